@@ -1,0 +1,92 @@
+/*
+ * input.h - one INPUT on the command line, as a time-ordered event stream.
+ *
+ * An input is whatever a user names: a blktrace base name (NAME means
+ * NAME.blktrace.0 ... NAME.blktrace.N, CPU numbers may be sparse), a
+ * directory of such files (several devices allowed), one merged file as
+ * "blkparse -d" writes it, "-" for standard input (as "blktrace -o -"
+ * streams it), or an archive read through libarchive without extracting
+ * anything (tar plain/gzip/xz/zstd/bzip2, zip, cpio).  A capture archive
+ * (docs/capture-format.md) also carries capture.conf and phases.tsv.
+ *
+ * Pipeline behind this interface, each a pull iterator over the one
+ * before: source (bytes of one stream) -> decode (records -> struct
+ * wc_event) -> merge (k-way by time over the streams).
+ *
+ * Usage:
+ *
+ *     struct wc_input *in = NULL;
+ *     struct wc_event ev;
+ *     struct wc_err err;
+ *     int r;
+ *
+ *     wc_err_clear(&err);
+ *     if (wc_input_open(&in, path, &err) < 0)
+ *             goto fail;                  // err says why
+ *     while ((r = wc_input_next(in, &ev, &err)) > 0)
+ *             use(&ev);
+ *     if (r < 0)
+ *             report(&err);               // events before it were good
+ *     wc_input_free(in);
+ *
+ * What always holds:
+ *  - events come in non-decreasing time; among equal times the order is
+ *    blkparse's, so a dump of them matches "blkparse -i" line for line;
+ *  - memory is bounded by the number of streams (plus a fixed reorder
+ *    window for a single interleaved stream such as stdin), never by the
+ *    trace's length;
+ *  - wc_input_next() returns 1 with an event, 0 at the end, -1 on bad
+ *    input or a system failure; after -1 it keeps returning -1.  A
+ *    truncated last record is such a failure: every event before it has
+ *    been handed out first;
+ *  - the input owns everything it hands out; wc_input_free(NULL) is fine.
+ */
+#ifndef WC_INPUT_H
+#define WC_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "wcerr.h"
+
+struct wc_input;
+
+/* One per-CPU stream of an input. */
+struct wc_stream_info {
+	const char *name;        /* file or archive member name */
+	uint32_t cpu;            /* from the name, or UINT32_MAX when unknown */
+	uint64_t events;         /* records decoded so far */
+	uint64_t skips;          /* sequence numbers missing (blkparse "skips") */
+};
+
+/* One line of a capture's phases.tsv. */
+struct wc_phase {
+	const char *name;
+	uint64_t start;          /* trace clock, ns */
+	uint64_t end;
+	double real_s, user_s, sys_s;
+};
+
+int wc_input_open(struct wc_input **out, const char *path, struct wc_err *err);
+int wc_input_next(struct wc_input *in, struct wc_event *ev, struct wc_err *err);
+void wc_input_free(struct wc_input *in);
+
+/* A short name for the input: the capture's name, or the path's base name. */
+const char *wc_input_name(const struct wc_input *in);
+
+/* The value of KEY in capture.conf, or NULL when absent (or no conf). */
+const char *wc_input_conf(const struct wc_input *in, const char *key);
+
+/* Phases from phases.tsv, in file order; 0 when there is none. */
+size_t wc_input_nphases(const struct wc_input *in);
+const struct wc_phase *wc_input_phase(const struct wc_input *in, size_t i);
+
+/* Streams, in the order blkparse would read them. */
+size_t wc_input_nstreams(const struct wc_input *in);
+const struct wc_stream_info *wc_input_stream(const struct wc_input *in, size_t i);
+
+/* Process name of PID from the notify records seen so far, or NULL. */
+const char *wc_input_comm(const struct wc_input *in, uint32_t pid);
+
+#endif /* WC_INPUT_H */

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# deps.sh - make sure what a target needs is installed.
+#
+#   scripts/deps.sh build   compiler, pkg-config, libarchive, check, and the
+#                           tools the tests compare against or drive
+#   scripts/deps.sh demo    what "make demo" needs (gnuplot)
+#
+# As root on a Debian-like system it runs apt-get for what is missing and
+# says so; otherwise it stops with the exact command to run.
+set -euo pipefail
+
+what=${1:-build}
+
+# command-or-pkg-config-name:debian-package
+build_needs=(
+	cc:gcc
+	make:make
+	pkg-config:pkg-config
+	pc:libarchive:libarchive-dev
+	pc:check:check
+	blkparse:blktrace
+	btt:blktrace
+	mkfs.xfs:xfsprogs
+	xfs_db:xfsprogs
+	mkfs.ext4:e2fsprogs
+	debugfs:e2fsprogs
+	hdparm:hdparm
+	gnuplot:gnuplot-nox
+	zstd:zstd
+	xz:xz-utils
+	bzip2:bzip2
+	cpio:cpio
+	zip:zip
+	losetup:mount
+	shellcheck:shellcheck
+)
+demo_needs=(
+	gnuplot:gnuplot-nox
+)
+
+case $what in
+build) needs=("${build_needs[@]}") ;;
+demo) needs=("${demo_needs[@]}") ;;
+*) echo "deps.sh: unknown target '$what'" >&2; exit 2 ;;
+esac
+
+missing=()
+for n in "${needs[@]}"; do
+	pkg=${n##*:}
+	if [[ $n == pc:* ]]; then
+		mod=${n#pc:}; mod=${mod%%:*}
+		command -v pkg-config >/dev/null 2>&1 &&
+			pkg-config --exists "$mod" && continue
+	else
+		cmd=${n%%:*}
+		command -v "$cmd" >/dev/null 2>&1 && continue
+		[[ -x /usr/sbin/$cmd || -x /sbin/$cmd ]] && continue
+	fi
+	[[ " ${missing[*]-} " == *" $pkg "* ]] || missing+=("$pkg")
+done
+
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+	echo "deps: installing ${missing[*]} with apt-get" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >&2
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+	exit 0
+fi
+
+echo "deps: missing packages: ${missing[*]}" >&2
+echo "deps: run: sudo apt-get install ${missing[*]}" >&2
+exit 1

@@ -1,0 +1,37 @@
+# common.sh - sourced by the shell tests (tests/t*.sh).
+#
+# Gives: $TOP, $BUILD, $WCANALYZE, $WCRECORD, $WCSYNTH, a scratch $TMP
+# removed at exit, and:
+#   skip MSG      exit 77 (a failure under WCANALYZE_STRICT=1)
+#   fail MSG      print and exit 1
+#   need_root     skip unless root with tracefs and loop devices
+#   expect_exit N CMD...   run CMD, fail unless it exits N
+# shellcheck shell=bash
+set -euo pipefail
+
+TOP=${WC_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+BUILD=${BUILD:-$TOP/build}
+WCANALYZE=$BUILD/wcanalyze
+WCRECORD=$BUILD/wcrecord
+WCSYNTH=$BUILD/tests/wcsynth
+export TOP BUILD WCANALYZE WCRECORD WCSYNTH
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/wctest.XXXXXX")
+cleanup_common() { rm -rf "$TMP"; }
+trap cleanup_common EXIT
+
+skip() { echo "skip: $*"; exit 77; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+need_root() {
+	[[ $(id -u) -eq 0 ]] || skip "needs root"
+	[[ -e /dev/loop-control ]] || skip "needs loop devices"
+	[[ -d /sys/kernel/tracing ]] || skip "needs tracefs"
+}
+
+expect_exit() {
+	local want=$1 rc=0
+	shift
+	"$@" || rc=$?
+	[[ $rc -eq $want ]] || fail "'$*' exited $rc, expected $want"
+}
