@@ -33,6 +33,7 @@ build_needs=(
 	zip:zip
 	losetup:mount
 	shellcheck:shellcheck
+	chromium:chromium
 )
 demo_needs=(
 	gnuplot:gnuplot-nox
