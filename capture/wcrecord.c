@@ -1,0 +1,989 @@
+/*
+ * wcrecord - record block-layer traces through the tracefs "blk" tracer.
+ *
+ * blktrace(8) reads the kernel's relay files under debugfs, which kernel
+ * lockdown forbids.  The ftrace "blk" tracer in binary mode emits the same
+ * version 7 records through per_cpu/cpuN/trace_pipe, so this program turns
+ * those pipes into standard DEV.blktrace.CPU files that blkparse and btt
+ * read.  See docs/wcrecord.8.
+ *
+ * Every tracefs setting changed is written down before it is changed and
+ * put back, in reverse order, on every way out short of SIGKILL.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "blktrace_format.h"
+#include "exitcodes.h"
+#include "wcerr.h"
+
+#define PROG "wcrecord"
+#define MAX_DEVS 16
+#define MAX_CPUS 1024
+#define MAX_SETTINGS 64
+#define MAX_PDU 4096		/* largest payload accepted: a message notify */
+#define PIPE_BUF_SIZE (256 * 1024)
+#define COMM_LEN 16
+#define PID_SLOTS 4096		/* open-addressing table of known pids */
+
+static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t got_child;
+
+struct setting {
+	char path[PATH_MAX];
+	char old[128];
+};
+
+/* One output file: one device seen from one CPU. */
+struct out_file {
+	FILE *fp;
+	char path[PATH_MAX];
+	uint64_t events;
+	uint32_t *pids;		/* pids already announced with a notify */
+	size_t npids, cap;
+};
+
+struct device {
+	char name[64];		/* kernel name: loop0, sda, sdb1 */
+	uint32_t dev;		/* dev_t in blktrace's encoding */
+	struct out_file *files;	/* one per CPU slot */
+	uint64_t events;
+};
+
+struct cpu_pipe {
+	int cpu;
+	int fd;
+	unsigned char *buf;
+	size_t len;		/* bytes waiting to be parsed */
+	uint64_t offset;	/* bytes of this pipe consumed so far */
+	uint64_t lost0;		/* overrun + dropped at start */
+};
+
+struct comm_entry {
+	uint32_t pid;		/* 0: empty slot (pid 0 is stored as ~0u) */
+	char comm[COMM_LEN];
+};
+
+struct recorder {
+	const char *tracefs;
+	const char *outdir;
+	struct device devs[MAX_DEVS];
+	int ndevs;
+	struct cpu_pipe cpus[MAX_CPUS];
+	int ncpus;
+	int max_cpu;
+	struct setting settings[MAX_SETTINGS];
+	int nsettings;
+	struct comm_entry comms[PID_SLOTS];
+	uint64_t events;
+	uint64_t foreign;	/* records of devices not asked for */
+	uint64_t invalid_bytes;
+	uint64_t dropped;
+};
+
+static void on_signal(int sig)
+{
+	if (sig == SIGCHLD)
+		got_child = 1;
+	else
+		got_signal = sig;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int read_text(const char *path, char *buf, size_t size,
+		     struct wc_err *err)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
+				  "%s", strerror(errno));
+	n = read(fd, buf, size - 1);
+	if (n < 0) {
+		wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET, "%s",
+			   strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	buf[n] = '\0';
+	while (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return 0;
+}
+
+static int write_text(const char *path, const char *val, struct wc_err *err)
+{
+	size_t len = strlen(val);
+	int fd;
+
+	/* O_TRUNC matters for tracefs's trace file; harmless elsewhere. */
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
+				  "%s", strerror(errno));
+	if (write(fd, val, len) != (ssize_t)len) {
+		wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
+			   "cannot write '%s': %s", val, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (close(fd) < 0)
+		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
+				  "cannot write '%s': %s", val, strerror(errno));
+	return 0;
+}
+
+/*
+ * Changes a setting after noting its old value.  current is the value as
+ * it must be written back (tracefs shows some values decorated, such as
+ * "[local] global" or "7 (expanded: 1408)").
+ */
+static int setting_change(struct recorder *r, const char *path,
+			  const char *current, const char *val,
+			  struct wc_err *err)
+{
+	struct setting *s;
+
+	if (r->nsettings == MAX_SETTINGS)
+		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
+				  "too many settings to restore");
+	if (strcmp(current, val) == 0)
+		return 0;
+	s = &r->settings[r->nsettings];
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	snprintf(s->old, sizeof(s->old), "%s", current);
+	if (write_text(path, val, err) < 0)
+		return -1;
+	r->nsettings++;
+	return 0;
+}
+
+/* Puts every changed setting back, newest first; keeps the first error. */
+static int settings_restore(struct recorder *r, struct wc_err *err)
+{
+	int rc = 0;
+
+	while (r->nsettings > 0) {
+		struct setting *s = &r->settings[--r->nsettings];
+
+		if (write_text(s->path, s->old, err) < 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+static int tracefs_set(struct recorder *r, const char *file, const char *val,
+		       struct wc_err *err)
+{
+	char path[PATH_MAX], cur[4096], *p, *q;
+
+	snprintf(path, sizeof(path), "%s/%s", r->tracefs, file);
+	if (read_text(path, cur, sizeof(cur), err) < 0)
+		return -1;
+	p = strchr(cur, '[');
+	if (p && (q = strchr(p, ']'))) {	/* trace_clock: "[local] mono" */
+		*q = '\0';
+		memmove(cur, p + 1, strlen(p + 1) + 1);
+	} else if ((p = strstr(cur, "(expanded: "))) {
+		/* buffer_size_kb before first use; restore the real size */
+		memmove(cur, p + 11, strlen(p + 11) + 1);
+		if ((q = strchr(cur, ')')))
+			*q = '\0';
+	}
+	return setting_change(r, path, cur, val, err);
+}
+
+static const char *find_tracefs(void)
+{
+	static const char *const dirs[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+	};
+	char path[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/current_tracer", dirs[i]);
+		if (access(path, F_OK) == 0)
+			return dirs[i];
+	}
+	return NULL;
+}
+
+/* Accepts "sda", "/dev/sda" or a symlink to it; fills name and dev. */
+static int device_resolve(struct device *d, const char *arg,
+			  struct wc_err *err)
+{
+	char real[PATH_MAX], path[PATH_MAX], buf[64];
+	const char *base = arg;
+	unsigned maj, min;
+
+	if (strchr(arg, '/')) {
+		if (!realpath(arg, real))
+			return wc_err_set(err, WC_ERR_USAGE, arg, NULL,
+					  WC_NO_OFFSET, "%s", strerror(errno));
+		base = strrchr(real, '/') + 1;
+	}
+	snprintf(d->name, sizeof(d->name), "%s", base);
+	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", d->name);
+	if (read_text(path, buf, sizeof(buf), NULL) < 0)
+		return wc_err_set(err, WC_ERR_USAGE, arg, NULL, WC_NO_OFFSET,
+				  "not a block device");
+	if (sscanf(buf, "%u:%u", &maj, &min) != 2)
+		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
+				  "unexpected contents '%s'", buf);
+	d->dev = WC_DEV_MAKE(maj, min);
+	return 0;
+}
+
+static int cpus_find(struct recorder *r, struct wc_err *err)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *dir;
+	int cpu;
+
+	snprintf(path, sizeof(path), "%s/per_cpu", r->tracefs);
+	dir = opendir(path);
+	if (!dir)
+		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
+				  "%s", strerror(errno));
+	r->max_cpu = -1;
+	while ((de = readdir(dir))) {
+		if (sscanf(de->d_name, "cpu%d", &cpu) != 1 || cpu < 0 ||
+		    cpu >= MAX_CPUS || r->ncpus == MAX_CPUS)
+			continue;
+		r->cpus[r->ncpus].cpu = cpu;
+		r->cpus[r->ncpus].fd = -1;
+		r->ncpus++;
+		if (cpu > r->max_cpu)
+			r->max_cpu = cpu;
+	}
+	closedir(dir);
+	if (r->ncpus == 0)
+		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
+				  "no per-CPU buffers");
+	return 0;
+}
+
+/* Events the ring buffer lost on one CPU so far: overruns plus drops. */
+static uint64_t cpu_lost(struct recorder *r, int cpu)
+{
+	char path[PATH_MAX], buf[1024], *p;
+	uint64_t lost = 0;
+
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", r->tracefs, cpu);
+	if (read_text(path, buf, sizeof(buf), NULL) < 0)
+		return 0;
+	if ((p = strstr(buf, "\noverrun: ")) || (p = strstr(buf, "overrun: ")))
+		lost += strtoull(strchr(p, ':') + 1, NULL, 10);
+	if ((p = strstr(buf, "dropped events: ")))
+		lost += strtoull(p + 16, NULL, 10);
+	return lost;
+}
+
+static int files_open(struct recorder *r, struct wc_err *err)
+{
+	int i, c;
+
+	for (i = 0; i < r->ndevs; i++) {
+		struct device *d = &r->devs[i];
+
+		d->files = calloc((size_t)r->max_cpu + 1, sizeof(*d->files));
+		if (!d->files)
+			return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL,
+					  WC_NO_OFFSET, "out of memory");
+		/* blkparse stops at the first missing CPU file, so every
+		 * CPU gets one, empty or not. */
+		for (c = 0; c <= r->max_cpu; c++) {
+			struct out_file *f = &d->files[c];
+
+			snprintf(f->path, sizeof(f->path), "%s/%s.blktrace.%d",
+				 r->outdir, d->name, c);
+			f->fp = fopen(f->path, "we");
+			if (!f->fp)
+				return wc_err_set(err, WC_ERR_SYSTEM, f->path,
+						  NULL, WC_NO_OFFSET, "%s",
+						  strerror(errno));
+		}
+	}
+	return 0;
+}
+
+static int files_close(struct recorder *r, struct wc_err *err)
+{
+	int i, c, rc = 0;
+
+	for (i = 0; i < r->ndevs; i++) {
+		struct device *d = &r->devs[i];
+
+		if (!d->files)
+			continue;
+		for (c = 0; c <= r->max_cpu; c++) {
+			struct out_file *f = &d->files[c];
+
+			if (f->fp && fclose(f->fp) != 0) {
+				wc_err_set(err, WC_ERR_SYSTEM, f->path, NULL,
+					   WC_NO_OFFSET, "%s", strerror(errno));
+				rc = -1;
+			}
+			f->fp = NULL;
+			free(f->pids);
+		}
+		free(d->files);
+		d->files = NULL;
+	}
+	return rc;
+}
+
+static struct comm_entry *comm_slot(struct recorder *r, uint32_t pid)
+{
+	uint32_t key = pid ? pid : ~0u;
+	size_t i = (key * 2654435761u) % PID_SLOTS, n;
+
+	for (n = 0; n < PID_SLOTS; n++, i = (i + 1) % PID_SLOTS)
+		if (r->comms[i].pid == key || r->comms[i].pid == 0)
+			return &r->comms[i];
+	return NULL;
+}
+
+/* Loads saved_cmdlines ("PID COMM" lines): the names the tracer saw. */
+static void comms_load(struct recorder *r)
+{
+	char path[PATH_MAX], line[256], comm[COMM_LEN];
+	unsigned pid;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/saved_cmdlines", r->tracefs);
+	fp = fopen(path, "re");
+	if (!fp)
+		return;
+	while (fgets(line, sizeof(line), fp)) {
+		struct comm_entry *e;
+
+		if (sscanf(line, "%u %15[^\n]", &pid, comm) != 2)
+			continue;
+		e = comm_slot(r, pid);
+		if (!e)
+			break;
+		e->pid = pid ? pid : ~0u;
+		snprintf(e->comm, sizeof(e->comm), "%s", comm);
+	}
+	fclose(fp);
+}
+
+static const char *comm_of(struct recorder *r, uint32_t pid)
+{
+	struct comm_entry *e = comm_slot(r, pid);
+	char path[64];
+
+	if (e && e->pid)
+		return e->comm;
+	comms_load(r);
+	e = comm_slot(r, pid);
+	if (!e)
+		return NULL;
+	if (e->pid)
+		return e->comm;
+	/* Not seen by the tracer's cmdline cache: ask /proc while the
+	 * process may still be there. */
+	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
+	if (read_text(path, e->comm, sizeof(e->comm), NULL) < 0)
+		return NULL;
+	e->pid = pid ? pid : ~0u;
+	return e->comm;
+}
+
+/*
+ * blkparse learns process names only from PROCESS notify records, which
+ * the ftrace tracer never writes; one goes in front of each pid's first
+ * record in each file, so it precedes the pid's events in time order.
+ */
+static int notify_process(struct recorder *r, struct out_file *f,
+			  const struct wc_blk_io_trace *ev, struct wc_err *err)
+{
+	struct wc_blk_io_trace n;
+	const char *comm;
+	char name[COMM_LEN];
+	size_t i;
+
+	for (i = 0; i < f->npids; i++)
+		if (f->pids[i] == ev->pid)
+			return 0;
+	if (f->npids == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 64;
+		uint32_t *p = realloc(f->pids, cap * sizeof(*p));
+
+		if (!p)
+			return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL,
+					  WC_NO_OFFSET, "out of memory");
+		f->pids = p;
+		f->cap = cap;
+	}
+	f->pids[f->npids++] = ev->pid;
+	comm = comm_of(r, ev->pid);
+	if (!comm)
+		return 0;
+	memset(name, 0, sizeof(name));
+	snprintf(name, sizeof(name), "%s", comm);
+	memset(&n, 0, sizeof(n));
+	n.magic = WC_BLK_MAGIC | WC_BLK_VERSION_7;
+	n.time = ev->time;
+	n.action = (uint32_t)WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
+	n.pid = ev->pid;
+	n.device = ev->device;
+	n.cpu = ev->cpu;
+	n.pdu_len = (uint16_t)(strlen(name) + 1);
+	if (fwrite(&n, sizeof(n), 1, f->fp) != 1 ||
+	    fwrite(name, n.pdu_len, 1, f->fp) != 1)
+		return wc_err_set(err, WC_ERR_SYSTEM, f->path, NULL,
+				  WC_NO_OFFSET, "%s", strerror(errno));
+	return 0;
+}
+
+static struct device *device_of(struct recorder *r, uint32_t dev)
+{
+	int i;
+
+	for (i = 0; i < r->ndevs; i++)
+		if (r->devs[i].dev == dev)
+			return &r->devs[i];
+	return NULL;
+}
+
+/*
+ * Parses the complete records waiting in one pipe's buffer: peek at the
+ * magic, validate version and payload length against the bytes there,
+ * then consume.  A partial record stays for the next read.
+ */
+static int pipe_parse(struct recorder *r, struct cpu_pipe *p,
+		      struct wc_err *err)
+{
+	size_t pos = 0;
+
+	while (p->len - pos >= sizeof(uint32_t)) {
+		const unsigned char *rec = p->buf + pos;
+		struct wc_blk_io_trace ev;
+		struct out_file *f;
+		struct device *d;
+		uint32_t magic, dev, cpu;
+		uint16_t pdu_len;
+		size_t hdr, total;
+
+		memcpy(&magic, rec, sizeof(magic));
+		if ((magic & WC_BLK_MAGIC_MASK) != WC_BLK_MAGIC ||
+		    ((magic & 0xff) != WC_BLK_VERSION_7 &&
+		     (magic & 0xff) != WC_BLK_VERSION_8)) {
+			/* Not a record boundary: skip to the next magic. */
+			r->invalid_bytes++;
+			pos++;
+			continue;
+		}
+		hdr = (magic & 0xff) == WC_BLK_VERSION_7 ? WC_BLK_V7_SIZE :
+							   WC_BLK_V8_SIZE;
+		if (p->len - pos < hdr)
+			break;
+		if ((magic & 0xff) == WC_BLK_VERSION_7) {
+			memcpy(&ev, rec, sizeof(ev));
+			dev = ev.device;
+			cpu = ev.cpu;
+			pdu_len = ev.pdu_len;
+		} else {
+			struct wc_blk_io_trace2 ev2;
+
+			memcpy(&ev2, rec, sizeof(ev2));
+			memset(&ev, 0, sizeof(ev));
+			ev.time = ev2.time;
+			ev.pid = ev2.pid;
+			dev = ev.device = ev2.device;
+			cpu = ev.cpu = ev2.cpu;
+			pdu_len = ev2.pdu_len;
+		}
+		if (pdu_len > MAX_PDU) {
+			r->invalid_bytes++;
+			pos++;
+			continue;
+		}
+		total = hdr + pdu_len;
+		if (p->len - pos < total)
+			break;
+		if (cpu != (uint32_t)p->cpu) {
+			/* The pipe is the authority on the CPU. */
+			r->invalid_bytes += total;
+			pos += total;
+			continue;
+		}
+		d = device_of(r, dev);
+		if (!d) {
+			r->foreign++;
+			pos += total;
+			continue;
+		}
+		f = &d->files[cpu];
+		if (notify_process(r, f, &ev, err) < 0)
+			return -1;
+		if (fwrite(rec, total, 1, f->fp) != 1)
+			return wc_err_set(err, WC_ERR_SYSTEM, f->path, NULL,
+					  WC_NO_OFFSET, "%s", strerror(errno));
+		f->events++;
+		d->events++;
+		r->events++;
+		pos += total;
+	}
+	p->offset += pos;
+	memmove(p->buf, p->buf + pos, p->len - pos);
+	p->len -= pos;
+	return 0;
+}
+
+/* Reads what one pipe has; returns 1 if it gave bytes, 0 if empty. */
+static int pipe_read(struct recorder *r, struct cpu_pipe *p,
+		     struct wc_err *err)
+{
+	ssize_t n;
+
+	if (p->len == PIPE_BUF_SIZE) {
+		/* A full buffer with no complete record: cannot happen with
+		 * payloads capped at MAX_PDU, but never spin on it. */
+		r->invalid_bytes += p->len;
+		p->len = 0;
+	}
+	n = read(p->fd, p->buf + p->len, PIPE_BUF_SIZE - p->len);
+	if (n < 0) {
+		if (errno == EAGAIN || errno == EINTR)
+			return 0;
+		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+				  "cpu%d trace_pipe: %s", p->cpu,
+				  strerror(errno));
+	}
+	if (n == 0)
+		return 0;
+	p->len += (size_t)n;
+	if (pipe_parse(r, p, err) < 0)
+		return -1;
+	return 1;
+}
+
+static int pipes_open(struct recorder *r, struct wc_err *err)
+{
+	char path[PATH_MAX];
+	int i;
+
+	for (i = 0; i < r->ncpus; i++) {
+		struct cpu_pipe *p = &r->cpus[i];
+
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe",
+			 r->tracefs, p->cpu);
+		p->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (p->fd < 0)
+			return wc_err_set(err, WC_ERR_SYSTEM, path, NULL,
+					  WC_NO_OFFSET, "%s", strerror(errno));
+		p->buf = malloc(PIPE_BUF_SIZE);
+		if (!p->buf)
+			return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL,
+					  WC_NO_OFFSET, "out of memory");
+		p->lost0 = cpu_lost(r, p->cpu);
+	}
+	return 0;
+}
+
+static void pipes_close(struct recorder *r)
+{
+	int i;
+
+	for (i = 0; i < r->ncpus; i++) {
+		if (r->cpus[i].fd >= 0)
+			close(r->cpus[i].fd);
+		r->cpus[i].fd = -1;
+		free(r->cpus[i].buf);
+		r->cpus[i].buf = NULL;
+	}
+}
+
+/* Empties every pipe; used once tracing is off, so it ends. */
+static int pipes_drain(struct recorder *r, struct wc_err *err)
+{
+	int i, got;
+
+	do {
+		got = 0;
+		for (i = 0; i < r->ncpus; i++) {
+			int n = pipe_read(r, &r->cpus[i], err);
+
+			if (n < 0)
+				return -1;
+			got |= n;
+		}
+	} while (got);
+	for (i = 0; i < r->ncpus; i++) {
+		r->dropped += cpu_lost(r, r->cpus[i].cpu) - r->cpus[i].lost0;
+		/* Bytes of a record cut off when tracing stopped. */
+		r->invalid_bytes += r->cpus[i].len;
+	}
+	return 0;
+}
+
+/* Puts the tracer into binary blk mode and enables each device. */
+static int tracing_start(struct recorder *r, unsigned buffer_kb,
+			 struct wc_err *err)
+{
+	char path[PATH_MAX], cur[256], val[32];
+	int i;
+
+	snprintf(path, sizeof(path), "%s/current_tracer", r->tracefs);
+	if (read_text(path, cur, sizeof(cur), err) < 0)
+		return -1;
+	if (strcmp(cur, "nop") != 0)
+		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
+				  "tracer '%s' is in use; wcrecord needs it to be nop",
+				  cur);
+	for (i = 0; i < r->ndevs; i++) {
+		snprintf(path, sizeof(path), "/sys/class/block/%s/trace/enable",
+			 r->devs[i].name);
+		if (read_text(path, cur, sizeof(cur), err) < 0)
+			return -1;
+		if (strcmp(cur, "0") != 0)
+			return wc_err_set(err, WC_ERR_SYSTEM, path, NULL,
+					  WC_NO_OFFSET,
+					  "%s is already being traced",
+					  r->devs[i].name);
+	}
+	snprintf(val, sizeof(val), "%u", buffer_kb);
+	if (tracefs_set(r, "tracing_on", "0", err) < 0 ||
+	    tracefs_set(r, "trace_clock", "mono", err) < 0 ||
+	    tracefs_set(r, "buffer_size_kb", val, err) < 0 ||
+	    tracefs_set(r, "saved_cmdlines_size", "32768", err) < 0 ||
+	    tracefs_set(r, "options/record-cmd", "1", err) < 0 ||
+	    tracefs_set(r, "options/bin", "1", err) < 0 ||
+	    tracefs_set(r, "options/context-info", "0", err) < 0 ||
+	    tracefs_set(r, "current_tracer", "blk", err) < 0)
+		return -1;
+	/* Setting the tracer empties the buffers, but an old reader may
+	 * have left some behind: start clean. */
+	snprintf(path, sizeof(path), "%s/trace", r->tracefs);
+	if (write_text(path, "", err) < 0)
+		return -1;
+	if (pipes_open(r, err) < 0)
+		return -1;
+	for (i = 0; i < r->ndevs; i++) {
+		snprintf(path, sizeof(path), "/sys/class/block/%s/trace/enable",
+			 r->devs[i].name);
+		if (setting_change(r, path, "0", "1", err) < 0)
+			return -1;
+	}
+	return tracefs_set(r, "tracing_on", "1", err);
+}
+
+/* Turns the devices' tracing off, keeping every other setting. */
+static int devices_stop(struct recorder *r, struct wc_err *err)
+{
+	char path[PATH_MAX];
+	int i, rc = 0;
+
+	for (i = 0; i < r->ndevs; i++) {
+		snprintf(path, sizeof(path), "/sys/class/block/%s/trace/enable",
+			 r->devs[i].name);
+		if (write_text(path, "0", err) < 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+static int run_loop(struct recorder *r, pid_t child, int *child_status,
+		    double seconds, struct wc_err *err)
+{
+	struct pollfd pfd[MAX_CPUS];
+	uint64_t deadline = 0;
+	int i;
+
+	if (seconds > 0)
+		deadline = now_ns() + (uint64_t)(seconds * 1e9);
+	for (i = 0; i < r->ncpus; i++) {
+		pfd[i].fd = r->cpus[i].fd;
+		pfd[i].events = POLLIN;
+	}
+	for (;;) {
+		if (got_signal && child > 0) {
+			/* Let the command go first so its I/O is traced. */
+			kill(child, got_signal);
+			got_signal = 0;
+		} else if (got_signal) {
+			return 0;
+		}
+		if (child > 0 && got_child) {
+			got_child = 0;
+			if (waitpid(child, child_status, WNOHANG) == child)
+				return 0;
+		}
+		if (deadline && now_ns() >= deadline)
+			return 0;
+		/* Short timeout: signals and the deadline are checked here,
+		 * and trace_pipe only wakes pollers after a page fills. */
+		if (poll(pfd, (nfds_t)r->ncpus, 100) < 0 && errno != EINTR)
+			return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL,
+					  WC_NO_OFFSET, "poll: %s",
+					  strerror(errno));
+		for (i = 0; i < r->ncpus; i++)
+			if (pipe_read(r, &r->cpus[i], err) < 0)
+				return -1;
+	}
+}
+
+static pid_t command_start(char **argv, struct wc_err *err)
+{
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		wc_err_set(err, WC_ERR_SYSTEM, argv[0], NULL, WC_NO_OFFSET,
+			   "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		execvp(argv[0], argv);
+		fprintf(stderr, "%s: %s: %s\n", PROG, argv[0], strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+static int stats_write(struct recorder *r, const char *path,
+		       struct wc_err *err)
+{
+	FILE *fp = fopen(path, "we");
+	int i;
+
+	if (!fp)
+		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
+				  "%s", strerror(errno));
+	fprintf(fp, "recorder = tracefs\n");
+	fprintf(fp, "events = %" PRIu64 "\n", r->events);
+	fprintf(fp, "events_dropped = %" PRIu64 "\n", r->dropped);
+	fprintf(fp, "invalid_bytes = %" PRIu64 "\n", r->invalid_bytes);
+	for (i = 0; i < r->ndevs; i++)
+		fprintf(fp, "device.%s.events = %" PRIu64 "\n", r->devs[i].name,
+			r->devs[i].events);
+	if (fclose(fp) != 0)
+		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
+				  "%s", strerror(errno));
+	return 0;
+}
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"usage: wcrecord -d DEV [-d DEV]... -o DIR [-b KB] [-w SECONDS]\n"
+		"                [--ready FILE] [--stats FILE] [--] [COMMAND [ARG]...]\n"
+		"       wcrecord --now\n"
+		"       wcrecord --help | --version\n");
+}
+
+static void report(const struct wc_err *err)
+{
+	char buf[2048];
+
+	fprintf(stderr, "%s: %s\n", PROG, wc_err_format(err, buf, sizeof(buf)));
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "buffer-kb", required_argument, NULL, 'b' },
+		{ "seconds", required_argument, NULL, 'w' },
+		{ "ready", required_argument, NULL, 'r' },
+		{ "stats", required_argument, NULL, 's' },
+		{ "now", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct recorder rec;
+	struct recorder *r = &rec;
+	const char *ready = NULL, *stats = NULL;
+	unsigned long buffer_kb = 65536;
+	double seconds = 0;
+	struct sigaction sa;
+	struct wc_err err;
+	int status = 0, rc = WC_EXIT_OK, c, i;
+	pid_t child = 0;
+	char *end;
+
+	wc_err_clear(&err);
+	while ((c = getopt_long(argc, argv, "+d:o:b:w:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (r->ndevs == MAX_DEVS) {
+				fprintf(stderr, "%s: at most %d devices\n",
+					PROG, MAX_DEVS);
+				return WC_EXIT_USAGE;
+			}
+			if (device_resolve(&r->devs[r->ndevs], optarg,
+					   &err) < 0) {
+				report(&err);
+				return WC_EXIT_USAGE;
+			}
+			for (i = 0; i < r->ndevs; i++)
+				if (r->devs[i].dev == r->devs[r->ndevs].dev)
+					break;
+			if (i == r->ndevs)
+				r->ndevs++;
+			break;
+		case 'o':
+			r->outdir = optarg;
+			break;
+		case 'b':
+			buffer_kb = strtoul(optarg, &end, 10);
+			if (*end || buffer_kb < 64 || buffer_kb > 4194304) {
+				fprintf(stderr, "%s: -b %s: not a buffer size in KB (64..4194304)\n",
+					PROG, optarg);
+				return WC_EXIT_USAGE;
+			}
+			break;
+		case 'w':
+			seconds = strtod(optarg, &end);
+			if (*end || !(seconds > 0)) {
+				fprintf(stderr, "%s: -w %s: not a number of seconds\n",
+					PROG, optarg);
+				return WC_EXIT_USAGE;
+			}
+			break;
+		case 'r':
+			ready = optarg;
+			break;
+		case 's':
+			stats = optarg;
+			break;
+		case 'n':
+			printf("%" PRIu64 "\n", now_ns());
+			return WC_EXIT_OK;
+		case 'h':
+			usage(stdout);
+			return WC_EXIT_OK;
+		case 'V':
+			printf("wcrecord %s\n", WC_VERSION);
+			return WC_EXIT_OK;
+		default:
+			usage(stderr);
+			return WC_EXIT_USAGE;
+		}
+	}
+	if (r->ndevs == 0 || !r->outdir) {
+		fprintf(stderr, "%s: %s\n", PROG,
+			r->ndevs == 0 ? "no device given (-d DEV)" :
+					"no output directory given (-o DIR)");
+		usage(stderr);
+		return WC_EXIT_USAGE;
+	}
+	r->tracefs = find_tracefs();
+	if (!r->tracefs) {
+		fprintf(stderr, "%s: /sys/kernel/tracing: tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)\n",
+			PROG);
+		return WC_EXIT_FAILURE;
+	}
+	if (mkdir(r->outdir, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "%s: %s: %s\n", PROG, r->outdir, strerror(errno));
+		return WC_EXIT_FAILURE;
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+
+	if (cpus_find(r, &err) < 0 || files_open(r, &err) < 0)
+		goto fail_files;
+	if (tracing_start(r, (unsigned)buffer_kb, &err) < 0)
+		goto fail_tracing;
+	if (ready) {
+		FILE *fp = fopen(ready, "we");
+
+		if (!fp || fclose(fp) != 0) {
+			wc_err_set(&err, WC_ERR_SYSTEM, ready, NULL,
+				   WC_NO_OFFSET, "%s", strerror(errno));
+			goto fail_tracing;
+		}
+	}
+	if (optind < argc) {
+		child = command_start(argv + optind, &err);
+		if (child < 0)
+			goto fail_tracing;
+	}
+	if (!got_signal && run_loop(r, child, &status, seconds, &err) < 0)
+		goto fail_tracing;
+	if (devices_stop(r, &err) < 0 || pipes_drain(r, &err) < 0)
+		goto fail_tracing;
+	/* The tracer cannot change while its pipes are open. */
+	pipes_close(r);
+	if (settings_restore(r, &err) < 0)
+		goto fail_files;
+	if (files_close(r, &err) < 0 || (stats && stats_write(r, stats, &err) < 0)) {
+		report(&err);
+		return WC_EXIT_FAILURE;
+	}
+	fprintf(stderr, "%s: %" PRIu64 " events recorded, %" PRIu64 " dropped\n",
+		PROG, r->events, r->dropped);
+	if (r->invalid_bytes) {
+		fprintf(stderr, "%s: %" PRIu64 " bytes of the trace pipes were not valid records\n",
+			PROG, r->invalid_bytes);
+		rc = WC_EXIT_FAILURE;
+	}
+	if (child > 0) {
+		if (WIFSIGNALED(status)) {
+			fprintf(stderr, "%s: %s: killed by signal %d\n", PROG,
+				argv[optind], WTERMSIG(status));
+			rc = WTERMSIG(status) == SIGINT ? WC_EXIT_INTERRUPTED :
+							 WC_EXIT_FAILURE;
+		} else if (WEXITSTATUS(status) != 0) {
+			fprintf(stderr, "%s: %s: exited with status %d\n", PROG,
+				argv[optind], WEXITSTATUS(status));
+			rc = WC_EXIT_FAILURE;
+		}
+	}
+	return rc;
+
+fail_tracing:
+	devices_stop(r, NULL);
+	pipes_close(r);
+	settings_restore(r, NULL);
+	if (child > 0) {
+		kill(child, SIGTERM);
+		waitpid(child, NULL, 0);
+	}
+fail_files:
+	pipes_close(r);
+	files_close(r, NULL);
+	report(&err);
+	return WC_EXIT_FAILURE;
+}
