@@ -89,4 +89,25 @@ const struct wc_stream_info *wc_input_stream(const struct wc_input *in, size_t i
 /* Process name of PID from the notify records seen so far, or NULL. */
 const char *wc_input_comm(const struct wc_input *in, uint32_t pid);
 
+/* The time blkparse subtracts from every event to print relative times:
+ * the earliest first event of the per-CPU streams, or for a single
+ * interleaved stream the earliest of its first 512 events.  Valid once
+ * wc_input_next() has returned an event. */
+uint64_t wc_input_genesis(const struct wc_input *in);
+
+/*
+ * Which records become events: every record except notify records, which
+ * the input keeps for itself (process names for wc_input_comm(), the wall
+ * clock timestamp), with one exception, as in blkparse: message notify
+ * records (WC_TC_NOTIFY with WC_TN_MESSAGE) are handed out as events.
+ *
+ * Resolving PATH: "-" is standard input; a directory is searched for
+ * NAME.blktrace.CPU files (in its trace/ subdirectory when there is one,
+ * capture.conf and phases.tsv beside); a file that starts with a blktrace
+ * magic is one stream, unless its name ends in .blktrace.CPU, which stands
+ * for all CPUs of that base name, as in blkparse; another existing file is
+ * opened as an archive; a path that does not exist is a base name.
+ * Streams are ordered by device name (strcmp), then CPU number.
+ */
+
 #endif /* WC_INPUT_H */

@@ -1,0 +1,245 @@
+#include "decode.h"
+
+#include <byteswap.h>
+#include <endian.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { ORDER_UNKNOWN, ORDER_NATIVE, ORDER_SWAPPED };
+
+struct wc_decoder {
+	struct wc_source *src;
+	unsigned stream;
+	int order;
+	size_t pending;        /* bytes of the last record, still to consume */
+	uint64_t rec_offset;
+	int failed;
+};
+
+int wc_decoder_open(struct wc_decoder **out, struct wc_source *src,
+		    unsigned stream, struct wc_err *err)
+{
+	struct wc_decoder *dec;
+
+	*out = NULL;
+	dec = calloc(1, sizeof(*dec));
+	if (!dec) {
+		wc_err_set(err, WC_ERR_SYSTEM, wc_source_path(src),
+			   wc_source_member(src), WC_NO_OFFSET, "out of memory");
+		wc_source_free(src);
+		return -1;
+	}
+	dec->src = src;
+	dec->stream = stream;
+	*out = dec;
+	return 0;
+}
+
+static inline uint16_t get16(const unsigned char *p, bool sw)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return sw ? bswap_16(v) : v;
+}
+
+static inline uint32_t get32(const unsigned char *p, bool sw)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return sw ? bswap_32(v) : v;
+}
+
+static inline uint64_t get64(const unsigned char *p, bool sw)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return sw ? bswap_64(v) : v;
+}
+
+static int dec_fail(struct wc_decoder *dec, struct wc_err *err,
+		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int dec_fail(struct wc_decoder *dec, struct wc_err *err,
+		    const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	dec->failed = 1;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return wc_err_set(err, WC_ERR_INPUT, wc_source_path(dec->src),
+			  wc_source_member(dec->src), dec->rec_offset, "%s", msg);
+}
+
+int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
+		    struct wc_err *err)
+{
+	const unsigned char *p;
+	uint32_t magic, raw;
+	unsigned version, hsize;
+	ssize_t n;
+	bool sw;
+
+	if (dec->failed)
+		return -1;
+	if (dec->pending) {
+		wc_source_consume(dec->src, dec->pending);
+		dec->pending = 0;
+	}
+	dec->rec_offset = wc_source_offset(dec->src);
+
+	/* Peek: the magic first, to learn the byte order and header size. */
+	n = wc_source_peek(dec->src, 4, &p, err);
+	if (n < 0) {
+		dec->failed = 1;
+		return -1;
+	}
+	if (n == 0)
+		return 0;
+	if (n < 4)
+		return dec_fail(dec, err, "truncated record: %zd of %u header bytes",
+				n, WC_BLK_V7_SIZE);
+	memcpy(&raw, p, 4);
+
+	/* Validate. */
+	if (dec->order == ORDER_UNKNOWN) {
+		if ((raw & WC_BLK_MAGIC_MASK) == WC_BLK_MAGIC)
+			dec->order = ORDER_NATIVE;
+		else if ((bswap_32(raw) & WC_BLK_MAGIC_MASK) == WC_BLK_MAGIC)
+			dec->order = ORDER_SWAPPED;
+		else
+			return dec_fail(dec, err,
+					"not a blktrace trace (magic 0x%08x)",
+					raw);
+	}
+	sw = dec->order == ORDER_SWAPPED;
+	magic = sw ? bswap_32(raw) : raw;
+	if ((magic & WC_BLK_MAGIC_MASK) != WC_BLK_MAGIC)
+		return dec_fail(dec, err, "bad magic 0x%08x", magic);
+	version = magic & 0xffu;
+	if (version == WC_BLK_VERSION_7)
+		hsize = WC_BLK_V7_SIZE;
+	else if (version == WC_BLK_VERSION_8)
+		hsize = WC_BLK_V8_SIZE;
+	else
+		return dec_fail(dec, err, "unknown version %u", version);
+
+	n = wc_source_peek(dec->src, hsize, &p, err);
+	if (n < 0) {
+		dec->failed = 1;
+		return -1;
+	}
+	if ((size_t)n < hsize)
+		return dec_fail(dec, err, "truncated record: %zd of %u header bytes",
+				n, hsize);
+
+	memset(ev, 0, sizeof(*ev));
+	ev->version = (uint8_t)version;
+	ev->sequence = get32(p + 4, sw);
+	ev->time = get64(p + 8, sw);
+	ev->sector = get64(p + 16, sw);
+	ev->bytes = get32(p + 24, sw);
+	if (version == WC_BLK_VERSION_7) {
+		ev->action = get32(p + 28, sw);
+		ev->pid = get32(p + 32, sw);
+		ev->device = get32(p + 36, sw);
+		ev->cpu = get32(p + 40, sw);
+		ev->error = get16(p + 44, sw);
+		ev->pdu_len = get16(p + 46, sw);
+	} else {
+		ev->pid = get32(p + 28, sw);
+		ev->action = get64(p + 32, sw);
+		ev->device = get32(p + 40, sw);
+		ev->cpu = get32(p + 44, sw);
+		ev->error = get16(p + 48, sw);
+		ev->pdu_len = get16(p + 50, sw);
+	}
+
+	/* The payload must be there before anything trusts pdu_len. */
+	n = wc_source_peek(dec->src, hsize + (size_t)ev->pdu_len, &p, err);
+	if (n < 0) {
+		dec->failed = 1;
+		return -1;
+	}
+	if ((size_t)n < hsize + (size_t)ev->pdu_len)
+		return dec_fail(dec, err,
+				"truncated record: pdu_len %u past the end (%zd bytes left)",
+				ev->pdu_len, n - (ssize_t)hsize);
+
+	ev->pdu = p + hsize;
+	if (ev->action & WC_TA_CGROUP) {
+		if (ev->pdu_len < 8)
+			return dec_fail(dec, err,
+					"pdu_len %u too short for the cgroup id",
+					ev->pdu_len);
+		ev->has_cgroup = true;
+		ev->cgroup = get64(ev->pdu, sw);
+		ev->pdu += 8;
+		ev->pdu_len -= 8;
+		ev->action &= ~(uint64_t)WC_TA_CGROUP;
+	}
+	ev->stream = dec->stream;
+
+	/* Consume on the next call, so ev->pdu stays valid until then. */
+	dec->pending = hsize + (size_t)(ev->pdu_len + (ev->has_cgroup ? 8 : 0));
+	return 1;
+}
+
+bool wc_decoder_swapped(const struct wc_decoder *dec)
+{
+	return dec->order == ORDER_SWAPPED;
+}
+
+uint64_t wc_decoder_offset(const struct wc_decoder *dec)
+{
+	return dec->rec_offset;
+}
+
+const struct wc_source *wc_decoder_source(const struct wc_decoder *dec)
+{
+	return dec->src;
+}
+
+void wc_decoder_free(struct wc_decoder *dec)
+{
+	if (!dec)
+		return;
+	wc_source_free(dec->src);
+	free(dec);
+}
+
+bool wc_event_remap(const struct wc_event *ev, uint32_t *dev_from,
+		    uint32_t *dev_to, uint64_t *sector_from)
+{
+	if (ev->pdu_len < sizeof(struct wc_blk_remap_pdu))
+		return false;
+	*dev_from = be32toh(get32(ev->pdu, false));
+	*dev_to = be32toh(get32(ev->pdu + 4, false));
+	*sector_from = be64toh(get64(ev->pdu + 8, false));
+	return true;
+}
+
+bool wc_event_pdu_be64(const struct wc_event *ev, uint64_t *v)
+{
+	if (ev->pdu_len < 8)
+		return false;
+	*v = be64toh(get64(ev->pdu, false));
+	return true;
+}
+
+bool wc_event_timestamp(const struct wc_event *ev, bool swapped,
+			uint32_t *sec, uint32_t *nsec)
+{
+	if (ev->pdu_len != 8)
+		return false;
+	*sec = get32(ev->pdu, swapped);
+	*nsec = get32(ev->pdu + 4, swapped);
+	return true;
+}

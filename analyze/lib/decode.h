@@ -1,0 +1,74 @@
+/*
+ * decode.h - blktrace records from a source, as struct wc_event.
+ *
+ *     struct wc_decoder *dec = NULL;
+ *     struct wc_event ev;
+ *
+ *     if (wc_decoder_open(&dec, src, 0, &err) < 0)   // dec now owns src
+ *             goto fail;
+ *     while ((r = wc_decoder_next(dec, &ev, &err)) > 0)
+ *             use(&ev);                 // ev.pdu valid until the next call
+ *     wc_decoder_free(dec);             // frees src too
+ *
+ * Each record is read in three steps: peek the header, validate it (magic,
+ * version 7 or 8, pdu_len against the bytes that are really left), and only
+ * then consume it.  The byte order is found from the first record's magic
+ * and applied to every field of every record; version is checked per record.
+ *
+ * What always holds:
+ *  - every record becomes one event, notify records included, in file
+ *    order; ev.stream is the stream number given to wc_decoder_open();
+ *  - the cgroup flag (bit 8 of what) is taken out of ev.action, the id is
+ *    in ev.cgroup and ev.pdu starts after it;
+ *  - wc_decoder_next() returns 1 with an event, 0 at a clean end, -1 on bad
+ *    input or a read error; err then names the file (and member), the byte
+ *    offset of the bad record and the reason: "not a blktrace trace",
+ *    "bad magic", "unknown version", "truncated record", "pdu_len ... past
+ *    the end".  After -1 it keeps returning -1;
+ *  - nothing is allocated per record: payloads are read in place.
+ */
+#ifndef WC_DECODE_H
+#define WC_DECODE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "source.h"
+#include "wcerr.h"
+
+/* Zone-operation categories of v8 records (Linux 6.19 uapi
+ * blktrace_api.h: BLK_TC_ZONE_* = 1 << 16.. shifted by BLK_TC_SHIFT, so
+ * they sit in bits 32..37 of the 64-bit action). */
+#define WC_TC_ZONE_APPEND    ((uint64_t)1 << 32)
+#define WC_TC_ZONE_RESET     ((uint64_t)1 << 33)
+#define WC_TC_ZONE_RESET_ALL ((uint64_t)1 << 34)
+#define WC_TC_ZONE_FINISH    ((uint64_t)1 << 35)
+#define WC_TC_ZONE_OPEN      ((uint64_t)1 << 36)
+#define WC_TC_ZONE_CLOSE     ((uint64_t)1 << 37)
+
+struct wc_decoder;
+
+/* Takes ownership of src, also when it fails. */
+int wc_decoder_open(struct wc_decoder **out, struct wc_source *src,
+		    unsigned stream, struct wc_err *err);
+int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
+		    struct wc_err *err);
+/* True when the file is in the other byte order than this machine's. */
+bool wc_decoder_swapped(const struct wc_decoder *dec);
+/* Byte offset of the record last handed out. */
+uint64_t wc_decoder_offset(const struct wc_decoder *dec);
+const struct wc_source *wc_decoder_source(const struct wc_decoder *dec);
+void wc_decoder_free(struct wc_decoder *dec);
+
+/* Payload readers; each returns false when the payload is too short. */
+/* Remap: {be32 device_from, be32 device_to, be64 sector_from}. */
+bool wc_event_remap(const struct wc_event *ev, uint32_t *dev_from,
+		    uint32_t *dev_to, uint64_t *sector_from);
+/* Unplug count and split sector: one be64. */
+bool wc_event_pdu_be64(const struct wc_event *ev, uint64_t *v);
+/* Timestamp notify: wall seconds and nanoseconds, in the file's order. */
+bool wc_event_timestamp(const struct wc_event *ev, bool swapped,
+			uint32_t *sec, uint32_t *nsec);
+
+#endif /* WC_DECODE_H */

@@ -1,0 +1,782 @@
+#include "input.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "decode.h"
+#include "merge.h"
+#include "source.h"
+
+/* capture.conf and phases.tsv are small text; refuse anything larger. */
+#define TEXT_MAX (1u << 20)
+
+struct stream {
+	char *file;             /* path, or archive member */
+	char *dev;              /* what the CPU files share: NAME of NAME.blktrace.N */
+	struct wc_decoder *dec;
+	uint32_t last_seq;
+	struct wc_stream_info info;
+};
+
+struct conf_kv {
+	char *key;
+	char *value;
+};
+
+struct comm_slot {
+	uint32_t pid;
+	int used;
+	char comm[17];
+};
+
+struct wc_input {
+	char *path;
+	char *name;
+	int archive;            /* streams are members of path */
+	int single;             /* one interleaved stream */
+	struct stream *streams;
+	size_t nstreams, cap_streams;
+	struct wc_merge *merge;
+	struct wc_reorder *reorder;
+	struct conf_kv *conf;
+	size_t nconf;
+	struct wc_phase *phases;
+	size_t nphases;
+	struct comm_slot *comms;
+	size_t ncomm_slots, ncomms;
+	int failed;
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static int oom(struct wc_err *err, const char *path)
+{
+	return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
+			  "out of memory");
+}
+
+/* The CPU of a "NAME.blktrace.CPU" name, with the length of NAME; -1 when
+ * the name is not one. */
+static long blktrace_cpu(const char *name, size_t *baselen)
+{
+	const char *p = strstr(name, ".blktrace.");
+	const char *next;
+	char *end;
+	unsigned long cpu;
+
+	if (!p)
+		return -1;
+	/* The last occurrence: a directory may contain ".blktrace." too. */
+	while ((next = strstr(p + 1, ".blktrace.")) != NULL)
+		p = next;
+	if (p[10] < '0' || p[10] > '9')
+		return -1;
+	errno = 0;
+	cpu = strtoul(p + 10, &end, 10);
+	if (*end || errno || cpu > 65535)
+		return -1;
+	if (baselen)
+		*baselen = (size_t)(p - name);
+	return (long)cpu;
+}
+
+static int add_stream(struct wc_input *in, const char *file, const char *dev,
+		      uint32_t cpu, struct wc_err *err)
+{
+	struct stream *s;
+
+	if (in->nstreams == in->cap_streams) {
+		size_t cap = in->cap_streams ? 2 * in->cap_streams : 8;
+		struct stream *n = realloc(in->streams, cap * sizeof(*n));
+
+		if (!n)
+			return oom(err, in->path);
+		in->streams = n;
+		in->cap_streams = cap;
+	}
+	s = &in->streams[in->nstreams];
+	memset(s, 0, sizeof(*s));
+	s->file = strdup(file);
+	s->dev = strdup(dev);
+	if (!s->file || !s->dev) {
+		free(s->file);
+		free(s->dev);
+		return oom(err, in->path);
+	}
+	s->info.cpu = cpu;
+	in->nstreams++;
+	return 0;
+}
+
+static int stream_cmp(const void *a, const void *b)
+{
+	const struct stream *x = a, *y = b;
+	int c = strcmp(x->dev, y->dev);
+
+	if (c)
+		return c;
+	return (x->info.cpu > y->info.cpu) - (x->info.cpu < y->info.cpu);
+}
+
+/* ---- capture.conf and phases.tsv -------------------------------------- */
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' ||
+			 e[-1] == '\n'))
+		*--e = '\0';
+	return s;
+}
+
+static int parse_conf(struct wc_input *in, char *text, struct wc_err *err)
+{
+	char *line, *save = NULL;
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *eq, *key, *value;
+		struct conf_kv *n;
+
+		line = trim(line);
+		if (!*line || *line == '#')
+			continue;
+		eq = strchr(line, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		key = trim(line);
+		value = trim(eq + 1);
+		n = realloc(in->conf, (in->nconf + 1) * sizeof(*n));
+		if (!n)
+			return oom(err, in->path);
+		in->conf = n;
+		n[in->nconf].key = strdup(key);
+		n[in->nconf].value = strdup(value);
+		if (!n[in->nconf].key || !n[in->nconf].value) {
+			free(n[in->nconf].key);
+			free(n[in->nconf].value);
+			return oom(err, in->path);
+		}
+		in->nconf++;
+	}
+	return 0;
+}
+
+static int parse_phases(struct wc_input *in, char *text, struct wc_err *err)
+{
+	char *line, *save = NULL;
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *f[6], *save2 = NULL, *tok;
+		struct wc_phase *n;
+		int nf = 0;
+
+		if (strncmp(line, "phase\t", 6) == 0 || !*trim(line))
+			continue;
+		for (tok = strtok_r(line, "\t", &save2); tok && nf < 6;
+		     tok = strtok_r(NULL, "\t", &save2))
+			f[nf++] = trim(tok);
+		if (nf < 3)
+			continue;
+		n = realloc(in->phases, (in->nphases + 1) * sizeof(*n));
+		if (!n)
+			return oom(err, in->path);
+		in->phases = n;
+		memset(&n[in->nphases], 0, sizeof(n[0]));
+		n[in->nphases].name = strdup(f[0]);
+		if (!n[in->nphases].name)
+			return oom(err, in->path);
+		n[in->nphases].start = strtoull(f[1], NULL, 10);
+		n[in->nphases].end = strtoull(f[2], NULL, 10);
+		n[in->nphases].real_s = nf > 3 ? strtod(f[3], NULL) : 0;
+		n[in->nphases].user_s = nf > 4 ? strtod(f[4], NULL) : 0;
+		n[in->nphases].sys_s = nf > 5 ? strtod(f[5], NULL) : 0;
+		in->nphases++;
+	}
+	return 0;
+}
+
+/* Reads a small text file; 0 and *text NULL when it does not exist. */
+static int read_text_file(const char *path, char **text, struct wc_err *err)
+{
+	struct stat st;
+	char *buf;
+	ssize_t n;
+	int fd;
+
+	*text = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 :
+			wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
+				   "%s", strerror(errno));
+	if (fstat(fd, &st) < 0 || st.st_size > TEXT_MAX) {
+		close(fd);
+		return wc_err_set(err, WC_ERR_INPUT, path, NULL, WC_NO_OFFSET,
+				  "larger than %u bytes", TEXT_MAX);
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		close(fd);
+		return oom(err, path);
+	}
+	n = read(fd, buf, (size_t)st.st_size);
+	close(fd);
+	if (n < 0) {
+		free(buf);
+		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
+				  "%s", strerror(errno));
+	}
+	buf[n] = '\0';
+	*text = buf;
+	return 0;
+}
+
+static int load_side_files(struct wc_input *in, const char *dir,
+			   struct wc_err *err)
+{
+	char path[4096];
+	char *text;
+	int r = 0;
+
+	snprintf(path, sizeof(path), "%s/capture.conf", dir);
+	if (read_text_file(path, &text, err) < 0)
+		return -1;
+	if (text) {
+		r = parse_conf(in, text, err);
+		free(text);
+		if (r < 0)
+			return r;
+	}
+	snprintf(path, sizeof(path), "%s/phases.tsv", dir);
+	if (read_text_file(path, &text, err) < 0)
+		return -1;
+	if (text) {
+		r = parse_phases(in, text, err);
+		free(text);
+	}
+	return r;
+}
+
+/* ---- resolving a path ------------------------------------------------- */
+
+/* Adds DIR/BASE.blktrace.N for every N (all of them when base is NULL). */
+static int scan_dir(struct wc_input *in, const char *dir, const char *base,
+		    struct wc_err *err)
+{
+	struct dirent *de;
+	DIR *d;
+	int r = 0;
+
+	d = opendir(dir);
+	if (!d)
+		return wc_err_set(err, WC_ERR_INPUT, in->path, NULL, WC_NO_OFFSET,
+				  "%s", strerror(errno));
+	while ((de = readdir(d)) != NULL) {
+		char path[4096], dev[4096];
+		size_t baselen;
+		long cpu = blktrace_cpu(de->d_name, &baselen);
+		struct stat st;
+
+		if (cpu < 0)
+			continue;
+		if (base && (strlen(base) != baselen ||
+			     strncmp(de->d_name, base, baselen) != 0))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		snprintf(dev, sizeof(dev), "%.*s", (int)baselen, de->d_name);
+		r = add_stream(in, path, dev, (uint32_t)cpu, err);
+		if (r < 0)
+			break;
+	}
+	closedir(d);
+	return r;
+}
+
+static int read_member_text(struct archive *a, const char *path,
+			    const char *member, char **text, struct wc_err *err)
+{
+	char *buf;
+	ssize_t n;
+	size_t len = 0;
+
+	buf = malloc(TEXT_MAX + 1);
+	if (!buf)
+		return oom(err, path);
+	while ((n = archive_read_data(a, buf + len, TEXT_MAX - len)) > 0) {
+		len += (size_t)n;
+		if (len == TEXT_MAX)
+			break;
+	}
+	if (n < 0) {
+		free(buf);
+		return wc_err_set(err, WC_ERR_INPUT, path, member, WC_NO_OFFSET,
+				  "%s", archive_error_string(a));
+	}
+	buf[len] = '\0';
+	*text = buf;
+	return 0;
+}
+
+static const char *base_of(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+static int scan_archive(struct wc_input *in, struct wc_err *err)
+{
+	struct archive_entry *ent;
+	struct archive *a;
+	size_t entries = 0;
+	int r, ret = -1;
+
+	a = archive_read_new();
+	if (!a)
+		return oom(err, in->path);
+	archive_read_support_filter_all(a);
+	archive_read_support_format_all(a);
+	if (archive_read_open_filename(a, in->path, 64 * 1024) != ARCHIVE_OK) {
+		wc_err_set(err, WC_ERR_INPUT, in->path, NULL, 0,
+			   "not a trace or archive: %s", archive_error_string(a));
+		goto out;
+	}
+	while ((r = archive_read_next_header(a, &ent)) == ARCHIVE_OK ||
+	       r == ARCHIVE_WARN) {
+		const char *name = archive_entry_pathname(ent);
+		const char *base;
+		size_t baselen;
+		long cpu;
+
+		entries++;
+		if (!name || archive_entry_filetype(ent) != AE_IFREG)
+			continue;
+		base = base_of(name);
+		cpu = blktrace_cpu(name, &baselen);
+		if (cpu >= 0) {
+			char dev[4096];
+
+			snprintf(dev, sizeof(dev), "%.*s", (int)baselen, name);
+			if (add_stream(in, name, dev, (uint32_t)cpu, err) < 0)
+				goto out;
+		} else if (!strcmp(base, "capture.conf") ||
+			   !strcmp(base, "phases.tsv")) {
+			char *text = NULL;
+
+			if (read_member_text(a, in->path, name, &text, err) < 0)
+				goto out;
+			r = base[0] == 'c' ? parse_conf(in, text, err) :
+					     parse_phases(in, text, err);
+			free(text);
+			if (r < 0)
+				goto out;
+		}
+	}
+	if (r != ARCHIVE_EOF) {
+		/* A file libarchive cannot make sense of at all. */
+		if (entries == 0)
+			wc_err_set(err, WC_ERR_INPUT, in->path, NULL, 0,
+				   "not a trace or archive: %s",
+				   archive_error_string(a));
+		else
+			wc_err_set(err, WC_ERR_INPUT, in->path, NULL,
+				   WC_NO_OFFSET, "%s", archive_error_string(a));
+		goto out;
+	}
+	if (entries == 0) {
+		wc_err_set(err, WC_ERR_INPUT, in->path, NULL, WC_NO_OFFSET,
+			   "empty archive");
+		goto out;
+	}
+	if (in->nstreams == 0) {
+		wc_err_set(err, WC_ERR_INPUT, in->path, NULL, WC_NO_OFFSET,
+			   "archive without traces (no NAME.blktrace.CPU member)");
+		goto out;
+	}
+	in->archive = 1;
+	ret = 0;
+out:
+	archive_read_free(a);
+	return ret;
+}
+
+/* True when the first bytes of PATH are a blktrace magic in either order. */
+static int starts_with_magic(const char *path, int *empty)
+{
+	unsigned char b[4];
+	uint32_t m;
+	ssize_t n;
+	int fd;
+
+	*empty = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, b, sizeof(b));
+	close(fd);
+	if (n == 0)
+		*empty = 1;
+	if (n != 4)
+		return 0;
+	memcpy(&m, b, 4);
+	return (m & WC_BLK_MAGIC_MASK) == WC_BLK_MAGIC ||
+	       (__builtin_bswap32(m) & WC_BLK_MAGIC_MASK) == WC_BLK_MAGIC;
+}
+
+static int resolve(struct wc_input *in, struct wc_err *err)
+{
+	const char *path = in->path;
+	char tmp[4096], dir[4096];
+	struct stat st;
+	size_t baselen;
+	int empty;
+
+	if (strcmp(path, "-") == 0) {
+		in->single = 1;
+		return add_stream(in, "-", "-", UINT32_MAX, err);
+	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		struct stat st2;
+
+		snprintf(dir, sizeof(dir), "%s/trace", path);
+		if (stat(dir, &st2) < 0 || !S_ISDIR(st2.st_mode))
+			snprintf(dir, sizeof(dir), "%s", path);
+		if (load_side_files(in, path, err) < 0)
+			return -1;
+		if (scan_dir(in, dir, NULL, err) < 0)
+			return -1;
+		if (in->nstreams == 0)
+			return wc_err_set(err, WC_ERR_INPUT, path, NULL,
+					  WC_NO_OFFSET,
+					  "not a trace: no NAME.blktrace.CPU files in the directory");
+		return 0;
+	}
+	if (stat(path, &st) == 0) {
+		if (!S_ISREG(st.st_mode))
+			return wc_err_set(err, WC_ERR_INPUT, path, NULL,
+					  WC_NO_OFFSET,
+					  "not a trace: not a regular file");
+		if (starts_with_magic(path, &empty)) {
+			if (blktrace_cpu(base_of(path), &baselen) >= 0)
+				goto base_name;
+			in->single = 1;
+			return add_stream(in, path, path, UINT32_MAX, err);
+		}
+		if (empty)
+			return wc_err_set(err, WC_ERR_INPUT, path, NULL, 0,
+					  "not a trace: empty file");
+		return scan_archive(in, err);
+	}
+	if (errno != ENOENT)
+		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
+				  "%s", strerror(errno));
+
+base_name:
+	/* NAME stands for NAME.blktrace.0 ... NAME.blktrace.N. */
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	snprintf(dir, sizeof(dir), "%s", dirname(tmp));
+	snprintf(tmp, sizeof(tmp), "%s", base_of(path));
+	if (blktrace_cpu(tmp, &baselen) >= 0)
+		tmp[baselen] = '\0';
+	if (scan_dir(in, dir, tmp, err) < 0)
+		return -1;
+	if (in->nstreams == 0)
+		return wc_err_set(err, WC_ERR_INPUT, path, NULL, WC_NO_OFFSET,
+				  "no such file, and no %s.blktrace.CPU files",
+				  tmp);
+	return 0;
+}
+
+/* ---- process names ---------------------------------------------------- */
+
+static size_t comm_hash(uint32_t pid, size_t nslots)
+{
+	return (size_t)((pid * 2654435761u) & (uint32_t)(nslots - 1));
+}
+
+static int comm_add(struct wc_input *in, uint32_t pid, const unsigned char *p,
+		    size_t len)
+{
+	struct comm_slot *s;
+	size_t i;
+
+	if (2 * (in->ncomms + 1) > in->ncomm_slots) {
+		size_t n = in->ncomm_slots ? 2 * in->ncomm_slots : 256, j;
+		struct comm_slot *t = calloc(n, sizeof(*t));
+
+		if (!t)
+			return -1;
+		for (j = 0; j < in->ncomm_slots; j++) {
+			if (!in->comms[j].used)
+				continue;
+			i = comm_hash(in->comms[j].pid, n);
+			while (t[i].used)
+				i = (i + 1) & (n - 1);
+			t[i] = in->comms[j];
+		}
+		free(in->comms);
+		in->comms = t;
+		in->ncomm_slots = n;
+	}
+	i = comm_hash(pid, in->ncomm_slots);
+	while (in->comms[i].used) {
+		/* The first name seen for a pid stays, as in blkparse. */
+		if (in->comms[i].pid == pid)
+			return 0;
+		i = (i + 1) & (in->ncomm_slots - 1);
+	}
+	s = &in->comms[i];
+	s->used = 1;
+	s->pid = pid;
+	/* A command name is at most 15 characters and may lack its NUL. */
+	if (len > 15)
+		len = 15;
+	memcpy(s->comm, p, len);
+	s->comm[len] = '\0';
+	in->ncomms++;
+	return 0;
+}
+
+const char *wc_input_comm(const struct wc_input *in, uint32_t pid)
+{
+	size_t i;
+
+	if (!in->ncomm_slots)
+		return NULL;
+	i = comm_hash(pid, in->ncomm_slots);
+	while (in->comms[i].used) {
+		if (in->comms[i].pid == pid)
+			return in->comms[i].comm;
+		i = (i + 1) & (in->ncomm_slots - 1);
+	}
+	return NULL;
+}
+
+/* ---- reading ---------------------------------------------------------- */
+
+static int open_stream(struct wc_input *in, unsigned i, struct wc_err *err)
+{
+	struct stream *s = &in->streams[i];
+	struct wc_source *src = NULL;
+	int r;
+
+	if (in->archive)
+		r = wc_source_open_member(&src, in->path, s->file, err);
+	else if (strcmp(s->file, "-") == 0)
+		r = wc_source_open_fd(&src, STDIN_FILENO, "-", err);
+	else
+		r = wc_source_open_file(&src, s->file, err);
+	if (r < 0)
+		return -1;
+	return wc_decoder_open(&s->dec, src, i, err);
+}
+
+/* Next event of stream i for the merge: notify records are taken here. */
+static int pull(void *ctx, unsigned i, struct wc_event *ev, struct wc_err *err)
+{
+	struct wc_input *in = ctx;
+	struct stream *s = &in->streams[i];
+	const uint64_t message = WC_TC(WC_TC_NOTIFY) | WC_TN_MESSAGE;
+	const uint64_t process = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
+	int r;
+
+	if (!s->dec && open_stream(in, i, err) < 0)
+		return -1;
+	for (;;) {
+		r = wc_decoder_next(s->dec, ev, err);
+		if (r <= 0)
+			return r;
+		s->info.events++;
+		if (wc_event_is_notify(ev) && ev->action != message) {
+			if (ev->action == process &&
+			    comm_add(in, ev->pid, ev->pdu, ev->pdu_len) < 0)
+				return oom(err, in->path);
+			continue;
+		}
+		if (ev->sequence && !wc_event_is_notify(ev)) {
+			if (s->last_seq && ev->sequence > s->last_seq + 1)
+				s->info.skips += ev->sequence - s->last_seq - 1;
+			s->last_seq = ev->sequence;
+		}
+		return 1;
+	}
+}
+
+static void make_name(struct wc_input *in)
+{
+	static const char *const ext[] = {
+		".tar.gz", ".tgz", ".tar.xz", ".tar.zst", ".tar.bz2", ".tar",
+		".zip", ".cpio",
+	};
+	const char *conf_name = wc_input_conf(in, "name");
+	char buf[4096];
+	size_t i, n;
+
+	if (conf_name && *conf_name) {
+		in->name = strdup(conf_name);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%s", in->path);
+	n = strlen(buf);
+	while (n > 1 && buf[n - 1] == '/')
+		buf[--n] = '\0';
+	snprintf(buf, sizeof(buf), "%s", base_of(buf));
+	n = strlen(buf);
+	for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		size_t e = strlen(ext[i]);
+
+		if (n > e && strcmp(buf + n - e, ext[i]) == 0) {
+			buf[n - e] = '\0';
+			break;
+		}
+	}
+	in->name = strdup(buf);
+}
+
+int wc_input_open(struct wc_input **out, const char *path, struct wc_err *err)
+{
+	struct wc_input *in;
+	size_t i;
+
+	*out = NULL;
+	in = calloc(1, sizeof(*in));
+	if (!in)
+		return oom(err, path);
+	in->path = strdup(path);
+	if (!in->path) {
+		oom(err, path);
+		goto fail;
+	}
+	if (resolve(in, err) < 0)
+		goto fail;
+	qsort(in->streams, in->nstreams, sizeof(*in->streams), stream_cmp);
+	for (i = 0; i < in->nstreams; i++) {
+		in->streams[i].info.name = in->streams[i].file;
+		if (in->single)
+			in->streams[i].info.cpu = UINT32_MAX;
+	}
+	make_name(in);
+	if (!in->name) {
+		oom(err, path);
+		goto fail;
+	}
+	if (in->single) {
+		if (wc_reorder_open(&in->reorder, WC_REORDER_WINDOW, pull, in,
+				    err) < 0)
+			goto fail;
+	} else if (wc_merge_open(&in->merge, (unsigned)in->nstreams, pull, in,
+				 err) < 0) {
+		goto fail;
+	}
+	*out = in;
+	return 0;
+
+fail:
+	wc_input_free(in);
+	return -1;
+}
+
+int wc_input_next(struct wc_input *in, struct wc_event *ev, struct wc_err *err)
+{
+	int r;
+
+	if (in->failed)
+		return -1;
+	if (in->reorder)
+		r = wc_reorder_next(in->reorder, ev, err);
+	else
+		r = wc_merge_next(in->merge, ev, err);
+	if (r < 0)
+		in->failed = 1;
+	return r;
+}
+
+void wc_input_free(struct wc_input *in)
+{
+	size_t i;
+
+	if (!in)
+		return;
+	wc_merge_free(in->merge);
+	wc_reorder_free(in->reorder);
+	for (i = 0; i < in->nstreams; i++) {
+		wc_decoder_free(in->streams[i].dec);
+		free(in->streams[i].file);
+		free(in->streams[i].dev);
+	}
+	free(in->streams);
+	for (i = 0; i < in->nconf; i++) {
+		free(in->conf[i].key);
+		free(in->conf[i].value);
+	}
+	free(in->conf);
+	for (i = 0; i < in->nphases; i++)
+		free((char *)in->phases[i].name);
+	free(in->phases);
+	free(in->comms);
+	free(in->name);
+	free(in->path);
+	free(in);
+}
+
+const char *wc_input_name(const struct wc_input *in)
+{
+	return in->name;
+}
+
+const char *wc_input_conf(const struct wc_input *in, const char *key)
+{
+	size_t i;
+
+	/* The last assignment wins, as when a shell sources the file. */
+	for (i = in->nconf; i-- > 0;)
+		if (strcmp(in->conf[i].key, key) == 0)
+			return in->conf[i].value;
+	return NULL;
+}
+
+size_t wc_input_nphases(const struct wc_input *in)
+{
+	return in->nphases;
+}
+
+const struct wc_phase *wc_input_phase(const struct wc_input *in, size_t i)
+{
+	return i < in->nphases ? &in->phases[i] : NULL;
+}
+
+size_t wc_input_nstreams(const struct wc_input *in)
+{
+	return in->nstreams;
+}
+
+const struct wc_stream_info *wc_input_stream(const struct wc_input *in,
+					     size_t i)
+{
+	return i < in->nstreams ? &in->streams[i].info : NULL;
+}
+
+uint64_t wc_input_genesis(const struct wc_input *in)
+{
+	if (in->reorder)
+		return wc_reorder_genesis(in->reorder);
+	return in->merge ? wc_merge_genesis(in->merge) : 0;
+}

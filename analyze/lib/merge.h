@@ -1,0 +1,73 @@
+/*
+ * merge.h - puts the events of several streams into one time order.
+ *
+ * Two mergers, both pulling events through a callback:
+ *
+ *   wc_merge    k-way merge of per-CPU streams that are each in time order,
+ *               with a binary heap.  It holds exactly one pending event per
+ *               stream.  Among equal times the order is blkparse's: a
+ *               stream that just handed out an event wins ties; a stream
+ *               that falls behind goes before the streams already waiting
+ *               at its time; at start-up a stream whose first time equals
+ *               the earliest so far goes right after it.
+ *
+ *   wc_reorder  a single interleaved stream (standard input, a merged
+ *               "blkparse -d" file) sorted through a bounded window of
+ *               events by (time, device, sequence, arrival), as blkparse
+ *               sorts what it reads from a pipe.  Events further out of
+ *               order than the window stay out of order.
+ *
+ *     static int pull(void *ctx, unsigned stream, struct wc_event *ev,
+ *                     struct wc_err *err);   // 1 event, 0 end, -1 failure
+ *
+ *     wc_merge_open(&m, nstreams, pull, ctx, &err);
+ *     while ((r = wc_merge_next(m, &ev, &err)) > 0)
+ *             use(&ev);
+ *     wc_merge_free(m);
+ *
+ * What always holds:
+ *  - pull() is called for a stream only after the event it handed out
+ *    last has been passed on and the caller came back for the next one, so
+ *    ev.pdu may point into the stream's own buffer; wc_reorder copies
+ *    payloads into its window instead;
+ *  - a stream that fails is dropped and the others run to their end; then
+ *    next() returns -1 with the first failure in err (events before it
+ *    were all handed out), and keeps returning -1;
+ *  - _genesis() is the time blkparse subtracts to print relative times:
+ *    the earliest first event of the streams (wc_merge), or the earliest
+ *    of the first 512 events (wc_reorder); valid after the first next();
+ *  - wc_merge_free(NULL) and wc_reorder_free(NULL) are fine.
+ */
+#ifndef WC_MERGE_H
+#define WC_MERGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "wcerr.h"
+
+typedef int (*wc_merge_pull_fn)(void *ctx, unsigned stream,
+				struct wc_event *ev, struct wc_err *err);
+
+struct wc_merge;
+
+int wc_merge_open(struct wc_merge **out, unsigned nstreams,
+		  wc_merge_pull_fn pull, void *ctx, struct wc_err *err);
+int wc_merge_next(struct wc_merge *m, struct wc_event *ev, struct wc_err *err);
+uint64_t wc_merge_genesis(const struct wc_merge *m);
+void wc_merge_free(struct wc_merge *m);
+
+/* Default window of wc_reorder, in events. */
+#define WC_REORDER_WINDOW 16384u
+
+struct wc_reorder;
+
+int wc_reorder_open(struct wc_reorder **out, size_t window,
+		    wc_merge_pull_fn pull, void *ctx, struct wc_err *err);
+int wc_reorder_next(struct wc_reorder *r, struct wc_event *ev,
+		    struct wc_err *err);
+uint64_t wc_reorder_genesis(const struct wc_reorder *r);
+void wc_reorder_free(struct wc_reorder *r);
+
+#endif /* WC_MERGE_H */

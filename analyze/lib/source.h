@@ -1,0 +1,71 @@
+/*
+ * source.h - the bytes of one stream: a plain file, standard input, or one
+ * member of an archive read through libarchive (never extracted to disk).
+ *
+ * A source is read with peek and consume, so a parser can look at a whole
+ * record before deciding to take it:
+ *
+ *     struct wc_source *src = NULL;
+ *     const unsigned char *p;
+ *     ssize_t n;
+ *
+ *     if (wc_source_open_file(&src, "sda.blktrace.0", &err) < 0)
+ *             goto fail;
+ *     n = wc_source_peek(src, 48, &p, &err);   // < 48 only at the end
+ *     ...validate p[0..n)...
+ *     wc_source_consume(src, 48);
+ *     wc_source_free(src);
+ *
+ * What always holds:
+ *  - reads go through one fixed buffer (64 KiB of read-ahead plus room for
+ *    the largest peek, WC_SOURCE_MAX_PEEK); nothing is allocated per read;
+ *  - a peek of n bytes returns n, or fewer only when the stream ends first
+ *    (0 at the very end), or -1 on a read error (err filled);
+ *  - pointers from a peek stay valid until the next peek, consume or free;
+ *  - wc_source_offset() is the byte offset of the first unconsumed byte,
+ *    counted from the start of the file or archive member: use it in
+ *    messages;
+ *  - errors name the file (and member): wc_source_path(), _member();
+ *  - wc_source_free(NULL) is fine.
+ */
+#ifndef WC_SOURCE_H
+#define WC_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "wcerr.h"
+
+/* The largest single peek: a v8 header plus the largest pdu_len. */
+#define WC_SOURCE_MAX_PEEK (64u + 65535u)
+
+struct wc_source;
+
+/* A plain file; "-" is not special here. */
+int wc_source_open_file(struct wc_source **out, const char *path,
+			struct wc_err *err);
+
+/* An already open descriptor (standard input); name is used in messages.
+ * The descriptor is not closed by wc_source_free(). */
+int wc_source_open_fd(struct wc_source **out, int fd, const char *name,
+		      struct wc_err *err);
+
+/* Member MEMBER of archive PATH: opens the archive on its own and skips to
+ * the member, so several members can be read at once, each through its own
+ * handle, with memory bounded by the number of open members. */
+int wc_source_open_member(struct wc_source **out, const char *path,
+			  const char *member, struct wc_err *err);
+
+ssize_t wc_source_peek(struct wc_source *src, size_t n,
+		       const unsigned char **p, struct wc_err *err);
+void wc_source_consume(struct wc_source *src, size_t n);
+uint64_t wc_source_offset(const struct wc_source *src);
+
+const char *wc_source_path(const struct wc_source *src);
+/* The archive member, or NULL for a plain file or descriptor. */
+const char *wc_source_member(const struct wc_source *src);
+
+void wc_source_free(struct wc_source *src);
+
+#endif /* WC_SOURCE_H */
