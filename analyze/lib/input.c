@@ -23,8 +23,15 @@ struct stream {
 	char *file;             /* path, or archive member */
 	char *dev;              /* what the CPU files share: NAME of NAME.blktrace.N */
 	struct wc_decoder *dec;
-	uint32_t last_seq;
 	struct wc_stream_info info;
+};
+
+/* Last sequence number seen per (device, CPU): sequences are numbered per
+ * CPU and device, and a merged file interleaves many of them. */
+struct seq_slot {
+	uint64_t key;
+	uint32_t last;
+	int used;
 };
 
 struct conf_kv {
@@ -53,6 +60,8 @@ struct wc_input {
 	size_t nphases;
 	struct comm_slot *comms;
 	size_t ncomm_slots, ncomms;
+	struct seq_slot *seqs;
+	size_t nseq_slots, nseqs;
 	int failed;
 };
 
@@ -298,7 +307,11 @@ static int scan_dir(struct wc_input *in, const char *dir, const char *base,
 		if (base && (strlen(base) != baselen ||
 			     strncmp(de->d_name, base, baselen) != 0))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		/* "NAME" in the current directory names its files plainly. */
+		if (strcmp(dir, ".") == 0 && !strchr(in->path, '/'))
+			snprintf(path, sizeof(path), "%s", de->d_name);
+		else
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
 			continue;
 		snprintf(dev, sizeof(dev), "%.*s", (int)baselen, de->d_name);
@@ -570,6 +583,47 @@ const char *wc_input_comm(const struct wc_input *in, uint32_t pid)
 	return NULL;
 }
 
+/* ---- sequence gaps ---------------------------------------------------- */
+
+static size_t seq_hash(uint64_t key, size_t nslots)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 40) & (nslots - 1);
+}
+
+/* The slot of KEY, made when new; NULL when out of memory. */
+static struct seq_slot *seq_slot(struct wc_input *in, uint64_t key)
+{
+	size_t i;
+
+	if (2 * (in->nseqs + 1) > in->nseq_slots) {
+		size_t n = in->nseq_slots ? 2 * in->nseq_slots : 64, j;
+		struct seq_slot *t = calloc(n, sizeof(*t));
+
+		if (!t)
+			return NULL;
+		for (j = 0; j < in->nseq_slots; j++) {
+			if (!in->seqs[j].used)
+				continue;
+			i = seq_hash(in->seqs[j].key, n);
+			while (t[i].used)
+				i = (i + 1) & (n - 1);
+			t[i] = in->seqs[j];
+		}
+		free(in->seqs);
+		in->seqs = t;
+		in->nseq_slots = n;
+	}
+	i = seq_hash(key, in->nseq_slots);
+	while (in->seqs[i].used && in->seqs[i].key != key)
+		i = (i + 1) & (in->nseq_slots - 1);
+	if (!in->seqs[i].used) {
+		in->seqs[i].used = 1;
+		in->seqs[i].key = key;
+		in->nseqs++;
+	}
+	return &in->seqs[i];
+}
+
 /* ---- reading ---------------------------------------------------------- */
 
 static int open_stream(struct wc_input *in, unsigned i, struct wc_err *err)
@@ -611,10 +665,16 @@ static int pull(void *ctx, unsigned i, struct wc_event *ev, struct wc_err *err)
 				return oom(err, in->path);
 			continue;
 		}
+		/* tracefs records all carry sequence 0: nothing to count. */
 		if (ev->sequence && !wc_event_is_notify(ev)) {
-			if (s->last_seq && ev->sequence > s->last_seq + 1)
-				s->info.skips += ev->sequence - s->last_seq - 1;
-			s->last_seq = ev->sequence;
+			struct seq_slot *q = seq_slot(in, (uint64_t)ev->device << 32 |
+							   ev->cpu);
+
+			if (!q)
+				return oom(err, in->path);
+			if (q->last && ev->sequence > q->last + 1)
+				s->info.skips += ev->sequence - q->last - 1;
+			q->last = ev->sequence;
 		}
 		return 1;
 	}
@@ -732,6 +792,7 @@ void wc_input_free(struct wc_input *in)
 		free((char *)in->phases[i].name);
 	free(in->phases);
 	free(in->comms);
+	free(in->seqs);
 	free(in->name);
 	free(in->path);
 	free(in);

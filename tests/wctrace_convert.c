@@ -1,0 +1,321 @@
+/*
+ * wctrace_convert - rewrites one blktrace file for the reader's tests.
+ *
+ *   wctrace_convert [OPTION]... IN OUT
+ *
+ *   --v8            write version 8 records (struct blk_io_trace2)
+ *   --swap          write in the other byte order than IN's
+ *   --device M:m    set every record's device
+ *   --remap M:m:OFF before every Q, a remap (A) record from device M:m,
+ *                   sector - OFF, as a partition remap looks
+ *   --split         after every Q of more than 8 sectors, a split (X)
+ *   --notify        a timestamp notify first, a process notify before each
+ *                   pid's first event ("proc-PID"), a message notify after
+ *                   the tenth event
+ *   --cgroup ID     flag every event with a cgroup id
+ *   --seq N         number the non-notify records 1, 2, ... leaving out
+ *                   every Nth number (0: no gaps), as real blktrace does
+ *
+ * Records are read with the project's decoder and written with the layout
+ * of blktrace_format.h, so the tests can make big-endian, v8, remap and
+ * notify traces from the small recorded fixtures instead of keeping
+ * hand-made binaries.
+ */
+#include <byteswap.h>
+#include <endian.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blktrace_format.h"
+#include "decode.h"
+#include "source.h"
+
+struct conv {
+	bool v8, swap, split, notify;
+	bool set_device;
+	uint32_t device;
+	bool remap;
+	uint32_t remap_from;
+	uint64_t remap_off;
+	bool cgroup;
+	uint64_t cgroup_id;
+	unsigned seq_gap;
+	bool seq;
+	uint32_t next_seq;
+	FILE *out;
+};
+
+static uint16_t o16(const struct conv *c, uint16_t v)
+{
+	return c->swap ? bswap_16(v) : v;
+}
+
+static uint32_t o32(const struct conv *c, uint32_t v)
+{
+	return c->swap ? bswap_32(v) : v;
+}
+
+static uint64_t o64(const struct conv *c, uint64_t v)
+{
+	return c->swap ? bswap_64(v) : v;
+}
+
+static void put(struct conv *c, const struct wc_event *ev)
+{
+	uint64_t action = ev->action | (ev->has_cgroup ? WC_TA_CGROUP : 0);
+	uint16_t pdu_len = (uint16_t)(ev->pdu_len + (ev->has_cgroup ? 8 : 0));
+	uint32_t magic = WC_BLK_MAGIC | (c->v8 ? WC_BLK_VERSION_8 : WC_BLK_VERSION_7);
+
+	if (c->v8) {
+		struct wc_blk_io_trace2 t;
+
+		memset(&t, 0, sizeof(t));
+		t.magic = o32(c, magic);
+		t.sequence = o32(c, ev->sequence);
+		t.time = o64(c, ev->time);
+		t.sector = o64(c, ev->sector);
+		t.bytes = o32(c, ev->bytes);
+		t.pid = o32(c, ev->pid);
+		t.action = o64(c, action);
+		t.device = o32(c, ev->device);
+		t.cpu = o32(c, ev->cpu);
+		t.error = o16(c, ev->error);
+		t.pdu_len = o16(c, pdu_len);
+		fwrite(&t, sizeof(t), 1, c->out);
+	} else {
+		struct wc_blk_io_trace t;
+
+		memset(&t, 0, sizeof(t));
+		t.magic = o32(c, magic);
+		t.sequence = o32(c, ev->sequence);
+		t.time = o64(c, ev->time);
+		t.sector = o64(c, ev->sector);
+		t.bytes = o32(c, ev->bytes);
+		t.action = o32(c, (uint32_t)action);
+		t.pid = o32(c, ev->pid);
+		t.device = o32(c, ev->device);
+		t.cpu = o32(c, ev->cpu);
+		t.error = o16(c, ev->error);
+		t.pdu_len = o16(c, pdu_len);
+		fwrite(&t, sizeof(t), 1, c->out);
+	}
+	if (ev->has_cgroup) {
+		uint64_t id = o64(c, ev->cgroup);
+
+		fwrite(&id, 8, 1, c->out);
+	}
+	if (ev->pdu_len)
+		fwrite(ev->pdu, ev->pdu_len, 1, c->out);
+}
+
+/* Writes ev, numbering it when asked. */
+static void emit(struct conv *c, struct wc_event *ev)
+{
+	if (c->seq && !wc_event_is_notify(ev)) {
+		c->next_seq++;
+		if (c->seq_gap && c->next_seq % c->seq_gap == 0)
+			c->next_seq++;
+		ev->sequence = c->next_seq;
+	}
+	put(c, ev);
+}
+
+static bool seen_pid(uint32_t pid)
+{
+	static uint32_t pids[4096];
+	static size_t n;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (pids[i] == pid)
+			return true;
+	if (n < 4096)
+		pids[n++] = pid;
+	return false;
+}
+
+static int convert(struct conv *c, const char *in)
+{
+	struct wc_decoder *dec = NULL;
+	struct wc_source *src = NULL;
+	struct wc_event ev;
+	struct wc_err err;
+	unsigned long nev = 0;
+	int r;
+
+	wc_err_clear(&err);
+	if (wc_source_open_file(&src, in, &err) < 0 ||
+	    wc_decoder_open(&dec, src, 0, &err) < 0)
+		goto fail;
+	while ((r = wc_decoder_next(dec, &ev, &err)) > 0) {
+		bool swapped_in = wc_decoder_swapped(dec);
+		unsigned char pdu[64];
+		struct wc_event x;
+
+		if (wc_event_is_notify(&ev) && (ev.action & WC_TA_MASK) ==
+		    WC_TN_TIMESTAMP && ev.pdu_len == 8 && swapped_in != c->swap) {
+			/* Timestamp payloads follow the file's byte order. */
+			uint32_t v[2];
+
+			memcpy(v, ev.pdu, 8);
+			v[0] = bswap_32(v[0]);
+			v[1] = bswap_32(v[1]);
+			memcpy(pdu, v, 8);
+			ev.pdu = pdu;
+		}
+		if (c->set_device)
+			ev.device = c->device;
+		if (c->notify && nev == 0) {
+			uint32_t ts[2] = { 1700000000u, 5u };
+
+			x = ev;
+			x.action = WC_TC(WC_TC_NOTIFY) | WC_TN_TIMESTAMP;
+			x.sequence = 0;
+			x.has_cgroup = false;
+			x.pdu_len = 8;
+			ts[0] = o32(c, ts[0]);
+			ts[1] = o32(c, ts[1]);
+			/* put() writes the payload as is: pre-swapped here. */
+			x.pdu = (const unsigned char *)ts;
+			put(c, &x);
+		}
+		if (c->notify && !wc_event_is_notify(&ev) && !seen_pid(ev.pid)) {
+			char name[16];
+
+			x = ev;
+			x.action = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
+			x.sequence = 0;
+			x.has_cgroup = false;
+			snprintf(name, sizeof(name), "proc-%u", ev.pid);
+			x.pdu_len = 16;
+			memset(pdu, 0, sizeof(pdu));
+			memcpy(pdu, name, strlen(name));
+			x.pdu = pdu;
+			put(c, &x);
+		}
+		if (c->cgroup && !wc_event_is_notify(&ev)) {
+			ev.has_cgroup = true;
+			ev.cgroup = c->cgroup_id;
+		}
+		if (c->remap && (ev.action & WC_TA_MASK) == WC_TA_QUEUE &&
+		    !wc_event_is_notify(&ev)) {
+			uint32_t from = htobe32(c->remap_from);
+			uint32_t to = htobe32(ev.device);
+			uint64_t sec = htobe64(ev.sector - c->remap_off);
+
+			x = ev;
+			x.action = (ev.action & ~(uint64_t)0xffff) | WC_TA_REMAP;
+			memcpy(pdu, &from, 4);
+			memcpy(pdu + 4, &to, 4);
+			memcpy(pdu + 8, &sec, 8);
+			x.pdu = pdu;
+			x.pdu_len = 16;
+			emit(c, &x);
+		}
+		emit(c, &ev);
+		if (c->split && (ev.action & WC_TA_MASK) == WC_TA_QUEUE &&
+		    !wc_event_is_notify(&ev) && ev.bytes > 4096) {
+			uint64_t at = htobe64(ev.sector + 8);
+
+			x = ev;
+			x.action = (ev.action & ~(uint64_t)0xffff) | WC_TA_SPLIT;
+			memcpy(pdu, &at, 8);
+			x.pdu = pdu;
+			x.pdu_len = 8;
+			emit(c, &x);
+		}
+		if (c->notify && ++nev == 10) {
+			static const char msg[] = "wctrace_convert was here";
+
+			x = ev;
+			x.action = WC_TC(WC_TC_NOTIFY) | WC_TN_MESSAGE;
+			x.sequence = 0;
+			x.pid = 0;
+			x.has_cgroup = false;
+			x.pdu = (const unsigned char *)msg;
+			x.pdu_len = sizeof(msg) - 1;
+			put(c, &x);
+		} else if (!c->notify) {
+			nev++;
+		}
+	}
+	if (r < 0)
+		goto fail;
+	wc_decoder_free(dec);
+	return 0;
+
+fail: {
+	char buf[2048];
+
+	fprintf(stderr, "wctrace_convert: %s\n",
+		wc_err_format(&err, buf, sizeof(buf)));
+	wc_decoder_free(dec);
+	return 1;
+}
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: wctrace_convert [--v8] [--swap] [--device M:m] "
+		"[--remap M:m:OFF] [--split] [--notify] [--cgroup ID] "
+		"[--seq N] IN OUT\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	struct conv c;
+	int i, r;
+
+	memset(&c, 0, sizeof(c));
+	for (i = 1; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
+		const char *a = argv[i];
+		unsigned maj, min;
+		unsigned long long off;
+
+		if (!strcmp(a, "--v8")) {
+			c.v8 = true;
+		} else if (!strcmp(a, "--swap")) {
+			c.swap = true;
+		} else if (!strcmp(a, "--split")) {
+			c.split = true;
+		} else if (!strcmp(a, "--notify")) {
+			c.notify = true;
+		} else if (!strcmp(a, "--device") && i + 1 < argc &&
+			   sscanf(argv[i + 1], "%u:%u", &maj, &min) == 2) {
+			c.set_device = true;
+			c.device = WC_DEV_MAKE(maj, min);
+			i++;
+		} else if (!strcmp(a, "--remap") && i + 1 < argc &&
+			   sscanf(argv[i + 1], "%u:%u:%llu", &maj, &min, &off) == 3) {
+			c.remap = true;
+			c.remap_from = WC_DEV_MAKE(maj, min);
+			c.remap_off = off;
+			i++;
+		} else if (!strcmp(a, "--cgroup") && i + 1 < argc) {
+			c.cgroup = true;
+			c.cgroup_id = strtoull(argv[++i], NULL, 0);
+		} else if (!strcmp(a, "--seq") && i + 1 < argc) {
+			c.seq = true;
+			c.seq_gap = (unsigned)strtoul(argv[++i], NULL, 0);
+		} else {
+			usage();
+		}
+	}
+	if (argc - i != 2)
+		usage();
+	c.out = fopen(argv[i + 1], "wb");
+	if (!c.out) {
+		perror(argv[i + 1]);
+		return 1;
+	}
+	r = convert(&c, argv[i]);
+	if (fclose(c.out) != 0) {
+		perror(argv[i + 1]);
+		r = 1;
+	}
+	return r;
+}
