@@ -8,6 +8,7 @@
 #ifndef WC_CLASSIFY_H
 #define WC_CLASSIFY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "tracker.h"
@@ -36,8 +37,35 @@ struct wc_classifier {
 	uint64_t journal_len;
 };
 
+/* The stable identifier ("flush", "journal", ...); "?" when out of range. */
 const char *wc_cat_name(enum wc_cat cat);
+/* "range" or "heuristic". */
+const char *wc_journal_method_name(enum wc_journal_method m);
+
+/* A classifier that tells journal writes by the heuristic. */
+void wc_classifier_heuristic(struct wc_classifier *cl);
+/* A classifier for the journal at START, LEN sectors on DEVICE (dev_t; 0
+ * means on every device). */
+void wc_classifier_range(struct wc_classifier *cl, uint32_t device,
+			 uint64_t start, uint64_t len);
+
+/*
+ * The category of a request, first rule that matches:
+ *   flush      no bytes and the FLUSH flag (a pure cache flush, "FN");
+ *   discard    the DISCARD flag;
+ *   journal    a write with bytes, and
+ *                range method: on cl->device, starting inside the range;
+ *                heuristic: FUA or PREFLUSH set, or both SYNC and META
+ *                (XFS log "FWFSM"/"WSM", jbd2 commit "FWFS");
+ *   metadata   the META flag;
+ *   data_write a write with bytes;
+ *   data_read  a read with bytes;
+ *   other      everything else (an empty request that is not a flush).
+ */
 enum wc_cat wc_classify(const struct wc_classifier *cl,
 			const struct wc_request *rq);
+
+/* True when a request is a FUA write. */
+bool wc_request_is_fua(const struct wc_request *rq);
 
 #endif /* WC_CLASSIFY_H */

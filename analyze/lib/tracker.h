@@ -1,11 +1,12 @@
 /*
  * tracker.h - follows every request through its life on each device.
  *
- * Pulls events from an input and hands out one struct wc_request each
- * time a request completes (C), or is given up on at the end of the trace.
- * Q, back and front merges, G, I, D, C, requeue, split and remap are
- * followed per device; empty flush requests (no sector) pair D with C in
- * order.  Lost or missing events are counted, never invented.
+ * Pulls events from an event source (usually a struct wc_input) and hands
+ * out one struct wc_request each time a request completes (C), then, once
+ * the events run out, one for every request still in flight (completed is
+ * false for those).  Q, back and front merges, G, I, D, C, requeue, split
+ * and remap are followed per device; empty flush requests (no sector) pair
+ * D with C in order.  Lost or missing events are counted, never invented.
  *
  *     struct wc_tracker *tr = NULL;
  *     struct wc_request rq;
@@ -14,10 +15,32 @@
  *             account(&rq);
  *     wc_tracker_free(tr);
  *
+ * How bios become requests (docs/methodology.md has the reasons):
+ *  - a Q with bytes starts a bio; a D with bytes [s, s+n) takes every
+ *    queued bio that starts inside it, following the chain s, s + len, ...
+ *    (merged bios are contiguous), so a request's q_time is its earliest
+ *    bio's Q.  A bio longer than the D that takes it (a split) keeps its
+ *    remainder queued for the next D;
+ *  - a requeue (R) puts the request back; its next D moves d_time;
+ *  - a C with bytes completes the dispatched request starting at its
+ *    sector; a C with no bytes completes the oldest empty request (flush)
+ *    dispatched on that device;
+ *  - an empty Q (a flush bio) is paired with the next empty D on its
+ *    device, first in first out;
+ *  - a C that matches nothing is counted in stats.orphan_completions;
+ *    a D without any Q gives a request with q_time WC_NO_TIME.
+ *
  * What always holds:
- *  - requests come in order of completion time (c_time);
- *  - memory is bounded by the requests and bios in flight;
- *  - the tracker does not own the input: free the tracker first.
+ *  - requests come in order of completion time (c_time), then the
+ *    unfinished ones;
+ *  - memory is bounded by the requests and bios in flight; to survive
+ *    lost events, at most WC_TRACKER_MAX_INFLIGHT bios and requests are
+ *    kept per device, the oldest are dropped and counted beyond that;
+ *  - every event (notify records too) is shown to the event hook, if one
+ *    is set, before the tracker uses it; the event is only valid during
+ *    the call;
+ *  - the tracker does not own the input or the source: free the tracker
+ *    first.  wc_tracker_free(NULL) is fine.
  */
 #ifndef WC_TRACKER_H
 #define WC_TRACKER_H
@@ -28,6 +51,7 @@
 #include "input.h"
 
 #define WC_NO_TIME UINT64_MAX
+#define WC_TRACKER_MAX_INFLIGHT 65536
 
 struct wc_request {
 	uint32_t device;
@@ -35,21 +59,55 @@ struct wc_request {
 	uint32_t bytes;          /* 0 for an empty flush */
 	uint64_t action;         /* category bits of the dispatch (D) event */
 	uint64_t q_time;         /* earliest Q of its bios, or WC_NO_TIME */
-	uint64_t d_time;         /* last D (after any requeue) */
-	uint64_t c_time;
+	uint64_t d_time;         /* last D (after any requeue), or WC_NO_TIME */
+	uint64_t c_time;         /* WC_NO_TIME when !completed */
 	uint32_t nbios;          /* bios merged into it (>= 1 when Q was seen) */
 	uint32_t pid;            /* pid of the first bio's Q, or of D */
 	uint32_t depth;          /* requests at the driver when it was issued */
 	uint16_t error;
 	bool completed;          /* false: the trace ended before its C */
+	uint32_t requeues;       /* times it was requeued */
 };
+
+/* Counters over everything the tracker has read so far. */
+struct wc_tracker_stats {
+	uint64_t events;              /* every event, notify records included */
+	uint64_t io_events;           /* events that are not notify records */
+	uint64_t first_time;          /* first / last non-notify event, or */
+	uint64_t last_time;           /* WC_NO_TIME when there was none */
+	uint64_t requests;            /* completed requests handed out */
+	uint64_t unfinished;          /* dispatched, no C before the end */
+	uint64_t never_dispatched;    /* bios queued, never seen in a D */
+	uint64_t orphan_completions;  /* C without a matching D */
+	uint64_t dropped_inflight;    /* forgotten beyond the in-flight cap */
+};
+
+/* Where events come from: returns 1 with an event, 0 at the end, -1 on
+ * failure (err filled).  wc_input_next() has this shape. */
+typedef int (*wc_event_source)(void *ctx, struct wc_event *ev,
+			       struct wc_err *err);
+
+/* Sees every event before the tracker does. */
+typedef void (*wc_event_hook)(void *ctx, const struct wc_event *ev);
 
 struct wc_tracker;
 
+/* Over an input; equivalent to wc_tracker_open_source() on wc_input_next. */
 int wc_tracker_open(struct wc_tracker **out, struct wc_input *in,
 		    struct wc_err *err);
+/* Over any source; ctx is passed to next unchanged. */
+int wc_tracker_open_source(struct wc_tracker **out, wc_event_source next,
+			   void *ctx, struct wc_err *err);
+/* Sets (or with NULL, clears) the hook; call before the first _next. */
+void wc_tracker_set_hook(struct wc_tracker *tr, wc_event_hook hook,
+			 void *ctx);
+/* 1 with a request in *rq, 0 at the end.  When the source fails, the
+ * requests completed before the failure and then the unfinished ones are
+ * still handed out; the call that would return 0 returns -1 instead,
+ * with err filled, and keeps returning -1. */
 int wc_tracker_next(struct wc_tracker *tr, struct wc_request *rq,
 		    struct wc_err *err);
+const struct wc_tracker_stats *wc_tracker_stats(const struct wc_tracker *tr);
 void wc_tracker_free(struct wc_tracker *tr);
 
 #endif /* WC_TRACKER_H */

@@ -1,0 +1,482 @@
+#include "account.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Latency histogram: 16 bins an octave from 1 ns to 2^41 ns. */
+#define LAT_SUB 16
+#define LAT_OCT 41
+#define LAT_BINS (LAT_SUB * LAT_OCT)
+
+/* Slices by time per byte, 24 bins an octave from 2^-16 to 2^24 ns/B:
+ * positioning = sum over bins of max(0, S - B / rate), exact except for
+ * the one bin that holds 1/rate (docs/methodology.md). */
+#define POS_SUB 24
+#define POS_LO (-16)
+#define POS_OCT 40
+#define POS_BINS (POS_SUB * POS_OCT)
+
+#define STREAM_MIN_COUNT 4
+
+struct fig {
+	struct wc_figures f;
+	uint64_t lat_flush[LAT_BINS];
+	uint64_t lat_d2c[LAT_BINS];
+	uint64_t pos_s[POS_BINS];      /* slice ns */
+	double pos_b[POS_BINS];        /* bytes */
+};
+
+struct adev {
+	uint32_t device;
+	struct fig whole;
+	struct fig *phases;            /* conf.nphases of them */
+	bool have_prev_c, have_prev_end;
+	uint64_t prev_c, prev_end;
+	uint64_t stream_bytes, stream_ns, stream_n;
+	double rate;
+	bool estimated;
+};
+
+struct wc_account {
+	double media_rate;
+	size_t nphases;
+	struct wc_phase_window phases[WC_MAX_PHASES];
+	struct adev *devs[WC_MAX_DEVICES];
+	size_t ndevs;
+	uint64_t ignored_devices;
+	struct wc_wait waits[WC_MAX_COMMS];
+	size_t nwaits;
+};
+
+static bool has_positioning(enum wc_cat cat)
+{
+	return cat == WC_CAT_JOURNAL || cat == WC_CAT_METADATA ||
+	       cat == WC_CAT_DATA_READ || cat == WC_CAT_DATA_WRITE;
+}
+
+static size_t lat_bin(uint64_t v)
+{
+	unsigned oct;
+	uint64_t sub;
+	size_t i;
+
+	if (v == 0)
+		return 0;
+	oct = 63u - (unsigned)__builtin_clzll(v);
+	sub = oct >= 4 ? (v >> (oct - 4)) & 15 : (v << (4 - oct)) & 15;
+	i = (size_t)oct * LAT_SUB + (size_t)sub;
+	return i < LAT_BINS ? i : LAT_BINS - 1;
+}
+
+/* Middle of bin i, in ns. */
+static double lat_mid(size_t i)
+{
+	double oct = (double)(i / LAT_SUB), sub = (double)(i % LAT_SUB);
+
+	return ldexp((16.0 + sub + 0.5) / 16.0, (int)oct);
+}
+
+static size_t pos_bin(uint64_t ns, double bytes)
+{
+	double x, l;
+	long i;
+
+	if (ns == 0 || bytes <= 0)
+		return 0;
+	x = (double)ns / bytes;
+	l = (log2(x) - POS_LO) * POS_SUB;
+	if (l < 0)
+		return 0;
+	i = (long)l;
+	return i >= POS_BINS ? POS_BINS - 1 : (size_t)i;
+}
+
+static void lat_add(struct wc_latency *l, uint64_t *bins, uint64_t v)
+{
+	if (l->n == 0 || v < l->min)
+		l->min = v;
+	if (v > l->max)
+		l->max = v;
+	l->n++;
+	l->sum += v;
+	bins[lat_bin(v)]++;
+}
+
+static uint64_t lat_pct(const struct wc_latency *l, const uint64_t *bins,
+			double p)
+{
+	uint64_t rank = (uint64_t)ceil(p * (double)l->n), seen = 0;
+	double v;
+	size_t i;
+
+	if (l->n == 0)
+		return 0;
+	if (rank == 0)
+		rank = 1;
+	for (i = 0; i < LAT_BINS; i++) {
+		seen += bins[i];
+		if (seen >= rank)
+			break;
+	}
+	v = lat_mid(i < LAT_BINS ? i : LAT_BINS - 1);
+	if (v < (double)l->min)
+		return l->min;
+	if (v > (double)l->max)
+		return l->max;
+	return (uint64_t)llround(v);
+}
+
+static void lat_finish(struct wc_latency *l, const uint64_t *bins)
+{
+	l->p50 = lat_pct(l, bins, 0.50);
+	l->p90 = lat_pct(l, bins, 0.90);
+	l->p99 = lat_pct(l, bins, 0.99);
+}
+
+static uint64_t overlap(uint64_t a, uint64_t b, uint64_t s, uint64_t e)
+{
+	uint64_t lo = a > s ? a : s, hi = b < e ? b : e;
+
+	return hi > lo ? hi - lo : 0;
+}
+
+static bool inside(uint64_t t, uint64_t s, uint64_t e)
+{
+	return t >= s && t <= e;
+}
+
+static struct adev *dev_get(struct wc_account *ac, uint32_t device)
+{
+	struct adev *d;
+	size_t i;
+
+	for (i = 0; i < ac->ndevs; i++)
+		if (ac->devs[i]->device == device)
+			return ac->devs[i];
+	if (ac->ndevs == WC_MAX_DEVICES)
+		return NULL;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	if (ac->nphases) {
+		d->phases = calloc(ac->nphases, sizeof(*d->phases));
+		if (!d->phases) {
+			free(d);
+			return NULL;
+		}
+	}
+	d->device = device;
+	d->whole.f.device = device;
+	for (i = 0; i < ac->nphases; i++)
+		d->phases[i].f.device = device;
+	ac->devs[ac->ndevs++] = d;
+	return d;
+}
+
+/* Per-request figures counted where the request completed. */
+static void count_request(struct fig *g, const struct wc_request *rq,
+			  enum wc_cat cat, bool seek_known, uint64_t dist)
+{
+	struct wc_figures *f = &g->f;
+
+	f->requests[cat]++;
+	f->bytes[cat] += rq->bytes;
+	if (wc_request_is_fua(rq))
+		f->fua_writes++;
+	if (seek_known) {
+		f->seek_candidates++;
+		if (dist > 128) {
+			unsigned k = 63u - (unsigned)__builtin_clzll(dist);
+
+			f->seeks++;
+			f->seek_hist[k < WC_SEEK_BINS ? k : WC_SEEK_BINS - 1]++;
+		}
+	}
+	if (rq->d_time != WC_NO_TIME && rq->d_time <= rq->c_time) {
+		uint64_t d2c = rq->c_time - rq->d_time;
+
+		lat_add(&f->d2c, g->lat_d2c, d2c);
+		if (cat == WC_CAT_FLUSH)
+			lat_add(&f->flush_d2c, g->lat_flush, d2c);
+	}
+	if (rq->depth > f->max_depth)
+		f->max_depth = rq->depth;
+}
+
+static void add_slice(struct fig *g, enum wc_cat cat, uint64_t ns,
+		      double bytes)
+{
+	size_t b;
+
+	g->f.time_ns[cat] += ns;
+	if (!has_positioning(cat) || bytes <= 0)
+		return;
+	b = pos_bin(ns, bytes);
+	g->pos_s[b] += ns;
+	g->pos_b[b] += bytes;
+}
+
+static void add_wait(struct wc_account *ac, const char *comm, uint64_t ns)
+{
+	size_t i;
+
+	if (!comm || !comm[0])
+		comm = "(unknown)";
+	for (i = 0; i < ac->nwaits; i++)
+		if (strcmp(ac->waits[i].comm, comm) == 0)
+			goto found;
+	/* The last slot gathers every name past the limit. */
+	if (ac->nwaits == WC_MAX_COMMS - 1)
+		comm = "(other)";
+	for (i = 0; i < ac->nwaits; i++)
+		if (strcmp(ac->waits[i].comm, comm) == 0)
+			goto found;
+	i = ac->nwaits++;
+	snprintf(ac->waits[i].comm, sizeof(ac->waits[i].comm), "%s", comm);
+found:
+	ac->waits[i].requests++;
+	ac->waits[i].wait_ns += ns;
+}
+
+void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
+		    enum wc_cat cat, const char *comm)
+{
+	struct adev *d = dev_get(ac, rq->device);
+	uint64_t a, c, slice, dist = 0;
+	bool seek_known = false;
+	size_t p;
+
+	if (!d) {
+		ac->ignored_devices++;
+		return;
+	}
+	if (!rq->completed) {
+		d->whole.f.unfinished++;
+		return;
+	}
+	c = rq->c_time;
+	if (rq->d_time != WC_NO_TIME)
+		a = rq->d_time;
+	else if (rq->q_time != WC_NO_TIME)
+		a = rq->q_time;
+	else
+		a = c;
+	if (d->have_prev_c && d->prev_c > a)
+		a = d->prev_c;
+	if (a > c)
+		a = c;
+	slice = c - a;
+
+	if (rq->bytes && d->have_prev_end) {
+		seek_known = true;
+		dist = rq->sector > d->prev_end ? rq->sector - d->prev_end :
+						  d->prev_end - rq->sector;
+	}
+	/* Streaming: it starts where the previous one ended, so the slice
+	 * is transfer only; what it shows is the media rate. */
+	if (seek_known && dist == 0 && has_positioning(cat) &&
+	    rq->bytes >= WC_STREAM_MIN_BYTES && slice > 0) {
+		d->stream_bytes += rq->bytes;
+		d->stream_ns += slice;
+		d->stream_n++;
+	}
+
+	count_request(&d->whole, rq, cat, seek_known, dist);
+	add_slice(&d->whole, cat, slice, rq->bytes);
+	if (rq->d_time != WC_NO_TIME && rq->d_time <= c)
+		d->whole.f.inflight_ns += c - rq->d_time;
+
+	for (p = 0; p < ac->nphases; p++) {
+		const struct wc_phase_window *w = &ac->phases[p];
+		struct fig *g = &d->phases[p];
+		uint64_t o = overlap(a, c, w->start, w->end);
+
+		if (o)
+			add_slice(g, cat, o,
+				  slice ? (double)rq->bytes * (double)o /
+					  (double)slice : 0.0);
+		if (rq->d_time != WC_NO_TIME && rq->d_time <= c)
+			g->f.inflight_ns += overlap(rq->d_time, c, w->start,
+						    w->end);
+		if (inside(c, w->start, w->end))
+			count_request(g, rq, cat, seek_known, dist);
+	}
+
+	if (rq->q_time != WC_NO_TIME && (rq->action & WC_TC(WC_TC_SYNC)) &&
+	    rq->q_time <= c)
+		add_wait(ac, comm, c - rq->q_time);
+
+	d->have_prev_c = true;
+	d->prev_c = c;
+	if (rq->bytes) {
+		d->have_prev_end = true;
+		d->prev_end = rq->sector + ((uint64_t)rq->bytes + 511) / 512;
+	}
+}
+
+static void fig_finish(struct fig *g, uint64_t start, uint64_t end,
+		       double rate)
+{
+	struct wc_figures *f = &g->f;
+	uint64_t busy = 0, pos_total = 0;
+	double pos = 0, t;
+	int c;
+	size_t i;
+
+	f->start = start;
+	f->end = end;
+	f->window_ns = end > start ? end - start : 0;
+	for (c = 0; c < WC_NCAT; c++) {
+		busy += f->time_ns[c];
+		if (has_positioning((enum wc_cat)c))
+			pos_total += f->time_ns[c];
+	}
+	/* Slices lie inside the window by construction; the clamp only
+	 * guards against a caller giving a window narrower than its
+	 * requests. */
+	f->idle_ns = f->window_ns > busy ? f->window_ns - busy : 0;
+	lat_finish(&f->flush_d2c, g->lat_flush);
+	lat_finish(&f->d2c, g->lat_d2c);
+	f->positioning_known = rate > 0;
+	if (rate <= 0)
+		return;
+	t = 1e9 / rate;
+	for (i = 0; i < POS_BINS; i++) {
+		double x = (double)g->pos_s[i] - g->pos_b[i] * t;
+
+		if (x > 0)
+			pos += x;
+	}
+	f->positioning_ns = (uint64_t)llround(pos);
+	if (f->positioning_ns > pos_total)
+		f->positioning_ns = pos_total;
+}
+
+void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last)
+{
+	size_t i, p, j;
+
+	for (i = 0; i < ac->ndevs; i++) {
+		struct adev *d = ac->devs[i];
+
+		d->rate = ac->media_rate;
+		d->estimated = false;
+		if (d->rate <= 0 && d->stream_n >= STREAM_MIN_COUNT &&
+		    d->stream_ns > 0) {
+			d->rate = (double)d->stream_bytes * 1e9 /
+				  (double)d->stream_ns;
+			d->estimated = true;
+		}
+		fig_finish(&d->whole, first, last, d->rate);
+		for (p = 0; p < ac->nphases; p++)
+			fig_finish(&d->phases[p], ac->phases[p].start,
+				   ac->phases[p].end, d->rate);
+	}
+	/* Longest wait first; a handful of names, insertion sort will do. */
+	for (i = 1; i < ac->nwaits; i++) {
+		struct wc_wait w = ac->waits[i];
+
+		for (j = i; j > 0 && ac->waits[j - 1].wait_ns < w.wait_ns; j--)
+			ac->waits[j] = ac->waits[j - 1];
+		ac->waits[j] = w;
+	}
+}
+
+int wc_account_open(struct wc_account **out, const struct wc_account_conf *conf,
+		    struct wc_err *err)
+{
+	struct wc_account *ac;
+
+	*out = NULL;
+	if (conf->nphases > WC_MAX_PHASES)
+		return wc_err_set(err, WC_ERR_INPUT, NULL, NULL, WC_NO_OFFSET,
+				  "more than %d phases", WC_MAX_PHASES);
+	ac = calloc(1, sizeof(*ac));
+	if (!ac)
+		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+				  "out of memory");
+	ac->media_rate = conf->media_rate;
+	ac->nphases = conf->nphases;
+	if (conf->nphases)
+		memcpy(ac->phases, conf->phases,
+		       conf->nphases * sizeof(ac->phases[0]));
+	*out = ac;
+	return 0;
+}
+
+size_t wc_account_ndevices(const struct wc_account *ac)
+{
+	return ac->ndevs;
+}
+
+const struct wc_figures *wc_account_device(const struct wc_account *ac,
+					   size_t i)
+{
+	return i < ac->ndevs ? &ac->devs[i]->whole.f : NULL;
+}
+
+int wc_account_find(const struct wc_account *ac, uint32_t device)
+{
+	size_t i;
+
+	for (i = 0; i < ac->ndevs; i++)
+		if (ac->devs[i]->device == device)
+			return (int)i;
+	return -1;
+}
+
+const struct wc_figures *wc_account_phase(const struct wc_account *ac,
+					  size_t i, size_t p)
+{
+	if (i >= ac->ndevs || p >= ac->nphases)
+		return NULL;
+	return &ac->devs[i]->phases[p].f;
+}
+
+double wc_account_media_rate(const struct wc_account *ac, size_t i,
+			     bool *estimated)
+{
+	if (i >= ac->ndevs) {
+		if (estimated)
+			*estimated = false;
+		return 0;
+	}
+	if (estimated)
+		*estimated = ac->devs[i]->estimated;
+	return ac->devs[i]->rate;
+}
+
+size_t wc_account_nwaits(const struct wc_account *ac)
+{
+	return ac->nwaits;
+}
+
+const struct wc_wait *wc_account_wait(const struct wc_account *ac, size_t i)
+{
+	return i < ac->nwaits ? &ac->waits[i] : NULL;
+}
+
+uint64_t wc_figures_io_bytes(const struct wc_figures *f)
+{
+	uint64_t sum = 0;
+	int c;
+
+	for (c = 0; c < WC_NCAT; c++)
+		sum += f->bytes[c];
+	return sum;
+}
+
+void wc_account_free(struct wc_account *ac)
+{
+	size_t i;
+
+	if (!ac)
+		return;
+	for (i = 0; i < ac->ndevs; i++) {
+		free(ac->devs[i]->phases);
+		free(ac->devs[i]);
+	}
+	free(ac);
+}

@@ -1,0 +1,147 @@
+/*
+ * account.h - where the time went: the partition of a capture's window.
+ *
+ * The accountant takes classified requests in completion order (as the
+ * tracker hands them out) and keeps, per device and per phase, fixed-size
+ * figures: time per category with completion-driven service slices, idle
+ * time, positioning versus transfer, counts and bytes, FUA writes, seeks
+ * with a distance histogram, the flush D2C distribution, queue depth and
+ * the time processes waited, by command name.
+ *
+ *     struct wc_account *ac = NULL;
+ *     struct wc_account_conf conf = { .media_rate = 0 };  // estimate it
+ *     if (wc_account_open(&ac, &conf, &err) < 0) goto fail;
+ *     while (more requests)
+ *             wc_account_add(ac, &rq, wc_classify(&cl, &rq), comm);
+ *     wc_account_finish(ac, first_event_time, last_event_time);
+ *     const struct wc_figures *f = wc_account_device(ac, 0);
+ *     ...
+ *     wc_account_free(ac);
+ *
+ * The model (docs/methodology.md):
+ *  - the window is [first, last] given to wc_account_finish(); a phase's
+ *    window is its [start, end];
+ *  - a completion at time c ends the slice that began at the later of
+ *    the request's own D and the previous completion on that device (a
+ *    request without D starts at the previous completion, or its Q, or
+ *    c); the slice belongs to the completing request's category;
+ *  - idle = window - the slices inside it, so for every device and every
+ *    phase idle_ns + sum(time_ns) == window_ns, to the nanosecond;
+ *  - transfer of a journal, metadata or data slice = bytes / media rate,
+ *    at most the slice; positioning = the rest.  The rate is conf's, or
+ *    the one estimated from streaming requests (a request that starts
+ *    where the previous one on the device ended, issued before that one
+ *    completed, 64 KiB or more), or unknown (positioning unknown);
+ *  - a seek is a request (with bytes) starting more than 128 sectors from
+ *    where the previous one on its device ended, in completion order,
+ *    which is the order the device served them.
+ *
+ * What always holds: memory is fixed per device, per phase and per
+ * command name (at most WC_MAX_COMMS, the rest go to "(other)"), never
+ * by the number of requests.  Figures are valid after wc_account_finish()
+ * and until wc_account_free(), which accepts NULL.
+ */
+#ifndef WC_ACCOUNT_H
+#define WC_ACCOUNT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "classify.h"
+#include "tracker.h"
+#include "wcerr.h"
+
+#define WC_SEEK_BINS 48     /* bin k: distance in [2^k, 2^(k+1)) sectors */
+#define WC_MAX_COMMS 64
+#define WC_MAX_PHASES 64
+#define WC_MAX_DEVICES 64
+#define WC_STREAM_MIN_BYTES 65536u
+
+/* A latency distribution, nanoseconds; all 0 when n == 0.  Percentiles
+ * come from a log histogram (16 bins an octave): within 4.5 %. */
+struct wc_latency {
+	uint64_t n;
+	uint64_t min, p50, p90, p99, max;
+	uint64_t sum;
+};
+
+/* Figures of one device over the whole window or over one phase. */
+struct wc_figures {
+	uint32_t device;                 /* dev_t */
+	uint64_t start, end;             /* the window, trace clock ns */
+	uint64_t window_ns;              /* end - start */
+	uint64_t idle_ns;
+	uint64_t time_ns[WC_NCAT];       /* idle_ns + sum == window_ns */
+	uint64_t requests[WC_NCAT];      /* completed in the window */
+	uint64_t bytes[WC_NCAT];
+	bool positioning_known;          /* false: no media rate */
+	uint64_t positioning_ns;         /* part of journal+metadata+data */
+	uint64_t fua_writes;
+	uint64_t seeks;                  /* > 128 sectors from previous end */
+	uint64_t seek_candidates;        /* requests with bytes after a first */
+	uint64_t seek_hist[WC_SEEK_BINS];
+	struct wc_latency flush_d2c;     /* empty flush requests, D to C */
+	struct wc_latency d2c;           /* every request with a D */
+	uint64_t inflight_ns;            /* sum of D-to-C: mean depth * window */
+	uint32_t max_depth;              /* most requests at the driver */
+	uint64_t unfinished;             /* dispatched, never completed */
+};
+
+/* Time processes waited for sync requests: Q to C, by command name. */
+struct wc_wait {
+	char comm[32];
+	uint64_t requests;
+	uint64_t wait_ns;
+};
+
+struct wc_phase_window {
+	uint64_t start, end;
+};
+
+struct wc_account_conf {
+	double media_rate;               /* bytes/s; 0: estimate from trace */
+	size_t nphases;                  /* <= WC_MAX_PHASES */
+	const struct wc_phase_window *phases;
+};
+
+struct wc_account;
+
+int wc_account_open(struct wc_account **out, const struct wc_account_conf *conf,
+		    struct wc_err *err);
+/* comm may be NULL (unknown).  Requests must come in completion order;
+ * unfinished ones (rq->completed false) are only counted. */
+void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
+		    enum wc_cat cat, const char *comm);
+/* Closes the window.  When no event was seen, pass first = last = 0. */
+void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last);
+
+/* Devices in order of first completion. */
+size_t wc_account_ndevices(const struct wc_account *ac);
+const struct wc_figures *wc_account_device(const struct wc_account *ac,
+					   size_t i);
+/* Index of DEVICE, or -1. */
+int wc_account_find(const struct wc_account *ac, uint32_t device);
+/* Figures of device i over phase p. */
+const struct wc_figures *wc_account_phase(const struct wc_account *ac,
+					  size_t i, size_t p);
+/* The media rate used for device i (bytes/s), 0 when unknown; *estimated
+ * says whether it came from the trace. */
+double wc_account_media_rate(const struct wc_account *ac, size_t i,
+			     bool *estimated);
+/* Waits over all devices, longest first. */
+size_t wc_account_nwaits(const struct wc_account *ac);
+const struct wc_wait *wc_account_wait(const struct wc_account *ac, size_t i);
+
+void wc_account_free(struct wc_account *ac);
+
+/* Sum of busy time: window_ns - idle_ns. */
+static inline uint64_t wc_figures_busy(const struct wc_figures *f)
+{
+	return f->window_ns - f->idle_ns;
+}
+
+/* Total I/O of a device, for picking the main one: requests with bytes. */
+uint64_t wc_figures_io_bytes(const struct wc_figures *f);
+
+#endif /* WC_ACCOUNT_H */

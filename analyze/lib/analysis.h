@@ -1,0 +1,127 @@
+/*
+ * analysis.h - analyse one input end to end: input -> tracker ->
+ * classifier -> accountant (+ btt figures), with the capture's metadata.
+ *
+ *     struct wc_analysis_opts o = WC_ANALYSIS_OPTS_INIT;
+ *     struct wc_analysis *a = NULL;
+ *     o.on_request = my_hook;        // optional: sees every request
+ *     o.ctx = my_state;
+ *     if (wc_analysis_run(&a, path, &o, &err) < 0)
+ *             report(&err);          // a may still hold a partial result
+ *     meta = wc_analysis_meta(a);     // name, fs, write_cache, barrier ...
+ *     main = wc_analysis_main(a);     // figures of the main device
+ *     wc_report_text(stdout, &a, 1, NULL, &err);
+ *     wc_analysis_free(a);
+ *
+ * Metadata comes from the capture's capture.conf (docs/capture-format.md);
+ * what a plain trace cannot tell is unknown (-1 or an empty string here,
+ * null in JSON).  The main device is capture.conf's destination, or the
+ * device that moved the most bytes.
+ *
+ * What always holds:
+ *  - on_request sees every request the tracker hands out (unfinished
+ *    ones too, with completed false), in that order, with its category,
+ *    before the accountant; the request is valid only during the call;
+ *  - when the input turns bad midway, wc_analysis_run() returns -1 with
+ *    err filled, but *out holds the analysis of every event before the
+ *    failure (wc_analysis_partial() is then true); on other failures *out
+ *    is NULL;
+ *  - the analysis owns everything it hands out; wc_analysis_free(NULL)
+ *    is fine.
+ */
+#ifndef WC_ANALYSIS_H
+#define WC_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "account.h"
+#include "btt.h"
+#include "classify.h"
+#include "tracker.h"
+#include "wcerr.h"
+
+typedef void (*wc_request_hook)(void *ctx, const struct wc_request *rq,
+				enum wc_cat cat);
+
+struct wc_analysis_opts {
+	bool journal_given;        /* --journal START+LEN */
+	uint64_t journal_start;
+	uint64_t journal_len;
+	double media_rate;         /* --media-rate, bytes/s; 0: estimate */
+	wc_request_hook on_request;
+	void *ctx;
+};
+
+#define WC_ANALYSIS_OPTS_INIT { false, 0, 0, 0.0, NULL, NULL }
+
+/* One traced device as capture.conf describes it. */
+struct wc_device_meta {
+	uint32_t device;           /* dev_t */
+	char name[64];             /* e.g. "loop1", or "" */
+	int rotational;            /* 1, 0, or -1 unknown */
+};
+
+struct wc_capture_meta {
+	char name[256];
+	char fs[32];               /* "" unknown */
+	int write_cache;           /* 1 on, 0 off, -1 unknown */
+	int barrier;               /* 1 on, 0 off, -1 unknown */
+	uint64_t events;           /* events read */
+	int64_t events_dropped;    /* capture.conf, plus sequence gaps; */
+	                           /* -1 when neither is known */
+	uint32_t main_device;      /* dev_t of the main device */
+	bool main_from_conf;       /* destination named in capture.conf */
+	int main_rotational;       /* 1, 0, -1 unknown */
+	enum wc_journal_method journal_method;
+	uint64_t journal_start, journal_len;   /* when method is range */
+	size_t ndevices;
+	struct wc_device_meta devices[WC_MAX_DEVICES];
+	int complete;              /* capture.conf complete: 1, 0, -1 */
+};
+
+/* A phase of the capture, with the main device's figures over it. */
+struct wc_phase_result {
+	char name[64];
+	uint64_t start, end;
+	double wall_s;              /* end - start */
+};
+
+struct wc_analysis;
+
+/* Analyses the input at path (anything wc_input_open() takes). */
+int wc_analysis_run(struct wc_analysis **out, const char *path,
+		    const struct wc_analysis_opts *o, struct wc_err *err);
+
+/* Analyses events from any source, with metadata given by the caller
+ * (meta may be NULL: all unknown; meta->name names the capture).  Phases
+ * may be NULL when nphases is 0.  For tests and tools. */
+int wc_analysis_run_source(struct wc_analysis **out, wc_event_source next,
+			   void *ctx, const struct wc_capture_meta *meta,
+			   const struct wc_phase *phases, size_t nphases,
+			   const struct wc_analysis_opts *o,
+			   struct wc_err *err);
+
+const struct wc_capture_meta *wc_analysis_meta(const struct wc_analysis *a);
+/* Figures of the main device over the whole window (NULL: no I/O seen). */
+const struct wc_figures *wc_analysis_main(const struct wc_analysis *a);
+/* The accountant, for every device and phase. */
+const struct wc_account *wc_analysis_account(const struct wc_analysis *a);
+/* Index of the main device in the accountant, or -1. */
+int wc_analysis_main_index(const struct wc_analysis *a);
+size_t wc_analysis_nphases(const struct wc_analysis *a);
+const struct wc_phase_result *wc_analysis_phase(const struct wc_analysis *a,
+						size_t p);
+/* Figures of the main device over phase p (NULL: no I/O seen). */
+const struct wc_figures *wc_analysis_phase_figures(const struct wc_analysis *a,
+						   size_t p);
+const struct wc_btt *wc_analysis_btt(const struct wc_analysis *a);
+const struct wc_tracker_stats *wc_analysis_tracker_stats(
+	const struct wc_analysis *a);
+/* True when the input failed midway and only part of it was analysed. */
+bool wc_analysis_partial(const struct wc_analysis *a);
+
+void wc_analysis_free(struct wc_analysis *a);
+
+#endif /* WC_ANALYSIS_H */

@@ -1,0 +1,63 @@
+/*
+ * btt.h - Q2C and D2C per bio, as btt prints them on its "All Devices"
+ * rows, so that users can check our numbers against a tool they trust.
+ *
+ * Feed it every event in time order (the tracker's event hook does);
+ * read the figures at the end.
+ *
+ *     struct wc_btt *b = NULL;
+ *     if (wc_btt_open(&b, &err) < 0) goto fail;
+ *     wc_tracker_set_hook(tr, wc_btt_hook, b);
+ *     ... run the tracker ...
+ *     wc_btt_q2c(b)->n, wc_btt_d2c(b)->min ...
+ *     wc_btt_free(b);
+ *
+ * Rules, as btt 2.09 (blktrace 1.2/1.3) applies them:
+ *  - notify and PC (SCSI passthrough) records are ignored, and so is any
+ *    record whose "what" carries the cgroup flag (btt switches on the low
+ *    16 bits of action, so it never recognises those);
+ *  - Q, D and C with no bytes are ignored (flushes never show in btt);
+ *  - a device is ignored until its first Q with bytes;
+ *  - a Q is kept per device by start sector; a Q whose start sector is
+ *    already kept is dropped;
+ *  - a D [s, s + n) stamps its time on every kept Q lying inside it, so a
+ *    merged bio inherits its request's D, and a requeued one the last D;
+ *  - a C [s, s + n) ends every kept Q lying inside it: Q2C = C - Q, and,
+ *    when the Q has a D, D2C = C - D; a difference that is not positive
+ *    counts as 1 ns, as btt's tdelta() does;
+ *  - remaps (A) are not followed: traces of stacked devices can differ.
+ *
+ * Memory: the Qs in flight, per device, in a sorted array.
+ */
+#ifndef WC_BTT_H
+#define WC_BTT_H
+
+#include <stdint.h>
+
+#include "event.h"
+#include "wcerr.h"
+
+/* Times in nanoseconds; all 0 when n == 0. */
+struct wc_btt_stat {
+	uint64_t n;
+	uint64_t min, max;
+	double total;         /* sum, for the mean */
+};
+
+struct wc_btt;
+
+int wc_btt_open(struct wc_btt **out, struct wc_err *err);
+/* Takes one event; returns -1 only when out of memory (err filled), and
+ * then ignores every later event. */
+int wc_btt_add(struct wc_btt *b, const struct wc_event *ev, struct wc_err *err);
+/* Same, shaped as a wc_event_hook (tracker.h); the first failure is kept
+ * and returned by wc_btt_status(). */
+void wc_btt_hook(void *ctx, const struct wc_event *ev);
+int wc_btt_status(const struct wc_btt *b, struct wc_err *err);
+const struct wc_btt_stat *wc_btt_q2c(const struct wc_btt *b);
+const struct wc_btt_stat *wc_btt_d2c(const struct wc_btt *b);
+/* Mean in seconds, 0 when n == 0. */
+double wc_btt_mean_s(const struct wc_btt_stat *s);
+void wc_btt_free(struct wc_btt *b);
+
+#endif /* WC_BTT_H */

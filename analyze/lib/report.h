@@ -1,0 +1,58 @@
+/*
+ * report.h - writes analyses as text, JSON or CSV to a FILE *.
+ *
+ *     struct wc_analysis *caps[N];     // from wc_analysis_run()
+ *     if (wc_report_write(stdout, WC_FORMAT_TEXT, caps, n, NULL, &err) < 0)
+ *             report(&err);
+ *
+ * Formats:
+ *  - text, one capture: plain ASCII, no line over 80 columns, to paste in
+ *    a mail or a bug report: configuration, one line per category (time,
+ *    share of the window, requests, bytes), then positioning, latencies,
+ *    seeks, queue depth, phases and process waits;
+ *  - text, several captures: a comparison table, one row per capture
+ *    (fs, cache, barrier, wall, busy, flush, journal, metadata,
+ *    positioning, data); with a baseline (a capture's name), a second
+ *    table gives each figure as a ratio to the baseline's;
+ *  - json: the stable schema of docs/json-format.md ({"captures": [...]});
+ *  - csv: a header line, then per capture one row for the whole window
+ *    (phase column "all") and one per phase.
+ *
+ * The functions only write; they fail (-1, err filled) on a write error
+ * or an unknown baseline.  Nothing is freed.
+ */
+#ifndef WC_REPORT_H
+#define WC_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analysis.h"
+#include "wcerr.h"
+
+enum wc_format {
+	WC_FORMAT_TEXT,
+	WC_FORMAT_JSON,
+	WC_FORMAT_CSV,
+};
+
+/* "text", "json", "csv" -> 0 and *fmt; anything else -> -1. */
+int wc_format_parse(const char *s, enum wc_format *fmt);
+
+/* Dispatches on fmt; text with n == 1 is the single-capture report,
+ * with n > 1 the comparison.  baseline may be NULL. */
+int wc_report_write(FILE *f, enum wc_format fmt,
+		    struct wc_analysis *const *caps, size_t n,
+		    const char *baseline, struct wc_err *err);
+
+/* The single-capture text report. */
+int wc_report_text(FILE *f, const struct wc_analysis *a, struct wc_err *err);
+/* The comparison table (any n >= 1). */
+int wc_report_compare(FILE *f, struct wc_analysis *const *caps, size_t n,
+		      const char *baseline, struct wc_err *err);
+int wc_report_json(FILE *f, struct wc_analysis *const *caps, size_t n,
+		   struct wc_err *err);
+int wc_report_csv(FILE *f, struct wc_analysis *const *caps, size_t n,
+		  struct wc_err *err);
+
+#endif /* WC_REPORT_H */

@@ -1,0 +1,550 @@
+#include "tracker.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * In-flight things, one node each: a queued bio with bytes (BIO), a
+ * dispatched request with bytes (RQ), both found by (device, sector)
+ * through one hash table; an empty bio or empty request (flush) lives
+ * only on its device's first-in-first-out list.  Every node is also on
+ * its device's list of its kind, oldest first, so the cap can drop the
+ * oldest.
+ */
+enum kind { K_BIO, K_RQ, K_EBIO, K_ERQ, K_NKINDS };
+
+struct node {
+	struct node *hnext;           /* hash chain (BIO, RQ only) */
+	struct node *prev, *next;     /* device list of its kind */
+	enum kind kind;
+	uint64_t seq;                 /* creation order: oldest wins */
+	bool at_driver;               /* RQ/ERQ: dispatched, not requeued */
+	struct wc_request rq;
+};
+
+struct list {
+	struct node *head, *tail;
+	size_t n;
+};
+
+struct dev {
+	uint32_t device;
+	uint32_t at_driver;           /* requests dispatched, not completed */
+	struct list lists[K_NKINDS];
+};
+
+struct wc_tracker {
+	wc_event_source next;
+	void *ctx;
+	wc_event_hook hook;
+	void *hook_ctx;
+	struct wc_tracker_stats stats;
+
+	struct node **buckets;
+	size_t nbuckets;              /* power of two */
+	size_t nhashed;
+	uint64_t seq;
+
+	struct dev *devs;
+	size_t ndevs, cdevs;
+
+	bool source_done;
+	bool failed;
+	struct wc_err src_err;
+	size_t drain_dev;             /* next device to drain at the end */
+};
+
+static void list_add_tail(struct list *l, struct node *n)
+{
+	n->next = NULL;
+	n->prev = l->tail;
+	if (l->tail)
+		l->tail->next = n;
+	else
+		l->head = n;
+	l->tail = n;
+	l->n++;
+}
+
+static void list_del(struct list *l, struct node *n)
+{
+	if (n->prev)
+		n->prev->next = n->next;
+	else
+		l->head = n->next;
+	if (n->next)
+		n->next->prev = n->prev;
+	else
+		l->tail = n->prev;
+	n->prev = n->next = NULL;
+	l->n--;
+}
+
+static size_t hash_of(uint32_t device, uint64_t sector, enum kind kind,
+		      size_t nbuckets)
+{
+	uint64_t h = sector * 0x9e3779b97f4a7c15ull;
+
+	h ^= ((uint64_t)device << 2 | (uint64_t)kind) * 0xc2b2ae3d27d4eb4full;
+	h ^= h >> 29;
+	return (size_t)(h & (nbuckets - 1));
+}
+
+static int hash_grow(struct wc_tracker *tr, struct wc_err *err)
+{
+	size_t n = tr->nbuckets ? tr->nbuckets * 2 : 1024;
+	struct node **b = calloc(n, sizeof(*b));
+	size_t i;
+
+	if (!b)
+		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+				  "out of memory");
+	for (i = 0; i < tr->nbuckets; i++) {
+		struct node *p = tr->buckets[i], *q;
+
+		for (; p; p = q) {
+			size_t h = hash_of(p->rq.device, p->rq.sector, p->kind, n);
+
+			q = p->hnext;
+			p->hnext = b[h];
+			b[h] = p;
+		}
+	}
+	free(tr->buckets);
+	tr->buckets = b;
+	tr->nbuckets = n;
+	return 0;
+}
+
+static void hash_insert(struct wc_tracker *tr, struct node *n)
+{
+	size_t h = hash_of(n->rq.device, n->rq.sector, n->kind, tr->nbuckets);
+
+	n->hnext = tr->buckets[h];
+	tr->buckets[h] = n;
+	tr->nhashed++;
+}
+
+static void hash_remove(struct wc_tracker *tr, struct node *n)
+{
+	size_t h = hash_of(n->rq.device, n->rq.sector, n->kind, tr->nbuckets);
+	struct node **pp = &tr->buckets[h];
+
+	while (*pp && *pp != n)
+		pp = &(*pp)->hnext;
+	if (*pp) {
+		*pp = n->hnext;
+		tr->nhashed--;
+	}
+	n->hnext = NULL;
+}
+
+/* The oldest node of KIND at (device, sector), or NULL. */
+static struct node *hash_find(struct wc_tracker *tr, uint32_t device,
+			      uint64_t sector, enum kind kind)
+{
+	struct node *p, *best = NULL;
+
+	if (!tr->nbuckets)
+		return NULL;
+	p = tr->buckets[hash_of(device, sector, kind, tr->nbuckets)];
+	for (; p; p = p->hnext)
+		if (p->kind == kind && p->rq.device == device &&
+		    p->rq.sector == sector && (!best || p->seq < best->seq))
+			best = p;
+	return best;
+}
+
+static struct dev *dev_get(struct wc_tracker *tr, uint32_t device,
+			   struct wc_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < tr->ndevs; i++)
+		if (tr->devs[i].device == device)
+			return &tr->devs[i];
+	if (tr->ndevs == tr->cdevs) {
+		size_t c = tr->cdevs ? tr->cdevs * 2 : 8;
+		struct dev *d = realloc(tr->devs, c * sizeof(*d));
+
+		if (!d) {
+			wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+				   "out of memory");
+			return NULL;
+		}
+		tr->devs = d;
+		tr->cdevs = c;
+	}
+	memset(&tr->devs[tr->ndevs], 0, sizeof(tr->devs[0]));
+	tr->devs[tr->ndevs].device = device;
+	return &tr->devs[tr->ndevs++];
+}
+
+/* Unlinks and frees n. */
+static void node_drop(struct wc_tracker *tr, struct dev *d, struct node *n)
+{
+	if (n->kind == K_BIO || n->kind == K_RQ)
+		hash_remove(tr, n);
+	list_del(&d->lists[n->kind], n);
+	if ((n->kind == K_RQ || n->kind == K_ERQ) && n->at_driver &&
+	    d->at_driver)
+		d->at_driver--;
+	free(n);
+}
+
+static struct node *node_new(struct wc_tracker *tr, struct dev *d,
+			     enum kind kind, const struct wc_event *ev,
+			     struct wc_err *err)
+{
+	struct list *l = &d->lists[kind];
+	struct node *n;
+
+	/* Lost events leave things in flight forever; forget the oldest
+	 * rather than grow with the trace. */
+	if (l->n >= WC_TRACKER_MAX_INFLIGHT) {
+		tr->stats.dropped_inflight++;
+		node_drop(tr, d, l->head);
+	}
+	if ((kind == K_BIO || kind == K_RQ) && tr->nhashed >= tr->nbuckets &&
+	    hash_grow(tr, err) < 0)
+		return NULL;
+	n = calloc(1, sizeof(*n));
+	if (!n) {
+		wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+			   "out of memory");
+		return NULL;
+	}
+	n->kind = kind;
+	n->seq = tr->seq++;
+	n->rq.device = ev->device;
+	n->rq.sector = kind == K_BIO || kind == K_RQ ? ev->sector : 0;
+	n->rq.bytes = ev->bytes;
+	n->rq.action = ev->action & ~(uint64_t)0xffff;
+	n->rq.q_time = WC_NO_TIME;
+	n->rq.d_time = WC_NO_TIME;
+	n->rq.c_time = WC_NO_TIME;
+	n->rq.pid = ev->pid;
+	list_add_tail(l, n);
+	if (kind == K_BIO || kind == K_RQ)
+		hash_insert(tr, n);
+	return n;
+}
+
+static uint64_t sectors_of(uint32_t bytes)
+{
+	return ((uint64_t)bytes + 511) / 512;
+}
+
+static int on_queue(struct wc_tracker *tr, struct dev *d,
+		    const struct wc_event *ev, struct wc_err *err)
+{
+	struct node *n = node_new(tr, d, ev->bytes ? K_BIO : K_EBIO, ev, err);
+
+	if (!n)
+		return -1;
+	n->rq.q_time = ev->time;
+	n->rq.nbios = 1;
+	return 0;
+}
+
+/* Moves the queued bios that make up [s, e) into rq. */
+static int take_bios(struct wc_tracker *tr, struct dev *d,
+		     struct wc_request *rq, uint64_t s, uint64_t e,
+		     struct wc_err *err)
+{
+	uint64_t pos = s;
+
+	while (pos < e) {
+		struct node *b = hash_find(tr, rq->device, pos, K_BIO);
+		uint64_t end;
+
+		if (!b)
+			break;
+		if (rq->nbios == 0)
+			rq->pid = b->rq.pid;
+		if (b->rq.q_time < rq->q_time)
+			rq->q_time = b->rq.q_time;
+		rq->nbios++;
+		end = pos + sectors_of(b->rq.bytes);
+		if (end > e) {
+			/* Split: the rest of the bio waits for its own D. */
+			hash_remove(tr, b);
+			b->rq.bytes -= (uint32_t)((e - pos) * 512);
+			b->rq.sector = e;
+			if (tr->nhashed >= tr->nbuckets && hash_grow(tr, err) < 0)
+				return -1;
+			hash_insert(tr, b);
+			break;
+		}
+		node_drop(tr, d, b);
+		pos = end;
+	}
+	return 0;
+}
+
+static int on_issue(struct wc_tracker *tr, struct dev *d,
+		    const struct wc_event *ev, struct wc_err *err)
+{
+	struct node *n;
+
+	if (ev->bytes == 0) {
+		n = node_new(tr, d, K_ERQ, ev, err);
+		if (!n)
+			return -1;
+		if (d->lists[K_EBIO].head) {
+			struct node *b = d->lists[K_EBIO].head;
+
+			n->rq.q_time = b->rq.q_time;
+			n->rq.pid = b->rq.pid;
+			n->rq.nbios = 1;
+			node_drop(tr, d, b);
+		}
+		goto dispatched;
+	}
+	n = hash_find(tr, ev->device, ev->sector, K_RQ);
+	if (n && !n->at_driver) {
+		/* Back from a requeue. */
+		n->rq.bytes = ev->bytes;
+		n->rq.action = ev->action & ~(uint64_t)0xffff;
+		goto dispatched;
+	}
+	n = node_new(tr, d, K_RQ, ev, err);
+	if (!n)
+		return -1;
+	if (take_bios(tr, d, &n->rq, ev->sector,
+		      ev->sector + sectors_of(ev->bytes), err) < 0)
+		return -1;
+dispatched:
+	n->at_driver = true;
+	n->rq.d_time = ev->time;
+	n->rq.depth = ++d->at_driver;
+	return 0;
+}
+
+static void on_requeue(struct wc_tracker *tr, struct dev *d,
+		       const struct wc_event *ev)
+{
+	struct node *n;
+
+	if (ev->bytes == 0)
+		n = d->lists[K_ERQ].head;
+	else
+		n = hash_find(tr, ev->device, ev->sector, K_RQ);
+	if (!n || !n->at_driver)
+		return;
+	n->at_driver = false;
+	n->rq.requeues++;
+	if (d->at_driver)
+		d->at_driver--;
+}
+
+/* Fills *out and returns 1 when the completion matched a request. */
+static int on_complete(struct wc_tracker *tr, struct dev *d,
+		       const struct wc_event *ev, struct wc_request *out)
+{
+	struct node *n;
+
+	if (ev->bytes == 0) {
+		n = d->lists[K_ERQ].head;
+	} else {
+		n = hash_find(tr, ev->device, ev->sector, K_RQ);
+		/* Bio-based devices (device mapper) complete bios that were
+		 * never dispatched as requests. */
+		if (!n)
+			n = hash_find(tr, ev->device, ev->sector, K_BIO);
+	}
+	if (!n) {
+		tr->stats.orphan_completions++;
+		return 0;
+	}
+	*out = n->rq;
+	out->c_time = ev->time;
+	out->error = ev->error;
+	out->completed = true;
+	if (n->kind == K_BIO) {
+		out->d_time = WC_NO_TIME;
+		out->action = ev->action & ~(uint64_t)0xffff;
+	}
+	node_drop(tr, d, n);
+	tr->stats.requests++;
+	return 1;
+}
+
+/* 1 with a request, 0 when the event gave none, -1 on failure. */
+static int handle(struct wc_tracker *tr, const struct wc_event *ev,
+		  struct wc_request *rq, struct wc_err *err)
+{
+	struct dev *d;
+
+	tr->stats.events++;
+	if (tr->hook)
+		tr->hook(tr->hook_ctx, ev);
+	if (wc_event_is_notify(ev))
+		return 0;
+	tr->stats.io_events++;
+	if (tr->stats.first_time == WC_NO_TIME)
+		tr->stats.first_time = ev->time;
+	tr->stats.last_time = ev->time;
+	if (wc_event_has(ev, WC_TC_PC))
+		return 0;
+	switch (wc_event_what(ev)) {
+	case WC_TA_QUEUE:
+	case WC_TA_ISSUE:
+	case WC_TA_REQUEUE:
+	case WC_TA_COMPLETE:
+		break;
+	default:
+		return 0;
+	}
+	d = dev_get(tr, ev->device, err);
+	if (!d)
+		return -1;
+	switch (wc_event_what(ev)) {
+	case WC_TA_QUEUE:
+		return on_queue(tr, d, ev, err);
+	case WC_TA_ISSUE:
+		return on_issue(tr, d, ev, err);
+	case WC_TA_REQUEUE:
+		on_requeue(tr, d, ev);
+		return 0;
+	default:
+		return on_complete(tr, d, ev, rq);
+	}
+}
+
+/* Hands out the next unfinished request, or returns 0. */
+static int drain(struct wc_tracker *tr, struct wc_request *rq)
+{
+	for (; tr->drain_dev < tr->ndevs; tr->drain_dev++) {
+		struct dev *d = &tr->devs[tr->drain_dev];
+		struct node *n;
+
+		while (d->lists[K_BIO].head) {
+			tr->stats.never_dispatched++;
+			node_drop(tr, d, d->lists[K_BIO].head);
+		}
+		while (d->lists[K_EBIO].head) {
+			tr->stats.never_dispatched++;
+			node_drop(tr, d, d->lists[K_EBIO].head);
+		}
+		n = d->lists[K_RQ].head ? d->lists[K_RQ].head :
+					  d->lists[K_ERQ].head;
+		if (n) {
+			*rq = n->rq;
+			rq->completed = false;
+			rq->c_time = WC_NO_TIME;
+			tr->stats.unfinished++;
+			node_drop(tr, d, n);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int wc_tracker_next(struct wc_tracker *tr, struct wc_request *rq,
+		    struct wc_err *err)
+{
+	struct wc_event ev;
+	int r;
+
+	while (!tr->source_done) {
+		r = tr->next(tr->ctx, &ev, &tr->src_err);
+		if (r < 0) {
+			tr->failed = true;
+			tr->source_done = true;
+			break;
+		}
+		if (r == 0) {
+			tr->source_done = true;
+			break;
+		}
+		memset(rq, 0, sizeof(*rq));
+		r = handle(tr, &ev, rq, &tr->src_err);
+		if (r < 0) {
+			tr->failed = true;
+			tr->source_done = true;
+			break;
+		}
+		if (r > 0)
+			return 1;
+	}
+	if (drain(tr, rq))
+		return 1;
+	if (tr->failed) {
+		if (err && err->kind == WC_ERR_NONE)
+			*err = tr->src_err;
+		return -1;
+	}
+	return 0;
+}
+
+static int input_source(void *ctx, struct wc_event *ev, struct wc_err *err)
+{
+	return wc_input_next(ctx, ev, err);
+}
+
+int wc_tracker_open(struct wc_tracker **out, struct wc_input *in,
+		    struct wc_err *err)
+{
+	return wc_tracker_open_source(out, input_source, in, err);
+}
+
+int wc_tracker_open_source(struct wc_tracker **out, wc_event_source next,
+			   void *ctx, struct wc_err *err)
+{
+	struct wc_tracker *tr;
+
+	*out = NULL;
+	tr = calloc(1, sizeof(*tr));
+	if (!tr)
+		goto fail_alloc;
+	if (hash_grow(tr, err) < 0)
+		goto fail_hash;
+	tr->next = next;
+	tr->ctx = ctx;
+	tr->stats.first_time = WC_NO_TIME;
+	tr->stats.last_time = WC_NO_TIME;
+	wc_err_clear(&tr->src_err);
+	*out = tr;
+	return 0;
+
+fail_hash:
+	free(tr);
+	return -1;
+fail_alloc:
+	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+			  "out of memory");
+}
+
+void wc_tracker_set_hook(struct wc_tracker *tr, wc_event_hook hook, void *ctx)
+{
+	tr->hook = hook;
+	tr->hook_ctx = ctx;
+}
+
+const struct wc_tracker_stats *wc_tracker_stats(const struct wc_tracker *tr)
+{
+	return &tr->stats;
+}
+
+void wc_tracker_free(struct wc_tracker *tr)
+{
+	size_t i;
+	int k;
+
+	if (!tr)
+		return;
+	for (i = 0; i < tr->ndevs; i++)
+		for (k = 0; k < K_NKINDS; k++) {
+			struct node *n = tr->devs[i].lists[k].head, *q;
+
+			for (; n; n = q) {
+				q = n->next;
+				free(n);
+			}
+		}
+	free(tr->devs);
+	free(tr->buckets);
+	free(tr);
+}
