@@ -13,9 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "dump.h"
 #include "exitcodes.h"
 #include "input.h"
+#include "report.h"
 #include "wcerr.h"
 
 #define PROG "wcanalyze"
@@ -29,12 +31,18 @@ struct options {
 	enum mode mode;
 	char **inputs;      /* INPUT... from the command line */
 	int ninputs;
+	/* analysis mode (issue 4) */
+	enum wc_format format;              /* --format */
+	struct wc_analysis_opts analysis;   /* --journal, --media-rate */
+	const char *baseline;               /* --baseline */
 };
 
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: " PROG " [--dump] INPUT...\n"
+		"usage: " PROG " [--format text|json|csv] [--journal START+LEN]\n"
+		"                 [--media-rate MB/s] [--baseline NAME] INPUT...\n"
+		"       " PROG " --dump INPUT...\n"
 		"       " PROG " --help | --version\n"
 		"\n"
 		"INPUT is a blktrace base name (NAME for NAME.blktrace.N), a directory\n"
@@ -42,6 +50,13 @@ static void usage(FILE *fp)
 		"capture archive (tar, tar.gz, tar.xz, tar.zst, tar.bz2, zip, cpio).\n"
 		"\n"
 		"  -d, --dump      print every event as blkparse does, no analysis\n"
+		"  -f, --format F  report as text (default), json or csv\n"
+		"  -j, --journal START+LEN\n"
+		"                  the journal's sectors on the main device\n"
+		"  -r, --media-rate MB/s\n"
+		"                  the device's media rate, instead of estimating it\n"
+		"  -b, --baseline NAME\n"
+		"                  compare every capture with capture NAME\n"
 		"  -h, --help      show this help and exit\n"
 		"  -V, --version   show the version and exit\n");
 }
@@ -117,34 +132,118 @@ static int run_dump(const struct options *o)
 	return status;
 }
 
-/*
- * PLACEHOLDER - the analysis mode (issue 4).  The "attribution" engineer
- * replaces this function; it gets the parsed options and returns an exit
- * status.  Nothing else in main() needs to change for it.
- */
+/* Analyses every input, then writes one report of all that could be read:
+ * an input that turns bad midway still contributes what came before. */
 static int run_analysis(const struct options *o)
 {
-	(void)o;
-	fprintf(stderr, PROG ": analysis not built yet\n");
-	return WC_EXIT_FAILURE;
+	struct wc_analysis **caps;
+	struct wc_err err;
+	size_t n = 0;
+	int i, status = WC_EXIT_OK;
+
+	caps = calloc((size_t)o->ninputs, sizeof(*caps));
+	if (!caps) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return WC_EXIT_FAILURE;
+	}
+	for (i = 0; i < o->ninputs; i++) {
+		struct wc_analysis *a = NULL;
+
+		wc_err_clear(&err);
+		if (wc_analysis_run(&a, o->inputs[i], &o->analysis, &err) < 0) {
+			int s = report(&err);
+
+			if (status == WC_EXIT_OK)
+				status = s;
+		}
+		if (a)
+			caps[n++] = a;
+	}
+	wc_err_clear(&err);
+	if (n && wc_report_write(stdout, o->format, caps, n, o->baseline,
+				 &err) < 0) {
+		fprintf(stderr, PROG ": %s\n", err.msg);
+		status = err.kind == WC_ERR_USAGE ? WC_EXIT_USAGE :
+						    WC_EXIT_FAILURE;
+	}
+	for (i = 0; i < (int)n; i++)
+		wc_analysis_free(caps[i]);
+	free(caps);
+	return status;
+}
+
+/* "START+LEN" in sectors. */
+static int parse_journal(const char *arg, struct wc_analysis_opts *a)
+{
+	unsigned long long start, len;
+	char *end;
+
+	errno = 0;
+	start = strtoull(arg, &end, 10);
+	if (end == arg || *end != '+' || errno)
+		return -1;
+	arg = end + 1;
+	len = strtoull(arg, &end, 10);
+	if (end == arg || *end || errno || len == 0)
+		return -1;
+	a->journal_given = true;
+	a->journal_start = start;
+	a->journal_len = len;
+	return 0;
+}
+
+static int parse_rate(const char *arg, double *bytes_per_s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end || errno || !(v > 0))
+		return -1;
+	*bytes_per_s = v * 1e6;
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "dump", no_argument, NULL, 'd' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "journal", required_argument, NULL, 'j' },
+		{ "media-rate", required_argument, NULL, 'r' },
+		{ "baseline", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct options o = { .mode = MODE_ANALYZE };
+	struct options o = { .mode = MODE_ANALYZE, .format = WC_FORMAT_TEXT,
+			     .analysis = WC_ANALYSIS_OPTS_INIT };
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":dhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":df:j:r:b:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			o.mode = MODE_DUMP;
+			break;
+		case 'f':
+			if (wc_format_parse(optarg, &o.format) < 0)
+				return usage_error("unknown format '%s' (text, json "
+						   "or csv)", optarg);
+			break;
+		case 'j':
+			if (parse_journal(optarg, &o.analysis) < 0)
+				return usage_error("bad --journal '%s' (START+LEN "
+						   "in sectors)", optarg);
+			break;
+		case 'r':
+			if (parse_rate(optarg, &o.analysis.media_rate) < 0)
+				return usage_error("bad --media-rate '%s' (MB/s)",
+						   optarg);
+			break;
+		case 'b':
+			o.baseline = optarg;
 			break;
 		case 'h':
 			usage(stdout);

@@ -347,6 +347,15 @@ static int on_complete(struct wc_tracker *tr, struct dev *d,
 
 	if (ev->bytes == 0) {
 		n = d->lists[K_ERQ].head;
+		/* blk-mq's flush machinery ends a preflush/FUA sequence with
+		 * an empty completion of the original request, after its
+		 * flushes and its data completed: nothing was dispatched for
+		 * it, so it is neither a request nor a lost event. */
+		if (!wc_event_has(ev, WC_TC_FLUSH) &&
+		    (!n || (n->rq.action & WC_TC(WC_TC_FLUSH)))) {
+			tr->stats.sequence_ends++;
+			return 0;
+		}
 	} else {
 		n = hash_find(tr, ev->device, ev->sector, K_RQ);
 		/* Bio-based devices (device mapper) complete bios that were

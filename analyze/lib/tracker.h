@@ -27,6 +27,9 @@
  *    dispatched on that device;
  *  - an empty Q (a flush bio) is paired with the next empty D on its
  *    device, first in first out;
+ *  - an empty C without the FLUSH flag, when no such empty request is in
+ *    flight, ends a preflush/FUA sequence (blk-mq completes the original
+ *    request that way): counted in stats.sequence_ends, nothing else;
  *  - a C that matches nothing is counted in stats.orphan_completions;
  *    a D without any Q gives a request with q_time WC_NO_TIME.
  *
@@ -79,6 +82,7 @@ struct wc_tracker_stats {
 	uint64_t unfinished;          /* dispatched, no C before the end */
 	uint64_t never_dispatched;    /* bios queued, never seen in a D */
 	uint64_t orphan_completions;  /* C without a matching D */
+	uint64_t sequence_ends;       /* empty C ending a flush sequence */
 	uint64_t dropped_inflight;    /* forgotten beyond the in-flight cap */
 };
 
