@@ -170,7 +170,7 @@ int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 	}
 	if ((size_t)n < hsize + (size_t)ev->pdu_len)
 		return dec_fail(dec, err,
-				"truncated record: pdu_len %u past the end (%zd bytes left)",
+				"pdu_len %u past the end (%zd bytes left)",
 				ev->pdu_len, n - (ssize_t)hsize);
 
 	ev->pdu = p + hsize;
