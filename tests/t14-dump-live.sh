@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# t14-dump-live.sh - records a fresh trace on this machine through tracefs
+# (tests/fixtures/reader/record.sh: ext4 and xfs on a loop device, a small
+# copy, sync and delete) and checks that "wcanalyze --dump" prints the
+# same event lines as blkparse for it.
+# shellcheck source=tests/lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+need_root
+
+for fs in ext4 xfs; do
+	out=$TMP/$fs
+	"$TOP/tests/fixtures/reader/record.sh" "$out" "$fs" >"$TMP/record-$fs.log" 2>&1 ||
+		fail "record.sh $fs failed: $(tail -n 5 "$TMP/record-$fs.log")"
+	devs=()
+	while IFS= read -r d; do devs+=(-i "$d"); done < <(
+		find "$out" -name '*.blktrace.[0-9]*' -printf '%f\n' |
+			sed 's/\.blktrace\.[0-9]*$//' | LC_ALL=C sort -u)
+	[[ ${#devs[@]} -gt 0 ]] || fail "$fs: nothing recorded"
+	blkparse -q -D "$out" "${devs[@]}" | grep -v '^Input file ' >"$TMP/$fs.bp"
+	[[ -s $TMP/$fs.bp ]] || fail "$fs: blkparse printed no events"
+	"$WCANALYZE" --dump "$out" >"$TMP/$fs.wc"
+	cmp -s "$TMP/$fs.bp" "$TMP/$fs.wc" || { diff "$TMP/$fs.bp" "$TMP/$fs.wc" | head; fail "$fs: dump differs"; }
+	echo "$fs: $(wc -l <"$TMP/$fs.wc") events agree"
+done
