@@ -1,0 +1,398 @@
+/*
+ * check_decode.c - unit tests of analyze/lib/decode.c on records written
+ * here with the layout of blktrace_format.h: v7 and v8, both byte orders,
+ * cgroup ids, payload readers, and every way a file can be bad (with the
+ * offset and reason the message must give).
+ */
+#include <byteswap.h>
+#include <check.h>
+#include <endian.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "decode.h"
+
+struct rec {
+	uint32_t sequence;
+	uint64_t time, sector;
+	uint32_t bytes;
+	uint64_t action;
+	uint32_t pid, device, cpu;
+	uint16_t error;
+	const void *pdu;
+	uint16_t pdu_len;
+};
+
+static uint32_t s32(uint32_t v, int sw) { return sw ? bswap_32(v) : v; }
+static uint64_t s64(uint64_t v, int sw) { return sw ? bswap_64(v) : v; }
+static uint16_t s16(uint16_t v, int sw) { return sw ? bswap_16(v) : v; }
+
+/* Appends one record, version 7 or 8, native (sw 0) or swapped. */
+static void put(FILE *fp, const struct rec *r, int version, int sw)
+{
+	if (version == 7) {
+		struct wc_blk_io_trace t = {
+			.magic = s32(WC_BLK_MAGIC | 7, sw),
+			.sequence = s32(r->sequence, sw),
+			.time = s64(r->time, sw),
+			.sector = s64(r->sector, sw),
+			.bytes = s32(r->bytes, sw),
+			.action = s32((uint32_t)r->action, sw),
+			.pid = s32(r->pid, sw),
+			.device = s32(r->device, sw),
+			.cpu = s32(r->cpu, sw),
+			.error = s16(r->error, sw),
+			.pdu_len = s16(r->pdu_len, sw),
+		};
+		fwrite(&t, sizeof(t), 1, fp);
+	} else {
+		struct wc_blk_io_trace2 t = {
+			.magic = s32(WC_BLK_MAGIC | 8, sw),
+			.sequence = s32(r->sequence, sw),
+			.time = s64(r->time, sw),
+			.sector = s64(r->sector, sw),
+			.bytes = s32(r->bytes, sw),
+			.pid = s32(r->pid, sw),
+			.action = s64(r->action, sw),
+			.device = s32(r->device, sw),
+			.cpu = s32(r->cpu, sw),
+			.error = s16(r->error, sw),
+			.pdu_len = s16(r->pdu_len, sw),
+		};
+		fwrite(&t, sizeof(t), 1, fp);
+	}
+	if (r->pdu_len)
+		fwrite(r->pdu, r->pdu_len, 1, fp);
+}
+
+static char path[64];
+
+static FILE *tmp_open(void)
+{
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/check_decode.XXXXXX");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	return fdopen(fd, "wb");
+}
+
+static struct wc_decoder *dec_open(void)
+{
+	struct wc_source *src = NULL;
+	struct wc_decoder *dec = NULL;
+	struct wc_err err;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_source_open_file(&src, path, &err), 0);
+	ck_assert_int_eq(wc_decoder_open(&dec, src, 3, &err), 0);
+	unlink(path);
+	return dec;
+}
+
+static const struct rec sample = {
+	.sequence = 42, .time = 123456789012ull, .sector = 987654321ull,
+	.bytes = 8192, .action = WC_TA_QUEUE | WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_QUEUE),
+	.pid = 777, .device = WC_DEV_MAKE(8, 16), .cpu = 1, .error = 0,
+};
+
+static void check_sample(const struct wc_event *ev, int version)
+{
+	ck_assert_uint_eq(ev->sequence, 42);
+	ck_assert_uint_eq(ev->time, 123456789012ull);
+	ck_assert_uint_eq(ev->sector, 987654321ull);
+	ck_assert_uint_eq(ev->bytes, 8192);
+	ck_assert_uint_eq(ev->action, sample.action);
+	ck_assert_uint_eq(ev->pid, 777);
+	ck_assert_uint_eq(ev->device, WC_DEV_MAKE(8, 16));
+	ck_assert_uint_eq(ev->cpu, 1);
+	ck_assert_uint_eq(ev->version, version);
+	ck_assert_uint_eq(ev->stream, 3);
+	ck_assert(!ev->has_cgroup);
+}
+
+/* Writes sample then a record with a payload; decodes both. */
+static void roundtrip(int version, int sw)
+{
+	struct rec r2 = sample;
+	struct wc_decoder *dec;
+	struct wc_event ev;
+	struct wc_err err;
+	FILE *fp = tmp_open();
+
+	r2.pdu = "abcdefgh";
+	r2.pdu_len = 8;
+	r2.time += 5;
+	put(fp, &sample, version, sw);
+	put(fp, &r2, version, sw);
+	fclose(fp);
+	dec = dec_open();
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_decoder_next(dec, &ev, &err), 1);
+	check_sample(&ev, version);
+	ck_assert_int_eq(wc_decoder_swapped(dec), sw);
+	ck_assert_int_eq(wc_decoder_next(dec, &ev, &err), 1);
+	ck_assert_uint_eq(ev.pdu_len, 8);
+	ck_assert_mem_eq(ev.pdu, "abcdefgh", 8);
+	ck_assert_uint_eq(wc_decoder_offset(dec), version == 7 ? 48 : 64);
+	ck_assert_int_eq(wc_decoder_next(dec, &ev, &err), 0);
+	ck_assert_int_eq(err.kind, WC_ERR_NONE);
+	wc_decoder_free(dec);
+}
+
+START_TEST(test_v7_native) { roundtrip(7, 0); }
+END_TEST
+START_TEST(test_v7_swapped) { roundtrip(7, 1); }
+END_TEST
+START_TEST(test_v8_native) { roundtrip(8, 0); }
+END_TEST
+START_TEST(test_v8_swapped) { roundtrip(8, 1); }
+END_TEST
+
+START_TEST(test_v8_wide_action)
+{
+	struct rec r = sample;
+	struct wc_decoder *dec;
+	struct wc_event ev;
+	struct wc_err err;
+	FILE *fp = tmp_open();
+
+	r.action = WC_TA_COMPLETE | WC_TC(WC_TC_WRITE) | WC_TC_ZONE_APPEND;
+	put(fp, &r, 8, 1);
+	fclose(fp);
+	dec = dec_open();
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_decoder_next(dec, &ev, &err), 1);
+	ck_assert_uint_eq(ev.action, r.action);
+	wc_decoder_free(dec);
+}
+END_TEST
+
+START_TEST(test_cgroup)
+{
+	unsigned char pdu[16];
+	uint64_t id = 0x1122334455667788ull, be = htobe64(99);
+	struct rec r = sample;
+	struct wc_decoder *dec;
+	struct wc_event ev;
+	struct wc_err err;
+	uint64_t v;
+	FILE *fp = tmp_open();
+
+	/* The id is in the file's byte order, the unplug count after it is
+	 * big-endian. */
+	id = bswap_64(id);
+	memcpy(pdu, &id, 8);
+	memcpy(pdu + 8, &be, 8);
+	r.action = WC_TA_UNPLUG_IO | WC_TA_CGROUP | WC_TC(WC_TC_QUEUE);
+	r.pdu = pdu;
+	r.pdu_len = 16;
+	put(fp, &r, 7, 1);
+	fclose(fp);
+	dec = dec_open();
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_decoder_next(dec, &ev, &err), 1);
+	ck_assert(ev.has_cgroup);
+	ck_assert_uint_eq(ev.cgroup, 0x1122334455667788ull);
+	ck_assert_uint_eq(ev.action, WC_TA_UNPLUG_IO | WC_TC(WC_TC_QUEUE));
+	ck_assert_uint_eq(ev.pdu_len, 8);
+	ck_assert(wc_event_pdu_be64(&ev, &v));
+	ck_assert_uint_eq(v, 99);
+	wc_decoder_free(dec);
+}
+END_TEST
+
+START_TEST(test_payload_readers)
+{
+	unsigned char remap[16] = { 0x00, 0x80, 0x00, 0x01, 0x00, 0x70, 0x00, 0x02,
+				    0, 0, 0, 0, 0, 0, 0x01, 0x00 };
+	uint32_t ts[2] = { bswap_32(1700000000u), bswap_32(5u) };
+	struct wc_event ev;
+	uint32_t from, to, sec, nsec;
+	uint64_t sector;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.pdu = remap;
+	ev.pdu_len = 16;
+	ck_assert(wc_event_remap(&ev, &from, &to, &sector));
+	ck_assert_uint_eq(from, WC_DEV_MAKE(8, 1));
+	ck_assert_uint_eq(to, WC_DEV_MAKE(7, 2));
+	ck_assert_uint_eq(sector, 256);
+	ev.pdu_len = 15;
+	ck_assert(!wc_event_remap(&ev, &from, &to, &sector));
+	ev.pdu = (const unsigned char *)ts;
+	ev.pdu_len = 8;
+	ck_assert(wc_event_timestamp(&ev, true, &sec, &nsec));
+	ck_assert_uint_eq(sec, 1700000000u);
+	ck_assert_uint_eq(nsec, 5);
+	ev.pdu_len = 4;
+	ck_assert(!wc_event_pdu_be64(&ev, &sector));
+}
+END_TEST
+
+/* Decodes the file: expects `good` events then -1 with msg at offset. */
+static void expect_bad(int good, uint64_t offset, const char *msg)
+{
+	struct wc_decoder *dec = dec_open();
+	struct wc_event ev;
+	struct wc_err err;
+	int i;
+
+	wc_err_clear(&err);
+	for (i = 0; i < good; i++)
+		ck_assert_int_eq(wc_decoder_next(dec, &ev, &err), 1);
+	ck_assert_int_eq(wc_decoder_next(dec, &ev, &err), -1);
+	ck_assert_int_eq(err.kind, WC_ERR_INPUT);
+	ck_assert_uint_eq(err.offset, offset);
+	ck_assert_msg(strstr(err.msg, msg), "message '%s' lacks '%s'", err.msg, msg);
+	ck_assert_str_eq(err.file, path);
+	/* And it stays failed. */
+	ck_assert_int_eq(wc_decoder_next(dec, &ev, &err), -1);
+	wc_decoder_free(dec);
+}
+
+START_TEST(test_truncated_header)
+{
+	FILE *fp = tmp_open();
+
+	put(fp, &sample, 7, 0);
+	put(fp, &sample, 7, 0);
+	fclose(fp);
+	ck_assert_int_eq(truncate(path, 48 + 20), 0);   /* 20 bytes of the 2nd */
+	expect_bad(1, 48, "truncated record: 20 of 48 header bytes");
+}
+END_TEST
+
+START_TEST(test_truncated_magic)
+{
+	FILE *fp = tmp_open();
+
+	put(fp, &sample, 8, 0);
+	fwrite("\x07\x74", 2, 1, fp);
+	fclose(fp);
+	expect_bad(1, 64, "truncated record");
+}
+END_TEST
+
+START_TEST(test_pdu_past_end)
+{
+	struct rec r = sample;
+	FILE *fp = tmp_open();
+
+	put(fp, &sample, 7, 1);
+	r.pdu = "xyz";
+	r.pdu_len = 3;
+	put(fp, &r, 7, 1);
+	fclose(fp);
+	/* Now claim 60000 bytes of payload: only 3 are there. */
+	fp = fopen(path, "r+b");
+	fseek(fp, 48 + 46, SEEK_SET);
+	fwrite("\xea\x60", 2, 1, fp);    /* 60000, big-endian as the file */
+	fclose(fp);
+	expect_bad(1, 48, "pdu_len 60000 past the end (3 bytes left)");
+}
+END_TEST
+
+START_TEST(test_not_a_trace)
+{
+	FILE *fp = tmp_open();
+
+	fputs("#!/bin/sh\necho this is a script, not a trace\n", fp);
+	fclose(fp);
+	expect_bad(0, 0, "not a blktrace trace");
+}
+END_TEST
+
+START_TEST(test_bad_magic)
+{
+	FILE *fp = tmp_open();
+
+	put(fp, &sample, 7, 0);
+	put(fp, &sample, 7, 0);
+	put(fp, &sample, 7, 1);      /* other byte order midway: corrupt */
+	fclose(fp);
+	expect_bad(2, 96, "bad magic");
+}
+END_TEST
+
+START_TEST(test_unknown_version)
+{
+	FILE *fp = tmp_open();
+	uint32_t magic = WC_BLK_MAGIC | 9;
+
+	put(fp, &sample, 7, 0);
+	fwrite(&magic, 4, 1, fp);
+	fwrite(&sample, 60, 1, fp);
+	fclose(fp);
+	expect_bad(1, 48, "unknown version 9");
+}
+END_TEST
+
+START_TEST(test_cgroup_too_short)
+{
+	struct rec r = sample;
+	FILE *fp = tmp_open();
+
+	r.action |= WC_TA_CGROUP;
+	r.pdu = "1234";
+	r.pdu_len = 4;
+	put(fp, &r, 7, 0);
+	fclose(fp);
+	expect_bad(0, 0, "too short for the cgroup id");
+}
+END_TEST
+
+START_TEST(test_empty_file)
+{
+	struct wc_decoder *dec;
+	struct wc_event ev;
+	struct wc_err err;
+	FILE *fp = tmp_open();
+
+	fclose(fp);
+	dec = dec_open();
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_decoder_next(dec, &ev, &err), 0);
+	wc_decoder_free(dec);
+	wc_decoder_free(NULL);
+}
+END_TEST
+
+static Suite *decode_suite(void)
+{
+	Suite *s = suite_create("decode");
+	TCase *tc = tcase_create("records");
+	TCase *bad = tcase_create("bad input");
+
+	tcase_add_test(tc, test_v7_native);
+	tcase_add_test(tc, test_v7_swapped);
+	tcase_add_test(tc, test_v8_native);
+	tcase_add_test(tc, test_v8_swapped);
+	tcase_add_test(tc, test_v8_wide_action);
+	tcase_add_test(tc, test_cgroup);
+	tcase_add_test(tc, test_payload_readers);
+	tcase_add_test(tc, test_empty_file);
+	tcase_add_test(bad, test_truncated_header);
+	tcase_add_test(bad, test_truncated_magic);
+	tcase_add_test(bad, test_pdu_past_end);
+	tcase_add_test(bad, test_not_a_trace);
+	tcase_add_test(bad, test_bad_magic);
+	tcase_add_test(bad, test_unknown_version);
+	tcase_add_test(bad, test_cgroup_too_short);
+	suite_add_tcase(s, tc);
+	suite_add_tcase(s, bad);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(decode_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

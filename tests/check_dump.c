@@ -1,0 +1,219 @@
+/*
+ * check_dump.c - unit tests of analyze/lib/dump.c: the exact text of each
+ * kind of line, the RWBS letters, and the events blkparse prints nothing
+ * for.  The expected lines follow blkparse 1.2's default format; the shell
+ * tests compare whole traces with blkparse itself.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode.h"
+#include "dump.h"
+
+static struct wc_event mkev(unsigned what, uint64_t cats, uint64_t time,
+			    uint64_t sector, uint32_t bytes)
+{
+	struct wc_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.version = 7;
+	ev.action = what | cats;
+	ev.time = time;
+	ev.sector = sector;
+	ev.bytes = bytes;
+	ev.device = WC_DEV_MAKE(8, 0);
+	ev.cpu = 1;
+	ev.sequence = 5;
+	ev.pid = 4242;
+	return ev;
+}
+
+/* The dump of ev as a string (static buffer), and its return value. */
+static const char *dump(const struct wc_event *ev, uint64_t genesis,
+			const char *comm, int *ret)
+{
+	static char out[1024];
+	FILE *fp = fmemopen(out, sizeof(out), "w");
+
+	ck_assert_ptr_nonnull(fp);
+	*ret = wc_dump_event(fp, ev, genesis, comm);
+	fclose(fp);
+	return out;
+}
+
+#define W WC_TC(WC_TC_WRITE)
+#define SYNC WC_TC(WC_TC_SYNC)
+#define QUEUE WC_TC(WC_TC_QUEUE)
+
+START_TEST(test_queue_line)
+{
+	struct wc_event ev = mkev(WC_TA_QUEUE, W | SYNC | QUEUE,
+				  1000000100, 1234, 4096);
+	int r;
+
+	ck_assert_str_eq(dump(&ev, 1000000000, "jbd2/loop1-8", &r),
+			 "  8,0    1        5     0.000000100  4242  Q  WS 1234 + 8 [jbd2/loop1-8]\n");
+	ck_assert_int_eq(r, 1);
+	/* Seconds and the (null) blkparse prints without a notify record. */
+	ev.time = 3 * 1000000000ull + 7;
+	ck_assert_str_eq(dump(&ev, 0, NULL, &r),
+			 "  8,0    1        5     3.000000007  4242  Q  WS 1234 + 8 [(null)]\n");
+}
+END_TEST
+
+START_TEST(test_complete_and_flush)
+{
+	struct wc_event ev = mkev(WC_TA_COMPLETE, W | WC_TC(WC_TC_FLUSH) |
+				  WC_TC(WC_TC_COMPLETE), 10, 0, 0);
+	int r;
+
+	/* An empty flush: "FN", and no "+ sectors" without sectors. */
+	ev.action &= ~W;
+	ck_assert_str_eq(dump(&ev, 0, "x", &r),
+			 "  8,0    1        5     0.000000010  4242  C  FN 0 [0]\n");
+	ev = mkev(WC_TA_COMPLETE, W | WC_TC(WC_TC_COMPLETE), 10, 77, 512);
+	ev.error = 5;
+	ck_assert_str_eq(dump(&ev, 0, "x", &r),
+			 "  8,0    1        5     0.000000010  4242  C   W 77 + 1 [5]\n");
+	ev = mkev(WC_TA_ISSUE, WC_TC(WC_TC_FLUSH) | WC_TC(WC_TC_ISSUE), 10, 0, 0);
+	ck_assert_str_eq(dump(&ev, 0, "kworker", &r),
+			 "  8,0    1        5     0.000000010  4242  D  FN [kworker]\n");
+}
+END_TEST
+
+START_TEST(test_rwbs)
+{
+	struct wc_event ev = mkev(WC_TA_QUEUE, 0, 0, 0, 4096);
+	char b[8];
+
+	ev.action = WC_TA_QUEUE | WC_TC(WC_TC_FLUSH) | W | WC_TC(WC_TC_FUA) |
+		    SYNC | WC_TC(WC_TC_META);
+	ck_assert_str_eq(wc_dump_rwbs(&ev, b), "FWFSM");
+	ev.action = WC_TA_QUEUE | WC_TC(WC_TC_AHEAD);
+	ck_assert_str_eq(wc_dump_rwbs(&ev, b), "RA");
+	ev.action = WC_TA_QUEUE | WC_TC(WC_TC_DISCARD) | W;
+	ck_assert_str_eq(wc_dump_rwbs(&ev, b), "D");
+	ev.bytes = 0;
+	ev.action = WC_TA_QUEUE | WC_TC(WC_TC_READ);
+	ck_assert_str_eq(wc_dump_rwbs(&ev, b), "N");
+	/* v8 zone operations sit above bit 32; v7 has no such bits. */
+	ev.version = 8;
+	ev.action = WC_TA_COMPLETE | W | WC_TC_ZONE_APPEND;
+	ck_assert_str_eq(wc_dump_rwbs(&ev, b), "ZA");
+	ev.action = WC_TA_COMPLETE | WC_TC_ZONE_RESET_ALL | SYNC;
+	ck_assert_str_eq(wc_dump_rwbs(&ev, b), "ZRAS");
+	ev.version = 7;
+	ev.action = WC_TA_COMPLETE | W | WC_TC_ZONE_APPEND;
+	ck_assert_str_eq(wc_dump_rwbs(&ev, b), "W");
+}
+END_TEST
+
+START_TEST(test_remap_unplug_split)
+{
+	unsigned char pdu[16] = {
+		0x00, 0x80, 0x00, 0x01,   /* from 8,1 */
+		0x00, 0x70, 0x00, 0x02,   /* to 7,2 */
+		0, 0, 0, 0, 0, 0, 0x03, 0xe8,   /* sector 1000 */
+	};
+	unsigned char be3[8] = { 0, 0, 0, 0, 0, 0, 0, 3 };
+	unsigned char be108[8] = { 0, 0, 0, 0, 0, 0, 0, 108 };
+	struct wc_event ev = mkev(WC_TA_REMAP, W | QUEUE, 0, 3048, 4096);
+	int r;
+
+	ev.pdu = pdu;
+	ev.pdu_len = 16;
+	/* The line names the device the bio went to. */
+	ck_assert_str_eq(dump(&ev, 0, "cp", &r),
+			 "  7,2    1        5     0.000000000  4242  A   W 3048 + 8 <- (8,1) 1000\n");
+	ev = mkev(WC_TA_UNPLUG_IO, QUEUE, 0, 0, 0);
+	ev.pdu = be3;
+	ev.pdu_len = 8;
+	ck_assert_str_eq(dump(&ev, 0, NULL, &r),
+			 "  8,0    1        5     0.000000000  4242  U   N [(null)] 3\n");
+	ev.action = WC_TA_UNPLUG_TIMER | QUEUE;
+	ck_assert_str_eq(dump(&ev, 0, NULL, &r),
+			 "  8,0    1        5     0.000000000  4242 UT   N [(null)] 3\n");
+	ev = mkev(WC_TA_SPLIT, W, 0, 100, 8192);
+	ev.pdu = be108;
+	ev.pdu_len = 8;
+	ck_assert_str_eq(dump(&ev, 0, "dd", &r),
+			 "  8,0    1        5     0.000000000  4242  X   W 100 / 108 [dd]\n");
+}
+END_TEST
+
+START_TEST(test_message_and_pc)
+{
+	static const char msg[] = "hello there";
+	unsigned char cdb[6] = { 0x2a, 0x00, 0x01, 0x00, 0x00, 0x00 };
+	struct wc_event ev = mkev(WC_TN_MESSAGE, WC_TC(WC_TC_NOTIFY),
+				  2000000000, 0, 0);
+	int r;
+
+	ev.pdu = (const unsigned char *)msg;
+	ev.pdu_len = sizeof(msg) - 1;
+	ev.cpu = 3;
+	ck_assert_str_eq(dump(&ev, 1000000000, NULL, &r),
+			 "  8,0    3        0     1.000000000     0  m   N hello there\n");
+	ev.pdu_len = 0;
+	dump(&ev, 0, NULL, &r);
+	ck_assert_int_eq(r, 0);
+
+	ev = mkev(WC_TA_ISSUE, WC_TC(WC_TC_PC) | W | WC_TC(WC_TC_ISSUE), 0, 0, 512);
+	ev.pdu = cdb;
+	ev.pdu_len = 6;
+	ck_assert_str_eq(dump(&ev, 0, "sg", &r),
+			 "  8,0    1        5     0.000000000  4242  D   W 512 (2a 00 01 00 ..) [sg]\n");
+	ev.action = WC_TA_COMPLETE | WC_TC(WC_TC_PC) | W;
+	ck_assert_str_eq(dump(&ev, 0, "sg", &r),
+			 "  8,0    1        5     0.000000000  4242  C   W (2a 00 01 00 ..) [0]\n");
+}
+END_TEST
+
+START_TEST(test_silent_events)
+{
+	struct wc_event ev;
+	int r;
+
+	/* blkparse prints nothing for these. */
+	ev = mkev(WC_TA_DRV_DATA, WC_TC(WC_TC_DRV_DATA), 0, 0, 0);
+	dump(&ev, 0, NULL, &r);
+	ck_assert_int_eq(r, 0);
+	ev = mkev(WC_TA_ABORT, QUEUE, 0, 0, 0);
+	dump(&ev, 0, NULL, &r);
+	ck_assert_int_eq(r, 0);
+	ev = mkev(WC_TA_QUEUE, 0, 0, 0, 4096);     /* no category bit */
+	dump(&ev, 0, NULL, &r);
+	ck_assert_int_eq(r, 0);
+	ev = mkev(WC_TA_PLUG, WC_TC(WC_TC_PC) | QUEUE, 0, 0, 0);
+	dump(&ev, 0, NULL, &r);
+	ck_assert_int_eq(r, 0);
+}
+END_TEST
+
+static Suite *dump_suite(void)
+{
+	Suite *s = suite_create("dump");
+	TCase *tc = tcase_create("lines");
+
+	tcase_add_test(tc, test_queue_line);
+	tcase_add_test(tc, test_complete_and_flush);
+	tcase_add_test(tc, test_rwbs);
+	tcase_add_test(tc, test_remap_unplug_split);
+	tcase_add_test(tc, test_message_and_pc);
+	tcase_add_test(tc, test_silent_events);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(dump_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
