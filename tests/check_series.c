@@ -85,6 +85,8 @@ START_TEST(test_one_request)
 	struct wc_series *s = open_series();
 	struct wc_request rq = mkrq(5 * S, 5 * S + 3 * MS, 4096, 65536);
 	struct wc_series_bin b;
+	size_t dcol, ccol;
+	uint64_t w;
 
 	rq.q_time = 5 * S - 2 * MS;
 	rq.depth = 7;
@@ -92,18 +94,25 @@ START_TEST(test_one_request)
 
 	/* The Q time is earliest: the origin is there. */
 	ck_assert_uint_eq(wc_series_origin(s), 5 * S - 2 * MS);
-	ck_assert_uint_eq(wc_series_bin_ns(s), WC_SERIES_FIRST_BIN_NS);
-	ck_assert_uint_eq(wc_series_nbins(s), 6);
-	wc_series_bin(s, 5, &b);
+	/* 5 ms in 1024 bins: the first power-of-two width that fits. */
+	w = wc_series_bin_ns(s);
+	ck_assert_uint_eq(w, 8 * WC_SERIES_FIRST_BIN_NS);
+	dcol = (size_t)(2 * MS / w);
+	ccol = (size_t)(5 * MS / w);
+	ck_assert_uint_eq(wc_series_nbins(s), ccol + 1);
+	wc_series_bin(s, ccol, &b);
 	ck_assert_uint_eq(b.bytes[WC_CAT_DATA_WRITE], 65536);
 	ck_assert_uint_eq(b.requests[WC_CAT_DATA_WRITE], 1);
 	ck_assert_uint_eq(b.driver_ns, 0);   /* C sits on the bin's edge */
-	wc_series_bin(s, 2, &b);
+	wc_series_bin(s, dcol, &b);
 	ck_assert_uint_eq(b.max_depth, 7);
-	ck_assert_uint_eq(b.driver_ns, MS);
-	ck_assert_uint_eq(b.queued_ns, MS);
+	ck_assert_uint_eq(b.driver_ns, w);
+	ck_assert_uint_eq(b.queued_ns, w);
+	wc_series_bin(s, dcol - 1, &b);
+	ck_assert_uint_eq(b.driver_ns, 0);
+	ck_assert_uint_eq(b.queued_ns, w);
 	ck_assert_uint_eq(wc_series_row_sectors(s), 2 * WC_SERIES_FIRST_ROW_SECTORS);
-	ck_assert_uint_eq(wc_series_cell(s, 2, 4096 / wc_series_row_sectors(s)),
+	ck_assert_uint_eq(wc_series_cell(s, dcol, 4096 / wc_series_row_sectors(s)),
 			  1u << WC_CAT_DATA_WRITE);
 	ck_assert_uint_eq(wc_series_lat_n(s, WC_CAT_DATA_WRITE), 1);
 	ck_assert_uint_eq(wc_series_requests(s), 1);
@@ -201,11 +210,14 @@ START_TEST(test_before_origin_full_timeline)
 	struct wc_request b = mkrq(50 * S + 1000 * MS, 50 * S + 1001 * MS, 0, 512);
 	struct wc_request c = mkrq(49 * S, 52 * S, 0, 512);
 	struct wc_series_bin sum;
+	uint64_t before;
 
 	wc_series_add(s, &a, WC_CAT_OTHER);
 	wc_series_add(s, &b, WC_CAT_OTHER);
-	ck_assert_uint_eq(wc_series_bin_ns(s), WC_SERIES_FIRST_BIN_NS);
+	before = wc_series_bin_ns(s);
+	ck_assert_uint_ge(wc_series_nbins(s), WC_SERIES_BINS / 2);
 	wc_series_add(s, &c, WC_CAT_OTHER);
+	ck_assert_uint_gt(wc_series_bin_ns(s), before);
 	ck_assert_uint_le(wc_series_origin(s), 49 * S);
 	ck_assert_uint_le(wc_series_nbins(s), WC_SERIES_BINS);
 	totals(s, &sum);
@@ -218,13 +230,18 @@ END_TEST
 START_TEST(test_near_time_zero)
 {
 	struct wc_series *s = open_series();
-	struct wc_request a = mkrq(MS / 2, 2 * MS, 0, 512);
+	struct wc_request a = mkrq(500, 2 * MS, 0, 512);
 	struct wc_request b = mkrq(0, 3 * MS, 0, 512);
+	struct wc_series_bin sum;
 
 	wc_series_add(s, &a, WC_CAT_OTHER);
 	wc_series_add(s, &b, WC_CAT_OTHER);
-	ck_assert_uint_eq(wc_series_origin(s), MS / 2);
-	ck_assert_uint_eq(wc_series_nbins(s), 3);
+	/* Less than a bin before the origin: bin 0 takes it, time 0 is not
+	 * crossed and only the 500 ns before the origin are dropped. */
+	ck_assert_uint_eq(wc_series_origin(s), 500);
+	ck_assert_uint_le(wc_series_nbins(s), WC_SERIES_BINS);
+	totals(s, &sum);
+	ck_assert_uint_eq(sum.driver_ns, (2 * MS - 500) + (3 * MS - 500));
 	wc_series_free(s);
 }
 END_TEST

@@ -64,7 +64,7 @@
 
 #define WC_SERIES_BINS 1024          /* time bins = scatter columns */
 #define WC_SERIES_ROWS 512           /* scatter sector rows */
-#define WC_SERIES_FIRST_BIN_NS 1000000u  /* 1 ms until the trace is longer */
+#define WC_SERIES_FIRST_BIN_NS 1000u     /* 1 us until the trace is longer */
 #define WC_SERIES_FIRST_ROW_SECTORS 8u   /* 4 KiB until the device is larger */
 #define WC_SERIES_LAT_PER_DECADE 20
 #define WC_SERIES_LAT_MIN_NS 1000u   /* lower edge of latency bin 0: 1 us */

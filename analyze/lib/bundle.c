@@ -1,0 +1,1636 @@
+/*
+ * bundle.c - the bug-report bundle: reports, figures, index.html (see
+ * bundle.h and docs/bundle.md).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bundle.h"
+#include "report.h"
+#include "series.h"
+
+#ifndef WC_VERSION
+#define WC_VERSION "unknown"
+#endif
+#ifndef WC_DATADIR
+#define WC_DATADIR "/usr/local/share/wcanalyze"
+#endif
+
+/* Points of a capture's curve in the overlaid throughput figure: enough
+ * for a 1200-pixel figure, few enough to keep per capture. */
+#define CURVE_POINTS 400
+#define TIMELINE_POINTS 300
+#define MAX_PHASE_NAMES 16
+#define NAME_MAX_LEN 64
+
+enum fig {
+	FIG_SCATTER,
+	FIG_THROUGHPUT,
+	FIG_FLUSHES,
+	FIG_LATENCY,
+	FIG_QUEUE,
+	FIG_PHASES,
+	NFIG
+};
+
+static const struct {
+	const char *name;       /* template and file name */
+	const char *caption;
+	int width, height;      /* as the template renders the PNG */
+} figs[NFIG] = {
+	[FIG_SCATTER] = { "scatter", "Sector over time: one point per request "
+			  "(per pixel), coloured by category; flushes marked "
+			  "above the data", 1200, 680 },
+	[FIG_THROUGHPUT] = { "throughput", "Throughput (MB/s) and IOPS over "
+			     "time, stacked by category", 1200, 760 },
+	[FIG_FLUSHES] = { "flushes", "Cache flushes per second and cumulative "
+			  "time spent in flush requests", 1200, 760 },
+	[FIG_LATENCY] = { "latency", "D2C latency CDF per category", 1200, 680 },
+	[FIG_QUEUE] = { "queue", "Queue depth over time", 1200, 600 },
+	[FIG_PHASES] = { "phases", "Where the time of each phase went", 1000, 650 },
+};
+
+struct devseries {
+	uint32_t device;
+	struct wc_series *s;
+};
+
+struct point {
+	double t, mbps;
+};
+
+struct cap {
+	struct wc_analysis *a;
+	char dir[NAME_MAX_LEN + 8];      /* folder inside the bundle */
+	bool fig[NFIG];                  /* figure written */
+	const char *why[NFIG];           /* why not, when not */
+	uint64_t scatter_requests, points, ignored_devices;
+	struct point *curve;
+	size_t ncurve;
+};
+
+struct wc_bundle {
+	char *dir;
+	char *index;
+	char *notice;
+	char plots[PATH_MAX];
+	char *common;                    /* plots/common.gp */
+	char catcolor[WC_NCAT][8];       /* "#RRGGBB", from common.gp */
+	char idlecolor[8];
+
+	bool in_capture, oom;
+	struct devseries dev[WC_BUNDLE_MAX_DEVICES];
+	size_t ndev;
+	uint64_t dev_ignored;
+
+	struct cap *caps;
+	size_t ncaps, capsize;
+	bool compare[3];                 /* cross-capture figures written */
+
+	char **scripts;                  /* .gp files to render, relative */
+	size_t nscripts, scriptsize;
+	bool rendered;
+};
+
+static const char *const compare_names[3] = {
+	"compare-time", "compare-phases", "compare-throughput"
+};
+
+static int sys_err(struct wc_err *err, const char *file, const char *what)
+{
+	return wc_err_set(err, WC_ERR_SYSTEM, file, NULL, WC_NO_OFFSET,
+			  "%s: %s", what, strerror(errno));
+}
+
+static int nomem(struct wc_err *err)
+{
+	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+			  "out of memory");
+}
+
+/* Folder and file names: letters, digits, '.', '_', '-' only. */
+static void safe_name(const char *in, char *out, size_t size)
+{
+	size_t i = 0;
+
+	for (; in && *in && i + 1 < size && i < NAME_MAX_LEN; in++) {
+		char c = *in;
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-'))
+			c = '_';
+		if (i == 0 && c == '.')
+			c = '_';
+		out[i++] = c;
+	}
+	if (i == 0 && size > 8) {
+		strcpy(out, "capture");
+		return;
+	}
+	out[i] = '\0';
+}
+
+/* snprintf into buf; false when it did not fit. */
+static bool __attribute__((format(printf, 3, 4)))
+fits(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return n >= 0 && (size_t)n < size;
+}
+
+static int path_of(const struct wc_bundle *b, const char *rel, char *buf,
+		   size_t size, struct wc_err *err)
+{
+	int n = snprintf(buf, size, "%s/%s", b->dir, rel);
+
+	if (n < 0 || (size_t)n >= size)
+		return wc_err_set(err, WC_ERR_USAGE, b->dir, NULL, WC_NO_OFFSET,
+				  "path too long");
+	return 0;
+}
+
+static FILE *bopen(const struct wc_bundle *b, const char *rel,
+		   struct wc_err *err)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	if (path_of(b, rel, path, sizeof(path), err) < 0)
+		return NULL;
+	f = fopen(path, "w");
+	if (!f)
+		sys_err(err, path, "cannot create");
+	return f;
+}
+
+static int bclose(const struct wc_bundle *b, FILE *f, const char *rel,
+		  struct wc_err *err)
+{
+	char path[PATH_MAX];
+	bool bad = ferror(f) != 0;
+
+	if (fclose(f) != 0)
+		bad = true;
+	if (!bad)
+		return 0;
+	if (path_of(b, rel, path, sizeof(path), NULL) < 0)
+		snprintf(path, sizeof(path), "%s", rel);
+	return sys_err(err, path, "write failed");
+}
+
+static int slurp(const char *path, char **out, struct wc_err *err)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	int c;
+
+	*out = NULL;
+	if (!f)
+		return sys_err(err, path, "cannot open");
+	m = open_memstream(&buf, &len);
+	if (!m) {
+		fclose(f);
+		return nomem(err);
+	}
+	while ((c = getc(f)) != EOF)
+		putc(c, m);
+	if (ferror(f)) {
+		fclose(f);
+		fclose(m);
+		free(buf);
+		return sys_err(err, path, "read failed");
+	}
+	fclose(f);
+	if (fclose(m) != 0) {
+		free(buf);
+		return nomem(err);
+	}
+	*out = buf;
+	return 0;
+}
+
+/* Writes s as a gnuplot double-quoted string. */
+static void gp_str(FILE *f, const char *s)
+{
+	putc('"', f);
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\')
+			putc('\\', f);
+		putc((unsigned char)*s < ' ' ? ' ' : *s, f);
+	}
+	putc('"', f);
+}
+
+static void html_str(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: putc(*s, f);
+		}
+	}
+}
+
+static bool has_common(const char *dir)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof(path), "%s/common.gp", dir);
+
+	return n > 0 && (size_t)n < sizeof(path) && access(path, R_OK) == 0;
+}
+
+static bool try_plots(struct wc_bundle *b, const char *dir)
+{
+	int n;
+
+	if (!has_common(dir))
+		return false;
+	n = snprintf(b->plots, sizeof(b->plots), "%s", dir);
+	return n > 0 && (size_t)n < sizeof(b->plots);
+}
+
+/* The lookup order of bundle.h. */
+static int find_plots(struct wc_bundle *b, struct wc_err *err)
+{
+	const char *env = getenv("WCANALYZE_PLOTS");
+	char exe[PATH_MAX], cand[PATH_MAX];
+	ssize_t n;
+
+	if (env && *env) {
+		if (try_plots(b, env))
+			return 0;
+		return wc_err_set(err, WC_ERR_USAGE, env, NULL, WC_NO_OFFSET,
+				  "WCANALYZE_PLOTS names no folder with common.gp");
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			if (fits(cand, sizeof(cand), "%s/../plots", exe) &&
+			    try_plots(b, cand))
+				return 0;
+			if (fits(cand, sizeof(cand), "%s/../share/wcanalyze/plots", exe) &&
+			    try_plots(b, cand))
+				return 0;
+		}
+	}
+	if (try_plots(b, WC_DATADIR "/plots") || try_plots(b, "plots"))
+		return 0;
+	return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+			  "gnuplot templates not found in " WC_DATADIR
+			  "/plots nor ./plots: set WCANALYZE_PLOTS to the "
+			  "source tree's plots folder");
+}
+
+/* Reads NAME = "#.. #.." from common.gp, so the page's colour keys are
+ * the figures' colours by construction. */
+static void parse_colors(struct wc_bundle *b)
+{
+	const char *p = strstr(b->common, "\ncatcolor = \"");
+	int k;
+
+	if (p) {
+		p += strlen("\ncatcolor = \"");
+		for (k = 0; k < WC_NCAT && *p == '#'; k++) {
+			snprintf(b->catcolor[k], sizeof(b->catcolor[k]), "%.7s", p);
+			p += 7;
+			while (*p == ' ')
+				p++;
+		}
+	}
+	p = strstr(b->common, "\nidlecolor = \"");
+	if (p)
+		snprintf(b->idlecolor, sizeof(b->idlecolor), "%.7s",
+			 p + strlen("\nidlecolor = \""));
+}
+
+int wc_bundle_open(struct wc_bundle **out, const char *dir, struct wc_err *err)
+{
+	struct wc_bundle *b;
+	char path[PATH_MAX];
+	struct stat st;
+
+	*out = NULL;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return nomem(err);
+	b->dir = strdup(dir);
+	if (!b->dir || asprintf(&b->index, "%s/index.html", dir) < 0) {
+		b->index = NULL;
+		nomem(err);
+		goto fail_free;
+	}
+	if (find_plots(b, err) < 0)
+		goto fail_free;
+	if (!fits(path, sizeof(path), "%s/common.gp", b->plots)) {
+		wc_err_set(err, WC_ERR_USAGE, b->plots, NULL, WC_NO_OFFSET,
+			   "path too long");
+		goto fail_free;
+	}
+	if (slurp(path, &b->common, err) < 0)
+		goto fail_free;
+	parse_colors(b);
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+		sys_err(err, dir, "cannot create folder");
+		goto fail_free;
+	}
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		wc_err_set(err, WC_ERR_USAGE, dir, NULL, WC_NO_OFFSET,
+			   "not a folder");
+		goto fail_free;
+	}
+	*out = b;
+	return 0;
+
+fail_free:
+	wc_bundle_free(b);
+	return -1;
+}
+
+static void drop_series(struct wc_bundle *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->ndev; i++)
+		wc_series_free(b->dev[i].s);
+	b->ndev = 0;
+	b->dev_ignored = 0;
+	b->oom = false;
+}
+
+int wc_bundle_begin(struct wc_bundle *b, struct wc_err *err)
+{
+	if (b->in_capture)
+		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+				  "bundle: capture begun twice");
+	drop_series(b);
+	b->in_capture = true;
+	return 0;
+}
+
+void wc_bundle_on_request(void *ctx, const struct wc_request *rq,
+			  enum wc_cat cat)
+{
+	struct wc_bundle *b = ctx;
+	struct wc_series *s = NULL;
+	size_t i;
+
+	if (!b || !b->in_capture)
+		return;
+	for (i = 0; i < b->ndev; i++)
+		if (b->dev[i].device == rq->device)
+			s = b->dev[i].s;
+	if (!s) {
+		if (b->ndev == WC_BUNDLE_MAX_DEVICES) {
+			b->dev_ignored++;
+			return;
+		}
+		if (wc_series_open(&s, NULL) < 0) {
+			b->oom = true;
+			return;
+		}
+		b->dev[b->ndev].device = rq->device;
+		b->dev[b->ndev++].s = s;
+	}
+	wc_series_add(s, rq, cat);
+}
+
+static int add_script(struct wc_bundle *b, const char *rel, struct wc_err *err)
+{
+	char *copy;
+
+	if (b->nscripts == b->scriptsize) {
+		size_t n = b->scriptsize ? 2 * b->scriptsize : 16;
+		char **p = realloc(b->scripts, n * sizeof(*p));
+
+		if (!p)
+			return nomem(err);
+		b->scripts = p;
+		b->scriptsize = n;
+	}
+	copy = strdup(rel);
+	if (!copy)
+		return nomem(err);
+	b->scripts[b->nscripts++] = copy;
+	return 0;
+}
+
+/*
+ * Writes REL (a .gp script): a header, the figure's variables (vars),
+ * common.gp, then the template plots/TPL.gp; and queues it for gnuplot.
+ */
+static int write_gp(struct wc_bundle *b, const char *rel, const char *tpl,
+		    const char *vars, struct wc_err *err)
+{
+	char path[PATH_MAX], *body = NULL;
+	const char *base = strrchr(rel, '/');
+	FILE *f;
+
+	if (!fits(path, sizeof(path), "%s/%s.gp", b->plots, tpl))
+		return wc_err_set(err, WC_ERR_USAGE, b->plots, NULL, WC_NO_OFFSET,
+				  "path too long");
+	if (slurp(path, &body, err) < 0)
+		return -1;
+	f = bopen(b, rel, err);
+	if (!f)
+		goto fail_body;
+	fprintf(f, "# %s - written by wcanalyze %s from plots/%s.gp.\n"
+		"# Render it again (PNG and SVG) in its folder: gnuplot %s\n"
+		"# The figure's variables:\n%s\n",
+		base ? base + 1 : rel, WC_VERSION, tpl, base ? base + 1 : rel,
+		vars);
+	fputs(b->common, f);
+	fputs("\n", f);
+	fputs(body, f);
+	if (bclose(b, f, rel, err) < 0)
+		goto fail_body;
+	free(body);
+	return add_script(b, rel, err);
+
+fail_body:
+	free(body);
+	return -1;
+}
+
+static const char *onoff(int v)
+{
+	return v == 1 ? "on" : v == 0 ? "off" : "?";
+}
+
+static double secs(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+/* Categories with time or requests in f, as a gnuplot word list. */
+static void cat_list(char *buf, size_t size, const struct wc_figures *f)
+{
+	size_t len = 0;
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; f && k < WC_NCAT; k++)
+		if (f->time_ns[k] || f->requests[k])
+			len += (size_t)snprintf(buf + len, size - len, "%s%d",
+						len ? " " : "", k);
+}
+
+/* Builds the figure variables in memory; *out must be freed. */
+static FILE *vars_open(char **out, size_t *len)
+{
+	*out = NULL;
+	return open_memstream(out, len);
+}
+
+/*
+ * timeline.dat: the series' bins merged in groups so that a figure gets
+ * at most TIMELINE_POINTS of them; a rate from a 5-microsecond bin would
+ * be noise, not throughput.
+ */
+static int write_timeline(struct wc_bundle *b, struct cap *c,
+			  const struct wc_series *s, uint64_t start,
+			  double *bin_ms, struct wc_err *err)
+{
+	size_t n = wc_series_nbins(s), k = (n + TIMELINE_POINTS - 1) / TIMELINE_POINTS;
+	uint64_t w = wc_series_bin_ns(s), origin = wc_series_origin(s);
+	char rel[PATH_MAX];
+	double cum = 0;
+	size_t g, i;
+	FILE *f;
+	int cat;
+
+	if (k == 0)
+		k = 1;
+	*bin_ms = (double)(k * w) / 1e6;
+	snprintf(rel, sizeof(rel), "%s/timeline.dat", c->dir);
+	f = bopen(b, rel, err);
+	if (!f)
+		return -1;
+	fprintf(f, "# timeline.dat - one line per time bin of %.6g s (docs/bundle.md)\n"
+		"# 1 start_s 2 mid_s 3 bin_s, 4-10 MB/s per category, "
+		"11-17 IOPS per category\n"
+		"# (categories in order: flush journal metadata data_read "
+		"data_write discard other)\n"
+		"# 18 flushes/s 19 flush_cum_s 20 mean_at_driver "
+		"21 mean_in_block_layer 22 max_depth 23 flushes 24 MB/s 25 IOPS\n",
+		(double)(k * w) / 1e9);
+	for (g = 0; g * k < n; g++) {
+		struct wc_series_bin sum, bin;
+		double t0 = ((double)origin - (double)start + (double)(g * k * w)) / 1e9;
+		double span, mb = 0, io = 0;
+		size_t m = 0;
+
+		memset(&sum, 0, sizeof(sum));
+		for (i = g * k; i < n && i < (g + 1) * k; i++, m++) {
+			wc_series_bin(s, i, &bin);
+			for (cat = 0; cat < WC_NCAT; cat++) {
+				sum.bytes[cat] += bin.bytes[cat];
+				sum.requests[cat] += bin.requests[cat];
+			}
+			sum.flush_ns += bin.flush_ns;
+			sum.driver_ns += bin.driver_ns;
+			sum.queued_ns += bin.queued_ns;
+			if (bin.max_depth > sum.max_depth)
+				sum.max_depth = bin.max_depth;
+		}
+		span = (double)(m * w) / 1e9;
+		cum += secs(sum.flush_ns);
+		fprintf(f, "%.9f %.9f %.9f", t0, t0 + span / 2, span);
+		for (cat = 0; cat < WC_NCAT; cat++) {
+			fprintf(f, " %.6g", (double)sum.bytes[cat] / span / 1e6);
+			mb += (double)sum.bytes[cat] / span / 1e6;
+		}
+		for (cat = 0; cat < WC_NCAT; cat++) {
+			fprintf(f, " %.6g", (double)sum.requests[cat] / span);
+			io += (double)sum.requests[cat] / span;
+		}
+		fprintf(f, " %.6g %.9f %.6g %.6g %u %llu %.6g %.6g\n",
+			(double)sum.requests[WC_CAT_FLUSH] / span, cum,
+			(double)sum.driver_ns / 1e9 / span,
+			(double)sum.queued_ns / 1e9 / span, sum.max_depth,
+			(unsigned long long)sum.requests[WC_CAT_FLUSH], mb, io);
+	}
+	return bclose(b, f, rel, err);
+}
+
+static int write_curve(struct cap *c, const struct wc_series *s,
+		       uint64_t start, struct wc_err *err)
+{
+	size_t n = wc_series_nbins(s), k = (n + CURVE_POINTS - 1) / CURVE_POINTS;
+	uint64_t w = wc_series_bin_ns(s), origin = wc_series_origin(s);
+	size_t g, i;
+
+	if (n == 0)
+		return 0;
+	c->curve = calloc((n + k - 1) / k, sizeof(*c->curve));
+	if (!c->curve)
+		return nomem(err);
+	for (g = 0; g * k < n; g++) {
+		uint64_t bytes = 0;
+		size_t m = 0;
+
+		for (i = g * k; i < n && i < (g + 1) * k; i++, m++) {
+			struct wc_series_bin bin;
+			int cat;
+
+			wc_series_bin(s, i, &bin);
+			for (cat = 0; cat < WC_NCAT; cat++)
+				bytes += bin.bytes[cat];
+		}
+		c->curve[g].t = ((double)origin - (double)start +
+				 ((double)(g * k) + (double)m / 2) * (double)w) / 1e9;
+		c->curve[g].mbps = (double)bytes / ((double)m * (double)w / 1e9) / 1e6;
+	}
+	c->ncurve = g;
+	return 0;
+}
+
+static int write_scatter(struct wc_bundle *b, struct cap *c,
+			 const struct wc_series *s, uint64_t start,
+			 unsigned *present, struct wc_err *err)
+{
+	char rel[PATH_MAX];
+	uint64_t w = wc_series_bin_ns(s), rs = wc_series_row_sectors(s);
+	double origin = (double)wc_series_origin(s) - (double)start;
+	size_t col, row;
+	FILE *f;
+
+	*present = 0;
+	snprintf(rel, sizeof(rel), "%s/scatter.dat", c->dir);
+	f = bopen(b, rel, err);
+	if (!f)
+		return -1;
+	fprintf(f, "# scatter.dat - requests binned per pixel: %llu requests "
+		"as %llu points (docs/bundle.md)\n"
+		"# cells of %.6g s by %llu sectors; 1 time_s (cell centre) "
+		"2 sector (cell centre) 3 categories (bit 1<<k, k in the "
+		"order flush journal metadata data_read data_write discard other)\n"
+		"# flushes have no sector: a line with sector -1 and bit 0 marks "
+		"the pixel column of flushes that completed in it\n",
+		(unsigned long long)wc_series_scatter_requests(s),
+		(unsigned long long)wc_series_points(s), (double)w / 1e9,
+		(unsigned long long)rs);
+	for (col = 0; col < wc_series_nbins(s); col++) {
+		double t = (origin + ((double)col + 0.5) * (double)w) / 1e9;
+		struct wc_series_bin bin;
+
+		wc_series_bin(s, col, &bin);
+		if (bin.requests[WC_CAT_FLUSH])
+			fprintf(f, "%.9f -1 1\n", t);
+
+		for (row = 0; row < wc_series_nrows(s); row++) {
+			unsigned m = wc_series_cell(s, col, row);
+
+			if (!m)
+				continue;
+			*present |= m;
+			fprintf(f, "%.9f %.0f %u\n", t,
+				((double)row + 0.5) * (double)rs, m);
+		}
+	}
+	return bclose(b, f, rel, err);
+}
+
+static int write_latency(struct wc_bundle *b, struct cap *c,
+			 const struct wc_series *s, char *lcats, size_t lsize,
+			 char *lcount, size_t csize, struct wc_err *err)
+{
+	size_t first = WC_SERIES_LAT_BINS, last = 0, i, len = 0, clen = 0;
+	uint64_t cum[WC_NCAT] = { 0 };
+	char rel[PATH_MAX];
+	FILE *f;
+	int k;
+
+	lcats[0] = '\0';
+	for (k = 0; k < WC_NCAT; k++) {
+		uint64_t n = wc_series_lat_n(s, (enum wc_cat)k);
+
+		clen += (size_t)snprintf(lcount + clen, csize - clen, "%s%llu",
+					 k ? " " : "", (unsigned long long)n);
+		if (n)
+			len += (size_t)snprintf(lcats + len, lsize - len, "%s%d",
+						len ? " " : "", k);
+		for (i = 0; i < WC_SERIES_LAT_BINS; i++) {
+			if (!wc_series_lat_count(s, (enum wc_cat)k, i))
+				continue;
+			if (i < first)
+				first = i;
+			if (i > last)
+				last = i;
+		}
+	}
+	snprintf(rel, sizeof(rel), "%s/latency.dat", c->dir);
+	f = bopen(b, rel, err);
+	if (!f)
+		return -1;
+	fprintf(f, "# latency.dat - D2C latency CDF per category, %d bins a "
+		"decade (docs/bundle.md)\n# 1 latency_ms (top of the bin), "
+		"2-8 fraction of the category's requests at most that slow\n"
+		"# (flush journal metadata data_read data_write discard other; "
+		"NaN: no requests)\n", WC_SERIES_LAT_PER_DECADE);
+	if (first <= last) {
+		/* Start every curve at 0 at the bottom of the first bin. */
+		fprintf(f, "%.6g", (double)wc_series_lat_lower(first) / 1e6);
+		for (k = 0; k < WC_NCAT; k++)
+			fputs(wc_series_lat_n(s, (enum wc_cat)k) ? " 0" : " NaN", f);
+		fputs("\n", f);
+	}
+	for (i = first; i <= last && i < WC_SERIES_LAT_BINS; i++) {
+		fprintf(f, "%.6g", (double)wc_series_lat_lower(i + 1) / 1e6);
+		for (k = 0; k < WC_NCAT; k++) {
+			uint64_t n = wc_series_lat_n(s, (enum wc_cat)k);
+
+			cum[k] += wc_series_lat_count(s, (enum wc_cat)k, i);
+			if (n)
+				fprintf(f, " %.6f", (double)cum[k] / (double)n);
+			else
+				fputs(" NaN", f);
+		}
+		fputs("\n", f);
+	}
+	return bclose(b, f, rel, err);
+}
+
+static void fig_row(FILE *f, const char *label, const struct wc_figures *fg)
+{
+	int k;
+
+	fputs("\"", f);
+	for (; *label; label++)
+		putc(*label == '"' ? '\'' : *label, f);
+	fprintf(f, "\" %.9f", fg ? secs(fg->idle_ns) : 0.0);
+	for (k = 0; k < WC_NCAT; k++)
+		fprintf(f, " %.9f", fg ? secs(fg->time_ns[k]) : 0.0);
+	fputs("\n", f);
+}
+
+static int write_phases(struct wc_bundle *b, struct cap *c,
+			const struct wc_analysis *a, struct wc_err *err)
+{
+	char rel[PATH_MAX], name[NAME_MAX_LEN + 1];
+	size_t p;
+	FILE *f;
+
+	snprintf(rel, sizeof(rel), "%s/phases.dat", c->dir);
+	f = bopen(b, rel, err);
+	if (!f)
+		return -1;
+	fputs("# phases.dat - time per phase of the main device (docs/bundle.md)\n"
+	      "# 1 phase 2 idle_s, 3-9 seconds per category (flush journal "
+	      "metadata data_read data_write discard other)\n", f);
+	for (p = 0; p < wc_analysis_nphases(a); p++) {
+		safe_name(wc_analysis_phase(a, p)->name, name, sizeof(name));
+		fig_row(f, name, wc_analysis_phase_figures(a, p));
+	}
+	fig_row(f, "whole capture", wc_analysis_main(a));
+	return bclose(b, f, rel, err);
+}
+
+/* Writes FIG's script from the variables in buf (NULL: out of memory). */
+static int finish_fig(struct wc_bundle *b, struct cap *c, enum fig fig,
+		      FILE *vars, char **buf, struct wc_err *err)
+{
+	char rel[PATH_MAX];
+	int r;
+
+	if (fclose(vars) != 0) {
+		free(*buf);
+		return nomem(err);
+	}
+	snprintf(rel, sizeof(rel), "%s/%s.gp", c->dir, figs[fig].name);
+	r = write_gp(b, rel, figs[fig].name, *buf, err);
+	free(*buf);
+	*buf = NULL;
+	if (r == 0)
+		c->fig[fig] = true;
+	return r;
+}
+
+static void common_vars(FILE *v, enum fig fig, const char *name,
+			const char *what)
+{
+	char title[512];
+
+	fprintf(v, "out = \"%s\"\n", figs[fig].name);
+	snprintf(title, sizeof(title), "%s: %s", name, what);
+	fputs("title = ", v);
+	gp_str(v, title);
+	fputs("\n", v);
+}
+
+/* Every per-capture figure of c; s is the main device's series. */
+static int write_figures(struct wc_bundle *b, struct cap *c,
+			 const struct wc_series *s, struct wc_err *err)
+{
+	const struct wc_capture_meta *meta = wc_analysis_meta(c->a);
+	const struct wc_figures *main = wc_analysis_main(c->a);
+	uint64_t start = main ? main->start : wc_series_origin(s);
+	double xmax = main ? secs(main->window_ns) : 0;
+	char cats[64], lcats[64], lcount[256], scats[64];
+	double bin_ms;
+	uint64_t flushes = 0, flush_ns = 0;
+	unsigned present;
+	size_t i, len = 0;
+	char *buf = NULL;
+	size_t blen;
+	FILE *v;
+	int k;
+
+	if (wc_series_origin(s) == WC_NO_TIME)
+		start = 0;
+	for (i = 0; i < wc_series_nbins(s); i++) {
+		struct wc_series_bin bin;
+
+		wc_series_bin(s, i, &bin);
+		flushes += bin.requests[WC_CAT_FLUSH];
+		flush_ns += bin.flush_ns;
+	}
+	if (wc_series_nbins(s)) {
+		double end = ((double)wc_series_origin(s) - (double)start +
+			      (double)(wc_series_nbins(s) * wc_series_bin_ns(s))) / 1e9;
+
+		if (!main || end < xmax * 1.02)
+			xmax = xmax > end ? xmax : end;
+	}
+	if (xmax <= 0)
+		xmax = 1e-3;
+	cat_list(cats, sizeof(cats), main);
+
+	if (write_timeline(b, c, s, start, &bin_ms, err) < 0 ||
+	    write_scatter(b, c, s, start, &present, err) < 0 ||
+	    write_latency(b, c, s, lcats, sizeof(lcats), lcount, sizeof(lcount),
+			  err) < 0 ||
+	    write_phases(b, c, c->a, err) < 0 ||
+	    write_curve(c, s, start, err) < 0)
+		return -1;
+	c->scatter_requests = wc_series_scatter_requests(s);
+	c->points = wc_series_points(s);
+
+	scats[0] = '\0';
+	for (k = 0; k < WC_NCAT; k++)
+		if (present & (1u << k))
+			len += (size_t)snprintf(scats + len, sizeof(scats) - len,
+						"%s%d", len ? " " : "", k);
+
+	/* Sector over time. */
+	if (c->scatter_requests == 0 && flushes == 0) {
+		c->why[FIG_SCATTER] = "no request with a sector and no flush";
+	} else {
+		char note[256];
+
+		v = vars_open(&buf, &blen);
+		if (!v)
+			return nomem(err);
+		common_vars(v, FIG_SCATTER, meta->name, "sector over time");
+		if (c->points < c->scatter_requests)
+			snprintf(note, sizeof(note), "%llu requests drawn as %llu "
+				 "points: requests of one category in one pixel "
+				 "are merged", (unsigned long long)c->scatter_requests,
+				 (unsigned long long)c->points);
+		else
+			snprintf(note, sizeof(note), "%llu requests, one point each",
+				 (unsigned long long)c->scatter_requests);
+		fputs("note = ", v);
+		gp_str(v, note);
+		/* Few points must stay visible; many must not hide each other. */
+		fprintf(v, "\ndatafile = \"scatter.dat\"\nscats = \"%s\"\n"
+			"has_flush = %d\nps = %.2f\nxmax = %.9g\nymax = %.0f\n",
+			scats, flushes > 0, c->points < 2000 ? 0.8 : 0.35, xmax,
+			(double)(wc_series_nrows(s) ? wc_series_nrows(s) : 1) *
+			(double)wc_series_row_sectors(s));
+		if (finish_fig(b, c, FIG_SCATTER, v, &buf, err) < 0)
+			return -1;
+	}
+
+	if (wc_series_nbins(s) == 0 || !cats[0]) {
+		c->why[FIG_THROUGHPUT] = c->why[FIG_FLUSHES] =
+			c->why[FIG_QUEUE] = "no completed request";
+	} else {
+		v = vars_open(&buf, &blen);
+		if (!v)
+			return nomem(err);
+		common_vars(v, FIG_THROUGHPUT, meta->name, "throughput and IOPS");
+		fprintf(v, "datafile = \"timeline.dat\"\ncats = \"%s\"\n"
+			"xmax = %.9g\nbin_ms = %.6g\n", cats, xmax, bin_ms);
+		if (finish_fig(b, c, FIG_THROUGHPUT, v, &buf, err) < 0)
+			return -1;
+
+		v = vars_open(&buf, &blen);
+		if (!v)
+			return nomem(err);
+		common_vars(v, FIG_FLUSHES, meta->name, "cache flushes");
+		fprintf(v, "datafile = \"timeline.dat\"\nxmax = %.9g\n"
+			"flushes = %llu\nflush_s = %.9f\n", xmax,
+			(unsigned long long)flushes, secs(flush_ns));
+		if (finish_fig(b, c, FIG_FLUSHES, v, &buf, err) < 0)
+			return -1;
+
+		v = vars_open(&buf, &blen);
+		if (!v)
+			return nomem(err);
+		common_vars(v, FIG_QUEUE, meta->name, "queue depth");
+		fprintf(v, "datafile = \"timeline.dat\"\nxmax = %.9g\n"
+			"bin_ms = %.6g\n", xmax, bin_ms);
+		if (finish_fig(b, c, FIG_QUEUE, v, &buf, err) < 0)
+			return -1;
+	}
+
+	if (!lcats[0]) {
+		c->why[FIG_LATENCY] = "no request with both D and C";
+	} else {
+		v = vars_open(&buf, &blen);
+		if (!v)
+			return nomem(err);
+		common_vars(v, FIG_LATENCY, meta->name, "D2C latency");
+		fprintf(v, "datafile = \"latency.dat\"\nlcats = \"%s\"\n"
+			"lcount = \"%s\"\n", lcats, lcount);
+		if (finish_fig(b, c, FIG_LATENCY, v, &buf, err) < 0)
+			return -1;
+	}
+
+	if (!main || main->window_ns == 0 || !cats[0]) {
+		c->why[FIG_PHASES] = "an empty window";
+	} else {
+		v = vars_open(&buf, &blen);
+		if (!v)
+			return nomem(err);
+		common_vars(v, FIG_PHASES, meta->name, "where the time went, by phase");
+		fprintf(v, "datafile = \"phases.dat\"\ncats = \"%s\"\n", cats);
+		if (finish_fig(b, c, FIG_PHASES, v, &buf, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A folder name for the capture, unique in the bundle. */
+static void cap_dir(const struct wc_bundle *b, const char *name, char *out,
+		    size_t size)
+{
+	char base[NAME_MAX_LEN + 1];
+	unsigned n = 1;
+	size_t i;
+	bool taken;
+
+	safe_name(name, base, sizeof(base));
+	snprintf(out, size, "%s", base);
+	do {
+		taken = strncmp(out, "compare-", 8) == 0;
+		for (i = 0; i < b->ncaps && !taken; i++)
+			taken = strcmp(b->caps[i].dir, out) == 0;
+		if (taken)
+			snprintf(out, size, "%s-%u", base, ++n);
+	} while (taken);
+}
+
+int wc_bundle_end(struct wc_bundle *b, struct wc_analysis *a,
+		  struct wc_err *err)
+{
+	const struct wc_capture_meta *meta;
+	struct wc_series *s = NULL, *empty = NULL;
+	char path[PATH_MAX];
+	struct cap *c;
+	size_t i;
+	int r = -1;
+
+	if (!b->in_capture)
+		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+				  "bundle: capture ended without a beginning");
+	b->in_capture = false;
+	if (!a) {
+		r = 0;
+		goto out_series;
+	}
+	if (b->oom) {
+		nomem(err);
+		goto out_series;
+	}
+	if (b->ncaps == b->capsize) {
+		size_t n = b->capsize ? 2 * b->capsize : 8;
+		struct cap *p = realloc(b->caps, n * sizeof(*p));
+
+		if (!p) {
+			nomem(err);
+			goto out_series;
+		}
+		b->caps = p;
+		b->capsize = n;
+	}
+	c = &b->caps[b->ncaps];
+	memset(c, 0, sizeof(*c));
+	c->a = a;
+	meta = wc_analysis_meta(a);
+	cap_dir(b, meta->name, c->dir, sizeof(c->dir));
+	b->ncaps++;
+	c->ignored_devices = b->dev_ignored;
+
+	for (i = 0; i < b->ndev; i++)
+		if (b->dev[i].device == meta->main_device)
+			s = b->dev[i].s;
+	if (!s) {
+		/* No request on the main device: empty figures say so. */
+		if (wc_series_open(&empty, err) < 0)
+			goto out_series;
+		s = empty;
+	}
+	if (path_of(b, c->dir, path, sizeof(path), err) < 0)
+		goto out_series;
+	if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+		sys_err(err, path, "cannot create folder");
+		goto out_series;
+	}
+	r = write_figures(b, c, s, err);
+
+out_series:
+	wc_series_free(empty);
+	drop_series(b);
+	return r;
+}
+
+static int write_reports(struct wc_bundle *b, const char *baseline,
+			 struct wc_err *err)
+{
+	static const struct {
+		const char *file;
+		enum wc_format fmt;
+	} reports[] = {
+		{ "report.txt", WC_FORMAT_TEXT },
+		{ "report.json", WC_FORMAT_JSON },
+		{ "summary.csv", WC_FORMAT_CSV },
+	};
+	struct wc_analysis **caps;
+	size_t i;
+	int r = 0;
+
+	caps = calloc(b->ncaps, sizeof(*caps));
+	if (!caps)
+		return nomem(err);
+	for (i = 0; i < b->ncaps; i++)
+		caps[i] = b->caps[i].a;
+	for (i = 0; i < sizeof(reports) / sizeof(reports[0]) && r == 0; i++) {
+		FILE *f = bopen(b, reports[i].file, err);
+
+		if (!f) {
+			r = -1;
+			break;
+		}
+		r = wc_report_write(f, reports[i].fmt, caps, b->ncaps, baseline, err);
+		if (bclose(b, f, reports[i].file, err) < 0)
+			r = -1;
+	}
+	free(caps);
+	return r;
+}
+
+/* The four label columns of a capture in the comparison .dat files. */
+static void cap_label(FILE *f, const struct cap *c)
+{
+	const struct wc_capture_meta *m = wc_analysis_meta(c->a);
+	char fs[40];
+
+	safe_name(m->fs[0] ? m->fs : "?", fs, sizeof(fs));
+	if (!m->fs[0])
+		strcpy(fs, "fs?");
+	fprintf(f, "\"%s\" \"%s\" \"%s\" \"%s\"", c->dir, fs,
+		onoff(m->write_cache), onoff(m->barrier));
+}
+
+static int write_compare(struct wc_bundle *b, struct wc_err *err)
+{
+	char names[MAX_PHASE_NAMES][NAME_MAX_LEN + 1], cats[64], plist[1200];
+	struct wc_figures all;
+	size_t i, p, j, nnames = 0, len = 0;
+	double xmax = 1e-3;
+	char *buf = NULL;
+	size_t blen;
+	FILE *f, *v;
+	int k;
+
+	/* Time by category per capture. */
+	memset(&all, 0, sizeof(all));
+	f = bopen(b, "compare-time.dat", err);
+	if (!f)
+		return -1;
+	fputs("# compare-time.dat - time by category per capture, main device "
+	      "(docs/bundle.md)\n# 1 capture 2 fs 3 write_cache 4 barriers "
+	      "5 idle_s, 6-12 seconds per category (flush journal metadata "
+	      "data_read data_write discard other)\n", f);
+	for (i = 0; i < b->ncaps; i++) {
+		const struct wc_figures *m = wc_analysis_main(b->caps[i].a);
+
+		cap_label(f, &b->caps[i]);
+		fprintf(f, " %.9f", m ? secs(m->idle_ns) : 0.0);
+		for (k = 0; k < WC_NCAT; k++) {
+			fprintf(f, " %.9f", m ? secs(m->time_ns[k]) : 0.0);
+			if (m) {
+				all.time_ns[k] += m->time_ns[k];
+				all.requests[k] += m->requests[k];
+			}
+		}
+		fputs("\n", f);
+		if (m && secs(m->window_ns) > xmax)
+			xmax = secs(m->window_ns);
+	}
+	if (bclose(b, f, "compare-time.dat", err) < 0)
+		return -1;
+	cat_list(cats, sizeof(cats), &all);
+	if (cats[0]) {
+		v = vars_open(&buf, &blen);
+		if (!v)
+			return nomem(err);
+		fprintf(v, "out = \"compare-time\"\ntitle = \"where the time went, "
+			"per capture (main device)\"\ndatafile = \"compare-time.dat\"\n"
+			"cats = \"%s\"\nncap = %zu\n", cats, b->ncaps);
+		fclose(v);
+		if (!buf || write_gp(b, "compare-time.gp", "compare-time", buf, err) < 0) {
+			free(buf);
+			return buf ? -1 : nomem(err);
+		}
+		free(buf);
+		b->compare[0] = true;
+	}
+
+	/* Wall time per phase: the union of the phase names, in order. */
+	for (i = 0; i < b->ncaps; i++) {
+		const struct wc_analysis *a = b->caps[i].a;
+
+		for (p = 0; p < wc_analysis_nphases(a); p++) {
+			char n[NAME_MAX_LEN + 1];
+
+			safe_name(wc_analysis_phase(a, p)->name, n, sizeof(n));
+			for (j = 0; j < nnames && strcmp(names[j], n); j++)
+				;
+			if (j == nnames && nnames < MAX_PHASE_NAMES)
+				strcpy(names[nnames++], n);
+		}
+	}
+	if (nnames) {
+		f = bopen(b, "compare-phases.dat", err);
+		if (!f)
+			return -1;
+		fputs("# compare-phases.dat - wall time per phase and capture "
+		      "(docs/bundle.md)\n# 1 capture 2 fs 3 write_cache 4 barriers, "
+		      "then seconds per phase:", f);
+		for (j = 0; j < nnames; j++)
+			fprintf(f, " %s", names[j]);
+		fputs("\n", f);
+		for (i = 0; i < b->ncaps; i++) {
+			const struct wc_analysis *a = b->caps[i].a;
+
+			cap_label(f, &b->caps[i]);
+			for (j = 0; j < nnames; j++) {
+				double wall = 0;
+				bool seen = false;
+
+				for (p = 0; p < wc_analysis_nphases(a); p++) {
+					char n[NAME_MAX_LEN + 1];
+
+					safe_name(wc_analysis_phase(a, p)->name, n, sizeof(n));
+					if (strcmp(n, names[j]) == 0) {
+						wall += wc_analysis_phase(a, p)->wall_s;
+						seen = true;
+					}
+				}
+				if (seen)
+					fprintf(f, " %.9f", wall);
+				else
+					fputs(" NaN", f);
+			}
+			fputs("\n", f);
+		}
+		if (bclose(b, f, "compare-phases.dat", err) < 0)
+			return -1;
+		plist[0] = '\0';
+		for (j = 0; j < nnames; j++)
+			len += (size_t)snprintf(plist + len, sizeof(plist) - len,
+						"%s%s", j ? " " : "", names[j]);
+		v = vars_open(&buf, &blen);
+		if (!v)
+			return nomem(err);
+		fprintf(v, "out = \"compare-phases\"\ntitle = \"wall time per "
+			"phase\"\ndatafile = \"compare-phases.dat\"\nphases = \"%s\"\n"
+			"ncap = %zu\n", plist, b->ncaps);
+		fclose(v);
+		if (!buf || write_gp(b, "compare-phases.gp", "compare-phases", buf, err) < 0) {
+			free(buf);
+			return buf ? -1 : nomem(err);
+		}
+		free(buf);
+		b->compare[1] = true;
+	}
+
+	/* Throughput curves. */
+	f = bopen(b, "compare-throughput.dat", err);
+	if (!f)
+		return -1;
+	fputs("# compare-throughput.dat - total MB/s over time, one block per "
+	      "capture in order (docs/bundle.md)\n# 1 time_s 2 MB/s\n", f);
+	len = 0;
+	plist[0] = '\0';
+	for (i = 0; i < b->ncaps; i++) {
+		const struct cap *c = &b->caps[i];
+
+		fprintf(f, "# %s\n", c->dir);
+		if (c->ncurve == 0)
+			fputs("0 NaN\n", f);
+		for (j = 0; j < c->ncurve; j++)
+			fprintf(f, "%.6f %.6g\n", c->curve[j].t, c->curve[j].mbps);
+		fputs("\n\n", f);
+		len += (size_t)snprintf(plist + len, sizeof(plist) > len ? sizeof(plist) - len : 0,
+					"%s%s", i ? " " : "", c->dir);
+	}
+	if (bclose(b, f, "compare-throughput.dat", err) < 0)
+		return -1;
+	if (len >= sizeof(plist))
+		return 0;      /* too many names for one figure's legend */
+	v = vars_open(&buf, &blen);
+	if (!v)
+		return nomem(err);
+	fprintf(v, "out = \"compare-throughput\"\ntitle = \"throughput of "
+		"every capture (main device)\"\ndatafile = \"compare-throughput.dat\"\n"
+		"names = \"%s\"\nxmax = %.9g\n", plist, xmax);
+	fclose(v);
+	if (!buf || write_gp(b, "compare-throughput.gp", "compare-throughput",
+			     buf, err) < 0) {
+		free(buf);
+		return buf ? -1 : nomem(err);
+	}
+	free(buf);
+	b->compare[2] = true;
+	return 0;
+}
+
+static int write_render_sh(struct wc_bundle *b, struct wc_err *err)
+{
+	char path[PATH_MAX];
+	FILE *f = bopen(b, "render.sh", err);
+
+	if (!f)
+		return -1;
+	fputs("#!/usr/bin/env bash\n"
+	      "# render.sh - renders every figure of this bundle again (PNG and\n"
+	      "# SVG) from its .dat and .gp files.  Needs gnuplot (Debian:\n"
+	      "# apt-get install gnuplot-nox).\n"
+	      "set -euo pipefail\n"
+	      "cd \"$(dirname \"$0\")\"\n"
+	      "for g in *.gp */*.gp; do\n"
+	      "\t[[ -e $g ]] || continue\n"
+	      "\t(cd \"$(dirname \"$g\")\" && gnuplot \"$(basename \"$g\")\")\n"
+	      "done\n", f);
+	if (bclose(b, f, "render.sh", err) < 0)
+		return -1;
+	if (path_of(b, "render.sh", path, sizeof(path), err) < 0)
+		return -1;
+	chmod(path, 0755);
+	return 0;
+}
+
+/* gnuplot's path: $WCANALYZE_GNUPLOT or PATH; NULL when none. */
+static char *find_gnuplot(void)
+{
+	const char *env = getenv("WCANALYZE_GNUPLOT");
+	const char *name = "gnuplot", *path;
+	char cand[PATH_MAX];
+
+	if (env) {
+		if (!*env)
+			return NULL;
+		name = env;
+	}
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0 ? strdup(name) : NULL;
+	path = getenv("PATH");
+	if (!path)
+		path = "/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+		int m = snprintf(cand, sizeof(cand), "%.*s/%s", (int)n,
+				 n ? path : ".", name);
+
+		if (m > 0 && (size_t)m < sizeof(cand) && access(cand, X_OK) == 0)
+			return strdup(cand);
+		path += n;
+		if (*path == ':')
+			path++;
+	}
+	return NULL;
+}
+
+static pid_t spawn(const char *gnuplot, const char *dir, const char *script,
+		   int logfd)
+{
+	pid_t pid = fork();
+
+	if (pid != 0)
+		return pid;
+	/* Child: only async-signal-safe calls from here on. */
+	if (chdir(dir) < 0 || dup2(logfd, STDOUT_FILENO) < 0 ||
+	    dup2(logfd, STDERR_FILENO) < 0)
+		_exit(126);
+	execl(gnuplot, gnuplot, script, (char *)NULL);
+	_exit(127);
+}
+
+/*
+ * Runs gnuplot on every queued script, a few at a time, in the script's
+ * folder, with output to gnuplot.log.  Returns 0, or -1 naming the first
+ * script that failed.
+ */
+static int render(struct wc_bundle *b, const char *gnuplot, struct wc_err *err)
+{
+	char logpath[PATH_MAX];
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t par = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (size_t)ncpu;
+	pid_t *pids;
+	size_t next = 0, done = 0, i;
+	int logfd, r = 0;
+	struct stat st;
+
+	if (path_of(b, "gnuplot.log", logpath, sizeof(logpath), err) < 0)
+		return -1;
+	logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0666);
+	if (logfd < 0)
+		return sys_err(err, logpath, "cannot create");
+	pids = calloc(b->nscripts ? b->nscripts : 1, sizeof(*pids));
+	if (!pids) {
+		close(logfd);
+		return nomem(err);
+	}
+	while (done < b->nscripts) {
+		int status;
+
+		while (next < b->nscripts && next - done < par) {
+			char dir[PATH_MAX], *slash;
+			const char *script = b->scripts[next];
+
+			if (path_of(b, script, dir, sizeof(dir), err) < 0)
+				goto fail_wait;
+			slash = strrchr(dir, '/');
+			*slash = '\0';
+			pids[next] = spawn(gnuplot, dir, slash + 1, logfd);
+			if (pids[next] < 0) {
+				sys_err(err, gnuplot, "cannot run");
+				goto fail_wait;
+			}
+			next++;
+		}
+		if (waitpid(pids[done], &status, 0) < 0)
+			status = 0;
+		if (r == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+			wc_err_set(err, WC_ERR_SYSTEM, logpath, NULL, WC_NO_OFFSET,
+				   "gnuplot failed on %s (%s %d): see this log",
+				   b->scripts[done],
+				   WIFEXITED(status) ? "exit" : "signal",
+				   WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+			r = -1;
+		}
+		done++;
+	}
+	goto out;
+
+fail_wait:
+	r = -1;
+	for (i = done; i < next; i++)
+		waitpid(pids[i], NULL, 0);
+out:
+	free(pids);
+	close(logfd);
+	if (stat(logpath, &st) == 0 && st.st_size == 0)
+		unlink(logpath);
+	return r;
+}
+
+static void html_swatch(FILE *f, const char *color)
+{
+	if (color[0] == '#')
+		fprintf(f, "<span class=\"sw\" style=\"background:%s\"></span>", color);
+}
+
+static void html_figure(FILE *f, const struct wc_bundle *b, const char *dir,
+			const char *name, const char *caption, int w, int h,
+			const char *alt)
+{
+	char pre[NAME_MAX_LEN + 16];
+
+	snprintf(pre, sizeof(pre), "%s%s", dir ? dir : "", dir ? "/" : "");
+	fputs("<figure>\n", f);
+	if (b->rendered)
+		fprintf(f, "<a href=\"%s%s.svg\"><img src=\"%s%s.png\" width=\"%d\" "
+			"height=\"%d\" alt=\"", pre, name, pre, name, w, h);
+	if (b->rendered) {
+		html_str(f, alt);
+		fputs("\"></a>\n", f);
+	}
+	fputs("<figcaption>", f);
+	html_str(f, caption);
+	fprintf(f, " (<a href=\"%s%s.svg\">SVG</a>, <a href=\"%s%s.gp\">gnuplot "
+		"script</a>)</figcaption>\n</figure>\n", pre, name, pre, name);
+}
+
+static void html_cat_head(FILE *f, const struct wc_bundle *b)
+{
+	int k;
+
+	for (k = 0; k < WC_NCAT; k++) {
+		fputs("<th>", f);
+		html_swatch(f, b->catcolor[k]);
+		html_str(f, wc_cat_name((enum wc_cat)k));
+		fputs("</th>", f);
+	}
+	fputs("<th>", f);
+	html_swatch(f, b->idlecolor);
+	fputs("idle</th>", f);
+}
+
+static void html_cell_time(FILE *f, uint64_t ns, uint64_t window)
+{
+	fprintf(f, "<td>%.3f", secs(ns));
+	if (window)
+		fprintf(f, " <small>(%.1f%%)</small>", 100.0 * (double)ns / (double)window);
+	fputs("</td>", f);
+}
+
+static int write_html(struct wc_bundle *b, struct wc_err *err)
+{
+	static const char *const compare_captions[3] = {
+		"Where the time went in each capture: time by category and "
+		"idle time, stacked; a bar's height is the capture's window",
+		"Wall time of each phase in each capture",
+		"Throughput over time of every capture, overlaid",
+	};
+	char *report = NULL, path[PATH_MAX];
+	size_t i;
+	FILE *f;
+	int k, fig;
+
+	if (path_of(b, "report.txt", path, sizeof(path), err) < 0 ||
+	    slurp(path, &report, err) < 0)
+		return -1;
+	f = bopen(b, "index.html", err);
+	if (!f) {
+		free(report);
+		return -1;
+	}
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<title>wcanalyze: where the time went</title>\n<style>\n"
+	      "body { font-family: sans-serif; max-width: 1280px; margin: 1em auto; "
+	      "padding: 0 1em; color: #222; }\n"
+	      "table { border-collapse: collapse; margin: 0.5em 0; }\n"
+	      "th, td { border: 1px solid #bbb; padding: 2px 8px; text-align: right; }\n"
+	      "th { background: #eee; } .l { text-align: left; }\n"
+	      "img { max-width: 100%; height: auto; border: 1px solid #ddd; }\n"
+	      "figure { margin: 1em 0 2em 0; }\n"
+	      "pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; }\n"
+	      ".sw { display: inline-block; width: 0.9em; height: 0.9em; "
+	      "margin-right: 0.3em; vertical-align: middle; }\n"
+	      ".note { background: #fff3cd; padding: 0.5em; }\n"
+	      "</style>\n</head>\n<body>\n<h1>wcanalyze: where the time went</h1>\n", f);
+	fprintf(f, "<p>wcanalyze %s, %zu capture%s.  For a mail or a bug report: "
+		"<a href=\"report.txt\">report.txt</a> (plain text, 80 columns); "
+		"for programs: <a href=\"report.json\">report.json</a>, "
+		"<a href=\"summary.csv\">summary.csv</a>.  Every figure is drawn "
+		"by gnuplot from the <code>.dat</code> and <code>.gp</code> files "
+		"beside it; <a href=\"render.sh\">render.sh</a> draws them again.</p>\n",
+		WC_VERSION, b->ncaps, b->ncaps == 1 ? "" : "s");
+	if (!b->rendered)
+		fputs("<p class=\"note\">The figures are not rendered: gnuplot was "
+		      "not available.  Run <code>render.sh</code> in this folder "
+		      "(it needs gnuplot) and reload this page.</p>\n", f);
+
+	fputs("<h2 id=\"summary\">Time by category (main device)</h2>\n<table>\n"
+	      "<tr><th class=\"l\">capture</th><th>fs</th><th>write cache</th>"
+	      "<th>barriers</th><th>window (s)</th>", f);
+	html_cat_head(f, b);
+	fputs("</tr>\n", f);
+	for (i = 0; i < b->ncaps; i++) {
+		const struct wc_capture_meta *m = wc_analysis_meta(b->caps[i].a);
+		const struct wc_figures *fg = wc_analysis_main(b->caps[i].a);
+
+		fprintf(f, "<tr><td class=\"l\"><a href=\"#cap-%s\">", b->caps[i].dir);
+		html_str(f, m->name);
+		fputs("</a></td><td>", f);
+		html_str(f, m->fs[0] ? m->fs : "?");
+		fprintf(f, "</td><td>%s</td><td>%s</td>", onoff(m->write_cache),
+			onoff(m->barrier));
+		if (!fg) {
+			fprintf(f, "<td colspan=\"%d\">no I/O</td></tr>\n", WC_NCAT + 2);
+			continue;
+		}
+		fprintf(f, "<td>%.3f</td>", secs(fg->window_ns));
+		for (k = 0; k < WC_NCAT; k++)
+			html_cell_time(f, fg->time_ns[k], fg->window_ns);
+		html_cell_time(f, fg->idle_ns, fg->window_ns);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+
+	if (b->compare[0] || b->compare[1] || b->compare[2]) {
+		fputs("<h2 id=\"compare\">Across captures</h2>\n", f);
+		for (k = 0; k < 3; k++)
+			if (b->compare[k])
+				html_figure(f, b, NULL, compare_names[k],
+					    compare_captions[k],
+					    k == 2 ? 1200 : (b->ncaps > 6 ?
+						260 + 125 * (int)b->ncaps : 1000),
+					    k == 2 ? 680 : 700, compare_captions[k]);
+	}
+
+	for (i = 0; i < b->ncaps; i++) {
+		const struct cap *c = &b->caps[i];
+		const struct wc_capture_meta *m = wc_analysis_meta(c->a);
+		const struct wc_figures *fg = wc_analysis_main(c->a);
+
+		fprintf(f, "<h2 id=\"cap-%s\">", c->dir);
+		html_str(f, m->name);
+		fputs("</h2>\n<p>", f);
+		fputs("filesystem ", f);
+		html_str(f, m->fs[0] ? m->fs : "unknown");
+		fprintf(f, ", write cache %s, barriers %s, %llu events", onoff(m->write_cache),
+			onoff(m->barrier), (unsigned long long)m->events);
+		if (m->events_dropped > 0)
+			fprintf(f, ", <strong>%lld events lost</strong>",
+				(long long)m->events_dropped);
+		if (c->ignored_devices)
+			fprintf(f, "; %llu requests on devices beyond the first %d "
+				"are not in the figures",
+				(unsigned long long)c->ignored_devices,
+				WC_BUNDLE_MAX_DEVICES);
+		fprintf(f, ".  Data and scripts: <a href=\"%s/\">%s/</a>.</p>\n",
+			c->dir, c->dir);
+		if (fg) {
+			fputs("<table>\n<tr><th class=\"l\">category</th><th>time (s)</th>"
+			      "<th>share</th><th>requests</th><th>bytes</th></tr>\n", f);
+			for (k = 0; k <= WC_NCAT; k++) {
+				uint64_t ns = k < WC_NCAT ? fg->time_ns[k] : fg->idle_ns;
+
+				fputs("<tr><td class=\"l\">", f);
+				html_swatch(f, k < WC_NCAT ? b->catcolor[k] : b->idlecolor);
+				html_str(f, k < WC_NCAT ? wc_cat_name((enum wc_cat)k) : "idle");
+				fprintf(f, "</td><td>%.3f</td><td>%.1f%%</td>", secs(ns),
+					fg->window_ns ? 100.0 * (double)ns / (double)fg->window_ns : 0.0);
+				if (k < WC_NCAT)
+					fprintf(f, "<td>%llu</td><td>%llu</td></tr>\n",
+						(unsigned long long)fg->requests[k],
+						(unsigned long long)fg->bytes[k]);
+				else
+					fputs("<td></td><td></td></tr>\n", f);
+			}
+			fprintf(f, "<tr><th class=\"l\">window</th><th>%.3f</th>"
+				"<th>100%%</th><th></th><th></th></tr>\n</table>\n",
+				secs(fg->window_ns));
+		}
+		for (fig = 0; fig < NFIG; fig++) {
+			char alt[512];
+
+			snprintf(alt, sizeof(alt), "%s: %s", m->name, figs[fig].caption);
+			if (c->fig[fig]) {
+				html_figure(f, b, c->dir, figs[fig].name, figs[fig].caption,
+					    figs[fig].width, figs[fig].height, alt);
+			} else {
+				fputs("<p>No figure: ", f);
+				html_str(f, figs[fig].caption);
+				fputs(" (", f);
+				html_str(f, c->why[fig] ? c->why[fig] : "not written");
+				fputs(").</p>\n", f);
+			}
+		}
+	}
+	fputs("<h2 id=\"report\">Text report</h2>\n<pre>", f);
+	html_str(f, report);
+	fputs("</pre>\n</body>\n</html>\n", f);
+	free(report);
+	return bclose(b, f, "index.html", err);
+}
+
+int wc_bundle_close(struct wc_bundle *b, const char *baseline,
+		    struct wc_err *err)
+{
+	char *gnuplot = NULL;
+	int r = 0;
+
+	if (b->in_capture)
+		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+				  "bundle: closed inside a capture");
+	if (b->ncaps == 0)
+		return wc_err_set(err, WC_ERR_USAGE, b->dir, NULL, WC_NO_OFFSET,
+				  "no capture to put in the bundle");
+	if (write_reports(b, baseline, err) < 0 || write_render_sh(b, err) < 0)
+		return -1;
+	if (b->ncaps > 1 && write_compare(b, err) < 0)
+		return -1;
+	gnuplot = find_gnuplot();
+	if (gnuplot) {
+		r = render(b, gnuplot, err);
+		b->rendered = true;
+	} else {
+		free(b->notice);
+		if (asprintf(&b->notice, "gnuplot not found: figures not rendered; "
+			     "their .dat and .gp files are in %s; install gnuplot "
+			     "(apt-get install gnuplot-nox) and run %s/render.sh",
+			     b->dir, b->dir) < 0)
+			b->notice = NULL;
+	}
+	free(gnuplot);
+	if (write_html(b, err) < 0)
+		return -1;
+	return r;
+}
+
+const char *wc_bundle_notice(const struct wc_bundle *b)
+{
+	return b->notice;
+}
+
+const char *wc_bundle_index(const struct wc_bundle *b)
+{
+	return b->index;
+}
+
+const char *wc_bundle_plots(const struct wc_bundle *b)
+{
+	return b->plots;
+}
+
+void wc_bundle_free(struct wc_bundle *b)
+{
+	size_t i;
+
+	if (!b)
+		return;
+	drop_series(b);
+	for (i = 0; i < b->ncaps; i++)
+		free(b->caps[i].curve);
+	free(b->caps);
+	for (i = 0; i < b->nscripts; i++)
+		free(b->scripts[i]);
+	free(b->scripts);
+	free(b->common);
+	free(b->notice);
+	free(b->index);
+	free(b->dir);
+	free(b);
+}

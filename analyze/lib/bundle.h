@@ -1,0 +1,106 @@
+/*
+ * bundle.h - writes a bug-report bundle: one self-contained folder with
+ * the reports, the figures of every capture and across captures, and a
+ * static index.html that shows them all (docs/bundle.md).
+ *
+ *     struct wc_bundle *b = NULL;
+ *     struct wc_analysis_opts o = WC_ANALYSIS_OPTS_INIT;
+ *
+ *     if (wc_bundle_open(&b, "report-dir", &err) < 0)
+ *             goto fail;
+ *     o.on_request = wc_bundle_on_request;
+ *     o.ctx = b;
+ *     for (each input) {
+ *             if (wc_bundle_begin(b, &err) < 0) goto fail;
+ *             wc_analysis_run(&a[i], path, &o, &err);   // feeds the bundle
+ *             if (wc_bundle_end(b, a[i], &err) < 0) goto fail;
+ *     }
+ *     if (wc_bundle_close(b, baseline, &err) < 0)
+ *             goto fail;
+ *     if (wc_bundle_notice(b))
+ *             tell the user wc_bundle_notice(b);   // e.g. no gnuplot
+ *     puts(wc_bundle_index(b));
+ *     wc_bundle_free(b);
+ *     free the analyses;
+ *
+ * What the folder holds (names are stable; docs/bundle.md has the
+ * columns of every .dat file):
+ *   report.txt, report.json, summary.csv   from report.h
+ *   index.html, render.sh, gnuplot.log (only when gnuplot said something)
+ *   CAPTURE/   per capture: timeline.dat scatter.dat latency.dat
+ *              phases.dat, and scatter throughput flushes latency queue
+ *              phases, each as .gp script, .png and .svg
+ *   compare-time, compare-phases, compare-throughput (.dat .gp .png .svg)
+ *              when there are two captures or more
+ *
+ * Every .gp script is its figure's template from plots/ with the
+ * figure's variables put in front and plots/common.gp (colours and
+ * names of the categories) in between, so it renders on its own:
+ * "cd CAPTURE && gnuplot scatter.gp".  Templates are looked up in order:
+ *   1. $WCANALYZE_PLOTS (an error when set and holding no common.gp);
+ *   2. next to the program: EXEDIR/../plots, EXEDIR/../share/wcanalyze/plots;
+ *   3. WC_DATADIR/plots (where "make install" puts them);
+ *   4. ./plots (running from the source tree).
+ * gnuplot is $WCANALYZE_GNUPLOT, else "gnuplot" from PATH; an empty
+ * $WCANALYZE_GNUPLOT means do not render.  Without gnuplot every .dat
+ * and .gp file is still written, index.html says the figures are not
+ * rendered, and wc_bundle_notice() tells how to render them.
+ *
+ * What always holds:
+ *  - memory: the requests go into one struct wc_series per device (at
+ *    most WC_BUNDLE_MAX_DEVICES per capture, fixed size each) while a
+ *    capture is analysed; after wc_bundle_end() only a few hundred points
+ *    a capture are kept;
+ *  - the analyses given to wc_bundle_end() are not owned by the bundle
+ *    and must live until wc_bundle_close();
+ *  - the folder is created if needed (its parent must exist); files of
+ *    the same names in it are replaced, nothing else is touched;
+ *  - wc_bundle_free(NULL) is fine.
+ */
+#ifndef WC_BUNDLE_H
+#define WC_BUNDLE_H
+
+#include "analysis.h"
+#include "classify.h"
+#include "tracker.h"
+#include "wcerr.h"
+
+#define WC_BUNDLE_MAX_DEVICES 8
+
+struct wc_bundle;
+
+/* Creates the folder dir and finds the templates. */
+int wc_bundle_open(struct wc_bundle **out, const char *dir, struct wc_err *err);
+
+/* Starts the next capture: the requests that follow belong to it. */
+int wc_bundle_begin(struct wc_bundle *b, struct wc_err *err);
+
+/* A wc_request_hook (analysis.h): ctx is the bundle. */
+void wc_bundle_on_request(void *ctx, const struct wc_request *rq,
+			  enum wc_cat cat);
+
+/* Ends the capture begun last and writes its .dat and .gp files.  a may
+ * be NULL (the input could not be analysed): the capture is dropped. */
+int wc_bundle_end(struct wc_bundle *b, struct wc_analysis *a,
+		  struct wc_err *err);
+
+/* Writes the reports (baseline as for wc_report_write(), may be NULL),
+ * the figures across captures, renders every figure and writes
+ * index.html.  A gnuplot that fails is an error naming the script and
+ * gnuplot.log; a missing gnuplot is not (see wc_bundle_notice()). */
+int wc_bundle_close(struct wc_bundle *b, const char *baseline,
+		    struct wc_err *err);
+
+/* After close: what the user should know although nothing failed (a
+ * sentence without a full stop, lower case), or NULL. */
+const char *wc_bundle_notice(const struct wc_bundle *b);
+
+/* The path of index.html (dir/index.html). */
+const char *wc_bundle_index(const struct wc_bundle *b);
+
+/* The template folder in use. */
+const char *wc_bundle_plots(const struct wc_bundle *b);
+
+void wc_bundle_free(struct wc_bundle *b);
+
+#endif /* WC_BUNDLE_H */
