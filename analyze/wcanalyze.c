@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "bundle.h"
 #include "dump.h"
 #include "exitcodes.h"
 #include "input.h"
@@ -35,13 +36,15 @@ struct options {
 	enum wc_format format;              /* --format */
 	struct wc_analysis_opts analysis;   /* --journal, --media-rate */
 	const char *baseline;               /* --baseline */
+	const char *output;                 /* --output DIR: a bundle */
 };
 
 static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: " PROG " [--format text|json|csv] [--journal START+LEN]\n"
-		"                 [--media-rate MB/s] [--baseline NAME] INPUT...\n"
+		"                 [--media-rate MB/s] [--baseline NAME]\n"
+		"                 [--output DIR] INPUT...\n"
 		"       " PROG " --dump INPUT...\n"
 		"       " PROG " --help | --version\n"
 		"\n"
@@ -57,6 +60,9 @@ static void usage(FILE *fp)
 		"                  the device's media rate, instead of estimating it\n"
 		"  -b, --baseline NAME\n"
 		"                  compare every capture with capture NAME\n"
+		"  -o, --output DIR\n"
+		"                  write a bug-report bundle (reports, figures,\n"
+		"                  index.html) into DIR and print index.html's path\n"
 		"  -h, --help      show this help and exit\n"
 		"  -V, --version   show the version and exit\n");
 }
@@ -172,6 +178,71 @@ static int run_analysis(const struct options *o)
 	return status;
 }
 
+/* Like run_analysis(), but into a bundle folder (docs/bundle.md): the
+ * bundle sees every request through the analysis hook. */
+static int run_bundle(const struct options *o)
+{
+	struct wc_analysis_opts ao = o->analysis;
+	struct wc_analysis **caps;
+	struct wc_bundle *b = NULL;
+	struct wc_err err;
+	size_t n = 0;
+	int i, status = WC_EXIT_OK;
+
+	caps = calloc((size_t)o->ninputs, sizeof(*caps));
+	if (!caps) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return WC_EXIT_FAILURE;
+	}
+	wc_err_clear(&err);
+	if (wc_bundle_open(&b, o->output, &err) < 0) {
+		status = report(&err);
+		goto out;
+	}
+	ao.on_request = wc_bundle_on_request;
+	ao.ctx = b;
+	for (i = 0; i < o->ninputs; i++) {
+		struct wc_analysis *a = NULL;
+
+		wc_err_clear(&err);
+		if (wc_bundle_begin(b, &err) < 0) {
+			status = report(&err);
+			goto out;
+		}
+		if (wc_analysis_run(&a, o->inputs[i], &ao, &err) < 0) {
+			int s = report(&err);
+
+			if (status == WC_EXIT_OK)
+				status = s;
+		}
+		if (a)
+			caps[n++] = a;
+		wc_err_clear(&err);
+		if (wc_bundle_end(b, a, &err) < 0) {
+			status = report(&err);
+			goto out;
+		}
+	}
+	if (n == 0)
+		goto out;
+	wc_err_clear(&err);
+	if (wc_bundle_close(b, o->baseline, &err) < 0) {
+		int s = report(&err);
+
+		status = err.kind == WC_ERR_USAGE ? WC_EXIT_USAGE : s;
+		goto out;
+	}
+	if (wc_bundle_notice(b))
+		fprintf(stderr, PROG ": %s\n", wc_bundle_notice(b));
+	printf("%s\n", wc_bundle_index(b));
+out:
+	wc_bundle_free(b);
+	for (i = 0; i < (int)n; i++)
+		wc_analysis_free(caps[i]);
+	free(caps);
+	return status;
+}
+
 /* "START+LEN" in sectors. */
 static int parse_journal(const char *arg, struct wc_analysis_opts *a)
 {
@@ -213,6 +284,7 @@ int main(int argc, char **argv)
 		{ "journal", required_argument, NULL, 'j' },
 		{ "media-rate", required_argument, NULL, 'r' },
 		{ "baseline", required_argument, NULL, 'b' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -222,7 +294,7 @@ int main(int argc, char **argv)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":df:j:r:b:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":df:j:r:b:o:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			o.mode = MODE_DUMP;
@@ -244,6 +316,9 @@ int main(int argc, char **argv)
 			break;
 		case 'b':
 			o.baseline = optarg;
+			break;
+		case 'o':
+			o.output = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -269,6 +344,6 @@ int main(int argc, char **argv)
 		return run_dump(&o);
 	case MODE_ANALYZE:
 	default:
-		return run_analysis(&o);
+		return o.output ? run_bundle(&o) : run_analysis(&o);
 	}
 }
