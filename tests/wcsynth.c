@@ -1,0 +1,629 @@
+/*
+ * wcsynth - writes a synthetic blktrace capture from a scripted disk model
+ * whose answers are known, so tests can check what wcanalyze recovers.
+ *
+ * usage: wcsynth [options] OUT
+ *
+ *   OUT                 base name: writes OUT.blktrace.0 and OUT.blktrace.1
+ *   -c, --capture       OUT is a directory: writes OUT/capture.conf,
+ *                       OUT/phases.tsv and OUT/trace/loop9.blktrace.N
+ *   -e, --expect FILE   write the true figures (key = value, ns and bytes)
+ *   -n, --files N       files copied in phase "copy" (default 300)
+ *   -f, --flush-ms X    flush latency (default 12)
+ *   -r, --rate MB/s     media rate (default 80, MB = 10^6 bytes)
+ *   -s, --seek T,A,F    track-to-track, average, full-stroke seek ms
+ *                       (default 1,8.5,20)
+ *   -R, --rpm N         spindle speed for rotational latency (default 7200)
+ *   -d, --depth N       requests the host keeps at the driver (default 4)
+ *   -S, --seed N        random seed (default 1)
+ *   -b, --big-endian    write records big-endian
+ *   -o, --other-device  also trace a busy source device (loop8) that reads
+ *
+ * The disk serves requests one at a time in the order they were issued:
+ * service = positioning + bytes / rate for data, metadata and journal;
+ * positioning = seek(cylinders) + rotational latency, 0 for a request
+ * starting where the previous one ended; a flush takes the flush latency;
+ * a discard 0.2 ms.  Completion = max(issue, previous completion) +
+ * service, which is the slice the analyser is meant to find, so the true
+ * time per category is the sum of services.
+ *
+ * Records go through analyze/lib/blktrace_format.h, version 7, sequence
+ * numbers per CPU from 1, plus process-name notify records.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "blktrace_format.h"
+#include "classify.h"
+#include "exitcodes.h"
+
+#define PROG "wcsynth"
+#define DEST_DEV WC_DEV_MAKE(7u, 9u)
+#define SRC_DEV WC_DEV_MAKE(7u, 8u)
+#define CAPACITY (8ull << 21)     /* sectors: 8 GiB */
+#define CYLINDERS 100000ull
+#define JOURNAL_START 2000000ull
+#define JOURNAL_LEN 65536ull
+#define META_START 64ull
+#define META_LEN 1000000ull
+#define DATA_START 4000000ull
+#define NCPU 2
+
+struct opts {
+	const char *out;
+	const char *expect;
+	bool capture;
+	unsigned files;
+	double flush_ms, rate, seek_t, seek_a, seek_f, rpm;
+	unsigned depth;
+	unsigned long seed;
+	bool big_endian;
+	bool other_device;
+};
+
+/* One request of the script: one or two bios, one dispatch. */
+struct req {
+	uint32_t device;
+	uint64_t sector;
+	uint32_t bytes;
+	uint32_t bio2;            /* bytes of a second, back-merged bio */
+	uint32_t flags;           /* category bits (WC_TC) */
+	uint32_t pid;
+	enum wc_cat cat;
+	uint64_t ready;           /* when the host queues it */
+	uint64_t q, d, c;
+	uint64_t positioning;
+};
+
+struct event {
+	uint64_t time;
+	uint64_t sector;
+	uint32_t bytes;
+	uint32_t action;
+	uint32_t pid;
+	uint32_t device;
+	uint32_t cpu;
+	uint64_t order;           /* tie-break: creation order */
+	const char *pdu;
+	uint16_t pdu_len;
+};
+
+static struct req *reqs;
+static size_t nreqs, creqs;
+static struct event *evs;
+static size_t nevs, cevs;
+static uint64_t rng_state;
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+
+	if (!q) {
+		fprintf(stderr, PROG ": out of memory\n");
+		exit(WC_EXIT_FAILURE);
+	}
+	return q;
+}
+
+static double rnd(void)
+{
+	/* xorshift64*: reproducible across libcs, unlike rand(). */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return (double)((rng_state * 2685821657736338717ull) >> 11) /
+	       (double)(1ull << 53);
+}
+
+static struct req *add_req(uint32_t device, uint64_t sector, uint32_t bytes,
+			   uint32_t flags, uint32_t pid, enum wc_cat cat,
+			   uint64_t ready)
+{
+	struct req *r;
+
+	if (nreqs == creqs) {
+		creqs = creqs ? creqs * 2 : 1024;
+		reqs = xrealloc(reqs, creqs * sizeof(*reqs));
+	}
+	r = &reqs[nreqs++];
+	memset(r, 0, sizeof(*r));
+	r->device = device;
+	r->sector = sector;
+	r->bytes = bytes;
+	r->flags = flags;
+	r->pid = pid;
+	r->cat = cat;
+	r->ready = ready;
+	return r;
+}
+
+static void add_event(uint64_t time, uint32_t device, uint64_t sector,
+		      uint32_t bytes, uint32_t what, uint32_t flags,
+		      uint32_t pid, uint32_t cpu)
+{
+	struct event *e;
+
+	if (nevs == cevs) {
+		cevs = cevs ? cevs * 2 : 4096;
+		evs = xrealloc(evs, cevs * sizeof(*evs));
+	}
+	e = &evs[nevs];
+	memset(e, 0, sizeof(*e));
+	e->time = time;
+	e->device = device;
+	e->sector = sector;
+	e->bytes = bytes;
+	e->action = what | (flags << WC_TC_SHIFT);
+	e->pid = pid;
+	e->cpu = cpu;
+	e->order = nevs++;
+}
+
+#define TC(b) (1u << (b))
+#define F_W TC(WC_TC_WRITE)
+#define F_R TC(WC_TC_READ)
+
+enum { PID_CP = 1000, PID_RM = 1001, PID_LOG = 1002, PID_FLUSHER = 1003,
+       PID_READER = 1004 };
+
+static const struct { uint32_t pid; const char *comm; } comms[] = {
+	{ PID_CP, "cp" }, { PID_RM, "rm" }, { PID_LOG, "xfsaild/loop9" },
+	{ PID_FLUSHER, "kworker/u8:1" }, { PID_READER, "tar" },
+};
+
+/* A journal commit: preflush, then the log write (FUA). */
+static uint64_t journal_commit(uint64_t t, uint64_t *jpos, uint32_t pid)
+{
+	uint32_t bytes = 4096u * (1 + (uint32_t)(rnd() * 8));
+
+	add_req(DEST_DEV, 0, 0, F_W | TC(WC_TC_FLUSH) | TC(WC_TC_SYNC), pid,
+		WC_CAT_FLUSH, t);
+	if (*jpos + bytes / 512 > JOURNAL_START + JOURNAL_LEN)
+		*jpos = JOURNAL_START;
+	add_req(DEST_DEV, *jpos, bytes,
+		F_W | TC(WC_TC_SYNC) | TC(WC_TC_META) | TC(WC_TC_FUA), pid,
+		WC_CAT_JOURNAL, t + 1000);
+	*jpos += bytes / 512;
+	return t + 2000;
+}
+
+/* The workload: phase copy writes files, phase delete frees them. */
+static void script(const struct opts *o, uint64_t *copy_end)
+{
+	uint64_t t = 1000000000ull, dpos = DATA_START, jpos = JOURNAL_START;
+	unsigned i;
+
+	for (i = 0; i < o->files; i++) {
+		uint32_t left = 4096u * (1 + (uint32_t)(rnd() * 96));
+
+		/* Data: consecutive files are contiguous, which gives the
+		 * analyser streaming requests to measure the media rate. */
+		while (left) {
+			uint32_t b = left > 262144u ? 262144u : left;
+			struct req *r;
+
+			r = add_req(DEST_DEV, dpos, b, F_W, PID_FLUSHER,
+				    WC_CAT_DATA_WRITE, t);
+			if (b >= 8192 && rnd() < 0.5) {
+				r->bio2 = b / 2 - (b / 2) % 4096;
+				r->bytes = b - r->bio2;
+			}
+			dpos += b / 512;
+			left -= b;
+			t += 20000;
+		}
+		if (i % 3 == 0)
+			add_req(DEST_DEV, META_START + (uint64_t)(rnd() * META_LEN) / 8 * 8,
+				4096, F_W | TC(WC_TC_META), PID_LOG,
+				WC_CAT_METADATA, t);
+		if (i % 7 == 0)
+			add_req(DEST_DEV, META_START + (uint64_t)(rnd() * META_LEN) / 8 * 8,
+				4096 * (1 + (uint32_t)(rnd() * 4)),
+				F_R | TC(WC_TC_META) | TC(WC_TC_SYNC), PID_CP,
+				WC_CAT_METADATA, t);
+		if (i % 11 == 5)
+			add_req(DEST_DEV, DATA_START + (uint64_t)(rnd() * 4e6) / 8 * 8,
+				65536, F_R | TC(WC_TC_SYNC), PID_READER,
+				WC_CAT_DATA_READ, t);
+		if (i % 10 == 9)
+			t = journal_commit(t, &jpos, PID_CP);
+		if (o->other_device)
+			add_req(SRC_DEV, 100000ull + (uint64_t)i * 2048, 524288u,
+				F_R | TC(WC_TC_SYNC), PID_CP, WC_CAT_DATA_READ, t);
+		t += (uint64_t)(rnd() * 60e6);
+	}
+	t = journal_commit(t, &jpos, PID_CP);
+	/* The boundary falls while the disk may still be busy: slices
+	 * across it must be split between the phases. */
+	*copy_end = t + 20000000ull;
+	t = *copy_end + 10000000ull;
+	for (i = 0; i < o->files; i++) {
+		add_req(DEST_DEV, META_START + (uint64_t)(rnd() * META_LEN) / 8 * 8,
+			4096, F_W | TC(WC_TC_META), PID_LOG, WC_CAT_METADATA, t);
+		if (i % 4 == 0)
+			add_req(DEST_DEV, DATA_START + (uint64_t)(rnd() * 4e6) / 8 * 8,
+				1048576, F_W | TC(WC_TC_DISCARD), PID_RM,
+				WC_CAT_DISCARD, t);
+		if (i % 5 == 4)
+			t = journal_commit(t, &jpos, PID_RM);
+		t += (uint64_t)(rnd() * 40e6);
+	}
+	journal_commit(t, &jpos, PID_RM);
+}
+
+/* Seek time in ns over d cylinders: t + a*sqrt(d-1) + b*(d-1), the curve
+ * through the track-to-track, average (over a third of the disk) and
+ * full-stroke times; never below track-to-track. */
+static double seek_ns(const struct opts *o, uint64_t dcyl)
+{
+	double n = (double)CYLINDERS, d = (double)dcyl, ms;
+	double a = (-10 * o->seek_t + 15 * o->seek_a - 5 * o->seek_f) /
+		   (3 * sqrt(n));
+	double b = (7 * o->seek_t - 15 * o->seek_a + 8 * o->seek_f) / (3 * n);
+
+	if (dcyl == 0)
+		return 0;
+	ms = o->seek_t + a * sqrt(d - 1) + b * (d - 1);
+	return (ms > o->seek_t ? ms : o->seek_t) * 1e6;
+}
+
+/* Each device serves in issue order; the host keeps depth at the driver. */
+static void simulate(const struct opts *o, uint32_t device)
+{
+	uint64_t prev_c = 0, head = 0, inflight_c[256] = { 0 };
+	double rev_ns = 60e9 / o->rpm;
+	size_t i, k = 0;
+
+	for (i = 0; i < nreqs; i++) {
+		struct req *r = &reqs[i];
+		uint64_t slot, start;
+		double service, pos = 0;
+
+		if (r->device != device)
+			continue;
+		r->q = r->ready;
+		/* The (k - depth)th request must have completed for a slot. */
+		slot = inflight_c[k % o->depth];
+		r->d = r->q + 5000 + (r->bio2 ? 3000 : 0);
+		if (slot + 1 > r->d)
+			r->d = slot + 1;
+		start = r->d > prev_c ? r->d : prev_c;
+		if (r->cat == WC_CAT_FLUSH) {
+			service = o->flush_ms * 1e6;
+		} else if (r->cat == WC_CAT_DISCARD) {
+			service = 200000;
+		} else {
+			uint32_t total = r->bytes + r->bio2;
+
+			if (r->sector != head) {
+				uint64_t dist = r->sector > head ? r->sector - head :
+								   head - r->sector;
+
+				pos = seek_ns(o, dist * CYLINDERS / CAPACITY) +
+				      rnd() * rev_ns;
+			}
+			service = pos + (double)total / (o->rate * 1e6) * 1e9;
+			head = r->sector + total / 512;
+		}
+		r->positioning = (uint64_t)llround(pos);
+		r->c = start + (uint64_t)llround(service);
+		if (r->c == start)
+			r->c++;
+		prev_c = r->c;
+		inflight_c[k % o->depth] = r->c;
+		k++;
+	}
+}
+
+static void emit_events(void)
+{
+	size_t i;
+
+	for (i = 0; i < nreqs; i++) {
+		const struct req *r = &reqs[i];
+		uint32_t cpu = (uint32_t)(i % NCPU), total = r->bytes + r->bio2;
+
+		add_event(r->q, r->device, r->sector, r->bytes, WC_TA_QUEUE,
+			  r->flags, r->pid, cpu);
+		add_event(r->q + 1000, r->device, r->sector, r->bytes,
+			  WC_TA_GETRQ, r->flags, r->pid, cpu);
+		if (r->bio2) {
+			add_event(r->q + 2000, r->device, r->sector + r->bytes / 512,
+				  r->bio2, WC_TA_QUEUE, r->flags, r->pid, cpu);
+			add_event(r->q + 2500, r->device, r->sector + r->bytes / 512,
+				  r->bio2, WC_TA_BACKMERGE, r->flags, r->pid, cpu);
+		}
+		add_event(r->d, r->device, r->sector, total, WC_TA_ISSUE,
+			  r->flags, r->pid, cpu);
+		add_event(r->c, r->device, r->sector, total, WC_TA_COMPLETE,
+			  r->flags, 0, (cpu + 1) % NCPU);
+	}
+}
+
+static int cmp_event(const void *a, const void *b)
+{
+	const struct event *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static uint32_t sw32(uint32_t v, bool be)
+{
+	return be ? __builtin_bswap32(v) : v;
+}
+
+static uint64_t sw64(uint64_t v, bool be)
+{
+	return be ? __builtin_bswap64(v) : v;
+}
+
+static uint16_t sw16(uint16_t v, bool be)
+{
+	return be ? __builtin_bswap16(v) : v;
+}
+
+static int write_record(FILE *f, const struct event *e, uint32_t seq, bool be)
+{
+	struct wc_blk_io_trace t;
+
+	memset(&t, 0, sizeof(t));
+	t.magic = sw32(WC_BLK_MAGIC | WC_BLK_VERSION_7, be);
+	t.sequence = sw32(seq, be);
+	t.time = sw64(e->time, be);
+	t.sector = sw64(e->sector, be);
+	t.bytes = sw32(e->bytes, be);
+	t.action = sw32(e->action, be);
+	t.pid = sw32(e->pid, be);
+	t.device = sw32(e->device, be);
+	t.cpu = sw32(e->cpu, be);
+	t.pdu_len = sw16(e->pdu_len, be);
+	if (fwrite(&t, sizeof(t), 1, f) != 1)
+		return -1;
+	if (e->pdu_len && fwrite(e->pdu, e->pdu_len, 1, f) != 1)
+		return -1;
+	return 0;
+}
+
+static int write_traces(const char *base, uint32_t device, bool be)
+{
+	char path[4096];
+	uint32_t cpu;
+	size_t i, c;
+
+	for (cpu = 0; cpu < NCPU; cpu++) {
+		uint32_t seq = 1;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s.blktrace.%u", base, cpu);
+		f = fopen(path, "wb");
+		if (!f)
+			goto fail_open;
+		/* blktrace writes a process's name before its first event. */
+		for (c = 0; cpu == 0 && c < sizeof(comms) / sizeof(comms[0]); c++) {
+			struct event n = { 0 };
+			char comm[16] = { 0 };
+
+			snprintf(comm, sizeof(comm), "%s", comms[c].comm);
+			n.time = evs[0].time;
+			n.action = WC_TN_PROCESS | (TC(WC_TC_NOTIFY) << WC_TC_SHIFT);
+			n.pid = comms[c].pid;
+			n.device = device;
+			n.pdu = comm;
+			n.pdu_len = sizeof(comm);
+			if (write_record(f, &n, 0, be) < 0)
+				goto fail_write;
+		}
+		for (i = 0; i < nevs; i++) {
+			if (evs[i].cpu != cpu || evs[i].device != device)
+				continue;
+			if (write_record(f, &evs[i], seq++, be) < 0)
+				goto fail_write;
+		}
+		if (fclose(f) != 0)
+			goto fail_open;
+		continue;
+fail_write:
+		fclose(f);
+fail_open:
+		fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+struct truth {
+	uint64_t first, last;
+	uint64_t time[WC_NCAT], req[WC_NCAT], bytes[WC_NCAT];
+	uint64_t positioning;
+};
+
+static void sum_truth(struct truth *t, uint64_t s, uint64_t e)
+{
+	uint64_t prev_c = 0;
+	size_t i;
+
+	for (i = 0; i < nreqs; i++) {
+		const struct req *r = &reqs[i];
+		uint64_t a, lo, hi;
+
+		if (r->device != DEST_DEV)
+			continue;
+		a = r->d > prev_c ? r->d : prev_c;
+		prev_c = r->c;
+		lo = a > s ? a : s;
+		hi = r->c < e ? r->c : e;
+		if (hi > lo) {
+			t->time[r->cat] += hi - lo;
+			if (hi - lo == r->c - a)
+				t->positioning += r->positioning;
+		}
+		if (r->c >= s && r->c <= e) {
+			t->req[r->cat]++;
+			t->bytes[r->cat] += r->bytes + r->bio2;
+		}
+	}
+}
+
+static int write_expect(const struct opts *o, uint64_t copy_end)
+{
+	struct truth all = { 0 };
+	FILE *f = fopen(o->expect, "w");
+	int c;
+
+	if (!f) {
+		fprintf(stderr, PROG ": %s: %s\n", o->expect, strerror(errno));
+		return -1;
+	}
+	all.first = evs[0].time;
+	all.last = evs[nevs - 1].time;
+	sum_truth(&all, all.first, all.last);
+	fprintf(f, "window_ns = %llu\n", (unsigned long long)(all.last - all.first));
+	for (c = 0; c < WC_NCAT; c++)
+		fprintf(f, "time.%s = %llu\nrequests.%s = %llu\nbytes.%s = %llu\n",
+			wc_cat_name((enum wc_cat)c), (unsigned long long)all.time[c],
+			wc_cat_name((enum wc_cat)c), (unsigned long long)all.req[c],
+			wc_cat_name((enum wc_cat)c), (unsigned long long)all.bytes[c]);
+	fprintf(f, "positioning_ns = %llu\n", (unsigned long long)all.positioning);
+	fprintf(f, "media_rate = %.0f\n", o->rate * 1e6);
+	fprintf(f, "copy_end = %llu\n", (unsigned long long)copy_end);
+	if (fclose(f) != 0) {
+		fprintf(stderr, PROG ": %s: %s\n", o->expect, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int write_capture(const struct opts *o, uint64_t copy_end)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/trace", o->out);
+	if ((mkdir(o->out, 0755) < 0 && errno != EEXIST) ||
+	    (mkdir(path, 0755) < 0 && errno != EEXIST)) {
+		fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/capture.conf", o->out);
+	f = fopen(path, "w");
+	if (!f)
+		goto fail;
+	fprintf(f, "format_version = 1\nname = %s\ntool_version = wcsynth\n"
+		"recorder = wcsynth\ntrace_clock = mono\n",
+		strrchr(o->out, '/') ? strrchr(o->out, '/') + 1 : o->out);
+	fprintf(f, "devices = %s\ndestination = loop9\n",
+		o->other_device ? "loop8 loop9" : "loop9");
+	fprintf(f, "device.loop9.dev = 7:9\ndevice.loop9.role = destination\n"
+		"device.loop9.rotational = 1\n");
+	if (o->other_device)
+		fprintf(f, "device.loop8.dev = 7:8\ndevice.loop8.role = source\n"
+			"device.loop8.rotational = 1\n");
+	fprintf(f, "fs = xfs\nwrite_cache = on\nbarrier = on\n"
+		"journal_start_sector = %llu\njournal_sectors = %llu\n"
+		"events_dropped = 0\ncomplete = 1\n",
+		JOURNAL_START, JOURNAL_LEN);
+	if (fclose(f) != 0)
+		goto fail;
+	snprintf(path, sizeof(path), "%s/phases.tsv", o->out);
+	f = fopen(path, "w");
+	if (!f)
+		goto fail;
+	fprintf(f, "copy\t%llu\t%llu\t0\t0\t0\ndelete\t%llu\t%llu\t0\t0\t0\n",
+		(unsigned long long)evs[0].time, (unsigned long long)copy_end,
+		(unsigned long long)copy_end,
+		(unsigned long long)evs[nevs - 1].time);
+	if (fclose(f) != 0)
+		goto fail;
+	snprintf(path, sizeof(path), "%s/trace/loop9", o->out);
+	if (write_traces(path, DEST_DEV, o->big_endian) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/trace/loop8", o->out);
+	return o->other_device ? write_traces(path, SRC_DEV, o->big_endian) : 0;
+fail:
+	fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
+	return -1;
+}
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "usage: " PROG " [-c] [-e FILE] [-n FILES] [-f FLUSH_MS] "
+		"[-r MB/s] [-s T,A,F] [-R RPM]\n"
+		"               [-d DEPTH] [-S SEED] [-b] [-o] OUT\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "capture", no_argument, NULL, 'c' },
+		{ "expect", required_argument, NULL, 'e' },
+		{ "files", required_argument, NULL, 'n' },
+		{ "flush-ms", required_argument, NULL, 'f' },
+		{ "rate", required_argument, NULL, 'r' },
+		{ "seek", required_argument, NULL, 's' },
+		{ "rpm", required_argument, NULL, 'R' },
+		{ "depth", required_argument, NULL, 'd' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "big-endian", no_argument, NULL, 'b' },
+		{ "other-device", no_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = { .files = 300, .flush_ms = 12, .rate = 80,
+			  .seek_t = 1, .seek_a = 8.5, .seek_f = 20, .rpm = 7200,
+			  .depth = 4, .seed = 1 };
+	uint64_t copy_end;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "ce:n:f:r:s:R:d:S:boh", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'c': o.capture = true; break;
+		case 'e': o.expect = optarg; break;
+		case 'n': o.files = (unsigned)strtoul(optarg, NULL, 10); break;
+		case 'f': o.flush_ms = strtod(optarg, NULL); break;
+		case 'r': o.rate = strtod(optarg, NULL); break;
+		case 's':
+			if (sscanf(optarg, "%lf,%lf,%lf", &o.seek_t, &o.seek_a,
+				   &o.seek_f) != 3)
+				goto bad;
+			break;
+		case 'R': o.rpm = strtod(optarg, NULL); break;
+		case 'd': o.depth = (unsigned)strtoul(optarg, NULL, 10); break;
+		case 'S': o.seed = strtoul(optarg, NULL, 10); break;
+		case 'b': o.big_endian = true; break;
+		case 'o': o.other_device = true; break;
+		case 'h': usage(stdout); return WC_EXIT_OK;
+		default: goto bad;
+		}
+	}
+	if (optind != argc - 1 || o.files == 0 || o.depth == 0 ||
+	    o.depth > 256 || !(o.rate > 0) || !(o.rpm > 0) || o.flush_ms < 0)
+		goto bad;
+	o.out = argv[optind];
+	rng_state = 0x9e3779b97f4a7c15ull ^ o.seed;
+	script(&o, &copy_end);
+	simulate(&o, DEST_DEV);
+	simulate(&o, SRC_DEV);
+	emit_events();
+	qsort(evs, nevs, sizeof(*evs), cmp_event);
+	if (o.capture ? write_capture(&o, copy_end) < 0 :
+			write_traces(o.out, DEST_DEV, o.big_endian) < 0)
+		return WC_EXIT_FAILURE;
+	if (o.expect && write_expect(&o, copy_end) < 0)
+		return WC_EXIT_FAILURE;
+	free(evs);
+	free(reqs);
+	return WC_EXIT_OK;
+bad:
+	usage(stderr);
+	return WC_EXIT_USAGE;
+}
