@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# demo.sh - what "make demo" runs: the bug-report bundle of every capture
+# in samples/ (wcanalyze -o), written to ./demo-report; prints the path of
+# its index.html.
+#
+#   BUILD=DIR        where wcanalyze was built (make passes it)
+#   DEMO_OUT=DIR     another folder for the bundle
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$top/build}
+out=${DEMO_OUT:-$top/demo-report}
+
+shopt -s nullglob
+samples=("$top"/samples/*.tar.gz)
+if [[ ${#samples[@]} -eq 0 ]]; then
+	echo "demo: no captures in $top/samples (samples/*.tar.gz)" >&2
+	exit 1
+fi
+if [[ ! -x $build/wcanalyze ]]; then
+	echo "demo: $build/wcanalyze not built: run make demo" >&2
+	exit 1
+fi
+
+# A previous demo is replaced whole, so that no figure of a capture that
+# is gone survives; anything else in the way is left alone.
+if [[ -e $out && ! -e $out/index.html && -n $(ls -A "$out") ]]; then
+	echo "demo: $out exists and is not a bundle; not touching it" >&2
+	exit 1
+fi
+rm -rf "$out"
+
+echo "demo: analysing ${#samples[@]} captures from samples/ into $out" >&2
+WCANALYZE_PLOTS=$top/plots "$build/wcanalyze" -o "$out" "${samples[@]}"
