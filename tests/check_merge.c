@@ -1,0 +1,376 @@
+/*
+ * check_merge.c - unit tests of analyze/lib/merge.c.
+ *
+ * The k-way merge is checked against a direct model of blkparse's own
+ * merge (a list of streams kept sorted by next time, as its ms_sort and
+ * ms_resort do) on many random traces full of equal times, so the tie
+ * order is blkparse's and not just "some" order.  Also: one pending event
+ * per stream, deferred failures, genesis; the reorder window's key, its
+ * payload copies and its genesis.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "merge.h"
+
+#define MAXS 8
+#define MAXN 64
+
+struct fake {
+	unsigned nstreams;
+	uint64_t times[MAXS][MAXN];
+	unsigned len[MAXS];
+	unsigned pos[MAXS];
+	int fail_at[MAXS];           /* -1: never */
+	unsigned pulls;
+	unsigned char buf[MAXS][24]; /* overwritten by every pull */
+};
+
+static int fake_pull(void *ctx, unsigned s, struct wc_event *ev,
+		     struct wc_err *err)
+{
+	struct fake *f = ctx;
+	unsigned i = f->pos[s];
+
+	f->pulls++;
+	if (f->fail_at[s] >= 0 && i == (unsigned)f->fail_at[s])
+		return wc_err_set(err, WC_ERR_INPUT, "f", NULL, i, "stream %u broke", s);
+	if (i >= f->len[s])
+		return 0;
+	f->pos[s]++;
+	memset(ev, 0, sizeof(*ev));
+	ev->time = f->times[s][i];
+	ev->cpu = s;
+	ev->sequence = i;
+	snprintf((char *)f->buf[s], sizeof(f->buf[s]), "%u.%u", s, i);
+	ev->pdu = f->buf[s];
+	ev->pdu_len = 8;
+	return 1;
+}
+
+/* blkparse's merge, modelled directly: a list of streams sorted by the
+ * time of their next event; see ms_sort()/ms_resort() in blkparse.c. */
+struct model {
+	const struct fake *f;
+	unsigned pos[MAXS];
+	int list[MAXS];
+	int n;
+};
+
+static uint64_t mt(const struct model *m, int s)
+{
+	return m->f->times[s][m->pos[s]];
+}
+
+static void model_sort(struct model *m, int s)
+{
+	int i, at;
+
+	if (m->n == 0 || mt(m, s) < mt(m, m->list[0])) {
+		at = 0;
+	} else {
+		at = 1;
+		while (at < m->n && mt(m, m->list[at]) < mt(m, s))
+			at++;
+	}
+	for (i = m->n; i > at; i--)
+		m->list[i] = m->list[i - 1];
+	m->list[at] = s;
+	m->n++;
+}
+
+/* Fills order[] with (stream, index) pairs in blkparse's order. */
+static unsigned model_run(const struct fake *f, unsigned order[][2])
+{
+	struct model m = { .f = f };
+	unsigned n = 0, s;
+	int i;
+
+	for (s = 0; s < f->nstreams; s++)
+		if (f->len[s])
+			model_sort(&m, (int)s);
+	while (m.n > 0) {
+		int h = m.list[0];
+
+		order[n][0] = (unsigned)h;
+		order[n][1] = m.pos[h];
+		n++;
+		m.pos[h]++;
+		if (m.pos[h] >= f->len[h]) {
+			for (i = 0; i < m.n - 1; i++)
+				m.list[i] = m.list[i + 1];
+			m.n--;
+		} else if (m.n > 1 && mt(&m, h) > mt(&m, m.list[1])) {
+			for (i = 0; i < m.n - 1; i++)
+				m.list[i] = m.list[i + 1];
+			m.n--;
+			model_sort(&m, h);
+		}
+	}
+	return n;
+}
+
+static void fake_init(struct fake *f, unsigned nstreams)
+{
+	unsigned s;
+
+	memset(f, 0, sizeof(*f));
+	f->nstreams = nstreams;
+	for (s = 0; s < MAXS; s++)
+		f->fail_at[s] = -1;
+}
+
+START_TEST(test_matches_blkparse_model)
+{
+	unsigned want[MAXS * MAXN][2];
+	unsigned seed = 12345, trial;
+
+	for (trial = 0; trial < 2000; trial++) {
+		struct wc_merge *m = NULL;
+		struct wc_event ev;
+		struct wc_err err;
+		struct fake f;
+		unsigned s, i, n, got = 0;
+
+		fake_init(&f, 1 + (unsigned)rand_r(&seed) % MAXS);
+		for (s = 0; s < f.nstreams; s++) {
+			uint64_t t = (uint64_t)(rand_r(&seed) % 4);
+
+			f.len[s] = (unsigned)rand_r(&seed) % 12;
+			/* Few distinct times: ties everywhere. */
+			for (i = 0; i < f.len[s]; i++) {
+				t += (uint64_t)(rand_r(&seed) % 3);
+				f.times[s][i] = t;
+			}
+		}
+		n = model_run(&f, want);
+		wc_err_clear(&err);
+		ck_assert_int_eq(wc_merge_open(&m, f.nstreams, fake_pull, &f, &err), 0);
+		while (wc_merge_next(m, &ev, &err) > 0) {
+			ck_assert_uint_lt(got, n);
+			ck_assert_msg(ev.cpu == want[got][0] && ev.sequence == want[got][1],
+				      "trial %u event %u: got %u.%u, blkparse %u.%u",
+				      trial, got, ev.cpu, ev.sequence,
+				      want[got][0], want[got][1]);
+			got++;
+		}
+		ck_assert_uint_eq(got, n);
+		wc_merge_free(m);
+	}
+}
+END_TEST
+
+START_TEST(test_one_pending_per_stream)
+{
+	struct wc_merge *m = NULL;
+	struct wc_event ev;
+	struct wc_err err;
+	struct fake f;
+	unsigned s, i, before;
+
+	fake_init(&f, 4);
+	for (s = 0; s < 4; s++) {
+		f.len[s] = 10;
+		for (i = 0; i < 10; i++)
+			f.times[s][i] = 10 * i + s;
+	}
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_merge_open(&m, 4, fake_pull, &f, &err), 0);
+	ck_assert_int_eq(wc_merge_next(m, &ev, &err), 1);
+	ck_assert_uint_eq(f.pulls, 4);           /* one per stream to start */
+	ck_assert_uint_eq(wc_merge_genesis(m), 0);
+	for (;;) {
+		char want[24];
+
+		/* The payload is still the one pulled for this event. */
+		snprintf(want, sizeof(want), "%u.%u", ev.cpu, ev.sequence);
+		ck_assert_str_eq((const char *)ev.pdu, want);
+		before = f.pulls;
+		if (wc_merge_next(m, &ev, &err) <= 0)
+			break;
+		ck_assert_uint_eq(f.pulls, before + 1);
+	}
+	wc_merge_free(m);
+	wc_merge_free(NULL);
+}
+END_TEST
+
+START_TEST(test_failure_is_deferred)
+{
+	struct wc_merge *m = NULL;
+	struct wc_event ev;
+	struct wc_err err;
+	struct fake f;
+	unsigned i, n = 0;
+	int r;
+
+	fake_init(&f, 2);
+	f.len[0] = f.len[1] = 10;
+	for (i = 0; i < 10; i++) {
+		f.times[0][i] = i;
+		f.times[1][i] = i;
+	}
+	f.fail_at[1] = 3;
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_merge_open(&m, 2, fake_pull, &f, &err), 0);
+	while ((r = wc_merge_next(m, &ev, &err)) > 0)
+		n++;
+	/* Every good event of both streams came out first. */
+	ck_assert_int_eq(r, -1);
+	ck_assert_uint_eq(n, 13);
+	ck_assert_str_eq(err.msg, "stream 1 broke");
+	ck_assert_uint_eq(err.offset, 3);
+	ck_assert_int_eq(wc_merge_next(m, &ev, &err), -1);
+	wc_merge_free(m);
+}
+END_TEST
+
+START_TEST(test_genesis_is_earliest_first)
+{
+	struct wc_merge *m = NULL;
+	struct wc_event ev;
+	struct wc_err err;
+	struct fake f;
+
+	fake_init(&f, 3);
+	f.len[0] = f.len[1] = f.len[2] = 1;
+	f.times[0][0] = 500;
+	f.times[1][0] = 70;
+	f.times[2][0] = 900;
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_merge_open(&m, 3, fake_pull, &f, &err), 0);
+	ck_assert_int_eq(wc_merge_next(m, &ev, &err), 1);
+	ck_assert_uint_eq(ev.time, 70);
+	ck_assert_uint_eq(wc_merge_genesis(m), 70);
+	wc_merge_free(m);
+}
+END_TEST
+
+/* ---- reorder window ---- */
+
+struct seqsrc {
+	struct wc_event evs[2000];
+	unsigned n, pos;
+	unsigned char buf[64];
+};
+
+static int seq_pull(void *ctx, unsigned s, struct wc_event *ev,
+		    struct wc_err *err)
+{
+	struct seqsrc *q = ctx;
+
+	(void)s;
+	(void)err;
+	if (q->pos >= q->n)
+		return 0;
+	*ev = q->evs[q->pos];
+	/* The payload buffer is reused by the next pull. */
+	memset(q->buf, 0, sizeof(q->buf));
+	snprintf((char *)q->buf, sizeof(q->buf), "event %u", q->pos);
+	ev->pdu = q->buf;
+	ev->pdu_len = (uint16_t)(q->pos % 2 ? 48 : 10);   /* inline and heap copies */
+	ev->cpu = q->pos;    /* arrival, to check the order */
+	q->pos++;
+	return 1;
+}
+
+START_TEST(test_reorder_sorts_within_window)
+{
+	static struct seqsrc q;
+	struct wc_reorder *r = NULL;
+	struct wc_event ev;
+	struct wc_err err;
+	uint64_t last = 0;
+	unsigned i, n = 0;
+
+	memset(&q, 0, sizeof(q));
+	q.n = 1000;
+	for (i = 0; i < q.n; i++) {
+		/* Jittered by up to 30 places. */
+		q.evs[i].time = 1000 + i * 10 - (i % 7) * 43;
+		q.evs[i].device = i % 3;
+	}
+	q.evs[700].time = 5;     /* after the first 512: not the genesis */
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_reorder_open(&r, 64, seq_pull, &q, &err), 0);
+	while (wc_reorder_next(r, &ev, &err) > 0) {
+		char want[24];
+
+		if (ev.cpu != 700)
+			ck_assert_uint_ge(ev.time, last);
+		if (ev.cpu != 700)
+			last = ev.time;
+		snprintf(want, sizeof(want), "event %u", ev.cpu);
+		ck_assert_str_eq((const char *)ev.pdu, want);
+		n++;
+	}
+	ck_assert_uint_eq(n, q.n);
+	/* The genesis is the earliest of the first 512 events only. */
+	ck_assert_uint_eq(wc_reorder_genesis(r), 1000 - 6 * 43 + 10 * 6);
+	wc_reorder_free(r);
+	wc_reorder_free(NULL);
+}
+END_TEST
+
+START_TEST(test_reorder_tie_key)
+{
+	static struct seqsrc q;
+	struct wc_reorder *r = NULL;
+	struct wc_event ev;
+	struct wc_err err;
+	unsigned order[6], i = 0;
+
+	memset(&q, 0, sizeof(q));
+	q.n = 6;
+	/* All at one time: by device, then sequence, then arrival. */
+	q.evs[0].device = 2; q.evs[0].sequence = 1;
+	q.evs[1].device = 1; q.evs[1].sequence = 9;
+	q.evs[2].device = 1; q.evs[2].sequence = 3;
+	q.evs[3].device = 2; q.evs[3].sequence = 0;
+	q.evs[4].device = 1; q.evs[4].sequence = 3;
+	q.evs[5].device = 0; q.evs[5].sequence = 7;
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_reorder_open(&r, 16, seq_pull, &q, &err), 0);
+	while (wc_reorder_next(r, &ev, &err) > 0)
+		order[i++] = ev.cpu;
+	ck_assert_uint_eq(i, 6);
+	ck_assert_uint_eq(order[0], 5);
+	ck_assert_uint_eq(order[1], 2);
+	ck_assert_uint_eq(order[2], 4);
+	ck_assert_uint_eq(order[3], 1);
+	ck_assert_uint_eq(order[4], 3);
+	ck_assert_uint_eq(order[5], 0);
+	wc_reorder_free(r);
+}
+END_TEST
+
+static Suite *merge_suite(void)
+{
+	Suite *s = suite_create("merge");
+	TCase *tc = tcase_create("k-way");
+	TCase *ro = tcase_create("reorder");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_matches_blkparse_model);
+	tcase_add_test(tc, test_one_pending_per_stream);
+	tcase_add_test(tc, test_failure_is_deferred);
+	tcase_add_test(tc, test_genesis_is_earliest_first);
+	tcase_add_test(ro, test_reorder_sorts_within_window);
+	tcase_add_test(ro, test_reorder_tie_key);
+	suite_add_tcase(s, tc);
+	suite_add_tcase(s, ro);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(merge_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
