@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# t30-synth-recovery.sh - on wcsynth's traces, whose answers are known,
+# wcanalyze recovers every category's time within 2 %, the positioning
+# time within 2 % and the media rate within 5 %, for several disk models,
+# byte orders, a capture directory, a capture archive and a plain trace.
+# shellcheck source=tests/lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+
+[[ -x $WCSYNTH ]] || fail "$WCSYNTH not built"
+
+# value KEY FILE: the value of "KEY = value" in an --expect file.
+value() { awk -v k="$1" '$1 == k { print $3 }' "$2"; }
+
+# within GOT WANT PCT: GOT is WANT within PCT percent (1 us slack at 0).
+within() {
+	awk -v g="$1" -v w="$2" -v p="$3" 'BEGIN {
+		d = g - w; if (d < 0) d = -d
+		exit !(d <= w * p / 100 + 1e-6)
+	}'
+}
+
+# check NAME INPUT EXPECT [wcanalyze options]
+check() {
+	local name=$1 input=$2 expect=$3 csv json got want cat col rate
+	shift 3
+	csv=$("$WCANALYZE" --format csv "$@" "$input")
+	json=$("$WCANALYZE" --format json "$@" "$input")
+	col=8
+	for cat in flush journal metadata data_read data_write discard other; do
+		got=$(echo "$csv" | awk -F, -v c=$col '$2 == "all" { print $c }')
+		want=$(awk -v w="$(value "time.$cat" "$expect")" 'BEGIN { printf "%.9f", w / 1e9 }')
+		within "$got" "$want" 2 ||
+			fail "$name: $cat time $got s, expected $want s"
+		got=$(echo "$csv" | awk -F, -v c=$((col + 8)) '$2 == "all" { print $c }')
+		[[ $got == "$(value "requests.$cat" "$expect")" ]] ||
+			fail "$name: $cat requests $got, expected $(value "requests.$cat" "$expect")"
+		col=$((col + 1))
+	done
+	got=$(echo "$csv" | awk -F, '$2 == "all" { print $15 }')
+	want=$(awk -v w="$(value positioning_ns "$expect")" 'BEGIN { printf "%.9f", w / 1e9 }')
+	within "$got" "$want" 2 || fail "$name: positioning $got s, expected $want s"
+	rate=$(echo "$json" | grep -m1 -o '"media_rate_mb_s": [0-9.]*' | awk '{ print $2 * 1e6 }')
+	within "$rate" "$(value media_rate "$expect")" 5 ||
+		fail "$name: media rate $rate B/s, expected $(value media_rate "$expect")"
+	echo "ok: $name"
+}
+
+"$WCSYNTH" --capture --expect "$TMP/a.expect" "$TMP/a"
+check "default model, capture directory" "$TMP/a" "$TMP/a.expect"
+
+"$WCSYNTH" --capture --other-device --seed 7 --depth 1 --flush-ms 30 \
+	--rate 150 --seek 0.8,6,14 --rpm 10000 --big-endian \
+	--expect "$TMP/b.expect" "$TMP/b"
+tar -C "$TMP" -czf "$TMP/b.tar.gz" b
+check "fast disk, depth 1, big-endian, second device, tar.gz" \
+	"$TMP/b.tar.gz" "$TMP/b.expect"
+
+"$WCSYNTH" --seed 3 --depth 16 --flush-ms 2 --rate 40 --files 500 \
+	--expect "$TMP/c.expect" "$TMP/c"
+check "plain trace, deep queue, journal by heuristic" "$TMP/c" "$TMP/c.expect"
+"$WCANALYZE" "$TMP/c" | grep -q 'journal: guessed from flags' ||
+	fail "plain trace: the report does not say the journal was guessed"
+
+# --media-rate replaces the estimate, and positioning follows it.
+check "given media rate" "$TMP/a" "$TMP/a.expect" --media-rate 80
+"$WCANALYZE" --media-rate 80 "$TMP/a" | grep -q 'given with --media-rate' ||
+	fail "the report does not say the media rate was given"

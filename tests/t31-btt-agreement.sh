@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# t31-btt-agreement.sh - the "btt" figures of --format json equal btt's
+# "All Devices" Q2C and D2C rows (N exactly, MIN/AVG/MAX within 0.1 %)
+# on the reader's recorded traces, every archive in samples/ and a
+# synthetic capture with merges and two devices.  btt reads the single
+# merged file that "blkparse -d" writes, as its manual says.
+# shellcheck source=tests/lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+
+command -v btt >/dev/null && command -v blkparse >/dev/null ||
+	fail "btt and blkparse are needed (scripts/deps.sh installs blktrace)"
+
+within() {
+	awk -v g="$1" -v w="$2" 'BEGIN {
+		d = g - w; if (d < 0) d = -d
+		exit !(d <= w * 0.001 + 1e-9)
+	}'
+}
+
+# compare NAME INPUT DIR: INPUT for wcanalyze; DIR holds the per-CPU files.
+compare() {
+	local name=$1 input=$2 dir=$3 args=() base row json stat n got want i
+	local field
+	while read -r base; do
+		args+=(-i "$base")
+	done < <(find "$dir" -name '*.blktrace.[0-9]*' | sed 's/\.blktrace\.[0-9]*$//' | sort -u)
+	[[ ${#args[@]} -gt 0 ]] || fail "$name: no trace files in $dir"
+	blkparse -q "${args[@]}" -d "$TMP/merged.bin" -O >/dev/null
+	btt -i "$TMP/merged.bin" -o "$TMP/btt" >/dev/null 2>&1
+	json=$("$WCANALYZE" --format json "$input")
+	for stat in Q2C D2C; do
+		row=$(sed -n '/==== All Devices ====/,/^====/p' "$TMP/btt.avg" |
+			awk -v s=$stat '$1 == s { print $2, $3, $4, $5 }')
+		[[ -n $row ]] || row="0 0 0 0"
+		read -r -a want <<<"$row"
+		got=$(echo "$json" | tr -d '\n' |
+			grep -o "\"btt\": {.*" | grep -o "\"${stat,,}\": {[^}]*}" | head -1)
+		n=$(echo "$got" | grep -o '"n": [0-9]*' | awk '{ print $2 }')
+		[[ $n == "${want[3]}" ]] ||
+			fail "$name: $stat n $n, btt says ${want[3]}"
+		[[ $n == 0 ]] && continue
+		i=0
+		for field in min mean max; do
+			g=$(echo "$got" | grep -o "\"$field\": [0-9.]*" | awk '{ print $2 }')
+			within "$g" "${want[$i]}" ||
+				fail "$name: $stat $field $g, btt says ${want[$i]}"
+			i=$((i + 1))
+		done
+	done
+	echo "ok: $name (Q2C/D2C agree with btt)"
+}
+
+ran=0
+for d in "$TOP"/tests/fixtures/reader/*/; do
+	[[ -d $d ]] || continue
+	for f in "$d"*.blktrace.0; do
+		[[ -e $f ]] || continue
+		compare "reader fixture ${d#"$TOP"/}" "${f%.blktrace.0}" "$d"
+		ran=$((ran + 1))
+	done
+done
+
+for s in "$TOP"/samples/*.tar.* "$TOP"/samples/*.tgz; do
+	[[ -e $s ]] || continue
+	rm -rf "$TMP/x" && mkdir "$TMP/x"
+	tar -C "$TMP/x" -xf "$s"
+	compare "sample ${s##*/}" "$s" "$TMP/x"
+	ran=$((ran + 1))
+done
+
+"$WCSYNTH" --capture --other-device --seed 5 "$TMP/synth"
+compare "wcsynth capture" "$TMP/synth" "$TMP/synth/trace"
+ran=$((ran + 1))
+echo "$ran inputs compared"
