@@ -7,8 +7,10 @@
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
-command -v btt >/dev/null && command -v blkparse >/dev/null ||
-	fail "btt and blkparse are needed (scripts/deps.sh installs blktrace)"
+for tool in btt blkparse; do
+	command -v $tool >/dev/null ||
+		fail "$tool is needed (scripts/deps.sh installs blktrace)"
+done
 
 within() {
 	awk -v g="$1" -v w="$2" 'BEGIN {
