@@ -19,7 +19,8 @@
  * What always holds:
  *  - reads go through one fixed buffer (64 KiB of read-ahead plus room for
  *    the largest peek, WC_SOURCE_MAX_PEEK); nothing is allocated per read;
- *  - a peek of n bytes returns n, or fewer only when the stream ends first
+ *  - a peek of n bytes (n at most WC_SOURCE_MAX_PEEK, larger asks are cut
+ *    to it) returns n, or fewer only when the stream ends first
  *    (0 at the very end), or -1 on a read error (err filled);
  *  - pointers from a peek stay valid until the next peek, consume or free;
  *  - wc_source_offset() is the byte offset of the first unconsumed byte,
