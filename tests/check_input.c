@@ -1,0 +1,361 @@
+/*
+ * check_input.c - unit tests of analyze/lib/input.c: resolving every kind
+ * of INPUT (directory, base name, per-CPU file name, merged file, stdin,
+ * archive), capture.conf and phases.tsv, process names from notify
+ * records, messages, sequence gaps, and the archive diagnostics.
+ * Fixtures: tests/fixtures/reader/ext4 (recorded through tracefs).
+ */
+#include <archive.h>
+#include <archive_entry.h>
+#include <check.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "input.h"
+
+#define FIX "tests/fixtures/reader/ext4"
+/* blkparse prints 263 events for the ext4 fixture. */
+#define FIX_EVENTS 263u
+
+/* Reads all of path; checks time order; returns the number of events. */
+static unsigned count(const char *path, struct wc_input **keep)
+{
+	struct wc_input *in = NULL;
+	struct wc_event ev;
+	struct wc_err err;
+	uint64_t last = 0;
+	unsigned n = 0;
+	int r;
+
+	wc_err_clear(&err);
+	ck_assert_msg(wc_input_open(&in, path, &err) == 0, "%s: %s", path, err.msg);
+	while ((r = wc_input_next(in, &ev, &err)) > 0) {
+		ck_assert_uint_ge(ev.time, last);
+		last = ev.time;
+		n++;
+	}
+	ck_assert_msg(r == 0, "%s: %s", path, err.msg);
+	if (keep)
+		*keep = in;
+	else
+		wc_input_free(in);
+	return n;
+}
+
+START_TEST(test_directory)
+{
+	struct wc_input *in = NULL;
+	const struct wc_stream_info *si;
+
+	ck_assert_uint_eq(count(FIX, &in), FIX_EVENTS);
+	ck_assert_uint_eq(wc_input_nstreams(in), 2);
+	si = wc_input_stream(in, 0);
+	ck_assert_uint_eq(si->cpu, 0);
+	ck_assert_str_eq(si->name, FIX "/loop1.blktrace.0");
+	ck_assert_uint_eq(si->skips, 0);     /* tracefs: all sequence 0 */
+	si = wc_input_stream(in, 1);
+	ck_assert_uint_eq(si->cpu, 1);
+	ck_assert_ptr_null(wc_input_stream(in, 2));
+	ck_assert_str_eq(wc_input_name(in), "ext4");
+	ck_assert_ptr_null(wc_input_conf(in, "name"));
+	ck_assert_uint_eq(wc_input_nphases(in), 0);
+	ck_assert_ptr_null(wc_input_comm(in, 1));
+	ck_assert_uint_gt(wc_input_genesis(in), 0);
+	wc_input_free(in);
+	wc_input_free(NULL);
+}
+END_TEST
+
+START_TEST(test_base_and_file_names)
+{
+	ck_assert_uint_eq(count(FIX "/loop1", NULL), FIX_EVENTS);
+	/* A per-CPU file name stands for all its CPUs, as in blkparse. */
+	ck_assert_uint_eq(count(FIX "/loop1.blktrace.1", NULL), FIX_EVENTS);
+}
+END_TEST
+
+START_TEST(test_missing)
+{
+	struct wc_input *in = NULL;
+	struct wc_err err;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_input_open(&in, FIX "/sdz", &err), -1);
+	ck_assert_ptr_null(in);
+	ck_assert_int_eq(err.kind, WC_ERR_INPUT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "no sdz.blktrace.CPU files"));
+}
+END_TEST
+
+static unsigned char *slurp(const char *p, size_t *n)
+{
+	FILE *fp = fopen(p, "rb");
+	unsigned char *b;
+	long len;
+
+	ck_assert_ptr_nonnull(fp);
+	fseek(fp, 0, SEEK_END);
+	len = ftell(fp);
+	rewind(fp);
+	b = malloc((size_t)len + 1);
+	ck_assert_uint_eq(fread(b, 1, (size_t)len, fp), (size_t)len);
+	fclose(fp);
+	*n = (size_t)len;
+	return b;
+}
+
+static void add(struct archive *a, const char *name, const void *data, size_t n)
+{
+	struct archive_entry *e = archive_entry_new();
+
+	archive_entry_set_pathname(e, name);
+	archive_entry_set_size(e, (la_int64_t)n);
+	archive_entry_set_filetype(e, AE_IFREG);
+	archive_entry_set_perm(e, 0644);
+	ck_assert_int_eq(archive_write_header(a, e), ARCHIVE_OK);
+	if (n)
+		ck_assert_int_eq(archive_write_data(a, data, n), (la_ssize_t)n);
+	archive_entry_free(e);
+}
+
+static char apath[64];
+
+static struct archive *archive_start(void)
+{
+	struct archive *a = archive_write_new();
+	int fd;
+
+	snprintf(apath, sizeof(apath), "/tmp/check_input.XXXXXX");
+	fd = mkstemp(apath);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	archive_write_set_format_pax_restricted(a);
+	archive_write_add_filter_gzip(a);
+	ck_assert_int_eq(archive_write_open_filename(a, apath), ARCHIVE_OK);
+	return a;
+}
+
+static void archive_end(struct archive *a)
+{
+	archive_write_close(a);
+	archive_write_free(a);
+}
+
+START_TEST(test_capture_archive)
+{
+	static const char conf[] =
+		"# a capture\n"
+		"format_version = 1\n"
+		"name = xfs-wc-on\n"
+		"devices = loop1\n"
+		"write_cache =  on  \n"
+		"not a key value line\n"
+		"barrier = off\n"
+		"barrier = on\n";
+	static const char phases[] =
+		"phase\tstart_ns\tend_ns\treal_s\tuser_s\tsys_s\n"
+		"copy\t100\t2000\t1.5\t0.25\t0.5\n"
+		"delete\t3000\t9000\t6.0\t0\t1.25\n";
+	struct wc_input *in = NULL;
+	const struct wc_phase *ph;
+	struct archive *a = archive_start();
+	unsigned char *b;
+	size_t n;
+
+	/* Traces first, conf last: the order in the archive does not matter. */
+	b = slurp(FIX "/loop1.blktrace.1", &n);
+	add(a, "xfs-wc-on/trace/loop1.blktrace.1", b, n);
+	free(b);
+	add(a, "xfs-wc-on/info/uname", "Linux\n", 6);
+	b = slurp(FIX "/loop1.blktrace.0", &n);
+	add(a, "xfs-wc-on/trace/loop1.blktrace.0", b, n);
+	free(b);
+	add(a, "xfs-wc-on/phases.tsv", phases, sizeof(phases) - 1);
+	add(a, "xfs-wc-on/capture.conf", conf, sizeof(conf) - 1);
+	archive_end(a);
+
+	ck_assert_uint_eq(count(apath, &in), FIX_EVENTS);
+	ck_assert_str_eq(wc_input_name(in), "xfs-wc-on");
+	ck_assert_str_eq(wc_input_conf(in, "write_cache"), "on");
+	ck_assert_str_eq(wc_input_conf(in, "barrier"), "on");
+	ck_assert_ptr_null(wc_input_conf(in, "journal_start_sector"));
+	ck_assert_uint_eq(wc_input_nstreams(in), 2);
+	ck_assert_str_eq(wc_input_stream(in, 0)->name, "xfs-wc-on/trace/loop1.blktrace.0");
+	ck_assert_uint_eq(wc_input_nphases(in), 2);
+	ph = wc_input_phase(in, 1);
+	ck_assert_str_eq(ph->name, "delete");
+	ck_assert_uint_eq(ph->start, 3000);
+	ck_assert_uint_eq(ph->end, 9000);
+	ck_assert_double_eq(ph->real_s, 6.0);
+	ck_assert_double_eq(ph->sys_s, 1.25);
+	ck_assert_ptr_null(wc_input_phase(in, 2));
+	wc_input_free(in);
+	unlink(apath);
+}
+END_TEST
+
+START_TEST(test_archive_diagnostics)
+{
+	struct wc_input *in = NULL;
+	struct wc_err err;
+	struct archive *a;
+
+	a = archive_start();
+	archive_end(a);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_input_open(&in, apath, &err), -1);
+	ck_assert_str_eq(err.msg, "empty archive");
+	ck_assert_str_eq(err.file, apath);
+	unlink(apath);
+
+	a = archive_start();
+	add(a, "run/capture.conf", "name = x\n", 9);
+	add(a, "run/notes", "hello", 5);
+	archive_end(a);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_input_open(&in, apath, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "archive without traces"));
+	unlink(apath);
+}
+END_TEST
+
+/* A hand-written trace: notify records, a message, sequence gaps. */
+static void put(FILE *fp, uint32_t seq, uint64_t time, uint64_t action,
+		uint32_t pid, const void *pdu, uint16_t pdu_len)
+{
+	struct wc_blk_io_trace t;
+
+	memset(&t, 0, sizeof(t));
+	t.magic = WC_BLK_MAGIC | WC_BLK_VERSION_7;
+	t.sequence = seq;
+	t.time = time;
+	t.sector = 8 * time;
+	t.bytes = 4096;
+	t.action = (uint32_t)action;
+	t.pid = pid;
+	t.device = WC_DEV_MAKE(8, 0);
+	t.pdu_len = pdu_len;
+	fwrite(&t, sizeof(t), 1, fp);
+	if (pdu_len)
+		fwrite(pdu, pdu_len, 1, fp);
+}
+
+START_TEST(test_notify_and_gaps)
+{
+	const uint64_t q = WC_TA_QUEUE | WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_QUEUE);
+	const uint64_t notify = WC_TC(WC_TC_NOTIFY);
+	uint32_t ts[2] = { 1700000000u, 1u };
+	struct wc_input *in = NULL;
+	struct wc_event ev;
+	struct wc_err err;
+	char dir[64], file[128];
+	unsigned n = 0, messages = 0;
+	FILE *fp;
+
+	snprintf(dir, sizeof(dir), "/tmp/check_input.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/sda.blktrace.0", dir);
+	fp = fopen(file, "wb");
+	put(fp, 0, 5, notify | WC_TN_TIMESTAMP, 0, ts, 8);
+	put(fp, 0, 9, notify | WC_TN_PROCESS, 42, "cp\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+	put(fp, 1, 10, q, 42, NULL, 0);
+	put(fp, 2, 11, q, 42, NULL, 0);
+	put(fp, 0, 12, notify | WC_TN_MESSAGE, 0, "hi", 2);
+	put(fp, 5, 13, q, 42, NULL, 0);            /* 3 and 4 lost */
+	put(fp, 0, 14, notify | WC_TN_PROCESS, 42, "renamed", 7);
+	put(fp, 6, 15, q, 43, NULL, 0);
+	fclose(fp);
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_input_open(&in, dir, &err), 0);
+	while (wc_input_next(in, &ev, &err) > 0) {
+		ck_assert(!wc_event_is_notify(&ev) ||
+			  ev.action == (notify | WC_TN_MESSAGE));
+		if (wc_event_is_notify(&ev))
+			messages++;
+		n++;
+	}
+	ck_assert_uint_eq(n, 5);
+	ck_assert_uint_eq(messages, 1);
+	/* Timestamp and process records are not events: the genesis is the
+	 * first real event. */
+	ck_assert_uint_eq(wc_input_genesis(in), 10);
+	/* The first name of a pid stays, as in blkparse. */
+	ck_assert_str_eq(wc_input_comm(in, 42), "cp");
+	ck_assert_ptr_null(wc_input_comm(in, 43));
+	ck_assert_uint_eq(wc_input_stream(in, 0)->skips, 2);
+	ck_assert_uint_eq(wc_input_stream(in, 0)->events, 8);
+	wc_input_free(in);
+	unlink(file);
+	rmdir(dir);
+}
+END_TEST
+
+START_TEST(test_stdin_and_merged)
+{
+	struct wc_input *in = NULL;
+	unsigned char *a, *b;
+	char file[64];
+	size_t na, nb;
+	FILE *fp;
+	int fd;
+
+	/* The two CPU files one after the other: one interleaved stream, put
+	 * back in order through the reorder window. */
+	a = slurp(FIX "/loop1.blktrace.0", &na);
+	b = slurp(FIX "/loop1.blktrace.1", &nb);
+	snprintf(file, sizeof(file), "/tmp/check_input.XXXXXX");
+	fd = mkstemp(file);
+	ck_assert_int_ge(fd, 0);
+	fp = fdopen(fd, "wb");
+	fwrite(a, 1, na, fp);
+	fwrite(b, 1, nb, fp);
+	fclose(fp);
+	free(a);
+	free(b);
+	ck_assert_uint_eq(count(file, &in), FIX_EVENTS);
+	ck_assert_uint_eq(wc_input_nstreams(in), 1);
+	ck_assert_uint_eq(wc_input_stream(in, 0)->cpu, UINT32_MAX);
+	wc_input_free(in);
+
+	/* The same through standard input (each test runs in its own
+	 * process: replacing fd 0 is harmless). */
+	fd = open(file, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(dup2(fd, STDIN_FILENO), STDIN_FILENO);
+	close(fd);
+	ck_assert_uint_eq(count("-", NULL), FIX_EVENTS);
+	unlink(file);
+}
+END_TEST
+
+static Suite *input_suite(void)
+{
+	Suite *s = suite_create("input");
+	TCase *tc = tcase_create("resolve");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_directory);
+	tcase_add_test(tc, test_base_and_file_names);
+	tcase_add_test(tc, test_missing);
+	tcase_add_test(tc, test_capture_archive);
+	tcase_add_test(tc, test_archive_diagnostics);
+	tcase_add_test(tc, test_notify_and_gaps);
+	tcase_add_test(tc, test_stdin_and_merged);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(input_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
