@@ -1,0 +1,558 @@
+/*
+ * check_bundle.c - unit tests of analyze/lib/bundle.c: the folder's files,
+ * what the .dat files say against what went in, the .gp scripts, the page,
+ * names made safe and unique, running without gnuplot or with a gnuplot
+ * that fails, and misuse.
+ *
+ * Captures are made by hand: a few hundred requests (data, metadata,
+ * journal, flushes) on one device, as events through
+ * wc_analysis_run_source(), with the bundle's hook set as wcanalyze sets it.
+ * Run from the top of the source tree (run-tests.sh does): templates come
+ * from ./plots.
+ */
+#include <check.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "bundle.h"
+
+#define DEV WC_DEV_MAKE(7u, 1u)
+#define MS 1000000ull
+#define T0 (1000 * 1000 * MS)   /* the trace clock does not start at 0 */
+#define NREQ 240
+
+struct src {
+	struct wc_event ev[3 * NREQ];
+	size_t n, next;
+};
+
+/* What went in, to compare the .dat files with. */
+struct truth {
+	uint64_t bytes;
+	uint64_t flushes;
+	uint64_t flush_ns;      /* sum of flush D2C */
+	uint64_t points_max;    /* requests with a sector */
+};
+
+static char tmpdir[64];
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st; (void)flag; (void)ftw;
+	return remove(path);
+}
+
+static void setup(void)
+{
+	strcpy(tmpdir, "/tmp/check_bundle.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	setenv("WCANALYZE_PLOTS", "plots", 1);
+	setenv("WCANALYZE_GNUPLOT", "", 1);     /* fast: no rendering */
+}
+
+static void teardown(void)
+{
+	nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int src_next(void *ctx, struct wc_event *ev, struct wc_err *err)
+{
+	struct src *s = ctx;
+
+	(void)err;
+	if (s->next == s->n)
+		return 0;
+	*ev = s->ev[s->next++];
+	return 1;
+}
+
+static void put(struct src *s, uint64_t t, unsigned what, uint64_t flags,
+		uint64_t sector, uint32_t bytes)
+{
+	struct wc_event *e = &s->ev[s->n++];
+
+	memset(e, 0, sizeof(*e));
+	e->time = t;
+	e->action = what | flags;
+	e->sector = sector;
+	e->bytes = bytes;
+	e->device = DEV;
+	e->pid = 100;
+	e->version = 7;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct wc_event *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return 0;
+}
+
+/*
+ * One request at a time, so completion order is dispatch order: data
+ * writes far apart, metadata near the start, a journal write (SYNC|META)
+ * every fourth with an empty flush before it.
+ */
+static void make_trace(struct src *s, struct truth *tr, unsigned seed)
+{
+	uint64_t t = T0;
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	memset(tr, 0, sizeof(*tr));
+	for (i = 0; i < NREQ; i++) {
+		uint64_t flags = WC_TC(WC_TC_WRITE), sector;
+		uint32_t bytes = 4096 * (1 + (unsigned)rand_r(&seed) % 16);
+		uint64_t lat = (1 + (uint64_t)(rand_r(&seed) % 5)) * MS;
+
+		if (i % 4 == 3) {
+			flags |= WC_TC(WC_TC_FLUSH);
+			bytes = 0;
+			sector = 0;
+			tr->flushes++;
+			tr->flush_ns += lat;
+		} else if (i % 4 == 2) {
+			flags |= WC_TC(WC_TC_SYNC) | WC_TC(WC_TC_META);
+			sector = 500000 + (uint64_t)i * 8;
+		} else if (i % 4 == 1) {
+			flags |= WC_TC(WC_TC_META);
+			sector = 64 + (uint64_t)(rand_r(&seed) % 1000) * 8;
+		} else {
+			sector = 2000000 + (uint64_t)(rand_r(&seed) % 100000) * 8;
+		}
+		put(s, t, WC_TA_QUEUE, flags | WC_TC(WC_TC_QUEUE), sector, bytes);
+		put(s, t + 100000, WC_TA_ISSUE, flags | WC_TC(WC_TC_ISSUE), sector, bytes);
+		put(s, t + 100000 + lat, WC_TA_COMPLETE, flags | WC_TC(WC_TC_COMPLETE),
+		    sector, bytes);
+		tr->bytes += bytes;
+		if (bytes)
+			tr->points_max++;
+		t += 100000 + lat + (uint64_t)(rand_r(&seed) % 3) * MS;
+	}
+	qsort(s->ev, s->n, sizeof(s->ev[0]), by_time);
+}
+
+/* Runs one hand-made capture through the bundle, as wcanalyze does. */
+static struct wc_analysis *feed(struct wc_bundle *b, const char *name,
+				unsigned seed, struct truth *tr)
+{
+	static struct src s;
+	struct wc_capture_meta meta;
+	struct wc_analysis_opts o = WC_ANALYSIS_OPTS_INIT;
+	struct wc_analysis *a = NULL;
+	struct wc_phase ph[2];
+	struct wc_err err;
+
+	make_trace(&s, tr, seed);
+	memset(&meta, 0, sizeof(meta));
+	snprintf(meta.name, sizeof(meta.name), "%s", name);
+	strcpy(meta.fs, "xfs");
+	meta.write_cache = 1;
+	meta.barrier = 0;
+	meta.events_dropped = -1;
+	meta.main_device = DEV;
+	meta.main_from_conf = true;
+	meta.main_rotational = -1;
+	meta.complete = -1;
+	meta.journal_method = WC_JOURNAL_HEURISTIC;
+	ph[0] = (struct wc_phase){ "copy", T0, s.ev[s.n / 2].time, 0, 0, 0 };
+	ph[1] = (struct wc_phase){ "sync", s.ev[s.n / 2].time,
+				   s.ev[s.n - 1].time, 0, 0, 0 };
+	o.on_request = wc_bundle_on_request;
+	o.ctx = b;
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_bundle_begin(b, &err), 0);
+	ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, &meta, ph, 2,
+						&o, &err), 0);
+	ck_assert_int_eq(wc_bundle_end(b, a, &err), 0);
+	return a;
+}
+
+static char *path(const char *rel)
+{
+	static char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s/%s", tmpdir, rel);
+	return buf;
+}
+
+static char *slurp(const char *rel)
+{
+	FILE *f = fopen(path(rel), "r");
+	char *buf = NULL;
+	size_t len = 0;
+
+	ck_assert_msg(f != NULL, "%s missing", rel);
+	ck_assert_int_ge(getdelim(&buf, &len, '\0', f), 0);
+	fclose(f);
+	return buf;
+}
+
+static bool exists(const char *rel)
+{
+	return access(path(rel), F_OK) == 0;
+}
+
+static struct wc_bundle *open_bundle(void)
+{
+	struct wc_bundle *b = NULL;
+	struct wc_err err;
+
+	wc_err_clear(&err);
+	ck_assert_msg(wc_bundle_open(&b, tmpdir, &err) == 0, "%s", err.msg);
+	return b;
+}
+
+START_TEST(test_files_without_gnuplot)
+{
+	static const char *const files[] = {
+		"report.txt", "report.json", "summary.csv", "index.html",
+		"render.sh", "cap/timeline.dat", "cap/scatter.dat",
+		"cap/latency.dat", "cap/phases.dat", "cap/scatter.gp",
+		"cap/throughput.gp", "cap/flushes.gp", "cap/latency.gp",
+		"cap/queue.gp", "cap/phases.gp",
+	};
+	struct wc_bundle *b = open_bundle();
+	struct wc_analysis *a;
+	struct truth tr;
+	struct wc_err err;
+	char *html;
+	size_t i;
+
+	a = feed(b, "cap", 1, &tr);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_bundle_close(b, NULL, &err), 0);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		ck_assert_msg(exists(files[i]), "%s missing", files[i]);
+	ck_assert(!exists("cap/scatter.png"));
+	ck_assert(!exists("compare-time.gp"));     /* one capture only */
+	ck_assert_ptr_nonnull(wc_bundle_notice(b));
+	ck_assert_ptr_nonnull(strstr(wc_bundle_notice(b), "render.sh"));
+	ck_assert_str_eq(wc_bundle_index(b), path("index.html"));
+	html = slurp("index.html");
+	ck_assert_ptr_null(strstr(html, "<img"));
+	ck_assert_ptr_nonnull(strstr(html, "not rendered"));
+	ck_assert_ptr_null(strstr(html, "<script"));
+	free(html);
+	wc_bundle_free(b);
+	wc_analysis_free(a);
+}
+END_TEST
+
+/* timeline.dat, rebinned for the figures, still adds up to the input. */
+START_TEST(test_timeline_adds_up)
+{
+	struct wc_bundle *b = open_bundle();
+	struct truth tr;
+	struct wc_analysis *a = feed(b, "cap", 2, &tr);
+	char *dat, *line, *save = NULL;
+	double bytes = 0, flushes = 0, cum = 0;
+	size_t rows = 0;
+	struct wc_err err;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_bundle_close(b, NULL, &err), 0);
+	dat = slurp("cap/timeline.dat");
+	for (line = strtok_r(dat, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		double v[25];
+		int k, n = 0, off = 0;
+
+		if (line[0] == '#')
+			continue;
+		for (k = 0; k < 25 && sscanf(line + off, "%lf%n", &v[k], &n) == 1; k++)
+			off += n;
+		ck_assert_int_eq(k, 25);
+		for (k = 3; k < 10; k++)
+			bytes += v[k] * 1e6 * v[2];
+		ck_assert_double_eq_tol(v[23], v[3] + v[4] + v[5] + v[6] + v[7] +
+					v[8] + v[9], 1e-3 * (1 + v[23]));
+		flushes += v[22];
+		cum = v[18];
+		rows++;
+	}
+	free(dat);
+	ck_assert_uint_le(rows, 300);
+	ck_assert_uint_gt(rows, 50);
+	ck_assert_double_eq_tol(bytes, (double)tr.bytes, 1e-4 * (double)tr.bytes);
+	ck_assert_double_eq_tol(flushes, (double)tr.flushes, 0.5);
+	ck_assert_double_eq_tol(cum, (double)tr.flush_ns / 1e9, 1e-6);
+	wc_bundle_free(b);
+	wc_analysis_free(a);
+}
+END_TEST
+
+START_TEST(test_scatter_and_latency)
+{
+	struct wc_bundle *b = open_bundle();
+	struct truth tr;
+	struct wc_analysis *a = feed(b, "cap", 3, &tr);
+	char *dat, *line, *save = NULL, *gp;
+	uint64_t points = 0, marks = 0;
+	unsigned seen = 0;
+	struct wc_err err;
+	double last[8] = { 0 };
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_bundle_close(b, NULL, &err), 0);
+	dat = slurp("cap/scatter.dat");
+	for (line = strtok_r(dat, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		double t, sector;
+		unsigned mask;
+
+		if (line[0] == '#')
+			continue;
+		ck_assert_int_eq(sscanf(line, "%lf %lf %u", &t, &sector, &mask), 3);
+		ck_assert(t >= 0);
+		if (sector < 0) {
+			ck_assert_uint_eq(mask, 1u << WC_CAT_FLUSH);
+			marks++;
+			continue;
+		}
+		ck_assert_uint_eq(mask & (1u << WC_CAT_FLUSH), 0);
+		points += (uint64_t)__builtin_popcount(mask);
+		seen |= mask;
+	}
+	free(dat);
+	ck_assert_uint_gt(points, 0);
+	ck_assert_uint_le(points, tr.points_max);
+	ck_assert_uint_gt(marks, 0);
+	ck_assert_uint_le(marks, tr.flushes);
+	ck_assert(seen & (1u << WC_CAT_DATA_WRITE));
+	ck_assert(seen & (1u << WC_CAT_METADATA));
+	ck_assert(seen & (1u << WC_CAT_JOURNAL));
+
+	/* The figure's note says whether points were merged. */
+	gp = slurp("cap/scatter.gp");
+	ck_assert(strstr(gp, "one point each") || strstr(gp, "are merged"));
+	ck_assert_ptr_nonnull(strstr(gp, "catcolor = "));     /* common.gp */
+	ck_assert_ptr_nonnull(strstr(gp, "do for [fmt in formats]"));
+	free(gp);
+
+	/* Each CDF present ends at 1. */
+	dat = slurp("cap/latency.dat");
+	for (line = strtok_r(dat, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		int k, n = 0, off = 0;
+
+		if (line[0] == '#')
+			continue;
+		for (k = 0; k < 8 && sscanf(line + off, "%lf%n", &last[k], &n) == 1; k++)
+			off += n;
+		ck_assert_int_eq(k, 8);
+	}
+	free(dat);
+	ck_assert_double_eq_tol(last[1 + WC_CAT_FLUSH], 1.0, 1e-9);
+	ck_assert_double_eq_tol(last[1 + WC_CAT_DATA_WRITE], 1.0, 1e-9);
+	ck_assert(isnan(last[1 + WC_CAT_DATA_READ]));
+	wc_bundle_free(b);
+	wc_analysis_free(a);
+}
+END_TEST
+
+/* phases.dat: one row per phase and one for the whole capture, with
+ * the accountant's figures. */
+START_TEST(test_phases)
+{
+	struct wc_bundle *b = open_bundle();
+	struct truth tr;
+	struct wc_analysis *a = feed(b, "cap", 4, &tr);
+	const struct wc_figures *m = wc_analysis_main(a);
+	char *dat, *line, *save = NULL;
+	char names[3][32];
+	double idle[3], flush[3];
+	int rows = 0;
+	struct wc_err err;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_bundle_close(b, NULL, &err), 0);
+	dat = slurp("cap/phases.dat");
+	for (line = strtok_r(dat, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#')
+			continue;
+		ck_assert_int_lt(rows, 3);
+		ck_assert_int_eq(sscanf(line, "\"%31[^\"]\" %lf %lf", names[rows],
+					&idle[rows], &flush[rows]), 3);
+		rows++;
+	}
+	free(dat);
+	ck_assert_int_eq(rows, 3);
+	ck_assert_str_eq(names[0], "copy");
+	ck_assert_str_eq(names[1], "sync");
+	ck_assert_str_eq(names[2], "whole capture");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_double_eq_tol(idle[2], (double)m->idle_ns / 1e9, 1e-9);
+	ck_assert_double_eq_tol(flush[2], (double)m->time_ns[WC_CAT_FLUSH] / 1e9, 1e-9);
+	wc_bundle_free(b);
+	wc_analysis_free(a);
+}
+END_TEST
+
+/* Two captures of one name, and names that are no good as folders. */
+START_TEST(test_names_and_compare)
+{
+	struct wc_bundle *b = open_bundle();
+	struct wc_analysis *a[3];
+	struct truth tr;
+	struct wc_err err;
+	char *html, *dat;
+
+	a[0] = feed(b, "same", 5, &tr);
+	a[1] = feed(b, "same", 6, &tr);
+	a[2] = feed(b, "../<b>&evil name", 7, &tr);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_bundle_close(b, NULL, &err), 0);
+	ck_assert(exists("same/scatter.dat"));
+	ck_assert(exists("same-2/scatter.dat"));
+	ck_assert(exists("_.__b__evil_name/scatter.dat"));
+	ck_assert(exists("compare-time.gp"));
+	ck_assert(exists("compare-phases.gp"));
+	ck_assert(exists("compare-throughput.gp"));
+	html = slurp("index.html");
+	ck_assert_ptr_null(strstr(html, "<b>&evil"));
+	ck_assert_ptr_nonnull(strstr(html, "../&lt;b&gt;&amp;evil name"));
+	free(html);
+	dat = slurp("compare-phases.dat");
+	ck_assert_ptr_nonnull(strstr(dat, "\"same-2\" \"xfs\" \"on\" \"off\""));
+	free(dat);
+	wc_bundle_free(b);
+	wc_analysis_free(a[0]);
+	wc_analysis_free(a[1]);
+	wc_analysis_free(a[2]);
+}
+END_TEST
+
+START_TEST(test_renders_with_gnuplot)
+{
+	static const char png[8] = { '\x89', 'P', 'N', 'G', '\r', '\n', '\x1a', '\n' };
+	static const char *const figs[] = {
+		"cap/scatter", "cap/throughput", "cap/flushes", "cap/latency",
+		"cap/queue", "cap/phases",
+	};
+	struct wc_bundle *b;
+	struct wc_analysis *a;
+	struct truth tr;
+	struct wc_err err;
+	char *html, rel[64];
+	size_t i;
+
+	if (system("command -v gnuplot >/dev/null") != 0)
+		ck_abort_msg("gnuplot is needed (scripts/deps.sh installs it)");
+	unsetenv("WCANALYZE_GNUPLOT");
+	b = open_bundle();
+	a = feed(b, "cap", 8, &tr);
+	wc_err_clear(&err);
+	ck_assert_msg(wc_bundle_close(b, NULL, &err) == 0, "%s", err.msg);
+	ck_assert_ptr_null(wc_bundle_notice(b));
+	html = slurp("index.html");
+	for (i = 0; i < sizeof(figs) / sizeof(figs[0]); i++) {
+		char *img;
+
+		snprintf(rel, sizeof(rel), "%s.png", figs[i]);
+		img = slurp(rel);
+		ck_assert_msg(memcmp(img, png, 8) == 0, "%s is no PNG", rel);
+		free(img);
+		snprintf(rel, sizeof(rel), "%s.svg", figs[i]);
+		img = slurp(rel);
+		ck_assert_ptr_nonnull(strstr(img, "<svg"));
+		free(img);
+		snprintf(rel, sizeof(rel), "src=\"%s.png\"", figs[i]);
+		ck_assert_msg(strstr(html, rel) != NULL, "index.html lacks %s", rel);
+	}
+	ck_assert(!exists("gnuplot.log"));
+	free(html);
+	wc_bundle_free(b);
+	wc_analysis_free(a);
+}
+END_TEST
+
+START_TEST(test_gnuplot_fails)
+{
+	struct wc_bundle *b = open_bundle();
+	struct truth tr;
+	struct wc_analysis *a = feed(b, "cap", 9, &tr);
+	struct wc_err err;
+
+	setenv("WCANALYZE_GNUPLOT", "/bin/false", 1);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_bundle_close(b, NULL, &err), -1);
+	ck_assert_int_eq(err.kind, WC_ERR_SYSTEM);
+	ck_assert_ptr_nonnull(strstr(err.msg, "gnuplot failed on cap/"));
+	ck_assert_ptr_nonnull(strstr(err.file, "gnuplot.log"));
+	ck_assert(exists("index.html"));
+	wc_bundle_free(b);
+	wc_analysis_free(a);
+}
+END_TEST
+
+START_TEST(test_misuse)
+{
+	struct wc_bundle *b = NULL;
+	struct wc_err err;
+
+	/* Templates that are not there. */
+	setenv("WCANALYZE_PLOTS", tmpdir, 1);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_bundle_open(&b, tmpdir, &err), -1);
+	ck_assert_ptr_null(b);
+	ck_assert_ptr_nonnull(strstr(err.msg, "WCANALYZE_PLOTS"));
+	setenv("WCANALYZE_PLOTS", "plots", 1);
+
+	/* A folder whose parent does not exist. */
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_bundle_open(&b, "/nonexistent/dir/x", &err), -1);
+	ck_assert_int_eq(err.kind, WC_ERR_SYSTEM);
+
+	b = open_bundle();
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_bundle_end(b, NULL, &err), -1);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_bundle_close(b, NULL, &err), -1);   /* nothing in it */
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_bundle_begin(b, &err), 0);
+	ck_assert_int_eq(wc_bundle_begin(b, &err), -1);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_bundle_close(b, NULL, &err), -1);   /* inside one */
+	ck_assert_int_eq(wc_bundle_end(b, NULL, &err), 0);      /* dropped */
+	wc_bundle_free(b);
+	wc_bundle_free(NULL);
+}
+END_TEST
+
+static Suite *bundle_suite(void)
+{
+	Suite *s = suite_create("bundle");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_files_without_gnuplot);
+	tcase_add_test(tc, test_timeline_adds_up);
+	tcase_add_test(tc, test_scatter_and_latency);
+	tcase_add_test(tc, test_phases);
+	tcase_add_test(tc, test_names_and_compare);
+	tcase_add_test(tc, test_renders_with_gnuplot);
+	tcase_add_test(tc, test_gnuplot_fails);
+	tcase_add_test(tc, test_misuse);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(bundle_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
