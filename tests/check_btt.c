@@ -1,0 +1,178 @@
+/*
+ * check_btt.c - unit tests of analyze/lib/btt.c: btt's per-bio Q2C and
+ * D2C rules one by one (merged bios inherit D and C, duplicate Q start
+ * sectors dropped, empty and notify and cgroup-flagged records ignored,
+ * devices ignored until their first Q, tdelta's 1 ns floor, the last D
+ * after a requeue).  Agreement with the real btt is t31's job.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btt.h"
+
+#define DEV WC_DEV_MAKE(8u, 0u)
+#define W WC_TC(WC_TC_WRITE)
+
+static struct wc_event E(uint64_t t, unsigned what, uint64_t sector,
+			 uint32_t bytes)
+{
+	struct wc_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.time = t;
+	e.action = what | W;
+	e.sector = sector;
+	e.bytes = bytes;
+	e.device = DEV;
+	return e;
+}
+
+static struct wc_btt *feed(const struct wc_event *evs, size_t n)
+{
+	struct wc_btt *b = NULL;
+	struct wc_err err;
+	size_t i;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_btt_open(&b, &err), 0);
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(wc_btt_add(b, &evs[i], &err), 0);
+	ck_assert_int_eq(wc_btt_status(b, &err), 0);
+	return b;
+}
+
+START_TEST(test_merged_bios_inherit)
+{
+	const struct wc_event evs[] = {
+		E(1000, WC_TA_QUEUE, 100, 4096),
+		E(1010, WC_TA_QUEUE, 108, 4096),
+		E(1011, WC_TA_BACKMERGE, 108, 4096),
+		E(1100, WC_TA_ISSUE, 100, 8192),
+		E(1300, WC_TA_COMPLETE, 100, 8192),
+	};
+	struct wc_btt *b = feed(evs, 5);
+
+	ck_assert_uint_eq(wc_btt_q2c(b)->n, 2);
+	ck_assert_uint_eq(wc_btt_q2c(b)->min, 290);
+	ck_assert_uint_eq(wc_btt_q2c(b)->max, 300);
+	ck_assert_uint_eq(wc_btt_d2c(b)->n, 2);
+	ck_assert_uint_eq(wc_btt_d2c(b)->min, 200);
+	ck_assert_uint_eq(wc_btt_d2c(b)->max, 200);
+	ck_assert(wc_btt_mean_s(wc_btt_q2c(b)) == 295e-9);
+	wc_btt_free(b);
+}
+END_TEST
+
+START_TEST(test_duplicate_start_dropped)
+{
+	const struct wc_event evs[] = {
+		E(1000, WC_TA_QUEUE, 100, 4096),
+		E(1005, WC_TA_QUEUE, 100, 4096),
+		E(1100, WC_TA_ISSUE, 100, 4096),
+		E(1200, WC_TA_COMPLETE, 100, 4096),
+		E(1300, WC_TA_ISSUE, 100, 4096),
+		E(1400, WC_TA_COMPLETE, 100, 4096),
+	};
+	struct wc_btt *b = feed(evs, 6);
+
+	ck_assert_uint_eq(wc_btt_q2c(b)->n, 1);
+	ck_assert_uint_eq(wc_btt_q2c(b)->max, 200);
+	wc_btt_free(b);
+}
+END_TEST
+
+START_TEST(test_ignored_records)
+{
+	struct wc_event evs[] = {
+		E(900, WC_TA_ISSUE, 100, 4096),      /* before any Q: ignored */
+		E(1000, WC_TA_QUEUE, 100, 4096),
+		E(1001, WC_TA_QUEUE, 0, 0),          /* empty: ignored */
+		E(1002, WC_TA_QUEUE, 200, 4096),     /* cgroup flag: ignored */
+		E(1003, WC_TA_QUEUE, 300, 4096),     /* notify: ignored */
+		E(1004, WC_TA_QUEUE, 400, 4096),     /* PC: ignored */
+		E(1100, WC_TA_COMPLETE, 0, 0),
+		E(1200, WC_TA_COMPLETE, 100, 4096),
+		E(1200, WC_TA_COMPLETE, 200, 4096),
+		E(1200, WC_TA_COMPLETE, 300, 4096),
+		E(1200, WC_TA_COMPLETE, 400, 4096),
+	};
+	struct wc_btt *b;
+
+	evs[3].has_cgroup = true;
+	evs[4].action |= WC_TC(WC_TC_NOTIFY);
+	evs[5].action |= WC_TC(WC_TC_PC);
+	b = feed(evs, 11);
+	ck_assert_uint_eq(wc_btt_q2c(b)->n, 1);
+	ck_assert_uint_eq(wc_btt_d2c(b)->n, 0);   /* its D came before its Q */
+	wc_btt_free(b);
+}
+END_TEST
+
+START_TEST(test_tdelta_floor_and_requeue)
+{
+	const struct wc_event evs[] = {
+		E(1000, WC_TA_QUEUE, 100, 4096),
+		E(1000, WC_TA_ISSUE, 100, 4096),
+		E(1000, WC_TA_REQUEUE, 100, 4096),
+		E(1500, WC_TA_ISSUE, 100, 4096),
+		E(1500, WC_TA_COMPLETE, 100, 4096),
+		E(2000, WC_TA_QUEUE, 500, 4096),
+		E(2000, WC_TA_ISSUE, 500, 4096),
+		E(2000, WC_TA_COMPLETE, 500, 4096),
+	};
+	struct wc_btt *b = feed(evs, 8);
+
+	ck_assert_uint_eq(wc_btt_q2c(b)->n, 2);
+	ck_assert_uint_eq(wc_btt_q2c(b)->min, 1);   /* Q == C counts 1 ns */
+	ck_assert_uint_eq(wc_btt_q2c(b)->max, 500);
+	ck_assert_uint_eq(wc_btt_d2c(b)->n, 2);
+	ck_assert_uint_eq(wc_btt_d2c(b)->max, 1);   /* from the last D */
+	wc_btt_free(b);
+}
+END_TEST
+
+START_TEST(test_partial_cover)
+{
+	/* A C that covers only part of a kept Q leaves it kept. */
+	const struct wc_event evs[] = {
+		E(1000, WC_TA_QUEUE, 100, 8192),
+		E(1100, WC_TA_ISSUE, 100, 4096),
+		E(1200, WC_TA_COMPLETE, 100, 4096),
+		E(1300, WC_TA_ISSUE, 100, 8192),
+		E(1400, WC_TA_COMPLETE, 100, 8192),
+	};
+	struct wc_btt *b = feed(evs, 5);
+
+	ck_assert_uint_eq(wc_btt_q2c(b)->n, 1);
+	ck_assert_uint_eq(wc_btt_q2c(b)->min, 400);
+	ck_assert_uint_eq(wc_btt_d2c(b)->min, 100);
+	wc_btt_free(b);
+	wc_btt_free(NULL);
+}
+END_TEST
+
+static Suite *btt_suite(void)
+{
+	Suite *s = suite_create("btt");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_merged_bios_inherit);
+	tcase_add_test(tc, test_duplicate_start_dropped);
+	tcase_add_test(tc, test_ignored_records);
+	tcase_add_test(tc, test_tdelta_floor_and_requeue);
+	tcase_add_test(tc, test_partial_cover);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(btt_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,341 @@
+/*
+ * check_tracker.c - unit tests of analyze/lib/tracker.c over a scripted
+ * event source: merges, splits, requeues, empty flushes paired in order,
+ * the empty completion that ends a flush sequence, lost events counted,
+ * the in-flight cap, a source failing midway, and the hook.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracker.h"
+
+#define DEV WC_DEV_MAKE(7u, 1u)
+#define T(b) WC_TC(b)
+#define W (T(WC_TC_WRITE))
+#define FLUSH (T(WC_TC_WRITE) | T(WC_TC_FLUSH))
+
+struct src {
+	const struct wc_event *ev;
+	size_t n, i;
+	size_t fail_at;            /* index that fails, or n */
+};
+
+static int src_next(void *ctx, struct wc_event *ev, struct wc_err *err)
+{
+	struct src *s = ctx;
+
+	if (s->i == s->fail_at)
+		return wc_err_set(err, WC_ERR_INPUT, "x", NULL, 48,
+				  "truncated record");
+	if (s->i >= s->n)
+		return 0;
+	*ev = s->ev[s->i++];
+	return 1;
+}
+
+static struct wc_event E(uint64_t t, unsigned what, uint64_t flags,
+			 uint64_t sector, uint32_t bytes)
+{
+	struct wc_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.time = t;
+	e.action = what | flags;
+	e.sector = sector;
+	e.bytes = bytes;
+	e.device = DEV;
+	e.pid = 42;
+	e.version = 7;
+	return e;
+}
+
+/* Runs the tracker over evs; returns the number of requests in out. */
+static size_t run(const struct wc_event *evs, size_t n, size_t fail_at,
+		  struct wc_request *out, size_t max,
+		  struct wc_tracker_stats *st, int *last)
+{
+	struct src s = { evs, n, 0, fail_at };
+	struct wc_tracker *tr = NULL;
+	struct wc_err err;
+	struct wc_request rq;
+	size_t k = 0;
+	int r;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_tracker_open_source(&tr, src_next, &s, &err), 0);
+	while ((r = wc_tracker_next(tr, &rq, &err)) > 0) {
+		ck_assert_uint_lt(k, max);
+		out[k++] = rq;
+	}
+	if (last)
+		*last = r;
+	if (r < 0)
+		ck_assert_str_eq(err.msg, "truncated record");
+	if (st)
+		*st = *wc_tracker_stats(tr);
+	wc_tracker_free(tr);
+	return k;
+}
+
+START_TEST(test_merge)
+{
+	const struct wc_event evs[] = {
+		E(100, WC_TA_QUEUE, W, 1000, 4096),
+		E(110, WC_TA_GETRQ, W, 1000, 4096),
+		E(120, WC_TA_QUEUE, W, 1008, 8192),
+		E(121, WC_TA_BACKMERGE, W, 1008, 8192),
+		E(90 + 40, WC_TA_QUEUE, W, 996, 2048),  /* front merge */
+		E(131, WC_TA_FRONTMERGE, W, 996, 2048),
+		E(200, WC_TA_ISSUE, W | T(WC_TC_SYNC), 996, 14336),
+		E(500, WC_TA_COMPLETE, W | T(WC_TC_SYNC), 996, 14336),
+	};
+	struct wc_request rq[4];
+	struct wc_tracker_stats st;
+
+	ck_assert_uint_eq(run(evs, 8, 8, rq, 4, &st, NULL), 1);
+	ck_assert_uint_eq(rq[0].nbios, 3);
+	ck_assert_uint_eq(rq[0].q_time, 100);
+	ck_assert_uint_eq(rq[0].d_time, 200);
+	ck_assert_uint_eq(rq[0].c_time, 500);
+	ck_assert_uint_eq(rq[0].sector, 996);
+	ck_assert_uint_eq(rq[0].bytes, 14336);
+	ck_assert(rq[0].completed);
+	ck_assert(rq[0].action & T(WC_TC_SYNC));
+	ck_assert_uint_eq(rq[0].action & 0xffff, 0);
+	ck_assert_uint_eq(st.never_dispatched, 0);
+	ck_assert_uint_eq(st.requests, 1);
+	ck_assert_uint_eq(st.first_time, 100);
+	ck_assert_uint_eq(st.last_time, 500);
+}
+END_TEST
+
+START_TEST(test_flush_pairs_in_order)
+{
+	/* A preflush+FUA write on a device without FUA, as loop shows it:
+	 * flush, write, post-flush, then the empty end of the sequence. */
+	const struct wc_event evs[] = {
+		E(100, WC_TA_QUEUE, FLUSH | T(WC_TC_FUA), 5000, 4096),
+		E(110, WC_TA_ISSUE, FLUSH, 0, 0),
+		E(200, WC_TA_COMPLETE, FLUSH, 0, 0),
+		E(210, WC_TA_ISSUE, W, 5000, 4096),
+		E(250, WC_TA_COMPLETE, W, 5000, 4096),
+		E(260, WC_TA_ISSUE, FLUSH, 0, 0),
+		E(270, WC_TA_QUEUE, FLUSH, 0, 0),       /* a pure flush bio */
+		E(280, WC_TA_ISSUE, FLUSH, 0, 0),
+		E(400, WC_TA_COMPLETE, FLUSH, 0, 0),
+		E(410, WC_TA_COMPLETE, W, 5000, 0),     /* sequence end */
+		E(500, WC_TA_COMPLETE, FLUSH, 0, 0),
+	};
+	struct wc_request rq[8];
+	struct wc_tracker_stats st;
+
+	ck_assert_uint_eq(run(evs, 11, 11, rq, 8, &st, NULL), 4);
+	ck_assert_uint_eq(rq[0].bytes, 0);
+	ck_assert_uint_eq(rq[0].d_time, 110);
+	ck_assert_uint_eq(rq[0].c_time, 200);
+	ck_assert_uint_eq(rq[0].q_time, WC_NO_TIME);
+	ck_assert_uint_eq(rq[1].q_time, 100);           /* the write's bio */
+	ck_assert_uint_eq(rq[1].c_time, 250);
+	ck_assert_uint_eq(rq[2].d_time, 260);           /* first in, first out */
+	ck_assert_uint_eq(rq[2].c_time, 400);
+	ck_assert_uint_eq(rq[2].q_time, WC_NO_TIME);
+	ck_assert_uint_eq(rq[3].d_time, 280);
+	ck_assert_uint_eq(rq[3].q_time, 270);
+	ck_assert_uint_eq(rq[3].c_time, 500);
+	ck_assert_uint_eq(rq[3].depth, 2);
+	ck_assert_uint_eq(st.sequence_ends, 1);
+	ck_assert_uint_eq(st.orphan_completions, 0);
+}
+END_TEST
+
+START_TEST(test_requeue)
+{
+	const struct wc_event evs[] = {
+		E(100, WC_TA_QUEUE, W, 64, 4096),
+		E(200, WC_TA_ISSUE, W, 64, 4096),
+		E(300, WC_TA_REQUEUE, W, 64, 4096),
+		E(400, WC_TA_ISSUE, W, 64, 4096),
+		E(450, WC_TA_QUEUE, W, 640, 4096),
+		E(460, WC_TA_ISSUE, W, 640, 4096),
+		E(600, WC_TA_COMPLETE, W, 64, 4096),
+		E(700, WC_TA_COMPLETE, W, 640, 4096),
+	};
+	struct wc_request rq[4];
+
+	ck_assert_uint_eq(run(evs, 8, 8, rq, 4, NULL, NULL), 2);
+	ck_assert_uint_eq(rq[0].q_time, 100);
+	ck_assert_uint_eq(rq[0].d_time, 400);
+	ck_assert_uint_eq(rq[0].requeues, 1);
+	ck_assert_uint_eq(rq[0].depth, 1);
+	ck_assert_uint_eq(rq[1].depth, 2);
+}
+END_TEST
+
+START_TEST(test_split)
+{
+	/* One 16-sector bio served as two 8-sector requests. */
+	const struct wc_event evs[] = {
+		E(100, WC_TA_QUEUE, W, 0, 8192),
+		E(105, WC_TA_SPLIT, W, 0, 8192),
+		E(200, WC_TA_ISSUE, W, 0, 4096),
+		E(210, WC_TA_ISSUE, W, 8, 4096),
+		E(300, WC_TA_COMPLETE, W, 0, 4096),
+		E(310, WC_TA_COMPLETE, W, 8, 4096),
+	};
+	struct wc_request rq[4];
+	struct wc_tracker_stats st;
+
+	ck_assert_uint_eq(run(evs, 6, 6, rq, 4, &st, NULL), 2);
+	ck_assert_uint_eq(rq[0].q_time, 100);
+	ck_assert_uint_eq(rq[1].q_time, 100);
+	ck_assert_uint_eq(rq[1].sector, 8);
+	ck_assert_uint_eq(st.never_dispatched, 0);
+}
+END_TEST
+
+START_TEST(test_lost_and_unfinished)
+{
+	const struct wc_event evs[] = {
+		E(100, WC_TA_COMPLETE, W, 64, 4096),    /* its D was lost */
+		E(110, WC_TA_QUEUE, W, 128, 4096),      /* never dispatched */
+		E(120, WC_TA_QUEUE, W, 256, 4096),
+		E(130, WC_TA_ISSUE, W, 256, 4096),      /* never completed */
+		E(140, WC_TA_ISSUE, W, 512, 4096),      /* D without Q */
+		E(150, WC_TA_COMPLETE, W, 512, 4096),
+	};
+	struct wc_request rq[4];
+	struct wc_tracker_stats st;
+
+	ck_assert_uint_eq(run(evs, 6, 6, rq, 4, &st, NULL), 2);
+	ck_assert(rq[0].completed);
+	ck_assert_uint_eq(rq[0].sector, 512);
+	ck_assert_uint_eq(rq[0].q_time, WC_NO_TIME);
+	ck_assert(!rq[1].completed);
+	ck_assert_uint_eq(rq[1].sector, 256);
+	ck_assert_uint_eq(rq[1].c_time, WC_NO_TIME);
+	ck_assert_uint_eq(st.orphan_completions, 1);
+	ck_assert_uint_eq(st.never_dispatched, 1);
+	ck_assert_uint_eq(st.unfinished, 1);
+}
+END_TEST
+
+START_TEST(test_bio_based_completion)
+{
+	/* Device mapper completes bios it never dispatched as requests. */
+	const struct wc_event evs[] = {
+		E(100, WC_TA_QUEUE, W, 64, 4096),
+		E(300, WC_TA_COMPLETE, W, 64, 4096),
+	};
+	struct wc_request rq[2];
+
+	ck_assert_uint_eq(run(evs, 2, 2, rq, 2, NULL, NULL), 1);
+	ck_assert_uint_eq(rq[0].q_time, 100);
+	ck_assert_uint_eq(rq[0].d_time, WC_NO_TIME);
+}
+END_TEST
+
+START_TEST(test_source_fails)
+{
+	const struct wc_event evs[] = {
+		E(100, WC_TA_QUEUE, W, 64, 4096),
+		E(110, WC_TA_ISSUE, W, 64, 4096),
+		E(120, WC_TA_COMPLETE, W, 64, 4096),
+		E(130, WC_TA_QUEUE, W, 128, 4096),
+		E(140, WC_TA_ISSUE, W, 128, 4096),
+		E(150, WC_TA_COMPLETE, W, 128, 4096),
+	};
+	struct wc_request rq[4];
+	int last;
+
+	/* Fails after the second D: one done, one handed out unfinished. */
+	ck_assert_uint_eq(run(evs, 6, 5, rq, 4, NULL, &last), 2);
+	ck_assert_int_eq(last, -1);
+	ck_assert(rq[0].completed);
+	ck_assert(!rq[1].completed);
+}
+END_TEST
+
+START_TEST(test_inflight_cap)
+{
+	size_t n = WC_TRACKER_MAX_INFLIGHT + 10, i;
+	struct wc_event *evs = calloc(n, sizeof(*evs));
+	struct wc_request rq[1];
+	struct wc_tracker_stats st;
+
+	ck_assert_ptr_nonnull(evs);
+	for (i = 0; i < n; i++)
+		evs[i] = E(i, WC_TA_QUEUE, W, i * 8, 4096);
+	ck_assert_uint_eq(run(evs, n, n, rq, 1, &st, NULL), 0);
+	ck_assert_uint_eq(st.dropped_inflight, 10);
+	ck_assert_uint_eq(st.never_dispatched, WC_TRACKER_MAX_INFLIGHT);
+	free(evs);
+}
+END_TEST
+
+static unsigned hook_calls;
+
+static void hook(void *ctx, const struct wc_event *ev)
+{
+	(void)ev;
+	ck_assert_ptr_eq(ctx, &hook_calls);
+	hook_calls++;
+}
+
+START_TEST(test_hook_and_notify)
+{
+	struct wc_event evs[3] = {
+		E(100, WC_TA_QUEUE, W, 64, 4096),
+		E(0, WC_TN_PROCESS, T(WC_TC_NOTIFY), 0, 0),
+		E(300, WC_TA_COMPLETE, W, 64, 4096),
+	};
+	struct src s = { evs, 3, 0, 3 };
+	struct wc_tracker *tr = NULL;
+	struct wc_request rq;
+	struct wc_err err;
+
+	wc_err_clear(&err);
+	hook_calls = 0;
+	ck_assert_int_eq(wc_tracker_open_source(&tr, src_next, &s, &err), 0);
+	wc_tracker_set_hook(tr, hook, &hook_calls);
+	while (wc_tracker_next(tr, &rq, &err) > 0)
+		;
+	ck_assert_uint_eq(hook_calls, 3);
+	ck_assert_uint_eq(wc_tracker_stats(tr)->events, 3);
+	ck_assert_uint_eq(wc_tracker_stats(tr)->io_events, 2);
+	/* The notify record's time does not open the window. */
+	ck_assert_uint_eq(wc_tracker_stats(tr)->first_time, 100);
+	wc_tracker_free(tr);
+	wc_tracker_free(NULL);
+}
+END_TEST
+
+static Suite *tracker_suite(void)
+{
+	Suite *s = suite_create("tracker");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_merge);
+	tcase_add_test(tc, test_flush_pairs_in_order);
+	tcase_add_test(tc, test_requeue);
+	tcase_add_test(tc, test_split);
+	tcase_add_test(tc, test_lost_and_unfinished);
+	tcase_add_test(tc, test_bio_based_completion);
+	tcase_add_test(tc, test_source_fails);
+	tcase_add_test(tc, test_inflight_cap);
+	tcase_add_test(tc, test_hook_and_notify);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(tracker_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
