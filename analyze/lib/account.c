@@ -228,7 +228,7 @@ static void add_wait(struct wc_account *ac, const char *comm, uint64_t ns)
 		if (strcmp(ac->waits[i].comm, comm) == 0)
 			goto found;
 	/* The last slot gathers every name past the limit. */
-	if (ac->nwaits == WC_MAX_COMMS - 1)
+	if (ac->nwaits >= WC_MAX_COMMS - 1)
 		comm = "(other)";
 	for (i = 0; i < ac->nwaits; i++)
 		if (strcmp(ac->waits[i].comm, comm) == 0)
