@@ -1370,21 +1370,20 @@ static void html_swatch(FILE *f, const char *color)
 		fprintf(f, "<span class=\"sw\" style=\"background:%s\"></span>", color);
 }
 
-static void html_figure(FILE *f, const struct wc_bundle *b, const char *dir,
+static void html_figure(FILE *f, const char *dir,
 			const char *name, const char *caption, int w, int h,
 			const char *alt)
 {
 	char pre[NAME_MAX_LEN + 16];
 
 	snprintf(pre, sizeof(pre), "%s%s", dir ? dir : "", dir ? "/" : "");
+	/* The image is there even when gnuplot was not: render.sh then
+	 * makes the page whole without writing it again. */
 	fputs("<figure>\n", f);
-	if (b->rendered)
-		fprintf(f, "<a href=\"%s%s.svg\"><img src=\"%s%s.png\" width=\"%d\" "
-			"height=\"%d\" alt=\"", pre, name, pre, name, w, h);
-	if (b->rendered) {
-		html_str(f, alt);
-		fputs("\"></a>\n", f);
-	}
+	fprintf(f, "<a href=\"%s%s.svg\"><img src=\"%s%s.png\" width=\"%d\" "
+		"height=\"%d\" alt=\"", pre, name, pre, name, w, h);
+	html_str(f, alt);
+	fputs("\"></a>\n", f);
 	fputs("<figcaption>", f);
 	html_str(f, caption);
 	fprintf(f, " (<a href=\"%s%s.svg\">SVG</a>, <a href=\"%s%s.gp\">gnuplot "
@@ -1492,7 +1491,7 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 		fputs("<h2 id=\"compare\">Across captures</h2>\n", f);
 		for (k = 0; k < 3; k++)
 			if (b->compare[k])
-				html_figure(f, b, NULL, compare_names[k],
+				html_figure(f, NULL, compare_names[k],
 					    compare_captions[k],
 					    k == 2 ? 1200 : (b->ncaps > 6 ?
 						260 + 125 * (int)b->ncaps : 1000),
@@ -1548,7 +1547,7 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 
 			snprintf(alt, sizeof(alt), "%s: %s", m->name, figs[fig].caption);
 			if (c->fig[fig]) {
-				html_figure(f, b, c->dir, figs[fig].name, figs[fig].caption,
+				html_figure(f, c->dir, figs[fig].name, figs[fig].caption,
 					    figs[fig].width, figs[fig].height, alt);
 			} else {
 				fputs("<p>No figure: ", f);
@@ -1588,10 +1587,14 @@ int wc_bundle_close(struct wc_bundle *b, const char *baseline,
 		b->rendered = true;
 	} else {
 		free(b->notice);
-		if (asprintf(&b->notice, "gnuplot not found: figures not rendered; "
-			     "their .dat and .gp files are in %s; install gnuplot "
-			     "(apt-get install gnuplot-nox) and run %s/render.sh",
-			     b->dir, b->dir) < 0)
+		const char *env = getenv("WCANALYZE_GNUPLOT");
+
+		if (asprintf(&b->notice, "%s: figures not rendered; their .dat "
+			     "and .gp files are in %s; to render them, install "
+			     "gnuplot (apt-get install gnuplot-nox) and run "
+			     "%s/render.sh",
+			     env && !*env ? "WCANALYZE_GNUPLOT is empty" :
+			     "gnuplot not found", b->dir, b->dir) < 0)
 			b->notice = NULL;
 	}
 	free(gnuplot);
