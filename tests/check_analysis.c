@@ -1,0 +1,239 @@
+/*
+ * check_analysis.c - unit tests of analyze/lib/analysis.c over scripted
+ * event sources: the main device (named or busiest), the request hook,
+ * --journal, a source failing midway (partial result kept), the window
+ * and phases partitioned to the nanosecond, btt figures wired in.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+
+#define DEV1 WC_DEV_MAKE(7u, 1u)
+#define DEV2 WC_DEV_MAKE(7u, 2u)
+#define W WC_TC(WC_TC_WRITE)
+#define R WC_TC(WC_TC_READ)
+
+struct src {
+	const struct wc_event *ev;
+	size_t n, i, fail_at;
+};
+
+static int src_next(void *ctx, struct wc_event *ev, struct wc_err *err)
+{
+	struct src *s = ctx;
+
+	if (s->i == s->fail_at)
+		return wc_err_set(err, WC_ERR_INPUT, "t", NULL, 96,
+				  "truncated record");
+	if (s->i >= s->n)
+		return 0;
+	*ev = s->ev[s->i++];
+	return 1;
+}
+
+static struct wc_event E(uint32_t dev, uint64_t t, unsigned what,
+			 uint64_t flags, uint64_t sector, uint32_t bytes)
+{
+	struct wc_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.device = dev;
+	e.time = t;
+	e.action = what | flags;
+	e.sector = sector;
+	e.bytes = bytes;
+	return e;
+}
+
+/* Two devices: DEV1 writes 3 x 4 KiB, DEV2 reads one 1 MiB. */
+static const struct wc_event *script(size_t *n)
+{
+	static struct wc_event evs[16];
+	size_t k = 0;
+
+	evs[k++] = E(DEV1, 1000, WC_TA_QUEUE, W, 100, 4096);
+	evs[k++] = E(DEV1, 1100, WC_TA_ISSUE, W, 100, 4096);
+	evs[k++] = E(DEV2, 1200, WC_TA_QUEUE, R, 0, 1 << 20);
+	evs[k++] = E(DEV2, 1300, WC_TA_ISSUE, R, 0, 1 << 20);
+	evs[k++] = E(DEV1, 2100, WC_TA_COMPLETE, W, 100, 4096);
+	evs[k++] = E(DEV1, 2200, WC_TA_QUEUE, W, 5000, 4096);
+	evs[k++] = E(DEV1, 2300, WC_TA_ISSUE, W, 5000, 4096);
+	evs[k++] = E(DEV1, 3300, WC_TA_COMPLETE, W, 5000, 4096);
+	evs[k++] = E(DEV1, 3400, WC_TA_QUEUE, W, 9000, 4096);
+	evs[k++] = E(DEV1, 3500, WC_TA_ISSUE, W, 9000, 4096);
+	evs[k++] = E(DEV2, 9000, WC_TA_COMPLETE, R, 0, 1 << 20);
+	evs[k++] = E(DEV1, 9500, WC_TA_COMPLETE, W, 9000, 4096);
+	evs[k++] = E(DEV1, 9600, WC_TA_QUEUE, W, 9999, 4096);
+	evs[k++] = E(DEV1, 9700, WC_TA_ISSUE, W, 9999, 4096);
+	evs[k++] = E(DEV1, 10000, WC_TA_PLUG, 0, 0, 0);
+	*n = k;
+	return evs;
+}
+
+static unsigned hooked, hooked_unfinished, hooked_journal;
+
+static void hook(void *ctx, const struct wc_request *rq, enum wc_cat cat)
+{
+	ck_assert_ptr_eq(ctx, &hooked);
+	hooked++;
+	if (!rq->completed)
+		hooked_unfinished++;
+	if (cat == WC_CAT_JOURNAL)
+		hooked_journal++;
+}
+
+static uint64_t parts(const struct wc_figures *f)
+{
+	uint64_t s = f->idle_ns;
+	int c;
+
+	for (c = 0; c < WC_NCAT; c++)
+		s += f->time_ns[c];
+	return s;
+}
+
+START_TEST(test_busiest_is_main)
+{
+	struct src s = { NULL, 0, 0, 99 };
+	struct wc_analysis *a = NULL;
+	const struct wc_figures *f;
+	struct wc_err err;
+
+	s.ev = script(&s.n);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, NULL, NULL,
+						0, NULL, &err), 0);
+	f = wc_analysis_main(a);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(f->device, DEV2);
+	ck_assert(!wc_analysis_meta(a)->main_from_conf);
+	ck_assert_uint_eq(wc_analysis_meta(a)->events, s.n);
+	ck_assert_uint_eq(f->window_ns, 10000 - 1000);
+	ck_assert_uint_eq(f->time_ns[WC_CAT_DATA_READ], 9000 - 1300);
+	ck_assert_uint_eq(parts(f), f->window_ns);
+	ck_assert_int_eq(wc_analysis_meta(a)->journal_method,
+			 WC_JOURNAL_HEURISTIC);
+	ck_assert_uint_eq(wc_btt_q2c(wc_analysis_btt(a))->n, 4);
+	ck_assert_uint_eq(wc_btt_d2c(wc_analysis_btt(a))->n, 4);
+	wc_analysis_free(a);
+	wc_analysis_free(NULL);
+}
+END_TEST
+
+START_TEST(test_named_main_hook_journal_phases)
+{
+	struct wc_phase ph[2] = {
+		{ "copy", 1000, 3000, 0, 0, 0 },
+		{ "delete", 3000, 10000, 0, 0, 0 },
+	};
+	struct wc_analysis_opts o = WC_ANALYSIS_OPTS_INIT;
+	struct src s = { NULL, 0, 0, 99 };
+	struct wc_capture_meta meta;
+	struct wc_analysis *a = NULL;
+	const struct wc_figures *f;
+	struct wc_err err;
+	size_t p;
+
+	memset(&meta, 0, sizeof(meta));
+	strcpy(meta.name, "cap");
+	meta.write_cache = meta.barrier = meta.complete = -1;
+	meta.main_device = DEV1;
+	meta.main_from_conf = true;
+	o.journal_given = true;
+	o.journal_start = 5000;
+	o.journal_len = 8;
+	o.on_request = hook;
+	o.ctx = &hooked;
+	hooked = hooked_unfinished = hooked_journal = 0;
+	s.ev = script(&s.n);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, &meta, ph, 2,
+						&o, &err), 0);
+	ck_assert_uint_eq(hooked, 5);
+	ck_assert_uint_eq(hooked_unfinished, 1);
+	ck_assert_uint_eq(hooked_journal, 1);
+	f = wc_analysis_main(a);
+	ck_assert_uint_eq(f->device, DEV1);
+	ck_assert_uint_eq(f->requests[WC_CAT_JOURNAL], 1);
+	ck_assert_uint_eq(f->requests[WC_CAT_DATA_WRITE], 2);
+	ck_assert_uint_eq(f->unfinished, 1);
+	ck_assert_int_eq(wc_analysis_meta(a)->journal_method, WC_JOURNAL_RANGE);
+	/* Slices 1100-2100, 2300-3300, 3500-9500. */
+	ck_assert_uint_eq(f->time_ns[WC_CAT_DATA_WRITE], 1000 + 6000);
+	ck_assert_uint_eq(parts(f), f->window_ns);
+	ck_assert_uint_eq(wc_analysis_nphases(a), 2);
+	for (p = 0; p < 2; p++) {
+		const struct wc_figures *g = wc_analysis_phase_figures(a, p);
+
+		ck_assert_uint_eq(parts(g), ph[p].end - ph[p].start);
+	}
+	/* The journal write's slice, 2300-3300, is cut at 3000. */
+	ck_assert_uint_eq(wc_analysis_phase_figures(a, 0)->time_ns[WC_CAT_JOURNAL],
+			  700);
+	ck_assert_uint_eq(wc_analysis_phase_figures(a, 1)->time_ns[WC_CAT_JOURNAL],
+			  300);
+	ck_assert_str_eq(wc_analysis_phase(a, 1)->name, "delete");
+	wc_analysis_free(a);
+}
+END_TEST
+
+START_TEST(test_partial)
+{
+	struct src s = { NULL, 0, 0, 8 };
+	struct wc_analysis *a = NULL;
+	struct wc_err err;
+
+	s.ev = script(&s.n);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, NULL, NULL,
+						0, NULL, &err), -1);
+	ck_assert_ptr_nonnull(a);
+	ck_assert(wc_analysis_partial(a));
+	ck_assert_str_eq(err.msg, "truncated record");
+	ck_assert_uint_eq(err.offset, 96);
+	ck_assert_uint_eq(wc_analysis_main(a)->window_ns, 3300 - 1000);
+	ck_assert_uint_eq(parts(wc_analysis_main(a)), 3300 - 1000);
+	wc_analysis_free(a);
+}
+END_TEST
+
+START_TEST(test_empty)
+{
+	struct src s = { NULL, 0, 0, 99 };
+	struct wc_analysis *a = NULL;
+	struct wc_err err;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, NULL, NULL,
+						0, NULL, &err), 0);
+	ck_assert_ptr_null(wc_analysis_main(a));
+	ck_assert_int_eq(wc_analysis_main_index(a), -1);
+	wc_analysis_free(a);
+}
+END_TEST
+
+static Suite *analysis_suite(void)
+{
+	Suite *s = suite_create("analysis");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_busiest_is_main);
+	tcase_add_test(tc, test_named_main_hook_journal_phases);
+	tcase_add_test(tc, test_partial);
+	tcase_add_test(tc, test_empty);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(analysis_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

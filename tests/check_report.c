@@ -1,0 +1,247 @@
+/*
+ * check_report.c - unit tests of analyze/lib/report.c on analyses of a
+ * scripted source: the text report stays within 80 columns and plain
+ * ASCII, JSON carries the schema's keys with time_s summing to window_s,
+ * CSV has one row per capture and per phase, the comparison table and
+ * its baseline ratios, and an unknown baseline is refused.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+#define DEV WC_DEV_MAKE(7u, 1u)
+#define W WC_TC(WC_TC_WRITE)
+
+struct src {
+	struct wc_event ev[64];
+	size_t n, i;
+};
+
+static int src_next(void *ctx, struct wc_event *ev, struct wc_err *err)
+{
+	struct src *s = ctx;
+
+	(void)err;
+	if (s->i >= s->n)
+		return 0;
+	*ev = s->ev[s->i++];
+	return 1;
+}
+
+static void add(struct src *s, uint64_t t, unsigned what, uint64_t flags,
+		uint64_t sector, uint32_t bytes)
+{
+	struct wc_event *e = &s->ev[s->n++];
+
+	memset(e, 0, sizeof(*e));
+	e->device = DEV;
+	e->time = t;
+	e->action = what | flags;
+	e->sector = sector;
+	e->bytes = bytes;
+}
+
+/* A capture whose flushes take `flush` ns each. */
+static struct wc_analysis *capture(const char *name, uint64_t flush)
+{
+	static const struct wc_phase ph[2] = {
+		{ "copy", 1000000, 30000000, 0, 0, 0 },
+		{ "delete", 30000000, 90000000, 0, 0, 0 },
+	};
+	struct wc_capture_meta m;
+	struct wc_analysis *a = NULL;
+	struct src s = { .n = 0 };
+	struct wc_err err;
+	uint64_t t = 1000000;
+	int i;
+
+	memset(&m, 0, sizeof(m));
+	snprintf(m.name, sizeof(m.name), "%s", name);
+	strcpy(m.fs, "ext4");
+	m.write_cache = 1;
+	m.barrier = 0;
+	m.events_dropped = 0;
+	m.complete = 1;
+	m.main_rotational = 1;
+	for (i = 0; i < 8; i++) {
+		add(&s, t, WC_TA_QUEUE, W, 8000 + (uint64_t)i * 64, 32768);
+		add(&s, t + 1000, WC_TA_ISSUE, W, 8000 + (uint64_t)i * 64, 32768);
+		add(&s, t + 2000000, WC_TA_COMPLETE, W, 8000 + (uint64_t)i * 64,
+		    32768);
+		add(&s, t + 2001000, WC_TA_ISSUE, W | WC_TC(WC_TC_FLUSH), 0, 0);
+		add(&s, t + 2001000 + flush, WC_TA_COMPLETE,
+		    W | WC_TC(WC_TC_FLUSH), 0, 0);
+		t += 2001000 + flush + 1000000;
+	}
+	add(&s, 90000000, WC_TA_PLUG, 0, 0, 0);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, &m, ph, 2,
+						NULL, &err), 0);
+	return a;
+}
+
+static char *render(enum wc_format fmt, struct wc_analysis *const *caps,
+		    size_t n, const char *baseline, int want)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct wc_err err;
+
+	ck_assert_ptr_nonnull(f);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_report_write(f, fmt, caps, n, baseline, &err), want);
+	fclose(f);
+	return buf;
+}
+
+static void assert_80_ascii(const char *text)
+{
+	const char *p = text;
+	size_t col = 0;
+
+	for (; *p; p++) {
+		ck_assert_msg((unsigned char)*p < 0x7f &&
+			      ((unsigned char)*p >= 0x20 || *p == '\n'),
+			      "not plain ASCII at offset %zu", (size_t)(p - text));
+		col = *p == '\n' ? 0 : col + 1;
+		ck_assert_msg(col <= 80, "line over 80 columns: %.80s",
+			      p - col + 1);
+	}
+}
+
+START_TEST(test_text)
+{
+	struct wc_analysis *a = capture("ext4-wc-nobar", 5000000);
+	char *t = render(WC_FORMAT_TEXT, &a, 1, NULL, 0);
+
+	assert_80_ascii(t);
+	ck_assert_ptr_nonnull(strstr(t, "capture ext4-wc-nobar"));
+	ck_assert_ptr_nonnull(strstr(t, "fs ext4, write cache on, barriers off"));
+	ck_assert_ptr_nonnull(strstr(t, "flush            0.040000"));
+	ck_assert_ptr_nonnull(strstr(t, "flush D2C      n 8"));
+	ck_assert_ptr_nonnull(strstr(t, "  delete"));
+	free(t);
+	wc_analysis_free(a);
+}
+END_TEST
+
+START_TEST(test_json)
+{
+	static const char *const keys[] = {
+		"\"captures\": [", "\"name\": \"j\"", "\"fs\": \"ext4\"",
+		"\"write_cache\": true", "\"barrier\": false", "\"events\": ",
+		"\"events_dropped\": 0", "\"window_s\": ", "\"time_s\": {\"idle\": ",
+		"\"positioning_s\": ", "\"requests\": {\"flush\": 8",
+		"\"bytes\": {\"flush\": 0, \"journal\": 0", "\"devices\": [",
+		"\"phases\": [", "\"name\": \"copy\"", "\"wall_s\": 0.029000000",
+		"\"btt\": {\"q2c\": {\"n\": 8, ", "\"d2c\": {\"n\": 8, ",
+	};
+	struct wc_analysis *a = capture("j", 3000000);
+	char *t = render(WC_FORMAT_JSON, &a, 1, NULL, 0);
+	const char *p;
+	double window, sum = 0, v;
+	size_t i;
+	int c;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		ck_assert_msg(strstr(t, keys[i]), "missing %s", keys[i]);
+	p = strstr(t, "\"window_s\": ");
+	ck_assert_int_eq(sscanf(p, "\"window_s\": %lf", &window), 1);
+	p = strstr(p, "\"time_s\": {");
+	ck_assert_int_eq(sscanf(p, "\"time_s\": {\"idle\": %lf", &v), 1);
+	sum = v;
+	for (c = 0; c < WC_NCAT; c++) {
+		char key[40];
+
+		snprintf(key, sizeof(key), "\"%s\": ", wc_cat_name((enum wc_cat)c));
+		p = strstr(p, key);
+		ck_assert_ptr_nonnull(p);
+		ck_assert_int_eq(sscanf(p + strlen(key), "%lf", &v), 1);
+		sum += v;
+	}
+	/* Nanoseconds printed with 9 decimals add up exactly. */
+	ck_assert(sum > window - 5e-10 && sum < window + 5e-10);
+	free(t);
+	wc_analysis_free(a);
+}
+END_TEST
+
+START_TEST(test_csv)
+{
+	struct wc_analysis *caps[2] = { capture("a,b", 1000000),
+					capture("c", 2000000) };
+	char *t = render(WC_FORMAT_CSV, caps, 2, NULL, 0);
+	const char *p;
+	int lines = 0;
+
+	for (p = t; *p; p++)
+		lines += *p == '\n';
+	ck_assert_int_eq(lines, 1 + 2 * 3);
+	ck_assert_ptr_nonnull(strstr(t, "\n\"a,b\",all,ext4,on,off,"));
+	ck_assert_ptr_nonnull(strstr(t, "\nc,delete,ext4,on,off,0.060000000,"));
+	free(t);
+	wc_analysis_free(caps[0]);
+	wc_analysis_free(caps[1]);
+}
+END_TEST
+
+START_TEST(test_compare_and_baseline)
+{
+	struct wc_analysis *caps[2] = { capture("fast", 1000000),
+					capture("slow", 4000000) };
+	char *t = render(WC_FORMAT_TEXT, caps, 2, "fast", 0);
+
+	assert_80_ascii(t);
+	ck_assert_ptr_nonnull(strstr(t, "ratio to fast"));
+	/* flush: 8 x 4 ms against 8 x 1 ms. */
+	ck_assert_ptr_nonnull(strstr(t, "  4.00"));
+	free(t);
+	t = render(WC_FORMAT_TEXT, caps, 2, "nosuch", -1);
+	free(t);
+	wc_analysis_free(caps[0]);
+	wc_analysis_free(caps[1]);
+}
+END_TEST
+
+START_TEST(test_format_parse)
+{
+	enum wc_format f;
+
+	ck_assert_int_eq(wc_format_parse("json", &f), 0);
+	ck_assert_int_eq(f, WC_FORMAT_JSON);
+	ck_assert_int_eq(wc_format_parse("csv", &f), 0);
+	ck_assert_int_eq(f, WC_FORMAT_CSV);
+	ck_assert_int_eq(wc_format_parse("text", &f), 0);
+	ck_assert_int_eq(f, WC_FORMAT_TEXT);
+	ck_assert_int_eq(wc_format_parse("xml", &f), -1);
+}
+END_TEST
+
+static Suite *report_suite(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_text);
+	tcase_add_test(tc, test_json);
+	tcase_add_test(tc, test_csv);
+	tcase_add_test(tc, test_compare_and_baseline);
+	tcase_add_test(tc, test_format_parse);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(report_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
