@@ -1,0 +1,188 @@
+/*
+ * reader_bench - how fast the reader goes, and that its memory stays flat.
+ *
+ *   reader_bench [-n EVENTS] [-k] DIR
+ *
+ * Writes DIR/bench.blktrace.0 and .1 (EVENTS records in all, default
+ * 4,000,000: the recorded ext4 fixture's records repeated with their
+ * times shifted, so every kind of record is there), then reads them back
+ * twice through wc_input: once only decoding and merging, once printing
+ * every line with wc_dump_event() to /dev/null.  Prints events per second
+ * and the peak resident memory.  -k keeps the files (scripts/bench.sh
+ * times blkparse on them).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "decode.h"
+#include "dump.h"
+#include "input.h"
+
+#define FIXTURE "tests/fixtures/reader/ext4/loop1.blktrace."
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static long maxrss_kb(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+}
+
+/* Copies the fixture's CPU file, repeated until n records are written. */
+static int make(const char *dir, int cpu, unsigned long n)
+{
+	char in[256], out[4096];
+	unsigned char *buf;
+	FILE *fp, *of;
+	long len, off;
+	unsigned long written = 0;
+	uint64_t shift = 0, span;
+
+	snprintf(in, sizeof(in), FIXTURE "%d", cpu);
+	snprintf(out, sizeof(out), "%s/bench.blktrace.%d", dir, cpu);
+	fp = fopen(in, "rb");
+	if (!fp) {
+		perror(in);
+		return -1;
+	}
+	fseek(fp, 0, SEEK_END);
+	len = ftell(fp);
+	rewind(fp);
+	buf = malloc((size_t)len);
+	if (!buf || fread(buf, 1, (size_t)len, fp) != (size_t)len) {
+		fclose(fp);
+		free(buf);
+		return -1;
+	}
+	fclose(fp);
+	of = fopen(out, "wb");
+	if (!of) {
+		perror(out);
+		free(buf);
+		return -1;
+	}
+	/* Native v7 records: shift each copy's times past the previous one. */
+	{
+		uint64_t first, last;
+
+		memcpy(&first, buf + 8, 8);
+		for (off = 0, last = first; off < len;) {
+			uint16_t pl;
+			uint64_t t;
+
+			memcpy(&t, buf + off + 8, 8);
+			if (t > last)
+				last = t;
+			memcpy(&pl, buf + off + 46, 2);
+			off += 48 + pl;
+		}
+		span = last - first + 1000;
+	}
+	while (written < n) {
+		for (off = 0; off < len && written < n; written++) {
+			struct wc_blk_io_trace t;
+
+			memcpy(&t, buf + off, sizeof(t));
+			t.time += shift;
+			fwrite(&t, sizeof(t), 1, of);
+			fwrite(buf + off + 48, t.pdu_len, 1, of);
+			off += 48 + t.pdu_len;
+		}
+		shift += span;
+	}
+	free(buf);
+	return fclose(of);
+}
+
+static int run(const char *base, int dump, unsigned long *events)
+{
+	struct wc_input *in = NULL;
+	struct wc_event ev;
+	struct wc_err err;
+	FILE *null = NULL;
+	int r;
+
+	wc_err_clear(&err);
+	if (dump) {
+		null = fopen("/dev/null", "w");
+		if (!null)
+			return -1;
+	}
+	if (wc_input_open(&in, base, &err) < 0)
+		goto fail;
+	*events = 0;
+	while ((r = wc_input_next(in, &ev, &err)) > 0) {
+		if (dump)
+			wc_dump_event(null, &ev, wc_input_genesis(in),
+				      wc_input_comm(in, ev.pid));
+		(*events)++;
+	}
+	if (r < 0)
+		goto fail;
+	wc_input_free(in);
+	if (null)
+		fclose(null);
+	return 0;
+
+fail:
+	fprintf(stderr, "reader_bench: %s\n", err.msg);
+	wc_input_free(in);
+	if (null)
+		fclose(null);
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long n = 4000000, events;
+	char base[4096];
+	int c, keep = 0, pass;
+	double t0;
+	long rss0;
+
+	while ((c = getopt(argc, argv, "n:k")) != -1) {
+		if (c == 'n')
+			n = strtoul(optarg, NULL, 10);
+		else if (c == 'k')
+			keep = 1;
+		else
+			goto usage;
+	}
+	if (optind != argc - 1)
+		goto usage;
+	if (make(argv[optind], 0, n / 2) < 0 || make(argv[optind], 1, n - n / 2) < 0)
+		return 1;
+	snprintf(base, sizeof(base), "%s/bench", argv[optind]);
+	rss0 = maxrss_kb();
+	for (pass = 0; pass < 2; pass++) {
+		t0 = now();
+		if (run(base, pass, &events) < 0)
+			return 1;
+		printf("reader_bench: %-6s %lu events in %.2f s: %.2f M events/s, peak RSS %ld KiB (before: %ld KiB)\n",
+		       pass ? "dump" : "decode", events, now() - t0,
+		       (double)events / (now() - t0) / 1e6, maxrss_kb(), rss0);
+	}
+	if (!keep) {
+		snprintf(base, sizeof(base), "%s/bench.blktrace.0", argv[optind]);
+		unlink(base);
+		snprintf(base, sizeof(base), "%s/bench.blktrace.1", argv[optind]);
+		unlink(base);
+	}
+	return 0;
+
+usage:
+	fprintf(stderr, "usage: reader_bench [-n EVENTS] [-k] DIR\n");
+	return 2;
+}
