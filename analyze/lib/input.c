@@ -323,20 +323,29 @@ static int scan_dir(struct wc_input *in, const char *dir, const char *base,
 	return r;
 }
 
-static int read_member_text(struct archive *a, const char *path,
-			    const char *member, char **text, struct wc_err *err)
+static int read_member_text(struct archive *a, struct archive_entry *ent,
+			    const char *path, const char *member, char **text,
+			    struct wc_err *err)
 {
+	la_int64_t size = archive_entry_size_is_set(ent) ?
+			  archive_entry_size(ent) : TEXT_MAX;
+	size_t cap, len = 0;
 	char *buf;
-	ssize_t n;
-	size_t len = 0;
+	ssize_t n = 0;
 
-	buf = malloc(TEXT_MAX + 1);
+	if (size < 0 || size > TEXT_MAX)
+		return wc_err_set(err, WC_ERR_INPUT, path, member, WC_NO_OFFSET,
+				  "larger than %u bytes", TEXT_MAX);
+	/* As large as the member says it is, no larger. */
+	cap = (size_t)size;
+	buf = malloc(cap + 1);
 	if (!buf)
 		return oom(err, path);
-	while ((n = archive_read_data(a, buf + len, TEXT_MAX - len)) > 0) {
-		len += (size_t)n;
-		if (len == TEXT_MAX)
+	while (len < cap) {
+		n = archive_read_data(a, buf + len, cap - len);
+		if (n <= 0)
 			break;
+		len += (size_t)n;
 	}
 	if (n < 0) {
 		free(buf);
@@ -394,7 +403,7 @@ static int scan_archive(struct wc_input *in, struct wc_err *err)
 			   !strcmp(base, "phases.tsv")) {
 			char *text = NULL;
 
-			if (read_member_text(a, in->path, name, &text, err) < 0)
+			if (read_member_text(a, ent, in->path, name, &text, err) < 0)
 				goto out;
 			r = base[0] == 'c' ? parse_conf(in, text, err) :
 					     parse_phases(in, text, err);
