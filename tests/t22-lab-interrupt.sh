@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# t22-lab-interrupt.sh - SIGINT in the middle of a lab run leaves no
+# mount, no loop device of its own, no tracing and the write cache as it
+# was, and still saves what was recorded as an archive with complete = 0.
+# The destination is a loop device given with --device, so the test can
+# see its write cache setting come back.
+# shellcheck source=tests/lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+# shellcheck source=tests/fixtures/capture/archive.sh
+source "$TOP/tests/fixtures/capture/archive.sh"
+need_root
+[[ $(cat /sys/kernel/tracing/current_tracer) == nop ]] ||
+	skip "tracefs is busy: current_tracer is $(cat /sys/kernel/tracing/current_tracer)"
+
+loop="" pid=""
+cleanup() {
+	[[ -z $pid ]] || kill -KILL "$pid" 2>/dev/null || true
+	[[ -z $loop ]] || losetup -d "$loop" 2>/dev/null || true
+	cleanup_common
+}
+trap cleanup EXIT
+
+truncate -s 512M "$TMP/disk.img"
+loop=$(losetup -f --show "$TMP/disk.img")
+dev=${loop#/dev/}
+wc=/sys/block/$dev/queue/write_cache
+echo "write back" >"$wc"
+loops_before=$(losetup -a | wc -l)
+
+# Enough files that the copy is still running when the signal comes.
+bash "$TOP/capture/wccapture" lab --fs ext4 --cache off --barrier on \
+	--device "$loop" --destroy-data --files 4000 --size 40M --recorder tracefs \
+	-o "$TMP/out" >"$TMP/table" 2>"$TMP/log" &
+pid=$!
+for ((i = 0; i < 600; i++)); do
+	grep -q ': copy$' "$TMP/log" && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.05
+done
+grep -q ': copy$' "$TMP/log" || fail "the copy phase never started: $(tail -n 3 "$TMP/log")"
+[[ $(cat "$wc") == "write through" ]] || fail "write cache not turned off during the run"
+kill -INT "$pid"
+rc=0; wait "$pid" || rc=$?
+pid=""
+[[ $rc -eq 130 ]] || fail "interrupted lab exited $rc, expected 130: $(tail -n 3 "$TMP/log")"
+grep -q 'incomplete capture saved as' "$TMP/log" || fail "no incomplete archive reported"
+
+a=$TMP/out/ext4-cache-off-barrier-on-run1.tar.gz
+[[ -f $a ]] || fail "no archive after the interrupt"
+d=$(archive_open "$a")
+archive_check "$d" 0
+[[ $(conf_get "$d" destination) == "$dev" ]] || fail "destination is not $dev"
+[[ $(conf_get "$d" "device.$dev.role") == destination ]] || fail "$dev is not the destination"
+parse_dest "$d"
+
+[[ $(cat "$wc") == "write back" ]] || fail "write cache not restored: $(cat "$wc")"
+! grep -q "wccapture\|^/dev/$dev " /proc/self/mounts || fail "mounts left behind"
+[[ $(losetup -a | wc -l) -eq $loops_before ]] || fail "loop devices left attached: $(losetup -a)"
+[[ $(cat "/sys/block/$dev/trace/enable") == 0 ]] || fail "tracing left enabled on $dev"
+[[ $(cat /sys/kernel/tracing/current_tracer) == nop ]] || fail "tracer left on"
+[[ $(cat /sys/kernel/tracing/options/bin) == 0 ]] || fail "binary trace option left on"
+echo "ok: interrupted with $(($(wc -l <"$d/phases.tsv") - 1)) phases done"

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# t24-record.sh - "wccapture record" traces a mounted disk while a command
+# runs, changes nothing on it, and archives one "command" phase with the
+# fs, journal range and command status; a failing command still gives a
+# complete archive and a failure exit.
+# shellcheck source=tests/lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+# shellcheck source=tests/fixtures/capture/archive.sh
+source "$TOP/tests/fixtures/capture/archive.sh"
+need_root
+[[ $(cat /sys/kernel/tracing/current_tracer) == nop ]] ||
+	skip "tracefs is busy: current_tracer is $(cat /sys/kernel/tracing/current_tracer)"
+
+loop=""
+cleanup() {
+	umount "$TMP/mnt" 2>/dev/null || true
+	[[ -z $loop ]] || losetup -d "$loop" 2>/dev/null || true
+	cleanup_common
+}
+trap cleanup EXIT
+truncate -s 128M "$TMP/img"
+loop=$(losetup -f --show "$TMP/img")
+dev=${loop#/dev/}
+mkfs.ext4 -q -F "$loop"
+mkdir "$TMP/mnt"
+mount "$loop" "$TMP/mnt"
+wc_before=$(cat "/sys/block/$dev/queue/write_cache")
+
+rc=0
+bash "$TOP/capture/wccapture" record --device "$loop" --name mine --recorder tracefs -o "$TMP/out" -- \
+	sh -c "cp -a $TOP/capture $TMP/mnt/c && sync && rm -r $TMP/mnt/c && sync" 2>"$TMP/log" || rc=$?
+[[ $rc -eq 0 ]] || fail "record exited $rc: $(tail -n 3 "$TMP/log")"
+d=$(archive_open "$TMP/out/mine.tar.gz")
+archive_check "$d" 1
+[[ $(awk -F '\t' 'NR > 1 { print $1 }' "$d/phases.tsv") == command ]] || fail "phases are not one 'command'"
+[[ $(conf_get "$d" workload) == command ]] || fail "workload is not command"
+[[ $(conf_get "$d" command) == "sh -c cp -a "* ]] || fail "command key: $(conf_get "$d" command)"
+[[ $(conf_get "$d" command_status) == 0 ]] || fail "command_status is not 0"
+[[ $(conf_get "$d" devices) == "$dev" && $(conf_get "$d" destination) == "$dev" ]] || fail "devices key wrong"
+[[ $(conf_get "$d" "device.$dev.role") == disk ]] || fail "role is not disk"
+[[ $(conf_get "$d" fs) == ext4 && $(conf_get "$d" barrier) == on ]] || fail "fs or barrier key wrong"
+[[ $(conf_get "$d" write_cache_method) == none ]] || fail "record mode must not change the write cache"
+[[ $(conf_get "$d" journal_sectors) =~ ^[1-9][0-9]*$ ]] || fail "no journal range for a mounted ext4"
+parse_dest "$d"
+grep -qE ' Q +W.* \[cp\]$| Q +W.* \[kworker' "$d/dest.txt" || fail "the command's writes are not in the trace"
+[[ $(cat "/sys/block/$dev/queue/write_cache") == "$wc_before" ]] || fail "write cache changed"
+mountpoint -q "$TMP/mnt" || fail "the user's mount is gone"
+
+rc=0
+bash "$TOP/capture/wccapture" record --device "$dev" --name failing --recorder tracefs -o "$TMP/out" -- \
+	sh -c 'exit 3' 2>"$TMP/log2" || rc=$?
+[[ $rc -eq 1 ]] || fail "a failing command: exit $rc, expected 1"
+grep -q '^wccapture: command exited with status 3$' "$TMP/log2" || fail "unexpected message: $(tail -n 1 "$TMP/log2")"
+d=$(archive_open "$TMP/out/failing.tar.gz")
+archive_check "$d" 1
+[[ $(conf_get "$d" command_status) == 3 ]] || fail "command_status is not 3"
+[[ $(cat /sys/kernel/tracing/current_tracer) == nop ]] || fail "tracer left on"
+echo "ok: recorded a command on a mounted ext4"
