@@ -336,43 +336,55 @@ static void cmp_values(const struct wc_analysis *a, double v[NCOLS])
 	v[C_DATA] = secs(data_ns(g));
 }
 
-static bool names_fit(struct wc_analysis *const *caps, size_t n)
-{
-	size_t i;
+/* Room for names in an 80-column row: the rest takes 62 columns. */
+#define NAME_MAX_W 18
 
-	for (i = 0; i < n; i++)
-		if (strlen(wc_analysis_meta(caps[i])->name) > 11)
-			return false;
-	return true;
+/* The width of the name column, or 0 when a name does not fit (rows are
+ * then numbered and the names listed below the table). */
+static int name_width(struct wc_analysis *const *caps, size_t n)
+{
+	size_t i, w = 7;
+
+	for (i = 0; i < n; i++) {
+		size_t l = strlen(wc_analysis_meta(caps[i])->name);
+
+		if (l > NAME_MAX_W)
+			return 0;
+		if (l > w)
+			w = l;
+	}
+	return (int)w;
 }
 
-static void cmp_label(struct wc_analysis *const *caps, size_t i, bool fit,
+static void cmp_label(struct wc_analysis *const *caps, size_t i, int w,
 		      char *buf, size_t size)
 {
-	if (fit)
-		snprintf(buf, size, "%.11s", wc_analysis_meta(caps[i])->name);
+	if (w)
+		snprintf(buf, size, "%.18s", wc_analysis_meta(caps[i])->name);
 	else
 		snprintf(buf, size, "#%zu", i + 1);
 }
 
-static void cmp_head_line(FILE *f)
+static void cmp_head_line(FILE *f, int w)
 {
 	int c;
 
-	fprintf(f, "%-11s %-4s %-3s %-3s", "capture", "fs", "wc", "bar");
+	fprintf(f, "%-*s %-4s %-3s %-3s", w ? w : 7, "capture", "fs", "wc",
+		"bar");
 	for (c = 0; c < NCOLS; c++)
 		fprintf(f, " %6s", cmp_head[c]);
 	fprintf(f, "\n");
 }
 
 static void cmp_row_start(FILE *f, struct wc_analysis *const *caps, size_t i,
-			  bool fit)
+			  int w)
 {
 	const struct wc_capture_meta *m = wc_analysis_meta(caps[i]);
 	char label[32];
 
-	cmp_label(caps, i, fit, label, sizeof(label));
-	fprintf(f, "%-11.11s %-4.4s %-3s %-3s", label, m->fs[0] ? m->fs : "?",
+	cmp_label(caps, i, w, label, sizeof(label));
+	fprintf(f, "%-*s %-4.4s %-3s %-3s", w ? w : 7, label,
+		m->fs[0] ? m->fs : "?",
 		tristate(m->write_cache, "on", "off"),
 		tristate(m->barrier, "on", "off"));
 }
@@ -380,7 +392,7 @@ static void cmp_row_start(FILE *f, struct wc_analysis *const *caps, size_t i,
 int wc_report_compare(FILE *f, struct wc_analysis *const *caps, size_t n,
 		      const char *baseline, struct wc_err *err)
 {
-	bool fit = names_fit(caps, n);
+	int w = name_width(caps, n);
 	double base[NCOLS];
 	size_t i, bi = n;
 	char b[16];
@@ -398,12 +410,12 @@ int wc_report_compare(FILE *f, struct wc_analysis *const *caps, size_t n,
 	}
 	fprintf(f, "time on the main device, seconds; wc = write cache, "
 		"bar = barriers;\nposn = positioning part of journl+meta+data\n\n");
-	cmp_head_line(f);
+	cmp_head_line(f, w);
 	for (i = 0; i < n; i++) {
 		double v[NCOLS];
 
 		cmp_values(caps[i], v);
-		cmp_row_start(f, caps, i, fit);
+		cmp_row_start(f, caps, i, w);
 		for (c = 0; c < NCOLS; c++)
 			fprintf(f, " %6s", v[c] < 0 ? "?" : s6(v[c], b, sizeof(b)));
 		fprintf(f, "\n");
@@ -411,12 +423,12 @@ int wc_report_compare(FILE *f, struct wc_analysis *const *caps, size_t n,
 	if (bi < n) {
 		cmp_values(caps[bi], base);
 		fprintf(f, "\nratio to %s\n", baseline);
-		cmp_head_line(f);
+		cmp_head_line(f, w);
 		for (i = 0; i < n; i++) {
 			double v[NCOLS];
 
 			cmp_values(caps[i], v);
-			cmp_row_start(f, caps, i, fit);
+			cmp_row_start(f, caps, i, w);
 			for (c = 0; c < NCOLS; c++) {
 				if (v[c] < 0 || base[c] <= 0)
 					fprintf(f, " %6s", "-");
@@ -426,7 +438,7 @@ int wc_report_compare(FILE *f, struct wc_analysis *const *caps, size_t n,
 			fprintf(f, "\n");
 		}
 	}
-	if (!fit) {
+	if (!w) {
 		fprintf(f, "\n");
 		for (i = 0; i < n; i++)
 			fprintf(f, "#%zu %s\n", i + 1,

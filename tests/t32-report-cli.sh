@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# t32-report-cli.sh - wcanalyze's analysis mode against saved outputs:
+# text, comparison with --baseline, JSON and CSV of synthetic captures and
+# of a recorded trace; exit statuses of bad options and bad inputs; the
+# text stays within 80 columns.
+#
+# The saved outputs live in tests/fixtures/attrib/; after a deliberate
+# change of the reports, regenerate them with
+#   WC_REGEN=1 BUILD=build bash tests/t32-report-cli.sh
+# and review the diff before committing it.
+# shellcheck source=tests/lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+
+FIX=$TOP/tests/fixtures/attrib
+[[ -x $WCSYNTH ]] || fail "$WCSYNTH not built"
+
+# Synthetic captures are made fresh: wcsynth is deterministic.
+"$WCSYNTH" --capture "$TMP/xfs-base"
+"$WCSYNTH" --capture --seed 2 --flush-ms 40 --other-device "$TMP/xfs-slowflush"
+"$WCSYNTH" --seed 3 --depth 1 "$TMP/plain"
+tar -C "$TMP" -cJf "$TMP/xfs-slowflush.tar.xz" xfs-slowflush
+
+# same NAME CMD...: CMD's output equals the saved NAME (or becomes it).
+same() {
+	local name=$1
+	shift
+	(cd "$TMP" && "$@") >"$TMP/out" || fail "$name: '$*' exited $?"
+	if [[ ${WC_REGEN:-0} == 1 ]]; then
+		mkdir -p "$FIX" && cp "$TMP/out" "$FIX/$name"
+		return
+	fi
+	[[ -f $FIX/$name ]] || fail "$name: no saved output $FIX/$name"
+	diff -u "$FIX/$name" "$TMP/out" || fail "$name: output differs from saved"
+	echo "ok: $name"
+}
+
+same base.txt "$WCANALYZE" xfs-base
+same plain.txt "$WCANALYZE" plain
+same compare.txt "$WCANALYZE" --baseline xfs-base xfs-base xfs-slowflush.tar.xz plain
+same all.json "$WCANALYZE" --format json xfs-base xfs-slowflush.tar.xz plain
+same all.csv "$WCANALYZE" --format csv xfs-base xfs-slowflush.tar.xz plain
+same rate.txt "$WCANALYZE" --media-rate 50 --journal 2000000+65536 plain
+same reader-ext4.txt "$WCANALYZE" "$TOP/tests/fixtures/reader/ext4/loop1"
+
+for out in "$FIX"/*.txt; do
+	awk -v f="${out##*/}" 'length($0) > 80 {
+		print f ": line " NR " is " length($0) " columns"; bad = 1
+	} END { exit bad }' "$out" || fail "text report wider than 80 columns"
+done
+
+# Usage errors and bad input: status 2 with one line naming the problem.
+expect_exit 2 "$WCANALYZE" --format xml "$TMP/plain"
+expect_exit 2 "$WCANALYZE" --journal 12 "$TMP/plain"
+expect_exit 2 "$WCANALYZE" --journal 12+0 "$TMP/plain"
+expect_exit 2 "$WCANALYZE" --media-rate -3 "$TMP/plain"
+expect_exit 2 "$WCANALYZE" --baseline nosuch "$TMP/plain" "$TMP/xfs-base"
+"$WCANALYZE" --baseline nosuch "$TMP/plain" >/dev/null 2>"$TMP/err" || true
+grep -qx "wcanalyze: no capture named 'nosuch' for --baseline" "$TMP/err" ||
+	fail "unknown baseline: no diagnostic"
+expect_exit 2 "$WCANALYZE" "$TMP/nonexistent"
+
+# A truncated trace: status 2, a diagnostic, and still a report of what
+# came before the bad record.
+cp "$TMP/plain.blktrace.0" "$TMP/cut.blktrace.0"
+truncate -s -20 "$TMP/cut.blktrace.0"
+rc=0
+"$WCANALYZE" --format json "$TMP/cut" >"$TMP/cut.json" 2>"$TMP/cut.err" || rc=$?
+[[ $rc == 2 ]] || fail "truncated trace: exit $rc, expected 2"
+grep -q 'truncated record' "$TMP/cut.err" || fail "truncated trace: $(cat "$TMP/cut.err")"
+grep -q '"partial": true' "$TMP/cut.json" || fail "truncated trace: no partial report"
+echo "ok: exit statuses"
