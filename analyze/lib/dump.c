@@ -1,5 +1,6 @@
 #include "dump.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -93,6 +94,125 @@ static unsigned pdu_int(const struct wc_event *ev)
 	return (unsigned)v;
 }
 
+/*
+ * Lines are built in a buffer and written with one fwrite: printf's
+ * format parsing costs more than the rest of the reader together.
+ */
+struct line {
+	char buf[256];
+	size_t n;
+};
+
+static void l_pad(struct line *l, size_t len, int width)
+{
+	while ((int)len < width && l->n < sizeof(l->buf)) {
+		l->buf[l->n++] = ' ';
+		len++;
+	}
+}
+
+/* A string padded to width: right-aligned, or left when width < 0. */
+static void l_str(struct line *l, const char *s, int width)
+{
+	size_t len = strlen(s);
+
+	if (width > 0)
+		l_pad(l, len, width);
+	if (len > sizeof(l->buf) - l->n)
+		len = sizeof(l->buf) - l->n;
+	memcpy(l->buf + l->n, s, len);
+	l->n += len;
+	if (width < 0)
+		l_pad(l, len, -width);
+}
+
+/* A decimal number as printf's %Nd, %-Nd (width < 0) or %0Nd (zero)
+ * would print it. */
+static void l_num(struct line *l, long long v, int width, bool zero)
+{
+	char tmp[24];
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v :
+				       (unsigned long long)v;
+	int i = (int)sizeof(tmp);
+
+	tmp[--i] = '\0';
+	do {
+		tmp[--i] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (zero)
+		while ((int)sizeof(tmp) - 1 - i < width)
+			tmp[--i] = '0';
+	if (v < 0)
+		tmp[--i] = '-';
+	l_str(l, tmp + i, width);
+}
+
+/* The same for unsigned numbers, without zero padding. */
+static void l_unum(struct line *l, unsigned long long u, int width)
+{
+	char tmp[24];
+	int i = (int)sizeof(tmp);
+
+	tmp[--i] = '\0';
+	do {
+		tmp[--i] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	l_str(l, tmp + i, width);
+}
+
+/* "sector + sectors" */
+static void l_range(struct line *l, const struct wc_event *ev, unsigned sectors)
+{
+	l_unum(l, ev->sector, 0);
+	l_str(l, " + ", 0);
+	l_unum(l, sectors, 0);
+}
+
+static void l_name(struct line *l, const char *name)
+{
+	l_str(l, "[", 0);
+	l_str(l, name, 0);
+	l_str(l, "]", 0);
+}
+
+static int l_write(FILE *fp, struct line *l)
+{
+	if (fwrite(l->buf, 1, l->n, fp) != l->n)
+		return -1;
+	l->n = 0;
+	return 0;
+}
+
+/* The common head: device, CPU, sequence, time, pid, action, RWBS. */
+static void l_head(struct line *l, uint32_t device, const struct wc_event *ev,
+		   uint64_t t, long long seq, uint32_t pid, const char *act,
+		   const char *rwbs)
+{
+	l_unum(l, WC_DEV_MAJOR(device), 3);
+	l_str(l, ",", 0);
+	l_unum(l, WC_DEV_MINOR(device), -3);
+	l_str(l, " ", 0);
+	l_num(l, (int)ev->cpu, 2, false);
+	l_str(l, " ", 0);
+	if (seq == LLONG_MIN)
+		l_str(l, "0", 8);     /* messages: blkparse prints the string "0" */
+	else
+		l_num(l, seq, 8, false);
+	l_str(l, " ", 0);
+	l_num(l, (int)(t / NSEC_PER_SEC), 5, false);
+	l_str(l, ".", 0);
+	l_num(l, (long long)(t % NSEC_PER_SEC), 9, true);
+	l_str(l, " ", 0);
+	l_unum(l, pid, 5);
+	l_str(l, " ", 0);
+	l_str(l, act, 2);
+	l_str(l, " ", 0);
+	l_str(l, rwbs, 3);
+	l_str(l, " ", 0);
+}
+
 int wc_dump_event(FILE *fp, const struct wc_event *ev, uint64_t genesis,
 		  const char *comm)
 {
@@ -106,16 +226,17 @@ int wc_dump_event(FILE *fp, const struct wc_event *ev, uint64_t genesis,
 	const char *name = comm ? comm : "(null)";
 	uint32_t from = 0, to = 0;
 	uint64_t from_sector = 0;
+	struct line l = { .n = 0 };
 	char rwbs[8];
 
 	if (ev->action == message) {
 		if (!ev->pdu_len)
 			return 0;
-		/* %s stops at a NUL inside the message, as in blkparse. */
-		fprintf(fp, "%3u,%-3u %2d %8s %5d.%09lu %5u %2s %3s %.*s\n",
-			WC_DEV_MAJOR(device), WC_DEV_MINOR(device),
-			(int)ev->cpu, "0", (int)(t / NSEC_PER_SEC),
-			(unsigned long)(t % NSEC_PER_SEC), 0u, "m", "N",
+		l_head(&l, device, ev, t, LLONG_MIN, 0, "m", "N");
+		if (l_write(fp, &l) < 0)
+			return -1;
+		/* Up to the first NUL inside the message, as in blkparse. */
+		fprintf(fp, "%.*s\n",
 			(int)strnlen((const char *)ev->pdu, ev->pdu_len),
 			(const char *)ev->pdu);
 		return ferror(fp) ? -1 : 1;
@@ -151,69 +272,86 @@ int wc_dump_event(FILE *fp, const struct wc_event *ev, uint64_t genesis,
 		wc_event_remap(ev, &from, &to, &from_sector);
 		device = to;
 	}
-	fprintf(fp, "%3u,%-3u %2d %8d %5d.%09lu %5u %2s %3s ",
-		WC_DEV_MAJOR(device), WC_DEV_MINOR(device), (int)ev->cpu,
-		(int)ev->sequence, (int)(t / NSEC_PER_SEC),
-		(unsigned long)(t % NSEC_PER_SEC), ev->pid, act, rwbs);
+	l_head(&l, device, ev, t, (int)ev->sequence, ev->pid, act, rwbs);
 
 	switch (act[0]) {
 	case 'R':
 	case 'C':
 		if (pc) {
+			if (l_write(fp, &l) < 0)
+				return -1;
 			if (act[0] == 'C')
 				put_pdu(fp, ev);
-			fprintf(fp, "[%d]\n", ev->error);
-		} else if (sectors) {
-			fprintf(fp, "%llu + %u [%d]\n",
-				(unsigned long long)ev->sector, sectors,
-				ev->error);
-		} else {
-			fprintf(fp, "%llu [%d]\n",
-				(unsigned long long)ev->sector, ev->error);
+			l_str(&l, "[", 0);
+			l_num(&l, ev->error, 0, false);
+			l_str(&l, "]", 0);
+			break;
 		}
+		if (sectors)
+			l_range(&l, ev, sectors);
+		else
+			l_unum(&l, ev->sector, 0);
+		l_str(&l, " [", 0);
+		l_num(&l, ev->error, 0, false);
+		l_str(&l, "]", 0);
 		break;
 	case 'D':
 	case 'I':
 	case 'Q':
 	case 'B':
 		if (pc) {
-			fprintf(fp, "%u ", ev->bytes);
+			l_unum(&l, ev->bytes, 0);
+			l_str(&l, " ", 0);
+			if (l_write(fp, &l) < 0)
+				return -1;
 			if (act[0] != 'Q')
 				put_pdu(fp, ev);
-			fprintf(fp, "[%s]\n", name);
-		} else if (sectors) {
-			fprintf(fp, "%llu + %u [%s]\n",
-				(unsigned long long)ev->sector, sectors, name);
-		} else {
-			fprintf(fp, "[%s]\n", name);
+			l_name(&l, name);
+			break;
 		}
+		if (sectors) {
+			l_range(&l, ev, sectors);
+			l_str(&l, " ", 0);
+		}
+		l_name(&l, name);
 		break;
 	case 'M':
 	case 'F':
 	case 'G':
 	case 'S':
-		if (sectors)
-			fprintf(fp, "%llu + %u [%s]\n",
-				(unsigned long long)ev->sector, sectors, name);
-		else
-			fprintf(fp, "[%s]\n", name);
+		if (sectors) {
+			l_range(&l, ev, sectors);
+			l_str(&l, " ", 0);
+		}
+		l_name(&l, name);
 		break;
 	case 'P':
-		fprintf(fp, "[%s]\n", name);
+		l_name(&l, name);
 		break;
 	case 'U':
-		fprintf(fp, "[%s] %u\n", name, pdu_int(ev));
+		l_name(&l, name);
+		l_str(&l, " ", 0);
+		l_unum(&l, pdu_int(ev), 0);
 		break;
 	case 'A':
-		fprintf(fp, "%llu + %u <- (%u,%u) %llu\n",
-			(unsigned long long)ev->sector, sectors,
-			WC_DEV_MAJOR(from), WC_DEV_MINOR(from),
-			(unsigned long long)from_sector);
+		l_range(&l, ev, sectors);
+		l_str(&l, " <- (", 0);
+		l_unum(&l, WC_DEV_MAJOR(from), 0);
+		l_str(&l, ",", 0);
+		l_unum(&l, WC_DEV_MINOR(from), 0);
+		l_str(&l, ") ", 0);
+		l_unum(&l, from_sector, 0);
 		break;
 	case 'X':
-		fprintf(fp, "%llu / %u [%s]\n", (unsigned long long)ev->sector,
-			pdu_int(ev), name);
+		l_unum(&l, ev->sector, 0);
+		l_str(&l, " / ", 0);
+		l_unum(&l, pdu_int(ev), 0);
+		l_str(&l, " ", 0);
+		l_name(&l, name);
 		break;
 	}
+	l_str(&l, "\n", 0);
+	if (l_write(fp, &l) < 0)
+		return -1;
 	return ferror(fp) ? -1 : 1;
 }
