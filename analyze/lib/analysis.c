@@ -310,8 +310,10 @@ int wc_analysis_run(struct wc_analysis **out, const char *path,
 	/* What the recorder lost (capture.conf) plus what went missing
 	 * between the recorder and us (sequence gaps). */
 	skips = stream_skips(in);
-	a->meta.events_dropped = (a->meta.events_dropped > 0 ?
-				  a->meta.events_dropped : 0) + skips;
+	if (a->meta.events_dropped >= 0)
+		a->meta.events_dropped += skips;
+	else if (!wc_input_conf(in, "events_dropped"))
+		a->meta.events_dropped = skips;   /* a plain trace */
 	pick_main(a);
 	wc_input_free(in);
 	*out = a;
