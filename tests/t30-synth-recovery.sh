@@ -36,6 +36,13 @@ check() {
 			fail "$name: $cat requests $got, expected $(value "requests.$cat" "$expect")"
 		col=$((col + 1))
 	done
+	# Every row, whole window and phases, partitions to the nanosecond:
+	# 9 decimals are whole nanoseconds, summed as integers.
+	echo "$csv" | awk -F, 'NR > 1 {
+		w = $6; gsub(/\./, "", w); s = 0
+		for (i = 7; i <= 14; i++) { v = $i; gsub(/\./, "", v); s += v }
+		if (s != w + 0) { print $1 "," $2 ": parts " s " ns, window " w " ns"; bad = 1 }
+	} END { exit bad }' || fail "$name: time partition does not add up"
 	got=$(echo "$csv" | awk -F, '$2 == "all" { print $15 }')
 	want=$(awk -v w="$(value positioning_ns "$expect")" 'BEGIN { printf "%.9f", w / 1e9 }')
 	within "$got" "$want" 2 || fail "$name: positioning $got s, expected $want s"
