@@ -45,7 +45,8 @@ for t in "$@"; do
 			echo "FAIL: $name (exit $rc, no Check summary)"; sed 's/^/    /' "$log" | tail -n 40
 			continue
 		fi
-		read -r n f e < <(echo "$line" | tr -dc '0-9 ' | tr -s ' ')
+		[[ $line =~ Checks:\ ([0-9]+),\ Failures:\ ([0-9]+),\ Errors:\ ([0-9]+) ]]
+		n=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]} e=${BASH_REMATCH[3]}
 		bad=$((f + e))
 		passed=$((passed + n - bad)); failed=$((failed + bad))
 		if [[ $bad -eq 0 && $rc -eq 0 ]]; then
