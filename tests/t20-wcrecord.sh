@@ -78,7 +78,7 @@ n=$(grep -c "^ *7, *[0-9]* .* [QGIDCPUMX] " "$TMP/t1.txt" || true)
 # 4 MB of dd writes queued, named after the process.
 grep -qE ' Q +W.* \[dd\]$' "$TMP/t1.txt" || fail "no write queued by [dd] (process notify records)"
 grep -q 'Skips: 0 forward' "$TMP/t1.txt" || fail "blkparse reports skipped sequence numbers"
-btt -i "$TMP/t1.bin" >"$TMP/t1.btt" 2>&1 || fail "btt failed: $(head -n 3 "$TMP/t1.btt")"
+(cd "$TMP" && btt -i "$TMP/t1.bin") >"$TMP/t1.btt" 2>&1 || fail "btt failed: $(head -n 3 "$TMP/t1.btt")"
 grep -q '^D2C ' "$TMP/t1.btt" || fail "btt found no D2C times"
 
 # 2. No command: SIGTERM is the normal way to stop, exit 0.
