@@ -152,6 +152,30 @@ START_TEST(test_partial_cover)
 }
 END_TEST
 
+START_TEST(test_lost_completions_bounded)
+{
+	struct wc_btt *b = NULL;
+	struct wc_err err;
+	struct wc_event e;
+	uint64_t i, n = WC_BTT_MAX_KEPT + 100;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_btt_open(&b, &err), 0);
+	/* Qs whose completions never come. */
+	for (i = 0; i < n; i++) {
+		e = E(i, WC_TA_QUEUE, i * 8, 4096);
+		ck_assert_int_eq(wc_btt_add(b, &e, &err), 0);
+	}
+	ck_assert_uint_eq(wc_btt_dropped(b), WC_BTT_MAX_KEPT / 4 + 1);
+	/* The newest are still there. */
+	e = E(n + 10, WC_TA_COMPLETE, (n - 1) * 8, 4096);
+	ck_assert_int_eq(wc_btt_add(b, &e, &err), 0);
+	ck_assert_uint_eq(wc_btt_q2c(b)->n, 1);
+	ck_assert_uint_eq(wc_btt_q2c(b)->min, 11);
+	wc_btt_free(b);
+}
+END_TEST
+
 static Suite *btt_suite(void)
 {
 	Suite *s = suite_create("btt");
@@ -162,6 +186,7 @@ static Suite *btt_suite(void)
 	tcase_add_test(tc, test_ignored_records);
 	tcase_add_test(tc, test_tdelta_floor_and_requeue);
 	tcase_add_test(tc, test_partial_cover);
+	tcase_add_test(tc, test_lost_completions_bounded);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -21,6 +21,7 @@ struct wc_btt {
 	struct bdev *devs;
 	size_t ndevs, cdevs;
 	struct wc_btt_stat q2c, d2c;
+	uint64_t dropped;
 	bool failed;
 	struct wc_err err;
 };
@@ -93,11 +94,44 @@ static void stat_add(struct wc_btt_stat *s, uint64_t v)
 	s->total += (double)v;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Forgets the oldest quarter of a device's kept Qs.  Only lost completions
+ * fill the array this far; btt would keep them forever, but one insert
+ * would then move megabytes. */
+static int forget_oldest(struct wc_btt *b, struct bdev *d, struct wc_err *err)
+{
+	uint64_t *t = malloc(d->n * sizeof(*t)), cut;
+	size_t i, w = 0;
+
+	if (!t)
+		return oom(b, err);
+	for (i = 0; i < d->n; i++)
+		t[i] = d->qs[i].q_time;
+	qsort(t, d->n, sizeof(*t), cmp_u64);
+	cut = t[d->n / 4];
+	free(t);
+	for (i = 0; i < d->n; i++)
+		if (d->qs[i].q_time > cut)
+			d->qs[w++] = d->qs[i];
+	b->dropped += d->n - w;
+	d->n = w;
+	return 0;
+}
+
 static int on_queue(struct wc_btt *b, struct bdev *d,
 		    const struct wc_event *ev, struct wc_err *err)
 {
-	size_t i = lower_bound(d, ev->sector);
+	size_t i;
 
+	if (d->n >= WC_BTT_MAX_KEPT && forget_oldest(b, d, err) < 0)
+		return -1;
+	i = lower_bound(d, ev->sector);
 	d->seen_q = true;
 	if (i < d->n && d->qs[i].start == ev->sector)
 		return 0;
@@ -219,6 +253,11 @@ const struct wc_btt_stat *wc_btt_q2c(const struct wc_btt *b)
 const struct wc_btt_stat *wc_btt_d2c(const struct wc_btt *b)
 {
 	return &b->d2c;
+}
+
+uint64_t wc_btt_dropped(const struct wc_btt *b)
+{
+	return b->dropped;
 }
 
 double wc_btt_mean_s(const struct wc_btt_stat *s)

@@ -27,7 +27,10 @@
  *    counts as 1 ns, as btt's tdelta() does;
  *  - remaps (A) are not followed: traces of stacked devices can differ.
  *
- * Memory: the Qs in flight, per device, in a sorted array.
+ * Memory: the Qs in flight, per device, in a sorted array.  Qs whose C
+ * was lost stay there, as in btt; past WC_BTT_MAX_KEPT on a device the
+ * oldest quarter is forgotten (counted by wc_btt_dropped()), so a trace
+ * that lost many completions can differ from btt.
  */
 #ifndef WC_BTT_H
 #define WC_BTT_H
@@ -36,6 +39,8 @@
 
 #include "event.h"
 #include "wcerr.h"
+
+#define WC_BTT_MAX_KEPT 65536
 
 /* Times in nanoseconds; all 0 when n == 0. */
 struct wc_btt_stat {
@@ -56,6 +61,8 @@ void wc_btt_hook(void *ctx, const struct wc_event *ev);
 int wc_btt_status(const struct wc_btt *b, struct wc_err *err);
 const struct wc_btt_stat *wc_btt_q2c(const struct wc_btt *b);
 const struct wc_btt_stat *wc_btt_d2c(const struct wc_btt *b);
+/* Kept Qs forgotten past WC_BTT_MAX_KEPT. */
+uint64_t wc_btt_dropped(const struct wc_btt *b);
 /* Mean in seconds, 0 when n == 0. */
 double wc_btt_mean_s(const struct wc_btt_stat *s);
 void wc_btt_free(struct wc_btt *b);

@@ -225,6 +225,9 @@ static void text_btt(FILE *f, const struct wc_btt *b)
 		fprintf(f, "  %-3s           %13.9f %13.9f %13.9f %11" PRIu64 "\n",
 			name[i], secs(st[i]->min), wc_btt_mean_s(st[i]),
 			secs(st[i]->max), st[i]->n);
+	if (wc_btt_dropped(b))
+		fprintf(f, "  (%" PRIu64 " queued bios never completed were "
+			"forgotten: btt itself may differ)\n", wc_btt_dropped(b));
 }
 
 int wc_report_text(FILE *f, const struct wc_analysis *a, struct wc_err *err)
@@ -681,7 +684,7 @@ static void json_capture(FILE *f, const struct wc_analysis *a)
 	json_btt_stat(f, wc_btt_q2c(b));
 	fprintf(f, ", \"d2c\": ");
 	json_btt_stat(f, wc_btt_d2c(b));
-	fprintf(f, "}\n    }");
+	fprintf(f, ", \"forgotten\": %" PRIu64 "}\n    }", wc_btt_dropped(b));
 }
 
 int wc_report_json(FILE *f, struct wc_analysis *const *caps, size_t n,
