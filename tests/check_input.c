@@ -20,6 +20,8 @@
 /* blkparse prints 263 events for the ext4 fixture. */
 #define FIX_EVENTS 263u
 
+static unsigned char *slurp(const char *p, size_t *n);
+
 /* Reads all of path; checks time order; returns the number of events. */
 static unsigned count(const char *path, struct wc_input **keep)
 {
@@ -74,6 +76,41 @@ START_TEST(test_base_and_file_names)
 	ck_assert_uint_eq(count(FIX "/loop1", NULL), FIX_EVENTS);
 	/* A per-CPU file name stands for all its CPUs, as in blkparse. */
 	ck_assert_uint_eq(count(FIX "/loop1.blktrace.1", NULL), FIX_EVENTS);
+}
+END_TEST
+
+START_TEST(test_sparse_cpus)
+{
+	struct wc_input *in = NULL;
+	unsigned char *b;
+	char dir[64], file[128];
+	size_t n;
+	FILE *fp;
+	int cpu;
+
+	/* CPUs 0 and 5 only: blkparse would stop at the missing 1. */
+	snprintf(dir, sizeof(dir), "/tmp/check_input.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (cpu = 0; cpu < 2; cpu++) {
+		snprintf(file, sizeof(file), FIX "/loop1.blktrace.%d", cpu);
+		b = slurp(file, &n);
+		snprintf(file, sizeof(file), "%s/sdc.blktrace.%d", dir, cpu * 5);
+		fp = fopen(file, "wb");
+		ck_assert_uint_eq(fwrite(b, 1, n, fp), n);
+		fclose(fp);
+		free(b);
+	}
+	snprintf(file, sizeof(file), "%s/sdc", dir);
+	ck_assert_uint_eq(count(file, &in), FIX_EVENTS);
+	ck_assert_uint_eq(wc_input_nstreams(in), 2);
+	ck_assert_uint_eq(wc_input_stream(in, 0)->cpu, 0);
+	ck_assert_uint_eq(wc_input_stream(in, 1)->cpu, 5);
+	wc_input_free(in);
+	snprintf(file, sizeof(file), "%s/sdc.blktrace.0", dir);
+	unlink(file);
+	snprintf(file, sizeof(file), "%s/sdc.blktrace.5", dir);
+	unlink(file);
+	rmdir(dir);
 }
 END_TEST
 
@@ -340,6 +377,7 @@ static Suite *input_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_directory);
 	tcase_add_test(tc, test_base_and_file_names);
+	tcase_add_test(tc, test_sparse_cpus);
 	tcase_add_test(tc, test_missing);
 	tcase_add_test(tc, test_capture_archive);
 	tcase_add_test(tc, test_archive_diagnostics);
