@@ -89,6 +89,18 @@ bp -D md -i loop1 -i loop2 -i sdb >bp-md
 "$WCANALYZE" --dump md >wc-md
 same "three devices" bp-md wc-md
 
+# Ties everywhere: the same trace as three devices, every time thrice.
+# (One byte order for all: blkparse decides it once, from the first file.)
+mkdir ties
+cp "$FIX"/ext4/* ties/
+for f in "$FIX"/ext4/loop1.blktrace.*; do
+	"$CONV" --device 7:2 --notify "$f" "ties/loop2.blktrace.${f##*.}"
+	"$CONV" --device 7:0 --seq 0 "$f" "ties/loop0.blktrace.${f##*.}"
+done
+bp -D ties -i loop0 -i loop1 -i loop2 >bp-ties
+"$WCANALYZE" --dump ties >wc-ties
+same "equal times across devices" bp-ties wc-ties
+
 # One merged file as "blkparse -d" writes it, by name and on stdin.
 blkparse -q -D md -i loop1 -i loop2 -i sdb -d merged.bin -O >/dev/null
 "$WCANALYZE" --dump merged.bin >wc-merged
