@@ -64,20 +64,49 @@ START_TEST(test_merged_bios_inherit)
 }
 END_TEST
 
-START_TEST(test_duplicate_start_dropped)
+START_TEST(test_duplicate_start_replaces)
 {
+	/* As btt 2.09 does it (tests/fixtures/attrib/btt/duplen): the
+	 * newer Q, even longer, takes the older one's place, D-less. */
 	const struct wc_event evs[] = {
 		E(1000, WC_TA_QUEUE, 100, 4096),
-		E(1005, WC_TA_QUEUE, 100, 4096),
-		E(1100, WC_TA_ISSUE, 100, 4096),
-		E(1200, WC_TA_COMPLETE, 100, 4096),
-		E(1300, WC_TA_ISSUE, 100, 4096),
-		E(1400, WC_TA_COMPLETE, 100, 4096),
+		E(2000, WC_TA_ISSUE, 100, 4096),
+		E(3000, WC_TA_QUEUE, 100, 8192),
+		E(4000, WC_TA_COMPLETE, 100, 8192),
+		E(5000, WC_TA_COMPLETE, 100, 8192),
 	};
-	struct wc_btt *b = feed(evs, 6);
+	struct wc_btt *b = feed(evs, 5);
 
 	ck_assert_uint_eq(wc_btt_q2c(b)->n, 1);
-	ck_assert_uint_eq(wc_btt_q2c(b)->max, 200);
+	ck_assert_uint_eq(wc_btt_q2c(b)->max, 1000);
+	ck_assert_uint_eq(wc_btt_d2c(b)->n, 0);
+	wc_btt_free(b);
+}
+END_TEST
+
+START_TEST(test_tree_many)
+{
+	/* Thousands of kept Qs inserted and completed in scattered order:
+	 * the tree keeps every one findable. */
+	struct wc_btt *b = NULL;
+	struct wc_err err;
+	struct wc_event e;
+	uint64_t i, n = 5000;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_btt_open(&b, &err), 0);
+	for (i = 0; i < n; i++) {
+		e = E(i, WC_TA_QUEUE, (i * 7919 % n) * 8, 4096);
+		ck_assert_int_eq(wc_btt_add(b, &e, &err), 0);
+	}
+	for (i = 0; i < n; i++) {
+		e = E(n + i, WC_TA_COMPLETE, (i * 104729 % n) * 8, 4096);
+		ck_assert_int_eq(wc_btt_add(b, &e, &err), 0);
+	}
+	ck_assert_uint_eq(wc_btt_q2c(b)->n, n);
+	e = E(3 * n, WC_TA_COMPLETE, 0, 4096 * 5000);
+	ck_assert_int_eq(wc_btt_add(b, &e, &err), 0);
+	ck_assert_uint_eq(wc_btt_q2c(b)->n, n);
 	wc_btt_free(b);
 }
 END_TEST
@@ -182,7 +211,8 @@ static Suite *btt_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_merged_bios_inherit);
-	tcase_add_test(tc, test_duplicate_start_dropped);
+	tcase_add_test(tc, test_duplicate_start_replaces);
+	tcase_add_test(tc, test_tree_many);
 	tcase_add_test(tc, test_ignored_records);
 	tcase_add_test(tc, test_tdelta_floor_and_requeue);
 	tcase_add_test(tc, test_partial_cover);

@@ -70,6 +70,13 @@ for s in "$TOP"/samples/*.tar.* "$TOP"/samples/*.tgz; do
 	ran=$((ran + 1))
 done
 
+# Hand-made corner cases: several Qs at one start sector.
+for d in "$TOP"/tests/fixtures/attrib/btt/*/; do
+	[[ -d $d ]] || continue
+	compare "corner case ${d#"$TOP"/}" "${d}loop1" "$d"
+	ran=$((ran + 1))
+done
+
 "$WCSYNTH" --capture --other-device --seed 5 "$TMP/synth"
 compare "wcsynth capture" "$TMP/synth" "$TMP/synth/trace"
 ran=$((ran + 1))

@@ -4,17 +4,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * btt keeps its pending Qs in a red-black tree keyed by start sector and
+ * finds the ones inside a D or C with a walk that prunes by the node it
+ * stands on: it can miss a Q hidden behind a larger overlapping one.  To
+ * give btt's numbers in those cases too, this is the same tree with the
+ * same classic insert and erase rebalancing (the kernel's lib/rbtree.c of
+ * the time, which btt carries), walked and erased in the same order.
+ */
 struct kept_q {
+	struct kept_q *parent, *left, *right;
+	bool red;
 	uint64_t start, end;     /* sectors, end exclusive */
 	uint64_t q_time;
-	uint64_t d_time;         /* UINT64_MAX until a D covers it */
+	uint64_t d_time;         /* NO_D until a D covers it */
 };
 
 struct bdev {
 	uint32_t device;
 	bool seen_q;             /* btt ignores a device until its first Q */
-	struct kept_q *qs;       /* sorted by start, starts unique */
-	size_t n, cap;
+	struct kept_q *root;
+	size_t n;
 };
 
 struct wc_btt {
@@ -22,6 +32,9 @@ struct wc_btt {
 	size_t ndevs, cdevs;
 	struct wc_btt_stat q2c, d2c;
 	uint64_t dropped;
+	uint64_t replaced;
+	struct kept_q **found;   /* scratch for one walk */
+	size_t nfound, cfound;
 	bool failed;
 	struct wc_err err;
 };
@@ -63,21 +76,232 @@ static struct bdev *add_dev(struct wc_btt *b, uint32_t device)
 	return &b->devs[b->ndevs++];
 }
 
-/* First index whose start >= s. */
-static size_t lower_bound(const struct bdev *d, uint64_t s)
+/* ---- the red-black tree ------------------------------------------------ */
+
+static bool is_red(const struct kept_q *n)
 {
-	size_t lo = 0, hi = d->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->qs[mid].start < s)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return n && n->red;
 }
+
+static void replace_child(struct bdev *d, struct kept_q *parent,
+			  struct kept_q *old, struct kept_q *new)
+{
+	if (!parent)
+		d->root = new;
+	else if (parent->left == old)
+		parent->left = new;
+	else
+		parent->right = new;
+}
+
+static void rotate_left(struct bdev *d, struct kept_q *node)
+{
+	struct kept_q *right = node->right, *parent = node->parent;
+
+	node->right = right->left;
+	if (node->right)
+		node->right->parent = node;
+	right->left = node;
+	right->parent = parent;
+	replace_child(d, parent, node, right);
+	node->parent = right;
+}
+
+static void rotate_right(struct bdev *d, struct kept_q *node)
+{
+	struct kept_q *left = node->left, *parent = node->parent;
+
+	node->left = left->right;
+	if (node->left)
+		node->left->parent = node;
+	left->right = node;
+	left->parent = parent;
+	replace_child(d, parent, node, left);
+	node->parent = left;
+}
+
+static void insert_color(struct bdev *d, struct kept_q *node)
+{
+	struct kept_q *parent, *gparent, *uncle, *tmp;
+
+	while ((parent = node->parent) && parent->red) {
+		gparent = parent->parent;
+		if (parent == gparent->left) {
+			uncle = gparent->right;
+			if (is_red(uncle)) {
+				uncle->red = false;
+				parent->red = false;
+				gparent->red = true;
+				node = gparent;
+				continue;
+			}
+			if (parent->right == node) {
+				rotate_left(d, parent);
+				tmp = parent;
+				parent = node;
+				node = tmp;
+			}
+			parent->red = false;
+			gparent->red = true;
+			rotate_right(d, gparent);
+		} else {
+			uncle = gparent->left;
+			if (is_red(uncle)) {
+				uncle->red = false;
+				parent->red = false;
+				gparent->red = true;
+				node = gparent;
+				continue;
+			}
+			if (parent->left == node) {
+				rotate_right(d, parent);
+				tmp = parent;
+				parent = node;
+				node = tmp;
+			}
+			parent->red = false;
+			gparent->red = true;
+			rotate_left(d, gparent);
+		}
+	}
+	d->root->red = false;
+}
+
+static void erase_color(struct bdev *d, struct kept_q *node,
+			struct kept_q *parent)
+{
+	struct kept_q *other;
+
+	while (!is_red(node) && node != d->root) {
+		if (parent->left == node) {
+			other = parent->right;
+			if (other->red) {
+				other->red = false;
+				parent->red = true;
+				rotate_left(d, parent);
+				other = parent->right;
+			}
+			if (!is_red(other->left) && !is_red(other->right)) {
+				other->red = true;
+				node = parent;
+				parent = node->parent;
+			} else {
+				if (!is_red(other->right)) {
+					other->left->red = false;
+					other->red = true;
+					rotate_right(d, other);
+					other = parent->right;
+				}
+				other->red = parent->red;
+				parent->red = false;
+				other->right->red = false;
+				rotate_left(d, parent);
+				node = d->root;
+				break;
+			}
+		} else {
+			other = parent->left;
+			if (other->red) {
+				other->red = false;
+				parent->red = true;
+				rotate_right(d, parent);
+				other = parent->left;
+			}
+			if (!is_red(other->left) && !is_red(other->right)) {
+				other->red = true;
+				node = parent;
+				parent = node->parent;
+			} else {
+				if (!is_red(other->left)) {
+					other->right->red = false;
+					other->red = true;
+					rotate_left(d, other);
+					other = parent->left;
+				}
+				other->red = parent->red;
+				parent->red = false;
+				other->left->red = false;
+				rotate_right(d, parent);
+				node = d->root;
+				break;
+			}
+		}
+	}
+	if (node)
+		node->red = false;
+}
+
+static void tree_erase(struct bdev *d, struct kept_q *node)
+{
+	struct kept_q *child, *parent;
+	bool red;
+
+	if (!node->left) {
+		child = node->right;
+	} else if (!node->right) {
+		child = node->left;
+	} else {
+		/* Two children: the successor takes the node's place. */
+		struct kept_q *old = node, *left;
+
+		node = node->right;
+		while ((left = node->left) != NULL)
+			node = left;
+		replace_child(d, old->parent, old, node);
+		child = node->right;
+		parent = node->parent;
+		red = node->red;
+		if (parent == old) {
+			parent = node;
+		} else {
+			if (child)
+				child->parent = parent;
+			parent->left = child;
+			node->right = old->right;
+			old->right->parent = node;
+		}
+		node->parent = old->parent;
+		node->red = old->red;
+		node->left = old->left;
+		old->left->parent = node;
+		goto color;
+	}
+	parent = node->parent;
+	red = node->red;
+	if (child)
+		child->parent = parent;
+	replace_child(d, parent, node, child);
+color:
+	if (!red)
+		erase_color(d, child, parent);
+	d->n--;
+}
+
+/* btt's rb_foreach: collects the kept Qs inside [s, e) in its order. */
+static int walk(struct wc_btt *b, struct kept_q *n, uint64_t s, uint64_t e)
+{
+	if (!n)
+		return 0;
+	if (s <= n->start && n->end <= e) {
+		if (b->nfound == b->cfound) {
+			size_t c = b->cfound ? b->cfound * 2 : 64;
+			struct kept_q **f = realloc(b->found, c * sizeof(*f));
+
+			if (!f)
+				return -1;
+			b->found = f;
+			b->cfound = c;
+		}
+		b->found[b->nfound++] = n;
+	}
+	if (s < n->start && walk(b, n->left, s, e) < 0)
+		return -1;
+	if (n->end < e && walk(b, n->right, s, e) < 0)
+		return -1;
+	return 0;
+}
+
+/* ---- btt's events ------------------------------------------------------ */
 
 static uint64_t tdelta(uint64_t from, uint64_t to)
 {
@@ -94,96 +318,105 @@ static void stat_add(struct wc_btt_stat *s, uint64_t v)
 	s->total += (double)v;
 }
 
-static int cmp_u64(const void *a, const void *b)
+static int cmp_q_time(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	const struct kept_q *x = *(struct kept_q *const *)a;
+	const struct kept_q *y = *(struct kept_q *const *)b;
 
-	return x < y ? -1 : x > y;
+	return x->q_time < y->q_time ? -1 : x->q_time > y->q_time;
 }
 
 /* Forgets the oldest quarter of a device's kept Qs.  Only lost completions
- * fill the array this far; btt would keep them forever, but one insert
- * would then move megabytes. */
+ * fill the tree this far; btt would keep them forever. */
 static int forget_oldest(struct wc_btt *b, struct bdev *d, struct wc_err *err)
 {
-	uint64_t *t = malloc(d->n * sizeof(*t)), cut;
-	size_t i, w = 0;
+	size_t i, k;
 
-	if (!t)
+	b->nfound = 0;
+	if (walk(b, d->root, 0, UINT64_MAX) < 0)
 		return oom(b, err);
-	for (i = 0; i < d->n; i++)
-		t[i] = d->qs[i].q_time;
-	qsort(t, d->n, sizeof(*t), cmp_u64);
-	cut = t[d->n / 4];
-	free(t);
-	for (i = 0; i < d->n; i++)
-		if (d->qs[i].q_time > cut)
-			d->qs[w++] = d->qs[i];
-	b->dropped += d->n - w;
-	d->n = w;
+	qsort(b->found, b->nfound, sizeof(b->found[0]), cmp_q_time);
+	k = b->nfound / 4 + 1;
+	for (i = 0; i < k && i < b->nfound; i++) {
+		tree_erase(d, b->found[i]);
+		free(b->found[i]);
+		b->dropped++;
+	}
 	return 0;
 }
 
 static int on_queue(struct wc_btt *b, struct bdev *d,
 		    const struct wc_event *ev, struct wc_err *err)
 {
-	size_t i;
+	struct kept_q **link, *parent = NULL, *q;
 
 	if (d->n >= WC_BTT_MAX_KEPT && forget_oldest(b, d, err) < 0)
 		return -1;
-	i = lower_bound(d, ev->sector);
 	d->seen_q = true;
-	if (i < d->n && d->qs[i].start == ev->sector)
-		return 0;
-	if (d->n == d->cap) {
-		size_t c = d->cap ? d->cap * 2 : 64;
-		struct kept_q *q = realloc(d->qs, c * sizeof(*q));
-
-		if (!q)
-			return oom(b, err);
-		d->qs = q;
-		d->cap = c;
+	link = &d->root;
+	while (*link) {
+		parent = *link;
+		if (ev->sector < parent->start) {
+			link = &parent->left;
+		} else if (ev->sector > parent->start) {
+			link = &parent->right;
+		} else {
+			/* btt 2.09 lets the newer Q take the older one's
+			 * place: the older one's C was lost. */
+			parent->end = ev->sector + (ev->bytes >> 9);
+			parent->q_time = ev->time;
+			parent->d_time = NO_D;
+			b->replaced++;
+			return 0;
+		}
 	}
-	memmove(&d->qs[i + 1], &d->qs[i], (d->n - i) * sizeof(d->qs[0]));
-	d->qs[i].start = ev->sector;
-	d->qs[i].end = ev->sector + (ev->bytes >> 9);
-	d->qs[i].q_time = ev->time;
-	d->qs[i].d_time = NO_D;
+	q = calloc(1, sizeof(*q));
+	if (!q)
+		return oom(b, err);
+	q->start = ev->sector;
+	q->end = ev->sector + (ev->bytes >> 9);
+	q->q_time = ev->time;
+	q->d_time = NO_D;
+	q->parent = parent;
+	q->red = true;
+	*link = q;
 	d->n++;
+	insert_color(d, q);
 	return 0;
 }
 
-static void on_issue(struct bdev *d, const struct wc_event *ev)
+static int on_issue(struct wc_btt *b, struct bdev *d,
+		    const struct wc_event *ev, struct wc_err *err)
 {
-	uint64_t s = ev->sector, e = ev->sector + (ev->bytes >> 9);
 	size_t i;
 
-	for (i = lower_bound(d, s); i < d->n && d->qs[i].start <= e; i++)
-		if (d->qs[i].end <= e)
-			d->qs[i].d_time = ev->time;
+	b->nfound = 0;
+	if (walk(b, d->root, ev->sector, ev->sector + (ev->bytes >> 9)) < 0)
+		return oom(b, err);
+	for (i = 0; i < b->nfound; i++)
+		b->found[i]->d_time = ev->time;
+	return 0;
 }
 
-static void on_complete(struct wc_btt *b, struct bdev *d,
-			const struct wc_event *ev)
+static int on_complete(struct wc_btt *b, struct bdev *d,
+		       const struct wc_event *ev, struct wc_err *err)
 {
-	uint64_t s = ev->sector, e = ev->sector + (ev->bytes >> 9);
-	size_t i = lower_bound(d, s), w = i;
+	size_t i;
 
-	for (; i < d->n && d->qs[i].start <= e; i++) {
-		struct kept_q *q = &d->qs[i];
+	b->nfound = 0;
+	if (walk(b, d->root, ev->sector, ev->sector + (ev->bytes >> 9)) < 0)
+		return oom(b, err);
+	/* Erased in the walk's order, as btt releases its list. */
+	for (i = 0; i < b->nfound; i++) {
+		struct kept_q *q = b->found[i];
 
-		if (q->end > e) {
-			d->qs[w++] = *q;
-			continue;
-		}
 		stat_add(&b->q2c, tdelta(q->q_time, ev->time));
 		if (q->d_time != NO_D)
 			stat_add(&b->d2c, tdelta(q->d_time, ev->time));
+		tree_erase(d, q);
+		free(q);
 	}
-	if (w != i) {
-		memmove(&d->qs[w], &d->qs[i], (d->n - i) * sizeof(d->qs[0]));
-		d->n -= i - w;
-	}
+	return 0;
 }
 
 int wc_btt_add(struct wc_btt *b, const struct wc_event *ev, struct wc_err *err)
@@ -215,10 +448,8 @@ int wc_btt_add(struct wc_btt *b, const struct wc_event *ev, struct wc_err *err)
 	if (!d->seen_q)
 		return 0;
 	if (what == WC_TA_ISSUE)
-		on_issue(d, ev);
-	else
-		on_complete(b, d, ev);
-	return 0;
+		return on_issue(b, d, ev, err);
+	return on_complete(b, d, ev, err);
 }
 
 void wc_btt_hook(void *ctx, const struct wc_event *ev)
@@ -265,6 +496,17 @@ double wc_btt_mean_s(const struct wc_btt_stat *s)
 	return s->n ? s->total / (double)s->n / 1e9 : 0.0;
 }
 
+static void free_tree(struct kept_q *n)
+{
+	while (n) {
+		struct kept_q *right = n->right;
+
+		free_tree(n->left);
+		free(n);
+		n = right;
+	}
+}
+
 void wc_btt_free(struct wc_btt *b)
 {
 	size_t i;
@@ -272,7 +514,8 @@ void wc_btt_free(struct wc_btt *b)
 	if (!b)
 		return;
 	for (i = 0; i < b->ndevs; i++)
-		free(b->devs[i].qs);
+		free_tree(b->devs[i].root);
 	free(b->devs);
+	free(b->found);
 	free(b);
 }

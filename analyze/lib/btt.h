@@ -19,12 +19,16 @@
  *  - Q, D and C with no bytes are ignored (flushes never show in btt);
  *  - a device is ignored until its first Q with bytes;
  *  - a Q is kept per device by start sector; a Q whose start sector is
- *    already kept is dropped;
+ *    already kept takes the older one's place, and the older one is
+ *    forgotten (seen with btt 2.09: its completion must have been lost);
  *  - a D [s, s + n) stamps its time on every kept Q lying inside it, so a
  *    merged bio inherits its request's D, and a requeued one the last D;
  *  - a C [s, s + n) ends every kept Q lying inside it: Q2C = C - Q, and,
  *    when the Q has a D, D2C = C - D; a difference that is not positive
  *    counts as 1 ns, as btt's tdelta() does;
+ *  - kept Qs live in a red-black tree with the classic rebalancing, walked
+ *    the way btt walks it (a Q hidden behind a larger overlapping one can
+ *    be missed, as in btt);
  *  - remaps (A) are not followed: traces of stacked devices can differ.
  *
  * Memory: the Qs in flight, per device, in a sorted array.  Qs whose C
