@@ -92,6 +92,12 @@ static void meta_from_conf(struct wc_capture_meta *m, const struct wc_input *in)
 		snprintf(m->fs, sizeof(m->fs), "%s", v);
 	m->write_cache = on_off(wc_input_conf(in, "write_cache"));
 	m->barrier = on_off(wc_input_conf(in, "barrier"));
+	v = wc_input_conf(in, "kernel");
+	snprintf(m->kernel, sizeof(m->kernel), "%s", v ? v : "");
+	v = wc_input_conf(in, "mount_options");
+	snprintf(m->mount_options, sizeof(m->mount_options), "%s", v ? v : "");
+	v = wc_input_conf(in, "recorder");
+	snprintf(m->recorder, sizeof(m->recorder), "%s", v ? v : "");
 	v = wc_input_conf(in, "complete");
 	m->complete = v ? on_off(v) : -1;
 	if (parse_u64(wc_input_conf(in, "events_dropped"), &n))

@@ -79,6 +79,9 @@ struct wc_capture_meta {
 	size_t ndevices;
 	struct wc_device_meta devices[WC_MAX_DEVICES];
 	int complete;              /* capture.conf complete: 1, 0, -1 */
+	char kernel[128];          /* capture.conf kernel, or "" */
+	char mount_options[256];   /* capture.conf mount_options, or "" */
+	char recorder[32];         /* capture.conf recorder, or "" */
 };
 
 /* A phase of the capture, with the main device's figures over it. */

@@ -244,6 +244,13 @@ int wc_report_text(FILE *f, const struct wc_analysis *a, struct wc_err *err)
 	fprintf(f, "  fs %s, write cache %s, barriers %s\n",
 		m->fs[0] ? m->fs : "?", tristate(m->write_cache, "on", "off"),
 		tristate(m->barrier, "on", "off"));
+	if (m->kernel[0] || m->recorder[0])
+		fprintf(f, "  kernel %.40s, recorder %.20s\n",
+			m->kernel[0] ? m->kernel : "?",
+			m->recorder[0] ? m->recorder : "?");
+	if (m->mount_options[0])
+		fprintf(f, "  mount %.69s%s\n", m->mount_options,
+			strlen(m->mount_options) > 69 ? "..." : "");
 	fprintf(f, "  %" PRIu64 " events, %s dropped%s\n", m->events,
 		m->events_dropped >= 0 ? (snprintf(b, sizeof(b), "%" PRId64,
 					  m->events_dropped), b) : "?",
@@ -297,10 +304,13 @@ int wc_report_text(FILE *f, const struct wc_analysis *a, struct wc_err *err)
 		g->window_ns ? (double)g->inflight_ns / (double)g->window_ns : 0,
 		g->max_depth);
 	text_seeks(f, g);
-	if (st->orphan_completions || st->unfinished || st->dropped_inflight)
+	if (st->orphan_completions || st->unfinished || st->dropped_inflight ||
+	    st->never_dispatched)
 		fprintf(f, "lost events    %" PRIu64 " completions without issue,"
-			" %" PRIu64 " requests unfinished\n",
-			st->orphan_completions, st->unfinished);
+			" %" PRIu64 " unfinished,\n               %" PRIu64
+			" never issued, %" PRIu64 " forgotten (in-flight cap)\n",
+			st->orphan_completions, st->unfinished,
+			st->never_dispatched, st->dropped_inflight);
 	text_phases(f, a);
 	text_waits(f, ac);
 	text_btt(f, wc_analysis_btt(a));
@@ -468,6 +478,14 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+static void json_opt_str(FILE *f, const char *s)
+{
+	if (s[0])
+		json_str(f, s);
+	else
+		fputs("null", f);
+}
+
 static void json_bool3(FILE *f, int v)
 {
 	fputs(v == 1 ? "true" : v == 0 ? "false" : "null", f);
@@ -581,6 +599,7 @@ static void json_capture(FILE *f, const struct wc_analysis *a)
 	const struct wc_account *ac = wc_analysis_account(a);
 	const struct wc_figures *g = wc_analysis_main(a);
 	const struct wc_btt *b = wc_analysis_btt(a);
+	const struct wc_tracker_stats *st = wc_analysis_tracker_stats(a);
 	size_t i, j, n = wc_account_ndevices(ac);
 	char dev[32];
 
@@ -599,6 +618,12 @@ static void json_capture(FILE *f, const struct wc_analysis *a)
 	json_bool3(f, m->complete);
 	fprintf(f, ",\n      \"partial\": %s",
 		wc_analysis_partial(a) ? "true" : "false");
+	fprintf(f, ",\n      \"kernel\": ");
+	json_opt_str(f, m->kernel);
+	fprintf(f, ",\n      \"recorder\": ");
+	json_opt_str(f, m->recorder);
+	fprintf(f, ",\n      \"mount_options\": ");
+	json_opt_str(f, m->mount_options);
 	fprintf(f, ",\n      \"events\": %" PRIu64, m->events);
 	fprintf(f, ",\n      \"events_dropped\": ");
 	if (m->events_dropped >= 0)
@@ -679,8 +704,14 @@ static void json_capture(FILE *f, const struct wc_analysis *a)
 		json_cats_u(f, pg ? pg->bytes : NULL);
 		fprintf(f, "}");
 	}
-	fprintf(f, "%s],\n      \"btt\": {\"q2c\": ",
-		wc_analysis_nphases(a) ? "\n      " : "");
+	fprintf(f, "%s],\n      \"tracking\": {\"orphan_completions\": %"
+		PRIu64 ", \"unfinished\": %" PRIu64 ", \"never_dispatched\": %"
+		PRIu64 ", \"dropped_inflight\": %" PRIu64
+		", \"sequence_ends\": %" PRIu64 "}",
+		wc_analysis_nphases(a) ? "\n      " : "", st->orphan_completions,
+		st->unfinished, st->never_dispatched, st->dropped_inflight,
+		st->sequence_ends);
+	fprintf(f, ",\n      \"btt\": {\"q2c\": ");
 	json_btt_stat(f, wc_btt_q2c(b));
 	fprintf(f, ", \"d2c\": ");
 	json_btt_stat(f, wc_btt_d2c(b));
