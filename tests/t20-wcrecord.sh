@@ -11,10 +11,10 @@ fix=$TOP/tests/fixtures/capture
 # Command-line errors first: they need nothing but the program.
 "$WCRECORD" --help >"$TMP/help.out"
 cmp -s "$TMP/help.out" "$fix/wcrecord-help.txt" || { diff "$fix/wcrecord-help.txt" "$TMP/help.out"; fail "--help differs"; }
-expect_exit 2 "$WCRECORD"
-expect_exit 2 "$WCRECORD" -d /nonexistent -o "$TMP/o"
-expect_exit 2 "$WCRECORD" -d /dev/null -o "$TMP/o"
-expect_exit 2 "$WCRECORD" -b 12 -d /dev/null -o "$TMP/o"
+expect_exit 2 "$WCRECORD" 2>/dev/null
+expect_exit 2 "$WCRECORD" -d /nonexistent -o "$TMP/o" 2>/dev/null
+expect_exit 2 "$WCRECORD" -d /dev/null -o "$TMP/o" 2>/dev/null
+expect_exit 2 "$WCRECORD" -b 12 -d "$TMP" -o "$TMP/o" 2>/dev/null
 {
 	"$WCRECORD" -o "$TMP/o" 2>&1 | head -n 1 || true
 	"$WCRECORD" -d /dev/null -o "$TMP/o" 2>&1 || true
@@ -73,10 +73,11 @@ events=$(sed -n 's/^events = //p' "$TMP/t1.stats")
 blkparse -D "$TMP/t1" -i "$dev" -d "$TMP/t1.bin" >"$TMP/t1.txt" 2>"$TMP/t1.bperr" ||
 	fail "blkparse failed: $(cat "$TMP/t1.bperr")"
 [[ ! -s $TMP/t1.bperr ]] || fail "blkparse complained: $(head -n 3 "$TMP/t1.bperr")"
-n=$(grep -c "^ *7, *[0-9]* .* [QGIDCPUMX] " "$TMP/t1.txt" || true)
+n=$(sed -n "s/^Events ($dev): \([0-9]*\) entries$/\1/p" "$TMP/t1.txt")
 [[ $n -eq $events ]] || fail "blkparse shows $n events, wcrecord wrote $events"
-# 4 MB of dd writes queued, named after the process.
-grep -qE ' Q +W.* \[dd\]$' "$TMP/t1.txt" || fail "no write queued by [dd] (process notify records)"
+# Process names come from the notify records wcrecord adds.
+grep -qE ' Q +R.* \[mount\]$' "$TMP/t1.txt" || fail "no read queued by [mount] (process notify records)"
+grep -qE ' Q +W.* \[jbd2/' "$TMP/t1.txt" || fail "no write queued by [jbd2/...] (process notify records)"
 grep -q 'Skips: 0 forward' "$TMP/t1.txt" || fail "blkparse reports skipped sequence numbers"
 (cd "$TMP" && btt -i "$TMP/t1.bin") >"$TMP/t1.btt" 2>&1 || fail "btt failed: $(head -n 3 "$TMP/t1.btt")"
 grep -q '^D2C ' "$TMP/t1.btt" || fail "btt found no D2C times"
@@ -92,7 +93,7 @@ kill -TERM "$pid"
 rc=0; wait "$pid" || rc=$?
 [[ $rc -eq 0 ]] || fail "stopped by SIGTERM, exit $rc: $(cat "$TMP/t2.err")"
 [[ $(state) == "$before" ]] || fail "tracefs not restored after SIGTERM"
-blkparse -D "$TMP/t2" -i "$dev" 2>&1 | grep -qE ' D +R .* \[dd\]$' || fail "reads of the SIGTERM run not recorded"
+blkparse -D "$TMP/t2" -i "$dev" 2>&1 | grep -qE ' D +RS? .*\[dd\]$' || fail "reads of the SIGTERM run not recorded"
 
 # 3. SIGINT while a command runs: the command is interrupted, exit 130.
 "$WCRECORD" -d "$dev" -o "$TMP/t3" --ready "$TMP/t3.ready" -- sleep 30 2>"$TMP/t3.err" &
