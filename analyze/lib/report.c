@@ -150,27 +150,45 @@ static void text_latency(FILE *f, const char *what, const struct wc_latency *l)
 		ms(l->max, a[4], 24));
 }
 
+/* 2^k as 128, 1Ki, 32Mi, ... */
+static const char *pow2_label(int k, char *buf, size_t size)
+{
+	static const char *const suffix[] = { "", "Ki", "Mi", "Gi", "Ti" };
+
+	snprintf(buf, size, "%llu%s", 1ull << (k % 10), suffix[k / 10]);
+	return buf;
+}
+
 static void text_seeks(FILE *f, const struct wc_figures *g)
 {
+	char line[96], lo[16], item[40];
 	int k, shown = 0;
+	size_t len = 0;
 
 	fprintf(f, "seeks          %" PRIu64 " of %" PRIu64
 		" requests (%.1f%%) moved more than 128 sectors\n",
 		g->seeks, g->seek_candidates, pct(g->seeks, g->seek_candidates));
+	if (g->seeks)
+		fprintf(f, "  by distance, sectors at least:\n");
 	for (k = 0; k < WC_SEEK_BINS; k++) {
-		char lo[24];
-
 		if (!g->seek_hist[k])
 			continue;
-		if (shown % 3 == 0)
-			fprintf(f, "  ");
-		snprintf(lo, sizeof(lo), ">=2^%d:", k);
-		fprintf(f, "%-8s %-13" PRIu64, lo, g->seek_hist[k]);
-		if (++shown % 3 == 0)
-			fprintf(f, "\n");
+		snprintf(item, sizeof(item), "%6s: %-10" PRIu64,
+			 pow2_label(k, lo, sizeof(lo)), g->seek_hist[k]);
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "  %s",
+					item);
+		if (++shown % 4 == 0) {
+			while (len && line[len - 1] == ' ')
+				line[--len] = '\0';
+			fprintf(f, "%s\n", line);
+			len = 0;
+		}
 	}
-	if (shown % 3)
-		fprintf(f, "\n");
+	if (len) {
+		while (len && line[len - 1] == ' ')
+			line[--len] = '\0';
+		fprintf(f, "%s\n", line);
+	}
 }
 
 static void text_phases(FILE *f, const struct wc_analysis *a)
