@@ -28,10 +28,14 @@ echo "write back" >"$wc"
 loops_before=$(losetup -a | wc -l)
 
 # Enough files that the copy is still running when the signal comes.
+# Job control on: otherwise a background job starts with SIGINT ignored
+# and cannot trap it, unlike wccapture run from a terminal.
+set -m
 bash "$TOP/capture/wccapture" lab --fs ext4 --cache off --barrier on \
 	--device "$loop" --destroy-data --files 4000 --size 40M --recorder tracefs \
 	-o "$TMP/out" >"$TMP/table" 2>"$TMP/log" &
 pid=$!
+set +m
 for ((i = 0; i < 600; i++)); do
 	grep -q ': copy$' "$TMP/log" && break
 	kill -0 "$pid" 2>/dev/null || break
