@@ -84,7 +84,7 @@ struct wc_capture_meta {
 	char recorder[32];         /* capture.conf recorder, or "" */
 };
 
-/* A phase of the capture, with the main device's figures over it. */
+/* A phase of the capture (its figures: wc_analysis_phase_figures()). */
 struct wc_phase_result {
 	char name[64];
 	uint64_t start, end;
