@@ -61,6 +61,15 @@ check "default model, capture directory" "$TMP/a" "$TMP/a.expect"
 tar -C "$TMP" -czf "$TMP/b.tar.gz" b
 check "fast disk, depth 1, big-endian, second device, tar.gz" \
 	"$TMP/b.tar.gz" "$TMP/b.expect"
+# At depth 1 a flush never waits behind another request at the device:
+# its D2C is the model's flush latency, and the depth never exceeds 1.
+json=$("$WCANALYZE" --format json "$TMP/b.tar.gz")
+echo "$json" | grep -m1 '"flush_d2c_s"' | grep -q '"n": 92, "min": 0.030000000, "p50": 0.030000000, "p90": 0.030000000, "p99": 0.030000000, "max": 0.030000000' ||
+	fail "depth 1: flush D2C is not the model's 30 ms: $(echo "$json" | grep -m1 '"flush_d2c_s"')"
+echo "$json" | grep -m1 '"queue_depth"' | grep -q '"max": 1}' ||
+	fail "depth 1: $(echo "$json" | grep -m1 '"queue_depth"')"
+echo "$json" | grep -q '"device_source": "capture.conf"' ||
+	fail "second device: the destination was not taken from capture.conf"
 
 "$WCSYNTH" --seed 3 --depth 16 --flush-ms 2 --rate 40 --files 500 \
 	--expect "$TMP/c.expect" "$TMP/c"
