@@ -28,7 +28,8 @@ compare() {
 	done < <(find "$dir" -name '*.blktrace.[0-9]*' | sed 's/\.blktrace\.[0-9]*$//' | sort -u)
 	[[ ${#args[@]} -gt 0 ]] || fail "$name: no trace files in $dir"
 	blkparse -q "${args[@]}" -d "$TMP/merged.bin" -O >/dev/null
-	btt -i "$TMP/merged.bin" -o "$TMP/btt" >/dev/null 2>&1
+	# btt drops per-device .dat files in the current folder.
+	(cd "$TMP" && btt -i merged.bin -o btt >/dev/null 2>&1)
 	json=$("$WCANALYZE" --format json "$input")
 	for stat in Q2C D2C; do
 		row=$(sed -n '/==== All Devices ====/,/^====/p' "$TMP/btt.avg" |
