@@ -197,8 +197,23 @@ static int settings_restore(struct recorder *r, struct wc_err *err)
 	return rc;
 }
 
+/*
+ * Sets a tracefs file, noting the old value.  With at_least, a larger
+ * number already there is left alone: the kernel rounds
+ * saved_cmdlines_size up and then refuses its own rounded value, so it
+ * must not be written back.
+ */
+static int tracefs_set_num(struct recorder *r, const char *file,
+			   const char *val, int at_least, struct wc_err *err);
+
 static int tracefs_set(struct recorder *r, const char *file, const char *val,
 		       struct wc_err *err)
+{
+	return tracefs_set_num(r, file, val, 0, err);
+}
+
+static int tracefs_set_num(struct recorder *r, const char *file,
+			   const char *val, int at_least, struct wc_err *err)
 {
 	char path[PATH_MAX], cur[4096], *p, *q;
 
@@ -215,6 +230,8 @@ static int tracefs_set(struct recorder *r, const char *file, const char *val,
 		if ((q = strchr(cur, ')')))
 			*q = '\0';
 	}
+	if (at_least && strtoull(cur, NULL, 10) >= strtoull(val, NULL, 10))
+		return 0;
 	return setting_change(r, path, cur, val, err);
 }
 
@@ -676,7 +693,7 @@ static int tracing_start(struct recorder *r, unsigned buffer_kb,
 	if (tracefs_set(r, "tracing_on", "0", err) < 0 ||
 	    tracefs_set(r, "trace_clock", "mono", err) < 0 ||
 	    tracefs_set(r, "buffer_size_kb", val, err) < 0 ||
-	    tracefs_set(r, "saved_cmdlines_size", "32768", err) < 0 ||
+	    tracefs_set_num(r, "saved_cmdlines_size", "32768", 1, err) < 0 ||
 	    tracefs_set(r, "options/record-cmd", "1", err) < 0 ||
 	    tracefs_set(r, "options/bin", "1", err) < 0 ||
 	    tracefs_set(r, "options/context-info", "0", err) < 0 ||
