@@ -71,6 +71,22 @@ START_TEST(test_directory)
 }
 END_TEST
 
+/* A path without a slash names the capture too (once got an empty name
+ * from an overlapping copy). */
+START_TEST(test_name_without_slash)
+{
+	struct wc_input *in = NULL;
+	char cwd[4096];
+
+	ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
+	ck_assert_int_eq(chdir(FIX), 0);
+	count("loop1", &in);
+	ck_assert_str_eq(wc_input_name(in), "loop1");
+	wc_input_free(in);
+	ck_assert_int_eq(chdir(cwd), 0);
+}
+END_TEST
+
 START_TEST(test_base_and_file_names)
 {
 	ck_assert_uint_eq(count(FIX "/loop1", NULL), FIX_EVENTS);
@@ -377,6 +393,7 @@ static Suite *input_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_directory);
 	tcase_add_test(tc, test_base_and_file_names);
+	tcase_add_test(tc, test_name_without_slash);
 	tcase_add_test(tc, test_sparse_cpus);
 	tcase_add_test(tc, test_missing);
 	tcase_add_test(tc, test_capture_archive);

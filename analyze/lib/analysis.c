@@ -293,14 +293,6 @@ int wc_analysis_run(struct wc_analysis **out, const char *path,
 	if (wc_input_open(&in, path, err) < 0)
 		goto fail_analysis;
 	meta_from_conf(&a->meta, in);
-	if (!a->meta.name[0]) {
-		/* Never leave a capture nameless: tables and --baseline need
-		 * a name. */
-		const char *base = strrchr(path, '/');
-
-		snprintf(a->meta.name, sizeof(a->meta.name), "%s",
-			 base && base[1] ? base + 1 : path);
-	}
 	np = wc_input_nphases(in);
 	if (np > WC_MAX_PHASES)
 		np = WC_MAX_PHASES;

@@ -707,7 +707,8 @@ static void make_name(struct wc_input *in)
 	n = strlen(buf);
 	while (n > 1 && buf[n - 1] == '/')
 		buf[--n] = '\0';
-	snprintf(buf, sizeof(buf), "%s", base_of(buf));
+	/* snprintf may not read from its own buffer: move the base name. */
+	memmove(buf, base_of(buf), strlen(base_of(buf)) + 1);
 	n = strlen(buf);
 	for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
 		size_t e = strlen(ext[i]);
