@@ -3,7 +3,8 @@
  * scripted source: the text report stays within 80 columns and plain
  * ASCII, JSON carries the schema's keys with time_s summing to window_s,
  * CSV has one row per capture and per phase, the comparison table and
- * its baseline ratios, and an unknown baseline is refused.
+ * its baseline ratios, the same ratios in JSON and CSV only when a
+ * baseline is given, and an unknown baseline is refused in every format.
  */
 #include <check.h>
 #include <stdio.h>
@@ -44,12 +45,14 @@ static void add(struct src *s, uint64_t t, unsigned what, uint64_t flags,
 	e->bytes = bytes;
 }
 
-/* A capture whose flushes take `flush` ns each. */
-static struct wc_analysis *capture(const char *name, uint64_t flush)
+/* A capture whose flushes take `flush` ns each, with phases "copy" and
+ * phase2. */
+static struct wc_analysis *capture_ph(const char *name, uint64_t flush,
+				      const char *phase2)
 {
-	static const struct wc_phase ph[2] = {
+	const struct wc_phase ph[2] = {
 		{ "copy", 1000000, 30000000, 0, 0, 0 },
-		{ "delete", 30000000, 90000000, 0, 0, 0 },
+		{ phase2, 30000000, 90000000, 0, 0, 0 },
 	};
 	struct wc_capture_meta m;
 	struct wc_analysis *a = NULL;
@@ -81,6 +84,11 @@ static struct wc_analysis *capture(const char *name, uint64_t flush)
 	ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, &m, ph, 2,
 						NULL, &err), 0);
 	return a;
+}
+
+static struct wc_analysis *capture(const char *name, uint64_t flush)
+{
+	return capture_ph(name, flush, "delete");
 }
 
 static char *render(enum wc_format fmt, struct wc_analysis *const *caps,
@@ -207,6 +215,90 @@ START_TEST(test_compare_and_baseline)
 }
 END_TEST
 
+/* The text of the JSON object that follows `key` after `from`. */
+static const char *after(const char *from, const char *key)
+{
+	const char *p = strstr(from, key);
+
+	ck_assert_msg(p != NULL, "missing %s", key);
+	return p + strlen(key);
+}
+
+START_TEST(test_json_baseline)
+{
+	struct wc_analysis *caps[3] = { capture("fast", 1000000),
+					capture("slow", 4000000),
+					capture_ph("other", 2000000, "remove") };
+	char *t = render(WC_FORMAT_JSON, caps, 3, NULL, 0);
+	const char *p;
+
+	/* Without --baseline the output has no ratios at all. */
+	ck_assert_ptr_null(strstr(t, "baseline"));
+	free(t);
+	t = render(WC_FORMAT_JSON, caps, 3, "fast", 0);
+	ck_assert_ptr_nonnull(strstr(t, "\"version\": 1,\n  \"baseline\": \"fast\",\n"
+				     "  \"captures\": ["));
+	/* The baseline against itself: 1 where it has time, null where its
+	 * value is 0 (no metadata) or unknown (positioning: no media rate). */
+	p = after(t, "\"name\": \"fast\"");
+	ck_assert_ptr_nonnull(strstr(after(p, "\"btt\": "),
+		"\"ratio_to_baseline\": {\"wall\": 1.000000, \"busy\": 1.000000, "
+		"\"flush\": 1.000000, \"journal\": null, \"metadata\": null, "
+		"\"positioning\": null, \"data\": 1.000000}\n    }"));
+	/* flush: 8 x 4 ms against 8 x 1 ms, whole capture and phase copy. */
+	p = after(t, "\"name\": \"slow\"");
+	ck_assert_ptr_nonnull(strstr(after(p, "\"btt\": "),
+				     "\"ratio_to_baseline\": {\"wall\": "));
+	ck_assert_ptr_nonnull(strstr(after(p, "\"btt\": "), "\"flush\": 4.000000"));
+	ck_assert_ptr_nonnull(strstr(after(p, "\"phases\": ["),
+				     "\"ratio_to_baseline\": {\"wall\": 1.000000, "));
+	/* A phase the baseline does not have has no ratio. */
+	p = after(t, "\"name\": \"other\"");
+	p = after(p, "\"name\": \"remove\"");
+	ck_assert_ptr_nonnull(strstr(p, "\"ratio_to_baseline\": null}"));
+	free(t);
+	t = render(WC_FORMAT_JSON, caps, 3, "nosuch", -1);
+	free(t);
+	wc_analysis_free(caps[0]);
+	wc_analysis_free(caps[1]);
+	wc_analysis_free(caps[2]);
+}
+END_TEST
+
+START_TEST(test_csv_baseline)
+{
+	static const char head[] = ",bytes_other\n";
+	static const char ratio_head[] = ",bytes_other,ratio_wall,ratio_busy,"
+		"ratio_flush,ratio_journal,ratio_metadata,ratio_positioning,"
+		"ratio_data\n";
+	struct wc_analysis *caps[3] = { capture("fast", 1000000),
+					capture("slow", 4000000),
+					capture_ph("other", 2000000, "remove") };
+	char *t = render(WC_FORMAT_CSV, caps, 3, NULL, 0);
+	const char *p;
+
+	ck_assert_ptr_nonnull(strstr(t, head));
+	ck_assert_ptr_null(strstr(t, "ratio"));
+	free(t);
+	t = render(WC_FORMAT_CSV, caps, 3, "fast", 0);
+	ck_assert_ptr_nonnull(strstr(t, ratio_head));
+	ck_assert_ptr_nonnull(strstr(t, ",1.000000,1.000000,1.000000,,,,1.000000\n"
+				     "fast,copy,"));
+	p = after(t, "\nslow,all,");
+	ck_assert_ptr_nonnull(strstr(p, ",4.000000,,,,1.000000\nslow,copy,"));
+	/* No phase "remove" in the baseline: the ratio columns are empty. */
+	p = after(t, "\nother,remove,");
+	ck_assert_ptr_nonnull(strstr(p, ",,,,,,,\n"));
+	ck_assert_ptr_null(strstr(p, ",,,,,,,,\n"));
+	free(t);
+	t = render(WC_FORMAT_CSV, caps, 3, "nosuch", -1);
+	free(t);
+	wc_analysis_free(caps[0]);
+	wc_analysis_free(caps[1]);
+	wc_analysis_free(caps[2]);
+}
+END_TEST
+
 START_TEST(test_format_parse)
 {
 	enum wc_format f;
@@ -230,6 +322,8 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_csv);
 	tcase_add_test(tc, test_compare_and_baseline);
+	tcase_add_test(tc, test_json_baseline);
+	tcase_add_test(tc, test_csv_baseline);
 	tcase_add_test(tc, test_format_parse);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # t32-report-cli.sh - wcanalyze's analysis mode against saved outputs:
-# text, comparison with --baseline, JSON and CSV of synthetic captures and
-# of a recorded trace; exit statuses of bad options and bad inputs; the
-# text stays within 80 columns.
+# text, comparison with --baseline, JSON and CSV (with and without
+# --baseline) of synthetic captures and of a recorded trace; exit statuses
+# of bad options and bad inputs; the text stays within 80 columns.
 #
 # The saved outputs live in tests/fixtures/attrib/; after a deliberate
 # change of the reports, regenerate them with
@@ -39,6 +39,9 @@ same plain.txt "$WCANALYZE" plain
 same compare.txt "$WCANALYZE" --baseline xfs-base xfs-base xfs-slowflush.tar.xz plain
 same all.json "$WCANALYZE" --format json xfs-base xfs-slowflush.tar.xz plain
 same all.csv "$WCANALYZE" --format csv xfs-base xfs-slowflush.tar.xz plain
+# --baseline reaches JSON and CSV too: ratios per capture and per phase.
+same baseline.json "$WCANALYZE" --format json --baseline xfs-base xfs-base xfs-slowflush.tar.xz plain
+same baseline.csv "$WCANALYZE" --format csv --baseline xfs-base xfs-base xfs-slowflush.tar.xz plain
 same rate.txt "$WCANALYZE" --media-rate 50 --journal 2000000+65536 plain
 same reader-ext4.txt "$WCANALYZE" "$TOP/tests/fixtures/reader/ext4/loop1"
 
@@ -54,6 +57,8 @@ expect_exit 2 "$WCANALYZE" --journal 12 "$TMP/plain"
 expect_exit 2 "$WCANALYZE" --journal 12+0 "$TMP/plain"
 expect_exit 2 "$WCANALYZE" --media-rate -3 "$TMP/plain"
 expect_exit 2 "$WCANALYZE" --baseline nosuch "$TMP/plain" "$TMP/xfs-base"
+expect_exit 2 "$WCANALYZE" --format json --baseline nosuch "$TMP/plain"
+expect_exit 2 "$WCANALYZE" --format csv --baseline nosuch "$TMP/plain"
 "$WCANALYZE" --baseline nosuch "$TMP/plain" >/dev/null 2>"$TMP/err" || true
 grep -qx "wcanalyze: no capture named 'nosuch' for --baseline" "$TMP/err" ||
 	fail "unknown baseline: no diagnostic"

@@ -343,18 +343,17 @@ static const char *const cmp_head[NCOLS] = {
 	"wall", "busy", "flush", "journl", "meta", "posn", "data",
 };
 
-/* Column values in seconds; < 0 when unknown. */
-static void cmp_values(const struct wc_analysis *a, double v[NCOLS])
+/* The compared figures of g over a window of wall_ns, in seconds; < 0
+ * when unknown.  g may be NULL: no request completed in the window. */
+static void fig_values(const struct wc_figures *g, uint64_t wall_ns,
+		       double v[NCOLS])
 {
-	const struct wc_figures *g = wc_analysis_main(a);
-	const struct wc_tracker_stats *st = wc_analysis_tracker_stats(a);
 	int i;
 
 	if (!g) {
 		for (i = 0; i < NCOLS; i++)
 			v[i] = 0;
-		if (st->first_time != WC_NO_TIME)
-			v[C_WALL] = secs(st->last_time - st->first_time);
+		v[C_WALL] = secs(wall_ns);
 		v[C_POSN] = -1;
 		return;
 	}
@@ -365,6 +364,59 @@ static void cmp_values(const struct wc_analysis *a, double v[NCOLS])
 	v[C_META] = secs(g->time_ns[WC_CAT_METADATA]);
 	v[C_POSN] = g->positioning_known ? secs(g->positioning_ns) : -1;
 	v[C_DATA] = secs(data_ns(g));
+}
+
+/* Column values of a whole capture. */
+static void cmp_values(const struct wc_analysis *a, double v[NCOLS])
+{
+	const struct wc_tracker_stats *st = wc_analysis_tracker_stats(a);
+
+	fig_values(wc_analysis_main(a), st->first_time != WC_NO_TIME ?
+		   st->last_time - st->first_time : 0, v);
+}
+
+/* Column values of phase `name` of a capture; false when it has none. */
+static bool phase_values(const struct wc_analysis *a, const char *name,
+			 double v[NCOLS])
+{
+	size_t p;
+
+	for (p = 0; p < wc_analysis_nphases(a); p++) {
+		const struct wc_phase_result *ph = wc_analysis_phase(a, p);
+
+		if (!strcmp(ph->name, name)) {
+			fig_values(wc_analysis_phase_figures(a, p),
+				   ph->end - ph->start, v);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The ratio v / base, or < 0 when either is unknown or base is 0 (a
+ * ratio to nothing says nothing). */
+static double ratio(double v, double base)
+{
+	return v < 0 || base <= 0 ? -1 : v / base;
+}
+
+/* Index of the capture named baseline in *bi (n when baseline is NULL);
+ * -1 with err filled when no capture has that name. */
+static int find_baseline(struct wc_analysis *const *caps, size_t n,
+			 const char *baseline, size_t *bi, struct wc_err *err)
+{
+	size_t i;
+
+	*bi = n;
+	if (!baseline)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!strcmp(wc_analysis_meta(caps[i])->name, baseline)) {
+			*bi = i;
+			return 0;
+		}
+	return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+			  "no capture named '%s' for --baseline", baseline);
 }
 
 /* Room for names in an 80-column row: the rest takes 62 columns. */
@@ -425,20 +477,12 @@ int wc_report_compare(FILE *f, struct wc_analysis *const *caps, size_t n,
 {
 	int w = name_width(caps, n);
 	double base[NCOLS];
-	size_t i, bi = n;
+	size_t i, bi;
 	char b[16];
 	int c;
 
-	if (baseline) {
-		for (i = 0; i < n; i++)
-			if (!strcmp(wc_analysis_meta(caps[i])->name, baseline))
-				bi = i;
-		if (bi == n)
-			return wc_err_set(err, WC_ERR_USAGE, NULL, NULL,
-					  WC_NO_OFFSET,
-					  "no capture named '%s' for --baseline",
-					  baseline);
-	}
+	if (find_baseline(caps, n, baseline, &bi, err) < 0)
+		return -1;
 	fprintf(f, "time on the main device, seconds; wc = write cache, "
 		"bar = barriers;\nposn = positioning part of journl+meta+data\n\n");
 	cmp_head_line(f, w);
@@ -461,10 +505,12 @@ int wc_report_compare(FILE *f, struct wc_analysis *const *caps, size_t n,
 			cmp_values(caps[i], v);
 			cmp_row_start(f, caps, i, w);
 			for (c = 0; c < NCOLS; c++) {
-				if (v[c] < 0 || base[c] <= 0)
+				double r = ratio(v[c], base[c]);
+
+				if (r < 0)
 					fprintf(f, " %6s", "-");
 				else
-					fprintf(f, " %6.2f", v[c] / base[c]);
+					fprintf(f, " %6.2f", r);
 			}
 			fprintf(f, "\n");
 		}
@@ -611,7 +657,32 @@ static void json_btt_stat(FILE *f, const struct wc_btt_stat *s)
 		secs(s->max));
 }
 
-static void json_capture(FILE *f, const struct wc_analysis *a)
+/* Keys of the compared figures, in column order (docs/json-format.md). */
+static const char *const ratio_key[NCOLS] = {
+	"wall", "busy", "flush", "journal", "metadata", "positioning", "data",
+};
+
+static void json_ratios(FILE *f, const double v[NCOLS],
+			const double base[NCOLS])
+{
+	int c;
+
+	fputc('{', f);
+	for (c = 0; c < NCOLS; c++) {
+		double r = ratio(v[c], base[c]);
+
+		fprintf(f, "%s\"%s\": ", c ? ", " : "", ratio_key[c]);
+		if (r < 0)
+			fputs("null", f);
+		else
+			fprintf(f, "%.6f", r);
+	}
+	fputc('}', f);
+}
+
+/* base: the baseline capture, or NULL without --baseline. */
+static void json_capture(FILE *f, const struct wc_analysis *a,
+			 const struct wc_analysis *base)
 {
 	const struct wc_capture_meta *m = wc_analysis_meta(a);
 	const struct wc_account *ac = wc_analysis_account(a);
@@ -720,6 +791,16 @@ static void json_capture(FILE *f, const struct wc_analysis *a)
 		json_cats_u(f, pg ? pg->requests : NULL);
 		fprintf(f, ",\n         \"bytes\": ");
 		json_cats_u(f, pg ? pg->bytes : NULL);
+		if (base) {
+			double v[NCOLS], bv[NCOLS];
+
+			fprintf(f, ",\n         \"ratio_to_baseline\": ");
+			fig_values(pg, p->end - p->start, v);
+			if (phase_values(base, p->name, bv))
+				json_ratios(f, v, bv);
+			else
+				fputs("null", f);
+		}
 		fprintf(f, "}");
 	}
 	fprintf(f, "%s],\n      \"tracking\": {\"orphan_completions\": %"
@@ -733,19 +814,35 @@ static void json_capture(FILE *f, const struct wc_analysis *a)
 	json_btt_stat(f, wc_btt_q2c(b));
 	fprintf(f, ", \"d2c\": ");
 	json_btt_stat(f, wc_btt_d2c(b));
-	fprintf(f, ", \"forgotten\": %" PRIu64 "}\n    }", wc_btt_dropped(b));
+	fprintf(f, ", \"forgotten\": %" PRIu64 "}", wc_btt_dropped(b));
+	if (base) {
+		double v[NCOLS], bv[NCOLS];
+
+		cmp_values(a, v);
+		cmp_values(base, bv);
+		fprintf(f, ",\n      \"ratio_to_baseline\": ");
+		json_ratios(f, v, bv);
+	}
+	fprintf(f, "\n    }");
 }
 
 int wc_report_json(FILE *f, struct wc_analysis *const *caps, size_t n,
-		   struct wc_err *err)
+		   const char *baseline, struct wc_err *err)
 {
-	size_t i;
+	size_t i, bi;
 
-	fprintf(f, "{\n  \"format\": \"wcanalyze\",\n  \"version\": 1,\n"
-		"  \"captures\": [");
+	if (find_baseline(caps, n, baseline, &bi, err) < 0)
+		return -1;
+	fprintf(f, "{\n  \"format\": \"wcanalyze\",\n  \"version\": 1,\n");
+	if (bi < n) {
+		fprintf(f, "  \"baseline\": ");
+		json_str(f, baseline);
+		fprintf(f, ",\n");
+	}
+	fprintf(f, "  \"captures\": [");
 	for (i = 0; i < n; i++) {
 		fprintf(f, "%s\n", i ? "," : "");
-		json_capture(f, caps[i]);
+		json_capture(f, caps[i], bi < n ? caps[bi] : NULL);
 	}
 	fprintf(f, "%s]\n}\n", n ? "\n  " : "");
 	return finish(f, err);
@@ -768,8 +865,12 @@ static void csv_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* base: the baseline's values for this row (ratio columns), NULL for
+ * none; no_base: a baseline was given but has nothing to compare with
+ * (empty ratio columns). */
 static void csv_row(FILE *f, const struct wc_analysis *a, const char *phase,
-		    const struct wc_figures *g, uint64_t window_ns)
+		    const struct wc_figures *g, uint64_t window_ns,
+		    const double *base, bool no_base)
 {
 	const struct wc_capture_meta *m = wc_analysis_meta(a);
 	int c;
@@ -793,15 +894,32 @@ static void csv_row(FILE *f, const struct wc_analysis *a, const char *phase,
 		fprintf(f, ",%" PRIu64, g ? g->requests[c] : 0);
 	for (c = 0; c < WC_NCAT; c++)
 		fprintf(f, ",%" PRIu64, g ? g->bytes[c] : 0);
+	if (base || no_base) {
+		double v[NCOLS];
+
+		fig_values(g, window_ns, v);
+		for (c = 0; c < NCOLS; c++) {
+			double r = base ? ratio(v[c], base[c]) : -1;
+
+			if (r < 0)
+				fprintf(f, ",");
+			else
+				fprintf(f, ",%.6f", r);
+		}
+	}
 	fprintf(f, "\n");
 }
 
 int wc_report_csv(FILE *f, struct wc_analysis *const *caps, size_t n,
-		  struct wc_err *err)
+		  const char *baseline, struct wc_err *err)
 {
-	size_t i, p;
+	const struct wc_analysis *base;
+	size_t i, p, bi;
 	int c;
 
+	if (find_baseline(caps, n, baseline, &bi, err) < 0)
+		return -1;
+	base = bi < n ? caps[bi] : NULL;
 	fprintf(f, "capture,phase,fs,write_cache,barrier,window_s,idle_s");
 	for (c = 0; c < WC_NCAT; c++)
 		fprintf(f, ",%s_s", wc_cat_name((enum wc_cat)c));
@@ -810,17 +928,26 @@ int wc_report_csv(FILE *f, struct wc_analysis *const *caps, size_t n,
 		fprintf(f, ",requests_%s", wc_cat_name((enum wc_cat)c));
 	for (c = 0; c < WC_NCAT; c++)
 		fprintf(f, ",bytes_%s", wc_cat_name((enum wc_cat)c));
+	/* Only with a baseline, so the default columns never change. */
+	for (c = 0; base && c < NCOLS; c++)
+		fprintf(f, ",ratio_%s", ratio_key[c]);
 	fprintf(f, "\n");
 	for (i = 0; i < n; i++) {
 		const struct wc_analysis *a = caps[i];
 		const struct wc_figures *g = wc_analysis_main(a);
+		double bv[NCOLS];
 
-		csv_row(f, a, "all", g, g ? g->window_ns : 0);
+		if (base)
+			cmp_values(base, bv);
+		csv_row(f, a, "all", g, g ? g->window_ns : 0, base ? bv : NULL,
+			false);
 		for (p = 0; p < wc_analysis_nphases(a); p++) {
 			const struct wc_phase_result *ph = wc_analysis_phase(a, p);
+			bool have = base && phase_values(base, ph->name, bv);
 
 			csv_row(f, a, ph->name, wc_analysis_phase_figures(a, p),
-				ph->end - ph->start);
+				ph->end - ph->start, have ? bv : NULL,
+				base && !have);
 		}
 	}
 	return finish(f, err);
@@ -832,9 +959,9 @@ int wc_report_write(FILE *f, enum wc_format fmt,
 {
 	switch (fmt) {
 	case WC_FORMAT_JSON:
-		return wc_report_json(f, caps, n, err);
+		return wc_report_json(f, caps, n, baseline, err);
 	case WC_FORMAT_CSV:
-		return wc_report_csv(f, caps, n, err);
+		return wc_report_csv(f, caps, n, baseline, err);
 	default:
 		if (n == 1 && !baseline)
 			return wc_report_text(f, caps[0], err);

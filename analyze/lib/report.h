@@ -15,11 +15,22 @@
  *    positioning, data); with a baseline (a capture's name), a second
  *    table gives each figure as a ratio to the baseline's;
  *  - json: the stable schema of docs/json-format.md ({"captures": [...]});
+ *    with a baseline, a top-level "baseline" and per capture and phase
+ *    a "ratio_to_baseline" object;
  *  - csv: a header line, then per capture one row for the whole window
- *    (phase column "all") and one per phase.
+ *    (phase column "all") and one per phase; with a baseline, seven
+ *    ratio_* columns at the end (none without, so the default columns
+ *    never change).
+ *
+ * Ratios (text, JSON, CSV) are of wall, busy, flush, journal, metadata,
+ * positioning and data time to the baseline's: a capture's to the
+ * baseline capture's, a phase's to the baseline's first phase of the
+ * same name.  A ratio is unknown (null, empty, "-") when the baseline's
+ * value is 0, when either value is unknown (positioning without a media
+ * rate), or when the baseline has no phase of that name.
  *
  * The functions only write; they fail (-1, err filled) on a write error
- * or an unknown baseline.  Nothing is freed.
+ * or an unknown baseline (before writing anything).  Nothing is freed.
  */
 #ifndef WC_REPORT_H
 #define WC_REPORT_H
@@ -50,9 +61,10 @@ int wc_report_text(FILE *f, const struct wc_analysis *a, struct wc_err *err);
 /* The comparison table (any n >= 1). */
 int wc_report_compare(FILE *f, struct wc_analysis *const *caps, size_t n,
 		      const char *baseline, struct wc_err *err);
+/* baseline may be NULL (no ratios). */
 int wc_report_json(FILE *f, struct wc_analysis *const *caps, size_t n,
-		   struct wc_err *err);
+		   const char *baseline, struct wc_err *err);
 int wc_report_csv(FILE *f, struct wc_analysis *const *caps, size_t n,
-		  struct wc_err *err);
+		  const char *baseline, struct wc_err *err);
 
 #endif /* WC_REPORT_H */
