@@ -441,11 +441,15 @@ static const char *comm_of(struct recorder *r, uint32_t pid)
  * record in each file, so it precedes the pid's events in time order.
  */
 static int notify_process(struct recorder *r, struct out_file *f,
-			  const struct wc_blk_io_trace *ev, struct wc_err *err)
+			  const struct wc_blk_io_trace *ev, unsigned version,
+			  struct wc_err *err)
 {
 	struct wc_blk_io_trace n;
+	struct wc_blk_io_trace2 n2;
 	const char *comm;
 	char name[COMM_LEN];
+	uint16_t pdu_len;
+	int ok;
 	size_t i;
 
 	for (i = 0; i < f->npids; i++)
@@ -467,16 +471,30 @@ static int notify_process(struct recorder *r, struct out_file *f,
 		return 0;
 	memset(name, 0, sizeof(name));
 	snprintf(name, sizeof(name), "%s", comm);
-	memset(&n, 0, sizeof(n));
-	n.magic = WC_BLK_MAGIC | WC_BLK_VERSION_7;
-	n.time = ev->time;
-	n.action = (uint32_t)WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
-	n.pid = ev->pid;
-	n.device = ev->device;
-	n.cpu = ev->cpu;
-	n.pdu_len = (uint16_t)(strlen(name) + 1);
-	if (fwrite(&n, sizeof(n), 1, f->fp) != 1 ||
-	    fwrite(name, n.pdu_len, 1, f->fp) != 1)
+	pdu_len = (uint16_t)(strlen(name) + 1);
+	/* Same version as the records around it: one version per file. */
+	if (version == WC_BLK_VERSION_8) {
+		memset(&n2, 0, sizeof(n2));
+		n2.magic = WC_BLK_MAGIC | WC_BLK_VERSION_8;
+		n2.time = ev->time;
+		n2.action = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
+		n2.pid = ev->pid;
+		n2.device = ev->device;
+		n2.cpu = ev->cpu;
+		n2.pdu_len = pdu_len;
+		ok = fwrite(&n2, sizeof(n2), 1, f->fp) == 1;
+	} else {
+		memset(&n, 0, sizeof(n));
+		n.magic = WC_BLK_MAGIC | WC_BLK_VERSION_7;
+		n.time = ev->time;
+		n.action = (uint32_t)WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
+		n.pid = ev->pid;
+		n.device = ev->device;
+		n.cpu = ev->cpu;
+		n.pdu_len = pdu_len;
+		ok = fwrite(&n, sizeof(n), 1, f->fp) == 1;
+	}
+	if (!ok || fwrite(name, pdu_len, 1, f->fp) != 1)
 		return wc_err_set(err, WC_ERR_SYSTEM, f->path, NULL,
 				  WC_NO_OFFSET, "%s", strerror(errno));
 	return 0;
@@ -561,7 +579,7 @@ static int pipe_parse(struct recorder *r, struct cpu_pipe *p,
 			continue;
 		}
 		f = &d->files[cpu];
-		if (notify_process(r, f, &ev, err) < 0)
+		if (notify_process(r, f, &ev, magic & 0xff, err) < 0)
 			return -1;
 		if (fwrite(rec, total, 1, f->fp) != 1)
 			return wc_err_set(err, WC_ERR_SYSTEM, f->path, NULL,

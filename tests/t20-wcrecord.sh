@@ -5,6 +5,8 @@
 # already traced, and leaves every tracefs setting as it found it.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
+# shellcheck source=tests/fixtures/capture/archive.sh
+source "$TOP/tests/fixtures/capture/archive.sh"
 
 fix=$TOP/tests/fixtures/capture
 
@@ -30,10 +32,14 @@ awk -v n="$now" -v u="$up" 'BEGIN { d = n / 1e9 - u; exit !(d > -2 && d < 2) }' 
 
 need_root
 T=/sys/kernel/tracing
-[[ $(cat $T/current_tracer) == nop ]] || skip "tracefs is busy: current_tracer is $(cat $T/current_tracer)"
+tracer_wait
 
-loop=""
+loop="" pid=""
 cleanup() {
+	# A recorder left running would keep the tracer for ever.
+	if [[ -n $pid ]] && kill -TERM "$pid" 2>/dev/null; then
+		wait "$pid" 2>/dev/null || true
+	fi
 	umount "$TMP/mnt" 2>/dev/null || true
 	[[ -z $loop ]] || losetup -d "$loop" 2>/dev/null || true
 	cleanup_common
@@ -91,6 +97,7 @@ for ((i = 0; i < 100; i++)); do [[ -e $TMP/t2.ready ]] && break; sleep 0.05; don
 dd if="$loop" of=/dev/null bs=4k count=16 iflag=direct status=none
 kill -TERM "$pid"
 rc=0; wait "$pid" || rc=$?
+pid=""
 [[ $rc -eq 0 ]] || fail "stopped by SIGTERM, exit $rc: $(cat "$TMP/t2.err")"
 [[ $(state) == "$before" ]] || fail "tracefs not restored after SIGTERM"
 blkparse -D "$TMP/t2" -i "$dev" 2>&1 | grep -qE ' D +RS? .*\[dd\]$' || fail "reads of the SIGTERM run not recorded"
@@ -101,6 +108,7 @@ pid=$!
 for ((i = 0; i < 100; i++)); do [[ -e $TMP/t3.ready ]] && break; sleep 0.05; done
 kill -INT "$pid"
 rc=0; wait "$pid" || rc=$?
+pid=""
 [[ $rc -eq 130 ]] || fail "SIGINT during a command: exit $rc, expected 130"
 [[ $(state) == "$before" ]] || fail "tracefs not restored after SIGINT"
 

@@ -9,12 +9,15 @@ source "$(dirname "$0")/lib/common.sh"
 # shellcheck source=tests/fixtures/capture/archive.sh
 source "$TOP/tests/fixtures/capture/archive.sh"
 need_root
-[[ $(cat /sys/kernel/tracing/current_tracer) == nop ]] ||
-	skip "tracefs is busy: current_tracer is $(cat /sys/kernel/tracing/current_tracer)"
+tracer_wait
 
 loop="" pid=""
 cleanup() {
-	[[ -z $pid ]] || kill -KILL "$pid" 2>/dev/null || true
+	# SIGTERM, never SIGKILL: wccapture must get to undo its mounts,
+	# loop devices and tracing even when this test fails.
+	if [[ -n $pid ]] && kill -TERM "$pid" 2>/dev/null; then
+		wait "$pid" 2>/dev/null || true
+	fi
 	[[ -z $loop ]] || losetup -d "$loop" 2>/dev/null || true
 	cleanup_common
 }
@@ -36,7 +39,8 @@ bash "$TOP/capture/wccapture" lab --fs ext4 --cache off --barrier on \
 	-o "$TMP/out" >"$TMP/table" 2>"$TMP/log" &
 pid=$!
 set +m
-for ((i = 0; i < 600; i++)); do
+# Up to 90 s: wccapture waits up to a minute for a busy blk tracer.
+for ((i = 0; i < 1800; i++)); do
 	grep -q ': copy$' "$TMP/log" && break
 	kill -0 "$pid" 2>/dev/null || break
 	sleep 0.05

@@ -8,8 +8,7 @@ source "$(dirname "$0")/lib/common.sh"
 # shellcheck source=tests/fixtures/capture/archive.sh
 source "$TOP/tests/fixtures/capture/archive.sh"
 need_root
-[[ $(cat /sys/kernel/tracing/current_tracer) == nop ]] ||
-	skip "tracefs is busy: current_tracer is $(cat /sys/kernel/tracing/current_tracer)"
+tracer_wait
 
 loop=""
 cleanup() {
