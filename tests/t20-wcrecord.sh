@@ -112,7 +112,14 @@ pid=""
 [[ $rc -eq 130 ]] || fail "SIGINT during a command: exit $rc, expected 130"
 [[ $(state) == "$before" ]] || fail "tracefs not restored after SIGINT"
 
-# 4. A device already traced by someone else is refused, nothing changed.
+# 4. -w: stops by itself.
+start=$("$WCRECORD" --now)
+"$WCRECORD" -d "$dev" -o "$TMP/t5" -w 0.5 2>"$TMP/t5.err" || fail "-w 0.5 failed: $(cat "$TMP/t5.err")"
+took=$(($("$WCRECORD" --now) - start))
+[[ $took -ge 500000000 && $took -lt 5000000000 ]] || fail "-w 0.5 took $took ns"
+[[ $(state) == "$before" ]] || fail "tracefs not restored after -w"
+
+# 5. A device already traced by someone else is refused, nothing changed.
 echo 1 >"/sys/block/$dev/trace/enable"
 rc=0; "$WCRECORD" -d "$dev" -o "$TMP/t4" 2>"$TMP/t4.err" || rc=$?
 echo 0 >"/sys/block/$dev/trace/enable"
