@@ -1,7 +1,17 @@
 #!/usr/bin/env bash
 # bench.sh - speed and memory benchmarks ("make bench").  Never part of
 # "make check": numbers depend on the machine.  Each section prints its
-# own lines; other benchmarks append sections below.
+# own lines; a summary table closes the run.  docs/performance.md has
+# the numbers of one run and says what they mean.
+#
+# Scale with environment variables (defaults finish in a few minutes on
+# a 2-core machine):
+#   BENCH_SIZES="1000000 4000000 10000000"  events of the synthetic
+#                       captures analysed (sections a and b)
+#   BENCH_BUNDLE_EVENTS=10000000  events of the capture bundled (c);
+#                       0 skips the bundle
+#   BENCH_BTT=1         0 skips blkparse -d + btt (b)
+#   READER_BENCH_EVENTS=4000000   events of the reader section (d)
 set -euo pipefail
 
 : "${BUILD:?BUILD must name the build directory}"
@@ -10,23 +20,94 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/wcbench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cd "$top"
 
-# Wall time and peak memory of a command, its output thrown away.
-measure() {
-	local label=$1 start end
-	shift
-	if [[ -x /usr/bin/time ]]; then
-		/usr/bin/time -f "bench: $label: %e s, peak RSS %M KiB" "$@" >/dev/null
-	else
-		start=$(date +%s.%N)
-		"$@" >/dev/null
-		end=$(date +%s.%N)
-		echo "bench: $label: $(echo "$end - $start" | bc) s"
-	fi
+sizes=${BENCH_SIZES:-1000000 4000000 10000000}
+bundle_events=${BENCH_BUNDLE_EVENTS:-10000000}
+with_btt=${BENCH_BTT:-1}
+reader_events=${READER_BENCH_EVENTS:-4000000}
+gen=$BUILD/bench/capture_gen
+summary=$tmp/summary
+
+[[ -x /usr/bin/time ]] || {
+	echo "bench: /usr/bin/time missing (Debian package time): make deps" >&2
+	exit 1
 }
 
-# --- reader: decode + merge, and --dump, against blkparse ---------------
-events=${READER_BENCH_EVENTS:-4000000}
-"$BUILD/bench/reader_bench" -k -n "$events" "$tmp"
-measure "blkparse -i ($events events)" blkparse -q -i "$tmp/bench" -o /dev/null
-measure "wcanalyze --dump ($events events)" "$BUILD/wcanalyze" --dump "$tmp/bench"
+# measure LABEL EVENTS CMD...: wall time and peak RSS of CMD (its output
+# thrown away), one line now and one row of the closing summary.  Peak
+# RSS is the largest of CMD and the children it waited for (gnuplot).
+measure() {
+	local label=$1 events=$2 wall rss rate
+	shift 2
+	/usr/bin/time -o "$tmp/time" -f '%e %M' "$@" >/dev/null
+	read -r wall rss <"$tmp/time"
+	rate=$(awk -v e="$events" -v w="$wall" \
+		'BEGIN { if (e > 0 && w > 0) printf "%.2f", e / w / 1e6; else print "-" }')
+	printf 'bench: %s: %s s, %s M events/s, peak RSS %s KiB\n' \
+		"$label" "$wall" "$rate" "$rss"
+	printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$events" "$wall" "$rate" \
+		"$rss" >>"$summary"
+}
+
+# events DIR: records in a capture's trace files (capture_gen says it).
+events_of() {
+	sed -n 's/^capture_gen: .*: \([0-9]*\) events,.*/\1/p' "$1/gen.out"
+}
+
+echo "bench: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)," \
+	"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), Linux $(uname -r)"
+
+# --- (a) full analysis, text and JSON, and (b) blkparse -d + btt --------
+# Memory must stay flat as the trace grows: the analyser keeps only the
+# requests in flight and fixed histograms.
+for n in $sizes; do
+	cap=$tmp/c$n
+	mkdir -p "$cap"
+	"$gen" -n "$n" "$cap" >"$cap/gen.out"
+	cat "$cap/gen.out"
+	ev=$(events_of "$cap")
+	measure "wcanalyze text ($n)" "$ev" "$BUILD/wcanalyze" "$cap"
+	measure "wcanalyze json ($n)" "$ev" "$BUILD/wcanalyze" --format json "$cap"
+	if [[ $with_btt == 1 ]]; then
+		measure "blkparse -d ($n)" "$ev" blkparse -q -i "$cap/trace/loop9" \
+			-d "$tmp/merged" -o /dev/null
+		# btt writes its .dat files into the current directory.
+		(cd "$tmp" && measure "btt ($n)" "$ev" btt -i "$tmp/merged")
+		rm -f "$tmp/merged" "$tmp"/*.dat
+	fi
+	# Keep the capture the bundle section wants; drop the others now.
+	[[ $n == "$bundle_events" ]] || rm -rf "$cap"
+done
+
+# --- (c) the bug-report bundle of a large capture, gnuplot included -----
+if [[ $bundle_events != 0 ]]; then
+	cap=$tmp/c$bundle_events
+	if [[ ! -d $cap ]]; then
+		mkdir -p "$cap"
+		"$gen" -n "$bundle_events" "$cap" >"$cap/gen.out"
+		cat "$cap/gen.out"
+	fi
+	ev=$(events_of "$cap")
+	WCANALYZE_PLOTS=$top/plots measure "wcanalyze -o bundle ($bundle_events)" \
+		"$ev" "$BUILD/wcanalyze" -o "$tmp/bundle" "$cap"
+	dat=$(find "$tmp/bundle" -name '*.dat' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
+	echo "bench: bundle: $(find "$tmp/bundle" -name '*.dat' | wc -l) .dat files, $dat bytes;" \
+		"$(find "$tmp/bundle" -name '*.png' | wc -l) PNG, $(find "$tmp/bundle" -name '*.svg' | wc -l) SVG;" \
+		"whole bundle $(du -sk "$tmp/bundle" | cut -f1) KiB"
+	find "$tmp/bundle" -name '*.dat' -printf 'bench:   %s bytes %P\n' | sort -k2 -n -r | head -n 5
+	rm -rf "$cap" "$tmp/bundle"
+fi
+
+# --- (d) reader: decode + merge, and --dump, against blkparse ------------
+"$BUILD/bench/reader_bench" -k -n "$reader_events" "$tmp"
+measure "blkparse -i ($reader_events)" "$reader_events" blkparse -q -i "$tmp/bench" -o /dev/null
+measure "wcanalyze --dump ($reader_events)" "$reader_events" "$BUILD/wcanalyze" --dump "$tmp/bench"
 rm -f "$tmp"/bench.blktrace.*
+
+echo
+echo "summary"
+awk -F '\t' 'BEGIN {
+	printf "%-34s %10s %8s %9s %10s\n", "what (events)", "events", "wall s",
+		"M ev/s", "RSS MiB"
+} {
+	printf "%-34s %10s %8s %9s %10.1f\n", $1, $2, $3, $4, $5 / 1024
+}' "$summary"
