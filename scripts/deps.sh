@@ -11,7 +11,9 @@ set -euo pipefail
 
 what=${1:-build}
 
-# command-or-pkg-config-name:debian-package
+# command-or-pkg-config-name:debian-package (a path where the name alone
+# would find a shell keyword: "time" is one, /usr/bin/time is the program
+# make bench needs)
 build_needs=(
 	cc:gcc
 	make:make
@@ -34,6 +36,7 @@ build_needs=(
 	losetup:mount
 	shellcheck:shellcheck
 	chromium:chromium
+	/usr/bin/time:time
 )
 demo_needs=(
 	gnuplot:gnuplot-nox
