@@ -14,7 +14,8 @@ do for [fmt in formats] {
 	set key top left
 	set xlabel "time since the capture started (s)"
 	set ylabel "flushes per second"
-	set yrange [0:*]
+	# Without flushes both panels are flat zero: give them a range.
+	if (flushes > 0) { set yrange [0:*] } else { set yrange [0:1] }
 	set style fill solid 0.9 noborder
 	plot datafile using 2:18 with impulses lw 2 lc rgb ccolor(0) title "flush requests completed"
 	set ylabel "time in flushes, cumulative (s)"

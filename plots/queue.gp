@@ -16,7 +16,7 @@ do for [fmt in formats] {
 	set border 3
 	set tics out nomirror
 	set key above horizontal
-	plot datafile using 2:22 with points pt 7 ps 0.4 lc rgb "#999999" title "deepest at issue (D)", \
+	plot datafile using 2:(column(22) > 0 ? column(22) : NaN) with points pt 7 ps 0.5 lc rgb "#999999" title "deepest at issue (D)", \
 	     datafile using 2:21 with lines lw 1.5 lc rgb "#0072B2" title "mean in the block layer (Q to C)", \
 	     datafile using 2:20 with lines lw 1.5 lc rgb "#000000" title "mean at the driver (D to C)"
 	unset output

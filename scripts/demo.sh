@@ -5,16 +5,18 @@
 #
 #   BUILD=DIR        where wcanalyze was built (make passes it)
 #   DEMO_OUT=DIR     another folder for the bundle
+#   DEMO_SAMPLES=DIR other captures (DIR/*.tar.gz) instead of samples/
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 out=${DEMO_OUT:-$top/demo-report}
+from=${DEMO_SAMPLES:-$top/samples}
 
 shopt -s nullglob
-samples=("$top"/samples/*.tar.gz)
+samples=("$from"/*.tar.gz)
 if [[ ${#samples[@]} -eq 0 ]]; then
-	echo "demo: no captures in $top/samples (samples/*.tar.gz)" >&2
+	echo "demo: no captures in $from (*.tar.gz)" >&2
 	exit 1
 fi
 if [[ ! -x $build/wcanalyze ]]; then
@@ -30,5 +32,5 @@ if [[ -e $out && ! -e $out/index.html && -n $(ls -A "$out") ]]; then
 fi
 rm -rf "$out"
 
-echo "demo: analysing ${#samples[@]} captures from samples/ into $out" >&2
+echo "demo: analysing ${#samples[@]} captures from $from into $out" >&2
 WCANALYZE_PLOTS=$top/plots "$build/wcanalyze" -o "$out" "${samples[@]}"

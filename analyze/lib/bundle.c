@@ -58,7 +58,9 @@ static const struct {
 			  "time spent in flush requests", 1200, 760 },
 	[FIG_LATENCY] = { "latency", "D2C latency CDF per category", 1200, 680 },
 	[FIG_QUEUE] = { "queue", "Queue depth over time", 1200, 600 },
-	[FIG_PHASES] = { "phases", "Where the time of each phase went", 1000, 650 },
+	[FIG_PHASES] = { "phases", "Busy time of each phase by category, "
+			 "labelled with the busy time and the phase's window",
+			 1000, 650 },
 };
 
 struct devseries {
@@ -1102,8 +1104,9 @@ static int write_compare(struct wc_bundle *b, struct wc_err *err)
 		v = vars_open(&buf, &blen);
 		if (!v)
 			return nomem(err);
-		fprintf(v, "out = \"compare-time\"\ntitle = \"where the time went, "
-			"per capture (main device)\"\ndatafile = \"compare-time.dat\"\n"
+		fprintf(v, "out = \"compare-time\"\ntitle = \"where the time went: "
+			"busy time by category per capture (main device)\"\n"
+			"datafile = \"compare-time.dat\"\n"
 			"cats = \"%s\"\nncap = %zu\n", cats, b->ncaps);
 		fclose(v);
 		if (!buf || write_gp(b, "compare-time.gp", "compare-time", buf, err) < 0) {
@@ -1200,8 +1203,9 @@ static int write_compare(struct wc_bundle *b, struct wc_err *err)
 		for (j = 0; j < c->ncurve; j++)
 			fprintf(f, "%.6f %.6g\n", c->curve[j].t, c->curve[j].mbps);
 		fputs("\n\n", f);
+		/* Numbered as in report.txt and the figures' labels. */
 		len += (size_t)snprintf(plist + len, sizeof(plist) > len ? sizeof(plist) - len : 0,
-					"%s%s", i ? " " : "", c->dir);
+					"%s#%zu:%s", i ? " " : "", i + 1, c->dir);
 	}
 	if (bclose(b, f, "compare-throughput.dat", err) < 0)
 		return -1;
@@ -1416,8 +1420,9 @@ static void html_cell_time(FILE *f, uint64_t ns, uint64_t window)
 static int write_html(struct wc_bundle *b, struct wc_err *err)
 {
 	static const char *const compare_captions[3] = {
-		"Where the time went in each capture: time by category and "
-		"idle time, stacked; a bar's height is the capture's window",
+		"Busy time of each capture by category, stacked, labelled with "
+		"the busy time and the window; captures numbered as in the table "
+		"above",
 		"Wall time of each phase in each capture",
 		"Throughput over time of every capture, overlaid",
 	};
@@ -1461,7 +1466,7 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 		      "(it needs gnuplot) and reload this page.</p>\n", f);
 
 	fputs("<h2 id=\"summary\">Time by category (main device)</h2>\n<table>\n"
-	      "<tr><th class=\"l\">capture</th><th>fs</th><th>write cache</th>"
+	      "<tr><th>#</th><th class=\"l\">capture</th><th>fs</th><th>write cache</th>"
 	      "<th>barriers</th><th>window (s)</th>", f);
 	html_cat_head(f, b);
 	fputs("</tr>\n", f);
@@ -1469,7 +1474,8 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 		const struct wc_capture_meta *m = wc_analysis_meta(b->caps[i].a);
 		const struct wc_figures *fg = wc_analysis_main(b->caps[i].a);
 
-		fprintf(f, "<tr><td class=\"l\"><a href=\"#cap-%s\">", b->caps[i].dir);
+		fprintf(f, "<tr><td>%zu</td><td class=\"l\"><a href=\"#cap-%s\">",
+			i + 1, b->caps[i].dir);
 		html_str(f, m->name);
 		fputs("</a></td><td>", f);
 		html_str(f, m->fs[0] ? m->fs : "?");

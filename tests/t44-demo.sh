@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# t44-demo.sh - what "make demo" runs (scripts/demo.sh): the bundle of a
+# folder of capture archives, the path of index.html as the last line of
+# standard output, a previous demo replaced and a stranger's folder left
+# alone; then the same on the real samples/.
+# shellcheck source=tests/lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+
+cd "$TMP"
+mkdir caps
+for s in 1 2; do
+	"$WCSYNTH" -c -n 200 -S "$s" "synth$s" >/dev/null
+	tar czf "caps/synth$s.tar.gz" "synth$s"
+done
+
+DEMO_SAMPLES=$TMP/caps DEMO_OUT=$TMP/demo bash "$TOP/scripts/demo.sh" >out 2>err ||
+	fail "demo.sh failed: $(cat err)"
+[[ $(tail -n 1 out) == "$TMP/demo/index.html" ]] || fail "demo.sh printed '$(cat out)'"
+[[ -s demo/synth1/scatter.png && -s demo/synth2/scatter.png && -s demo/compare-time.png ]] ||
+	fail "demo.sh did not render the figures"
+
+# Run again: the old demo goes, including folders of captures now gone.
+mkdir demo/gone
+rm caps/synth2.tar.gz
+DEMO_SAMPLES=$TMP/caps DEMO_OUT=$TMP/demo bash "$TOP/scripts/demo.sh" >out 2>err ||
+	fail "demo.sh failed the second time: $(cat err)"
+[[ ! -e demo/gone && ! -e demo/synth2 ]] || fail "demo.sh left a previous demo's folders"
+
+# A folder that is not a bundle is not removed.
+mkdir other
+touch other/precious
+rc=0
+DEMO_SAMPLES=$TMP/caps DEMO_OUT=$TMP/other bash "$TOP/scripts/demo.sh" >out 2>err || rc=$?
+[[ $rc -ne 0 && -e other/precious ]] || fail "demo.sh overwrote a folder that is not a bundle"
+
+# No captures: a clear failure.
+mkdir none
+rc=0
+DEMO_SAMPLES=$TMP/none DEMO_OUT=$TMP/d2 bash "$TOP/scripts/demo.sh" >out 2>err || rc=$?
+[[ $rc -ne 0 ]] || fail "no captures: exit 0"
+grep -q "^demo: no captures in $TMP/none" err || fail "no captures: $(cat err)"
+
+# The real samples, as make demo runs them.
+shopt -s nullglob
+real=("$TOP"/samples/*.tar.gz)
+[[ ${#real[@]} -gt 0 ]] || skip "no samples/*.tar.gz yet"
+DEMO_OUT=$TMP/real bash "$TOP/scripts/demo.sh" >out 2>err || fail "demo on samples/: $(cat err)"
+[[ $(tail -n 1 out) == "$TMP/real/index.html" ]] || fail "demo on samples/ printed '$(cat out)'"
+[[ ! -e real/gnuplot.log ]] || fail "gnuplot complained: $(head real/gnuplot.log)"
+echo "ok: ${#real[@]} samples"
