@@ -37,7 +37,7 @@
  *     wc_series_free(s);
  *
  * What always holds:
- *  - memory is fixed at open (about 600 KiB), whatever the trace's length;
+ *  - memory is fixed at open (about 670 KiB), whatever the trace's length;
  *  - bin i covers [origin + i * bin_ns, origin + (i + 1) * bin_ns);
  *  - a request counts in the throughput and IOPS of the bin holding its
  *    completion (C), as iostat counts it; its D2C and Q2C intervals are
