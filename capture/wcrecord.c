@@ -316,8 +316,9 @@ static uint64_t cpu_lost(struct recorder *r, int cpu)
 	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", r->tracefs, cpu);
 	if (read_text(path, buf, sizeof(buf), NULL) < 0)
 		return 0;
-	if ((p = strstr(buf, "\noverrun: ")) || (p = strstr(buf, "overrun: ")))
-		lost += strtoull(strchr(p, ':') + 1, NULL, 10);
+	/* "\n" first: "commit overrun:" counts something else. */
+	if ((p = strstr(buf, "\noverrun: ")))
+		lost += strtoull(p + 10, NULL, 10);
 	if ((p = strstr(buf, "dropped events: ")))
 		lost += strtoull(p + 16, NULL, 10);
 	return lost;
