@@ -36,16 +36,17 @@ summary=$tmp/summary
 # thrown away), one line now and one row of the closing summary.  Peak
 # RSS is the largest of CMD and the children it waited for (gnuplot).
 measure() {
-	local label=$1 events=$2 wall rss rate
+	local label=$1 events=$2 wall user sys rss rate cpu
 	shift 2
-	/usr/bin/time -o "$tmp/time" -f '%e %M' "$@" >/dev/null
-	read -r wall rss <"$tmp/time"
+	/usr/bin/time -o "$tmp/time" -f '%e %U %S %M' "$@" >/dev/null
+	read -r wall user sys rss <"$tmp/time"
+	cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
 	rate=$(awk -v e="$events" -v w="$wall" \
 		'BEGIN { if (e > 0 && w > 0) printf "%.2f", e / w / 1e6; else print "-" }')
-	printf 'bench: %s: %s s, %s M events/s, peak RSS %s KiB\n' \
-		"$label" "$wall" "$rate" "$rss"
-	printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$events" "$wall" "$rate" \
-		"$rss" >>"$summary"
+	printf 'bench: %s: %s s (cpu %s s), %s M events/s, peak RSS %s KiB\n' \
+		"$label" "$wall" "$cpu" "$rate" "$rss"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$events" "$wall" "$cpu" \
+		"$rate" "$rss" >>"$summary"
 }
 
 # events DIR: records in a capture's trace files (capture_gen says it).
@@ -94,6 +95,14 @@ if [[ $bundle_events != 0 ]]; then
 		"$(find "$tmp/bundle" -name '*.png' | wc -l) PNG, $(find "$tmp/bundle" -name '*.svg' | wc -l) SVG;" \
 		"whole bundle $(du -sk "$tmp/bundle" | cut -f1) KiB"
 	find "$tmp/bundle" -name '*.dat' -printf 'bench:   %s bytes %P\n' | sort -k2 -n -r | head -n 5
+	# Where the bundle's time goes: each figure rendered again alone.
+	for gp in "$tmp"/bundle/*/*.gp; do
+		fig=${gp%.gp}
+		(cd "${gp%/*}" && /usr/bin/time -o "$tmp/time" -f '%e %M' gnuplot "${gp##*/}")
+		read -r wall rss <"$tmp/time"
+		echo "bench:   gnuplot ${gp##*/}: $wall s, peak RSS $rss KiB;" \
+			"$(stat -c %s "$fig.png") bytes PNG, $(stat -c %s "$fig.svg") bytes SVG"
+	done
 	rm -rf "$cap" "$tmp/bundle"
 fi
 
@@ -103,11 +112,21 @@ measure "blkparse -i ($reader_events)" "$reader_events" blkparse -q -i "$tmp/ben
 measure "wcanalyze --dump ($reader_events)" "$reader_events" "$BUILD/wcanalyze" --dump "$tmp/bench"
 rm -f "$tmp"/bench.blktrace.*
 
+# The memory claim in one line: the analyser's peak over every size.
+awk -F '\t' '$1 ~ /^wcanalyze (text|json) / {
+	if (lo == "" || $6 < lo) { lo = $6; lon = $2 }
+	if ($6 > hi) { hi = $6; hin = $2 }
+} END {
+	if (lo != "")
+		printf "bench: wcanalyze peak RSS over all sizes: %d to %d KiB" \
+			" (smallest at %s events, largest at %s)\n", lo, hi, lon, hin
+}' "$summary"
+
 echo
 echo "summary"
 awk -F '\t' 'BEGIN {
-	printf "%-34s %10s %8s %9s %10s\n", "what (events)", "events", "wall s",
-		"M ev/s", "RSS MiB"
+	printf "%-32s %9s %7s %7s %7s %8s\n", "what (events asked)", "events",
+		"wall s", "cpu s", "M ev/s", "RSS MiB"
 } {
-	printf "%-34s %10s %8s %9s %10.1f\n", $1, $2, $3, $4, $5 / 1024
+	printf "%-32s %9s %7s %7s %7s %8.1f\n", $1, $2, $3, $4, $5, $6 / 1024
 }' "$summary"
