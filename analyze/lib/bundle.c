@@ -1063,7 +1063,7 @@ static void cap_label(FILE *f, const struct cap *c)
 
 static int write_compare(struct wc_bundle *b, struct wc_err *err)
 {
-	char names[MAX_PHASE_NAMES][NAME_MAX_LEN + 1], cats[64], plist[1200];
+	char names[MAX_PHASE_NAMES][NAME_MAX_LEN + 1], cats[64], plist[8192];
 	struct wc_figures all;
 	size_t i, p, j, nnames = 0, len = 0;
 	double xmax = 1e-3;
