@@ -100,7 +100,9 @@ rc=0; wait "$pid" || rc=$?
 pid=""
 [[ $rc -eq 0 ]] || fail "stopped by SIGTERM, exit $rc: $(cat "$TMP/t2.err")"
 [[ $(state) == "$before" ]] || fail "tracefs not restored after SIGTERM"
-blkparse -D "$TMP/t2" -i "$dev" 2>&1 | grep -qE ' D +RS? .*\[dd\]$' || fail "reads of the SIGTERM run not recorded"
+# Into a file: "| grep -q" can end blkparse with SIGPIPE under pipefail.
+blkparse -D "$TMP/t2" -i "$dev" >"$TMP/t2.txt" 2>&1 || fail "blkparse of the SIGTERM run failed"
+grep -qE ' Q +RS? .*\[dd\]$' "$TMP/t2.txt" || fail "reads of the SIGTERM run not recorded"
 
 # 3. SIGINT while a command runs: the command is interrupted, exit 130.
 "$WCRECORD" -d "$dev" -o "$TMP/t3" --ready "$TMP/t3.ready" -- sleep 30 2>"$TMP/t3.err" &
