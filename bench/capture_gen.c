@@ -289,7 +289,7 @@ static int run(const char *dir, unsigned long want, unsigned depth,
 	if ((mkdir(dir, 0755) < 0 && errno != EEXIST) ||
 	    (mkdir(path, 0755) < 0 && errno != EEXIST)) {
 		fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
-		goto out;
+		goto close_files;
 	}
 	for (cpu = 0; cpu < NCPU; cpu++) {
 		snprintf(path, sizeof(path), "%s/trace/loop9.blktrace.%d", dir,
@@ -297,7 +297,7 @@ static int run(const char *dir, unsigned long want, unsigned depth,
 		g->f[cpu] = fopen(path, "wb");
 		if (!g->f[cpu]) {
 			fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
-			goto out;
+			goto close_files;
 		}
 		setvbuf(g->f[cpu], NULL, _IOFBF, 1 << 20);
 	}
@@ -322,7 +322,7 @@ static int run(const char *dir, unsigned long want, unsigned depth,
 	}
 	if (g->failed) {
 		fprintf(stderr, PROG ": %s/trace: write error\n", dir);
-		goto out;
+		goto close_files;
 	}
 	snprintf(path, sizeof(path), "%s/capture.conf", dir);
 	snprintf(text, sizeof(text),
@@ -335,18 +335,18 @@ static int run(const char *dir, unsigned long want, unsigned depth,
 		 "journal_sectors = %llu\nevents_dropped = 0\ncomplete = 1\n",
 		 name, JOURNAL_START, JOURNAL_LEN);
 	if (write_text(path, text) < 0)
-		goto out;
+		goto close_files;
 	snprintf(path, sizeof(path), "%s/phases.tsv", dir);
 	snprintf(text, sizeof(text), "copy\t%llu\t%llu\t0\t0\t0\n"
 		 "delete\t%llu\t%llu\t0\t0\t0\n", (unsigned long long)first,
 		 (unsigned long long)copy_end, (unsigned long long)copy_end,
 		 (unsigned long long)g->t);
 	if (write_text(path, text) < 0)
-		goto out;
+		goto close_files;
 	printf(PROG ": %s: %lu events, %lu requests, %.1f s of trace\n", dir,
 	       g->events, g->nreq, (double)(g->t - first) / 1e9);
 	ret = 0;
-out:
+close_files:
 	for (cpu = 0; cpu < NCPU; cpu++)
 		if (g->f[cpu])
 			fclose(g->f[cpu]);
