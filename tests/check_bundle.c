@@ -527,6 +527,83 @@ START_TEST(test_misuse)
 }
 END_TEST
 
+/* Generates Q, D, C of one request after another, scattered over the
+ * disk, without keeping them. */
+struct gen {
+	uint64_t i, n;
+	int step;
+	unsigned seed;
+	uint64_t sector;
+};
+
+static int gen_next(void *ctx, struct wc_event *ev, struct wc_err *err)
+{
+	static const unsigned what[3] = { WC_TA_QUEUE, WC_TA_ISSUE, WC_TA_COMPLETE };
+	static const unsigned tc[3] = { WC_TC_QUEUE, WC_TC_ISSUE, WC_TC_COMPLETE };
+	struct gen *g = ctx;
+	uint64_t t = T0 + g->i * 10000;
+
+	(void)err;
+	if (g->i == g->n)
+		return 0;
+	if (g->step == 0)
+		g->sector = ((uint64_t)rand_r(&g->seed) << 8) % 1000000000ull;
+	memset(ev, 0, sizeof(*ev));
+	ev->time = t + (g->step == 0 ? 0 : g->step == 1 ? 1000 : 6000);
+	ev->action = what[g->step] | WC_TC(WC_TC_WRITE) | WC_TC(tc[g->step]);
+	ev->sector = g->sector;
+	ev->bytes = 4096;
+	ev->device = DEV;
+	ev->version = 7;
+	if (++g->step == 3) {
+		g->step = 0;
+		g->i++;
+	}
+	return 1;
+}
+
+/* A scatter of very many points is a PNG only: an SVG of them would take
+ * a browser too long to draw. */
+START_TEST(test_many_points_no_svg)
+{
+	struct wc_bundle *b = open_bundle();
+	struct gen g = { 0, 150000, 0, 11, 0 };
+	struct wc_analysis_opts o = WC_ANALYSIS_OPTS_INIT;
+	struct wc_capture_meta meta;
+	struct wc_analysis *a = NULL;
+	struct wc_err err;
+	char *gp, *html;
+
+	memset(&meta, 0, sizeof(meta));
+	strcpy(meta.name, "many");
+	meta.write_cache = meta.barrier = meta.main_rotational = meta.complete = -1;
+	meta.events_dropped = -1;
+	meta.main_device = DEV;
+	meta.journal_method = WC_JOURNAL_HEURISTIC;
+	o.on_request = wc_bundle_on_request;
+	o.ctx = b;
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_bundle_begin(b, &err), 0);
+	ck_assert_int_eq(wc_analysis_run_source(&a, gen_next, &g, &meta, NULL, 0,
+						&o, &err), 0);
+	ck_assert_int_eq(wc_bundle_end(b, a, &err), 0);
+	ck_assert_int_eq(wc_bundle_close(b, NULL, &err), 0);
+	gp = slurp("many/scatter.gp");
+	ck_assert_ptr_nonnull(strstr(gp, "\nformats = \"png\"\n"));
+	free(gp);
+	gp = slurp("many/latency.gp");
+	ck_assert_ptr_null(strstr(gp, "\nformats = \"png\"\n"));
+	free(gp);
+	html = slurp("index.html");
+	ck_assert_ptr_null(strstr(html, "many/scatter.svg"));
+	ck_assert_ptr_nonnull(strstr(html, "many/latency.svg"));
+	ck_assert_ptr_nonnull(strstr(html, "no SVG: too many points"));
+	free(html);
+	wc_bundle_free(b);
+	wc_analysis_free(a);
+}
+END_TEST
+
 static Suite *bundle_suite(void)
 {
 	Suite *s = suite_create("bundle");
@@ -542,6 +619,7 @@ static Suite *bundle_suite(void)
 	tcase_add_test(tc, test_renders_with_gnuplot);
 	tcase_add_test(tc, test_gnuplot_fails);
 	tcase_add_test(tc, test_misuse);
+	tcase_add_test(tc, test_many_points_no_svg);
 	suite_add_tcase(s, tc);
 	return s;
 }

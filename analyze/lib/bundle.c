@@ -31,6 +31,9 @@
  * for a 1200-pixel figure, few enough to keep per capture. */
 #define CURVE_POINTS 400
 #define TIMELINE_POINTS 300
+/* An SVG of more points than this takes a browser many seconds to draw
+ * (a point is an element); such a scatter is a PNG only. */
+#define SVG_MAX_POINTS 50000
 #define MAX_PHASE_NAMES 16
 #define NAME_MAX_LEN 64
 
@@ -859,6 +862,9 @@ static int write_figures(struct wc_bundle *b, struct cap *c,
 				 (unsigned long long)c->scatter_requests);
 		fputs("note = ", v);
 		gp_str(v, note);
+		if (c->points > SVG_MAX_POINTS)
+			fprintf(v, "\n# Too many points for an SVG a browser can draw.\n"
+				"formats = \"png\"");
 		/* Few points must stay visible; many must not hide each other. */
 		fprintf(v, "\ndatafile = \"scatter.dat\"\nscats = \"%s\"\n"
 			"has_flush = %d\nps = %.2f\nxmax = %.9g\nymax = %.0f\n",
@@ -1376,22 +1382,28 @@ static void html_swatch(FILE *f, const char *color)
 
 static void html_figure(FILE *f, const char *dir,
 			const char *name, const char *caption, int w, int h,
-			const char *alt)
+			const char *alt, bool svg)
 {
 	char pre[NAME_MAX_LEN + 16];
+	const char *big = svg ? "svg" : "png";
 
 	snprintf(pre, sizeof(pre), "%s%s", dir ? dir : "", dir ? "/" : "");
 	/* The image is there even when gnuplot was not: render.sh then
 	 * makes the page whole without writing it again. */
 	fputs("<figure>\n", f);
-	fprintf(f, "<a href=\"%s%s.svg\"><img src=\"%s%s.png\" width=\"%d\" "
-		"height=\"%d\" alt=\"", pre, name, pre, name, w, h);
+	fprintf(f, "<a href=\"%s%s.%s\"><img src=\"%s%s.png\" width=\"%d\" "
+		"height=\"%d\" alt=\"", pre, name, big, pre, name, w, h);
 	html_str(f, alt);
 	fputs("\"></a>\n", f);
 	fputs("<figcaption>", f);
 	html_str(f, caption);
-	fprintf(f, " (<a href=\"%s%s.svg\">SVG</a>, <a href=\"%s%s.gp\">gnuplot "
-		"script</a>)</figcaption>\n</figure>\n", pre, name, pre, name);
+	fputs(" (", f);
+	if (svg)
+		fprintf(f, "<a href=\"%s%s.svg\">SVG</a>, ", pre, name);
+	else
+		fputs("no SVG: too many points for a browser, ", f);
+	fprintf(f, "<a href=\"%s%s.gp\">gnuplot script</a>)</figcaption>\n"
+		"</figure>\n", pre, name);
 }
 
 static void html_cat_head(FILE *f, const struct wc_bundle *b)
@@ -1501,7 +1513,7 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 					    compare_captions[k],
 					    k == 2 ? 1200 : (b->ncaps > 6 ?
 						260 + 125 * (int)b->ncaps : 1000),
-					    k == 2 ? 680 : 700, compare_captions[k]);
+					    k == 2 ? 680 : 700, compare_captions[k], true);
 	}
 
 	for (i = 0; i < b->ncaps; i++) {
@@ -1554,7 +1566,8 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 			snprintf(alt, sizeof(alt), "%s: %s", m->name, figs[fig].caption);
 			if (c->fig[fig]) {
 				html_figure(f, c->dir, figs[fig].name, figs[fig].caption,
-					    figs[fig].width, figs[fig].height, alt);
+					    figs[fig].width, figs[fig].height, alt,
+					    fig != FIG_SCATTER || c->points <= SVG_MAX_POINTS);
 			} else {
 				fputs("<p>No figure: ", f);
 				html_str(f, figs[fig].caption);
