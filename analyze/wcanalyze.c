@@ -243,6 +243,29 @@ out:
 	return status;
 }
 
+/* True when some INPUT is named NAME.  Opening an input reads only its
+ * metadata, so a misspelt --baseline fails before minutes of analysis
+ * and before a bundle folder is half written.  Standard input cannot be
+ * opened twice: with "-" among the inputs the name is taken on trust and
+ * the report checks it at the end. */
+static bool baseline_known(const struct options *o)
+{
+	bool found = false;
+	int i;
+
+	for (i = 0; i < o->ninputs && !found; i++) {
+		struct wc_input *in = NULL;
+
+		if (!strcmp(o->inputs[i], "-"))
+			return true;
+		if (wc_input_open(&in, o->inputs[i], NULL) < 0)
+			continue;
+		found = !strcmp(wc_input_name(in), o->baseline);
+		wc_input_free(in);
+	}
+	return found;
+}
+
 /* "START+LEN" in sectors. */
 static int parse_journal(const char *arg, struct wc_analysis_opts *a)
 {
@@ -338,6 +361,10 @@ int main(int argc, char **argv)
 	o.ninputs = argc - optind;
 	if (o.ninputs == 0)
 		return usage_error("%s", "no INPUT given");
+
+	if (o.baseline && o.mode == MODE_ANALYZE && !baseline_known(&o))
+		return usage_error("no capture named '%s' for --baseline",
+				   o.baseline);
 
 	switch (o.mode) {
 	case MODE_DUMP:

@@ -62,6 +62,13 @@ rc=0
 WCANALYZE_GNUPLOT='' "$WCANALYZE" -o bad nonexistent >stdout 2>stderr || rc=$?
 [[ $rc -eq 2 ]] || fail "missing input: exit $rc, expected 2"
 [[ ! -e bad/index.html ]] || fail "missing input: wrote a bundle"
+# A misspelt --baseline fails before anything is written.
+rc=0
+"$WCANALYZE" -o nobase --baseline nosuch "$FIX/reader/xfs" >stdout 2>stderr || rc=$?
+[[ $rc -eq 2 ]] || fail "unknown baseline: exit $rc, expected 2"
+grep -q "^wcanalyze: no capture named 'nosuch' for --baseline$" stderr ||
+	fail "unknown baseline: $(cat stderr)"
+[[ ! -e nobase ]] || fail "unknown baseline: left a folder behind"
 rc=0
 WCANALYZE_PLOTS=$TMP "$WCANALYZE" -o t "$FIX/reader/xfs" >stdout 2>stderr || rc=$?
 [[ $rc -eq 2 ]] || fail "no templates: exit $rc, expected 2"
