@@ -54,6 +54,8 @@
 #define META_START 64ull
 #define META_LEN 1000000ull
 #define DATA_START 4000000ull
+#define SRC_START 100000ull
+#define SRC_READ 1024ull          /* sectors per source read */
 #define NCPU 2
 
 struct opts {
@@ -209,6 +211,12 @@ static void script(const struct opts *o, uint64_t *copy_end)
 			uint32_t b = left > 262144u ? 262144u : left;
 			struct req *r;
 
+			/* The disk is full: start over at the data area
+			 * instead of writing past the end, which would make
+			 * every seek longer than a full stroke and the
+			 * workload outrun the disk. */
+			if (dpos + b / 512 > CAPACITY)
+				dpos = DATA_START;
 			r = add_req(DEST_DEV, dpos, b, F_W, PID_FLUSHER,
 				    WC_CAT_DATA_WRITE, t);
 			if (b >= 8192 && rnd() < 0.5) {
@@ -235,7 +243,8 @@ static void script(const struct opts *o, uint64_t *copy_end)
 		if (i % 10 == 9)
 			t = journal_commit(t, &jpos, PID_CP);
 		if (o->other_device)
-			add_req(SRC_DEV, 100000ull + (uint64_t)i * 2048, 524288u,
+			add_req(SRC_DEV, SRC_START + (uint64_t)i * 2048 %
+				(CAPACITY - SRC_START - SRC_READ), 524288u,
 				F_R | TC(WC_TC_SYNC), PID_CP, WC_CAT_DATA_READ, t);
 		t += (uint64_t)(rnd() * 60e6);
 	}
