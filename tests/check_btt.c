@@ -195,12 +195,71 @@ START_TEST(test_lost_completions_bounded)
 		e = E(i, WC_TA_QUEUE, i * 8, 4096);
 		ck_assert_int_eq(wc_btt_add(b, &e, &err), 0);
 	}
-	ck_assert_uint_eq(wc_btt_dropped(b), WC_BTT_MAX_KEPT / 4 + 1);
+	/* One oldest forgotten per Q past the cap, and no more. */
+	ck_assert_uint_eq(wc_btt_dropped(b), 100);
+	ck_assert_uint_eq(wc_btt_kept(b), WC_BTT_MAX_KEPT);
+	/* The oldest left is Q number 100: the first 100 went. */
+	e = E(n + 5, WC_TA_COMPLETE, 99 * 8, 4096);
+	ck_assert_int_eq(wc_btt_add(b, &e, &err), 0);
+	ck_assert_uint_eq(wc_btt_q2c(b)->n, 0);
+	e = E(n + 6, WC_TA_COMPLETE, 100 * 8, 4096);
+	ck_assert_int_eq(wc_btt_add(b, &e, &err), 0);
+	ck_assert_uint_eq(wc_btt_q2c(b)->n, 1);
+	ck_assert_uint_eq(wc_btt_q2c(b)->max, n + 6 - 100);
 	/* The newest are still there. */
 	e = E(n + 10, WC_TA_COMPLETE, (n - 1) * 8, 4096);
 	ck_assert_int_eq(wc_btt_add(b, &e, &err), 0);
-	ck_assert_uint_eq(wc_btt_q2c(b)->n, 1);
+	ck_assert_uint_eq(wc_btt_q2c(b)->n, 2);
 	ck_assert_uint_eq(wc_btt_q2c(b)->min, 11);
+	ck_assert_uint_eq(wc_btt_kept(b), WC_BTT_MAX_KEPT - 2);
+	wc_btt_free(b);
+}
+END_TEST
+
+START_TEST(test_replaced_counts_as_new)
+{
+	/* A Q that takes an older one's place is as young as its own time:
+	 * the cap forgets the next oldest instead. */
+	struct wc_btt *b = NULL;
+	struct wc_err err;
+	struct wc_event e;
+	uint64_t i, n = WC_BTT_MAX_KEPT;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_btt_open(&b, &err), 0);
+	for (i = 0; i < n; i++) {
+		e = E(i, WC_TA_QUEUE, i * 8, 4096);
+		ck_assert_int_eq(wc_btt_add(b, &e, &err), 0);
+	}
+	e = E(n, WC_TA_QUEUE, 0, 4096);
+	ck_assert_int_eq(wc_btt_add(b, &e, &err), 0);
+	e = E(n + 1, WC_TA_QUEUE, n * 8, 4096);
+	ck_assert_int_eq(wc_btt_add(b, &e, &err), 0);
+	ck_assert_uint_eq(wc_btt_dropped(b), 1);
+	e = E(n + 2, WC_TA_COMPLETE, 0, 8192);
+	ck_assert_int_eq(wc_btt_add(b, &e, &err), 0);
+	/* Q 0 (replaced at time n) is found, Q 1 was forgotten. */
+	ck_assert_uint_eq(wc_btt_q2c(b)->n, 1);
+	ck_assert_uint_eq(wc_btt_q2c(b)->max, 2);
+	wc_btt_free(b);
+}
+END_TEST
+
+START_TEST(test_hidden_behind_larger)
+{
+	/* As btt's walk does: at a kept Q that starts before the C and ends
+	 * after it, the walk stops, so a smaller Q under it in the tree is
+	 * missed and stays kept. */
+	const struct wc_event evs[] = {
+		E(1000, WC_TA_QUEUE, 100, 2048 * 512),
+		E(1001, WC_TA_QUEUE, 500, 4096),
+		E(1100, WC_TA_ISSUE, 500, 4096),
+		E(1200, WC_TA_COMPLETE, 500, 4096),
+	};
+	struct wc_btt *b = feed(evs, 4);
+
+	ck_assert_uint_eq(wc_btt_q2c(b)->n, 0);
+	ck_assert_uint_eq(wc_btt_kept(b), 2);
 	wc_btt_free(b);
 }
 END_TEST
@@ -217,6 +276,8 @@ static Suite *btt_suite(void)
 	tcase_add_test(tc, test_tdelta_floor_and_requeue);
 	tcase_add_test(tc, test_partial_cover);
 	tcase_add_test(tc, test_lost_completions_bounded);
+	tcase_add_test(tc, test_replaced_counts_as_new);
+	tcase_add_test(tc, test_hidden_behind_larger);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -14,25 +14,33 @@
  */
 struct kept_q {
 	struct kept_q *parent, *left, *right;
-	bool red;
+	/* The device's kept Qs, oldest Q first; a free node uses newer
+	 * only, as the pool's link. */
+	struct kept_q *older, *newer;
 	uint64_t start, end;     /* sectors, end exclusive */
 	uint64_t q_time;
 	uint64_t d_time;         /* NO_D until a D covers it */
+	bool red;
 };
 
 struct bdev {
 	uint32_t device;
 	bool seen_q;             /* btt ignores a device until its first Q */
 	struct kept_q *root;
+	struct kept_q *oldest, *newest;
 	size_t n;
 };
 
 struct wc_btt {
 	struct bdev *devs;
 	size_t ndevs, cdevs;
+	struct bdev *last_dev;   /* traces mostly stay on one device */
 	struct wc_btt_stat q2c, d2c;
 	uint64_t dropped;
 	uint64_t replaced;
+	/* Erased nodes wait here for the next Q instead of going back to
+	 * malloc: never more than the most Qs ever kept at once. */
+	struct kept_q *pool;
 	struct kept_q **found;   /* scratch for one walk */
 	size_t nfound, cfound;
 	bool failed;
@@ -54,9 +62,11 @@ static struct bdev *find_dev(struct wc_btt *b, uint32_t device)
 {
 	size_t i;
 
+	if (b->last_dev && b->last_dev->device == device)
+		return b->last_dev;
 	for (i = 0; i < b->ndevs; i++)
 		if (b->devs[i].device == device)
-			return &b->devs[i];
+			return b->last_dev = &b->devs[i];
 	return NULL;
 }
 
@@ -70,10 +80,54 @@ static struct bdev *add_dev(struct wc_btt *b, uint32_t device)
 			return NULL;
 		b->devs = d;
 		b->cdevs = c;
+		/* realloc may have moved the array. */
+		b->last_dev = NULL;
 	}
 	memset(&b->devs[b->ndevs], 0, sizeof(b->devs[0]));
 	b->devs[b->ndevs].device = device;
 	return &b->devs[b->ndevs++];
+}
+
+/* ---- the device's kept Qs in Q order, and the pool --------------------- */
+
+static void age_append(struct bdev *d, struct kept_q *q)
+{
+	q->newer = NULL;
+	q->older = d->newest;
+	if (d->newest)
+		d->newest->newer = q;
+	else
+		d->oldest = q;
+	d->newest = q;
+}
+
+static void age_unlink(struct bdev *d, struct kept_q *q)
+{
+	if (q->older)
+		q->older->newer = q->newer;
+	else
+		d->oldest = q->newer;
+	if (q->newer)
+		q->newer->older = q->older;
+	else
+		d->newest = q->older;
+	q->older = q->newer = NULL;
+}
+
+static struct kept_q *pool_get(struct wc_btt *b)
+{
+	struct kept_q *q = b->pool;
+
+	if (!q)
+		return malloc(sizeof(*q));
+	b->pool = q->newer;
+	return q;
+}
+
+static void pool_put(struct wc_btt *b, struct kept_q *q)
+{
+	q->newer = b->pool;
+	b->pool = q;
 }
 
 /* ---- the red-black tree ------------------------------------------------ */
@@ -277,7 +331,12 @@ color:
 	d->n--;
 }
 
-/* btt's rb_foreach: collects the kept Qs inside [s, e) in its order. */
+/*
+ * btt's rb_foreach: collects the kept Qs inside [s, e) in its order.  It
+ * goes left only while s is left of the node's start and right only while
+ * the node ends before e, so it is a range search: its cost is the tree's
+ * height plus the Qs starting inside [s, e), never the number kept.
+ */
 static int walk(struct wc_btt *b, struct kept_q *n, uint64_t s, uint64_t e)
 {
 	if (!n)
@@ -301,6 +360,25 @@ static int walk(struct wc_btt *b, struct kept_q *n, uint64_t s, uint64_t e)
 	return 0;
 }
 
+/* The same walk for a D, which only stamps: order does not matter and
+ * nothing needs collecting. */
+static void walk_stamp(struct kept_q *n, uint64_t s, uint64_t e, uint64_t t)
+{
+	while (n) {
+		if (s <= n->start && n->end <= e)
+			n->d_time = t;
+		if (s < n->start) {
+			if (n->end < e)
+				walk_stamp(n->right, s, e, t);
+			n = n->left;
+		} else if (n->end < e) {
+			n = n->right;
+		} else {
+			break;
+		}
+	}
+}
+
 /* ---- btt's events ------------------------------------------------------ */
 
 static uint64_t tdelta(uint64_t from, uint64_t to)
@@ -318,31 +396,17 @@ static void stat_add(struct wc_btt_stat *s, uint64_t v)
 	s->total += (double)v;
 }
 
-static int cmp_q_time(const void *a, const void *b)
+/* Forgets the device's oldest kept Q.  Only lost completions (or a queue
+ * longer than WC_BTT_MAX_KEPT) fill the tree this far; btt would keep
+ * them forever. */
+static void forget_oldest(struct wc_btt *b, struct bdev *d)
 {
-	const struct kept_q *x = *(struct kept_q *const *)a;
-	const struct kept_q *y = *(struct kept_q *const *)b;
+	struct kept_q *q = d->oldest;
 
-	return x->q_time < y->q_time ? -1 : x->q_time > y->q_time;
-}
-
-/* Forgets the oldest quarter of a device's kept Qs.  Only lost completions
- * fill the tree this far; btt would keep them forever. */
-static int forget_oldest(struct wc_btt *b, struct bdev *d, struct wc_err *err)
-{
-	size_t i, k;
-
-	b->nfound = 0;
-	if (walk(b, d->root, 0, UINT64_MAX) < 0)
-		return oom(b, err);
-	qsort(b->found, b->nfound, sizeof(b->found[0]), cmp_q_time);
-	k = b->nfound / 4 + 1;
-	for (i = 0; i < k && i < b->nfound; i++) {
-		tree_erase(d, b->found[i]);
-		free(b->found[i]);
-		b->dropped++;
-	}
-	return 0;
+	tree_erase(d, q);
+	age_unlink(d, q);
+	pool_put(b, q);
+	b->dropped++;
 }
 
 static int on_queue(struct wc_btt *b, struct bdev *d,
@@ -350,8 +414,6 @@ static int on_queue(struct wc_btt *b, struct bdev *d,
 {
 	struct kept_q **link, *parent = NULL, *q;
 
-	if (d->n >= WC_BTT_MAX_KEPT && forget_oldest(b, d, err) < 0)
-		return -1;
 	d->seen_q = true;
 	link = &d->root;
 	while (*link) {
@@ -366,13 +428,16 @@ static int on_queue(struct wc_btt *b, struct bdev *d,
 			parent->end = ev->sector + (ev->bytes >> 9);
 			parent->q_time = ev->time;
 			parent->d_time = NO_D;
+			age_unlink(d, parent);
+			age_append(d, parent);
 			b->replaced++;
 			return 0;
 		}
 	}
-	q = calloc(1, sizeof(*q));
+	q = pool_get(b);
 	if (!q)
 		return oom(b, err);
+	q->left = q->right = NULL;
 	q->start = ev->sector;
 	q->end = ev->sector + (ev->bytes >> 9);
 	q->q_time = ev->time;
@@ -382,20 +447,17 @@ static int on_queue(struct wc_btt *b, struct bdev *d,
 	*link = q;
 	d->n++;
 	insert_color(d, q);
+	age_append(d, q);
+	/* Only a new Q grows the tree; one taking a place does not. */
+	if (d->n > WC_BTT_MAX_KEPT)
+		forget_oldest(b, d);
 	return 0;
 }
 
-static int on_issue(struct wc_btt *b, struct bdev *d,
-		    const struct wc_event *ev, struct wc_err *err)
+static void on_issue(struct bdev *d, const struct wc_event *ev)
 {
-	size_t i;
-
-	b->nfound = 0;
-	if (walk(b, d->root, ev->sector, ev->sector + (ev->bytes >> 9)) < 0)
-		return oom(b, err);
-	for (i = 0; i < b->nfound; i++)
-		b->found[i]->d_time = ev->time;
-	return 0;
+	walk_stamp(d->root, ev->sector, ev->sector + (ev->bytes >> 9),
+		   ev->time);
 }
 
 static int on_complete(struct wc_btt *b, struct bdev *d,
@@ -414,7 +476,8 @@ static int on_complete(struct wc_btt *b, struct bdev *d,
 		if (q->d_time != NO_D)
 			stat_add(&b->d2c, tdelta(q->d_time, ev->time));
 		tree_erase(d, q);
-		free(q);
+		age_unlink(d, q);
+		pool_put(b, q);
 	}
 	return 0;
 }
@@ -447,8 +510,10 @@ int wc_btt_add(struct wc_btt *b, const struct wc_event *ev, struct wc_err *err)
 		return on_queue(b, d, ev, err);
 	if (!d->seen_q)
 		return 0;
-	if (what == WC_TA_ISSUE)
-		return on_issue(b, d, ev, err);
+	if (what == WC_TA_ISSUE) {
+		on_issue(d, ev);
+		return 0;
+	}
 	return on_complete(b, d, ev, err);
 }
 
@@ -491,19 +556,28 @@ uint64_t wc_btt_dropped(const struct wc_btt *b)
 	return b->dropped;
 }
 
+uint64_t wc_btt_kept(const struct wc_btt *b)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < b->ndevs; i++)
+		n += b->devs[i].n;
+	return n;
+}
+
 double wc_btt_mean_s(const struct wc_btt_stat *s)
 {
 	return s->n ? s->total / (double)s->n / 1e9 : 0.0;
 }
 
-static void free_tree(struct kept_q *n)
+static void free_list(struct kept_q *n)
 {
 	while (n) {
-		struct kept_q *right = n->right;
+		struct kept_q *newer = n->newer;
 
-		free_tree(n->left);
 		free(n);
-		n = right;
+		n = newer;
 	}
 }
 
@@ -513,8 +587,11 @@ void wc_btt_free(struct wc_btt *b)
 
 	if (!b)
 		return;
+	/* Every kept Q is on its device's age list, every other node in
+	 * the pool: no tree walk needed. */
 	for (i = 0; i < b->ndevs; i++)
-		free_tree(b->devs[i].root);
+		free_list(b->devs[i].oldest);
+	free_list(b->pool);
 	free(b->devs);
 	free(b->found);
 	free(b);

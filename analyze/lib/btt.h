@@ -31,10 +31,14 @@
  *    be missed, as in btt);
  *  - remaps (A) are not followed: traces of stacked devices can differ.
  *
- * Memory: the Qs in flight, per device, in a sorted array.  Qs whose C
- * was lost stay there, as in btt; past WC_BTT_MAX_KEPT on a device the
- * oldest quarter is forgotten (counted by wc_btt_dropped()), so a trace
- * that lost many completions can differ from btt.
+ * Memory: the Qs in flight, per device, in a red-black tree; a D or C
+ * costs the tree's height plus the kept Qs starting inside it, never the
+ * number kept.  Qs whose C was lost stay there, as in btt; past
+ * WC_BTT_MAX_KEPT on a device the oldest (by Q time) is forgotten, one
+ * per new Q (counted by wc_btt_dropped()), so a trace that lost many
+ * completions, or queued more than that many bios at once, can differ
+ * from btt.  Freed Qs are reused, so after the first peak a trace runs
+ * without malloc.
  */
 #ifndef WC_BTT_H
 #define WC_BTT_H
@@ -67,6 +71,8 @@ const struct wc_btt_stat *wc_btt_q2c(const struct wc_btt *b);
 const struct wc_btt_stat *wc_btt_d2c(const struct wc_btt *b);
 /* Kept Qs forgotten past WC_BTT_MAX_KEPT. */
 uint64_t wc_btt_dropped(const struct wc_btt *b);
+/* Qs kept now, on every device: in flight, or never to complete. */
+uint64_t wc_btt_kept(const struct wc_btt *b);
 /* Mean in seconds, 0 when n == 0. */
 double wc_btt_mean_s(const struct wc_btt_stat *s);
 void wc_btt_free(struct wc_btt *b);
