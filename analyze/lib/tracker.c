@@ -48,6 +48,11 @@ struct wc_tracker {
 
 	struct dev *devs;
 	size_t ndevs, cdevs;
+	size_t last_dev;              /* index: traces mostly stay on one */
+
+	/* Dropped nodes wait here for reuse instead of going back to
+	 * malloc: never more than the most ever in flight at once. */
+	struct node *pool;
 
 	bool source_done;
 	bool failed;
@@ -161,9 +166,13 @@ static struct dev *dev_get(struct wc_tracker *tr, uint32_t device,
 {
 	size_t i;
 
+	if (tr->last_dev < tr->ndevs && tr->devs[tr->last_dev].device == device)
+		return &tr->devs[tr->last_dev];
 	for (i = 0; i < tr->ndevs; i++)
-		if (tr->devs[i].device == device)
+		if (tr->devs[i].device == device) {
+			tr->last_dev = i;
 			return &tr->devs[i];
+		}
 	if (tr->ndevs == tr->cdevs) {
 		size_t c = tr->cdevs ? tr->cdevs * 2 : 8;
 		struct dev *d = realloc(tr->devs, c * sizeof(*d));
@@ -181,7 +190,7 @@ static struct dev *dev_get(struct wc_tracker *tr, uint32_t device,
 	return &tr->devs[tr->ndevs++];
 }
 
-/* Unlinks and frees n. */
+/* Unlinks n and puts it in the pool. */
 static void node_drop(struct wc_tracker *tr, struct dev *d, struct node *n)
 {
 	if (n->kind == K_BIO || n->kind == K_RQ)
@@ -190,7 +199,8 @@ static void node_drop(struct wc_tracker *tr, struct dev *d, struct node *n)
 	if ((n->kind == K_RQ || n->kind == K_ERQ) && n->at_driver &&
 	    d->at_driver)
 		d->at_driver--;
-	free(n);
+	n->next = tr->pool;
+	tr->pool = n;
 }
 
 static struct node *node_new(struct wc_tracker *tr, struct dev *d,
@@ -209,12 +219,17 @@ static struct node *node_new(struct wc_tracker *tr, struct dev *d,
 	if ((kind == K_BIO || kind == K_RQ) && tr->nhashed >= tr->nbuckets &&
 	    hash_grow(tr, err) < 0)
 		return NULL;
-	n = calloc(1, sizeof(*n));
+	n = tr->pool;
+	if (n)
+		tr->pool = n->next;
+	else
+		n = malloc(sizeof(*n));
 	if (!n) {
 		wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
 			   "out of memory");
 		return NULL;
 	}
+	memset(n, 0, sizeof(*n));
 	n->kind = kind;
 	n->seq = tr->seq++;
 	n->rq.device = ev->device;
@@ -468,7 +483,7 @@ int wc_tracker_next(struct wc_tracker *tr, struct wc_request *rq,
 			tr->source_done = true;
 			break;
 		}
-		memset(rq, 0, sizeof(*rq));
+		/* handle() fills all of *rq when it returns 1. */
 		r = handle(tr, &ev, rq, &tr->src_err);
 		if (r < 0) {
 			tr->failed = true;
@@ -539,20 +554,22 @@ const struct wc_tracker_stats *wc_tracker_stats(const struct wc_tracker *tr)
 
 void wc_tracker_free(struct wc_tracker *tr)
 {
+	struct node *n, *next;
 	size_t i;
 	int k;
 
 	if (!tr)
 		return;
+	for (n = tr->pool; n; n = next) {
+		next = n->next;
+		free(n);
+	}
 	for (i = 0; i < tr->ndevs; i++)
-		for (k = 0; k < K_NKINDS; k++) {
-			struct node *n = tr->devs[i].lists[k].head, *q;
-
-			for (; n; n = q) {
-				q = n->next;
+		for (k = 0; k < K_NKINDS; k++)
+			for (n = tr->devs[i].lists[k].head; n; n = next) {
+				next = n->next;
 				free(n);
 			}
-		}
 	free(tr->devs);
 	free(tr->buckets);
 	free(tr);

@@ -39,6 +39,9 @@
  *  - memory is bounded by the requests and bios in flight; to survive
  *    lost events, at most WC_TRACKER_MAX_INFLIGHT bios and requests are
  *    kept per device, the oldest are dropped and counted beyond that;
+ *    finished ones are reused, so once the most ever in flight has been
+ *    reached the tracker allocates nothing; each event costs the same
+ *    however long the trace (one hash look-up per bio or request);
  *  - every event (notify records too) is shown to the event hook, if one
  *    is set, before the tracker uses it; the event is only valid during
  *    the call;
