@@ -12,6 +12,11 @@
 #                       0 skips the bundle
 #   BENCH_BTT=1         0 skips blkparse -d + btt (b)
 #   READER_BENCH_EVENTS=4000000   events of the reader section (d)
+#   BENCH_SYNTH_SIZES="1000000 4000000 10000000"  events of the
+#                       tests/wcsynth captures (e)
+#   BENCH_SYNTH_BUNDLE=1  0 skips the bundle of the largest of those (e)
+#   BENCH_OVERLOAD_SIZES="1000000 4000000"  events of the wcsynth
+#                       captures whose disk is slower than the workload (e)
 set -euo pipefail
 
 : "${BUILD:?BUILD must name the build directory}"
@@ -24,6 +29,10 @@ sizes=${BENCH_SIZES:-1000000 4000000 10000000}
 bundle_events=${BENCH_BUNDLE_EVENTS:-10000000}
 with_btt=${BENCH_BTT:-1}
 reader_events=${READER_BENCH_EVENTS:-4000000}
+synth_sizes=${BENCH_SYNTH_SIZES:-1000000 4000000 10000000}
+overload_sizes=${BENCH_OVERLOAD_SIZES:-1000000 4000000}
+synth_bundle=${BENCH_SYNTH_BUNDLE:-1}
+synth=$BUILD/tests/wcsynth
 gen=$BUILD/bench/capture_gen
 summary=$tmp/summary
 
@@ -52,6 +61,20 @@ measure() {
 # events DIR: records in a capture's trace files (capture_gen says it).
 events_of() {
 	sed -n 's/^capture_gen: .*: \([0-9]*\) events,.*/\1/p' "$1/gen.out"
+}
+
+# events_json DIR: events the analyser read (wcsynth does not say).
+events_json() {
+	"$BUILD/wcanalyze" --format json "$1" |
+		sed -n 's/^ *"events": \([0-9]*\),$/\1/p' | head -n 1
+}
+
+# synth DIR EVENTS [wcsynth options]: a wcsynth capture of about EVENTS
+# events; its model writes 16.3 events per file on average.
+synth_capture() {
+	local dir=$1 n=$2
+	shift 2
+	"$synth" --capture --files $((n * 10 / 163)) "$@" "$dir"
 }
 
 echo "bench: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)," \
@@ -112,6 +135,41 @@ measure "blkparse -i ($reader_events)" "$reader_events" blkparse -q -i "$tmp/ben
 measure "wcanalyze --dump ($reader_events)" "$reader_events" "$BUILD/wcanalyze" --dump "$tmp/bench"
 rm -f "$tmp"/bench.blktrace.*
 
+# --- (e) tests/wcsynth captures: the model t30 checks, at scale ---------
+# Its requests overlap, merge, split nothing, and every few files a
+# flush and journal commit go out; time per event must not grow with the
+# trace.  Then the same model with a 2 MB/s disk, which the workload
+# outruns: bios queue up without end, so the tracker's and btt's caps
+# (65,536 per device) are reached and must keep memory and time per
+# event flat from there on.
+largest=0
+for n in $synth_sizes; do
+	((n > largest)) && largest=$n
+done
+for n in $synth_sizes; do
+	cap=$tmp/s$n
+	synth_capture "$cap" "$n"
+	ev=$(events_json "$cap")
+	measure "wcsynth csv ($n)" "$ev" "$BUILD/wcanalyze" --format csv "$cap"
+	measure "wcsynth text ($n)" "$ev" "$BUILD/wcanalyze" "$cap"
+	if [[ $n == "$largest" && $synth_bundle == 1 ]]; then
+		WCANALYZE_PLOTS=$top/plots measure "wcsynth -o bundle ($n)" \
+			"$ev" "$BUILD/wcanalyze" -o "$tmp/sbundle" "$cap"
+		echo "bench: wcsynth bundle: $(find "$tmp/sbundle" -name '*.png' | wc -l) PNG," \
+			"$(find "$tmp/sbundle" -name '*.svg' | wc -l) SVG, whole bundle" \
+			"$(du -sk "$tmp/sbundle" | cut -f1) KiB"
+		rm -rf "$tmp/sbundle"
+	fi
+	rm -rf "$cap"
+done
+for n in $overload_sizes; do
+	cap=$tmp/o$n
+	synth_capture "$cap" "$n" --rate 2
+	ev=$(events_json "$cap")
+	measure "wcsynth 2 MB/s csv ($n)" "$ev" "$BUILD/wcanalyze" --format csv "$cap"
+	rm -rf "$cap"
+done
+
 # The memory claim in one line: the analyser's peak over every size.
 awk -F '\t' '$1 ~ /^wcanalyze (text|json) / {
 	if (lo == "" || $6 < lo) { lo = $6; lon = $2 }
@@ -120,6 +178,16 @@ awk -F '\t' '$1 ~ /^wcanalyze (text|json) / {
 	if (lo != "")
 		printf "bench: wcanalyze peak RSS over all sizes: %d to %d KiB" \
 			" (smallest at %s events, largest at %s)\n", lo, hi, lon, hin
+}' "$summary"
+awk -F '\t' '$1 ~ /^wcsynth (csv|text) / {
+	if (lo == "" || $6 < lo) lo = $6
+	if ($6 > hi) hi = $6
+	if (rlo == "" || $5 < rlo) rlo = $5
+	if ($5 > rhi) rhi = $5
+} END {
+	if (lo != "")
+		printf "bench: wcsynth captures: peak RSS %d to %d KiB," \
+			" %s to %s M events/s over all sizes\n", lo, hi, rlo, rhi
 }' "$summary"
 
 echo
