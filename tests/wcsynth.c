@@ -19,6 +19,10 @@
  *   -b, --big-endian    write records big-endian
  *   -o, --other-device  also trace a busy source device (loop8) that reads
  *
+ * The disk holds 8 GiB (16,777,216 sectors) and every request lies inside
+ * it: file data is written contiguously from sector 4,000,000 and starts
+ * over there when it reaches the end (tests/t34-synth-capacity.sh).
+ *
  * The disk serves requests one at a time in the order they were issued:
  * service = positioning + bytes / rate for data, metadata and journal;
  * positioning = seek(cylinders) + rotational latency, 0 for a request
