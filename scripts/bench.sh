@@ -123,8 +123,11 @@ if [[ $bundle_events != 0 ]]; then
 		fig=${gp%.gp}
 		(cd "${gp%/*}" && /usr/bin/time -o "$tmp/time" -f '%e %M' gnuplot "${gp##*/}")
 		read -r wall rss <"$tmp/time"
+		# A scatter of many points is drawn as PNG only (docs/bundle.md).
+		svg="no SVG"
+		[[ -f $fig.svg ]] && svg="$(stat -c %s "$fig.svg") bytes SVG"
 		echo "bench:   gnuplot ${gp##*/}: $wall s, peak RSS $rss KiB;" \
-			"$(stat -c %s "$fig.png") bytes PNG, $(stat -c %s "$fig.svg") bytes SVG"
+			"$(stat -c %s "$fig.png") bytes PNG, $svg"
 	done
 	rm -rf "$cap" "$tmp/bundle"
 fi
