@@ -15,6 +15,11 @@
  *   --cgroup ID     flag every event with a cgroup id
  *   --seq N         number the non-notify records 1, 2, ... leaving out
  *                   every Nth number (0: no gaps), as real blktrace does
+ *   --scramble SEED about one record in eight gets one field the decoder
+ *                   cannot check replaced (time backwards or far ahead,
+ *                   sector, bytes, what, category bits, device, error),
+ *                   so the analysis meets traces that are well formed but
+ *                   make no sense; the same SEED gives the same trace
  *
  * Records are read with the project's decoder and written with the layout
  * of blktrace_format.h, so the tests can make big-endian, v8, remap and
@@ -44,8 +49,55 @@ struct conv {
 	unsigned seq_gap;
 	bool seq;
 	uint32_t next_seq;
+	bool scramble;
+	uint64_t rng;
 	FILE *out;
 };
+
+/* xorshift64: small, and the same sequence on every machine. */
+static uint64_t rnd(struct conv *c)
+{
+	c->rng ^= c->rng << 13;
+	c->rng ^= c->rng >> 7;
+	c->rng ^= c->rng << 17;
+	return c->rng;
+}
+
+static void scramble(struct conv *c, struct wc_event *ev)
+{
+	uint64_t r = rnd(c);
+
+	if (wc_event_is_notify(ev) || r % 8)
+		return;
+	switch ((r >> 3) % 8) {
+	case 0:
+		ev->time = ev->time > (r >> 40) ? ev->time - (r >> 40) : 0;
+		break;
+	case 1:
+		ev->time += rnd(c) >> 20;
+		break;
+	case 2:
+		ev->sector = rnd(c) >> (r >> 58);
+		break;
+	case 3:
+		ev->bytes = (uint32_t)(rnd(c) >> (32 + (r >> 59)));
+		break;
+	case 4:
+		ev->action = (ev->action & ~(uint64_t)WC_TA_MASK) |
+			     (1 + rnd(c) % WC_TA_DRV_DATA);
+		break;
+	case 5:
+		ev->action = (ev->action & WC_TA_MASK) |
+			     ((rnd(c) & 0xffff) << WC_TC_SHIFT);
+		break;
+	case 6:
+		ev->device ^= 1;
+		break;
+	default:
+		ev->error = (uint16_t)rnd(c);
+		break;
+	}
+}
 
 static uint16_t o16(const struct conv *c, uint16_t v)
 {
@@ -167,6 +219,8 @@ static int convert(struct conv *c, const char *in)
 		}
 		if (c->set_device)
 			ev.device = c->device;
+		if (c->scramble)
+			scramble(c, &ev);
 		if (c->notify && nev == 0) {
 			uint32_t ts[2] = { 1700000000u, 5u };
 
@@ -261,7 +315,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: wctrace_convert [--v8] [--swap] [--device M:m] "
 		"[--remap M:m:OFF] [--split] [--notify] [--cgroup ID] "
-		"[--seq N] IN OUT\n");
+		"[--seq N] [--scramble SEED] IN OUT\n");
 	exit(2);
 }
 
@@ -298,6 +352,9 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--cgroup") && i + 1 < argc) {
 			c.cgroup = true;
 			c.cgroup_id = strtoull(argv[++i], NULL, 0);
+		} else if (!strcmp(a, "--scramble") && i + 1 < argc) {
+			c.scramble = true;
+			c.rng = strtoull(argv[++i], NULL, 0) * 2654435761u + 1;
 		} else if (!strcmp(a, "--seq") && i + 1 < argc) {
 			c.seq = true;
 			c.seq_gap = (unsigned)strtoul(argv[++i], NULL, 0);
