@@ -308,8 +308,12 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 	    rq->q_time <= c)
 		add_wait(ac, comm, c - rq->q_time);
 
+	/* The high-water mark, not the last c: in a trace whose clock ran
+	 * backwards a completion can come before the previous one, and
+	 * slices must still never overlap or the parts outgrow the window. */
+	if (!d->have_prev_c || c > d->prev_c)
+		d->prev_c = c;
 	d->have_prev_c = true;
-	d->prev_c = c;
 	if (rq->bytes) {
 		d->have_prev_end = true;
 		d->prev_end = rq->sector + ((uint64_t)rq->bytes + 511) / 512;

@@ -407,9 +407,12 @@ static int handle(struct wc_tracker *tr, const struct wc_event *ev,
 	if (wc_event_is_notify(ev))
 		return 0;
 	tr->stats.io_events++;
-	if (tr->stats.first_time == WC_NO_TIME)
+	/* Earliest and latest, not first and last: a clock that stepped
+	 * back must not shrink the window below the requests it holds. */
+	if (tr->stats.first_time == WC_NO_TIME || ev->time < tr->stats.first_time)
 		tr->stats.first_time = ev->time;
-	tr->stats.last_time = ev->time;
+	if (tr->stats.last_time == WC_NO_TIME || ev->time > tr->stats.last_time)
+		tr->stats.last_time = ev->time;
 	if (wc_event_has(ev, WC_TC_PC))
 		return 0;
 	switch (wc_event_what(ev)) {

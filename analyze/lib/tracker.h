@@ -79,7 +79,7 @@ struct wc_request {
 struct wc_tracker_stats {
 	uint64_t events;              /* every event, notify records included */
 	uint64_t io_events;           /* events that are not notify records */
-	uint64_t first_time;          /* first / last non-notify event, or */
+	uint64_t first_time;          /* earliest / latest non-notify event, or */
 	uint64_t last_time;           /* WC_NO_TIME when there was none */
 	uint64_t requests;            /* completed requests handed out */
 	uint64_t unfinished;          /* dispatched, no C before the end */

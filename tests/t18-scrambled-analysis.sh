@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# t18-scrambled-analysis.sh - traces that decode cleanly but make no sense
+# (times backwards or far ahead, wild sectors and sizes, unknown actions,
+# a second device, errors: wctrace_convert --scramble) go through the whole
+# analysis: text, CSV and a bundle.  wcanalyze must never crash or hang;
+# it exits 0 or 2, and every CSV row still adds up to its window (the time
+# partition holds whatever the input).  Under "make SANITIZE=1 check" this
+# also catches memory errors and undefined behaviour in the tracker,
+# accountant, reports and bundle.
+# shellcheck source=tests/lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+
+FIX=$TOP/tests/fixtures/reader
+CONV=$BUILD/tests/wctrace_convert
+export WCANALYZE_PLOTS=$TOP/plots WCANALYZE_GNUPLOT=
+cd "$TMP"
+
+n=0 bad=0
+for fs in ext3 ext4 xfs; do
+	for seed in $(seq 1 12); do
+		t=s$n
+		for f in "$FIX/$fs"/*.blktrace.*; do
+			"$CONV" --scramble "$((seed * 7 + n))" "$f" "$t.blktrace.${f##*.}"
+		done
+		for args in "" "--format csv" "-o b$n"; do
+			rc=0
+			# shellcheck disable=SC2086 # args are words
+			timeout 20 "$WCANALYZE" $args "$t" >out 2>err || rc=$?
+			case $rc in
+			0) ;;
+			2) bad=$((bad + 1)) ;;
+			*) fail "$t ($fs, seed $seed, '$args'): exit $rc: $(tail -n 3 err)" ;;
+			esac
+			if [[ $args == "--format csv" && $rc -eq 0 ]]; then
+				# window = idle + the seven categories, to the printed ns
+				awk -F, -v t="$t" 'NR > 1 {
+					s = 0; for (i = 7; i <= 14; i++) s += $i
+					d = s - $6; if (d < 0) d = -d
+					if (d > 1e-8) { printf "%s %s: parts %.9f, window %.9f\n", t, $2, s, $6; exit 1 } }' out ||
+					fail "$t ($fs, seed $seed): the partition does not add up"
+			fi
+		done
+		rm -rf "$t".blktrace.* "b$n"
+		n=$((n + 1))
+	done
+done
+echo "ok: $n scrambled traces analysed ($bad runs exited 2)"
