@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # deps.sh - make sure what a target needs is installed.
 #
-#   scripts/deps.sh build   compiler, pkg-config, libarchive, check, and the
-#                           tools the tests compare against or drive
-#   scripts/deps.sh demo    what "make demo" needs (gnuplot)
+#   scripts/deps.sh build   what building the programs needs: compiler,
+#                           pkg-config, libarchive
+#   scripts/deps.sh demo    that, and gnuplot ("make demo")
+#   scripts/deps.sh check   everything: Check, the tools the tests compare
+#                           against or drive, the browser, capture's tools
 #
 # As root on a Debian-like system it runs apt-get for what is missing and
 # says so; otherwise it stops with the exact command to run.
@@ -19,6 +21,8 @@ build_needs=(
 	make:make
 	pkg-config:pkg-config
 	pc:libarchive:libarchive-dev
+)
+check_needs=(
 	pc:check:check
 	blkparse:blktrace
 	btt:blktrace
@@ -44,7 +48,8 @@ demo_needs=(
 
 case $what in
 build) needs=("${build_needs[@]}") ;;
-demo) needs=("${demo_needs[@]}") ;;
+demo) needs=("${build_needs[@]}" "${demo_needs[@]}") ;;
+check) needs=("${build_needs[@]}" "${check_needs[@]}") ;;
 *) echo "deps.sh: unknown target '$what'" >&2; exit 2 ;;
 esac
 
