@@ -167,11 +167,8 @@ static int run_analysis(const struct options *o)
 	}
 	wc_err_clear(&err);
 	if (n && wc_report_write(stdout, o->format, caps, n, o->baseline,
-				 &err) < 0) {
-		fprintf(stderr, PROG ": %s\n", err.msg);
-		status = err.kind == WC_ERR_USAGE ? WC_EXIT_USAGE :
-						    WC_EXIT_FAILURE;
-	}
+				 &err) < 0)
+		status = report(&err);
 	for (i = 0; i < (int)n; i++)
 		wc_analysis_free(caps[i]);
 	free(caps);
