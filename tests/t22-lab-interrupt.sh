@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# t22-lab-interrupt.sh - SIGINT in the middle of a lab run leaves no
+# t22-lab-interrupt.sh - SIGINT in the middle of a lab run (twice: once
+# more during the cleanup) leaves no
 # mount, no loop device of its own, no tracing and the write cache as it
 # was, and still saves what was recorded as an archive with complete = 0.
 # The destination is a loop device given with --device, so the test can
@@ -47,7 +48,23 @@ for ((i = 0; i < 1800; i++)); do
 done
 grep -q ': copy$' "$TMP/log" || fail "the copy phase never started: $(tail -n 3 "$TMP/log")"
 [[ $(cat "$wc") == "write through" ]] || fail "write cache not turned off during the run"
+# ": copy" is said just before cp starts: wait until cp has made files on
+# the destination, so the source has been read and the trace holds I/O
+# (signalled at once, the run was sometimes cut before cp read anything).
+for ((i = 0; i < 200; i++)); do
+	mnt=$(findmnt -n -o TARGET --source "/dev/$dev" | head -n 1 || true)
+	[[ -n $mnt && -n $(find "$mnt" -mindepth 2 -type f -print -quit 2>/dev/null) ]] && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.05
+done
 kill -INT "$pid"
+# And again while it cleans up, as an impatient user does: the cleanup
+# must not be cut short by the second one.
+for ((i = 0; i < 200; i++)); do
+	grep -qs 'cleaning up' "$TMP/log" && break
+	sleep 0.01
+done
+kill -INT "$pid" 2>/dev/null || true
 rc=0; wait "$pid" || rc=$?
 pid=""
 [[ $rc -eq 130 ]] || fail "interrupted lab exited $rc, expected 130: $(tail -n 3 "$TMP/log")"
