@@ -3,7 +3,7 @@
  * D2C rules one by one (merged bios inherit D and C, duplicate Q start
  * sectors dropped, empty and notify and cgroup-flagged records ignored,
  * devices ignored until their first Q, tdelta's 1 ns floor, the last D
- * after a requeue).  Agreement with the real btt is t31's job.
+ * after a requeue, at most WC_MAX_DEVICES devices).  Agreement with the real btt is t31's job.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -216,6 +216,46 @@ START_TEST(test_lost_completions_bounded)
 }
 END_TEST
 
+/* Past WC_MAX_DEVICES, Qs on a new device are counted and ignored; the
+ * devices kept go on working. */
+START_TEST(test_device_cap)
+{
+	struct wc_btt *b = NULL;
+	struct wc_err err;
+	struct wc_event e;
+	uint64_t i, ndev = 100000;
+	int k;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_btt_open(&b, &err), 0);
+	for (i = 0; i < ndev; i++)
+		for (k = 0; k < 3; k++) {
+			unsigned what[3] = { WC_TA_QUEUE, WC_TA_ISSUE,
+					     WC_TA_COMPLETE };
+
+			e = E(3 * i + (uint64_t)k, what[k], 8, 4096);
+			e.device = (uint32_t)(i * 7919u + 1);
+			ck_assert_int_eq(wc_btt_add(b, &e, &err), 0);
+		}
+	ck_assert_uint_eq(wc_btt_q2c(b)->n, WC_MAX_DEVICES);
+	ck_assert_uint_eq(wc_btt_d2c(b)->n, WC_MAX_DEVICES);
+	ck_assert_uint_eq(wc_btt_ignored(b), ndev - WC_MAX_DEVICES);
+	ck_assert_uint_eq(wc_btt_kept(b), 0);
+	/* The fifth device seen still counts. */
+	e = E(3 * ndev, WC_TA_QUEUE, 16, 4096);
+	e.device = 4 * 7919u + 1;
+	ck_assert_int_eq(wc_btt_add(b, &e, &err), 0);
+	e.time = 3 * ndev + 10;
+	e.action = WC_TA_COMPLETE | W;
+	ck_assert_int_eq(wc_btt_add(b, &e, &err), 0);
+	ck_assert_uint_eq(wc_btt_q2c(b)->n, WC_MAX_DEVICES + 1);
+	ck_assert_uint_eq(wc_btt_q2c(b)->max, 10);
+	ck_assert_uint_eq(wc_btt_ignored(b), ndev - WC_MAX_DEVICES);
+	ck_assert_int_eq(wc_btt_status(b, &err), 0);
+	wc_btt_free(b);
+}
+END_TEST
+
 START_TEST(test_replaced_counts_as_new)
 {
 	/* A Q that takes an older one's place is as young as its own time:
@@ -277,6 +317,7 @@ static Suite *btt_suite(void)
 	tcase_add_test(tc, test_partial_cover);
 	tcase_add_test(tc, test_lost_completions_bounded);
 	tcase_add_test(tc, test_replaced_counts_as_new);
+	tcase_add_test(tc, test_device_cap);
 	tcase_add_test(tc, test_hidden_behind_larger);
 	suite_add_tcase(s, tc);
 	return s;

@@ -2,7 +2,8 @@
  * check_tracker.c - unit tests of analyze/lib/tracker.c over a scripted
  * event source: merges, splits, requeues, empty flushes paired in order,
  * the empty completion that ends a flush sequence, lost events counted,
- * the in-flight cap, a source failing midway, and the hook.
+ * the in-flight cap, the device cap, a source failing midway, and the
+ * hook.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -273,6 +274,46 @@ START_TEST(test_inflight_cap)
 }
 END_TEST
 
+/* A corrupt device field must not make the tracker keep (or scan) one
+ * entry per device: past WC_MAX_DEVICES, events are counted and ignored,
+ * and the devices kept go on working. */
+START_TEST(test_device_cap)
+{
+	size_t ndev = 100000, n = 3 * ndev + 3, i, k;
+	struct wc_event *evs = calloc(n, sizeof(*evs));
+	struct wc_request rq[WC_MAX_DEVICES + 1];
+	struct wc_tracker_stats st;
+
+	ck_assert_ptr_nonnull(evs);
+	for (i = 0; i < ndev; i++) {
+		evs[3 * i] = E(3 * i, WC_TA_QUEUE, W, 8, 4096);
+		evs[3 * i + 1] = E(3 * i + 1, WC_TA_ISSUE, W, 8, 4096);
+		evs[3 * i + 2] = E(3 * i + 2, WC_TA_COMPLETE, W, 8, 4096);
+		evs[3 * i].device = evs[3 * i + 1].device =
+			evs[3 * i + 2].device = (uint32_t)(i * 7919u + 1);
+	}
+	/* The fifth device seen, again, after all the ignored ones. */
+	for (i = 0; i < 3; i++) {
+		evs[3 * ndev + i] = evs[3 * 4 + i];
+		evs[3 * ndev + i].time = 3 * ndev + i;
+	}
+	k = run(evs, n, n, rq, WC_MAX_DEVICES + 1, &st, NULL);
+	ck_assert_uint_eq(k, WC_MAX_DEVICES + 1);
+	for (i = 0; i < WC_MAX_DEVICES; i++) {
+		ck_assert(rq[i].completed);
+		ck_assert_uint_eq(rq[i].device, i * 7919u + 1);
+	}
+	ck_assert_uint_eq(rq[WC_MAX_DEVICES].device, 4 * 7919u + 1);
+	ck_assert_uint_eq(rq[WC_MAX_DEVICES].q_time, 3 * ndev);
+	ck_assert_uint_eq(st.ignored_events, 3 * (ndev - WC_MAX_DEVICES));
+	ck_assert_uint_eq(st.requests, WC_MAX_DEVICES + 1);
+	ck_assert_uint_eq(st.orphan_completions, 0);
+	ck_assert_uint_eq(st.never_dispatched, 0);
+	ck_assert_uint_eq(st.io_events, n);
+	free(evs);
+}
+END_TEST
+
 static unsigned hook_calls;
 
 static void hook(void *ctx, const struct wc_event *ev)
@@ -324,6 +365,7 @@ static Suite *tracker_suite(void)
 	tcase_add_test(tc, test_bio_based_completion);
 	tcase_add_test(tc, test_source_fails);
 	tcase_add_test(tc, test_inflight_cap);
+	tcase_add_test(tc, test_device_cap);
 	tcase_add_test(tc, test_hook_and_notify);
 	suite_add_tcase(s, tc);
 	return s;

@@ -20,6 +20,10 @@
  *                   sector, bytes, what, category bits, device, error),
  *                   so the analysis meets traces that are well formed but
  *                   make no sense; the same SEED gives the same trace
+ *   --scramble-devices SEED
+ *                   every record but notifies gets a random device number,
+ *                   as a corrupt device field would look: the analysis
+ *                   must cap what it keeps per device (WC_MAX_DEVICES)
  *
  * Records are read with the project's decoder and written with the layout
  * of blktrace_format.h, so the tests can make big-endian, v8, remap and
@@ -49,7 +53,7 @@ struct conv {
 	unsigned seq_gap;
 	bool seq;
 	uint32_t next_seq;
-	bool scramble;
+	bool scramble, scramble_devices;
 	uint64_t rng;
 	FILE *out;
 };
@@ -221,6 +225,8 @@ static int convert(struct conv *c, const char *in)
 			ev.device = c->device;
 		if (c->scramble)
 			scramble(c, &ev);
+		if (c->scramble_devices && !wc_event_is_notify(&ev))
+			ev.device = (uint32_t)(rnd(c) >> 32);
 		if (c->notify && nev == 0) {
 			uint32_t ts[2] = { 1700000000u, 5u };
 
@@ -315,7 +321,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: wctrace_convert [--v8] [--swap] [--device M:m] "
 		"[--remap M:m:OFF] [--split] [--notify] [--cgroup ID] "
-		"[--seq N] [--scramble SEED] IN OUT\n");
+		"[--seq N] [--scramble SEED]\n"
+		"       [--scramble-devices SEED] IN OUT\n");
 	exit(2);
 }
 
@@ -354,6 +361,9 @@ int main(int argc, char **argv)
 			c.cgroup_id = strtoull(argv[++i], NULL, 0);
 		} else if (!strcmp(a, "--scramble") && i + 1 < argc) {
 			c.scramble = true;
+			c.rng = strtoull(argv[++i], NULL, 0) * 2654435761u + 1;
+		} else if (!strcmp(a, "--scramble-devices") && i + 1 < argc) {
+			c.scramble_devices = true;
 			c.rng = strtoull(argv[++i], NULL, 0) * 2654435761u + 1;
 		} else if (!strcmp(a, "--seq") && i + 1 < argc) {
 			c.seq = true;

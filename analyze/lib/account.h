@@ -36,9 +36,10 @@
  *    where the previous one on its device ended, in completion order,
  *    which is the order the device served them.
  *
- * What always holds: memory is fixed per device, per phase and per
- * command name (at most WC_MAX_COMMS, the rest go to "(other)"), never
- * by the number of requests.  Figures are valid after wc_account_finish()
+ * What always holds: memory is fixed per device (at most WC_MAX_DEVICES,
+ * tracker.h; requests on any further device are ignored), per phase and
+ * per command name (at most WC_MAX_COMMS, the rest go to "(other)"),
+ * never by the number of requests.  Figures are valid after wc_account_finish()
  * and until wc_account_free(), which accepts NULL.
  */
 #ifndef WC_ACCOUNT_H
@@ -55,7 +56,6 @@
 #define WC_SEEK_BINS 48     /* bin k: distance in [2^k, 2^(k+1)) sectors */
 #define WC_MAX_COMMS 64
 #define WC_MAX_PHASES 64
-#define WC_MAX_DEVICES 64
 #define WC_STREAM_MIN_BYTES 65536u
 
 /* A latency distribution, nanoseconds; all 0 when n == 0.  Percentiles

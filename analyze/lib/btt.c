@@ -31,10 +31,17 @@ struct bdev {
 	size_t n;
 };
 
+#define DEV_SLOTS (4 * WC_MAX_DEVICES)   /* power of two, never full */
+
 struct wc_btt {
-	struct bdev *devs;
-	size_t ndevs, cdevs;
+	/* At most WC_MAX_DEVICES, found through a small open-addressed
+	 * table of index + 1 (0: free): a garbage device field costs one
+	 * probe sequence per event, never a scan or an allocation. */
+	struct bdev devs[WC_MAX_DEVICES];
+	size_t ndevs;
+	uint8_t dev_slots[DEV_SLOTS];
 	struct bdev *last_dev;   /* traces mostly stay on one device */
+	uint64_t ignored;        /* events on devices past the cap */
 	struct wc_btt_stat q2c, d2c;
 	uint64_t dropped;
 	uint64_t replaced;
@@ -58,33 +65,38 @@ static int oom(struct wc_btt *b, struct wc_err *err)
 			  "out of memory");
 }
 
+static size_t dev_slot(const struct wc_btt *b, uint32_t device)
+{
+	size_t h = (size_t)((device * 0x9e3779b9u) >> 24) & (DEV_SLOTS - 1);
+
+	for (; b->dev_slots[h]; h = (h + 1) & (DEV_SLOTS - 1))
+		if (b->devs[b->dev_slots[h] - 1].device == device)
+			break;
+	return h;
+}
+
 static struct bdev *find_dev(struct wc_btt *b, uint32_t device)
 {
-	size_t i;
+	size_t h;
 
 	if (b->last_dev && b->last_dev->device == device)
 		return b->last_dev;
-	for (i = 0; i < b->ndevs; i++)
-		if (b->devs[i].device == device)
-			return b->last_dev = &b->devs[i];
-	return NULL;
+	h = dev_slot(b, device);
+	if (!b->dev_slots[h])
+		return NULL;
+	return b->last_dev = &b->devs[b->dev_slots[h] - 1];
 }
 
+/* NULL past WC_MAX_DEVICES. */
 static struct bdev *add_dev(struct wc_btt *b, uint32_t device)
 {
-	if (b->ndevs == b->cdevs) {
-		size_t c = b->cdevs ? b->cdevs * 2 : 8;
-		struct bdev *d = realloc(b->devs, c * sizeof(*d));
+	size_t h = dev_slot(b, device);
 
-		if (!d)
-			return NULL;
-		b->devs = d;
-		b->cdevs = c;
-		/* realloc may have moved the array. */
-		b->last_dev = NULL;
-	}
+	if (b->ndevs == WC_MAX_DEVICES)
+		return NULL;
 	memset(&b->devs[b->ndevs], 0, sizeof(b->devs[0]));
 	b->devs[b->ndevs].device = device;
+	b->dev_slots[h] = (uint8_t)(b->ndevs + 1);
 	return &b->devs[b->ndevs++];
 }
 
@@ -503,8 +515,10 @@ int wc_btt_add(struct wc_btt *b, const struct wc_event *ev, struct wc_err *err)
 		if (what != WC_TA_QUEUE)
 			return 0;
 		d = add_dev(b, ev->device);
-		if (!d)
-			return oom(b, err);
+		if (!d) {
+			b->ignored++;
+			return 0;
+		}
 	}
 	if (what == WC_TA_QUEUE)
 		return on_queue(b, d, ev, err);
@@ -556,6 +570,11 @@ uint64_t wc_btt_dropped(const struct wc_btt *b)
 	return b->dropped;
 }
 
+uint64_t wc_btt_ignored(const struct wc_btt *b)
+{
+	return b->ignored;
+}
+
 uint64_t wc_btt_kept(const struct wc_btt *b)
 {
 	uint64_t n = 0;
@@ -592,7 +611,6 @@ void wc_btt_free(struct wc_btt *b)
 	for (i = 0; i < b->ndevs; i++)
 		free_list(b->devs[i].oldest);
 	free_list(b->pool);
-	free(b->devs);
 	free(b->found);
 	free(b);
 }

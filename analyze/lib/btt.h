@@ -17,7 +17,9 @@
  *    record whose "what" carries the cgroup flag (btt switches on the low
  *    16 bits of action, so it never recognises those);
  *  - Q, D and C with no bytes are ignored (flushes never show in btt);
- *  - a device is ignored until its first Q with bytes;
+ *  - a device is ignored until its first Q with bytes; past
+ *    WC_MAX_DEVICES devices, Qs on a new one are counted by
+ *    wc_btt_ignored() and nothing else (btt has no such cap);
  *  - a Q is kept per device by start sector; a Q whose start sector is
  *    already kept takes the older one's place, and the older one is
  *    forgotten (seen with btt 2.09: its completion must have been lost);
@@ -46,6 +48,7 @@
 #include <stdint.h>
 
 #include "event.h"
+#include "tracker.h"
 #include "wcerr.h"
 
 #define WC_BTT_MAX_KEPT 65536
@@ -71,6 +74,9 @@ const struct wc_btt_stat *wc_btt_q2c(const struct wc_btt *b);
 const struct wc_btt_stat *wc_btt_d2c(const struct wc_btt *b);
 /* Kept Qs forgotten past WC_BTT_MAX_KEPT. */
 uint64_t wc_btt_dropped(const struct wc_btt *b);
+/* Qs on devices past the first WC_MAX_DEVICES (tracker.h) with a Q,
+ * ignored: a corrupt device field cannot make btt grow or slow down. */
+uint64_t wc_btt_ignored(const struct wc_btt *b);
 /* Qs kept now, on every device: in flight, or never to complete. */
 uint64_t wc_btt_kept(const struct wc_btt *b);
 /* Mean in seconds, 0 when n == 0. */

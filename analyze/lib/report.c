@@ -246,6 +246,9 @@ static void text_btt(FILE *f, const struct wc_btt *b)
 	if (wc_btt_dropped(b))
 		fprintf(f, "  (%" PRIu64 " queued bios never completed were "
 			"forgotten: btt itself may differ)\n", wc_btt_dropped(b));
+	if (wc_btt_ignored(b))
+		fprintf(f, "  (%" PRIu64 " queued bios on devices past the first "
+			"%d were ignored)\n", wc_btt_ignored(b), WC_MAX_DEVICES);
 }
 
 int wc_report_text(FILE *f, const struct wc_analysis *a, struct wc_err *err)
@@ -329,6 +332,9 @@ int wc_report_text(FILE *f, const struct wc_analysis *a, struct wc_err *err)
 			" never issued, %" PRIu64 " forgotten (in-flight cap)\n",
 			st->orphan_completions, st->unfinished,
 			st->never_dispatched, st->dropped_inflight);
+	if (st->ignored_events)
+		fprintf(f, "ignored        %" PRIu64 " events on devices past the "
+			"first %d\n", st->ignored_events, WC_MAX_DEVICES);
 	text_phases(f, a);
 	text_waits(f, ac);
 	text_btt(f, wc_analysis_btt(a));
@@ -806,15 +812,17 @@ static void json_capture(FILE *f, const struct wc_analysis *a,
 	fprintf(f, "%s],\n      \"tracking\": {\"orphan_completions\": %"
 		PRIu64 ", \"unfinished\": %" PRIu64 ", \"never_dispatched\": %"
 		PRIu64 ", \"dropped_inflight\": %" PRIu64
-		", \"sequence_ends\": %" PRIu64 "}",
+		", \"sequence_ends\": %" PRIu64 ", \"ignored_events\": %" PRIu64
+		"}",
 		wc_analysis_nphases(a) ? "\n      " : "", st->orphan_completions,
 		st->unfinished, st->never_dispatched, st->dropped_inflight,
-		st->sequence_ends);
+		st->sequence_ends, st->ignored_events);
 	fprintf(f, ",\n      \"btt\": {\"q2c\": ");
 	json_btt_stat(f, wc_btt_q2c(b));
 	fprintf(f, ", \"d2c\": ");
 	json_btt_stat(f, wc_btt_d2c(b));
-	fprintf(f, ", \"forgotten\": %" PRIu64 "}", wc_btt_dropped(b));
+	fprintf(f, ", \"forgotten\": %" PRIu64 ", \"ignored\": %" PRIu64 "}",
+		wc_btt_dropped(b), wc_btt_ignored(b));
 	if (base) {
 		double v[NCOLS], bv[NCOLS];
 

@@ -14,6 +14,8 @@
  */
 enum kind { K_BIO, K_RQ, K_EBIO, K_ERQ, K_NKINDS };
 
+#define DEV_SLOTS (4 * WC_MAX_DEVICES)   /* power of two, never full */
+
 struct node {
 	struct node *hnext;           /* hash chain (BIO, RQ only) */
 	struct node *prev, *next;     /* device list of its kind */
@@ -46,9 +48,13 @@ struct wc_tracker {
 	size_t nhashed;
 	uint64_t seq;
 
-	struct dev *devs;
-	size_t ndevs, cdevs;
+	/* At most WC_MAX_DEVICES, found through a small open-addressed
+	 * table of index + 1 (0: free): a trace whose device field is
+	 * garbage costs one probe sequence per event, never a scan. */
+	struct dev devs[WC_MAX_DEVICES];
+	size_t ndevs;
 	size_t last_dev;              /* index: traces mostly stay on one */
+	uint8_t dev_slots[DEV_SLOTS];
 
 	/* Dropped nodes wait here for reuse instead of going back to
 	 * malloc: never more than the most ever in flight at once. */
@@ -161,32 +167,25 @@ static struct node *hash_find(struct wc_tracker *tr, uint32_t device,
 	return best;
 }
 
-static struct dev *dev_get(struct wc_tracker *tr, uint32_t device,
-			   struct wc_err *err)
+/* The device's state, or NULL past WC_MAX_DEVICES (the event is then
+ * counted in stats.ignored_events by the caller). */
+static struct dev *dev_get(struct wc_tracker *tr, uint32_t device)
 {
-	size_t i;
+	size_t h = (size_t)((device * 0x9e3779b9u) >> 24) & (DEV_SLOTS - 1);
 
-	if (tr->last_dev < tr->ndevs && tr->devs[tr->last_dev].device == device)
+	if (tr->ndevs && tr->devs[tr->last_dev].device == device)
 		return &tr->devs[tr->last_dev];
-	for (i = 0; i < tr->ndevs; i++)
-		if (tr->devs[i].device == device) {
-			tr->last_dev = i;
-			return &tr->devs[i];
+	for (; tr->dev_slots[h]; h = (h + 1) & (DEV_SLOTS - 1))
+		if (tr->devs[tr->dev_slots[h] - 1].device == device) {
+			tr->last_dev = tr->dev_slots[h] - 1u;
+			return &tr->devs[tr->last_dev];
 		}
-	if (tr->ndevs == tr->cdevs) {
-		size_t c = tr->cdevs ? tr->cdevs * 2 : 8;
-		struct dev *d = realloc(tr->devs, c * sizeof(*d));
-
-		if (!d) {
-			wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-				   "out of memory");
-			return NULL;
-		}
-		tr->devs = d;
-		tr->cdevs = c;
-	}
+	if (tr->ndevs == WC_MAX_DEVICES)
+		return NULL;
 	memset(&tr->devs[tr->ndevs], 0, sizeof(tr->devs[0]));
 	tr->devs[tr->ndevs].device = device;
+	tr->dev_slots[h] = (uint8_t)(tr->ndevs + 1);
+	tr->last_dev = tr->ndevs;
 	return &tr->devs[tr->ndevs++];
 }
 
@@ -424,9 +423,11 @@ static int handle(struct wc_tracker *tr, const struct wc_event *ev,
 	default:
 		return 0;
 	}
-	d = dev_get(tr, ev->device, err);
-	if (!d)
-		return -1;
+	d = dev_get(tr, ev->device);
+	if (!d) {
+		tr->stats.ignored_events++;
+		return 0;
+	}
 	switch (wc_event_what(ev)) {
 	case WC_TA_QUEUE:
 		return on_queue(tr, d, ev, err);
@@ -573,7 +574,6 @@ void wc_tracker_free(struct wc_tracker *tr)
 				next = n->next;
 				free(n);
 			}
-	free(tr->devs);
 	free(tr->buckets);
 	free(tr);
 }

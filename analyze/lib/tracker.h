@@ -39,6 +39,8 @@
  *  - memory is bounded by the requests and bios in flight; to survive
  *    lost events, at most WC_TRACKER_MAX_INFLIGHT bios and requests are
  *    kept per device, the oldest are dropped and counted beyond that;
+ *    at most WC_MAX_DEVICES devices are followed, the first seen: a
+ *    corrupt device field cannot make the tracker grow or slow down;
  *    finished ones are reused, so once the most ever in flight has been
  *    reached the tracker allocates nothing; each event costs the same
  *    however long the trace (one hash look-up per bio or request);
@@ -58,6 +60,9 @@
 
 #define WC_NO_TIME UINT64_MAX
 #define WC_TRACKER_MAX_INFLIGHT 65536
+/* Devices followed (and accounted, account.h) per input; events on any
+ * further device are counted in stats.ignored_events, nothing else. */
+#define WC_MAX_DEVICES 64
 
 struct wc_request {
 	uint32_t device;
@@ -87,6 +92,8 @@ struct wc_tracker_stats {
 	uint64_t orphan_completions;  /* C without a matching D */
 	uint64_t sequence_ends;       /* empty C ending a flush sequence */
 	uint64_t dropped_inflight;    /* forgotten beyond the in-flight cap */
+	uint64_t ignored_events;      /* Q, D, R or C on a device past the
+				       * first WC_MAX_DEVICES */
 };
 
 /* Where events come from: returns 1 with an event, 0 at the end, -1 on
