@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # t30-synth-recovery.sh - on wcsynth's traces, whose answers are known,
 # wcanalyze recovers every category's time within 2 %, the positioning
-# time within 2 % and the media rate within 5 %, for several disk models,
-# byte orders, a capture directory, a capture archive and a plain trace.
+# time within 2 % and the media rate within 5 %, for several disk models
+# (in order, and NCQ-like reordering), byte orders, a capture directory,
+# a capture archive and a plain trace.  The truth is the model's own
+# bookkeeping: the time its disk spent serving each request and the
+# positioning part of it, not the analyser's slice formula.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -76,6 +79,17 @@ echo "$json" | grep -q '"device_source": "capture.conf"' ||
 check "plain trace, deep queue, journal by heuristic" "$TMP/c" "$TMP/c.expect"
 "$WCANALYZE" "$TMP/c" | grep -q 'journal: guessed from flags' ||
 	fail "plain trace: the report does not say the journal was guessed"
+
+# A disk that reorders its queue (nearest sector first) completes
+# requests out of issue order: the analyser must slice by completion,
+# not by issue.  The model must really have reordered for this to count.
+"$WCSYNTH" --capture --ncq --depth 16 --seed 5 --expect "$TMP/d.expect" "$TMP/d"
+n=$(value served_out_of_order "$TMP/d.expect")
+[[ $n -ge 50 ]] || fail "ncq model: only $n requests served out of order"
+[[ $(value served_out_of_order "$TMP/a.expect") == 0 ]] ||
+	fail "default model: requests served out of order"
+check "NCQ-like disk, nearest first, depth 16 ($n out of order)" \
+	"$TMP/d" "$TMP/d.expect"
 
 # --media-rate replaces the estimate, and positioning follows it.
 check "given media rate" "$TMP/a" "$TMP/a.expect" --media-rate 80

@@ -2,8 +2,9 @@
 # t31-btt-agreement.sh - the "btt" figures of --format json equal btt's
 # "All Devices" Q2C and D2C rows (N exactly, MIN/AVG/MAX within 0.1 %)
 # on the reader's recorded traces, every archive in samples/ and a
-# synthetic capture with merges and two devices.  btt reads the single
-# merged file that "blkparse -d" writes, as its manual says.
+# synthetic capture with merges and two devices, and one whose disk
+# completes out of issue order.  btt reads the single merged file that
+# "blkparse -d" writes, as its manual says.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -80,5 +81,9 @@ done
 
 "$WCSYNTH" --capture --other-device --seed 5 "$TMP/synth"
 compare "wcsynth capture" "$TMP/synth" "$TMP/synth/trace"
+ran=$((ran + 1))
+# Completions out of issue order: a disk that reorders its queue.
+"$WCSYNTH" --capture --ncq --depth 16 --seed 5 "$TMP/ncq"
+compare "wcsynth NCQ capture" "$TMP/ncq" "$TMP/ncq/trace"
 ran=$((ran + 1))
 echo "$ran inputs compared"

@@ -18,18 +18,26 @@
  *   -S, --seed N        random seed (default 1)
  *   -b, --big-endian    write records big-endian
  *   -o, --other-device  also trace a busy source device (loop8) that reads
+ *   -N, --ncq           the disk reorders its queue (NCQ-like): it serves
+ *                       the dispatched request nearest its head first;
+ *                       a flush still passes nothing and is passed by
+ *                       nothing
  *
  * The disk holds 8 GiB (16,777,216 sectors) and every request lies inside
  * it: file data is written contiguously from sector 4,000,000 and starts
  * over there when it reaches the end (tests/t34-synth-capacity.sh).
  *
- * The disk serves requests one at a time in the order they were issued:
- * service = positioning + bytes / rate for data, metadata and journal;
- * positioning = seek(cylinders) + rotational latency, 0 for a request
- * starting where the previous one ended; a flush takes the flush latency;
- * a discard 0.2 ms.  Completion = max(issue, previous completion) +
- * service, which is the slice the analyser is meant to find, so the true
- * time per category is the sum of services.
+ * The host issues in script order, at most --depth requests in flight.
+ * The disk serves one request at a time, as soon as it has one: the
+ * oldest dispatched, or with --ncq the one nearest its head.  service =
+ * positioning + bytes / rate for data, metadata and journal; positioning
+ * = seek(cylinders) + rotational latency, 0 for a request starting where
+ * the previous one ended; a flush takes the flush latency; a discard
+ * 0.2 ms.  The true time per category (--expect) is the sum of the
+ * services the model performed, each from the moment the disk began it
+ * to its completion, and the true positioning the sum of their
+ * positioning parts: the model's own bookkeeping, not the analyser's
+ * formula (how the analyser recovers them: docs/methodology.md).
  *
  * Records go through analyze/lib/blktrace_format.h, version 7, sequence
  * numbers per CPU from 1, plus process-name notify records.
@@ -72,6 +80,7 @@ struct opts {
 	unsigned long seed;
 	bool big_endian;
 	bool other_device;
+	bool ncq;
 };
 
 /* One request of the script: one or two bios, one dispatch. */
@@ -85,7 +94,8 @@ struct req {
 	enum wc_cat cat;
 	uint64_t ready;           /* when the host queues it */
 	uint64_t q, d, c;
-	uint64_t positioning;
+	uint64_t start;           /* when the disk began serving it */
+	uint64_t positioning;     /* the first ns of its service */
 };
 
 struct event {
@@ -106,6 +116,8 @@ static size_t nreqs, creqs;
 static struct event *evs;
 static size_t nevs, cevs;
 static uint64_t rng_state;
+static uint64_t passed_dest;      /* destination requests served before an
+				   * older one that was waiting */
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -287,51 +299,115 @@ static double seek_ns(const struct opts *o, uint64_t dcyl)
 	return (ms > o->seek_t ? ms : o->seek_t) * 1e6;
 }
 
-/* Each device serves in issue order; the host keeps depth at the driver. */
+static uint64_t distance(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* Which of the np dispatched requests p[] (in issue order) the disk
+ * serves next: the oldest; with --ncq the one nearest the head (the
+ * oldest of equals).  A flush is never passed and never passes: FLUSH
+ * CACHE is not a queued command, the disk drains the queue first. */
+static size_t pick(const struct opts *o, const size_t *p, size_t np,
+		   uint64_t head)
+{
+	size_t k, best = 0;
+
+	if (!o->ncq)
+		return 0;
+	for (k = 0; k < np && reqs[p[k]].cat != WC_CAT_FLUSH; k++)
+		if (distance(reqs[p[k]].sector, head) <
+		    distance(reqs[p[best]].sector, head))
+			best = k;
+	return best;
+}
+
+/* The disk serves r from start: fills r->start, r->positioning, r->c. */
+static void serve(const struct opts *o, struct req *r, uint64_t start,
+		  uint64_t *head)
+{
+	double service, pos = 0;
+
+	if (r->cat == WC_CAT_FLUSH) {
+		service = o->flush_ms * 1e6;
+	} else if (r->cat == WC_CAT_DISCARD) {
+		service = 200000;
+	} else {
+		uint32_t total = r->bytes + r->bio2;
+
+		if (r->sector != *head)
+			pos = seek_ns(o, distance(r->sector, *head) *
+					    CYLINDERS / CAPACITY) +
+			      rnd() * 60e9 / o->rpm;
+		service = pos + (double)total / (o->rate * 1e6) * 1e9;
+		*head = r->sector + total / 512;
+	}
+	r->start = start;
+	r->positioning = (uint64_t)llround(pos);
+	r->c = start + (uint64_t)llround(service);
+	if (r->c == start)
+		r->c++;
+}
+
+/* The host dispatches r at its earliest once a slot is free (slot: 1 ns
+ * after the completion that freed the last one); true when it did, by
+ * time limit (inclusive) or, with nothing in flight, whenever. */
+static bool dispatch(struct req *r, uint64_t slot, uint64_t limit, bool idle)
+{
+	uint64_t d = r->ready + 5000 + (r->bio2 ? 3000 : 0);
+
+	if (d < slot)
+		d = slot;
+	if (!idle && d > limit)
+		return false;
+	r->q = r->ready;
+	r->d = d;
+	return true;
+}
+
+/*
+ * One device: the host issues in script order and keeps at most depth
+ * requests in flight (dispatched, not completed); the disk serves one at
+ * a time, as soon as it has one, the one pick() chooses among those
+ * dispatched by then.  Without --ncq that is issue order.
+ */
 static void simulate(const struct opts *o, uint32_t device)
 {
-	uint64_t prev_c = 0, head = 0, inflight_c[256] = { 0 };
-	double rev_ns = 60e9 / o->rpm;
-	size_t i, k = 0;
+	size_t p[256], np = 0, i = 0, k;
+	uint64_t now = 0, slot = 0, head = 0;
+	struct req *r;
 
-	for (i = 0; i < nreqs; i++) {
-		struct req *r = &reqs[i];
-		uint64_t slot, start;
-		double service, pos = 0;
-
-		if (r->device != device)
-			continue;
-		r->q = r->ready;
-		/* The (k - depth)th request must have completed for a slot. */
-		slot = inflight_c[k % o->depth];
-		r->d = r->q + 5000 + (r->bio2 ? 3000 : 0);
-		if (slot + 1 > r->d)
-			r->d = slot + 1;
-		start = r->d > prev_c ? r->d : prev_c;
-		if (r->cat == WC_CAT_FLUSH) {
-			service = o->flush_ms * 1e6;
-		} else if (r->cat == WC_CAT_DISCARD) {
-			service = 200000;
-		} else {
-			uint32_t total = r->bytes + r->bio2;
-
-			if (r->sector != head) {
-				uint64_t dist = r->sector > head ? r->sector - head :
-								   head - r->sector;
-
-				pos = seek_ns(o, dist * CYLINDERS / CAPACITY) +
-				      rnd() * rev_ns;
-			}
-			service = pos + (double)total / (o->rate * 1e6) * 1e9;
-			head = r->sector + total / 512;
+	for (;;) {
+		/* What arrives by now, or the next one if the disk idles. */
+		for (; i < nreqs && np < o->depth; i++) {
+			if (reqs[i].device != device)
+				continue;
+			if (!dispatch(&reqs[i], slot, now, np == 0))
+				break;
+			if (reqs[i].d > now)
+				now = reqs[i].d;
+			p[np++] = i;
 		}
-		r->positioning = (uint64_t)llround(pos);
-		r->c = start + (uint64_t)llround(service);
-		if (r->c == start)
-			r->c++;
-		prev_c = r->c;
-		inflight_c[k % o->depth] = r->c;
-		k++;
+		if (!np)
+			break;
+		k = pick(o, p, np, head);
+		r = &reqs[p[k]];
+		if (k && device == DEST_DEV)
+			passed_dest++;
+		serve(o, r, now, &head);
+		/* Dispatched during the service: r is still in flight. */
+		for (; i < nreqs && np < o->depth; i++) {
+			if (reqs[i].device != device)
+				continue;
+			if (!dispatch(&reqs[i], slot, r->c - 1, false))
+				break;
+			p[np++] = i;
+		}
+		if (np == o->depth)
+			slot = r->c + 1;
+		memmove(&p[k], &p[k + 1], (np - k - 1) * sizeof(p[0]));
+		np--;
+		now = r->c;
 	}
 }
 
@@ -459,26 +535,28 @@ struct truth {
 	uint64_t positioning;
 };
 
+static uint64_t overlap(uint64_t a, uint64_t b, uint64_t s, uint64_t e)
+{
+	uint64_t lo = a > s ? a : s, hi = b < e ? b : e;
+
+	return hi > lo ? hi - lo : 0;
+}
+
+/* The model's own figures over [s, e]: each request's service, from the
+ * moment the disk began it to its completion, in its category, and its
+ * positioning (the service's first part) in positioning. */
 static void sum_truth(struct truth *t, uint64_t s, uint64_t e)
 {
-	uint64_t prev_c = 0;
 	size_t i;
 
 	for (i = 0; i < nreqs; i++) {
 		const struct req *r = &reqs[i];
-		uint64_t a, lo, hi;
 
 		if (r->device != DEST_DEV)
 			continue;
-		a = r->d > prev_c ? r->d : prev_c;
-		prev_c = r->c;
-		lo = a > s ? a : s;
-		hi = r->c < e ? r->c : e;
-		if (hi > lo) {
-			t->time[r->cat] += hi - lo;
-			if (hi - lo == r->c - a)
-				t->positioning += r->positioning;
-		}
+		t->time[r->cat] += overlap(r->start, r->c, s, e);
+		t->positioning += overlap(r->start, r->start + r->positioning,
+					  s, e);
 		if (r->c >= s && r->c <= e) {
 			t->req[r->cat]++;
 			t->bytes[r->cat] += r->bytes + r->bio2;
@@ -508,6 +586,8 @@ static int write_expect(const struct opts *o, uint64_t copy_end)
 	fprintf(f, "positioning_ns = %llu\n", (unsigned long long)all.positioning);
 	fprintf(f, "media_rate = %.0f\n", o->rate * 1e6);
 	fprintf(f, "copy_end = %llu\n", (unsigned long long)copy_end);
+	fprintf(f, "served_out_of_order = %llu\n",
+		(unsigned long long)passed_dest);
 	if (fclose(f) != 0) {
 		fprintf(stderr, PROG ": %s: %s\n", o->expect, strerror(errno));
 		return -1;
@@ -570,7 +650,7 @@ static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: " PROG " [-c] [-e FILE] [-n FILES] [-f FLUSH_MS] "
 		"[-r MB/s] [-s T,A,F] [-R RPM]\n"
-		"               [-d DEPTH] [-S SEED] [-b] [-o] OUT\n");
+		"               [-d DEPTH] [-S SEED] [-b] [-o] [-N] OUT\n");
 }
 
 int main(int argc, char **argv)
@@ -587,6 +667,7 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "big-endian", no_argument, NULL, 'b' },
 		{ "other-device", no_argument, NULL, 'o' },
+		{ "ncq", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -596,7 +677,7 @@ int main(int argc, char **argv)
 	uint64_t copy_end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "ce:n:f:r:s:R:d:S:boh", longopts,
+	while ((c = getopt_long(argc, argv, "ce:n:f:r:s:R:d:S:boNh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c': o.capture = true; break;
@@ -614,6 +695,7 @@ int main(int argc, char **argv)
 		case 'S': o.seed = strtoul(optarg, NULL, 10); break;
 		case 'b': o.big_endian = true; break;
 		case 'o': o.other_device = true; break;
+		case 'N': o.ncq = true; break;
 		case 'h': usage(stdout); return WC_EXIT_OK;
 		default: goto bad;
 		}
