@@ -39,7 +39,28 @@
 #define MAX_PDU 4096		/* largest payload accepted: a message notify */
 #define PIPE_BUF_SIZE (256 * 1024)
 #define COMM_LEN 16
-#define PID_SLOTS 4096		/* open-addressing table of known pids */
+/*
+ * Process names: a cache of pid -> name, twice the largest saved_cmdlines
+ * the kernel keeps (PID_MAX_DEFAULT entries), so one full load fits.  A
+ * pid may sit in any of COMM_WAYS slots from its hash; when all are
+ * taken, the name learned longest ago goes.  Fixed size: memory does not
+ * grow with the number of processes.
+ */
+#define COMM_BITS 16
+#define COMM_SLOTS (1u << COMM_BITS)
+#define COMM_WAYS 8
+/* A cached name is believed this long; past it the pid may be another
+ * process's (pids wrap at pid_max, 32768 by default). */
+#define COMM_TRUST_NS 1000000000ull
+/*
+ * Pids announced in one file: SEEN_SETS sets of SEEN_WAYS, most recent
+ * first.  A pid pushed out is announced again when it comes back; a
+ * second PROCESS notify for a pid is harmless to blkparse, btt and
+ * wcanalyze, an unbounded list of pids is not.
+ */
+#define SEEN_BITS 8
+#define SEEN_SETS (1u << SEEN_BITS)
+#define SEEN_WAYS 4
 
 static volatile sig_atomic_t got_signal;
 static volatile sig_atomic_t got_child;
@@ -54,8 +75,8 @@ struct out_file {
 	FILE *fp;
 	char path[PATH_MAX];
 	uint64_t events;
-	uint32_t *pids;		/* pids already announced with a notify */
-	size_t npids, cap;
+	uint32_t *seen;		/* SEEN_SETS * SEEN_WAYS keys; NULL until
+				 * the file's first record */
 };
 
 struct device {
@@ -75,8 +96,9 @@ struct cpu_pipe {
 };
 
 struct comm_entry {
-	uint32_t pid;		/* 0: empty slot (pid 0 is stored as ~0u) */
+	uint32_t pid;		/* pid_key(); 0: empty slot */
 	char comm[COMM_LEN];
+	uint64_t learned;	/* now_ns() when the name was read */
 };
 
 struct recorder {
@@ -89,7 +111,9 @@ struct recorder {
 	int max_cpu;
 	struct setting settings[MAX_SETTINGS];
 	int nsettings;
-	struct comm_entry comms[PID_SLOTS];
+	struct comm_entry comms[COMM_SLOTS];
+	uint64_t comms_loaded;	/* now_ns() of the last saved_cmdlines read */
+	uint64_t read_ns;	/* now_ns() before the last trace_pipe read */
 	uint64_t events;
 	uint64_t foreign;	/* records of devices not asked for */
 	uint64_t invalid_bytes;
@@ -370,7 +394,8 @@ static int files_close(struct recorder *r, struct wc_err *err)
 				rc = -1;
 			}
 			f->fp = NULL;
-			free(f->pids);
+			free(f->seen);
+			f->seen = NULL;
 		}
 		free(d->files);
 		d->files = NULL;
@@ -378,62 +403,126 @@ static int files_close(struct recorder *r, struct wc_err *err)
 	return rc;
 }
 
+/* Pid 0 (the idle task, which completes many requests) is a real pid. */
+static uint32_t pid_key(uint32_t pid)
+{
+	return pid ? pid : ~0u;
+}
+
+/* Multiplicative hashing: the top bits are the well-mixed ones. */
+static uint32_t pid_hash(uint32_t key, unsigned bits)
+{
+	return (key * 2654435761u) >> (32 - bits);
+}
+
+static struct comm_entry *comm_find(struct recorder *r, uint32_t pid)
+{
+	uint32_t key = pid_key(pid), h = pid_hash(key, COMM_BITS);
+	int n;
+
+	for (n = 0; n < COMM_WAYS; n++) {
+		struct comm_entry *e = &r->comms[(h + n) % COMM_SLOTS];
+
+		if (e->pid == key)
+			return e;
+	}
+	return NULL;
+}
+
+/* The slot for pid: its own, else an empty one, else the oldest name. */
 static struct comm_entry *comm_slot(struct recorder *r, uint32_t pid)
 {
-	uint32_t key = pid ? pid : ~0u;
-	size_t i = (key * 2654435761u) % PID_SLOTS, n;
+	struct comm_entry *e = comm_find(r, pid), *old = NULL;
+	uint32_t h = pid_hash(pid_key(pid), COMM_BITS);
+	int n;
 
-	for (n = 0; n < PID_SLOTS; n++, i = (i + 1) % PID_SLOTS)
-		if (r->comms[i].pid == key || r->comms[i].pid == 0)
-			return &r->comms[i];
-	return NULL;
+	if (e)
+		return e;
+	for (n = 0; n < COMM_WAYS; n++) {
+		e = &r->comms[(h + n) % COMM_SLOTS];
+		if (!e->pid)
+			return e;
+		if (!old || e->learned < old->learned)
+			old = e;
+	}
+	return old;
+}
+
+static const char *comm_store(struct recorder *r, uint32_t pid,
+			      const char *comm, uint64_t now)
+{
+	struct comm_entry *e = comm_slot(r, pid);
+
+	e->pid = pid_key(pid);
+	e->learned = now;
+	snprintf(e->comm, sizeof(e->comm), "%s", comm);
+	return e->comm;
 }
 
 /* Loads saved_cmdlines ("PID COMM" lines): the names the tracer saw. */
 static void comms_load(struct recorder *r)
 {
 	char path[PATH_MAX], line[256], comm[COMM_LEN];
+	uint64_t now = now_ns();
 	unsigned pid;
 	FILE *fp;
 
+	r->comms_loaded = now;
 	snprintf(path, sizeof(path), "%s/saved_cmdlines", r->tracefs);
 	fp = fopen(path, "re");
 	if (!fp)
 		return;
-	while (fgets(line, sizeof(line), fp)) {
-		struct comm_entry *e;
-
-		if (sscanf(line, "%u %15[^\n]", &pid, comm) != 2)
-			continue;
-		e = comm_slot(r, pid);
-		if (!e)
-			break;
-		e->pid = pid ? pid : ~0u;
-		snprintf(e->comm, sizeof(e->comm), "%s", comm);
-	}
+	while (fgets(line, sizeof(line), fp))
+		if (sscanf(line, "%u %15[^\n]", &pid, comm) == 2)
+			comm_store(r, pid, comm, now);
 	fclose(fp);
 }
 
+/*
+ * The name of pid as the tracer saw it.  saved_cmdlines is read again
+ * only when a name is missing or too old and it has not been read since
+ * the records in hand were: a read then covers every one of them, so it
+ * is read at most once per trace_pipe read, not once per new pid.
+ */
 static const char *comm_of(struct recorder *r, uint32_t pid)
 {
-	struct comm_entry *e = comm_slot(r, pid);
-	char path[64];
+	struct comm_entry *e = comm_find(r, pid);
+	char path[64], comm[COMM_LEN];
+	uint64_t now = now_ns();
 
-	if (e && e->pid)
+	if (e && now - e->learned < COMM_TRUST_NS)
 		return e->comm;
-	comms_load(r);
-	e = comm_slot(r, pid);
-	if (!e)
-		return NULL;
-	if (e->pid)
-		return e->comm;
-	/* Not seen by the tracer's cmdline cache: ask /proc while the
-	 * process may still be there. */
+	if (r->comms_loaded < r->read_ns) {
+		comms_load(r);
+		e = comm_find(r, pid);
+		if (e && e->learned == r->comms_loaded)
+			return e->comm;
+	}
+	/*
+	 * Not in the tracer's cmdline cache (the kernel saves names with a
+	 * trylock and skips one now and then): ask /proc while the process
+	 * may still be there.  An old name is not used: the pid may have
+	 * been reused.
+	 */
 	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
-	if (read_text(path, e->comm, sizeof(e->comm), NULL) < 0)
+	if (read_text(path, comm, sizeof(comm), NULL) < 0)
 		return NULL;
-	e->pid = pid ? pid : ~0u;
-	return e->comm;
+	return comm_store(r, pid, comm, now);
+}
+
+/* Marks pid announced in f; returns 1 if it already was. */
+static int seen_mark(struct out_file *f, uint32_t pid)
+{
+	uint32_t key = pid_key(pid);
+	uint32_t *set = f->seen + pid_hash(key, SEEN_BITS) * SEEN_WAYS;
+	int n;
+
+	for (n = 0; n < SEEN_WAYS; n++)
+		if (set[n] == key)
+			return 1;
+	memmove(set + 1, set, (SEEN_WAYS - 1) * sizeof(*set));
+	set[0] = key;
+	return 0;
 }
 
 /*
@@ -451,22 +540,15 @@ static int notify_process(struct recorder *r, struct out_file *f,
 	char name[COMM_LEN];
 	uint16_t pdu_len;
 	int ok;
-	size_t i;
 
-	for (i = 0; i < f->npids; i++)
-		if (f->pids[i] == ev->pid)
-			return 0;
-	if (f->npids == f->cap) {
-		size_t cap = f->cap ? f->cap * 2 : 64;
-		uint32_t *p = realloc(f->pids, cap * sizeof(*p));
-
-		if (!p)
+	if (!f->seen) {
+		f->seen = calloc(SEEN_SETS * SEEN_WAYS, sizeof(*f->seen));
+		if (!f->seen)
 			return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL,
 					  WC_NO_OFFSET, "out of memory");
-		f->pids = p;
-		f->cap = cap;
 	}
-	f->pids[f->npids++] = ev->pid;
+	if (seen_mark(f, ev->pid))
+		return 0;
 	comm = comm_of(r, ev->pid);
 	if (!comm)
 		return 0;
@@ -608,6 +690,8 @@ static int pipe_read(struct recorder *r, struct cpu_pipe *p,
 		r->invalid_bytes += p->len;
 		p->len = 0;
 	}
+	/* Whatever this read returns was traced before now. */
+	r->read_ns = now_ns();
 	n = read(p->fd, p->buf + p->len, PIPE_BUF_SIZE - p->len);
 	if (n < 0) {
 		if (errno == EAGAIN || errno == EINTR)
