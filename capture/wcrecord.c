@@ -40,8 +40,9 @@
 #define PIPE_BUF_SIZE (256 * 1024)
 #define COMM_LEN 16
 /*
- * Process names: a cache of pid -> name, twice the largest saved_cmdlines
- * the kernel keeps (PID_MAX_DEFAULT entries), so one full load fits.  A
+ * Process names: a cache of pid -> name, twice the 32768 names the
+ * kernel's cmdline cache tells apart (it keys them by pid modulo
+ * PID_MAX_DEFAULT), so one full saved_cmdlines fits.  A
  * pid may sit in any of COMM_WAYS slots from its hash; when all are
  * taken, the name learned longest ago goes.  Fixed size: memory does not
  * grow with the number of processes.
@@ -472,8 +473,10 @@ static void comms_load(struct recorder *r)
 	fp = fopen(path, "re");
 	if (!fp)
 		return;
+	/* "<...>" is the kernel's "name lost": no name is better. */
 	while (fgets(line, sizeof(line), fp))
-		if (sscanf(line, "%u %15[^\n]", &pid, comm) == 2)
+		if (sscanf(line, "%u %15[^\n]", &pid, comm) == 2 &&
+		    strcmp(comm, "<...>") != 0)
 			comm_store(r, pid, comm, now);
 	fclose(fp);
 }
