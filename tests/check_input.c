@@ -347,6 +347,67 @@ START_TEST(test_notify_and_gaps)
 }
 END_TEST
 
+/* Names are kept for a bounded number of pids, and gaps for a bounded
+ * number of (device, cpu) pairs: a trace of endless distinct pids or cpu
+ * numbers (corrupt, or made to hurt) cannot grow memory without end. */
+START_TEST(test_bounded_tables)
+{
+	const uint64_t q = WC_TA_QUEUE | WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_QUEUE);
+	const uint64_t process = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
+	const uint32_t npids = WC_INPUT_MAX_PIDS + 1000;
+	struct wc_input *in = NULL;
+	struct wc_event ev;
+	struct wc_err err;
+	char dir[64], file[128], name[16];
+	uint32_t pid;
+	unsigned n = 0;
+	FILE *fp;
+
+	snprintf(dir, sizeof(dir), "/tmp/check_input.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/sda.blktrace.0", dir);
+	fp = fopen(file, "wb");
+	ck_assert_ptr_nonnull(fp);
+	for (pid = 1; pid <= npids; pid++) {
+		memset(name, 0, sizeof(name));
+		snprintf(name, sizeof(name), "p%u", pid);
+		put(fp, 0, pid, process, pid, name, 16);
+	}
+	for (pid = 1; pid <= WC_INPUT_MAX_SEQ_KEYS + 10; pid++) {
+		struct wc_blk_io_trace t;
+
+		/* sequence 1 then 3 on every cpu: one gap each */
+		memset(&t, 0, sizeof(t));
+		t.magic = WC_BLK_MAGIC | WC_BLK_VERSION_7;
+		t.time = npids + pid;
+		t.bytes = 4096;
+		t.action = (uint32_t)q;
+		t.device = WC_DEV_MAKE(8, 0);
+		t.cpu = pid;
+		t.sequence = 1;
+		fwrite(&t, sizeof(t), 1, fp);
+		t.sequence = 3;
+		fwrite(&t, sizeof(t), 1, fp);
+	}
+	fclose(fp);
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_input_open(&in, dir, &err), 0);
+	while (wc_input_next(in, &ev, &err) > 0)
+		n++;
+	ck_assert_uint_eq(n, 2 * (WC_INPUT_MAX_SEQ_KEYS + 10));
+	ck_assert_str_eq(wc_input_comm(in, 1), "p1");
+	snprintf(name, sizeof(name), "p%u", WC_INPUT_MAX_PIDS);
+	ck_assert_str_eq(wc_input_comm(in, WC_INPUT_MAX_PIDS), name);
+	ck_assert_ptr_null(wc_input_comm(in, WC_INPUT_MAX_PIDS + 1));
+	ck_assert_ptr_null(wc_input_comm(in, npids));
+	ck_assert_uint_eq(wc_input_stream(in, 0)->skips, WC_INPUT_MAX_SEQ_KEYS);
+	wc_input_free(in);
+	unlink(file);
+	rmdir(dir);
+}
+END_TEST
+
 START_TEST(test_stdin_and_merged)
 {
 	struct wc_input *in = NULL;
@@ -394,6 +455,7 @@ static Suite *input_suite(void)
 	tcase_add_test(tc, test_directory);
 	tcase_add_test(tc, test_base_and_file_names);
 	tcase_add_test(tc, test_name_without_slash);
+	tcase_add_test(tc, test_bounded_tables);
 	tcase_add_test(tc, test_sparse_cpus);
 	tcase_add_test(tc, test_missing);
 	tcase_add_test(tc, test_capture_archive);

@@ -540,6 +540,8 @@ static int comm_add(struct wc_input *in, uint32_t pid, const unsigned char *p,
 	struct comm_slot *s;
 	size_t i;
 
+	if (in->ncomms >= WC_INPUT_MAX_PIDS)
+		return 0;
 	if (2 * (in->ncomms + 1) > in->ncomm_slots) {
 		size_t n = in->ncomm_slots ? 2 * in->ncomm_slots : 256, j;
 		struct comm_slot *t = calloc(n, sizeof(*t));
@@ -599,12 +601,15 @@ static size_t seq_hash(uint64_t key, size_t nslots)
 	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 40) & (nslots - 1);
 }
 
-/* The slot of KEY, made when new; NULL when out of memory. */
-static struct seq_slot *seq_slot(struct wc_input *in, uint64_t key)
+/* The slot of KEY, made when new; NULL when out of memory or when
+ * WC_INPUT_MAX_SEQ_KEYS keys are taken (*full says which). */
+static struct seq_slot *seq_slot(struct wc_input *in, uint64_t key, bool *full)
 {
 	size_t i;
 
-	if (2 * (in->nseqs + 1) > in->nseq_slots) {
+	*full = false;
+	if (in->nseqs < WC_INPUT_MAX_SEQ_KEYS &&
+	    2 * (in->nseqs + 1) > in->nseq_slots) {
 		size_t n = in->nseq_slots ? 2 * in->nseq_slots : 64, j;
 		struct seq_slot *t = calloc(n, sizeof(*t));
 
@@ -626,6 +631,10 @@ static struct seq_slot *seq_slot(struct wc_input *in, uint64_t key)
 	while (in->seqs[i].used && in->seqs[i].key != key)
 		i = (i + 1) & (in->nseq_slots - 1);
 	if (!in->seqs[i].used) {
+		if (in->nseqs >= WC_INPUT_MAX_SEQ_KEYS) {
+			*full = true;
+			return NULL;
+		}
 		in->seqs[i].used = 1;
 		in->seqs[i].key = key;
 		in->nseqs++;
@@ -676,14 +685,16 @@ static int pull(void *ctx, unsigned i, struct wc_event *ev, struct wc_err *err)
 		}
 		/* tracefs records all carry sequence 0: nothing to count. */
 		if (ev->sequence && !wc_event_is_notify(ev)) {
+			bool full;
 			struct seq_slot *q = seq_slot(in, (uint64_t)ev->device << 32 |
-							   ev->cpu);
+							   ev->cpu, &full);
 
-			if (!q)
+			if (!q && !full)
 				return oom(err, in->path);
-			if (q->last && ev->sequence > q->last + 1)
+			if (q && q->last && ev->sequence > q->last + 1)
 				s->info.skips += ev->sequence - q->last - 1;
-			q->last = ev->sequence;
+			if (q)
+				q->last = ev->sequence;
 		}
 		return 1;
 	}
