@@ -114,9 +114,10 @@ static int dump_one(const char *path)
 				  wc_input_comm(in, ev.pid)) < 0)
 			break;
 	}
+	/* Gaps first: the last line is the one that says why we stopped. */
+	report_skips(in);
 	if (r < 0)
 		status = report(&err);
-	report_skips(in);
 	wc_input_free(in);
 	return status;
 }

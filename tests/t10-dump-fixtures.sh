@@ -64,6 +64,16 @@ grep -q '\[proc-' wc-d2 || fail "process names from notify records not used"
 grep -q ' m   N wctrace_convert was here$' wc-d2 || fail "message notify not shown"
 grep -q 'events missing (sequence gaps)' err-d8 || fail "sequence gaps not reported"
 [[ ! -s err-d7 ]] || fail "gaps reported where there are none: $(cat err-d7)"
+# Gaps and a bad record together: the line that says why the dump stopped
+# comes last, where a user (and t17) looks for it.
+cp d8.blktrace.0 cut.blktrace.0
+truncate -s -20 cut.blktrace.0
+rc=0
+"$WCANALYZE" --dump cut >/dev/null 2>err-cut || rc=$?
+[[ $rc -eq 2 ]] || fail "gaps plus a truncated record: exit $rc"
+grep -q 'events missing (sequence gaps)' err-cut || fail "gaps not reported with the truncation: $(cat err-cut)"
+tail -n 1 err-cut | grep -q '^wcanalyze: cut\.blktrace\.0: offset [0-9]*: truncated record' ||
+	fail "the truncation is not the last line: $(cat err-cut)"
 
 # v8 and cgroup: same lines as the v7 original.
 derive v8 --v8

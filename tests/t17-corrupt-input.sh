@@ -24,11 +24,17 @@ for src in le be v8; do
 		case $((i % 4)) in
 		0) truncate -s $(((RANDOM * 32768 + RANDOM) % size)) "$f" ;;
 		*)
-			for _ in $(seq 1 $((1 + RANDOM % 4))); do
-				bytes="\\x$(printf %02x $((RANDOM % 256)))\\x$(printf %02x $((RANDOM % 256)))"
+			# RANDOM is read in this shell only, never inside $(...) or
+			# a pipeline, whose subshells bash reseeds: the same
+			# corruptions on every run.
+			k=$((1 + RANDOM % 4))
+			for ((j = 0; j < k; j++)); do
+				b1=$((RANDOM % 256)) b2=$((RANDOM % 256))
+				at=$(((RANDOM * 32768 + RANDOM) % size))
+				bytes=$(printf '\\x%02x\\x%02x' "$b1" "$b2")
 				# shellcheck disable=SC2059 # the escapes are the bytes
 				printf "$bytes" |
-					dd of="$f" bs=1 seek=$(((RANDOM * 32768 + RANDOM) % size)) conv=notrunc status=none
+					dd of="$f" bs=1 seek="$at" conv=notrunc status=none
 			done
 			;;
 		esac
