@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# t03-install.sh - make install honours DESTDIR and PREFIX (programs, man
+# pages, gnuplot templates), the installed wcanalyze finds its templates
+# without help, and make uninstall takes everything away again.
+# shellcheck source=tests/lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+
+cd "$TOP"
+dest=$TMP/dest
+make -s --no-print-directory BUILD="$BUILD" DESTDIR="$dest" PREFIX=/opt/wc install >"$TMP/log" 2>&1 ||
+	fail "make install: $(tail -n 5 "$TMP/log")"
+for f in bin/wcanalyze sbin/wccapture sbin/wcrecord share/man/man1/wcanalyze.1 \
+	share/man/man8/wccapture.8 share/man/man8/wcrecord.8 \
+	share/wcanalyze/plots/common.gp share/wcanalyze/plots/scatter.gp; do
+	[[ -s $dest/opt/wc/$f ]] || fail "not installed: /opt/wc/$f"
+done
+[[ -x $dest/opt/wc/bin/wcanalyze && -x $dest/opt/wc/sbin/wccapture ]] || fail "programs not executable"
+
+# The installed program, run from elsewhere, renders nothing here
+# (WCANALYZE_GNUPLOT empty) but must find the templates next to itself.
+(cd "$TMP" && env -u WCANALYZE_PLOTS WCANALYZE_GNUPLOT='' "$dest/opt/wc/bin/wcanalyze" \
+	-o bundle "$TOP/tests/fixtures/reader/xfs" >out 2>err) ||
+	fail "installed wcanalyze -o failed: $(cat "$TMP/err")"
+[[ -s $TMP/bundle/xfs/scatter.gp ]] || fail "installed wcanalyze wrote no figure scripts"
+
+make -s --no-print-directory BUILD="$BUILD" DESTDIR="$dest" PREFIX=/opt/wc uninstall >"$TMP/log" 2>&1 ||
+	fail "make uninstall: $(tail -n 5 "$TMP/log")"
+left=$(find "$dest" -type f | head -n 5)
+[[ -z $left ]] || fail "left after uninstall: $left"
+echo "ok"
