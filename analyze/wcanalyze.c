@@ -140,45 +140,10 @@ static int run_dump(const struct options *o)
 }
 
 /* Analyses every input, then writes one report of all that could be read:
- * an input that turns bad midway still contributes what came before. */
+ * an input that turns bad midway still contributes what came before.
+ * With --output the report is a bundle folder (docs/bundle.md), which sees
+ * every request through the analysis hook. */
 static int run_analysis(const struct options *o)
-{
-	struct wc_analysis **caps;
-	struct wc_err err;
-	size_t n = 0;
-	int i, status = WC_EXIT_OK;
-
-	caps = calloc((size_t)o->ninputs, sizeof(*caps));
-	if (!caps) {
-		fprintf(stderr, PROG ": out of memory\n");
-		return WC_EXIT_FAILURE;
-	}
-	for (i = 0; i < o->ninputs; i++) {
-		struct wc_analysis *a = NULL;
-
-		wc_err_clear(&err);
-		if (wc_analysis_run(&a, o->inputs[i], &o->analysis, &err) < 0) {
-			int s = report(&err);
-
-			if (status == WC_EXIT_OK)
-				status = s;
-		}
-		if (a)
-			caps[n++] = a;
-	}
-	wc_err_clear(&err);
-	if (n && wc_report_write(stdout, o->format, caps, n, o->baseline,
-				 &err) < 0)
-		status = report(&err);
-	for (i = 0; i < (int)n; i++)
-		wc_analysis_free(caps[i]);
-	free(caps);
-	return status;
-}
-
-/* Like run_analysis(), but into a bundle folder (docs/bundle.md): the
- * bundle sees every request through the analysis hook. */
-static int run_bundle(const struct options *o)
 {
 	struct wc_analysis_opts ao = o->analysis;
 	struct wc_analysis **caps;
@@ -193,17 +158,19 @@ static int run_bundle(const struct options *o)
 		return WC_EXIT_FAILURE;
 	}
 	wc_err_clear(&err);
-	if (wc_bundle_open(&b, o->output, &err) < 0) {
-		status = report(&err);
-		goto out;
+	if (o->output) {
+		if (wc_bundle_open(&b, o->output, &err) < 0) {
+			status = report(&err);
+			goto out;
+		}
+		ao.on_request = wc_bundle_on_request;
+		ao.ctx = b;
 	}
-	ao.on_request = wc_bundle_on_request;
-	ao.ctx = b;
 	for (i = 0; i < o->ninputs; i++) {
 		struct wc_analysis *a = NULL;
 
 		wc_err_clear(&err);
-		if (wc_bundle_begin(b, &err) < 0) {
+		if (b && wc_bundle_begin(b, &err) < 0) {
 			status = report(&err);
 			goto out;
 		}
@@ -216,7 +183,7 @@ static int run_bundle(const struct options *o)
 		if (a)
 			caps[n++] = a;
 		wc_err_clear(&err);
-		if (wc_bundle_end(b, a, &err) < 0) {
+		if (b && wc_bundle_end(b, a, &err) < 0) {
 			status = report(&err);
 			goto out;
 		}
@@ -224,6 +191,12 @@ static int run_bundle(const struct options *o)
 	if (n == 0)
 		goto out;
 	wc_err_clear(&err);
+	if (!b) {
+		if (wc_report_write(stdout, o->format, caps, n, o->baseline,
+				    &err) < 0)
+			status = report(&err);
+		goto out;
+	}
 	if (wc_bundle_close(b, o->baseline, &err) < 0) {
 		int s = report(&err);
 
@@ -369,6 +342,6 @@ int main(int argc, char **argv)
 		return run_dump(&o);
 	case MODE_ANALYZE:
 	default:
-		return o.output ? run_bundle(&o) : run_analysis(&o);
+		return run_analysis(&o);
 	}
 }
