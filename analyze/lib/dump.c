@@ -8,34 +8,45 @@
 
 #define NSEC_PER_SEC 1000000000ull
 
+/* Zone operations (v8 only), in the order blkparse tests them. */
+static const struct {
+	uint64_t bit;
+	const char *letters;
+} zone_ops[] = {
+	{ WC_TC_ZONE_APPEND, "ZA" },
+	{ WC_TC_ZONE_RESET, "ZR" },
+	{ WC_TC_ZONE_RESET_ALL, "ZRA" },
+	{ WC_TC_ZONE_FINISH, "ZF" },
+	{ WC_TC_ZONE_OPEN, "ZO" },
+	{ WC_TC_ZONE_CLOSE, "ZC" },
+};
+
+/* The zone letters of a v8 event, or NULL. */
+static const char *zone_letters(const struct wc_event *ev)
+{
+	size_t k;
+
+	if (ev->version < 8)
+		return NULL;
+	for (k = 0; k < sizeof(zone_ops) / sizeof(zone_ops[0]); k++)
+		if (ev->action & zone_ops[k].bit)
+			return zone_ops[k].letters;
+	return NULL;
+}
+
 char *wc_dump_rwbs(const struct wc_event *ev, char *buf)
 {
 	uint64_t a = ev->action;
+	const char *zone;
 	int i = 0;
 
 	if (a & WC_TC(WC_TC_FLUSH))
 		buf[i++] = 'F';
 	if (a & WC_TC(WC_TC_DISCARD)) {
 		buf[i++] = 'D';
-	} else if (ev->version >= 8 && (a & WC_TC_ZONE_APPEND)) {
-		buf[i++] = 'Z';
-		buf[i++] = 'A';
-	} else if (ev->version >= 8 && (a & WC_TC_ZONE_RESET)) {
-		buf[i++] = 'Z';
-		buf[i++] = 'R';
-	} else if (ev->version >= 8 && (a & WC_TC_ZONE_RESET_ALL)) {
-		buf[i++] = 'Z';
-		buf[i++] = 'R';
-		buf[i++] = 'A';
-	} else if (ev->version >= 8 && (a & WC_TC_ZONE_FINISH)) {
-		buf[i++] = 'Z';
-		buf[i++] = 'F';
-	} else if (ev->version >= 8 && (a & WC_TC_ZONE_OPEN)) {
-		buf[i++] = 'Z';
-		buf[i++] = 'O';
-	} else if (ev->version >= 8 && (a & WC_TC_ZONE_CLOSE)) {
-		buf[i++] = 'Z';
-		buf[i++] = 'C';
+	} else if ((zone = zone_letters(ev)) != NULL) {
+		while (*zone)
+			buf[i++] = *zone++;
 	} else if (a & WC_TC(WC_TC_WRITE)) {
 		buf[i++] = 'W';
 	} else if (ev->bytes) {
