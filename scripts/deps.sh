@@ -73,8 +73,8 @@ done
 if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: installing ${missing[*]} with apt-get" >&2
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >&2
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+	apt-get -o DPkg::Lock::Timeout=300 update -qq >&2
+	apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "${missing[@]}" >&2
 	exit 0
 fi
 

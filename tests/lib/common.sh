@@ -4,7 +4,8 @@
 # removed at exit, and:
 #   skip MSG      exit 77 (a failure under WCANALYZE_STRICT=1)
 #   fail MSG      print and exit 1
-#   need_root     skip unless root with tracefs and loop devices
+#   need_root     skip unless root with tracefs and loop devices; then
+#                 wait for any other root test on this machine to end
 #   expect_exit N CMD...   run CMD, fail unless it exits N
 # shellcheck shell=bash
 set -euo pipefail
@@ -27,6 +28,10 @@ need_root() {
 	[[ $(id -u) -eq 0 ]] || skip "needs root"
 	[[ -e /dev/loop-control ]] || skip "needs loop devices"
 	[[ -d /sys/kernel/tracing ]] || skip "needs tracefs"
+	# tracefs, loop devices and mounts are one per machine: two test runs
+	# (two work trees, or make check beside a lab) must take turns.
+	exec 9>/run/lock/wcanalyze-root.lock
+	flock 9
 }
 
 expect_exit() {
