@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "blktrace_format.h"
+#include "encode.h"
 #include "exitcodes.h"
 
 #define PROG "capture_gen"
@@ -117,21 +118,16 @@ static void write_rec(struct gen *g, uint32_t cpu, uint64_t time,
 		      uint32_t pid, uint32_t seq, const void *pdu,
 		      uint16_t pdu_len)
 {
-	struct wc_blk_io_trace r;
+	unsigned char rec[WC_BLK_V7_SIZE + 64];
+	const struct wc_event ev = {
+		.sequence = seq, .time = time, .sector = sector, .bytes = bytes,
+		.action = action, .pid = pid, .device = DEV, .cpu = cpu,
+		.pdu = pdu, .pdu_len = pdu_len,
+	};
+	ssize_t n;
 
-	memset(&r, 0, sizeof(r));
-	r.magic = WC_BLK_MAGIC | WC_BLK_VERSION_7;
-	r.sequence = seq;
-	r.time = time;
-	r.sector = sector;
-	r.bytes = bytes;
-	r.action = action;
-	r.pid = pid;
-	r.device = DEV;
-	r.cpu = cpu;
-	r.pdu_len = pdu_len;
-	if (fwrite(&r, sizeof(r), 1, g->f[cpu]) != 1 ||
-	    (pdu_len && fwrite(pdu, pdu_len, 1, g->f[cpu]) != 1))
+	n = wc_blk_encode(rec, sizeof(rec), &ev, WC_BLK_VERSION_7, false, NULL);
+	if (n < 0 || fwrite(rec, 1, (size_t)n, g->f[cpu]) != (size_t)n)
 		g->failed = true;
 }
 

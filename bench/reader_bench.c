@@ -20,6 +20,7 @@
 
 #include "decode.h"
 #include "dump.h"
+#include "encode.h"
 #include "input.h"
 
 #define FIXTURE "tests/fixtures/reader/ext4/loop1.blktrace."
@@ -40,69 +41,110 @@ static long maxrss_kb(void)
 	return ru.ru_maxrss;
 }
 
+struct rec {
+	struct wc_event ev;
+	unsigned char pdu[64];
+};
+
+/* The fixture's CPU file as events, payloads copied; NULL on failure. */
+static struct rec *load(const char *in, size_t *n)
+{
+	struct wc_source *src = NULL;
+	struct wc_decoder *dec = NULL;
+	struct rec *recs = NULL, *grown;
+	size_t cap = 0;
+	struct wc_event ev;
+	struct wc_err err;
+	char msg[2048];
+	int r;
+
+	*n = 0;
+	wc_err_clear(&err);
+	if (wc_source_open_file(&src, in, &err) < 0 ||
+	    wc_decoder_open(&dec, src, 0, &err) < 0)
+		goto fail;
+	while ((r = wc_decoder_next(dec, &ev, &err)) > 0) {
+		if (ev.pdu_len > sizeof(recs->pdu)) {
+			wc_err_set(&err, WC_ERR_INPUT, in, NULL,
+				   wc_decoder_offset(dec), "payload too long");
+			goto fail;
+		}
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			grown = realloc(recs, cap * sizeof(*recs));
+			if (!grown) {
+				wc_err_set(&err, WC_ERR_SYSTEM, in, NULL,
+					   WC_NO_OFFSET, "out of memory");
+				goto fail;
+			}
+			recs = grown;
+		}
+		recs[*n].ev = ev;
+		memcpy(recs[*n].pdu, ev.pdu, ev.pdu_len);
+		recs[*n].ev.pdu = recs[*n].pdu;
+		(*n)++;
+	}
+	if (r < 0 || *n == 0)
+		goto fail;
+	wc_decoder_free(dec);
+	return recs;
+
+fail:
+	if (err.kind == WC_ERR_NONE)
+		wc_err_set(&err, WC_ERR_INPUT, in, NULL, WC_NO_OFFSET, "no records");
+	fprintf(stderr, "reader_bench: %s\n", wc_err_format(&err, msg, sizeof(msg)));
+	wc_decoder_free(dec);
+	free(recs);
+	return NULL;
+}
+
 /* Copies the fixture's CPU file, repeated until n records are written. */
 static int make(const char *dir, int cpu, unsigned long n)
 {
 	char in[256], out[4096];
-	unsigned char *buf;
-	FILE *fp, *of;
-	long len, off;
+	unsigned char rec[WC_BLK_RECORD_MAX];
+	struct rec *recs;
+	size_t nrec, i;
+	FILE *of;
 	unsigned long written = 0;
-	uint64_t shift = 0, span;
+	uint64_t shift = 0, span, first, last;
 
 	snprintf(in, sizeof(in), FIXTURE "%d", cpu);
 	snprintf(out, sizeof(out), "%s/bench.blktrace.%d", dir, cpu);
-	fp = fopen(in, "rb");
-	if (!fp) {
-		perror(in);
+	recs = load(in, &nrec);
+	if (!recs)
 		return -1;
-	}
-	fseek(fp, 0, SEEK_END);
-	len = ftell(fp);
-	rewind(fp);
-	buf = malloc((size_t)len);
-	if (!buf || fread(buf, 1, (size_t)len, fp) != (size_t)len) {
-		fclose(fp);
-		free(buf);
-		return -1;
-	}
-	fclose(fp);
 	of = fopen(out, "wb");
 	if (!of) {
 		perror(out);
-		free(buf);
+		free(recs);
 		return -1;
 	}
-	/* Native v7 records: shift each copy's times past the previous one. */
-	{
-		uint64_t first, last;
-
-		memcpy(&first, buf + 8, 8);
-		for (off = 0, last = first; off < len;) {
-			uint16_t pl;
-			uint64_t t;
-
-			memcpy(&t, buf + off + 8, 8);
-			if (t > last)
-				last = t;
-			memcpy(&pl, buf + off + 46, 2);
-			off += 48 + pl;
-		}
-		span = last - first + 1000;
-	}
+	/* Records in the host's order: shift each copy's times past the
+	 * previous one. */
+	first = last = recs[0].ev.time;
+	for (i = 0; i < nrec; i++)
+		if (recs[i].ev.time > last)
+			last = recs[i].ev.time;
+	span = last - first + 1000;
 	while (written < n) {
-		for (off = 0; off < len && written < n; written++) {
-			struct wc_blk_io_trace t;
+		for (i = 0; i < nrec && written < n; i++, written++) {
+			struct wc_event ev = recs[i].ev;
+			ssize_t len;
 
-			memcpy(&t, buf + off, sizeof(t));
-			t.time += shift;
-			fwrite(&t, sizeof(t), 1, of);
-			fwrite(buf + off + 48, t.pdu_len, 1, of);
-			off += 48 + t.pdu_len;
+			ev.time += shift;
+			len = wc_blk_encode(rec, sizeof(rec), &ev, ev.version,
+					    false, NULL);
+			if (len < 0 ||
+			    fwrite(rec, 1, (size_t)len, of) != (size_t)len) {
+				fclose(of);
+				free(recs);
+				return -1;
+			}
 		}
 		shift += span;
 	}
-	free(buf);
+	free(recs);
 	return fclose(of);
 }
 

@@ -1,6 +1,8 @@
 /*
  * check_decode.c - unit tests of analyze/lib/decode.c on records written
- * here with the layout of blktrace_format.h: v7 and v8, both byte orders,
+ * here with wc_blk_encode() (whose bytes check_encode.c holds against the
+ * uapi layout, and raw bytes where a record must be bad): v7 and v8, both
+ * byte orders,
  * cgroup ids, payload readers, and every way a file can be bad (with the
  * offset and reason the message must give).
  */
@@ -13,6 +15,7 @@
 #include <unistd.h>
 
 #include "decode.h"
+#include "encode.h"
 
 struct rec {
 	uint32_t sequence;
@@ -25,46 +28,21 @@ struct rec {
 	uint16_t pdu_len;
 };
 
-static uint32_t s32(uint32_t v, int sw) { return sw ? bswap_32(v) : v; }
-static uint64_t s64(uint64_t v, int sw) { return sw ? bswap_64(v) : v; }
-static uint16_t s16(uint16_t v, int sw) { return sw ? bswap_16(v) : v; }
-
 /* Appends one record, version 7 or 8, native (sw 0) or swapped. */
 static void put(FILE *fp, const struct rec *r, int version, int sw)
 {
-	if (version == 7) {
-		struct wc_blk_io_trace t = {
-			.magic = s32(WC_BLK_MAGIC | 7, sw),
-			.sequence = s32(r->sequence, sw),
-			.time = s64(r->time, sw),
-			.sector = s64(r->sector, sw),
-			.bytes = s32(r->bytes, sw),
-			.action = s32((uint32_t)r->action, sw),
-			.pid = s32(r->pid, sw),
-			.device = s32(r->device, sw),
-			.cpu = s32(r->cpu, sw),
-			.error = s16(r->error, sw),
-			.pdu_len = s16(r->pdu_len, sw),
-		};
-		fwrite(&t, sizeof(t), 1, fp);
-	} else {
-		struct wc_blk_io_trace2 t = {
-			.magic = s32(WC_BLK_MAGIC | 8, sw),
-			.sequence = s32(r->sequence, sw),
-			.time = s64(r->time, sw),
-			.sector = s64(r->sector, sw),
-			.bytes = s32(r->bytes, sw),
-			.pid = s32(r->pid, sw),
-			.action = s64(r->action, sw),
-			.device = s32(r->device, sw),
-			.cpu = s32(r->cpu, sw),
-			.error = s16(r->error, sw),
-			.pdu_len = s16(r->pdu_len, sw),
-		};
-		fwrite(&t, sizeof(t), 1, fp);
-	}
-	if (r->pdu_len)
-		fwrite(r->pdu, r->pdu_len, 1, fp);
+	unsigned char buf[256];
+	const struct wc_event ev = {
+		.sequence = r->sequence, .time = r->time, .sector = r->sector,
+		.bytes = r->bytes, .action = r->action, .pid = r->pid,
+		.device = r->device, .cpu = r->cpu, .error = r->error,
+		.pdu = r->pdu, .pdu_len = r->pdu_len,
+	};
+	ssize_t n = wc_blk_encode(buf, sizeof(buf), &ev, (unsigned)version,
+				  sw, NULL);
+
+	ck_assert_int_gt(n, 0);
+	ck_assert_uint_eq(fwrite(buf, 1, (size_t)n, fp), (size_t)n);
 }
 
 static char path[64];

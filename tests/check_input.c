@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "encode.h"
 #include "input.h"
 
 #define FIX "tests/fixtures/reader/ext4"
@@ -275,25 +276,27 @@ START_TEST(test_archive_diagnostics)
 }
 END_TEST
 
+static void put_event(FILE *fp, const struct wc_event *ev)
+{
+	unsigned char rec[256];
+	ssize_t n = wc_blk_encode(rec, sizeof(rec), ev, WC_BLK_VERSION_7,
+				  false, NULL);
+
+	ck_assert_int_gt(n, 0);
+	ck_assert_uint_eq(fwrite(rec, 1, (size_t)n, fp), (size_t)n);
+}
+
 /* A hand-written trace: notify records, a message, sequence gaps. */
 static void put(FILE *fp, uint32_t seq, uint64_t time, uint64_t action,
 		uint32_t pid, const void *pdu, uint16_t pdu_len)
 {
-	struct wc_blk_io_trace t;
+	const struct wc_event ev = {
+		.sequence = seq, .time = time, .sector = 8 * time,
+		.bytes = 4096, .action = action, .pid = pid,
+		.device = WC_DEV_MAKE(8, 0), .pdu = pdu, .pdu_len = pdu_len,
+	};
 
-	memset(&t, 0, sizeof(t));
-	t.magic = WC_BLK_MAGIC | WC_BLK_VERSION_7;
-	t.sequence = seq;
-	t.time = time;
-	t.sector = 8 * time;
-	t.bytes = 4096;
-	t.action = (uint32_t)action;
-	t.pid = pid;
-	t.device = WC_DEV_MAKE(8, 0);
-	t.pdu_len = pdu_len;
-	fwrite(&t, sizeof(t), 1, fp);
-	if (pdu_len)
-		fwrite(pdu, pdu_len, 1, fp);
+	put_event(fp, &ev);
 }
 
 START_TEST(test_notify_and_gaps)
@@ -374,20 +377,16 @@ START_TEST(test_bounded_tables)
 		put(fp, 0, pid, process, pid, name, 16);
 	}
 	for (pid = 1; pid <= WC_INPUT_MAX_SEQ_KEYS + 10; pid++) {
-		struct wc_blk_io_trace t;
+		struct wc_event e = {
+			.time = npids + pid, .bytes = 4096, .action = q,
+			.device = WC_DEV_MAKE(8, 0), .cpu = pid,
+		};
 
 		/* sequence 1 then 3 on every cpu: one gap each */
-		memset(&t, 0, sizeof(t));
-		t.magic = WC_BLK_MAGIC | WC_BLK_VERSION_7;
-		t.time = npids + pid;
-		t.bytes = 4096;
-		t.action = (uint32_t)q;
-		t.device = WC_DEV_MAKE(8, 0);
-		t.cpu = pid;
-		t.sequence = 1;
-		fwrite(&t, sizeof(t), 1, fp);
-		t.sequence = 3;
-		fwrite(&t, sizeof(t), 1, fp);
+		e.sequence = 1;
+		put_event(fp, &e);
+		e.sequence = 3;
+		put_event(fp, &e);
 	}
 	fclose(fp);
 

@@ -42,6 +42,7 @@
  * Records go through analyze/lib/blktrace_format.h, version 7, sequence
  * numbers per CPU from 1, plus process-name notify records.
  */
+#include <endian.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -54,6 +55,7 @@
 
 #include "blktrace_format.h"
 #include "classify.h"
+#include "encode.h"
 #include "exitcodes.h"
 
 #define PROG "wcsynth"
@@ -445,41 +447,25 @@ static int cmp_event(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static uint32_t sw32(uint32_t v, bool be)
-{
-	return be ? __builtin_bswap32(v) : v;
-}
-
-static uint64_t sw64(uint64_t v, bool be)
-{
-	return be ? __builtin_bswap64(v) : v;
-}
-
-static uint16_t sw16(uint16_t v, bool be)
-{
-	return be ? __builtin_bswap16(v) : v;
-}
-
+/* be: records big-endian, whatever this machine's byte order. */
 static int write_record(FILE *f, const struct event *e, uint32_t seq, bool be)
 {
-	struct wc_blk_io_trace t;
+	unsigned char rec[WC_BLK_V7_SIZE + 64];
+	const struct wc_event ev = {
+		.sequence = seq, .time = e->time, .sector = e->sector,
+		.bytes = e->bytes, .action = e->action, .pid = e->pid,
+		.device = e->device, .cpu = e->cpu,
+		.pdu = (const unsigned char *)e->pdu, .pdu_len = e->pdu_len,
+	};
+	ssize_t n;
 
-	memset(&t, 0, sizeof(t));
-	t.magic = sw32(WC_BLK_MAGIC | WC_BLK_VERSION_7, be);
-	t.sequence = sw32(seq, be);
-	t.time = sw64(e->time, be);
-	t.sector = sw64(e->sector, be);
-	t.bytes = sw32(e->bytes, be);
-	t.action = sw32(e->action, be);
-	t.pid = sw32(e->pid, be);
-	t.device = sw32(e->device, be);
-	t.cpu = sw32(e->cpu, be);
-	t.pdu_len = sw16(e->pdu_len, be);
-	if (fwrite(&t, sizeof(t), 1, f) != 1)
+	n = wc_blk_encode(rec, sizeof(rec), &ev, WC_BLK_VERSION_7,
+			  be == (__BYTE_ORDER == __LITTLE_ENDIAN), NULL);
+	if (n < 0) {
+		errno = EINVAL;
 		return -1;
-	if (e->pdu_len && fwrite(e->pdu, e->pdu_len, 1, f) != 1)
-		return -1;
-	return 0;
+	}
+	return fwrite(rec, 1, (size_t)n, f) == (size_t)n ? 0 : -1;
 }
 
 static int write_traces(const char *base, uint32_t device, bool be)

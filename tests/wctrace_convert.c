@@ -25,13 +25,11 @@
  *                   as a corrupt device field would look: the analysis
  *                   must cap what it keeps per device (WC_MAX_DEVICES)
  *
- * Records are read with the project's decoder and written with the layout
- * of blktrace_format.h, so the tests can make big-endian, v8, remap and
+ * Records are read with the project's decoder and written with its
+ * encoder, so the tests can make big-endian, v8, remap and
  * notify traces from the small recorded fixtures instead of keeping
  * hand-made binaries.
  */
-#include <byteswap.h>
-#include <endian.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +37,7 @@
 
 #include "blktrace_format.h"
 #include "decode.h"
+#include "encode.h"
 #include "source.h"
 
 struct conv {
@@ -103,71 +102,25 @@ static void scramble(struct conv *c, struct wc_event *ev)
 	}
 }
 
-static uint16_t o16(const struct conv *c, uint16_t v)
+/* Writes ev in the output's version and byte order. */
+static int put(struct conv *c, const struct wc_event *ev, struct wc_err *err)
 {
-	return c->swap ? bswap_16(v) : v;
-}
+	static unsigned char rec[WC_BLK_RECORD_MAX];
+	ssize_t n;
 
-static uint32_t o32(const struct conv *c, uint32_t v)
-{
-	return c->swap ? bswap_32(v) : v;
-}
-
-static uint64_t o64(const struct conv *c, uint64_t v)
-{
-	return c->swap ? bswap_64(v) : v;
-}
-
-static void put(struct conv *c, const struct wc_event *ev)
-{
-	uint64_t action = ev->action | (ev->has_cgroup ? WC_TA_CGROUP : 0);
-	uint16_t pdu_len = (uint16_t)(ev->pdu_len + (ev->has_cgroup ? 8 : 0));
-	uint32_t magic = WC_BLK_MAGIC | (c->v8 ? WC_BLK_VERSION_8 : WC_BLK_VERSION_7);
-
-	if (c->v8) {
-		struct wc_blk_io_trace2 t;
-
-		memset(&t, 0, sizeof(t));
-		t.magic = o32(c, magic);
-		t.sequence = o32(c, ev->sequence);
-		t.time = o64(c, ev->time);
-		t.sector = o64(c, ev->sector);
-		t.bytes = o32(c, ev->bytes);
-		t.pid = o32(c, ev->pid);
-		t.action = o64(c, action);
-		t.device = o32(c, ev->device);
-		t.cpu = o32(c, ev->cpu);
-		t.error = o16(c, ev->error);
-		t.pdu_len = o16(c, pdu_len);
-		fwrite(&t, sizeof(t), 1, c->out);
-	} else {
-		struct wc_blk_io_trace t;
-
-		memset(&t, 0, sizeof(t));
-		t.magic = o32(c, magic);
-		t.sequence = o32(c, ev->sequence);
-		t.time = o64(c, ev->time);
-		t.sector = o64(c, ev->sector);
-		t.bytes = o32(c, ev->bytes);
-		t.action = o32(c, (uint32_t)action);
-		t.pid = o32(c, ev->pid);
-		t.device = o32(c, ev->device);
-		t.cpu = o32(c, ev->cpu);
-		t.error = o16(c, ev->error);
-		t.pdu_len = o16(c, pdu_len);
-		fwrite(&t, sizeof(t), 1, c->out);
-	}
-	if (ev->has_cgroup) {
-		uint64_t id = o64(c, ev->cgroup);
-
-		fwrite(&id, 8, 1, c->out);
-	}
-	if (ev->pdu_len)
-		fwrite(ev->pdu, ev->pdu_len, 1, c->out);
+	n = wc_blk_encode(rec, sizeof(rec), ev,
+			  c->v8 ? WC_BLK_VERSION_8 : WC_BLK_VERSION_7, c->swap,
+			  err);
+	if (n < 0)
+		return -1;
+	if (fwrite(rec, 1, (size_t)n, c->out) != (size_t)n)
+		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+				  "write error");
+	return 0;
 }
 
 /* Writes ev, numbering it when asked. */
-static void emit(struct conv *c, struct wc_event *ev)
+static int emit(struct conv *c, struct wc_event *ev, struct wc_err *err)
 {
 	if (c->seq && !wc_event_is_notify(ev)) {
 		c->next_seq++;
@@ -175,7 +128,7 @@ static void emit(struct conv *c, struct wc_event *ev)
 			c->next_seq++;
 		ev->sequence = c->next_seq;
 	}
-	put(c, ev);
+	return put(c, ev, err);
 }
 
 static bool seen_pid(uint32_t pid)
@@ -210,15 +163,13 @@ static int convert(struct conv *c, const char *in)
 		unsigned char pdu[64];
 		struct wc_event x;
 
-		if (wc_event_is_notify(&ev) && (ev.action & WC_TA_MASK) ==
-		    WC_TN_TIMESTAMP && ev.pdu_len == 8 && swapped_in != c->swap) {
-			/* Timestamp payloads follow the file's byte order. */
-			uint32_t v[2];
+		uint32_t sec, nsec;
 
-			memcpy(v, ev.pdu, 8);
-			v[0] = bswap_32(v[0]);
-			v[1] = bswap_32(v[1]);
-			memcpy(pdu, v, 8);
+		if (wc_event_is_notify(&ev) && (ev.action & WC_TA_MASK) ==
+		    WC_TN_TIMESTAMP &&
+		    wc_event_timestamp(&ev, swapped_in, &sec, &nsec)) {
+			/* Timestamp payloads follow the file's byte order. */
+			wc_blk_encode_timestamp(pdu, sec, nsec, c->swap);
 			ev.pdu = pdu;
 		}
 		if (c->set_device)
@@ -228,18 +179,17 @@ static int convert(struct conv *c, const char *in)
 		if (c->scramble_devices && !wc_event_is_notify(&ev))
 			ev.device = (uint32_t)(rnd(c) >> 32);
 		if (c->notify && nev == 0) {
-			uint32_t ts[2] = { 1700000000u, 5u };
+			unsigned char ts[8];
 
 			x = ev;
 			x.action = WC_TC(WC_TC_NOTIFY) | WC_TN_TIMESTAMP;
 			x.sequence = 0;
 			x.has_cgroup = false;
 			x.pdu_len = 8;
-			ts[0] = o32(c, ts[0]);
-			ts[1] = o32(c, ts[1]);
-			/* put() writes the payload as is: pre-swapped here. */
-			x.pdu = (const unsigned char *)ts;
-			put(c, &x);
+			wc_blk_encode_timestamp(ts, 1700000000u, 5u, c->swap);
+			x.pdu = ts;
+			if (put(c, &x, &err) < 0)
+				goto fail;
 		}
 		if (c->notify && !wc_event_is_notify(&ev) && !seen_pid(ev.pid)) {
 			char name[16];
@@ -253,7 +203,8 @@ static int convert(struct conv *c, const char *in)
 			memset(pdu, 0, sizeof(pdu));
 			memcpy(pdu, name, strlen(name));
 			x.pdu = pdu;
-			put(c, &x);
+			if (put(c, &x, &err) < 0)
+				goto fail;
 		}
 		if (c->cgroup && !wc_event_is_notify(&ev)) {
 			ev.has_cgroup = true;
@@ -261,30 +212,26 @@ static int convert(struct conv *c, const char *in)
 		}
 		if (c->remap && (ev.action & WC_TA_MASK) == WC_TA_QUEUE &&
 		    !wc_event_is_notify(&ev)) {
-			uint32_t from = htobe32(c->remap_from);
-			uint32_t to = htobe32(ev.device);
-			uint64_t sec = htobe64(ev.sector - c->remap_off);
-
 			x = ev;
 			x.action = (ev.action & ~(uint64_t)0xffff) | WC_TA_REMAP;
-			memcpy(pdu, &from, 4);
-			memcpy(pdu + 4, &to, 4);
-			memcpy(pdu + 8, &sec, 8);
+			wc_blk_encode_remap(pdu, c->remap_from, ev.device,
+					    ev.sector - c->remap_off);
 			x.pdu = pdu;
 			x.pdu_len = 16;
-			emit(c, &x);
+			if (emit(c, &x, &err) < 0)
+				goto fail;
 		}
-		emit(c, &ev);
+		if (emit(c, &ev, &err) < 0)
+			goto fail;
 		if (c->split && (ev.action & WC_TA_MASK) == WC_TA_QUEUE &&
 		    !wc_event_is_notify(&ev) && ev.bytes > 4096) {
-			uint64_t at = htobe64(ev.sector + 8);
-
 			x = ev;
 			x.action = (ev.action & ~(uint64_t)0xffff) | WC_TA_SPLIT;
-			memcpy(pdu, &at, 8);
+			wc_blk_encode_be64(pdu, ev.sector + 8);
 			x.pdu = pdu;
 			x.pdu_len = 8;
-			emit(c, &x);
+			if (emit(c, &x, &err) < 0)
+				goto fail;
 		}
 		if (c->notify && ++nev == 10) {
 			static const char msg[] = "wctrace_convert was here";
@@ -296,7 +243,8 @@ static int convert(struct conv *c, const char *in)
 			x.has_cgroup = false;
 			x.pdu = (const unsigned char *)msg;
 			x.pdu_len = sizeof(msg) - 1;
-			put(c, &x);
+			if (put(c, &x, &err) < 0)
+				goto fail;
 		} else if (!c->notify) {
 			nev++;
 		}

@@ -2,8 +2,9 @@
  * blktrace_format.h - the on-disk blktrace record layout, defined once.
  *
  * This is the one definition of the record layout in the project.  The
- * reader (decode.c), the recorder (capture/wcrecord.c) and the synthetic
- * trace generator (tests/wcsynth.c) all include it; nothing else may
+ * reader (decode.c), the writer (encode.c: every generator, benchmark and
+ * test that makes a trace writes through wc_blk_encode()) and the
+ * recorder (capture/wcrecord.c) all include it; nothing else may
  * redeclare these structures.
  *
  * A trace file is a sequence of records, each a fixed header followed by
