@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# run.sh - runs libFuzzer targets built by "make fuzz" (FUZZ_BUILD), each
+# for FUZZ_SECONDS, one after the other, and prints per target one line:
+#
+#   fuzz-TARGET: N runs in S s (R/s), cov C, ft F, corpus K, rss M MB, findings X
+#
+# The working corpus is FUZZ_BUILD/corpus-TARGET (grown from the seeds
+# in tests/fuzz/corpus-TARGET, which are only read); an input that fails
+# is saved under FUZZ_BUILD/findings/TARGET/ and the log is kept in
+# FUZZ_BUILD/TARGET.log.  A finding becomes a regression test by copying
+# it into tests/fuzz/crashers/TARGET/ once fixed (t19-fuzz-replay.sh).
+# Exit 1 when any target found something.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+: "${FUZZ_BUILD:?FUZZ_BUILD must name the fuzz build directory}"
+seconds=${FUZZ_SECONDS:-60}
+# Scratch files of the targets: memory is faster than disk when there is.
+if [[ -z ${TMPDIR:-} && -d /dev/shm && -w /dev/shm ]]; then
+	export TMPDIR=/dev/shm
+fi
+
+status=0
+for t in "$@"; do
+	bin=$FUZZ_BUILD/tests/fuzz/fuzz-$t
+	work=$FUZZ_BUILD/corpus-$t
+	found=$FUZZ_BUILD/findings/$t
+	log=$FUZZ_BUILD/$t.log
+	[[ -x $bin ]] || { echo "run.sh: $bin not built (make fuzz)" >&2; exit 1; }
+	mkdir -p "$work" "$found"
+	before=$(find "$found" -type f | wc -l)
+	dict=()
+	[[ -f $top/tests/fuzz/$t.dict ]] && dict=(-dict="$top/tests/fuzz/$t.dict")
+	rc=0
+	# -timeout: an input that takes this long is a hang (the -o loop of
+	# issue 8 was one); -rss_limit_mb: memory must stay bounded.
+	(cd "$top" && "$bin" -max_total_time="$seconds" -timeout=20 \
+		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$found/" \
+		"${dict[@]}" "$work" "$top/tests/fuzz/corpus-$t") >"$log" 2>&1 || rc=$?
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+	rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log")
+	last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
+	cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
+	ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
+	corp=$(sed -n 's/.* corp: \([0-9]*\).*/\1/p' <<<"$last")
+	after=$(find "$found" -type f | wc -l)
+	new=$((after - before))
+	echo "fuzz-$t: ${runs:-?} runs in $seconds s ($(( ${runs:-0} / (seconds > 0 ? seconds : 1) ))/s)," \
+		"cov ${cov:-?}, ft ${ft:-?}, corpus ${corp:-?}, rss ${rss:-?} MB, findings $new"
+	if [[ $new -gt 0 || $rc -ne 0 ]]; then
+		status=1
+		grep -E '^(fuzz:|==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$log" | head -n 5 | sed 's/^/    /'
+		echo "    log: $log; inputs: $found"
+	fi
+done
+exit "$status"
