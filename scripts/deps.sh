@@ -2,7 +2,7 @@
 # deps.sh - make sure what a target needs is installed.
 #
 #   scripts/deps.sh build   what building the programs needs: compiler,
-#                           pkg-config, libarchive
+#                           pkg-config, libarchive, libfuse3 (wcdisk)
 #   scripts/deps.sh demo    that, and gnuplot ("make demo")
 #   scripts/deps.sh check   everything: Check, the tools the tests compare
 #                           against or drive, the browser, capture's tools
@@ -21,6 +21,7 @@ build_needs=(
 	make:make
 	pkg-config:pkg-config
 	pc:libarchive:libarchive-dev
+	pc:fuse3:libfuse3-dev
 )
 check_needs=(
 	pc:check:check
@@ -38,6 +39,7 @@ check_needs=(
 	cpio:cpio
 	zip:zip
 	losetup:mount
+	fusermount3:fuse3
 	shellcheck:shellcheck
 	chromium:chromium
 	/usr/bin/time:time
