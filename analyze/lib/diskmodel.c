@@ -154,6 +154,39 @@ bad:
 			  d->type == P_BOOL ? "on or off" : "a number in range");
 }
 
+int wc_disk_params_write(FILE *fp, const struct wc_disk_params *p)
+{
+	const char *base = (const char *)p;
+	size_t i;
+	int n;
+
+	for (i = 0; i < sizeof(pdescs) / sizeof(pdescs[0]); i++) {
+		const struct pdesc *d = &pdescs[i];
+
+		switch (d->type) {
+		case P_KIND:
+			n = fprintf(fp, "%s = %s\n", d->name,
+				    p->model == WC_DISK_HDD ? "hdd" : "ssd");
+			break;
+		case P_BOOL:
+			n = fprintf(fp, "%s = %s\n", d->name,
+				    *(const bool *)(base + d->off) ? "on" : "off");
+			break;
+		case P_U64:
+			n = fprintf(fp, "%s = %" PRIu64 "\n", d->name,
+				    *(const uint64_t *)(base + d->off));
+			break;
+		default:
+			n = fprintf(fp, "%s = %.10g\n", d->name,
+				    *(const double *)(base + d->off));
+			break;
+		}
+		if (n < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static char *trim(char *s)
 {
 	char *e;

@@ -151,6 +151,9 @@ int wc_disk_param_set(struct wc_disk_params *p, const char *key,
 int wc_disk_params_load(struct wc_disk_params *p, const char *path,
 			struct wc_err *err);
 
+/* Writes every parameter as a "key = value" line, loadable again. */
+int wc_disk_params_write(FILE *fp, const struct wc_disk_params *p);
+
 /* Checks p as a whole (track <= avg <= full, rates > 0, ...) and opens a
  * disk of capacity_bytes (a multiple of 512, > 0) with an empty cache. */
 int wc_disk_open(struct wc_disk **d, const struct wc_disk_params *p,
