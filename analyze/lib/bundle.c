@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "bundle.h"
+#include "escape.h"
 #include "report.h"
 #include "series.h"
 
@@ -230,31 +231,6 @@ static int slurp(const char *path, char **out, struct wc_err *err)
 	}
 	*out = buf;
 	return 0;
-}
-
-/* Writes s as a gnuplot double-quoted string. */
-static void gp_str(FILE *f, const char *s)
-{
-	putc('"', f);
-	for (; s && *s; s++) {
-		if (*s == '"' || *s == '\\')
-			putc('\\', f);
-		putc((unsigned char)*s < ' ' ? ' ' : *s, f);
-	}
-	putc('"', f);
-}
-
-static void html_str(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: putc(*s, f);
-		}
-	}
 }
 
 static bool has_common(const char *dir)
@@ -783,8 +759,10 @@ static void common_vars(FILE *v, enum fig fig, const char *name,
 
 	fprintf(v, "out = \"%s\"\n", figs[fig].name);
 	snprintf(title, sizeof(title), "%s: %s", name, what);
+	/* The capture's name is the input's: single-quoted, where gnuplot
+	 * runs no `command` and expands no @macro (escape.h). */
 	fputs("title = ", v);
-	gp_str(v, title);
+	wc_escape_gnuplot(v, title);
 	fputs("\n", v);
 }
 
@@ -861,7 +839,7 @@ static int write_figures(struct wc_bundle *b, struct cap *c,
 			snprintf(note, sizeof(note), "%llu requests, one point each",
 				 (unsigned long long)c->scatter_requests);
 		fputs("note = ", v);
-		gp_str(v, note);
+		wc_escape_gnuplot(v, note);
 		if (c->points > SVG_MAX_POINTS)
 			fprintf(v, "\n# Too many points for an SVG a browser can draw.\n"
 				"formats = \"png\"");
@@ -1181,8 +1159,9 @@ static int write_compare(struct wc_bundle *b, struct wc_err *err)
 		if (!v)
 			return nomem(err);
 		fprintf(v, "out = \"compare-phases\"\ntitle = \"wall time per "
-			"phase\"\ndatafile = \"compare-phases.dat\"\nphases = \"%s\"\n"
-			"ncap = %zu\n", plist, b->ncaps);
+			"phase\"\ndatafile = \"compare-phases.dat\"\nphases = ");
+		wc_escape_gnuplot(v, plist);
+		fprintf(v, "\nncap = %zu\n", b->ncaps);
 		fclose(v);
 		if (!buf || write_gp(b, "compare-phases.gp", "compare-phases", buf, err) < 0) {
 			free(buf);
@@ -1222,7 +1201,9 @@ static int write_compare(struct wc_bundle *b, struct wc_err *err)
 		return nomem(err);
 	fprintf(v, "out = \"compare-throughput\"\ntitle = \"throughput of "
 		"every capture (main device)\"\ndatafile = \"compare-throughput.dat\"\n"
-		"names = \"%s\"\nxmax = %.9g\n", plist, xmax);
+		"names = ");
+	wc_escape_gnuplot(v, plist);
+	fprintf(v, "\nxmax = %.9g\n", xmax);
 	fclose(v);
 	if (!buf || write_gp(b, "compare-throughput.gp", "compare-throughput",
 			     buf, err) < 0) {
@@ -1393,10 +1374,10 @@ static void html_figure(FILE *f, const char *dir,
 	fputs("<figure>\n", f);
 	fprintf(f, "<a href=\"%s%s.%s\"><img src=\"%s%s.png\" width=\"%d\" "
 		"height=\"%d\" alt=\"", pre, name, big, pre, name, w, h);
-	html_str(f, alt);
+	wc_escape_html(f, alt);
 	fputs("\"></a>\n", f);
 	fputs("<figcaption>", f);
-	html_str(f, caption);
+	wc_escape_html(f, caption);
 	fputs(" (", f);
 	if (svg)
 		fprintf(f, "<a href=\"%s%s.svg\">SVG</a>, ", pre, name);
@@ -1413,7 +1394,7 @@ static void html_cat_head(FILE *f, const struct wc_bundle *b)
 	for (k = 0; k < WC_NCAT; k++) {
 		fputs("<th>", f);
 		html_swatch(f, b->catcolor[k]);
-		html_str(f, wc_cat_name((enum wc_cat)k));
+		wc_escape_html(f, wc_cat_name((enum wc_cat)k));
 		fputs("</th>", f);
 	}
 	fputs("<th>", f);
@@ -1488,9 +1469,9 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 
 		fprintf(f, "<tr><td>%zu</td><td class=\"l\"><a href=\"#cap-%s\">",
 			i + 1, b->caps[i].dir);
-		html_str(f, m->name);
+		wc_escape_html(f, m->name);
 		fputs("</a></td><td>", f);
-		html_str(f, m->fs[0] ? m->fs : "?");
+		wc_escape_html(f, m->fs[0] ? m->fs : "?");
 		fprintf(f, "</td><td>%s</td><td>%s</td>", onoff(m->write_cache),
 			onoff(m->barrier));
 		if (!fg) {
@@ -1522,10 +1503,10 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 		const struct wc_figures *fg = wc_analysis_main(c->a);
 
 		fprintf(f, "<h2 id=\"cap-%s\">", c->dir);
-		html_str(f, m->name);
+		wc_escape_html(f, m->name);
 		fputs("</h2>\n<p>", f);
 		fputs("filesystem ", f);
-		html_str(f, m->fs[0] ? m->fs : "unknown");
+		wc_escape_html(f, m->fs[0] ? m->fs : "unknown");
 		fprintf(f, ", write cache %s, barriers %s, %llu events", onoff(m->write_cache),
 			onoff(m->barrier), (unsigned long long)m->events);
 		if (m->events_dropped > 0)
@@ -1546,7 +1527,7 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 
 				fputs("<tr><td class=\"l\">", f);
 				html_swatch(f, k < WC_NCAT ? b->catcolor[k] : b->idlecolor);
-				html_str(f, k < WC_NCAT ? wc_cat_name((enum wc_cat)k) : "idle");
+				wc_escape_html(f, k < WC_NCAT ? wc_cat_name((enum wc_cat)k) : "idle");
 				fprintf(f, "</td><td>%.3f</td><td>%.1f%%</td>", secs(ns),
 					fg->window_ns ? 100.0 * (double)ns / (double)fg->window_ns : 0.0);
 				if (k < WC_NCAT)
@@ -1570,15 +1551,15 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 					    fig != FIG_SCATTER || c->points <= SVG_MAX_POINTS);
 			} else {
 				fputs("<p>No figure: ", f);
-				html_str(f, figs[fig].caption);
+				wc_escape_html(f, figs[fig].caption);
 				fputs(" (", f);
-				html_str(f, c->why[fig] ? c->why[fig] : "not written");
+				wc_escape_html(f, c->why[fig] ? c->why[fig] : "not written");
 				fputs(").</p>\n", f);
 			}
 		}
 	}
 	fputs("<h2 id=\"report\">Text report</h2>\n<pre>", f);
-	html_str(f, report);
+	wc_escape_html(f, report);
 	fputs("</pre>\n</body>\n</html>\n", f);
 	free(report);
 	return bclose(b, f, "index.html", err);
