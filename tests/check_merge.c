@@ -346,6 +346,92 @@ START_TEST(test_reorder_tie_key)
 }
 END_TEST
 
+/* The window as one plain set: each step hands out its smallest event by
+ * (time, device, sequence, arrival), then the next arrival joins it. */
+static unsigned model_window(const struct seqsrc *q, size_t window,
+			     unsigned *out)
+{
+	unsigned in[2000], nin = 0, next = 0, nout = 0;
+
+	while (next < q->n && nin < window)
+		in[nin++] = next++;
+	while (nin > 0) {
+		unsigned i, best = 0;
+
+		for (i = 1; i < nin; i++) {
+			const struct wc_event *a = &q->evs[in[i]], *b = &q->evs[in[best]];
+
+			if (a->time != b->time ? a->time < b->time :
+			    a->device != b->device ? a->device < b->device :
+			    a->sequence != b->sequence ? a->sequence < b->sequence :
+			    in[i] < in[best])
+				best = i;
+		}
+		out[nout++] = in[best];
+		in[best] = in[--nin];
+		if (next < q->n)
+			in[nin++] = next++;
+	}
+	return nout;
+}
+
+/* In order, out of order by a little, by a lot, in interleaved runs (as
+ * CPU buffers on a pipe), with ties everywhere: the window's FIFO and
+ * heap must hand out exactly what one set over the window would. */
+START_TEST(test_reorder_matches_model)
+{
+	static struct seqsrc q;
+	static unsigned want[2000];
+	static const size_t windows[] = { 1, 2, 7, 64, 3000 };
+	uint64_t seed = 88172645463325252ull + (uint64_t)_i * 7919;
+	unsigned i, n, shape = (unsigned)_i % 5;
+	size_t w;
+
+	memset(&q, 0, sizeof(q));
+	q.n = 2000;
+	for (i = 0; i < q.n; i++) {
+		uint64_t t = (uint64_t)i * 4;
+
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		if (shape == 1)
+			t += seed % 9;                  /* jitter: ties, swaps */
+		else if (shape == 2)
+			t = seed % 5000;                /* no order at all */
+		else if (shape == 3)
+			t = (i % 100) * 40 + (i / 200) * 4000 + (i / 100 % 2);
+		else if (shape == 4 && i % 50 == 0)
+			t = t > 500 ? t - 500 : 0;      /* a few stragglers */
+		q.evs[i].time = t / 4 * 4;
+		q.evs[i].device = (uint32_t)(seed >> 20) % 2;
+		q.evs[i].sequence = (uint32_t)(seed >> 40) % 3;
+	}
+	for (w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
+		struct wc_reorder *r = NULL;
+		struct wc_event ev;
+		struct wc_err err;
+
+		q.pos = 0;
+		n = model_window(&q, windows[w], want);
+		ck_assert_uint_eq(n, q.n);
+		wc_err_clear(&err);
+		ck_assert_int_eq(wc_reorder_open(&r, windows[w], seq_pull, &q,
+						 &err), 0);
+		for (i = 0; wc_reorder_next(r, &ev, &err) > 0; i++) {
+			char pdu[24];
+
+			ck_assert_uint_lt(i, n);
+			ck_assert_uint_eq(ev.cpu, want[i]);
+			snprintf(pdu, sizeof(pdu), "event %u", ev.cpu);
+			ck_assert_str_eq((const char *)ev.pdu, pdu);
+		}
+		ck_assert_uint_eq(i, n);
+		wc_reorder_free(r);
+	}
+}
+END_TEST
+
 static Suite *merge_suite(void)
 {
 	Suite *s = suite_create("merge");
@@ -359,6 +445,7 @@ static Suite *merge_suite(void)
 	tcase_add_test(tc, test_genesis_is_earliest_first);
 	tcase_add_test(ro, test_reorder_sorts_within_window);
 	tcase_add_test(ro, test_reorder_tie_key);
+	tcase_add_loop_test(ro, test_reorder_matches_model, 0, 10);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, ro);
 	return s;

@@ -3,20 +3,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prioq.h"
+
 /* ---- k-way merge ------------------------------------------------------ */
 
-struct pending {
-	struct wc_event ev;
-	uint64_t rank;        /* larger: placed earlier among equal times */
-};
-
+/* The heap holds one entry per stream that has an event pending, keyed
+ * by (time, tie).  Among equal times the stream given a rank last goes
+ * first, so tie = UINT64_MAX - rank. */
 struct wc_merge {
 	unsigned nstreams;
 	wc_merge_pull_fn pull;
 	void *ctx;
-	struct pending *pend;   /* one per stream */
-	unsigned *heap;         /* stream numbers */
-	unsigned nheap;
+	struct wc_event *pend;  /* one per stream */
+	struct wc_prioq *heap;  /* items: stream numbers */
 	uint64_t next_rank;
 	long last;              /* stream handed out last, or -1 */
 	int primed;
@@ -24,47 +23,6 @@ struct wc_merge {
 	uint64_t genesis;
 	struct wc_err deferred;
 };
-
-static int m_before(const struct wc_merge *m, unsigned a, unsigned b)
-{
-	const struct pending *pa = &m->pend[a], *pb = &m->pend[b];
-
-	if (pa->ev.time != pb->ev.time)
-		return pa->ev.time < pb->ev.time;
-	return pa->rank > pb->rank;
-}
-
-static void m_up(struct wc_merge *m, unsigned i)
-{
-	while (i > 0) {
-		unsigned parent = (i - 1) / 2, t;
-
-		if (!m_before(m, m->heap[i], m->heap[parent]))
-			break;
-		t = m->heap[i];
-		m->heap[i] = m->heap[parent];
-		m->heap[parent] = t;
-		i = parent;
-	}
-}
-
-static void m_down(struct wc_merge *m, unsigned i)
-{
-	for (;;) {
-		unsigned l = 2 * i + 1, r = l + 1, best = i, t;
-
-		if (l < m->nheap && m_before(m, m->heap[l], m->heap[best]))
-			best = l;
-		if (r < m->nheap && m_before(m, m->heap[r], m->heap[best]))
-			best = r;
-		if (best == i)
-			break;
-		t = m->heap[i];
-		m->heap[i] = m->heap[best];
-		m->heap[best] = t;
-		i = best;
-	}
-}
 
 int wc_merge_open(struct wc_merge **out, unsigned nstreams,
 		  wc_merge_pull_fn pull, void *ctx, struct wc_err *err)
@@ -76,8 +34,10 @@ int wc_merge_open(struct wc_merge **out, unsigned nstreams,
 	if (!m)
 		goto fail;
 	m->pend = calloc(nstreams ? nstreams : 1, sizeof(*m->pend));
-	m->heap = calloc(nstreams ? nstreams : 1, sizeof(*m->heap));
-	if (!m->pend || !m->heap)
+	if (!m->pend)
+		goto fail_free;
+	/* Room for every stream from the start: no put() can fail later. */
+	if (wc_prioq_open(&m->heap, nstreams ? nstreams : 1, err) < 0)
 		goto fail_free;
 	m->nstreams = nstreams;
 	m->pull = pull;
@@ -101,7 +61,7 @@ static int m_pull(struct wc_merge *m, unsigned s)
 	int r;
 
 	wc_err_clear(&e);
-	r = m->pull(m->ctx, s, &m->pend[s].ev, &e);
+	r = m->pull(m->ctx, s, &m->pend[s], &e);
 	if (r < 0) {
 		/* Keep the first failure, let the other streams finish:
 		 * blkparse too prints everything it could read. */
@@ -112,33 +72,38 @@ static int m_pull(struct wc_merge *m, unsigned s)
 	return r > 0;
 }
 
+static uint64_t m_tie(struct wc_merge *m)
+{
+	return UINT64_MAX - m->next_rank++;
+}
+
 static void m_prime(struct wc_merge *m)
 {
+	struct wc_prioq_entry head;
 	unsigned s;
 
 	for (s = 0; s < m->nstreams; s++) {
-		unsigned head;
+		uint64_t tie;
 
 		if (!m_pull(m, s))
 			continue;
-		m->pend[s].rank = m->next_rank++;
-		if (m->nheap > 0) {
-			head = m->heap[0];
-			/* A newcomer at the head's time goes right after the
-			 * head: give the head a newer rank still. */
-			if (m->pend[s].ev.time == m->pend[head].ev.time)
-				m->pend[head].rank = m->next_rank++;
-		}
-		m->heap[m->nheap++] = s;
-		m_up(m, m->nheap - 1);
+		tie = m_tie(m);
+		/* A newcomer at the head's time goes right after the head:
+		 * give the head a newer rank still. */
+		if (wc_prioq_peek(m->heap, &head) &&
+		    m->pend[s].time == head.key)
+			wc_prioq_replace(m->heap, head.key, m_tie(m),
+					 head.item, NULL);
+		wc_prioq_put(m->heap, m->pend[s].time, tie, s, NULL);
 	}
-	if (m->nheap > 0)
-		m->genesis = m->pend[m->heap[0]].ev.time;
+	if (wc_prioq_peek(m->heap, &head))
+		m->genesis = head.key;
 	m->primed = 1;
 }
 
 int wc_merge_next(struct wc_merge *m, struct wc_event *ev, struct wc_err *err)
 {
+	struct wc_prioq_entry e;
 	unsigned s;
 
 	if (m->failed)
@@ -149,24 +114,21 @@ int wc_merge_next(struct wc_merge *m, struct wc_event *ev, struct wc_err *err)
 		s = (unsigned)m->last;
 		m->last = -1;
 		/* The stream handed out last sits at the root. */
-		if (m_pull(m, s)) {
-			m->pend[s].rank = m->next_rank++;
-			m_down(m, 0);
-		} else {
-			m->heap[0] = m->heap[--m->nheap];
-			if (m->nheap > 0)
-				m_down(m, 0);
-		}
+		if (m_pull(m, s))
+			wc_prioq_replace(m->heap, m->pend[s].time, m_tie(m), s,
+					 NULL);
+		else
+			wc_prioq_get(m->heap, &e);
 	}
-	if (m->nheap == 0) {
+	if (!wc_prioq_peek(m->heap, &e)) {
 		if (m->deferred.kind != WC_ERR_NONE) {
 			m->failed = 1;
 			goto fail;
 		}
 		return 0;
 	}
-	s = m->heap[0];
-	*ev = m->pend[s].ev;
+	s = (unsigned)e.item;
+	*ev = m->pend[s];
 	m->last = (long)s;
 	return 1;
 
@@ -186,7 +148,7 @@ void wc_merge_free(struct wc_merge *m)
 	if (!m)
 		return;
 	free(m->pend);
-	free(m->heap);
+	wc_prioq_free(m->heap);
 	free(m);
 }
 
@@ -203,13 +165,24 @@ struct slot {
 	unsigned char small[INLINE_PDU];
 };
 
+/*
+ * The window is split in two, and the event handed out is the earlier of
+ * their heads, so the output is the same as from one heap over the whole
+ * window: a FIFO of events in arrival order that are each not earlier
+ * than the one before them, and a heap of the others.  An event not
+ * earlier than the FIFO's tail joins the FIFO in O(1): input already in
+ * order (a "blkparse -d" file) never touches the heap, and input out of
+ * order only by a little (stdin, CPU buffers interleaved) keeps the heap
+ * small.
+ */
 struct wc_reorder {
 	size_t window;
 	wc_merge_pull_fn pull;
 	void *ctx;
 	struct slot *slots;
-	size_t *heap;
-	size_t nheap;
+	size_t *fifo;            /* ring of slot numbers, in arrival order */
+	size_t fifo_head, fifo_n;
+	struct wc_prioq *heap;   /* items: slot numbers */
 	size_t *free_slots;
 	size_t nfree;
 	long last;               /* slot handed out last, or -1 */
@@ -220,49 +193,25 @@ struct wc_reorder {
 	struct wc_err deferred;
 };
 
+/* The second key, after time. */
+static uint64_t r_tie(const struct wc_event *ev)
+{
+	return (uint64_t)ev->device << 32 | ev->sequence;
+}
+
+/* True when slot a goes before slot b: (time, device, sequence, arrival). */
 static int r_before(const struct wc_reorder *r, size_t a, size_t b)
 {
-	const struct wc_event *x = &r->slots[a].ev, *y = &r->slots[b].ev;
+	const struct slot *x = &r->slots[a], *y = &r->slots[b];
+	uint64_t tx, ty;
 
-	if (x->time != y->time)
-		return x->time < y->time;
-	if (x->device != y->device)
-		return x->device < y->device;
-	if (x->sequence != y->sequence)
-		return x->sequence < y->sequence;
-	return r->slots[a].arrival < r->slots[b].arrival;
-}
-
-static void r_up(struct wc_reorder *r, size_t i)
-{
-	while (i > 0) {
-		size_t parent = (i - 1) / 2, t;
-
-		if (!r_before(r, r->heap[i], r->heap[parent]))
-			break;
-		t = r->heap[i];
-		r->heap[i] = r->heap[parent];
-		r->heap[parent] = t;
-		i = parent;
-	}
-}
-
-static void r_down(struct wc_reorder *r, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, rr = l + 1, best = i, t;
-
-		if (l < r->nheap && r_before(r, r->heap[l], r->heap[best]))
-			best = l;
-		if (rr < r->nheap && r_before(r, r->heap[rr], r->heap[best]))
-			best = rr;
-		if (best == i)
-			break;
-		t = r->heap[i];
-		r->heap[i] = r->heap[best];
-		r->heap[best] = t;
-		i = best;
-	}
+	if (x->ev.time != y->ev.time)
+		return x->ev.time < y->ev.time;
+	tx = r_tie(&x->ev);
+	ty = r_tie(&y->ev);
+	if (tx != ty)
+		return tx < ty;
+	return x->arrival < y->arrival;
 }
 
 int wc_reorder_open(struct wc_reorder **out, size_t window,
@@ -278,9 +227,12 @@ int wc_reorder_open(struct wc_reorder **out, size_t window,
 	if (!r)
 		goto fail;
 	r->slots = calloc(window, sizeof(*r->slots));
-	r->heap = calloc(window, sizeof(*r->heap));
+	r->fifo = calloc(window, sizeof(*r->fifo));
 	r->free_slots = calloc(window, sizeof(*r->free_slots));
-	if (!r->slots || !r->heap || !r->free_slots)
+	if (!r->slots || !r->fifo || !r->free_slots)
+		goto fail_free;
+	/* The whole window from the start: no put() can fail later. */
+	if (wc_prioq_open(&r->heap, window, err) < 0)
 		goto fail_free;
 	r->window = window;
 	r->pull = pull;
@@ -347,14 +299,20 @@ static int r_fill_one(struct wc_reorder *r)
 	if (sl->arrival < GENESIS_BATCH && sl->ev.time < r->genesis)
 		r->genesis = sl->ev.time;
 	r->nfree--;
-	r->heap[r->nheap++] = i;
-	r_up(r, r->nheap - 1);
+	if (r->fifo_n == 0 ||
+	    !r_before(r, i, r->fifo[(r->fifo_head + r->fifo_n - 1) % r->window])) {
+		r->fifo[(r->fifo_head + r->fifo_n) % r->window] = i;
+		r->fifo_n++;
+	} else {
+		wc_prioq_put(r->heap, sl->ev.time, r_tie(&sl->ev), i, NULL);
+	}
 	return 1;
 }
 
 int wc_reorder_next(struct wc_reorder *r, struct wc_event *ev,
 		    struct wc_err *err)
 {
+	struct wc_prioq_entry top;
 	size_t i;
 
 	if (r->failed)
@@ -365,17 +323,23 @@ int wc_reorder_next(struct wc_reorder *r, struct wc_event *ev,
 	}
 	while (!r->eof && r->nfree > 0)
 		r_fill_one(r);
-	if (r->nheap == 0) {
+	if (r->fifo_n == 0 && wc_prioq_count(r->heap) == 0) {
 		if (r->deferred.kind != WC_ERR_NONE) {
 			r->failed = 1;
 			goto fail;
 		}
 		return 0;
 	}
-	i = r->heap[0];
-	r->heap[0] = r->heap[--r->nheap];
-	if (r->nheap > 0)
-		r_down(r, 0);
+	if (r->fifo_n > 0 &&
+	    (!wc_prioq_peek(r->heap, &top) ||
+	     r_before(r, r->fifo[r->fifo_head], top.item))) {
+		i = r->fifo[r->fifo_head];
+		r->fifo_head = (r->fifo_head + 1) % r->window;
+		r->fifo_n--;
+	} else {
+		wc_prioq_get(r->heap, &top);
+		i = top.item;
+	}
 	*ev = r->slots[i].ev;
 	r->last = (long)i;
 	return 1;
@@ -401,7 +365,8 @@ void wc_reorder_free(struct wc_reorder *r)
 		for (i = 0; i < r->window; i++)
 			free(r->slots[i].pdu);
 	free(r->slots);
-	free(r->heap);
+	free(r->fifo);
+	wc_prioq_free(r->heap);
 	free(r->free_slots);
 	free(r);
 }
