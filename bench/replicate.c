@@ -7,47 +7,44 @@
  *   replicate -n EVENTS -o OUTDIR FILE...
  *
  * FILE... are the per-CPU files of one capture (NAME.blktrace.CPU, any
- * devices, v7 or v8, in this machine's byte order).  Each is written to
- * OUTDIR under its own base name, holding copy 0, 1, 2 ... of itself,
- * every record of copy k shifted k * (span + 1 ms) later in time, where
- * span is the time from the earliest to the latest record of all FILEs,
- * so copies never overlap and the files stay a valid capture: per-file
- * sequence numbers go on where the previous copy stopped (records with
- * sequence 0, notify and ftrace ones, keep 0).  Whole copies are
- * written, at least EVENTS records in all.  Prints the number of
- * records and copies written.
+ * devices, v7 or v8, either byte order).  Each is written to OUTDIR under
+ * its own base name, holding copy 0, 1, 2 ... of itself, every record of
+ * copy k shifted k * (span + 1 ms) later in time, where span is the time
+ * from the earliest to the latest record of all FILEs, so copies never
+ * overlap and the files stay one valid capture: per-file sequence numbers
+ * go on where the previous copy stopped (records with sequence 0, notify
+ * and ftrace ones, keep 0).  Whole copies are written, at least EVENTS
+ * records in all.  Prints the number of records and copies written.
  *
- * Only the time and sequence fields of a record are rewritten, in place,
- * at their offsets in blktrace_format.h's layouts (the same for v7 and
- * v8); everything else, payloads included, is copied byte for byte.
- * Memory is the size of the FILEs, whatever EVENTS is.
+ * Records are read with the project's decoder and written back with
+ * wc_blk_encode() in each file's own version and byte order, so a copy
+ * differs from its original only in time and sequence.  Memory is about
+ * the size of the FILEs, whatever EVENTS is.
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "blktrace_format.h"
+#include "decode.h"
+#include "encode.h"
 #include "exitcodes.h"
+#include "source.h"
 
 #define PROG "replicate"
 #define MAX_FILES 1024
 #define GAP_NS 1000000ull        /* between the end of a copy and the next */
 
-_Static_assert(offsetof(struct wc_blk_io_trace, sequence) ==
-	       offsetof(struct wc_blk_io_trace2, sequence), "sequence offset");
-_Static_assert(offsetof(struct wc_blk_io_trace, time) ==
-	       offsetof(struct wc_blk_io_trace2, time), "time offset");
-
 struct file {
 	const char *path;
-	unsigned char *buf;
-	size_t len;
-	uint64_t records;
-	uint32_t min_seq, max_seq;      /* of the nonzero sequences */
+	struct wc_event *evs;        /* pdu pointers into pdus */
+	unsigned char *pdus;
+	size_t n, cap, pdu_len, pdu_cap;
+	bool swapped;
+	uint32_t min_seq, max_seq;   /* of the nonzero sequences */
 };
 
 static int fail(const char *path, const char *what)
@@ -56,101 +53,105 @@ static int fail(const char *path, const char *what)
 	return -1;
 }
 
-static int slurp(struct file *f)
+static int grow(void **p, size_t *cap, size_t need, size_t size)
 {
-	FILE *fp = fopen(f->path, "rb");
-	long len;
+	size_t c = *cap ? *cap : 1024;
+	void *q;
 
-	if (!fp)
-		return fail(f->path, strerror(errno));
-	if (fseek(fp, 0, SEEK_END) < 0 || (len = ftell(fp)) < 0 ||
-	    fseek(fp, 0, SEEK_SET) < 0)
-		goto fail_read;
-	f->len = (size_t)len;
-	f->buf = malloc(f->len ? f->len : 1);
-	if (!f->buf || fread(f->buf, 1, f->len, fp) != f->len)
-		goto fail_read;
-	fclose(fp);
-	return 0;
-
-fail_read:
-	fclose(fp);
-	return fail(f->path, "cannot read");
-}
-
-/* Size of the record at off (header plus payload), 0 when it is not a
- * whole record of this machine's byte order. */
-static size_t record_size(const struct file *f, size_t off)
-{
-	uint32_t magic;
-	uint16_t pdu_len;
-	size_t hdr, pl_off;
-
-	if (f->len - off < WC_BLK_V7_SIZE)
+	while (c < need)
+		c *= 2;
+	if (c == *cap)
 		return 0;
-	memcpy(&magic, f->buf + off, 4);
-	if ((magic & WC_BLK_MAGIC_MASK) != WC_BLK_MAGIC)
-		return 0;
-	if ((magic & 0xff) == WC_BLK_VERSION_7) {
-		hdr = WC_BLK_V7_SIZE;
-		pl_off = offsetof(struct wc_blk_io_trace, pdu_len);
-	} else if ((magic & 0xff) == WC_BLK_VERSION_8) {
-		hdr = WC_BLK_V8_SIZE;
-		pl_off = offsetof(struct wc_blk_io_trace2, pdu_len);
-	} else {
-		return 0;
-	}
-	if (f->len - off < hdr)
-		return 0;
-	memcpy(&pdu_len, f->buf + off + pl_off, 2);
-	if (f->len - off - hdr < pdu_len)
-		return 0;
-	return hdr + pdu_len;
-}
-
-/* Counts records, finds the time span and the largest sequence. */
-static int scan(struct file *f, uint64_t *lo, uint64_t *hi)
-{
-	size_t off, sz;
-
-	for (off = 0; off < f->len; off += sz) {
-		struct wc_blk_io_trace h;
-
-		sz = record_size(f, off);
-		if (!sz)
-			return fail(f->path, "not a whole trace in this machine's byte order");
-		memcpy(&h, f->buf + off, sizeof(h));
-		if (h.time < *lo)
-			*lo = h.time;
-		if (h.time > *hi)
-			*hi = h.time;
-		if (h.sequence && (!f->min_seq || h.sequence < f->min_seq))
-			f->min_seq = h.sequence;
-		if (h.sequence > f->max_seq)
-			f->max_seq = h.sequence;
-		f->records++;
-	}
+	q = realloc(*p, c * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = c;
 	return 0;
 }
 
-/* Shifts every record of f's buffer by dt and its sequence by ds. */
-static void shift(struct file *f, uint64_t dt, uint32_t ds)
+/* Decodes every record of f into memory; finds the time span. */
+static int load(struct file *f, uint64_t *lo, uint64_t *hi)
 {
-	size_t off, sz;
+	struct wc_source *src = NULL;
+	struct wc_decoder *dec = NULL;
+	struct wc_event ev;
+	struct wc_err err;
+	size_t i, off = 0;
+	int r;
 
-	for (off = 0; off < f->len; off += sz) {
-		struct wc_blk_io_trace h;
-
-		sz = record_size(f, off);
-		memcpy(&h, f->buf + off, sizeof(h));
-		h.time += dt;
-		if (h.sequence)
-			h.sequence += ds;
-		memcpy(f->buf + off + offsetof(struct wc_blk_io_trace, time),
-		       &h.time, sizeof(h.time));
-		memcpy(f->buf + off + offsetof(struct wc_blk_io_trace, sequence),
-		       &h.sequence, sizeof(h.sequence));
+	wc_err_clear(&err);
+	if (wc_source_open_file(&src, f->path, &err) < 0)
+		goto fail;
+	/* The decoder owns src from here, also when it fails. */
+	if (wc_decoder_open(&dec, src, 0, &err) < 0)
+		goto fail;
+	while ((r = wc_decoder_next(dec, &ev, &err)) > 0) {
+		if (grow((void **)&f->evs, &f->cap, f->n + 1, sizeof(ev)) < 0 ||
+		    grow((void **)&f->pdus, &f->pdu_cap, f->pdu_len + ev.pdu_len,
+			 1) < 0) {
+			wc_err_set(&err, WC_ERR_SYSTEM, f->path, NULL,
+				   WC_NO_OFFSET, "out of memory");
+			goto fail;
+		}
+		memcpy(f->pdus + f->pdu_len, ev.pdu, ev.pdu_len);
+		f->pdu_len += ev.pdu_len;
+		f->evs[f->n++] = ev;
+		if (ev.time < *lo)
+			*lo = ev.time;
+		if (ev.time > *hi)
+			*hi = ev.time;
+		if (ev.sequence && (!f->min_seq || ev.sequence < f->min_seq))
+			f->min_seq = ev.sequence;
+		if (ev.sequence > f->max_seq)
+			f->max_seq = ev.sequence;
 	}
+	if (r < 0)
+		goto fail;
+	f->swapped = wc_decoder_swapped(dec);
+	wc_decoder_free(dec);
+	/* The arena may have moved while it grew: point into it now. */
+	for (i = 0; i < f->n; i++) {
+		f->evs[i].pdu = f->pdus + off;
+		off += f->evs[i].pdu_len;
+	}
+	return 0;
+
+fail:
+	wc_decoder_free(dec);
+	{
+		char buf[2048];
+
+		/* err names the file itself. */
+		fprintf(stderr, PROG ": %s\n", wc_err_format(&err, buf, sizeof(buf)));
+		return -1;
+	}
+}
+
+/* Writes copy k of f: times shifted by k * dt, sequences by k * ds. */
+static int write_copy(const struct file *f, FILE *out, uint64_t k,
+		      uint64_t dt, uint32_t ds)
+{
+	static unsigned char rec[WC_BLK_RECORD_MAX];
+	struct wc_err err;
+	size_t i;
+
+	wc_err_clear(&err);
+	for (i = 0; i < f->n; i++) {
+		struct wc_event ev = f->evs[i];
+		ssize_t len;
+
+		ev.time += k * dt;
+		if (ev.sequence)
+			ev.sequence += (uint32_t)k * ds;
+		len = wc_blk_encode(rec, sizeof(rec), &ev, ev.version,
+				    f->swapped, &err);
+		if (len < 0)
+			return fail(f->path, err.msg);
+		if (fwrite(rec, 1, (size_t)len, out) != (size_t)len)
+			return fail(f->path, strerror(errno));
+	}
+	return 0;
 }
 
 static void usage(FILE *fp)
@@ -189,9 +190,9 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < nfiles; i++) {
 		files[i].path = argv[optind + i];
-		if (slurp(&files[i]) < 0 || scan(&files[i], &lo, &hi) < 0)
+		if (load(&files[i], &lo, &hi) < 0)
 			goto out;
-		per_copy += files[i].records;
+		per_copy += files[i].n;
 	}
 	if (per_copy == 0) {
 		fail(files[0].path, "no records");
@@ -211,16 +212,10 @@ int main(int argc, char **argv)
 	}
 	copies = (want + per_copy - 1) / per_copy;
 	for (k = 0; k < copies; k++) {
-		for (i = 0; i < nfiles; i++) {
-			if (k > 0)
-				shift(&files[i], hi - lo + GAP_NS,
-				      files[i].max_seq - files[i].min_seq + 1);
-			if (fwrite(files[i].buf, 1, files[i].len, out[i]) !=
-			    files[i].len) {
-				fail(outdir, strerror(errno));
+		for (i = 0; i < nfiles; i++)
+			if (write_copy(&files[i], out[i], k, hi - lo + GAP_NS,
+				       files[i].max_seq - files[i].min_seq + 1) < 0)
 				goto out;
-			}
-		}
 	}
 	printf(PROG ": %llu events, %llu copies of %llu\n",
 	       (unsigned long long)(copies * per_copy),
@@ -232,7 +227,8 @@ out:
 			fail(outdir, strerror(errno));
 			status = WC_EXIT_FAILURE;
 		}
-		free(files[i].buf);
+		free(files[i].evs);
+		free(files[i].pdus);
 	}
 	return status;
 }
