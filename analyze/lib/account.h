@@ -52,10 +52,9 @@
 #include "classify.h"
 #include "tracker.h"
 #include "wcerr.h"
+#include "wclimits.h"
 
 #define WC_SEEK_BINS 48     /* bin k: distance in [2^k, 2^(k+1)) sectors */
-#define WC_MAX_COMMS 64
-#define WC_MAX_PHASES 64
 #define WC_STREAM_MIN_BYTES 65536u
 
 /* A latency distribution, nanoseconds; all 0 when n == 0.  Percentiles

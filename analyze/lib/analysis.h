@@ -39,6 +39,7 @@
 #include "account.h"
 #include "btt.h"
 #include "classify.h"
+#include "input.h"
 #include "tracker.h"
 #include "wcerr.h"
 

@@ -124,6 +124,16 @@ enum wc_blk_tc_bit {
 /* The mask of one category inside a 64-bit action. */
 #define WC_TC(bit) ((uint64_t)1 << (WC_TC_SHIFT + (bit)))
 
+/* Zone-operation categories of v8 records (Linux 6.19 uapi
+ * blktrace_api.h: BLK_TC_ZONE_* = 1 << 16.. shifted by BLK_TC_SHIFT, so
+ * they sit in bits 32..37 of the 64-bit action). */
+#define WC_TC_ZONE_APPEND    ((uint64_t)1 << 32)
+#define WC_TC_ZONE_RESET     ((uint64_t)1 << 33)
+#define WC_TC_ZONE_RESET_ALL ((uint64_t)1 << 34)
+#define WC_TC_ZONE_FINISH    ((uint64_t)1 << 35)
+#define WC_TC_ZONE_OPEN      ((uint64_t)1 << 36)
+#define WC_TC_ZONE_CLOSE     ((uint64_t)1 << 37)
+
 /* Payloads that are big-endian whatever the file's byte order. */
 struct wc_blk_remap_pdu {   /* 16 bytes */
 	uint32_t device_from;   /* be32 */

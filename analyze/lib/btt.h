@@ -48,10 +48,8 @@
 #include <stdint.h>
 
 #include "event.h"
-#include "tracker.h"
 #include "wcerr.h"
-
-#define WC_BTT_MAX_KEPT 65536
+#include "wclimits.h"
 
 /* Times in nanoseconds; all 0 when n == 0. */
 struct wc_btt_stat {
@@ -74,7 +72,7 @@ const struct wc_btt_stat *wc_btt_q2c(const struct wc_btt *b);
 const struct wc_btt_stat *wc_btt_d2c(const struct wc_btt *b);
 /* Kept Qs forgotten past WC_BTT_MAX_KEPT. */
 uint64_t wc_btt_dropped(const struct wc_btt *b);
-/* Qs on devices past the first WC_MAX_DEVICES (tracker.h) with a Q,
+/* Qs on devices past the first WC_MAX_DEVICES (wclimits.h) with a Q,
  * ignored: a corrupt device field cannot make btt grow or slow down. */
 uint64_t wc_btt_ignored(const struct wc_btt *b);
 /* Qs kept now, on every device: in flight, or never to complete. */

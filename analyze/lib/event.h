@@ -42,6 +42,17 @@ struct wc_event {
 	const unsigned char *pdu;
 };
 
+struct wc_err;
+
+/*
+ * Where events come from, for every module that pulls them (tracker,
+ * analysis): returns 1 with an event in *ev, 0 at the end, -1 on failure
+ * with err filled (wcerr.h).  ctx is the source's own state, passed back
+ * unchanged; wc_input_next() has this shape for a struct wc_input.
+ */
+typedef int (*wc_event_source)(void *ctx, struct wc_event *ev,
+			       struct wc_err *err);
+
 /* The "what" of an event: one of enum wc_blk_ta (or wc_blk_tn for notify). */
 static inline unsigned wc_event_what(const struct wc_event *ev)
 {

@@ -507,17 +507,6 @@ int wc_tracker_next(struct wc_tracker *tr, struct wc_request *rq,
 	return 0;
 }
 
-static int input_source(void *ctx, struct wc_event *ev, struct wc_err *err)
-{
-	return wc_input_next(ctx, ev, err);
-}
-
-int wc_tracker_open(struct wc_tracker **out, struct wc_input *in,
-		    struct wc_err *err)
-{
-	return wc_tracker_open_source(out, input_source, in, err);
-}
-
 int wc_tracker_open_source(struct wc_tracker **out, wc_event_source next,
 			   void *ctx, struct wc_err *err)
 {

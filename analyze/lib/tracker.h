@@ -1,7 +1,8 @@
 /*
  * tracker.h - follows every request through its life on each device.
  *
- * Pulls events from an event source (usually a struct wc_input) and hands
+ * Pulls events from an event source (event.h; usually a struct wc_input's
+ * wc_input_next) and hands
  * out one struct wc_request each time a request completes (C), then, once
  * the events run out, one for every request still in flight (completed is
  * false for those).  Q, back and front merges, G, I, D, C, requeue, split
@@ -10,7 +11,7 @@
  *
  *     struct wc_tracker *tr = NULL;
  *     struct wc_request rq;
- *     if (wc_tracker_open(&tr, in, &err) < 0) goto fail;
+ *     if (wc_tracker_open_source(&tr, next, ctx, &err) < 0) goto fail;
  *     while ((r = wc_tracker_next(tr, &rq, &err)) > 0)
  *             account(&rq);
  *     wc_tracker_free(tr);
@@ -56,13 +57,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "input.h"
+#include "event.h"
+#include "wcerr.h"
+#include "wclimits.h"
 
 #define WC_NO_TIME UINT64_MAX
-#define WC_TRACKER_MAX_INFLIGHT 65536
-/* Devices followed (and accounted, account.h) per input; events on any
- * further device are counted in stats.ignored_events, nothing else. */
-#define WC_MAX_DEVICES 64
 
 struct wc_request {
 	uint32_t device;
@@ -96,20 +95,12 @@ struct wc_tracker_stats {
 				       * first WC_MAX_DEVICES */
 };
 
-/* Where events come from: returns 1 with an event, 0 at the end, -1 on
- * failure (err filled).  wc_input_next() has this shape. */
-typedef int (*wc_event_source)(void *ctx, struct wc_event *ev,
-			       struct wc_err *err);
-
 /* Sees every event before the tracker does. */
 typedef void (*wc_event_hook)(void *ctx, const struct wc_event *ev);
 
 struct wc_tracker;
 
-/* Over an input; equivalent to wc_tracker_open_source() on wc_input_next. */
-int wc_tracker_open(struct wc_tracker **out, struct wc_input *in,
-		    struct wc_err *err);
-/* Over any source; ctx is passed to next unchanged. */
+/* Over a source (event.h); ctx is passed to next unchanged. */
 int wc_tracker_open_source(struct wc_tracker **out, wc_event_source next,
 			   void *ctx, struct wc_err *err);
 /* Sets (or with NULL, clears) the hook; call before the first _next. */

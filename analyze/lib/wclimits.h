@@ -1,0 +1,33 @@
+/*
+ * wclimits.h - every bound the analysis puts on what it keeps, in one
+ * place, so that "memory bounded whatever the input" can be read off a
+ * single page.  (Not limits.h: with -Ianalyze/lib that name would hide
+ * the C library's.)
+ *
+ * Each limit says what happens past it; none of them stops the analysis.
+ * Raising one costs memory per input (or per device, where it says so),
+ * never time per event.
+ */
+#ifndef WC_WCLIMITS_H
+#define WC_WCLIMITS_H
+
+/* Devices followed per input (tracker, btt, accountant): events on any
+ * further device are counted as ignored, nothing else. */
+#define WC_MAX_DEVICES 64
+
+/* Phases (phases.tsv) accounted per capture: later ones are not read. */
+#define WC_MAX_PHASES 64
+
+/* Command names told apart in the sync-write figures; the rest go to
+ * "(other)". */
+#define WC_MAX_COMMS 64
+
+/* Bios and requests kept in flight per device by the tracker; beyond it
+ * the oldest are dropped and counted. */
+#define WC_TRACKER_MAX_INFLIGHT 65536
+
+/* Qs kept per device by btt; beyond it the oldest is forgotten and
+ * counted. */
+#define WC_BTT_MAX_KEPT 65536
+
+#endif /* WC_WCLIMITS_H */
