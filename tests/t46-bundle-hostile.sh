@@ -54,4 +54,19 @@ grep -h '^title = ' out/*/*.gp | grep -qv "^title = '.*'$" &&
 [[ $(for g in out/*/throughput.gp; do grep -c '' "$g"; done | sort -u | wc -l) -eq 1 ]] ||
 	fail "a name changed the number of lines of a script"
 
+# ---- names that are the bundle's own: no endless loop, no clash ----------
+mk own1 compare-time
+mk own2 compare-time
+mk own3 index.html
+mk own4 report.txt
+rc=0
+WCANALYZE_GNUPLOT='' timeout 30 "$WCANALYZE" -o own own1 own2 own3 own4 \
+	>stdout 2>stderr || rc=$?
+[[ $rc -ne 124 ]] || fail "captures named compare-time: wcanalyze -o hung"
+[[ $rc -eq 0 ]] || fail "captures named as the bundle's files: exit $rc: $(cat stderr)"
+[[ -f own/index.html && -f own/report.txt && -f own/compare-time.gp ]] ||
+	fail "a capture took the place of one of the bundle's files"
+[[ $(find own -mindepth 1 -maxdepth 1 -type d | wc -l) -eq 4 ]] ||
+	fail "four captures in $(find own -mindepth 1 -maxdepth 1 -type d | wc -l) folders"
+
 exit 0

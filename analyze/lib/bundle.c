@@ -78,7 +78,7 @@ struct point {
 
 struct cap {
 	struct wc_analysis *a;
-	char dir[NAME_MAX_LEN + 8];      /* folder inside the bundle */
+	char dir[NAME_MAX_LEN + 16];     /* folder inside the bundle */
 	bool fig[NFIG];                  /* figure written */
 	const char *why[NFIG];           /* why not, when not */
 	uint64_t scatter_requests, points, ignored_devices;
@@ -913,19 +913,45 @@ static int write_figures(struct wc_bundle *b, struct cap *c,
 	return 0;
 }
 
-/* A folder name for the capture, unique in the bundle. */
+/* True when a capture folder named name would be one of the bundle's
+ * own files (names that begin with '.' never come out of safe_name()). */
+static bool reserved_name(const char *name)
+{
+	static const char *const own[] = {
+		"index.html", "report.txt", "report.json", "summary.csv",
+		"render.sh", "gnuplot.log",
+	};
+	size_t i;
+
+	if (strncmp(name, "compare-", 8) == 0)
+		return true;
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (strcmp(name, own[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * A folder name for the capture, unique in the bundle.  A name the
+ * bundle uses itself gets "capture-" in front, once: a suffix alone
+ * cannot help ("compare-time-2" still begins with "compare-").
+ */
 static void cap_dir(const struct wc_bundle *b, const char *name, char *out,
 		    size_t size)
 {
-	char base[NAME_MAX_LEN + 1];
+	char base[NAME_MAX_LEN + 1], safe[NAME_MAX_LEN + 1];
 	unsigned n = 1;
 	size_t i;
 	bool taken;
 
-	safe_name(name, base, sizeof(base));
+	safe_name(name, safe, sizeof(safe));
+	if (reserved_name(safe))
+		snprintf(base, sizeof(base), "capture-%.*s", NAME_MAX_LEN - 8, safe);
+	else
+		snprintf(base, sizeof(base), "%s", safe);
 	snprintf(out, size, "%s", base);
 	do {
-		taken = strncmp(out, "compare-", 8) == 0;
+		taken = false;
 		for (i = 0; i < b->ncaps && !taken; i++)
 			taken = strcmp(b->caps[i].dir, out) == 0;
 		if (taken)
@@ -1365,7 +1391,7 @@ static void html_figure(FILE *f, const char *dir,
 			const char *name, const char *caption, int w, int h,
 			const char *alt, bool svg)
 {
-	char pre[NAME_MAX_LEN + 16];
+	char pre[NAME_MAX_LEN + 24];
 	const char *big = svg ? "svg" : "png";
 
 	snprintf(pre, sizeof(pre), "%s%s", dir ? dir : "", dir ? "/" : "");
