@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "list.h"
+
 /*
  * btt keeps its pending Qs in a red-black tree keyed by start sector and
  * finds the ones inside a D or C with a walk that prunes by the node it
@@ -14,20 +16,22 @@
  */
 struct kept_q {
 	struct kept_q *parent, *left, *right;
-	/* The device's kept Qs, oldest Q first; a free node uses newer
-	 * only, as the pool's link. */
-	struct kept_q *older, *newer;
+	/* The device's kept Qs, oldest Q first; a free node uses the
+	 * link's next only, as the pool's link. */
+	WC_TAILQ_ENTRY(kept_q) age;
 	uint64_t start, end;     /* sectors, end exclusive */
 	uint64_t q_time;
 	uint64_t d_time;         /* NO_D until a D covers it */
 	bool red;
 };
 
+WC_TAILQ_HEAD(ageq, kept_q);
+
 struct bdev {
 	uint32_t device;
 	bool seen_q;             /* btt ignores a device until its first Q */
 	struct kept_q *root;
-	struct kept_q *oldest, *newest;
+	struct ageq age;         /* kept Qs, oldest first */
 	size_t n;
 };
 
@@ -95,6 +99,7 @@ static struct bdev *add_dev(struct wc_btt *b, uint32_t device)
 	if (b->ndevs == WC_MAX_DEVICES)
 		return NULL;
 	memset(&b->devs[b->ndevs], 0, sizeof(b->devs[0]));
+	WC_TAILQ_INIT(&b->devs[b->ndevs].age);
 	b->devs[b->ndevs].device = device;
 	b->dev_slots[h] = (uint8_t)(b->ndevs + 1);
 	return &b->devs[b->ndevs++];
@@ -104,26 +109,12 @@ static struct bdev *add_dev(struct wc_btt *b, uint32_t device)
 
 static void age_append(struct bdev *d, struct kept_q *q)
 {
-	q->newer = NULL;
-	q->older = d->newest;
-	if (d->newest)
-		d->newest->newer = q;
-	else
-		d->oldest = q;
-	d->newest = q;
+	WC_TAILQ_INSERT_TAIL(&d->age, q, age);
 }
 
 static void age_unlink(struct bdev *d, struct kept_q *q)
 {
-	if (q->older)
-		q->older->newer = q->newer;
-	else
-		d->oldest = q->newer;
-	if (q->newer)
-		q->newer->older = q->older;
-	else
-		d->newest = q->older;
-	q->older = q->newer = NULL;
+	WC_TAILQ_REMOVE(&d->age, q, age);
 }
 
 static struct kept_q *pool_get(struct wc_btt *b)
@@ -132,13 +123,13 @@ static struct kept_q *pool_get(struct wc_btt *b)
 
 	if (!q)
 		return malloc(sizeof(*q));
-	b->pool = q->newer;
+	b->pool = WC_TAILQ_NEXT(q, age);
 	return q;
 }
 
 static void pool_put(struct wc_btt *b, struct kept_q *q)
 {
-	q->newer = b->pool;
+	WC_TAILQ_NEXT(q, age) = b->pool;
 	b->pool = q;
 }
 
@@ -413,7 +404,7 @@ static void stat_add(struct wc_btt_stat *s, uint64_t v)
  * them forever. */
 static void forget_oldest(struct wc_btt *b, struct bdev *d)
 {
-	struct kept_q *q = d->oldest;
+	struct kept_q *q = WC_TAILQ_FIRST(&d->age);
 
 	tree_erase(d, q);
 	age_unlink(d, q);
@@ -590,13 +581,14 @@ double wc_btt_mean_s(const struct wc_btt_stat *s)
 	return s->n ? s->total / (double)s->n / 1e9 : 0.0;
 }
 
+/* Frees n and every node after it on its age list or the pool. */
 static void free_list(struct kept_q *n)
 {
 	while (n) {
-		struct kept_q *newer = n->newer;
+		struct kept_q *next = WC_TAILQ_NEXT(n, age);
 
 		free(n);
-		n = newer;
+		n = next;
 	}
 }
 
@@ -609,7 +601,7 @@ void wc_btt_free(struct wc_btt *b)
 	/* Every kept Q is on its device's age list, every other node in
 	 * the pool: no tree walk needed. */
 	for (i = 0; i < b->ndevs; i++)
-		free_list(b->devs[i].oldest);
+		free_list(WC_TAILQ_FIRST(&b->devs[i].age));
 	free_list(b->pool);
 	free(b->found);
 	free(b);

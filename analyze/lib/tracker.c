@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "list.h"
+
 /*
  * In-flight things, one node each: a queued bio with bytes (BIO), a
  * dispatched request with bytes (RQ), both found by (device, sector)
@@ -18,15 +20,18 @@ enum kind { K_BIO, K_RQ, K_EBIO, K_ERQ, K_NKINDS };
 
 struct node {
 	struct node *hnext;           /* hash chain (BIO, RQ only) */
-	struct node *prev, *next;     /* device list of its kind */
+	WC_TAILQ_ENTRY(node) link;    /* device list of its kind; the
+				       * pool's link when free */
 	enum kind kind;
 	uint64_t seq;                 /* creation order: oldest wins */
 	bool at_driver;               /* RQ/ERQ: dispatched, not requeued */
 	struct wc_request rq;
 };
 
+WC_TAILQ_HEAD(nodeq, node);
+
 struct list {
-	struct node *head, *tail;
+	struct nodeq q;
 	size_t n;
 };
 
@@ -68,28 +73,20 @@ struct wc_tracker {
 
 static void list_add_tail(struct list *l, struct node *n)
 {
-	n->next = NULL;
-	n->prev = l->tail;
-	if (l->tail)
-		l->tail->next = n;
-	else
-		l->head = n;
-	l->tail = n;
+	WC_TAILQ_INSERT_TAIL(&l->q, n, link);
 	l->n++;
 }
 
 static void list_del(struct list *l, struct node *n)
 {
-	if (n->prev)
-		n->prev->next = n->next;
-	else
-		l->head = n->next;
-	if (n->next)
-		n->next->prev = n->prev;
-	else
-		l->tail = n->prev;
-	n->prev = n->next = NULL;
+	WC_TAILQ_REMOVE(&l->q, n, link);
 	l->n--;
+}
+
+/* The oldest node of the list, or NULL. */
+static struct node *list_first(struct list *l)
+{
+	return WC_TAILQ_FIRST(&l->q);
 }
 
 static size_t hash_of(uint32_t device, uint64_t sector, enum kind kind,
@@ -172,6 +169,7 @@ static struct node *hash_find(struct wc_tracker *tr, uint32_t device,
 static struct dev *dev_get(struct wc_tracker *tr, uint32_t device)
 {
 	size_t h = (size_t)((device * 0x9e3779b9u) >> 24) & (DEV_SLOTS - 1);
+	int k;
 
 	if (tr->ndevs && tr->devs[tr->last_dev].device == device)
 		return &tr->devs[tr->last_dev];
@@ -183,6 +181,8 @@ static struct dev *dev_get(struct wc_tracker *tr, uint32_t device)
 	if (tr->ndevs == WC_MAX_DEVICES)
 		return NULL;
 	memset(&tr->devs[tr->ndevs], 0, sizeof(tr->devs[0]));
+	for (k = 0; k < K_NKINDS; k++)
+		WC_TAILQ_INIT(&tr->devs[tr->ndevs].lists[k].q);
 	tr->devs[tr->ndevs].device = device;
 	tr->dev_slots[h] = (uint8_t)(tr->ndevs + 1);
 	tr->last_dev = tr->ndevs;
@@ -198,7 +198,7 @@ static void node_drop(struct wc_tracker *tr, struct dev *d, struct node *n)
 	if ((n->kind == K_RQ || n->kind == K_ERQ) && n->at_driver &&
 	    d->at_driver)
 		d->at_driver--;
-	n->next = tr->pool;
+	WC_TAILQ_NEXT(n, link) = tr->pool;
 	tr->pool = n;
 }
 
@@ -213,14 +213,14 @@ static struct node *node_new(struct wc_tracker *tr, struct dev *d,
 	 * rather than grow with the trace. */
 	if (l->n >= WC_TRACKER_MAX_INFLIGHT) {
 		tr->stats.dropped_inflight++;
-		node_drop(tr, d, l->head);
+		node_drop(tr, d, list_first(l));
 	}
 	if ((kind == K_BIO || kind == K_RQ) && tr->nhashed >= tr->nbuckets &&
 	    hash_grow(tr, err) < 0)
 		return NULL;
 	n = tr->pool;
 	if (n)
-		tr->pool = n->next;
+		tr->pool = WC_TAILQ_NEXT(n, link);
 	else
 		n = malloc(sizeof(*n));
 	if (!n) {
@@ -306,8 +306,8 @@ static int on_issue(struct wc_tracker *tr, struct dev *d,
 		n = node_new(tr, d, K_ERQ, ev, err);
 		if (!n)
 			return -1;
-		if (d->lists[K_EBIO].head) {
-			struct node *b = d->lists[K_EBIO].head;
+		if (list_first(&d->lists[K_EBIO])) {
+			struct node *b = list_first(&d->lists[K_EBIO]);
 
 			n->rq.q_time = b->rq.q_time;
 			n->rq.pid = b->rq.pid;
@@ -342,7 +342,7 @@ static void on_requeue(struct wc_tracker *tr, struct dev *d,
 	struct node *n;
 
 	if (ev->bytes == 0)
-		n = d->lists[K_ERQ].head;
+		n = list_first(&d->lists[K_ERQ]);
 	else
 		n = hash_find(tr, ev->device, ev->sector, K_RQ);
 	if (!n || !n->at_driver)
@@ -360,7 +360,7 @@ static int on_complete(struct wc_tracker *tr, struct dev *d,
 	struct node *n;
 
 	if (ev->bytes == 0) {
-		n = d->lists[K_ERQ].head;
+		n = list_first(&d->lists[K_ERQ]);
 		/* blk-mq's flush machinery ends a preflush/FUA sequence with
 		 * an empty completion of the original request, after its
 		 * flushes and its data completed: nothing was dispatched for
@@ -448,16 +448,16 @@ static int drain(struct wc_tracker *tr, struct wc_request *rq)
 		struct dev *d = &tr->devs[tr->drain_dev];
 		struct node *n;
 
-		while (d->lists[K_BIO].head) {
+		while ((n = list_first(&d->lists[K_BIO]))) {
 			tr->stats.never_dispatched++;
-			node_drop(tr, d, d->lists[K_BIO].head);
+			node_drop(tr, d, n);
 		}
-		while (d->lists[K_EBIO].head) {
+		while ((n = list_first(&d->lists[K_EBIO]))) {
 			tr->stats.never_dispatched++;
-			node_drop(tr, d, d->lists[K_EBIO].head);
+			node_drop(tr, d, n);
 		}
-		n = d->lists[K_RQ].head ? d->lists[K_RQ].head :
-					  d->lists[K_ERQ].head;
+		n = list_first(&d->lists[K_RQ]) ? list_first(&d->lists[K_RQ]) :
+						  list_first(&d->lists[K_ERQ]);
 		if (n) {
 			*rq = n->rq;
 			rq->completed = false;
@@ -554,15 +554,14 @@ void wc_tracker_free(struct wc_tracker *tr)
 	if (!tr)
 		return;
 	for (n = tr->pool; n; n = next) {
-		next = n->next;
+		next = WC_TAILQ_NEXT(n, link);
 		free(n);
 	}
 	for (i = 0; i < tr->ndevs; i++)
 		for (k = 0; k < K_NKINDS; k++)
-			for (n = tr->devs[i].lists[k].head; n; n = next) {
-				next = n->next;
+			WC_TAILQ_FOREACH_SAFE(n, &tr->devs[i].lists[k].q, link,
+					      next)
 				free(n);
-			}
 	free(tr->buckets);
 	free(tr);
 }
