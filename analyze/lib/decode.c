@@ -95,8 +95,10 @@ int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 	}
 	dec->rec_offset = wc_source_offset(dec->src);
 
-	/* Peek: the magic first, to learn the byte order and header size. */
-	n = wc_source_peek(dec->src, 4, &p, err);
+	/* Peek: as much as the largest header, which holds the magic (byte
+	 * order, version, header size) and usually the whole record; fewer
+	 * bytes only at the end of the stream. */
+	n = wc_source_peek(dec->src, WC_BLK_V8_SIZE, &p, err);
 	if (n < 0) {
 		dec->failed = 1;
 		return -1;
@@ -130,12 +132,6 @@ int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 		hsize = WC_BLK_V8_SIZE;
 	else
 		return dec_fail(dec, err, "unknown version %u", version);
-
-	n = wc_source_peek(dec->src, hsize, &p, err);
-	if (n < 0) {
-		dec->failed = 1;
-		return -1;
-	}
 	if ((size_t)n < hsize)
 		return dec_fail(dec, err, "truncated record: %zd of %u header bytes",
 				n, hsize);
@@ -162,8 +158,10 @@ int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 		ev->pdu_len = get16(p + 50, sw);
 	}
 
-	/* The payload must be there before anything trusts pdu_len. */
-	n = wc_source_peek(dec->src, hsize + (size_t)ev->pdu_len, &p, err);
+	/* The payload must be there before anything trusts pdu_len; the
+	 * first peek often holds it already. */
+	if ((size_t)n < hsize + (size_t)ev->pdu_len)
+		n = wc_source_peek(dec->src, hsize + (size_t)ev->pdu_len, &p, err);
 	if (n < 0) {
 		dec->failed = 1;
 		return -1;
