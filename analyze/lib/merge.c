@@ -22,6 +22,7 @@ struct wc_merge {
 	int failed;
 	uint64_t genesis;
 	struct wc_err deferred;
+	struct wc_err scratch;  /* for pull(); empty but after a failure */
 };
 
 int wc_merge_open(struct wc_merge **out, unsigned nstreams,
@@ -44,6 +45,7 @@ int wc_merge_open(struct wc_merge **out, unsigned nstreams,
 	m->ctx = ctx;
 	m->last = -1;
 	wc_err_clear(&m->deferred);
+	wc_err_clear(&m->scratch);
 	*out = m;
 	return 0;
 
@@ -57,16 +59,17 @@ fail:
 /* Pulls the next event of stream s into its slot; 1 when it has one. */
 static int m_pull(struct wc_merge *m, unsigned s)
 {
-	struct wc_err e;
 	int r;
 
-	wc_err_clear(&e);
-	r = m->pull(m->ctx, s, &m->pend[s], &e);
+	/* scratch is cleared only after it was used: clearing it per event
+	 * cost more than the merge's own work. */
+	r = m->pull(m->ctx, s, &m->pend[s], &m->scratch);
 	if (r < 0) {
 		/* Keep the first failure, let the other streams finish:
 		 * blkparse too prints everything it could read. */
 		if (m->deferred.kind == WC_ERR_NONE)
-			m->deferred = e;
+			m->deferred = m->scratch;
+		wc_err_clear(&m->scratch);
 		return 0;
 	}
 	return r > 0;
@@ -191,6 +194,7 @@ struct wc_reorder {
 	int eof;
 	int failed;
 	struct wc_err deferred;
+	struct wc_err scratch;   /* for pull(); empty but after a failure */
 };
 
 /* The second key, after time. */
@@ -243,6 +247,7 @@ int wc_reorder_open(struct wc_reorder **out, size_t window,
 		r->free_slots[i] = window - 1 - i;
 	r->nfree = window;
 	wc_err_clear(&r->deferred);
+	wc_err_clear(&r->scratch);
 	*out = r;
 	return 0;
 
@@ -256,18 +261,16 @@ fail:
 /* Reads one event into a free slot; 0 at the end or on failure. */
 static int r_fill_one(struct wc_reorder *r)
 {
-	struct wc_err e;
 	struct slot *sl;
 	size_t i;
 	int ret;
 
 	i = r->free_slots[r->nfree - 1];
 	sl = &r->slots[i];
-	wc_err_clear(&e);
-	ret = r->pull(r->ctx, 0, &sl->ev, &e);
+	ret = r->pull(r->ctx, 0, &sl->ev, &r->scratch);
 	if (ret <= 0) {
 		if (ret < 0 && r->deferred.kind == WC_ERR_NONE)
-			r->deferred = e;
+			r->deferred = r->scratch;
 		r->eof = 1;
 		return 0;
 	}
