@@ -18,6 +18,7 @@
 #include "dump.h"
 #include "exitcodes.h"
 #include "input.h"
+#include "jobs.h"
 #include "report.h"
 #include "wcerr.h"
 
@@ -37,6 +38,7 @@ struct options {
 	struct wc_analysis_opts analysis;   /* --journal, --media-rate */
 	const char *baseline;               /* --baseline */
 	const char *output;                 /* --output DIR: a bundle */
+	unsigned jobs;                      /* --jobs; 0: online CPUs */
 };
 
 static void usage(FILE *fp)
@@ -44,7 +46,7 @@ static void usage(FILE *fp)
 	fprintf(fp,
 		"usage: " PROG " [--format text|json|csv] [--journal START+LEN]\n"
 		"                 [--media-rate MB/s] [--baseline NAME]\n"
-		"                 [--output DIR] INPUT...\n"
+		"                 [--output DIR] [--jobs N] INPUT...\n"
 		"       " PROG " --dump INPUT...\n"
 		"       " PROG " --help | --version\n"
 		"\n"
@@ -54,7 +56,7 @@ static void usage(FILE *fp)
 		"\n"
 		"  -d, --dump      print every event as blkparse does, no analysis\n"
 		"  -f, --format F  report as text (default), json or csv\n"
-		"  -j, --journal START+LEN\n"
+		"  -J, --journal START+LEN\n"
 		"                  the journal's sectors on the main device\n"
 		"  -r, --media-rate MB/s\n"
 		"                  the device's media rate, instead of estimating it\n"
@@ -63,6 +65,8 @@ static void usage(FILE *fp)
 		"  -o, --output DIR\n"
 		"                  write a bug-report bundle (reports, figures,\n"
 		"                  index.html) into DIR and print index.html's path\n"
+		"  -j, --jobs N    analyse up to N inputs at once (default: the\n"
+		"                  number of CPUs); the report is the same\n"
 		"  -h, --help      show this help and exit\n"
 		"  -V, --version   show the version and exit\n");
 }
@@ -139,6 +143,38 @@ static int run_dump(const struct options *o)
 	return status;
 }
 
+/* Analyses the inputs o->jobs at a time (wc_jobs_analyse), then reports
+ * their failures in input order, as one at a time would have; the
+ * analyses go to caps[0..*n).  Returns the exit status so far. */
+static int analyse_parallel(const struct options *o,
+			    const struct wc_analysis_opts *ao,
+			    struct wc_analysis **caps, size_t *n)
+{
+	struct wc_job *jobs;
+	int i, status = WC_EXIT_OK;
+
+	jobs = calloc((size_t)o->ninputs, sizeof(*jobs));
+	if (!jobs) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return WC_EXIT_FAILURE;
+	}
+	for (i = 0; i < o->ninputs; i++)
+		jobs[i].path = o->inputs[i];
+	wc_jobs_analyse(jobs, (size_t)o->ninputs, ao, o->jobs);
+	for (i = 0; i < o->ninputs; i++) {
+		if (jobs[i].status < 0) {
+			int s = report(&jobs[i].err);
+
+			if (status == WC_EXIT_OK)
+				status = s;
+		}
+		if (jobs[i].a)
+			caps[(*n)++] = jobs[i].a;
+	}
+	free(jobs);
+	return status;
+}
+
 /* Analyses every input, then writes one report of all that could be read:
  * an input that turns bad midway still contributes what came before.
  * With --output the report is a bundle folder (docs/bundle.md), which sees
@@ -166,6 +202,10 @@ static int run_analysis(const struct options *o)
 		ao.on_request = wc_bundle_on_request;
 		ao.ctx = b;
 	}
+	if (!b) {
+		status = analyse_parallel(o, &ao, caps, &n);
+		goto write;
+	}
 	for (i = 0; i < o->ninputs; i++) {
 		struct wc_analysis *a = NULL;
 
@@ -188,6 +228,7 @@ static int run_analysis(const struct options *o)
 			goto out;
 		}
 	}
+write:
 	if (n == 0)
 		goto out;
 	wc_err_clear(&err);
@@ -257,6 +298,19 @@ static int parse_journal(const char *arg, struct wc_analysis_opts *a)
 	return 0;
 }
 
+static int parse_jobs(const char *arg, unsigned *jobs)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (end == arg || *end || errno || v < 1 || v > 1024 || *arg == '-')
+		return -1;
+	*jobs = (unsigned)v;
+	return 0;
+}
+
 static int parse_rate(const char *arg, double *bytes_per_s)
 {
 	char *end;
@@ -275,7 +329,8 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "dump", no_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'f' },
-		{ "journal", required_argument, NULL, 'j' },
+		{ "journal", required_argument, NULL, 'J' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "media-rate", required_argument, NULL, 'r' },
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
@@ -288,7 +343,7 @@ int main(int argc, char **argv)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":df:j:r:b:o:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":df:j:J:r:b:o:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			o.mode = MODE_DUMP;
@@ -299,6 +354,11 @@ int main(int argc, char **argv)
 						   "or csv)", optarg);
 			break;
 		case 'j':
+			if (parse_jobs(optarg, &o.jobs) < 0)
+				return usage_error("bad --jobs '%s' (1 to 1024)",
+						   optarg);
+			break;
+		case 'J':
 			if (parse_journal(optarg, &o.analysis) < 0)
 				return usage_error("bad --journal '%s' (START+LEN "
 						   "in sectors)", optarg);
