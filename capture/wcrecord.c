@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -260,20 +261,57 @@ static int tracefs_set_num(struct recorder *r, const char *file,
 	return setting_change(r, path, cur, val, err);
 }
 
-static const char *find_tracefs(void)
+#define TRACEFS_DIR "/sys/kernel/tracing"
+
+/*
+ * Where tracefs is, mounting it on TRACEFS_DIR when it is nowhere (as
+ * trace-cmd and libtracefs do); *mounted says whether this call mounted
+ * it, so that tracefs_unmount() undoes only that.
+ */
+static const char *find_tracefs(int *mounted, struct wc_err *err)
 {
 	static const char *const dirs[] = {
-		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+		TRACEFS_DIR, "/sys/kernel/debug/tracing",
 	};
 	char path[PATH_MAX];
 	size_t i;
 
+	*mounted = 0;
 	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		snprintf(path, sizeof(path), "%s/current_tracer", dirs[i]);
 		if (access(path, F_OK) == 0)
 			return dirs[i];
 	}
-	return NULL;
+	if (mount("nodev", TRACEFS_DIR, "tracefs", 0, NULL) < 0) {
+		wc_err_set(err, WC_ERR_SYSTEM, TRACEFS_DIR, NULL, WC_NO_OFFSET,
+			   "tracefs is not mounted and mounting it failed: %s",
+			   strerror(errno));
+		return NULL;
+	}
+	*mounted = 1;
+	return TRACEFS_DIR;
+}
+
+/*
+ * Unmounts what find_tracefs() mounted.  Another program may have opened
+ * a file there meanwhile (a shell reading current_tracer): give it a
+ * second before leaving the mount in place.
+ */
+static int tracefs_unmount(int mounted, struct wc_err *err)
+{
+	int n;
+
+	if (!mounted)
+		return 0;
+	for (n = 0; umount2(TRACEFS_DIR, 0) < 0; n++) {
+		if (errno != EBUSY || n == 10)
+			return wc_err_set(err, WC_ERR_SYSTEM, TRACEFS_DIR, NULL,
+					  WC_NO_OFFSET,
+					  "cannot unmount the tracefs mounted for the recording: %s",
+					  strerror(errno));
+		usleep(100000);
+	}
+	return 0;
 }
 
 /* Accepts "sda", "/dev/sda" or a symlink to it; fills name and dev. */
@@ -956,7 +994,7 @@ int main(int argc, char **argv)
 	double seconds = 0;
 	struct sigaction sa;
 	struct wc_err err;
-	int status = 0, rc = WC_EXIT_OK, c, i;
+	int status = 0, rc = WC_EXIT_OK, mounted = 0, c, i;
 	pid_t child = 0;
 	char *end;
 
@@ -1026,17 +1064,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return WC_EXIT_USAGE;
 	}
-	r->tracefs = find_tracefs();
-	if (!r->tracefs) {
-		fprintf(stderr, "%s: /sys/kernel/tracing: tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)\n",
-			PROG);
-		return WC_EXIT_FAILURE;
-	}
-	if (mkdir(r->outdir, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "%s: %s: %s\n", PROG, r->outdir, strerror(errno));
-		return WC_EXIT_FAILURE;
-	}
-
+	/* Before the mount: a signal must not skip its undoing. */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -1044,6 +1072,17 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGCHLD, &sa, NULL);
+
+	r->tracefs = find_tracefs(&mounted, &err);
+	if (!r->tracefs) {
+		report(&err);
+		return WC_EXIT_FAILURE;
+	}
+	if (mkdir(r->outdir, 0755) < 0 && errno != EEXIST) {
+		wc_err_set(&err, WC_ERR_SYSTEM, r->outdir, NULL, WC_NO_OFFSET,
+			   "%s", strerror(errno));
+		goto fail_mount;
+	}
 
 	if (cpus_find(r, &err) < 0 || files_open(r, &err) < 0)
 		goto fail_files;
@@ -1071,10 +1110,8 @@ int main(int argc, char **argv)
 	pipes_close(r);
 	if (settings_restore(r, &err) < 0)
 		goto fail_files;
-	if (files_close(r, &err) < 0 || (stats && stats_write(r, stats, &err) < 0)) {
-		report(&err);
-		return WC_EXIT_FAILURE;
-	}
+	if (files_close(r, &err) < 0 || (stats && stats_write(r, stats, &err) < 0))
+		goto fail_mount;
 	fprintf(stderr, "%s: %" PRIu64 " events recorded, %" PRIu64 " dropped\n",
 		PROG, r->events, r->dropped);
 	if (r->invalid_bytes) {
@@ -1094,7 +1131,7 @@ int main(int argc, char **argv)
 			rc = WC_EXIT_FAILURE;
 		}
 	}
-	return rc;
+	goto unmount;
 
 fail_tracing:
 	devices_stop(r, NULL);
@@ -1107,6 +1144,14 @@ fail_tracing:
 fail_files:
 	pipes_close(r);
 	files_close(r, NULL);
+fail_mount:
 	report(&err);
-	return WC_EXIT_FAILURE;
+	rc = WC_EXIT_FAILURE;
+unmount:
+	wc_err_clear(&err);
+	if (tracefs_unmount(mounted, &err) < 0) {
+		report(&err);
+		rc = WC_EXIT_FAILURE;
+	}
+	return rc;
 }
