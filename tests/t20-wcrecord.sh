@@ -2,7 +2,8 @@
 # t20-wcrecord.sh - wcrecord records a loop device through tracefs into
 # per-CPU files that blkparse and btt read without complaint, names the
 # processes, stops cleanly on SIGTERM and SIGINT, refuses a device that is
-# already traced, and leaves every tracefs setting as it found it.
+# already traced, and leaves every tracefs setting as it found it; it
+# mounts tracefs when it is not mounted and unmounts only that mount.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 # shellcheck source=tests/fixtures/capture/archive.sh
@@ -128,4 +129,13 @@ echo 0 >"/sys/block/$dev/trace/enable"
 [[ $rc -eq 1 ]] || fail "an already traced device: exit $rc, expected 1"
 grep -q "$dev is already being traced" "$TMP/t4.err" || fail "unexpected message: $(cat "$TMP/t4.err")"
 [[ $(state) == "$before" ]] || fail "tracefs changed by a refused run"
+# 6. tracefs mounted before (every run above): still mounted after.
+# Not mounted: wcrecord mounts it, records, and unmounts it again.
+mountpoint -q "$T" || fail "wcrecord unmounted a tracefs it had not mounted"
+rc=0
+without_tracefs "$WCRECORD" -d "$dev" -o "$TMP/t6" -w 0.3 --stats "$TMP/t6.stats" 2>"$TMP/t6.err" || rc=$?
+[[ $rc -eq 0 ]] || fail "wcrecord without tracefs mounted: exit $rc: $(cat "$TMP/t6.err")"
+grep -q '^events = ' "$TMP/t6.stats" || fail "no stats from the run without tracefs mounted"
+[[ -e $TMP/t6/$dev.blktrace.0 ]] || fail "nothing recorded without tracefs mounted"
+[[ $(state) == "$before" ]] || { diff <(echo "$before") <(state); fail "tracefs not restored after mounting it"; }
 echo "ok: $events events; blkparse and btt read them"

@@ -2,7 +2,8 @@
 # t24-record.sh - "wccapture record" traces a mounted disk while a command
 # runs, changes nothing on it, and archives one "command" phase with the
 # fs, journal range and command status; a failing command still gives a
-# complete archive and a failure exit.
+# complete archive and a failure exit; where tracefs is not mounted it is
+# mounted for the recording and unmounted after it.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 # shellcheck source=tests/fixtures/capture/archive.sh
@@ -54,4 +55,14 @@ d=$(archive_open "$TMP/out/failing.tar.gz")
 archive_check "$d" 1
 [[ $(conf_get "$d" command_status) == 3 ]] || fail "command_status is not 3"
 [[ $(cat /sys/kernel/tracing/current_tracer) == nop ]] || fail "tracer left on"
+
+rc=0
+without_tracefs bash "$TOP/capture/wccapture" record --device "$dev" --name unmounted --recorder tracefs \
+	-o "$TMP/out" -- sh -c "dd if=/dev/zero of=$TMP/mnt/z bs=64k count=16 conv=fsync status=none && rm $TMP/mnt/z && sync" \
+	2>"$TMP/log3" || rc=$?
+[[ $rc -eq 0 ]] || fail "record without tracefs mounted exited $rc: $(tail -n 3 "$TMP/log3")"
+d=$(archive_open "$TMP/out/unmounted.tar.gz")
+archive_check "$d" 1
+parse_dest "$d"
+[[ $(cat /sys/kernel/tracing/current_tracer) == nop ]] || fail "tracer left on after mounting tracefs"
 echo "ok: recorded a command on a mounted ext4"

@@ -4,13 +4,19 @@
 # removed at exit, and:
 #   skip MSG      exit 77 (a failure under WCANALYZE_STRICT=1)
 #   fail MSG      print and exit 1
-#   need_root     skip unless root with tracefs and loop devices; then
-#                 wait for any other root test on this machine to end.
+#   need_root     skip unless root with loop devices; then wait for any
+#                 other root test on this machine to end, and mount
+#                 tracefs on $TRACEFS if it is not (unmounted at exit:
+#                 a test that sets its own EXIT trap calls cleanup_common).
 #                 WCANALYZE_SKIP_ROOT=1 makes it skip in any case, with a
 #                 line run-tests.sh counts as a skip even under
 #                 WCANALYZE_STRICT=1 (CI's sanitizer run: the part of each
 #                 test before need_root still runs)
 #   expect_exit N CMD...   run CMD, fail unless it exits N
+#   without_tracefs CMD... run CMD (after need_root) in a mount namespace
+#                 of its own where tracefs is not mounted, as on a machine
+#                 booted without it; fail if CMD leaves it mounted there;
+#                 return CMD's status
 # shellcheck shell=bash
 set -euo pipefail
 
@@ -21,8 +27,17 @@ WCRECORD=$BUILD/wcrecord
 WCSYNTH=$BUILD/tests/wcsynth
 export TOP BUILD WCANALYZE WCRECORD WCSYNTH
 
+TRACEFS=/sys/kernel/tracing
+TRACEFS_MOUNTED=0
+
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/wctest.XXXXXX")
-cleanup_common() { rm -rf "$TMP"; }
+cleanup_common() {
+	rm -rf "$TMP"
+	if [[ $TRACEFS_MOUNTED == 1 ]]; then
+		umount "$TRACEFS" || echo "cannot unmount $TRACEFS" >&2
+	fi
+	return 0
+}
 trap cleanup_common EXIT
 
 skip() { echo "skip: $*"; exit 77; }
@@ -33,11 +48,26 @@ need_root() {
 	[[ ${WCANALYZE_SKIP_ROOT:-0} != 1 ]] || skip "$SKIP_ROOT_MSG"
 	[[ $(id -u) -eq 0 ]] || skip "needs root"
 	[[ -e /dev/loop-control ]] || skip "needs loop devices"
-	[[ -d /sys/kernel/tracing ]] || skip "needs tracefs"
+	[[ -d $TRACEFS ]] || skip "needs tracefs (no $TRACEFS in this kernel)"
 	# tracefs, loop devices and mounts are one per machine: two test runs
 	# (two work trees, or make check beside a lab) must take turns.
 	exec 9>/run/lock/wcanalyze-root.lock
 	flock 9
+	# A machine may boot without tracefs mounted (no debugfs either);
+	# the programs mount it themselves, the tests read it directly.
+	if [[ ! -e $TRACEFS/current_tracer ]]; then
+		mount -t tracefs nodev "$TRACEFS" || fail "cannot mount tracefs on $TRACEFS"
+		TRACEFS_MOUNTED=1
+	fi
+	# A ring buffer never used since boot reads "7 (expanded: 1408)"; the
+	# first tracer expands it for good, to whole pages (1410).  No program
+	# can undo that, so tests that compare the settings before and after
+	# start from the expanded state.
+	local kb
+	kb=$(cat "$TRACEFS/buffer_size_kb")
+	if [[ $kb =~ expanded:\ ([0-9]+) ]]; then
+		echo "${BASH_REMATCH[1]}" >"$TRACEFS/buffer_size_kb"
+	fi
 }
 
 expect_exit() {
@@ -45,4 +75,23 @@ expect_exit() {
 	shift
 	"$@" || rc=$?
 	[[ $rc -eq $want ]] || fail "'$*' exited $rc, expected $want"
+}
+
+without_tracefs() {
+	local rc=0
+	# Private: what CMD mounts and unmounts stays in the namespace, the
+	# tracefs the test reads stays put (it is one instance: the settings
+	# CMD changes are the same ones).  debugfs goes too: it would offer
+	# tracefs again under debug/tracing.
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	unshare -m --propagation private bash -c '
+		t=$1; shift
+		umount "$t"
+		if mountpoint -q /sys/kernel/debug; then umount -l /sys/kernel/debug; fi
+		[[ ! -e $t/current_tracer ]] || { echo "$t: still mounted" >&2; exit 98; }
+		rc=0; "$@" || rc=$?
+		mountpoint -q "$t" && { echo "$t: left mounted" >&2; exit 98; }
+		exit "$rc"' without_tracefs "$TRACEFS" "$@" || rc=$?
+	[[ $rc -ne 98 ]] || fail "without_tracefs $*: tracefs mounted where it must not be"
+	return "$rc"
 }
