@@ -6,6 +6,8 @@
 #   scripts/deps.sh demo    that, and gnuplot ("make demo")
 #   scripts/deps.sh check   everything: Check, the tools the tests compare
 #                           against or drive, the browser, capture's tools
+#   scripts/deps.sh fuzz    that of build, and clang with libFuzzer
+#                           ("make fuzz", tests/fuzz/)
 #
 # As root on a Debian-like system it runs apt-get for what is missing and
 # says so; otherwise it stops with the exact command to run.
@@ -15,7 +17,7 @@ what=${1:-build}
 
 # command-or-pkg-config-name:debian-package (a path where the name alone
 # would find a shell keyword: "time" is one, /usr/bin/time is the program
-# make bench needs)
+# make bench needs; file:GLOB for a library that has no command)
 build_needs=(
 	cc:gcc
 	make:make
@@ -47,11 +49,16 @@ check_needs=(
 demo_needs=(
 	gnuplot:gnuplot-nox
 )
+fuzz_needs=(
+	clang-14:clang-14
+	file:/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a:libclang-rt-14-dev
+)
 
 case $what in
 build) needs=("${build_needs[@]}") ;;
 demo) needs=("${build_needs[@]}" "${demo_needs[@]}") ;;
 check) needs=("${build_needs[@]}" "${check_needs[@]}") ;;
+fuzz) needs=("${build_needs[@]}" "${fuzz_needs[@]}") ;;
 *) echo "deps.sh: unknown target '$what'" >&2; exit 2 ;;
 esac
 
@@ -62,6 +69,9 @@ for n in "${needs[@]}"; do
 		mod=${n#pc:}; mod=${mod%%:*}
 		command -v pkg-config >/dev/null 2>&1 &&
 			pkg-config --exists "$mod" && continue
+	elif [[ $n == file:* ]]; then
+		glob=${n#file:}; glob=${glob%:*}
+		compgen -G "$glob" >/dev/null && continue
 	else
 		cmd=${n%%:*}
 		command -v "$cmd" >/dev/null 2>&1 && continue

@@ -201,18 +201,24 @@ static void check_file(const char *path, const char *base)
 
 	if (!s)
 		fuzz_fail(path, "written but cannot be read");
-	if (has_suffix(base, ".json"))
-		fuzz_check_json(path, s, n);
-	else if (!strcmp(base, "report.txt"))
-		fuzz_check_ascii(path, s, n);
-	else if (has_suffix(base, ".csv"))
-		fuzz_check_csv(path, s, n);
-	else if (has_suffix(base, ".gp"))
-		fuzz_check_gnuplot(path, s, n);
-	else if (has_suffix(base, ".html"))
-		check_html(path, s, n);
-	else
+	if (has_suffix(base, ".json")) {
+		if (!fuzz_skipped("json"))
+			fuzz_check_json(path, s, n);
+	} else if (!strcmp(base, "report.txt")) {
+		if (!fuzz_skipped("text"))
+			fuzz_check_ascii(path, s, n);
+	} else if (has_suffix(base, ".csv")) {
+		if (!fuzz_skipped("csv"))
+			fuzz_check_csv(path, s, n);
+	} else if (has_suffix(base, ".gp")) {
+		if (!fuzz_skipped("gnuplot"))
+			fuzz_check_gnuplot(path, s, n);
+	} else if (has_suffix(base, ".html")) {
+		if (!fuzz_skipped("html"))
+			check_html(path, s, n);
+	} else if (!fuzz_skipped("text")) {
 		fuzz_check_terminal(path, s, n);
+	}
 	free(s);
 }
 

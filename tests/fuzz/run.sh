@@ -15,6 +15,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${FUZZ_BUILD:?FUZZ_BUILD must name the fuzz build directory}"
 seconds=${FUZZ_SECONDS:-60}
+# libFuzzer takes 0 as "for ever".
+[[ $seconds =~ ^[0-9]+$ && $seconds -gt 0 ]] || { echo "run.sh: FUZZ_SECONDS must be a positive number" >&2; exit 2; }
 # Scratch files of the targets: memory is faster than disk when there is.
 if [[ -z ${TMPDIR:-} && -d /dev/shm && -w /dev/shm ]]; then
 	export TMPDIR=/dev/shm
@@ -32,20 +34,24 @@ for t in "$@"; do
 	dict=()
 	[[ -f $top/tests/fuzz/$t.dict ]] && dict=(-dict="$top/tests/fuzz/$t.dict")
 	rc=0
+	t0=$SECONDS
 	# -timeout: an input that takes this long is a hang (the -o loop of
 	# issue 8 was one); -rss_limit_mb: memory must stay bounded.
 	(cd "$top" && "$bin" -max_total_time="$seconds" -timeout=20 \
 		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$found/" \
 		"${dict[@]}" "$work" "$top/tests/fuzz/corpus-$t") >"$log" 2>&1 || rc=$?
+	took=$((SECONDS - t0))
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 	rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log")
 	last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
+	# After a finding there is no final statistics line.
+	[[ -n $runs ]] || runs=$(sed -n 's/^#\([0-9]*\).*/\1/p' <<<"$last")
 	cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
 	ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
 	corp=$(sed -n 's/.* corp: \([0-9]*\).*/\1/p' <<<"$last")
 	after=$(find "$found" -type f | wc -l)
 	new=$((after - before))
-	echo "fuzz-$t: ${runs:-?} runs in $seconds s ($(( ${runs:-0} / (seconds > 0 ? seconds : 1) ))/s)," \
+	echo "fuzz-$t: ${runs:-?} runs in $took s ($(( ${runs:-0} / (took > 0 ? took : 1) ))/s)," \
 		"cov ${cov:-?}, ft ${ft:-?}, corpus ${corp:-?}, rss ${rss:-?} MB, findings $new"
 	if [[ $new -gt 0 || $rc -ne 0 ]]; then
 		status=1
