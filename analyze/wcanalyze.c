@@ -103,6 +103,19 @@ static void report_skips(const struct wc_input *in)
 	}
 }
 
+/* What the input could only note: refused capture.conf values and such. */
+static void report_notes(const struct wc_input *in)
+{
+	const struct wc_capture *c = wc_input_capture(in);
+	size_t i;
+
+	for (i = 0; i < c->nnotes; i++)
+		fprintf(stderr, PROG ": %s\n", c->notes[i]);
+	if (c->nnotes_more)
+		fprintf(stderr, PROG ": and %zu more such lines in the capture's "
+			"files\n", c->nnotes_more);
+}
+
 static int dump_one(const char *path)
 {
 	struct wc_input *in = NULL;
@@ -119,6 +132,7 @@ static int dump_one(const char *path)
 			break;
 	}
 	/* Gaps first: the last line is the one that says why we stopped. */
+	report_notes(in);
 	report_skips(in);
 	if (r < 0)
 		status = report(&err);
@@ -143,6 +157,16 @@ static int run_dump(const struct options *o)
 	return status;
 }
 
+/* What the analysis could only note, before the line that says why an
+ * input stopped (that one comes last). */
+static void report_warnings(const struct wc_analysis *a)
+{
+	size_t w;
+
+	for (w = 0; a && w < wc_analysis_nwarnings(a); w++)
+		fprintf(stderr, PROG ": %s\n", wc_analysis_warning(a, w));
+}
+
 /* Analyses the inputs o->jobs at a time (wc_jobs_analyse), then reports
  * their failures in input order, as one at a time would have; the
  * analyses go to caps[0..*n).  Returns the exit status so far. */
@@ -162,6 +186,7 @@ static int analyse_parallel(const struct options *o,
 		jobs[i].path = o->inputs[i];
 	wc_jobs_analyse(jobs, (size_t)o->ninputs, ao, o->jobs);
 	for (i = 0; i < o->ninputs; i++) {
+		report_warnings(jobs[i].a);
 		if (jobs[i].status < 0) {
 			int s = report(&jobs[i].err);
 
@@ -208,13 +233,16 @@ static int run_analysis(const struct options *o)
 	}
 	for (i = 0; i < o->ninputs; i++) {
 		struct wc_analysis *a = NULL;
+		int r;
 
 		wc_err_clear(&err);
 		if (b && wc_bundle_begin(b, &err) < 0) {
 			status = report(&err);
 			goto out;
 		}
-		if (wc_analysis_run(&a, o->inputs[i], &ao, &err) < 0) {
+		r = wc_analysis_run(&a, o->inputs[i], &ao, &err);
+		report_warnings(a);
+		if (r < 0) {
 			int s = report(&err);
 
 			if (status == WC_EXIT_OK)

@@ -63,8 +63,8 @@ START_TEST(test_directory)
 	ck_assert_uint_eq(si->cpu, 1);
 	ck_assert_ptr_null(wc_input_stream(in, 2));
 	ck_assert_str_eq(wc_input_name(in), "ext4");
-	ck_assert_ptr_null(wc_input_conf(in, "name"));
-	ck_assert_uint_eq(wc_input_nphases(in), 0);
+	ck_assert(!wc_input_capture(in)->has_conf);
+	ck_assert_uint_eq(wc_input_capture(in)->nphases, 0);
 	ck_assert_ptr_null(wc_input_comm(in, 1));
 	ck_assert_uint_gt(wc_input_genesis(in), 0);
 	wc_input_free(in);
@@ -214,6 +214,7 @@ START_TEST(test_capture_archive)
 		"copy\t100\t2000\t1.5\t0.25\t0.5\n"
 		"delete\t3000\t9000\t6.0\t0\t1.25\n";
 	struct wc_input *in = NULL;
+	const struct wc_capture *cap;
 	const struct wc_phase *ph;
 	struct archive *a = archive_start();
 	unsigned char *b;
@@ -233,19 +234,19 @@ START_TEST(test_capture_archive)
 
 	ck_assert_uint_eq(count(apath, &in), FIX_EVENTS);
 	ck_assert_str_eq(wc_input_name(in), "xfs-wc-on");
-	ck_assert_str_eq(wc_input_conf(in, "write_cache"), "on");
-	ck_assert_str_eq(wc_input_conf(in, "barrier"), "on");
-	ck_assert_ptr_null(wc_input_conf(in, "journal_start_sector"));
+	cap = wc_input_capture(in);
+	ck_assert_int_eq(cap->write_cache, 1);
+	ck_assert_int_eq(cap->barrier, 1);
+	ck_assert(!cap->journal_known);
 	ck_assert_uint_eq(wc_input_nstreams(in), 2);
 	ck_assert_str_eq(wc_input_stream(in, 0)->name, "xfs-wc-on/trace/loop1.blktrace.0");
-	ck_assert_uint_eq(wc_input_nphases(in), 2);
-	ph = wc_input_phase(in, 1);
+	ck_assert_uint_eq(cap->nphases, 2);
+	ph = &cap->phases[1];
 	ck_assert_str_eq(ph->name, "delete");
 	ck_assert_uint_eq(ph->start, 3000);
 	ck_assert_uint_eq(ph->end, 9000);
 	ck_assert_double_eq(ph->real_s, 6.0);
 	ck_assert_double_eq(ph->sys_s, 1.25);
-	ck_assert_ptr_null(wc_input_phase(in, 2));
 	wc_input_free(in);
 	unlink(apath);
 }

@@ -1,5 +1,6 @@
 #include "analysis.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,34 @@ struct wc_analysis {
 	size_t nphases;
 	int main_index;
 	bool partial;
+	size_t nwarnings;
+	char warnings[WC_ANALYSIS_MAX_WARNINGS][320];
 };
+
+static void warn(struct wc_analysis *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn(struct wc_analysis *a, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (a->nwarnings >= WC_ANALYSIS_MAX_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(a->warnings[a->nwarnings++], sizeof(a->warnings[0]), fmt, ap);
+	va_end(ap);
+}
+
+static void warn_capture(struct wc_analysis *a, const struct wc_capture *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nnotes; i++)
+		warn(a, "%s", c->notes[i]);
+	if (c->nnotes_more)
+		warn(a, "and %zu more such lines in the capture's files",
+		     c->nnotes_more);
+}
 
 /* ---- capture metadata -------------------------------------------------- */
 
@@ -31,103 +59,49 @@ static void meta_unknown(struct wc_capture_meta *m, const char *name)
 	m->journal_method = WC_JOURNAL_HEURISTIC;
 }
 
-/* "on"/"off" and their spellings -> 1/0; anything else -> -1. */
-static int on_off(const char *v)
+static void meta_from_capture(struct wc_capture_meta *m,
+			      const struct wc_input *in)
 {
-	if (!v)
-		return -1;
-	if (!strcmp(v, "on") || !strcmp(v, "1") || !strcmp(v, "yes") ||
-	    !strcmp(v, "write back"))
-		return 1;
-	if (!strcmp(v, "off") || !strcmp(v, "0") || !strcmp(v, "no") ||
-	    !strcmp(v, "write through"))
-		return 0;
-	return -1;
-}
-
-/* "MAJ:MIN", "MAJ,MIN" or a decimal dev_t -> dev_t; 0 when unparsable. */
-static uint32_t parse_devt(const char *v)
-{
-	unsigned maj, min;
-	char *end;
-	unsigned long long n;
-
-	if (!v)
-		return 0;
-	if (sscanf(v, "%u:%u", &maj, &min) == 2 ||
-	    sscanf(v, "%u,%u", &maj, &min) == 2)
-		return WC_DEV_MAKE(maj, min);
-	n = strtoull(v, &end, 10);
-	return *end == '\0' ? (uint32_t)n : 0;
-}
-
-static bool parse_u64(const char *v, uint64_t *out)
-{
-	char *end;
-
-	if (!v || !*v)
-		return false;
-	*out = strtoull(v, &end, 10);
-	return *end == '\0';
-}
-
-static const char *dev_key(const struct wc_input *in, const char *dev,
-			   const char *what)
-{
-	char key[160];
-
-	snprintf(key, sizeof(key), "device.%s.%s", dev, what);
-	return wc_input_conf(in, key);
-}
-
-static void meta_from_conf(struct wc_capture_meta *m, const struct wc_input *in)
-{
-	const char *v, *dest;
-	char list[1024], *tok, *save = NULL;
-	uint64_t n, len;
+	const struct wc_capture *c = wc_input_capture(in);
+	const struct wc_capture_device *dest = wc_capture_destination(c);
+	size_t i;
+	int pos;
 
 	meta_unknown(m, wc_input_name(in));
-	v = wc_input_conf(in, "fs");
-	if (v && strcmp(v, "unknown"))
-		snprintf(m->fs, sizeof(m->fs), "%s", v);
-	m->write_cache = on_off(wc_input_conf(in, "write_cache"));
-	m->barrier = on_off(wc_input_conf(in, "barrier"));
-	v = wc_input_conf(in, "kernel");
-	snprintf(m->kernel, sizeof(m->kernel), "%s", v ? v : "");
-	v = wc_input_conf(in, "mount_options");
-	snprintf(m->mount_options, sizeof(m->mount_options), "%s", v ? v : "");
-	v = wc_input_conf(in, "recorder");
-	snprintf(m->recorder, sizeof(m->recorder), "%s", v ? v : "");
-	v = wc_input_conf(in, "complete");
-	m->complete = v ? on_off(v) : -1;
-	if (parse_u64(wc_input_conf(in, "events_dropped"), &n))
-		m->events_dropped = (int64_t)n;
+	snprintf(m->fs, sizeof(m->fs), "%s", c->fs);
+	m->write_cache = c->write_cache;
+	m->barrier = c->barrier;
+	snprintf(m->kernel, sizeof(m->kernel), "%s", c->kernel);
+	snprintf(m->mount_options, sizeof(m->mount_options), "%s",
+		 c->mount_options);
+	snprintf(m->recorder, sizeof(m->recorder), "%s", c->recorder);
+	m->complete = c->complete;
+	m->events_dropped = c->events_dropped;
 
-	v = wc_input_conf(in, "devices");
-	snprintf(list, sizeof(list), "%s", v ? v : "");
-	for (tok = strtok_r(list, " ,", &save); tok && m->ndevices < WC_MAX_DEVICES;
-	     tok = strtok_r(NULL, " ,", &save)) {
-		struct wc_device_meta *d = &m->devices[m->ndevices];
+	/* The devices in the order "devices" lists them. */
+	for (pos = 1; m->ndevices < WC_MAX_DEVICES; pos++) {
+		const struct wc_capture_device *d = NULL;
 
-		d->device = parse_devt(dev_key(in, tok, "dev"));
-		snprintf(d->name, sizeof(d->name), "%s", tok);
-		d->rotational = on_off(dev_key(in, tok, "rotational"));
+		for (i = 0; i < c->ndevices && !d; i++)
+			if (c->devices[i].listed == pos)
+				d = &c->devices[i];
+		if (!d)
+			break;
+		m->devices[m->ndevices].device = d->dev;
+		snprintf(m->devices[m->ndevices].name,
+			 sizeof(m->devices[0].name), "%s", d->name);
+		m->devices[m->ndevices].rotational = d->rotational;
 		m->ndevices++;
 	}
-	dest = wc_input_conf(in, "destination");
 	if (dest) {
-		const char *base = strrchr(dest, '/');
-
-		base = base ? base + 1 : dest;
-		m->main_device = parse_devt(dev_key(in, base, "dev"));
-		m->main_from_conf = m->main_device != 0;
-		m->main_rotational = on_off(dev_key(in, base, "rotational"));
+		m->main_device = dest->dev;
+		m->main_from_conf = dest->dev != 0;
+		m->main_rotational = dest->rotational;
 	}
-	if (parse_u64(wc_input_conf(in, "journal_start_sector"), &n) &&
-	    parse_u64(wc_input_conf(in, "journal_sectors"), &len) && len) {
+	if (c->journal_known) {
 		m->journal_method = WC_JOURNAL_RANGE;
-		m->journal_start = n;
-		m->journal_len = len;
+		m->journal_start = c->journal_start;
+		m->journal_len = c->journal_sectors;
 	}
 }
 
@@ -267,21 +241,25 @@ static int input_next(void *ctx, struct wc_event *ev, struct wc_err *err)
 static int64_t stream_skips(const struct wc_input *in)
 {
 	size_t i, n = wc_input_nstreams(in);
-	int64_t sum = 0;
+	uint64_t sum = 0;
 
-	for (i = 0; i < n; i++)
-		sum += (int64_t)wc_input_stream(in, i)->skips;
-	return sum;
+	/* Saturating: the counts come from the input, and so can be huge. */
+	for (i = 0; i < n; i++) {
+		uint64_t s = wc_input_stream(in, i)->skips;
+
+		sum = s > (uint64_t)INT64_MAX - sum ? (uint64_t)INT64_MAX : sum + s;
+	}
+	return (int64_t)sum;
 }
 
 int wc_analysis_run(struct wc_analysis **out, const char *path,
 		    const struct wc_analysis_opts *o, struct wc_err *err)
 {
 	struct wc_input *in = NULL;
-	struct wc_phase phases[WC_MAX_PHASES];
+	const struct wc_capture *cap;
 	struct run run = { 0 };
 	struct wc_analysis *a;
-	size_t i, np;
+	size_t np;
 	int64_t skips;
 	int r;
 
@@ -292,25 +270,24 @@ int wc_analysis_run(struct wc_analysis **out, const char *path,
 				  "out of memory");
 	if (wc_input_open(&in, path, err) < 0)
 		goto fail_analysis;
-	meta_from_conf(&a->meta, in);
-	np = wc_input_nphases(in);
-	if (np > WC_MAX_PHASES)
-		np = WC_MAX_PHASES;
-	for (i = 0; i < np; i++)
-		phases[i] = *wc_input_phase(in, i);
+	meta_from_capture(&a->meta, in);
+	cap = wc_input_capture(in);
+	warn_capture(a, cap);
+	np = cap->nphases < WC_MAX_PHASES ? cap->nphases : WC_MAX_PHASES;
 	run.a = a;
 	run.o = o ? o : &default_opts;
 	run.in = in;
 	setup_classifier(&run);
-	r = analyse(&run, input_next, in, phases, np, err);
+	r = analyse(&run, input_next, in, cap->phases, np, err);
 	if (r < 0 && !a->partial)
 		goto fail_input;
 	/* What the recorder lost (capture.conf) plus what went missing
 	 * between the recorder and us (sequence gaps). */
 	skips = stream_skips(in);
 	if (a->meta.events_dropped >= 0)
-		a->meta.events_dropped += skips;
-	else if (!wc_input_conf(in, "events_dropped"))
+		a->meta.events_dropped = skips > INT64_MAX - a->meta.events_dropped ?
+			INT64_MAX : a->meta.events_dropped + skips;
+	else if (!cap->has_events_dropped)
 		a->meta.events_dropped = skips;   /* a plain trace */
 	pick_main(a);
 	wc_input_free(in);
@@ -408,6 +385,16 @@ const struct wc_tracker_stats *wc_analysis_tracker_stats(
 	const struct wc_analysis *a)
 {
 	return &a->stats;
+}
+
+size_t wc_analysis_nwarnings(const struct wc_analysis *a)
+{
+	return a->nwarnings;
+}
+
+const char *wc_analysis_warning(const struct wc_analysis *a, size_t i)
+{
+	return i < a->nwarnings ? a->warnings[i] : NULL;
 }
 
 bool wc_analysis_partial(const struct wc_analysis *a)

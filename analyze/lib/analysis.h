@@ -123,6 +123,16 @@ const struct wc_figures *wc_analysis_phase_figures(const struct wc_analysis *a,
 const struct wc_btt *wc_analysis_btt(const struct wc_analysis *a);
 const struct wc_tracker_stats *wc_analysis_tracker_stats(
 	const struct wc_analysis *a);
+/*
+ * Warnings about the input that did not stop the analysis, one line each
+ * without the program's name: values capture.conf or phases.tsv gave that
+ * were refused (capture.h), and whatever else the input could only note.
+ * At most WC_ANALYSIS_MAX_WARNINGS; the last one says how many more.
+ */
+#define WC_ANALYSIS_MAX_WARNINGS 12u
+size_t wc_analysis_nwarnings(const struct wc_analysis *a);
+const char *wc_analysis_warning(const struct wc_analysis *a, size_t i);
+
 /* True when the input failed midway and only part of it was analysed. */
 bool wc_analysis_partial(const struct wc_analysis *a);
 

@@ -12,12 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "decode.h"
 #include "merge.h"
 #include "source.h"
-
-/* capture.conf and phases.tsv are small text; refuse anything larger. */
-#define TEXT_MAX (1u << 20)
 
 struct stream {
 	char *file;             /* path, or archive member */
@@ -32,11 +30,6 @@ struct seq_slot {
 	uint64_t key;
 	uint32_t last;
 	int used;
-};
-
-struct conf_kv {
-	char *key;
-	char *value;
 };
 
 struct comm_slot {
@@ -54,10 +47,7 @@ struct wc_input {
 	size_t nstreams, cap_streams;
 	struct wc_merge *merge;
 	struct wc_reorder *reorder;
-	struct conf_kv *conf;
-	size_t nconf;
-	struct wc_phase *phases;
-	size_t nphases;
+	struct wc_capture *capture;
 	struct comm_slot *comms;
 	size_t ncomm_slots, ncomms;
 	struct seq_slot *seqs;
@@ -138,148 +128,32 @@ static int stream_cmp(const void *a, const void *b)
 
 /* ---- capture.conf and phases.tsv -------------------------------------- */
 
-static char *trim(char *s)
+static void parse_side(struct wc_input *in, const char *base, const char *text,
+		       size_t len, const char *where)
 {
-	char *e;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' ||
-			 e[-1] == '\n'))
-		*--e = '\0';
-	return s;
-}
-
-static int parse_conf(struct wc_input *in, char *text, struct wc_err *err)
-{
-	char *line, *save = NULL;
-
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *eq, *key, *value;
-		struct conf_kv *n;
-
-		line = trim(line);
-		if (!*line || *line == '#')
-			continue;
-		eq = strchr(line, '=');
-		if (!eq)
-			continue;
-		*eq = '\0';
-		key = trim(line);
-		value = trim(eq + 1);
-		n = realloc(in->conf, (in->nconf + 1) * sizeof(*n));
-		if (!n)
-			return oom(err, in->path);
-		in->conf = n;
-		n[in->nconf].key = strdup(key);
-		n[in->nconf].value = strdup(value);
-		if (!n[in->nconf].key || !n[in->nconf].value) {
-			free(n[in->nconf].key);
-			free(n[in->nconf].value);
-			return oom(err, in->path);
-		}
-		in->nconf++;
-	}
-	return 0;
-}
-
-static int parse_phases(struct wc_input *in, char *text, struct wc_err *err)
-{
-	char *line, *save = NULL;
-
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *f[6], *save2 = NULL, *tok;
-		struct wc_phase *n;
-		int nf = 0;
-
-		if (strncmp(line, "phase\t", 6) == 0 || !*trim(line))
-			continue;
-		for (tok = strtok_r(line, "\t", &save2); tok && nf < 6;
-		     tok = strtok_r(NULL, "\t", &save2))
-			f[nf++] = trim(tok);
-		if (nf < 3)
-			continue;
-		n = realloc(in->phases, (in->nphases + 1) * sizeof(*n));
-		if (!n)
-			return oom(err, in->path);
-		in->phases = n;
-		memset(&n[in->nphases], 0, sizeof(n[0]));
-		n[in->nphases].name = strdup(f[0]);
-		if (!n[in->nphases].name)
-			return oom(err, in->path);
-		n[in->nphases].start = strtoull(f[1], NULL, 10);
-		n[in->nphases].end = strtoull(f[2], NULL, 10);
-		n[in->nphases].real_s = nf > 3 ? strtod(f[3], NULL) : 0;
-		n[in->nphases].user_s = nf > 4 ? strtod(f[4], NULL) : 0;
-		n[in->nphases].sys_s = nf > 5 ? strtod(f[5], NULL) : 0;
-		in->nphases++;
-	}
-	return 0;
-}
-
-/* Reads a small text file; 0 and *text NULL when it does not exist. */
-static int read_text_file(const char *path, char **text, struct wc_err *err)
-{
-	struct stat st;
-	char *buf;
-	ssize_t n;
-	int fd;
-
-	*text = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? 0 :
-			wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
-				   "%s", strerror(errno));
-	if (fstat(fd, &st) < 0 || st.st_size > TEXT_MAX) {
-		close(fd);
-		return wc_err_set(err, WC_ERR_INPUT, path, NULL, WC_NO_OFFSET,
-				  "larger than %u bytes", TEXT_MAX);
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		close(fd);
-		return oom(err, path);
-	}
-	n = read(fd, buf, (size_t)st.st_size);
-	close(fd);
-	if (n < 0) {
-		free(buf);
-		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
-				  "%s", strerror(errno));
-	}
-	buf[n] = '\0';
-	*text = buf;
-	return 0;
+	if (!strcmp(base, "capture.conf"))
+		wc_capture_parse_conf(in->capture, text, len, where);
+	else
+		wc_capture_parse_phases(in->capture, text, len, where);
 }
 
 static int load_side_files(struct wc_input *in, const char *dir,
 			   struct wc_err *err)
 {
+	static const char *const files[] = { "capture.conf", "phases.tsv" };
 	char path[4096];
+	size_t i, len;
 	char *text;
-	int r = 0;
 
-	snprintf(path, sizeof(path), "%s/capture.conf", dir);
-	if (read_text_file(path, &text, err) < 0)
-		return -1;
-	if (text) {
-		r = parse_conf(in, text, err);
-		free(text);
-		if (r < 0)
-			return r;
-	}
-	snprintf(path, sizeof(path), "%s/phases.tsv", dir);
-	if (read_text_file(path, &text, err) < 0)
-		return -1;
-	if (text) {
-		r = parse_phases(in, text, err);
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		if (wc_capture_read_file(path, &text, &len, err) < 0)
+			return -1;
+		if (text)
+			parse_side(in, files[i], text, len, path);
 		free(text);
 	}
-	return r;
+	return 0;
 }
 
 /* ---- resolving a path ------------------------------------------------- */
@@ -325,35 +199,36 @@ static int scan_dir(struct wc_input *in, const char *dir, const char *base,
 
 static int read_member_text(struct archive *a, struct archive_entry *ent,
 			    const char *path, const char *member, char **text,
-			    struct wc_err *err)
+			    size_t *len, struct wc_err *err)
 {
 	la_int64_t size = archive_entry_size_is_set(ent) ?
-			  archive_entry_size(ent) : TEXT_MAX;
-	size_t cap, len = 0;
+			  archive_entry_size(ent) : WC_CAPTURE_MAX_BYTES;
+	size_t cap, got = 0;
 	char *buf;
 	ssize_t n = 0;
 
-	if (size < 0 || size > TEXT_MAX)
+	if (size < 0 || size > WC_CAPTURE_MAX_BYTES)
 		return wc_err_set(err, WC_ERR_INPUT, path, member, WC_NO_OFFSET,
-				  "larger than %u bytes", TEXT_MAX);
+				  "larger than %u bytes", WC_CAPTURE_MAX_BYTES);
 	/* As large as the member says it is, no larger. */
 	cap = (size_t)size;
 	buf = malloc(cap + 1);
 	if (!buf)
 		return oom(err, path);
-	while (len < cap) {
-		n = archive_read_data(a, buf + len, cap - len);
+	while (got < cap) {
+		n = archive_read_data(a, buf + got, cap - got);
 		if (n <= 0)
 			break;
-		len += (size_t)n;
+		got += (size_t)n;
 	}
 	if (n < 0) {
 		free(buf);
 		return wc_err_set(err, WC_ERR_INPUT, path, member, WC_NO_OFFSET,
 				  "%s", archive_error_string(a));
 	}
-	buf[len] = '\0';
+	buf[got] = '\0';
 	*text = buf;
+	*len = got;
 	return 0;
 }
 
@@ -401,15 +276,15 @@ static int scan_archive(struct wc_input *in, struct wc_err *err)
 				goto out;
 		} else if (!strcmp(base, "capture.conf") ||
 			   !strcmp(base, "phases.tsv")) {
-			char *text = NULL;
+			char *text = NULL, where[1024];
+			size_t len = 0;
 
-			if (read_member_text(a, ent, in->path, name, &text, err) < 0)
+			if (read_member_text(a, ent, in->path, name, &text,
+					     &len, err) < 0)
 				goto out;
-			r = base[0] == 'c' ? parse_conf(in, text, err) :
-					     parse_phases(in, text, err);
+			snprintf(where, sizeof(where), "%s: %s", in->path, name);
+			parse_side(in, base, text, len, where);
 			free(text);
-			if (r < 0)
-				goto out;
 		}
 	}
 	if (r != ARCHIVE_EOF) {
@@ -440,8 +315,10 @@ out:
 	return ret;
 }
 
-/* True when the first bytes of PATH are a blktrace magic in either order. */
-static int starts_with_magic(const char *path, int *empty)
+/* 1 when the first bytes of PATH are a blktrace magic in either order,
+ * 0 when not, -1 when PATH cannot be read (err says why: an unreadable
+ * file is the system's refusal, not a bad trace). */
+static int starts_with_magic(const char *path, int *empty, struct wc_err *err)
 {
 	unsigned char b[4];
 	uint32_t m;
@@ -449,10 +326,17 @@ static int starts_with_magic(const char *path, int *empty)
 	int fd;
 
 	*empty = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
-		return 0;
+		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
+				  "%s", strerror(errno));
 	n = read(fd, b, sizeof(b));
+	if (n < 0) {
+		wc_err_set(err, WC_ERR_SYSTEM, path, NULL, 0, "%s",
+			   strerror(errno));
+		close(fd);
+		return -1;
+	}
 	close(fd);
 	if (n == 0)
 		*empty = 1;
@@ -469,7 +353,7 @@ static int resolve(struct wc_input *in, struct wc_err *err)
 	char tmp[4096], dir[4096];
 	struct stat st;
 	size_t baselen;
-	int empty;
+	int empty, magic;
 
 	if (strcmp(path, "-") == 0) {
 		in->single = 1;
@@ -496,7 +380,10 @@ static int resolve(struct wc_input *in, struct wc_err *err)
 			return wc_err_set(err, WC_ERR_INPUT, path, NULL,
 					  WC_NO_OFFSET,
 					  "not a trace: not a regular file");
-		if (starts_with_magic(path, &empty)) {
+		magic = starts_with_magic(path, &empty, err);
+		if (magic < 0)
+			return -1;
+		if (magic) {
 			if (blktrace_cpu(base_of(path), &baselen) >= 0)
 				goto base_name;
 			in->single = 1;
@@ -706,7 +593,7 @@ static void make_name(struct wc_input *in)
 		".tar.gz", ".tgz", ".tar.xz", ".tar.zst", ".tar.bz2", ".tar",
 		".zip", ".cpio",
 	};
-	const char *conf_name = wc_input_conf(in, "name");
+	const char *conf_name = in->capture->name;
 	char buf[4096];
 	size_t i, n;
 
@@ -746,6 +633,8 @@ int wc_input_open(struct wc_input **out, const char *path, struct wc_err *err)
 		oom(err, path);
 		goto fail;
 	}
+	if (wc_capture_new(&in->capture, err) < 0)
+		goto fail;
 	if (resolve(in, err) < 0)
 		goto fail;
 	qsort(in->streams, in->nstreams, sizeof(*in->streams), stream_cmp);
@@ -804,14 +693,7 @@ void wc_input_free(struct wc_input *in)
 		free(in->streams[i].dev);
 	}
 	free(in->streams);
-	for (i = 0; i < in->nconf; i++) {
-		free(in->conf[i].key);
-		free(in->conf[i].value);
-	}
-	free(in->conf);
-	for (i = 0; i < in->nphases; i++)
-		free((char *)in->phases[i].name);
-	free(in->phases);
+	wc_capture_free(in->capture);
 	free(in->comms);
 	free(in->seqs);
 	free(in->name);
@@ -824,25 +706,9 @@ const char *wc_input_name(const struct wc_input *in)
 	return in->name;
 }
 
-const char *wc_input_conf(const struct wc_input *in, const char *key)
+const struct wc_capture *wc_input_capture(const struct wc_input *in)
 {
-	size_t i;
-
-	/* The last assignment wins, as when a shell sources the file. */
-	for (i = in->nconf; i-- > 0;)
-		if (strcmp(in->conf[i].key, key) == 0)
-			return in->conf[i].value;
-	return NULL;
-}
-
-size_t wc_input_nphases(const struct wc_input *in)
-{
-	return in->nphases;
-}
-
-const struct wc_phase *wc_input_phase(const struct wc_input *in, size_t i)
-{
-	return i < in->nphases ? &in->phases[i] : NULL;
+	return in->capture;
 }
 
 size_t wc_input_nstreams(const struct wc_input *in)

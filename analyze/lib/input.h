@@ -47,6 +47,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "capture.h"
 #include "event.h"
 #include "wcerr.h"
 
@@ -60,14 +61,6 @@ struct wc_stream_info {
 	uint64_t skips;          /* sequence numbers missing (blkparse "skips") */
 };
 
-/* One line of a capture's phases.tsv. */
-struct wc_phase {
-	const char *name;
-	uint64_t start;          /* trace clock, ns */
-	uint64_t end;
-	double real_s, user_s, sys_s;
-};
-
 int wc_input_open(struct wc_input **out, const char *path, struct wc_err *err);
 int wc_input_next(struct wc_input *in, struct wc_event *ev, struct wc_err *err);
 void wc_input_free(struct wc_input *in);
@@ -75,12 +68,9 @@ void wc_input_free(struct wc_input *in);
 /* A short name for the input: the capture's name, or the path's base name. */
 const char *wc_input_name(const struct wc_input *in);
 
-/* The value of KEY in capture.conf, or NULL when absent (or no conf). */
-const char *wc_input_conf(const struct wc_input *in, const char *key);
-
-/* Phases from phases.tsv, in file order; 0 when there is none. */
-size_t wc_input_nphases(const struct wc_input *in);
-const struct wc_phase *wc_input_phase(const struct wc_input *in, size_t i);
+/* capture.conf and phases.tsv as read (capture.h); every field unknown
+ * for a plain trace.  Never NULL for an open input. */
+const struct wc_capture *wc_input_capture(const struct wc_input *in);
 
 /* Streams, in the order blkparse would read them. */
 size_t wc_input_nstreams(const struct wc_input *in);

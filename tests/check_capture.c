@@ -1,0 +1,275 @@
+/*
+ * check_capture.c - unit tests of analyze/lib/capture.c: capture.conf and
+ * phases.tsv into typed fields, values out of range refused with a note
+ * naming file, line and key, and the file reader's refusals (FIFO, size).
+ * Fixtures: tests/fixtures/capture-conf/.
+ */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "blktrace_format.h"
+#include "capture.h"
+
+#define FIX "tests/fixtures/capture-conf"
+
+static struct wc_capture *parse(const char *conf, const char *tsv)
+{
+	struct wc_capture *c = NULL;
+	struct wc_err err;
+	char *text;
+	size_t len;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_capture_new(&c, &err), 0);
+	if (conf) {
+		ck_assert_int_eq(wc_capture_read_file(conf, &text, &len, &err), 0);
+		ck_assert_ptr_nonnull(text);
+		wc_capture_parse_conf(c, text, len, "capture.conf");
+		free(text);
+	}
+	if (tsv) {
+		ck_assert_int_eq(wc_capture_read_file(tsv, &text, &len, &err), 0);
+		ck_assert_ptr_nonnull(text);
+		wc_capture_parse_phases(c, text, len, "phases.tsv");
+		free(text);
+	}
+	return c;
+}
+
+static bool has_note(const struct wc_capture *c, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < c->nnotes; i++)
+		if (strstr(c->notes[i], s))
+			return true;
+	return false;
+}
+
+START_TEST(test_unknown)
+{
+	struct wc_capture *c = parse(NULL, NULL);
+
+	ck_assert(!c->has_conf);
+	ck_assert_int_eq(c->write_cache, -1);
+	ck_assert_int_eq(c->barrier, -1);
+	ck_assert_int_eq(c->complete, -1);
+	ck_assert_int_eq(c->events_dropped, -1);
+	ck_assert_str_eq(c->name, "");
+	ck_assert(!c->journal_known);
+	ck_assert_ptr_null(wc_capture_destination(c));
+	wc_capture_free(c);
+	wc_capture_free(NULL);
+}
+END_TEST
+
+START_TEST(test_good)
+{
+	struct wc_capture *c = parse(FIX "/good.conf", FIX "/good.tsv");
+	const struct wc_capture_device *d;
+
+	ck_assert_uint_eq(c->nnotes, 0);
+	ck_assert_int_eq(c->format_version, 1);
+	ck_assert_str_eq(c->name, "ext4-cache-on-barrier-on-run1");
+	ck_assert_str_eq(c->fs, "ext4");
+	ck_assert_str_eq(c->kernel, "6.18.0-test");
+	ck_assert_str_eq(c->recorder, "tracefs");
+	ck_assert_str_eq(c->mount_options, "rw,relatime");
+	ck_assert_int_eq(c->write_cache, 1);
+	ck_assert_int_eq(c->barrier, 1);          /* the last one wins */
+	ck_assert_int_eq(c->complete, 1);
+	ck_assert_int_eq(c->events_dropped, 12);
+	ck_assert(c->journal_known);
+	ck_assert_uint_eq(c->journal_start, 327680);
+	ck_assert_uint_eq(c->journal_sectors, 32768);
+	ck_assert_uint_eq(c->ndevices, 2);
+	d = wc_capture_destination(c);           /* "/dev/loop2" */
+	ck_assert_ptr_nonnull(d);
+	ck_assert_str_eq(d->name, "loop2");
+	ck_assert_uint_eq(d->dev, WC_DEV_MAKE(7, 2));
+	ck_assert_int_eq(d->rotational, 0);
+	ck_assert_int_eq(d->listed, 2);
+	d = wc_capture_device(c, "loop1");
+	ck_assert_int_eq(d->listed, 1);
+	ck_assert_int_eq(d->rotational, 1);
+	ck_assert_ptr_null(wc_capture_device(c, "loop3"));
+
+	ck_assert_uint_eq(c->nphases, 2);
+	ck_assert_str_eq(c->phases[1].name, "delete");
+	ck_assert_uint_eq(c->phases[1].start, 607723520396ull);
+	ck_assert_uint_eq(c->phases[1].end, 607733071574ull);
+	ck_assert_double_eq(c->phases[0].real_s, 0.043);
+	ck_assert_double_eq(c->phases[0].sys_s, 0.019);
+	wc_capture_free(c);
+}
+END_TEST
+
+/* Out-of-range numbers were taken silently (a negative events_dropped
+ * became a huge count): now each is refused with file, line and key. */
+START_TEST(test_bad_values)
+{
+	struct wc_capture *c = parse(FIX "/bad.conf", FIX "/bad.tsv");
+	const struct wc_capture_device *d;
+
+	ck_assert_str_eq(c->name, "bad-values");   /* CRLF taken off */
+	ck_assert_int_eq(c->events_dropped, -1);
+	ck_assert(c->has_events_dropped);
+	ck_assert(has_note(c, "capture.conf: line 3: events_dropped: not a count"));
+	ck_assert_int_eq(c->write_cache, -1);
+	ck_assert(has_note(c, "capture.conf: line 4: write_cache: not on or off"));
+	d = wc_capture_device(c, "loop1");
+	ck_assert_ptr_nonnull(d);
+	ck_assert_uint_eq(d->dev, 0);
+	ck_assert(has_note(c, "line 5: device.loop1.dev: not MAJ:MIN"));
+	ck_assert_int_eq(d->rotational, -1);
+	ck_assert(has_note(c, "line 6: device.loop1.rotational"));
+	ck_assert(!c->journal_known);
+	ck_assert(has_note(c, "line 7: journal_start_sector"));
+	ck_assert_int_eq(c->complete, -1);
+	ck_assert(has_note(c, "line 9: complete"));
+
+	/* phases: end before start, a negative time and a short row are
+	 * left out; bad seconds are noted and taken as 0. */
+	ck_assert_uint_eq(c->nphases, 1);
+	ck_assert_str_eq(c->phases[0].name, "delete");
+	ck_assert_double_eq(c->phases[0].real_s, 0);
+	ck_assert_double_eq(c->phases[0].sys_s, 0.5);
+	ck_assert_uint_eq(c->nnotes, WC_CAPTURE_MAX_NOTES);
+	ck_assert_uint_gt(c->nnotes_more, 0);
+	wc_capture_free(c);
+}
+END_TEST
+
+START_TEST(test_saturation_edges)
+{
+	static const char conf[] =
+		"events_dropped = 9223372036854775807\n"
+		"device.sda.dev = 4095:1048575\n"
+		"device.sdb.dev = 8388624\n"           /* a dev_t as recorded */
+		"journal_start_sector = 9223372036854775807\n"
+		"journal_sectors = 9223372036854775807\n";
+	struct wc_capture *c = parse(NULL, NULL);
+
+	wc_capture_parse_conf(c, conf, sizeof(conf) - 1, "capture.conf");
+	ck_assert_int_eq(c->events_dropped, INT64_MAX);
+	ck_assert_uint_eq(wc_capture_device(c, "sda")->dev,
+			  WC_DEV_MAKE(4095, 1048575));
+	ck_assert_uint_eq(wc_capture_device(c, "sdb")->dev, WC_DEV_MAKE(8, 16));
+	ck_assert(c->journal_known);
+	ck_assert_uint_eq(c->nnotes, 0);
+
+	wc_capture_parse_conf(c, "events_dropped = 9223372036854775808\n",
+			      36, "capture.conf");
+	ck_assert_int_eq(c->events_dropped, -1);
+	ck_assert(has_note(c, "line 1: events_dropped"));
+	wc_capture_free(c);
+}
+END_TEST
+
+/* Lines past the limit, NUL bytes, and more phases than are kept. */
+START_TEST(test_limits)
+{
+	struct wc_capture *c = parse(NULL, NULL);
+	size_t n = 2 * WC_CAPTURE_MAX_LINE, i;
+	char *text = malloc(n + 64), *p;
+
+	memset(text, 'x', n);
+	memcpy(text + n, "\nname = kept\nfs = ab\0c\n", 23);
+	wc_capture_parse_conf(c, text, n + 23, "capture.conf");
+	ck_assert_str_eq(c->name, "kept");
+	ck_assert_str_eq(c->fs, "");
+	ck_assert(has_note(c, "line 1: longer than 4096 bytes"));
+	ck_assert(has_note(c, "line 3: holds a NUL byte"));
+	free(text);
+	wc_capture_free(c);
+
+	c = parse(NULL, NULL);
+	text = malloc((WC_CAPTURE_MAX_PHASES + 10) * 32);
+	p = text;
+	for (i = 0; i < WC_CAPTURE_MAX_PHASES + 10; i++)
+		p += sprintf(p, "p%zu\t%zu\t%zu\n", i, i, i + 1);
+	wc_capture_parse_phases(c, text, (size_t)(p - text), "phases.tsv");
+	ck_assert_uint_eq(c->nphases, WC_CAPTURE_MAX_PHASES);
+	ck_assert_uint_eq(c->nnotes, 1);             /* said once */
+	ck_assert(has_note(c, "more than 64 phases"));
+	ck_assert_str_eq(c->phases[WC_CAPTURE_MAX_PHASES - 1].name, "p63");
+	free(text);
+	wc_capture_free(c);
+}
+END_TEST
+
+/* A FIFO named capture.conf once blocked the reader for ever: it is now
+ * refused at once (the test's alarm fails it if it blocks). */
+START_TEST(test_read_file_refusals)
+{
+	char dir[64], path[128];
+	struct wc_err err;
+	size_t len;
+	char *text = (char *)"";
+	FILE *fp;
+
+	snprintf(dir, sizeof(dir), "/tmp/check_capture.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+
+	snprintf(path, sizeof(path), "%s/absent", dir);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_capture_read_file(path, &text, &len, &err), 0);
+	ck_assert_ptr_null(text);
+
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	alarm(5);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_capture_read_file(path, &text, &len, &err), -1);
+	alarm(0);
+	ck_assert_int_eq(err.kind, WC_ERR_INPUT);
+	ck_assert_str_eq(err.msg, "not a regular file");
+	unlink(path);
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_capture_read_file(dir, &text, &len, &err), -1);
+	ck_assert_str_eq(err.msg, "not a regular file");
+
+	snprintf(path, sizeof(path), "%s/big", dir);
+	fp = fopen(path, "w");
+	ck_assert_int_eq(fseek(fp, WC_CAPTURE_MAX_BYTES, SEEK_SET), 0);
+	fputc('\n', fp);
+	fclose(fp);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_capture_read_file(path, &text, &len, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "larger than"));
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
+static Suite *capture_suite(void)
+{
+	Suite *s = suite_create("capture");
+	TCase *tc = tcase_create("parse");
+
+	tcase_add_test(tc, test_unknown);
+	tcase_add_test(tc, test_good);
+	tcase_add_test(tc, test_bad_values);
+	tcase_add_test(tc, test_saturation_edges);
+	tcase_add_test(tc, test_limits);
+	tcase_add_test(tc, test_read_file_refusals);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(capture_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# t36-hostile-side-files.sh - what a capture's own files can do to the
+# reader: a FIFO named capture.conf or phases.tsv is refused at once (it
+# used to block for ever), an unreadable file is reported with its errno
+# and exit 1 (it used to be "not a trace or archive", exit 2), and
+# capture.conf values out of range are refused with a warning that names
+# the file, line and key.
+# shellcheck source=tests/lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+
+FIX=$TOP/tests/fixtures/reader/ext4
+cd "$TMP"
+
+for f in capture.conf phases.tsv; do
+	mkdir -p "fifo-$f/trace"
+	cp "$FIX"/loop1.blktrace.* "fifo-$f/trace/"
+	mkfifo "fifo-$f/$f"
+	for mode in --dump --format=text; do
+		rc=0
+		timeout 20 "$WCANALYZE" "$mode" "fifo-$f" >out 2>err || rc=$?
+		[[ $rc -ne 124 ]] || fail "$f as a FIFO: $mode still blocks"
+		[[ $rc -eq 2 ]] || fail "$f as a FIFO: $mode exit $rc, expected 2: $(cat err)"
+		grep -qx "wcanalyze: fifo-$f/$f: not a regular file" err ||
+			fail "$f as a FIFO: $mode said: $(cat err)"
+	done
+done
+
+# Unreadable: root reads everything, so take its override away.
+cp "$FIX/loop1.blktrace.0" unreadable
+chmod 000 unreadable
+as_user=()
+if [[ $(id -u) -eq 0 ]]; then
+	command -v setpriv >/dev/null || skip "setpriv missing (util-linux)"
+	as_user=(setpriv "--bounding-set=-dac_override,-dac_read_search")
+fi
+rc=0
+"${as_user[@]}" "$WCANALYZE" --dump unreadable >out 2>err || rc=$?
+[[ $rc -eq 1 ]] || fail "unreadable file: exit $rc, expected 1: $(cat err)"
+grep -qx "wcanalyze: unreadable: Permission denied" err ||
+	fail "unreadable file: said: $(cat err)"
+
+# Values out of range: warned about, one line each, and left unknown.
+mkdir -p bad/trace
+cp "$FIX"/loop1.blktrace.* bad/trace/
+printf 'name = bad\nevents_dropped = -5\nwrite_cache = maybe\n' >bad/capture.conf
+printf 'copy\t9\t3\n' >bad/phases.tsv
+"$WCANALYZE" --format json bad >out.json 2>err
+grep -qx 'wcanalyze: bad/capture.conf: line 2: events_dropped: not a count from 0 to 9223372036854775807, ignored' err ||
+	fail "events_dropped -5: $(cat err)"
+grep -qx 'wcanalyze: bad/capture.conf: line 3: write_cache: not on or off, ignored' err ||
+	fail "write_cache maybe: $(cat err)"
+grep -qx 'wcanalyze: bad/phases.tsv: line 1: end_ns: before start_ns, row ignored' err ||
+	fail "phase end before start: $(cat err)"
+python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["captures"][0]
+assert c["events_dropped"] is None, c["events_dropped"]
+assert c["write_cache"] is None, c["write_cache"]
+' out.json || fail "refused values are not unknown in JSON"
+echo "ok: FIFOs refused, unreadable file exit 1, bad values warned"
