@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # deps.sh - make sure what a target needs is installed.
 #
+#   scripts/deps.sh [--no-install] TARGET
+#
 #   scripts/deps.sh build   what building the programs needs: compiler,
 #                           pkg-config, libarchive, libfuse3 (wcdisk)
 #   scripts/deps.sh demo    that, and gnuplot ("make demo")
@@ -10,9 +12,16 @@
 #                           ("make fuzz", tests/fuzz/)
 #
 # As root on a Debian-like system it runs apt-get for what is missing and
-# says so; otherwise it stops with the exact command to run.
+# says so; otherwise, or with --no-install (plain "make": packagers and CI
+# build with it, and a build must not install anything), it stops with the
+# exact command to run.
 set -euo pipefail
 
+install=1
+if [[ ${1:-} == --no-install ]]; then
+	install=0
+	shift
+fi
 what=${1:-build}
 
 # command-or-pkg-config-name:debian-package (a path where the name alone
@@ -27,6 +36,7 @@ build_needs=(
 )
 check_needs=(
 	pc:check:check
+	jq:jq
 	blkparse:blktrace
 	btt:blktrace
 	mkfs.xfs:xfsprogs
@@ -82,7 +92,7 @@ done
 
 [[ ${#missing[@]} -eq 0 ]] && exit 0
 
-if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+if [[ $install == 1 && $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: installing ${missing[*]} with apt-get" >&2
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get -o DPkg::Lock::Timeout=300 update -qq >&2
@@ -92,4 +102,5 @@ fi
 
 echo "deps: missing packages: ${missing[*]}" >&2
 echo "deps: run: sudo apt-get install ${missing[*]}" >&2
+[[ $install == 1 ]] || echo "deps: (or make deps, which installs what make check needs)" >&2
 exit 1

@@ -2,8 +2,9 @@
 # t02-deps.sh - scripts/deps.sh, which "make demo" and "make check" run
 # first: with everything present it says nothing; a user who is not root
 # and lacks a package gets the exact apt-get command and exit 1, and
-# nothing is installed.  (The root path runs apt-get for real: CI on a
-# fresh machine exercises it.)
+# nothing is installed; plain "make" never installs, even as root: it
+# stops and says what is missing.  (The root path runs apt-get for real:
+# CI on a fresh machine exercises it.)
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -11,6 +12,24 @@ DEPS=$TOP/scripts/deps.sh
 out=$(bash "$DEPS" check 2>&1) || fail "deps.sh check failed here: $out"
 [[ -z $out ]] || fail "deps.sh check printed with nothing missing: $out"
 expect_exit 2 bash "$DEPS" nonsense 2>/dev/null
+
+# Plain make, pkg-config missing: an apt-get on the PATH that notes being
+# called must not be called, whoever runs make.
+mkdir "$TMP/nopc"
+for c in bash env id cc make mkdir cat rm printf; do
+	ln -s "$(command -v "$c")" "$TMP/nopc/$c"
+done
+# shellcheck disable=SC2016 # expanded when apt-get runs
+printf '#!/bin/sh\ntouch "$APT_MARK"\nexit 1\n' >"$TMP/nopc/apt-get"
+chmod 755 "$TMP/nopc/apt-get"
+rc=0
+(cd "$TOP" && env -i PATH="$TMP/nopc" HOME=/ APT_MARK="$TMP/apt-called" \
+	make --no-print-directory BUILD="$TMP/b" >"$TMP/make.out" 2>&1) || rc=$?
+[[ $rc -ne 0 ]] || fail "make without pkg-config succeeded: $(cat "$TMP/make.out")"
+[[ ! -e $TMP/apt-called ]] || fail "plain make ran apt-get"
+grep -q '^deps: missing packages: pkg-config ' "$TMP/make.out" ||
+	fail "plain make did not say what is missing: $(cat "$TMP/make.out")"
+[[ ! -e $TMP/b/analyze ]] || fail "plain make compiled although pkg-config is missing"
 
 if [[ $(id -u) -ne 0 ]] || ! command -v setpriv >/dev/null 2>&1; then
 	skip "needs root and setpriv to run deps.sh as another user"

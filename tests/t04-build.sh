@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# t04-build.sh - the build's promises (GNUmakefile): CPPFLAGS and CFLAGS
+# reach the compiler, -Werror only with DEVELOPER=1, a second make does
+# nothing, a header touched rebuilds what includes it and nothing else
+# (-MMD -MP), a changed PREFIX or flag rebuilds (BUILD/build-flags).
+# Works on a copy of the sources, so the tree's own mtimes stay as they are.
+# shellcheck source=tests/lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+
+src=$TMP/src
+mkdir "$src"
+cp -a "$TOP/GNUmakefile" "$TOP/scripts" "$TOP/analyze" "$TOP/capture" "$src/"
+prog=$TMP/b/wcanalyze
+# -O0: the test is about what gets rebuilt, not about the code.
+mk() { make -C "$src" --no-print-directory -j2 BUILD="$TMP/b" CFLAGS=-O0 CPPFLAGS=-DWC_T04 "$@" "$prog"; }
+compiled() { sed -n 's/^  CC *//p' "$1" | LC_ALL=C sort | tr '\n' ' '; }
+
+mk V=1 >"$TMP/1" 2>&1 || fail "first build: $(tail -n 5 "$TMP/1")"
+grep -q -- '-DWC_T04' "$TMP/1" || fail "CPPFLAGS did not reach the compiler"
+grep -q -- ' -O0' "$TMP/1" || fail "CFLAGS did not reach the compiler"
+grep -q -- '-MMD -MP' "$TMP/1" || fail "no -MMD -MP"
+! grep -q -- '-Werror' "$TMP/1" || fail "-Werror without DEVELOPER=1"
+[[ -s $TMP/b/analyze/lib/decode.d ]] || fail "no dependency file for decode.o"
+
+mk >"$TMP/2" 2>&1 || fail "second build: $(tail -n 5 "$TMP/2")"
+[[ -z $(compiled "$TMP/2") ]] || fail "nothing changed, yet compiled: $(compiled "$TMP/2")"
+
+touch "$src/analyze/lib/decode.h"
+mk >"$TMP/3" 2>&1 || fail "build after touching decode.h: $(tail -n 5 "$TMP/3")"
+c=$(compiled "$TMP/3")
+[[ " $c" == *" analyze/lib/decode.c "* ]] || fail "decode.h touched, decode.c not compiled (compiled: $c)"
+[[ " $c" != *" analyze/lib/wcerr.c "* ]] || fail "decode.h touched, wcerr.c compiled, which does not include it"
+
+mk PREFIX=/opt/t04 >"$TMP/4" 2>&1 || fail "build with another PREFIX: $(tail -n 5 "$TMP/4")"
+grep -q 'PREFIX changed' "$TMP/4" || fail "a new PREFIX not noticed"
+[[ " $(compiled "$TMP/4")" == *" analyze/wcanalyze.c "* ]] || fail "a new PREFIX did not rebuild wcanalyze"
+grep -q /opt/t04/share/wcanalyze "$prog" || fail "wcanalyze does not look for its templates under the new PREFIX"
+
+mk PREFIX=/opt/t04 DEVELOPER=1 V=1 >"$TMP/5" 2>&1 || fail "DEVELOPER=1 build: $(tail -n 5 "$TMP/5")"
+grep -q -- '-Werror' "$TMP/5" || fail "DEVELOPER=1 without -Werror"
+grep -q -- '-Werror.*analyze/lib/wcerr.c' "$TMP/5" || fail "DEVELOPER=1 did not rebuild everything"
+echo "ok"
