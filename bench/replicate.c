@@ -5,6 +5,7 @@
  * events, devices, CPUs, payloads and interleaving) at any length.
  *
  *   replicate -n EVENTS -o OUTDIR FILE...
+ *   replicate -n EVENTS -o - FILE
  *
  * FILE... are the per-CPU files of one capture (NAME.blktrace.CPU, any
  * devices, v7 or v8, either byte order).  Each is written to OUTDIR under
@@ -14,7 +15,10 @@
  * overlap and the files stay one valid capture: per-file sequence numbers
  * go on where the previous copy stopped (records with sequence 0, notify
  * and ftrace ones, keep 0).  Whole copies are written, at least EVENTS
- * records in all.  Prints the number of records and copies written.
+ * records in all.  Prints the number of records and copies written (on
+ * standard error with -o -, which writes the copies of one FILE, a
+ * merged trace for instance, to standard output: a trace of any length
+ * without the disk space for it).
  *
  * Records are read with the project's decoder and written back with
  * wc_blk_encode() in each file's own version and byte order, so a copy
@@ -156,7 +160,8 @@ static int write_copy(const struct file *f, FILE *out, uint64_t k,
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "usage: " PROG " -n EVENTS -o OUTDIR FILE...\n");
+	fprintf(fp, "usage: " PROG " -n EVENTS -o OUTDIR FILE...\n"
+		"       " PROG " -n EVENTS -o - FILE\n");
 }
 
 int main(int argc, char **argv)
@@ -184,7 +189,8 @@ int main(int argc, char **argv)
 		}
 	}
 	nfiles = argc - optind;
-	if (!outdir || want == 0 || nfiles < 1 || nfiles > MAX_FILES) {
+	if (!outdir || want == 0 || nfiles < 1 || nfiles > MAX_FILES ||
+	    (!strcmp(outdir, "-") && nfiles != 1)) {
 		usage(stderr);
 		return WC_EXIT_USAGE;
 	}
@@ -204,7 +210,7 @@ int main(int argc, char **argv)
 
 		base = base ? base + 1 : files[i].path;
 		snprintf(path, sizeof(path), "%s/%s", outdir, base);
-		out[i] = fopen(path, "wb");
+		out[i] = strcmp(outdir, "-") ? fopen(path, "wb") : stdout;
 		if (!out[i]) {
 			fail(path, strerror(errno));
 			goto out;
@@ -217,7 +223,8 @@ int main(int argc, char **argv)
 				       files[i].max_seq - files[i].min_seq + 1) < 0)
 				goto out;
 	}
-	printf(PROG ": %llu events, %llu copies of %llu\n",
+	fprintf(strcmp(outdir, "-") ? stdout : stderr,
+		PROG ": %llu events, %llu copies of %llu\n",
 	       (unsigned long long)(copies * per_copy),
 	       (unsigned long long)copies, (unsigned long long)per_copy);
 	status = WC_EXIT_OK;

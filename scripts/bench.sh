@@ -1,22 +1,32 @@
 #!/usr/bin/env bash
 # bench.sh - speed and memory benchmarks ("make bench").  Never part of
-# "make check": numbers depend on the machine.  Each section prints its
-# own lines; a summary table closes the run.  docs/performance.md has
-# the numbers of one run and says what they mean.
+# "make check": numbers depend on the machine.  Each step prints its own
+# line; a summary table closes the run.  docs/performance.md has the
+# numbers of one run and says what they mean.
 #
-# Scale with environment variables (defaults finish in a few minutes on
-# a 2-core machine):
-#   BENCH_SIZES="1000000 4000000 10000000"  events of the synthetic
-#                       captures analysed (sections a and b)
-#   BENCH_BUNDLE_EVENTS=10000000  events of the capture bundled (c);
-#                       0 skips the bundle
-#   BENCH_BTT=1         0 skips blkparse -d + btt (b)
-#   READER_BENCH_EVENTS=4000000   events of the reader section (d)
-#   BENCH_SYNTH_SIZES="1000000 4000000 10000000"  events of the
-#                       tests/wcsynth captures (e)
-#   BENCH_SYNTH_BUNDLE=1  0 skips the bundle of the largest of those (e)
-#   BENCH_OVERLOAD_SIZES="1000000 4000000"  events of the wcsynth
-#                       captures whose disk is slower than the workload (e)
+# Every trace shape is BENCH_EVENTS long and read in every form a user
+# may hand over: per-CPU files, one merged "blkparse -d" file, that file
+# on standard input, and the per-CPU capture inside a tar.zst and a
+# tar.gz.  btt and blkparse run on the same trace in the same run, so
+# the ratios in the summary compare like with like.
+#
+# Scale with environment variables (defaults: about 10 minutes on a
+# quiet 2-core machine, 3 GB in $TMPDIR):
+#   BENCH_EVENTS=10000000   events of every shape
+#   BENCH_SHAPES="capture_gen wcsynth fixture-xfs sample-xfs-cache-on-barrier-on-run1"
+#                       capture_gen: bench/capture_gen (ext4-like, load);
+#                       wcsynth: tests/wcsynth's disk model;
+#                       fixture-NAME: tests/fixtures/reader/NAME, and
+#                       sample-NAME: samples/NAME.tar.gz, both recorded
+#                       captures repeated in time by bench/replicate
+#   BENCH_BTT=1         0 skips blkparse and btt
+#   BENCH_ARCHIVES=1    0 skips the tar.zst and tar.gz forms
+#   BENCH_BIG_EVENTS=100000000  events of the longest trace, streamed on
+#                       standard input (memory must not grow); 0 skips
+#   BENCH_BUNDLE=1      0 skips the bundle of the first shape
+#   BENCH_JOBS=2        -j of the many-inputs runs (against -j 1)
+#   BENCH_OVERLOAD_EVENTS=1000000  a wcsynth capture whose disk is slower
+#                       than its workload (queues reach the caps); 0 skips
 set -euo pipefail
 
 : "${BUILD:?BUILD must name the build directory}"
@@ -25,15 +35,15 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/wcbench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cd "$top"
 
-sizes=${BENCH_SIZES:-1000000 4000000 10000000}
-bundle_events=${BENCH_BUNDLE_EVENTS:-10000000}
+events=${BENCH_EVENTS:-10000000}
+shapes=${BENCH_SHAPES:-capture_gen wcsynth fixture-xfs sample-xfs-cache-on-barrier-on-run1}
 with_btt=${BENCH_BTT:-1}
-reader_events=${READER_BENCH_EVENTS:-4000000}
-synth_sizes=${BENCH_SYNTH_SIZES:-1000000 4000000 10000000}
-overload_sizes=${BENCH_OVERLOAD_SIZES:-1000000 4000000}
-synth_bundle=${BENCH_SYNTH_BUNDLE:-1}
-synth=$BUILD/tests/wcsynth
-gen=$BUILD/bench/capture_gen
+with_archives=${BENCH_ARCHIVES:-1}
+big=${BENCH_BIG_EVENTS:-100000000}
+with_bundle=${BENCH_BUNDLE:-1}
+jobs=${BENCH_JOBS:-2}
+overload=${BENCH_OVERLOAD_EVENTS:-1000000}
+wc=$BUILD/wcanalyze
 summary=$tmp/summary
 
 [[ -x /usr/bin/time ]] || {
@@ -41,163 +51,174 @@ summary=$tmp/summary
 	exit 1
 }
 
-# measure LABEL EVENTS CMD...: wall time and peak RSS of CMD (its output
-# thrown away), one line now and one row of the closing summary.  Peak
-# RSS is the largest of CMD and the children it waited for (gnuplot).
+# measure SHAPE LABEL EVENTS CMD...: wall and CPU time and peak RSS of
+# CMD (its output thrown away), one line now and one row of the summary.
+# Peak RSS is the largest of CMD and the children it waited for.
 measure() {
-	local label=$1 events=$2 wall user sys rss rate cpu
-	shift 2
+	local shape=$1 label=$2 n=$3 wall user sys rss cpu
+	shift 3
 	/usr/bin/time -o "$tmp/time" -f '%e %U %S %M' "$@" >/dev/null
 	read -r wall user sys rss <"$tmp/time"
 	cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
-	rate=$(awk -v e="$events" -v w="$wall" \
-		'BEGIN { if (e > 0 && w > 0) printf "%.2f", e / w / 1e6; else print "-" }')
-	printf 'bench: %s: %s s (cpu %s s), %s M events/s, peak RSS %s KiB\n' \
-		"$label" "$wall" "$cpu" "$rate" "$rss"
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$events" "$wall" "$cpu" \
-		"$rate" "$rss" >>"$summary"
+	printf 'bench: %s: %s: %s s (cpu %s s), peak RSS %s KiB\n' \
+		"$shape" "$label" "$wall" "$cpu" "$rss"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$shape" "$label" "$n" "$wall" \
+		"$cpu" "$rss" >>"$summary"
 }
 
-# events DIR: records in a capture's trace files (capture_gen says it).
+# events_of INPUT: events the analysis read (and the page cache warmed).
 events_of() {
-	sed -n 's/^capture_gen: .*: \([0-9]*\) events,.*/\1/p' "$1/gen.out"
+	"$wc" --format json "$1" | sed -n 's/^ *"events": \([0-9]*\),$/\1/p' | head -n 1
 }
 
-# events_json DIR: events the analyser read (wcsynth does not say).
-events_json() {
-	"$BUILD/wcanalyze" --format json "$1" |
-		sed -n 's/^ *"events": \([0-9]*\),$/\1/p' | head -n 1
+# make_shape SHAPE DIR: a per-CPU capture of about $events events in DIR.
+make_shape() {
+	local shape=$1 dir=$2 name src
+	mkdir -p "$dir/trace"
+	case $shape in
+	capture_gen)
+		"$BUILD/bench/capture_gen" -n "$events" "$dir" ;;
+	wcsynth)
+		# Its model writes 16.3 events per file on average.
+		"$BUILD/tests/wcsynth" --capture --files $((events * 10 / 163)) "$dir" ;;
+	fixture-*)
+		name=${shape#fixture-}
+		"$BUILD/bench/replicate" -n "$events" -o "$dir/trace" \
+			"tests/fixtures/reader/$name"/*.blktrace.* ;;
+	sample-*)
+		name=${shape#sample-}
+		mkdir -p "$tmp/unpack"
+		tar -xzf "samples/$name.tar.gz" -C "$tmp/unpack"
+		src=$tmp/unpack/$name
+		# capture.conf names the destination and the journal; the
+		# phases' times hold only for the first copy.
+		cp "$src/capture.conf" "$dir/"
+		"$BUILD/bench/replicate" -n "$events" -o "$dir/trace" "$src"/trace/*.blktrace.*
+		rm -rf "$tmp/unpack" ;;
+	*)
+		echo "bench: unknown shape '$shape'" >&2
+		exit 2 ;;
+	esac
 }
 
-# synth DIR EVENTS [wcsynth options]: a wcsynth capture of about EVENTS
-# events; its model writes 16.3 events per file on average.
-synth_capture() {
-	local dir=$1 n=$2
-	shift 2
-	"$synth" --capture --files $((n * 10 / 163)) "$@" "$dir"
+# bases DIR: blkparse's -i arguments for a capture's trace folder.
+bases() {
+	find "$1/trace" -name '*.blktrace.[0-9]*' -printf '%f\n' |
+		sed 's/\.blktrace\.[0-9]*$//' | LC_ALL=C sort -u |
+		while read -r b; do printf -- '-i\n%s/trace/%s\n' "$1" "$b"; done
 }
 
 echo "bench: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)," \
-	"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), Linux $(uname -r)"
+	"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), Linux $(uname -r)," \
+	"load $(cut -d ' ' -f 1-3 /proc/loadavg)"
+echo "bench: commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)," \
+	"$events events a shape"
 
-# --- (a) full analysis, text and JSON, and (b) blkparse -d + btt --------
-# Memory must stay flat as the trace grows: the analyser keeps only the
-# requests in flight and fixed histograms.
-for n in $sizes; do
-	cap=$tmp/c$n
-	mkdir -p "$cap"
-	"$gen" -n "$n" "$cap" >"$cap/gen.out"
-	cat "$cap/gen.out"
-	ev=$(events_of "$cap")
-	measure "wcanalyze text ($n)" "$ev" "$BUILD/wcanalyze" "$cap"
-	measure "wcanalyze json ($n)" "$ev" "$BUILD/wcanalyze" --format json "$cap"
+caps=()
+for shape in $shapes; do
+	cap=$tmp/shape-$shape
+	make_shape "$shape" "$cap" | sed 's/^/bench: /'
+	n=$(events_of "$cap")
+	echo "bench: $shape: $n events, $(du -sm "$cap" | cut -f1) MB"
+	caps+=("$cap")
+	measure "$shape" "per-CPU text" "$n" "$wc" "$cap"
+	measure "$shape" "per-CPU json" "$n" "$wc" --format json "$cap"
+	measure "$shape" "per-CPU --dump" "$n" "$wc" --dump "$cap"
+	mapfile -t in < <(bases "$cap")
+	blkparse -q "${in[@]}" -d "$tmp/merged" -o /dev/null >/dev/null
 	if [[ $with_btt == 1 ]]; then
-		measure "blkparse -d ($n)" "$ev" blkparse -q -i "$cap/trace/loop9" \
-			-d "$tmp/merged" -o /dev/null
+		measure "$shape" "blkparse -i" "$n" blkparse -q "${in[@]}" -o /dev/null
+		measure "$shape" "blkparse -d" "$n" blkparse -q "${in[@]}" -d "$tmp/merged" -o /dev/null
 		# btt writes its .dat files into the current directory.
-		(cd "$tmp" && measure "btt ($n)" "$ev" btt -i "$tmp/merged")
-		rm -f "$tmp/merged" "$tmp"/*.dat
+		(cd "$tmp" && measure "$shape" "btt" "$n" btt -i "$tmp/merged")
+		rm -f "$tmp"/*.dat
 	fi
-	# Keep the capture the bundle section wants; drop the others now.
-	[[ $n == "$bundle_events" ]] || rm -rf "$cap"
+	measure "$shape" "merged json" "$n" "$wc" --format json "$tmp/merged"
+	measure "$shape" "merged --dump" "$n" "$wc" --dump "$tmp/merged"
+	measure "$shape" "stdin json" "$n" "$wc" --format json - <"$tmp/merged"
+	rm -f "$tmp/merged"
+	if [[ $with_archives == 1 ]]; then
+		tar -C "$tmp" -cf - "${cap##*/}" | zstd -q -1 -T0 -o "$tmp/c.tar.zst"
+		tar -C "$tmp" -cf - "${cap##*/}" | gzip -1 >"$tmp/c.tar.gz"
+		measure "$shape" "zstd -d alone" "$n" zstd -q -dc "$tmp/c.tar.zst"
+		measure "$shape" "tar.zst json" "$n" "$wc" --format json "$tmp/c.tar.zst"
+		measure "$shape" "gzip -d alone" "$n" gzip -dc "$tmp/c.tar.gz"
+		measure "$shape" "tar.gz json" "$n" "$wc" --format json "$tmp/c.tar.gz"
+		rm -f "$tmp/c.tar.zst" "$tmp/c.tar.gz"
+	fi
 done
 
-# --- (c) the bug-report bundle of a large capture, gnuplot included -----
-if [[ $bundle_events != 0 ]]; then
-	cap=$tmp/c$bundle_events
-	if [[ ! -d $cap ]]; then
-		mkdir -p "$cap"
-		"$gen" -n "$bundle_events" "$cap" >"$cap/gen.out"
-		cat "$cap/gen.out"
-	fi
-	ev=$(events_of "$cap")
-	WCANALYZE_PLOTS=$top/plots measure "wcanalyze -o bundle ($bundle_events)" \
-		"$ev" "$BUILD/wcanalyze" -o "$tmp/bundle" "$cap"
-	dat=$(find "$tmp/bundle" -name '*.dat' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
-	echo "bench: bundle: $(find "$tmp/bundle" -name '*.dat' | wc -l) .dat files, $dat bytes;" \
-		"$(find "$tmp/bundle" -name '*.png' | wc -l) PNG, $(find "$tmp/bundle" -name '*.svg' | wc -l) SVG;" \
-		"whole bundle $(du -sk "$tmp/bundle" | cut -f1) KiB"
-	find "$tmp/bundle" -name '*.dat' -printf 'bench:   %s bytes %P\n' | sort -k2 -n -r | head -n 5
-	# Where the bundle's time goes: each figure rendered again alone.
-	for gp in "$tmp"/bundle/*/*.gp; do
-		fig=${gp%.gp}
-		(cd "${gp%/*}" && /usr/bin/time -o "$tmp/time" -f '%e %M' gnuplot "${gp##*/}")
-		read -r wall rss <"$tmp/time"
-		# A scatter of many points is drawn as PNG only (docs/bundle.md).
-		svg="no SVG"
-		[[ -f $fig.svg ]] && svg="$(stat -c %s "$fig.svg") bytes SVG"
-		echo "bench:   gnuplot ${gp##*/}: $wall s, peak RSS $rss KiB;" \
-			"$(stat -c %s "$fig.png") bytes PNG, $svg"
-	done
-	rm -rf "$cap" "$tmp/bundle"
+# --- the bundle of a long capture, gnuplot included ----------------------
+if [[ $with_bundle == 1 && ${#caps[@]} -gt 0 ]]; then
+	cap=${caps[0]}
+	WCANALYZE_PLOTS=$top/plots measure "${cap##*/shape-}" "-o bundle" \
+		"$(events_of "$cap")" "$wc" -o "$tmp/bundle" "$cap"
+	echo "bench: bundle: $(find "$tmp/bundle" -name '*.png' | wc -l) PNG," \
+		"$(find "$tmp/bundle" -name '*.svg' | wc -l) SVG, whole bundle" \
+		"$(du -sk "$tmp/bundle" | cut -f1) KiB"
+	rm -rf "$tmp/bundle"
 fi
 
-# --- (d) reader: decode + merge, and --dump, against blkparse ------------
-"$BUILD/bench/reader_bench" -k -n "$reader_events" "$tmp"
-measure "blkparse -i ($reader_events)" "$reader_events" blkparse -q -i "$tmp/bench" -o /dev/null
-measure "wcanalyze --dump ($reader_events)" "$reader_events" "$BUILD/wcanalyze" --dump "$tmp/bench"
-rm -f "$tmp"/bench.blktrace.*
+# --- many inputs at once: -j 1 against -j N -------------------------------
+measure samples "ten samples -j 1" 0 "$wc" -j 1 --format json samples/*.tar.gz
+measure samples "ten samples -j $jobs" 0 "$wc" -j "$jobs" --format json samples/*.tar.gz
+if [[ ${#caps[@]} -gt 1 ]]; then
+	total=0
+	for cap in "${caps[@]}"; do
+		total=$((total + $(events_of "$cap")))
+	done
+	measure all-shapes "${#caps[@]} captures -j 1" "$total" "$wc" -j 1 --format json "${caps[@]}"
+	measure all-shapes "${#caps[@]} captures -j $jobs" "$total" "$wc" -j "$jobs" --format json "${caps[@]}"
+	cmp -s <("$wc" -j 1 --format json "${caps[@]}") <("$wc" -j "$jobs" --format json "${caps[@]}") ||
+		echo "bench: WARNING: -j $jobs wrote another report than -j 1" >&2
+fi
+rm -rf "${caps[@]}"
 
-# --- (e) tests/wcsynth captures: the model t30 checks, at scale ---------
-# Its requests overlap, merge, split nothing, and every few files a
-# flush and journal commit go out; time per event must not grow with the
-# trace.  Then the same model with a 2 MB/s disk, which the workload
-# outruns: bios queue up without end, so the tracker's and btt's caps
-# (65,536 per device) are reached and must keep memory and time per
-# event flat from there on.
-largest=0
-for n in $synth_sizes; do
-	((n > largest)) && largest=$n
-done
-for n in $synth_sizes; do
-	cap=$tmp/s$n
-	synth_capture "$cap" "$n"
-	ev=$(events_json "$cap")
-	measure "wcsynth csv ($n)" "$ev" "$BUILD/wcanalyze" --format csv "$cap"
-	measure "wcsynth text ($n)" "$ev" "$BUILD/wcanalyze" "$cap"
-	if [[ $n == "$largest" && $synth_bundle == 1 ]]; then
-		WCANALYZE_PLOTS=$top/plots measure "wcsynth -o bundle ($n)" \
-			"$ev" "$BUILD/wcanalyze" -o "$tmp/sbundle" "$cap"
-		echo "bench: wcsynth bundle: $(find "$tmp/sbundle" -name '*.png' | wc -l) PNG," \
-			"$(find "$tmp/sbundle" -name '*.svg' | wc -l) SVG, whole bundle" \
-			"$(du -sk "$tmp/sbundle" | cut -f1) KiB"
-		rm -rf "$tmp/sbundle"
-	fi
-	rm -rf "$cap"
-done
-for n in $overload_sizes; do
-	cap=$tmp/o$n
-	synth_capture "$cap" "$n" --rate 2
-	ev=$(events_json "$cap")
-	measure "wcsynth 2 MB/s csv ($n)" "$ev" "$BUILD/wcanalyze" --format csv "$cap"
-	rm -rf "$cap"
-done
+# --- memory at any length: a long trace streamed on standard input -------
+# The recorded sample, merged once, repeated to BENCH_BIG_EVENTS and fed
+# through a FIFO, so neither the disk nor the generator's memory counts.
+if [[ $big != 0 ]]; then
+	name=xfs-cache-on-barrier-on-run1
+	mkdir -p "$tmp/unpack"
+	tar -xzf "samples/$name.tar.gz" -C "$tmp/unpack"
+	mapfile -t in < <(bases "$tmp/unpack/$name")
+	blkparse -q "${in[@]}" -d "$tmp/one" -o /dev/null >/dev/null
+	for n in $events $big; do
+		mkfifo "$tmp/fifo"
+		"$BUILD/bench/replicate" -n "$n" -o - "$tmp/one" >"$tmp/fifo" 2>"$tmp/rep.out" &
+		measure "sample-$name" "stdin json, streamed (n asked)" "$n" "$wc" --format json - <"$tmp/fifo"
+		wait $!
+		sed 's/^/bench: /' "$tmp/rep.out"
+		rm -f "$tmp/fifo"
+	done
+	rm -rf "$tmp/unpack" "$tmp/one"
+fi
 
-# The memory claim in one line: the analyser's peak over every size.
-awk -F '\t' '$1 ~ /^wcanalyze (text|json) / {
-	if (lo == "" || $6 < lo) { lo = $6; lon = $2 }
-	if ($6 > hi) { hi = $6; hin = $2 }
-} END {
-	if (lo != "")
-		printf "bench: wcanalyze peak RSS over all sizes: %d to %d KiB" \
-			" (smallest at %s events, largest at %s)\n", lo, hi, lon, hin
-}' "$summary"
-awk -F '\t' '$1 ~ /^wcsynth (csv|text) / {
-	if (lo == "" || $6 < lo) lo = $6
-	if ($6 > hi) hi = $6
-	if (rlo == "" || $5 < rlo) rlo = $5
-	if ($5 > rhi) rhi = $5
-} END {
-	if (lo != "")
-		printf "bench: wcsynth captures: peak RSS %d to %d KiB," \
-			" %s to %s M events/s over all sizes\n", lo, hi, rlo, rhi
-}' "$summary"
+# --- queues that grow without end: the caps hold memory and time ---------
+if [[ $overload != 0 ]]; then
+	cap=$tmp/overload
+	"$BUILD/tests/wcsynth" --capture --files $((overload * 10 / 163)) --rate 2 "$cap"
+	measure "wcsynth 2 MB/s" "per-CPU json" "$(events_of "$cap")" "$wc" --format json "$cap"
+	rm -rf "$cap"
+fi
+
+# --- the reader alone: decode and merge, no analysis ---------------------
+"$BUILD/bench/reader_bench" -n 4000000 "$tmp" | sed 's/^/bench: /'
 
 echo
-echo "summary"
-awk -F '\t' 'BEGIN {
-	printf "%-32s %9s %7s %7s %7s %8s\n", "what (events asked)", "events",
-		"wall s", "cpu s", "M ev/s", "RSS MiB"
-} {
-	printf "%-32s %9s %7s %7s %7s %8.1f\n", $1, $2, $3, $4, $5, $6 / 1024
+echo "summary (M ev/s and the ratios from CPU time: the machine may be shared;"
+echo "x btt = btt's CPU time / this one's, x blkparse = blkparse -i's / this one's)"
+awk -F '\t' '
+{ row[NR] = $0; if ($2 == "btt") btt[$1] = $5; if ($2 == "blkparse -i") bp[$1] = $5 }
+END {
+	printf "%-20s %-22s %10s %7s %7s %7s %7s %6s %6s\n", "shape", "what", "events",
+		"wall s", "cpu s", "M ev/s", "RSS MiB", "x btt", "x blkp"
+	for (i = 1; i <= NR; i++) {
+		split(row[i], f, "\t")
+		rate = (f[3] > 0 && f[5] > 0) ? sprintf("%.1f", f[3] / f[5] / 1e6) : "-"
+		xb = (f[1] in btt && f[5] > 0 && f[2] != "btt") ? sprintf("%.1f", btt[f[1]] / f[5]) : "-"
+		xp = (f[1] in bp && f[5] > 0 && f[2] ~ /dump/) ? sprintf("%.1f", bp[f[1]] / f[5]) : "-"
+		printf "%-20s %-22s %10s %7s %7s %7s %7.1f %6s %6s\n", substr(f[1], 1, 20),
+			f[2], f[3], f[4], f[5], rate, f[6] / 1024, xb, xp
+	}
 }' "$summary"
