@@ -23,7 +23,9 @@
  *    wc_dump_event() returns 0 for them, 1 for a line, -1 on a write error;
  *  - the RWBS letters of v8 zone operations follow the blktrace 1.3
  *    patches (ZA, ZR, ZRA, ZF, ZO, ZC);
- *  - nothing is allocated.
+ *  - nothing is allocated;
+ *  - fp is written with stdio's unlocked calls (fwrite_unlocked), so
+ *    no other thread may use fp during the call.
  */
 #ifndef WC_DUMP_H
 #define WC_DUMP_H
