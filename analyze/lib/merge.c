@@ -188,6 +188,7 @@ struct wc_reorder {
 	struct wc_prioq *heap;   /* items: slot numbers */
 	size_t *free_slots;
 	size_t nfree;
+	size_t used;             /* slots 0..used-1 have held an event */
 	long last;               /* slot handed out last, or -1 */
 	uint64_t arrivals;
 	uint64_t genesis;
@@ -298,6 +299,8 @@ static int r_fill_one(struct wc_reorder *r)
 			memcpy(sl->small, sl->ev.pdu, sl->ev.pdu_len);
 		sl->ev.pdu = sl->small;
 	}
+	if (i >= r->used)
+		r->used = i + 1;
 	sl->arrival = r->arrivals++;
 	if (sl->arrival < GENESIS_BATCH && sl->ev.time < r->genesis)
 		r->genesis = sl->ev.time;
@@ -364,8 +367,10 @@ void wc_reorder_free(struct wc_reorder *r)
 
 	if (!r)
 		return;
+	/* Free slots are taken lowest first: only the first used ones can
+	 * hold a payload, and a short input does not touch the whole window. */
 	if (r->slots)
-		for (i = 0; i < r->window; i++)
+		for (i = 0; i < r->used; i++)
 			free(r->slots[i].pdu);
 	free(r->slots);
 	free(r->fifo);
