@@ -1,4 +1,5 @@
 #include "report.h"
+#include "escape.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -96,9 +97,12 @@ static const char *devname(const struct wc_capture_meta *m, uint32_t dev,
 {
 	size_t i;
 
+	char e[WC_ESCAPE_SIZE(sizeof(m->devices[0].name))];
+
 	for (i = 0; i < m->ndevices; i++)
 		if (m->devices[i].device == dev && m->devices[i].name[0]) {
-			snprintf(buf, size, "%s (%u,%u)", m->devices[i].name,
+			snprintf(buf, size, "%s (%u,%u)",
+				 wc_escape_text(m->devices[i].name, e, sizeof(e)),
 				 WC_DEV_MAJOR(dev), WC_DEV_MINOR(dev));
 			return buf;
 		}
@@ -203,8 +207,10 @@ static void text_phases(FILE *f, const struct wc_analysis *a)
 		const struct wc_phase_result *ph = wc_analysis_phase(a, p);
 		const struct wc_figures *g = wc_analysis_phase_figures(a, p);
 		uint64_t busy = g ? wc_figures_busy(g) : 0;
+		char e[13];
 
-		fprintf(f, "  %-12.12s %6s %6s %6s %7s %8s %6s\n", ph->name,
+		fprintf(f, "  %-12s %6s %6s %6s %7s %8s %6s\n",
+			wc_escape_text(ph->name, e, sizeof(e)),
 			s6(ph->wall_s, w[0], 16), s6(secs(busy), w[1], 16),
 			s6(g ? secs(g->time_ns[WC_CAT_FLUSH]) : 0, w[2], 16),
 			s6(g ? secs(g->time_ns[WC_CAT_JOURNAL]) : 0, w[3], 16),
@@ -223,8 +229,10 @@ static void text_waits(FILE *f, const struct wc_account *ac)
 	fprintf(f, "  %-20s %10s %12s\n", "command", "requests", "waited (s)");
 	for (i = 0; i < n && i < 10; i++) {
 		const struct wc_wait *w = wc_account_wait(ac, i);
+		char e[21];
 
-		fprintf(f, "  %-20.20s %10" PRIu64 " %12.6f\n", w->comm,
+		fprintf(f, "  %-20s %10" PRIu64 " %12.6f\n",
+			wc_escape_text(w->comm, e, sizeof(e)),
 			w->requests, secs(w->wait_ns));
 	}
 	if (n > 10)
@@ -257,21 +265,25 @@ int wc_report_text(FILE *f, const struct wc_analysis *a, struct wc_err *err)
 	const struct wc_figures *g = wc_analysis_main(a);
 	const struct wc_account *ac = wc_analysis_account(a);
 	const struct wc_tracker_stats *st = wc_analysis_tracker_stats(a);
-	char b[64];
+	char b[64], e[WC_ESCAPE_SIZE(sizeof(m->mount_options))], e2[41];
 	bool est;
 	double rate;
 
-	fprintf(f, "capture %s\n", m->name[0] ? m->name : "(unnamed)");
+	/* Names and settings are the input's: escaped for a terminal. */
+	fprintf(f, "capture %s\n", m->name[0] ?
+		wc_escape_text(m->name, e, sizeof(e)) : "(unnamed)");
 	fprintf(f, "  fs %s, write cache %s, barriers %s\n",
-		m->fs[0] ? m->fs : "?", tristate(m->write_cache, "on", "off"),
+		m->fs[0] ? wc_escape_text(m->fs, e, sizeof(e)) : "?",
+		tristate(m->write_cache, "on", "off"),
 		tristate(m->barrier, "on", "off"));
 	if (m->kernel[0] || m->recorder[0])
-		fprintf(f, "  kernel %.40s, recorder %.20s\n",
-			m->kernel[0] ? m->kernel : "?",
-			m->recorder[0] ? m->recorder : "?");
+		fprintf(f, "  kernel %s, recorder %s\n",
+			m->kernel[0] ? wc_escape_text(m->kernel, e2, 41) : "?",
+			m->recorder[0] ? wc_escape_text(m->recorder, e, 21) : "?");
 	if (m->mount_options[0])
-		fprintf(f, "  mount %.69s%s\n", m->mount_options,
-			strlen(m->mount_options) > 69 ? "..." : "");
+		fprintf(f, "  mount %.69s%s\n",
+			wc_escape_text(m->mount_options, e, sizeof(e)),
+			strlen(e) > 69 ? "..." : "");
 	fprintf(f, "  %" PRIu64 " events, %s dropped%s\n", m->events,
 		m->events_dropped >= 0 ? (snprintf(b, sizeof(b), "%" PRId64,
 					  m->events_dropped), b) : "?",
@@ -435,7 +447,9 @@ static int name_width(struct wc_analysis *const *caps, size_t n)
 	size_t i, w = 7;
 
 	for (i = 0; i < n; i++) {
-		size_t l = strlen(wc_analysis_meta(caps[i])->name);
+		const struct wc_capture_meta *m = wc_analysis_meta(caps[i]);
+		char e[WC_ESCAPE_SIZE(sizeof(m->name))];
+		size_t l = strlen(wc_escape_text(m->name, e, sizeof(e)));
 
 		if (l > NAME_MAX_W)
 			return 0;
@@ -449,7 +463,8 @@ static void cmp_label(struct wc_analysis *const *caps, size_t i, int w,
 		      char *buf, size_t size)
 {
 	if (w)
-		snprintf(buf, size, "%.18s", wc_analysis_meta(caps[i])->name);
+		wc_escape_text(wc_analysis_meta(caps[i])->name, buf,
+			       size < NAME_MAX_W + 1 ? size : NAME_MAX_W + 1);
 	else
 		snprintf(buf, size, "#%zu", i + 1);
 }
@@ -469,11 +484,11 @@ static void cmp_row_start(FILE *f, struct wc_analysis *const *caps, size_t i,
 			  int w)
 {
 	const struct wc_capture_meta *m = wc_analysis_meta(caps[i]);
-	char label[32];
+	char label[32], fs[5];
 
 	cmp_label(caps, i, w, label, sizeof(label));
-	fprintf(f, "%-*s %-4.4s %-3s %-3s", w ? w : 7, label,
-		m->fs[0] ? m->fs : "?",
+	fprintf(f, "%-*s %-4s %-3s %-3s", w ? w : 7, label,
+		m->fs[0] ? wc_escape_text(m->fs, fs, sizeof(fs)) : "?",
 		tristate(m->write_cache, "on", "off"),
 		tristate(m->barrier, "on", "off"));
 }
@@ -503,7 +518,9 @@ int wc_report_compare(FILE *f, struct wc_analysis *const *caps, size_t n,
 	}
 	if (bi < n) {
 		cmp_values(caps[bi], base);
-		fprintf(f, "\nratio to %s\n", baseline);
+		fputs("\nratio to ", f);
+		wc_escape_text_put(f, baseline);
+		fputs("\n", f);
 		cmp_head_line(f, w);
 		for (i = 0; i < n; i++) {
 			double v[NCOLS];
@@ -523,9 +540,11 @@ int wc_report_compare(FILE *f, struct wc_analysis *const *caps, size_t n,
 	}
 	if (!w) {
 		fprintf(f, "\n");
-		for (i = 0; i < n; i++)
-			fprintf(f, "#%zu %s\n", i + 1,
-				wc_analysis_meta(caps[i])->name);
+		for (i = 0; i < n; i++) {
+			fprintf(f, "#%zu ", i + 1);
+			wc_escape_text_put(f, wc_analysis_meta(caps[i])->name);
+			fputs("\n", f);
+		}
 	}
 	return finish(f, err);
 }
@@ -534,18 +553,7 @@ int wc_report_compare(FILE *f, struct wc_analysis *const *caps, size_t n,
 
 static void json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
+	wc_escape_json(f, s);
 }
 
 static void json_opt_str(FILE *f, const char *s)
@@ -860,17 +868,7 @@ int wc_report_json(FILE *f, struct wc_analysis *const *caps, size_t n,
 
 static void csv_str(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	wc_escape_csv(f, s);
 }
 
 /* base: the baseline's values for this row (ratio columns), NULL for
