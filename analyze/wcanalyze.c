@@ -16,6 +16,7 @@
 #include "analysis.h"
 #include "bundle.h"
 #include "dump.h"
+#include "escape.h"
 #include "exitcodes.h"
 #include "input.h"
 #include "jobs.h"
@@ -73,18 +74,22 @@ static void usage(FILE *fp)
 
 static int usage_error(const char *fmt, const char *arg)
 {
+	char e[WC_ESCAPE_SIZE(256)];
+
 	fprintf(stderr, PROG ": ");
-	fprintf(stderr, fmt, arg);
+	fprintf(stderr, fmt, wc_escape_text(arg, e, sizeof(e)));
 	fprintf(stderr, "\n" PROG ": try '" PROG " --help'\n");
 	return WC_EXIT_USAGE;
 }
 
-/* Prints err as "wcanalyze: FILE: offset N: what", returns its status. */
+/* Prints err as "wcanalyze: FILE: offset N: what", returns its status.
+ * File and member names come from the input: escaped for the terminal. */
 static int report(const struct wc_err *err)
 {
-	char buf[2048];
+	char buf[2048], e[WC_ESCAPE_SIZE(2048)];
 
-	fprintf(stderr, PROG ": %s\n", wc_err_format(err, buf, sizeof(buf)));
+	fprintf(stderr, PROG ": %s\n",
+		wc_escape_text(wc_err_format(err, buf, sizeof(buf)), e, sizeof(e)));
 	return err->kind == WC_ERR_SYSTEM ? WC_EXIT_FAILURE : WC_EXIT_INPUT;
 }
 
@@ -96,10 +101,13 @@ static void report_skips(const struct wc_input *in)
 	for (i = 0; i < wc_input_nstreams(in); i++) {
 		const struct wc_stream_info *si = wc_input_stream(in, i);
 
+		char e[WC_ESCAPE_SIZE(512)];
+
 		if (si->skips)
 			fprintf(stderr,
 				PROG ": %s: %llu events missing (sequence gaps)\n",
-				si->name, (unsigned long long)si->skips);
+				wc_escape_text(si->name, e, sizeof(e)),
+				(unsigned long long)si->skips);
 	}
 }
 
@@ -272,8 +280,12 @@ write:
 		status = err.kind == WC_ERR_USAGE ? WC_EXIT_USAGE : s;
 		goto out;
 	}
-	if (wc_bundle_notice(b))
-		fprintf(stderr, PROG ": %s\n", wc_bundle_notice(b));
+	if (wc_bundle_notice(b)) {
+		char e[WC_ESCAPE_SIZE(1024)];
+
+		fprintf(stderr, PROG ": %s\n",
+			wc_escape_text(wc_bundle_notice(b), e, sizeof(e)));
+	}
 	printf("%s\n", wc_bundle_index(b));
 out:
 	wc_bundle_free(b);
