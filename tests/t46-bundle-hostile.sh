@@ -54,6 +54,56 @@ grep -h '^title = ' out/*/*.gp | grep -qv "^title = '.*'$" &&
 [[ $(for g in out/*/throughput.gp; do grep -c '' "$g"; done | sort -u | wc -l) -eq 1 ]] ||
 	fail "a name changed the number of lines of a script"
 
+# ---- text, CSV, errors: no control byte; JSON: valid UTF-8 --------------
+# Only printable ASCII on a line (escape.h: the text escape).
+ascii_only() {
+	local bad
+	bad=$(LC_ALL=C grep -n '[^ -~]' "$2" | LC_ALL=C cat -v | head -3) || true
+	[[ -z $bad ]] || fail "$1: raw control or non-ASCII bytes: $bad"
+}
+json_ok() {
+	if python3 -c pass 2>/dev/null; then
+		python3 -c 'import json, sys; json.loads(sys.stdin.buffer.read().decode("utf-8"))' <"$2" ||
+			fail "$1: not JSON in valid UTF-8"
+	else
+		iconv -f UTF-8 -t UTF-8 "$2" >/dev/null || fail "$1: not valid UTF-8"
+		jq . "$2" >/dev/null || fail "$1: not JSON"
+	fi
+}
+# From capture.conf: a terminal title, clear screen, CR, a C1 CSI, bytes
+# that are not UTF-8; from a folder's name: a newline, a cut UTF-8
+# sequence, a right-to-left override.
+mk esc1 "$(printf 'esc\033]0;owned\a\033[2J\r\x9b\xff\xfe,"q" end')"
+mk "$(printf 'dir\033[31m\nline\xc3(\xe2\x80\xae')"
+esc2=$(printf 'dir\033[31m\nline\xc3(\xe2\x80\xae')
+"$WCANALYZE" esc1 >text1 2>err1 || fail "text report: exit $?: $(cat err1)"
+ascii_only "text report" text1
+grep -qF 'capture esc\033]0;owned\007\033[2J\015\233\377\376,"q" end' text1 ||
+	fail "text report: the name is not escaped as \\ooo: $(head -1 text1)"
+"$WCANALYZE" esc1 "$esc2" >text2 2>err2 || fail "comparison: exit $?: $(cat err2)"
+ascii_only "comparison" text2
+"$WCANALYZE" --format csv esc1 "$esc2" >out.csv 2>err3 || fail "csv: exit $?: $(cat err3)"
+ascii_only "csv" out.csv
+# A header and three rows a capture (all, copy, delete): no name broke a line.
+[[ $(wc -l <out.csv) -eq 7 ]] || fail "csv: a name broke a line"
+"$WCANALYZE" --format json esc1 "$esc2" >out.json 2>err4 || fail "json: exit $?: $(cat err4)"
+json_ok "--format json" out.json
+rc=0
+WCANALYZE_GNUPLOT='' "$WCANALYZE" -o esc esc1 "$esc2" >stdout 2>stderr || rc=$?
+[[ $rc -eq 0 ]] || fail "-o with control characters: exit $rc: $(cat stderr)"
+json_ok "report.json" esc/report.json
+ascii_only "report.txt" esc/report.txt
+ascii_only "summary.csv" esc/summary.csv
+iconv -f UTF-8 -t UTF-8 esc/index.html >/dev/null || fail "index.html: not valid UTF-8"
+LC_ALL=C grep -q "$(printf '[\033\r\a]')" esc/index.html && fail "index.html: raw control characters"
+# An error about a hostile file name: escaped, exit 2 (not a trace).
+printf 'not a trace' >"$(printf 'bad\033]0;owned\a\xff')"
+rc=0
+"$WCANALYZE" bad* >stdout 2>stderr || rc=$?
+[[ $rc -eq 2 ]] || fail "a file that is no trace: exit $rc, not 2"
+ascii_only "error message" stderr
+grep -qF 'wcanalyze: bad\033]0;owned\007\377: ' stderr || fail "error message: $(LC_ALL=C cat -v stderr)"
+
 # ---- names that are the bundle's own: no endless loop, no clash ----------
 mk own1 compare-time
 mk own2 compare-time
