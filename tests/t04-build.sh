@@ -7,6 +7,11 @@
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
+# The test sets every build variable itself: a DEVELOPER=1 from .ci/run or
+# a SANITIZE=1 passed down by an outer make through MAKEFLAGS would change
+# what it checks.
+unset DEVELOPER SANITIZE MAKEFLAGS MFLAGS MAKELEVEL
+
 src=$TMP/src
 mkdir "$src"
 cp -a "$TOP/GNUmakefile" "$TOP/scripts" "$TOP/analyze" "$TOP/capture" "$src/"
