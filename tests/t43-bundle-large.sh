@@ -21,7 +21,7 @@ points=$(grep -vc '^#' out/big/scatter.dat)
 [[ $points -lt $((requests / 2)) ]] || fail "$points scatter lines for $requests requests: not decimated"
 # At most one line per pixel column for flushes plus one per cell.
 [[ $points -le $((1024 + 1024 * 512)) ]] || fail "$points scatter lines: more than the grid"
-grep -q '^note = ".* requests drawn as .* points: requests of one category in one pixel are merged"$' \
+grep -q "^note = '.* requests drawn as .* points: requests of one category in one pixel are merged'$" \
 	out/big/scatter.gp || fail "the scatter does not say points were merged"
 
 rows=$(grep -vc '^#' out/big/timeline.dat)
