@@ -37,6 +37,8 @@ struct adev {
 	uint64_t stream_bytes, stream_ns, stream_n;
 	double rate;
 	bool estimated;
+	struct wc_wait flushers[WC_MAX_FLUSHERS];
+	size_t nflushers;
 };
 
 struct wc_account {
@@ -218,26 +220,42 @@ static void add_slice(struct fig *g, enum wc_cat cat, uint64_t ns,
 	g->pos_b[b] += bytes;
 }
 
-static void add_wait(struct wc_account *ac, const char *comm, uint64_t ns)
+/* Counts ns for comm in the table t of *n names (at most max; the last
+ * slot gathers every name past the limit as "(other)"). */
+static void tally(struct wc_wait *t, size_t *n, size_t max, const char *comm,
+		  uint64_t ns)
 {
 	size_t i;
 
 	if (!comm || !comm[0])
 		comm = "(unknown)";
-	for (i = 0; i < ac->nwaits; i++)
-		if (strcmp(ac->waits[i].comm, comm) == 0)
+	for (i = 0; i < *n; i++)
+		if (strcmp(t[i].comm, comm) == 0)
 			goto found;
-	/* The last slot gathers every name past the limit. */
-	if (ac->nwaits >= WC_MAX_COMMS - 1)
+	if (*n >= max - 1)
 		comm = "(other)";
-	for (i = 0; i < ac->nwaits; i++)
-		if (strcmp(ac->waits[i].comm, comm) == 0)
+	for (i = 0; i < *n; i++)
+		if (strcmp(t[i].comm, comm) == 0)
 			goto found;
-	i = ac->nwaits++;
-	snprintf(ac->waits[i].comm, sizeof(ac->waits[i].comm), "%s", comm);
+	i = (*n)++;
+	snprintf(t[i].comm, sizeof(t[i].comm), "%s", comm);
 found:
-	ac->waits[i].requests++;
-	ac->waits[i].wait_ns += ns;
+	t[i].requests++;
+	t[i].wait_ns += ns;
+}
+
+/* Most time first; a handful of names, insertion sort will do. */
+static void sort_tally(struct wc_wait *t, size_t n)
+{
+	size_t i, j;
+
+	for (i = 1; i < n; i++) {
+		struct wc_wait w = t[i];
+
+		for (j = i; j > 0 && t[j - 1].wait_ns < w.wait_ns; j--)
+			t[j] = t[j - 1];
+		t[j] = w;
+	}
 }
 
 void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
@@ -306,7 +324,9 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 
 	if (rq->q_time != WC_NO_TIME && (rq->action & WC_TC(WC_TC_SYNC)) &&
 	    rq->q_time <= c)
-		add_wait(ac, comm, c - rq->q_time);
+		tally(ac->waits, &ac->nwaits, WC_MAX_COMMS, comm, c - rq->q_time);
+	if (cat == WC_CAT_FLUSH)
+		tally(d->flushers, &d->nflushers, WC_MAX_FLUSHERS, comm, slice);
 
 	/* The high-water mark, not the last c: in a trace whose clock ran
 	 * backwards a completion can come before the previous one, and
@@ -360,11 +380,12 @@ static void fig_finish(struct fig *g, uint64_t start, uint64_t end,
 
 void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last)
 {
-	size_t i, p, j;
+	size_t i, p;
 
 	for (i = 0; i < ac->ndevs; i++) {
 		struct adev *d = ac->devs[i];
 
+		sort_tally(d->flushers, d->nflushers);
 		d->rate = ac->media_rate;
 		d->estimated = false;
 		if (d->rate <= 0 && d->stream_n >= STREAM_MIN_COUNT &&
@@ -378,14 +399,7 @@ void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last)
 			fig_finish(&d->phases[p], ac->phases[p].start,
 				   ac->phases[p].end, d->rate);
 	}
-	/* Longest wait first; a handful of names, insertion sort will do. */
-	for (i = 1; i < ac->nwaits; i++) {
-		struct wc_wait w = ac->waits[i];
-
-		for (j = i; j > 0 && ac->waits[j - 1].wait_ns < w.wait_ns; j--)
-			ac->waits[j] = ac->waits[j - 1];
-		ac->waits[j] = w;
-	}
+	sort_tally(ac->waits, ac->nwaits);
 }
 
 int wc_account_open(struct wc_account **out, const struct wc_account_conf *conf,
@@ -450,6 +464,18 @@ double wc_account_media_rate(const struct wc_account *ac, size_t i,
 	if (estimated)
 		*estimated = ac->devs[i]->estimated;
 	return ac->devs[i]->rate;
+}
+
+size_t wc_account_nflushers(const struct wc_account *ac, size_t i)
+{
+	return i < ac->ndevs ? ac->devs[i]->nflushers : 0;
+}
+
+const struct wc_wait *wc_account_flusher(const struct wc_account *ac, size_t i,
+					 size_t k)
+{
+	return i < ac->ndevs && k < ac->devs[i]->nflushers ?
+	       &ac->devs[i]->flushers[k] : NULL;
 }
 
 size_t wc_account_nwaits(const struct wc_account *ac)

@@ -6,7 +6,7 @@
  * figures: time per category with completion-driven service slices, idle
  * time, positioning versus transfer, counts and bytes, FUA writes, seeks
  * with a distance histogram, the flush D2C distribution, queue depth and
- * the time processes waited, by command name.
+ * the time processes waited and who issued the flushes, by command name.
  *
  *     struct wc_account *ac = NULL;
  *     struct wc_account_conf conf = { .media_rate = 0 };  // estimate it
@@ -128,6 +128,12 @@ const struct wc_figures *wc_account_phase(const struct wc_account *ac,
  * says whether it came from the trace. */
 double wc_account_media_rate(const struct wc_account *ac, size_t i,
 			     bool *estimated);
+/* Who issued device i's flushes (WC_CAT_FLUSH requests), most flush time
+ * first: wait_ns is the flushes' service slices.  At most WC_MAX_FLUSHERS
+ * names per device, the rest gathered as "(other)". */
+size_t wc_account_nflushers(const struct wc_account *ac, size_t i);
+const struct wc_wait *wc_account_flusher(const struct wc_account *ac, size_t i,
+					 size_t k);
 /* Waits over all devices, longest first. */
 size_t wc_account_nwaits(const struct wc_account *ac);
 const struct wc_wait *wc_account_wait(const struct wc_account *ac, size_t i);

@@ -22,6 +22,10 @@
  * "(other)". */
 #define WC_MAX_COMMS 64
 
+/* Command names told apart among the issuers of each device's flushes;
+ * the rest go to "(other)".  Per device. */
+#define WC_MAX_FLUSHERS 16
+
 /* Bios and requests kept in flight per device by the tracker; beyond it
  * the oldest are dropped and counted. */
 #define WC_TRACKER_MAX_INFLIGHT 65536
