@@ -59,6 +59,30 @@ static void meta_unknown(struct wc_capture_meta *m, const char *name)
 	m->journal_method = WC_JOURNAL_HEURISTIC;
 }
 
+/* The configuration key: what runs of one experiment share, nothing that
+ * differs from run to run (name, kernel, times); "" when capture.conf
+ * says none of it. */
+static void meta_config(struct wc_capture_meta *m, const struct wc_capture *c)
+{
+	int w;
+
+	m->config[0] = '\0';
+	if (!c->fs[0] && c->write_cache < 0 && c->barrier < 0 &&
+	    !c->write_cache_method[0] && !c->disk[0] && !c->disk_model[0] &&
+	    !c->workload[0] && !c->command[0] && !c->source_files[0] &&
+	    !c->source_bytes[0])
+		return;
+	w = snprintf(m->config, sizeof(m->config), "fs=%s;write_cache=%d;"
+		     "write_cache_method=%s;barrier=%d;disk=%s;disk_model=%s;"
+		     "workload=%s;command=%s;source_files=%s;source_bytes=%s;",
+		     c->fs, c->write_cache, c->write_cache_method, c->barrier,
+		     c->disk, c->disk_model, c->workload, c->command,
+		     c->source_files, c->source_bytes);
+	/* Too long to compare whole: no group rather than a wrong one. */
+	if (w < 0 || (size_t)w >= sizeof(m->config))
+		m->config[0] = '\0';
+}
+
 static void meta_from_capture(struct wc_capture_meta *m,
 			      const struct wc_input *in)
 {
@@ -77,6 +101,7 @@ static void meta_from_capture(struct wc_capture_meta *m,
 	snprintf(m->recorder, sizeof(m->recorder), "%s", c->recorder);
 	m->complete = c->complete;
 	m->events_dropped = c->events_dropped;
+	meta_config(m, c);
 
 	/* The devices in the order "devices" lists them. */
 	for (pos = 1; m->ndevices < WC_MAX_DEVICES; pos++) {

@@ -83,6 +83,11 @@ struct wc_capture_meta {
 	char kernel[128];          /* capture.conf kernel, or "" */
 	char mount_options[256];   /* capture.conf mount_options, or "" */
 	char recorder[32];         /* capture.conf recorder, or "" */
+	/* The configuration runs share (summary.h groups by it): capture.conf's
+	 * fs, write_cache, write_cache_method, barrier, disk, disk_model,
+	 * workload, command, source_files and source_bytes as "key=value;"
+	 * pairs, or "" when capture.conf has none of them. */
+	char config[1536];
 };
 
 /* A phase of the capture (its figures: wc_analysis_phase_figures()). */

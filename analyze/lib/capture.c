@@ -333,6 +333,20 @@ static void set_key(struct wc_capture *c, char *key, char *v,
 
 		set_str(c->destination, sizeof(c->destination),
 			base ? base + 1 : v);
+	} else if (!strcmp(key, "write_cache_method")) {
+		set_str(c->write_cache_method, sizeof(c->write_cache_method), v);
+	} else if (!strcmp(key, "disk")) {
+		set_str(c->disk, sizeof(c->disk), v);
+	} else if (!strcmp(key, "disk_model")) {
+		set_str(c->disk_model, sizeof(c->disk_model), v);
+	} else if (!strcmp(key, "workload")) {
+		set_str(c->workload, sizeof(c->workload), v);
+	} else if (!strcmp(key, "command")) {
+		set_str(c->command, sizeof(c->command), v);
+	} else if (!strcmp(key, "source_files")) {
+		set_str(c->source_files, sizeof(c->source_files), v);
+	} else if (!strcmp(key, "source_bytes")) {
+		set_str(c->source_bytes, sizeof(c->source_bytes), v);
 	} else if (!strcmp(key, "devices")) {
 		set_devices(c, v, where, line);
 	} else if (!strncmp(key, "device.", 7)) {

@@ -93,6 +93,15 @@ struct wc_capture {
 	char mount_options[256];
 	char recorder[32];
 	char destination[64];    /* the destination's kernel name, or "" */
+	/* What runs of one experiment share besides fs, write_cache and
+	 * barrier (summary.h groups captures by them): raw values, "" absent. */
+	char write_cache_method[32];
+	char disk[64];
+	char disk_model[256];
+	char workload[256];
+	char command[512];
+	char source_files[32];
+	char source_bytes[32];
 	bool journal_known;      /* both journal keys valid, length > 0 */
 	uint64_t journal_start;  /* sectors */
 	uint64_t journal_sectors;
