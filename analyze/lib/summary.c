@@ -1,0 +1,766 @@
+#include "summary.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const col_key[WC_NCOLS] = {
+	"wall", "busy", "flush", "journal", "metadata", "positioning", "data",
+};
+
+static const char *const part_label[WC_NPARTS] = {
+	"flush", "journal", "metadata", "data read", "data write", "discard",
+	"other device time", "time off the device",
+};
+
+static const char *const kind_name[] = {
+	[WC_FIND_MOST_TIME] = "most_time",
+	[WC_FIND_DEVICE_IDLE] = "device_idle",
+	[WC_FIND_FLUSHES] = "flushes",
+	[WC_FIND_DIFFERENCE] = "difference",
+};
+
+const char *wc_col_key(enum wc_col c)
+{
+	return (unsigned)c < WC_NCOLS ? col_key[c] : "?";
+}
+
+const char *wc_part_key(int part)
+{
+	if (part == WC_PART_IDLE)
+		return "off_device";
+	return wc_cat_name((enum wc_cat)part);
+}
+
+const char *wc_part_label(int part)
+{
+	return part >= 0 && part < WC_NPARTS ? part_label[part] : "?";
+}
+
+const char *wc_finding_kind_name(enum wc_finding_kind k)
+{
+	return (unsigned)k <= WC_FIND_DIFFERENCE ? kind_name[k] : "?";
+}
+
+const char *wc_onoff(int v)
+{
+	return v == 1 ? "on" : v == 0 ? "off" : "?";
+}
+
+static double secs(uint64_t ns)
+{
+	return wc_secs(ns);
+}
+
+static double ssecs(int64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+/* ---- one capture ------------------------------------------------------- */
+
+/* g may be NULL: nothing completed in the window, all of it idle. */
+static void figs_of(struct wc_sum_figs *s, const struct wc_figures *g,
+		    uint64_t wall_ns)
+{
+	uint64_t data;
+	int c;
+
+	memset(s, 0, sizeof(*s));
+	s->io = g != NULL;
+	if (!g) {
+		s->wall_ns = wall_ns;
+		s->part_ns[WC_PART_IDLE] = wall_ns;
+		s->col[WC_COL_WALL] = secs(wall_ns);
+		s->col[WC_COL_POSITIONING] = -1;
+		return;
+	}
+	s->wall_ns = g->window_ns;
+	for (c = 0; c < WC_NCAT; c++)
+		s->part_ns[c] = g->time_ns[c];
+	s->part_ns[WC_PART_IDLE] = g->idle_ns;
+	data = g->time_ns[WC_CAT_DATA_READ] + g->time_ns[WC_CAT_DATA_WRITE];
+	s->col[WC_COL_WALL] = secs(g->window_ns);
+	s->col[WC_COL_BUSY] = secs(wc_figures_busy(g));
+	s->col[WC_COL_FLUSH] = secs(g->time_ns[WC_CAT_FLUSH]);
+	s->col[WC_COL_JOURNAL] = secs(g->time_ns[WC_CAT_JOURNAL]);
+	s->col[WC_COL_METADATA] = secs(g->time_ns[WC_CAT_METADATA]);
+	s->col[WC_COL_POSITIONING] = g->positioning_known ?
+				     secs(g->positioning_ns) : -1;
+	s->col[WC_COL_DATA] = secs(data);
+}
+
+static int fill_capture(struct wc_sum_capture *c, const struct wc_analysis *a)
+{
+	const struct wc_tracker_stats *st = wc_analysis_tracker_stats(a);
+	size_t p;
+
+	c->a = a;
+	c->meta = wc_analysis_meta(a);
+	figs_of(&c->figs, wc_analysis_main(a), st->first_time != WC_NO_TIME ?
+		st->last_time - st->first_time : 0);
+	c->nphases = wc_analysis_nphases(a);
+	if (!c->nphases)
+		return 0;
+	c->phases = calloc(c->nphases, sizeof(*c->phases));
+	if (!c->phases)
+		return -1;
+	for (p = 0; p < c->nphases; p++) {
+		const struct wc_phase_result *ph = wc_analysis_phase(a, p);
+
+		c->phases[p].name = ph->name;
+		figs_of(&c->phases[p].figs, wc_analysis_phase_figures(a, p),
+			ph->end - ph->start);
+	}
+	return 0;
+}
+
+const struct wc_sum_phase *wc_summary_phase(const struct wc_sum_capture *c,
+					    const char *name)
+{
+	size_t p;
+
+	for (p = 0; p < c->nphases; p++)
+		if (!strcmp(c->phases[p].name, name))
+			return &c->phases[p];
+	return NULL;
+}
+
+/* ---- groups ------------------------------------------------------------ */
+
+static void stat_of(struct wc_stat *st, const double *v, size_t n)
+{
+	double sum = 0, ss = 0;
+	size_t i, k = 0;
+
+	memset(st, 0, sizeof(*st));
+	for (i = 0; i < n; i++) {
+		if (v[i] < 0)
+			continue;
+		if (!k || v[i] < st->min)
+			st->min = v[i];
+		if (!k || v[i] > st->max)
+			st->max = v[i];
+		sum += v[i];
+		k++;
+	}
+	st->n = k;
+	if (!k) {
+		st->mean = st->min = st->max = -1;
+		return;
+	}
+	st->mean = sum / (double)k;
+	for (i = 0; i < n; i++)
+		if (v[i] >= 0)
+			ss += (v[i] - st->mean) * (v[i] - st->mean);
+	st->sd = k > 1 ? sqrt(ss / (double)(k - 1)) : 0;
+}
+
+/* Mean parts of the figures figs[0..n) in whole ns; the wall is their
+ * sum, so that differences against it add up exactly. */
+static uint64_t mean_parts(const struct wc_sum_figs *const *figs, size_t n,
+			   uint64_t out[WC_NPARTS])
+{
+	uint64_t wall = 0;
+	int p;
+
+	for (p = 0; p < WC_NPARTS; p++) {
+		double sum = 0;
+		size_t i;
+
+		for (i = 0; i < n; i++)
+			sum += (double)figs[i]->part_ns[p];
+		out[p] = n ? (uint64_t)llround(sum / (double)n) : 0;
+		wall += out[p];
+	}
+	return wall;
+}
+
+/* Groups by configuration key; a capture without one is alone.  Every
+ * group's members sit in one array, s->members, in input order. */
+static int make_groups(struct wc_summary *s)
+{
+	size_t i, j, g, *at = NULL;
+	double *v;
+
+	s->groups = calloc(s->ncaps, sizeof(*s->groups));
+	s->members = calloc(s->ncaps, sizeof(*s->members));
+	at = calloc(s->ncaps, sizeof(*at));
+	v = calloc(s->ncaps, sizeof(*v));
+	if (!s->groups || !s->members || !at || !v)
+		goto out;
+	for (i = 0; i < s->ncaps; i++) {
+		const char *key = s->caps[i].meta->config;
+
+		for (g = 0, j = 0; key[0] && g < s->ngroups; g++) {
+			/* The group's first capture is the one before it
+			 * with the same key. */
+			for (j = 0; j < i; j++)
+				if (s->caps[j].group == g)
+					break;
+			if (!strcmp(s->caps[j].meta->config, key))
+				break;
+		}
+		if (!key[0] || g == s->ngroups)
+			g = s->ngroups++;
+		s->caps[i].group = g;
+		s->groups[g].n++;
+	}
+	for (g = 0, j = 0; g < s->ngroups; g++) {
+		s->groups[g].members = s->members + j;
+		at[g] = 0;
+		j += s->groups[g].n;
+	}
+	for (i = 0; i < s->ncaps; i++) {
+		g = s->caps[i].group;
+		s->groups[g].members[at[g]++] = i;
+	}
+	for (g = 0; g < s->ngroups; g++) {
+		struct wc_sum_group *gr = &s->groups[g];
+		int c;
+
+		if (gr->n > 1)
+			s->any_runs = true;
+		for (c = 0; c < WC_NCOLS; c++) {
+			for (j = 0; j < gr->n; j++)
+				v[j] = s->caps[gr->members[j]].figs.col[c];
+			stat_of(&gr->col[c], v, gr->n);
+		}
+		for (c = 0; c < WC_NPARTS; c++) {
+			for (j = 0; j < gr->n; j++)
+				v[j] = secs(s->caps[gr->members[j]].figs.part_ns[c]);
+			stat_of(&gr->part[c], v, gr->n);
+		}
+	}
+	free(at);
+	free(v);
+	return 0;
+out:
+	free(at);
+	free(v);
+	return -1;
+}
+
+static int group_means(struct wc_summary *s)
+{
+	const struct wc_sum_figs **figs = calloc(s->ncaps, sizeof(*figs));
+	size_t g, j;
+
+	if (!figs)
+		return -1;
+	for (g = 0; g < s->ngroups; g++) {
+		struct wc_sum_group *gr = &s->groups[g];
+
+		for (j = 0; j < gr->n; j++)
+			figs[j] = &s->caps[gr->members[j]].figs;
+		gr->mean_wall_ns = mean_parts(figs, gr->n, gr->mean_part_ns);
+	}
+	free(figs);
+	return 0;
+}
+
+/* ---- differences ------------------------------------------------------- */
+
+static void diff_of(struct wc_sum_diff *d, const uint64_t *part,
+		    const uint64_t *base)
+{
+	int p, best = -1;
+	int sign;
+
+	d->known = true;
+	d->wall_ns = 0;
+	for (p = 0; p < WC_NPARTS; p++) {
+		d->part_ns[p] = (int64_t)part[p] - (int64_t)base[p];
+		d->wall_ns += d->part_ns[p];
+	}
+	sign = d->wall_ns > 0 ? 1 : d->wall_ns < 0 ? -1 : 0;
+	for (p = 0; sign && p < WC_NPARTS; p++)
+		if (d->part_ns[p] * sign > 0 &&
+		    (best < 0 || d->part_ns[p] * sign > d->part_ns[best] * sign))
+			best = p;
+	d->main_part = best;
+}
+
+/* The baseline group's mean parts over its phases named `name`; false
+ * when none of its runs has one. */
+static bool base_phase(const struct wc_summary *s, const char *name,
+		       const struct wc_sum_figs **figs, uint64_t out[WC_NPARTS])
+{
+	const struct wc_sum_group *gr = &s->groups[s->base_group];
+	size_t j, k = 0;
+
+	for (j = 0; j < gr->n; j++) {
+		const struct wc_sum_phase *ph =
+			wc_summary_phase(&s->caps[gr->members[j]], name);
+
+		if (ph)
+			figs[k++] = &ph->figs;
+	}
+	if (!k)
+		return false;
+	mean_parts(figs, k, out);
+	return true;
+}
+
+/* Student's t, two-sided 95 %, for df degrees of freedom (rounded down,
+ * which errs towards "within noise"). */
+static double t95(double df)
+{
+	static const double t[30] = {
+		12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+		2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110,
+		2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+		2.052, 2.048, 2.045, 2.042,
+	};
+	int k = (int)floor(df);
+
+	if (k < 1)
+		k = 1;
+	if (k <= 30)
+		return t[k - 1];
+	/* Within 0.002 of the table from 40 on. */
+	return 1.96 + 2.4 / (double)k;
+}
+
+/* Welch's t-test on the walls of group g against the baseline group. */
+static void verdict_of(struct wc_summary *s, struct wc_sum_group *gr)
+{
+	const struct wc_sum_group *b = &s->groups[s->base_group];
+	double va, vb, se2;
+
+	if (gr == b) {
+		gr->verdict = WC_VERDICT_BASELINE;
+		return;
+	}
+	if (gr->n < 2 || b->n < 2) {
+		gr->verdict = WC_VERDICT_NO_ESTIMATE;
+		return;
+	}
+	va = gr->col[WC_COL_WALL].sd * gr->col[WC_COL_WALL].sd / (double)gr->n;
+	vb = b->col[WC_COL_WALL].sd * b->col[WC_COL_WALL].sd / (double)b->n;
+	se2 = va + vb;
+	if (se2 <= 0) {
+		/* Runs that never vary: any difference is beyond noise. */
+		gr->t = gr->diff.wall_ns ? INFINITY : 0;
+		gr->df = (double)(gr->n + b->n - 2);
+		gr->verdict = gr->diff.wall_ns ? WC_VERDICT_REAL : WC_VERDICT_NOISE;
+		return;
+	}
+	gr->t = (gr->col[WC_COL_WALL].mean - b->col[WC_COL_WALL].mean) /
+		sqrt(se2);
+	gr->df = se2 * se2 / (va * va / (double)(gr->n - 1) +
+			      vb * vb / (double)(b->n - 1));
+	gr->verdict = fabs(gr->t) > t95(gr->df) ? WC_VERDICT_REAL :
+						   WC_VERDICT_NOISE;
+}
+
+static int differences(struct wc_summary *s)
+{
+	const struct wc_sum_figs **figs = calloc(s->ncaps, sizeof(*figs));
+	const struct wc_sum_group *b;
+	uint64_t base[WC_NPARTS];
+	size_t i, p, g;
+
+	if (!figs)
+		return -1;
+	b = &s->groups[s->base_group];
+	for (i = 0; i < s->ncaps; i++) {
+		struct wc_sum_capture *c = &s->caps[i];
+
+		diff_of(&c->diff, c->figs.part_ns, b->mean_part_ns);
+		for (p = 0; p < c->nphases; p++) {
+			struct wc_sum_phase *ph = &c->phases[p];
+
+			if (base_phase(s, ph->name, figs, base))
+				diff_of(&ph->diff, ph->figs.part_ns, base);
+		}
+	}
+	for (g = 0; g < s->ngroups; g++) {
+		diff_of(&s->groups[g].diff, s->groups[g].mean_part_ns,
+			b->mean_part_ns);
+		verdict_of(s, &s->groups[g]);
+	}
+	free(figs);
+	return 0;
+}
+
+static double ratio(double v, double base)
+{
+	return v < 0 || base <= 0 ? -1 : v / base;
+}
+
+static void ratios(struct wc_summary *s, const struct wc_sum_capture *base)
+{
+	size_t i, p;
+	int c;
+
+	for (i = 0; i < s->ncaps; i++) {
+		struct wc_sum_capture *cap = &s->caps[i];
+
+		cap->has_ratio = true;
+		for (c = 0; c < WC_NCOLS; c++)
+			cap->ratio[c] = ratio(cap->figs.col[c], base->figs.col[c]);
+		for (p = 0; p < cap->nphases; p++) {
+			struct wc_sum_phase *ph = &cap->phases[p];
+			const struct wc_sum_phase *bp =
+				wc_summary_phase(base, ph->name);
+
+			if (!bp)
+				continue;
+			ph->has_ratio = true;
+			for (c = 0; c < WC_NCOLS; c++)
+				ph->ratio[c] = ratio(ph->figs.col[c],
+						     bp->figs.col[c]);
+		}
+	}
+}
+
+/* ---- findings ---------------------------------------------------------- */
+
+static struct wc_finding *finding(struct wc_summary *s,
+				  enum wc_finding_kind kind)
+{
+	struct wc_finding *f = &s->findings[s->nfindings++];
+
+	memset(f, 0, sizeof(*f));
+	f->kind = kind;
+	return f;
+}
+
+static void num(struct wc_finding *f, const char *key, double v)
+{
+	if (f->nnums < WC_FINDING_MAX_NUMS) {
+		f->num[f->nnums].key = key;
+		f->num[f->nnums++].value = v;
+	}
+}
+
+static void str(struct wc_finding *f, const char *key, const char *v)
+{
+	if (f->nstrs < WC_FINDING_MAX_STRS) {
+		f->str[f->nstrs].key = key;
+		snprintf(f->str[f->nstrs++].value, sizeof(f->str[0].value),
+			 "%s", v);
+	}
+}
+
+static void __attribute__((format(printf, 2, 3)))
+say(struct wc_finding *f, const char *fmt, ...)
+{
+	size_t len = strlen(f->text);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f->text + len, sizeof(f->text) - len, fmt, ap);
+	va_end(ap);
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+/* A duration of milliseconds, three significant digits. */
+static const char *ms(uint64_t ns, char *buf, size_t size)
+{
+	double v = (double)ns / 1e6;
+
+	snprintf(buf, size, v < 10 ? "%.2f" : v < 100 ? "%.1f" : "%.0f", v);
+	return buf;
+}
+
+/* Who: "the slowest capture, NAME," or "NAME" alone. */
+static void subject(const struct wc_summary *s, const struct wc_sum_capture *c,
+		    char *buf, size_t size)
+{
+	if (s->ncaps > 1)
+		snprintf(buf, size, "The slowest capture, %s,", c->meta->name);
+	else
+		snprintf(buf, size, "%s", c->meta->name[0] ? c->meta->name :
+			 "The capture");
+}
+
+static void find_most_time(struct wc_summary *s, const struct wc_sum_capture *c)
+{
+	struct wc_finding *f = finding(s, WC_FIND_MOST_TIME);
+	const struct wc_sum_figs *g = &c->figs;
+	char who[320];
+	int k, best = 0;
+
+	subject(s, c, who, sizeof(who));
+	for (k = 1; k < WC_NCAT; k++)
+		if (g->part_ns[k] > g->part_ns[best])
+			best = k;
+	str(f, "capture", c->meta->name);
+	num(f, "wall_s", secs(g->wall_ns));
+	if (!g->part_ns[best]) {
+		say(f, "%s took %.3f s, and no request completed on its main "
+		    "device.", who, secs(g->wall_ns));
+		return;
+	}
+	str(f, "category", wc_part_key(best));
+	num(f, "time_s", secs(g->part_ns[best]));
+	num(f, "share", pct(g->part_ns[best], g->wall_ns) / 100);
+	say(f, "%s took %.3f s; of the device's time, %s took most: %.3f s, "
+	    "%.1f %% of the wall.", who, secs(g->wall_ns), wc_part_label(best),
+	    secs(g->part_ns[best]), pct(g->part_ns[best], g->wall_ns));
+}
+
+static void find_idle(struct wc_summary *s, const struct wc_sum_capture *c)
+{
+	struct wc_finding *f = finding(s, WC_FIND_DEVICE_IDLE);
+	uint64_t idle = c->figs.part_ns[WC_PART_IDLE];
+
+	str(f, "capture", c->meta->name);
+	num(f, "idle_s", secs(idle));
+	num(f, "wall_s", secs(c->figs.wall_ns));
+	num(f, "share", pct(idle, c->figs.wall_ns) / 100);
+	say(f, "The device was idle for %.3f s (%.1f %% of the wall): that "
+	    "time went to the CPU, the page cache or throttling, and the disk "
+	    "does not explain it.", secs(idle), pct(idle, c->figs.wall_ns));
+}
+
+static void find_flushes(struct wc_summary *s, const struct wc_sum_capture *c)
+{
+	struct wc_finding *f = finding(s, WC_FIND_FLUSHES);
+	const struct wc_figures *g = wc_analysis_main(c->a);
+	const struct wc_account *ac = wc_analysis_account(c->a);
+	int idx = wc_analysis_main_index(c->a);
+	uint64_t n = g ? g->requests[WC_CAT_FLUSH] : 0;
+	uint64_t t = c->figs.part_ns[WC_CAT_FLUSH];
+	char who[256] = "", a[16], b[16];
+	size_t k, nf, len = 0;
+
+	str(f, "capture", c->meta->name);
+	num(f, "count", (double)n);
+	num(f, "time_s", secs(t));
+	num(f, "share", pct(t, c->figs.wall_ns) / 100);
+	if (!n) {
+		say(f, "No cache flush reached the device.");
+		return;
+	}
+	nf = idx >= 0 ? wc_account_nflushers(ac, (size_t)idx) : 0;
+	for (k = 0; k < nf && k < 3 && len < sizeof(who); k++) {
+		const struct wc_wait *w = wc_account_flusher(ac, (size_t)idx, k);
+
+		len += (size_t)snprintf(who + len, sizeof(who) - len,
+					"%s%s (%llu)", k ? ", " : "", w->comm,
+					(unsigned long long)w->requests);
+	}
+	if (nf > 3 && len < sizeof(who))
+		snprintf(who + len, sizeof(who) - len, " and %zu more", nf - 3);
+	say(f, "%llu cache flush%s took %.3f s (%.1f %% of the wall)",
+	    (unsigned long long)n, n == 1 ? "" : "es", secs(t),
+	    pct(t, c->figs.wall_ns));
+	if (g->flush_d2c.n) {
+		num(f, "p50_s", secs(g->flush_d2c.p50));
+		num(f, "p99_s", secs(g->flush_d2c.p99));
+		say(f, ", median %s ms and p99 %s ms each",
+		    ms(g->flush_d2c.p50, a, sizeof(a)),
+		    ms(g->flush_d2c.p99, b, sizeof(b)));
+	}
+	if (who[0]) {
+		str(f, "issued_by", who);
+		say(f, "; issued by %s", who);
+	}
+	say(f, ".");
+}
+
+/* The sentence on noise for group g against the baseline group. */
+static void say_verdict(struct wc_finding *f, const struct wc_summary *s,
+			const struct wc_sum_group *g)
+{
+	const struct wc_sum_group *b = &s->groups[s->base_group];
+
+	switch (g->verdict) {
+	case WC_VERDICT_REAL:
+		say(f, " It exceeds the noise (Welch's t-test at 95 %%, %zu "
+		    "and %zu runs).", g->n, b->n);
+		break;
+	case WC_VERDICT_NOISE:
+		say(f, " It is within noise (%zu and %zu runs, Welch's t-test "
+		    "at 95 %%).", g->n, b->n);
+		break;
+	default:
+		say(f, " No noise estimate is possible with one run of a "
+		    "configuration: record each at least twice to tell a "
+		    "difference from noise.");
+		break;
+	}
+}
+
+/* How a group is named in a sentence: its first capture, with its runs. */
+static void group_name(const struct wc_summary *s, size_t g, char *buf,
+		       size_t size)
+{
+	const struct wc_sum_group *gr = &s->groups[g];
+	const char *name = s->caps[gr->members[0]].meta->name;
+
+	if (gr->n > 1)
+		snprintf(buf, size, "%s (mean of %zu runs)", name, gr->n);
+	else
+		snprintf(buf, size, "%s", name);
+}
+
+static void find_difference(struct wc_summary *s)
+{
+	const struct wc_sum_group *g = NULL;
+	struct wc_finding *f;
+	char who[320], base[320];
+	size_t k;
+	int64_t w;
+
+	for (k = 0; k < s->ngroups; k++)
+		if (k != s->base_group &&
+		    (!g || llabs(s->groups[k].diff.wall_ns) > llabs(g->diff.wall_ns)))
+			g = &s->groups[k];
+	if (!g)
+		return;
+	f = finding(s, WC_FIND_DIFFERENCE);
+	w = g->diff.wall_ns;
+	group_name(s, (size_t)(g - s->groups), who, sizeof(who));
+	group_name(s, s->base_group, base, sizeof(base));
+	str(f, "capture", s->caps[g->members[0]].meta->name);
+	str(f, "baseline", s->base_name);
+	num(f, "wall_s", ssecs(w));
+	num(f, "runs", (double)g->n);
+	num(f, "baseline_runs", (double)s->groups[s->base_group].n);
+	if (!w) {
+		say(f, "%s took as long as the baseline %s.", who, base);
+		say_verdict(f, s, g);
+		return;
+	}
+	say(f, "The largest difference against the baseline %s: %s took "
+	    "%.3f s %s (%.3f s against %.3f s)", base, who,
+	    fabs(ssecs(w)), w > 0 ? "longer" : "less",
+	    secs(g->mean_wall_ns), secs(s->groups[s->base_group].mean_wall_ns));
+	if (g->diff.main_part >= 0) {
+		int p = g->diff.main_part;
+
+		str(f, "cause", wc_part_key(p));
+		num(f, "cause_s", ssecs(g->diff.part_ns[p]));
+		num(f, "cause_share", (double)g->diff.part_ns[p] / (double)w);
+		int q, o = -1;
+
+		say(f, ", mostly %s: %+.3f s", wc_part_label(p),
+		    ssecs(g->diff.part_ns[p]));
+		/* The largest part that went the other way, when it hides
+		 * much of the main one (an idle device absorbs slow flushes
+		 * when nothing waits for them). */
+		for (q = 0; q < WC_NPARTS; q++)
+			if (g->diff.part_ns[q] * (w > 0 ? 1 : -1) < 0 &&
+			    (o < 0 || llabs(g->diff.part_ns[q]) >
+				      llabs(g->diff.part_ns[o])))
+				o = q;
+		if (o >= 0 && llabs(g->diff.part_ns[o]) * 10 >
+			      llabs(g->diff.part_ns[p])) {
+			str(f, "offset_by", wc_part_key(o));
+			num(f, "offset_s", ssecs(g->diff.part_ns[o]));
+			say(f, ", offset by %s: %+.3f s", wc_part_label(o),
+			    ssecs(g->diff.part_ns[o]));
+		} else {
+			say(f, ", %.0f %% of the difference",
+			    100.0 * (double)g->diff.part_ns[p] / (double)w);
+		}
+		say(f, ".");
+	} else {
+		say(f, ".");
+	}
+	say_verdict(f, s, g);
+}
+
+static int findings(struct wc_summary *s)
+{
+	const struct wc_sum_capture *slow = &s->caps[0];
+	size_t i;
+
+	s->findings = calloc(4, sizeof(*s->findings));
+	if (!s->findings)
+		return -1;
+	for (i = 1; i < s->ncaps; i++)
+		if (s->caps[i].figs.wall_ns > slow->figs.wall_ns)
+			slow = &s->caps[i];
+	find_most_time(s, slow);
+	find_idle(s, slow);
+	find_flushes(s, slow);
+	if (s->has_diff)
+		find_difference(s);
+	return 0;
+}
+
+/* ---- the whole --------------------------------------------------------- */
+
+int wc_summary_build(struct wc_summary **out, struct wc_analysis *const *caps,
+		     size_t n, const char *baseline, struct wc_err *err)
+{
+	struct wc_summary *s;
+	size_t i, bi = n, g;
+
+	*out = NULL;
+	for (i = 0; baseline && i < n && bi == n; i++)
+		if (!strcmp(wc_analysis_meta(caps[i])->name, baseline))
+			bi = i;
+	if (baseline && bi == n)
+		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+				  "no capture named '%s' for --baseline",
+				  baseline);
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		goto fail_nomem;
+	s->ncaps = n;
+	s->named_baseline = baseline;
+	s->caps = calloc(n ? n : 1, sizeof(*s->caps));
+	if (!s->caps)
+		goto fail_summary;
+	for (i = 0; i < n; i++)
+		if (fill_capture(&s->caps[i], caps[i]) < 0)
+			goto fail_summary;
+	if (n && (make_groups(s) < 0 || group_means(s) < 0))
+		goto fail_summary;
+	if (baseline) {
+		s->has_diff = true;
+		s->base_group = s->caps[bi].group;
+		ratios(s, &s->caps[bi]);
+	} else if (s->ngroups > 1) {
+		s->has_diff = true;
+		s->base_group = 0;
+		for (g = 1; g < s->ngroups; g++)
+			if (s->groups[g].mean_wall_ns <
+			    s->groups[s->base_group].mean_wall_ns)
+				s->base_group = g;
+	}
+	if (s->has_diff) {
+		s->base_name = baseline ? baseline :
+			       s->caps[s->groups[s->base_group].members[0]]
+				       .meta->name;
+		if (differences(s) < 0)
+			goto fail_summary;
+	}
+	if (n && findings(s) < 0)
+		goto fail_summary;
+	*out = s;
+	return 0;
+
+fail_summary:
+	wc_summary_free(s);
+fail_nomem:
+	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+			  "out of memory");
+}
+
+void wc_summary_free(struct wc_summary *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; s->caps && i < s->ncaps; i++)
+		free(s->caps[i].phases);
+	free(s->members);
+	free(s->caps);
+	free(s->groups);
+	free(s->findings);
+	free(s);
+}

@@ -1,0 +1,205 @@
+/*
+ * summary.h - the analysis' one computed summary: every number the text,
+ * JSON, CSV and HTML writers print about one capture or across captures
+ * (seconds, shares, the comparison columns, ratios, run groups with their
+ * spread, the differences against the baseline and the findings).  The
+ * writers only format what is here; nothing is derived twice.
+ *
+ *     struct wc_analysis *caps[N];          // from wc_analysis_run()
+ *     struct wc_summary *s = NULL;
+ *     if (wc_summary_build(&s, caps, n, baseline, &err) < 0)
+ *             report(&err);                 // WC_ERR_USAGE: no such baseline
+ *     wc_report_write(stdout, fmt, s, &err);
+ *     wc_summary_free(s);                   // before the analyses
+ *
+ * The model (docs/methodology.md, "Differences, runs and findings"):
+ *  - a capture's wall (or a phase's) is split into parts: the time of each
+ *    category on the main device and the device's idle time ("off
+ *    device": CPU, page cache, throttling), in integer nanoseconds that
+ *    sum to the wall exactly;
+ *  - captures of the same configuration (capture.conf's fs, write cache,
+ *    barriers, disk, workload: wc_capture_meta.config) form a group, its
+ *    runs; a capture without that key is a group of its own.  Groups are
+ *    numbered in the order of their first capture;
+ *  - the baseline is the group of the capture named baseline, or, without
+ *    one, the group of the smallest mean wall; differences exist when a
+ *    baseline was named or there are two groups or more;
+ *  - a group's mean parts are rounded to whole nanoseconds and its mean
+ *    wall is their sum, so that every difference (a capture's or a
+ *    group's mean minus the baseline group's mean) has parts summing to
+ *    its wall difference exactly;
+ *  - a phase's difference is against the baseline group's phases of the
+ *    same name (the first of that name in each run); unknown when none
+ *    of its runs has one;
+ *  - the noise rule: a group's difference in mean wall is real when
+ *    Welch's t-test rejects equal means at 95 % (two-sided), which needs
+ *    two runs or more in both groups; otherwise no estimate is possible;
+ *  - ratios (the older --baseline output) are a capture's columns to the
+ *    named baseline capture's own, unknown (< 0) when either is unknown
+ *    or the baseline's is 0.
+ *
+ * Memory grows with the number of captures and phases, never with the
+ * number of requests.  The summary points into the analyses (names,
+ * metadata): they must outlive it.  wc_summary_free(NULL) is fine.
+ */
+#ifndef WC_SUMMARY_H
+#define WC_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis.h"
+#include "wcerr.h"
+
+/* The columns of the comparison table. */
+enum wc_col {
+	WC_COL_WALL,
+	WC_COL_BUSY,
+	WC_COL_FLUSH,
+	WC_COL_JOURNAL,
+	WC_COL_METADATA,
+	WC_COL_POSITIONING,    /* part of journal+metadata+data; may be unknown */
+	WC_COL_DATA,           /* data read + data write */
+	WC_NCOLS
+};
+
+/* The parts of a wall time: the categories of classify.h, then idle. */
+#define WC_PART_IDLE WC_NCAT
+#define WC_NPARTS (WC_NCAT + 1)
+
+/* JSON and CSV key of a column: "wall", "busy", ..., "positioning", "data". */
+const char *wc_col_key(enum wc_col c);
+/* A part's key: wc_cat_name(), or "off_device" for WC_PART_IDLE. */
+const char *wc_part_key(int part);
+/* A part in words for sentences and tables: "flush", "data write", "off
+ * the device". */
+const char *wc_part_label(int part);
+
+/* Nanoseconds as seconds, for every writer. */
+static inline double wc_secs(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+/* A capture.conf switch (1, 0, -1 unknown) as "on", "off" or "?". */
+const char *wc_onoff(int v);
+
+/* The figures of a capture or a phase on the main device. */
+struct wc_sum_figs {
+	bool io;                       /* a request completed in the window */
+	uint64_t wall_ns;
+	uint64_t part_ns[WC_NPARTS];   /* sum == wall_ns */
+	double col[WC_NCOLS];          /* seconds, < 0 unknown */
+};
+
+/* A difference against the baseline group's mean. */
+struct wc_sum_diff {
+	bool known;
+	int64_t wall_ns;
+	int64_t part_ns[WC_NPARTS];    /* sum == wall_ns exactly */
+	/* The part that moved most in the direction of the wall's change,
+	 * or -1 when the wall did not change. */
+	int main_part;
+};
+
+struct wc_sum_phase {
+	const char *name;
+	struct wc_sum_figs figs;
+	bool has_ratio;                /* a named baseline with this phase */
+	double ratio[WC_NCOLS];
+	struct wc_sum_diff diff;
+};
+
+struct wc_sum_capture {
+	const struct wc_analysis *a;
+	const struct wc_capture_meta *meta;
+	size_t group;                  /* index into the groups */
+	struct wc_sum_figs figs;
+	bool has_ratio;                /* a baseline was named */
+	double ratio[WC_NCOLS];
+	struct wc_sum_diff diff;
+	size_t nphases;
+	struct wc_sum_phase *phases;
+};
+
+/* Mean, standard deviation (n - 1; 0 when n < 2), range, of the n runs
+ * where the figure is known. */
+struct wc_stat {
+	size_t n;
+	double mean, sd, min, max;
+};
+
+enum wc_verdict {
+	WC_VERDICT_BASELINE,           /* the baseline group itself */
+	WC_VERDICT_REAL,               /* exceeds the noise */
+	WC_VERDICT_NOISE,              /* within noise */
+	WC_VERDICT_NO_ESTIMATE,        /* a group with one run */
+};
+
+struct wc_sum_group {
+	size_t n;
+	size_t *members;               /* capture indexes, in input order */
+	struct wc_stat col[WC_NCOLS];  /* seconds */
+	struct wc_stat part[WC_NPARTS];
+	uint64_t mean_part_ns[WC_NPARTS];
+	uint64_t mean_wall_ns;         /* sum of mean_part_ns */
+	struct wc_sum_diff diff;       /* mean against the baseline's mean */
+	enum wc_verdict verdict;
+	double t, df;                  /* Welch's statistic, when computed */
+};
+
+enum wc_finding_kind {
+	WC_FIND_MOST_TIME,             /* what took most of the time */
+	WC_FIND_DEVICE_IDLE,           /* time off the device */
+	WC_FIND_FLUSHES,               /* count, median, p99, issuers */
+	WC_FIND_DIFFERENCE,            /* largest difference and its cause */
+};
+
+#define WC_FINDING_MAX_NUMS 8
+#define WC_FINDING_MAX_STRS 4
+
+/* A finding: a sentence and the numbers it was made from.  Strings may
+ * hold capture and process names as found in the input: writers make
+ * them safe for where they go. */
+struct wc_finding {
+	enum wc_finding_kind kind;
+	size_t nnums, nstrs;
+	struct { const char *key; double value; } num[WC_FINDING_MAX_NUMS];
+	struct { const char *key; char value[256]; } str[WC_FINDING_MAX_STRS];
+	char text[768];                /* one or two sentences, full stops */
+};
+
+/* The JSON name of a kind: "most_time", "device_idle", "flushes",
+ * "difference". */
+const char *wc_finding_kind_name(enum wc_finding_kind k);
+
+struct wc_summary {
+	size_t ncaps;
+	struct wc_sum_capture *caps;   /* in input order */
+	size_t ngroups;
+	struct wc_sum_group *groups;
+	size_t *members;               /* the groups' members, one array */
+	bool any_runs;                 /* some group has two runs or more */
+	const char *named_baseline;    /* as given, or NULL */
+	bool has_diff;                 /* differences were computed */
+	size_t base_group;             /* when has_diff */
+	const char *base_name;         /* the named capture, or the name of
+	                                * the group's first capture */
+	size_t nfindings;
+	struct wc_finding *findings;
+};
+
+/* Builds the summary of caps[0..n) (n >= 1).  baseline names a capture or
+ * is NULL.  Fails with WC_ERR_USAGE when no capture has that name, with
+ * WC_ERR_SYSTEM when out of memory. */
+int wc_summary_build(struct wc_summary **out, struct wc_analysis *const *caps,
+		     size_t n, const char *baseline, struct wc_err *err);
+
+void wc_summary_free(struct wc_summary *s);
+
+/* The figures of phase `name` of a capture, NULL when it has none. */
+const struct wc_sum_phase *wc_summary_phase(const struct wc_sum_capture *c,
+					    const char *name);
+
+#endif /* WC_SUMMARY_H */

@@ -1,0 +1,372 @@
+/*
+ * check_summary.c - unit tests of analyze/lib/summary.c on analyses of
+ * scripted captures whose answers are known: parts of every difference
+ * sum to its wall exactly, runs group by configuration (not by name), the
+ * default baseline is the fastest group, Welch's rule tells noise from a
+ * real difference, and each finding names what the script put in.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "summary.h"
+
+#define DEV WC_DEV_MAKE(7u, 1u)
+#define W WC_TC(WC_TC_WRITE)
+#define MAXEV 256
+
+struct script {
+	struct wc_event ev[MAXEV];
+	size_t n, i;
+};
+
+static int script_next(void *ctx, struct wc_event *ev, struct wc_err *err)
+{
+	struct script *s = ctx;
+
+	(void)err;
+	if (s->i >= s->n)
+		return 0;
+	*ev = s->ev[s->i++];
+	return 1;
+}
+
+static void ev(struct script *s, uint64_t t, unsigned what, uint64_t flags,
+	       uint64_t sector, uint32_t bytes)
+{
+	struct wc_event *e = &s->ev[s->n++];
+
+	ck_assert_uint_lt(s->n, MAXEV);
+	memset(e, 0, sizeof(*e));
+	e->device = DEV;
+	e->time = t;
+	e->action = what | flags;
+	e->sector = sector;
+	e->bytes = bytes;
+}
+
+/*
+ * Ten rounds of: a 2 ms data write, a flush of `flush` ns, then `gap` ns
+ * with the device idle; phase "copy" holds the first five rounds and
+ * "delete" the rest.  config "" makes the capture a group of its own.
+ */
+static struct wc_analysis *cap(const char *name, const char *config,
+			       uint64_t flush, uint64_t gap)
+{
+	struct wc_phase ph[2] = { { "copy", 0, 0, 0, 0, 0 },
+				  { "delete", 0, 0, 0, 0, 0 } };
+	struct wc_capture_meta m;
+	struct wc_analysis *a = NULL;
+	struct script *s = calloc(1, sizeof(*s));
+	struct wc_err err;
+	uint64_t t = 1000000;
+	int i;
+
+	ck_assert_ptr_nonnull(s);
+	memset(&m, 0, sizeof(m));
+	snprintf(m.name, sizeof(m.name), "%s", name);
+	snprintf(m.config, sizeof(m.config), "%s", config);
+	m.write_cache = m.barrier = m.complete = m.main_rotational = -1;
+	m.events_dropped = 0;
+	ph[0].start = t;
+	for (i = 0; i < 10; i++) {
+		if (i == 5)
+			ph[0].end = ph[1].start = t;
+		ev(s, t, WC_TA_QUEUE, W, 8000 + (uint64_t)i * 64, 32768);
+		ev(s, t + 1000, WC_TA_ISSUE, W, 8000 + (uint64_t)i * 64, 32768);
+		ev(s, t + 2001000, WC_TA_COMPLETE, W, 8000 + (uint64_t)i * 64,
+		   32768);
+		ev(s, t + 2001000, WC_TA_ISSUE, W | WC_TC(WC_TC_FLUSH), 0, 0);
+		ev(s, t + 2001000 + flush, WC_TA_COMPLETE,
+		   W | WC_TC(WC_TC_FLUSH), 0, 0);
+		t += 2001000 + flush + gap;
+	}
+	ev(s, t, WC_TA_PLUG, 0, 0, 0);
+	ph[1].end = t;
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_analysis_run_source(&a, script_next, s, &m, ph, 2,
+						NULL, &err), 0);
+	free(s);
+	return a;
+}
+
+static struct wc_summary *build(struct wc_analysis *const *caps, size_t n,
+				const char *baseline)
+{
+	struct wc_summary *s = NULL;
+	struct wc_err err;
+
+	wc_err_clear(&err);
+	ck_assert_msg(wc_summary_build(&s, caps, n, baseline, &err) == 0, "%s",
+		      err.msg);
+	return s;
+}
+
+static void free_caps(struct wc_analysis **caps, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		wc_analysis_free(caps[i]);
+}
+
+static void assert_sums(const struct wc_sum_diff *d)
+{
+	int64_t sum = 0;
+	int p;
+
+	ck_assert(d->known);
+	for (p = 0; p < WC_NPARTS; p++)
+		sum += d->part_ns[p];
+	ck_assert_int_eq(sum, d->wall_ns);
+}
+
+static const struct wc_finding *find(const struct wc_summary *s,
+				     enum wc_finding_kind k)
+{
+	size_t i;
+
+	for (i = 0; i < s->nfindings; i++)
+		if (s->findings[i].kind == k)
+			return &s->findings[i];
+	return NULL;
+}
+
+static double num(const struct wc_finding *f, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < f->nnums; i++)
+		if (!strcmp(f->num[i].key, key))
+			return f->num[i].value;
+	ck_abort_msg("finding has no number %s", key);
+	return 0;
+}
+
+static const char *str(const struct wc_finding *f, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < f->nstrs; i++)
+		if (!strcmp(f->str[i].key, key))
+			return f->str[i].value;
+	return NULL;
+}
+
+/* Two captures that differ only in flush cost: the difference is the
+ * injected one, all in flushes, exactly, in the whole and in each phase. */
+START_TEST(test_flush_difference)
+{
+	struct wc_analysis *caps[2] = { cap("fast", "", 1000000, 5000000),
+					cap("slow", "", 4000000, 5000000) };
+	struct wc_summary *s = build(caps, 2, NULL);
+	const struct wc_sum_capture *slow = &s->caps[1];
+	const struct wc_finding *f;
+	size_t p;
+
+	ck_assert_uint_eq(s->ngroups, 2);
+	ck_assert(s->has_diff);
+	ck_assert_uint_eq(s->base_group, 0);       /* the fastest */
+	ck_assert_str_eq(s->base_name, "fast");
+	assert_sums(&slow->diff);
+	ck_assert_int_eq(slow->diff.wall_ns, 10 * 3000000);
+	ck_assert_int_eq(slow->diff.part_ns[WC_CAT_FLUSH], 10 * 3000000);
+	ck_assert_int_eq(slow->diff.part_ns[WC_PART_IDLE], 0);
+	ck_assert_int_eq(slow->diff.main_part, WC_CAT_FLUSH);
+	for (p = 0; p < slow->nphases; p++) {
+		assert_sums(&slow->phases[p].diff);
+		ck_assert_int_eq(slow->phases[p].diff.part_ns[WC_CAT_FLUSH],
+				 5 * 3000000);
+	}
+	ck_assert_int_eq(s->caps[0].diff.wall_ns, 0);
+	ck_assert_int_eq(s->caps[0].diff.main_part, -1);
+	ck_assert_int_eq(s->groups[1].verdict, WC_VERDICT_NO_ESTIMATE);
+
+	f = find(s, WC_FIND_DIFFERENCE);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_str_eq(str(f, "cause"), "flush");
+	ck_assert_str_eq(str(f, "capture"), "slow");
+	ck_assert(fabs(num(f, "wall_s") - 0.030) < 1e-9);
+	ck_assert_ptr_nonnull(strstr(f->text, "mostly flush: +0.030 s"));
+	ck_assert_ptr_nonnull(strstr(f->text, "No noise estimate"));
+	/* No ratios without a named baseline. */
+	ck_assert(!slow->has_ratio);
+	wc_summary_free(s);
+	free_caps(caps, 2);
+}
+END_TEST
+
+/* The findings of one capture: flushes take most of its device time. */
+START_TEST(test_findings_one)
+{
+	struct wc_analysis *a = cap("one", "", 6000000, 10000000);
+	struct wc_summary *s = build(&a, 1, NULL);
+	const struct wc_finding *f;
+	double wall = wc_secs(s->caps[0].figs.wall_ns);
+
+	ck_assert(!s->has_diff);
+	ck_assert_ptr_null(find(s, WC_FIND_DIFFERENCE));
+	f = find(s, WC_FIND_MOST_TIME);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_str_eq(str(f, "category"), "flush");
+	ck_assert(fabs(num(f, "time_s") - 0.060) < 1e-9);
+	ck_assert(fabs(num(f, "share") - 0.060 / wall) < 1e-9);
+	f = find(s, WC_FIND_DEVICE_IDLE);
+	ck_assert_ptr_nonnull(f);
+	/* A 10 ms gap after each round, and 1 us from each Q to its D. */
+	ck_assert(fabs(num(f, "idle_s") - 10 * 0.010001) < 1e-9);
+	ck_assert_ptr_nonnull(strstr(f->text, "idle for 0.100 s"));
+	f = find(s, WC_FIND_FLUSHES);
+	ck_assert_ptr_nonnull(f);
+	ck_assert(num(f, "count") == 10);
+	/* The latency histogram is within 4.5 %. */
+	ck_assert(fabs(num(f, "p50_s") - 0.006) < 0.006 * 0.045);
+	ck_assert_ptr_nonnull(strstr(f->text, "10 cache flushes took 0.060 s"));
+	wc_summary_free(s);
+	wc_analysis_free(a);
+}
+END_TEST
+
+/* Runs group by configuration, whatever their names; a capture without
+ * one is alone. */
+START_TEST(test_groups)
+{
+	struct wc_analysis *caps[5] = {
+		cap("a-run1", "fs=xfs;", 1000000, 5000000),
+		cap("b-run1", "fs=ext4;", 1000000, 5000000),
+		cap("a-run2", "fs=xfs;", 1000000, 6000000),
+		cap("plain1", "", 1000000, 5000000),
+		cap("plain2", "", 1000000, 5000000),
+	};
+	struct wc_summary *s = build(caps, 5, NULL);
+	const struct wc_sum_group *g;
+
+	ck_assert_uint_eq(s->ngroups, 4);
+	ck_assert(s->any_runs);
+	g = &s->groups[0];
+	ck_assert_uint_eq(g->n, 2);
+	ck_assert_uint_eq(g->members[0], 0);
+	ck_assert_uint_eq(g->members[1], 2);
+	ck_assert_uint_eq(s->caps[2].group, 0);
+	ck_assert_uint_eq(s->caps[3].group, 2);
+	ck_assert_uint_eq(s->caps[4].group, 3);
+	/* Walls differ by 10 x 1 ms: mean, sd, range. */
+	ck_assert(fabs(g->col[WC_COL_WALL].max - g->col[WC_COL_WALL].min -
+		       0.010) < 1e-9);
+	ck_assert(fabs(g->col[WC_COL_WALL].sd - 0.010 / sqrt(2)) < 1e-9);
+	ck_assert_uint_eq(g->col[WC_COL_POSITIONING].n, 0);   /* unknown */
+	/* The mean wall is the sum of the rounded mean parts. */
+	ck_assert(fabs(wc_secs(g->mean_wall_ns) - g->col[WC_COL_WALL].mean) <
+		  1e-8);
+	assert_sums(&s->caps[2].diff);
+	assert_sums(&g->diff);
+	wc_summary_free(s);
+	free_caps(caps, 5);
+}
+END_TEST
+
+/* Welch's rule: three runs each, equal in truth -> within noise; apart by
+ * far more than their spread -> real. */
+START_TEST(test_noise)
+{
+	static const uint64_t gap_a[3] = { 5000000, 5300000, 4800000 };
+	static const uint64_t gap_b[3] = { 5100000, 4900000, 5250000 };
+	struct wc_analysis *caps[6];
+	struct wc_summary *s;
+	const struct wc_finding *f;
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		caps[i] = cap("a", "cfg=a;", 1000000, gap_a[i]);
+		caps[3 + i] = cap("b", "cfg=b;", 1000000, gap_b[i]);
+	}
+	s = build(caps, 6, NULL);
+	ck_assert_uint_eq(s->ngroups, 2);
+	i = 1 - s->base_group;
+	ck_assert_int_eq(s->groups[i].verdict, WC_VERDICT_NOISE);
+	ck_assert_int_eq(s->groups[s->base_group].verdict, WC_VERDICT_BASELINE);
+	f = find(s, WC_FIND_DIFFERENCE);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(strstr(f->text, "within noise (3 and 3 runs"));
+	wc_summary_free(s);
+	free_caps(caps, 6);
+
+	/* The same spread, flushes 2 ms slower in b: 20 ms against a
+	 * spread of about 2 ms. */
+	for (i = 0; i < 3; i++) {
+		caps[i] = cap("a", "cfg=a;", 1000000, gap_a[i]);
+		caps[3 + i] = cap("b", "cfg=b;", 3000000, gap_b[i]);
+	}
+	s = build(caps, 6, "a");
+	ck_assert_uint_eq(s->base_group, 0);
+	ck_assert_int_eq(s->groups[1].verdict, WC_VERDICT_REAL);
+	ck_assert(s->groups[1].t > 4.303);
+	ck_assert_int_eq(s->groups[1].diff.main_part, WC_CAT_FLUSH);
+	ck_assert_int_eq(s->groups[1].diff.part_ns[WC_CAT_FLUSH], 10 * 2000000);
+	f = find(s, WC_FIND_DIFFERENCE);
+	ck_assert_ptr_nonnull(strstr(f->text, "exceeds the noise"));
+	ck_assert_str_eq(str(f, "cause"), "flush");
+	/* A named baseline: ratios to that capture. */
+	ck_assert(s->caps[3].has_ratio);
+	ck_assert(fabs(s->caps[3].ratio[WC_COL_FLUSH] - 3.0) < 1e-9);
+	wc_summary_free(s);
+	free_caps(caps, 6);
+}
+END_TEST
+
+START_TEST(test_unknown_baseline)
+{
+	struct wc_analysis *a = cap("x", "", 1000000, 1000000);
+	struct wc_summary *s = NULL;
+	struct wc_err err;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_summary_build(&s, &a, 1, "nosuch", &err), -1);
+	ck_assert_ptr_null(s);
+	ck_assert_int_eq(err.kind, WC_ERR_USAGE);
+	ck_assert_str_eq(err.msg, "no capture named 'nosuch' for --baseline");
+	wc_summary_free(NULL);
+	wc_analysis_free(a);
+}
+END_TEST
+
+START_TEST(test_names)
+{
+	ck_assert_str_eq(wc_part_key(WC_PART_IDLE), "off_device");
+	ck_assert_str_eq(wc_part_key(WC_CAT_DATA_WRITE), "data_write");
+	ck_assert_str_eq(wc_col_key(WC_COL_POSITIONING), "positioning");
+	ck_assert_str_eq(wc_finding_kind_name(WC_FIND_DEVICE_IDLE),
+			 "device_idle");
+	ck_assert_str_eq(wc_onoff(1), "on");
+	ck_assert_str_eq(wc_onoff(0), "off");
+	ck_assert_str_eq(wc_onoff(-1), "?");
+}
+END_TEST
+
+static Suite *summary_suite(void)
+{
+	Suite *s = suite_create("summary");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_flush_difference);
+	tcase_add_test(tc, test_findings_one);
+	tcase_add_test(tc, test_groups);
+	tcase_add_test(tc, test_noise);
+	tcase_add_test(tc, test_unknown_baseline);
+	tcase_add_test(tc, test_names);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(summary_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
