@@ -22,6 +22,13 @@
  *                       the dispatched request nearest its head first;
  *                       a flush still passes nothing and is passed by
  *                       nothing
+ *   -C, --conf KEY=VALUE
+ *                       with --capture: capture.conf says KEY = VALUE
+ *                       (replacing wcsynth's own line for KEY); repeatable
+ *
+ * capture.conf names the model (disk_model: every option that changes the
+ * disk) and the workload (files, other device) but not the seed: captures
+ * that differ only in --seed are runs of one configuration.
  *
  * The disk holds 8 GiB (16,777,216 sectors) and every request lies inside
  * it: file data is written contiguously from sector 4,000,000 and starts
@@ -83,6 +90,8 @@ struct opts {
 	bool big_endian;
 	bool other_device;
 	bool ncq;
+	const char *conf[16];     /* --conf KEY=VALUE */
+	size_t nconf;
 };
 
 /* One request of the script: one or two bios, one dispatch. */
@@ -581,9 +590,49 @@ static int write_expect(const struct opts *o, uint64_t copy_end)
 	return 0;
 }
 
+static const char *const own_keys[] = {
+	"format_version", "name", "tool_version", "recorder", "trace_clock",
+	"devices", "destination", "device.loop9.dev", "device.loop9.role",
+	"device.loop9.rotational", "device.loop8.dev", "device.loop8.role",
+	"device.loop8.rotational", "fs", "write_cache", "barrier",
+	"disk_model", "workload", "journal_start_sector", "journal_sectors",
+	"events_dropped", "complete",
+};
+
+/* The length of KEY in "KEY=VALUE". */
+static size_t key_len(const char *kv)
+{
+	return (size_t)(strchr(kv, '=') - kv);
+}
+
+static bool own_key(const char *kv)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(own_keys) / sizeof(own_keys[0]); i++)
+		if (strlen(own_keys[i]) == key_len(kv) &&
+		    !strncmp(own_keys[i], kv, key_len(kv)))
+			return true;
+	return false;
+}
+
+/* "key = value", or --conf's value for key. */
+static void conf_line(FILE *f, const struct opts *o, const char *key,
+		      const char *value)
+{
+	size_t i;
+
+	for (i = 0; i < o->nconf; i++)
+		if (key_len(o->conf[i]) == strlen(key) &&
+		    !strncmp(o->conf[i], key, strlen(key)))
+			value = o->conf[i] + strlen(key) + 1;
+	fprintf(f, "%s = %s\n", key, value);
+}
+
 static int write_capture(const struct opts *o, uint64_t copy_end)
 {
-	char path[4096];
+	char path[4096], val[256];
+	size_t i;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/trace", o->out);
@@ -596,20 +645,43 @@ static int write_capture(const struct opts *o, uint64_t copy_end)
 	f = fopen(path, "w");
 	if (!f)
 		goto fail;
-	fprintf(f, "format_version = 1\nname = %s\ntool_version = wcsynth\n"
-		"recorder = wcsynth\ntrace_clock = mono\n",
-		strrchr(o->out, '/') ? strrchr(o->out, '/') + 1 : o->out);
-	fprintf(f, "devices = %s\ndestination = loop9\n",
-		o->other_device ? "loop8 loop9" : "loop9");
-	fprintf(f, "device.loop9.dev = 7:9\ndevice.loop9.role = destination\n"
-		"device.loop9.rotational = 1\n");
-	if (o->other_device)
-		fprintf(f, "device.loop8.dev = 7:8\ndevice.loop8.role = source\n"
-			"device.loop8.rotational = 1\n");
-	fprintf(f, "fs = xfs\nwrite_cache = on\nbarrier = on\n"
-		"journal_start_sector = %llu\njournal_sectors = %llu\n"
-		"events_dropped = 0\ncomplete = 1\n",
-		JOURNAL_START, JOURNAL_LEN);
+	conf_line(f, o, "format_version", "1");
+	conf_line(f, o, "name", strrchr(o->out, '/') ? strrchr(o->out, '/') + 1 :
+		  o->out);
+	conf_line(f, o, "tool_version", "wcsynth");
+	conf_line(f, o, "recorder", "wcsynth");
+	conf_line(f, o, "trace_clock", "mono");
+	conf_line(f, o, "devices", o->other_device ? "loop8 loop9" : "loop9");
+	conf_line(f, o, "destination", "loop9");
+	conf_line(f, o, "device.loop9.dev", "7:9");
+	conf_line(f, o, "device.loop9.role", "destination");
+	conf_line(f, o, "device.loop9.rotational", "1");
+	if (o->other_device) {
+		conf_line(f, o, "device.loop8.dev", "7:8");
+		conf_line(f, o, "device.loop8.role", "source");
+		conf_line(f, o, "device.loop8.rotational", "1");
+	}
+	conf_line(f, o, "fs", "xfs");
+	conf_line(f, o, "write_cache", "on");
+	conf_line(f, o, "barrier", "on");
+	snprintf(val, sizeof(val), "wcsynth flush_ms=%g rate=%g seek=%g,%g,%g "
+		 "rpm=%g depth=%u ncq=%d", o->flush_ms, o->rate, o->seek_t,
+		 o->seek_a, o->seek_f, o->rpm, o->depth, o->ncq);
+	conf_line(f, o, "disk_model", val);
+	snprintf(val, sizeof(val), "wcsynth files=%u other_device=%d",
+		 o->files, o->other_device);
+	conf_line(f, o, "workload", val);
+	snprintf(val, sizeof(val), "%llu", JOURNAL_START);
+	conf_line(f, o, "journal_start_sector", val);
+	snprintf(val, sizeof(val), "%llu", JOURNAL_LEN);
+	conf_line(f, o, "journal_sectors", val);
+	conf_line(f, o, "events_dropped", "0");
+	conf_line(f, o, "complete", "1");
+	/* --conf keys wcsynth does not write itself. */
+	for (i = 0; i < o->nconf; i++)
+		if (!own_key(o->conf[i]))
+			fprintf(f, "%.*s = %s\n", (int)key_len(o->conf[i]),
+				o->conf[i], o->conf[i] + key_len(o->conf[i]) + 1);
 	if (fclose(f) != 0)
 		goto fail;
 	snprintf(path, sizeof(path), "%s/phases.tsv", o->out);
@@ -636,7 +708,8 @@ static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: " PROG " [-c] [-e FILE] [-n FILES] [-f FLUSH_MS] "
 		"[-r MB/s] [-s T,A,F] [-R RPM]\n"
-		"               [-d DEPTH] [-S SEED] [-b] [-o] [-N] OUT\n");
+		"               [-d DEPTH] [-S SEED] [-b] [-o] [-N] "
+		"[-C KEY=VALUE]... OUT\n");
 }
 
 int main(int argc, char **argv)
@@ -654,6 +727,7 @@ int main(int argc, char **argv)
 		{ "big-endian", no_argument, NULL, 'b' },
 		{ "other-device", no_argument, NULL, 'o' },
 		{ "ncq", no_argument, NULL, 'N' },
+		{ "conf", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -663,7 +737,7 @@ int main(int argc, char **argv)
 	uint64_t copy_end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "ce:n:f:r:s:R:d:S:boNh", longopts,
+	while ((c = getopt_long(argc, argv, "ce:n:f:r:s:R:d:S:boNC:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c': o.capture = true; break;
@@ -682,6 +756,14 @@ int main(int argc, char **argv)
 		case 'b': o.big_endian = true; break;
 		case 'o': o.other_device = true; break;
 		case 'N': o.ncq = true; break;
+		case 'C':
+			/* KEY=VALUE, one line of capture.conf. */
+			if (o.nconf == sizeof(o.conf) / sizeof(o.conf[0]) ||
+			    !strchr(optarg, '=') || optarg[0] == '=' ||
+			    strpbrk(optarg, "\n\r"))
+				goto bad;
+			o.conf[o.nconf++] = optarg;
+			break;
 		case 'h': usage(stdout); return WC_EXIT_OK;
 		default: goto bad;
 		}
