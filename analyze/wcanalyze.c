@@ -21,6 +21,7 @@
 #include "input.h"
 #include "jobs.h"
 #include "report.h"
+#include "summary.h"
 #include "wcerr.h"
 
 #define PROG "wcanalyze"
@@ -217,6 +218,7 @@ static int run_analysis(const struct options *o)
 	struct wc_analysis_opts ao = o->analysis;
 	struct wc_analysis **caps;
 	struct wc_bundle *b = NULL;
+	struct wc_summary *sum = NULL;
 	struct wc_err err;
 	size_t n = 0;
 	int i, status = WC_EXIT_OK;
@@ -268,13 +270,18 @@ write:
 	if (n == 0)
 		goto out;
 	wc_err_clear(&err);
+	if (wc_summary_build(&sum, caps, n, o->baseline, &err) < 0) {
+		int s = report(&err);
+
+		status = err.kind == WC_ERR_USAGE ? WC_EXIT_USAGE : s;
+		goto out;
+	}
 	if (!b) {
-		if (wc_report_write(stdout, o->format, caps, n, o->baseline,
-				    &err) < 0)
+		if (wc_report_write(stdout, o->format, sum, &err) < 0)
 			status = report(&err);
 		goto out;
 	}
-	if (wc_bundle_close(b, o->baseline, &err) < 0) {
+	if (wc_bundle_close(b, sum, &err) < 0) {
 		int s = report(&err);
 
 		status = err.kind == WC_ERR_USAGE ? WC_EXIT_USAGE : s;
@@ -288,6 +295,7 @@ write:
 	}
 	printf("%s\n", wc_bundle_index(b));
 out:
+	wc_summary_free(sum);
 	wc_bundle_free(b);
 	for (i = 0; i < (int)n; i++)
 		wc_analysis_free(caps[i]);

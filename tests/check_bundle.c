@@ -213,6 +213,20 @@ static struct wc_bundle *open_bundle(void)
 	return b;
 }
 
+/* Closes the bundle with the summary of its captures, as wcanalyze does. */
+static int close_with(struct wc_bundle *b, struct wc_analysis *const *a,
+		      size_t n, struct wc_err *err)
+{
+	struct wc_summary *s = NULL;
+	int r;
+
+	if (wc_summary_build(&s, a, n, NULL, err) < 0)
+		return -1;
+	r = wc_bundle_close(b, s, err);
+	wc_summary_free(s);
+	return r;
+}
+
 START_TEST(test_files_without_gnuplot)
 {
 	static const char *const files[] = {
@@ -231,7 +245,7 @@ START_TEST(test_files_without_gnuplot)
 
 	a = feed(b, "cap", 1, &tr);
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_bundle_close(b, NULL, &err), 0);
+	ck_assert_int_eq(close_with(b, &a, 1, &err), 0);
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		ck_assert_msg(exists(files[i]), "%s missing", files[i]);
 	ck_assert(!exists("cap/scatter.png"));
@@ -261,7 +275,7 @@ START_TEST(test_timeline_adds_up)
 	struct wc_err err;
 
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_bundle_close(b, NULL, &err), 0);
+	ck_assert_int_eq(close_with(b, &a, 1, &err), 0);
 	dat = slurp("cap/timeline.dat");
 	for (line = strtok_r(dat, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		double v[25];
@@ -303,7 +317,7 @@ START_TEST(test_scatter_and_latency)
 	double last[8] = { 0 };
 
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_bundle_close(b, NULL, &err), 0);
+	ck_assert_int_eq(close_with(b, &a, 1, &err), 0);
 	dat = slurp("cap/scatter.dat");
 	for (line = strtok_r(dat, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		double t, sector;
@@ -373,7 +387,7 @@ START_TEST(test_phases)
 	struct wc_err err;
 
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_bundle_close(b, NULL, &err), 0);
+	ck_assert_int_eq(close_with(b, &a, 1, &err), 0);
 	dat = slurp("cap/phases.dat");
 	for (line = strtok_r(dat, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (line[0] == '#')
@@ -409,7 +423,7 @@ START_TEST(test_names_and_compare)
 	a[1] = feed(b, "same", 6, &tr);
 	a[2] = feed(b, "../<b>&evil name", 7, &tr);
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_bundle_close(b, NULL, &err), 0);
+	ck_assert_int_eq(close_with(b, a, 3, &err), 0);
 	ck_assert(exists("same/scatter.dat"));
 	ck_assert(exists("same-2/scatter.dat"));
 	ck_assert(exists("_.__b__evil_name/scatter.dat"));
@@ -450,7 +464,7 @@ START_TEST(test_renders_with_gnuplot)
 	b = open_bundle();
 	a = feed(b, "cap", 8, &tr);
 	wc_err_clear(&err);
-	ck_assert_msg(wc_bundle_close(b, NULL, &err) == 0, "%s", err.msg);
+	ck_assert_msg(close_with(b, &a, 1, &err) == 0, "%s", err.msg);
 	ck_assert_ptr_null(wc_bundle_notice(b));
 	html = slurp("index.html");
 	for (i = 0; i < sizeof(figs) / sizeof(figs[0]); i++) {
@@ -483,7 +497,7 @@ START_TEST(test_gnuplot_fails)
 
 	setenv("WCANALYZE_GNUPLOT", "/bin/false", 1);
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_bundle_close(b, NULL, &err), -1);
+	ck_assert_int_eq(close_with(b, &a, 1, &err), -1);
 	ck_assert_int_eq(err.kind, WC_ERR_SYSTEM);
 	ck_assert_ptr_nonnull(strstr(err.msg, "gnuplot failed on cap/"));
 	ck_assert_ptr_nonnull(strstr(err.file, "gnuplot.log"));
@@ -587,7 +601,7 @@ START_TEST(test_many_points_no_svg)
 	ck_assert_int_eq(wc_analysis_run_source(&a, gen_next, &g, &meta, NULL, 0,
 						&o, &err), 0);
 	ck_assert_int_eq(wc_bundle_end(b, a, &err), 0);
-	ck_assert_int_eq(wc_bundle_close(b, NULL, &err), 0);
+	ck_assert_int_eq(close_with(b, &a, 1, &err), 0);
 	gp = slurp("many/scatter.gp");
 	ck_assert_ptr_nonnull(strstr(gp, "\nformats = \"png\"\n"));
 	free(gp);

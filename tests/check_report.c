@@ -99,10 +99,18 @@ static char *render(enum wc_format fmt, struct wc_analysis *const *caps,
 	FILE *f = open_memstream(&buf, &len);
 	struct wc_err err;
 
+	struct wc_summary *sum = NULL;
+
 	ck_assert_ptr_nonnull(f);
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_report_write(f, fmt, caps, n, baseline, &err), want);
+	if (wc_summary_build(&sum, caps, n, baseline, &err) < 0) {
+		ck_assert_int_eq(want, -1);
+		ck_assert_int_eq(err.kind, WC_ERR_USAGE);
+	} else {
+		ck_assert_int_eq(wc_report_write(f, fmt, sum, &err), want);
+	}
 	fclose(f);
+	wc_summary_free(sum);
 	return buf;
 }
 
@@ -232,19 +240,22 @@ START_TEST(test_json_baseline)
 	char *t = render(WC_FORMAT_JSON, caps, 3, NULL, 0);
 	const char *p;
 
-	/* Without --baseline the output has no ratios at all. */
-	ck_assert_ptr_null(strstr(t, "baseline"));
+	/* Without --baseline the output has no ratios at all, and no
+	 * top-level baseline: the differences name the fastest. */
+	ck_assert_ptr_null(strstr(t, "ratio_"));
+	ck_assert_ptr_null(strstr(t, "\n  \"baseline\""));
+	ck_assert_ptr_nonnull(strstr(t, "\"difference\": {\"baseline\": \"fast\""));
 	free(t);
 	t = render(WC_FORMAT_JSON, caps, 3, "fast", 0);
 	ck_assert_ptr_nonnull(strstr(t, "\"version\": 1,\n  \"baseline\": \"fast\",\n"
-				     "  \"captures\": ["));
+				     "  \"findings\": ["));
 	/* The baseline against itself: 1 where it has time, null where its
 	 * value is 0 (no metadata) or unknown (positioning: no media rate). */
 	p = after(t, "\"name\": \"fast\"");
 	ck_assert_ptr_nonnull(strstr(after(p, "\"btt\": "),
 		"\"ratio_to_baseline\": {\"wall\": 1.000000, \"busy\": 1.000000, "
 		"\"flush\": 1.000000, \"journal\": null, \"metadata\": null, "
-		"\"positioning\": null, \"data\": 1.000000}\n    }"));
+		"\"positioning\": null, \"data\": 1.000000},\n      \"difference\""));
 	/* flush: 8 x 4 ms against 8 x 1 ms, whole capture and phase copy. */
 	p = after(t, "\"name\": \"slow\"");
 	ck_assert_ptr_nonnull(strstr(after(p, "\"btt\": "),
@@ -267,10 +278,13 @@ END_TEST
 
 START_TEST(test_csv_baseline)
 {
-	static const char head[] = ",bytes_other\n";
+	static const char head[] = ",bytes_other,group,diff_wall_s,"
+		"diff_flush_s,diff_journal_s,diff_metadata_s,diff_data_read_s,"
+		"diff_data_write_s,diff_discard_s,diff_other_s,"
+		"diff_off_device_s\n";
 	static const char ratio_head[] = ",bytes_other,ratio_wall,ratio_busy,"
 		"ratio_flush,ratio_journal,ratio_metadata,ratio_positioning,"
-		"ratio_data\n";
+		"ratio_data,group,diff_wall_s,";
 	struct wc_analysis *caps[3] = { capture("fast", 1000000),
 					capture("slow", 4000000),
 					capture_ph("other", 2000000, "remove") };
@@ -278,18 +292,18 @@ START_TEST(test_csv_baseline)
 	const char *p;
 
 	ck_assert_ptr_nonnull(strstr(t, head));
-	ck_assert_ptr_null(strstr(t, "ratio"));
+	ck_assert_ptr_null(strstr(t, "ratio_"));
 	free(t);
 	t = render(WC_FORMAT_CSV, caps, 3, "fast", 0);
 	ck_assert_ptr_nonnull(strstr(t, ratio_head));
-	ck_assert_ptr_nonnull(strstr(t, ",1.000000,1.000000,1.000000,,,,1.000000\n"
-				     "fast,copy,"));
+	ck_assert_ptr_nonnull(strstr(t, ",1.000000,1.000000,1.000000,,,,1.000000,"
+				     "1,0.000000000,"));
 	p = after(t, "\nslow,all,");
-	ck_assert_ptr_nonnull(strstr(p, ",4.000000,,,,1.000000\nslow,copy,"));
-	/* No phase "remove" in the baseline: the ratio columns are empty. */
+	ck_assert_ptr_nonnull(strstr(p, ",4.000000,,,,1.000000,2,"));
+	/* No phase "remove" in the baseline: the ratio and difference
+	 * columns are empty. */
 	p = after(t, "\nother,remove,");
-	ck_assert_ptr_nonnull(strstr(p, ",,,,,,,\n"));
-	ck_assert_ptr_null(strstr(p, ",,,,,,,,\n"));
+	ck_assert_ptr_nonnull(strstr(p, ",,,,,,,,3,,,,,,,,,\n"));
 	free(t);
 	t = render(WC_FORMAT_CSV, caps, 3, "nosuch", -1);
 	free(t);

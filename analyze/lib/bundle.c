@@ -107,6 +107,7 @@ struct wc_bundle {
 	char **scripts;                  /* .gp files to render, relative */
 	size_t nscripts, scriptsize;
 	bool rendered;
+	const struct wc_summary *sum;    /* given to wc_bundle_close() */
 };
 
 static const char *const compare_names[3] = {
@@ -458,16 +459,6 @@ fail_body:
 	return -1;
 }
 
-static const char *onoff(int v)
-{
-	return v == 1 ? "on" : v == 0 ? "off" : "?";
-}
-
-static double secs(uint64_t ns)
-{
-	return (double)ns / 1e9;
-}
-
 /* Categories with time or requests in f, as a gnuplot word list. */
 static void cat_list(char *buf, size_t size, const struct wc_figures *f)
 {
@@ -540,7 +531,7 @@ static int write_timeline(struct wc_bundle *b, struct cap *c,
 				sum.max_depth = bin.max_depth;
 		}
 		span = (double)(m * w) / 1e9;
-		cum += secs(sum.flush_ns);
+		cum += wc_secs(sum.flush_ns);
 		fprintf(f, "%.9f %.9f %.9f", t0, t0 + span / 2, span);
 		for (cat = 0; cat < WC_NCAT; cat++) {
 			fprintf(f, " %.6g", (double)sum.bytes[cat] / span / 1e6);
@@ -704,9 +695,9 @@ static void fig_row(FILE *f, const char *label, const struct wc_figures *fg)
 	fputs("\"", f);
 	for (; *label; label++)
 		putc(*label == '"' ? '\'' : *label, f);
-	fprintf(f, "\" %.9f", fg ? secs(fg->idle_ns) : 0.0);
+	fprintf(f, "\" %.9f", fg ? wc_secs(fg->idle_ns) : 0.0);
 	for (k = 0; k < WC_NCAT; k++)
-		fprintf(f, " %.9f", fg ? secs(fg->time_ns[k]) : 0.0);
+		fprintf(f, " %.9f", fg ? wc_secs(fg->time_ns[k]) : 0.0);
 	fputs("\n", f);
 }
 
@@ -773,7 +764,7 @@ static int write_figures(struct wc_bundle *b, struct cap *c,
 	const struct wc_capture_meta *meta = wc_analysis_meta(c->a);
 	const struct wc_figures *main = wc_analysis_main(c->a);
 	uint64_t start = main ? main->start : wc_series_origin(s);
-	double xmax = main ? secs(main->window_ns) : 0;
+	double xmax = main ? wc_secs(main->window_ns) : 0;
 	char cats[64], lcats[64], lcount[256], scats[64];
 	double bin_ms;
 	uint64_t flushes = 0, flush_ns = 0;
@@ -872,7 +863,7 @@ static int write_figures(struct wc_bundle *b, struct cap *c,
 		common_vars(v, FIG_FLUSHES, meta->name, "cache flushes");
 		fprintf(v, "datafile = \"timeline.dat\"\nxmax = %.9g\n"
 			"flushes = %llu\nflush_s = %.9f\n", xmax,
-			(unsigned long long)flushes, secs(flush_ns));
+			(unsigned long long)flushes, wc_secs(flush_ns));
 		if (finish_fig(b, c, FIG_FLUSHES, v, &buf, err) < 0)
 			return -1;
 
@@ -1023,8 +1014,7 @@ out_series:
 	return r;
 }
 
-static int write_reports(struct wc_bundle *b, const char *baseline,
-			 struct wc_err *err)
+static int write_reports(struct wc_bundle *b, struct wc_err *err)
 {
 	static const struct {
 		const char *file;
@@ -1034,27 +1024,18 @@ static int write_reports(struct wc_bundle *b, const char *baseline,
 		{ "report.json", WC_FORMAT_JSON },
 		{ "summary.csv", WC_FORMAT_CSV },
 	};
-	struct wc_analysis **caps;
 	size_t i;
 	int r = 0;
 
-	caps = calloc(b->ncaps, sizeof(*caps));
-	if (!caps)
-		return nomem(err);
-	for (i = 0; i < b->ncaps; i++)
-		caps[i] = b->caps[i].a;
 	for (i = 0; i < sizeof(reports) / sizeof(reports[0]) && r == 0; i++) {
 		FILE *f = bopen(b, reports[i].file, err);
 
-		if (!f) {
-			r = -1;
-			break;
-		}
-		r = wc_report_write(f, reports[i].fmt, caps, b->ncaps, baseline, err);
+		if (!f)
+			return -1;
+		r = wc_report_write(f, reports[i].fmt, b->sum, err);
 		if (bclose(b, f, reports[i].file, err) < 0)
 			r = -1;
 	}
-	free(caps);
 	return r;
 }
 
@@ -1068,7 +1049,7 @@ static void cap_label(FILE *f, const struct cap *c)
 	if (!m->fs[0])
 		strcpy(fs, "fs?");
 	fprintf(f, "\"%s\" \"%s\" \"%s\" \"%s\"", c->dir, fs,
-		onoff(m->write_cache), onoff(m->barrier));
+		wc_onoff(m->write_cache), wc_onoff(m->barrier));
 }
 
 static int write_compare(struct wc_bundle *b, struct wc_err *err)
@@ -1095,17 +1076,17 @@ static int write_compare(struct wc_bundle *b, struct wc_err *err)
 		const struct wc_figures *m = wc_analysis_main(b->caps[i].a);
 
 		cap_label(f, &b->caps[i]);
-		fprintf(f, " %.9f", m ? secs(m->idle_ns) : 0.0);
+		fprintf(f, " %.9f", m ? wc_secs(m->idle_ns) : 0.0);
 		for (k = 0; k < WC_NCAT; k++) {
-			fprintf(f, " %.9f", m ? secs(m->time_ns[k]) : 0.0);
+			fprintf(f, " %.9f", m ? wc_secs(m->time_ns[k]) : 0.0);
 			if (m) {
 				all.time_ns[k] += m->time_ns[k];
 				all.requests[k] += m->requests[k];
 			}
 		}
 		fputs("\n", f);
-		if (m && secs(m->window_ns) > xmax)
-			xmax = secs(m->window_ns);
+		if (m && wc_secs(m->window_ns) > xmax)
+			xmax = wc_secs(m->window_ns);
 	}
 	if (bclose(b, f, "compare-time.dat", err) < 0)
 		return -1;
@@ -1430,7 +1411,7 @@ static void html_cat_head(FILE *f, const struct wc_bundle *b)
 
 static void html_cell_time(FILE *f, uint64_t ns, uint64_t window)
 {
-	fprintf(f, "<td>%.3f", secs(ns));
+	fprintf(f, "<td>%.3f", wc_secs(ns));
 	if (window)
 		fprintf(f, " <small>(%.1f%%)</small>", 100.0 * (double)ns / (double)window);
 	fputs("</td>", f);
@@ -1498,13 +1479,13 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 		wc_escape_html(f, m->name);
 		fputs("</a></td><td>", f);
 		wc_escape_html(f, m->fs[0] ? m->fs : "?");
-		fprintf(f, "</td><td>%s</td><td>%s</td>", onoff(m->write_cache),
-			onoff(m->barrier));
+		fprintf(f, "</td><td>%s</td><td>%s</td>", wc_onoff(m->write_cache),
+			wc_onoff(m->barrier));
 		if (!fg) {
 			fprintf(f, "<td colspan=\"%d\">no I/O</td></tr>\n", WC_NCAT + 2);
 			continue;
 		}
-		fprintf(f, "<td>%.3f</td>", secs(fg->window_ns));
+		fprintf(f, "<td>%.3f</td>", wc_secs(fg->window_ns));
 		for (k = 0; k < WC_NCAT; k++)
 			html_cell_time(f, fg->time_ns[k], fg->window_ns);
 		html_cell_time(f, fg->idle_ns, fg->window_ns);
@@ -1533,8 +1514,8 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 		fputs("</h2>\n<p>", f);
 		fputs("filesystem ", f);
 		wc_escape_html(f, m->fs[0] ? m->fs : "unknown");
-		fprintf(f, ", write cache %s, barriers %s, %llu events", onoff(m->write_cache),
-			onoff(m->barrier), (unsigned long long)m->events);
+		fprintf(f, ", write cache %s, barriers %s, %llu events", wc_onoff(m->write_cache),
+			wc_onoff(m->barrier), (unsigned long long)m->events);
 		if (m->events_dropped > 0)
 			fprintf(f, ", <strong>%lld events lost</strong>",
 				(long long)m->events_dropped);
@@ -1554,7 +1535,7 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 				fputs("<tr><td class=\"l\">", f);
 				html_swatch(f, k < WC_NCAT ? b->catcolor[k] : b->idlecolor);
 				wc_escape_html(f, k < WC_NCAT ? wc_cat_name((enum wc_cat)k) : "idle");
-				fprintf(f, "</td><td>%.3f</td><td>%.1f%%</td>", secs(ns),
+				fprintf(f, "</td><td>%.3f</td><td>%.1f%%</td>", wc_secs(ns),
 					fg->window_ns ? 100.0 * (double)ns / (double)fg->window_ns : 0.0);
 				if (k < WC_NCAT)
 					fprintf(f, "<td>%llu</td><td>%llu</td></tr>\n",
@@ -1565,7 +1546,7 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 			}
 			fprintf(f, "<tr><th class=\"l\">window</th><th>%.3f</th>"
 				"<th>100%%</th><th></th><th></th></tr>\n</table>\n",
-				secs(fg->window_ns));
+				wc_secs(fg->window_ns));
 		}
 		for (fig = 0; fig < NFIG; fig++) {
 			char alt[512];
@@ -1591,7 +1572,7 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 	return bclose(b, f, "index.html", err);
 }
 
-int wc_bundle_close(struct wc_bundle *b, const char *baseline,
+int wc_bundle_close(struct wc_bundle *b, const struct wc_summary *s,
 		    struct wc_err *err)
 {
 	char *gnuplot = NULL;
@@ -1603,7 +1584,11 @@ int wc_bundle_close(struct wc_bundle *b, const char *baseline,
 	if (b->ncaps == 0)
 		return wc_err_set(err, WC_ERR_USAGE, b->dir, NULL, WC_NO_OFFSET,
 				  "no capture to put in the bundle");
-	if (write_reports(b, baseline, err) < 0 || write_render_sh(b, err) < 0)
+	if (!s || s->ncaps != b->ncaps)
+		return wc_err_set(err, WC_ERR_USAGE, b->dir, NULL, WC_NO_OFFSET,
+				  "bundle: the summary is not of its captures");
+	b->sum = s;
+	if (write_reports(b, err) < 0 || write_render_sh(b, err) < 0)
 		return -1;
 	if (b->ncaps > 1 && write_compare(b, err) < 0)
 		return -1;

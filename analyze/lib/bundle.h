@@ -15,7 +15,8 @@
  *             wc_analysis_run(&a[i], path, &o, &err);   // feeds the bundle
  *             if (wc_bundle_end(b, a[i], &err) < 0) goto fail;
  *     }
- *     if (wc_bundle_close(b, baseline, &err) < 0)
+ *     wc_summary_build(&s, a, n, baseline, &err);       // summary.h
+ *     if (wc_bundle_close(b, s, &err) < 0)
  *             goto fail;
  *     if (wc_bundle_notice(b))
  *             tell the user wc_bundle_notice(b);   // e.g. no gnuplot
@@ -62,6 +63,7 @@
 
 #include "analysis.h"
 #include "classify.h"
+#include "summary.h"
 #include "tracker.h"
 #include "wcerr.h"
 
@@ -84,11 +86,12 @@ void wc_bundle_on_request(void *ctx, const struct wc_request *rq,
 int wc_bundle_end(struct wc_bundle *b, struct wc_analysis *a,
 		  struct wc_err *err);
 
-/* Writes the reports (baseline as for wc_report_write(), may be NULL),
- * the figures across captures, renders every figure and writes
+/* Writes the reports of the summary s (summary.h: built from the same
+ * analyses, in the order given to wc_bundle_end(); used during the call
+ * only), the figures across captures, renders every figure and writes
  * index.html.  A gnuplot that fails is an error naming the script and
  * gnuplot.log; a missing gnuplot is not (see wc_bundle_notice()). */
-int wc_bundle_close(struct wc_bundle *b, const char *baseline,
+int wc_bundle_close(struct wc_bundle *b, const struct wc_summary *s,
 		    struct wc_err *err);
 
 /* After close: what the user should know although nothing failed (a

@@ -1,8 +1,8 @@
 #include "report.h"
-#include "escape.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 static const char *const col_label[WC_NCAT] = {
@@ -33,7 +33,7 @@ static int finish(FILE *f, struct wc_err *err)
 
 static double secs(uint64_t ns)
 {
-	return (double)ns / 1e9;
+	return wc_secs(ns);
 }
 
 static double pct(uint64_t part, uint64_t whole)
@@ -87,9 +87,49 @@ static const char *s6(double v, char *buf, size_t size)
 	return buf;
 }
 
-static const char *tristate(int v, const char *on, const char *off)
+/* A sentence for a terminal: wrapped to 78 columns after "  - ", bytes
+ * that are not printable ASCII shown as '?'. */
+static void text_sentence(FILE *f, const char *s)
 {
-	return v == 1 ? on : v == 0 ? off : "?";
+	size_t col = 0, i, w;
+
+	fputs("  - ", f);
+	col = 4;
+	while (*s) {
+		while (*s == ' ')
+			s++;
+		for (w = 0; s[w] && s[w] != ' '; w++)
+			;
+		if (!w)
+			break;
+		if (col > 4 && col + 1 + w > 78) {
+			fputs("\n    ", f);
+			col = 4;
+		} else if (col > 4) {
+			fputc(' ', f);
+			col++;
+		}
+		for (i = 0; i < w; i++) {
+			unsigned char ch = (unsigned char)s[i];
+
+			fputc(ch >= 0x20 && ch < 0x7f ? ch : '?', f);
+		}
+		col += w;
+		s += w;
+	}
+	fputc('\n', f);
+}
+
+static void text_findings(FILE *f, const struct wc_summary *s)
+{
+	size_t i;
+
+	if (!s->nfindings)
+		return;
+	fprintf(f, "findings\n");
+	for (i = 0; i < s->nfindings; i++)
+		text_sentence(f, s->findings[i].text);
+	fprintf(f, "\n");
 }
 
 static const char *devname(const struct wc_capture_meta *m, uint32_t dev,
@@ -97,12 +137,9 @@ static const char *devname(const struct wc_capture_meta *m, uint32_t dev,
 {
 	size_t i;
 
-	char e[WC_ESCAPE_SIZE(sizeof(m->devices[0].name))];
-
 	for (i = 0; i < m->ndevices; i++)
 		if (m->devices[i].device == dev && m->devices[i].name[0]) {
-			snprintf(buf, size, "%s (%u,%u)",
-				 wc_escape_text(m->devices[i].name, e, sizeof(e)),
+			snprintf(buf, size, "%s (%u,%u)", m->devices[i].name,
 				 WC_DEV_MAJOR(dev), WC_DEV_MINOR(dev));
 			return buf;
 		}
@@ -110,14 +147,10 @@ static const char *devname(const struct wc_capture_meta *m, uint32_t dev,
 	return buf;
 }
 
-static uint64_t data_ns(const struct wc_figures *f)
-{
-	return f->time_ns[WC_CAT_DATA_READ] + f->time_ns[WC_CAT_DATA_WRITE];
-}
-
 /* ---- text, one capture ------------------------------------------------- */
 
-static void text_categories(FILE *f, const struct wc_figures *g)
+static void text_categories(FILE *f, const struct wc_sum_figs *sf,
+			    const struct wc_figures *g)
 {
 	char b[32];
 	uint64_t nreq = 0, nbytes = 0;
@@ -125,18 +158,19 @@ static void text_categories(FILE *f, const struct wc_figures *g)
 
 	fprintf(f, "%-12s %12s %7s %10s %12s\n", "", "time (s)", "share",
 		"requests", "bytes");
-	fprintf(f, "%-12s %12.6f %6.1f%%\n", "idle", secs(g->idle_ns),
-		pct(g->idle_ns, g->window_ns));
+	fprintf(f, "%-12s %12.6f %6.1f%%\n", "idle",
+		secs(sf->part_ns[WC_PART_IDLE]),
+		pct(sf->part_ns[WC_PART_IDLE], sf->wall_ns));
 	for (c = 0; c < WC_NCAT; c++) {
 		nreq += g->requests[c];
 		nbytes += g->bytes[c];
 		fprintf(f, "%-12s %12.6f %6.1f%% %10" PRIu64 " %12s\n",
-			col_label[c], secs(g->time_ns[c]),
-			pct(g->time_ns[c], g->window_ns), g->requests[c],
+			col_label[c], secs(sf->part_ns[c]),
+			pct(sf->part_ns[c], sf->wall_ns), g->requests[c],
 			human_bytes(g->bytes[c], b, sizeof(b)));
 	}
 	fprintf(f, "%-12s %12.6f %6.1f%% %10" PRIu64 " %12s\n", "window",
-		secs(g->window_ns), g->window_ns ? 100.0 : 0.0, nreq,
+		secs(sf->wall_ns), sf->wall_ns ? 100.0 : 0.0, nreq,
 		human_bytes(nbytes, b, sizeof(b)));
 }
 
@@ -195,27 +229,24 @@ static void text_seeks(FILE *f, const struct wc_figures *g)
 	}
 }
 
-static void text_phases(FILE *f, const struct wc_analysis *a)
+static void text_phases(FILE *f, const struct wc_sum_capture *c)
 {
-	size_t p, n = wc_analysis_nphases(a);
 	char w[6][16];
+	size_t p;
 
-	if (!n)
+	if (!c->nphases)
 		return;
 	fprintf(f, "\nphases (s)       wall   busy  flush journal metadata   data\n");
-	for (p = 0; p < n; p++) {
-		const struct wc_phase_result *ph = wc_analysis_phase(a, p);
-		const struct wc_figures *g = wc_analysis_phase_figures(a, p);
-		uint64_t busy = g ? wc_figures_busy(g) : 0;
-		char e[13];
+	for (p = 0; p < c->nphases; p++) {
+		const struct wc_sum_phase *ph = &c->phases[p];
+		const double *v = ph->figs.col;
 
-		fprintf(f, "  %-12s %6s %6s %6s %7s %8s %6s\n",
-			wc_escape_text(ph->name, e, sizeof(e)),
-			s6(ph->wall_s, w[0], 16), s6(secs(busy), w[1], 16),
-			s6(g ? secs(g->time_ns[WC_CAT_FLUSH]) : 0, w[2], 16),
-			s6(g ? secs(g->time_ns[WC_CAT_JOURNAL]) : 0, w[3], 16),
-			s6(g ? secs(g->time_ns[WC_CAT_METADATA]) : 0, w[4], 16),
-			s6(g ? secs(data_ns(g)) : 0, w[5], 16));
+		fprintf(f, "  %-12.12s %6s %6s %6s %7s %8s %6s\n", ph->name,
+			s6(v[WC_COL_WALL], w[0], 16), s6(v[WC_COL_BUSY], w[1], 16),
+			s6(v[WC_COL_FLUSH], w[2], 16),
+			s6(v[WC_COL_JOURNAL], w[3], 16),
+			s6(v[WC_COL_METADATA], w[4], 16),
+			s6(v[WC_COL_DATA], w[5], 16));
 	}
 }
 
@@ -229,10 +260,8 @@ static void text_waits(FILE *f, const struct wc_account *ac)
 	fprintf(f, "  %-20s %10s %12s\n", "command", "requests", "waited (s)");
 	for (i = 0; i < n && i < 10; i++) {
 		const struct wc_wait *w = wc_account_wait(ac, i);
-		char e[21];
 
-		fprintf(f, "  %-20s %10" PRIu64 " %12.6f\n",
-			wc_escape_text(w->comm, e, sizeof(e)),
+		fprintf(f, "  %-20.20s %10" PRIu64 " %12.6f\n", w->comm,
 			w->requests, secs(w->wait_ns));
 	}
 	if (n > 10)
@@ -259,31 +288,30 @@ static void text_btt(FILE *f, const struct wc_btt *b)
 			"%d were ignored)\n", wc_btt_ignored(b), WC_MAX_DEVICES);
 }
 
-int wc_report_text(FILE *f, const struct wc_analysis *a, struct wc_err *err)
+int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
+		   struct wc_err *err)
 {
-	const struct wc_capture_meta *m = wc_analysis_meta(a);
+	const struct wc_sum_capture *sc = &s->caps[i];
+	const struct wc_analysis *a = sc->a;
+	const struct wc_capture_meta *m = sc->meta;
 	const struct wc_figures *g = wc_analysis_main(a);
 	const struct wc_account *ac = wc_analysis_account(a);
 	const struct wc_tracker_stats *st = wc_analysis_tracker_stats(a);
-	char b[64], e[WC_ESCAPE_SIZE(sizeof(m->mount_options))], e2[41];
+	char b[64];
 	bool est;
 	double rate;
 
-	/* Names and settings are the input's: escaped for a terminal. */
-	fprintf(f, "capture %s\n", m->name[0] ?
-		wc_escape_text(m->name, e, sizeof(e)) : "(unnamed)");
+	text_findings(f, s);
+	fprintf(f, "capture %s\n", m->name[0] ? m->name : "(unnamed)");
 	fprintf(f, "  fs %s, write cache %s, barriers %s\n",
-		m->fs[0] ? wc_escape_text(m->fs, e, sizeof(e)) : "?",
-		tristate(m->write_cache, "on", "off"),
-		tristate(m->barrier, "on", "off"));
+		m->fs[0] ? m->fs : "?", wc_onoff(m->write_cache), wc_onoff(m->barrier));
 	if (m->kernel[0] || m->recorder[0])
-		fprintf(f, "  kernel %s, recorder %s\n",
-			m->kernel[0] ? wc_escape_text(m->kernel, e2, 41) : "?",
-			m->recorder[0] ? wc_escape_text(m->recorder, e, 21) : "?");
+		fprintf(f, "  kernel %.40s, recorder %.20s\n",
+			m->kernel[0] ? m->kernel : "?",
+			m->recorder[0] ? m->recorder : "?");
 	if (m->mount_options[0])
-		fprintf(f, "  mount %.69s%s\n",
-			wc_escape_text(m->mount_options, e, sizeof(e)),
-			strlen(e) > 69 ? "..." : "");
+		fprintf(f, "  mount %.69s%s\n", m->mount_options,
+			strlen(m->mount_options) > 69 ? "..." : "");
 	fprintf(f, "  %" PRIu64 " events, %s dropped%s\n", m->events,
 		m->events_dropped >= 0 ? (snprintf(b, sizeof(b), "%" PRId64,
 					  m->events_dropped), b) : "?",
@@ -305,19 +333,21 @@ int wc_report_text(FILE *f, const struct wc_analysis *a, struct wc_err *err)
 		fprintf(f, "  journal: guessed from flags (FUA, preflush, or "
 			"sync+meta writes)\n");
 	fprintf(f, "  window %.6f s, busy %.6f s (%.1f%%)\n\n",
-		secs(g->window_ns), secs(wc_figures_busy(g)),
-		pct(wc_figures_busy(g), g->window_ns));
-	text_categories(f, g);
+		sc->figs.col[WC_COL_WALL], sc->figs.col[WC_COL_BUSY],
+		pct(sc->figs.wall_ns - sc->figs.part_ns[WC_PART_IDLE],
+		    sc->figs.wall_ns));
+	text_categories(f, &sc->figs, g);
 
 	fprintf(f, "\n");
 	rate = wc_account_media_rate(ac, (size_t)wc_analysis_main_index(a), &est);
 	if (g->positioning_known) {
-		uint64_t pos_all = g->time_ns[WC_CAT_JOURNAL] +
-				   g->time_ns[WC_CAT_METADATA] + data_ns(g);
+		const double *v = sc->figs.col;
+		double pos_all = v[WC_COL_JOURNAL] + v[WC_COL_METADATA] +
+				 v[WC_COL_DATA];
 
 		fprintf(f, "positioning    %.6f s, %.1f%% of journal+metadata+data"
-			" time\n", secs(g->positioning_ns),
-			pct(g->positioning_ns, pos_all));
+			" time\n", v[WC_COL_POSITIONING], pos_all > 0 ?
+			100 * v[WC_COL_POSITIONING] / pos_all : 0.0);
 		fprintf(f, "media rate     %.1f MB/s, %s\n", rate / 1e6,
 			est ? "estimated from streaming requests" :
 			      "given with --media-rate");
@@ -347,7 +377,7 @@ int wc_report_text(FILE *f, const struct wc_analysis *a, struct wc_err *err)
 	if (st->ignored_events)
 		fprintf(f, "ignored        %" PRIu64 " events on devices past the "
 			"first %d\n", st->ignored_events, WC_MAX_DEVICES);
-	text_phases(f, a);
+	text_phases(f, sc);
 	text_waits(f, ac);
 	text_btt(f, wc_analysis_btt(a));
 	return finish(f, err);
@@ -355,101 +385,47 @@ int wc_report_text(FILE *f, const struct wc_analysis *a, struct wc_err *err)
 
 /* ---- text, comparison -------------------------------------------------- */
 
-enum { C_WALL, C_BUSY, C_FLUSH, C_JOURNAL, C_META, C_POSN, C_DATA, NCOLS };
-
-static const char *const cmp_head[NCOLS] = {
+static const char *const cmp_head[WC_NCOLS] = {
 	"wall", "busy", "flush", "journl", "meta", "posn", "data",
 };
 
-/* The compared figures of g over a window of wall_ns, in seconds; < 0
- * when unknown.  g may be NULL: no request completed in the window. */
-static void fig_values(const struct wc_figures *g, uint64_t wall_ns,
-		       double v[NCOLS])
+/* Short heads of the parts, 6 columns each. */
+static const char *const part_head[WC_NPARTS] = {
+	"flush", "journl", "meta", "dread", "dwrite", "discrd", "other",
+	"offdev",
+};
+
+/* Signed seconds in at most 6 characters. */
+static const char *s6signed(double v, char *buf, size_t size)
 {
-	int i;
+	double a = v < 0 ? -v : v;
 
-	if (!g) {
-		for (i = 0; i < NCOLS; i++)
-			v[i] = 0;
-		v[C_WALL] = secs(wall_ns);
-		v[C_POSN] = -1;
-		return;
-	}
-	v[C_WALL] = secs(g->window_ns);
-	v[C_BUSY] = secs(wc_figures_busy(g));
-	v[C_FLUSH] = secs(g->time_ns[WC_CAT_FLUSH]);
-	v[C_JOURNAL] = secs(g->time_ns[WC_CAT_JOURNAL]);
-	v[C_META] = secs(g->time_ns[WC_CAT_METADATA]);
-	v[C_POSN] = g->positioning_known ? secs(g->positioning_ns) : -1;
-	v[C_DATA] = secs(data_ns(g));
-}
-
-/* Column values of a whole capture. */
-static void cmp_values(const struct wc_analysis *a, double v[NCOLS])
-{
-	const struct wc_tracker_stats *st = wc_analysis_tracker_stats(a);
-
-	fig_values(wc_analysis_main(a), st->first_time != WC_NO_TIME ?
-		   st->last_time - st->first_time : 0, v);
-}
-
-/* Column values of phase `name` of a capture; false when it has none. */
-static bool phase_values(const struct wc_analysis *a, const char *name,
-			 double v[NCOLS])
-{
-	size_t p;
-
-	for (p = 0; p < wc_analysis_nphases(a); p++) {
-		const struct wc_phase_result *ph = wc_analysis_phase(a, p);
-
-		if (!strcmp(ph->name, name)) {
-			fig_values(wc_analysis_phase_figures(a, p),
-				   ph->end - ph->start, v);
-			return true;
-		}
-	}
-	return false;
-}
-
-/* The ratio v / base, or < 0 when either is unknown or base is 0 (a
- * ratio to nothing says nothing). */
-static double ratio(double v, double base)
-{
-	return v < 0 || base <= 0 ? -1 : v / base;
-}
-
-/* Index of the capture named baseline in *bi (n when baseline is NULL);
- * -1 with err filled when no capture has that name. */
-static int find_baseline(struct wc_analysis *const *caps, size_t n,
-			 const char *baseline, size_t *bi, struct wc_err *err)
-{
-	size_t i;
-
-	*bi = n;
-	if (!baseline)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!strcmp(wc_analysis_meta(caps[i])->name, baseline)) {
-			*bi = i;
-			return 0;
-		}
-	return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
-			  "no capture named '%s' for --baseline", baseline);
+	if (v == 0)
+		snprintf(buf, size, "0");
+	else if (a < 10)
+		snprintf(buf, size, "%+.3f", v);
+	else if (a < 100)
+		snprintf(buf, size, "%+.2f", v);
+	else if (a < 1000)
+		snprintf(buf, size, "%+.1f", v);
+	else
+		snprintf(buf, size, "%+.0f", v);
+	return buf;
 }
 
 /* Room for names in an 80-column row: the rest takes 62 columns. */
-#define NAME_MAX_W 18
+#define NAME_MAX_W 16
 
-/* The width of the name column, or 0 when a name does not fit (rows are
- * then numbered and the names listed below the table). */
-static int name_width(struct wc_analysis *const *caps, size_t n)
+/* The width of the name column, or 0 when a name does not fit or rows
+ * are groups of runs (rows are then numbered and listed below). */
+static int name_width(const struct wc_summary *s)
 {
 	size_t i, w = 7;
 
-	for (i = 0; i < n; i++) {
-		const struct wc_capture_meta *m = wc_analysis_meta(caps[i]);
-		char e[WC_ESCAPE_SIZE(sizeof(m->name))];
-		size_t l = strlen(wc_escape_text(m->name, e, sizeof(e)));
+	if (s->any_runs)
+		return 0;
+	for (i = 0; i < s->ncaps; i++) {
+		size_t l = strlen(s->caps[i].meta->name);
 
 		if (l > NAME_MAX_W)
 			return 0;
@@ -459,93 +435,233 @@ static int name_width(struct wc_analysis *const *caps, size_t n)
 	return (int)w;
 }
 
-static void cmp_label(struct wc_analysis *const *caps, size_t i, int w,
-		      char *buf, size_t size)
+/* The label of group g (a capture, without runs). */
+static void row_label(const struct wc_summary *s, size_t g, int w, char *buf,
+		      size_t size)
 {
 	if (w)
-		wc_escape_text(wc_analysis_meta(caps[i])->name, buf,
-			       size < NAME_MAX_W + 1 ? size : NAME_MAX_W + 1);
+		snprintf(buf, size, "%.18s",
+			 s->caps[s->groups[g].members[0]].meta->name);
 	else
-		snprintf(buf, size, "#%zu", i + 1);
+		snprintf(buf, size, "#%zu", g + 1);
 }
 
-static void cmp_head_line(FILE *f, int w)
+static void cmp_head_line(FILE *f, const struct wc_summary *s, int w)
 {
 	int c;
 
-	fprintf(f, "%-*s %-4s %-3s %-3s", w ? w : 7, "capture", "fs", "wc",
-		"bar");
-	for (c = 0; c < NCOLS; c++)
+	fprintf(f, "%-*s %-4s %-3s %-3s", w ? w : 7, s->any_runs ? "group" :
+		"capture", "fs", "wc", "bar");
+	if (s->any_runs)
+		fprintf(f, " %2s", "n");
+	for (c = 0; c < WC_NCOLS; c++) {
 		fprintf(f, " %6s", cmp_head[c]);
+		if (s->any_runs && c == WC_COL_WALL)
+			fprintf(f, " %6s", "+-sd");
+	}
 	fprintf(f, "\n");
 }
 
-static void cmp_row_start(FILE *f, struct wc_analysis *const *caps, size_t i,
+static void cmp_row_start(FILE *f, const struct wc_summary *s, size_t g,
 			  int w)
 {
-	const struct wc_capture_meta *m = wc_analysis_meta(caps[i]);
-	char label[32], fs[5];
+	const struct wc_capture_meta *m = s->caps[s->groups[g].members[0]].meta;
+	char label[32];
 
-	cmp_label(caps, i, w, label, sizeof(label));
-	fprintf(f, "%-*s %-4s %-3s %-3s", w ? w : 7, label,
-		m->fs[0] ? wc_escape_text(m->fs, fs, sizeof(fs)) : "?",
-		tristate(m->write_cache, "on", "off"),
-		tristate(m->barrier, "on", "off"));
+	row_label(s, g, w, label, sizeof(label));
+	fprintf(f, "%-*s %-4.4s %-3s %-3s", w ? w : 7, label,
+		m->fs[0] ? m->fs : "?", wc_onoff(m->write_cache),
+		wc_onoff(m->barrier));
+	if (s->any_runs)
+		fprintf(f, " %2zu", s->groups[g].n);
 }
 
-int wc_report_compare(FILE *f, struct wc_analysis *const *caps, size_t n,
-		      const char *baseline, struct wc_err *err)
+/* A table of differences: one row per label, wall then every part. */
+static void diff_head_line(FILE *f, int w)
 {
-	int w = name_width(caps, n);
-	double base[NCOLS];
-	size_t i, bi;
+	int p;
+
+	fprintf(f, "%-*s %6s", w, "", "wall");
+	for (p = 0; p < WC_NPARTS; p++)
+		fprintf(f, " %6s", part_head[p]);
+	fprintf(f, "\n");
+}
+
+static void diff_row(FILE *f, const char *label, int w,
+		     const struct wc_sum_diff *d)
+{
+	char b[16];
+	int p;
+
+	fprintf(f, "%-*s %6s", w, label, s6signed((double)d->wall_ns / 1e9, b,
+						      sizeof(b)));
+	for (p = 0; p < WC_NPARTS; p++)
+		fprintf(f, " %6s", s6signed((double)d->part_ns[p] / 1e9, b,
+					    sizeof(b)));
+	fprintf(f, "\n");
+}
+
+static void text_verdicts(FILE *f, const struct wc_summary *s, int w)
+{
+	const struct wc_sum_group *b = &s->groups[s->base_group];
+	char label[32], v[16];
+	size_t g;
+
+	if (!s->any_runs) {
+		fprintf(f, "one run per configuration: no noise estimate is "
+			"possible\n");
+		return;
+	}
+	for (g = 0; g < s->ngroups; g++) {
+		const struct wc_sum_group *gr = &s->groups[g];
+
+		if (g == s->base_group)
+			continue;
+		row_label(s, g, w, label, sizeof(label));
+		fprintf(f, "%s %s s: ", label, s6signed((double)gr->diff.wall_ns
+							/ 1e9, v, sizeof(v)));
+		if (gr->verdict == WC_VERDICT_REAL)
+			fprintf(f, "real (Welch's t-test, 95 %%, %zu and %zu "
+				"runs)\n", gr->n, b->n);
+		else if (gr->verdict == WC_VERDICT_NOISE)
+			fprintf(f, "within noise (%zu and %zu runs)\n", gr->n,
+				b->n);
+		else
+			fprintf(f, "no noise estimate (%zu and %zu runs)\n",
+				gr->n, b->n);
+	}
+}
+
+/* Labels of the per-phase rows: 16 columns, 63 for the figures. */
+#define PHASE_W 16
+
+/* Who a run is in the per-phase table: its name when the tables show
+ * names, else "#G", or "#G.R" for run R of a group with runs. */
+static void run_label(const struct wc_summary *s, size_t ci, int w,
+		      char *buf, size_t size)
+{
+	const struct wc_sum_capture *c = &s->caps[ci];
+	const struct wc_sum_group *gr = &s->groups[c->group];
+	size_t r;
+
+	if (w) {
+		snprintf(buf, size, "%s", c->meta->name);
+	} else if (gr->n > 1) {
+		for (r = 0; gr->members[r] != ci; r++)
+			;
+		snprintf(buf, size, "#%zu.%zu", c->group + 1, r + 1);
+	} else {
+		snprintf(buf, size, "#%zu", c->group + 1);
+	}
+}
+
+static void text_differences(FILE *f, const struct wc_summary *s, int w)
+{
+	char label[300];
+	size_t g, i, p;
+	int lw = w ? w : 7;
+	bool head = false;
+
+	row_label(s, s->base_group, w, label, sizeof(label));
+	fprintf(f, "\ndifference to %s (%s), seconds, + slower;\n"
+		"dread/dwrite = data read/write, offdev = device idle (CPU, "
+		"page cache,\nthrottling)\n\n", label, s->named_baseline ?
+		"the baseline" : "the fastest");
+	diff_head_line(f, lw);
+	for (g = 0; g < s->ngroups; g++) {
+		row_label(s, g, w, label, sizeof(label));
+		diff_row(f, label, lw, &s->groups[g].diff);
+	}
+	fprintf(f, "\n");
+	text_verdicts(f, s, w);
+
+	/* Per phase: a run's phases against the baseline's of that name,
+	 * under a line naming the run. */
+	for (i = 0; i < s->ncaps; i++) {
+		const struct wc_sum_capture *c = &s->caps[i];
+		bool named = false;
+
+		for (p = 0; p < c->nphases; p++) {
+			const struct wc_sum_phase *ph = &c->phases[p];
+
+			if (!ph->diff.known)
+				continue;
+			if (!head) {
+				fprintf(f, "\nper phase, against the baseline's "
+					"phase of that name\n\n");
+				diff_head_line(f, PHASE_W);
+				head = true;
+			}
+			if (!named) {
+				run_label(s, i, w, label, sizeof(label));
+				fprintf(f, "%s\n", label);
+				named = true;
+			}
+			snprintf(label, sizeof(label), "  %.*s", PHASE_W - 2,
+				 ph->name);
+			diff_row(f, label, PHASE_W, &ph->diff);
+		}
+	}
+}
+
+int wc_report_compare(FILE *f, const struct wc_summary *s, struct wc_err *err)
+{
+	int w = name_width(s);
+	size_t i, g;
 	char b[16];
 	int c;
 
-	if (find_baseline(caps, n, baseline, &bi, err) < 0)
-		return -1;
+	text_findings(f, s);
 	fprintf(f, "time on the main device, seconds; wc = write cache, "
-		"bar = barriers;\nposn = positioning part of journl+meta+data\n\n");
-	cmp_head_line(f, w);
-	for (i = 0; i < n; i++) {
-		double v[NCOLS];
+		"bar = barriers;\nposn = positioning part of journl+meta+data%s"
+		"\n\n", s->any_runs ? ";\ngroups: runs of one configuration, "
+		"means and the wall's standard deviation" : "");
+	cmp_head_line(f, s, w);
+	for (g = 0; g < s->ngroups; g++) {
+		const struct wc_sum_group *gr = &s->groups[g];
 
-		cmp_values(caps[i], v);
-		cmp_row_start(f, caps, i, w);
-		for (c = 0; c < NCOLS; c++)
-			fprintf(f, " %6s", v[c] < 0 ? "?" : s6(v[c], b, sizeof(b)));
+		cmp_row_start(f, s, g, w);
+		for (c = 0; c < WC_NCOLS; c++) {
+			double v = gr->col[c].n ? gr->col[c].mean : -1;
+
+			fprintf(f, " %6s", v < 0 ? "?" : s6(v, b, sizeof(b)));
+			if (s->any_runs && c == WC_COL_WALL)
+				fprintf(f, " %6s", gr->n > 1 ?
+					s6(gr->col[c].sd, b, sizeof(b)) : "-");
+		}
 		fprintf(f, "\n");
 	}
-	if (bi < n) {
-		cmp_values(caps[bi], base);
-		fputs("\nratio to ", f);
-		wc_escape_text_put(f, baseline);
-		fputs("\n", f);
-		cmp_head_line(f, w);
-		for (i = 0; i < n; i++) {
-			double v[NCOLS];
+	if (s->named_baseline && !s->any_runs) {
+		fprintf(f, "\nratio to %s\n", s->named_baseline);
+		cmp_head_line(f, s, w);
+		for (g = 0; g < s->ngroups; g++) {
+			const struct wc_sum_capture *sc =
+				&s->caps[s->groups[g].members[0]];
 
-			cmp_values(caps[i], v);
-			cmp_row_start(f, caps, i, w);
-			for (c = 0; c < NCOLS; c++) {
-				double r = ratio(v[c], base[c]);
-
-				if (r < 0)
+			cmp_row_start(f, s, g, w);
+			for (c = 0; c < WC_NCOLS; c++) {
+				if (sc->ratio[c] < 0)
 					fprintf(f, " %6s", "-");
 				else
-					fprintf(f, " %6.2f", r);
+					fprintf(f, " %6.2f", sc->ratio[c]);
 			}
 			fprintf(f, "\n");
 		}
 	}
 	if (!w) {
 		fprintf(f, "\n");
-		for (i = 0; i < n; i++) {
-			fprintf(f, "#%zu ", i + 1);
-			wc_escape_text_put(f, wc_analysis_meta(caps[i])->name);
-			fputs("\n", f);
+		for (g = 0; g < s->ngroups; g++) {
+			const struct wc_sum_group *gr = &s->groups[g];
+
+			fprintf(f, "#%zu", g + 1);
+			for (i = 0; i < gr->n; i++)
+				fprintf(f, "%s%s", i ? ", " : " ",
+					s->caps[gr->members[i]].meta->name);
+			fprintf(f, "\n");
 		}
 	}
+	if (s->has_diff)
+		text_differences(f, s, w);
 	return finish(f, err);
 }
 
@@ -553,7 +669,18 @@ int wc_report_compare(FILE *f, struct wc_analysis *const *caps, size_t n,
 
 static void json_str(FILE *f, const char *s)
 {
-	wc_escape_json(f, s);
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
 }
 
 static void json_opt_str(FILE *f, const char *s)
@@ -671,34 +798,161 @@ static void json_btt_stat(FILE *f, const struct wc_btt_stat *s)
 		secs(s->max));
 }
 
-/* Keys of the compared figures, in column order (docs/json-format.md). */
-static const char *const ratio_key[NCOLS] = {
-	"wall", "busy", "flush", "journal", "metadata", "positioning", "data",
-};
+static void json_num_or_null(FILE *f, double v, const char *fmt)
+{
+	if (v < 0)
+		fputs("null", f);
+	else
+		fprintf(f, fmt, v);
+}
 
-static void json_ratios(FILE *f, const double v[NCOLS],
-			const double base[NCOLS])
+static void json_ratios(FILE *f, const double r[WC_NCOLS])
 {
 	int c;
 
 	fputc('{', f);
-	for (c = 0; c < NCOLS; c++) {
-		double r = ratio(v[c], base[c]);
-
-		fprintf(f, "%s\"%s\": ", c ? ", " : "", ratio_key[c]);
-		if (r < 0)
-			fputs("null", f);
-		else
-			fprintf(f, "%.6f", r);
+	for (c = 0; c < WC_NCOLS; c++) {
+		fprintf(f, "%s\"%s\": ", c ? ", " : "", wc_col_key((enum wc_col)c));
+		json_num_or_null(f, r[c], "%.6f");
 	}
 	fputc('}', f);
 }
 
-/* base: the baseline capture, or NULL without --baseline. */
-static void json_capture(FILE *f, const struct wc_analysis *a,
-			 const struct wc_analysis *base)
+/* Signed ns as seconds, exact: the parts of a difference, printed, still
+ * sum to its wall to the last digit. */
+static void json_sns(FILE *f, int64_t ns)
 {
-	const struct wc_capture_meta *m = wc_analysis_meta(a);
+	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+
+	fprintf(f, "%s%" PRIu64 ".%09" PRIu64, ns < 0 ? "-" : "",
+		a / 1000000000u, a % 1000000000u);
+}
+
+static void json_diff(FILE *f, const struct wc_summary *s,
+		      const struct wc_sum_diff *d)
+{
+	int p;
+
+	fprintf(f, "{\"baseline\": ");
+	json_str(f, s->base_name);
+	fprintf(f, ", \"baseline_runs\": %zu, \"wall_s\": ",
+		s->groups[s->base_group].n);
+	json_sns(f, d->wall_ns);
+	fprintf(f, ", \"parts_s\": {");
+	for (p = 0; p < WC_NPARTS; p++) {
+		fprintf(f, "%s\"%s\": ", p ? ", " : "", wc_part_key(p));
+		json_sns(f, d->part_ns[p]);
+	}
+	fprintf(f, "}, \"main_cause\": ");
+	if (d->main_part >= 0)
+		fprintf(f, "\"%s\"", wc_part_key(d->main_part));
+	else
+		fputs("null", f);
+	fputc('}', f);
+}
+
+static void json_stat(FILE *f, const struct wc_stat *st)
+{
+	if (!st->n) {
+		fputs("{\"n\": 0, \"mean\": null, \"sd\": null, \"min\": null, "
+		      "\"max\": null}", f);
+		return;
+	}
+	fprintf(f, "{\"n\": %zu, \"mean\": %.9f, \"sd\": ", st->n, st->mean);
+	if (st->n > 1)
+		fprintf(f, "%.9f", st->sd);
+	else
+		fputs("null", f);
+	fprintf(f, ", \"min\": %.9f, \"max\": %.9f}", st->min, st->max);
+}
+
+static const char *verdict_key(enum wc_verdict v)
+{
+	switch (v) {
+	case WC_VERDICT_BASELINE: return "baseline";
+	case WC_VERDICT_REAL: return "real";
+	case WC_VERDICT_NOISE: return "within_noise";
+	default: return "no_estimate";
+	}
+}
+
+static void json_groups(FILE *f, const struct wc_summary *s)
+{
+	size_t g, i;
+	int c;
+
+	fprintf(f, "  \"groups\": [");
+	for (g = 0; g < s->ngroups; g++) {
+		const struct wc_sum_group *gr = &s->groups[g];
+
+		fprintf(f, "%s\n    {\"group\": %zu, \"runs\": %zu, "
+			"\"captures\": [", g ? "," : "", g + 1, gr->n);
+		for (i = 0; i < gr->n; i++) {
+			fputs(i ? ", " : "", f);
+			json_str(f, s->caps[gr->members[i]].meta->name);
+		}
+		fprintf(f, "],\n     \"figures_s\": {");
+		for (c = 0; c < WC_NCOLS; c++) {
+			fprintf(f, "%s\n       \"%s\": ", c ? "," : "",
+				wc_col_key((enum wc_col)c));
+			json_stat(f, &gr->col[c]);
+		}
+		fprintf(f, "},\n     \"parts_s\": {");
+		for (c = 0; c < WC_NPARTS; c++) {
+			fprintf(f, "%s\n       \"%s\": ", c ? "," : "",
+				wc_part_key(c));
+			json_stat(f, &gr->part[c]);
+		}
+		fprintf(f, "}");
+		if (s->has_diff) {
+			fprintf(f, ",\n     \"difference\": ");
+			json_diff(f, s, &gr->diff);
+			fprintf(f, ",\n     \"verdict\": \"%s\"",
+				verdict_key(gr->verdict));
+			if (gr->verdict == WC_VERDICT_REAL ||
+			    gr->verdict == WC_VERDICT_NOISE) {
+				fprintf(f, ", \"welch_t\": ");
+				if (isfinite(gr->t))
+					fprintf(f, "%.6f", gr->t);
+				else
+					fputs("null", f);
+				fprintf(f, ", \"welch_df\": %.3f", gr->df);
+			}
+		}
+		fprintf(f, "}");
+	}
+	fprintf(f, "%s],\n", s->ngroups ? "\n  " : "");
+}
+
+static void json_findings(FILE *f, const struct wc_summary *s)
+{
+	size_t i, k;
+
+	fprintf(f, "  \"findings\": [");
+	for (i = 0; i < s->nfindings; i++) {
+		const struct wc_finding *fd = &s->findings[i];
+
+		fprintf(f, "%s\n    {\"kind\": \"%s\"", i ? "," : "",
+			wc_finding_kind_name(fd->kind));
+		for (k = 0; k < fd->nstrs; k++) {
+			fprintf(f, ", \"%s\": ", fd->str[k].key);
+			json_str(f, fd->str[k].value);
+		}
+		for (k = 0; k < fd->nnums; k++)
+			fprintf(f, ", \"%s\": %.9g", fd->num[k].key,
+				fd->num[k].value);
+		fprintf(f, ",\n     \"sentence\": ");
+		json_str(f, fd->text);
+		fputc('}', f);
+	}
+	fprintf(f, "%s],\n", s->nfindings ? "\n  " : "");
+}
+
+static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
+{
+	const struct wc_sum_capture *sc = &s->caps[ci];
+	const struct wc_analysis *a = sc->a;
+	const struct wc_capture_meta *m = sc->meta;
 	const struct wc_account *ac = wc_analysis_account(a);
 	const struct wc_figures *g = wc_analysis_main(a);
 	const struct wc_btt *b = wc_analysis_btt(a);
@@ -708,6 +962,7 @@ static void json_capture(FILE *f, const struct wc_analysis *a,
 
 	fprintf(f, "    {\n      \"name\": ");
 	json_str(f, m->name);
+	fprintf(f, ",\n      \"group\": %zu", sc->group + 1);
 	fprintf(f, ",\n      \"fs\": ");
 	if (m->fs[0])
 		json_str(f, m->fs);
@@ -805,15 +1060,16 @@ static void json_capture(FILE *f, const struct wc_analysis *a,
 		json_cats_u(f, pg ? pg->requests : NULL);
 		fprintf(f, ",\n         \"bytes\": ");
 		json_cats_u(f, pg ? pg->bytes : NULL);
-		if (base) {
-			double v[NCOLS], bv[NCOLS];
-
+		if (s->named_baseline) {
 			fprintf(f, ",\n         \"ratio_to_baseline\": ");
-			fig_values(pg, p->end - p->start, v);
-			if (phase_values(base, p->name, bv))
-				json_ratios(f, v, bv);
+			if (sc->phases[i].has_ratio)
+				json_ratios(f, sc->phases[i].ratio);
 			else
 				fputs("null", f);
+		}
+		if (sc->phases[i].diff.known) {
+			fprintf(f, ",\n         \"difference\": ");
+			json_diff(f, s, &sc->phases[i].diff);
 		}
 		fprintf(f, "}");
 	}
@@ -831,36 +1087,35 @@ static void json_capture(FILE *f, const struct wc_analysis *a,
 	json_btt_stat(f, wc_btt_d2c(b));
 	fprintf(f, ", \"forgotten\": %" PRIu64 ", \"ignored\": %" PRIu64 "}",
 		wc_btt_dropped(b), wc_btt_ignored(b));
-	if (base) {
-		double v[NCOLS], bv[NCOLS];
-
-		cmp_values(a, v);
-		cmp_values(base, bv);
+	if (sc->has_ratio) {
 		fprintf(f, ",\n      \"ratio_to_baseline\": ");
-		json_ratios(f, v, bv);
+		json_ratios(f, sc->ratio);
+	}
+	if (sc->diff.known) {
+		fprintf(f, ",\n      \"difference\": ");
+		json_diff(f, s, &sc->diff);
 	}
 	fprintf(f, "\n    }");
 }
 
-int wc_report_json(FILE *f, struct wc_analysis *const *caps, size_t n,
-		   const char *baseline, struct wc_err *err)
+int wc_report_json(FILE *f, const struct wc_summary *s, struct wc_err *err)
 {
-	size_t i, bi;
+	size_t i;
 
-	if (find_baseline(caps, n, baseline, &bi, err) < 0)
-		return -1;
 	fprintf(f, "{\n  \"format\": \"wcanalyze\",\n  \"version\": 1,\n");
-	if (bi < n) {
+	if (s->named_baseline) {
 		fprintf(f, "  \"baseline\": ");
-		json_str(f, baseline);
+		json_str(f, s->named_baseline);
 		fprintf(f, ",\n");
 	}
+	json_findings(f, s);
+	json_groups(f, s);
 	fprintf(f, "  \"captures\": [");
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < s->ncaps; i++) {
 		fprintf(f, "%s\n", i ? "," : "");
-		json_capture(f, caps[i], bi < n ? caps[bi] : NULL);
+		json_capture(f, s, i);
 	}
-	fprintf(f, "%s]\n}\n", n ? "\n  " : "");
+	fprintf(f, "%s]\n}\n", s->ncaps ? "\n  " : "");
 	return finish(f, err);
 }
 
@@ -868,17 +1123,28 @@ int wc_report_json(FILE *f, struct wc_analysis *const *caps, size_t n,
 
 static void csv_str(FILE *f, const char *s)
 {
-	wc_escape_csv(f, s);
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
 }
 
-/* base: the baseline's values for this row (ratio columns), NULL for
- * none; no_base: a baseline was given but has nothing to compare with
- * (empty ratio columns). */
-static void csv_row(FILE *f, const struct wc_analysis *a, const char *phase,
-		    const struct wc_figures *g, uint64_t window_ns,
-		    const double *base, bool no_base)
+/* One row: the capture's or a phase's figures (g may be NULL: no I/O in
+ * the window), then the ratio columns when a baseline was named and the
+ * difference columns when there are differences. */
+static void csv_row(FILE *f, const struct wc_summary *s,
+		    const struct wc_sum_capture *sc, const char *phase,
+		    const struct wc_figures *g, const struct wc_sum_figs *sf,
+		    const double *ratio, const struct wc_sum_diff *d)
 {
-	const struct wc_capture_meta *m = wc_analysis_meta(a);
+	const struct wc_capture_meta *m = sc->meta;
 	int c;
 
 	csv_str(f, m->name);
@@ -887,45 +1153,43 @@ static void csv_row(FILE *f, const struct wc_analysis *a, const char *phase,
 	fprintf(f, ",");
 	csv_str(f, m->fs);
 	fprintf(f, ",%s,%s,%.9f,%.9f", m->write_cache < 0 ? "" :
-		m->write_cache ? "on" : "off", m->barrier < 0 ? "" :
-		m->barrier ? "on" : "off", secs(window_ns),
-		g ? secs(g->idle_ns) : secs(window_ns));
+		wc_onoff(m->write_cache), m->barrier < 0 ? "" :
+		wc_onoff(m->barrier), secs(sf->wall_ns),
+		secs(sf->part_ns[WC_PART_IDLE]));
 	for (c = 0; c < WC_NCAT; c++)
-		fprintf(f, ",%.9f", g ? secs(g->time_ns[c]) : 0.0);
-	if (g && g->positioning_known)
-		fprintf(f, ",%.9f", secs(g->positioning_ns));
+		fprintf(f, ",%.9f", secs(sf->part_ns[c]));
+	if (sf->col[WC_COL_POSITIONING] >= 0)
+		fprintf(f, ",%.9f", sf->col[WC_COL_POSITIONING]);
 	else
 		fprintf(f, ",");
 	for (c = 0; c < WC_NCAT; c++)
 		fprintf(f, ",%" PRIu64, g ? g->requests[c] : 0);
 	for (c = 0; c < WC_NCAT; c++)
 		fprintf(f, ",%" PRIu64, g ? g->bytes[c] : 0);
-	if (base || no_base) {
-		double v[NCOLS];
-
-		fig_values(g, window_ns, v);
-		for (c = 0; c < NCOLS; c++) {
-			double r = base ? ratio(v[c], base[c]) : -1;
-
-			if (r < 0)
-				fprintf(f, ",");
-			else
-				fprintf(f, ",%.6f", r);
+	for (c = 0; s->named_baseline && c < WC_NCOLS; c++) {
+		if (!ratio || ratio[c] < 0)
+			fprintf(f, ",");
+		else
+			fprintf(f, ",%.6f", ratio[c]);
+	}
+	if (s->has_diff) {
+		fprintf(f, ",%zu,", sc->group + 1);
+		if (d && d->known)
+			json_sns(f, d->wall_ns);
+		for (c = 0; c < WC_NPARTS; c++) {
+			fputc(',', f);
+			if (d && d->known)
+				json_sns(f, d->part_ns[c]);
 		}
 	}
 	fprintf(f, "\n");
 }
 
-int wc_report_csv(FILE *f, struct wc_analysis *const *caps, size_t n,
-		  const char *baseline, struct wc_err *err)
+int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err)
 {
-	const struct wc_analysis *base;
-	size_t i, p, bi;
+	size_t i, p;
 	int c;
 
-	if (find_baseline(caps, n, baseline, &bi, err) < 0)
-		return -1;
-	base = bi < n ? caps[bi] : NULL;
 	fprintf(f, "capture,phase,fs,write_cache,barrier,window_s,idle_s");
 	for (c = 0; c < WC_NCAT; c++)
 		fprintf(f, ",%s_s", wc_cat_name((enum wc_cat)c));
@@ -935,42 +1199,42 @@ int wc_report_csv(FILE *f, struct wc_analysis *const *caps, size_t n,
 	for (c = 0; c < WC_NCAT; c++)
 		fprintf(f, ",bytes_%s", wc_cat_name((enum wc_cat)c));
 	/* Only with a baseline, so the default columns never change. */
-	for (c = 0; base && c < NCOLS; c++)
-		fprintf(f, ",ratio_%s", ratio_key[c]);
+	for (c = 0; s->named_baseline && c < WC_NCOLS; c++)
+		fprintf(f, ",ratio_%s", wc_col_key((enum wc_col)c));
+	/* Only when there is something to compare with. */
+	if (s->has_diff) {
+		fprintf(f, ",group,diff_wall_s");
+		for (c = 0; c < WC_NPARTS; c++)
+			fprintf(f, ",diff_%s_s", wc_part_key(c));
+	}
 	fprintf(f, "\n");
-	for (i = 0; i < n; i++) {
-		const struct wc_analysis *a = caps[i];
-		const struct wc_figures *g = wc_analysis_main(a);
-		double bv[NCOLS];
+	for (i = 0; i < s->ncaps; i++) {
+		const struct wc_sum_capture *sc = &s->caps[i];
 
-		if (base)
-			cmp_values(base, bv);
-		csv_row(f, a, "all", g, g ? g->window_ns : 0, base ? bv : NULL,
-			false);
-		for (p = 0; p < wc_analysis_nphases(a); p++) {
-			const struct wc_phase_result *ph = wc_analysis_phase(a, p);
-			bool have = base && phase_values(base, ph->name, bv);
+		csv_row(f, s, sc, "all", wc_analysis_main(sc->a), &sc->figs,
+			sc->has_ratio ? sc->ratio : NULL, &sc->diff);
+		for (p = 0; p < sc->nphases; p++) {
+			const struct wc_sum_phase *ph = &sc->phases[p];
 
-			csv_row(f, a, ph->name, wc_analysis_phase_figures(a, p),
-				ph->end - ph->start, have ? bv : NULL,
-				base && !have);
+			csv_row(f, s, sc, ph->name,
+				wc_analysis_phase_figures(sc->a, p), &ph->figs,
+				ph->has_ratio ? ph->ratio : NULL, &ph->diff);
 		}
 	}
 	return finish(f, err);
 }
 
-int wc_report_write(FILE *f, enum wc_format fmt,
-		    struct wc_analysis *const *caps, size_t n,
-		    const char *baseline, struct wc_err *err)
+int wc_report_write(FILE *f, enum wc_format fmt, const struct wc_summary *s,
+		    struct wc_err *err)
 {
 	switch (fmt) {
 	case WC_FORMAT_JSON:
-		return wc_report_json(f, caps, n, baseline, err);
+		return wc_report_json(f, s, err);
 	case WC_FORMAT_CSV:
-		return wc_report_csv(f, caps, n, baseline, err);
+		return wc_report_csv(f, s, err);
 	default:
-		if (n == 1 && !baseline)
-			return wc_report_text(f, caps[0], err);
-		return wc_report_compare(f, caps, n, baseline, err);
+		if (s->ncaps == 1 && !s->named_baseline)
+			return wc_report_text(f, s, 0, err);
+		return wc_report_compare(f, s, err);
 	}
 }

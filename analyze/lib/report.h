@@ -38,7 +38,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "analysis.h"
+#include "summary.h"
 #include "wcerr.h"
 
 enum wc_format {
@@ -50,21 +50,18 @@ enum wc_format {
 /* "text", "json", "csv" -> 0 and *fmt; anything else -> -1. */
 int wc_format_parse(const char *s, enum wc_format *fmt);
 
-/* Dispatches on fmt; text with n == 1 is the single-capture report,
- * with n > 1 the comparison.  baseline may be NULL. */
-int wc_report_write(FILE *f, enum wc_format fmt,
-		    struct wc_analysis *const *caps, size_t n,
-		    const char *baseline, struct wc_err *err);
+/* Dispatches on fmt; text of one capture without a named baseline is the
+ * single-capture report, otherwise the comparison. */
+int wc_report_write(FILE *f, enum wc_format fmt, const struct wc_summary *s,
+		    struct wc_err *err);
 
-/* The single-capture text report. */
-int wc_report_text(FILE *f, const struct wc_analysis *a, struct wc_err *err);
-/* The comparison table (any n >= 1). */
-int wc_report_compare(FILE *f, struct wc_analysis *const *caps, size_t n,
-		      const char *baseline, struct wc_err *err);
-/* baseline may be NULL (no ratios). */
-int wc_report_json(FILE *f, struct wc_analysis *const *caps, size_t n,
-		   const char *baseline, struct wc_err *err);
-int wc_report_csv(FILE *f, struct wc_analysis *const *caps, size_t n,
-		  const char *baseline, struct wc_err *err);
+/* The single-capture text report of capture i (findings of the summary
+ * first). */
+int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
+		   struct wc_err *err);
+/* The comparison: findings, the table, ratios and differences. */
+int wc_report_compare(FILE *f, const struct wc_summary *s, struct wc_err *err);
+int wc_report_json(FILE *f, const struct wc_summary *s, struct wc_err *err);
+int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err);
 
 #endif /* WC_REPORT_H */

@@ -325,10 +325,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const char *base = c.baseline ? wc_analysis_meta(caps[0])->name
 					      : NULL;
 
+		struct wc_summary *sum = NULL;
+
 		wc_err_clear(&err);
-		if (wc_bundle_close(b, base, &err) < 0 && err.kind != WC_ERR_INPUT &&
+		if (wc_summary_build(&sum, caps, n, base, &err) < 0)
+			fuzz_fail("bundle", "summary: %s", err.msg);
+		if (wc_bundle_close(b, sum, &err) < 0 && err.kind != WC_ERR_INPUT &&
 		    err.kind != WC_ERR_USAGE)
 			fuzz_fail("bundle", "close: %s", err.msg);
+		wc_summary_free(sum);
 		check_tree(out);
 	}
 	check_scratch(c.name);
