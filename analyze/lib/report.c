@@ -1,9 +1,12 @@
 #include "report.h"
 
+
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
+
+#include "escape.h"
 
 static const char *const col_label[WC_NCAT] = {
 	"flush", "journal", "metadata", "data read", "data write", "discard",
@@ -89,8 +92,10 @@ static const char *s6(double v, char *buf, size_t size)
 
 /* A sentence for a terminal: wrapped to 78 columns after "  - ", bytes
  * that are not printable ASCII shown as '?'. */
-static void text_sentence(FILE *f, const char *s)
+static void text_sentence(FILE *f, const char *raw)
 {
+	char buf[WC_ESCAPE_SIZE(sizeof(((struct wc_finding *)0)->text))];
+	const char *s = wc_escape_text(raw, buf, sizeof(buf));
 	size_t col = 0, i, w;
 
 	fputs("  - ", f);
@@ -669,18 +674,7 @@ int wc_report_compare(FILE *f, const struct wc_summary *s, struct wc_err *err)
 
 static void json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
+	wc_escape_json(f, s);
 }
 
 static void json_opt_str(FILE *f, const char *s)
@@ -1123,17 +1117,7 @@ int wc_report_json(FILE *f, const struct wc_summary *s, struct wc_err *err)
 
 static void csv_str(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	wc_escape_csv(f, s);
 }
 
 /* One row: the capture's or a phase's figures (g may be NULL: no I/O in
