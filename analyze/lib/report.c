@@ -1,6 +1,5 @@
 #include "report.h"
 
-
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
