@@ -22,6 +22,9 @@
  *                       the dispatched request nearest its head first;
  *                       a flush still passes nothing and is passed by
  *                       nothing
+ *   -F, --fsync         the host waits for each journal commit to complete
+ *                       before it goes on, as fsync() makes an application
+ *                       wait: device time then becomes wall time
  *   -C, --conf KEY=VALUE
  *                       with --capture: capture.conf says KEY = VALUE
  *                       (replacing wcsynth's own line for KEY); repeatable
@@ -90,6 +93,7 @@ struct opts {
 	bool big_endian;
 	bool other_device;
 	bool ncq;
+	bool fsync;
 	const char *conf[16];     /* --conf KEY=VALUE */
 	size_t nconf;
 };
@@ -107,6 +111,7 @@ struct req {
 	uint64_t q, d, c;
 	uint64_t start;           /* when the disk began serving it */
 	uint64_t positioning;     /* the first ns of its service */
+	bool blocks;              /* --fsync: the host waits for it */
 };
 
 struct event {
@@ -208,6 +213,8 @@ static const struct { uint32_t pid; const char *comm; } comms[] = {
 };
 
 /* A journal commit: preflush, then the log write (FUA). */
+static bool fsync_waits;          /* --fsync */
+
 static uint64_t journal_commit(uint64_t t, uint64_t *jpos, uint32_t pid)
 {
 	uint32_t bytes = 4096u * (1 + (uint32_t)(rnd() * 8));
@@ -218,7 +225,7 @@ static uint64_t journal_commit(uint64_t t, uint64_t *jpos, uint32_t pid)
 		*jpos = JOURNAL_START;
 	add_req(DEST_DEV, *jpos, bytes,
 		F_W | TC(WC_TC_SYNC) | TC(WC_TC_META) | TC(WC_TC_FUA), pid,
-		WC_CAT_JOURNAL, t + 1000);
+		WC_CAT_JOURNAL, t + 1000)->blocks = fsync_waits;
 	*jpos += bytes / 512;
 	return t + 2000;
 }
@@ -420,6 +427,40 @@ static void simulate(const struct opts *o, uint32_t device)
 		np--;
 		now = r->c;
 	}
+}
+
+/*
+ * --fsync: the first commit (from request *next on) that completed after
+ * the host went on makes the host wait: every later request, and the
+ * phase boundary when it lies after the commit, moves by the wait.  True
+ * when something moved (the disk must then be simulated again); commits
+ * before *next are settled, since moving later requests does not change
+ * when earlier ones complete in issue order.
+ */
+static bool host_waits(size_t *next, uint64_t *copy_end)
+{
+	size_t k, j, i;
+
+	for (k = *next; k < nreqs; k++) {
+		uint64_t go, delta;
+
+		if (!reqs[k].blocks)
+			continue;
+		for (j = k + 1; j < nreqs && reqs[j].device != DEST_DEV; j++)
+			;
+		*next = k + 1;
+		/* The host goes on 1 us after the commit completed. */
+		go = reqs[k].c + 1000;
+		if (j == nreqs || reqs[j].ready >= go)
+			continue;
+		delta = go - reqs[j].ready;
+		if (*copy_end >= reqs[k].ready)
+			*copy_end += delta;
+		for (i = j; i < nreqs; i++)
+			reqs[i].ready += delta;
+		return true;
+	}
+	return false;
 }
 
 static void emit_events(void)
@@ -668,8 +709,8 @@ static int write_capture(const struct opts *o, uint64_t copy_end)
 		 "rpm=%g depth=%u ncq=%d", o->flush_ms, o->rate, o->seek_t,
 		 o->seek_a, o->seek_f, o->rpm, o->depth, o->ncq);
 	conf_line(f, o, "disk_model", val);
-	snprintf(val, sizeof(val), "wcsynth files=%u other_device=%d",
-		 o->files, o->other_device);
+	snprintf(val, sizeof(val), "wcsynth files=%u other_device=%d fsync=%d",
+		 o->files, o->other_device, o->fsync);
 	conf_line(f, o, "workload", val);
 	snprintf(val, sizeof(val), "%llu", JOURNAL_START);
 	conf_line(f, o, "journal_start_sector", val);
@@ -709,7 +750,7 @@ static void usage(FILE *fp)
 	fprintf(fp, "usage: " PROG " [-c] [-e FILE] [-n FILES] [-f FLUSH_MS] "
 		"[-r MB/s] [-s T,A,F] [-R RPM]\n"
 		"               [-d DEPTH] [-S SEED] [-b] [-o] [-N] "
-		"[-C KEY=VALUE]... OUT\n");
+		"[-F] [-C KEY=VALUE]... OUT\n");
 }
 
 int main(int argc, char **argv)
@@ -728,16 +769,18 @@ int main(int argc, char **argv)
 		{ "other-device", no_argument, NULL, 'o' },
 		{ "ncq", no_argument, NULL, 'N' },
 		{ "conf", required_argument, NULL, 'C' },
+		{ "fsync", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .files = 300, .flush_ms = 12, .rate = 80,
 			  .seek_t = 1, .seek_a = 8.5, .seek_f = 20, .rpm = 7200,
 			  .depth = 4, .seed = 1 };
-	uint64_t copy_end;
+	uint64_t copy_end, rng;
+	size_t next = 0;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "ce:n:f:r:s:R:d:S:boNC:h", longopts,
+	while ((c = getopt_long(argc, argv, "ce:n:f:r:s:R:d:S:boNC:Fh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c': o.capture = true; break;
@@ -756,6 +799,7 @@ int main(int argc, char **argv)
 		case 'b': o.big_endian = true; break;
 		case 'o': o.other_device = true; break;
 		case 'N': o.ncq = true; break;
+		case 'F': o.fsync = true; break;
 		case 'C':
 			/* KEY=VALUE, one line of capture.conf. */
 			if (o.nconf == sizeof(o.conf) / sizeof(o.conf[0]) ||
@@ -773,8 +817,15 @@ int main(int argc, char **argv)
 		goto bad;
 	o.out = argv[optind];
 	rng_state = 0x9e3779b97f4a7c15ull ^ o.seed;
+	fsync_waits = o.fsync;
 	script(&o, &copy_end);
-	simulate(&o, DEST_DEV);
+	rng = rng_state;
+	do {
+		/* Every pass serves the same requests with the same luck. */
+		rng_state = rng;
+		passed_dest = 0;
+		simulate(&o, DEST_DEV);
+	} while (o.fsync && host_waits(&next, &copy_end));
 	simulate(&o, SRC_DEV);
 	emit_events();
 	qsort(evs, nevs, sizeof(*evs), cmp_event);
