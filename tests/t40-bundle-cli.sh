@@ -19,6 +19,7 @@ grep -q '^wcanalyze: WCANALYZE_GNUPLOT is empty: figures not rendered; .*out/ren
 	fail "no notice on how to render: $(cat stderr)"
 for f in index.html report.txt report.json summary.csv render.sh \
 	compare-time.dat compare-time.gp compare-throughput.dat compare-throughput.gp \
+	compare-difference.dat compare-difference.gp \
 	xfs/timeline.dat xfs/scatter.dat xfs/latency.dat xfs/phases.dat \
 	ext4/scatter.dat; do
 	[[ -s out/$f ]] || fail "bundle lacks $f"

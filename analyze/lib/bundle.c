@@ -67,6 +67,9 @@ static const struct {
 			 1000, 650 },
 };
 
+/* The figures across captures, in the order index.html shows them. */
+enum { CMP_TIME, CMP_PHASES, CMP_THROUGHPUT, CMP_DIFFERENCE, NCOMPARE };
+
 struct devseries {
 	uint32_t device;
 	struct wc_series *s;
@@ -102,7 +105,7 @@ struct wc_bundle {
 
 	struct cap *caps;
 	size_t ncaps, capsize;
-	bool compare[3];                 /* cross-capture figures written */
+	bool compare[NCOMPARE];          /* cross-capture figures written */
 
 	char **scripts;                  /* .gp files to render, relative */
 	size_t nscripts, scriptsize;
@@ -110,8 +113,9 @@ struct wc_bundle {
 	const struct wc_summary *sum;    /* given to wc_bundle_close() */
 };
 
-static const char *const compare_names[3] = {
-	"compare-time", "compare-phases", "compare-throughput"
+static const char *const compare_names[NCOMPARE] = {
+	"compare-time", "compare-phases", "compare-throughput",
+	"compare-difference",
 };
 
 static int sys_err(struct wc_err *err, const char *file, const char *what)
@@ -1073,20 +1077,19 @@ static int write_compare(struct wc_bundle *b, struct wc_err *err)
 	      "5 idle_s, 6-12 seconds per category (flush journal metadata "
 	      "data_read data_write discard other)\n", f);
 	for (i = 0; i < b->ncaps; i++) {
-		const struct wc_figures *m = wc_analysis_main(b->caps[i].a);
+		const struct wc_sum_figs *m = &b->sum->caps[i].figs;
+		const struct wc_figures *g = wc_analysis_main(b->caps[i].a);
 
 		cap_label(f, &b->caps[i]);
-		fprintf(f, " %.9f", m ? wc_secs(m->idle_ns) : 0.0);
+		fprintf(f, " %.9f", wc_secs(m->part_ns[WC_PART_IDLE]));
 		for (k = 0; k < WC_NCAT; k++) {
-			fprintf(f, " %.9f", m ? wc_secs(m->time_ns[k]) : 0.0);
-			if (m) {
-				all.time_ns[k] += m->time_ns[k];
-				all.requests[k] += m->requests[k];
-			}
+			fprintf(f, " %.9f", wc_secs(m->part_ns[k]));
+			all.time_ns[k] += m->part_ns[k];
+			all.requests[k] += g ? g->requests[k] : 0;
 		}
 		fputs("\n", f);
-		if (m && wc_secs(m->window_ns) > xmax)
-			xmax = wc_secs(m->window_ns);
+		if (m->io && m->col[WC_COL_WALL] > xmax)
+			xmax = m->col[WC_COL_WALL];
 	}
 	if (bclose(b, f, "compare-time.dat", err) < 0)
 		return -1;
@@ -1105,7 +1108,7 @@ static int write_compare(struct wc_bundle *b, struct wc_err *err)
 			return buf ? -1 : nomem(err);
 		}
 		free(buf);
-		b->compare[0] = true;
+		b->compare[CMP_TIME] = true;
 	}
 
 	/* Wall time per phase: the union of the phase names, in order. */
@@ -1175,7 +1178,7 @@ static int write_compare(struct wc_bundle *b, struct wc_err *err)
 			return buf ? -1 : nomem(err);
 		}
 		free(buf);
-		b->compare[1] = true;
+		b->compare[CMP_PHASES] = true;
 	}
 
 	/* Throughput curves. */
@@ -1218,7 +1221,57 @@ static int write_compare(struct wc_bundle *b, struct wc_err *err)
 		return buf ? -1 : nomem(err);
 	}
 	free(buf);
-	b->compare[2] = true;
+	b->compare[CMP_THROUGHPUT] = true;
+	return 0;
+}
+
+/*
+ * compare-difference.dat: per capture, its difference against the
+ * baseline (summary.h) split into parts; the figure stacks what each part
+ * added above zero and what it saved below.
+ */
+static int write_difference(struct wc_bundle *b, struct wc_err *err)
+{
+	const struct wc_summary *s = b->sum;
+	char *buf = NULL;
+	size_t i, blen;
+	FILE *f, *v;
+	int p;
+
+	f = bopen(b, "compare-difference.dat", err);
+	if (!f)
+		return -1;
+	fputs("# compare-difference.dat - each capture's wall-time difference "
+	      "against the baseline and its parts, seconds (docs/bundle.md)\n"
+	      "# 1 capture 2 fs 3 write_cache 4 barriers 5 role 6 wall, 7-14 "
+	      "flush journal metadata data_read data_write discard other "
+	      "off_device\n", f);
+	for (i = 0; i < s->ncaps; i++) {
+		const struct wc_sum_diff *d = &s->caps[i].diff;
+
+		cap_label(f, &b->caps[i]);
+		fprintf(f, " \"%s\" %.9f", s->caps[i].group == s->base_group ?
+			"baseline" : "-", (double)d->wall_ns / 1e9);
+		for (p = 0; p < WC_NPARTS; p++)
+			fprintf(f, " %.9f", (double)d->part_ns[p] / 1e9);
+		fputs("\n", f);
+	}
+	if (bclose(b, f, "compare-difference.dat", err) < 0)
+		return -1;
+	v = vars_open(&buf, &blen);
+	if (!v)
+		return nomem(err);
+	fprintf(v, "out = \"compare-difference\"\ntitle = \"what each category "
+		"added (up) or saved (down) against the baseline, main device\"\n"
+		"datafile = \"compare-difference.dat\"\nncap = %zu\n", s->ncaps);
+	fclose(v);
+	if (!buf || write_gp(b, "compare-difference.gp", "compare-difference",
+			     buf, err) < 0) {
+		free(buf);
+		return buf ? -1 : nomem(err);
+	}
+	free(buf);
+	b->compare[CMP_DIFFERENCE] = true;
 	return 0;
 }
 
@@ -1417,14 +1470,78 @@ static void html_cell_time(FILE *f, uint64_t ns, uint64_t window)
 	fputs("</td>", f);
 }
 
+static void html_findings(FILE *f, const struct wc_summary *s)
+{
+	size_t i;
+
+	if (!s->nfindings)
+		return;
+	fputs("<h2 id=\"findings\">Findings</h2>\n<ul>\n", f);
+	for (i = 0; i < s->nfindings; i++) {
+		fputs("<li>", f);
+		wc_escape_html(f, s->findings[i].text);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n", f);
+}
+
+/* Signed seconds of a difference, exact to the millisecond shown. */
+static void html_cell_diff(FILE *f, int64_t ns)
+{
+	fprintf(f, "<td>%+.3f</td>", (double)ns / 1e9);
+}
+
+/* The summary's differences: a row per group of runs (a capture when it
+ * ran once), its parts, and what the noise rule says. */
+static void html_differences(FILE *f, const struct wc_bundle *b)
+{
+	static const char *const verdict[] = {
+		[WC_VERDICT_BASELINE] = "baseline",
+		[WC_VERDICT_REAL] = "exceeds the noise",
+		[WC_VERDICT_NOISE] = "within noise",
+		[WC_VERDICT_NO_ESTIMATE] = "no noise estimate (one run)",
+	};
+	const struct wc_summary *s = b->sum;
+	size_t g, i;
+	int k;
+
+	if (!s->has_diff)
+		return;
+	fputs("<h2 id=\"difference\">Difference against the baseline "
+	      "(main device, seconds)</h2>\n<table>\n<tr><th>#</th>"
+	      "<th class=\"l\">captures</th><th>runs</th><th>wall</th>", f);
+	html_cat_head(f, b);
+	fputs("<th class=\"l\">noise</th></tr>\n", f);
+	for (g = 0; g < s->ngroups; g++) {
+		const struct wc_sum_group *gr = &s->groups[g];
+
+		fprintf(f, "<tr><td>%zu</td><td class=\"l\">", g + 1);
+		for (i = 0; i < gr->n; i++) {
+			if (i)
+				fputs(", ", f);
+			wc_escape_html(f, s->caps[gr->members[i]].meta->name);
+		}
+		fprintf(f, "</td><td>%zu</td>", gr->n);
+		html_cell_diff(f, gr->diff.wall_ns);
+		for (k = 0; k < WC_NPARTS; k++)
+			html_cell_diff(f, gr->diff.part_ns[k]);
+		fprintf(f, "<td class=\"l\">%s</td></tr>\n",
+			verdict[gr->verdict]);
+	}
+	fputs("</table>\n", f);
+}
+
 static int write_html(struct wc_bundle *b, struct wc_err *err)
 {
-	static const char *const compare_captions[3] = {
+	static const char *const compare_captions[NCOMPARE] = {
 		"Busy time of each capture by category, stacked, labelled with "
 		"the busy time and the window; captures numbered as in the table "
 		"above",
 		"Wall time of each phase in each capture",
 		"Throughput over time of every capture, overlaid",
+		"Difference of each capture's wall time against the baseline: "
+		"what each category added (above zero) or saved (below), the dot "
+		"at the wall difference; captures numbered as in the table above",
 	};
 	char *report = NULL, path[PATH_MAX];
 	size_t i;
@@ -1464,6 +1581,7 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 		fputs("<p class=\"note\">The figures are not rendered: gnuplot was "
 		      "not available.  Run <code>render.sh</code> in this folder "
 		      "(it needs gnuplot) and reload this page.</p>\n", f);
+	html_findings(f, b->sum);
 
 	fputs("<h2 id=\"summary\">Time by category (main device)</h2>\n<table>\n"
 	      "<tr><th>#</th><th class=\"l\">capture</th><th>fs</th><th>write cache</th>"
@@ -1492,16 +1610,18 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
+	html_differences(f, b);
 
-	if (b->compare[0] || b->compare[1] || b->compare[2]) {
+	if (b->compare[CMP_TIME] || b->compare[CMP_PHASES] ||
+	    b->compare[CMP_THROUGHPUT] || b->compare[CMP_DIFFERENCE]) {
 		fputs("<h2 id=\"compare\">Across captures</h2>\n", f);
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < NCOMPARE; k++)
 			if (b->compare[k])
 				html_figure(f, NULL, compare_names[k],
 					    compare_captions[k],
-					    k == 2 ? 1200 : (b->ncaps > 6 ?
+					    k == CMP_THROUGHPUT ? 1200 : (b->ncaps > 6 ?
 						260 + 125 * (int)b->ncaps : 1000),
-					    k == 2 ? 680 : 700, compare_captions[k], true);
+					    k == CMP_THROUGHPUT ? 680 : 700, compare_captions[k], true);
 	}
 
 	for (i = 0; i < b->ncaps; i++) {
@@ -1591,6 +1711,8 @@ int wc_bundle_close(struct wc_bundle *b, const struct wc_summary *s,
 	if (write_reports(b, err) < 0 || write_render_sh(b, err) < 0)
 		return -1;
 	if (b->ncaps > 1 && write_compare(b, err) < 0)
+		return -1;
+	if (s->has_diff && write_difference(b, err) < 0)
 		return -1;
 	gnuplot = find_gnuplot();
 	if (gnuplot) {
