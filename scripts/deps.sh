@@ -54,6 +54,7 @@ check_needs=(
 	fusermount3:fuse3
 	shellcheck:shellcheck
 	chromium:chromium
+	jq:jq
 	/usr/bin/time:time
 )
 demo_needs=(

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# t35-difference.sh - difference attribution, runs and findings on wcsynth
+# captures whose answers are known (docs/methodology.md section 10):
+#  - two captures that differ only in flush cost: the attributed flush
+#    difference equals the injected one (the model's own flush time)
+#    within 2 %, the parts sum to the wall difference, in the whole and
+#    per phase, and the findings name flushes as the cause;
+#  - three runs each of two configurations that do not differ: "within
+#    noise"; the same with flushes 40 ms instead of 12: a real difference;
+#  - one run each: no noise estimate is possible;
+#  - the text stays within 80 columns and opens with the findings.
+# shellcheck source=tests/lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+
+[[ -x $WCSYNTH ]] || fail "$WCSYNTH not built"
+command -v jq >/dev/null || fail "jq is needed (scripts/deps.sh check installs it)"
+
+# value KEY FILE: KEY's value in a wcsynth --expect file.
+value() { awk -v k="$1" '$1 == k { print $3 }' "$2"; }
+
+# within A B TOL: |A - B| <= TOL * |B|.
+within() {
+	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN {
+		d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b
+		exit !(d <= t * m) }'
+}
+
+# sums_ok JSON-DIFFERENCE: the parts add up to wall_s, to the nanosecond.
+sums_ok() {
+	jq -e '((.parts_s | [.[]] | add) - .wall_s) | fabs < 5e-9' <<<"$1" >/dev/null
+}
+
+cd "$TMP"
+
+# --fsync: the host waits for each commit, so flush time becomes wall time.
+"$WCSYNTH" --capture --fsync --flush-ms 12 --expect f12.exp f12
+"$WCSYNTH" --capture --fsync --flush-ms 30 --expect f30.exp f30
+injected=$(( $(value time.flush f30.exp) - $(value time.flush f12.exp) ))
+[[ $injected -gt 0 ]] || fail "wcsynth injected no flush difference"
+"$WCANALYZE" --format json f12 f30 >pair.json
+diff=$(jq -c '.captures[] | select(.name == "f30") | .difference' pair.json)
+[[ $(jq -r .baseline <<<"$diff") == f12 ]] || fail "baseline is not the fastest"
+flush=$(jq -r .parts_s.flush <<<"$diff")
+within "$flush" "$(awk -v n="$injected" 'BEGIN { printf "%.9f", n / 1e9 }')" 0.02 ||
+	fail "attributed flush difference $flush s, injected $injected ns"
+sums_ok "$diff" || fail "parts do not sum to the wall difference: $diff"
+[[ $(jq -r .main_cause <<<"$diff") == flush ]] || fail "main cause is not flush: $diff"
+# The wall itself grew: with --fsync most of the flush time is waited for.
+wall=$(jq -r .wall_s <<<"$diff")
+awk -v w="$wall" -v f="$flush" 'BEGIN { exit !(w > 0.5 * f) }' ||
+	fail "wall difference $wall s for $flush s more flush time"
+for p in copy delete; do
+	d=$(jq -c --arg p "$p" '.captures[] | select(.name == "f30") |
+		.phases[] | select(.name == $p) | .difference' pair.json)
+	sums_ok "$d" || fail "phase $p: parts do not sum: $d"
+done
+jq -e '[.findings[] | select(.kind == "difference")][0] |
+	.cause == "flush" and (.sentence | test("mostly flush"))' pair.json >/dev/null ||
+	fail "the difference finding does not name flushes: $(jq -c .findings pair.json)"
+jq -e '[.findings[] | select(.kind == "flushes")][0] | .count == 92' pair.json >/dev/null ||
+	fail "the flush finding miscounts"
+"$WCANALYZE" f12 f30 >pair.txt
+[[ $(head -1 pair.txt) == findings ]] || fail "text report does not open with findings"
+grep -q "mostly flush" pair.txt || fail "text findings do not name flushes"
+grep -q "no noise estimate is possible" pair.txt || fail "one run each: no word on noise"
+echo "ok: flush cost only ($flush s attributed, $injected ns injected, wall +$wall s)"
+
+# Runs: the same model, configurations that differ only by name in
+# capture.conf, three seeds each.
+for s in 1 2 3; do
+	"$WCSYNTH" --capture --fsync --seed "$s" --conf fs=ext4 "ext4-run$s"
+	"$WCSYNTH" --capture --fsync --seed "$((s + 3))" "xfs-run$s"
+	"$WCSYNTH" --capture --fsync --seed "$((s + 3))" --flush-ms 40 --conf fs=ext3 "ext3-run$s"
+done
+"$WCANALYZE" ext4-run1 ext4-run2 ext4-run3 xfs-run1 xfs-run2 xfs-run3 >noise.txt
+"$WCANALYZE" --format json ext4-run1 ext4-run2 ext4-run3 xfs-run1 xfs-run2 xfs-run3 >noise.json
+grep -q "within noise (3 and 3 runs" noise.txt || fail "equal configurations: not within noise"
+jq -e '.groups | length == 2 and all(.runs == 3) and
+	([.[].verdict] | sort == ["baseline", "within_noise"])' noise.json >/dev/null ||
+	fail "groups: $(jq -c '[.groups[] | {runs, verdict}]' noise.json)"
+jq -e '.groups[] | .figures_s.wall | .n == 3 and .sd > 0 and .min <= .mean and
+	.mean <= .max' noise.json >/dev/null || fail "group spread"
+grep -q '^#1      ext4 on  on   3 ' noise.txt || fail "a group is not one row"
+echo "ok: within noise"
+
+"$WCANALYZE" --format json ext3-run1 ext3-run2 ext3-run3 xfs-run1 xfs-run2 xfs-run3 >real.json
+jq -e '[.groups[] | select(.verdict == "real")] | length == 1' real.json >/dev/null ||
+	fail "flushes 40 ms against 12 ms: not real: $(jq -c '[.groups[].verdict]' real.json)"
+jq -e '[.findings[] | select(.kind == "difference")][0] | .cause == "flush" and
+	(.sentence | test("exceeds the noise"))' real.json >/dev/null ||
+	fail "real difference: $(jq -c '.findings[-1]' real.json)"
+echo "ok: a real difference"
+
+for out in pair.txt noise.txt; do
+	awk -v f="$out" 'length($0) > 80 {
+		print f ": line " NR " is " length($0) " columns"; bad = 1
+	} END { exit bad }' "$out" || fail "text wider than 80 columns"
+done
+echo "ok: 80 columns"
