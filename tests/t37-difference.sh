@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t35-difference.sh - difference attribution, runs and findings on wcsynth
+# t37-difference.sh - difference attribution, runs and findings on wcsynth
 # captures whose answers are known (docs/methodology.md section 10):
 #  - two captures that differ only in flush cost: the attributed flush
 #    difference equals the injected one (the model's own flush time)
