@@ -139,11 +139,13 @@ static void text_findings(FILE *f, const struct wc_summary *s)
 static const char *devname(const struct wc_capture_meta *m, uint32_t dev,
 			   char *buf, size_t size)
 {
+	char e[WC_ESCAPE_SIZE(sizeof(m->devices[0].name))];
 	size_t i;
 
 	for (i = 0; i < m->ndevices; i++)
 		if (m->devices[i].device == dev && m->devices[i].name[0]) {
-			snprintf(buf, size, "%s (%u,%u)", m->devices[i].name,
+			snprintf(buf, size, "%s (%u,%u)",
+				 wc_escape_text(m->devices[i].name, e, sizeof(e)),
 				 WC_DEV_MAJOR(dev), WC_DEV_MINOR(dev));
 			return buf;
 		}
@@ -244,8 +246,10 @@ static void text_phases(FILE *f, const struct wc_sum_capture *c)
 	for (p = 0; p < c->nphases; p++) {
 		const struct wc_sum_phase *ph = &c->phases[p];
 		const double *v = ph->figs.col;
+		char e[13];
 
-		fprintf(f, "  %-12.12s %6s %6s %6s %7s %8s %6s\n", ph->name,
+		fprintf(f, "  %-12s %6s %6s %6s %7s %8s %6s\n",
+			wc_escape_text(ph->name, e, sizeof(e)),
 			s6(v[WC_COL_WALL], w[0], 16), s6(v[WC_COL_BUSY], w[1], 16),
 			s6(v[WC_COL_FLUSH], w[2], 16),
 			s6(v[WC_COL_JOURNAL], w[3], 16),
@@ -265,7 +269,10 @@ static void text_waits(FILE *f, const struct wc_account *ac)
 	for (i = 0; i < n && i < 10; i++) {
 		const struct wc_wait *w = wc_account_wait(ac, i);
 
-		fprintf(f, "  %-20.20s %10" PRIu64 " %12.6f\n", w->comm,
+		char e[21];
+
+		fprintf(f, "  %-20s %10" PRIu64 " %12.6f\n",
+			wc_escape_text(w->comm, e, sizeof(e)),
 			w->requests, secs(w->wait_ns));
 	}
 	if (n > 10)
@@ -301,21 +308,25 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 	const struct wc_figures *g = wc_analysis_main(a);
 	const struct wc_account *ac = wc_analysis_account(a);
 	const struct wc_tracker_stats *st = wc_analysis_tracker_stats(a);
-	char b[64];
+	char b[64], e[WC_ESCAPE_SIZE(sizeof(m->mount_options))], e2[41];
 	bool est;
 	double rate;
 
 	text_findings(f, s);
-	fprintf(f, "capture %s\n", m->name[0] ? m->name : "(unnamed)");
+	/* Names and settings are the input's: escaped for a terminal. */
+	fprintf(f, "capture %s\n", m->name[0] ?
+		wc_escape_text(m->name, e, sizeof(e)) : "(unnamed)");
 	fprintf(f, "  fs %s, write cache %s, barriers %s\n",
-		m->fs[0] ? m->fs : "?", wc_onoff(m->write_cache), wc_onoff(m->barrier));
+		m->fs[0] ? wc_escape_text(m->fs, e, sizeof(e)) : "?",
+		wc_onoff(m->write_cache), wc_onoff(m->barrier));
 	if (m->kernel[0] || m->recorder[0])
-		fprintf(f, "  kernel %.40s, recorder %.20s\n",
-			m->kernel[0] ? m->kernel : "?",
-			m->recorder[0] ? m->recorder : "?");
+		fprintf(f, "  kernel %s, recorder %s\n",
+			m->kernel[0] ? wc_escape_text(m->kernel, e2, 41) : "?",
+			m->recorder[0] ? wc_escape_text(m->recorder, e, 21) : "?");
 	if (m->mount_options[0])
-		fprintf(f, "  mount %.69s%s\n", m->mount_options,
-			strlen(m->mount_options) > 69 ? "..." : "");
+		fprintf(f, "  mount %.69s%s\n",
+			wc_escape_text(m->mount_options, e, sizeof(e)),
+			strlen(e) > 69 ? "..." : "");
 	fprintf(f, "  %" PRIu64 " events, %s dropped%s\n", m->events,
 		m->events_dropped >= 0 ? (snprintf(b, sizeof(b), "%" PRId64,
 					  m->events_dropped), b) : "?",
@@ -429,7 +440,9 @@ static int name_width(const struct wc_summary *s)
 	if (s->any_runs)
 		return 0;
 	for (i = 0; i < s->ncaps; i++) {
-		size_t l = strlen(s->caps[i].meta->name);
+		const struct wc_capture_meta *m = s->caps[i].meta;
+		char e[WC_ESCAPE_SIZE(sizeof(m->name))];
+		size_t l = strlen(wc_escape_text(m->name, e, sizeof(e)));
 
 		if (l > NAME_MAX_W)
 			return 0;
@@ -444,8 +457,8 @@ static void row_label(const struct wc_summary *s, size_t g, int w, char *buf,
 		      size_t size)
 {
 	if (w)
-		snprintf(buf, size, "%.18s",
-			 s->caps[s->groups[g].members[0]].meta->name);
+		wc_escape_text(s->caps[s->groups[g].members[0]].meta->name, buf,
+			       size < NAME_MAX_W + 1 ? size : NAME_MAX_W + 1);
 	else
 		snprintf(buf, size, "#%zu", g + 1);
 }
@@ -470,11 +483,12 @@ static void cmp_row_start(FILE *f, const struct wc_summary *s, size_t g,
 			  int w)
 {
 	const struct wc_capture_meta *m = s->caps[s->groups[g].members[0]].meta;
-	char label[32];
+	char label[32], fs[5];
 
 	row_label(s, g, w, label, sizeof(label));
-	fprintf(f, "%-*s %-4.4s %-3s %-3s", w ? w : 7, label,
-		m->fs[0] ? m->fs : "?", wc_onoff(m->write_cache),
+	fprintf(f, "%-*s %-4s %-3s %-3s", w ? w : 7, label,
+		m->fs[0] ? wc_escape_text(m->fs, fs, sizeof(fs)) : "?",
+		wc_onoff(m->write_cache),
 		wc_onoff(m->barrier));
 	if (s->any_runs)
 		fprintf(f, " %2zu", s->groups[g].n);
@@ -549,7 +563,7 @@ static void run_label(const struct wc_summary *s, size_t ci, int w,
 	size_t r;
 
 	if (w) {
-		snprintf(buf, size, "%s", c->meta->name);
+		wc_escape_text(c->meta->name, buf, size);
 	} else if (gr->n > 1) {
 		for (r = 0; gr->members[r] != ci; r++)
 			;
@@ -601,8 +615,8 @@ static void text_differences(FILE *f, const struct wc_summary *s, int w)
 				fprintf(f, "%s\n", label);
 				named = true;
 			}
-			snprintf(label, sizeof(label), "  %.*s", PHASE_W - 2,
-				 ph->name);
+			label[0] = label[1] = ' ';
+			wc_escape_text(ph->name, label + 2, PHASE_W - 1);
 			diff_row(f, label, PHASE_W, &ph->diff);
 		}
 	}
@@ -636,7 +650,9 @@ int wc_report_compare(FILE *f, const struct wc_summary *s, struct wc_err *err)
 		fprintf(f, "\n");
 	}
 	if (s->named_baseline && !s->any_runs) {
-		fprintf(f, "\nratio to %s\n", s->named_baseline);
+		fputs("\nratio to ", f);
+		wc_escape_text_put(f, s->named_baseline);
+		fputs("\n", f);
 		cmp_head_line(f, s, w);
 		for (g = 0; g < s->ngroups; g++) {
 			const struct wc_sum_capture *sc =
@@ -658,9 +674,11 @@ int wc_report_compare(FILE *f, const struct wc_summary *s, struct wc_err *err)
 			const struct wc_sum_group *gr = &s->groups[g];
 
 			fprintf(f, "#%zu", g + 1);
-			for (i = 0; i < gr->n; i++)
-				fprintf(f, "%s%s", i ? ", " : " ",
+			for (i = 0; i < gr->n; i++) {
+				fputs(i ? ", " : " ", f);
+				wc_escape_text_put(f,
 					s->caps[gr->members[i]].meta->name);
+			}
 			fprintf(f, "\n");
 		}
 	}
