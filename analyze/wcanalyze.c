@@ -170,10 +170,13 @@ static int run_dump(const struct options *o)
  * input stopped (that one comes last). */
 static void report_warnings(const struct wc_analysis *a)
 {
+	char e[WC_ESCAPE_SIZE(512)];
 	size_t w;
 
+	/* A warning names the capture's files, whose names are input. */
 	for (w = 0; a && w < wc_analysis_nwarnings(a); w++)
-		fprintf(stderr, PROG ": %s\n", wc_analysis_warning(a, w));
+		fprintf(stderr, PROG ": %s\n",
+			wc_escape_text(wc_analysis_warning(a, w), e, sizeof(e)));
 }
 
 /* Analyses the inputs o->jobs at a time (wc_jobs_analyse), then reports

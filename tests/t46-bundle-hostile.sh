@@ -103,6 +103,15 @@ rc=0
 [[ $rc -eq 2 ]] || fail "a file that is no trace: exit $rc, not 2"
 ascii_only "error message" stderr
 grep -qF 'wcanalyze: bad\033]0;owned\007\377: ' stderr || fail "error message: $(LC_ALL=C cat -v stderr)"
+# A warning about capture.conf names the capture's folder: escaped too.
+warn=$(printf 'warn\033[2J')
+mk "$warn"
+printf 'events_dropped = -5\n' >>"$warn/capture.conf"
+rc=0
+"$WCANALYZE" "$warn" >stdout 2>stderr || rc=$?
+[[ $rc -eq 0 ]] || fail "a capture with a bad value: exit $rc: $(LC_ALL=C cat -v stderr)"
+ascii_only "warning" stderr
+grep -qF 'wcanalyze: warn\033[2J/capture.conf: line ' stderr || fail "warning: $(LC_ALL=C cat -v stderr)"
 
 # ---- names that are the bundle's own: no endless loop, no clash ----------
 mk own1 compare-time
