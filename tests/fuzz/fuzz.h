@@ -16,17 +16,18 @@
  *    control characters in strings, no NaN or infinity;
  *  - fuzz_check_ascii: the text report is printable ASCII and newlines
  *    (report.h promises plain ASCII);
- *  - fuzz_check_terminal (--dump, warnings, error messages): nothing a
+ *  - fuzz_check_terminal (--dump, the bundle's other files): nothing a
  *    terminal would act on: no C0 control byte but newline and tab, no
  *    DEL, no C1 control (U+0080..U+009F, or a lone byte 0x80..0x9f
- *    outside valid UTF-8); a message is also one line;
+ *    outside valid UTF-8).  Warnings and error messages are not checked
+ *    here: main() escapes them (wc_escape_text), t46 tests that;
  *  - fuzz_check_csv: every row has as many fields as the header, quotes
  *    balanced;
  *  - fuzz_check_gnuplot: a script gnuplot cannot be made to run a
  *    command or expand a macro from: no backquote outside single-quoted
  *    strings, no '@' or "system" outside strings, no string left open.
  *
- * WCFUZZ_SKIP (words: dump text json csv gnuplot html messages) turns checks of
+ * WCFUZZ_SKIP (words: dump text json csv gnuplot html) turns checks of
  * the reports and the bundle off while a defect they found is being
  * fixed, so that fuzzing can look past it; never set it in make check.
  *
@@ -74,9 +75,6 @@ char *fuzz_read(const char *path, size_t *n);
 /* Every report of caps[0..n): text (each, and the comparison), JSON and
  * CSV, without and with a baseline, each checked as above. */
 void fuzz_reports(struct wc_analysis *const *caps, size_t n);
-/* What main() prints about an analysis (its warnings) and about err, if
- * set, checked as terminal text; a or err may be NULL. */
-void fuzz_messages(const struct wc_analysis *a, const struct wc_err *err);
 /* Every event of the input at path as --dump prints it, checked as
  * terminal text; returns the number of events. */
 size_t fuzz_dump(const char *path);

@@ -677,30 +677,6 @@ void fuzz_reports(struct wc_analysis *const *caps, size_t n)
 	}
 }
 
-/* One line of what main() prints: no newline may fake a second one. */
-static void check_message(const char *what, const char *s)
-{
-	fuzz_check_terminal(what, s, strlen(s));
-	if (strchr(s, '\n'))
-		fuzz_fail(what, "a newline inside: \"%s\"", s);
-}
-
-void fuzz_messages(const struct wc_analysis *a, const struct wc_err *err)
-{
-	char buf[2048];
-	size_t i;
-
-	if (fuzz_skipped("messages"))
-		return;
-	for (i = 0; a && i < wc_analysis_nwarnings(a); i++) {
-		check_message("warning", wc_analysis_warning(a, i));
-	}
-	if (err && err->kind != WC_ERR_NONE) {
-		check_message("error message",
-			      wc_err_format(err, buf, sizeof(buf)));
-	}
-}
-
 size_t fuzz_dump(const char *path)
 {
 	struct wc_input *in = NULL;
@@ -726,7 +702,6 @@ size_t fuzz_dump(const char *path)
 		fuzz_fail("dump", "memory stream failed");
 	if (!fuzz_skipped("dump"))
 		fuzz_check_terminal("--dump output", buf, len);
-	fuzz_messages(NULL, &err);
 	free(buf);
 	wc_input_free(in);
 	return events;
