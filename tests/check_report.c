@@ -13,36 +13,15 @@
 
 #include "report.h"
 
+#include "lib/scripted.h"
+
 #define DEV WC_DEV_MAKE(7u, 1u)
 #define W WC_TC(WC_TC_WRITE)
 
-struct src {
-	struct wc_event ev[64];
-	size_t n, i;
-};
-
-static int src_next(void *ctx, struct wc_event *ev, struct wc_err *err)
+static void add(struct scripted *s, uint64_t t, unsigned what,
+		uint64_t flags, uint64_t sector, uint32_t bytes)
 {
-	struct src *s = ctx;
-
-	(void)err;
-	if (s->i >= s->n)
-		return 0;
-	*ev = s->ev[s->i++];
-	return 1;
-}
-
-static void add(struct src *s, uint64_t t, unsigned what, uint64_t flags,
-		uint64_t sector, uint32_t bytes)
-{
-	struct wc_event *e = &s->ev[s->n++];
-
-	memset(e, 0, sizeof(*e));
-	e->device = DEV;
-	e->time = t;
-	e->action = what | flags;
-	e->sector = sector;
-	e->bytes = bytes;
+	scripted_add(s, DEV, t, what, flags, sector, bytes);
 }
 
 /* A capture whose flushes take `flush` ns each, with phases "copy" and
@@ -56,7 +35,7 @@ static struct wc_analysis *capture_ph(const char *name, uint64_t flush,
 	};
 	struct wc_capture_meta m;
 	struct wc_analysis *a = NULL;
-	struct src s = { .n = 0 };
+	struct scripted s = { .n = 0 };
 	struct wc_err err;
 	uint64_t t = 1000000;
 	int i;
@@ -81,7 +60,7 @@ static struct wc_analysis *capture_ph(const char *name, uint64_t flush,
 	}
 	add(&s, 90000000, WC_TA_PLUG, 0, 0, 0);
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, &m, ph, 2,
+	ck_assert_int_eq(wc_analysis_run_source(&a, scripted_next, &s, &m, ph, 2,
 						NULL, &err), 0);
 	return a;
 }

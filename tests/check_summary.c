@@ -13,38 +13,15 @@
 
 #include "summary.h"
 
+#include "lib/scripted.h"
+
 #define DEV WC_DEV_MAKE(7u, 1u)
 #define W WC_TC(WC_TC_WRITE)
-#define MAXEV 256
 
-struct script {
-	struct wc_event ev[MAXEV];
-	size_t n, i;
-};
-
-static int script_next(void *ctx, struct wc_event *ev, struct wc_err *err)
-{
-	struct script *s = ctx;
-
-	(void)err;
-	if (s->i >= s->n)
-		return 0;
-	*ev = s->ev[s->i++];
-	return 1;
-}
-
-static void ev(struct script *s, uint64_t t, unsigned what, uint64_t flags,
+static void ev(struct scripted *s, uint64_t t, unsigned what, uint64_t flags,
 	       uint64_t sector, uint32_t bytes)
 {
-	struct wc_event *e = &s->ev[s->n++];
-
-	ck_assert_uint_lt(s->n, MAXEV);
-	memset(e, 0, sizeof(*e));
-	e->device = DEV;
-	e->time = t;
-	e->action = what | flags;
-	e->sector = sector;
-	e->bytes = bytes;
+	scripted_add(s, DEV, t, what, flags, sector, bytes);
 }
 
 /*
@@ -59,7 +36,7 @@ static struct wc_analysis *cap(const char *name, const char *config,
 				  { "delete", 0, 0, 0, 0, 0 } };
 	struct wc_capture_meta m;
 	struct wc_analysis *a = NULL;
-	struct script *s = calloc(1, sizeof(*s));
+	struct scripted *s = calloc(1, sizeof(*s));
 	struct wc_err err;
 	uint64_t t = 1000000;
 	int i;
@@ -86,7 +63,7 @@ static struct wc_analysis *cap(const char *name, const char *config,
 	ev(s, t, WC_TA_PLUG, 0, 0, 0);
 	ph[1].end = t;
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_analysis_run_source(&a, script_next, s, &m, ph, 2,
+	ck_assert_int_eq(wc_analysis_run_source(&a, scripted_next, s, &m, ph, 2,
 						NULL, &err), 0);
 	free(s);
 	return a;
