@@ -410,21 +410,16 @@ static const char *const part_head[WC_NPARTS] = {
 	"offdev",
 };
 
-/* Signed seconds in at most 6 characters. */
+/* Signed seconds in at most 6 characters: "0" when nothing changed. */
 static const char *s6signed(double v, char *buf, size_t size)
 {
-	double a = v < 0 ? -v : v;
+	char a[16];
 
 	if (v == 0)
 		snprintf(buf, size, "0");
-	else if (a < 10)
-		snprintf(buf, size, "%+.3f", v);
-	else if (a < 100)
-		snprintf(buf, size, "%+.2f", v);
-	else if (a < 1000)
-		snprintf(buf, size, "%+.1f", v);
 	else
-		snprintf(buf, size, "%+.0f", v);
+		snprintf(buf, size, "%c%s", v < 0 ? '-' : '+',
+			 s6(v < 0 ? -v : v, a, sizeof(a)));
 	return buf;
 }
 
