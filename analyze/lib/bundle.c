@@ -1589,8 +1589,8 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 	html_cat_head(f, b);
 	fputs("</tr>\n", f);
 	for (i = 0; i < b->ncaps; i++) {
-		const struct wc_capture_meta *m = wc_analysis_meta(b->caps[i].a);
-		const struct wc_figures *fg = wc_analysis_main(b->caps[i].a);
+		const struct wc_capture_meta *m = b->sum->caps[i].meta;
+		const struct wc_sum_figs *sf = &b->sum->caps[i].figs;
 
 		fprintf(f, "<tr><td>%zu</td><td class=\"l\"><a href=\"#cap-%s\">",
 			i + 1, b->caps[i].dir);
@@ -1599,14 +1599,13 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 		wc_escape_html(f, m->fs[0] ? m->fs : "?");
 		fprintf(f, "</td><td>%s</td><td>%s</td>", wc_onoff(m->write_cache),
 			wc_onoff(m->barrier));
-		if (!fg) {
+		if (!sf->io) {
 			fprintf(f, "<td colspan=\"%d\">no I/O</td></tr>\n", WC_NCAT + 2);
 			continue;
 		}
-		fprintf(f, "<td>%.3f</td>", wc_secs(fg->window_ns));
-		for (k = 0; k < WC_NCAT; k++)
-			html_cell_time(f, fg->time_ns[k], fg->window_ns);
-		html_cell_time(f, fg->idle_ns, fg->window_ns);
+		fprintf(f, "<td>%.3f</td>", sf->col[WC_COL_WALL]);
+		for (k = 0; k < WC_NPARTS; k++)
+			html_cell_time(f, sf->part_ns[k], sf->wall_ns);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
