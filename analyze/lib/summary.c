@@ -561,7 +561,12 @@ static void find_flushes(struct wc_summary *s, const struct wc_sum_capture *c)
 		    ms(g->flush_d2c.p50, a, sizeof(a)),
 		    ms(g->flush_d2c.p99, b, sizeof(b)));
 	}
-	if (who[0]) {
+	if (nf == 1 && !strcmp(wc_account_flusher(ac, (size_t)idx, 0)->comm,
+			       "(unknown)")) {
+		/* A trace without process names (no notify records). */
+		say(f, "; the trace does not name the processes that issued "
+		    "them");
+	} else if (who[0]) {
 		str(f, "issued_by", who);
 		say(f, "; issued by %s", who);
 	}
