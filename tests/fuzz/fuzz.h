@@ -16,11 +16,13 @@
  *    control characters in strings, no NaN or infinity;
  *  - fuzz_check_ascii: the text report is printable ASCII and newlines
  *    (report.h promises plain ASCII);
- *  - fuzz_check_terminal (--dump, the bundle's other files): nothing a
- *    terminal would act on: no C0 control byte but newline and tab, no
- *    DEL, no C1 control (U+0080..U+009F, or a lone byte 0x80..0x9f
- *    outside valid UTF-8).  Warnings and error messages are not checked
- *    here: main() escapes them (wc_escape_text), t46 tests that;
+ *  - fuzz_check_terminal (the bundle's other files; --dump only with
+ *    WCFUZZ_DUMP_TERMINAL set, since it prints names raw as blkparse
+ *    does): nothing a terminal would act on: no C0 control byte but
+ *    newline and tab, no DEL, no C1 control (U+0080..U+009F, or a lone
+ *    byte 0x80..0x9f outside valid UTF-8).  Warnings and error messages
+ *    are not checked here: main() escapes them (wc_escape_text), t46
+ *    tests that;
  *  - fuzz_check_csv: every row has as many fields as the header, quotes
  *    balanced;
  *  - fuzz_check_gnuplot: a script gnuplot cannot be made to run a
