@@ -30,55 +30,29 @@
 #include <unistd.h>
 
 #include "blktrace_format.h"
+#include "decode.h"
 #include "exitcodes.h"
+#include "recorder.h"
 #include "wcerr.h"
 
 #define PROG "wcrecord"
 #define MAX_DEVS 16
 #define MAX_CPUS 1024
-#define MAX_SETTINGS 64
 #define MAX_PDU 4096		/* largest payload accepted: a message notify */
 #define PIPE_BUF_SIZE (256 * 1024)
-#define COMM_LEN 16
-/*
- * Process names: a cache of pid -> name, twice the 32768 names the
- * kernel's cmdline cache tells apart (it keys them by pid modulo
- * PID_MAX_DEFAULT), so one full saved_cmdlines fits.  A
- * pid may sit in any of COMM_WAYS slots from its hash; when all are
- * taken, the name learned longest ago goes.  Fixed size: memory does not
- * grow with the number of processes.
- */
-#define COMM_BITS 16
-#define COMM_SLOTS (1u << COMM_BITS)
-#define COMM_WAYS 8
 /* A cached name is believed this long; past it the pid may be another
  * process's (pids wrap at pid_max, 32768 by default). */
 #define COMM_TRUST_NS 1000000000ull
-/*
- * Pids announced in one file: SEEN_SETS sets of SEEN_WAYS, most recent
- * first.  A pid pushed out is announced again when it comes back; a
- * second PROCESS notify for a pid is harmless to blkparse, btt and
- * wcanalyze, an unbounded list of pids is not.
- */
-#define SEEN_BITS 8
-#define SEEN_SETS (1u << SEEN_BITS)
-#define SEEN_WAYS 4
-
 static volatile sig_atomic_t got_signal;
 static volatile sig_atomic_t got_child;
-
-struct setting {
-	char path[PATH_MAX];
-	char old[128];
-};
 
 /* One output file: one device seen from one CPU. */
 struct out_file {
 	FILE *fp;
 	char path[PATH_MAX];
 	uint64_t events;
-	uint32_t *seen;		/* SEEN_SETS * SEEN_WAYS keys; NULL until
-				 * the file's first record */
+	struct wc_seen *seen;	/* pids announced; NULL until the file's
+				 * first record */
 };
 
 struct device {
@@ -97,12 +71,6 @@ struct cpu_pipe {
 	uint64_t lost0;		/* overrun + dropped at start */
 };
 
-struct comm_entry {
-	uint32_t pid;		/* pid_key(); 0: empty slot */
-	char comm[COMM_LEN];
-	uint64_t learned;	/* now_ns() when the name was read */
-};
-
 struct recorder {
 	const char *tracefs;
 	const char *outdir;
@@ -111,9 +79,8 @@ struct recorder {
 	struct cpu_pipe cpus[MAX_CPUS];
 	int ncpus;
 	int max_cpu;
-	struct setting settings[MAX_SETTINGS];
-	int nsettings;
-	struct comm_entry comms[COMM_SLOTS];
+	struct wc_undo *undo;	/* every setting changed, and the mount */
+	struct wc_comms *comms;
 	uint64_t comms_loaded;	/* now_ns() of the last saved_cmdlines read */
 	uint64_t read_ns;	/* now_ns() before the last trace_pipe read */
 	uint64_t events;
@@ -162,67 +129,6 @@ static int read_text(const char *path, char *buf, size_t size,
 	return 0;
 }
 
-static int write_text(const char *path, const char *val, struct wc_err *err)
-{
-	size_t len = strlen(val);
-	int fd;
-
-	/* O_TRUNC matters for tracefs's trace file; harmless elsewhere. */
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
-				  "%s", strerror(errno));
-	if (write(fd, val, len) != (ssize_t)len) {
-		wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
-			   "cannot write '%s': %s", val, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	if (close(fd) < 0)
-		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
-				  "cannot write '%s': %s", val, strerror(errno));
-	return 0;
-}
-
-/*
- * Changes a setting after noting its old value.  current is the value as
- * it must be written back (tracefs shows some values decorated, such as
- * "[local] global" or "7 (expanded: 1408)").
- */
-static int setting_change(struct recorder *r, const char *path,
-			  const char *current, const char *val,
-			  struct wc_err *err)
-{
-	struct setting *s;
-
-	if (r->nsettings == MAX_SETTINGS)
-		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
-				  "too many settings to restore");
-	if (strcmp(current, val) == 0)
-		return 0;
-	s = &r->settings[r->nsettings];
-	snprintf(s->path, sizeof(s->path), "%s", path);
-	snprintf(s->old, sizeof(s->old), "%s", current);
-	if (write_text(path, val, err) < 0)
-		return -1;
-	r->nsettings++;
-	return 0;
-}
-
-/* Puts every changed setting back, newest first; keeps the first error. */
-static int settings_restore(struct recorder *r, struct wc_err *err)
-{
-	int rc = 0;
-
-	while (r->nsettings > 0) {
-		struct setting *s = &r->settings[--r->nsettings];
-
-		if (write_text(s->path, s->old, err) < 0)
-			rc = -1;
-	}
-	return rc;
-}
-
 /*
  * Sets a tracefs file, noting the old value.  With at_least, a larger
  * number already there is left alone: the kernel rounds
@@ -241,34 +147,27 @@ static int tracefs_set(struct recorder *r, const char *file, const char *val,
 static int tracefs_set_num(struct recorder *r, const char *file,
 			   const char *val, int at_least, struct wc_err *err)
 {
-	char path[PATH_MAX], cur[4096], *p, *q;
+	char path[PATH_MAX], cur[4096];
 
 	snprintf(path, sizeof(path), "%s/%s", r->tracefs, file);
 	if (read_text(path, cur, sizeof(cur), err) < 0)
 		return -1;
-	p = strchr(cur, '[');
-	if (p && (q = strchr(p, ']'))) {	/* trace_clock: "[local] mono" */
-		*q = '\0';
-		memmove(cur, p + 1, strlen(p + 1) + 1);
-	} else if ((p = strstr(cur, "(expanded: "))) {
-		/* buffer_size_kb before first use; restore the real size */
-		memmove(cur, p + 11, strlen(p + 11) + 1);
-		if ((q = strchr(cur, ')')))
-			*q = '\0';
-	}
+	wc_tracefs_value(cur);
 	if (at_least && strtoull(cur, NULL, 10) >= strtoull(val, NULL, 10))
 		return 0;
-	return setting_change(r, path, cur, val, err);
+	return wc_undo_change(r->undo, path, cur, val, err);
 }
+
+#define TRACEFS_DIR "/sys/kernel/tracing"
 
 #define TRACEFS_DIR "/sys/kernel/tracing"
 
 /*
  * Where tracefs is, mounting it on TRACEFS_DIR when it is nowhere (as
- * trace-cmd and libtracefs do); *mounted says whether this call mounted
- * it, so that tracefs_unmount() undoes only that.
+ * trace-cmd and libtracefs do); the mount goes on the undo list, so that
+ * only a mount made here is undone.
  */
-static const char *find_tracefs(int *mounted, struct wc_err *err)
+static const char *find_tracefs(struct wc_undo *undo, struct wc_err *err)
 {
 	static const char *const dirs[] = {
 		TRACEFS_DIR, "/sys/kernel/debug/tracing",
@@ -276,7 +175,6 @@ static const char *find_tracefs(int *mounted, struct wc_err *err)
 	char path[PATH_MAX];
 	size_t i;
 
-	*mounted = 0;
 	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		snprintf(path, sizeof(path), "%s/current_tracer", dirs[i]);
 		if (access(path, F_OK) == 0)
@@ -288,30 +186,11 @@ static const char *find_tracefs(int *mounted, struct wc_err *err)
 			   strerror(errno));
 		return NULL;
 	}
-	*mounted = 1;
-	return TRACEFS_DIR;
-}
-
-/*
- * Unmounts what find_tracefs() mounted.  Another program may have opened
- * a file there meanwhile (a shell reading current_tracer): give it a
- * second before leaving the mount in place.
- */
-static int tracefs_unmount(int mounted, struct wc_err *err)
-{
-	int n;
-
-	if (!mounted)
-		return 0;
-	for (n = 0; umount2(TRACEFS_DIR, 0) < 0; n++) {
-		if (errno != EBUSY || n == 10)
-			return wc_err_set(err, WC_ERR_SYSTEM, TRACEFS_DIR, NULL,
-					  WC_NO_OFFSET,
-					  "cannot unmount the tracefs mounted for the recording: %s",
-					  strerror(errno));
-		usleep(100000);
+	if (wc_undo_note_mount(undo, TRACEFS_DIR, err) < 0) {
+		umount2(TRACEFS_DIR, 0);
+		return NULL;
 	}
-	return 0;
+	return TRACEFS_DIR;
 }
 
 /* Accepts "sda", "/dev/sda" or a symlink to it; fills name and dev. */
@@ -433,7 +312,7 @@ static int files_close(struct recorder *r, struct wc_err *err)
 				rc = -1;
 			}
 			f->fp = NULL;
-			free(f->seen);
+			wc_seen_free(f->seen);
 			f->seen = NULL;
 		}
 		free(d->files);
@@ -442,80 +321,18 @@ static int files_close(struct recorder *r, struct wc_err *err)
 	return rc;
 }
 
-/* Pid 0 (the idle task, which completes many requests) is a real pid. */
-static uint32_t pid_key(uint32_t pid)
-{
-	return pid ? pid : ~0u;
-}
-
-/* Multiplicative hashing: the top bits are the well-mixed ones. */
-static uint32_t pid_hash(uint32_t key, unsigned bits)
-{
-	return (key * 2654435761u) >> (32 - bits);
-}
-
-static struct comm_entry *comm_find(struct recorder *r, uint32_t pid)
-{
-	uint32_t key = pid_key(pid), h = pid_hash(key, COMM_BITS);
-	int n;
-
-	for (n = 0; n < COMM_WAYS; n++) {
-		struct comm_entry *e = &r->comms[(h + n) % COMM_SLOTS];
-
-		if (e->pid == key)
-			return e;
-	}
-	return NULL;
-}
-
-/* The slot for pid: its own, else an empty one, else the oldest name. */
-static struct comm_entry *comm_slot(struct recorder *r, uint32_t pid)
-{
-	struct comm_entry *e = comm_find(r, pid), *old = NULL;
-	uint32_t h = pid_hash(pid_key(pid), COMM_BITS);
-	int n;
-
-	if (e)
-		return e;
-	for (n = 0; n < COMM_WAYS; n++) {
-		e = &r->comms[(h + n) % COMM_SLOTS];
-		if (!e->pid)
-			return e;
-		if (!old || e->learned < old->learned)
-			old = e;
-	}
-	return old;
-}
-
-static const char *comm_store(struct recorder *r, uint32_t pid,
-			      const char *comm, uint64_t now)
-{
-	struct comm_entry *e = comm_slot(r, pid);
-
-	e->pid = pid_key(pid);
-	e->learned = now;
-	snprintf(e->comm, sizeof(e->comm), "%s", comm);
-	return e->comm;
-}
-
 /* Loads saved_cmdlines ("PID COMM" lines): the names the tracer saw. */
 static void comms_load(struct recorder *r)
 {
-	char path[PATH_MAX], line[256], comm[COMM_LEN];
-	uint64_t now = now_ns();
-	unsigned pid;
+	char path[PATH_MAX];
 	FILE *fp;
 
-	r->comms_loaded = now;
+	r->comms_loaded = now_ns();
 	snprintf(path, sizeof(path), "%s/saved_cmdlines", r->tracefs);
 	fp = fopen(path, "re");
 	if (!fp)
 		return;
-	/* "<...>" is the kernel's "name lost": no name is better. */
-	while (fgets(line, sizeof(line), fp))
-		if (sscanf(line, "%u %15[^\n]", &pid, comm) == 2 &&
-		    strcmp(comm, "<...>") != 0)
-			comm_store(r, pid, comm, now);
+	wc_comms_load(r->comms, fp, r->comms_loaded);
 	fclose(fp);
 }
 
@@ -527,17 +344,17 @@ static void comms_load(struct recorder *r)
  */
 static const char *comm_of(struct recorder *r, uint32_t pid)
 {
-	struct comm_entry *e = comm_find(r, pid);
-	char path[64], comm[COMM_LEN];
-	uint64_t now = now_ns();
+	char path[64], comm[WC_COMM_LEN];
+	uint64_t now = now_ns(), learned = 0;
+	const char *name = wc_comms_get(r->comms, pid, &learned);
 
-	if (e && now - e->learned < COMM_TRUST_NS)
-		return e->comm;
+	if (name && now - learned < COMM_TRUST_NS)
+		return name;
 	if (r->comms_loaded < r->read_ns) {
 		comms_load(r);
-		e = comm_find(r, pid);
-		if (e && e->learned == r->comms_loaded)
-			return e->comm;
+		name = wc_comms_get(r->comms, pid, &learned);
+		if (name && learned == r->comms_loaded)
+			return name;
 	}
 	/*
 	 * Not in the tracer's cmdline cache (the kernel saves names with a
@@ -548,22 +365,7 @@ static const char *comm_of(struct recorder *r, uint32_t pid)
 	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
 	if (read_text(path, comm, sizeof(comm), NULL) < 0)
 		return NULL;
-	return comm_store(r, pid, comm, now);
-}
-
-/* Marks pid announced in f; returns 1 if it already was. */
-static int seen_mark(struct out_file *f, uint32_t pid)
-{
-	uint32_t key = pid_key(pid);
-	uint32_t *set = f->seen + pid_hash(key, SEEN_BITS) * SEEN_WAYS;
-	int n;
-
-	for (n = 0; n < SEEN_WAYS; n++)
-		if (set[n] == key)
-			return 1;
-	memmove(set + 1, set, (SEEN_WAYS - 1) * sizeof(*set));
-	set[0] = key;
-	return 0;
+	return wc_comms_put(r->comms, pid, comm, now);
 }
 
 /*
@@ -578,17 +380,13 @@ static int notify_process(struct recorder *r, struct out_file *f,
 	struct wc_blk_io_trace n;
 	struct wc_blk_io_trace2 n2;
 	const char *comm;
-	char name[COMM_LEN];
+	char name[WC_COMM_LEN];
 	uint16_t pdu_len;
 	int ok;
 
-	if (!f->seen) {
-		f->seen = calloc(SEEN_SETS * SEEN_WAYS, sizeof(*f->seen));
-		if (!f->seen)
-			return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL,
-					  WC_NO_OFFSET, "out of memory");
-	}
-	if (seen_mark(f, ev->pid))
+	if (!f->seen && !(f->seen = wc_seen_open(err)))
+		return -1;
+	if (wc_seen_mark(f->seen, ev->pid))
 		return 0;
 	comm = comm_of(r, ev->pid);
 	if (!comm)
@@ -654,16 +452,13 @@ static int pipe_parse(struct recorder *r, struct cpu_pipe *p,
 		size_t hdr, total;
 
 		memcpy(&magic, rec, sizeof(magic));
-		if ((magic & WC_BLK_MAGIC_MASK) != WC_BLK_MAGIC ||
-		    ((magic & 0xff) != WC_BLK_VERSION_7 &&
-		     (magic & 0xff) != WC_BLK_VERSION_8)) {
+		hdr = wc_blk_header_size(magic);
+		if (!hdr) {
 			/* Not a record boundary: skip to the next magic. */
 			r->invalid_bytes++;
 			pos++;
 			continue;
 		}
-		hdr = (magic & 0xff) == WC_BLK_VERSION_7 ? WC_BLK_V7_SIZE :
-							   WC_BLK_V8_SIZE;
 		if (p->len - pos < hdr)
 			break;
 		if ((magic & 0xff) == WC_BLK_VERSION_7) {
@@ -846,14 +641,14 @@ static int tracing_start(struct recorder *r, unsigned buffer_kb,
 	/* Setting the tracer empties the buffers, but an old reader may
 	 * have left some behind: start clean. */
 	snprintf(path, sizeof(path), "%s/trace", r->tracefs);
-	if (write_text(path, "", err) < 0)
+	if (wc_sysfs_write(path, "", err) < 0)
 		return -1;
 	if (pipes_open(r, err) < 0)
 		return -1;
 	for (i = 0; i < r->ndevs; i++) {
 		snprintf(path, sizeof(path), "/sys/class/block/%s/trace/enable",
 			 r->devs[i].name);
-		if (setting_change(r, path, "0", "1", err) < 0)
+		if (wc_undo_change(r->undo, path, "0", "1", err) < 0)
 			return -1;
 	}
 	return tracefs_set(r, "tracing_on", "1", err);
@@ -868,7 +663,7 @@ static int devices_stop(struct recorder *r, struct wc_err *err)
 	for (i = 0; i < r->ndevs; i++) {
 		snprintf(path, sizeof(path), "/sys/class/block/%s/trace/enable",
 			 r->devs[i].name);
-		if (write_text(path, "0", err) < 0)
+		if (wc_sysfs_write(path, "0", err) < 0)
 			rc = -1;
 	}
 	return rc;
@@ -961,7 +756,9 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: wcrecord -d DEV [-d DEV]... -o DIR [-b KB] [-w SECONDS]\n"
-		"                [--ready FILE] [--stats FILE] [--] [COMMAND [ARG]...]\n"
+		"                [--ready FILE] [--stats FILE] [--undo FILE]\n"
+		"                [--] [COMMAND [ARG]...]\n"
+		"       wcrecord --restore FILE\n"
 		"       wcrecord --now\n"
 		"       wcrecord --help | --version\n");
 }
@@ -982,6 +779,8 @@ int main(int argc, char **argv)
 		{ "seconds", required_argument, NULL, 'w' },
 		{ "ready", required_argument, NULL, 'r' },
 		{ "stats", required_argument, NULL, 's' },
+		{ "undo", required_argument, NULL, 'u' },
+		{ "restore", required_argument, NULL, 'R' },
 		{ "now", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -994,7 +793,8 @@ int main(int argc, char **argv)
 	double seconds = 0;
 	struct sigaction sa;
 	struct wc_err err;
-	int status = 0, rc = WC_EXIT_OK, mounted = 0, c, i;
+	const char *undo = NULL, *restore = NULL;
+	int status = 0, rc = WC_EXIT_OK, c, i;
 	pid_t child = 0;
 	char *end;
 
@@ -1043,6 +843,12 @@ int main(int argc, char **argv)
 		case 's':
 			stats = optarg;
 			break;
+		case 'u':
+			undo = optarg;
+			break;
+		case 'R':
+			restore = optarg;
+			break;
 		case 'n':
 			printf("%" PRIu64 "\n", now_ns());
 			return WC_EXIT_OK;
@@ -1056,6 +862,13 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return WC_EXIT_USAGE;
 		}
+	}
+	if (restore) {
+		if (wc_undo_restore_file(restore, "/sys/", &err) < 0) {
+			report(&err);
+			return WC_EXIT_FAILURE;
+		}
+		return WC_EXIT_OK;
 	}
 	if (r->ndevs == 0 || !r->outdir) {
 		fprintf(stderr, "%s: %s\n", PROG,
@@ -1073,15 +886,21 @@ int main(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGCHLD, &sa, NULL);
 
-	r->tracefs = find_tracefs(&mounted, &err);
-	if (!r->tracefs) {
+	r->undo = wc_undo_open(undo, "/sys/", &err);
+	if (!r->undo) {
 		report(&err);
 		return WC_EXIT_FAILURE;
 	}
+	r->comms = wc_comms_open(&err);
+	if (!r->comms)
+		goto fail_undo;
+	r->tracefs = find_tracefs(r->undo, &err);
+	if (!r->tracefs)
+		goto fail_undo;
 	if (mkdir(r->outdir, 0755) < 0 && errno != EEXIST) {
 		wc_err_set(&err, WC_ERR_SYSTEM, r->outdir, NULL, WC_NO_OFFSET,
 			   "%s", strerror(errno));
-		goto fail_mount;
+		goto fail_undo;
 	}
 
 	if (cpus_find(r, &err) < 0 || files_open(r, &err) < 0)
@@ -1108,10 +927,10 @@ int main(int argc, char **argv)
 		goto fail_tracing;
 	/* The tracer cannot change while its pipes are open. */
 	pipes_close(r);
-	if (settings_restore(r, &err) < 0)
+	if (wc_undo_restore(r->undo, &err) < 0)
 		goto fail_files;
 	if (files_close(r, &err) < 0 || (stats && stats_write(r, stats, &err) < 0))
-		goto fail_mount;
+		goto fail_undo;
 	fprintf(stderr, "%s: %" PRIu64 " events recorded, %" PRIu64 " dropped\n",
 		PROG, r->events, r->dropped);
 	if (r->invalid_bytes) {
@@ -1131,12 +950,12 @@ int main(int argc, char **argv)
 			rc = WC_EXIT_FAILURE;
 		}
 	}
-	goto unmount;
+	goto free_undo;
 
 fail_tracing:
 	devices_stop(r, NULL);
 	pipes_close(r);
-	settings_restore(r, NULL);
+	wc_undo_restore(r->undo, NULL);
 	if (child > 0) {
 		kill(child, SIGTERM);
 		waitpid(child, NULL, 0);
@@ -1144,14 +963,17 @@ fail_tracing:
 fail_files:
 	pipes_close(r);
 	files_close(r, NULL);
-fail_mount:
+fail_undo:
 	report(&err);
 	rc = WC_EXIT_FAILURE;
-unmount:
+free_undo:
+	/* Empty but for the mount when the recording could not start. */
 	wc_err_clear(&err);
-	if (tracefs_unmount(mounted, &err) < 0) {
+	if (wc_undo_restore(r->undo, &err) < 0) {
 		report(&err);
 		rc = WC_EXIT_FAILURE;
 	}
+	wc_undo_free(r->undo);
+	wc_comms_free(r->comms);
 	return rc;
 }

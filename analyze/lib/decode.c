@@ -78,6 +78,20 @@ static int dec_fail(struct wc_decoder *dec, struct wc_err *err,
 			  wc_source_member(dec->src), dec->rec_offset, "%s", msg);
 }
 
+unsigned wc_blk_header_size(uint32_t magic)
+{
+	if ((magic & WC_BLK_MAGIC_MASK) != WC_BLK_MAGIC)
+		return 0;
+	switch (magic & 0xffu) {
+	case WC_BLK_VERSION_7:
+		return WC_BLK_V7_SIZE;
+	case WC_BLK_VERSION_8:
+		return WC_BLK_V8_SIZE;
+	default:
+		return 0;
+	}
+}
+
 int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 		    struct wc_err *err)
 {
@@ -126,11 +140,8 @@ int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 	if ((magic & WC_BLK_MAGIC_MASK) != WC_BLK_MAGIC)
 		return dec_fail(dec, err, "bad magic 0x%08x", magic);
 	version = magic & 0xffu;
-	if (version == WC_BLK_VERSION_7)
-		hsize = WC_BLK_V7_SIZE;
-	else if (version == WC_BLK_VERSION_8)
-		hsize = WC_BLK_V8_SIZE;
-	else
+	hsize = wc_blk_header_size(magic);
+	if (!hsize)
 		return dec_fail(dec, err, "unknown version %u", version);
 	if ((size_t)n < hsize)
 		return dec_fail(dec, err, "truncated record: %zd of %u header bytes",

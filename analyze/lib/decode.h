@@ -51,6 +51,14 @@ uint64_t wc_decoder_offset(const struct wc_decoder *dec);
 const struct wc_source *wc_decoder_source(const struct wc_decoder *dec);
 void wc_decoder_free(struct wc_decoder *dec);
 
+/*
+ * The decoder's check of a record's first word, for readers of raw bytes
+ * (wcrecord): the header size of a record whose magic, in this machine's
+ * byte order, is magic (WC_BLK_V7_SIZE or WC_BLK_V8_SIZE), or 0 when it
+ * is not the blktrace magic with a known version.
+ */
+unsigned wc_blk_header_size(uint32_t magic);
+
 /* Payload readers; each returns false when the payload is too short. */
 /* Remap: {be32 device_from, be32 device_to, be64 sector_from}. */
 bool wc_event_remap(const struct wc_event *ev, uint32_t *dev_from,
