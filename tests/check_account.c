@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "account.h"
+#include "check_common.h"
 
 #define DEV1 WC_DEV_MAKE(8u, 0u)
 #define DEV2 WC_DEV_MAKE(8u, 16u)
@@ -294,13 +295,4 @@ static Suite *account_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(account_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+WC_CHECK_MAIN(account_suite)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "check_common.h"
 
 #define DEV1 WC_DEV_MAKE(7u, 1u)
 #define DEV2 WC_DEV_MAKE(7u, 2u)
@@ -227,13 +228,4 @@ static Suite *analysis_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(analysis_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+WC_CHECK_MAIN(analysis_suite)

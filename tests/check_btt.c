@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "btt.h"
+#include "check_common.h"
 
 #define DEV WC_DEV_MAKE(8u, 0u)
 #define W WC_TC(WC_TC_WRITE)
@@ -323,13 +324,4 @@ static Suite *btt_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(btt_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+WC_CHECK_MAIN(btt_suite)

@@ -22,6 +22,7 @@
 
 #include "analysis.h"
 #include "bundle.h"
+#include "check_common.h"
 
 #define DEV WC_DEV_MAKE(7u, 1u)
 #define MS 1000000ull
@@ -652,13 +653,4 @@ static Suite *bundle_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(bundle_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+WC_CHECK_MAIN(bundle_suite)

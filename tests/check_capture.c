@@ -14,6 +14,7 @@
 
 #include "blktrace_format.h"
 #include "capture.h"
+#include "check_common.h"
 
 #define FIX "tests/fixtures/capture-conf"
 
@@ -213,7 +214,7 @@ START_TEST(test_read_file_refusals)
 	char *text = (char *)"";
 	FILE *fp;
 
-	snprintf(dir, sizeof(dir), "/tmp/check_capture.XXXXXX");
+	wc_check_template(dir, sizeof(dir), "check_capture");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 
 	snprintf(path, sizeof(path), "%s/absent", dir);
@@ -263,13 +264,4 @@ static Suite *capture_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(capture_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+WC_CHECK_MAIN(capture_suite)

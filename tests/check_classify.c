@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_common.h"
 #include "classify.h"
 
 #define T(b) WC_TC(b)
@@ -128,13 +129,4 @@ static Suite *classify_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(classify_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+WC_CHECK_MAIN(classify_suite)

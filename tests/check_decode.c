@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_common.h"
 #include "decode.h"
 #include "encode.h"
 
@@ -51,7 +52,7 @@ static FILE *tmp_open(void)
 {
 	int fd;
 
-	snprintf(path, sizeof(path), "/tmp/check_decode.XXXXXX");
+	wc_check_template(path, sizeof(path), "check_decode");
 	fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	return fdopen(fd, "wb");
@@ -364,13 +365,4 @@ static Suite *decode_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(decode_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+WC_CHECK_MAIN(decode_suite)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_common.h"
 #include "diskmodel.h"
 
 #define MS 1000000ull
@@ -386,13 +387,14 @@ END_TEST
 
 START_TEST(param_files)
 {
-	char path[] = "/tmp/check_diskmodel.XXXXXX";
+	char path[256];
 	struct wc_disk_params p;
 	struct wc_err err;
 	FILE *fp;
 	int fd;
 	char big[400];
 
+	wc_check_template(path, sizeof(path), "check_diskmodel");
 	fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	fp = fdopen(fd, "w");
@@ -464,13 +466,4 @@ static Suite *diskmodel_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(diskmodel_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+WC_CHECK_MAIN(diskmodel_suite)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_common.h"
 #include "decode.h"
 #include "encode.h"
 
@@ -117,7 +118,7 @@ static void roundtrip(const struct wc_event *evs, size_t n, unsigned version,
 	FILE *fp;
 	int fd;
 
-	snprintf(path, sizeof(path), "/tmp/check_encode.XXXXXX");
+	wc_check_template(path, sizeof(path), "check_encode");
 	fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	fp = fdopen(fd, "wb");
@@ -297,13 +298,4 @@ static Suite *encode_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(encode_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+WC_CHECK_MAIN(encode_suite)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_common.h"
 #include "escape.h"
 
 /* What fn writes for s, as a string (static buffer). */
@@ -233,13 +234,4 @@ static Suite *escape_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(escape_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+WC_CHECK_MAIN(escape_suite)

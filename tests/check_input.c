@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_common.h"
 #include "encode.h"
 #include "input.h"
 
@@ -21,7 +22,6 @@
 /* blkparse prints 263 events for the ext4 fixture. */
 #define FIX_EVENTS 263u
 
-static unsigned char *slurp(const char *p, size_t *n);
 
 /* Reads all of path; checks time order; returns the number of events. */
 static unsigned count(const char *path, struct wc_input **keep)
@@ -106,11 +106,11 @@ START_TEST(test_sparse_cpus)
 	int cpu;
 
 	/* CPUs 0 and 5 only: blkparse would stop at the missing 1. */
-	snprintf(dir, sizeof(dir), "/tmp/check_input.XXXXXX");
+	wc_check_template(dir, sizeof(dir), "check_input");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	for (cpu = 0; cpu < 2; cpu++) {
 		snprintf(file, sizeof(file), FIX "/loop1.blktrace.%d", cpu);
-		b = slurp(file, &n);
+		b = wc_check_slurp(file, &n);
 		snprintf(file, sizeof(file), "%s/sdc.blktrace.%d", dir, cpu * 5);
 		fp = fopen(file, "wb");
 		ck_assert_uint_eq(fwrite(b, 1, n, fp), n);
@@ -144,23 +144,6 @@ START_TEST(test_missing)
 }
 END_TEST
 
-static unsigned char *slurp(const char *p, size_t *n)
-{
-	FILE *fp = fopen(p, "rb");
-	unsigned char *b;
-	long len;
-
-	ck_assert_ptr_nonnull(fp);
-	fseek(fp, 0, SEEK_END);
-	len = ftell(fp);
-	rewind(fp);
-	b = malloc((size_t)len + 1);
-	ck_assert_uint_eq(fread(b, 1, (size_t)len, fp), (size_t)len);
-	fclose(fp);
-	*n = (size_t)len;
-	return b;
-}
-
 static void add(struct archive *a, const char *name, const void *data, size_t n)
 {
 	struct archive_entry *e = archive_entry_new();
@@ -182,7 +165,7 @@ static struct archive *archive_start(void)
 	struct archive *a = archive_write_new();
 	int fd;
 
-	snprintf(apath, sizeof(apath), "/tmp/check_input.XXXXXX");
+	wc_check_template(apath, sizeof(apath), "check_input");
 	fd = mkstemp(apath);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
@@ -221,11 +204,11 @@ START_TEST(test_capture_archive)
 	size_t n;
 
 	/* Traces first, conf last: the order in the archive does not matter. */
-	b = slurp(FIX "/loop1.blktrace.1", &n);
+	b = wc_check_slurp(FIX "/loop1.blktrace.1", &n);
 	add(a, "xfs-wc-on/trace/loop1.blktrace.1", b, n);
 	free(b);
 	add(a, "xfs-wc-on/info/uname", "Linux\n", 6);
-	b = slurp(FIX "/loop1.blktrace.0", &n);
+	b = wc_check_slurp(FIX "/loop1.blktrace.0", &n);
 	add(a, "xfs-wc-on/trace/loop1.blktrace.0", b, n);
 	free(b);
 	add(a, "xfs-wc-on/phases.tsv", phases, sizeof(phases) - 1);
@@ -312,7 +295,7 @@ START_TEST(test_notify_and_gaps)
 	unsigned n = 0, messages = 0;
 	FILE *fp;
 
-	snprintf(dir, sizeof(dir), "/tmp/check_input.XXXXXX");
+	wc_check_template(dir, sizeof(dir), "check_input");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(file, sizeof(file), "%s/sda.blktrace.0", dir);
 	fp = fopen(file, "wb");
@@ -367,7 +350,7 @@ START_TEST(test_bounded_tables)
 	unsigned n = 0;
 	FILE *fp;
 
-	snprintf(dir, sizeof(dir), "/tmp/check_input.XXXXXX");
+	wc_check_template(dir, sizeof(dir), "check_input");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(file, sizeof(file), "%s/sda.blktrace.0", dir);
 	fp = fopen(file, "wb");
@@ -419,9 +402,9 @@ START_TEST(test_stdin_and_merged)
 
 	/* The two CPU files one after the other: one interleaved stream, put
 	 * back in order through the reorder window. */
-	a = slurp(FIX "/loop1.blktrace.0", &na);
-	b = slurp(FIX "/loop1.blktrace.1", &nb);
-	snprintf(file, sizeof(file), "/tmp/check_input.XXXXXX");
+	a = wc_check_slurp(FIX "/loop1.blktrace.0", &na);
+	b = wc_check_slurp(FIX "/loop1.blktrace.1", &nb);
+	wc_check_template(file, sizeof(file), "check_input");
 	fd = mkstemp(file);
 	ck_assert_int_ge(fd, 0);
 	fp = fdopen(fd, "wb");
@@ -466,13 +449,4 @@ static Suite *input_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(input_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+WC_CHECK_MAIN(input_suite)

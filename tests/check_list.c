@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_common.h"
 #include "list.h"
 
 struct item {
@@ -160,13 +161,4 @@ static Suite *list_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(list_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+WC_CHECK_MAIN(list_suite)

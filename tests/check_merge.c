@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_common.h"
 #include "merge.h"
 
 #define MAXS 8
@@ -451,13 +452,4 @@ static Suite *merge_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(merge_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+WC_CHECK_MAIN(merge_suite)

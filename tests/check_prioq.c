@@ -9,6 +9,7 @@
 #include <check.h>
 #include <stdlib.h>
 
+#include "check_common.h"
 #include "prioq.h"
 
 #define MODEL_MAX 4096
@@ -169,13 +170,4 @@ static Suite *prioq_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(prioq_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+WC_CHECK_MAIN(prioq_suite)

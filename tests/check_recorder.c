@@ -13,33 +13,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_common.h"
 #include "recorder.h"
 
-static char dir[64];
+static const char *dir;
 
 static void setup(void)
 {
-	snprintf(dir, sizeof(dir), "%s/ckrec.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-}
-
-static void teardown(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
+	dir = wc_check_tmpdir();
 }
 
 static const char *at(const char *name)
 {
-	static char path[4][128];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(path[i], sizeof(path[i]), "%s/%s", dir, name);
-	return path[i];
+	return wc_check_path(name);
 }
 
 static void put(const char *name, const char *text)
@@ -54,13 +40,10 @@ static void put(const char *name, const char *text)
 static const char *get(const char *name)
 {
 	static char buf[256];
-	FILE *fp = fopen(at(name), "r");
-	size_t n;
+	unsigned char *b = wc_check_slurp(at(name), NULL);
 
-	ck_assert_ptr_nonnull(fp);
-	n = fread(buf, 1, sizeof(buf) - 1, fp);
-	buf[n] = '\0';
-	fclose(fp);
+	snprintf(buf, sizeof(buf), "%s", (char *)b);
+	free(b);
 	return buf;
 }
 
@@ -310,7 +293,7 @@ static Suite *recorder_suite(void)
 	Suite *s = suite_create("recorder");
 	TCase *tc = tcase_create("undo");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_restore_in_memory);
 	tcase_add_test(tc, test_restore_from_file);
 	tcase_add_test(tc, test_restore_removes_file);
@@ -325,13 +308,4 @@ static Suite *recorder_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(recorder_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+WC_CHECK_MAIN(recorder_suite)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_common.h"
 #include "series.h"
 
 #define MS 1000000ull
@@ -395,13 +396,4 @@ static Suite *series_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(series_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+WC_CHECK_MAIN(series_suite)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_common.h"
 #include "source.h"
 
 #define BIG 300000u
@@ -32,7 +33,7 @@ static void make_file(size_t n)
 
 	for (i = 0; i < n; i++)
 		b[i] = pattern(i);
-	snprintf(path, sizeof(path), "/tmp/check_source.XXXXXX");
+	wc_check_template(path, sizeof(path), "check_source");
 	fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	fp = fdopen(fd, "wb");
@@ -191,7 +192,7 @@ START_TEST(test_archive_member)
 	struct wc_err err;
 	int fd;
 
-	snprintf(path, sizeof(path), "/tmp/check_source.XXXXXX");
+	wc_check_template(path, sizeof(path), "check_source");
 	fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
@@ -238,13 +239,4 @@ static Suite *source_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(source_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+WC_CHECK_MAIN(source_suite)

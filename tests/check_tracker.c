@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_common.h"
 #include "tracker.h"
 
 #define DEV WC_DEV_MAKE(7u, 1u)
@@ -371,13 +372,4 @@ static Suite *tracker_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(tracker_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+WC_CHECK_MAIN(tracker_suite)
