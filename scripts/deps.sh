@@ -56,6 +56,7 @@ check_needs=(
 	chromium:chromium
 	jq:jq
 	/usr/bin/time:time
+	python3:python3
 )
 demo_needs=(
 	gnuplot:gnuplot-nox
