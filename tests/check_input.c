@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "check_common.h"
@@ -429,6 +430,174 @@ START_TEST(test_stdin_and_merged)
 }
 END_TEST
 
+/* ---- many files, few handles ------------------------------------------ */
+
+/* Stream K of N: NREC records at times K, K+N, K+2N... so that the merge
+ * takes one event from each stream in turn, the worst case for a bounded
+ * number of open streams.  Every other record carries a 16-byte payload
+ * (as remaps do), PDU_BIG on the first record a larger one. */
+static unsigned char *make_stream(unsigned k, unsigned n, unsigned nrec,
+				  uint16_t pdu_big, size_t *len)
+{
+	const uint64_t q = WC_TA_QUEUE | WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_QUEUE);
+	unsigned char pdu[200];
+	char *buf = NULL;
+	FILE *fp = open_memstream(&buf, len);
+	unsigned r;
+
+	ck_assert_ptr_nonnull(fp);
+	for (r = 0; r < nrec; r++) {
+		uint16_t pl = r % 2 ? 16 : 0;
+
+		if (r == 0 && pdu_big)
+			pl = pdu_big;
+		memset(pdu, (int)(k * 7 + r), sizeof(pdu));
+		put(fp, r + 1, 1000 + (uint64_t)r * n + k, q, k, pdu, pl);
+	}
+	fclose(fp);
+	return (unsigned char *)buf;
+}
+
+/* Reads all of path under lim; returns the number of events and a digest
+ * of every event's time, stream, sector and payload. */
+static unsigned digest(const char *path, const struct wc_input_limits *lim,
+		       uint64_t *sum, struct wc_err *err)
+{
+	struct wc_input *in = NULL;
+	struct wc_event ev;
+	uint64_t h = 1469598103934665603ull, last = 0;
+	unsigned n = 0, i;
+	int r;
+
+	wc_err_clear(err);
+	if (wc_input_open_limits(&in, path, lim, err) < 0)
+		return 0;
+	while ((r = wc_input_next(in, &ev, err)) > 0) {
+		ck_assert_uint_ge(ev.time, last);
+		last = ev.time;
+		h = (h ^ ev.time ^ ev.sector << 20 ^ ev.pid) * 1099511628211ull;
+		for (i = 0; i < ev.pdu_len; i++)
+			h = (h ^ ev.pdu[i]) * 1099511628211ull;
+		n++;
+	}
+	wc_input_free(in);
+	*sum = h;
+	return r < 0 ? 0 : n;
+}
+
+static void limit_files(rlim_t n)
+{
+	struct rlimit rl;
+
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	rl.rlim_cur = n;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+}
+
+/* 150 files in a folder, under a limit of 80 open files: each file once
+ * held a descriptor for the whole merge. */
+START_TEST(test_many_files_few_handles)
+{
+	struct wc_input_limits small = { .max_open = 4 };
+	struct wc_err err;
+	char dir[64], file[128];
+	uint64_t d1, d2;
+	unsigned k;
+
+	snprintf(dir, sizeof(dir), "/tmp/check_input.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (k = 0; k < 150; k++) {
+		size_t n;
+		unsigned char *b = make_stream(k, 150, 20, 0, &n);
+		FILE *fp;
+
+		snprintf(file, sizeof(file), "%s/sda.blktrace.%u", dir, k);
+		fp = fopen(file, "wb");
+		ck_assert_uint_eq(fwrite(b, 1, n, fp), n);
+		fclose(fp);
+		free(b);
+	}
+	limit_files(80);
+	ck_assert_msg(digest(dir, NULL, &d1, &err) == 150 * 20, "%s", err.msg);
+	/* Four open at a time: streams closed and taken up again by seeks,
+	 * the same events with the same payloads. */
+	ck_assert_msg(digest(dir, &small, &d2, &err) == 150 * 20, "%s", err.msg);
+	ck_assert_uint_eq(d1, d2);
+	for (k = 0; k < 150; k++) {
+		snprintf(file, sizeof(file), "%s/sda.blktrace.%u", dir, k);
+		unlink(file);
+	}
+	rmdir(dir);
+}
+END_TEST
+
+static void archive_of_streams(unsigned nmembers, unsigned nrec,
+			       uint16_t pdu_big)
+{
+	struct archive *a = archive_start();
+	char name[64];
+	unsigned k;
+
+	for (k = 0; k < nmembers; k++) {
+		size_t n;
+		unsigned char *b = make_stream(k, nmembers, nrec, pdu_big, &n);
+
+		snprintf(name, sizeof(name), "run/trace/sda.blktrace.%u", k);
+		add(a, name, b, n);
+		free(b);
+	}
+	archive_end(a);
+}
+
+/* 3000 one-record members, under a limit of 80 open files: each member
+ * once kept its own libarchive handle (and descriptor) for the merge. */
+START_TEST(test_many_members_few_handles)
+{
+	struct wc_err err;
+	uint64_t d;
+
+	archive_of_streams(3000, 1, 0);
+	limit_files(80);
+	ck_assert_msg(digest(apath, NULL, &d, &err) == 3000, "%s", err.msg);
+	unlink(apath);
+}
+END_TEST
+
+/* Members too large for memory are closed and read again from the
+ * archive's start up to where they stopped: the same events. */
+START_TEST(test_members_resumed)
+{
+	struct wc_input_limits none = { .max_open = 3, .no_memory = true };
+	struct wc_err err;
+	uint64_t d1, d2;
+
+	archive_of_streams(12, 200, 0);
+	ck_assert_msg(digest(apath, NULL, &d1, &err) == 12 * 200, "%s", err.msg);
+	ck_assert_msg(digest(apath, &none, &d2, &err) == 12 * 200, "%s", err.msg);
+	ck_assert_uint_eq(d1, d2);
+	unlink(apath);
+}
+END_TEST
+
+/* A stream whose waiting event has a payload past the stash cannot be
+ * closed; with every open stream so, the input says so instead of
+ * opening more. */
+START_TEST(test_pinned_streams)
+{
+	struct wc_input_limits two = { .max_open = 2, .no_memory = true };
+	struct wc_err err;
+	uint64_t d;
+
+	archive_of_streams(3, 4, 100);
+	ck_assert_uint_eq(digest(apath, &two, &d, &err), 0);
+	ck_assert_ptr_nonnull(strstr(err.msg, "more than 2 trace files hold payloads"));
+	/* With room for all three, the same archive reads. */
+	two.max_open = 3;
+	ck_assert_msg(digest(apath, &two, &d, &err) == 12, "%s", err.msg);
+	unlink(apath);
+}
+END_TEST
+
 static Suite *input_suite(void)
 {
 	Suite *s = suite_create("input");
@@ -445,6 +614,10 @@ static Suite *input_suite(void)
 	tcase_add_test(tc, test_archive_diagnostics);
 	tcase_add_test(tc, test_notify_and_gaps);
 	tcase_add_test(tc, test_stdin_and_merged);
+	tcase_add_test(tc, test_many_files_few_handles);
+	tcase_add_test(tc, test_many_members_few_handles);
+	tcase_add_test(tc, test_members_resumed);
+	tcase_add_test(tc, test_pinned_streams);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -201,6 +201,16 @@ int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 	return 1;
 }
 
+void wc_decoder_expect(struct wc_decoder *dec, bool swapped)
+{
+	dec->order = swapped ? ORDER_SWAPPED : ORDER_NATIVE;
+}
+
+uint64_t wc_decoder_resume_offset(const struct wc_decoder *dec)
+{
+	return wc_source_offset(dec->src) + dec->pending;
+}
+
 bool wc_decoder_swapped(const struct wc_decoder *dec)
 {
 	return dec->order == ORDER_SWAPPED;

@@ -46,6 +46,12 @@ int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 		    struct wc_err *err);
 /* True when the file is in the other byte order than this machine's. */
 bool wc_decoder_swapped(const struct wc_decoder *dec);
+/* A decoder taken up again in the middle of its stream (the source
+ * skipped to a record boundary) keeps the byte order found at its start. */
+void wc_decoder_expect(struct wc_decoder *dec, bool swapped);
+/* Byte offset of the record after the one last handed out: where to take
+ * the stream up again. */
+uint64_t wc_decoder_resume_offset(const struct wc_decoder *dec);
 /* Byte offset of the record last handed out. */
 uint64_t wc_decoder_offset(const struct wc_decoder *dec);
 const struct wc_source *wc_decoder_source(const struct wc_decoder *dec);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,18 @@ struct stream {
 	char *dev;              /* what the CPU files share: NAME of NAME.blktrace.N */
 	struct wc_decoder *dec;
 	struct wc_stream_info info;
+	unsigned char *mem;     /* the whole member, read at the scan; handed
+				 * to its source at the first pull */
+	size_t memlen;
+	bool in_memory;         /* holds no file or archive handle */
+	bool started;           /* was open before: resume at resume */
+	bool swapped;           /* its byte order, kept for the resume */
+	bool done;              /* ended or failed: never opened again */
+	bool pinned;            /* the event it handed out has its payload in
+				 * the decoder's buffer: cannot be closed */
+	uint64_t resume;        /* offset of the next record, once closed */
+	uint64_t used;          /* when it last handed out an event */
+	unsigned char stash[WC_INPUT_STASH];  /* that event's payload */
 };
 
 /* Last sequence number seen per (device, CPU): sequences are numbered per
@@ -40,6 +53,12 @@ struct comm_slot {
 
 struct wc_input {
 	char *path;
+	size_t mem_used;        /* bytes of members read at the scan */
+	struct wc_input_limits lim;
+	unsigned open[WC_INPUT_MAX_OPEN];   /* streams holding a handle */
+	unsigned nopen;
+	bool may_close;         /* more streams with handles than may be open */
+	uint64_t tick;
 	char *name;
 	int archive;            /* streams are members of path */
 	int single;             /* one interleaved stream */
@@ -93,6 +112,10 @@ static int add_stream(struct wc_input *in, const char *file, const char *dev,
 {
 	struct stream *s;
 
+	if (in->nstreams >= WC_INPUT_MAX_STREAMS)
+		return wc_err_set(err, WC_ERR_INPUT, in->path, NULL,
+				  WC_NO_OFFSET, "more than %u trace files",
+				  WC_INPUT_MAX_STREAMS);
 	if (in->nstreams == in->cap_streams) {
 		size_t cap = in->cap_streams ? 2 * in->cap_streams : 8;
 		struct stream *n = realloc(in->streams, cap * sizeof(*n));
@@ -232,6 +255,44 @@ static int read_member_text(struct archive *a, struct archive_entry *ent,
 	return 0;
 }
 
+/*
+ * Reads the member just added as a stream whole into memory when it is
+ * small and the budget allows: it then needs no archive handle of its
+ * own, however many such members there are.
+ */
+static int keep_small_member(struct wc_input *in, struct archive *a,
+			     struct archive_entry *ent, struct wc_err *err)
+{
+	struct stream *s = &in->streams[in->nstreams - 1];
+	la_int64_t size;
+	size_t got = 0;
+	ssize_t n = 0;
+
+	if (!archive_entry_size_is_set(ent))
+		return 0;
+	size = archive_entry_size(ent);
+	if (in->lim.no_memory || size < 0 ||
+	    (uint64_t)size > in->lim.small_member ||
+	    (uint64_t)size > in->lim.mem_budget - in->mem_used)
+		return 0;
+	s->mem = malloc(size ? (size_t)size : 1);
+	if (!s->mem)
+		return oom(err, in->path);
+	while (got < (size_t)size) {
+		n = archive_read_data(a, s->mem + got, (size_t)size - got);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	if (n < 0)
+		return wc_err_set(err, WC_ERR_INPUT, in->path, s->file, got,
+				  "%s", archive_error_string(a));
+	s->memlen = got;
+	s->in_memory = true;
+	in->mem_used += (size_t)size;
+	return 0;
+}
+
 static const char *base_of(const char *p)
 {
 	const char *s = strrchr(p, '/');
@@ -273,6 +334,8 @@ static int scan_archive(struct wc_input *in, struct wc_err *err)
 
 			snprintf(dev, sizeof(dev), "%.*s", (int)baselen, name);
 			if (add_stream(in, name, dev, (uint32_t)cpu, err) < 0)
+				goto out;
+			if (keep_small_member(in, a, ent, err) < 0)
 				goto out;
 		} else if (!strcmp(base, "capture.conf") ||
 			   !strcmp(base, "phases.tsv")) {
@@ -531,12 +594,59 @@ static struct seq_slot *seq_slot(struct wc_input *in, uint64_t key, bool *full)
 
 /* ---- reading ---------------------------------------------------------- */
 
+/* Closes stream s, to take it up again at the record after the one it
+ * handed out last (whose payload is in its stash, or it has none). */
+static void close_stream(struct wc_input *in, unsigned k)
+{
+	unsigned i = in->open[k];
+	struct stream *s = &in->streams[i];
+
+	s->resume = wc_decoder_resume_offset(s->dec);
+	s->swapped = wc_decoder_swapped(s->dec);
+	s->started = true;
+	wc_decoder_free(s->dec);
+	s->dec = NULL;
+	in->open[k] = in->open[--in->nopen];
+}
+
+/* Makes room for one more handle: closes the stream used longest ago. */
+static int make_room(struct wc_input *in, struct wc_err *err)
+{
+	unsigned k, best = UINT_MAX;
+
+	for (k = 0; k < in->nopen; k++) {
+		const struct stream *s = &in->streams[in->open[k]];
+
+		if (!s->pinned && (best == UINT_MAX ||
+				   s->used < in->streams[in->open[best]].used))
+			best = k;
+	}
+	if (best == UINT_MAX)
+		return wc_err_set(err, WC_ERR_INPUT, in->path, NULL,
+				  WC_NO_OFFSET,
+				  "more than %u trace files hold payloads of over "
+				  "%u bytes at once", in->lim.max_open,
+				  WC_INPUT_STASH);
+	close_stream(in, best);
+	return 0;
+}
+
 static int open_stream(struct wc_input *in, unsigned i, struct wc_err *err)
 {
 	struct stream *s = &in->streams[i];
 	struct wc_source *src = NULL;
 	int r;
 
+	if (s->in_memory) {
+		r = wc_source_open_memory(&src, in->path, s->file, s->mem,
+					  s->memlen, err);
+		s->mem = NULL;
+		if (r < 0)
+			return -1;
+		return wc_decoder_open(&s->dec, src, i, err);
+	}
+	if (in->nopen >= in->lim.max_open && make_room(in, err) < 0)
+		return -1;
 	if (in->archive)
 		r = wc_source_open_member(&src, in->path, s->file, err);
 	else if (strcmp(s->file, "-") == 0)
@@ -545,7 +655,32 @@ static int open_stream(struct wc_input *in, unsigned i, struct wc_err *err)
 		r = wc_source_open_file(&src, s->file, err);
 	if (r < 0)
 		return -1;
-	return wc_decoder_open(&s->dec, src, i, err);
+	if (s->started && wc_source_skip(src, s->resume, err) < 0) {
+		wc_source_free(src);
+		return -1;
+	}
+	if (wc_decoder_open(&s->dec, src, i, err) < 0)
+		return -1;
+	if (s->started)
+		wc_decoder_expect(s->dec, s->swapped);
+	in->open[in->nopen++] = i;
+	return 0;
+}
+
+/* The stream is over: its handle (or memory) goes now, not at the end. */
+static void end_stream(struct wc_input *in, unsigned i)
+{
+	struct stream *s = &in->streams[i];
+	unsigned k;
+
+	for (k = 0; k < in->nopen; k++)
+		if (in->open[k] == i) {
+			in->open[k] = in->open[--in->nopen];
+			break;
+		}
+	wc_decoder_free(s->dec);
+	s->dec = NULL;
+	s->done = true;
 }
 
 /* Next event of stream i for the merge: notify records are taken here. */
@@ -557,12 +692,19 @@ static int pull(void *ctx, unsigned i, struct wc_event *ev, struct wc_err *err)
 	const uint64_t process = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
 	int r;
 
-	if (!s->dec && open_stream(in, i, err) < 0)
+	if (s->done)
+		return 0;
+	s->pinned = false;
+	if (!s->dec && open_stream(in, i, err) < 0) {
+		end_stream(in, i);
 		return -1;
+	}
 	for (;;) {
 		r = wc_decoder_next(s->dec, ev, err);
-		if (r <= 0)
+		if (r <= 0) {
+			end_stream(in, i);
 			return r;
+		}
 		s->info.events++;
 		if (wc_event_is_notify(ev) && ev->action != message) {
 			if (ev->action == process &&
@@ -582,6 +724,18 @@ static int pull(void *ctx, unsigned i, struct wc_event *ev, struct wc_err *err)
 				s->info.skips += ev->sequence - q->last - 1;
 			if (q)
 				q->last = ev->sequence;
+		}
+		if (in->may_close && !s->in_memory) {
+			/* The merge keeps this event while the stream may be
+			 * closed under it: its payload must outlive the
+			 * decoder's buffer. */
+			s->used = ++in->tick;
+			if (ev->pdu_len <= WC_INPUT_STASH) {
+				memcpy(s->stash, ev->pdu, ev->pdu_len);
+				ev->pdu = s->stash;
+			} else {
+				s->pinned = true;
+			}
 		}
 		return 1;
 	}
@@ -621,13 +775,27 @@ static void make_name(struct wc_input *in)
 
 int wc_input_open(struct wc_input **out, const char *path, struct wc_err *err)
 {
+	return wc_input_open_limits(out, path, NULL, err);
+}
+
+int wc_input_open_limits(struct wc_input **out, const char *path,
+			 const struct wc_input_limits *lim, struct wc_err *err)
+{
 	struct wc_input *in;
-	size_t i;
+	size_t i, nhandles;
 
 	*out = NULL;
 	in = calloc(1, sizeof(*in));
 	if (!in)
 		return oom(err, path);
+	if (lim)
+		in->lim = *lim;
+	if (!in->lim.max_open || in->lim.max_open > WC_INPUT_MAX_OPEN)
+		in->lim.max_open = WC_INPUT_MAX_OPEN;
+	if (!in->lim.small_member || in->lim.small_member > WC_INPUT_SMALL_MEMBER)
+		in->lim.small_member = WC_INPUT_SMALL_MEMBER;
+	if (!in->lim.mem_budget || in->lim.mem_budget > WC_INPUT_MEM_BUDGET)
+		in->lim.mem_budget = WC_INPUT_MEM_BUDGET;
 	in->path = strdup(path);
 	if (!in->path) {
 		oom(err, path);
@@ -638,6 +806,9 @@ int wc_input_open(struct wc_input **out, const char *path, struct wc_err *err)
 	if (resolve(in, err) < 0)
 		goto fail;
 	qsort(in->streams, in->nstreams, sizeof(*in->streams), stream_cmp);
+	for (i = 0, nhandles = 0; i < in->nstreams; i++)
+		nhandles += !in->streams[i].in_memory;
+	in->may_close = nhandles > in->lim.max_open;
 	for (i = 0; i < in->nstreams; i++) {
 		in->streams[i].info.name = in->streams[i].file;
 		if (in->single)
@@ -689,6 +860,7 @@ void wc_input_free(struct wc_input *in)
 	wc_reorder_free(in->reorder);
 	for (i = 0; i < in->nstreams; i++) {
 		wc_decoder_free(in->streams[i].dec);
+		free(in->streams[i].mem);
 		free(in->streams[i].file);
 		free(in->streams[i].dev);
 	}

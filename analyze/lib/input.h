@@ -32,9 +32,8 @@
  * What always holds:
  *  - events come in non-decreasing time; among equal times the order is
  *    blkparse's, so a dump of them matches "blkparse -i" line for line;
- *  - memory is bounded by the number of streams (plus a fixed reorder
- *    window for a single interleaved stream such as stdin), never by the
- *    trace's length;
+ *  - memory is bounded whatever the input, never by the trace's length
+ *    nor by the number of its files (see "Bounds" below);
  *  - wc_input_next() returns 1 with an event, 0 at the end, -1 on bad
  *    input or a system failure; after -1 it keeps returning -1.  A
  *    truncated last record is such a failure: every event before it has
@@ -53,6 +52,35 @@
 
 struct wc_input;
 
+/*
+ * Bounds.  An input of many NAME.blktrace.N files (a folder, or an archive
+ * of 100,000 one-record members) must not need a handle per file:
+ *  - at most WC_INPUT_MAX_OPEN files or archive handles are open at once.
+ *    Past that, the stream used longest ago is closed and taken up again
+ *    later at the record where it stopped (a seek for a file; for an
+ *    archive member, the archive read again from its start up to there:
+ *    slower, never larger).  The event a closed stream still has waiting
+ *    in the merge keeps its payload in a stash of WC_INPUT_STASH bytes; a
+ *    stream whose waiting payload is larger is never closed, and when
+ *    every open stream is such, the input fails ("more than N trace files
+ *    hold payloads ... at once") rather than exceed the bound;
+ *  - archive members of at most WC_INPUT_SMALL_MEMBER bytes are read whole
+ *    while the archive is scanned, up to WC_INPUT_MEM_BUDGET bytes in all;
+ *    they need no handle;
+ *  - an input has at most WC_INPUT_MAX_STREAMS trace files (more is an
+ *    input error), each costing about 200 bytes plus its name here and in
+ *    the merge.
+ * So memory is at most WC_INPUT_MEM_BUDGET + WC_INPUT_MAX_OPEN x (128 KiB
+ * of read-ahead + one libarchive handle: about 230 KB for gzip, more for
+ * xz or zstd with large windows) + the per-file costs, and at most
+ * WC_INPUT_MAX_OPEN + 2 descriptors.
+ */
+#define WC_INPUT_MAX_OPEN     64u
+#define WC_INPUT_STASH        32u
+#define WC_INPUT_SMALL_MEMBER (1u << 20)
+#define WC_INPUT_MEM_BUDGET   (64u << 20)
+#define WC_INPUT_MAX_STREAMS  (1u << 18)
+
 /* One per-CPU stream of an input. */
 struct wc_stream_info {
 	const char *name;        /* file or archive member name */
@@ -62,6 +90,18 @@ struct wc_stream_info {
 };
 
 int wc_input_open(struct wc_input **out, const char *path, struct wc_err *err);
+
+/* The same with smaller bounds than the defaults (for tests: members
+ * re-read, streams closed and resumed, without megabytes of fixtures).
+ * A field of 0, or past its default, means the default. */
+struct wc_input_limits {
+	unsigned max_open;        /* WC_INPUT_MAX_OPEN */
+	size_t small_member;      /* WC_INPUT_SMALL_MEMBER; 0: default */
+	size_t mem_budget;        /* WC_INPUT_MEM_BUDGET */
+	bool no_memory;           /* read no member into memory */
+};
+int wc_input_open_limits(struct wc_input **out, const char *path,
+			 const struct wc_input_limits *lim, struct wc_err *err);
 int wc_input_next(struct wc_input *in, struct wc_event *ev, struct wc_err *err);
 void wc_input_free(struct wc_input *in);
 

@@ -3,15 +3,17 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define READ_CHUNK (64u * 1024u)
 #define BUF_SIZE (READ_CHUNK + WC_SOURCE_MAX_PEEK)
 
-enum src_kind { SRC_FD, SRC_ARCHIVE };
+enum src_kind { SRC_FD, SRC_ARCHIVE, SRC_MEMORY };
 
 struct wc_source {
 	enum src_kind kind;
@@ -28,7 +30,7 @@ struct wc_source {
 };
 
 static int src_alloc(struct wc_source **out, const char *path,
-		     const char *member, struct wc_err *err)
+		     const char *member, bool want_buf, struct wc_err *err)
 {
 	struct wc_source *src;
 
@@ -38,8 +40,9 @@ static int src_alloc(struct wc_source **out, const char *path,
 	src->fd = -1;
 	src->path = strdup(path);
 	src->member = member ? strdup(member) : NULL;
-	src->buf = malloc(BUF_SIZE);
-	if (!src->path || (member && !src->member) || !src->buf)
+	/* Bytes already in memory are read in place: no read-ahead buffer. */
+	src->buf = want_buf ? malloc(BUF_SIZE) : NULL;
+	if (!src->path || (member && !src->member) || (want_buf && !src->buf))
 		goto fail_free;
 	*out = src;
 	return 0;
@@ -55,14 +58,27 @@ int wc_source_open_file(struct wc_source **out, const char *path,
 			struct wc_err *err)
 {
 	struct wc_source *src = NULL;
+	struct stat st;
 	int fd;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Not blocking, and regular files only: a FIFO put in place of a
+	 * trace file must not hang the reader. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
 				  "%s", strerror(errno));
-	if (src_alloc(&src, path, NULL, err) < 0)
+	if (fstat(fd, &st) < 0) {
+		wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET, "%s",
+			   strerror(errno));
+		goto fail_close;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		wc_err_set(err, WC_ERR_INPUT, path, NULL, WC_NO_OFFSET,
+			   "not a regular file");
+		goto fail_close;
+	}
+	if (src_alloc(&src, path, NULL, true, err) < 0)
 		goto fail_close;
 	src->kind = SRC_FD;
 	src->fd = fd;
@@ -81,7 +97,7 @@ int wc_source_open_fd(struct wc_source **out, int fd, const char *name,
 	struct wc_source *src = NULL;
 
 	*out = NULL;
-	if (src_alloc(&src, name, NULL, err) < 0)
+	if (src_alloc(&src, name, NULL, true, err) < 0)
 		return -1;
 	src->kind = SRC_FD;
 	src->fd = fd;
@@ -97,7 +113,7 @@ int wc_source_open_member(struct wc_source **out, const char *path,
 	int r;
 
 	*out = NULL;
-	if (src_alloc(&src, path, member, err) < 0)
+	if (src_alloc(&src, path, member, true, err) < 0)
 		return -1;
 	src->kind = SRC_ARCHIVE;
 	src->ar = archive_read_new();
@@ -133,6 +149,56 @@ int wc_source_open_member(struct wc_source **out, const char *path,
 fail:
 	wc_source_free(src);
 	return -1;
+}
+
+int wc_source_open_memory(struct wc_source **out, const char *path,
+			  const char *member, unsigned char *bytes, size_t len,
+			  struct wc_err *err)
+{
+	struct wc_source *src = NULL;
+
+	*out = NULL;
+	/* Never a NULL buffer, so that a peek's pointer is always valid. */
+	if (!bytes)
+		len = 0;
+	if (!bytes && !(bytes = malloc(1)))
+		return wc_err_set(err, WC_ERR_SYSTEM, path, member,
+				  WC_NO_OFFSET, "out of memory");
+	if (src_alloc(&src, path, member, false, err) < 0) {
+		free(bytes);
+		return -1;
+	}
+	src->buf = bytes;
+	src->kind = SRC_MEMORY;
+	src->end = len;
+	src->eof = 1;
+	*out = src;
+	return 0;
+}
+
+int wc_source_skip(struct wc_source *src, uint64_t n, struct wc_err *err)
+{
+	const unsigned char *p;
+
+	if (src->kind == SRC_FD && src->start == src->end &&
+	    lseek(src->fd, (off_t)n, SEEK_CUR) >= 0) {
+		src->base += n;
+		return 0;
+	}
+	while (n > 0) {
+		size_t want = n < WC_SOURCE_MAX_PEEK ? (size_t)n : WC_SOURCE_MAX_PEEK;
+		ssize_t got = wc_source_peek(src, want, &p, err);
+
+		if (got < 0)
+			return -1;
+		if (got == 0)
+			return wc_err_set(err, WC_ERR_INPUT, src->path, src->member,
+					  wc_source_offset(src),
+					  "shorter than before: ends here");
+		wc_source_consume(src, (size_t)got);
+		n -= (uint64_t)got;
+	}
+	return 0;
 }
 
 /* Reads more bytes after end; returns bytes read, 0 at the end, -1 on error. */
@@ -175,7 +241,7 @@ ssize_t wc_source_peek(struct wc_source *src, size_t n,
 {
 	if (n > WC_SOURCE_MAX_PEEK)
 		n = WC_SOURCE_MAX_PEEK;
-	while (src->end - src->start < n && !src->eof) {
+	while (src->kind != SRC_MEMORY && src->end - src->start < n && !src->eof) {
 		if (BUF_SIZE - src->start < n || src->end == BUF_SIZE) {
 			/* Slide the unconsumed tail to the front: the
 			 * buffer always has room for the largest peek. */
@@ -198,7 +264,7 @@ void wc_source_consume(struct wc_source *src, size_t n)
 	if (n > src->end - src->start)
 		n = src->end - src->start;
 	src->start += n;
-	if (src->start == src->end) {
+	if (src->start == src->end && src->kind != SRC_MEMORY) {
 		src->base += src->start;
 		src->start = src->end = 0;
 	}

@@ -18,7 +18,10 @@
  *
  * What always holds:
  *  - reads go through one fixed buffer (64 KiB of read-ahead plus room for
- *    the largest peek, WC_SOURCE_MAX_PEEK); nothing is allocated per read;
+ *    the largest peek, WC_SOURCE_MAX_PEEK, about 128 KiB in all); nothing
+ *    is allocated per read.  A memory source has no buffer of its own;
+ *  - only regular files are opened by name, and without blocking: a FIFO
+ *    or device in place of a trace file is refused, never waited on;
  *  - a peek of n bytes (n at most WC_SOURCE_MAX_PEEK, larger asks are cut
  *    to it) returns n, or fewer only when the stream ends first
  *    (0 at the very end), or -1 on a read error (err filled);
@@ -57,6 +60,19 @@ int wc_source_open_fd(struct wc_source **out, int fd, const char *name,
  * handle, with memory bounded by the number of open members. */
 int wc_source_open_member(struct wc_source **out, const char *path,
 			  const char *member, struct wc_err *err);
+
+/* LEN bytes already read (a small archive member, read whole while the
+ * archive was scanned), under the names PATH and MEMBER (may be NULL).
+ * Takes BYTES (malloc'd, may be NULL when LEN is 0) also when it fails;
+ * wc_source_free() frees it.  Costs LEN bytes and a few dozen more. */
+int wc_source_open_memory(struct wc_source **out, const char *path,
+			  const char *member, unsigned char *bytes, size_t len,
+			  struct wc_err *err);
+
+/* Skips the first N bytes (a seek for a file, read and dropped otherwise),
+ * to take up a stream again where it was left; offsets count them.  An
+ * input error when the stream ends first. */
+int wc_source_skip(struct wc_source *src, uint64_t n, struct wc_err *err);
 
 ssize_t wc_source_peek(struct wc_source *src, size_t n,
 		       const unsigned char **p, struct wc_err *err);
