@@ -49,7 +49,7 @@ check() {
 	got=$(echo "$csv" | awk -F, '$2 == "all" { print $15 }')
 	want=$(awk -v w="$(value positioning_ns "$expect")" 'BEGIN { printf "%.9f", w / 1e9 }')
 	within "$got" "$want" 2 || fail "$name: positioning $got s, expected $want s"
-	rate=$(echo "$json" | grep -m1 -o '"media_rate_mb_s": [0-9.]*' | awk '{ print $2 * 1e6 }')
+	rate=$(echo "$json" | jq '.captures[0].media_rate_mb_s * 1e6')
 	within "$rate" "$(value media_rate "$expect")" 5 ||
 		fail "$name: media rate $rate B/s, expected $(value media_rate "$expect")"
 	echo "ok: $name"
@@ -67,11 +67,12 @@ check "fast disk, depth 1, big-endian, second device, tar.gz" \
 # At depth 1 a flush never waits behind another request at the device:
 # its D2C is the model's flush latency, and the depth never exceeds 1.
 json=$("$WCANALYZE" --format json "$TMP/b.tar.gz")
-echo "$json" | grep -m1 '"flush_d2c_s"' | grep -q '"n": 92, "min": 0.030000000, "p50": 0.030000000, "p90": 0.030000000, "p99": 0.030000000, "max": 0.030000000' ||
-	fail "depth 1: flush D2C is not the model's 30 ms: $(echo "$json" | grep -m1 '"flush_d2c_s"')"
-echo "$json" | grep -m1 '"queue_depth"' | grep -q '"max": 1}' ||
-	fail "depth 1: $(echo "$json" | grep -m1 '"queue_depth"')"
-echo "$json" | grep -q '"device_source": "capture.conf"' ||
+echo "$json" | jq -e '.captures[0].flush_d2c_s |
+	.n == 92 and .min == 0.03 and .p50 == 0.03 and .p90 == 0.03 and .p99 == 0.03 and .max == 0.03' >/dev/null ||
+	fail "depth 1: flush D2C is not the model's 30 ms: $(echo "$json" | jq -c '.captures[0].flush_d2c_s')"
+echo "$json" | jq -e '.captures[0].queue_depth.max == 1' >/dev/null ||
+	fail "depth 1: $(echo "$json" | jq -c '.captures[0].queue_depth')"
+echo "$json" | jq -e '.captures[0].device_source == "capture.conf"' >/dev/null ||
 	fail "second device: the destination was not taken from capture.conf"
 
 "$WCSYNTH" --seed 3 --depth 16 --flush-ms 2 --rate 40 --files 500 \

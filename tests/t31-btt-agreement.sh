@@ -37,15 +37,14 @@ compare() {
 			awk -v s=$stat '$1 == s { print $2, $3, $4, $5 }')
 		[[ -n $row ]] || row="0 0 0 0"
 		read -r -a want <<<"$row"
-		got=$(echo "$json" | tr -d '\n' |
-			grep -o "\"btt\": {.*" | grep -o "\"${stat,,}\": {[^}]*}" | head -1)
-		n=$(echo "$got" | grep -o '"n": [0-9]*' | awk '{ print $2 }')
+		got=$(echo "$json" | jq -c ".captures[0].btt.${stat,,}")
+		n=$(echo "$got" | jq '.n')
 		[[ $n == "${want[3]}" ]] ||
 			fail "$name: $stat n $n, btt says ${want[3]}"
 		[[ $n == 0 ]] && continue
 		i=0
 		for field in min mean max; do
-			g=$(echo "$got" | grep -o "\"$field\": [0-9.]*" | awk '{ print $2 }')
+			g=$(echo "$got" | jq ".$field")
 			within "$g" "${want[$i]}" ||
 				fail "$name: $stat $field $g, btt says ${want[$i]}"
 			i=$((i + 1))

@@ -26,8 +26,8 @@ for in in "${inputs[@]}"; do
 		if (s != w + 0) { print $2 ": parts " s " ns, window " w " ns"; bad = 1 }
 	} END { exit bad }' || fail "$name: time partition does not add up"
 	json=$("$WCANALYZE" --format json "$in")
-	echo "$json" | grep -q '"orphan_completions": 0, "unfinished": 0' ||
-		fail "$name: requests lost: $(echo "$json" | grep '"tracking"')"
+	echo "$json" | jq -e 'all(.captures[].tracking; .orphan_completions == 0 and .unfinished == 0)' >/dev/null ||
+		fail "$name: requests lost: $(echo "$json" | jq -c '[.captures[].tracking]')"
 	read -r wc bar nflush < <(echo "$csv" | awk -F, '$2 == "all" { print $4, $5, $16 }')
 	if [[ $in == *.tar.* && -n $wc && -n $bar ]]; then
 		if [[ $wc == on && $bar == on ]]; then

@@ -13,8 +13,7 @@ cd "$TMP"
 "$WCSYNTH" -c -n 30000 big >/dev/null
 WCANALYZE_GNUPLOT='' "$WCANALYZE" -o out big >/dev/null 2>err || fail "wcanalyze -o: $(cat err)"
 
-requests=$("$WCANALYZE" --format json big | grep -o '"requests": *{[^}]*}' | head -n 1 |
-	grep -o "[0-9]\+" | awk "{ s += \$1 } END { print s + 0 }")
+requests=$("$WCANALYZE" --format json big | jq '.captures[0].requests | add')
 [[ $requests -gt 50000 ]] || fail "the capture has only $requests requests"
 
 points=$(grep -vc '^#' out/big/scatter.dat)
