@@ -263,6 +263,19 @@ static int group_means(struct wc_summary *s)
 
 /* ---- differences ------------------------------------------------------- */
 
+/* a - b, clamped to +-2^58 ns (9 years): a hostile trace can hold times
+ * near 2^64, and the sum of WC_NPARTS clamped parts must still fit an
+ * int64_t (and be negatable) so that they add up to wall_ns exactly. */
+#define DIFF_MAX ((int64_t)1 << 58)
+_Static_assert(WC_NPARTS <= 16, "WC_NPARTS differences of DIFF_MAX overflow");
+
+static int64_t diff_ns(uint64_t a, uint64_t b)
+{
+	if (a >= b)
+		return a - b > (uint64_t)DIFF_MAX ? DIFF_MAX : (int64_t)(a - b);
+	return b - a > (uint64_t)DIFF_MAX ? -DIFF_MAX : -(int64_t)(b - a);
+}
+
 static void diff_of(struct wc_sum_diff *d, const uint64_t *part,
 		    const uint64_t *base)
 {
@@ -272,7 +285,7 @@ static void diff_of(struct wc_sum_diff *d, const uint64_t *part,
 	d->known = true;
 	d->wall_ns = 0;
 	for (p = 0; p < WC_NPARTS; p++) {
-		d->part_ns[p] = (int64_t)part[p] - (int64_t)base[p];
+		d->part_ns[p] = diff_ns(part[p], base[p]);
 		d->wall_ns += d->part_ns[p];
 	}
 	sign = d->wall_ns > 0 ? 1 : d->wall_ns < 0 ? -1 : 0;
