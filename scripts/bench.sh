@@ -29,6 +29,8 @@
 #                       than its workload (queues reach the caps); 0 skips
 #   BENCH_MEMBERS="1000 10000 100000"  one-record members of the
 #                       many-member archives; "" skips
+#   BENCH_REPEAT=3      runs of each command, the least time counts
+#   BENCH_REF_REPEAT=1  the same for blkparse and btt (ten times as slow)
 set -euo pipefail
 
 : "${BUILD:?BUILD must name the build directory}"
@@ -45,6 +47,8 @@ big=${BENCH_BIG_EVENTS:-100000000}
 with_bundle=${BENCH_BUNDLE:-1}
 jobs=${BENCH_JOBS:-2}
 overload=${BENCH_OVERLOAD_EVENTS:-1000000}
+repeat=${BENCH_REPEAT:-3}
+ref_repeat=${BENCH_REF_REPEAT:-1}
 wc=$BUILD/wcanalyze
 summary=$tmp/summary
 
@@ -55,17 +59,32 @@ summary=$tmp/summary
 
 # measure SHAPE LABEL EVENTS CMD...: wall and CPU time and peak RSS of
 # CMD (its output thrown away), one line now and one row of the summary.
-# Peak RSS is the largest of CMD and the children it waited for.
+# Peak RSS is the largest of CMD and the children it waited for.  CMD
+# runs $repeat times and the least wall and CPU time count: on a shared
+# machine the other loads only ever add time.
 measure() {
-	local shape=$1 label=$2 n=$3 wall user sys rss cpu
+	local shape=$1 label=$2 n=$3 wall user sys rss cpu k
+	local bwall="" bcpu="" brss=0
 	shift 3
-	/usr/bin/time -o "$tmp/time" -f '%e %U %S %M' "$@" >/dev/null
-	read -r wall user sys rss <"$tmp/time"
-	cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+	for ((k = 0; k < repeat; k++)); do
+		/usr/bin/time -o "$tmp/time" -f '%e %U %S %M' "$@" >/dev/null
+		read -r wall user sys rss <"$tmp/time"
+		cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+		[[ -z $bwall ]] || awk -v a="$wall" -v b="$bwall" 'BEGIN { exit !(a < b) }' && bwall=$wall
+		[[ -z $bcpu ]] || awk -v a="$cpu" -v b="$bcpu" 'BEGIN { exit !(a < b) }' && bcpu=$cpu
+		((rss > brss)) && brss=$rss
+	done
 	printf 'bench: %s: %s: %s s (cpu %s s), peak RSS %s KiB\n' \
-		"$shape" "$label" "$wall" "$cpu" "$rss"
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$shape" "$label" "$n" "$wall" \
-		"$cpu" "$rss" >>"$summary"
+		"$shape" "$label" "$bwall" "$bcpu" "$brss"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$shape" "$label" "$n" "$bwall" \
+		"$bcpu" "$brss" >>"$summary"
+}
+
+# reference SHAPE LABEL EVENTS CMD...: measure for the slow tools compared
+# with (blkparse, btt), $ref_repeat times.
+reference() {
+	local repeat=$ref_repeat
+	measure "$@"
 }
 
 # events_of INPUT: events the analysis read (and the page cache warmed).
@@ -127,17 +146,21 @@ for shape in $shapes; do
 	measure "$shape" "per-CPU json" "$n" "$wc" --format json "$cap"
 	measure "$shape" "per-CPU --dump" "$n" "$wc" --dump "$cap"
 	mapfile -t in < <(bases "$cap")
-	blkparse -q "${in[@]}" -d "$tmp/merged" -o /dev/null >/dev/null
+	[[ $with_btt == 1 ]] ||
+		blkparse -q "${in[@]}" -d "$tmp/merged" -o /dev/null >/dev/null
 	if [[ $with_btt == 1 ]]; then
-		measure "$shape" "blkparse -i" "$n" blkparse -q "${in[@]}" -o /dev/null
-		measure "$shape" "blkparse -d" "$n" blkparse -q "${in[@]}" -d "$tmp/merged" -o /dev/null
+		reference "$shape" "blkparse -i" "$n" blkparse -q "${in[@]}" -o /dev/null
+		# This one also writes the merged file the next forms read.
+		reference "$shape" "blkparse -d" "$n" blkparse -q "${in[@]}" -d "$tmp/merged" -o /dev/null
 		# btt writes its .dat files into the current directory.
-		(cd "$tmp" && measure "$shape" "btt" "$n" btt -i "$tmp/merged")
+		(cd "$tmp" && reference "$shape" "btt" "$n" btt -i "$tmp/merged")
 		rm -f "$tmp"/*.dat
 	fi
 	measure "$shape" "merged json" "$n" "$wc" --format json "$tmp/merged"
 	measure "$shape" "merged --dump" "$n" "$wc" --dump "$tmp/merged"
-	measure "$shape" "stdin json" "$n" "$wc" --format json - <"$tmp/merged"
+	# sh opens the file as standard input anew for every run.
+	# shellcheck disable=SC2016
+	measure "$shape" "stdin json" "$n" sh -c 'exec "$0" --format json - <"$1"' "$wc" "$tmp/merged"
 	rm -f "$tmp/merged"
 	if [[ $with_archives == 1 ]]; then
 		tar -C "$tmp" -cf - "${cap##*/}" | zstd -q -1 -T0 -o "$tmp/c.tar.zst"
@@ -153,7 +176,7 @@ done
 # --- the bundle of a long capture, gnuplot included ----------------------
 if [[ $with_bundle == 1 && ${#caps[@]} -gt 0 ]]; then
 	cap=${caps[0]}
-	WCANALYZE_PLOTS=$top/plots measure "${cap##*/shape-}" "-o bundle" \
+	WCANALYZE_PLOTS=$top/plots reference "${cap##*/shape-}" "-o bundle" \
 		"$(events_of "$cap")" "$wc" -o "$tmp/bundle" "$cap"
 	echo "bench: bundle: $(find "$tmp/bundle" -name '*.png' | wc -l) PNG," \
 		"$(find "$tmp/bundle" -name '*.svg' | wc -l) SVG, whole bundle" \
@@ -188,7 +211,7 @@ if [[ $big != 0 ]]; then
 	for n in $events $big; do
 		mkfifo "$tmp/fifo"
 		"$BUILD/bench/replicate" -n "$n" -o - "$tmp/one" >"$tmp/fifo" 2>"$tmp/rep.out" &
-		measure "sample-$name" "stdin json, streamed (n asked)" "$n" "$wc" --format json - <"$tmp/fifo"
+		repeat=1 measure "sample-$name" "stdin, streamed" "$n" "$wc" --format json - <"$tmp/fifo"
 		wait $!
 		sed 's/^/bench: /' "$tmp/rep.out"
 		rm -f "$tmp/fifo"
