@@ -27,9 +27,13 @@ set encoding utf8
 # eval outcmd(fmt, w, h): switch to fmt ("png" or "svg") at w x h pixels
 # and write to the file named by the variable out plus ".png" or ".svg".
 formats = exists("formats") ? formats : "png svg"
+# outdir: the folder the files go in, with a trailing slash; this folder
+# unless set (wcanalyze renders into a fresh folder of its own that no
+# one can have planted a link in, then moves the files here).
+outdir = exists("outdir") ? outdir : ""
 outcmd(fmt, w, h) = (fmt eq "png" ? \
 	sprintf("set terminal pngcairo noenhanced size %d,%d font '%s'", w, h, fontspec) : \
 	sprintf("set terminal svg noenhanced size %d,%d font '%s' background '#ffffff'", w, h, fontspec)) . \
-	sprintf("; set output '%s.%s'", out, fmt)
+	sprintf("; set output '%s%s.%s'", outdir, out, fmt)
 # Sum of the columns base + k for the first i categories of the list.
 cum(list, i, base) = (i < 1) ? 0 : sum [j=1:i] column(base + word(list, j))

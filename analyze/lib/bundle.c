@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -37,6 +39,10 @@
 #define SVG_MAX_POINTS 50000
 #define MAX_PHASE_NAMES 16
 #define NAME_MAX_LEN 64
+/* Bundle files open at once (one is the most the code needs). */
+#define MAX_PENDING 4
+/* Tries at a fresh temporary name before giving up. */
+#define TMP_TRIES 32
 
 enum fig {
 	FIG_SCATTER,
@@ -111,6 +117,15 @@ struct wc_bundle {
 	size_t nscripts, scriptsize;
 	bool rendered;
 	const struct wc_summary *sum;    /* given to wc_bundle_close() */
+
+	/* Every file and folder is made relative to dirfd, never through a
+	 * link (see bopen()). */
+	int dirfd;
+	struct pending {                 /* files written, not yet renamed */
+		FILE *f;
+		int dfd;                 /* the folder it goes in */
+		char tmp[32], leaf[NAME_MAX_LEN + 32];
+	} pend[MAX_PENDING];
 };
 
 static const char *const compare_names[NCOMPARE] = {
@@ -176,46 +191,213 @@ static int path_of(const struct wc_bundle *b, const char *rel, char *buf,
 	return 0;
 }
 
-static FILE *bopen(const struct wc_bundle *b, const char *rel,
-		   struct wc_err *err)
+/* The error for a folder of the bundle that cannot be used as one (e is
+ * the errno of opening it with O_DIRECTORY | O_NOFOLLOW, which says
+ * ENOTDIR for a link as for a file: lstat() tells them apart). */
+static int refuse_dir(struct wc_err *err, const char *path, int e)
 {
-	char path[PATH_MAX];
-	FILE *f;
+	char p[PATH_MAX];
+	struct stat st;
+	size_t n;
 
-	if (path_of(b, rel, path, sizeof(path), err) < 0)
-		return NULL;
-	f = fopen(path, "w");
-	if (!f)
-		sys_err(err, path, "cannot create");
-	return f;
+	snprintf(p, sizeof(p), "%s", path);
+	for (n = strlen(p); n > 1 && p[n - 1] == '/'; n--)
+		p[n - 1] = '\0';
+	if (e == ELOOP || (e == ENOTDIR && lstat(p, &st) == 0 && S_ISLNK(st.st_mode)))
+		return wc_err_set(err, WC_ERR_USAGE, path, NULL, WC_NO_OFFSET,
+				  "a symbolic link where a folder of the bundle "
+				  "goes: refused");
+	if (e == ENOTDIR)
+		return wc_err_set(err, WC_ERR_USAGE, path, NULL, WC_NO_OFFSET,
+				  "not a folder: refused");
+	errno = e;
+	return sys_err(err, path, "cannot open folder");
 }
 
-static int bclose(const struct wc_bundle *b, FILE *f, const char *rel,
-		  struct wc_err *err)
+/*
+ * An fd of the folder that holds rel ("FILE" or "CAPTURE/FILE"), opened
+ * so that a symbolic link planted in place of a capture folder is
+ * refused, not followed; *leaf is rel's last part.  -1 on failure.
+ */
+static int parent_fd(const struct wc_bundle *b, const char *rel,
+		     const char **leaf, struct wc_err *err)
 {
-	char path[PATH_MAX];
-	bool bad = ferror(f) != 0;
+	const char *slash = strchr(rel, '/');
+	char sub[NAME_MAX_LEN + 32], path[PATH_MAX];
+	int fd;
 
-	if (fclose(f) != 0)
-		bad = true;
-	if (!bad)
-		return 0;
+	*leaf = slash ? slash + 1 : rel;
+	if (!slash) {
+		fd = fcntl(b->dirfd, F_DUPFD_CLOEXEC, 0);
+		if (fd < 0)
+			sys_err(err, b->dir, "cannot open folder");
+		return fd;
+	}
+	if ((size_t)(slash - rel) >= sizeof(sub) || strchr(slash + 1, '/')) {
+		wc_err_set(err, WC_ERR_USAGE, rel, NULL, WC_NO_OFFSET,
+			   "bundle: bad file name");
+		return -1;
+	}
+	memcpy(sub, rel, (size_t)(slash - rel));
+	sub[slash - rel] = '\0';
+	fd = openat(b->dirfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+
+		if (path_of(b, sub, path, sizeof(path), NULL) < 0)
+			snprintf(path, sizeof(path), "%s", sub);
+		refuse_dir(err, path, e);
+	}
+	return fd;
+}
+
+/* A name no one can have guessed for a file or folder we create. */
+static void fresh_name(char *buf, size_t size, const char *prefix)
+{
+	uint64_t r = 0;
+
+	if (getrandom(&r, sizeof(r), 0) != (ssize_t)sizeof(r))
+		r ^= (uint64_t)getpid() << 32 ^ (uint64_t)(uintptr_t)buf ^
+		     (uint64_t)rand();
+	snprintf(buf, size, ".%s-%016llx", prefix, (unsigned long long)r);
+}
+
+/*
+ * Creates a fresh file in dfd: O_EXCL and O_NOFOLLOW on a name not used
+ * before, so that nothing planted there (a link to a file outside the
+ * bundle) is written through.  Its name goes into tmp.
+ */
+static int create_fresh(int dfd, char *tmp, size_t size, int flags)
+{
+	int i, fd = -1;
+
+	for (i = 0; i < TMP_TRIES && fd < 0; i++) {
+		fresh_name(tmp, size, "wc");
+		fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			    O_CLOEXEC | flags, 0666);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	return fd;
+}
+
+/*
+ * Opens the bundle's file rel for writing.  What is written goes to a
+ * fresh file beside it; bclose() renames that over rel, which replaces a
+ * planted link instead of following it.
+ */
+static FILE *bopen(struct wc_bundle *b, const char *rel, struct wc_err *err)
+{
+	struct pending *p = NULL;
+	char path[PATH_MAX];
+	const char *leaf;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < MAX_PENDING && !p; i++)
+		if (!b->pend[i].f)
+			p = &b->pend[i];
+	if (!p || strlen(rel) >= sizeof(p->leaf)) {
+		wc_err_set(err, WC_ERR_USAGE, rel, NULL, WC_NO_OFFSET,
+			   "bundle: too many files open");
+		return NULL;
+	}
+	p->dfd = parent_fd(b, rel, &leaf, err);
+	if (p->dfd < 0)
+		return NULL;
+	snprintf(p->leaf, sizeof(p->leaf), "%s", leaf);
+	fd = create_fresh(p->dfd, p->tmp, sizeof(p->tmp), 0);
+	if (fd < 0)
+		goto fail_dfd;
+	p->f = fdopen(fd, "w");
+	if (!p->f) {
+		close(fd);
+		unlinkat(p->dfd, p->tmp, 0);
+		goto fail_dfd;
+	}
+	return p->f;
+
+fail_dfd:
 	if (path_of(b, rel, path, sizeof(path), NULL) < 0)
 		snprintf(path, sizeof(path), "%s", rel);
-	return sys_err(err, path, "write failed");
+	sys_err(err, path, "cannot create");
+	close(p->dfd);
+	return NULL;
 }
 
-static int slurp(const char *path, char **out, struct wc_err *err)
+static int bclose(struct wc_bundle *b, FILE *f, const char *rel,
+		  struct wc_err *err)
 {
-	FILE *f = fopen(path, "r");
+	struct pending *p = NULL;
+	char path[PATH_MAX];
+	bool bad = ferror(f) != 0;
+	const char *what = "write failed";
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < MAX_PENDING && !p; i++)
+		if (b->pend[i].f == f)
+			p = &b->pend[i];
+	if (fclose(f) != 0)
+		bad = true;
+	if (!p)
+		return wc_err_set(err, WC_ERR_USAGE, rel, NULL, WC_NO_OFFSET,
+				  "bundle: file not opened by bopen");
+	if (!bad && renameat(p->dfd, p->tmp, p->dfd, p->leaf) < 0) {
+		bad = true;
+		what = "cannot replace";
+	}
+	if (bad) {
+		int e = errno;
+
+		unlinkat(p->dfd, p->tmp, 0);
+		if (path_of(b, rel, path, sizeof(path), NULL) < 0)
+			snprintf(path, sizeof(path), "%s", rel);
+		errno = e;
+		r = sys_err(err, path, what);
+	}
+	close(p->dfd);
+	p->f = NULL;
+	return r;
+}
+
+/* Drops the files still open (a failure midway): nothing half written
+ * is left behind, nothing is renamed. */
+static void drop_pending(struct wc_bundle *b)
+{
+	size_t i;
+
+	for (i = 0; i < MAX_PENDING; i++) {
+		struct pending *p = &b->pend[i];
+
+		if (!p->f)
+			continue;
+		fclose(p->f);
+		unlinkat(p->dfd, p->tmp, 0);
+		close(p->dfd);
+		p->f = NULL;
+	}
+}
+
+/* Reads name, relative to dfd (AT_FDCWD or a folder of the bundle, where
+ * a link is not followed), into *out; path names it in errors. */
+static int slurp(int dfd, const char *name, const char *path, char **out,
+		 struct wc_err *err)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC |
+			(dfd == AT_FDCWD ? 0 : O_NOFOLLOW));
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m;
 	int c;
 
 	*out = NULL;
-	if (!f)
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return sys_err(err, path, "cannot open");
+	}
 	m = open_memstream(&buf, &len);
 	if (!m) {
 		fclose(f);
@@ -319,12 +501,13 @@ int wc_bundle_open(struct wc_bundle **out, const char *dir, struct wc_err *err)
 {
 	struct wc_bundle *b;
 	char path[PATH_MAX];
-	struct stat st;
+	size_t n;
 
 	*out = NULL;
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return nomem(err);
+	b->dirfd = -1;
 	b->dir = strdup(dir);
 	if (!b->dir || asprintf(&b->index, "%s/index.html", dir) < 0) {
 		b->index = NULL;
@@ -338,16 +521,25 @@ int wc_bundle_open(struct wc_bundle **out, const char *dir, struct wc_err *err)
 			   "path too long");
 		goto fail_free;
 	}
-	if (slurp(path, &b->common, err) < 0)
+	if (slurp(AT_FDCWD, path, path, &b->common, err) < 0)
 		goto fail_free;
 	parse_colors(b);
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
 		sys_err(err, dir, "cannot create folder");
 		goto fail_free;
 	}
-	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+	/* "DIR/" would follow a link named DIR, which O_NOFOLLOW is here to
+	 * refuse: someone else may have made it (in /tmp, say). */
+	if (!fits(path, sizeof(path), "%s", dir)) {
 		wc_err_set(err, WC_ERR_USAGE, dir, NULL, WC_NO_OFFSET,
-			   "not a folder");
+			   "path too long");
+		goto fail_free;
+	}
+	for (n = strlen(path); n > 1 && path[n - 1] == '/'; n--)
+		path[n - 1] = '\0';
+	b->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (b->dirfd < 0) {
+		refuse_dir(err, dir, errno);
 		goto fail_free;
 	}
 	*out = b;
@@ -440,7 +632,7 @@ static int write_gp(struct wc_bundle *b, const char *rel, const char *tpl,
 	if (!fits(path, sizeof(path), "%s/%s.gp", b->plots, tpl))
 		return wc_err_set(err, WC_ERR_USAGE, b->plots, NULL, WC_NO_OFFSET,
 				  "path too long");
-	if (slurp(path, &body, err) < 0)
+	if (slurp(AT_FDCWD, path, path, &body, err) < 0)
 		return -1;
 	f = bopen(b, rel, err);
 	if (!f)
@@ -962,7 +1154,7 @@ int wc_bundle_end(struct wc_bundle *b, struct wc_analysis *a,
 	char path[PATH_MAX];
 	struct cap *c;
 	size_t i;
-	int r = -1;
+	int r = -1, fd;
 
 	if (!b->in_capture)
 		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
@@ -1006,10 +1198,18 @@ int wc_bundle_end(struct wc_bundle *b, struct wc_analysis *a,
 	}
 	if (path_of(b, c->dir, path, sizeof(path), err) < 0)
 		goto out_series;
-	if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+	/* A folder left by an earlier run is used again; a link in its
+	 * place is refused (bopen() would refuse it too, later). */
+	if (mkdirat(b->dirfd, c->dir, 0777) < 0 && errno != EEXIST) {
 		sys_err(err, path, "cannot create folder");
 		goto out_series;
 	}
+	fd = openat(b->dirfd, c->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		refuse_dir(err, path, errno);
+		goto out_series;
+	}
+	close(fd);
 	r = write_figures(b, c, s, err);
 
 out_series:
@@ -1277,7 +1477,6 @@ static int write_difference(struct wc_bundle *b, struct wc_err *err)
 
 static int write_render_sh(struct wc_bundle *b, struct wc_err *err)
 {
-	char path[PATH_MAX];
 	FILE *f = bopen(b, "render.sh", err);
 
 	if (!f)
@@ -1292,12 +1491,8 @@ static int write_render_sh(struct wc_bundle *b, struct wc_err *err)
 	      "\t[[ -e $g ]] || continue\n"
 	      "\t(cd \"$(dirname \"$g\")\" && gnuplot \"$(basename \"$g\")\")\n"
 	      "done\n", f);
-	if (bclose(b, f, "render.sh", err) < 0)
-		return -1;
-	if (path_of(b, "render.sh", path, sizeof(path), err) < 0)
-		return -1;
-	chmod(path, 0755);
-	return 0;
+	fchmod(fileno(f), 0755);
+	return bclose(b, f, "render.sh", err);
 }
 
 /* gnuplot's path: $WCANALYZE_GNUPLOT or PATH; NULL when none. */
@@ -1331,58 +1526,150 @@ static char *find_gnuplot(void)
 	return NULL;
 }
 
-static pid_t spawn(const char *gnuplot, const char *dir, const char *script,
-		   int logfd)
+/* Runs gnuplot with a fixed argv, no shell, in the folder dirfd. */
+static pid_t spawn(const char *gnuplot, int dirfd, const char *outvar,
+		   const char *script, int logfd)
 {
 	pid_t pid = fork();
 
 	if (pid != 0)
 		return pid;
 	/* Child: only async-signal-safe calls from here on. */
-	if (chdir(dir) < 0 || dup2(logfd, STDOUT_FILENO) < 0 ||
+	if (fchdir(dirfd) < 0 || dup2(logfd, STDOUT_FILENO) < 0 ||
 	    dup2(logfd, STDERR_FILENO) < 0)
 		_exit(126);
-	execl(gnuplot, gnuplot, script, (char *)NULL);
+	execl(gnuplot, gnuplot, "-e", outvar, script, (char *)NULL);
 	_exit(127);
+}
+
+/* The folder of the bundle that holds the scripts of capture i, or the
+ * bundle's own folder for i == ncaps. */
+static const char *folder_of(const struct wc_bundle *b, size_t i)
+{
+	return i < b->ncaps ? b->caps[i].dir : ".";
+}
+
+/* An fd of folder_of(b, i), refusing a link (see parent_fd()). */
+static int folder_fd(const struct wc_bundle *b, size_t i, struct wc_err *err)
+{
+	char rel[NAME_MAX_LEN + 32];
+	const char *leaf;
+
+	if (i == b->ncaps)
+		return parent_fd(b, "x", &leaf, err);
+	snprintf(rel, sizeof(rel), "%s/x", b->caps[i].dir);
+	return parent_fd(b, rel, &leaf, err);
+}
+
+/*
+ * Moves the PNG and SVG files gnuplot wrote into the private folder
+ * rname of folder i up into folder i, each renamed over its old copy
+ * (so a link planted under that name is replaced, not written through),
+ * then removes rname with anything else in it.
+ */
+static int collect(struct wc_bundle *b, size_t i, const char *rname,
+		   struct wc_err *err)
+{
+	char path[PATH_MAX];
+	int fd, rfd, pass, r = 0;
+
+	fd = folder_fd(b, i, err);
+	if (fd < 0)
+		return -1;
+	/* Entries renamed while a folder is read may hide others from
+	 * readdir(): read it again until it is empty. */
+	for (pass = 0; pass < 4; pass++) {
+		struct dirent *de;
+		DIR *d;
+
+		rfd = openat(fd, rname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (rfd < 0 || !(d = fdopendir(rfd))) {
+			if (rfd >= 0)
+				close(rfd);
+			break;
+		}
+		while ((de = readdir(d))) {
+			const char *n = de->d_name, *dot = strrchr(n, '.');
+			struct stat st;
+
+			if (!strcmp(n, ".") || !strcmp(n, ".."))
+				continue;
+			if (fstatat(rfd, n, &st, AT_SYMLINK_NOFOLLOW) < 0)
+				st.st_mode = 0;
+			if (S_ISREG(st.st_mode) && dot &&
+			    (!strcmp(dot, ".png") || !strcmp(dot, ".svg"))) {
+				if (renameat(rfd, n, fd, n) == 0)
+					continue;
+				if (r == 0) {
+					snprintf(path, sizeof(path), "%s/%s/%s",
+						 b->dir, folder_of(b, i), n);
+					r = sys_err(err, path, "cannot replace");
+				}
+			}
+			unlinkat(rfd, n, S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0);
+		}
+		closedir(d);
+		if (unlinkat(fd, rname, AT_REMOVEDIR) == 0 || errno != ENOTEMPTY)
+			break;
+	}
+	close(fd);
+	return r;
 }
 
 /*
  * Runs gnuplot on every queued script, a few at a time, in the script's
- * folder, with output to gnuplot.log.  Returns 0, or -1 naming the first
- * script that failed.
+ * folder, with output to gnuplot.log.  gnuplot writes its figures into a
+ * fresh folder of ours (outdir, see plots/common.gp) in each folder, as
+ * it opens them through links; collect() moves them in.  Returns 0, or
+ * -1 naming the first script that failed.
  */
 static int render(struct wc_bundle *b, const char *gnuplot, struct wc_err *err)
 {
-	char logpath[PATH_MAX];
+	char logpath[PATH_MAX], path[PATH_MAX], logtmp[32], rname[32], outvar[64];
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t par = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (size_t)ncpu;
-	pid_t *pids;
-	size_t next = 0, done = 0, i;
+	pid_t *pids = NULL;
+	size_t next = 0, done = 0, made = 0, i;
 	int logfd, r = 0;
 	struct stat st;
 
 	if (path_of(b, "gnuplot.log", logpath, sizeof(logpath), err) < 0)
 		return -1;
-	logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0666);
+	logfd = create_fresh(b->dirfd, logtmp, sizeof(logtmp), O_APPEND);
 	if (logfd < 0)
 		return sys_err(err, logpath, "cannot create");
+	fresh_name(rname, sizeof(rname), "render");
+	snprintf(outvar, sizeof(outvar), "outdir = '%s/'", rname);
+	for (made = 0; made <= b->ncaps; made++) {
+		int fd = folder_fd(b, made, err);
+
+		if (fd < 0)
+			goto fail_collect;
+		if (mkdirat(fd, rname, 0700) < 0) {
+			snprintf(path, sizeof(path), "%s/%s/%s", b->dir,
+				 folder_of(b, made), rname);
+			sys_err(err, path, "cannot create folder");
+			close(fd);
+			goto fail_collect;
+		}
+		close(fd);
+	}
 	pids = calloc(b->nscripts ? b->nscripts : 1, sizeof(*pids));
 	if (!pids) {
-		close(logfd);
-		return nomem(err);
+		nomem(err);
+		goto fail_collect;
 	}
 	while (done < b->nscripts) {
 		int status;
 
 		while (next < b->nscripts && next - done < par) {
-			char dir[PATH_MAX], *slash;
-			const char *script = b->scripts[next];
+			const char *script;
+			int fd = parent_fd(b, b->scripts[next], &script, err);
 
-			if (path_of(b, script, dir, sizeof(dir), err) < 0)
+			if (fd < 0)
 				goto fail_wait;
-			slash = strrchr(dir, '/');
-			*slash = '\0';
-			pids[next] = spawn(gnuplot, dir, slash + 1, logfd);
+			pids[next] = spawn(gnuplot, fd, outvar, script, logfd);
+			close(fd);
 			if (pids[next] < 0) {
 				sys_err(err, gnuplot, "cannot run");
 				goto fail_wait;
@@ -1401,17 +1688,28 @@ static int render(struct wc_bundle *b, const char *gnuplot, struct wc_err *err)
 		}
 		done++;
 	}
-	goto out;
+	goto collect;
 
 fail_wait:
-	r = -1;
 	for (i = done; i < next; i++)
 		waitpid(pids[i], NULL, 0);
-out:
+fail_collect:
+	r = -1;
+collect:
+	for (i = 0; i < made; i++)
+		if (collect(b, i, rname, err) < 0)
+			r = -1;
 	free(pids);
+	/* The log replaces an old one only when gnuplot said something. */
+	if (fstat(logfd, &st) == 0 && st.st_size == 0) {
+		unlinkat(b->dirfd, logtmp, 0);
+		unlinkat(b->dirfd, "gnuplot.log", 0);
+	} else if (renameat(b->dirfd, logtmp, b->dirfd, "gnuplot.log") < 0) {
+		unlinkat(b->dirfd, logtmp, 0);
+		if (r == 0)
+			r = sys_err(err, logpath, "cannot replace");
+	}
 	close(logfd);
-	if (stat(logpath, &st) == 0 && st.st_size == 0)
-		unlink(logpath);
 	return r;
 }
 
@@ -1549,7 +1847,7 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 	int k, fig;
 
 	if (path_of(b, "report.txt", path, sizeof(path), err) < 0 ||
-	    slurp(path, &report, err) < 0)
+	    slurp(b->dirfd, "report.txt", path, &report, err) < 0)
 		return -1;
 	f = bopen(b, "index.html", err);
 	if (!f) {
@@ -1756,6 +2054,9 @@ void wc_bundle_free(struct wc_bundle *b)
 
 	if (!b)
 		return;
+	drop_pending(b);
+	if (b->dirfd >= 0)
+		close(b->dirfd);
 	drop_series(b);
 	for (i = 0; i < b->ncaps; i++)
 		free(b->caps[i].curve);

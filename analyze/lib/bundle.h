@@ -56,6 +56,19 @@
  *    and must live until wc_bundle_close();
  *  - the folder is created if needed (its parent must exist); files of
  *    the same names in it are replaced, nothing else is touched;
+ *  - nothing is written through a link (docs/security-output.md): a
+ *    file is written under a fresh name in its folder (O_EXCL and
+ *    O_NOFOLLOW) and renamed over its own name, so that a link planted
+ *    there is replaced, not followed; gnuplot runs (fixed argv, no
+ *    shell) in each folder but writes into a fresh private folder of
+ *    ours, whose figures are then renamed in the same way; DIR or a
+ *    capture's folder that is a symbolic link is refused (WC_ERR_USAGE,
+ *    "a symbolic link where a folder of the bundle goes: refused");
+ *    a run killed midway may leave .wc-* files or .render-* folders;
+ *  - the capture names reach the .gp scripts only as single-quoted
+ *    gnuplot strings (escape.h), and a capture's folder never takes a
+ *    name of the bundle's own (compare-*, index.html, ...: it gets
+ *    "capture-" in front);
  *  - wc_bundle_free(NULL) is fine.
  */
 #ifndef WC_BUNDLE_H
