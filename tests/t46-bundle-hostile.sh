@@ -128,4 +128,50 @@ WCANALYZE_GNUPLOT='' timeout 30 "$WCANALYZE" -o own own1 own2 own3 own4 \
 [[ $(find own -mindepth 1 -maxdepth 1 -type d | wc -l) -eq 4 ]] ||
 	fail "four captures in $(find own -mindepth 1 -maxdepth 1 -type d | wc -l) folders"
 
+# ---- links planted in -o DIR ---------------------------------------------
+mk plain plain
+mkdir outside outside/dir
+for f in index report png log dat; do echo "precious $f" >"outside/$f"; done
+snapshot() { (cd outside && find . -printf '%p %y\n' -type f -exec cat {} + | sort); }
+snapshot >outside.before
+check_outside() {
+	snapshot | cmp -s - outside.before || fail "$1: a file outside DIR changed"
+}
+# Links in place of the bundle's files, a capture's files and gnuplot's
+# figures, one dangling (it would create a file outside).
+mkdir -p links/plain
+ln -s "$TMP/outside/index" links/index.html
+ln -s "$TMP/outside/report" links/report.txt
+ln -s "$TMP/outside/log" links/gnuplot.log
+ln -s "$TMP/outside/png" links/plain/scatter.png
+ln -s "$TMP/outside/dat" links/plain/timeline.dat
+ln -s "$TMP/outside/new" links/plain/throughput.svg
+rc=0
+"$WCANALYZE" -o links plain >stdout 2>stderr || rc=$?
+[[ $rc -eq 0 ]] || fail "links to files in DIR: exit $rc: $(cat stderr)"
+check_outside "links to files in DIR"
+for f in index.html report.txt plain/scatter.png plain/timeline.dat plain/throughput.svg; do
+	[[ -f links/$f && ! -L links/$f ]] || fail "links/$f was not replaced by a file"
+done
+[[ ! -L links/gnuplot.log ]] || fail "links/gnuplot.log: the link is still there"
+[[ -z $(find links -name '.wc-*' -o -name '.render-*') ]] ||
+	fail "temporary files left: $(find links -name '.wc-*' -o -name '.render-*')"
+# A link in place of a capture's folder is refused and says so.
+mkdir cdir
+ln -s "$TMP/outside/dir" cdir/plain
+rc=0
+"$WCANALYZE" -o cdir plain >stdout 2>stderr || rc=$?
+[[ $rc -eq 2 ]] || fail "a link as a capture folder: exit $rc, not 2: $(cat stderr)"
+grep -qx 'wcanalyze: cdir/plain: a symbolic link where a folder of the bundle goes: refused' stderr ||
+	fail "a link as a capture folder: $(cat stderr)"
+check_outside "a link as a capture folder"
+# So is DIR itself when it is a link (someone else's, in /tmp say).
+ln -s "$TMP/outside/dir" ldir
+rc=0
+"$WCANALYZE" -o ldir/ plain >stdout 2>stderr || rc=$?
+[[ $rc -eq 2 ]] || fail "DIR a link: exit $rc, not 2: $(cat stderr)"
+grep -qx 'wcanalyze: ldir/: a symbolic link where a folder of the bundle goes: refused' stderr ||
+	fail "DIR a link: $(cat stderr)"
+check_outside "DIR a link"
+
 exit 0
