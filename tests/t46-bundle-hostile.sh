@@ -118,15 +118,17 @@ mk own1 compare-time
 mk own2 compare-time
 mk own3 index.html
 mk own4 report.txt
+mk own5 ../../escape
 rc=0
-WCANALYZE_GNUPLOT='' timeout 30 "$WCANALYZE" -o own own1 own2 own3 own4 \
+WCANALYZE_GNUPLOT='' timeout 30 "$WCANALYZE" -o own own1 own2 own3 own4 own5 \
 	>stdout 2>stderr || rc=$?
 [[ $rc -ne 124 ]] || fail "captures named compare-time: wcanalyze -o hung"
 [[ $rc -eq 0 ]] || fail "captures named as the bundle's files: exit $rc: $(cat stderr)"
 [[ -f own/index.html && -f own/report.txt && -f own/compare-time.gp ]] ||
 	fail "a capture took the place of one of the bundle's files"
-[[ $(find own -mindepth 1 -maxdepth 1 -type d | wc -l) -eq 4 ]] ||
-	fail "four captures in $(find own -mindepth 1 -maxdepth 1 -type d | wc -l) folders"
+[[ $(find own -mindepth 1 -maxdepth 1 -type d | wc -l) -eq 5 ]] ||
+	fail "five captures in $(find own -mindepth 1 -maxdepth 1 -type d | wc -l) folders"
+[[ -d own/_._.._escape ]] || fail "../../escape: not a folder inside DIR"
 
 # ---- links planted in -o DIR ---------------------------------------------
 mk plain plain
