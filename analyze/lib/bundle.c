@@ -1925,6 +1925,7 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 		const struct cap *c = &b->caps[i];
 		const struct wc_capture_meta *m = wc_analysis_meta(c->a);
 		const struct wc_figures *fg = wc_analysis_main(c->a);
+		const struct wc_sum_figs *sf = &b->sum->caps[i].figs;
 
 		fprintf(f, "<h2 id=\"cap-%s\">", c->dir);
 		wc_escape_html(f, m->name);
@@ -1947,13 +1948,14 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 			fputs("<table>\n<tr><th class=\"l\">category</th><th>time (s)</th>"
 			      "<th>share</th><th>requests</th><th>bytes</th></tr>\n", f);
 			for (k = 0; k <= WC_NCAT; k++) {
-				uint64_t ns = k < WC_NCAT ? fg->time_ns[k] : fg->idle_ns;
+				/* The parts: categories, then idle. */
+				uint64_t ns = sf->part_ns[k];
 
 				fputs("<tr><td class=\"l\">", f);
 				html_swatch(f, k < WC_NCAT ? b->catcolor[k] : b->idlecolor);
 				wc_escape_html(f, k < WC_NCAT ? wc_cat_name((enum wc_cat)k) : "idle");
 				fprintf(f, "</td><td>%.3f</td><td>%.1f%%</td>", wc_secs(ns),
-					fg->window_ns ? 100.0 * (double)ns / (double)fg->window_ns : 0.0);
+					sf->wall_ns ? 100.0 * (double)ns / (double)sf->wall_ns : 0.0);
 				if (k < WC_NCAT)
 					fprintf(f, "<td>%llu</td><td>%llu</td></tr>\n",
 						(unsigned long long)fg->requests[k],
@@ -1963,7 +1965,7 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 			}
 			fprintf(f, "<tr><th class=\"l\">window</th><th>%.3f</th>"
 				"<th>100%%</th><th></th><th></th></tr>\n</table>\n",
-				wc_secs(fg->window_ns));
+				sf->col[WC_COL_WALL]);
 		}
 		for (fig = 0; fig < NFIG; fig++) {
 			char alt[512];
