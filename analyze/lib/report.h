@@ -1,26 +1,37 @@
 /*
- * report.h - writes analyses as text, JSON or CSV to a FILE *.
+ * report.h - writes a summary (summary.h) as text, JSON or CSV to a
+ * FILE *.  The writers only format: every number comes from the summary
+ * or, for figures it does not derive (latencies, seeks, btt), straight
+ * from the analysis.
  *
- *     struct wc_analysis *caps[N];     // from wc_analysis_run()
- *     if (wc_report_write(stdout, WC_FORMAT_TEXT, caps, n, NULL, &err) < 0)
+ *     struct wc_summary *s = NULL;
+ *     if (wc_summary_build(&s, caps, n, baseline, &err) < 0 ||
+ *         wc_report_write(stdout, WC_FORMAT_TEXT, s, &err) < 0)
  *             report(&err);
+ *     wc_summary_free(s);
  *
  * Formats:
- *  - text, one capture: plain ASCII, no line over 80 columns, to paste in
- *    a mail or a bug report: configuration, one line per category (time,
+ *  - text: plain ASCII (input text escaped), no line over 80 columns, to
+ *    paste in a mail or a bug report; it opens with the findings;
+ *  - text, one capture: configuration, one line per category (time,
  *    share of the window, requests, bytes), then positioning, latencies,
  *    seeks, queue depth, phases and process waits;
  *  - text, several captures: a comparison table, one row per capture
  *    (fs, cache, barrier, wall, busy, flush, journal, metadata,
- *    positioning, data); with a baseline (a capture's name), a second
- *    table gives each figure as a ratio to the baseline's;
- *  - json: the stable schema of docs/json-format.md ({"captures": [...]});
- *    with a baseline, a top-level "baseline" and per capture and phase
- *    a "ratio_to_baseline" object;
+ *    positioning, data), or per group of runs (with n and the wall's
+ *    standard deviation) when some configuration ran more than once;
+ *    with a named baseline and no runs, a second table gives each figure
+ *    as a ratio to the baseline's; with differences, a table of them
+ *    (wall and its parts) per group, the noise verdicts, and the
+ *    differences per phase of every capture;
+ *  - json: the stable schema of docs/json-format.md: findings, groups,
+ *    captures; with a named baseline, a top-level "baseline" and per
+ *    capture and phase a "ratio_to_baseline" object; with differences,
+ *    a "difference" object per capture, phase and group;
  *  - csv: a header line, then per capture one row for the whole window
- *    (phase column "all") and one per phase; with a baseline, seven
- *    ratio_* columns at the end (none without, so the default columns
- *    never change).
+ *    (phase column "all") and one per phase; with a named baseline,
+ *    seven ratio_* columns; with differences, group and diff_* columns
+ *    (the 29 first columns never change).
  *
  * Ratios (text, JSON, CSV) are of wall, busy, flush, journal, metadata,
  * positioning and data time to the baseline's: a capture's to the
@@ -29,8 +40,8 @@
  * value is 0, when either value is unknown (positioning without a media
  * rate), or when the baseline has no phase of that name.
  *
- * The functions only write; they fail (-1, err filled) on a write error
- * or an unknown baseline (before writing anything).  Nothing is freed.
+ * The functions only write; they fail (-1, err filled) on a write error.
+ * Nothing is freed.
  */
 #ifndef WC_REPORT_H
 #define WC_REPORT_H
