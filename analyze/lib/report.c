@@ -89,6 +89,15 @@ static const char *s6(double v, char *buf, size_t size)
 	return buf;
 }
 
+/* True when the word at s is a unit: s, ms or %, with any punctuation. */
+static bool is_unit(const char *s)
+{
+	size_t n = strspn(s, "ms%");
+
+	return n && n <= 2 && (n == 1 || !strncmp(s, "ms", 2)) &&
+	       (!s[n] || s[n] == ' ' || strchr(".,;:)", s[n]));
+}
+
 /* A sentence for a terminal: wrapped to 78 columns after "  - ", bytes
  * that are not printable ASCII shown as '?'. */
 static void text_sentence(FILE *f, const char *raw)
@@ -106,6 +115,11 @@ static void text_sentence(FILE *f, const char *raw)
 			;
 		if (!w)
 			break;
+		/* A unit stays on the line of its number: "12.3 ms", "4 %". */
+		while (s[w] == ' ' && is_unit(s + w + 1)) {
+			for (w++; s[w] && s[w] != ' '; w++)
+				;
+		}
 		if (col > 4 && col + 1 + w > 78) {
 			fputs("\n    ", f);
 			col = 4;
