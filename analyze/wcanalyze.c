@@ -143,6 +143,10 @@ static int dump_one(const char *path)
 	/* Gaps first: the last line is the one that says why we stopped. */
 	report_notes(in);
 	report_skips(in);
+	if (wc_input_backwards(in))
+		fprintf(stderr, PROG ": %s: time goes backwards %llu times "
+			"(events kept in the order read)\n", path,
+			(unsigned long long)wc_input_backwards(in));
 	if (r < 0)
 		status = report(&err);
 	wc_input_free(in);

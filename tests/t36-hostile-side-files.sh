@@ -53,4 +53,29 @@ grep -qx 'wcanalyze: bad/phases.tsv: line 1: end_ns: before start_ns, row ignore
 	fail "phase end before start: $(cat err)"
 jq -e '.captures[0] | .events_dropped == null and .write_cache == null' out.json >/dev/null ||
 	fail "refused values are not unknown in JSON: $(jq -c '.captures[0] | {events_dropped, write_cache}' out.json)"
-echo "ok: FIFOs refused, unreadable file exit 1, bad values warned"
+
+# A destination the trace holds no I/O on: said on standard error and in
+# the report (it was a bare "no completed I/O in the trace").
+mkdir -p elsewhere/trace
+cp "$FIX"/loop1.blktrace.* elsewhere/trace/
+printf 'destination = loop0\ndevice.loop0.dev = 7:0\n' >elsewhere/capture.conf
+"$WCANALYZE" elsewhere >out 2>err
+want='capture.conf names device 7,0 as the destination, but the trace holds I/O only on 7,1'
+grep -qxF "wcanalyze: elsewhere: $want" err || fail "missing destination: stderr: $(cat err)"
+grep -qxF "  $want" out || fail "missing destination: report: $(cat out)"
+
+# Time that goes backwards: warned once, with a count.
+python3 - <<'PY'
+import struct
+Q = 1 | (1 << 17) | (1 << 20)
+with open('back.blktrace.0', 'wb') as f:
+    for seq, t in enumerate([100, 200, 150, 300, 120, 400], 1):
+        f.write(struct.pack('<IIQQIIIIIHH', 0x65617407, seq, t, 8 * seq,
+                            4096, Q, 1, (7 << 20) | 1, 0, 0, 0))
+PY
+"$WCANALYZE" --dump back >out 2>err
+grep -qxF 'wcanalyze: back: time goes backwards 2 times (events kept in the order read)' err ||
+	fail "time backwards (dump): $(cat err)"
+"$WCANALYZE" back >out 2>err
+[[ $(grep -c 'time goes backwards 2 times' err) -eq 1 ]] || fail "time backwards (report): $(cat err)"
+echo "ok: FIFOs refused, unreadable file exit 1, bad values, missing destination and backward time warned"

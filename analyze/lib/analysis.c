@@ -16,6 +16,7 @@ struct wc_analysis {
 	size_t nphases;
 	int main_index;
 	bool partial;
+	char main_missing[200];     /* why the destination has no figures */
 	size_t nwarnings;
 	char warnings[WC_ANALYSIS_MAX_WARNINGS][320];
 };
@@ -208,6 +209,33 @@ fail:
 }
 
 /* The destination from capture.conf, else the device that moved most. */
+/* capture.conf named a destination the trace has no I/O on: an empty
+ * report must say why, naming what the trace does hold. */
+static void say_main_missing(struct wc_analysis *a, size_t n)
+{
+	char *p = a->main_missing, *end = p + sizeof(a->main_missing);
+	size_t i, shown = n < 6 ? n : 6;
+
+	p += snprintf(p, (size_t)(end - p), "capture.conf names device %u,%u "
+		      "as the destination, but the trace ",
+		      WC_DEV_MAJOR(a->meta.main_device),
+		      WC_DEV_MINOR(a->meta.main_device));
+	if (n == 0) {
+		snprintf(p, (size_t)(end - p), "holds no I/O");
+		return;
+	}
+	p += snprintf(p, (size_t)(end - p), "holds I/O only on ");
+	for (i = 0; i < shown && p < end; i++) {
+		uint32_t d = wc_account_device(a->ac, i)->device;
+
+		p += snprintf(p, (size_t)(end - p), "%s%u,%u",
+			      i == 0 ? "" : i + 1 == n ? " and " : ", ",
+			      WC_DEV_MAJOR(d), WC_DEV_MINOR(d));
+	}
+	if (shown < n && p < end)
+		snprintf(p, (size_t)(end - p), " and %zu more", n - shown);
+}
+
 static void pick_main(struct wc_analysis *a)
 {
 	size_t i, n = wc_account_ndevices(a->ac);
@@ -216,6 +244,8 @@ static void pick_main(struct wc_analysis *a)
 	a->main_index = -1;
 	if (a->meta.main_from_conf)
 		a->main_index = wc_account_find(a->ac, a->meta.main_device);
+	if (a->main_index < 0 && a->meta.main_from_conf)
+		say_main_missing(a, n);
 	if (a->main_index >= 0 || a->meta.main_from_conf)
 		return;
 	for (i = 0; i < n; i++) {
@@ -315,6 +345,12 @@ int wc_analysis_run(struct wc_analysis **out, const char *path,
 	else if (!cap->has_events_dropped)
 		a->meta.events_dropped = skips;   /* a plain trace */
 	pick_main(a);
+	if (a->main_missing[0])
+		warn(a, "%s: %s", path, a->main_missing);
+	if (wc_input_backwards(in))
+		warn(a, "%s: time goes backwards %llu times (events kept in the "
+		     "order read)", path,
+		     (unsigned long long)wc_input_backwards(in));
 	wc_input_free(in);
 	*out = a;
 	return r;
@@ -420,6 +456,11 @@ size_t wc_analysis_nwarnings(const struct wc_analysis *a)
 const char *wc_analysis_warning(const struct wc_analysis *a, size_t i)
 {
 	return i < a->nwarnings ? a->warnings[i] : NULL;
+}
+
+const char *wc_analysis_main_missing(const struct wc_analysis *a)
+{
+	return a->main_missing[0] ? a->main_missing : NULL;
 }
 
 bool wc_analysis_partial(const struct wc_analysis *a)

@@ -138,6 +138,11 @@ const struct wc_tracker_stats *wc_analysis_tracker_stats(
 size_t wc_analysis_nwarnings(const struct wc_analysis *a);
 const char *wc_analysis_warning(const struct wc_analysis *a, size_t i);
 
+/* Why the main device has no figures when capture.conf named one the
+ * trace holds no I/O on ("capture.conf names device 7,0 as the
+ * destination, but the trace holds I/O only on 7,1 and 7,2"), or NULL. */
+const char *wc_analysis_main_missing(const struct wc_analysis *a);
+
 /* True when the input failed midway and only part of it was analysed. */
 bool wc_analysis_partial(const struct wc_analysis *a);
 

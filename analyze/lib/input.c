@@ -55,6 +55,8 @@ struct wc_input {
 	char *path;
 	size_t mem_used;        /* bytes of members read at the scan */
 	struct wc_input_limits lim;
+	uint64_t last_time;     /* of the event handed out last */
+	uint64_t backwards;     /* events earlier than the one before */
 	unsigned open[WC_INPUT_MAX_OPEN];   /* streams holding a handle */
 	unsigned nopen;
 	bool may_close;         /* more streams with handles than may be open */
@@ -847,7 +849,19 @@ int wc_input_next(struct wc_input *in, struct wc_event *ev, struct wc_err *err)
 		r = wc_merge_next(in->merge, ev, err);
 	if (r < 0)
 		in->failed = 1;
+	if (r > 0) {
+		/* A clock that steps back, or a stream out of order beyond
+		 * what the merge can mend: counted, said once at the end. */
+		if (ev->time < in->last_time)
+			in->backwards++;
+		in->last_time = ev->time;
+	}
 	return r;
+}
+
+uint64_t wc_input_backwards(const struct wc_input *in)
+{
+	return in->backwards;
 }
 
 void wc_input_free(struct wc_input *in)

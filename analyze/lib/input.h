@@ -105,6 +105,11 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
 int wc_input_next(struct wc_input *in, struct wc_event *ev, struct wc_err *err);
 void wc_input_free(struct wc_input *in);
 
+/* Events handed out so far whose time is earlier than the event's before
+ * them (a clock that stepped back, a file out of order): they are passed
+ * on as read, and counted here so a caller can warn once. */
+uint64_t wc_input_backwards(const struct wc_input *in);
+
 /* A short name for the input: the capture's name, or the path's base name. */
 const char *wc_input_name(const struct wc_input *in);
 

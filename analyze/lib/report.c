@@ -347,7 +347,8 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 		wc_analysis_partial(a) ? ", input ended early: partial" :
 		m->complete == 0 ? ", capture incomplete" : "");
 	if (!g) {
-		fprintf(f, "  no completed I/O in the trace\n");
+		fprintf(f, "  %s\n", wc_analysis_main_missing(a) ?
+			wc_analysis_main_missing(a) : "no completed I/O in the trace");
 		return finish(f, err);
 	}
 	fprintf(f, "  device %s%s, %s\n", devname(m, g->device, b, sizeof(b)),
