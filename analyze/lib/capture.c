@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "blktrace_format.h"
+#include "source.h"
 
 int wc_capture_new(struct wc_capture **out, struct wc_err *err)
 {
@@ -40,33 +41,24 @@ void wc_capture_free(struct wc_capture *c)
 int wc_capture_read_file(const char *path, char **text, size_t *len,
 			 struct wc_err *err)
 {
-	struct stat st;
+	struct wc_err e;
+	off_t size;
 	char *buf = NULL;
 	size_t got = 0;
 	int fd, ret = -1;
 
 	*text = NULL;
 	*len = 0;
-	/* Not blocking: a FIFO opened for reading would wait for a writer
-	 * forever.  fstat then says what was really opened. */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	wc_err_clear(&e);
+	fd = wc_source_open_regular(path, &size, &e);
 	if (fd < 0) {
 		if (errno == ENOENT)
-			return 0;
-		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
-				  "%s", strerror(errno));
+			return 0;     /* no such file: nothing to say */
+		if (err && err->kind == WC_ERR_NONE)
+			*err = e;
+		return -1;
 	}
-	if (fstat(fd, &st) < 0) {
-		wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET, "%s",
-			   strerror(errno));
-		goto close_fd;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		wc_err_set(err, WC_ERR_INPUT, path, NULL, WC_NO_OFFSET,
-			   "not a regular file");
-		goto close_fd;
-	}
-	if (st.st_size > (off_t)WC_CAPTURE_MAX_BYTES) {
+	if (size > (off_t)WC_CAPTURE_MAX_BYTES) {
 		wc_err_set(err, WC_ERR_INPUT, path, NULL, WC_NO_OFFSET,
 			   "larger than %u bytes", WC_CAPTURE_MAX_BYTES);
 		goto close_fd;

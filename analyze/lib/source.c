@@ -54,20 +54,21 @@ fail:
 			  "out of memory");
 }
 
-int wc_source_open_file(struct wc_source **out, const char *path,
-			struct wc_err *err)
+int wc_source_open_regular(const char *path, off_t *size, struct wc_err *err)
 {
-	struct wc_source *src = NULL;
 	struct stat st;
-	int fd;
+	int fd, e;
 
-	*out = NULL;
-	/* Not blocking, and regular files only: a FIFO put in place of a
-	 * trace file must not hang the reader. */
+	/* Not blocking: a FIFO opened for reading would wait for a writer
+	 * for ever.  fstat then says what was really opened. */
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
-				  "%s", strerror(errno));
+	if (fd < 0) {
+		e = errno;
+		wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET, "%s",
+			   strerror(e));
+		errno = e;
+		return -1;
+	}
 	if (fstat(fd, &st) < 0) {
 		wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET, "%s",
 			   strerror(errno));
@@ -78,6 +79,26 @@ int wc_source_open_file(struct wc_source **out, const char *path,
 			   "not a regular file");
 		goto fail_close;
 	}
+	if (size)
+		*size = st.st_size;
+	return fd;
+
+fail_close:
+	close(fd);
+	errno = 0;
+	return -1;
+}
+
+int wc_source_open_file(struct wc_source **out, const char *path,
+			struct wc_err *err)
+{
+	struct wc_source *src = NULL;
+	int fd;
+
+	*out = NULL;
+	fd = wc_source_open_regular(path, NULL, err);
+	if (fd < 0)
+		return -1;
 	if (src_alloc(&src, path, NULL, true, err) < 0)
 		goto fail_close;
 	src->kind = SRC_FD;

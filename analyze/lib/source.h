@@ -50,6 +50,11 @@ struct wc_source;
 int wc_source_open_file(struct wc_source **out, const char *path,
 			struct wc_err *err);
 
+/* Opens PATH for reading without blocking, regular files only: the
+ * descriptor, and its size in *size (may be NULL); -1 with err filled
+ * (errno left ENOENT when PATH does not exist). */
+int wc_source_open_regular(const char *path, off_t *size, struct wc_err *err);
+
 /* An already open descriptor (standard input); name is used in messages.
  * The descriptor is not closed by wc_source_free(). */
 int wc_source_open_fd(struct wc_source **out, int fd, const char *name,
