@@ -35,7 +35,8 @@ void fuzz_fail(const char *what, const char *fmt, ...)
 
 /* Length of the valid UTF-8 sequence at s[0..n) and its code point, or 0
  * when the bytes there are not one (overlong, surrogate, > U+10FFFF,
- * truncated). */
+ * truncated).  Written apart from escape.c's decoder on purpose: a check
+ * that shared the code it checks could not catch that code's mistakes. */
 static size_t utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
 {
 	uint32_t c = s[0], min;
