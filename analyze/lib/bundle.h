@@ -56,7 +56,7 @@
  *    and must live until wc_bundle_close();
  *  - the folder is created if needed (its parent must exist); files of
  *    the same names in it are replaced, nothing else is touched;
- *  - nothing is written through a link (docs/security-output.md): a
+ *  - nothing is written through a link (docs/security.md): a
  *    file is written under a fresh name in its folder (O_EXCL and
  *    O_NOFOLLOW) and renamed over its own name, so that a link planted
  *    there is replaced, not followed; gnuplot runs (fixed argv, no
