@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t37-many-members.sh - an archive of 20,000 one-record NAME.blktrace.N
+# t38-many-members.sh - an archive of 20,000 one-record NAME.blktrace.N
 # members, and a folder of 2,000 such files, read under 256 open files and
 # a 1 GB address space: each member once kept its own libarchive handle
 # (about 230 KB and a descriptor) for the whole merge.  Peak memory is
