@@ -218,8 +218,8 @@ static int analyse_parallel(const struct options *o,
 
 /* Analyses every input, then writes one report of all that could be read:
  * an input that turns bad midway still contributes what came before.
- * With --output the report is a bundle folder (docs/bundle.md), which sees
- * every request through the analysis hook. */
+ * With --output the report is a bundle folder (docs/bundle.md), drawn
+ * from the per-device series the analysis keeps when asked. */
 static int run_analysis(const struct options *o)
 {
 	struct wc_analysis_opts ao = o->analysis;
@@ -241,8 +241,7 @@ static int run_analysis(const struct options *o)
 			status = report(&err);
 			goto out;
 		}
-		ao.on_request = wc_bundle_on_request;
-		ao.ctx = b;
+		ao.series = true;
 	}
 	if (!b) {
 		status = analyse_parallel(o, &ao, caps, &n);
@@ -253,10 +252,6 @@ static int run_analysis(const struct options *o)
 		int r;
 
 		wc_err_clear(&err);
-		if (b && wc_bundle_begin(b, &err) < 0) {
-			status = report(&err);
-			goto out;
-		}
 		r = wc_analysis_run(&a, o->inputs[i], &ao, &err);
 		report_warnings(a);
 		if (r < 0) {
@@ -265,10 +260,11 @@ static int run_analysis(const struct options *o)
 			if (status == WC_EXIT_OK)
 				status = s;
 		}
-		if (a)
-			caps[n++] = a;
+		if (!a)
+			continue;
+		caps[n++] = a;
 		wc_err_clear(&err);
-		if (b && wc_bundle_end(b, a, &err) < 0) {
+		if (b && wc_bundle_add(b, a, &err) < 0) {
 			status = report(&err);
 			goto out;
 		}

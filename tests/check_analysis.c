@@ -1,7 +1,7 @@
 /*
  * check_analysis.c - unit tests of analyze/lib/analysis.c over scripted
- * event sources: the main device (named or busiest), the request hook,
- * --journal, a source failing midway (partial result kept), the window
+ * event sources: the main device (named or busiest), the consumers it
+ * owns (btt, the per-device series) switched on and off, --journal, a source failing midway (partial result kept), the window
  * and phases partitioned to the nanosecond, btt figures wired in.
  */
 #include <check.h>
@@ -73,18 +73,6 @@ static const struct wc_event *script(size_t *n)
 	return evs;
 }
 
-static unsigned hooked, hooked_unfinished, hooked_journal;
-
-static void hook(void *ctx, const struct wc_request *rq, enum wc_cat cat)
-{
-	ck_assert_ptr_eq(ctx, &hooked);
-	hooked++;
-	if (!rq->completed)
-		hooked_unfinished++;
-	if (cat == WC_CAT_JOURNAL)
-		hooked_journal++;
-}
-
 static uint64_t parts(const struct wc_figures *f)
 {
 	uint64_t s = f->idle_ns;
@@ -117,13 +105,16 @@ START_TEST(test_busiest_is_main)
 	ck_assert_int_eq(wc_analysis_meta(a)->journal_method,
 			 WC_JOURNAL_HEURISTIC);
 	ck_assert_uint_eq(wc_btt_q2c(wc_analysis_btt(a))->n, 4);
+	/* series are off unless asked for */
+	ck_assert(!wc_analysis_has_series(a));
+	ck_assert_ptr_null(wc_analysis_series(a, DEV1));
 	ck_assert_uint_eq(wc_btt_d2c(wc_analysis_btt(a))->n, 4);
 	wc_analysis_free(a);
 	wc_analysis_free(NULL);
 }
 END_TEST
 
-START_TEST(test_named_main_hook_journal_phases)
+START_TEST(test_named_main_series_journal_phases)
 {
 	struct wc_phase ph[2] = {
 		{ "copy", 1000, 3000, 0, 0, 0 },
@@ -134,6 +125,7 @@ START_TEST(test_named_main_hook_journal_phases)
 	struct wc_capture_meta meta;
 	struct wc_analysis *a = NULL;
 	const struct wc_figures *f;
+	const struct wc_series *s1, *s2;
 	struct wc_err err;
 	size_t p;
 
@@ -145,16 +137,27 @@ START_TEST(test_named_main_hook_journal_phases)
 	o.journal_given = true;
 	o.journal_start = 5000;
 	o.journal_len = 8;
-	o.on_request = hook;
-	o.ctx = &hooked;
-	hooked = hooked_unfinished = hooked_journal = 0;
+	o.series = true;
+	o.btt = false;
 	s.ev = script(&s.n);
 	wc_err_clear(&err);
 	ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, &meta, ph, 2,
 						&o, &err), 0);
-	ck_assert_uint_eq(hooked, 5);
-	ck_assert_uint_eq(hooked_unfinished, 1);
-	ck_assert_uint_eq(hooked_journal, 1);
+	ck_assert_ptr_null(wc_analysis_btt(a));
+	/* Every request, unfinished too, went to its device's series with
+	 * its category. */
+	ck_assert(wc_analysis_has_series(a));
+	s1 = wc_analysis_series(a, DEV1);
+	s2 = wc_analysis_series(a, DEV2);
+	ck_assert_ptr_nonnull(s1);
+	ck_assert_ptr_nonnull(s2);
+	ck_assert_uint_eq(wc_series_requests(s1), 4);
+	ck_assert_uint_eq(wc_series_incomplete(s1), 1);
+	ck_assert_uint_eq(wc_series_requests(s2), 1);
+	ck_assert_uint_eq(wc_series_lat_n(s1, WC_CAT_JOURNAL), 1);
+	ck_assert_uint_eq(wc_series_lat_n(s2, WC_CAT_DATA_READ), 1);
+	ck_assert_uint_eq(wc_analysis_series_ignored(a), 0);
+	ck_assert_ptr_null(wc_analysis_series(a, 12345));
 	f = wc_analysis_main(a);
 	ck_assert_uint_eq(f->device, DEV1);
 	ck_assert_uint_eq(f->requests[WC_CAT_JOURNAL], 1);
@@ -176,6 +179,48 @@ START_TEST(test_named_main_hook_journal_phases)
 	ck_assert_uint_eq(wc_analysis_phase_figures(a, 1)->time_ns[WC_CAT_JOURNAL],
 			  300);
 	ck_assert_str_eq(wc_analysis_phase(a, 1)->name, "delete");
+	wc_analysis_release_series(a);
+	ck_assert(!wc_analysis_has_series(a));
+	ck_assert_ptr_null(wc_analysis_series(a, DEV1));
+	ck_assert_uint_eq(f->requests[WC_CAT_JOURNAL], 1);   /* the rest stays */
+	wc_analysis_free(a);
+}
+END_TEST
+
+/* One 4 KiB write on each of WC_SERIES_MAX_DEVICES + 3 devices: the
+ * first ones seen get a series, the requests of the rest are counted. */
+START_TEST(test_series_device_cap)
+{
+	enum { NDEV = WC_SERIES_MAX_DEVICES + 3 };
+	static struct wc_event evs[3 * NDEV];
+	struct wc_analysis_opts o = WC_ANALYSIS_OPTS_INIT;
+	struct src s = { evs, 3 * NDEV, 0, 3 * NDEV + 1 };
+	struct wc_analysis *a = NULL;
+	struct wc_err err;
+	unsigned d;
+
+	for (d = 0; d < NDEV; d++) {
+		uint32_t dev = WC_DEV_MAKE(8u, d);
+
+		evs[3 * d] = E(dev, 1000 + 10 * d, WC_TA_QUEUE, W, 8, 4096);
+		evs[3 * d + 1] = E(dev, 1001 + 10 * d, WC_TA_ISSUE, W, 8, 4096);
+		evs[3 * d + 2] = E(dev, 1002 + 10 * d, WC_TA_COMPLETE, W, 8, 4096);
+	}
+	o.series = true;
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, NULL, NULL, 0,
+						&o, &err), 0);
+	for (d = 0; d < NDEV; d++) {
+		const struct wc_series *se = wc_analysis_series(a, WC_DEV_MAKE(8u, d));
+
+		if (d < WC_SERIES_MAX_DEVICES) {
+			ck_assert_ptr_nonnull(se);
+			ck_assert_uint_eq(wc_series_requests(se), 1);
+		} else {
+			ck_assert_ptr_null(se);
+		}
+	}
+	ck_assert_uint_eq(wc_analysis_series_ignored(a), 3);
 	wc_analysis_free(a);
 }
 END_TEST
@@ -221,7 +266,8 @@ static Suite *analysis_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_busiest_is_main);
-	tcase_add_test(tc, test_named_main_hook_journal_phases);
+	tcase_add_test(tc, test_named_main_series_journal_phases);
+	tcase_add_test(tc, test_series_device_cap);
 	tcase_add_test(tc, test_partial);
 	tcase_add_test(tc, test_empty);
 	suite_add_tcase(s, tc);

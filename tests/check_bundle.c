@@ -169,13 +169,14 @@ static struct wc_analysis *feed(struct wc_bundle *b, const char *name,
 	ph[0] = (struct wc_phase){ "copy", T0, s.ev[s.n / 2].time, 0, 0, 0 };
 	ph[1] = (struct wc_phase){ "sync", s.ev[s.n / 2].time,
 				   s.ev[s.n - 1].time, 0, 0, 0 };
-	o.on_request = wc_bundle_on_request;
-	o.ctx = b;
+	o.series = true;
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_bundle_begin(b, &err), 0);
 	ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, &meta, ph, 2,
 						&o, &err), 0);
-	ck_assert_int_eq(wc_bundle_end(b, a, &err), 0);
+	ck_assert_int_eq(wc_bundle_add(b, a, &err), 0);
+	/* the bundle keeps its points, the analysis no longer its series */
+	ck_assert(!wc_analysis_has_series(a));
+	ck_assert_ptr_null(wc_analysis_series(a, DEV));
 	return a;
 }
 
@@ -524,7 +525,10 @@ END_TEST
 
 START_TEST(test_misuse)
 {
+	static struct src s;
 	struct wc_bundle *b = NULL;
+	struct wc_analysis *a = NULL, *plain = NULL;
+	struct truth tr;
 	struct wc_err err;
 
 	/* Templates that are not there. */
@@ -542,17 +546,31 @@ START_TEST(test_misuse)
 
 	b = open_bundle();
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_bundle_end(b, NULL, &err), -1);
-	wc_err_clear(&err);
 	ck_assert_int_eq(wc_bundle_close(b, NULL, &err), -1);   /* nothing in it */
+	ck_assert_int_eq(err.kind, WC_ERR_USAGE);
+
+	/* An analysis run without series has nothing to draw from. */
+	make_trace(&s, &tr, 3);
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_bundle_begin(b, &err), 0);
-	ck_assert_int_eq(wc_bundle_begin(b, &err), -1);
+	ck_assert_int_eq(wc_analysis_run_source(&plain, src_next, &s, NULL, NULL,
+						0, NULL, &err), 0);
+	ck_assert(!wc_analysis_has_series(plain));
+	ck_assert_int_eq(wc_bundle_add(b, plain, &err), -1);
+	ck_assert_int_eq(err.kind, WC_ERR_USAGE);
+	ck_assert_ptr_nonnull(strstr(err.msg, "without series"));
+
+	/* Nor one added already: its series were released. */
+	a = feed(b, "once", 4, &tr);
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_bundle_close(b, NULL, &err), -1);   /* inside one */
-	ck_assert_int_eq(wc_bundle_end(b, NULL, &err), 0);      /* dropped */
+	ck_assert_int_eq(wc_bundle_add(b, a, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "without series"));
+	wc_err_clear(&err);
+	ck_assert_int_eq(close_with(b, &a, 1, &err), 0);
+	ck_assert(exists("once/timeline.dat"));
 	wc_bundle_free(b);
 	wc_bundle_free(NULL);
+	wc_analysis_free(a);
+	wc_analysis_free(plain);
 }
 END_TEST
 
@@ -609,13 +627,11 @@ START_TEST(test_many_points_no_svg)
 	meta.events_dropped = -1;
 	meta.main_device = DEV;
 	meta.journal_method = WC_JOURNAL_HEURISTIC;
-	o.on_request = wc_bundle_on_request;
-	o.ctx = b;
+	o.series = true;
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_bundle_begin(b, &err), 0);
 	ck_assert_int_eq(wc_analysis_run_source(&a, gen_next, &g, &meta, NULL, 0,
 						&o, &err), 0);
-	ck_assert_int_eq(wc_bundle_end(b, a, &err), 0);
+	ck_assert_int_eq(wc_bundle_add(b, a, &err), 0);
 	ck_assert_int_eq(close_with(b, &a, 1, &err), 0);
 	gp = slurp("many/scatter.gp");
 	ck_assert_ptr_nonnull(strstr(gp, "\nformats = \"png\"\n"));

@@ -1,11 +1,10 @@
 /*
  * check_jobs.c - unit tests of analyze/lib/jobs.c: several threads give
  * each job exactly what wc_analysis_run() alone gives it (figures and
- * failures, in each job's own slot), and a request hook keeps every
- * analysis in the calling thread.  Fixtures: tests/fixtures/reader.
+ * failures, in each job's own slot), and the options reach every
+ * thread's analysis.  Fixtures: tests/fixtures/reader.
  */
 #include <check.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,33 +82,25 @@ START_TEST(test_threads_change_nothing)
 }
 END_TEST
 
-struct hook_seen {
-	pthread_t caller;
-	unsigned long calls, elsewhere;
-};
-
-static void hook(void *ctx, const struct wc_request *rq, enum wc_cat cat)
-{
-	struct hook_seen *h = ctx;
-
-	(void)rq;
-	(void)cat;
-	h->calls++;
-	if (!pthread_equal(pthread_self(), h->caller))
-		h->elsewhere++;
-}
-
-START_TEST(test_hook_stays_in_caller)
+/* The options reach every thread's analysis: the series asked for are
+ * there, btt switched off is not. */
+START_TEST(test_options_reach_threads)
 {
 	static struct wc_job jobs[NPATHS];
 	struct wc_analysis_opts o = WC_ANALYSIS_OPTS_INIT;
-	struct hook_seen h = { pthread_self(), 0, 0 };
+	size_t i;
 
-	o.on_request = hook;
-	o.ctx = &h;
+	o.series = true;
+	o.btt = false;
 	run(jobs, 4, &o);
-	ck_assert_uint_gt(h.calls, 0);
-	ck_assert_uint_eq(h.elsewhere, 0);
+	for (i = 0; i < NPATHS; i++) {
+		if (!jobs[i].a)
+			continue;
+		ck_assert(wc_analysis_has_series(jobs[i].a));
+		ck_assert_ptr_nonnull(wc_analysis_series(
+			jobs[i].a, wc_analysis_meta(jobs[i].a)->main_device));
+		ck_assert_ptr_null(wc_analysis_btt(jobs[i].a));
+	}
 	free_jobs(jobs);
 }
 END_TEST
@@ -127,7 +118,7 @@ static Suite *jobs_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_threads_change_nothing, 0, 4);
-	tcase_add_test(tc, test_hook_stays_in_caller);
+	tcase_add_test(tc, test_options_reach_threads);
 	tcase_add_test(tc, test_cpus);
 	suite_add_tcase(s, tc);
 	return s;

@@ -7,10 +7,19 @@
 
 #include "input.h"
 
+struct devseries {
+	uint32_t device;
+	struct wc_series *s;
+};
+
 struct wc_analysis {
 	struct wc_capture_meta meta;
 	struct wc_account *ac;
 	struct wc_btt *btt;
+	struct devseries series[WC_SERIES_MAX_DEVICES];
+	size_t nseries;
+	bool has_series;
+	uint64_t series_ignored;
 	struct wc_tracker_stats stats;
 	struct wc_phase_result phases[WC_MAX_PHASES];
 	size_t nphases;
@@ -138,11 +147,48 @@ struct run {
 	const struct wc_analysis_opts *o;
 	const struct wc_input *in;       /* for process names, or NULL */
 	struct wc_classifier cl;
+	wc_event_source next;            /* where the events come from */
+	void *ctx;
 };
 
-static int analyse(struct run *run, wc_event_source next, void *ctx,
-		   const struct wc_phase *phases, size_t nphases,
-		   struct wc_err *err)
+/* The tracker's source: every event goes to btt first, as it passes.
+ * btt keeps its own failure (out of memory) for the end of the run. */
+static int feed(void *ctx, struct wc_event *ev, struct wc_err *err)
+{
+	struct run *run = ctx;
+	int r = run->next(run->ctx, ev, err);
+
+	if (r > 0 && run->a->btt)
+		wc_btt_add(run->a->btt, ev, NULL);
+	return r;
+}
+
+/* Gives rq to its device's series; -1 with err when out of memory. */
+static int add_series(struct wc_analysis *a, const struct wc_request *rq,
+		      enum wc_cat cat, struct wc_err *err)
+{
+	struct wc_series *s = NULL;
+	size_t i;
+
+	for (i = 0; i < a->nseries && !s; i++)
+		if (a->series[i].device == rq->device)
+			s = a->series[i].s;
+	if (!s) {
+		if (a->nseries == WC_SERIES_MAX_DEVICES) {
+			a->series_ignored++;
+			return 0;
+		}
+		if (wc_series_open(&s, err) < 0)
+			return -1;
+		a->series[a->nseries].device = rq->device;
+		a->series[a->nseries++].s = s;
+	}
+	wc_series_add(s, rq, cat);
+	return 0;
+}
+
+static int analyse(struct run *run, const struct wc_phase *phases,
+		   size_t nphases, struct wc_err *err)
 {
 	struct wc_analysis *a = run->a;
 	struct wc_phase_window win[WC_MAX_PHASES];
@@ -168,24 +214,24 @@ static int analyse(struct run *run, wc_event_source next, void *ctx,
 		win[i].end = p->end;
 	}
 	a->nphases = nphases;
+	a->has_series = run->o->series;
 	conf.media_rate = run->o->media_rate;
 	conf.nphases = nphases;
 	conf.phases = win;
 
 	if (wc_account_open(&a->ac, &conf, err) < 0)
 		goto fail;
-	if (wc_btt_open(&a->btt, err) < 0)
+	if (run->o->btt && wc_btt_open(&a->btt, err) < 0)
 		goto fail;
-	if (wc_tracker_open_source(&tr, next, ctx, err) < 0)
+	if (wc_tracker_open_source(&tr, feed, run, err) < 0)
 		goto fail;
-	wc_tracker_set_hook(tr, wc_btt_hook, a->btt);
 
 	while ((r = wc_tracker_next(tr, &rq, err)) > 0) {
 		enum wc_cat cat = wc_classify(&run->cl, &rq);
 		const char *comm = NULL;
 
-		if (run->o->on_request)
-			run->o->on_request(run->o->ctx, &rq, cat);
+		if (run->o->series && add_series(a, &rq, cat, err) < 0)
+			goto fail_tracker;
 		if (run->in && rq.completed && (rq.action & WC_TC(WC_TC_SYNC)))
 			comm = wc_input_comm(run->in, rq.pid);
 		wc_account_add(a->ac, &rq, cat, comm);
@@ -193,7 +239,7 @@ static int analyse(struct run *run, wc_event_source next, void *ctx,
 	a->stats = *wc_tracker_stats(tr);
 	if (r < 0)
 		a->partial = true;
-	if (wc_btt_status(a->btt, err) < 0)
+	if (a->btt && wc_btt_status(a->btt, err) < 0)
 		goto fail_tracker;
 	first = a->stats.first_time == WC_NO_TIME ? 0 : a->stats.first_time;
 	last = a->stats.last_time == WC_NO_TIME ? 0 : a->stats.last_time;
@@ -288,6 +334,7 @@ static void setup_classifier(struct run *run)
 
 static const struct wc_analysis_opts default_opts = WC_ANALYSIS_OPTS_INIT;
 
+/* wc_input_next() as an event source (event.h). */
 static int input_next(void *ctx, struct wc_event *ev, struct wc_err *err)
 {
 	return wc_input_next(ctx, ev, err);
@@ -332,8 +379,10 @@ int wc_analysis_run(struct wc_analysis **out, const char *path,
 	run.a = a;
 	run.o = o ? o : &default_opts;
 	run.in = in;
+	run.next = input_next;
+	run.ctx = in;
 	setup_classifier(&run);
-	r = analyse(&run, input_next, in, cap->phases, np, err);
+	r = analyse(&run, cap->phases, np, err);
 	if (r < 0 && !a->partial)
 		goto fail_input;
 	/* What the recorder lost (capture.conf) plus what went missing
@@ -383,8 +432,10 @@ int wc_analysis_run_source(struct wc_analysis **out, wc_event_source next,
 		meta_unknown(&a->meta, "");
 	run.a = a;
 	run.o = o ? o : &default_opts;
+	run.next = next;
+	run.ctx = ctx;
 	setup_classifier(&run);
-	r = analyse(&run, next, ctx, phases, nphases, err);
+	r = analyse(&run, phases, nphases, err);
 	if (r < 0 && !a->partial) {
 		wc_analysis_free(a);
 		return -1;
@@ -442,6 +493,37 @@ const struct wc_btt *wc_analysis_btt(const struct wc_analysis *a)
 	return a->btt;
 }
 
+const struct wc_series *wc_analysis_series(const struct wc_analysis *a,
+					   uint32_t device)
+{
+	size_t i;
+
+	for (i = 0; i < a->nseries; i++)
+		if (a->series[i].device == device)
+			return a->series[i].s;
+	return NULL;
+}
+
+bool wc_analysis_has_series(const struct wc_analysis *a)
+{
+	return a->has_series;
+}
+
+uint64_t wc_analysis_series_ignored(const struct wc_analysis *a)
+{
+	return a->series_ignored;
+}
+
+void wc_analysis_release_series(struct wc_analysis *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nseries; i++)
+		wc_series_free(a->series[i].s);
+	a->nseries = 0;
+	a->has_series = false;
+}
+
 const struct wc_tracker_stats *wc_analysis_tracker_stats(
 	const struct wc_analysis *a)
 {
@@ -472,6 +554,7 @@ void wc_analysis_free(struct wc_analysis *a)
 {
 	if (!a)
 		return;
+	wc_analysis_release_series(a);
 	wc_account_free(a->ac);
 	wc_btt_free(a->btt);
 	free(a);

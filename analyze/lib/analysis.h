@@ -1,11 +1,12 @@
 /*
  * analysis.h - analyse one input end to end: input -> tracker ->
- * classifier -> accountant (+ btt figures), with the capture's metadata.
+ * classifier -> accountant, with the capture's metadata, and the other
+ * consumers of events and requests the caller switches on: btt's figures
+ * (every event) and a time series per device (every request).
  *
  *     struct wc_analysis_opts o = WC_ANALYSIS_OPTS_INIT;
  *     struct wc_analysis *a = NULL;
- *     o.on_request = my_hook;        // optional: sees every request
- *     o.ctx = my_state;
+ *     o.series = true;               // e.g. for a bundle's figures
  *     if (wc_analysis_run(&a, path, &o, &err) < 0)
  *             report(&err);          // a may still hold a partial result
  *     meta = wc_analysis_meta(a);     // name, fs, write_cache, barrier ...
@@ -19,9 +20,16 @@
  * device that moved the most bytes.
  *
  * What always holds:
- *  - on_request sees every request the tracker hands out (unfinished
- *    ones too, with completed false), in that order, with its category,
- *    before the accountant; the request is valid only during the call;
+ *  - the analysis owns its consumers and nothing outside it sees events
+ *    or requests as they pass: btt (on by default, the reports print it)
+ *    sees every event before the tracker; with o.series, every request
+ *    the tracker hands out (unfinished ones too) goes, with its category,
+ *    to its device's series (at most WC_SERIES_MAX_DEVICES devices, the
+ *    first seen; the requests of the rest are only counted), then to the
+ *    accountant;
+ *  - memory: btt's and the tracker's bounds (wclimits.h), and with
+ *    o.series about 670 KiB a device, until wc_analysis_release_series()
+ *    or wc_analysis_free();
  *  - when the input turns bad midway, wc_analysis_run() returns -1 with
  *    err filled, but *out holds the analysis of every event before the
  *    failure (wc_analysis_partial() is then true); on other failures *out
@@ -40,22 +48,21 @@
 #include "btt.h"
 #include "classify.h"
 #include "input.h"
+#include "series.h"
 #include "tracker.h"
 #include "wcerr.h"
-
-typedef void (*wc_request_hook)(void *ctx, const struct wc_request *rq,
-				enum wc_cat cat);
+#include "wclimits.h"
 
 struct wc_analysis_opts {
 	bool journal_given;        /* --journal START+LEN */
 	uint64_t journal_start;
 	uint64_t journal_len;
 	double media_rate;         /* --media-rate, bytes/s; 0: estimate */
-	wc_request_hook on_request;
-	void *ctx;
+	bool btt;                  /* btt's Q2C and D2C (the reports need them) */
+	bool series;               /* a time series per device */
 };
 
-#define WC_ANALYSIS_OPTS_INIT { false, 0, 0, 0.0, NULL, NULL }
+#define WC_ANALYSIS_OPTS_INIT { false, 0, 0, 0.0, true, false }
 
 /* One traced device as capture.conf describes it. */
 struct wc_device_meta {
@@ -125,7 +132,22 @@ const struct wc_phase_result *wc_analysis_phase(const struct wc_analysis *a,
 /* Figures of the main device over phase p (NULL: no I/O seen). */
 const struct wc_figures *wc_analysis_phase_figures(const struct wc_analysis *a,
 						   size_t p);
+/* btt's figures, or NULL when o.btt was off. */
 const struct wc_btt *wc_analysis_btt(const struct wc_analysis *a);
+/* The series of device (dev_t), or NULL: o.series was off, the device had
+ * no request, it came past WC_SERIES_MAX_DEVICES, or the series were
+ * released. */
+const struct wc_series *wc_analysis_series(const struct wc_analysis *a,
+					   uint32_t device);
+/* True when the analysis ran with o.series and its series were not
+ * released. */
+bool wc_analysis_has_series(const struct wc_analysis *a);
+/* Requests on devices past the first WC_SERIES_MAX_DEVICES, not in any
+ * series. */
+uint64_t wc_analysis_series_ignored(const struct wc_analysis *a);
+/* Frees the series (a bundle keeps only a few hundred points of them once
+ * its figures are written); everything else stays. */
+void wc_analysis_release_series(struct wc_analysis *a);
 const struct wc_tracker_stats *wc_analysis_tracker_stats(
 	const struct wc_analysis *a);
 /*

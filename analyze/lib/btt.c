@@ -522,11 +522,6 @@ int wc_btt_add(struct wc_btt *b, const struct wc_event *ev, struct wc_err *err)
 	return on_complete(b, d, ev, err);
 }
 
-void wc_btt_hook(void *ctx, const struct wc_event *ev)
-{
-	wc_btt_add(ctx, ev, NULL);
-}
-
 int wc_btt_status(const struct wc_btt *b, struct wc_err *err)
 {
 	if (!b->failed)

@@ -2,13 +2,14 @@
  * btt.h - Q2C and D2C per bio, as btt prints them on its "All Devices"
  * rows, so that users can check our numbers against a tool they trust.
  *
- * Feed it every event in time order (the tracker's event hook does);
- * read the figures at the end.
+ * Feed it every event in time order (the analysis does, from the
+ * tracker's source); read the figures at the end.
  *
  *     struct wc_btt *b = NULL;
  *     if (wc_btt_open(&b, &err) < 0) goto fail;
- *     wc_tracker_set_hook(tr, wc_btt_hook, b);
- *     ... run the tracker ...
+ *     while (... next event ev ...)
+ *             wc_btt_add(b, &ev, NULL);   // failure kept for _status
+ *     if (wc_btt_status(b, &err) < 0) goto fail;
  *     wc_btt_q2c(b)->n, wc_btt_d2c(b)->min ...
  *     wc_btt_free(b);
  *
@@ -61,12 +62,10 @@ struct wc_btt_stat {
 struct wc_btt;
 
 int wc_btt_open(struct wc_btt **out, struct wc_err *err);
-/* Takes one event; returns -1 only when out of memory (err filled), and
- * then ignores every later event. */
+/* Takes one event; returns -1 only when out of memory (err filled, may be
+ * NULL), and then ignores every later event. */
 int wc_btt_add(struct wc_btt *b, const struct wc_event *ev, struct wc_err *err);
-/* Same, shaped as a wc_event_hook (tracker.h); the first failure is kept
- * and returned by wc_btt_status(). */
-void wc_btt_hook(void *ctx, const struct wc_event *ev);
+/* -1 with the first failure of wc_btt_add() in err, else 0. */
 int wc_btt_status(const struct wc_btt *b, struct wc_err *err);
 const struct wc_btt_stat *wc_btt_q2c(const struct wc_btt *b);
 const struct wc_btt_stat *wc_btt_d2c(const struct wc_btt *b);

@@ -76,11 +76,6 @@ static const struct {
 /* The figures across captures, in the order index.html shows them. */
 enum { CMP_TIME, CMP_PHASES, CMP_THROUGHPUT, CMP_DIFFERENCE, NCOMPARE };
 
-struct devseries {
-	uint32_t device;
-	struct wc_series *s;
-};
-
 struct point {
 	double t, mbps;
 };
@@ -103,11 +98,6 @@ struct wc_bundle {
 	char *common;                    /* plots/common.gp */
 	char catcolor[WC_NCAT][8];       /* "#RRGGBB", from common.gp */
 	char idlecolor[8];
-
-	bool in_capture, oom;
-	struct devseries dev[WC_BUNDLE_MAX_DEVICES];
-	size_t ndev;
-	uint64_t dev_ignored;
 
 	struct cap *caps;
 	size_t ncaps, capsize;
@@ -548,54 +538,6 @@ int wc_bundle_open(struct wc_bundle **out, const char *dir, struct wc_err *err)
 fail_free:
 	wc_bundle_free(b);
 	return -1;
-}
-
-static void drop_series(struct wc_bundle *b)
-{
-	size_t i;
-
-	for (i = 0; i < b->ndev; i++)
-		wc_series_free(b->dev[i].s);
-	b->ndev = 0;
-	b->dev_ignored = 0;
-	b->oom = false;
-}
-
-int wc_bundle_begin(struct wc_bundle *b, struct wc_err *err)
-{
-	if (b->in_capture)
-		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
-				  "bundle: capture begun twice");
-	drop_series(b);
-	b->in_capture = true;
-	return 0;
-}
-
-void wc_bundle_on_request(void *ctx, const struct wc_request *rq,
-			  enum wc_cat cat)
-{
-	struct wc_bundle *b = ctx;
-	struct wc_series *s = NULL;
-	size_t i;
-
-	if (!b || !b->in_capture)
-		return;
-	for (i = 0; i < b->ndev; i++)
-		if (b->dev[i].device == rq->device)
-			s = b->dev[i].s;
-	if (!s) {
-		if (b->ndev == WC_BUNDLE_MAX_DEVICES) {
-			b->dev_ignored++;
-			return;
-		}
-		if (wc_series_open(&s, NULL) < 0) {
-			b->oom = true;
-			return;
-		}
-		b->dev[b->ndev].device = rq->device;
-		b->dev[b->ndev++].s = s;
-	}
-	wc_series_add(s, rq, cat);
 }
 
 static int add_script(struct wc_bundle *b, const char *rel, struct wc_err *err)
@@ -1146,28 +1088,20 @@ static void cap_dir(const struct wc_bundle *b, const char *name, char *out,
 	} while (taken);
 }
 
-int wc_bundle_end(struct wc_bundle *b, struct wc_analysis *a,
+int wc_bundle_add(struct wc_bundle *b, struct wc_analysis *a,
 		  struct wc_err *err)
 {
 	const struct wc_capture_meta *meta;
-	struct wc_series *s = NULL, *empty = NULL;
+	const struct wc_series *s;
+	struct wc_series *empty = NULL;
 	char path[PATH_MAX];
 	struct cap *c;
-	size_t i;
 	int r = -1, fd;
 
-	if (!b->in_capture)
+	if (!wc_analysis_has_series(a))
 		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
-				  "bundle: capture ended without a beginning");
-	b->in_capture = false;
-	if (!a) {
-		r = 0;
-		goto out_series;
-	}
-	if (b->oom) {
-		nomem(err);
-		goto out_series;
-	}
+				  "bundle: analysis without series (run "
+				  "without o.series, or added before)");
 	if (b->ncaps == b->capsize) {
 		size_t n = b->capsize ? 2 * b->capsize : 8;
 		struct cap *p = realloc(b->caps, n * sizeof(*p));
@@ -1185,11 +1119,9 @@ int wc_bundle_end(struct wc_bundle *b, struct wc_analysis *a,
 	meta = wc_analysis_meta(a);
 	cap_dir(b, meta->name, c->dir, sizeof(c->dir));
 	b->ncaps++;
-	c->ignored_devices = b->dev_ignored;
+	c->ignored_devices = wc_analysis_series_ignored(a);
 
-	for (i = 0; i < b->ndev; i++)
-		if (b->dev[i].device == meta->main_device)
-			s = b->dev[i].s;
+	s = wc_analysis_series(a, meta->main_device);
 	if (!s) {
 		/* No request on the main device: empty figures say so. */
 		if (wc_series_open(&empty, err) < 0)
@@ -1214,7 +1146,7 @@ int wc_bundle_end(struct wc_bundle *b, struct wc_analysis *a,
 
 out_series:
 	wc_series_free(empty);
-	drop_series(b);
+	wc_analysis_release_series(a);
 	return r;
 }
 
@@ -1941,7 +1873,7 @@ static int write_html(struct wc_bundle *b, struct wc_err *err)
 			fprintf(f, "; %llu requests on devices beyond the first %d "
 				"are not in the figures",
 				(unsigned long long)c->ignored_devices,
-				WC_BUNDLE_MAX_DEVICES);
+				WC_SERIES_MAX_DEVICES);
 		fprintf(f, ".  Data and scripts: <a href=\"%s/\">%s/</a>.</p>\n",
 			c->dir, c->dir);
 		if (fg) {
@@ -1997,9 +1929,6 @@ int wc_bundle_close(struct wc_bundle *b, const struct wc_summary *s,
 	char *gnuplot = NULL;
 	int r = 0;
 
-	if (b->in_capture)
-		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
-				  "bundle: closed inside a capture");
 	if (b->ncaps == 0)
 		return wc_err_set(err, WC_ERR_USAGE, b->dir, NULL, WC_NO_OFFSET,
 				  "no capture to put in the bundle");
@@ -2059,7 +1988,6 @@ void wc_bundle_free(struct wc_bundle *b)
 	drop_pending(b);
 	if (b->dirfd >= 0)
 		close(b->dirfd);
-	drop_series(b);
 	for (i = 0; i < b->ncaps; i++)
 		free(b->caps[i].curve);
 	free(b->caps);

@@ -8,12 +8,10 @@
  *
  *     if (wc_bundle_open(&b, "report-dir", &err) < 0)
  *             goto fail;
- *     o.on_request = wc_bundle_on_request;
- *     o.ctx = b;
+ *     o.series = true;                  // the figures are drawn from them
  *     for (each input) {
- *             if (wc_bundle_begin(b, &err) < 0) goto fail;
- *             wc_analysis_run(&a[i], path, &o, &err);   // feeds the bundle
- *             if (wc_bundle_end(b, a[i], &err) < 0) goto fail;
+ *             wc_analysis_run(&a[i], path, &o, &err);
+ *             if (a[i] && wc_bundle_add(b, a[i], &err) < 0) goto fail;
  *     }
  *     wc_summary_build(&s, a, n, baseline, &err);       // summary.h
  *     if (wc_bundle_close(b, s, &err) < 0)
@@ -48,11 +46,12 @@
  * rendered, and wc_bundle_notice() tells how to render them.
  *
  * What always holds:
- *  - memory: the requests go into one struct wc_series per device (at
- *    most WC_BUNDLE_MAX_DEVICES per capture, fixed size each) while a
- *    capture is analysed; after wc_bundle_end() only a few hundred points
- *    a capture are kept;
- *  - the analyses given to wc_bundle_end() are not owned by the bundle
+ *  - memory: the analysis keeps one struct wc_series per device (at most
+ *    WC_SERIES_MAX_DEVICES, fixed size each) while a capture is analysed;
+ *    wc_bundle_add() releases them (wc_analysis_release_series()) once
+ *    the capture's figures are written, and keeps only a few hundred
+ *    points a capture;
+ *  - the analyses given to wc_bundle_add() are not owned by the bundle
  *    and must live until wc_bundle_close();
  *  - the folder is created if needed (its parent must exist); files of
  *    the same names in it are replaced, nothing else is touched;
@@ -75,32 +74,22 @@
 #define WC_BUNDLE_H
 
 #include "analysis.h"
-#include "classify.h"
 #include "summary.h"
-#include "tracker.h"
 #include "wcerr.h"
-
-#define WC_BUNDLE_MAX_DEVICES 8
 
 struct wc_bundle;
 
 /* Creates the folder dir and finds the templates. */
 int wc_bundle_open(struct wc_bundle **out, const char *dir, struct wc_err *err);
 
-/* Starts the next capture: the requests that follow belong to it. */
-int wc_bundle_begin(struct wc_bundle *b, struct wc_err *err);
-
-/* A wc_request_hook (analysis.h): ctx is the bundle. */
-void wc_bundle_on_request(void *ctx, const struct wc_request *rq,
-			  enum wc_cat cat);
-
-/* Ends the capture begun last and writes its .dat and .gp files.  a may
- * be NULL (the input could not be analysed): the capture is dropped. */
-int wc_bundle_end(struct wc_bundle *b, struct wc_analysis *a,
+/* Adds the capture a (analysed with o.series: else a usage error) and
+ * writes its .dat and .gp files from the series of its main device; then
+ * releases a's series. */
+int wc_bundle_add(struct wc_bundle *b, struct wc_analysis *a,
 		  struct wc_err *err);
 
 /* Writes the reports of the summary s (summary.h: built from the same
- * analyses, in the order given to wc_bundle_end(); used during the call
+ * analyses, in the order given to wc_bundle_add(); used during the call
  * only), the figures across captures, renders every figure and writes
  * index.html.  A gnuplot that fails is an error naming the script and
  * gnuplot.log; a missing gnuplot is not (see wc_bundle_notice()). */

@@ -55,7 +55,7 @@ void wc_jobs_analyse(struct wc_job *jobs, size_t n,
 		njobs = wc_jobs_cpus();
 	if (njobs > n)
 		njobs = (unsigned)n;
-	if (njobs > 1 && !(o && o->on_request))
+	if (njobs > 1)
 		tids = calloc(njobs, sizeof(*tids));
 	for (i = 0; tids && i + 1 < njobs; i++) {
 		if (pthread_create(&tids[i], NULL, worker, &p) != 0)

@@ -22,9 +22,9 @@
  *  - at most njobs inputs are analysed at once (0 means the number of
  *    online CPUs); each takes the memory of one analysis, so the peak is
  *    about njobs times that of one;
- *  - with o->on_request set, or njobs 1, or one input, everything runs in
- *    the calling thread, one input after the other: the hook need not be
- *    thread safe;
+ *  - an analysis owns all it feeds (analysis.h), so nothing is shared
+ *    between threads; with njobs 1, or one input, everything runs in the
+ *    calling thread, one input after the other;
  *  - inputs are started in order; the calling thread works too, so
  *    njobs 2 starts one more thread, and when threads cannot be started
  *    the ones there are (at least the caller) do all the inputs: it

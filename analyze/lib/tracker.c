@@ -44,8 +44,6 @@ struct dev {
 struct wc_tracker {
 	wc_event_source next;
 	void *ctx;
-	wc_event_hook hook;
-	void *hook_ctx;
 	struct wc_tracker_stats stats;
 
 	struct node **buckets;
@@ -401,8 +399,6 @@ static int handle(struct wc_tracker *tr, const struct wc_event *ev,
 	struct dev *d;
 
 	tr->stats.events++;
-	if (tr->hook)
-		tr->hook(tr->hook_ctx, ev);
 	if (wc_event_is_notify(ev))
 		return 0;
 	tr->stats.io_events++;
@@ -532,12 +528,6 @@ fail_hash:
 fail_alloc:
 	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
 			  "out of memory");
-}
-
-void wc_tracker_set_hook(struct wc_tracker *tr, wc_event_hook hook, void *ctx)
-{
-	tr->hook = hook;
-	tr->hook_ctx = ctx;
 }
 
 const struct wc_tracker_stats *wc_tracker_stats(const struct wc_tracker *tr)

@@ -45,9 +45,9 @@
  *    finished ones are reused, so once the most ever in flight has been
  *    reached the tracker allocates nothing; each event costs the same
  *    however long the trace (one hash look-up per bio or request);
- *  - every event (notify records too) is shown to the event hook, if one
- *    is set, before the tracker uses it; the event is only valid during
- *    the call;
+ *  - every event (notify records too) counts in stats.events; a module
+ *    that must see the events too (btt) sits in the source, as the
+ *    analysis puts it there (analysis.h);
  *  - the tracker does not own the input or the source: free the tracker
  *    first.  wc_tracker_free(NULL) is fine.
  */
@@ -95,17 +95,11 @@ struct wc_tracker_stats {
 				       * first WC_MAX_DEVICES */
 };
 
-/* Sees every event before the tracker does. */
-typedef void (*wc_event_hook)(void *ctx, const struct wc_event *ev);
-
 struct wc_tracker;
 
 /* Over a source (event.h); ctx is passed to next unchanged. */
 int wc_tracker_open_source(struct wc_tracker **out, wc_event_source next,
 			   void *ctx, struct wc_err *err);
-/* Sets (or with NULL, clears) the hook; call before the first _next. */
-void wc_tracker_set_hook(struct wc_tracker *tr, wc_event_hook hook,
-			 void *ctx);
 /* 1 with a request in *rq, 0 at the end.  When the source fails, the
  * requests completed before the failure and then the unfinished ones are
  * still handed out; the call that would return 0 returns -1 instead,

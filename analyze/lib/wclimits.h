@@ -34,4 +34,9 @@
  * counted. */
 #define WC_BTT_MAX_KEPT 65536
 
+/* Devices given a time series (series.h, for the bundle's figures) per
+ * capture, the first seen; requests on the others are counted
+ * (wc_analysis_series_ignored()). */
+#define WC_SERIES_MAX_DEVICES 8
+
 #endif /* WC_WCLIMITS_H */

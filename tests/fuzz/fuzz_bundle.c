@@ -303,22 +303,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	wc_err_clear(&err);
 	if (wc_bundle_open(&b, out, &err) < 0)
 		fuzz_fail("bundle", "cannot open: %s", err.msg);
-	o.on_request = wc_bundle_on_request;
-	o.ctx = b;
+	o.series = true;
 	runs = c.twice ? 2 : 1;
 	for (i = 0; i < runs; i++) {
 		struct wc_analysis *a = NULL;
 
 		wc_err_clear(&err);
-		if (wc_bundle_begin(b, &err) < 0)
-			fuzz_fail("bundle", "begin: %s", err.msg);
-		wc_err_clear(&err);
 		wc_analysis_run(&a, cap, &o, &err);
-		if (a)
-			caps[n++] = a;
+		if (!a)
+			continue;
+		caps[n++] = a;
 		wc_err_clear(&err);
-		if (wc_bundle_end(b, a, &err) < 0)
-			fuzz_fail("bundle", "end: %s", err.msg);
+		if (wc_bundle_add(b, a, &err) < 0)
+			fuzz_fail("bundle", "add: %s", err.msg);
 	}
 	if (n > 0) {
 		const char *base = c.baseline ? wc_analysis_meta(caps[0])->name
