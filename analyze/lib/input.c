@@ -15,6 +15,7 @@
 
 #include "capture.h"
 #include "decode.h"
+#include "map.h"
 #include "merge.h"
 #include "source.h"
 
@@ -37,19 +38,6 @@ struct stream {
 	unsigned char stash[WC_INPUT_STASH];  /* that event's payload */
 };
 
-/* Last sequence number seen per (device, CPU): sequences are numbered per
- * CPU and device, and a merged file interleaves many of them. */
-struct seq_slot {
-	uint64_t key;
-	uint32_t last;
-	int used;
-};
-
-struct comm_slot {
-	uint32_t pid;
-	int used;
-	char comm[17];
-};
 
 struct wc_input {
 	char *path;
@@ -69,10 +57,11 @@ struct wc_input {
 	struct wc_merge *merge;
 	struct wc_reorder *reorder;
 	struct wc_capture *capture;
-	struct comm_slot *comms;
-	size_t ncomm_slots, ncomms;
-	struct seq_slot *seqs;
-	size_t nseq_slots, nseqs;
+	struct wc_map *comms;    /* pid -> name, made at the first name */
+	/* Last sequence number seen per (device, CPU): sequences are
+	 * numbered per CPU and device, and a merged file interleaves many
+	 * of them.  Made at the first numbered record. */
+	struct wc_map *seqs;
 	int failed;
 };
 
@@ -481,117 +470,49 @@ base_name:
 
 /* ---- process names ---------------------------------------------------- */
 
-static size_t comm_hash(uint32_t pid, size_t nslots)
-{
-	return (size_t)((pid * 2654435761u) & (uint32_t)(nslots - 1));
-}
+/* A command name is at most 15 characters, kept with its NUL. */
+#define COMM_SIZE 16
 
 static int comm_add(struct wc_input *in, uint32_t pid, const unsigned char *p,
 		    size_t len)
 {
-	struct comm_slot *s;
-	size_t i;
+	char *comm;
+	int r;
 
-	if (in->ncomms >= WC_INPUT_MAX_PIDS)
+	if (!in->comms && wc_map_open(&in->comms, COMM_SIZE, WC_INPUT_MAX_PIDS,
+				      NULL) < 0)
+		return -1;
+	r = wc_map_put(in->comms, pid, (void **)&comm, NULL);
+	if (r < 0)
+		return -1;
+	/* The first name seen for a pid stays, as in blkparse; past
+	 * WC_INPUT_MAX_PIDS pids, new ones get none. */
+	if (r != WC_MAP_ADDED)
 		return 0;
-	if (2 * (in->ncomms + 1) > in->ncomm_slots) {
-		size_t n = in->ncomm_slots ? 2 * in->ncomm_slots : 256, j;
-		struct comm_slot *t = calloc(n, sizeof(*t));
-
-		if (!t)
-			return -1;
-		for (j = 0; j < in->ncomm_slots; j++) {
-			if (!in->comms[j].used)
-				continue;
-			i = comm_hash(in->comms[j].pid, n);
-			while (t[i].used)
-				i = (i + 1) & (n - 1);
-			t[i] = in->comms[j];
-		}
-		free(in->comms);
-		in->comms = t;
-		in->ncomm_slots = n;
-	}
-	i = comm_hash(pid, in->ncomm_slots);
-	while (in->comms[i].used) {
-		/* The first name seen for a pid stays, as in blkparse. */
-		if (in->comms[i].pid == pid)
-			return 0;
-		i = (i + 1) & (in->ncomm_slots - 1);
-	}
-	s = &in->comms[i];
-	s->used = 1;
-	s->pid = pid;
-	/* A command name is at most 15 characters and may lack its NUL. */
-	if (len > 15)
-		len = 15;
-	memcpy(s->comm, p, len);
-	s->comm[len] = '\0';
-	in->ncomms++;
+	/* A command name may lack its NUL. */
+	if (len > COMM_SIZE - 1)
+		len = COMM_SIZE - 1;
+	memcpy(comm, p, len);
+	comm[len] = '\0';
 	return 0;
 }
 
 const char *wc_input_comm(const struct wc_input *in, uint32_t pid)
 {
-	size_t i;
-
-	if (!in->ncomm_slots)
-		return NULL;
-	i = comm_hash(pid, in->ncomm_slots);
-	while (in->comms[i].used) {
-		if (in->comms[i].pid == pid)
-			return in->comms[i].comm;
-		i = (i + 1) & (in->ncomm_slots - 1);
-	}
-	return NULL;
+	return in->comms ? wc_map_get(in->comms, pid) : NULL;
 }
 
 /* ---- sequence gaps ---------------------------------------------------- */
 
-static size_t seq_hash(uint64_t key, size_t nslots)
+/* The last sequence number of KEY, made 0 when new; *last is NULL when
+ * WC_INPUT_MAX_SEQ_KEYS keys are taken.  -1 when out of memory. */
+static int seq_last(struct wc_input *in, uint64_t key, uint32_t **last)
 {
-	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 40) & (nslots - 1);
-}
-
-/* The slot of KEY, made when new; NULL when out of memory or when
- * WC_INPUT_MAX_SEQ_KEYS keys are taken (*full says which). */
-static struct seq_slot *seq_slot(struct wc_input *in, uint64_t key, bool *full)
-{
-	size_t i;
-
-	*full = false;
-	if (in->nseqs < WC_INPUT_MAX_SEQ_KEYS &&
-	    2 * (in->nseqs + 1) > in->nseq_slots) {
-		size_t n = in->nseq_slots ? 2 * in->nseq_slots : 64, j;
-		struct seq_slot *t = calloc(n, sizeof(*t));
-
-		if (!t)
-			return NULL;
-		for (j = 0; j < in->nseq_slots; j++) {
-			if (!in->seqs[j].used)
-				continue;
-			i = seq_hash(in->seqs[j].key, n);
-			while (t[i].used)
-				i = (i + 1) & (n - 1);
-			t[i] = in->seqs[j];
-		}
-		free(in->seqs);
-		in->seqs = t;
-		in->nseq_slots = n;
-	}
-	i = seq_hash(key, in->nseq_slots);
-	while (in->seqs[i].used && in->seqs[i].key != key)
-		i = (i + 1) & (in->nseq_slots - 1);
-	if (!in->seqs[i].used) {
-		if (in->nseqs >= WC_INPUT_MAX_SEQ_KEYS) {
-			*full = true;
-			return NULL;
-		}
-		in->seqs[i].used = 1;
-		in->seqs[i].key = key;
-		in->nseqs++;
-	}
-	return &in->seqs[i];
+	*last = NULL;
+	if (!in->seqs && wc_map_open(&in->seqs, sizeof(uint32_t),
+				     WC_INPUT_MAX_SEQ_KEYS, NULL) < 0)
+		return -1;
+	return wc_map_put(in->seqs, key, (void **)last, NULL) < 0 ? -1 : 0;
 }
 
 /* ---- reading ---------------------------------------------------------- */
@@ -716,16 +637,15 @@ static int pull(void *ctx, unsigned i, struct wc_event *ev, struct wc_err *err)
 		}
 		/* tracefs records all carry sequence 0: nothing to count. */
 		if (ev->sequence && !wc_event_is_notify(ev)) {
-			bool full;
-			struct seq_slot *q = seq_slot(in, (uint64_t)ev->device << 32 |
-							   ev->cpu, &full);
+			uint32_t *last;
 
-			if (!q && !full)
+			if (seq_last(in, (uint64_t)ev->device << 32 | ev->cpu,
+				     &last) < 0)
 				return oom(err, in->path);
-			if (q && q->last && ev->sequence > q->last + 1)
-				s->info.skips += ev->sequence - q->last - 1;
-			if (q)
-				q->last = ev->sequence;
+			if (last && *last && ev->sequence > *last + 1)
+				s->info.skips += ev->sequence - *last - 1;
+			if (last)
+				*last = ev->sequence;
 		}
 		if (in->may_close && !s->in_memory) {
 			/* The merge keeps this event while the stream may be
@@ -880,8 +800,8 @@ void wc_input_free(struct wc_input *in)
 	}
 	free(in->streams);
 	wc_capture_free(in->capture);
-	free(in->comms);
-	free(in->seqs);
+	wc_map_free(in->comms);
+	wc_map_free(in->seqs);
 	free(in->name);
 	free(in->path);
 	free(in);

@@ -49,6 +49,7 @@
 #include "capture.h"
 #include "event.h"
 #include "wcerr.h"
+#include "wclimits.h"
 
 struct wc_input;
 
@@ -123,14 +124,13 @@ const struct wc_stream_info *wc_input_stream(const struct wc_input *in, size_t i
 
 /*
  * Process name of PID from the notify records seen so far, or NULL.
- * Names of at most WC_INPUT_MAX_PIDS distinct pids are kept (more than any
- * pid_max allows a recorder to see at once); past that, a corrupt or
- * endless trace gets no new names rather than unbounded memory.  Likewise
- * sequence gaps are counted for at most WC_INPUT_MAX_SEQ_KEYS
- * (device, cpu) pairs.
+ * Names of at most WC_INPUT_MAX_PIDS (wclimits.h) distinct pids are kept
+ * (more than any pid_max allows a recorder to see at once); past that, a
+ * corrupt or endless trace gets no new names rather than unbounded
+ * memory.  Likewise sequence gaps are counted for at most
+ * WC_INPUT_MAX_SEQ_KEYS (device, cpu) pairs.  The name is valid until
+ * the next wc_input_next().
  */
-#define WC_INPUT_MAX_PIDS     (1u << 17)
-#define WC_INPUT_MAX_SEQ_KEYS 4096u
 const char *wc_input_comm(const struct wc_input *in, uint32_t pid);
 
 /* The time blkparse subtracts from every event to print relative times:

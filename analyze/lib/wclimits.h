@@ -34,6 +34,14 @@
  * counted. */
 #define WC_BTT_MAX_KEPT 65536
 
+/* Process names kept per input (more pids than any pid_max lets a
+ * recorder see at once); past it, a corrupt or endless trace gets no new
+ * names rather than unbounded memory. */
+#define WC_INPUT_MAX_PIDS (1u << 17)
+
+/* (device, CPU) pairs whose sequence gaps are counted per input. */
+#define WC_INPUT_MAX_SEQ_KEYS 4096u
+
 /* Devices given a time series (series.h, for the bundle's figures) per
  * capture, the first seen; requests on the others are counted
  * (wc_analysis_series_ignored()). */
