@@ -49,7 +49,6 @@ struct rec {
 /* The fixture's CPU file as events, payloads copied; NULL on failure. */
 static struct rec *load(const char *in, size_t *n)
 {
-	struct wc_source *src = NULL;
 	struct wc_decoder *dec = NULL;
 	struct rec *recs = NULL, *grown;
 	size_t cap = 0;
@@ -60,8 +59,7 @@ static struct rec *load(const char *in, size_t *n)
 
 	*n = 0;
 	wc_err_clear(&err);
-	if (wc_source_open_file(&src, in, &err) < 0 ||
-	    wc_decoder_open(&dec, src, 0, &err) < 0)
+	if (wc_decoder_open_file(&dec, in, 0, &err) < 0)
 		goto fail;
 	while ((r = wc_decoder_next(dec, &ev, &err)) > 0) {
 		if (ev.pdu_len > sizeof(recs->pdu)) {

@@ -339,6 +339,29 @@ START_TEST(test_empty_file)
 }
 END_TEST
 
+START_TEST(test_open_file)
+{
+	struct wc_decoder *dec = (struct wc_decoder *)&dec;
+	struct wc_event ev;
+	struct wc_err err;
+	FILE *fp = tmp_open();
+
+	put(fp, &sample, 8, 1);
+	fclose(fp);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_decoder_open_file(&dec, path, 3, &err), 0);
+	unlink(path);
+	ck_assert_int_eq(wc_decoder_next(dec, &ev, &err), 1);
+	check_sample(&ev, 8);
+	ck_assert_str_eq(wc_source_path(wc_decoder_source(dec)), path);
+	wc_decoder_free(dec);
+	ck_assert_int_eq(wc_decoder_open_file(&dec, path, 0, &err), -1);
+	ck_assert_ptr_null(dec);
+	ck_assert_int_eq(err.kind, WC_ERR_SYSTEM);
+	ck_assert_str_eq(err.file, path);
+}
+END_TEST
+
 static Suite *decode_suite(void)
 {
 	Suite *s = suite_create("decode");
@@ -353,6 +376,7 @@ static Suite *decode_suite(void)
 	tcase_add_test(tc, test_cgroup);
 	tcase_add_test(tc, test_payload_readers);
 	tcase_add_test(tc, test_empty_file);
+	tcase_add_test(tc, test_open_file);
 	tcase_add_test(bad, test_truncated_header);
 	tcase_add_test(bad, test_truncated_magic);
 	tcase_add_test(bad, test_pdu_past_end);

@@ -110,7 +110,6 @@ static void roundtrip(const struct wc_event *evs, size_t n, unsigned version,
 		      bool swapped)
 {
 	unsigned char rec[256];
-	struct wc_source *src = NULL;
 	struct wc_decoder *dec = NULL;
 	struct wc_event ev;
 	struct wc_err err;
@@ -133,8 +132,7 @@ static void roundtrip(const struct wc_event *evs, size_t n, unsigned version,
 	}
 	ck_assert_int_eq(fclose(fp), 0);
 
-	ck_assert_int_eq(wc_source_open_file(&src, path, &err), 0);
-	ck_assert_int_eq(wc_decoder_open(&dec, src, 2, &err), 0);
+	ck_assert_int_eq(wc_decoder_open_file(&dec, path, 2, &err), 0);
 	unlink(path);
 	for (i = 0; i < n; i++) {
 		const struct wc_event *w = &evs[i];

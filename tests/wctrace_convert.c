@@ -148,15 +148,13 @@ static bool seen_pid(uint32_t pid)
 static int convert(struct conv *c, const char *in)
 {
 	struct wc_decoder *dec = NULL;
-	struct wc_source *src = NULL;
 	struct wc_event ev;
 	struct wc_err err;
 	unsigned long nev = 0;
 	int r;
 
 	wc_err_clear(&err);
-	if (wc_source_open_file(&src, in, &err) < 0 ||
-	    wc_decoder_open(&dec, src, 0, &err) < 0)
+	if (wc_decoder_open_file(&dec, in, 0, &err) < 0)
 		goto fail;
 	while ((r = wc_decoder_next(dec, &ev, &err)) > 0) {
 		bool swapped_in = wc_decoder_swapped(dec);

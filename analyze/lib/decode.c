@@ -211,6 +211,17 @@ uint64_t wc_decoder_resume_offset(const struct wc_decoder *dec)
 	return wc_source_offset(dec->src) + dec->pending;
 }
 
+int wc_decoder_open_file(struct wc_decoder **out, const char *path,
+			 unsigned stream, struct wc_err *err)
+{
+	struct wc_source *src = NULL;
+
+	*out = NULL;
+	if (wc_source_open_file(&src, path, err) < 0)
+		return -1;
+	return wc_decoder_open(out, src, stream, err);
+}
+
 bool wc_decoder_swapped(const struct wc_decoder *dec)
 {
 	return dec->order == ORDER_SWAPPED;

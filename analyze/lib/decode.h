@@ -44,6 +44,10 @@ int wc_decoder_open(struct wc_decoder **out, struct wc_source *src,
 		    unsigned stream, struct wc_err *err);
 int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 		    struct wc_err *err);
+/* Opens the file at path as a source and a decoder over it, as the two
+ * calls above; *out is NULL on failure. */
+int wc_decoder_open_file(struct wc_decoder **out, const char *path,
+			 unsigned stream, struct wc_err *err);
 /* True when the file is in the other byte order than this machine's. */
 bool wc_decoder_swapped(const struct wc_decoder *dec);
 /* A decoder taken up again in the middle of its stream (the source
