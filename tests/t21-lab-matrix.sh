@@ -14,7 +14,7 @@ tracer_wait
 
 loops_before=$(losetup -a | grep -c wccapture || true)
 rc=0
-bash "$TOP/capture/wccapture" lab --files 100 --size 4M --image-size 320M \
+bash "$TOP/capture/wccapture" lab --disk loop --files 100 --size 4M --image-size 320M \
 	-o "$TMP/out" >"$TMP/table" 2>"$TMP/log" || rc=$?
 [[ $rc -eq 0 ]] || fail "lab exited $rc: $(tail -n 5 "$TMP/log")"
 
