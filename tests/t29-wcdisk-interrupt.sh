@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# t29-wcdisk-interrupt.sh - a lab on the model disk that loses its wcdisk
+# daemon (SIGKILL) in the middle of the copy fails, and one interrupted
+# by SIGINT exits 130 with an incomplete archive; either way nothing is
+# left: no FUSE mount, no wcdisk, no loop device, and the loop device's
+# write_cache and rotational settings are as they were (they outlive the
+# attachment: the next user would inherit them).
+# shellcheck source=tests/lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+# shellcheck source=tests/fixtures/capture/archive.sh
+source "$TOP/tests/fixtures/capture/archive.sh"
+need_root
+tracer_wait
+[[ -c /dev/fuse ]] || skip "needs /dev/fuse"
+command -v fusermount3 >/dev/null || skip "needs fusermount3 (fuse3)"
+[[ -x $BUILD/wcdisk ]] || fail "no $BUILD/wcdisk"
+
+pid=""
+cleanup() {
+	if [[ -n $pid ]] && kill -TERM "$pid" 2>/dev/null; then
+		wait "$pid" 2>/dev/null || true
+	fi
+	cleanup_common
+}
+trap cleanup EXIT
+
+# queue settings of every loop device, to compare after the runs
+loop_settings() {
+	local q
+	for q in /sys/block/loop*/queue; do
+		echo "$q $(cat "$q/write_cache") $(cat "$q/rotational")"
+	done
+}
+
+# Starts a lab whose copy takes a while, waits until the copy writes to
+# the model disk; sets pid and the destination's daemon wdpid.
+start_lab() {
+	local out=$1 i mnt
+	set -m
+	bash "$TOP/capture/wccapture" lab --disk hdd7200 --fs ext4 --cache on --barrier on \
+		--workload fsync --files 400 --size 8M --recorder tracefs \
+		-o "$out" >/dev/null 2>"$TMP/log" &
+	pid=$!
+	set +m
+	for ((i = 0; i < 1800; i++)); do
+		grep -qs ': copy$' "$TMP/log" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	grep -q ': copy$' "$TMP/log" || fail "the copy never started: $(tail -n 3 "$TMP/log")"
+	wdpid=$(pgrep -x wcdisk | head -n 1 || true)
+	[[ -n $wdpid ]] || fail "no wcdisk running during the copy"
+	# some files written, so the daemon is serving the filesystem
+	for ((i = 0; i < 200; i++)); do
+		mnt=$(findmnt -n -o TARGET -t ext4 | grep wccapture | head -n 1 || true)
+		[[ -n $mnt && -n $(find "$mnt" -mindepth 2 -type f -print -quit 2>/dev/null) ]] && break
+		sleep 0.05
+	done
+}
+
+nothing_left() {
+	! grep -q 'wcdisk' /proc/self/mounts || fail "$1: a wcdisk FUSE mount is left: $(grep wcdisk /proc/self/mounts)"
+	! pgrep -x wcdisk >/dev/null || fail "$1: a wcdisk daemon is left"
+	[[ $(losetup -a) != *wccapture* ]] || fail "$1: loop devices left: $(losetup -a)"
+	! grep -q wccapture /proc/self/mounts || fail "$1: mounts left behind"
+	[[ $(loop_settings) == "$before" ]] ||
+		{ diff <(echo "$before") <(loop_settings) || true; fail "$1: loop queue settings changed"; }
+	if compgen -G '/sys/fs/cgroup/memory/wccapture.*' >/dev/null ||
+		compgen -G '/sys/fs/cgroup/wccapture.*' >/dev/null; then
+		fail "$1: memory cgroup left"
+	fi
+}
+
+before=$(loop_settings)
+
+# 1. The daemon dies: the loop device fails every request; the lab must
+# stop with an error and clean up (the dead mount included).
+start_lab "$TMP/out1"
+kill -KILL "$wdpid"
+rc=0; wait "$pid" || rc=$?
+pid=""
+[[ $rc -eq 1 ]] || fail "lab exited $rc after wcdisk was killed, expected 1: $(tail -n 3 "$TMP/log")"
+nothing_left "wcdisk killed"
+echo "ok: wcdisk killed: $(grep -m 1 -E 'failed|error' "$TMP/log" || tail -n 1 "$TMP/log")"
+
+# 2. Ctrl-C: exit 130, an incomplete archive, nothing left.
+start_lab "$TMP/out2"
+kill -INT "$pid"
+rc=0; wait "$pid" || rc=$?
+pid=""
+[[ $rc -eq 130 ]] || fail "interrupted lab exited $rc, expected 130: $(tail -n 3 "$TMP/log")"
+a=$TMP/out2/ext4-cache-on-barrier-on-run1.tar.gz
+[[ -f $a ]] || fail "no archive after the interrupt"
+d=$(archive_open "$a")
+archive_check "$d" 0
+nothing_left "interrupted"
+echo "ok: interrupted"
