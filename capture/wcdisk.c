@@ -252,15 +252,18 @@ static const struct fuse_operations ops = {
 	.fallocate = op_fallocate,
 };
 
-static int param_arg(struct wc_disk_params *p, char *arg, struct wc_err *err)
+static int param_arg(struct wc_disk_params *p, const char *arg, struct wc_err *err)
 {
-	char *eq = strchr(arg, '=');
+	const char *eq = strchr(arg, '=');
+	char key[64];
 
-	if (!eq)
+	if (!eq || (size_t)(eq - arg) >= sizeof(key))
 		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
 				  "--param '%.64s': not KEY=VALUE", arg);
-	*eq = '\0';
-	return wc_disk_param_set(p, arg, eq + 1, err);
+	/* argv stays as given: ps shows what was asked for */
+	memcpy(key, arg, (size_t)(eq - arg));
+	key[eq - arg] = '\0';
+	return wc_disk_param_set(p, key, eq + 1, err);
 }
 
 int main(int argc, char **argv)

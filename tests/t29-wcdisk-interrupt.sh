@@ -2,9 +2,9 @@
 # t29-wcdisk-interrupt.sh - a lab on the model disk that loses its wcdisk
 # daemon (SIGKILL) in the middle of the copy fails, and one interrupted
 # by SIGINT exits 130 with an incomplete archive; either way nothing is
-# left: no FUSE mount, no wcdisk, no loop device, and the loop device's
-# write_cache and rotational settings are as they were (they outlive the
-# attachment: the next user would inherit them).
+# left: no FUSE mount, no wcdisk, no loop device, and the loop devices'
+# write_cache settings are as they were (they outlive the attachment: the
+# next user would inherit them; rotational is set again by every attach).
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 # shellcheck source=tests/fixtures/capture/archive.sh
@@ -28,7 +28,7 @@ trap cleanup EXIT
 loop_settings() {
 	local q
 	for q in /sys/block/loop*/queue; do
-		echo "$q $(cat "$q/write_cache") $(cat "$q/rotational")"
+		echo "$q $(cat "$q/write_cache")"
 	done
 }
 
@@ -38,7 +38,7 @@ start_lab() {
 	local out=$1 i mnt
 	set -m
 	bash "$TOP/capture/wccapture" lab --disk hdd7200 --fs ext4 --cache on --barrier on \
-		--workload fsync --files 400 --size 8M --recorder tracefs \
+		--workload fsync --files 3000 --size 12M --recorder tracefs \
 		-o "$out" >/dev/null 2>"$TMP/log" &
 	pid=$!
 	set +m
@@ -50,12 +50,15 @@ start_lab() {
 	grep -q ': copy$' "$TMP/log" || fail "the copy never started: $(tail -n 3 "$TMP/log")"
 	wdpid=$(pgrep -x wcdisk | head -n 1 || true)
 	[[ -n $wdpid ]] || fail "no wcdisk running during the copy"
-	# some files written, so the daemon is serving the filesystem
+	# some files on the destination, so the daemon serves the filesystem
 	for ((i = 0; i < 200; i++)); do
-		mnt=$(findmnt -n -o TARGET -t ext4 | grep wccapture | head -n 1 || true)
+		mnt=$(findmnt -n -o TARGET -t ext4 | grep '/wccapture\.[^/]*/dst$' | head -n 1 || true)
 		[[ -n $mnt && -n $(find "$mnt" -mindepth 2 -type f -print -quit 2>/dev/null) ]] && break
 		sleep 0.05
 	done
+	[[ -n $mnt ]] || fail "no destination mount during the copy"
+	wdpid=$(pgrep -x wcdisk | head -n 1 || true)
+	[[ -n $wdpid ]] || fail "no wcdisk running during the copy: $(tail -n 3 "$TMP/log")"
 }
 
 nothing_left() {
@@ -76,7 +79,7 @@ before=$(loop_settings)
 # 1. The daemon dies: the loop device fails every request; the lab must
 # stop with an error and clean up (the dead mount included).
 start_lab "$TMP/out1"
-kill -KILL "$wdpid"
+kill -KILL "$wdpid" || fail "wcdisk $wdpid gone before it was killed: $(tail -n 3 "$TMP/log")"
 rc=0; wait "$pid" || rc=$?
 pid=""
 [[ $rc -eq 1 ]] || fail "lab exited $rc after wcdisk was killed, expected 1: $(tail -n 3 "$TMP/log")"
