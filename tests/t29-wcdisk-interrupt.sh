@@ -11,9 +11,7 @@ source "$(dirname "$0")/lib/common.sh"
 source "$TOP/tests/fixtures/capture/archive.sh"
 need_root
 tracer_wait
-[[ -c /dev/fuse ]] || skip "needs /dev/fuse"
-command -v fusermount3 >/dev/null || skip "needs fusermount3 (fuse3)"
-[[ -x $BUILD/wcdisk ]] || fail "no $BUILD/wcdisk"
+need_wcdisk
 
 pid=""
 cleanup() {
