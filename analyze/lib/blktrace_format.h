@@ -144,6 +144,7 @@ _Static_assert(sizeof(struct wc_blk_remap_pdu) == 16, "remap pdu layout");
 
 #define WC_DEV_MAJOR(dev) ((unsigned)((dev) >> 20))
 #define WC_DEV_MINOR(dev) ((unsigned)((dev) & 0xfffffu))
-#define WC_DEV_MAKE(maj, min) ((uint32_t)(((maj) << 20) | ((min) & 0xfffffu)))
+#define WC_DEV_MAKE(maj, min) \
+	((uint32_t)(((uint32_t)(maj) << 20) | ((uint32_t)(min) & 0xfffffu)))
 
 #endif /* WC_BLKTRACE_FORMAT_H */
