@@ -105,6 +105,15 @@ START_TEST(test_rwbs)
 	ck_assert_str_eq(wc_dump_rwbs(&ev, b), "ZA");
 	ev.action = WC_TA_COMPLETE | WC_TC_ZONE_RESET_ALL | SYNC;
 	ck_assert_str_eq(wc_dump_rwbs(&ev, b), "ZRAS");
+	/* The positions as merged (blktrace_format.h): BLK_TC_ZONE_APPEND
+	 * 1 << 16 and BLK_TC_ZONE_CLOSE 1 << 21, shifted by 16; not 48..53
+	 * as an earlier version of the patch had them. */
+	ev.action = WC_TA_COMPLETE | W | (UINT64_C(1) << (16 + 16));
+	ck_assert_str_eq(wc_dump_rwbs(&ev, b), "ZA");
+	ev.action = WC_TA_COMPLETE | W | (UINT64_C(1) << (21 + 16));
+	ck_assert_str_eq(wc_dump_rwbs(&ev, b), "ZC");
+	ev.action = WC_TA_COMPLETE | W | (UINT64_C(1) << 48);
+	ck_assert_str_eq(wc_dump_rwbs(&ev, b), "W");
 	ev.version = 7;
 	ev.action = WC_TA_COMPLETE | W | WC_TC_ZONE_APPEND;
 	ck_assert_str_eq(wc_dump_rwbs(&ev, b), "W");

@@ -124,9 +124,16 @@ enum wc_blk_tc_bit {
 /* The mask of one category inside a 64-bit action. */
 #define WC_TC(bit) ((uint64_t)1 << (WC_TC_SHIFT + (bit)))
 
-/* Zone-operation categories of v8 records (Linux 6.19 uapi
- * blktrace_api.h: BLK_TC_ZONE_* = 1 << 16.. shifted by BLK_TC_SHIFT, so
- * they sit in bits 32..37 of the 64-bit action). */
+/* Zone-operation categories of v8 records.  The patch versions of the
+ * series disagreed: early ones shifted the zone categories by a second
+ * shift of 32 (BLK_TC_ACT2), which put them at bits 48..53 or 33..38.
+ * What was merged, "blktrace: add block trace commands for zone
+ * operations" (v4 13/16, Johannes Thumshirn, 20 Oct 2025), as the block
+ * tree holds it (linux-block commit 20bede9dd007, uapi blktrace_api.h),
+ * has BLK_TC_ZONE_APPEND = 1ull << 16 .. BLK_TC_ZONE_CLOSE = 1ull << 21
+ * and BLK_TC_ACT(act) = (u64)(act) << 16: bits 32..37.  A later patch
+ * (BLK_TC_WRITE_ZEROES = 1ull << 22, bit 38) is not read here: such an
+ * event dumps as what its other category bits say. */
 #define WC_TC_ZONE_APPEND    ((uint64_t)1 << 32)
 #define WC_TC_ZONE_RESET     ((uint64_t)1 << 33)
 #define WC_TC_ZONE_RESET_ALL ((uint64_t)1 << 34)
