@@ -1,0 +1,252 @@
+#!/usr/bin/env bash
+# write-cache-table.sh - the measured tables of docs/write-cache.md,
+# section 3, made from the captures in samples/ and what wcanalyze prints
+# for them, so that no number in them is typed by hand.
+#
+#   scripts/write-cache-table.sh [--samples DIR] [--update FILE]
+#
+# Prints the tables (Markdown) on standard output.  With --update, puts
+# them into FILE between the lines
+#   <!-- write-cache-table: begin (scripts/write-cache-table.sh --update) -->
+#   <!-- write-cache-table: end -->
+# instead.  tests/t47-write-cache-guide.sh regenerates them and fails
+# when the page differs.
+#
+# Every capture of the lab matrix (capture.conf with fs, write_cache,
+# barrier) is used, grouped by disk (capture.conf disk_model; "loop"
+# without one) and filesystem.  Each such set is analysed with one
+# wcanalyze run whose baseline is its "cache on, barriers on" capture:
+# the default mount, the report's 124 s.  The differences and the noise
+# verdicts are wcanalyze's own (docs/methodology.md, section 10).
+#
+#   BUILD=DIR   where wcanalyze was built (default: build/)
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$top/build}
+wcanalyze=$build/wcanalyze
+samples=$top/samples
+update=
+
+usage() {
+	echo "usage: write-cache-table.sh [--samples DIR] [--update FILE]" >&2
+	exit 2
+}
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--samples) [[ $# -ge 2 ]] || usage; samples=$2; shift 2 ;;
+	--update) [[ $# -ge 2 ]] || usage; update=$2; shift 2 ;;
+	*) usage ;;
+	esac
+done
+[[ -x $wcanalyze ]] || { echo "write-cache-table: $wcanalyze not built: run make" >&2; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/wctable.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# The report's own copy times (2009, XFS, one run each), in the order of
+# its configurations: cache on + barriers, cache on + nobarrier, cache
+# off + barriers, cache off + nobarrier.  2m04s, 51 s, 1m35s, 1m09s.
+declare -A report=([on,on]=124 [on,off]=51 [off,on]=95 [off,off]=69)
+
+# capture.conf of each archive: only its lab keys are read, and each value
+# must be a plain word, because it reaches Markdown and file names.
+conf_value() {
+	local v
+	v=$(sed -n "s/^$2 = //p" "$1" | head -n 1)
+	[[ -z $v || $v =~ ^[A-Za-z0-9._-]+$ ]] || {
+		echo "write-cache-table: $1: $2 = '$v' is not a plain word" >&2
+		exit 1
+	}
+	printf '%s' "$v"
+}
+
+shopt -s nullglob
+archives=("$samples"/*.tar.gz)
+[[ ${#archives[@]} -gt 0 ]] || { echo "write-cache-table: no captures in $samples" >&2; exit 1; }
+
+: >"$work/index"
+for a in "${archives[@]}"; do
+	tar -xzOf "$a" --wildcards --no-wildcards-match-slash '*/capture.conf' >"$work/conf" 2>/dev/null ||
+		continue
+	name=$(conf_value "$work/conf" name)
+	fs=$(conf_value "$work/conf" fs)
+	wc=$(conf_value "$work/conf" write_cache)
+	bar=$(conf_value "$work/conf" barrier)
+	disk=$(conf_value "$work/conf" disk_model)
+	[[ -n $name && $fs =~ ^(xfs|ext3|ext4)$ && $wc =~ ^(on|off)$ && $bar =~ ^(on|off)$ ]] || continue
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${disk:-loop}" "$fs" "$wc" "$bar" "$name" "$a" >>"$work/index"
+done
+[[ -s $work/index ]] || { echo "write-cache-table: no lab captures in $samples" >&2; exit 1; }
+
+# Disks in a fixed order (the report's kind of disk first), then any other.
+disks=()
+for d in hdd7200 ssd ssd-plp loop $(cut -f1 "$work/index" | sort -u); do
+	grep -q "^$d	" "$work/index" || continue
+	[[ " ${disks[*]} " == *" $d "* ]] || disks+=("$d")
+done
+
+# One TSV row per configuration (disk, fs, cache, barrier) from the JSON of
+# its disk and filesystem's comparison.  Group figures are wcanalyze's;
+# copy and delete are the mean of the runs' phase walls; flush counts and
+# FUA writes the runs' min and max.
+# shellcheck disable=SC2016 # the $ are jq's variables, not the shell's
+jq_rows='
+def mean(f): (map(f) | add) / length;
+def phase(n): [.phases[] | select(.name == n) | .wall_s][0];
+. as $r
+| $r.groups[]
+| . as $g
+| [$r.captures[] | select(.group == $g.group)] as $c
+| [ $c[0].fs, (if $c[0].write_cache then "on" else "off" end),
+    (if $c[0].barrier then "on" else "off" end),
+    $g.runs, ($g.captures | join(" ")),
+    $g.figures_s.wall.mean, ($g.figures_s.wall.sd // "-"),
+    ($c | map(phase("copy")) | if any(. == null) then "-" else add / length end),
+    ($c | map(phase("delete")) | if any(. == null) then "-" else add / length end),
+    $g.difference.wall_s,
+    $g.difference.parts_s.flush, $g.difference.parts_s.journal,
+    $g.difference.parts_s.metadata,
+    ($g.difference.parts_s.data_read + $g.difference.parts_s.data_write),
+    ($g.difference.parts_s.discard + $g.difference.parts_s.other),
+    $g.difference.parts_s.off_device,
+    $g.verdict, ($g.welch_t // "-"),
+    ($c | map(.requests.flush) | min), ($c | map(.requests.flush) | max),
+    ($c | mean(.time_s.flush)),
+    ($c | map(.flush_d2c_s.p50) | if any(. == null) then "-" else add / length end),
+    ($c | map(.fua_writes) | min), ($c | map(.fua_writes) | max),
+    ($c | map(.requests.journal) | min), ($c | map(.requests.journal) | max)
+  ]
+| map(tostring) | join("\t")'
+
+: >"$work/rows"
+for d in "${disks[@]}"; do
+	for fs in xfs ext3 ext4; do
+		awk -F'\t' -v d="$d" -v fs="$fs" '$1 == d && $2 == fs' "$work/index" >"$work/set"
+		[[ -s $work/set ]] || continue
+		base=$(awk -F'\t' '$3 == "on" && $4 == "on" { print $5; exit }' "$work/set")
+		[[ -n $base ]] || {
+			echo "write-cache-table: $d $fs: no capture with cache on and barriers on, the baseline" >&2
+			exit 1
+		}
+		mapfile -t files < <(cut -f6 "$work/set")
+		"$wcanalyze" --format json --baseline "$base" "${files[@]}" >"$work/json" ||
+			{ echo "write-cache-table: wcanalyze failed on $d $fs" >&2; exit 1; }
+		jq -r "$jq_rows" "$work/json" | sed "s/^/$d	$base	/" >>"$work/rows"
+	done
+done
+
+# Markdown.  Seconds with three decimals as the text report prints them; a
+# part that is exactly zero prints as 0, as there.
+awk -F'\t' -v report_on_on="${report[on,on]}" -v report_on_off="${report[on,off]}" \
+	-v report_off_on="${report[off,on]}" -v report_off_off="${report[off,off]}" '
+function s(x) { return x == "-" ? "-" : sprintf("%.3f", x) }
+function d(x) { return x == 0 ? "0" : sprintf("%+.3f", x) }
+function ms(x) { return x == "-" ? "-" : sprintf("%.2f", x * 1000) }
+function range(a, b) { return a == b ? a : a "-" b }
+function verdict(v, t) {
+	if (v == "baseline") return "baseline"
+	if (v == "no_estimate") return "no estimate (one run)"
+	if (v == "real") return t == "-" ? "real (runs never vary)" : sprintf("real (t = %.2f)", t)
+	if (v == "within_noise") return sprintf("within noise (t = %.2f)", t)
+	return v
+}
+function links(names,   n, i, out, part) {
+	n = split(names, part, " ")
+	out = ""
+	for (i = 1; i <= n; i++) {
+		out = out (i > 1 ? ", " : "") "[" (part[i] ~ /-run[0-9]+$/ ? substr(part[i], match(part[i], /run[0-9]+$/)) : part[i]) "](../samples/" part[i] ".tar.gz)"
+	}
+	return out
+}
+{
+	key = $1 SUBSEP $3 SUBSEP $4 SUBSEP $5
+	row[key] = $0
+	base[$1 SUBSEP $3] = $2
+	if (!($1 in seen)) { seen[$1] = 1; disks[++ndisks] = $1 }
+}
+END {
+	nconf = split("on,on on,off off,on off,off", conf, " ")
+	rep["on,on"] = report_on_on; rep["on,off"] = report_on_off
+	rep["off,on"] = report_off_on; rep["off,off"] = report_off_off
+	nfs = split("xfs ext3 ext4", fss, " ")
+
+	print "**Table 1.**  Time per configuration: the mean of the runs (wall: the whole"
+	print "capture, ± the runs'"'"' standard deviation; copy and delete: the phases)."
+	print "The report'"'"'s column is its XFS copy time on a 2009 kernel and disk."
+	print ""
+	print "| disk | fs | write cache | barriers | runs | wall s | copy s | delete s | the report, s | captures | figure (`make demo`) |"
+	print "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |"
+	for (i = 1; i <= ndisks; i++) for (j = 1; j <= nfs; j++) {
+		if (!((disks[i] SUBSEP fss[j]) in base)) continue
+		for (k = 1; k <= nconf; k++) {
+			split(conf[k], cb, ",")
+			key = disks[i] SUBSEP fss[j] SUBSEP cb[1] SUBSEP cb[2]
+			r = fss[j] == "xfs" ? rep[conf[k]] : "-"
+			if (!(key in row)) {
+				why = fss[j] == "xfs" && cb[2] == "off" ? "not applicable: XFS has no `nobarrier` since Linux 4.19 (section 2)" : "not recorded"
+				printf "| %s | %s | %s | %s | 0 | - | - | - | %s | %s | |\n", disks[i], fss[j], cb[1], cb[2], r, why
+				continue
+			}
+			split(row[key], f, "\t")
+			wall = s(f[8]) (f[9] == "-" ? "" : " ± " s(f[9]))
+			printf "| %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | `demo-report/%s/phases.png` |\n",
+				disks[i], fss[j], cb[1], cb[2], f[6], wall, s(f[10]), s(f[11]), r,
+				links(f[7]), substr(f[7], 1, index(f[7] " ", " ") - 1)
+		}
+	}
+
+	print ""
+	print "**Table 2.**  Where the difference went: each configuration'"'"'s mean wall"
+	print "time minus that of the same disk and filesystem with the cache and"
+	print "barriers on (wcanalyze `--baseline`, its difference attribution: the"
+	print "parts sum to the difference), and whether it exceeds the runs'"'"' noise"
+	print "(Welch'"'"'s t-test at 95 %).  Seconds; data = data read + data write;"
+	print "other = discard + other requests; off device = time the disk was idle."
+	print ""
+	print "| disk | fs | write cache | barriers | difference | flush | journal | metadata | data | other | off device | noise |"
+	print "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+	for (i = 1; i <= ndisks; i++) for (j = 1; j <= nfs; j++) for (k = 1; k <= nconf; k++) {
+		split(conf[k], cb, ",")
+		key = disks[i] SUBSEP fss[j] SUBSEP cb[1] SUBSEP cb[2]
+		if (!(key in row)) continue
+		split(row[key], f, "\t")
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			disks[i], fss[j], cb[1], cb[2], d(f[12]), d(f[13]), d(f[14]), d(f[15]),
+			d(f[16]), d(f[17]), d(f[18]), verdict(f[19], f[20])
+	}
+
+	print ""
+	print "**Table 3.**  Flushes: cache-flush requests that reached the disk (blkparse"
+	print "`FN`) and their time, the median of their D2C, FUA writes and journal"
+	print "writes (counts: the runs'"'"' range; times: the runs'"'"' mean)."
+	print ""
+	print "| disk | fs | write cache | barriers | flushes | flush s | flush median ms | FUA writes | journal writes |"
+	print "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"
+	for (i = 1; i <= ndisks; i++) for (j = 1; j <= nfs; j++) for (k = 1; k <= nconf; k++) {
+		split(conf[k], cb, ",")
+		key = disks[i] SUBSEP fss[j] SUBSEP cb[1] SUBSEP cb[2]
+		if (!(key in row)) continue
+		split(row[key], f, "\t")
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			disks[i], fss[j], cb[1], cb[2], range(f[21], f[22]), s(f[23]), ms(f[24]),
+			range(f[25], f[26]), range(f[27], f[28])
+	}
+}' "$work/rows" >"$work/table"
+
+if [[ -z $update ]]; then
+	cat "$work/table"
+	exit 0
+fi
+
+begin='<!-- write-cache-table: begin (scripts/write-cache-table.sh --update) -->'
+end='<!-- write-cache-table: end -->'
+[[ $(grep -cxF "$begin" "$update") -eq 1 && $(grep -cxF "$end" "$update") -eq 1 ]] || {
+	echo "write-cache-table: $update: needs one line '$begin' and one '$end'" >&2
+	exit 1
+}
+awk -v begin="$begin" -v end="$end" -v table="$work/table" '
+$0 == begin { print; while ((getline l < table) > 0) print l; skip = 1; next }
+$0 == end { skip = 0 }
+!skip' "$update" >"$work/page"
+cat "$work/page" >"$update"
