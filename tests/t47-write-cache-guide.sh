@@ -51,6 +51,15 @@ BUILD=$BUILD bash "$TOP/scripts/write-cache-table.sh" --update "$TMP/changed.md"
 	fail "--update failed: $(cat "$TMP/err")"
 cmp -s "$page" "$TMP/changed.md" || fail "--update did not restore the page: $(diff "$page" "$TMP/changed.md" | head)"
 
+# A measured number the prose quotes (seconds or milliseconds with two or
+# three decimals) must be one of the tables' numbers.
+awk -v begin="$begin" -v end="$end" '$0 == begin { inside = 1 } !inside; $0 == end { inside = 0 }' "$page" |
+	grep -oE '[0-9]+\.[0-9]{2,3} m?s\b' | sort -u >"$TMP/quoted" || true
+while read -r num _; do
+	grep -qE "(^|[ +-])$num( |\$)" "$TMP/table" ||
+		fail "docs/write-cache.md quotes $num, which is in none of the generated tables"
+done <"$TMP/quoted"
+
 # A second path to the same numbers: every capture Table 1 links to, read
 # by the text report, has a flush count inside its row's range in Table 3
 # and a window inside its row's wall mean ± 3 sd (or equal, one run).
