@@ -44,7 +44,7 @@ int wc_capture_read_file(const char *path, char **text, size_t *len,
 	struct wc_err e;
 	off_t size;
 	char *buf = NULL;
-	size_t got = 0;
+	size_t got = 0, cap;
 	int fd, ret = -1;
 
 	*text = NULL;
@@ -63,7 +63,10 @@ int wc_capture_read_file(const char *path, char **text, size_t *len,
 			   "larger than %u bytes", WC_CAPTURE_MAX_BYTES);
 		goto close_fd;
 	}
-	buf = malloc(WC_CAPTURE_MAX_BYTES + 1);
+	/* Room for the file as it is now, its NUL and one byte more to see
+	 * it grow; the limit's megabyte only for a file that really grows. */
+	cap = (size_t)size + 2;
+	buf = malloc(cap);
 	if (!buf) {
 		wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
 			   "out of memory");
@@ -72,7 +75,22 @@ int wc_capture_read_file(const char *path, char **text, size_t *len,
 	/* Read to the end, not to st_size: a file that grows meanwhile is
 	 * still held to the limit. */
 	for (;;) {
-		ssize_t n = read(fd, buf + got, WC_CAPTURE_MAX_BYTES + 1 - got);
+		ssize_t n;
+
+		if (got + 1 == cap) {
+			size_t ncap = cap > WC_CAPTURE_MAX_BYTES / 2 ?
+				WC_CAPTURE_MAX_BYTES + 2 : 2 * cap;
+			char *nbuf = realloc(buf, ncap);
+
+			if (!nbuf) {
+				wc_err_set(err, WC_ERR_SYSTEM, path, NULL,
+					   WC_NO_OFFSET, "out of memory");
+				goto free_buf;
+			}
+			buf = nbuf;
+			cap = ncap;
+		}
+		n = read(fd, buf + got, cap - 1 - got);
 
 		if (n < 0 && errno == EINTR)
 			continue;

@@ -62,8 +62,15 @@
 #include "tracker.h"
 #include "wcerr.h"
 
+/* The fuzz build sets smaller ones (GNUmakefile, FUZZ_LIMITS): the same
+ * code then regrids and merges sooner instead of clearing 512 KiB a
+ * series for every input. */
+#ifndef WC_SERIES_BINS
 #define WC_SERIES_BINS 1024          /* time bins = scatter columns */
+#endif
+#ifndef WC_SERIES_ROWS
 #define WC_SERIES_ROWS 512           /* scatter sector rows */
+#endif
 #define WC_SERIES_FIRST_BIN_NS 1000u     /* 1 us until the trace is longer */
 #define WC_SERIES_FIRST_ROW_SECTORS 8u   /* 4 KiB until the device is larger */
 #define WC_SERIES_LAT_PER_DECADE 20
