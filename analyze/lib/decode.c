@@ -13,6 +13,12 @@ struct wc_decoder {
 	struct wc_source *src;
 	unsigned stream;
 	int order;
+	/* Bytes peeked at once, records taken from them without a call to
+	 * the source: win[0..win_len) starts at offset win_off, records up
+	 * to win_used are decoded but not yet consumed from the source. */
+	const unsigned char *win;
+	size_t win_len, win_used;
+	uint64_t win_off;
 	size_t pending;        /* bytes of the last record, still to consume */
 	uint64_t rec_offset;
 	int failed;
@@ -33,6 +39,7 @@ int wc_decoder_open(struct wc_decoder **out, struct wc_source *src,
 	}
 	dec->src = src;
 	dec->stream = stream;
+	dec->win_off = wc_source_offset(src);
 	*out = dec;
 	return 0;
 }
@@ -92,6 +99,30 @@ unsigned wc_blk_header_size(uint32_t magic)
 	}
 }
 
+/* Hands the records decoded so far back to the source and peeks at
+ * least NEED bytes from the record at win_used on: the bytes left, or -1
+ * (failed). */
+static ssize_t dec_refill(struct wc_decoder *dec, size_t need,
+			  struct wc_err *err)
+{
+	const unsigned char *p;
+	ssize_t n;
+
+	wc_source_consume(dec->src, dec->win_used);
+	dec->win_used = 0;
+	dec->win_off = wc_source_offset(dec->src);
+	n = wc_source_peek_all(dec->src, need, &p, err);
+	if (n < 0) {
+		dec->failed = 1;
+		dec->win = NULL;
+		dec->win_len = 0;
+		return -1;
+	}
+	dec->win = p;
+	dec->win_len = (size_t)n;
+	return n;
+}
+
 int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 		    struct wc_err *err)
 {
@@ -103,22 +134,20 @@ int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 
 	if (dec->failed)
 		return -1;
-	if (dec->pending) {
-		wc_source_consume(dec->src, dec->pending);
-		dec->pending = 0;
-	}
-	dec->rec_offset = wc_source_offset(dec->src);
+	dec->win_used += dec->pending;
+	dec->pending = 0;
 
 	/* Peek: as much as the largest header, which holds the magic (byte
 	 * order, version, header size) and usually the whole record; fewer
-	 * bytes only at the end of the stream. */
-	n = wc_source_peek(dec->src, WC_BLK_V8_SIZE, &p, err);
-	if (n < 0) {
-		dec->failed = 1;
+	 * bytes only at the end of the stream.  One peek serves the records
+	 * of a whole buffer. */
+	n = (ssize_t)(dec->win_len - dec->win_used);
+	if ((size_t)n < WC_BLK_V8_SIZE && (n = dec_refill(dec, WC_BLK_V8_SIZE, err)) < 0)
 		return -1;
-	}
+	dec->rec_offset = dec->win_off + dec->win_used;
 	if (n == 0)
 		return 0;
+	p = dec->win + dec->win_used;
 	if (n < 4)
 		return dec_fail(dec, err, "truncated record: %zd of %u header bytes",
 				n, WC_BLK_V7_SIZE);
@@ -171,11 +200,11 @@ int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 
 	/* The payload must be there before anything trusts pdu_len; the
 	 * first peek often holds it already. */
-	if ((size_t)n < hsize + (size_t)ev->pdu_len)
-		n = wc_source_peek(dec->src, hsize + (size_t)ev->pdu_len, &p, err);
-	if (n < 0) {
-		dec->failed = 1;
-		return -1;
+	if ((size_t)n < hsize + (size_t)ev->pdu_len) {
+		n = dec_refill(dec, hsize + (size_t)ev->pdu_len, err);
+		if (n < 0)
+			return -1;
+		p = dec->win;
 	}
 	if ((size_t)n < hsize + (size_t)ev->pdu_len)
 		return dec_fail(dec, err,
@@ -208,7 +237,7 @@ void wc_decoder_expect(struct wc_decoder *dec, bool swapped)
 
 uint64_t wc_decoder_resume_offset(const struct wc_decoder *dec)
 {
-	return wc_source_offset(dec->src) + dec->pending;
+	return dec->win_off + dec->win_used + dec->pending;
 }
 
 int wc_decoder_open_file(struct wc_decoder **out, const char *path,

@@ -260,6 +260,16 @@ static ssize_t src_fill(struct wc_source *src, struct wc_err *err)
 ssize_t wc_source_peek(struct wc_source *src, size_t n,
 		       const unsigned char **p, struct wc_err *err)
 {
+	ssize_t got = wc_source_peek_all(src, n, p, err);
+
+	if (n > WC_SOURCE_MAX_PEEK)
+		n = WC_SOURCE_MAX_PEEK;
+	return got > (ssize_t)n ? (ssize_t)n : got;
+}
+
+ssize_t wc_source_peek_all(struct wc_source *src, size_t n,
+			   const unsigned char **p, struct wc_err *err)
+{
 	if (n > WC_SOURCE_MAX_PEEK)
 		n = WC_SOURCE_MAX_PEEK;
 	while (src->kind != SRC_MEMORY && src->end - src->start < n && !src->eof) {
@@ -277,7 +287,7 @@ ssize_t wc_source_peek(struct wc_source *src, size_t n,
 			return -1;
 	}
 	*p = src->buf + src->start;
-	return (ssize_t)(src->end - src->start < n ? src->end - src->start : n);
+	return (ssize_t)(src->end - src->start);
 }
 
 void wc_source_consume(struct wc_source *src, size_t n)

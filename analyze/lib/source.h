@@ -81,6 +81,11 @@ int wc_source_skip(struct wc_source *src, uint64_t n, struct wc_err *err);
 
 ssize_t wc_source_peek(struct wc_source *src, size_t n,
 		       const unsigned char **p, struct wc_err *err);
+/* wc_source_peek(), but returns every byte already buffered (at least n,
+ * fewer only at the end): a parser takes many records from one call and
+ * consumes them at once, instead of a peek and a consume per record. */
+ssize_t wc_source_peek_all(struct wc_source *src, size_t n,
+			   const unsigned char **p, struct wc_err *err);
 void wc_source_consume(struct wc_source *src, size_t n);
 uint64_t wc_source_offset(const struct wc_source *src);
 
