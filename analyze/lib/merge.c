@@ -18,6 +18,10 @@ struct wc_merge {
 	struct wc_prioq *heap;  /* items: stream numbers */
 	uint64_t next_rank;
 	long last;              /* stream handed out last, or -1 */
+	/* The stream handed out last keeps the lead while its events are
+	 * not later than this (its next event gets the newest rank, which
+	 * wins ties): the heap is left alone until one is. */
+	uint64_t limit;
 	int primed;
 	int failed;
 	uint64_t genesis;
@@ -101,6 +105,7 @@ static void m_prime(struct wc_merge *m)
 	}
 	if (wc_prioq_peek(m->heap, &head))
 		m->genesis = head.key;
+	m->limit = wc_prioq_runner_up_key(m->heap);
 	m->primed = 1;
 }
 
@@ -116,12 +121,22 @@ int wc_merge_next(struct wc_merge *m, struct wc_event *ev, struct wc_err *err)
 	} else if (m->last >= 0) {
 		s = (unsigned)m->last;
 		m->last = -1;
-		/* The stream handed out last sits at the root. */
-		if (m_pull(m, s))
+		/* The stream handed out last sits at the root.  Its entry
+		 * there keeps an older key and rank while it stays in the
+		 * lead: nothing compares the root with them before the
+		 * replace() that ends the lead. */
+		if (m_pull(m, s)) {
+			if (m->pend[s].time <= m->limit) {
+				*ev = m->pend[s];
+				m->last = (long)s;
+				return 1;
+			}
 			wc_prioq_replace(m->heap, m->pend[s].time, m_tie(m), s,
 					 NULL);
-		else
+		} else {
 			wc_prioq_get(m->heap, &e);
+		}
+		m->limit = wc_prioq_runner_up_key(m->heap);
 	}
 	if (!wc_prioq_peek(m->heap, &e)) {
 		if (m->deferred.kind != WC_ERR_NONE) {
