@@ -120,6 +120,7 @@ def phase(n): [.phases[] | select(.name == n) | .wall_s][0];
 | map(tostring) | join("\t")'
 
 : >"$work/rows"
+: >"$work/pairs"
 for d in "${disks[@]}"; do
 	for fs in xfs ext3 ext4; do
 		awk -F'\t' -v d="$d" -v fs="$fs" '$1 == d && $2 == fs' "$work/index" >"$work/set"
@@ -133,6 +134,22 @@ for d in "${disks[@]}"; do
 		"$wcanalyze" --format json --baseline "$base" "${files[@]}" >"$work/json" ||
 			{ echo "write-cache-table: wcanalyze failed on $d $fs" >&2; exit 1; }
 		jq -r "$jq_rows" "$work/json" | sed "s/^/$d	$base	/" >>"$work/rows"
+
+		# The report's three subtractions, each its own comparison of two
+		# configurations, so that the difference, its parts and the noise
+		# verdict are wcanalyze's: A minus B, B the baseline.
+		for pair in on,on:on,off off,off:on,off off,on:off,off; do
+			a=${pair%:*} b=${pair#*:}
+			mapfile -t files < <(awk -F'\t' -v a="$a" -v b="$b" \
+				'$3 "," $4 == a || $3 "," $4 == b { print $6 }' "$work/set")
+			base=$(awk -F'\t' -v b="$b" '$3 "," $4 == b { print $5; exit }' "$work/set")
+			[[ -n $base ]] || continue
+			awk -F'\t' -v a="$a" '$3 "," $4 == a { found = 1 } END { exit !found }' "$work/set" || continue
+			"$wcanalyze" --format json --baseline "$base" "${files[@]}" >"$work/json" ||
+				{ echo "write-cache-table: wcanalyze failed on $d $fs $a against $b" >&2; exit 1; }
+			jq -r "$jq_rows" "$work/json" |
+				awk -F'\t' -v a="$a" '$2 "," $3 == a' | sed "s/^/$d	$a:$b	/" >>"$work/pairs"
+		done
 	done
 done
 
@@ -233,6 +250,48 @@ END {
 			range(f[25], f[26]), range(f[27], f[28])
 	}
 }' "$work/rows" >"$work/table"
+
+# Table 4: the report's subtractions beside the same comparisons measured.
+awk -F'\t' -v report_on_on="${report[on,on]}" -v report_on_off="${report[on,off]}" \
+	-v report_off_on="${report[off,on]}" -v report_off_off="${report[off,off]}" '
+function d(x) { return x == 0 ? "0" : sprintf("%+.3f", x) }
+function verdict(v, t) {
+	if (v == "no_estimate") return "no estimate (one run)"
+	if (v == "real") return t == "-" ? "real (runs never vary)" : sprintf("real (t = %.2f)", t)
+	if (v == "within_noise") return sprintf("within noise (t = %.2f)", t)
+	return v
+}
+{ row[$1 SUBSEP $3 SUBSEP $2] = $0; if (!($1 in seen)) { seen[$1] = 1; disks[++ndisks] = $1 } }
+END {
+	rep["on,on"] = report_on_on; rep["on,off"] = report_on_off
+	rep["off,on"] = report_off_on; rep["off,off"] = report_off_off
+	np = split("on,on:on,off off,off:on,off off,on:off,off", pairs, " ")
+	what["on,on:on,off"] = "what the flushes cost (barriers on, cache on)"
+	what["off,off:on,off"] = "what the cache saves when nothing flushes it"
+	what["off,on:off,off"] = "what barriers cost with the cache off"
+	nfs = split("xfs ext3 ext4", fss, " ")
+	print ""
+	print "**Table 4.**  The report'"'"'s three subtractions (section 1), each measured"
+	print "as its own comparison: the first configuration'"'"'s mean wall time minus"
+	print "the second'"'"'s (wcanalyze `--baseline` on the second), split as in"
+	print "Table 2.  XFS has no row: each subtraction needs `nobarrier`.  The"
+	print "report'"'"'s column is its XFS copy times; the measured ones are whole"
+	print "captures (copy and delete)."
+	print ""
+	print "| disk | fs | subtraction | what it isolates | the report, s | measured, s | flush | journal | metadata | data | other | off device | noise |"
+	print "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+	for (i = 1; i <= ndisks; i++) for (j = 1; j <= nfs; j++) for (k = 1; k <= np; k++) {
+		key = disks[i] SUBSEP fss[j] SUBSEP pairs[k]
+		if (!(key in row)) continue
+		split(row[key], f, "\t")
+		split(pairs[k], ab, ":")
+		printf "| %s | %s | (cache %s, barriers %s) - (cache %s, barriers %s) | %s | %+d | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			disks[i], fss[j], substr(ab[1], 1, index(ab[1], ",") - 1), substr(ab[1], index(ab[1], ",") + 1),
+			substr(ab[2], 1, index(ab[2], ",") - 1), substr(ab[2], index(ab[2], ",") + 1),
+			what[pairs[k]], rep[ab[1]] - rep[ab[2]], d(f[12]), d(f[13]), d(f[14]), d(f[15]),
+			d(f[16]), d(f[17]), d(f[18]), verdict(f[19], f[20])
+	}
+}' "$work/pairs" >>"$work/table"
 
 if [[ -z $update ]]; then
 	cat "$work/table"
