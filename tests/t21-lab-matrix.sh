@@ -12,7 +12,13 @@ source "$TOP/tests/fixtures/capture/archive.sh"
 need_root
 tracer_wait
 
-loops_before=$(losetup -a | grep -c wccapture || true)
+# Another lab may be running on this machine outside the tests: what
+# this one leaves is what was not there before.
+ours() { grep wccapture | LC_ALL=C sort || true; }
+loops_before=$(losetup -a | ours)
+mounts_before=$(ours </proc/self/mounts)
+work_before=$({ compgen -G '/var/tmp/wccapture.*/dst.img' || true; } | ours)
+new_since() { LC_ALL=C comm -13 <(echo "$1") <(echo "$2"); }
 rc=0
 bash "$TOP/capture/wccapture" lab --disk loop --files 100 --size 4M --image-size 320M \
 	-o "$TMP/out" >"$TMP/table" 2>"$TMP/log" || rc=$?
@@ -71,7 +77,10 @@ done
 [[ $n -eq 10 ]] || fail "$n archives, expected 10"
 
 # Nothing left behind.
-[[ $(losetup -a | grep -c wccapture || true) -eq $loops_before ]] || fail "loop devices left attached"
-! grep -q wccapture /proc/self/mounts || fail "mounts left behind"
+left=$(new_since "$loops_before" "$(losetup -a | ours)")
+[[ -z $left ]] || fail "loop devices left attached: $left"
+left=$(new_since "$mounts_before" "$(ours </proc/self/mounts)")
+[[ -z $left ]] || fail "mounts left behind: $left"
 [[ $(cat /sys/kernel/tracing/current_tracer) == nop ]] || fail "tracer left on"
-! compgen -G '/var/tmp/wccapture.*/dst.img' >/dev/null || fail "work directory left behind"
+left=$(new_since "$work_before" "$({ compgen -G '/var/tmp/wccapture.*/dst.img' || true; } | ours)")
+[[ -z $left ]] || fail "work directory left behind: $left"

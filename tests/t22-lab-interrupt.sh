@@ -40,23 +40,10 @@ bash "$TOP/capture/wccapture" lab --fs ext4 --cache off --barrier on \
 	-o "$TMP/out" >"$TMP/table" 2>"$TMP/log" &
 pid=$!
 set +m
-# Up to 90 s: wccapture waits up to a minute for a busy blk tracer.
-for ((i = 0; i < 1800; i++)); do
-	grep -qs ': copy$' "$TMP/log" && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.05
-done
-grep -q ': copy$' "$TMP/log" || fail "the copy phase never started: $(tail -n 3 "$TMP/log")"
+lab_wait_copy "$TMP/log" "$pid"
 [[ $(cat "$wc") == "write through" ]] || fail "write cache not turned off during the run"
-# ": copy" is said just before cp starts: wait until cp has made files on
-# the destination, so the source has been read and the trace holds I/O
-# (signalled at once, the run was sometimes cut before cp read anything).
-for ((i = 0; i < 200; i++)); do
-	mnt=$(findmnt -n -o TARGET --source "/dev/$dev" | head -n 1 || true)
-	[[ -n $mnt && -n $(find "$mnt" -mindepth 2 -type f -print -quit 2>/dev/null) ]] && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.05
-done
+dest_mount() { findmnt -n -o TARGET --source "/dev/$dev" | head -n 1; }
+lab_wait_files "$pid" dest_mount
 kill -INT "$pid"
 # And again while it cleans up, as an impatient user does: the cleanup
 # must not be cut short by the second one.

@@ -30,31 +30,24 @@ loop_settings() {
 	done
 }
 
+dest_mount() { findmnt -n -o TARGET -t ext4 | grep '/wccapture\.[^/]*/dst$' | head -n 1; }
+
 # Starts a lab whose copy takes a while, waits until the copy writes to
 # the model disk; sets pid and the destination's daemon wdpid.
 start_lab() {
-	local out=$1 i mnt
+	local out=$1
 	set -m
 	bash "$TOP/capture/wccapture" lab --disk hdd7200 --fs ext4 --cache on --barrier on \
 		--workload fsync --files 3000 --size 12M --recorder tracefs \
 		-o "$out" >/dev/null 2>"$TMP/log" &
 	pid=$!
 	set +m
-	for ((i = 0; i < 1800; i++)); do
-		grep -qs ': copy$' "$TMP/log" && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.05
-	done
-	grep -q ': copy$' "$TMP/log" || fail "the copy never started: $(tail -n 3 "$TMP/log")"
+	lab_wait_copy "$TMP/log" "$pid"
 	wdpid=$(pgrep -x wcdisk | head -n 1 || true)
 	[[ -n $wdpid ]] || fail "no wcdisk running during the copy"
 	# some files on the destination, so the daemon serves the filesystem
-	for ((i = 0; i < 200; i++)); do
-		mnt=$(findmnt -n -o TARGET -t ext4 | grep '/wccapture\.[^/]*/dst$' | head -n 1 || true)
-		[[ -n $mnt && -n $(find "$mnt" -mindepth 2 -type f -print -quit 2>/dev/null) ]] && break
-		sleep 0.05
-	done
-	[[ -n $mnt ]] || fail "no destination mount during the copy"
+	lab_wait_files "$pid" dest_mount
+	[[ -n $LAB_MNT ]] || fail "no destination mount during the copy"
 	wdpid=$(pgrep -x wcdisk | head -n 1 || true)
 	[[ -n $wdpid ]] || fail "no wcdisk running during the copy: $(tail -n 3 "$TMP/log")"
 }

@@ -17,6 +17,10 @@
 #                 of its own where tracefs is not mounted, as on a machine
 #                 booted without it; fail if CMD leaves it mounted there;
 #                 return CMD's status
+#   lab_wait_copy LOG PID   wait until the wccapture lab running as PID
+#                 says in LOG that its copy starts; fail if it never does
+#   lab_wait_files PID CMD... wait until the mount point CMD prints holds
+#                 a file below its top level; set LAB_MNT to it
 # shellcheck shell=bash
 set -euo pipefail
 
@@ -94,4 +98,29 @@ without_tracefs() {
 		exit "$rc"' without_tracefs "$TRACEFS" "$@" || rc=$?
 	[[ $rc -ne 98 ]] || fail "without_tracefs $*: tracefs mounted where it must not be"
 	return "$rc"
+}
+
+lab_wait_copy() {
+	local log=$1 pid=$2 i
+	# Up to 90 s: wccapture waits up to a minute for a busy blk tracer.
+	for ((i = 0; i < 1800; i++)); do
+		grep -qs ': copy$' "$log" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	grep -q ': copy$' "$log" || fail "the copy phase never started: $(tail -n 3 "$log")"
+}
+
+lab_wait_files() {
+	local pid=$1 i
+	shift
+	# ": copy" is said just before cp starts: a lab signalled at once was
+	# sometimes cut before cp read anything, and its trace held no I/O.
+	LAB_MNT=""
+	for ((i = 0; i < 200; i++)); do
+		LAB_MNT=$("$@" || true)
+		[[ -n $LAB_MNT && -n $(find "$LAB_MNT" -mindepth 2 -type f -print -quit 2>/dev/null) ]] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t29-capture-faults.sh - wccapture lab stopped by SIGINT or SIGTERM at
+# t26-capture-faults.sh - wccapture lab stopped by SIGINT or SIGTERM at
 # each point of a capture (prepared, copying, deleting, packing), and its
 # recorder killed with SIGKILL while copying or deleting: every time,
 # no mount, no loop device of its own, no tracing and no tracefs setting

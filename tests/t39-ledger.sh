@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t29-ledger.sh - end-to-end proof of attribution: real filesystem traffic
+# t39-ledger.sh - end-to-end proof of attribution: real filesystem traffic
 # (a copy with every file fsynced, then a delete, on XFS, ext3 and ext4,
 # write cache on and off) on the hdd7200 model disk, and what wcanalyze
 # attributes from the trace against what the disk itself says it did
