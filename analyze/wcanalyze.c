@@ -135,6 +135,7 @@ static int dump_one(const char *path)
 	wc_err_clear(&err);
 	if (wc_input_open(&in, path, &err) < 0)
 		return report(&err);
+	wc_input_set_blkparse_names(in);
 	while ((r = wc_input_next(in, &ev, &err)) > 0) {
 		if (wc_dump_event(stdout, &ev, wc_input_genesis(in),
 				  wc_input_comm(in, ev.pid)) < 0)

@@ -9,6 +9,7 @@
 #include <archive_entry.h>
 #include <check.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,6 +336,123 @@ START_TEST(test_notify_and_gaps)
 }
 END_TEST
 
+/* blkparse reads each CPU file 512 records at a time and names a pid at
+ * the first process notify it reads: CPU 0's "zero" a few records into
+ * its second batch is read as soon as that batch is, before CPU 1's
+ * "one" at the start of CPU 1's second batch, though later in time. */
+static void names_files(const char *dir, unsigned char **b0, size_t *n0,
+			unsigned char **b1, size_t *n1)
+{
+	const uint64_t q = WC_TA_QUEUE | WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_QUEUE);
+	const uint64_t process = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
+	char file[128];
+	FILE *fp;
+	unsigned i;
+
+	snprintf(file, sizeof(file), "%s/sda.blktrace.0", dir);
+	fp = fopen(file, "wb");
+	for (i = 0; i < 600; i++) {
+		if (i == 515)
+			put(fp, 0, 1000 + 20 * i - 1, process, 9, "zero", 4);
+		put(fp, i + 1, 1000 + 20 * i, q, 7, NULL, 0);
+	}
+	fclose(fp);
+	*b0 = wc_check_slurp(file, n0);
+	snprintf(file, sizeof(file), "%s/sda.blktrace.1", dir);
+	fp = fopen(file, "wb");
+	for (i = 0; i < 600; i++) {
+		if (i == 512)
+			put(fp, 0, 1010 + 20 * i - 1, process, 9, "one", 3);
+		put(fp, i + 1, 1010 + 20 * i, q, 9, NULL, 0);
+	}
+	fclose(fp);
+	*b1 = wc_check_slurp(file, n1);
+}
+
+/* Reads path with blkparse's names: pid 9 has none until CPU 0's second
+ * batch is read, right after its event 511 (time 11220), and then
+ * "zero" for good. */
+static void names_check(const char *path, const struct wc_input_limits *lim)
+{
+	struct wc_input *in = NULL;
+	struct wc_event ev;
+	struct wc_err err;
+	unsigned n = 0;
+	int r;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_input_open_limits(&in, path, lim, &err), 0);
+	wc_input_set_blkparse_names(in);
+	while ((r = wc_input_next(in, &ev, &err)) > 0) {
+		const char *comm = wc_input_comm(in, ev.pid);
+
+		n++;
+		if (ev.pid != 9)
+			continue;
+		if (ev.time < 11220)
+			ck_assert_msg(!comm, "%s: time %" PRIu64 ": %s", path,
+				      ev.time, comm);
+		else
+			ck_assert_msg(comm && !strcmp(comm, "zero"),
+				      "%s: time %" PRIu64 ": %s", path, ev.time,
+				      comm ? comm : "(null)");
+	}
+	ck_assert_int_eq(r, 0);
+	ck_assert_uint_eq(n, 1200);
+	wc_input_free(in);
+}
+
+START_TEST(test_blkparse_names)
+{
+	const struct wc_input_limits whole = { 0 };
+	const struct wc_input_limits none = { .no_memory = true };
+	const struct wc_input_limits few = { .max_open = 1, .no_memory = true };
+	struct wc_input *in = NULL;
+	struct wc_event ev;
+	struct wc_err err;
+	unsigned char *b0, *b1;
+	size_t n0, n1;
+	struct archive *a;
+	char dir[64], file[128];
+	bool named_early = false;
+
+	wc_check_template(dir, sizeof(dir), "check_input");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	names_files(dir, &b0, &n0, &b1, &n1);
+	names_check(dir, NULL);
+	a = archive_start();
+	add(a, "c/trace/sda.blktrace.0", b0, n0);
+	add(a, "c/trace/sda.blktrace.1", b1, n1);
+	archive_end(a);
+	free(b0);
+	free(b1);
+	names_check(apath, &whole);     /* members read whole: a borrowed scout */
+	names_check(apath, &none);      /* a second handle kept for the scout */
+	/* More members than handles: no scout, names as read. */
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_input_open_limits(&in, apath, &few, &err), 0);
+	wc_input_set_blkparse_names(in);
+	while (wc_input_next(in, &ev, &err) > 0)
+		if (ev.pid == 9 && ev.time < 11220 && wc_input_comm(in, 9))
+			named_early = true;
+	ck_assert(!named_early);
+	ck_assert_str_eq(wc_input_comm(in, 9), "one");
+	wc_input_free(in);
+	/* Without the call, the first name handed out. */
+	ck_assert_int_eq(wc_input_open(&in, dir, &err), 0);
+	while (wc_input_next(in, &ev, &err) > 0)
+		;
+	ck_assert_str_eq(wc_input_comm(in, 9), "one");
+	wc_input_free(in);
+	unlink(apath);
+	snprintf(file, sizeof(file), "%s/sda.blktrace.0", dir);
+	unlink(file);
+	snprintf(file, sizeof(file), "%s/sda.blktrace.1", dir);
+	unlink(file);
+	rmdir(dir);
+}
+END_TEST
+
 /* Names are kept for a bounded number of pids, and gaps for a bounded
  * number of (device, cpu) pairs: a trace of endless distinct pids or cpu
  * numbers (corrupt, or made to hurt) cannot grow memory without end. */
@@ -613,6 +731,7 @@ static Suite *input_suite(void)
 	tcase_add_test(tc, test_capture_archive);
 	tcase_add_test(tc, test_archive_diagnostics);
 	tcase_add_test(tc, test_notify_and_gaps);
+	tcase_add_test(tc, test_blkparse_names);
 	tcase_add_test(tc, test_stdin_and_merged);
 	tcase_add_test(tc, test_many_files_few_handles);
 	tcase_add_test(tc, test_many_members_few_handles);

@@ -12,6 +12,13 @@
  *   --notify        a timestamp notify first, a process notify before each
  *                   pid's first event ("proc-PID"), a message notify after
  *                   the tenth event
+ *   --names TAG     a process notify "TAG-PID" before each pid's first event
+ *                   and before every 300th event for its pid: converting
+ *                   each CPU file with its own TAG gives pids several names,
+ *                   some of them read only in blkparse's later batches;
+ *                   the input's own process notifies are left out
+ *   --names-after N with --names, no name before the Nth event: events
+ *                   before it have a pid that blkparse cannot name yet
  *   --cgroup ID     flag every event with a cgroup id
  *   --seq N         number the non-notify records 1, 2, ... leaving out
  *                   every Nth number (0: no gaps), as real blktrace does
@@ -42,6 +49,8 @@
 
 struct conv {
 	bool v8, swap, split, notify;
+	const char *names;
+	unsigned long names_after;
 	bool set_device;
 	uint32_t device;
 	bool remap;
@@ -150,7 +159,7 @@ static int convert(struct conv *c, const char *in)
 	struct wc_decoder *dec = NULL;
 	struct wc_event ev;
 	struct wc_err err;
-	unsigned long nev = 0;
+	unsigned long nev = 0, nnamed = 0;
 	int r;
 
 	wc_err_clear(&err);
@@ -170,6 +179,10 @@ static int convert(struct conv *c, const char *in)
 			wc_blk_encode_timestamp(pdu, sec, nsec, c->swap);
 			ev.pdu = pdu;
 		}
+		/* --names: the only names are its own. */
+		if (c->names && wc_event_is_notify(&ev) &&
+		    (ev.action & WC_TA_MASK) == WC_TN_PROCESS)
+			continue;
 		if (c->set_device)
 			ev.device = c->device;
 		if (c->scramble)
@@ -197,6 +210,23 @@ static int convert(struct conv *c, const char *in)
 			x.sequence = 0;
 			x.has_cgroup = false;
 			snprintf(name, sizeof(name), "proc-%u", ev.pid);
+			x.pdu_len = 16;
+			memset(pdu, 0, sizeof(pdu));
+			memcpy(pdu, name, strlen(name));
+			x.pdu = pdu;
+			if (put(c, &x, &err) < 0)
+				goto fail;
+		}
+		if (c->names && !wc_event_is_notify(&ev) &&
+		    nev >= c->names_after &&
+		    (!seen_pid(ev.pid) || ++nnamed % 300 == 0)) {
+			char name[16];
+
+			x = ev;
+			x.action = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
+			x.sequence = 0;
+			x.has_cgroup = false;
+			snprintf(name, sizeof(name), "%.8s-%u", c->names, ev.pid);
 			x.pdu_len = 16;
 			memset(pdu, 0, sizeof(pdu));
 			memcpy(pdu, name, strlen(name));
@@ -266,7 +296,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: wctrace_convert [--v8] [--swap] [--device M:m] "
-		"[--remap M:m:OFF] [--split] [--notify] [--cgroup ID] "
+		"[--remap M:m:OFF] [--split] [--notify] [--names TAG [--names-after N]] "
+		"[--cgroup ID] "
 		"[--seq N] [--scramble SEED]\n"
 		"       [--scramble-devices SEED] IN OUT\n");
 	exit(2);
@@ -291,6 +322,10 @@ int main(int argc, char **argv)
 			c.split = true;
 		} else if (!strcmp(a, "--notify")) {
 			c.notify = true;
+		} else if (!strcmp(a, "--names") && i + 1 < argc) {
+			c.names = argv[++i];
+		} else if (!strcmp(a, "--names-after") && i + 1 < argc) {
+			c.names_after = strtoul(argv[++i], NULL, 10);
 		} else if (!strcmp(a, "--device") && i + 1 < argc &&
 			   sscanf(argv[i + 1], "%u:%u", &maj, &min) == 2) {
 			c.set_device = true;

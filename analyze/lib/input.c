@@ -36,6 +36,15 @@ struct stream {
 	uint64_t resume;        /* offset of the next record, once closed */
 	uint64_t used;          /* when it last handed out an event */
 	unsigned char stash[WC_INPUT_STASH];  /* that event's payload */
+	/* blkparse's names (wc_input_set_blkparse_names): */
+	const unsigned char *bytes;  /* the in-memory member, owned by mem
+				      * or, once open, by the source */
+	uint32_t batch_left;    /* events of blkparse's current batch not yet
+				 * handed out; 0: read the next batch's names */
+	uint64_t scouted;       /* offset after the last record scouted */
+	bool scout_swapped;     /* byte order found by the scout */
+	bool scout_over;        /* nothing more to scout */
+	struct wc_decoder *scout;  /* kept open for a member not in memory */
 };
 
 
@@ -57,7 +66,10 @@ struct wc_input {
 	struct wc_merge *merge;
 	struct wc_reorder *reorder;
 	struct wc_capture *capture;
-	struct wc_map *comms;    /* pid -> name, made at the first name */
+	struct wc_map *comms;    /* pid -> struct comm, made at the first name */
+	bool blk_names;         /* names as blkparse gives them */
+	uint64_t pulled;        /* events pulled, one interleaved stream */
+	uint64_t cur_arrival;   /* pull number of the event handed out last */
 	/* Last sequence number seen per (device, CPU): sequences are
 	 * numbered per CPU and device, and a merged file interleaves many
 	 * of them.  Made at the first numbered record. */
@@ -279,6 +291,7 @@ static int keep_small_member(struct wc_input *in, struct archive *a,
 		return wc_err_set(err, WC_ERR_INPUT, in->path, s->file, got,
 				  "%s", archive_error_string(a));
 	s->memlen = got;
+	s->bytes = s->mem;
 	s->in_memory = true;
 	in->mem_used += (size_t)size;
 	return 0;
@@ -473,14 +486,24 @@ base_name:
 /* A command name is at most 15 characters, kept with its NUL. */
 #define COMM_SIZE 16
 
+/* blkparse reads each per-CPU file in batches of this many records
+ * (rb_batch; notify records other than messages not counted). */
+#define BLKPARSE_BATCH 512u
+
+struct comm {
+	char name[COMM_SIZE];
+	uint64_t since;         /* one interleaved stream: the pull number
+				 * of the first event read after the name */
+};
+
 static int comm_add(struct wc_input *in, uint32_t pid, const unsigned char *p,
 		    size_t len)
 {
-	char *comm;
+	struct comm *comm;
 	int r;
 
-	if (!in->comms && wc_map_open(&in->comms, COMM_SIZE, WC_INPUT_MAX_PIDS,
-				      NULL) < 0)
+	if (!in->comms && wc_map_open(&in->comms, sizeof(struct comm),
+				      WC_INPUT_MAX_PIDS, NULL) < 0)
 		return -1;
 	r = wc_map_put(in->comms, pid, (void **)&comm, NULL);
 	if (r < 0)
@@ -492,14 +515,117 @@ static int comm_add(struct wc_input *in, uint32_t pid, const unsigned char *p,
 	/* A command name may lack its NUL. */
 	if (len > COMM_SIZE - 1)
 		len = COMM_SIZE - 1;
-	memcpy(comm, p, len);
-	comm[len] = '\0';
+	memcpy(comm->name, p, len);
+	comm->name[len] = '\0';
+	comm->since = in->pulled;
 	return 0;
 }
 
 const char *wc_input_comm(const struct wc_input *in, uint32_t pid)
 {
-	return in->comms ? wc_map_get(in->comms, pid) : NULL;
+	const struct comm *comm = in->comms ? wc_map_get(in->comms, pid) : NULL;
+
+	if (!comm)
+		return NULL;
+	/* A merged file holds each name where blkparse learnt it: an event
+	 * before it in the file was printed without it, though the window
+	 * read it first. */
+	if (in->blk_names && in->reorder && comm->since > in->cur_arrival)
+		return NULL;
+	return comm->name;
+}
+
+void wc_input_set_blkparse_names(struct wc_input *in)
+{
+	in->blk_names = true;
+}
+
+/* The decoder the scout of stream i reads with, from where it stopped;
+ * -1 when it cannot have one. */
+static int scout_open(struct wc_input *in, unsigned i, struct wc_decoder **dec,
+		      struct wc_err *err)
+{
+	struct stream *s = &in->streams[i];
+	struct wc_source *src = NULL;
+	int r;
+
+	if (s->scout) {
+		*dec = s->scout;
+		return 0;
+	}
+	if (s->in_memory)
+		r = wc_source_open_borrowed(&src, in->path, s->file, s->bytes,
+					    s->memlen, err);
+	else if (in->archive)
+		r = wc_source_open_member(&src, in->path, s->file, err);
+	else
+		r = wc_source_open_file(&src, s->file, err);
+	if (r < 0)
+		return -1;
+	if (s->scouted && wc_source_skip(src, s->scouted, err) < 0) {
+		wc_source_free(src);
+		return -1;
+	}
+	if (wc_decoder_open(dec, src, i, err) < 0)
+		return -1;
+	if (s->scouted)
+		wc_decoder_expect(*dec, s->scout_swapped);
+	/* An archive member is read from the archive's start at each open:
+	 * keep its scout.  Not when handles must be shared among more
+	 * streams than may be open, where it would need a second handle
+	 * each. */
+	if (!s->in_memory && in->archive)
+		s->scout = *dec;
+	return 0;
+}
+
+/*
+ * blkparse names a pid by the first process notify it reads for it, and
+ * it reads each per-CPU file a batch at a time: every file's first batch
+ * before it prints anything, the next batch of a file right after it
+ * printed the last event of the one before.  So a name can come from a
+ * notify far ahead of the event, on another CPU.  The scout reads stream
+ * i's next batch ahead of its reader, taking the names only; the reader
+ * hands the events out.  Failing, it leaves the names to the reader.
+ */
+static int scout_batch(struct wc_input *in, unsigned i, struct wc_err *err)
+{
+	const uint64_t message = WC_TC(WC_TC_NOTIFY) | WC_TN_MESSAGE;
+	const uint64_t process = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
+	struct stream *s = &in->streams[i];
+	struct wc_decoder *dec = NULL;
+	struct wc_event ev;
+	struct wc_err scratch;
+	uint32_t n = 0;
+	int r = 1;
+
+	if (s->scout_over)
+		return 0;
+	wc_err_clear(&scratch);
+	if ((!s->in_memory && in->archive && in->may_close) ||
+	    scout_open(in, i, &dec, &scratch) < 0) {
+		s->scout_over = true;
+		return 0;
+	}
+	while (n < BLKPARSE_BATCH && (r = wc_decoder_next(dec, &ev, &scratch)) > 0) {
+		if (wc_event_is_notify(&ev) && ev.action != message) {
+			if (ev.action == process &&
+			    comm_add(in, ev.pid, ev.pdu, ev.pdu_len) < 0)
+				return oom(err, in->path);
+			continue;
+		}
+		n++;
+	}
+	/* A failure is the reader's to report, when it gets there. */
+	if (r <= 0)
+		s->scout_over = true;
+	s->scouted = wc_decoder_resume_offset(dec);
+	s->scout_swapped = wc_decoder_swapped(dec);
+	if (dec != s->scout || s->scout_over) {
+		wc_decoder_free(dec);
+		s->scout = NULL;
+	}
+	return 0;
 }
 
 /* ---- sequence gaps ---------------------------------------------------- */
@@ -603,6 +729,8 @@ static void end_stream(struct wc_input *in, unsigned i)
 		}
 	wc_decoder_free(s->dec);
 	s->dec = NULL;
+	wc_decoder_free(s->scout);
+	s->scout = NULL;
 	s->done = true;
 }
 
@@ -618,6 +746,11 @@ static int pull(void *ctx, unsigned i, struct wc_event *ev, struct wc_err *err)
 	if (s->done)
 		return 0;
 	s->pinned = false;
+	if (in->blk_names && !in->single && s->batch_left == 0) {
+		if (scout_batch(in, i, err) < 0)
+			return -1;
+		s->batch_left = BLKPARSE_BATCH;
+	}
 	if (!s->dec && open_stream(in, i, err) < 0) {
 		end_stream(in, i);
 		return -1;
@@ -629,12 +762,17 @@ static int pull(void *ctx, unsigned i, struct wc_event *ev, struct wc_err *err)
 			return r;
 		}
 		s->info.events++;
+		/* With the scout ahead, a name read here is one it already
+		 * gave, or the scout failed. */
 		if (wc_event_is_notify(ev) && ev->action != message) {
 			if (ev->action == process &&
 			    comm_add(in, ev->pid, ev->pdu, ev->pdu_len) < 0)
 				return oom(err, in->path);
 			continue;
 		}
+		if (s->batch_left)
+			s->batch_left--;
+		in->pulled++;
 		/* tracefs records all carry sequence 0: nothing to count. */
 		if (ev->sequence && !wc_event_is_notify(ev)) {
 			uint32_t *last;
@@ -769,6 +907,8 @@ int wc_input_next(struct wc_input *in, struct wc_event *ev, struct wc_err *err)
 		r = wc_merge_next(in->merge, ev, err);
 	if (r < 0)
 		in->failed = 1;
+	if (r > 0 && in->reorder)
+		in->cur_arrival = wc_reorder_arrival(in->reorder);
 	if (r > 0) {
 		/* A clock that steps back, or a stream out of order beyond
 		 * what the merge can mend: counted, said once at the end. */
@@ -793,6 +933,7 @@ void wc_input_free(struct wc_input *in)
 	wc_merge_free(in->merge);
 	wc_reorder_free(in->reorder);
 	for (i = 0; i < in->nstreams; i++) {
+		wc_decoder_free(in->streams[i].scout);
 		wc_decoder_free(in->streams[i].dec);
 		free(in->streams[i].mem);
 		free(in->streams[i].file);

@@ -133,6 +133,24 @@ const struct wc_stream_info *wc_input_stream(const struct wc_input *in, size_t i
  */
 const char *wc_input_comm(const struct wc_input *in, uint32_t pid);
 
+/*
+ * Names pids as blkparse does, for --dump; call before the first
+ * wc_input_next().  Without it a pid gets the first name the events
+ * handed out so far carried, which is what the analysis wants.  blkparse
+ * instead reads each per-CPU file 512 records at a time and takes a name
+ * when it reads it: when one pid carries several names (pid 0 is
+ * swapper/0 on CPU 0 and swapper/1 on CPU 1), the one it prints depends
+ * on those batches.  So a scout reads each stream's next batch for its
+ * names just before the events of that batch are handed out.  Files and
+ * members read whole at the scan are read twice; a member read from its
+ * archive keeps a second handle for its scout (at most WC_INPUT_MAX_OPEN
+ * more), except when such members outnumber WC_INPUT_MAX_OPEN: those
+ * get no scout, and names as without this call.  In a merged file
+ * ("blkparse -d") each name sits where blkparse learnt it, and an event
+ * gets only the names before it in the file.
+ */
+void wc_input_set_blkparse_names(struct wc_input *in);
+
 /* The time blkparse subtracts from every event to print relative times:
  * the earliest first event of the per-CPU streams, or for a single
  * interleaved stream the earliest of its first 512 events.  Valid once

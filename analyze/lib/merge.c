@@ -371,6 +371,11 @@ fail:
 	return -1;
 }
 
+uint64_t wc_reorder_arrival(const struct wc_reorder *r)
+{
+	return r->last >= 0 ? r->slots[r->last].arrival : 0;
+}
+
 uint64_t wc_reorder_genesis(const struct wc_reorder *r)
 {
 	return r->genesis == UINT64_MAX ? 0 : r->genesis;

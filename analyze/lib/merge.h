@@ -72,6 +72,8 @@ int wc_reorder_open(struct wc_reorder **out, size_t window,
 int wc_reorder_next(struct wc_reorder *r, struct wc_event *ev,
 		    struct wc_err *err);
 uint64_t wc_reorder_genesis(const struct wc_reorder *r);
+/* The event handed out last was the how-manieth pulled, from 0. */
+uint64_t wc_reorder_arrival(const struct wc_reorder *r);
 void wc_reorder_free(struct wc_reorder *r);
 
 #endif /* WC_MERGE_H */

@@ -3,8 +3,8 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
-#include <stdbool.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,6 +27,7 @@ struct wc_source {
 	size_t end;           /* one past the last valid byte */
 	uint64_t base;        /* stream offset of buf[0] */
 	int eof;
+	bool borrowed;        /* buf belongs to the caller */
 };
 
 static int src_alloc(struct wc_source **out, const char *path,
@@ -197,6 +198,26 @@ int wc_source_open_memory(struct wc_source **out, const char *path,
 	return 0;
 }
 
+int wc_source_open_borrowed(struct wc_source **out, const char *path,
+			    const char *member, const unsigned char *bytes,
+			    size_t len, struct wc_err *err)
+{
+	static const unsigned char none[1];
+	struct wc_source *src = NULL;
+
+	*out = NULL;
+	if (src_alloc(&src, path, member, false, err) < 0)
+		return -1;
+	/* Never written through: the source only peeks and consumes. */
+	src->buf = (unsigned char *)(bytes ? bytes : none);
+	src->borrowed = true;
+	src->kind = SRC_MEMORY;
+	src->end = bytes ? len : 0;
+	src->eof = 1;
+	*out = src;
+	return 0;
+}
+
 int wc_source_skip(struct wc_source *src, uint64_t n, struct wc_err *err)
 {
 	const unsigned char *p;
@@ -324,7 +345,8 @@ void wc_source_free(struct wc_source *src)
 		archive_read_free(src->ar);
 	if (src->own_fd && src->fd >= 0)
 		close(src->fd);
-	free(src->buf);
+	if (!src->borrowed)
+		free(src->buf);
 	free(src->path);
 	free(src->member);
 	free(src);

@@ -74,6 +74,12 @@ int wc_source_open_memory(struct wc_source **out, const char *path,
 			  const char *member, unsigned char *bytes, size_t len,
 			  struct wc_err *err);
 
+/* The same over LEN bytes that stay the caller's: they must outlive the
+ * source, which never writes them and does not free them. */
+int wc_source_open_borrowed(struct wc_source **out, const char *path,
+			    const char *member, const unsigned char *bytes,
+			    size_t len, struct wc_err *err);
+
 /* Skips the first N bytes (a seek for a file, read and dropped otherwise),
  * to take up a stream again where it was left; offsets count them.  An
  * input error when the stream ends first. */

@@ -690,6 +690,7 @@ size_t fuzz_dump(const char *path)
 	wc_err_clear(&err);
 	if (wc_input_open(&in, path, &err) < 0)
 		return 0;
+	wc_input_set_blkparse_names(in);
 	f = open_memstream(&buf, &len);
 	if (!f)
 		fuzz_fail("dump", "open_memstream: %s", strerror(errno));
