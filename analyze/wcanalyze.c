@@ -112,14 +112,19 @@ static void report_skips(const struct wc_input *in)
 	}
 }
 
-/* What the input could only note: refused capture.conf values and such. */
+/* What the input could only note: refused capture.conf values and such.
+ * A note names the capture's folder and a key from the file: escaped. */
 static void report_notes(const struct wc_input *in)
 {
 	const struct wc_capture *c = wc_input_capture(in);
 	size_t i;
 
-	for (i = 0; i < c->nnotes; i++)
-		fprintf(stderr, PROG ": %s\n", c->notes[i]);
+	for (i = 0; i < c->nnotes; i++) {
+		char e[WC_ESCAPE_SIZE(WC_CAPTURE_NOTE_SIZE)];
+
+		fprintf(stderr, PROG ": %s\n",
+			wc_escape_text(c->notes[i], e, sizeof(e)));
+	}
 	if (c->nnotes_more)
 		fprintf(stderr, PROG ": and %zu more such lines in the capture's "
 			"files\n", c->nnotes_more);
@@ -144,10 +149,13 @@ static int dump_one(const char *path)
 	/* Gaps first: the last line is the one that says why we stopped. */
 	report_notes(in);
 	report_skips(in);
-	if (wc_input_backwards(in))
-		fprintf(stderr, PROG ": %s: time goes backwards %llu times "
-			"(events kept in the order read)\n", path,
+	if (wc_input_backwards(in)) {
+		fputs(PROG ": ", stderr);
+		wc_escape_text_put(stderr, path);
+		fprintf(stderr, ": time goes backwards %llu times "
+			"(events kept in the order read)\n",
 			(unsigned long long)wc_input_backwards(in));
+	}
 	if (r < 0)
 		status = report(&err);
 	wc_input_free(in);
@@ -297,7 +305,11 @@ write:
 		fprintf(stderr, PROG ": %s\n",
 			wc_escape_text(wc_bundle_notice(b), e, sizeof(e)));
 	}
-	printf("%s\n", wc_bundle_index(b));
+	/* The path the user gave, but a terminal may show it: escaped like
+	 * every other name (a script gets the same path back when it has
+	 * only printable ASCII). */
+	wc_escape_text_put(stdout, wc_bundle_index(b));
+	putchar('\n');
 out:
 	wc_summary_free(sum);
 	wc_bundle_free(b);

@@ -74,3 +74,19 @@ rc=0
 grep -q 'truncated record' "$TMP/cut.err" || fail "truncated trace: $(cat "$TMP/cut.err")"
 jq -e '.captures[0].partial == true' "$TMP/cut.json" >/dev/null || fail "truncated trace: no partial report"
 echo "ok: exit statuses"
+
+# A merged "blkparse -d" file of two devices and no capture.conf: the
+# report says which device it is about, and why.
+mkdir "$TMP/two"
+cp "$TOP"/tests/fixtures/reader/ext4/* "$TMP/two/"
+for f in "$TOP"/tests/fixtures/reader/xfs/loop1.blktrace.*; do
+	"$BUILD/tests/wctrace_convert" --device 7:2 "$f" "$TMP/two/loop2.blktrace.${f##*.}"
+done
+blkparse -q -D "$TMP/two" -i loop1 -i loop2 -d "$TMP/two.bin" -O >/dev/null
+"$WCANALYZE" "$TMP/two.bin" >"$TMP/two.txt"
+grep -qxF '  device 7,2, the busiest, rotational: unknown' "$TMP/two.txt" ||
+	fail "two devices: $(cat "$TMP/two.txt")"
+grep -qxF '    (most bytes of the 2 devices with I/O: capture.conf names none)' "$TMP/two.txt" ||
+	fail "two devices: no reason given: $(cat "$TMP/two.txt")"
+awk 'length > 80 { exit 1 }' "$TMP/two.txt" || fail "two devices: a line over 80 columns"
+echo "ok: the device picked from two"

@@ -112,6 +112,20 @@ rc=0
 [[ $rc -eq 0 ]] || fail "a capture with a bad value: exit $rc: $(LC_ALL=C cat -v stderr)"
 ascii_only "warning" stderr
 grep -qF 'wcanalyze: warn\033[2J/capture.conf: line ' stderr || fail "warning: $(LC_ALL=C cat -v stderr)"
+# The same warning from --dump, whose events keep blkparse's raw names.
+rc=0
+"$WCANALYZE" --dump "$warn" >stdout 2>stderr || rc=$?
+[[ $rc -eq 0 ]] || fail "--dump of a capture with a bad value: exit $rc: $(LC_ALL=C cat -v stderr)"
+ascii_only "--dump warning" stderr
+grep -qF 'wcanalyze: warn\033[2J/capture.conf: line ' stderr || fail "--dump warning: $(LC_ALL=C cat -v stderr)"
+# The bundle's path, printed on standard output, is the user's own -o
+# DIR, but a folder it lies in may be named by someone else.
+mkdir "$warn-out"
+rc=0
+WCANALYZE_GNUPLOT='' "$WCANALYZE" -o "$warn-out/b" "$warn" >stdout 2>stderr || rc=$?
+[[ $rc -eq 0 ]] || fail "-o in a hostile folder: exit $rc: $(LC_ALL=C cat -v stderr)"
+ascii_only "the bundle's path" stdout
+grep -qxF 'warn\033[2J-out/b/index.html' stdout || fail "the bundle's path: $(LC_ALL=C cat -v stdout)"
 
 # ---- names that are the bundle's own: no endless loop, no clash ----------
 mk own1 compare-time

@@ -294,6 +294,7 @@ static void pick_main(struct wc_analysis *a)
 		say_main_missing(a, n);
 	if (a->main_index >= 0 || a->meta.main_from_conf)
 		return;
+	a->meta.main_among = n;
 	for (i = 0; i < n; i++) {
 		const struct wc_figures *f = wc_account_device(a->ac, i);
 		uint64_t b = wc_figures_io_bytes(f);

@@ -81,6 +81,8 @@ struct wc_capture_meta {
 	                           /* -1 when neither is known */
 	uint32_t main_device;      /* dev_t of the main device */
 	bool main_from_conf;       /* destination named in capture.conf */
+	size_t main_among;         /* devices with I/O it was picked from
+	                            * when capture.conf names none */
 	int main_rotational;       /* 1, 0, -1 unknown */
 	enum wc_journal_method journal_method;
 	uint64_t journal_start, journal_len;   /* when method is range */

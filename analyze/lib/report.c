@@ -356,6 +356,11 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 		m->main_rotational == 1 ? "rotational" :
 		m->main_rotational == 0 ? "not rotational" :
 					  "rotational: unknown");
+	/* A plain trace of several devices ("blkparse -d" of a whole
+	 * machine): say which the figures below are of, and why. */
+	if (!m->main_from_conf && m->main_among > 1)
+		fprintf(f, "    (most bytes of the %zu devices with I/O: "
+			"capture.conf names none)\n", m->main_among);
 	if (m->journal_method == WC_JOURNAL_RANGE)
 		fprintf(f, "  journal: sectors %" PRIu64 "+%" PRIu64 "\n",
 			m->journal_start, m->journal_len);
