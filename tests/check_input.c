@@ -697,6 +697,33 @@ START_TEST(test_members_resumed)
 }
 END_TEST
 
+/* Members closed for want of handles keep what their handle can still
+ * read, so that they are not decompressed again from the archive's start
+ * at every resume: the same events, whether the records kept reach the
+ * member's end (a budget of 64 MiB) or end in the middle of it (128 KiB
+ * a stream: taken up from memory, then from the reopened handle). */
+START_TEST(test_members_kept)
+{
+	struct wc_input_limits kept = { .max_open = 3, .small_member = 1 };
+	struct wc_err err;
+	uint64_t d1, d2, d3;
+
+	archive_of_streams(12, 5000, 0);
+	ck_assert_msg(digest(apath, NULL, &d1, &err) == 12 * 5000, "%s", err.msg);
+	ck_assert_msg(digest(apath, &kept, &d2, &err) == 12 * 5000, "%s", err.msg);
+	ck_assert_uint_eq(d1, d2);
+	unlink(apath);
+	/* One stream closed at a time, 5000 records of 48 or 64 bytes
+	 * each, 128 KiB kept: it goes back to its handle several times. */
+	archive_of_streams(4, 5000, 0);
+	ck_assert_msg(digest(apath, NULL, &d1, &err) == 4 * 5000, "%s", err.msg);
+	kept.mem_budget = 128 * 1024;
+	ck_assert_msg(digest(apath, &kept, &d3, &err) == 4 * 5000, "%s", err.msg);
+	ck_assert_uint_eq(d1, d3);
+	unlink(apath);
+}
+END_TEST
+
 /* A stream whose waiting event has a payload past the stash cannot be
  * closed; with every open stream so, the input says so instead of
  * opening more. */
@@ -736,6 +763,7 @@ static Suite *input_suite(void)
 	tcase_add_test(tc, test_many_files_few_handles);
 	tcase_add_test(tc, test_many_members_few_handles);
 	tcase_add_test(tc, test_members_resumed);
+	tcase_add_test(tc, test_members_kept);
 	tcase_add_test(tc, test_pinned_streams);
 	suite_add_tcase(s, tc);
 	return s;

@@ -230,6 +230,82 @@ int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 	return 1;
 }
 
+int wc_decoder_keep(struct wc_decoder *dec, size_t max, unsigned char **bytes,
+		    size_t *len, bool *at_end, struct wc_err *err)
+{
+	unsigned char *buf = NULL, *nb;
+	size_t got = 0, cap = 0;
+	bool sw = dec->order == ORDER_SWAPPED;
+
+	*bytes = NULL;
+	*len = 0;
+	*at_end = false;
+	if (dec->failed || dec->order == ORDER_UNKNOWN)
+		return 0;
+	dec->win_used += dec->pending;
+	dec->pending = 0;
+	for (;;) {
+		const unsigned char *p;
+		size_t n = dec->win_len - dec->win_used, rec;
+		unsigned hsize;
+		ssize_t r;
+
+		if (n < WC_BLK_V8_SIZE) {
+			r = dec_refill(dec, WC_BLK_V8_SIZE, err);
+			if (r < 0)
+				goto fail;
+			n = (size_t)r;
+		}
+		if (n == 0) {
+			*at_end = true;
+			break;
+		}
+		p = dec->win + dec->win_used;
+		if (n < 4 || !(hsize = wc_blk_header_size(get32(p, sw))) ||
+		    n < hsize)
+			break;
+		rec = hsize + get16(p + (hsize == WC_BLK_V7_SIZE ? 46 : 50), sw);
+		if (got && got + rec > max)
+			break;
+		if (n < rec) {
+			r = dec_refill(dec, rec, err);
+			if (r < 0)
+				goto fail;
+			if ((size_t)r < rec)
+				break;
+			p = dec->win;
+		}
+		if (got + rec > cap) {
+			cap = cap ? 2 * cap : 64 * 1024;
+			while (cap < got + rec)
+				cap *= 2;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				wc_err_set(err, WC_ERR_SYSTEM,
+					   wc_source_path(dec->src),
+					   wc_source_member(dec->src),
+					   WC_NO_OFFSET, "out of memory");
+				goto fail;
+			}
+			buf = nb;
+		}
+		memcpy(buf + got, p, rec);
+		got += rec;
+		dec->win_used += rec;
+	}
+	if (got && got < cap && (nb = realloc(buf, got)))
+		buf = nb;
+	*bytes = buf;
+	*len = got;
+	return 0;
+
+fail:
+	/* The window moved: this decoder cannot go on either. */
+	dec->failed = 1;
+	free(buf);
+	return -1;
+}
+
 void wc_decoder_expect(struct wc_decoder *dec, bool swapped)
 {
 	dec->order = swapped ? ORDER_SWAPPED : ORDER_NATIVE;

@@ -56,6 +56,18 @@ void wc_decoder_expect(struct wc_decoder *dec, bool swapped);
 /* Byte offset of the record after the one last handed out: where to take
  * the stream up again. */
 uint64_t wc_decoder_resume_offset(const struct wc_decoder *dec);
+/* Reads ahead whole records, from the record after the one handed out
+ * last, into *bytes (malloc'd, NULL when none): as many as fit in MAX
+ * bytes, at least one when there is one.  *at_end is true when the stream
+ * ended with them.  For closing a stream without throwing away what its
+ * handle could still read (an archive member reopened is decompressed
+ * again from the archive's start): the stream is taken up from memory,
+ * at wc_decoder_resume_offset() - *len, and its handle reopened only
+ * where the bytes end.  Stops early, before a record it cannot frame
+ * (the decoder taken up there reports it); -1 with err filled when out
+ * of memory or on a read error, nothing kept then. */
+int wc_decoder_keep(struct wc_decoder *dec, size_t max, unsigned char **bytes,
+		    size_t *len, bool *at_end, struct wc_err *err);
 /* Byte offset of the record last handed out. */
 uint64_t wc_decoder_offset(const struct wc_decoder *dec);
 const struct wc_source *wc_decoder_source(const struct wc_decoder *dec);

@@ -34,6 +34,15 @@ struct stream {
 	bool pinned;            /* the event it handed out has its payload in
 				 * the decoder's buffer: cannot be closed */
 	uint64_t resume;        /* offset of the next record, once closed */
+	/* Records read ahead when it was closed (wc_decoder_keep), taken up
+	 * from memory before its handle is reopened at resume. */
+	unsigned char *kept;
+	size_t keptlen;
+	bool has_kept;
+	bool kept_end;          /* the stream ends with them */
+	bool from_kept;         /* its decoder reads them: holds no handle */
+	bool chunk_end;         /* ... and the stream ends with them */
+	size_t held;            /* their bytes, while its decoder reads them */
 	uint64_t used;          /* when it last handed out an event */
 	unsigned char stash[WC_INPUT_STASH];  /* that event's payload */
 	/* blkparse's names (wc_input_set_blkparse_names): */
@@ -51,6 +60,7 @@ struct stream {
 struct wc_input {
 	char *path;
 	size_t mem_used;        /* bytes of members read at the scan */
+	size_t kept_used;       /* bytes read ahead by closed streams */
 	struct wc_input_limits lim;
 	uint64_t last_time;     /* of the event handed out last */
 	uint64_t backwards;     /* events earlier than the one before */
@@ -643,19 +653,83 @@ static int seq_last(struct wc_input *in, uint64_t key, uint32_t **last)
 
 /* ---- reading ---------------------------------------------------------- */
 
+/* Frees stream s's decoder, and the records it read from memory. */
+static void drop_decoder(struct wc_input *in, struct stream *s)
+{
+	wc_decoder_free(s->dec);
+	s->dec = NULL;
+	if (s->from_kept) {
+		in->kept_used -= s->held;
+		s->held = 0;
+		s->from_kept = false;
+	}
+}
+
 /* Closes stream s, to take it up again at the record after the one it
- * handed out last (whose payload is in its stash, or it has none). */
+ * handed out last (whose payload is in its stash, or it has none).
+ * Reopening an archive member decompresses the archive again from its
+ * start, so the records its handle can still read go to memory first,
+ * as many as the memory budget leaves room for (up to WC_INPUT_KEEP):
+ * the stream needs its handle again only after those. */
 static void close_stream(struct wc_input *in, unsigned k)
 {
 	unsigned i = in->open[k];
 	struct stream *s = &in->streams[i];
+	size_t used = in->mem_used + in->kept_used, room;
+	struct wc_err scratch;
 
 	s->resume = wc_decoder_resume_offset(s->dec);
 	s->swapped = wc_decoder_swapped(s->dec);
 	s->started = true;
-	wc_decoder_free(s->dec);
-	s->dec = NULL;
+	room = used < in->lim.mem_budget ? in->lim.mem_budget - used : 0;
+	if (room > WC_INPUT_KEEP_ALL - in->kept_used)
+		room = WC_INPUT_KEEP_ALL - in->kept_used;
+	if (room > WC_INPUT_KEEP)
+		room = WC_INPUT_KEEP;
+	if (!in->lim.no_memory && room >= WC_INPUT_KEEP_MIN) {
+		wc_err_clear(&scratch);
+		/* On failure nothing is kept: the reopened handle reads
+		 * the records again and reports what went wrong. */
+		if (wc_decoder_keep(s->dec, room, &s->kept, &s->keptlen,
+				    &s->kept_end, &scratch) == 0 &&
+		    (s->keptlen || s->kept_end)) {
+			s->has_kept = true;
+			in->kept_used += s->keptlen;
+		}
+	}
+	drop_decoder(in, s);
 	in->open[k] = in->open[--in->nopen];
+}
+
+/* Stream i takes up the records kept when it was closed; no handle. */
+static int open_kept(struct wc_input *in, unsigned i, struct wc_err *err)
+{
+	struct stream *s = &in->streams[i];
+	struct wc_source *src = NULL;
+	const char *path = in->archive ? in->path : s->file;
+	const char *member = in->archive ? s->file : NULL;
+
+	s->has_kept = false;
+	s->from_kept = true;
+	s->chunk_end = s->kept_end;
+	s->held = s->keptlen;
+	if (wc_source_open_memory(&src, path, member, s->kept, s->keptlen,
+				  err) < 0)
+		goto fail;
+	s->kept = NULL;
+	wc_source_rebase(src, s->resume);
+	s->resume += s->keptlen;
+	if (wc_decoder_open(&s->dec, src, i, err) < 0)
+		goto fail;
+	wc_decoder_expect(s->dec, s->swapped);
+	return 0;
+
+fail:
+	s->kept = NULL;
+	in->kept_used -= s->held;
+	s->held = 0;
+	s->from_kept = false;
+	return -1;
 }
 
 /* Makes room for one more handle: closes the stream used longest ago. */
@@ -694,6 +768,8 @@ static int open_stream(struct wc_input *in, unsigned i, struct wc_err *err)
 			return -1;
 		return wc_decoder_open(&s->dec, src, i, err);
 	}
+	if (s->has_kept)
+		return open_kept(in, i, err);
 	if (in->nopen >= in->lim.max_open && make_room(in, err) < 0)
 		return -1;
 	if (in->archive)
@@ -727,8 +803,7 @@ static void end_stream(struct wc_input *in, unsigned i)
 			in->open[k] = in->open[--in->nopen];
 			break;
 		}
-	wc_decoder_free(s->dec);
-	s->dec = NULL;
+	drop_decoder(in, s);
 	wc_decoder_free(s->scout);
 	s->scout = NULL;
 	s->done = true;
@@ -757,6 +832,16 @@ static int pull(void *ctx, unsigned i, struct wc_event *ev, struct wc_err *err)
 	}
 	for (;;) {
 		r = wc_decoder_next(s->dec, ev, err);
+		if (r == 0 && s->from_kept && !s->chunk_end) {
+			/* The records kept in memory are over: the handle
+			 * again, where they end. */
+			drop_decoder(in, s);
+			if (open_stream(in, i, err) < 0) {
+				end_stream(in, i);
+				return -1;
+			}
+			continue;
+		}
 		if (r <= 0) {
 			end_stream(in, i);
 			return r;
@@ -936,6 +1021,7 @@ void wc_input_free(struct wc_input *in)
 		wc_decoder_free(in->streams[i].scout);
 		wc_decoder_free(in->streams[i].dec);
 		free(in->streams[i].mem);
+		free(in->streams[i].kept);
 		free(in->streams[i].file);
 		free(in->streams[i].dev);
 	}

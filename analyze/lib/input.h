@@ -60,8 +60,12 @@ struct wc_input;
  *    Past that, the stream used longest ago is closed and taken up again
  *    later at the record where it stopped (a seek for a file; for an
  *    archive member, the archive read again from its start up to there:
- *    slower, never larger).  The event a closed stream still has waiting
- *    in the merge keeps its payload in a stash of WC_INPUT_STASH bytes; a
+ *    slower, never larger).  A stream closed first reads ahead into
+ *    memory what it can, within the budgets below, and is taken up from
+ *    there: its handle is reopened only where those records end, once
+ *    per up to WC_INPUT_KEEP bytes instead of once per resume.  The
+ *    event a closed stream still has waiting in the merge keeps its
+ *    payload in a stash of WC_INPUT_STASH bytes; a
  *    stream whose waiting payload is larger is never closed, and when
  *    every open stream is such, the input fails ("more than N trace files
  *    hold payloads ... at once") rather than exceed the bound;
@@ -71,7 +75,8 @@ struct wc_input;
  *  - an input has at most WC_INPUT_MAX_STREAMS trace files (more is an
  *    input error), each costing about 200 bytes plus its name here and in
  *    the merge.
- * So memory is at most WC_INPUT_MEM_BUDGET + WC_INPUT_MAX_OPEN x (128 KiB
+ * So memory is at most WC_INPUT_MEM_BUDGET (the small members and the
+ * records kept, together) + WC_INPUT_MAX_OPEN x (128 KiB
  * of read-ahead + one libarchive handle: about 230 KB for gzip, more for
  * xz or zstd with large windows) + the per-file costs, and at most
  * WC_INPUT_MAX_OPEN + 2 descriptors.
@@ -81,6 +86,13 @@ struct wc_input;
 #define WC_INPUT_SMALL_MEMBER (1u << 20)
 #define WC_INPUT_MEM_BUDGET   (64u << 20)
 #define WC_INPUT_MAX_STREAMS  (1u << 18)
+/* A stream closed for want of handles keeps the records its handle can
+ * still read, up to WC_INPUT_KEEP bytes, WC_INPUT_KEEP_ALL for all closed
+ * streams, within WC_INPUT_MEM_BUDGET (shared with the small members;
+ * none below WC_INPUT_KEEP_MIN). */
+#define WC_INPUT_KEEP         (4u << 20)
+#define WC_INPUT_KEEP_ALL     (16u << 20)
+#define WC_INPUT_KEEP_MIN     (64u << 10)
 
 /* One per-CPU stream of an input. */
 struct wc_stream_info {
@@ -99,7 +111,8 @@ struct wc_input_limits {
 	unsigned max_open;        /* WC_INPUT_MAX_OPEN */
 	size_t small_member;      /* WC_INPUT_SMALL_MEMBER; 0: default */
 	size_t mem_budget;        /* WC_INPUT_MEM_BUDGET */
-	bool no_memory;           /* read no member into memory */
+	bool no_memory;           /* read no member into memory, keep no
+				   * records of a closed stream */
 };
 int wc_input_open_limits(struct wc_input **out, const char *path,
 			 const struct wc_input_limits *lim, struct wc_err *err);

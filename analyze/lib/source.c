@@ -218,6 +218,11 @@ int wc_source_open_borrowed(struct wc_source **out, const char *path,
 	return 0;
 }
 
+void wc_source_rebase(struct wc_source *src, uint64_t offset)
+{
+	src->base = offset - src->start;
+}
+
 int wc_source_skip(struct wc_source *src, uint64_t n, struct wc_err *err)
 {
 	const unsigned char *p;

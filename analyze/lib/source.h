@@ -80,6 +80,10 @@ int wc_source_open_borrowed(struct wc_source **out, const char *path,
 			    const char *member, const unsigned char *bytes,
 			    size_t len, struct wc_err *err);
 
+/* A memory source's bytes were taken from offset OFFSET of its stream:
+ * offsets (and so messages) count from there. */
+void wc_source_rebase(struct wc_source *src, uint64_t offset);
+
 /* Skips the first N bytes (a seek for a file, read and dropped otherwise),
  * to take up a stream again where it was left; offsets count them.  An
  * input error when the stream ends first. */
