@@ -77,9 +77,15 @@ static void figs_of(struct wc_sum_figs *s, const struct wc_figures *g,
 		s->col[WC_COL_POSITIONING] = -1;
 		return;
 	}
+	s->start_ns = g->start;
 	s->wall_ns = g->window_ns;
-	for (c = 0; c < WC_NCAT; c++)
+	for (c = 0; c < WC_NCAT; c++) {
 		s->part_ns[c] = g->time_ns[c];
+		s->requests[c] = g->requests[c];
+		s->bytes[c] = g->bytes[c];
+		s->all_requests += g->requests[c];
+		s->all_bytes += g->bytes[c];
+	}
 	s->part_ns[WC_PART_IDLE] = g->idle_ns;
 	data = g->time_ns[WC_CAT_DATA_READ] + g->time_ns[WC_CAT_DATA_WRITE];
 	s->col[WC_COL_WALL] = secs(g->window_ns);
@@ -111,6 +117,9 @@ static int fill_capture(struct wc_sum_capture *c, const struct wc_analysis *a)
 		const struct wc_phase_result *ph = wc_analysis_phase(a, p);
 
 		c->phases[p].name = ph->name;
+		c->phases[p].start_ns = ph->start;
+		c->phases[p].end_ns = ph->end;
+		c->phases[p].wall_s = ph->wall_s;
 		figs_of(&c->phases[p].figs, wc_analysis_phase_figures(a, p),
 			ph->end - ph->start);
 	}

@@ -88,9 +88,13 @@ const char *wc_onoff(int v);
 /* The figures of a capture or a phase on the main device. */
 struct wc_sum_figs {
 	bool io;                       /* a request completed in the window */
+	uint64_t start_ns;             /* the window's start (trace clock), when io */
 	uint64_t wall_ns;
 	uint64_t part_ns[WC_NPARTS];   /* sum == wall_ns */
 	double col[WC_NCOLS];          /* seconds, < 0 unknown */
+	uint64_t requests[WC_NCAT];    /* completed in the window */
+	uint64_t bytes[WC_NCAT];
+	uint64_t all_requests, all_bytes;      /* their sums */
 };
 
 /* A difference against the baseline group's mean. */
@@ -105,6 +109,8 @@ struct wc_sum_diff {
 
 struct wc_sum_phase {
 	const char *name;
+	uint64_t start_ns, end_ns;     /* as phases.tsv gives them */
+	double wall_s;                 /* end - start */
 	struct wc_sum_figs figs;
 	bool has_ratio;                /* a named baseline with this phase */
 	double ratio[WC_NCOLS];

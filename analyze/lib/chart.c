@@ -1,0 +1,797 @@
+/*
+ * chart.c - the bundle's figures as data files and script variables (see
+ * chart.h and docs/bundle.md).
+ */
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chart.h"
+#include "escape.h"
+
+#define TIMELINE_POINTS 300
+#define MAX_PHASE_NAMES 16
+
+static const struct wc_chart_info charts[WC_NCHARTS] = {
+	[WC_CHART_SCATTER] = { "scatter", "Sector over time: one point per "
+			       "request (per pixel), coloured by category; "
+			       "flushes marked above the data", 1200, 680 },
+	[WC_CHART_THROUGHPUT] = { "throughput", "Throughput (MB/s) and IOPS "
+				  "over time, stacked by category", 1200, 760 },
+	[WC_CHART_FLUSHES] = { "flushes", "Cache flushes per second and "
+			       "cumulative time spent in flush requests",
+			       1200, 760 },
+	[WC_CHART_LATENCY] = { "latency", "D2C latency CDF per category",
+			       1200, 680 },
+	[WC_CHART_QUEUE] = { "queue", "Queue depth over time", 1200, 600 },
+	[WC_CHART_PHASES] = { "phases", "Busy time of each phase by category, "
+			      "labelled with the busy time and the phase's "
+			      "window", 1000, 650 },
+};
+
+static const struct wc_chart_info cmp_charts[WC_NCMP] = {
+	[WC_CMP_TIME] = { "compare-time", "Busy time of each capture by "
+			  "category, stacked, labelled with the busy time and "
+			  "the window; captures numbered as in the table above",
+			  0, 700 },
+	[WC_CMP_PHASES] = { "compare-phases", "Wall time of each phase in each "
+			    "capture", 0, 700 },
+	[WC_CMP_THROUGHPUT] = { "compare-throughput", "Throughput over time of "
+				"every capture, overlaid", 1200, 680 },
+	[WC_CMP_DIFFERENCE] = { "compare-difference", "Difference of each "
+				"capture's wall time against the baseline: what "
+				"each category added (above zero) or saved "
+				"(below), the dot at the wall difference; "
+				"captures numbered as in the table above",
+				0, 700 },
+};
+
+const struct wc_chart_info *wc_chart_info(enum wc_chart k)
+{
+	return &charts[k];
+}
+
+struct wc_chart_info wc_chart_cmp_info(enum wc_cmp k, size_t ncaps)
+{
+	struct wc_chart_info i = cmp_charts[k];
+
+	/* A bar a capture: wider with many. */
+	if (!i.width)
+		i.width = ncaps > 6 ? 260 + 125 * (int)ncaps : 1000;
+	return i;
+}
+
+static int nomem(struct wc_err *err)
+{
+	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+			  "out of memory");
+}
+
+/* Categories with time or requests in f, as a gnuplot word list. */
+static void cat_list(char *buf, size_t size, const struct wc_sum_figs *f)
+{
+	size_t len = 0;
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; f && k < WC_NCAT; k++)
+		if (f->part_ns[k] || f->requests[k])
+			len += (size_t)snprintf(buf + len, size - len, "%s%d",
+						len ? " " : "", k);
+}
+
+/* The variables of a figure are built in memory; *out must be freed. */
+static FILE *vars_open(char **out, size_t *len)
+{
+	*out = NULL;
+	return open_memstream(out, len);
+}
+
+/* Writes the script rel of template tpl from the variables in vars
+ * (closed here) and *buf (freed here). */
+static int vars_script(struct wc_plot *p, struct wc_outdir *d, const char *rel,
+		       const char *tpl, FILE *vars, char **buf,
+		       struct wc_err *err)
+{
+	int r;
+
+	if (fclose(vars) != 0 || !*buf) {
+		free(*buf);
+		*buf = NULL;
+		return nomem(err);
+	}
+	r = wc_plot_script(p, d, rel, tpl, *buf, err);
+	free(*buf);
+	*buf = NULL;
+	return r;
+}
+
+/* ---- one capture ------------------------------------------------------- */
+
+/*
+ * timeline.dat: the series' bins merged in groups so that a figure gets
+ * at most TIMELINE_POINTS of them; a rate from a 5-microsecond bin would
+ * be noise, not throughput.
+ */
+static int write_timeline(struct wc_outdir *d, const struct wc_chart_capture *c,
+			  const struct wc_series *s, uint64_t start,
+			  double *bin_ms, struct wc_err *err)
+{
+	size_t n = wc_series_nbins(s), k = (n + TIMELINE_POINTS - 1) / TIMELINE_POINTS;
+	uint64_t w = wc_series_bin_ns(s), origin = wc_series_origin(s);
+	char rel[PATH_MAX];
+	double cum = 0;
+	size_t g, i;
+	FILE *f;
+	int cat;
+
+	if (k == 0)
+		k = 1;
+	*bin_ms = (double)(k * w) / 1e6;
+	snprintf(rel, sizeof(rel), "%s/timeline.dat", c->dir);
+	f = wc_outdir_create(d, rel, err);
+	if (!f)
+		return -1;
+	fprintf(f, "# timeline.dat - one line per time bin of %.6g s (docs/bundle.md)\n"
+		"# 1 start_s 2 mid_s 3 bin_s, 4-10 MB/s per category, "
+		"11-17 IOPS per category\n"
+		"# (categories in order: flush journal metadata data_read "
+		"data_write discard other)\n"
+		"# 18 flushes/s 19 flush_cum_s 20 mean_at_driver "
+		"21 mean_in_block_layer 22 max_depth 23 flushes 24 MB/s 25 IOPS\n",
+		(double)(k * w) / 1e9);
+	for (g = 0; g * k < n; g++) {
+		struct wc_series_bin sum, bin;
+		double t0 = ((double)origin - (double)start + (double)(g * k * w)) / 1e9;
+		double span, mb = 0, io = 0;
+		size_t m = 0;
+
+		memset(&sum, 0, sizeof(sum));
+		for (i = g * k; i < n && i < (g + 1) * k; i++, m++) {
+			wc_series_bin(s, i, &bin);
+			for (cat = 0; cat < WC_NCAT; cat++) {
+				sum.bytes[cat] += bin.bytes[cat];
+				sum.requests[cat] += bin.requests[cat];
+			}
+			sum.flush_ns += bin.flush_ns;
+			sum.driver_ns += bin.driver_ns;
+			sum.queued_ns += bin.queued_ns;
+			if (bin.max_depth > sum.max_depth)
+				sum.max_depth = bin.max_depth;
+		}
+		span = (double)(m * w) / 1e9;
+		cum += wc_secs(sum.flush_ns);
+		fprintf(f, "%.9f %.9f %.9f", t0, t0 + span / 2, span);
+		for (cat = 0; cat < WC_NCAT; cat++) {
+			fprintf(f, " %.6g", (double)sum.bytes[cat] / span / 1e6);
+			mb += (double)sum.bytes[cat] / span / 1e6;
+		}
+		for (cat = 0; cat < WC_NCAT; cat++) {
+			fprintf(f, " %.6g", (double)sum.requests[cat] / span);
+			io += (double)sum.requests[cat] / span;
+		}
+		fprintf(f, " %.6g %.9f %.6g %.6g %u %llu %.6g %.6g\n",
+			(double)sum.requests[WC_CAT_FLUSH] / span, cum,
+			(double)sum.driver_ns / 1e9 / span,
+			(double)sum.queued_ns / 1e9 / span, sum.max_depth,
+			(unsigned long long)sum.requests[WC_CAT_FLUSH], mb, io);
+	}
+	return wc_outdir_commit(d, f, rel, err);
+}
+
+/* The capture's total throughput in at most WC_CHART_CURVE_POINTS
+ * points, kept for the figure across captures. */
+static int keep_curve(struct wc_chart_capture *c, const struct wc_series *s,
+		      uint64_t start, struct wc_err *err)
+{
+	size_t n = wc_series_nbins(s);
+	size_t k = (n + WC_CHART_CURVE_POINTS - 1) / WC_CHART_CURVE_POINTS;
+	uint64_t w = wc_series_bin_ns(s), origin = wc_series_origin(s);
+	size_t g, i;
+
+	if (n == 0)
+		return 0;
+	c->curve = calloc((n + k - 1) / k, sizeof(*c->curve));
+	if (!c->curve)
+		return nomem(err);
+	for (g = 0; g * k < n; g++) {
+		uint64_t bytes = 0;
+		size_t m = 0;
+
+		for (i = g * k; i < n && i < (g + 1) * k; i++, m++) {
+			struct wc_series_bin bin;
+			int cat;
+
+			wc_series_bin(s, i, &bin);
+			for (cat = 0; cat < WC_NCAT; cat++)
+				bytes += bin.bytes[cat];
+		}
+		c->curve[g].t = ((double)origin - (double)start +
+				 ((double)(g * k) + (double)m / 2) * (double)w) / 1e9;
+		c->curve[g].mbps = (double)bytes / ((double)m * (double)w / 1e9) / 1e6;
+	}
+	c->ncurve = g;
+	return 0;
+}
+
+static int write_scatter(struct wc_outdir *d, const struct wc_chart_capture *c,
+			 const struct wc_series *s, uint64_t start,
+			 unsigned *present, struct wc_err *err)
+{
+	char rel[PATH_MAX];
+	uint64_t w = wc_series_bin_ns(s), rs = wc_series_row_sectors(s);
+	double origin = (double)wc_series_origin(s) - (double)start;
+	size_t col, row;
+	FILE *f;
+
+	*present = 0;
+	snprintf(rel, sizeof(rel), "%s/scatter.dat", c->dir);
+	f = wc_outdir_create(d, rel, err);
+	if (!f)
+		return -1;
+	fprintf(f, "# scatter.dat - requests binned per pixel: %llu requests "
+		"as %llu points (docs/bundle.md)\n"
+		"# cells of %.6g s by %llu sectors; 1 time_s (cell centre) "
+		"2 sector (cell centre) 3 categories (bit 1<<k, k in the "
+		"order flush journal metadata data_read data_write discard other)\n"
+		"# flushes have no sector: a line with sector -1 and bit 0 marks "
+		"the pixel column of flushes that completed in it\n",
+		(unsigned long long)wc_series_scatter_requests(s),
+		(unsigned long long)wc_series_points(s), (double)w / 1e9,
+		(unsigned long long)rs);
+	for (col = 0; col < wc_series_nbins(s); col++) {
+		double t = (origin + ((double)col + 0.5) * (double)w) / 1e9;
+		struct wc_series_bin bin;
+
+		wc_series_bin(s, col, &bin);
+		if (bin.requests[WC_CAT_FLUSH])
+			fprintf(f, "%.9f -1 1\n", t);
+
+		for (row = 0; row < wc_series_nrows(s); row++) {
+			unsigned m = wc_series_cell(s, col, row);
+
+			if (!m)
+				continue;
+			*present |= m;
+			fprintf(f, "%.9f %.0f %u\n", t,
+				((double)row + 0.5) * (double)rs, m);
+		}
+	}
+	return wc_outdir_commit(d, f, rel, err);
+}
+
+static int write_latency(struct wc_outdir *d, const struct wc_chart_capture *c,
+			 const struct wc_series *s, char *lcats, size_t lsize,
+			 char *lcount, size_t csize, struct wc_err *err)
+{
+	size_t first = WC_SERIES_LAT_BINS, last = 0, i, len = 0, clen = 0;
+	uint64_t cum[WC_NCAT] = { 0 };
+	char rel[PATH_MAX];
+	FILE *f;
+	int k;
+
+	lcats[0] = '\0';
+	for (k = 0; k < WC_NCAT; k++) {
+		uint64_t n = wc_series_lat_n(s, (enum wc_cat)k);
+
+		clen += (size_t)snprintf(lcount + clen, csize - clen, "%s%llu",
+					 k ? " " : "", (unsigned long long)n);
+		if (n)
+			len += (size_t)snprintf(lcats + len, lsize - len, "%s%d",
+						len ? " " : "", k);
+		for (i = 0; i < WC_SERIES_LAT_BINS; i++) {
+			if (!wc_series_lat_count(s, (enum wc_cat)k, i))
+				continue;
+			if (i < first)
+				first = i;
+			if (i > last)
+				last = i;
+		}
+	}
+	snprintf(rel, sizeof(rel), "%s/latency.dat", c->dir);
+	f = wc_outdir_create(d, rel, err);
+	if (!f)
+		return -1;
+	fprintf(f, "# latency.dat - D2C latency CDF per category, %d bins a "
+		"decade (docs/bundle.md)\n# 1 latency_ms (top of the bin), "
+		"2-8 fraction of the category's requests at most that slow\n"
+		"# (flush journal metadata data_read data_write discard other; "
+		"NaN: no requests)\n", WC_SERIES_LAT_PER_DECADE);
+	if (first <= last) {
+		/* Start every curve at 0 at the bottom of the first bin. */
+		fprintf(f, "%.6g", (double)wc_series_lat_lower(first) / 1e6);
+		for (k = 0; k < WC_NCAT; k++)
+			fputs(wc_series_lat_n(s, (enum wc_cat)k) ? " 0" : " NaN", f);
+		fputs("\n", f);
+	}
+	for (i = first; i <= last && i < WC_SERIES_LAT_BINS; i++) {
+		fprintf(f, "%.6g", (double)wc_series_lat_lower(i + 1) / 1e6);
+		for (k = 0; k < WC_NCAT; k++) {
+			uint64_t n = wc_series_lat_n(s, (enum wc_cat)k);
+
+			cum[k] += wc_series_lat_count(s, (enum wc_cat)k, i);
+			if (n)
+				fprintf(f, " %.6f", (double)cum[k] / (double)n);
+			else
+				fputs(" NaN", f);
+		}
+		fputs("\n", f);
+	}
+	return wc_outdir_commit(d, f, rel, err);
+}
+
+/* A row of phases.dat; a window without I/O has no parts to show. */
+static void phase_row(FILE *f, const char *label, const struct wc_sum_figs *fg)
+{
+	int k;
+
+	fputs("\"", f);
+	for (; *label; label++)
+		putc(*label == '"' ? '\'' : *label, f);
+	fprintf(f, "\" %.9f", fg->io ? wc_secs(fg->part_ns[WC_PART_IDLE]) : 0.0);
+	for (k = 0; k < WC_NCAT; k++)
+		fprintf(f, " %.9f", fg->io ? wc_secs(fg->part_ns[k]) : 0.0);
+	fputs("\n", f);
+}
+
+static int write_phases(struct wc_outdir *d, const struct wc_chart_capture *c,
+			const struct wc_sum_capture *sc, struct wc_err *err)
+{
+	char rel[PATH_MAX], name[WC_OUTDIR_NAME_MAX + 1];
+	size_t p;
+	FILE *f;
+
+	snprintf(rel, sizeof(rel), "%s/phases.dat", c->dir);
+	f = wc_outdir_create(d, rel, err);
+	if (!f)
+		return -1;
+	fputs("# phases.dat - time per phase of the main device (docs/bundle.md)\n"
+	      "# 1 phase 2 idle_s, 3-9 seconds per category (flush journal "
+	      "metadata data_read data_write discard other)\n", f);
+	for (p = 0; p < sc->nphases; p++) {
+		wc_outdir_safe_name(sc->phases[p].name, name, sizeof(name));
+		phase_row(f, name, &sc->phases[p].figs);
+	}
+	phase_row(f, "whole capture", &sc->figs);
+	return wc_outdir_commit(d, f, rel, err);
+}
+
+/* Opens the variables of capture figure k with its output and title. */
+static FILE *fig_vars(enum wc_chart k, const char *name, const char *what,
+		      char **buf, size_t *blen)
+{
+	FILE *v = vars_open(buf, blen);
+	char title[512];
+
+	if (!v)
+		return NULL;
+	fprintf(v, "out = \"%s\"\n", charts[k].name);
+	snprintf(title, sizeof(title), "%s: %s", name, what);
+	/* The capture's name is the input's: single-quoted, where gnuplot
+	 * runs no `command` and expands no @macro (escape.h). */
+	fputs("title = ", v);
+	wc_escape_gnuplot(v, title);
+	fputs("\n", v);
+	return v;
+}
+
+/* Writes capture figure k's script from vars. */
+static int fig_script(struct wc_chart_capture *c, enum wc_chart k, FILE *vars,
+		      char **buf, struct wc_plot *p, struct wc_outdir *d,
+		      struct wc_err *err)
+{
+	char rel[PATH_MAX];
+
+	snprintf(rel, sizeof(rel), "%s/%s.gp", c->dir, charts[k].name);
+	if (vars_script(p, d, rel, charts[k].name, vars, buf, err) < 0)
+		return -1;
+	c->drawn[k] = true;
+	return 0;
+}
+
+int wc_chart_capture(struct wc_chart_capture *c, const struct wc_sum_capture *sc,
+		     const struct wc_series *s, struct wc_plot *p,
+		     struct wc_outdir *d, struct wc_err *err)
+{
+	const struct wc_sum_figs *main = &sc->figs;
+	const char *name = sc->meta->name;
+	uint64_t start = main->io ? main->start_ns : wc_series_origin(s);
+	double xmax = main->io ? wc_secs(main->wall_ns) : 0;
+	char cats[64], lcats[64], lcount[256], scats[64];
+	uint64_t flushes = 0, flush_ns = 0;
+	double bin_ms;
+	unsigned present;
+	size_t i, len = 0, blen;
+	char *buf = NULL;
+	FILE *v;
+	int k;
+
+	for (k = 0; k < WC_NCHARTS; k++)
+		c->svg[k] = true;
+	if (wc_series_origin(s) == WC_NO_TIME)
+		start = 0;
+	for (i = 0; i < wc_series_nbins(s); i++) {
+		struct wc_series_bin bin;
+
+		wc_series_bin(s, i, &bin);
+		flushes += bin.requests[WC_CAT_FLUSH];
+		flush_ns += bin.flush_ns;
+	}
+	if (wc_series_nbins(s)) {
+		double end = ((double)wc_series_origin(s) - (double)start +
+			      (double)(wc_series_nbins(s) * wc_series_bin_ns(s))) / 1e9;
+
+		if (!main->io || end < xmax * 1.02)
+			xmax = xmax > end ? xmax : end;
+	}
+	if (xmax <= 0)
+		xmax = 1e-3;
+	cat_list(cats, sizeof(cats), main->io ? main : NULL);
+
+	if (write_timeline(d, c, s, start, &bin_ms, err) < 0 ||
+	    write_scatter(d, c, s, start, &present, err) < 0 ||
+	    write_latency(d, c, s, lcats, sizeof(lcats), lcount, sizeof(lcount),
+			  err) < 0 ||
+	    write_phases(d, c, sc, err) < 0 ||
+	    keep_curve(c, s, start, err) < 0)
+		return -1;
+	c->scatter_requests = wc_series_scatter_requests(s);
+	c->points = wc_series_points(s);
+	c->svg[WC_CHART_SCATTER] = c->points <= WC_CHART_SVG_MAX_POINTS;
+
+	scats[0] = '\0';
+	for (k = 0; k < WC_NCAT; k++)
+		if (present & (1u << k))
+			len += (size_t)snprintf(scats + len, sizeof(scats) - len,
+						"%s%d", len ? " " : "", k);
+
+	if (c->scatter_requests == 0 && flushes == 0) {
+		c->why[WC_CHART_SCATTER] = "no request with a sector and no flush";
+	} else {
+		char note[256];
+
+		v = fig_vars(WC_CHART_SCATTER, name, "sector over time", &buf, &blen);
+		if (!v)
+			return nomem(err);
+		if (c->points < c->scatter_requests)
+			snprintf(note, sizeof(note), "%llu requests drawn as %llu "
+				 "points: requests of one category in one pixel "
+				 "are merged", (unsigned long long)c->scatter_requests,
+				 (unsigned long long)c->points);
+		else
+			snprintf(note, sizeof(note), "%llu requests, one point each",
+				 (unsigned long long)c->scatter_requests);
+		fputs("note = ", v);
+		wc_escape_gnuplot(v, note);
+		if (!c->svg[WC_CHART_SCATTER])
+			fprintf(v, "\n# Too many points for an SVG a browser can draw.\n"
+				"formats = \"png\"");
+		/* Few points must stay visible; many must not hide each other. */
+		fprintf(v, "\ndatafile = \"scatter.dat\"\nscats = \"%s\"\n"
+			"has_flush = %d\nps = %.2f\nxmax = %.9g\nymax = %.0f\n",
+			scats, flushes > 0, c->points < 2000 ? 0.8 : 0.35, xmax,
+			(double)(wc_series_nrows(s) ? wc_series_nrows(s) : 1) *
+			(double)wc_series_row_sectors(s));
+		if (fig_script(c, WC_CHART_SCATTER, v, &buf, p, d, err) < 0)
+			return -1;
+	}
+
+	if (wc_series_nbins(s) == 0 || !cats[0]) {
+		c->why[WC_CHART_THROUGHPUT] = c->why[WC_CHART_FLUSHES] =
+			c->why[WC_CHART_QUEUE] = "no completed request";
+	} else {
+		v = fig_vars(WC_CHART_THROUGHPUT, name, "throughput and IOPS",
+			     &buf, &blen);
+		if (!v)
+			return nomem(err);
+		fprintf(v, "datafile = \"timeline.dat\"\ncats = \"%s\"\n"
+			"xmax = %.9g\nbin_ms = %.6g\n", cats, xmax, bin_ms);
+		if (fig_script(c, WC_CHART_THROUGHPUT, v, &buf, p, d, err) < 0)
+			return -1;
+
+		v = fig_vars(WC_CHART_FLUSHES, name, "cache flushes", &buf, &blen);
+		if (!v)
+			return nomem(err);
+		fprintf(v, "datafile = \"timeline.dat\"\nxmax = %.9g\n"
+			"flushes = %llu\nflush_s = %.9f\n", xmax,
+			(unsigned long long)flushes, wc_secs(flush_ns));
+		if (fig_script(c, WC_CHART_FLUSHES, v, &buf, p, d, err) < 0)
+			return -1;
+
+		v = fig_vars(WC_CHART_QUEUE, name, "queue depth", &buf, &blen);
+		if (!v)
+			return nomem(err);
+		fprintf(v, "datafile = \"timeline.dat\"\nxmax = %.9g\n"
+			"bin_ms = %.6g\n", xmax, bin_ms);
+		if (fig_script(c, WC_CHART_QUEUE, v, &buf, p, d, err) < 0)
+			return -1;
+	}
+
+	if (!lcats[0]) {
+		c->why[WC_CHART_LATENCY] = "no request with both D and C";
+	} else {
+		v = fig_vars(WC_CHART_LATENCY, name, "D2C latency", &buf, &blen);
+		if (!v)
+			return nomem(err);
+		fprintf(v, "datafile = \"latency.dat\"\nlcats = \"%s\"\n"
+			"lcount = \"%s\"\n", lcats, lcount);
+		if (fig_script(c, WC_CHART_LATENCY, v, &buf, p, d, err) < 0)
+			return -1;
+	}
+
+	if (!main->io || main->wall_ns == 0 || !cats[0]) {
+		c->why[WC_CHART_PHASES] = "an empty window";
+	} else {
+		v = fig_vars(WC_CHART_PHASES, name, "where the time went, by phase",
+			     &buf, &blen);
+		if (!v)
+			return nomem(err);
+		fprintf(v, "datafile = \"phases.dat\"\ncats = \"%s\"\n", cats);
+		if (fig_script(c, WC_CHART_PHASES, v, &buf, p, d, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+void wc_chart_capture_clear(struct wc_chart_capture *c)
+{
+	if (!c)
+		return;
+	free(c->curve);
+	c->curve = NULL;
+	c->ncurve = 0;
+}
+
+/* ---- across captures --------------------------------------------------- */
+
+/* The four label columns of a capture in the comparison .dat files. */
+static void cap_label(FILE *f, const struct wc_chart_capture *c,
+		      const struct wc_sum_capture *sc)
+{
+	const struct wc_capture_meta *m = sc->meta;
+	char fs[40];
+
+	wc_outdir_safe_name(m->fs[0] ? m->fs : "?", fs, sizeof(fs));
+	if (!m->fs[0])
+		strcpy(fs, "fs?");
+	fprintf(f, "\"%s\" \"%s\" \"%s\" \"%s\"", c->dir, fs,
+		wc_onoff(m->write_cache), wc_onoff(m->barrier));
+}
+
+/* Writes the script of figure k across captures. */
+static int cmp_script(enum wc_cmp k, FILE *vars, char **buf, bool *drawn,
+		      struct wc_plot *p, struct wc_outdir *d, struct wc_err *err)
+{
+	char rel[64];
+
+	snprintf(rel, sizeof(rel), "%s.gp", cmp_charts[k].name);
+	if (vars_script(p, d, rel, cmp_charts[k].name, vars, buf, err) < 0)
+		return -1;
+	drawn[k] = true;
+	return 0;
+}
+
+/* Time by category per capture. */
+static int compare_time(const struct wc_chart_capture *c,
+			const struct wc_summary *s, bool *drawn,
+			struct wc_plot *p, struct wc_outdir *d, double *xmax,
+			struct wc_err *err)
+{
+	struct wc_sum_figs all;
+	char cats[64], *buf = NULL;
+	size_t i, blen;
+	FILE *f, *v;
+	int k;
+
+	memset(&all, 0, sizeof(all));
+	*xmax = 1e-3;
+	f = wc_outdir_create(d, "compare-time.dat", err);
+	if (!f)
+		return -1;
+	fputs("# compare-time.dat - time by category per capture, main device "
+	      "(docs/bundle.md)\n# 1 capture 2 fs 3 write_cache 4 barriers "
+	      "5 idle_s, 6-12 seconds per category (flush journal metadata "
+	      "data_read data_write discard other)\n", f);
+	for (i = 0; i < s->ncaps; i++) {
+		const struct wc_sum_figs *m = &s->caps[i].figs;
+
+		cap_label(f, &c[i], &s->caps[i]);
+		fprintf(f, " %.9f", wc_secs(m->part_ns[WC_PART_IDLE]));
+		for (k = 0; k < WC_NCAT; k++) {
+			fprintf(f, " %.9f", wc_secs(m->part_ns[k]));
+			all.part_ns[k] += m->part_ns[k];
+			all.requests[k] += m->requests[k];
+		}
+		fputs("\n", f);
+		if (m->io && m->col[WC_COL_WALL] > *xmax)
+			*xmax = m->col[WC_COL_WALL];
+	}
+	if (wc_outdir_commit(d, f, "compare-time.dat", err) < 0)
+		return -1;
+	cat_list(cats, sizeof(cats), &all);
+	if (!cats[0])
+		return 0;
+	v = vars_open(&buf, &blen);
+	if (!v)
+		return nomem(err);
+	fprintf(v, "out = \"compare-time\"\ntitle = \"where the time went: "
+		"busy time by category per capture (main device)\"\n"
+		"datafile = \"compare-time.dat\"\n"
+		"cats = \"%s\"\nncap = %zu\n", cats, s->ncaps);
+	return cmp_script(WC_CMP_TIME, v, &buf, drawn, p, d, err);
+}
+
+/* Wall time per phase: the union of the phase names, in order. */
+static int compare_phases(const struct wc_chart_capture *c,
+			  const struct wc_summary *s, bool *drawn,
+			  struct wc_plot *p, struct wc_outdir *d,
+			  struct wc_err *err)
+{
+	char names[MAX_PHASE_NAMES][WC_OUTDIR_NAME_MAX + 1], plist[8192];
+	char n[WC_OUTDIR_NAME_MAX + 1], *buf = NULL;
+	size_t i, ph, j, nnames = 0, len = 0, blen;
+	FILE *f, *v;
+
+	for (i = 0; i < s->ncaps; i++) {
+		for (ph = 0; ph < s->caps[i].nphases; ph++) {
+			wc_outdir_safe_name(s->caps[i].phases[ph].name, n, sizeof(n));
+			for (j = 0; j < nnames && strcmp(names[j], n); j++)
+				;
+			if (j == nnames && nnames < MAX_PHASE_NAMES)
+				strcpy(names[nnames++], n);
+		}
+	}
+	if (!nnames)
+		return 0;
+	f = wc_outdir_create(d, "compare-phases.dat", err);
+	if (!f)
+		return -1;
+	fputs("# compare-phases.dat - wall time per phase and capture "
+	      "(docs/bundle.md)\n# 1 capture 2 fs 3 write_cache 4 barriers, "
+	      "then seconds per phase:", f);
+	for (j = 0; j < nnames; j++)
+		fprintf(f, " %s", names[j]);
+	fputs("\n", f);
+	for (i = 0; i < s->ncaps; i++) {
+		const struct wc_sum_capture *sc = &s->caps[i];
+
+		cap_label(f, &c[i], sc);
+		for (j = 0; j < nnames; j++) {
+			double wall = 0;
+			bool seen = false;
+
+			for (ph = 0; ph < sc->nphases; ph++) {
+				wc_outdir_safe_name(sc->phases[ph].name, n, sizeof(n));
+				if (strcmp(n, names[j]) == 0) {
+					wall += sc->phases[ph].wall_s;
+					seen = true;
+				}
+			}
+			if (seen)
+				fprintf(f, " %.9f", wall);
+			else
+				fputs(" NaN", f);
+		}
+		fputs("\n", f);
+	}
+	if (wc_outdir_commit(d, f, "compare-phases.dat", err) < 0)
+		return -1;
+	plist[0] = '\0';
+	for (j = 0; j < nnames; j++)
+		len += (size_t)snprintf(plist + len, sizeof(plist) - len,
+					"%s%s", j ? " " : "", names[j]);
+	v = vars_open(&buf, &blen);
+	if (!v)
+		return nomem(err);
+	fprintf(v, "out = \"compare-phases\"\ntitle = \"wall time per "
+		"phase\"\ndatafile = \"compare-phases.dat\"\nphases = ");
+	wc_escape_gnuplot(v, plist);
+	fprintf(v, "\nncap = %zu\n", s->ncaps);
+	return cmp_script(WC_CMP_PHASES, v, &buf, drawn, p, d, err);
+}
+
+/* Throughput curves. */
+static int compare_throughput(const struct wc_chart_capture *c, size_t ncaps,
+			      double xmax, bool *drawn, struct wc_plot *p,
+			      struct wc_outdir *d, struct wc_err *err)
+{
+	char plist[8192], *buf = NULL;
+	size_t i, j, len = 0, blen;
+	FILE *f, *v;
+
+	f = wc_outdir_create(d, "compare-throughput.dat", err);
+	if (!f)
+		return -1;
+	fputs("# compare-throughput.dat - total MB/s over time, one block per "
+	      "capture in order (docs/bundle.md)\n# 1 time_s 2 MB/s\n", f);
+	plist[0] = '\0';
+	for (i = 0; i < ncaps; i++) {
+		fprintf(f, "# %s\n", c[i].dir);
+		if (c[i].ncurve == 0)
+			fputs("0 NaN\n", f);
+		for (j = 0; j < c[i].ncurve; j++)
+			fprintf(f, "%.6f %.6g\n", c[i].curve[j].t, c[i].curve[j].mbps);
+		fputs("\n\n", f);
+		/* Numbered as in report.txt and the figures' labels. */
+		len += (size_t)snprintf(plist + len, sizeof(plist) > len ? sizeof(plist) - len : 0,
+					"%s#%zu:%s", i ? " " : "", i + 1, c[i].dir);
+	}
+	if (wc_outdir_commit(d, f, "compare-throughput.dat", err) < 0)
+		return -1;
+	if (len >= sizeof(plist))
+		return 0;      /* too many names for one figure's legend */
+	v = vars_open(&buf, &blen);
+	if (!v)
+		return nomem(err);
+	fprintf(v, "out = \"compare-throughput\"\ntitle = \"throughput of "
+		"every capture (main device)\"\ndatafile = \"compare-throughput.dat\"\n"
+		"names = ");
+	wc_escape_gnuplot(v, plist);
+	fprintf(v, "\nxmax = %.9g\n", xmax);
+	return cmp_script(WC_CMP_THROUGHPUT, v, &buf, drawn, p, d, err);
+}
+
+/*
+ * compare-difference.dat: per capture, its difference against the
+ * baseline (summary.h) split into parts; the figure stacks what each part
+ * added above zero and what it saved below.
+ */
+static int compare_difference(const struct wc_chart_capture *c,
+			      const struct wc_summary *s, bool *drawn,
+			      struct wc_plot *p, struct wc_outdir *d,
+			      struct wc_err *err)
+{
+	char *buf = NULL;
+	size_t i, blen;
+	FILE *f, *v;
+	int k;
+
+	f = wc_outdir_create(d, "compare-difference.dat", err);
+	if (!f)
+		return -1;
+	fputs("# compare-difference.dat - each capture's wall-time difference "
+	      "against the baseline and its parts, seconds (docs/bundle.md)\n"
+	      "# 1 capture 2 fs 3 write_cache 4 barriers 5 role 6 wall, 7-14 "
+	      "flush journal metadata data_read data_write discard other "
+	      "off_device\n", f);
+	for (i = 0; i < s->ncaps; i++) {
+		const struct wc_sum_diff *df = &s->caps[i].diff;
+
+		cap_label(f, &c[i], &s->caps[i]);
+		fprintf(f, " \"%s\" %.9f", s->caps[i].group == s->base_group ?
+			"baseline" : "-", (double)df->wall_ns / 1e9);
+		for (k = 0; k < WC_NPARTS; k++)
+			fprintf(f, " %.9f", (double)df->part_ns[k] / 1e9);
+		fputs("\n", f);
+	}
+	if (wc_outdir_commit(d, f, "compare-difference.dat", err) < 0)
+		return -1;
+	v = vars_open(&buf, &blen);
+	if (!v)
+		return nomem(err);
+	fprintf(v, "out = \"compare-difference\"\ntitle = \"what each category "
+		"added (up) or saved (down) against the baseline, main device\"\n"
+		"datafile = \"compare-difference.dat\"\nncap = %zu\n", s->ncaps);
+	return cmp_script(WC_CMP_DIFFERENCE, v, &buf, drawn, p, d, err);
+}
+
+int wc_chart_across(const struct wc_chart_capture *c, const struct wc_summary *s,
+		    bool drawn[WC_NCMP], struct wc_plot *p, struct wc_outdir *d,
+		    struct wc_err *err)
+{
+	double xmax;
+	int k;
+
+	for (k = 0; k < WC_NCMP; k++)
+		drawn[k] = false;
+	if (s->ncaps > 1 &&
+	    (compare_time(c, s, drawn, p, d, &xmax, err) < 0 ||
+	     compare_phases(c, s, drawn, p, d, err) < 0 ||
+	     compare_throughput(c, s->ncaps, xmax, drawn, p, d, err) < 0))
+		return -1;
+	if (s->has_diff && compare_difference(c, s, drawn, p, d, err) < 0)
+		return -1;
+	return 0;
+}

@@ -1,0 +1,293 @@
+/*
+ * html.c - the bundle's index.html (see html.h).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "escape.h"
+#include "html.h"
+
+#ifndef WC_VERSION
+#define WC_VERSION "unknown"
+#endif
+
+static void swatch(FILE *f, const char *color)
+{
+	if (color[0] == '#')
+		fprintf(f, "<span class=\"sw\" style=\"background:%s\"></span>", color);
+}
+
+static void figure(FILE *f, const char *dir, const struct wc_chart_info *fi,
+		   const char *alt, bool svg)
+{
+	char pre[WC_OUTDIR_NAME_MAX + 24];
+	const char *big = svg ? "svg" : "png";
+
+	snprintf(pre, sizeof(pre), "%s%s", dir ? dir : "", dir ? "/" : "");
+	/* The image is there even when gnuplot was not: render.sh then
+	 * makes the page whole without writing it again. */
+	fputs("<figure>\n", f);
+	fprintf(f, "<a href=\"%s%s.%s\"><img src=\"%s%s.png\" width=\"%d\" "
+		"height=\"%d\" alt=\"", pre, fi->name, big, pre, fi->name,
+		fi->width, fi->height);
+	wc_escape_html(f, alt);
+	fputs("\"></a>\n", f);
+	fputs("<figcaption>", f);
+	wc_escape_html(f, fi->caption);
+	fputs(" (", f);
+	if (svg)
+		fprintf(f, "<a href=\"%s%s.svg\">SVG</a>, ", pre, fi->name);
+	else
+		fputs("no SVG: too many points for a browser, ", f);
+	fprintf(f, "<a href=\"%s%s.gp\">gnuplot script</a>)</figcaption>\n"
+		"</figure>\n", pre, fi->name);
+}
+
+static void cat_head(FILE *f, const struct wc_plot *p)
+{
+	int k;
+
+	for (k = 0; k < WC_NCAT; k++) {
+		fputs("<th>", f);
+		swatch(f, wc_plot_color(p, k));
+		wc_escape_html(f, wc_cat_name((enum wc_cat)k));
+		fputs("</th>", f);
+	}
+	fputs("<th>", f);
+	swatch(f, wc_plot_color(p, WC_PART_IDLE));
+	fputs("idle</th>", f);
+}
+
+static void cell_time(FILE *f, uint64_t ns, uint64_t window)
+{
+	fprintf(f, "<td>%.3f", wc_secs(ns));
+	if (window)
+		fprintf(f, " <small>(%.1f%%)</small>", 100.0 * (double)ns / (double)window);
+	fputs("</td>", f);
+}
+
+static void findings(FILE *f, const struct wc_summary *s)
+{
+	size_t i;
+
+	if (!s->nfindings)
+		return;
+	fputs("<h2 id=\"findings\">Findings</h2>\n<ul>\n", f);
+	for (i = 0; i < s->nfindings; i++) {
+		fputs("<li>", f);
+		wc_escape_html(f, s->findings[i].text);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n", f);
+}
+
+/* Signed seconds of a difference, exact to the millisecond shown. */
+static void cell_diff(FILE *f, int64_t ns)
+{
+	fprintf(f, "<td>%+.3f</td>", (double)ns / 1e9);
+}
+
+/* The summary's differences: a row per group of runs (a capture when it
+ * ran once), its parts, and what the noise rule says. */
+static void differences(FILE *f, const struct wc_html_page *pg)
+{
+	static const char *const verdict[] = {
+		[WC_VERDICT_BASELINE] = "baseline",
+		[WC_VERDICT_REAL] = "exceeds the noise",
+		[WC_VERDICT_NOISE] = "within noise",
+		[WC_VERDICT_NO_ESTIMATE] = "no noise estimate (one run)",
+	};
+	const struct wc_summary *s = pg->sum;
+	size_t g, i;
+	int k;
+
+	if (!s->has_diff)
+		return;
+	fputs("<h2 id=\"difference\">Difference against the baseline "
+	      "(main device, seconds)</h2>\n<table>\n<tr><th>#</th>"
+	      "<th class=\"l\">captures</th><th>runs</th><th>wall</th>", f);
+	cat_head(f, pg->plot);
+	fputs("<th class=\"l\">noise</th></tr>\n", f);
+	for (g = 0; g < s->ngroups; g++) {
+		const struct wc_sum_group *gr = &s->groups[g];
+
+		fprintf(f, "<tr><td>%zu</td><td class=\"l\">", g + 1);
+		for (i = 0; i < gr->n; i++) {
+			if (i)
+				fputs(", ", f);
+			wc_escape_html(f, s->caps[gr->members[i]].meta->name);
+		}
+		fprintf(f, "</td><td>%zu</td>", gr->n);
+		cell_diff(f, gr->diff.wall_ns);
+		for (k = 0; k < WC_NPARTS; k++)
+			cell_diff(f, gr->diff.part_ns[k]);
+		fprintf(f, "<td class=\"l\">%s</td></tr>\n",
+			verdict[gr->verdict]);
+	}
+	fputs("</table>\n", f);
+}
+
+static void head(FILE *f, const struct wc_html_page *pg)
+{
+	size_t n = pg->sum->ncaps;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<title>wcanalyze: where the time went</title>\n<style>\n"
+	      "body { font-family: sans-serif; max-width: 1280px; margin: 1em auto; "
+	      "padding: 0 1em; color: #222; }\n"
+	      "table { border-collapse: collapse; margin: 0.5em 0; }\n"
+	      "th, td { border: 1px solid #bbb; padding: 2px 8px; text-align: right; }\n"
+	      "th { background: #eee; } .l { text-align: left; }\n"
+	      "img { max-width: 100%; height: auto; border: 1px solid #ddd; }\n"
+	      "figure { margin: 1em 0 2em 0; }\n"
+	      "pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; }\n"
+	      ".sw { display: inline-block; width: 0.9em; height: 0.9em; "
+	      "margin-right: 0.3em; vertical-align: middle; }\n"
+	      ".note { background: #fff3cd; padding: 0.5em; }\n"
+	      "</style>\n</head>\n<body>\n<h1>wcanalyze: where the time went</h1>\n", f);
+	fprintf(f, "<p>wcanalyze %s, %zu capture%s.  For a mail or a bug report: "
+		"<a href=\"report.txt\">report.txt</a> (plain text, 80 columns); "
+		"for programs: <a href=\"report.json\">report.json</a>, "
+		"<a href=\"summary.csv\">summary.csv</a>.  Every figure is drawn "
+		"by gnuplot from the <code>.dat</code> and <code>.gp</code> files "
+		"beside it; <a href=\"render.sh\">render.sh</a> draws them again.</p>\n",
+		WC_VERSION, n, n == 1 ? "" : "s");
+	if (!wc_plot_rendered(pg->plot))
+		fputs("<p class=\"note\">The figures are not rendered: gnuplot was "
+		      "not available.  Run <code>render.sh</code> in this folder "
+		      "(it needs gnuplot) and reload this page.</p>\n", f);
+}
+
+/* Time by category of every capture. */
+static void summary_table(FILE *f, const struct wc_html_page *pg)
+{
+	const struct wc_summary *s = pg->sum;
+	size_t i;
+	int k;
+
+	fputs("<h2 id=\"summary\">Time by category (main device)</h2>\n<table>\n"
+	      "<tr><th>#</th><th class=\"l\">capture</th><th>fs</th><th>write cache</th>"
+	      "<th>barriers</th><th>window (s)</th>", f);
+	cat_head(f, pg->plot);
+	fputs("</tr>\n", f);
+	for (i = 0; i < s->ncaps; i++) {
+		const struct wc_capture_meta *m = s->caps[i].meta;
+		const struct wc_sum_figs *sf = &s->caps[i].figs;
+
+		fprintf(f, "<tr><td>%zu</td><td class=\"l\"><a href=\"#cap-%s\">",
+			i + 1, pg->charts[i].dir);
+		wc_escape_html(f, m->name);
+		fputs("</a></td><td>", f);
+		wc_escape_html(f, m->fs[0] ? m->fs : "?");
+		fprintf(f, "</td><td>%s</td><td>%s</td>", wc_onoff(m->write_cache),
+			wc_onoff(m->barrier));
+		if (!sf->io) {
+			fprintf(f, "<td colspan=\"%d\">no I/O</td></tr>\n", WC_NCAT + 2);
+			continue;
+		}
+		fprintf(f, "<td>%.3f</td>", sf->col[WC_COL_WALL]);
+		for (k = 0; k < WC_NPARTS; k++)
+			cell_time(f, sf->part_ns[k], sf->wall_ns);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+/* A capture's section: its settings, its parts and its figures. */
+static void capture(FILE *f, const struct wc_html_page *pg, size_t i)
+{
+	const struct wc_chart_capture *c = &pg->charts[i];
+	const struct wc_capture_meta *m = pg->sum->caps[i].meta;
+	const struct wc_sum_figs *sf = &pg->sum->caps[i].figs;
+	int k;
+
+	fprintf(f, "<h2 id=\"cap-%s\">", c->dir);
+	wc_escape_html(f, m->name);
+	fputs("</h2>\n<p>", f);
+	fputs("filesystem ", f);
+	wc_escape_html(f, m->fs[0] ? m->fs : "unknown");
+	fprintf(f, ", write cache %s, barriers %s, %llu events", wc_onoff(m->write_cache),
+		wc_onoff(m->barrier), (unsigned long long)m->events);
+	if (m->events_dropped > 0)
+		fprintf(f, ", <strong>%lld events lost</strong>",
+			(long long)m->events_dropped);
+	if (pg->ignored && pg->ignored[i])
+		fprintf(f, "; %llu requests on devices beyond the first %d "
+			"are not in the figures",
+			(unsigned long long)pg->ignored[i], WC_SERIES_MAX_DEVICES);
+	fprintf(f, ".  Data and scripts: <a href=\"%s/\">%s/</a>.</p>\n",
+		c->dir, c->dir);
+	if (sf->io) {
+		fputs("<table>\n<tr><th class=\"l\">category</th><th>time (s)</th>"
+		      "<th>share</th><th>requests</th><th>bytes</th></tr>\n", f);
+		for (k = 0; k < WC_NPARTS; k++) {
+			/* The parts: categories, then idle. */
+			uint64_t ns = sf->part_ns[k];
+
+			fputs("<tr><td class=\"l\">", f);
+			swatch(f, wc_plot_color(pg->plot, k));
+			wc_escape_html(f, k < WC_NCAT ? wc_cat_name((enum wc_cat)k) : "idle");
+			fprintf(f, "</td><td>%.3f</td><td>%.1f%%</td>", wc_secs(ns),
+				sf->wall_ns ? 100.0 * (double)ns / (double)sf->wall_ns : 0.0);
+			if (k < WC_NCAT)
+				fprintf(f, "<td>%llu</td><td>%llu</td></tr>\n",
+					(unsigned long long)sf->requests[k],
+					(unsigned long long)sf->bytes[k]);
+			else
+				fputs("<td></td><td></td></tr>\n", f);
+		}
+		fprintf(f, "<tr><th class=\"l\">window</th><th>%.3f</th>"
+			"<th>100%%</th><th></th><th></th></tr>\n</table>\n",
+			sf->col[WC_COL_WALL]);
+	}
+	for (k = 0; k < WC_NCHARTS; k++) {
+		const struct wc_chart_info *fi = wc_chart_info((enum wc_chart)k);
+		char alt[512];
+
+		snprintf(alt, sizeof(alt), "%s: %s", m->name, fi->caption);
+		if (c->drawn[k]) {
+			figure(f, c->dir, fi, alt, c->svg[k]);
+		} else {
+			fputs("<p>No figure: ", f);
+			wc_escape_html(f, fi->caption);
+			fputs(" (", f);
+			wc_escape_html(f, c->why[k] ? c->why[k] : "not written");
+			fputs(").</p>\n", f);
+		}
+	}
+}
+
+int wc_html_write(FILE *f, const struct wc_html_page *pg, struct wc_err *err)
+{
+	size_t i;
+	int k;
+	bool any = false;
+
+	head(f, pg);
+	findings(f, pg->sum);
+	summary_table(f, pg);
+	differences(f, pg);
+	for (k = 0; k < WC_NCMP; k++)
+		any = any || pg->across[k];
+	if (any) {
+		fputs("<h2 id=\"compare\">Across captures</h2>\n", f);
+		for (k = 0; k < WC_NCMP; k++) {
+			struct wc_chart_info fi =
+				wc_chart_cmp_info((enum wc_cmp)k, pg->sum->ncaps);
+
+			if (pg->across[k])
+				figure(f, NULL, &fi, fi.caption, true);
+		}
+	}
+	for (i = 0; i < pg->sum->ncaps; i++)
+		capture(f, pg, i);
+	fputs("<h2 id=\"report\">Text report</h2>\n<pre>", f);
+	wc_escape_html(f, pg->report ? pg->report : "");
+	fputs("</pre>\n</body>\n</html>\n", f);
+	if (fflush(f) == EOF || ferror(f))
+		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+				  "write error: %s", strerror(errno));
+	return 0;
+}
