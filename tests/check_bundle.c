@@ -1,5 +1,7 @@
 /*
- * check_bundle.c - unit tests of analyze/lib/bundle.c: the folder's files,
+ * check_bundle.c - tests of analyze/lib/bundle.c and the modules it
+ * orders (check_outdir, check_chart, check_plot and check_html test each
+ * alone), through the bundle's API: the folder's files,
  * what the .dat files say against what went in, the .gp scripts, the page,
  * names made safe and unique, running without gnuplot or with a gnuplot
  * that fails, and misuse.

@@ -1,7 +1,9 @@
 /*
  * bundle.h - writes a bug-report bundle: one self-contained folder with
  * the reports, the figures of every capture and across captures, and a
- * static index.html that shows them all (docs/bundle.md).
+ * static index.html that shows them all (docs/bundle.md).  It orders the
+ * work of outdir.h (the files), chart.h (the figures' data), plot.h (the
+ * scripts and gnuplot), report.h and html.h (the pages).
  *
  *     struct wc_bundle *b = NULL;
  *     struct wc_analysis_opts o = WC_ANALYSIS_OPTS_INIT;

@@ -1,0 +1,322 @@
+/*
+ * check_chart.c - unit tests of analyze/lib/chart.c on summaries made by
+ * hand: a capture without requests (every figure says why it is
+ * missing), one with a few requests (the figures written, phases.dat
+ * from the summary's parts, the curve kept), and the files across
+ * captures (the summary's seconds, the union of phase names, the
+ * baseline's role, a capture without a curve).
+ *
+ * Run from the top of the source tree (run-tests.sh does): templates come
+ * from ./plots.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chart.h"
+#include "check_common.h"
+
+#define MS 1000000ull
+#define T0 (5000 * MS)
+
+static struct wc_capture_meta meta[2];
+static struct wc_sum_phase phases[2][3];
+static struct wc_sum_capture caps[2];
+static struct wc_summary sum;
+
+/* Two captures: the first with I/O over 2 s and three phases (two of
+ * the same name), the second without I/O and one phase. */
+static void make_summary(void)
+{
+	memset(meta, 0, sizeof(meta));
+	memset(phases, 0, sizeof(phases));
+	memset(caps, 0, sizeof(caps));
+	memset(&sum, 0, sizeof(sum));
+	strcpy(meta[0].name, "first \"run\"");
+	strcpy(meta[0].fs, "xfs");
+	meta[0].write_cache = 1;
+	meta[0].barrier = 0;
+	strcpy(meta[1].name, "second");
+	meta[1].write_cache = -1;
+	meta[1].barrier = -1;
+
+	caps[0].meta = &meta[0];
+	caps[0].figs.io = true;
+	caps[0].figs.start_ns = T0;
+	caps[0].figs.wall_ns = 2000 * MS;
+	caps[0].figs.part_ns[WC_CAT_FLUSH] = 250 * MS;
+	caps[0].figs.part_ns[WC_CAT_DATA_WRITE] = 500 * MS;
+	caps[0].figs.part_ns[WC_PART_IDLE] = 1250 * MS;
+	caps[0].figs.requests[WC_CAT_FLUSH] = 2;
+	caps[0].figs.requests[WC_CAT_DATA_WRITE] = 3;
+	caps[0].figs.col[WC_COL_WALL] = 2.0;
+	caps[0].nphases = 3;
+	caps[0].phases = phases[0];
+	phases[0][0].name = "copy \"a\"";
+	phases[0][0].wall_s = 0.5;
+	phases[0][0].figs.io = true;
+	phases[0][0].figs.part_ns[WC_CAT_DATA_WRITE] = 100 * MS;
+	phases[0][0].figs.part_ns[WC_PART_IDLE] = 400 * MS;
+	phases[0][1].name = "sync";
+	phases[0][1].wall_s = 0.25;
+	phases[0][1].figs.part_ns[WC_PART_IDLE] = 250 * MS;   /* no I/O */
+	phases[0][2].name = "sync";
+	phases[0][2].wall_s = 0.125;
+
+	caps[1].meta = &meta[1];
+	caps[1].figs.wall_ns = 1000 * MS;
+	caps[1].figs.part_ns[WC_PART_IDLE] = 1000 * MS;
+	caps[1].figs.col[WC_COL_WALL] = 1.0;
+	caps[1].nphases = 1;
+	caps[1].phases = phases[1];
+	phases[1][0].name = "rm";
+	phases[1][0].wall_s = 0.75;
+	caps[1].group = 1;
+	caps[1].diff.known = true;
+	caps[1].diff.wall_ns = -1000 * (int64_t)MS;
+	caps[1].diff.part_ns[WC_PART_IDLE] = -250 * (int64_t)MS;
+	caps[1].diff.part_ns[WC_CAT_FLUSH] = -250 * (int64_t)MS;
+	caps[1].diff.part_ns[WC_CAT_DATA_WRITE] = -500 * (int64_t)MS;
+
+	sum.ncaps = 2;
+	sum.caps = caps;
+	sum.ngroups = 2;
+	sum.has_diff = true;
+	sum.base_group = 0;
+}
+
+static struct wc_plot *plot;
+static struct wc_outdir *out;
+
+static void setup(void)
+{
+	struct wc_err err;
+
+	setenv("WCANALYZE_PLOTS", "plots", 1);
+	wc_err_clear(&err);
+	ck_assert_msg(wc_plot_open(&plot, &err) == 0, "%s", err.msg);
+	ck_assert_msg(wc_outdir_open(&out, wc_check_path("b"), &err) == 0,
+		      "%s", err.msg);
+	ck_assert_int_eq(wc_outdir_mkdir(out, "one", &err), 0);
+	ck_assert_int_eq(wc_outdir_mkdir(out, "two", &err), 0);
+	make_summary();
+}
+
+static void teardown(void)
+{
+	wc_plot_free(plot);
+	wc_outdir_free(out);
+}
+
+static char *text_of(const char *rel)
+{
+	char name[128];
+
+	snprintf(name, sizeof(name), "b/%s", rel);
+	return (char *)wc_check_slurp(wc_check_path(name), NULL);
+}
+
+/* The line of f that begins with prefix, up to its end. */
+static const char *line_of(const char *f, const char *prefix)
+{
+	const char *p = f;
+
+	while (p && strncmp(p, prefix, strlen(prefix)) != 0) {
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	ck_assert_msg(p != NULL, "no line beginning %s", prefix);
+	return p;
+}
+
+/* Fails unless the line at l begins with prefix. */
+static void starts(const char *l, const char *prefix)
+{
+	ck_assert_msg(strncmp(l, prefix, strlen(prefix)) == 0,
+		      "line '%.100s' does not begin '%s'", l, prefix);
+}
+
+static void add(struct wc_series *s, uint64_t d, uint64_t c, uint64_t sector,
+		uint32_t bytes, enum wc_cat cat)
+{
+	struct wc_request rq = {
+		.device = 1, .sector = sector, .bytes = bytes,
+		.q_time = d, .d_time = d, .c_time = c, .nbios = 1,
+		.depth = 1, .completed = true,
+	};
+
+	wc_series_add(s, &rq, cat);
+}
+
+START_TEST(test_capture_without_requests)
+{
+	struct wc_chart_capture c = { 0 };
+	struct wc_series *s = NULL;
+	struct wc_err err;
+	char *t;
+	int k;
+
+	ck_assert_int_eq(wc_series_open(&s, &err), 0);
+	strcpy(c.dir, "two");
+	wc_err_clear(&err);
+	ck_assert_msg(wc_chart_capture(&c, &caps[1], s, plot, out, &err) == 0,
+		      "%s", err.msg);
+	for (k = 0; k < WC_NCHARTS; k++) {
+		ck_assert(!c.drawn[k]);
+		ck_assert_ptr_nonnull(c.why[k]);
+	}
+	ck_assert_str_eq(c.why[WC_CHART_PHASES], "an empty window");
+	ck_assert_uint_eq(c.ncurve, 0);
+	t = text_of("two/phases.dat");
+	ck_assert_ptr_nonnull(strstr(t, "\n\"rm\" 0.000000000 0.000000000"));
+	ck_assert_ptr_nonnull(strstr(t, "\n\"whole capture\" 0.000000000"));
+	free(t);
+	t = text_of("two/timeline.dat");
+	ck_assert_ptr_nonnull(strstr(t, "# timeline.dat"));
+	free(t);
+	wc_chart_capture_clear(&c);
+	wc_chart_capture_clear(NULL);
+	wc_series_free(s);
+}
+END_TEST
+
+START_TEST(test_capture)
+{
+	struct wc_chart_capture c = { 0 };
+	struct wc_series *s = NULL;
+	struct wc_err err;
+	const char *l;
+	char *t;
+	double mb = 0;
+	size_t i;
+
+	ck_assert_int_eq(wc_series_open(&s, &err), 0);
+	add(s, T0 + 10 * MS, T0 + 20 * MS, 2048, 4096, WC_CAT_DATA_WRITE);
+	add(s, T0 + 30 * MS, T0 + 50 * MS, 4096, 8192, WC_CAT_DATA_WRITE);
+	add(s, T0 + 60 * MS, T0 + 70 * MS, 0, 0, WC_CAT_FLUSH);
+	strcpy(c.dir, "one");
+	wc_err_clear(&err);
+	ck_assert_msg(wc_chart_capture(&c, &caps[0], s, plot, out, &err) == 0,
+		      "%s", err.msg);
+	for (i = 0; i < WC_NCHARTS; i++)
+		ck_assert_msg(c.drawn[i], "%s not drawn: %s",
+			      wc_chart_info((enum wc_chart)i)->name, c.why[i]);
+	ck_assert_uint_eq(c.scatter_requests, 2);
+	ck_assert(c.svg[WC_CHART_SCATTER]);
+
+	/* phases.dat: the summary's parts, names quoted and made safe. */
+	t = text_of("one/phases.dat");
+	l = line_of(t, "\"copy__a_\" ");
+	starts(l, "\"copy__a_\" 0.400000000 0.000000000 "
+				 "0.000000000 0.000000000 0.000000000 "
+				 "0.100000000 ");
+	l = line_of(t, "\"sync\" ");
+	starts(l, "\"sync\" 0.000000000 ");
+	l = line_of(t, "\"whole capture\" ");
+	starts(l, "\"whole capture\" 1.250000000 0.250000000 ");
+	free(t);
+
+	/* The kept curve carries every byte: MB/s times its spans. */
+	ck_assert_uint_gt(c.ncurve, 0);
+	ck_assert_uint_le(c.ncurve, WC_CHART_CURVE_POINTS);
+	for (i = 0; i < c.ncurve; i++)
+		ck_assert(c.curve[i].t >= 0 && c.curve[i].t <= 2.0);
+	for (i = 0; i < c.ncurve; i++)
+		mb += c.curve[i].mbps;
+	ck_assert(mb > 0);
+
+	/* The title is the capture's name as a single-quoted string. */
+	t = text_of("one/scatter.gp");
+	ck_assert_ptr_nonnull(strstr(t, "title = 'first \"run\": sector over time'"));
+	free(t);
+	wc_chart_capture_clear(&c);
+	ck_assert_ptr_null(c.curve);
+	wc_series_free(s);
+}
+END_TEST
+
+START_TEST(test_across)
+{
+	struct wc_chart_capture c[2] = { { .dir = "one" }, { .dir = "two" } };
+	struct wc_chart_point pt = { 0.5, 12.0 };
+	bool drawn[WC_NCMP];
+	struct wc_err err;
+	const char *l;
+	char *t;
+
+	c[0].curve = &pt;
+	c[0].ncurve = 1;
+	wc_err_clear(&err);
+	ck_assert_msg(wc_chart_across(c, &sum, drawn, plot, out, &err) == 0,
+		      "%s", err.msg);
+	ck_assert(drawn[WC_CMP_TIME] && drawn[WC_CMP_PHASES] &&
+		  drawn[WC_CMP_THROUGHPUT] && drawn[WC_CMP_DIFFERENCE]);
+
+	t = text_of("compare-time.dat");
+	l = line_of(t, "\"one\" ");
+	starts(l, "\"one\" \"xfs\" \"on\" \"off\" 1.250000000 "
+				 "0.250000000 ");
+	l = line_of(t, "\"two\" ");
+	starts(l, "\"two\" \"fs?\" \"?\" \"?\" 1.000000000 ");
+	free(t);
+
+	/* The union of names, in order; one name twice is summed; NaN
+	 * where a capture has no such phase. */
+	t = text_of("compare-phases.dat");
+	ck_assert_ptr_nonnull(strstr(t, "per phase: copy__a_ sync rm\n"));
+	l = line_of(t, "\"one\" ");
+	starts(l, "\"one\" \"xfs\" \"on\" \"off\" 0.500000000 "
+				 "0.375000000 NaN\n");
+	l = line_of(t, "\"two\" ");
+	starts(l, "\"two\" \"fs?\" \"?\" \"?\" NaN NaN "
+				 "0.750000000\n");
+	free(t);
+
+	t = text_of("compare-throughput.dat");
+	ck_assert_ptr_nonnull(strstr(t, "# one\n0.500000 12\n\n\n# two\n0 NaN\n"));
+	free(t);
+	t = text_of("compare-throughput.gp");
+	ck_assert_ptr_nonnull(strstr(t, "names = '#1:one #2:two'"));
+	ck_assert_ptr_nonnull(strstr(t, "xmax = 2\n"));
+	free(t);
+
+	t = text_of("compare-difference.dat");
+	l = line_of(t, "\"one\" ");
+	starts(l, "\"one\" \"xfs\" \"on\" \"off\" \"baseline\" "
+				 "0.000000000 ");
+	l = line_of(t, "\"two\" ");
+	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" -1.000000000 "
+				 "-0.250000000 ");
+	free(t);
+
+	/* One capture: no figure across captures, nor a difference
+	 * without a baseline. */
+	sum.ncaps = 1;
+	sum.has_diff = false;
+	ck_assert_int_eq(wc_chart_across(c, &sum, drawn, plot, out, &err), 0);
+	ck_assert(!drawn[WC_CMP_TIME] && !drawn[WC_CMP_PHASES] &&
+		  !drawn[WC_CMP_THROUGHPUT] && !drawn[WC_CMP_DIFFERENCE]);
+	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_TIME, 2).width, 1000);
+	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_TIME, 10).width, 1510);
+	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_THROUGHPUT, 10).width, 1200);
+}
+END_TEST
+
+static Suite *chart_suite(void)
+{
+	Suite *s = suite_create("chart");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_capture_without_requests);
+	tcase_add_test(tc, test_capture);
+	tcase_add_test(tc, test_across);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+WC_CHECK_MAIN(chart_suite)

@@ -1,0 +1,244 @@
+/*
+ * check_outdir.c - unit tests of analyze/lib/outdir.c: a file appears
+ * only when committed, a link planted at its name is replaced and its
+ * target left alone, a link or a file in place of a folder is refused,
+ * a discarded file leaves the old one, the bound on open files, reading
+ * back without following a link, and safe names.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check_common.h"
+#include "outdir.h"
+
+static struct wc_outdir *open_out(const char *name)
+{
+	struct wc_outdir *d = NULL;
+	struct wc_err err;
+
+	wc_err_clear(&err);
+	ck_assert_msg(wc_outdir_open(&d, wc_check_path(name), &err) == 0,
+		      "%s", err.msg);
+	return d;
+}
+
+static void put(struct wc_outdir *d, const char *rel, const char *text)
+{
+	struct wc_err err;
+	FILE *f;
+
+	wc_err_clear(&err);
+	f = wc_outdir_create(d, rel, &err);
+	ck_assert_msg(f != NULL, "%s", err.msg);
+	fputs(text, f);
+	ck_assert_msg(wc_outdir_commit(d, f, rel, &err) == 0, "%s", err.msg);
+}
+
+static char *text_of(const char *name)
+{
+	return (char *)wc_check_slurp(wc_check_path(name), NULL);
+}
+
+/* Entries of the folder besides . and .. */
+static int entries(const char *name)
+{
+	DIR *dir = opendir(wc_check_path(name));
+	struct dirent *de;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(dir);
+	while ((de = readdir(dir)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			n++;
+	closedir(dir);
+	return n;
+}
+
+START_TEST(test_commit_and_discard)
+{
+	struct wc_outdir *d = open_out("out");
+	struct wc_err err;
+	char *t;
+	FILE *f;
+
+	ck_assert_str_eq(wc_outdir_path(d), wc_check_path("out"));
+	put(d, "a.txt", "one\n");
+	t = text_of("out/a.txt");
+	ck_assert_str_eq(t, "one\n");
+	free(t);
+
+	/* Until committed, the old file stays and the new one is hidden. */
+	wc_err_clear(&err);
+	f = wc_outdir_create(d, "a.txt", &err);
+	ck_assert_ptr_nonnull(f);
+	fputs("two\n", f);
+	fflush(f);
+	t = text_of("out/a.txt");
+	ck_assert_str_eq(t, "one\n");
+	free(t);
+	ck_assert_int_eq(entries("out"), 2);
+	wc_outdir_discard(d, f);
+	ck_assert_int_eq(entries("out"), 1);
+	t = text_of("out/a.txt");
+	ck_assert_str_eq(t, "one\n");
+	free(t);
+
+	/* In a sub-folder, made again without complaint. */
+	ck_assert_int_eq(wc_outdir_mkdir(d, "sub", &err), 0);
+	ck_assert_int_eq(wc_outdir_mkdir(d, "sub", &err), 0);
+	put(d, "sub/b.txt", "three\n");
+	t = text_of("out/sub/b.txt");
+	ck_assert_str_eq(t, "three\n");
+	free(t);
+	wc_outdir_remove(d, "sub/b.txt");
+	ck_assert_int_eq(entries("out/sub"), 0);
+
+	/* Deeper than one folder is no name of the bundle. */
+	wc_err_clear(&err);
+	ck_assert_ptr_null(wc_outdir_create(d, "sub/x/y", &err));
+	ck_assert_int_eq(err.kind, WC_ERR_USAGE);
+
+	/* Freed with a file open: nothing of it is left. */
+	f = wc_outdir_create(d, "sub/c.txt", &err);
+	ck_assert_ptr_nonnull(f);
+	fputs("lost\n", f);
+	wc_outdir_free(d);
+	ck_assert_int_eq(entries("out/sub"), 0);
+	wc_outdir_free(NULL);
+}
+END_TEST
+
+START_TEST(test_links)
+{
+	struct wc_outdir *d = open_out("out");
+	struct wc_err err;
+	char *t;
+	FILE *fp;
+
+	fp = fopen(wc_check_path("victim"), "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs("keep\n", fp);
+	fclose(fp);
+
+	/* A link planted at a file's name is replaced, not written through. */
+	ck_assert_int_eq(symlink(wc_check_path("victim"),
+				 wc_check_path("out/a.txt")), 0);
+	put(d, "a.txt", "mine\n");
+	t = text_of("victim");
+	ck_assert_str_eq(t, "keep\n");
+	free(t);
+	t = text_of("out/a.txt");
+	ck_assert_str_eq(t, "mine\n");
+	free(t);
+
+	/* Nor read through. */
+	ck_assert_int_eq(symlink(wc_check_path("victim"),
+				 wc_check_path("out/r.txt")), 0);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_outdir_read(d, "r.txt", &t, &err), -1);
+	ck_assert_ptr_null(t);
+	ck_assert_int_eq(wc_outdir_read(d, "a.txt", &t, &err), 0);
+	ck_assert_str_eq(t, "mine\n");
+	free(t);
+
+	/* A link or a file in place of a folder is refused. */
+	ck_assert_int_eq(mkdir(wc_check_path("elsewhere"), 0777), 0);
+	ck_assert_int_eq(symlink(wc_check_path("elsewhere"),
+				 wc_check_path("out/cap")), 0);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_outdir_mkdir(d, "cap", &err), -1);
+	ck_assert_int_eq(err.kind, WC_ERR_USAGE);
+	ck_assert_ptr_nonnull(strstr(err.msg, "symbolic link"));
+	wc_err_clear(&err);
+	ck_assert_ptr_null(wc_outdir_create(d, "cap/x.dat", &err));
+	ck_assert_ptr_nonnull(strstr(err.msg, "symbolic link"));
+	ck_assert_int_eq(entries("elsewhere"), 0);
+	put(d, "plain", "x");
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_outdir_mkdir(d, "plain", &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "not a folder"));
+	wc_outdir_free(d);
+
+	/* The folder itself. */
+	ck_assert_int_eq(symlink(wc_check_path("elsewhere"),
+				 wc_check_path("linked")), 0);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_outdir_open(&d, wc_check_path("linked"), &err), -1);
+	ck_assert_ptr_null(d);
+	ck_assert_ptr_nonnull(strstr(err.msg, "symbolic link"));
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_outdir_open(&d, "/nonexistent/dir/x", &err), -1);
+	ck_assert_int_eq(err.kind, WC_ERR_SYSTEM);
+}
+END_TEST
+
+START_TEST(test_bound)
+{
+	struct wc_outdir *d = open_out("out");
+	FILE *f[WC_OUTDIR_MAX_OPEN];
+	struct wc_err err;
+	char rel[16];
+	int i;
+
+	for (i = 0; i < WC_OUTDIR_MAX_OPEN; i++) {
+		snprintf(rel, sizeof(rel), "f%d", i);
+		f[i] = wc_outdir_create(d, rel, &err);
+		ck_assert_ptr_nonnull(f[i]);
+	}
+	wc_err_clear(&err);
+	ck_assert_ptr_null(wc_outdir_create(d, "one-more", &err));
+	ck_assert_int_eq(err.kind, WC_ERR_USAGE);
+	for (i = 0; i < WC_OUTDIR_MAX_OPEN; i++) {
+		snprintf(rel, sizeof(rel), "f%d", i);
+		ck_assert_int_eq(wc_outdir_commit(d, f[i], rel, &err), 0);
+	}
+	ck_assert_int_eq(entries("out"), WC_OUTDIR_MAX_OPEN);
+	wc_outdir_free(d);
+}
+END_TEST
+
+START_TEST(test_names)
+{
+	char out[WC_OUTDIR_NAME_MAX + 8], fresh[32], other[32], longer[200];
+
+	wc_outdir_safe_name("../a b/$(x)", out, sizeof(out));
+	ck_assert_str_eq(out, "_._a_b___x_");
+	wc_outdir_safe_name("ext4-cache_on.run1", out, sizeof(out));
+	ck_assert_str_eq(out, "ext4-cache_on.run1");
+	wc_outdir_safe_name("", out, sizeof(out));
+	ck_assert_str_eq(out, "capture");
+	wc_outdir_safe_name(NULL, out, sizeof(out));
+	ck_assert_str_eq(out, "capture");
+	memset(longer, 'x', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	wc_outdir_safe_name(longer, out, sizeof(out));
+	ck_assert_uint_eq(strlen(out), WC_OUTDIR_NAME_MAX);
+
+	wc_outdir_fresh_name(fresh, sizeof(fresh), "wc");
+	wc_outdir_fresh_name(other, sizeof(other), "wc");
+	ck_assert_uint_eq(strlen(fresh), strlen(".wc-") + 16);
+	ck_assert_int_eq(strncmp(fresh, ".wc-", 4), 0);
+	ck_assert_str_ne(fresh, other);
+}
+END_TEST
+
+static Suite *outdir_suite(void)
+{
+	Suite *s = suite_create("outdir");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_commit_and_discard);
+	tcase_add_test(tc, test_links);
+	tcase_add_test(tc, test_bound);
+	tcase_add_test(tc, test_names);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+WC_CHECK_MAIN(outdir_suite)
