@@ -59,6 +59,8 @@ static void setup(void)
 	caps[0].figs.part_ns[WC_CAT_FLUSH] = 500 * MS;
 	caps[0].figs.part_ns[WC_PART_IDLE] = 1500 * MS;
 	caps[0].figs.col[WC_COL_WALL] = 2.0;
+	caps[0].figs.share[WC_CAT_FLUSH] = 25.0;
+	caps[0].figs.share[WC_PART_IDLE] = 75.0;
 	caps[0].figs.requests[WC_CAT_FLUSH] = 77;
 	caps[0].figs.bytes[WC_CAT_DATA_WRITE] = 8192;
 	caps[1].meta = &meta[1];

@@ -206,6 +206,57 @@ START_TEST(test_findings_one)
 }
 END_TEST
 
+/* What the writers print beyond the parts is computed here, once: the
+ * requests and bytes, the shares, the device's means, btt's means, the
+ * phases' windows. */
+START_TEST(test_capture_figures)
+{
+	struct wc_analysis *a = cap("one", "", 6000000, 10000000);
+	struct wc_summary *s = build(&a, 1, NULL);
+	const struct wc_sum_capture *c = &s->caps[0];
+	const struct wc_sum_figs *f = &c->figs;
+	double wall = wc_secs(f->wall_ns), sum = 0;
+	int k;
+
+	ck_assert(f->io);
+	ck_assert_uint_eq(f->requests[WC_CAT_DATA_WRITE], 10);
+	ck_assert_uint_eq(f->requests[WC_CAT_FLUSH], 10);
+	ck_assert_uint_eq(f->all_requests, 20);
+	ck_assert_uint_eq(f->bytes[WC_CAT_DATA_WRITE], 10 * 32768);
+	ck_assert_uint_eq(f->all_bytes, 10 * 32768);
+	for (k = 0; k < WC_NPARTS; k++)
+		sum += f->share[k];
+	ck_assert(fabs(sum - 100) < 1e-9);
+	ck_assert(fabs(f->share[WC_CAT_FLUSH] - 100 * 0.060 / wall) < 1e-9);
+	ck_assert(fabs(f->busy_pct - (100 - f->share[WC_PART_IDLE])) < 1e-9);
+
+	ck_assert_uint_eq(c->ndevices, 1);
+	ck_assert_ptr_eq(c->main, &c->devices[0]);
+	ck_assert_uint_eq(c->main->device, DEV);
+	ck_assert_ptr_nonnull(c->main->raw);
+	ck_assert_uint_eq(c->main->figs.wall_ns, f->wall_ns);
+	/* 2 ms of each write and 6 ms of each flush at the driver. */
+	ck_assert(fabs(c->main->queue_mean - 0.080 / wall) < 1e-9);
+	ck_assert(!c->partial);
+	ck_assert_ptr_null(c->missing);
+	ck_assert_ptr_nonnull(c->tracking);
+
+	/* Q to C of each write: 2.001 ms; flushes have no Q. */
+	ck_assert(c->btt.on);
+	ck_assert_uint_eq(c->btt.q2c.n, 10);
+	ck_assert(fabs(c->btt.q2c_mean_s - 0.002001) < 1e-12);
+
+	ck_assert_uint_eq(c->nphases, 2);
+	ck_assert_uint_eq(c->phases[0].start_ns, 1000000);
+	ck_assert_uint_eq(c->phases[0].end_ns, c->phases[1].start_ns);
+	ck_assert(fabs(c->phases[1].wall_s -
+		       (double)(c->phases[1].end_ns - c->phases[1].start_ns) / 1e9)
+		  < 1e-12);
+	wc_summary_free(s);
+	wc_analysis_free(a);
+}
+END_TEST
+
 /* Runs group by configuration, whatever their names; a capture without
  * one is alone. */
 START_TEST(test_groups)
@@ -329,6 +380,7 @@ static Suite *summary_suite(void)
 
 	tcase_add_test(tc, test_flush_difference);
 	tcase_add_test(tc, test_findings_one);
+	tcase_add_test(tc, test_capture_figures);
 	tcase_add_test(tc, test_groups);
 	tcase_add_test(tc, test_noise);
 	tcase_add_test(tc, test_unknown_baseline);

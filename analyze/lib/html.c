@@ -60,11 +60,11 @@ static void cat_head(FILE *f, const struct wc_plot *p)
 	fputs("idle</th>", f);
 }
 
-static void cell_time(FILE *f, uint64_t ns, uint64_t window)
+static void cell_time(FILE *f, const struct wc_sum_figs *sf, int part)
 {
-	fprintf(f, "<td>%.3f", wc_secs(ns));
-	if (window)
-		fprintf(f, " <small>(%.1f%%)</small>", 100.0 * (double)ns / (double)window);
+	fprintf(f, "<td>%.3f", wc_secs(sf->part_ns[part]));
+	if (sf->wall_ns)
+		fprintf(f, " <small>(%.1f%%)</small>", sf->share[part]);
 	fputs("</td>", f);
 }
 
@@ -189,7 +189,7 @@ static void summary_table(FILE *f, const struct wc_html_page *pg)
 		}
 		fprintf(f, "<td>%.3f</td>", sf->col[WC_COL_WALL]);
 		for (k = 0; k < WC_NPARTS; k++)
-			cell_time(f, sf->part_ns[k], sf->wall_ns);
+			cell_time(f, sf, k);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -230,7 +230,7 @@ static void capture(FILE *f, const struct wc_html_page *pg, size_t i)
 			swatch(f, wc_plot_color(pg->plot, k));
 			wc_escape_html(f, k < WC_NCAT ? wc_cat_name((enum wc_cat)k) : "idle");
 			fprintf(f, "</td><td>%.3f</td><td>%.1f%%</td>", wc_secs(ns),
-				sf->wall_ns ? 100.0 * (double)ns / (double)sf->wall_ns : 0.0);
+				sf->share[k]);
 			if (k < WC_NCAT)
 				fprintf(f, "<td>%llu</td><td>%llu</td></tr>\n",
 					(unsigned long long)sf->requests[k],

@@ -38,11 +38,6 @@ static double secs(uint64_t ns)
 	return wc_secs(ns);
 }
 
-static double pct(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
 /* Bytes in binary units, at most 10 characters. */
 static const char *human_bytes(uint64_t b, char *buf, size_t size)
 {
@@ -169,29 +164,24 @@ static const char *devname(const struct wc_capture_meta *m, uint32_t dev,
 
 /* ---- text, one capture ------------------------------------------------- */
 
-static void text_categories(FILE *f, const struct wc_sum_figs *sf,
-			    const struct wc_figures *g)
+static void text_categories(FILE *f, const struct wc_sum_figs *sf)
 {
 	char b[32];
-	uint64_t nreq = 0, nbytes = 0;
 	int c;
 
 	fprintf(f, "%-12s %12s %7s %10s %12s\n", "", "time (s)", "share",
 		"requests", "bytes");
 	fprintf(f, "%-12s %12.6f %6.1f%%\n", "idle",
 		secs(sf->part_ns[WC_PART_IDLE]),
-		pct(sf->part_ns[WC_PART_IDLE], sf->wall_ns));
-	for (c = 0; c < WC_NCAT; c++) {
-		nreq += g->requests[c];
-		nbytes += g->bytes[c];
+		sf->share[WC_PART_IDLE]);
+	for (c = 0; c < WC_NCAT; c++)
 		fprintf(f, "%-12s %12.6f %6.1f%% %10" PRIu64 " %12s\n",
 			col_label[c], secs(sf->part_ns[c]),
-			pct(sf->part_ns[c], sf->wall_ns), g->requests[c],
-			human_bytes(g->bytes[c], b, sizeof(b)));
-	}
+			sf->share[c], sf->requests[c],
+			human_bytes(sf->bytes[c], b, sizeof(b)));
 	fprintf(f, "%-12s %12.6f %6.1f%% %10" PRIu64 " %12s\n", "window",
-		secs(sf->wall_ns), sf->wall_ns ? 100.0 : 0.0, nreq,
-		human_bytes(nbytes, b, sizeof(b)));
+		secs(sf->wall_ns), sf->wall_ns ? 100.0 : 0.0, sf->all_requests,
+		human_bytes(sf->all_bytes, b, sizeof(b)));
 }
 
 static void text_latency(FILE *f, const char *what, const struct wc_latency *l)
@@ -217,15 +207,16 @@ static const char *pow2_label(int k, char *buf, size_t size)
 	return buf;
 }
 
-static void text_seeks(FILE *f, const struct wc_figures *g)
+static void text_seeks(FILE *f, const struct wc_sum_device *d)
 {
+	const struct wc_figures *g = d->raw;
 	char line[96], lo[16], item[40];
 	int k, shown = 0;
 	size_t len = 0;
 
 	fprintf(f, "seeks          %" PRIu64 " of %" PRIu64
 		" requests (%.1f%%) moved more than 128 sectors\n",
-		g->seeks, g->seek_candidates, pct(g->seeks, g->seek_candidates));
+		g->seeks, g->seek_candidates, d->seek_pct);
 	if (g->seeks)
 		fprintf(f, "  by distance, sectors at least:\n");
 	for (k = 0; k < WC_SEEK_BINS; k++) {
@@ -272,16 +263,16 @@ static void text_phases(FILE *f, const struct wc_sum_capture *c)
 	}
 }
 
-static void text_waits(FILE *f, const struct wc_account *ac)
+static void text_waits(FILE *f, const struct wc_sum_capture *c)
 {
-	size_t i, n = wc_account_nwaits(ac);
+	size_t i, n = c->nwaits;
 
 	if (!n)
 		return;
 	fprintf(f, "\nprocesses waiting on sync requests (Q to C)\n");
 	fprintf(f, "  %-20s %10s %12s\n", "command", "requests", "waited (s)");
 	for (i = 0; i < n && i < 10; i++) {
-		const struct wc_wait *w = wc_account_wait(ac, i);
+		const struct wc_wait *w = c->waits[i];
 
 		char e[21];
 
@@ -293,9 +284,10 @@ static void text_waits(FILE *f, const struct wc_account *ac)
 		fprintf(f, "  (%zu more)\n", n - 10);
 }
 
-static void text_btt(FILE *f, const struct wc_btt *b)
+static void text_btt(FILE *f, const struct wc_sum_btt *b)
 {
-	const struct wc_btt_stat *st[2] = { wc_btt_q2c(b), wc_btt_d2c(b) };
+	const struct wc_btt_stat *st[2] = { &b->q2c, &b->d2c };
+	const double mean[2] = { b->q2c_mean_s, b->d2c_mean_s };
 	const char *name[2] = { "Q2C", "D2C" };
 	int i;
 
@@ -303,28 +295,25 @@ static void text_btt(FILE *f, const struct wc_btt *b)
 		"           N\n");
 	for (i = 0; i < 2; i++)
 		fprintf(f, "  %-3s           %13.9f %13.9f %13.9f %11" PRIu64 "\n",
-			name[i], secs(st[i]->min), wc_btt_mean_s(st[i]),
+			name[i], secs(st[i]->min), mean[i],
 			secs(st[i]->max), st[i]->n);
-	if (wc_btt_dropped(b))
+	if (b->forgotten)
 		fprintf(f, "  (%" PRIu64 " queued bios never completed were "
-			"forgotten: btt itself may differ)\n", wc_btt_dropped(b));
-	if (wc_btt_ignored(b))
+			"forgotten: btt itself may differ)\n", b->forgotten);
+	if (b->ignored)
 		fprintf(f, "  (%" PRIu64 " queued bios on devices past the first "
-			"%d were ignored)\n", wc_btt_ignored(b), WC_MAX_DEVICES);
+			"%d were ignored)\n", b->ignored, WC_MAX_DEVICES);
 }
 
 int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 		   struct wc_err *err)
 {
 	const struct wc_sum_capture *sc = &s->caps[i];
-	const struct wc_analysis *a = sc->a;
 	const struct wc_capture_meta *m = sc->meta;
-	const struct wc_figures *g = wc_analysis_main(a);
-	const struct wc_account *ac = wc_analysis_account(a);
-	const struct wc_tracker_stats *st = wc_analysis_tracker_stats(a);
+	const struct wc_sum_device *dv = sc->main;
+	const struct wc_figures *g = dv ? dv->raw : NULL;
+	const struct wc_tracker_stats *st = sc->tracking;
 	char b[64], e[WC_ESCAPE_SIZE(sizeof(m->mount_options))], e2[41];
-	bool est;
-	double rate;
 
 	text_findings(f, s);
 	/* Names and settings are the input's: escaped for a terminal. */
@@ -344,11 +333,11 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 	fprintf(f, "  %" PRIu64 " events, %s dropped%s\n", m->events,
 		m->events_dropped >= 0 ? (snprintf(b, sizeof(b), "%" PRId64,
 					  m->events_dropped), b) : "?",
-		wc_analysis_partial(a) ? ", input ended early: partial" :
+		sc->partial ? ", input ended early: partial" :
 		m->complete == 0 ? ", capture incomplete" : "");
 	if (!g) {
-		fprintf(f, "  %s\n", wc_analysis_main_missing(a) ?
-			wc_analysis_main_missing(a) : "no completed I/O in the trace");
+		fprintf(f, "  %s\n", sc->missing ? sc->missing :
+			"no completed I/O in the trace");
 		return finish(f, err);
 	}
 	fprintf(f, "  device %s%s, %s\n", devname(m, g->device, b, sizeof(b)),
@@ -369,22 +358,16 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 			"sync+meta writes)\n");
 	fprintf(f, "  window %.6f s, busy %.6f s (%.1f%%)\n\n",
 		sc->figs.col[WC_COL_WALL], sc->figs.col[WC_COL_BUSY],
-		pct(sc->figs.wall_ns - sc->figs.part_ns[WC_PART_IDLE],
-		    sc->figs.wall_ns));
-	text_categories(f, &sc->figs, g);
+		sc->figs.busy_pct);
+	text_categories(f, &sc->figs);
 
 	fprintf(f, "\n");
-	rate = wc_account_media_rate(ac, (size_t)wc_analysis_main_index(a), &est);
 	if (g->positioning_known) {
-		const double *v = sc->figs.col;
-		double pos_all = v[WC_COL_JOURNAL] + v[WC_COL_METADATA] +
-				 v[WC_COL_DATA];
-
 		fprintf(f, "positioning    %.6f s, %.1f%% of journal+metadata+data"
-			" time\n", v[WC_COL_POSITIONING], pos_all > 0 ?
-			100 * v[WC_COL_POSITIONING] / pos_all : 0.0);
-		fprintf(f, "media rate     %.1f MB/s, %s\n", rate / 1e6,
-			est ? "estimated from streaming requests" :
+			" time\n", sc->figs.col[WC_COL_POSITIONING],
+			sc->positioning_pct);
+		fprintf(f, "media rate     %.1f MB/s, %s\n", dv->media_rate / 1e6,
+			dv->media_rate_estimated ? "estimated from streaming requests" :
 			      "given with --media-rate");
 		if (m->main_rotational != 1)
 			fprintf(f, "  (device %s rotational: positioning is not "
@@ -398,10 +381,9 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 	fprintf(f, "FUA writes     %" PRIu64 "\n", g->fua_writes);
 	text_latency(f, "flush D2C", &g->flush_d2c);
 	text_latency(f, "all D2C", &g->d2c);
-	fprintf(f, "queue depth    mean %.2f, max %u\n",
-		g->window_ns ? (double)g->inflight_ns / (double)g->window_ns : 0,
+	fprintf(f, "queue depth    mean %.2f, max %u\n", dv->queue_mean,
 		g->max_depth);
-	text_seeks(f, g);
+	text_seeks(f, dv);
 	if (st->orphan_completions || st->unfinished || st->dropped_inflight ||
 	    st->never_dispatched)
 		fprintf(f, "lost events    %" PRIu64 " completions without issue,"
@@ -413,8 +395,8 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 		fprintf(f, "ignored        %" PRIu64 " events on devices past the "
 			"first %d\n", st->ignored_events, WC_MAX_DEVICES);
 	text_phases(f, sc);
-	text_waits(f, ac);
-	text_btt(f, wc_analysis_btt(a));
+	text_waits(f, sc);
+	text_btt(f, &sc->btt);
 	return finish(f, err);
 }
 
@@ -722,14 +704,14 @@ static void json_bool3(FILE *f, int v)
 	fputs(v == 1 ? "true" : v == 0 ? "false" : "null", f);
 }
 
-static void json_cats_s(FILE *f, const struct wc_figures *g)
+static void json_cats_s(FILE *f, const struct wc_sum_figs *sf)
 {
 	int c;
 
-	fprintf(f, "{\"idle\": %.9f", g ? secs(g->idle_ns) : 0.0);
+	fprintf(f, "{\"idle\": %.9f", sf ? secs(sf->part_ns[WC_PART_IDLE]) : 0.0);
 	for (c = 0; c < WC_NCAT; c++)
 		fprintf(f, ", \"%s\": %.9f", wc_cat_name((enum wc_cat)c),
-			g ? secs(g->time_ns[c]) : 0.0);
+			sf ? secs(sf->part_ns[c]) : 0.0);
 	fputc('}', f);
 }
 
@@ -757,20 +739,23 @@ static void json_latency(FILE *f, const struct wc_latency *l)
 		secs(l->max));
 }
 
-/* The figures every device (and the capture itself) carries. */
-static void json_figures(FILE *f, const struct wc_figures *g,
-			 const struct wc_account *ac, int idx, const char *ind)
+/* The figures every device (and the capture itself) carries; dv NULL:
+ * the capture's main device had no I/O. */
+static void json_figures(FILE *f, const struct wc_sum_device *dv,
+			 const char *ind)
 {
-	bool est = false;
-	double rate = idx >= 0 ? wc_account_media_rate(ac, (size_t)idx, &est) : 0;
+	const struct wc_sum_figs *sf = dv ? &dv->figs : NULL;
+	const struct wc_figures *g = dv ? dv->raw : NULL;
+	bool est = dv && dv->media_rate_estimated;
+	double rate = dv ? dv->media_rate : 0;
 	int k, first = 1;
 
-	fprintf(f, "%s\"window_s\": %.9f,\n", ind, g ? secs(g->window_ns) : 0.0);
+	fprintf(f, "%s\"window_s\": %.9f,\n", ind, sf ? secs(sf->wall_ns) : 0.0);
 	fprintf(f, "%s\"time_s\": ", ind);
-	json_cats_s(f, g);
+	json_cats_s(f, sf);
 	fprintf(f, ",\n%s\"positioning_s\": ", ind);
-	if (g && g->positioning_known)
-		fprintf(f, "%.9f", secs(g->positioning_ns));
+	if (sf && sf->col[WC_COL_POSITIONING] >= 0)
+		fprintf(f, "%.9f", sf->col[WC_COL_POSITIONING]);
 	else
 		fputs("null", f);
 	fprintf(f, ",\n%s\"media_rate_mb_s\": ", ind);
@@ -781,9 +766,9 @@ static void json_figures(FILE *f, const struct wc_figures *g,
 	fprintf(f, ",\n%s\"media_rate_estimated\": %s,\n", ind,
 		rate > 0 ? (est ? "true" : "false") : "null");
 	fprintf(f, "%s\"requests\": ", ind);
-	json_cats_u(f, g ? g->requests : NULL);
+	json_cats_u(f, sf ? sf->requests : NULL);
 	fprintf(f, ",\n%s\"bytes\": ", ind);
-	json_cats_u(f, g ? g->bytes : NULL);
+	json_cats_u(f, sf ? sf->bytes : NULL);
 	fprintf(f, ",\n%s\"fua_writes\": %" PRIu64 ",\n", ind,
 		g ? g->fua_writes : 0);
 	fprintf(f, "%s\"seeks\": {\"count\": %" PRIu64 ", \"requests\": %"
@@ -808,11 +793,10 @@ static void json_figures(FILE *f, const struct wc_figures *g,
 	else
 		fputs("null", f);
 	fprintf(f, ",\n%s\"queue_depth\": {\"mean\": %.3f, \"max\": %u}", ind,
-		g && g->window_ns ? (double)g->inflight_ns / (double)g->window_ns :
-				    0.0, g ? g->max_depth : 0);
+		dv ? dv->queue_mean : 0.0, g ? g->max_depth : 0);
 }
 
-static void json_btt_stat(FILE *f, const struct wc_btt_stat *s)
+static void json_btt_stat(FILE *f, const struct wc_btt_stat *s, double mean)
 {
 	if (!s->n) {
 		fprintf(f, "{\"n\": 0, \"min\": null, \"mean\": null, "
@@ -820,7 +804,7 @@ static void json_btt_stat(FILE *f, const struct wc_btt_stat *s)
 		return;
 	}
 	fprintf(f, "{\"n\": %" PRIu64 ", \"min\": %.9f, \"mean\": %.9f, "
-		"\"max\": %.9f}", s->n, secs(s->min), wc_btt_mean_s(s),
+		"\"max\": %.9f}", s->n, secs(s->min), mean,
 		secs(s->max));
 }
 
@@ -977,13 +961,10 @@ static void json_findings(FILE *f, const struct wc_summary *s)
 static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 {
 	const struct wc_sum_capture *sc = &s->caps[ci];
-	const struct wc_analysis *a = sc->a;
 	const struct wc_capture_meta *m = sc->meta;
-	const struct wc_account *ac = wc_analysis_account(a);
-	const struct wc_figures *g = wc_analysis_main(a);
-	const struct wc_btt *b = wc_analysis_btt(a);
-	const struct wc_tracker_stats *st = wc_analysis_tracker_stats(a);
-	size_t i, j, n = wc_account_ndevices(ac);
+	const struct wc_tracker_stats *st = sc->tracking;
+	const struct wc_sum_btt *b = &sc->btt;
+	size_t i, n = sc->ndevices;
 	char dev[32];
 
 	fprintf(f, "    {\n      \"name\": ");
@@ -1001,7 +982,7 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 	fprintf(f, ",\n      \"complete\": ");
 	json_bool3(f, m->complete);
 	fprintf(f, ",\n      \"partial\": %s",
-		wc_analysis_partial(a) ? "true" : "false");
+		sc->partial ? "true" : "false");
 	fprintf(f, ",\n      \"kernel\": ");
 	json_opt_str(f, m->kernel);
 	fprintf(f, ",\n      \"recorder\": ");
@@ -1015,9 +996,9 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 	else
 		fputs("null", f);
 	fprintf(f, ",\n      \"device\": ");
-	if (g) {
-		snprintf(dev, sizeof(dev), "%u,%u", WC_DEV_MAJOR(g->device),
-			 WC_DEV_MINOR(g->device));
+	if (sc->main) {
+		snprintf(dev, sizeof(dev), "%u,%u", WC_DEV_MAJOR(sc->main->device),
+			 WC_DEV_MINOR(sc->main->device));
 		json_str(f, dev);
 	} else {
 		fputs("null", f);
@@ -1034,17 +1015,13 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 	else
 		fprintf(f, "null, \"sectors\": null}");
 	fprintf(f, ",\n");
-	json_figures(f, g, ac, wc_analysis_main_index(a), "      ");
+	json_figures(f, sc->main, "      ");
 
 	fprintf(f, ",\n      \"devices\": [");
 	for (i = 0; i < n; i++) {
-		const struct wc_figures *d = wc_account_device(ac, i);
-		const char *name = NULL;
+		const struct wc_sum_device *d = &sc->devices[i];
+		const char *name = d->name;
 
-		for (j = 0; j < m->ndevices; j++)
-			if (m->devices[j].device == d->device &&
-			    m->devices[j].name[0])
-				name = m->devices[j].name;
 		snprintf(dev, sizeof(dev), "%u,%u", WC_DEV_MAJOR(d->device),
 			 WC_DEV_MINOR(d->device));
 		fprintf(f, "%s\n        {\n          \"device\": ", i ? "," : "");
@@ -1055,37 +1032,29 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 		else
 			fputs("null", f);
 		fprintf(f, ",\n");
-		json_figures(f, d, ac, (int)i, "          ");
+		json_figures(f, d, "          ");
 		fprintf(f, "\n        }");
 	}
 	fprintf(f, "%s],\n      \"phases\": [", n ? "\n      " : "");
-	for (i = 0; i < wc_analysis_nphases(a); i++) {
-		const struct wc_phase_result *p = wc_analysis_phase(a, i);
-		const struct wc_figures *pg = wc_analysis_phase_figures(a, i);
+	for (i = 0; i < sc->nphases; i++) {
+		const struct wc_sum_phase *p = &sc->phases[i];
 
 		fprintf(f, "%s\n        {\"name\": ", i ? "," : "");
 		json_str(f, p->name);
 		fprintf(f, ", \"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64
 			", \"wall_s\": %.9f,\n         \"time_s\": ",
-			p->start, p->end, p->wall_s);
-		if (pg) {
-			json_cats_s(f, pg);
-		} else {
-			/* No I/O at all: the phase was all idle. */
-			struct wc_figures idle = { 0 };
-
-			idle.idle_ns = p->end - p->start;
-			json_cats_s(f, &idle);
-		}
+			p->start_ns, p->end_ns, p->wall_s);
+		/* Without I/O, the phase was all idle. */
+		json_cats_s(f, &p->figs);
 		fprintf(f, ",\n         \"positioning_s\": ");
-		if (pg && pg->positioning_known)
-			fprintf(f, "%.9f", secs(pg->positioning_ns));
+		if (p->figs.col[WC_COL_POSITIONING] >= 0)
+			fprintf(f, "%.9f", p->figs.col[WC_COL_POSITIONING]);
 		else
 			fputs("null", f);
 		fprintf(f, ",\n         \"requests\": ");
-		json_cats_u(f, pg ? pg->requests : NULL);
+		json_cats_u(f, p->figs.requests);
 		fprintf(f, ",\n         \"bytes\": ");
-		json_cats_u(f, pg ? pg->bytes : NULL);
+		json_cats_u(f, p->figs.bytes);
 		if (s->named_baseline) {
 			fprintf(f, ",\n         \"ratio_to_baseline\": ");
 			if (sc->phases[i].has_ratio)
@@ -1104,15 +1073,15 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 		PRIu64 ", \"dropped_inflight\": %" PRIu64
 		", \"sequence_ends\": %" PRIu64 ", \"ignored_events\": %" PRIu64
 		"}",
-		wc_analysis_nphases(a) ? "\n      " : "", st->orphan_completions,
+		sc->nphases ? "\n      " : "", st->orphan_completions,
 		st->unfinished, st->never_dispatched, st->dropped_inflight,
 		st->sequence_ends, st->ignored_events);
 	fprintf(f, ",\n      \"btt\": {\"q2c\": ");
-	json_btt_stat(f, wc_btt_q2c(b));
+	json_btt_stat(f, &b->q2c, b->q2c_mean_s);
 	fprintf(f, ", \"d2c\": ");
-	json_btt_stat(f, wc_btt_d2c(b));
+	json_btt_stat(f, &b->d2c, b->d2c_mean_s);
 	fprintf(f, ", \"forgotten\": %" PRIu64 ", \"ignored\": %" PRIu64 "}",
-		wc_btt_dropped(b), wc_btt_ignored(b));
+		b->forgotten, b->ignored);
 	if (sc->has_ratio) {
 		fprintf(f, ",\n      \"ratio_to_baseline\": ");
 		json_ratios(f, sc->ratio);
@@ -1152,13 +1121,13 @@ static void csv_str(FILE *f, const char *s)
 	wc_escape_csv(f, s);
 }
 
-/* One row: the capture's or a phase's figures (g may be NULL: no I/O in
+/* One row: the capture's or a phase's figures (all idle without I/O in
  * the window), then the ratio columns when a baseline was named and the
  * difference columns when there are differences. */
 static void csv_row(FILE *f, const struct wc_summary *s,
 		    const struct wc_sum_capture *sc, const char *phase,
-		    const struct wc_figures *g, const struct wc_sum_figs *sf,
-		    const double *ratio, const struct wc_sum_diff *d)
+		    const struct wc_sum_figs *sf, const double *ratio,
+		    const struct wc_sum_diff *d)
 {
 	const struct wc_capture_meta *m = sc->meta;
 	int c;
@@ -1179,9 +1148,9 @@ static void csv_row(FILE *f, const struct wc_summary *s,
 	else
 		fprintf(f, ",");
 	for (c = 0; c < WC_NCAT; c++)
-		fprintf(f, ",%" PRIu64, g ? g->requests[c] : 0);
+		fprintf(f, ",%" PRIu64, sf->requests[c]);
 	for (c = 0; c < WC_NCAT; c++)
-		fprintf(f, ",%" PRIu64, g ? g->bytes[c] : 0);
+		fprintf(f, ",%" PRIu64, sf->bytes[c]);
 	for (c = 0; s->named_baseline && c < WC_NCOLS; c++) {
 		if (!ratio || ratio[c] < 0)
 			fprintf(f, ",");
@@ -1227,13 +1196,12 @@ int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err)
 	for (i = 0; i < s->ncaps; i++) {
 		const struct wc_sum_capture *sc = &s->caps[i];
 
-		csv_row(f, s, sc, "all", wc_analysis_main(sc->a), &sc->figs,
+		csv_row(f, s, sc, "all", &sc->figs,
 			sc->has_ratio ? sc->ratio : NULL, &sc->diff);
 		for (p = 0; p < sc->nphases; p++) {
 			const struct wc_sum_phase *ph = &sc->phases[p];
 
-			csv_row(f, s, sc, ph->name,
-				wc_analysis_phase_figures(sc->a, p), &ph->figs,
+			csv_row(f, s, sc, ph->name, &ph->figs,
 				ph->has_ratio ? ph->ratio : NULL, &ph->diff);
 		}
 	}

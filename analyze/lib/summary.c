@@ -62,6 +62,22 @@ static double ssecs(int64_t ns)
 /* ---- one capture ------------------------------------------------------- */
 
 /* g may be NULL: nothing completed in the window, all of it idle. */
+/* part of whole in %, 0 of nothing. */
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* The shares of the parts, once the parts are in. */
+static void shares_of(struct wc_sum_figs *s)
+{
+	int k;
+
+	for (k = 0; k < WC_NPARTS; k++)
+		s->share[k] = pct(s->part_ns[k], s->wall_ns);
+	s->busy_pct = pct(s->wall_ns - s->part_ns[WC_PART_IDLE], s->wall_ns);
+}
+
 static void figs_of(struct wc_sum_figs *s, const struct wc_figures *g,
 		    uint64_t wall_ns)
 {
@@ -75,6 +91,7 @@ static void figs_of(struct wc_sum_figs *s, const struct wc_figures *g,
 		s->part_ns[WC_PART_IDLE] = wall_ns;
 		s->col[WC_COL_WALL] = secs(wall_ns);
 		s->col[WC_COL_POSITIONING] = -1;
+		shares_of(s);
 		return;
 	}
 	s->start_ns = g->start;
@@ -96,6 +113,76 @@ static void figs_of(struct wc_sum_figs *s, const struct wc_figures *g,
 	s->col[WC_COL_POSITIONING] = g->positioning_known ?
 				     secs(g->positioning_ns) : -1;
 	s->col[WC_COL_DATA] = secs(data);
+	shares_of(s);
+}
+
+static void device_of(struct wc_sum_device *d, const struct wc_account *ac,
+		      size_t i, const struct wc_capture_meta *m)
+{
+	const struct wc_figures *g = wc_account_device(ac, i);
+	size_t j;
+
+	d->device = g->device;
+	d->raw = g;
+	for (j = 0; j < m->ndevices; j++)
+		if (m->devices[j].device == g->device && m->devices[j].name[0])
+			d->name = m->devices[j].name;
+	figs_of(&d->figs, g, 0);
+	d->media_rate = wc_account_media_rate(ac, i, &d->media_rate_estimated);
+	d->queue_mean = g->window_ns ?
+			(double)g->inflight_ns / (double)g->window_ns : 0;
+	d->seek_pct = pct(g->seeks, g->seek_candidates);
+}
+
+static void btt_of(struct wc_sum_btt *s, const struct wc_btt *b)
+{
+	if (!b)
+		return;
+	s->on = true;
+	s->q2c = *wc_btt_q2c(b);
+	s->d2c = *wc_btt_d2c(b);
+	s->q2c_mean_s = wc_btt_mean_s(&s->q2c);
+	s->d2c_mean_s = wc_btt_mean_s(&s->d2c);
+	s->forgotten = wc_btt_dropped(b);
+	s->ignored = wc_btt_ignored(b);
+}
+
+/* The account's devices and waits, the tracker's and btt's counts. */
+static int fill_devices(struct wc_sum_capture *c, const struct wc_analysis *a)
+{
+	const struct wc_account *ac = wc_analysis_account(a);
+	const struct wc_wait **w;
+	const double *v = c->figs.col;
+	double pos_all;
+	size_t i;
+
+	c->partial = wc_analysis_partial(a);
+	c->missing = wc_analysis_main_missing(a);
+	c->tracking = wc_analysis_tracker_stats(a);
+	btt_of(&c->btt, wc_analysis_btt(a));
+	pos_all = v[WC_COL_JOURNAL] + v[WC_COL_METADATA] + v[WC_COL_DATA];
+	c->positioning_pct = pos_all > 0 && v[WC_COL_POSITIONING] >= 0 ?
+			     100 * v[WC_COL_POSITIONING] / pos_all : 0.0;
+	c->ndevices = wc_account_ndevices(ac);
+	if (c->ndevices) {
+		c->devices = calloc(c->ndevices, sizeof(*c->devices));
+		if (!c->devices)
+			return -1;
+	}
+	for (i = 0; i < c->ndevices; i++)
+		device_of(&c->devices[i], ac, i, c->meta);
+	if (wc_analysis_main_index(a) >= 0)
+		c->main = &c->devices[wc_analysis_main_index(a)];
+	c->nwaits = wc_account_nwaits(ac);
+	if (!c->nwaits)
+		return 0;
+	w = calloc(c->nwaits, sizeof(*w));
+	if (!w)
+		return -1;
+	for (i = 0; i < c->nwaits; i++)
+		w[i] = wc_account_wait(ac, i);
+	c->waits = w;
+	return 0;
 }
 
 static int fill_capture(struct wc_sum_capture *c, const struct wc_analysis *a)
@@ -107,6 +194,8 @@ static int fill_capture(struct wc_sum_capture *c, const struct wc_analysis *a)
 	c->meta = wc_analysis_meta(a);
 	figs_of(&c->figs, wc_analysis_main(a), st->first_time != WC_NO_TIME ?
 		st->last_time - st->first_time : 0);
+	if (fill_devices(c, a) < 0)
+		return -1;
 	c->nphases = wc_analysis_nphases(a);
 	if (!c->nphases)
 		return 0;
@@ -479,11 +568,6 @@ say(struct wc_finding *f, const char *fmt, ...)
 	va_end(ap);
 }
 
-static double pct(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : 0;
-}
-
 /* A duration of milliseconds, three significant digits. */
 static const char *ms(uint64_t ns, char *buf, size_t size)
 {
@@ -783,8 +867,11 @@ void wc_summary_free(struct wc_summary *s)
 
 	if (!s)
 		return;
-	for (i = 0; s->caps && i < s->ncaps; i++)
+	for (i = 0; s->caps && i < s->ncaps; i++) {
 		free(s->caps[i].phases);
+		free(s->caps[i].devices);
+		free((void *)s->caps[i].waits);
+	}
 	free(s->members);
 	free(s->caps);
 	free(s->groups);

@@ -38,9 +38,10 @@
  *    named baseline capture's own, unknown (< 0) when either is unknown
  *    or the baseline's is 0.
  *
- * Memory grows with the number of captures and phases, never with the
- * number of requests.  The summary points into the analyses (names,
- * metadata): they must outlive it.  wc_summary_free(NULL) is fine.
+ * Memory grows with the number of captures, phases, devices (at most
+ * WC_MAX_DEVICES a capture) and waiting processes, never with the number
+ * of requests.  The summary points into the analyses (names, metadata,
+ * the accountant's counts): they must outlive it.  wc_summary_free(NULL) is fine.
  */
 #ifndef WC_SUMMARY_H
 #define WC_SUMMARY_H
@@ -92,9 +93,35 @@ struct wc_sum_figs {
 	uint64_t wall_ns;
 	uint64_t part_ns[WC_NPARTS];   /* sum == wall_ns */
 	double col[WC_NCOLS];          /* seconds, < 0 unknown */
+	double share[WC_NPARTS];       /* % of wall_ns, 0 when it is 0 */
+	double busy_pct;               /* % of wall_ns not idle */
 	uint64_t requests[WC_NCAT];    /* completed in the window */
 	uint64_t bytes[WC_NCAT];
 	uint64_t all_requests, all_bytes;      /* their sums */
+};
+
+/* A device's figures beyond its parts, for every writer. */
+struct wc_sum_device {
+	uint32_t device;
+	const char *name;              /* capture.conf's name of it, or NULL */
+	struct wc_sum_figs figs;       /* over the capture's window */
+	/* The accountant's counts: latencies, seeks and their histogram,
+	 * FUA writes, the deepest queue.  Never NULL. */
+	const struct wc_figures *raw;
+	double media_rate;             /* bytes/s used for positioning, 0
+	                                * when unknown */
+	bool media_rate_estimated;     /* from the trace, not --media-rate */
+	double queue_mean;             /* mean requests at the driver */
+	double seek_pct;               /* seeks of the requests that could
+	                                * seek, % (0 of none) */
+};
+
+/* btt's Q2C and D2C over every device, with their means. */
+struct wc_sum_btt {
+	bool on;                       /* run with o.btt; else all 0 */
+	struct wc_btt_stat q2c, d2c;
+	double q2c_mean_s, d2c_mean_s;
+	uint64_t forgotten, ignored;
 };
 
 /* A difference against the baseline group's mean. */
@@ -122,6 +149,20 @@ struct wc_sum_capture {
 	const struct wc_capture_meta *meta;
 	size_t group;                  /* index into the groups */
 	struct wc_sum_figs figs;
+	bool partial;                  /* the input ended early */
+	const char *missing;           /* why the main device has no figures
+	                                * (capture.conf names one the trace
+	                                * has no I/O on), or NULL */
+	/* Positioning's share of journal+metadata+data time, %, when
+	 * figs.col[WC_COL_POSITIONING] is known. */
+	double positioning_pct;
+	size_t ndevices;               /* every device with I/O, the */
+	struct wc_sum_device *devices; /* accountant's order */
+	const struct wc_sum_device *main;      /* in devices, NULL: no I/O */
+	const struct wc_tracker_stats *tracking;
+	struct wc_sum_btt btt;
+	size_t nwaits;                 /* processes waiting on sync requests, */
+	const struct wc_wait *const *waits;    /* longest wait first */
 	bool has_ratio;                /* a baseline was named */
 	double ratio[WC_NCOLS];
 	struct wc_sum_diff diff;
