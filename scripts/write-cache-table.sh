@@ -66,6 +66,7 @@ archives=("$samples"/*.tar.gz)
 [[ ${#archives[@]} -gt 0 ]] || { echo "write-cache-table: no captures in $samples" >&2; exit 1; }
 
 : >"$work/index"
+: >"$work/workloads"
 for a in "${archives[@]}"; do
 	tar -xzOf "$a" --wildcards --no-wildcards-match-slash '*/capture.conf' >"$work/conf" 2>/dev/null ||
 		continue
@@ -76,6 +77,11 @@ for a in "${archives[@]}"; do
 	disk=$(conf_value "$work/conf" disk_model)
 	[[ -n $name && $fs =~ ^(xfs|ext3|ext4)$ && $wc =~ ^(on|off)$ && $bar =~ ^(on|off)$ ]] || continue
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${disk:-loop}" "$fs" "$wc" "$bar" "$name" "$a" >>"$work/index"
+	files_n=$(conf_value "$work/conf" source_files)
+	bytes_n=$(conf_value "$work/conf" source_bytes)
+	kernel=$(conf_value "$work/conf" kernel)
+	printf '%s\t%s\t%s\t%s\t%s\n' "${disk:-loop}" "$(conf_value "$work/conf" lab_workload)" \
+		"${files_n:-?}" "${bytes_n:-?}" "${kernel:-?}" >>"$work/workloads"
 done
 [[ -s $work/index ]] || { echo "write-cache-table: no lab captures in $samples" >&2; exit 1; }
 
@@ -250,6 +256,19 @@ END {
 			range(f[25], f[26]), range(f[27], f[28])
 	}
 }' "$work/rows" >"$work/table"
+
+# What was measured: the workloads and kernels the captures' capture.conf
+# name, so that a reader compares like with like (the report copied 800 MB
+# in 4,000 files).
+{
+	echo ""
+	echo "Captures per disk, with their workload (capture.conf \`lab_workload\`,"
+	echo "\`source_files\`, \`source_bytes\`) and kernel:"
+	echo ""
+	sort "$work/workloads" | uniq -c | awk '{
+		printf "- %s: %d captures, workload %s, %s files, %.1f MB, Linux %s\n",
+			$2, $1, ($3 == "" ? "?" : $3), $4, ($5 == "?" ? 0 : $5 / 1e6), $6 }'
+} >>"$work/table"
 
 # Table 4: the report's subtractions beside the same comparisons measured.
 awk -F'\t' -v report_on_on="${report[on,on]}" -v report_on_off="${report[on,off]}" \
