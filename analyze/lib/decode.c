@@ -148,6 +148,40 @@ int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 	if (n == 0)
 		return 0;
 	p = dec->win + dec->win_used;
+
+	/* The common record, a v7 one in this machine's byte order whose
+	 * payload is in the window and carries no cgroup id, taken without
+	 * the general path's byte-order and version branches.  It fills
+	 * every field the general path does, with the same values. */
+	if (dec->order == ORDER_NATIVE && (size_t)n >= WC_BLK_V7_SIZE) {
+		uint32_t a32;
+		uint16_t plen;
+
+		memcpy(&raw, p, 4);
+		memcpy(&a32, p + 28, 4);
+		memcpy(&plen, p + 46, 2);
+		if (raw == (WC_BLK_MAGIC | WC_BLK_VERSION_7) &&
+		    !(a32 & WC_TA_CGROUP) &&
+		    (size_t)n >= WC_BLK_V7_SIZE + (size_t)plen) {
+			memcpy(&ev->sequence, p + 4, 4);
+			memcpy(&ev->time, p + 8, 8);
+			memcpy(&ev->sector, p + 16, 8);
+			memcpy(&ev->bytes, p + 24, 4);
+			ev->action = a32;
+			memcpy(&ev->pid, p + 32, 4);
+			memcpy(&ev->device, p + 36, 4);
+			memcpy(&ev->cpu, p + 40, 4);
+			memcpy(&ev->error, p + 44, 2);
+			ev->pdu_len = plen;
+			ev->cgroup = 0;
+			ev->version = WC_BLK_VERSION_7;
+			ev->has_cgroup = false;
+			ev->stream = dec->stream;
+			ev->pdu = p + WC_BLK_V7_SIZE;
+			dec->pending = WC_BLK_V7_SIZE + (size_t)plen;
+			return 1;
+		}
+	}
 	if (n < 4)
 		return dec_fail(dec, err, "truncated record: %zd of %u header bytes",
 				n, WC_BLK_V7_SIZE);
