@@ -4,9 +4,10 @@
 # request of its category in that pixel, and the title says when that
 # merged points.
 #
-# Variables set by wcanalyze: out, title, note, datafile (columns: time s,
-# sector, category bit mask; bit 0, flush, on a line of its own with
-# sector -1), scats (categories with points), has_flush, ps (point size),
+# Variables set by wcanalyze: out, title, note, datafile (one block per
+# category: time s, sector, category bit; the flush marks, sector -1,
+# first when has_flush), scats (categories with points, one block each
+# in this order), has_flush, ps (point size),
 # xmax (s), ymax (sectors).
 do for [fmt in formats] {
 	eval outcmd(fmt, 1200, 680)
@@ -22,10 +23,11 @@ do for [fmt in formats] {
 	set rmargin 6
 	set border 3
 	set tics out nomirror
-	plot for [i=1:(has_flush ? 1 : 0)] datafile using 1:((int(column(3)) & 1) ? ymax * 1.02 : NaN):(0):(ymax * 0.06) \
+	plot for [i=1:(has_flush ? 1 : 0)] datafile index 0 using 1:(ymax * 1.02):(0):(ymax * 0.06) \
 		with vectors nohead lw 1.2 lc rgb ccolor(0) \
 		title (has_flush ? "flush (marks above the data)" : ""), \
-	     for [w in scats] datafile using 1:((int(column(3)) & (1 << (w + 0))) ? column(2) : NaN) \
-		with points pt 7 ps ps lc rgb ccolor(w + 0) title cname(w + 0)
+	     for [i=1:words(scats)] datafile index (i - 1 + has_flush) using 1:2 \
+		with points pt 7 ps ps lc rgb ccolor(word(scats, i) + 0) \
+		title cname(word(scats, i) + 0)
 	unset output
 }

@@ -16,10 +16,11 @@ WCANALYZE_GNUPLOT='' "$WCANALYZE" -o out big >/dev/null 2>err || fail "wcanalyze
 requests=$("$WCANALYZE" --format json big | jq '.captures[0].requests | add')
 [[ $requests -gt 50000 ]] || fail "the capture has only $requests requests"
 
-points=$(grep -vc '^#' out/big/scatter.dat)
+points=$(grep -vc '^#\|^$' out/big/scatter.dat)
 [[ $points -lt $((requests / 2)) ]] || fail "$points scatter lines for $requests requests: not decimated"
-# At most one line per pixel column for flushes plus one per cell.
-[[ $points -le $((1024 + 1024 * 512)) ]] || fail "$points scatter lines: more than the grid"
+# At most one line per pixel column for flushes plus one per cell and
+# category (7 categories).
+[[ $points -le $((1024 + 7 * 1024 * 512)) ]] || fail "$points scatter lines: more than the grid"
 grep -q "^note = '.* requests drawn as .* points: requests of one category in one pixel are merged'$" \
 	out/big/scatter.gp || fail "the scatter does not say points were merged"
 
