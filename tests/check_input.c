@@ -10,6 +10,7 @@
 #include <check.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -336,12 +337,12 @@ START_TEST(test_notify_and_gaps)
 }
 END_TEST
 
-/* blkparse reads each CPU file 512 records at a time and names a pid at
- * the first process notify it reads: CPU 0's "zero" a few records into
- * its second batch is read as soon as that batch is, before CPU 1's
- * "one" at the start of CPU 1's second batch, though later in time. */
-static void names_files(const char *dir, unsigned char **b0, size_t *n0,
-			unsigned char **b1, size_t *n1)
+/* One CPU file: 600 writes of pid PID from time T0 every 20, and before
+ * the AT-th of them a process notify naming pid 9 NAME.  Returns the
+ * file's bytes. */
+static unsigned char *names_cpu(const char *dir, unsigned cpu, uint32_t pid,
+				uint64_t t0, unsigned at, const char *name,
+				size_t *n)
 {
 	const uint64_t q = WC_TA_QUEUE | WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_QUEUE);
 	const uint64_t process = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
@@ -349,24 +350,27 @@ static void names_files(const char *dir, unsigned char **b0, size_t *n0,
 	FILE *fp;
 	unsigned i;
 
-	snprintf(file, sizeof(file), "%s/sda.blktrace.0", dir);
+	snprintf(file, sizeof(file), "%s/sda.blktrace.%u", dir, cpu);
 	fp = fopen(file, "wb");
 	for (i = 0; i < 600; i++) {
-		if (i == 515)
-			put(fp, 0, 1000 + 20 * i - 1, process, 9, "zero", 4);
-		put(fp, i + 1, 1000 + 20 * i, q, 7, NULL, 0);
+		if (i == at)
+			put(fp, 0, t0 + 20 * i - 1, process, 9, name,
+			    (uint16_t)strlen(name));
+		put(fp, i + 1, t0 + 20 * i, q, pid, NULL, 0);
 	}
 	fclose(fp);
-	*b0 = wc_check_slurp(file, n0);
-	snprintf(file, sizeof(file), "%s/sda.blktrace.1", dir);
-	fp = fopen(file, "wb");
-	for (i = 0; i < 600; i++) {
-		if (i == 512)
-			put(fp, 0, 1010 + 20 * i - 1, process, 9, "one", 3);
-		put(fp, i + 1, 1010 + 20 * i, q, 9, NULL, 0);
-	}
-	fclose(fp);
-	*b1 = wc_check_slurp(file, n1);
+	return wc_check_slurp(file, n);
+}
+
+/* blkparse reads each CPU file 512 records at a time and names a pid at
+ * the first process notify it reads: CPU 0's "zero" a few records into
+ * its second batch is read as soon as that batch is, before CPU 1's
+ * "one" at the start of CPU 1's second batch, though later in time. */
+static void names_files(const char *dir, unsigned char **b0, size_t *n0,
+			unsigned char **b1, size_t *n1)
+{
+	*b0 = names_cpu(dir, 0, 7, 1000, 515, "zero", n0);
+	*b1 = names_cpu(dir, 1, 9, 1010, 512, "one", n1);
 }
 
 /* Reads path with blkparse's names: pid 9 has none until CPU 0's second
@@ -413,11 +417,11 @@ START_TEST(test_blkparse_names)
 	unsigned char *b0, *b1;
 	size_t n0, n1;
 	struct archive *a;
-	char dir[64], file[128];
+	char dir[PATH_MAX];
 	bool named_early = false;
 
-	wc_check_template(dir, sizeof(dir), "check_input");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	/* The scratch directory, which goes at exit (check_common.h). */
+	snprintf(dir, sizeof(dir), "%s", wc_check_tmpdir());
 	names_files(dir, &b0, &n0, &b1, &n1);
 	names_check(dir, NULL);
 	a = archive_start();
@@ -445,11 +449,6 @@ START_TEST(test_blkparse_names)
 	ck_assert_str_eq(wc_input_comm(in, 9), "one");
 	wc_input_free(in);
 	unlink(apath);
-	snprintf(file, sizeof(file), "%s/sda.blktrace.0", dir);
-	unlink(file);
-	snprintf(file, sizeof(file), "%s/sda.blktrace.1", dir);
-	unlink(file);
-	rmdir(dir);
 }
 END_TEST
 

@@ -154,6 +154,22 @@ static bool seen_pid(uint32_t pid)
 	return false;
 }
 
+/* A process notify naming ev's pid "PREFIX-PID", before ev. */
+static int put_process(struct conv *c, const struct wc_event *ev,
+		       const char *prefix, struct wc_err *err)
+{
+	unsigned char pdu[16] = { 0 };
+	struct wc_event x = *ev;
+
+	x.action = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
+	x.sequence = 0;
+	x.has_cgroup = false;
+	snprintf((char *)pdu, sizeof(pdu), "%.8s-%u", prefix, ev->pid);
+	x.pdu_len = 16;
+	x.pdu = pdu;
+	return put(c, &x, err);
+}
+
 static int convert(struct conv *c, const char *in)
 {
 	struct wc_decoder *dec = NULL;
@@ -202,38 +218,14 @@ static int convert(struct conv *c, const char *in)
 			if (put(c, &x, &err) < 0)
 				goto fail;
 		}
-		if (c->notify && !wc_event_is_notify(&ev) && !seen_pid(ev.pid)) {
-			char name[16];
-
-			x = ev;
-			x.action = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
-			x.sequence = 0;
-			x.has_cgroup = false;
-			snprintf(name, sizeof(name), "proc-%u", ev.pid);
-			x.pdu_len = 16;
-			memset(pdu, 0, sizeof(pdu));
-			memcpy(pdu, name, strlen(name));
-			x.pdu = pdu;
-			if (put(c, &x, &err) < 0)
-				goto fail;
-		}
+		if (c->notify && !wc_event_is_notify(&ev) && !seen_pid(ev.pid) &&
+		    put_process(c, &ev, "proc", &err) < 0)
+			goto fail;
 		if (c->names && !wc_event_is_notify(&ev) &&
 		    nev >= c->names_after &&
-		    (!seen_pid(ev.pid) || ++nnamed % 300 == 0)) {
-			char name[16];
-
-			x = ev;
-			x.action = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
-			x.sequence = 0;
-			x.has_cgroup = false;
-			snprintf(name, sizeof(name), "%.8s-%u", c->names, ev.pid);
-			x.pdu_len = 16;
-			memset(pdu, 0, sizeof(pdu));
-			memcpy(pdu, name, strlen(name));
-			x.pdu = pdu;
-			if (put(c, &x, &err) < 0)
-				goto fail;
-		}
+		    (!seen_pid(ev.pid) || ++nnamed % 300 == 0) &&
+		    put_process(c, &ev, c->names, &err) < 0)
+			goto fail;
 		if (c->cgroup && !wc_event_is_notify(&ev)) {
 			ev.has_cgroup = true;
 			ev.cgroup = c->cgroup_id;

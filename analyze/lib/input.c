@@ -550,6 +550,34 @@ void wc_input_set_blkparse_names(struct wc_input *in)
 	in->blk_names = true;
 }
 
+/* A new handle on stream s: its archive member, standard input or file. */
+static int open_handle(struct wc_input *in, const struct stream *s,
+		       struct wc_source **src, struct wc_err *err)
+{
+	if (in->archive)
+		return wc_source_open_member(src, in->path, s->file, err);
+	if (strcmp(s->file, "-") == 0)
+		return wc_source_open_fd(src, STDIN_FILENO, "-", err);
+	return wc_source_open_file(src, s->file, err);
+}
+
+/* A decoder of stream i over src, which it takes; with resume, from
+ * offset off of a stream in byte order swapped. */
+static int decoder_at(struct wc_source *src, unsigned i, bool resume,
+		      uint64_t off, bool swapped, struct wc_decoder **dec,
+		      struct wc_err *err)
+{
+	if (resume && wc_source_skip(src, off, err) < 0) {
+		wc_source_free(src);
+		return -1;
+	}
+	if (wc_decoder_open(dec, src, i, err) < 0)
+		return -1;
+	if (resume)
+		wc_decoder_expect(*dec, swapped);
+	return 0;
+}
+
 /* The decoder the scout of stream i reads with, from where it stopped;
  * -1 when it cannot have one. */
 static int scout_open(struct wc_input *in, unsigned i, struct wc_decoder **dec,
@@ -566,20 +594,11 @@ static int scout_open(struct wc_input *in, unsigned i, struct wc_decoder **dec,
 	if (s->in_memory)
 		r = wc_source_open_borrowed(&src, in->path, s->file, s->bytes,
 					    s->memlen, err);
-	else if (in->archive)
-		r = wc_source_open_member(&src, in->path, s->file, err);
 	else
-		r = wc_source_open_file(&src, s->file, err);
-	if (r < 0)
+		r = open_handle(in, s, &src, err);
+	if (r < 0 || decoder_at(src, i, s->scouted != 0, s->scouted,
+				s->scout_swapped, dec, err) < 0)
 		return -1;
-	if (s->scouted && wc_source_skip(src, s->scouted, err) < 0) {
-		wc_source_free(src);
-		return -1;
-	}
-	if (wc_decoder_open(dec, src, i, err) < 0)
-		return -1;
-	if (s->scouted)
-		wc_decoder_expect(*dec, s->scout_swapped);
 	/* An archive member is read from the archive's start at each open:
 	 * keep its scout.  Not when handles must be shared among more
 	 * streams than may be open, where it would need a second handle
@@ -772,22 +791,10 @@ static int open_stream(struct wc_input *in, unsigned i, struct wc_err *err)
 		return open_kept(in, i, err);
 	if (in->nopen >= in->lim.max_open && make_room(in, err) < 0)
 		return -1;
-	if (in->archive)
-		r = wc_source_open_member(&src, in->path, s->file, err);
-	else if (strcmp(s->file, "-") == 0)
-		r = wc_source_open_fd(&src, STDIN_FILENO, "-", err);
-	else
-		r = wc_source_open_file(&src, s->file, err);
-	if (r < 0)
+	if (open_handle(in, s, &src, err) < 0 ||
+	    decoder_at(src, i, s->started, s->resume, s->swapped, &s->dec,
+		       err) < 0)
 		return -1;
-	if (s->started && wc_source_skip(src, s->resume, err) < 0) {
-		wc_source_free(src);
-		return -1;
-	}
-	if (wc_decoder_open(&s->dec, src, i, err) < 0)
-		return -1;
-	if (s->started)
-		wc_decoder_expect(s->dec, s->swapped);
 	in->open[in->nopen++] = i;
 	return 0;
 }
