@@ -30,7 +30,6 @@
 #include <unistd.h>
 
 #include "blktrace_format.h"
-#include "decode.h"
 #include "exitcodes.h"
 #include "recorder.h"
 #include "wcerr.h"
@@ -38,7 +37,6 @@
 #define PROG "wcrecord"
 #define MAX_DEVS 16
 #define MAX_CPUS 1024
-#define MAX_PDU 4096		/* largest payload accepted: a message notify */
 #define PIPE_BUF_SIZE (256 * 1024)
 /* A cached name is believed this long; past it the pid may be another
  * process's (pids wrap at pid_max, 32768 by default). */
@@ -374,15 +372,11 @@ static const char *comm_of(struct recorder *r, uint32_t pid)
  * record in each file, so it precedes the pid's events in time order.
  */
 static int notify_process(struct recorder *r, struct out_file *f,
-			  const struct wc_blk_io_trace *ev, unsigned version,
-			  struct wc_err *err)
+			  const struct wc_event *ev, struct wc_err *err)
 {
-	struct wc_blk_io_trace n;
-	struct wc_blk_io_trace2 n2;
+	unsigned char rec[WC_BLK_V8_SIZE + WC_COMM_LEN];
 	const char *comm;
-	char name[WC_COMM_LEN];
-	uint16_t pdu_len;
-	int ok;
+	ssize_t n;
 
 	if (!f->seen && !(f->seen = wc_seen_open(err)))
 		return -1;
@@ -391,32 +385,11 @@ static int notify_process(struct recorder *r, struct out_file *f,
 	comm = comm_of(r, ev->pid);
 	if (!comm)
 		return 0;
-	memset(name, 0, sizeof(name));
-	snprintf(name, sizeof(name), "%s", comm);
-	pdu_len = (uint16_t)(strlen(name) + 1);
 	/* Same version as the records around it: one version per file. */
-	if (version == WC_BLK_VERSION_8) {
-		memset(&n2, 0, sizeof(n2));
-		n2.magic = WC_BLK_MAGIC | WC_BLK_VERSION_8;
-		n2.time = ev->time;
-		n2.action = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
-		n2.pid = ev->pid;
-		n2.device = ev->device;
-		n2.cpu = ev->cpu;
-		n2.pdu_len = pdu_len;
-		ok = fwrite(&n2, sizeof(n2), 1, f->fp) == 1;
-	} else {
-		memset(&n, 0, sizeof(n));
-		n.magic = WC_BLK_MAGIC | WC_BLK_VERSION_7;
-		n.time = ev->time;
-		n.action = (uint32_t)WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
-		n.pid = ev->pid;
-		n.device = ev->device;
-		n.cpu = ev->cpu;
-		n.pdu_len = pdu_len;
-		ok = fwrite(&n, sizeof(n), 1, f->fp) == 1;
-	}
-	if (!ok || fwrite(name, pdu_len, 1, f->fp) != 1)
+	n = wc_record_process(rec, sizeof(rec), ev, comm, ev->version, err);
+	if (n < 0)
+		return -1;
+	if (fwrite(rec, (size_t)n, 1, f->fp) != 1)
 		return wc_err_set(err, WC_ERR_SYSTEM, f->path, NULL,
 				  WC_NO_OFFSET, "%s", strerror(errno));
 	return 0;
@@ -433,72 +406,47 @@ static struct device *device_of(struct recorder *r, uint32_t dev)
 }
 
 /*
- * Parses the complete records waiting in one pipe's buffer: peek at the
- * magic, validate version and payload length against the bytes there,
- * then consume.  A partial record stays for the next read.
+ * Parses the complete records waiting in one pipe's buffer with the
+ * decoder's checks (wc_record_frame()): a record is kept whole, a byte
+ * that starts none is skipped, a partial record stays for the next read.
  */
 static int pipe_parse(struct recorder *r, struct cpu_pipe *p,
 		      struct wc_err *err)
 {
 	size_t pos = 0;
 
-	while (p->len - pos >= sizeof(uint32_t)) {
+	while (pos < p->len) {
 		const unsigned char *rec = p->buf + pos;
-		struct wc_blk_io_trace ev;
+		struct wc_event ev;
 		struct out_file *f;
 		struct device *d;
-		uint32_t magic, dev, cpu;
-		uint16_t pdu_len;
-		size_t hdr, total;
+		size_t total;
+		int fr = wc_record_frame(rec, p->len - pos, &total, &ev, err);
 
-		memcpy(&magic, rec, sizeof(magic));
-		hdr = wc_blk_header_size(magic);
-		if (!hdr) {
-			/* Not a record boundary: skip to the next magic. */
+		if (fr < 0)
+			return -1;
+		if (fr == WC_FRAME_PARTIAL)
+			break;
+		if (fr == WC_FRAME_INVALID) {
+			/* Not a record boundary: on to the next byte. */
 			r->invalid_bytes++;
 			pos++;
 			continue;
 		}
-		if (p->len - pos < hdr)
-			break;
-		if ((magic & 0xff) == WC_BLK_VERSION_7) {
-			memcpy(&ev, rec, sizeof(ev));
-			dev = ev.device;
-			cpu = ev.cpu;
-			pdu_len = ev.pdu_len;
-		} else {
-			struct wc_blk_io_trace2 ev2;
-
-			memcpy(&ev2, rec, sizeof(ev2));
-			memset(&ev, 0, sizeof(ev));
-			ev.time = ev2.time;
-			ev.pid = ev2.pid;
-			dev = ev.device = ev2.device;
-			cpu = ev.cpu = ev2.cpu;
-			pdu_len = ev2.pdu_len;
-		}
-		if (pdu_len > MAX_PDU) {
-			r->invalid_bytes++;
-			pos++;
-			continue;
-		}
-		total = hdr + pdu_len;
-		if (p->len - pos < total)
-			break;
-		if (cpu != (uint32_t)p->cpu) {
+		if (ev.cpu != (uint32_t)p->cpu) {
 			/* The pipe is the authority on the CPU. */
 			r->invalid_bytes += total;
 			pos += total;
 			continue;
 		}
-		d = device_of(r, dev);
+		d = device_of(r, ev.device);
 		if (!d) {
 			r->foreign++;
 			pos += total;
 			continue;
 		}
-		f = &d->files[cpu];
-		if (notify_process(r, f, &ev, magic & 0xff, err) < 0)
+		f = &d->files[ev.cpu];
+		if (notify_process(r, f, &ev, err) < 0)
 			return -1;
 		if (fwrite(rec, total, 1, f->fp) != 1)
 			return wc_err_set(err, WC_ERR_SYSTEM, f->path, NULL,
@@ -522,7 +470,7 @@ static int pipe_read(struct recorder *r, struct cpu_pipe *p,
 
 	if (p->len == PIPE_BUF_SIZE) {
 		/* A full buffer with no complete record: cannot happen with
-		 * payloads capped at MAX_PDU, but never spin on it. */
+		 * payloads capped at WC_RECORD_MAX_PDU, but never spin on it. */
 		r->invalid_bytes += p->len;
 		p->len = 0;
 	}

@@ -107,6 +107,24 @@ START_TEST(test_set_and_bound)
 	ck_assert_ptr_nonnull(wc_map_get(m, UINT64_MAX));
 	ck_assert_ptr_null(wc_map_get(m, 5));
 	ck_assert_uint_eq(wc_map_count(m), 2);
+	/* Cleared: every key gone, room for new ones, values zeroed. */
+	wc_map_clear(m);
+	ck_assert_uint_eq(wc_map_count(m), 0);
+	ck_assert_ptr_null(wc_map_get(m, 0));
+	ck_assert_ptr_null(wc_map_get(m, UINT64_MAX));
+	ck_assert_int_eq(wc_map_put(m, 5, &v, &err), WC_MAP_ADDED);
+	ck_assert_int_eq(wc_map_put(m, 6, &v, &err), WC_MAP_ADDED);
+	ck_assert_int_eq(wc_map_put(m, 7, &v, &err), WC_MAP_FULL);
+	wc_map_free(m);
+	/* Before any key: nothing to clear. */
+	ck_assert_int_eq(wc_map_open(&m, 8, 4, &err), 0);
+	wc_map_clear(m);
+	ck_assert_int_eq(wc_map_put(m, 1, &v, &err), WC_MAP_ADDED);
+	ck_assert_int_eq(*(uint64_t *)v, 0);
+	*(uint64_t *)v = 42;
+	wc_map_clear(m);
+	ck_assert_int_eq(wc_map_put(m, 1, &v, &err), WC_MAP_ADDED);
+	ck_assert_int_eq(*(uint64_t *)v, 0);
 	wc_map_free(m);
 }
 END_TEST

@@ -5,7 +5,8 @@
  * SIGKILL); a hostile undo file is refused whole, nothing restored; a
  * path outside the prefix is never written; tracefs's decorated values;
  * the process-name cache and the announced-pid sets keep their bounds
- * and let the oldest go.
+ * and let the oldest go; the record filter frames what the decoder reads
+ * (and refuses what it refuses), and the PROCESS notify reads back.
  */
 #include <check.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "check_common.h"
+#include "encode.h"
 #include "recorder.h"
 
 static const char *dir;
@@ -247,17 +249,22 @@ START_TEST(test_comms)
 	ck_assert_ptr_null(wc_comms_get(c, 8, &learned));
 	ck_assert_str_eq(wc_comms_get(c, 9, &learned), "jbd2/loop0-8");
 	ck_assert_ptr_null(wc_comms_get(c, 10, &learned));
-	/* Far more pids than slots: the table never grows, the newest
-	 * names are there, and most old ones made room. */
+	/* Far more pids than slots: the cache never grows past its bound,
+	 * the newest half of it is all there, and the old names made room. */
 	for (pid = 1; pid <= 4 * WC_COMMS_SLOTS; pid++)
 		wc_comms_put(c, pid, "p", 1000 + pid);
-	for (pid = 3 * WC_COMMS_SLOTS + 1; pid <= 4 * WC_COMMS_SLOTS; pid++)
+	for (pid = 4 * WC_COMMS_SLOTS - WC_COMMS_SLOTS / 2 + 1;
+	     pid <= 4 * WC_COMMS_SLOTS; pid++)
 		hit += wc_comms_get(c, pid, &learned) != NULL;
-	ck_assert_uint_gt(hit, WC_COMMS_SLOTS * 9 / 10);
+	ck_assert_uint_eq(hit, WC_COMMS_SLOTS / 2);
+	hit = 0;
+	for (pid = 1; pid <= 4 * WC_COMMS_SLOTS; pid++)
+		hit += wc_comms_get(c, pid, &learned) != NULL;
+	ck_assert_uint_le(hit, WC_COMMS_SLOTS);
 	hit = 0;
 	for (pid = 1; pid <= WC_COMMS_SLOTS; pid++)
 		hit += wc_comms_get(c, pid, &learned) != NULL;
-	ck_assert_uint_lt(hit, WC_COMMS_SLOTS / 10);
+	ck_assert_uint_eq(hit, 0);
 	wc_comms_free(c);
 	wc_comms_free(NULL);
 }
@@ -288,6 +295,140 @@ START_TEST(test_seen)
 }
 END_TEST
 
+/* A record of ev in version, into buf; its length. */
+static size_t enc(unsigned char *buf, size_t size, const struct wc_event *ev,
+		  unsigned version)
+{
+	struct wc_err err;
+	ssize_t n;
+
+	wc_err_clear(&err);
+	n = wc_blk_encode(buf, size, ev, version, false, &err);
+	ck_assert_msg(n > 0, "%s", err.msg);
+	return (size_t)n;
+}
+
+START_TEST(test_frame)
+{
+	static const unsigned char msg[] = "hello";
+	unsigned char buf[512], rec[256];
+	struct wc_event ev = {
+		.time = 1234, .sector = 8, .bytes = 4096, .pid = 42,
+		.device = WC_DEV_MAKE(7u, 0u), .cpu = 1,
+		.action = WC_TA_QUEUE | WC_TC(WC_TC_WRITE),
+	}, got;
+	struct wc_err err;
+	size_t n7, n8, total, k;
+	uint32_t swapped;
+
+	wc_err_clear(&err);
+	n7 = enc(buf, sizeof(buf), &ev, WC_BLK_VERSION_7);
+	ev.pdu = msg;
+	ev.pdu_len = sizeof(msg);
+	ev.has_cgroup = true;
+	ev.cgroup = 99;
+	n8 = enc(buf + n7, sizeof(buf) - n7, &ev, WC_BLK_VERSION_8);
+
+	/* Whole records, as the decoder reads them. */
+	ck_assert_int_eq(wc_record_frame(buf, n7 + n8, &total, &got, &err),
+			 WC_FRAME_RECORD);
+	ck_assert_uint_eq(total, n7);
+	ck_assert_uint_eq(got.pid, 42);
+	ck_assert_uint_eq(got.cpu, 1);
+	ck_assert_uint_eq(got.version, 7);
+	ck_assert_int_eq(wc_record_frame(buf + n7, n8, &total, &got, &err),
+			 WC_FRAME_RECORD);
+	ck_assert_uint_eq(total, n8);
+	ck_assert(got.has_cgroup);
+	ck_assert_uint_eq(got.cgroup, 99);
+	ck_assert_uint_eq(got.pdu_len, sizeof(msg));
+	ck_assert_ptr_eq(got.pdu, buf + n7 + n8 - sizeof(msg));
+	ck_assert_str_eq((const char *)got.pdu, "hello");
+
+	/* Every cut short of the end is partial, never invalid. */
+	for (k = 0; k < n8; k++)
+		ck_assert_int_eq(wc_record_frame(buf + n7, k, &total, &got, &err),
+				 WC_FRAME_PARTIAL);
+
+	/* A byte that starts no record; the other byte order. */
+	ck_assert_int_eq(wc_record_frame(buf + 1, n7 + n8 - 1, &total, &got, &err),
+			 WC_FRAME_INVALID);
+	memcpy(rec, buf, n7);
+	memcpy(&swapped, rec, 4);
+	swapped = __builtin_bswap32(swapped);
+	memcpy(rec, &swapped, 4);
+	ck_assert_int_eq(wc_record_frame(rec, n7, &total, &got, &err),
+			 WC_FRAME_INVALID);
+
+	/* The cgroup flag without room for its id: the decoder refuses it,
+	 * so the filter does. */
+	ev.has_cgroup = false;
+	ev.action |= WC_TA_CGROUP;
+	ev.pdu_len = 4;
+	k = enc(rec, sizeof(rec), &ev, WC_BLK_VERSION_7);
+	ck_assert_int_eq(wc_record_frame(rec, k, &total, &got, &err),
+			 WC_FRAME_INVALID);
+	ev.pdu_len = 8;
+	k = enc(rec, sizeof(rec), &ev, WC_BLK_VERSION_7);
+	ck_assert_int_eq(wc_record_frame(rec, k, &total, &got, &err),
+			 WC_FRAME_RECORD);
+
+	/* A payload past the bound is invalid at once, not waited for. */
+	{
+		static unsigned char big[WC_BLK_V8_SIZE + WC_RECORD_MAX_PDU + 1];
+		static unsigned char pdu[WC_RECORD_MAX_PDU + 1];
+
+		ev.action = WC_TA_QUEUE;
+		ev.pdu = pdu;
+		ev.pdu_len = WC_RECORD_MAX_PDU + 1;
+		k = enc(big, sizeof(big), &ev, WC_BLK_VERSION_8);
+		ck_assert_int_eq(wc_record_frame(big, WC_BLK_V8_SIZE, &total,
+						 &got, &err), WC_FRAME_INVALID);
+		ck_assert_int_eq(wc_record_frame(big, k, &total, &got, &err),
+				 WC_FRAME_INVALID);
+		ev.pdu_len = WC_RECORD_MAX_PDU;
+		k = enc(big, sizeof(big), &ev, WC_BLK_VERSION_8);
+		ck_assert_int_eq(wc_record_frame(big, k, &total, &got, &err),
+				 WC_FRAME_RECORD);
+	}
+}
+END_TEST
+
+START_TEST(test_process_notify)
+{
+	unsigned char rec[WC_BLK_V8_SIZE + WC_COMM_LEN];
+	struct wc_event ev = {
+		.time = 77, .pid = 0, .device = WC_DEV_MAKE(8u, 16u), .cpu = 3,
+		.action = WC_TA_ISSUE,
+	}, got;
+	struct wc_err err;
+	unsigned v;
+	size_t total;
+	ssize_t n;
+
+	for (v = WC_BLK_VERSION_7; v <= WC_BLK_VERSION_8; v++) {
+		wc_err_clear(&err);
+		n = wc_record_process(rec, sizeof(rec), &ev,
+				      "a-name-longer-than-fifteen", v, &err);
+		ck_assert_msg(n > 0, "%s", err.msg);
+		ck_assert_int_eq(wc_record_frame(rec, (size_t)n, &total, &got,
+						 &err), WC_FRAME_RECORD);
+		ck_assert_uint_eq(total, (size_t)n);
+		ck_assert_uint_eq(got.version, v);
+		ck_assert_uint_eq(got.action, WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS);
+		ck_assert_uint_eq(got.time, 77);
+		ck_assert_uint_eq(got.pid, 0);
+		ck_assert_uint_eq(got.device, ev.device);
+		ck_assert_uint_eq(got.cpu, 3);
+		ck_assert_uint_eq(got.pdu_len, WC_COMM_LEN);
+		ck_assert_str_eq((const char *)got.pdu, "a-name-longer-t");
+	}
+	/* A buffer too small is an error, not a cut record. */
+	wc_err_clear(&err);
+	ck_assert_int_lt(wc_record_process(rec, 10, &ev, "cp", 7, &err), 0);
+}
+END_TEST
+
 static Suite *recorder_suite(void)
 {
 	Suite *s = suite_create("recorder");
@@ -304,6 +445,8 @@ static Suite *recorder_suite(void)
 	tc = tcase_create("names");
 	tcase_add_test(tc, test_comms);
 	tcase_add_test(tc, test_seen);
+	tcase_add_test(tc, test_frame);
+	tcase_add_test(tc, test_process_notify);
 	suite_add_tcase(s, tc);
 	return s;
 }

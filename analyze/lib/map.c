@@ -138,6 +138,13 @@ size_t wc_map_count(const struct wc_map *m)
 	return m->count;
 }
 
+void wc_map_clear(struct wc_map *m)
+{
+	if (m->slots)
+		memset(m->slots, 0, m->nslots * m->stride);
+	m->count = 0;
+}
+
 void wc_map_free(struct wc_map *m)
 {
 	if (!m)

@@ -24,8 +24,9 @@
  *  - the array doubles when a new key would make it more than half full,
  *    so memory is at most about 4 x max x (value size + 16) bytes; a put
  *    of a new key past max keys returns WC_MAP_FULL and changes nothing;
- *  - keys are never removed (the tables it serves only grow to their
- *    bound); any uint64_t is a key, 0 and UINT64_MAX included;
+ *  - keys are never removed one by one (the tables it serves only grow
+ *    to their bound), only all at once (wc_map_clear()); any uint64_t is
+ *    a key, 0 and UINT64_MAX included;
  *  - a value pointer is valid until the next wc_map_put() (which may move
  *    the array) or wc_map_free(); values start zeroed;
  *  - the map owns its memory; wc_map_free(NULL) is fine.
@@ -58,6 +59,10 @@ void *wc_map_get(const struct wc_map *m, uint64_t key);
  * out of memory (err filled, the map unchanged). */
 int wc_map_put(struct wc_map *m, uint64_t key, void **value,
 	       struct wc_err *err);
+
+/* Forgets every key and keeps the memory: for a cache that starts over
+ * when it is full. */
+void wc_map_clear(struct wc_map *m);
 
 /* Keys in the map. */
 size_t wc_map_count(const struct wc_map *m);

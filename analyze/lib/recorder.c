@@ -8,6 +8,11 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
+#include "encode.h"
+#include "decode.h"
+#include "map.h"
+#include "source.h"
+
 enum undo_kind { UNDO_SET, UNDO_UMOUNT };
 
 struct undo_entry {
@@ -312,75 +317,63 @@ static uint32_t pid_hash(uint32_t key, unsigned bits)
 }
 
 struct comm_entry {
-	uint32_t pid;		/* pid_key(); 0: empty slot */
 	char comm[WC_COMM_LEN];
 	uint64_t learned;
 };
 
+/* Two generations of names: new ones go into the current; when it is
+ * full the older is emptied and becomes the current, so the names
+ * learned last are always kept. */
 struct wc_comms {
-	struct comm_entry e[WC_COMMS_SLOTS];
+	struct wc_map *gen[2];          /* pid -> struct comm_entry */
+	int cur;
 };
 
 struct wc_comms *wc_comms_open(struct wc_err *err)
 {
 	struct wc_comms *c = calloc(1, sizeof(*c));
+	int g;
 
-	if (!c)
+	if (!c) {
 		wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
 			   "out of memory");
-	return c;
-}
-
-static struct comm_entry *comm_find(const struct wc_comms *c, uint32_t pid)
-{
-	uint32_t key = pid_key(pid), h = pid_hash(key, WC_COMMS_BITS);
-	unsigned n;
-
-	for (n = 0; n < WC_COMMS_WAYS; n++) {
-		const struct comm_entry *e = &c->e[(h + n) % WC_COMMS_SLOTS];
-
-		if (e->pid == key)
-			return (struct comm_entry *)e;
+		return NULL;
 	}
-	return NULL;
+	for (g = 0; g < 2; g++)
+		if (wc_map_open(&c->gen[g], sizeof(struct comm_entry),
+				WC_COMMS_SLOTS / 2, err) < 0) {
+			wc_comms_free(c);
+			return NULL;
+		}
+	return c;
 }
 
 const char *wc_comms_get(const struct wc_comms *c, uint32_t pid,
 			 uint64_t *learned)
 {
-	const struct comm_entry *e = comm_find(c, pid);
+	const struct comm_entry *e = wc_map_get(c->gen[c->cur], pid);
 
+	if (!e)
+		e = wc_map_get(c->gen[!c->cur], pid);
 	if (!e)
 		return NULL;
 	*learned = e->learned;
 	return e->comm;
 }
 
-/* The slot for pid: its own, else an empty one, else the oldest name. */
-static struct comm_entry *comm_slot(struct wc_comms *c, uint32_t pid)
-{
-	struct comm_entry *e = comm_find(c, pid), *old = NULL;
-	uint32_t h = pid_hash(pid_key(pid), WC_COMMS_BITS);
-	unsigned n;
-
-	if (e)
-		return e;
-	for (n = 0; n < WC_COMMS_WAYS; n++) {
-		e = &c->e[(h + n) % WC_COMMS_SLOTS];
-		if (!e->pid)
-			return e;
-		if (!old || e->learned < old->learned)
-			old = e;
-	}
-	return old;
-}
-
 const char *wc_comms_put(struct wc_comms *c, uint32_t pid, const char *comm,
 			 uint64_t now)
 {
-	struct comm_entry *e = comm_slot(c, pid);
+	struct comm_entry *e = NULL;
+	int r = wc_map_put(c->gen[c->cur], pid, (void **)&e, NULL);
 
-	e->pid = pid_key(pid);
+	if (r == WC_MAP_FULL) {
+		c->cur = !c->cur;
+		wc_map_clear(c->gen[c->cur]);
+		r = wc_map_put(c->gen[c->cur], pid, (void **)&e, NULL);
+	}
+	if (r < 0 || !e)
+		return NULL;
 	e->learned = now;
 	snprintf(e->comm, sizeof(e->comm), "%s", comm);
 	return e->comm;
@@ -399,6 +392,10 @@ void wc_comms_load(struct wc_comms *c, FILE *fp, uint64_t now)
 
 void wc_comms_free(struct wc_comms *c)
 {
+	if (!c)
+		return;
+	wc_map_free(c->gen[0]);
+	wc_map_free(c->gen[1]);
 	free(c);
 }
 
@@ -433,4 +430,87 @@ int wc_seen_mark(struct wc_seen *s, uint32_t pid)
 void wc_seen_free(struct wc_seen *s)
 {
 	free(s);
+}
+
+/* ---- the record filter ------------------------------------------------- */
+
+/* What the header at buf says of the record's length: 0 when the bytes
+ * are too few to tell. */
+static size_t header_total(const unsigned char *buf, size_t len,
+			   bool *too_big, bool *invalid)
+{
+	uint32_t magic;
+	uint16_t pdu_len;
+	size_t hdr;
+
+	*too_big = *invalid = false;
+	if (len < sizeof(magic))
+		return 0;
+	memcpy(&magic, buf, sizeof(magic));
+	hdr = wc_blk_header_size(magic);
+	if (!hdr) {
+		*invalid = true;
+		return 0;
+	}
+	if (len < hdr)
+		return 0;
+	/* pdu_len is the header's last field in both versions but v8's
+	 * padding: 46 in v7, 50 in v8. */
+	memcpy(&pdu_len, buf + (hdr == WC_BLK_V7_SIZE ? 46 : 50), sizeof(pdu_len));
+	*too_big = pdu_len > WC_RECORD_MAX_PDU;
+	return hdr + pdu_len;
+}
+
+int wc_record_frame(const unsigned char *buf, size_t len, size_t *total,
+		    struct wc_event *ev, struct wc_err *err)
+{
+	struct wc_source *src = NULL;
+	struct wc_decoder *dec = NULL;
+	struct wc_err derr;
+	bool too_big, invalid;
+	size_t n = header_total(buf, len, &too_big, &invalid);
+	int r;
+
+	*total = 0;
+	if (invalid || too_big)
+		return WC_FRAME_INVALID;
+	if (n == 0 || len < n)
+		return WC_FRAME_PARTIAL;
+	/* The decoder's own checks, on exactly the record's bytes. */
+	if (wc_source_open_borrowed(&src, "trace_pipe", NULL, buf, n, err) < 0 ||
+	    wc_decoder_open(&dec, src, 0, err) < 0)
+		return -1;     /* the decoder frees src when it fails */
+	wc_decoder_expect(dec, false);
+	wc_err_clear(&derr);
+	r = wc_decoder_next(dec, ev, &derr);
+	wc_decoder_free(dec);
+	if (r < 0 && derr.kind == WC_ERR_SYSTEM)
+		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+				  "%s", derr.msg);
+	if (r != 1)
+		return WC_FRAME_INVALID;
+	/* The payload ends the record, past any cgroup id. */
+	ev->pdu = buf + n - ev->pdu_len;
+	*total = n;
+	return WC_FRAME_RECORD;
+}
+
+ssize_t wc_record_process(unsigned char *buf, size_t size,
+			  const struct wc_event *ev, const char *comm,
+			  unsigned version, struct wc_err *err)
+{
+	char name[WC_COMM_LEN];
+	struct wc_event n;
+
+	memset(name, 0, sizeof(name));
+	snprintf(name, sizeof(name), "%s", comm);
+	memset(&n, 0, sizeof(n));
+	n.time = ev->time;
+	n.action = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
+	n.pid = ev->pid;
+	n.device = ev->device;
+	n.cpu = ev->cpu;
+	n.pdu = (const unsigned char *)name;
+	n.pdu_len = (uint16_t)(strlen(name) + 1);
+	return wc_blk_encode(buf, size, &n, version, false, err);
 }

@@ -1,8 +1,8 @@
 /*
  * recorder.h - the parts of wcrecord(8) that need no tracer to be tested:
  * the undo list of the settings it changes, the writing of a setting, the
- * reading of tracefs's decorated values, and the fixed-size tables that
- * name processes.
+ * reading of tracefs's decorated values, the tables that name processes,
+ * and the filter that cuts the tracer's output into records.
  *
  * Settings undo.  Every setting is noted before it is changed, in memory
  * and, when a file is given, in an undo file, so that another process can
@@ -41,7 +41,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
+#include "event.h"
 #include "wcerr.h"
 
 #define WC_UNDO_MAX 64
@@ -91,13 +93,15 @@ int wc_sysfs_write(const char *path, const char *val, struct wc_err *err);
 char *wc_tracefs_value(char *s);
 
 /*
- * Process names: a cache of pid -> name of WC_COMMS_SLOTS entries, twice
- * the 32768 names the kernel's cmdline cache tells apart (it keys them by
- * pid modulo PID_MAX_DEFAULT), so one full saved_cmdlines fits.  A pid
- * may sit in any of WC_COMMS_WAYS slots from its hash; when all are
- * taken, the name learned longest ago goes.  Fixed size: memory does not
- * grow with the number of processes.  Pid 0 (the idle task, which
- * completes many requests) is a pid like any other.
+ * Process names: a cache of pid -> name in two maps (map.h) of
+ * WC_COMMS_SLOTS / 2 pids each, the 32768 names the kernel's cmdline
+ * cache tells apart (it keys them by pid modulo PID_MAX_DEFAULT), so one
+ * full saved_cmdlines fits.  Names go into the current map; when it is
+ * full the other is emptied and becomes the current one: the last
+ * WC_COMMS_SLOTS / 2 names learned are always there, older ones may be
+ * gone.  Memory is bounded (about 5 MiB) whatever the number of
+ * processes.  Pid 0 (the idle task, which completes many requests) is a
+ * pid like any other.
  *
  *     struct wc_comms *c = wc_comms_open(&err);
  *     wc_comms_load(c, saved_cmdlines_fp, now);
@@ -108,9 +112,7 @@ char *wc_tracefs_value(char *s);
  * Names are cut to WC_COMM_LEN - 1 bytes, as the kernel's are.
  */
 #define WC_COMM_LEN 16
-#define WC_COMMS_BITS 16
-#define WC_COMMS_SLOTS (1u << WC_COMMS_BITS)
-#define WC_COMMS_WAYS 8
+#define WC_COMMS_SLOTS 65536u
 
 struct wc_comms;
 
@@ -118,7 +120,8 @@ struct wc_comms *wc_comms_open(struct wc_err *err);
 /* The name of pid and when it was learned, or NULL. */
 const char *wc_comms_get(const struct wc_comms *c, uint32_t pid,
 			 uint64_t *learned);
-/* Learns pid's name at time now; returns the name as kept. */
+/* Learns pid's name at time now; returns the name as kept, or NULL when
+ * out of memory (the cache's array grows to its bound as names come). */
 const char *wc_comms_put(struct wc_comms *c, uint32_t pid, const char *comm,
 			 uint64_t now);
 /* Learns every "PID NAME" line of fp (tracefs's saved_cmdlines) at time
@@ -143,5 +146,45 @@ struct wc_seen *wc_seen_open(struct wc_err *err);
 /* Marks pid announced; returns 1 if it already was, 0 if new. */
 int wc_seen_mark(struct wc_seen *s, uint32_t pid);
 void wc_seen_free(struct wc_seen *s);
+
+/*
+ * The record filter: the tracer's raw output (this machine's byte order,
+ * read in pieces from trace_pipe) cut into the records the decoder reads.
+ *
+ *     switch (wc_record_frame(buf, len, &total, &ev, &err)) {
+ *     case WC_FRAME_RECORD:   keep buf[0..total); buf += total; break;
+ *     case WC_FRAME_PARTIAL:  read more, then again from buf; break;
+ *     case WC_FRAME_INVALID:  buf += 1;   // to the next record boundary
+ *     default:                fail(&err); // out of memory
+ *     }
+ *
+ * A record is valid when wc_decoder_next() (decode.h) reads it (magic,
+ * version 7 or 8, pdu_len within the record, room for a cgroup id when
+ * flagged) and its payload is at most WC_RECORD_MAX_PDU bytes; ev is then
+ * the decoder's event, ev->pdu pointing into buf.  PARTIAL needs the
+ * header to say so: a payload over the bound is INVALID at once, never
+ * waited for.
+ *
+ * wc_record_process() writes the PROCESS notify record that names pid
+ * ev->pid in front of its events (blkparse and btt learn names only from
+ * these; the tracer writes none): ev's time, device and CPU, comm cut to
+ * WC_COMM_LEN - 1 bytes and its NUL as the payload, in version (7 or 8,
+ * the file's), through wc_blk_encode() (encode.h).  Returns the length
+ * written into buf, or -1 with err set.
+ */
+#define WC_RECORD_MAX_PDU 4096     /* the largest payload: a message */
+
+enum wc_frame {
+	WC_FRAME_RECORD = 1,
+	WC_FRAME_PARTIAL = 0,
+	WC_FRAME_INVALID = 2,
+};
+
+int wc_record_frame(const unsigned char *buf, size_t len, size_t *total,
+		    struct wc_event *ev, struct wc_err *err);
+
+ssize_t wc_record_process(unsigned char *buf, size_t size,
+			  const struct wc_event *ev, const char *comm,
+			  unsigned version, struct wc_err *err);
 
 #endif /* WC_RECORDER_H */
