@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# t05-house.sh - the house drawn from the library's includes: no cycle,
+# and no arrow back up (a module including the header of a later stage of
+# the pipeline: source -> decoder -> merge -> tracker -> classifier ->
+# accountant -> analysis -> summary -> writers).  Every module of
+# analyze/lib must have a stage here, so that a new one is placed on
+# purpose.  The check is run on copies with an arrow up and with a cycle
+# planted, which must fail.
+# shellcheck source=tests/lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+
+# Stages, lowest first; a module may include its own stage's headers and
+# those of lower stages.
+declare -A stage=(
+	# the shared layer: errors, limits, the format, small structures
+	[wcerr]=0 [wclimits]=0 [blktrace_format]=0 [event]=0 [list]=0
+	[map]=0 [prioq]=0 [escape]=0 [diskmodel]=0
+	[source]=1
+	[decode]=2 [encode]=2
+	# side files and the recorder's parts read or write raw records
+	[capture]=3 [recorder]=3 [merge]=3
+	[input]=4
+	[tracker]=5 [btt]=5
+	[classify]=6
+	[account]=7 [series]=7
+	[analysis]=8
+	[summary]=9 [jobs]=9
+	# writers: they format, the summary or the events
+	[report]=10 [dump]=10 [outdir]=10 [plot]=10 [chart]=10 [html]=10
+	[bundle]=10
+)
+
+# "module included" pairs of the library in $1, one a line.
+edges() {
+	local f m
+	for f in "$1"/*.[ch]; do
+		m=$(basename "$f")
+		m=${m%.*}
+		sed -n 's/^#include "\([a-z_0-9]*\)\.h".*/\1/p' "$f" |
+			while read -r d; do
+				[[ $d == "$m" ]] || echo "$m $d"
+			done
+	done | LC_ALL=C sort -u
+}
+
+# Says what is wrong with the house in $1 on stdout; fails if anything.
+check_house() {
+	local a b bad=0 loop
+	while read -r a b; do
+		for m in "$a" "$b"; do
+			if [[ -z ${stage[$m]+x} ]]; then
+				echo "$m has no stage in t05-house.sh"
+				bad=1
+			fi
+		done
+		[[ -n ${stage[$a]+x} && -n ${stage[$b]+x} ]] || continue
+		if ((stage[$b] > stage[$a])); then
+			echo "arrow back up: $a (stage ${stage[$a]}) includes $b.h (stage ${stage[$b]})"
+			bad=1
+		fi
+	done < <(edges "$1")
+	# tsort names the modules of a cycle on standard error.
+	if ! loop=$(edges "$1" | tsort 2>&1 >/dev/null) || [[ -n $loop ]]; then
+		echo "cycle: $loop"
+		bad=1
+	fi
+	return "$bad"
+}
+
+out=$(check_house "$TOP/analyze/lib") || fail "the house: $out"
+[[ $(edges "$TOP/analyze/lib" | wc -l) -gt 40 ]] ||
+	fail "too few includes found: the parser is wrong"
+
+# The check must see what it is there to see.
+cp -a "$TOP/analyze/lib" "$TMP/up"
+sed -i '0,/^#include "wcerr.h"/s//#include "wcerr.h"\n#include "summary.h"/' "$TMP/up/source.h"
+out=$(check_house "$TMP/up") && fail "an arrow up from source to summary was not seen"
+[[ $out == *"arrow back up: source"*"summary.h"* ]] || fail "arrow up: $out"
+
+cp -a "$TOP/analyze/lib" "$TMP/loop"
+sed -i '0,/^#include "wcerr.h"/s//#include "wcerr.h"\n#include "chart.h"/' "$TMP/loop/outdir.h"
+out=$(check_house "$TMP/loop") && fail "a cycle outdir -> chart -> outdir was not seen"
+[[ $out == *cycle* ]] || fail "cycle: $out"
+
+printf '#include "wcerr.h"\n' >"$TMP/loop/new.c"
+out=$(check_house "$TMP/loop") && fail "a module without a stage was not seen"
+[[ $out == *"new has no stage"* ]] || fail "no stage: $out"
+exit 0
