@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,19 +304,40 @@ struct journal_keys {
 	uint64_t start, len;
 };
 
+/* The keys whose value is kept as written (cut to its field). */
+#define STR_KEY(k, field) { k, offsetof(struct wc_capture, field), \
+			    sizeof(((struct wc_capture *)0)->field) }
+static const struct {
+	const char *key;
+	size_t off, size;
+} str_keys[] = {
+	STR_KEY("name", name), STR_KEY("kernel", kernel),
+	STR_KEY("mount_options", mount_options), STR_KEY("recorder", recorder),
+	STR_KEY("write_cache_method", write_cache_method),
+	STR_KEY("disk", disk), STR_KEY("disk_model", disk_model),
+	STR_KEY("workload", workload), STR_KEY("command", command),
+	STR_KEY("source_files", source_files),
+	STR_KEY("source_bytes", source_bytes),
+};
+#undef STR_KEY
+
 static void set_key(struct wc_capture *c, char *key, char *v,
 		    const char *where, size_t line, struct journal_keys *j)
 {
 	uint64_t n = 0;
+	size_t i;
 
+	for (i = 0; i < sizeof(str_keys) / sizeof(str_keys[0]); i++)
+		if (!strcmp(key, str_keys[i].key)) {
+			set_str((char *)c + str_keys[i].off, str_keys[i].size, v);
+			return;
+		}
 	if (!strcmp(key, "format_version")) {
 		c->format_version = -1;
 		if (parse_uint(v, 1000, &n))
 			c->format_version = (int)n;
 		else
 			note(c, where, line, key, "not a number from 0 to 1000, ignored");
-	} else if (!strcmp(key, "name")) {
-		set_str(c->name, sizeof(c->name), v);
 	} else if (!strcmp(key, "fs")) {
 		set_str(c->fs, sizeof(c->fs), strcmp(v, "unknown") ? v : "");
 	} else if (!strcmp(key, "write_cache")) {
@@ -332,31 +354,11 @@ static void set_key(struct wc_capture *c, char *key, char *v,
 		else if (strcmp(v, "unknown"))
 			note(c, where, line, key, "not a count from 0 to %lld, ignored",
 			     (long long)INT64_MAX);
-	} else if (!strcmp(key, "kernel")) {
-		set_str(c->kernel, sizeof(c->kernel), v);
-	} else if (!strcmp(key, "mount_options")) {
-		set_str(c->mount_options, sizeof(c->mount_options), v);
-	} else if (!strcmp(key, "recorder")) {
-		set_str(c->recorder, sizeof(c->recorder), v);
 	} else if (!strcmp(key, "destination")) {
 		const char *base = strrchr(v, '/');
 
 		set_str(c->destination, sizeof(c->destination),
 			base ? base + 1 : v);
-	} else if (!strcmp(key, "write_cache_method")) {
-		set_str(c->write_cache_method, sizeof(c->write_cache_method), v);
-	} else if (!strcmp(key, "disk")) {
-		set_str(c->disk, sizeof(c->disk), v);
-	} else if (!strcmp(key, "disk_model")) {
-		set_str(c->disk_model, sizeof(c->disk_model), v);
-	} else if (!strcmp(key, "workload")) {
-		set_str(c->workload, sizeof(c->workload), v);
-	} else if (!strcmp(key, "command")) {
-		set_str(c->command, sizeof(c->command), v);
-	} else if (!strcmp(key, "source_files")) {
-		set_str(c->source_files, sizeof(c->source_files), v);
-	} else if (!strcmp(key, "source_bytes")) {
-		set_str(c->source_bytes, sizeof(c->source_bytes), v);
 	} else if (!strcmp(key, "devices")) {
 		set_devices(c, v, where, line);
 	} else if (!strncmp(key, "device.", 7)) {

@@ -581,6 +581,26 @@ static void cap_label(FILE *f, const struct wc_chart_capture *c,
 		wc_onoff(m->write_cache), wc_onoff(m->barrier));
 }
 
+/* Opens compare-K.dat, the data of figure k across captures. */
+static FILE *cmp_dat(struct wc_outdir *d, enum wc_cmp k, char *rel, size_t size,
+		     struct wc_err *err)
+{
+	snprintf(rel, size, "%s.dat", cmp_charts[k].name);
+	return wc_outdir_create(d, rel, err);
+}
+
+/* Opens the variables of figure k across captures with its output,
+ * title and data file. */
+static FILE *cmp_vars(enum wc_cmp k, const char *title, char **buf, size_t *blen)
+{
+	FILE *v = vars_open(buf, blen);
+
+	if (v)
+		fprintf(v, "out = \"%s\"\ntitle = \"%s\"\ndatafile = \"%s.dat\"\n",
+			cmp_charts[k].name, title, cmp_charts[k].name);
+	return v;
+}
+
 /* Writes the script of figure k across captures. */
 static int cmp_script(enum wc_cmp k, FILE *vars, char **buf, bool *drawn,
 		      struct wc_plot *p, struct wc_outdir *d, struct wc_err *err)
@@ -601,14 +621,14 @@ static int compare_time(const struct wc_chart_capture *c,
 			struct wc_err *err)
 {
 	struct wc_sum_figs all;
-	char cats[64], *buf = NULL;
+	char cats[64], rel[64], *buf = NULL;
 	size_t i, blen;
 	FILE *f, *v;
 	int k;
 
 	memset(&all, 0, sizeof(all));
 	*xmax = 1e-3;
-	f = wc_outdir_create(d, "compare-time.dat", err);
+	f = cmp_dat(d, WC_CMP_TIME, rel, sizeof(rel), err);
 	if (!f)
 		return -1;
 	fputs("# compare-time.dat - time by category per capture, main device "
@@ -629,18 +649,16 @@ static int compare_time(const struct wc_chart_capture *c,
 		if (m->io && m->col[WC_COL_WALL] > *xmax)
 			*xmax = m->col[WC_COL_WALL];
 	}
-	if (wc_outdir_commit(d, f, "compare-time.dat", err) < 0)
+	if (wc_outdir_commit(d, f, rel, err) < 0)
 		return -1;
 	cat_list(cats, sizeof(cats), &all);
 	if (!cats[0])
 		return 0;
-	v = vars_open(&buf, &blen);
+	v = cmp_vars(WC_CMP_TIME, "where the time went: busy time by category "
+		     "per capture (main device)", &buf, &blen);
 	if (!v)
 		return nomem(err);
-	fprintf(v, "out = \"compare-time\"\ntitle = \"where the time went: "
-		"busy time by category per capture (main device)\"\n"
-		"datafile = \"compare-time.dat\"\n"
-		"cats = \"%s\"\nncap = %zu\n", cats, s->ncaps);
+	fprintf(v, "cats = \"%s\"\nncap = %zu\n", cats, s->ncaps);
 	return cmp_script(WC_CMP_TIME, v, &buf, drawn, p, d, err);
 }
 
@@ -650,7 +668,7 @@ static int compare_phases(const struct wc_chart_capture *c,
 			  struct wc_plot *p, struct wc_outdir *d,
 			  struct wc_err *err)
 {
-	char names[MAX_PHASE_NAMES][WC_OUTDIR_NAME_MAX + 1], plist[8192];
+	char names[MAX_PHASE_NAMES][WC_OUTDIR_NAME_MAX + 1], plist[8192], rel[64];
 	char n[WC_OUTDIR_NAME_MAX + 1], *buf = NULL;
 	size_t i, ph, j, nnames = 0, len = 0, blen;
 	FILE *f, *v;
@@ -666,7 +684,7 @@ static int compare_phases(const struct wc_chart_capture *c,
 	}
 	if (!nnames)
 		return 0;
-	f = wc_outdir_create(d, "compare-phases.dat", err);
+	f = cmp_dat(d, WC_CMP_PHASES, rel, sizeof(rel), err);
 	if (!f)
 		return -1;
 	fputs("# compare-phases.dat - wall time per phase and capture "
@@ -697,17 +715,16 @@ static int compare_phases(const struct wc_chart_capture *c,
 		}
 		fputs("\n", f);
 	}
-	if (wc_outdir_commit(d, f, "compare-phases.dat", err) < 0)
+	if (wc_outdir_commit(d, f, rel, err) < 0)
 		return -1;
 	plist[0] = '\0';
 	for (j = 0; j < nnames; j++)
 		len += (size_t)snprintf(plist + len, sizeof(plist) - len,
 					"%s%s", j ? " " : "", names[j]);
-	v = vars_open(&buf, &blen);
+	v = cmp_vars(WC_CMP_PHASES, "wall time per phase", &buf, &blen);
 	if (!v)
 		return nomem(err);
-	fprintf(v, "out = \"compare-phases\"\ntitle = \"wall time per "
-		"phase\"\ndatafile = \"compare-phases.dat\"\nphases = ");
+	fputs("phases = ", v);
 	wc_escape_gnuplot(v, plist);
 	fprintf(v, "\nncap = %zu\n", s->ncaps);
 	return cmp_script(WC_CMP_PHASES, v, &buf, drawn, p, d, err);
@@ -718,11 +735,11 @@ static int compare_throughput(const struct wc_chart_capture *c, size_t ncaps,
 			      double xmax, bool *drawn, struct wc_plot *p,
 			      struct wc_outdir *d, struct wc_err *err)
 {
-	char plist[8192], *buf = NULL;
+	char plist[8192], rel[64], *buf = NULL;
 	size_t i, j, len = 0, blen;
 	FILE *f, *v;
 
-	f = wc_outdir_create(d, "compare-throughput.dat", err);
+	f = cmp_dat(d, WC_CMP_THROUGHPUT, rel, sizeof(rel), err);
 	if (!f)
 		return -1;
 	fputs("# compare-throughput.dat - total MB/s over time, one block per "
@@ -739,16 +756,15 @@ static int compare_throughput(const struct wc_chart_capture *c, size_t ncaps,
 		len += (size_t)snprintf(plist + len, sizeof(plist) > len ? sizeof(plist) - len : 0,
 					"%s#%zu:%s", i ? " " : "", i + 1, c[i].dir);
 	}
-	if (wc_outdir_commit(d, f, "compare-throughput.dat", err) < 0)
+	if (wc_outdir_commit(d, f, rel, err) < 0)
 		return -1;
 	if (len >= sizeof(plist))
 		return 0;      /* too many names for one figure's legend */
-	v = vars_open(&buf, &blen);
+	v = cmp_vars(WC_CMP_THROUGHPUT, "throughput of every capture (main "
+		     "device)", &buf, &blen);
 	if (!v)
 		return nomem(err);
-	fprintf(v, "out = \"compare-throughput\"\ntitle = \"throughput of "
-		"every capture (main device)\"\ndatafile = \"compare-throughput.dat\"\n"
-		"names = ");
+	fputs("names = ", v);
 	wc_escape_gnuplot(v, plist);
 	fprintf(v, "\nxmax = %.9g\n", xmax);
 	return cmp_script(WC_CMP_THROUGHPUT, v, &buf, drawn, p, d, err);
@@ -764,12 +780,12 @@ static int compare_difference(const struct wc_chart_capture *c,
 			      struct wc_plot *p, struct wc_outdir *d,
 			      struct wc_err *err)
 {
-	char *buf = NULL;
+	char rel[64], *buf = NULL;
 	size_t i, blen;
 	FILE *f, *v;
 	int k;
 
-	f = wc_outdir_create(d, "compare-difference.dat", err);
+	f = cmp_dat(d, WC_CMP_DIFFERENCE, rel, sizeof(rel), err);
 	if (!f)
 		return -1;
 	fputs("# compare-difference.dat - each capture's wall-time difference "
@@ -787,14 +803,13 @@ static int compare_difference(const struct wc_chart_capture *c,
 			fprintf(f, " %.9f", (double)df->part_ns[k] / 1e9);
 		fputs("\n", f);
 	}
-	if (wc_outdir_commit(d, f, "compare-difference.dat", err) < 0)
+	if (wc_outdir_commit(d, f, rel, err) < 0)
 		return -1;
-	v = vars_open(&buf, &blen);
+	v = cmp_vars(WC_CMP_DIFFERENCE, "what each category added (up) or "
+		     "saved (down) against the baseline, main device", &buf, &blen);
 	if (!v)
 		return nomem(err);
-	fprintf(v, "out = \"compare-difference\"\ntitle = \"what each category "
-		"added (up) or saved (down) against the baseline, main device\"\n"
-		"datafile = \"compare-difference.dat\"\nncap = %zu\n", s->ncaps);
+	fprintf(v, "ncap = %zu\n", s->ncaps);
 	return cmp_script(WC_CMP_DIFFERENCE, v, &buf, drawn, p, d, err);
 }
 

@@ -45,10 +45,14 @@ static void figure(FILE *f, const char *dir, const struct wc_chart_info *fi,
 		"</figure>\n", pre, fi->name);
 }
 
-static void cat_head(FILE *f, const struct wc_plot *p)
+/* A table's heading and head row: the columns before the parts, the
+ * parts with their colours, the columns after. */
+static void table_head(FILE *f, const struct wc_plot *p, const char *before,
+		       const char *after)
 {
 	int k;
 
+	fputs(before, f);
 	for (k = 0; k < WC_NCAT; k++) {
 		fputs("<th>", f);
 		swatch(f, wc_plot_color(p, k));
@@ -58,6 +62,7 @@ static void cat_head(FILE *f, const struct wc_plot *p)
 	fputs("<th>", f);
 	swatch(f, wc_plot_color(p, WC_PART_IDLE));
 	fputs("idle</th>", f);
+	fputs(after, f);
 }
 
 static void cell_time(FILE *f, const struct wc_sum_figs *sf, int part)
@@ -105,11 +110,10 @@ static void differences(FILE *f, const struct wc_html_page *pg)
 
 	if (!s->has_diff)
 		return;
-	fputs("<h2 id=\"difference\">Difference against the baseline "
-	      "(main device, seconds)</h2>\n<table>\n<tr><th>#</th>"
-	      "<th class=\"l\">captures</th><th>runs</th><th>wall</th>", f);
-	cat_head(f, pg->plot);
-	fputs("<th class=\"l\">noise</th></tr>\n", f);
+	table_head(f, pg->plot, "<h2 id=\"difference\">Difference against the "
+		   "baseline (main device, seconds)</h2>\n<table>\n<tr><th>#</th>"
+		   "<th class=\"l\">captures</th><th>runs</th><th>wall</th>",
+		   "<th class=\"l\">noise</th></tr>\n");
 	for (g = 0; g < s->ngroups; g++) {
 		const struct wc_sum_group *gr = &s->groups[g];
 
@@ -167,11 +171,10 @@ static void summary_table(FILE *f, const struct wc_html_page *pg)
 	size_t i;
 	int k;
 
-	fputs("<h2 id=\"summary\">Time by category (main device)</h2>\n<table>\n"
-	      "<tr><th>#</th><th class=\"l\">capture</th><th>fs</th><th>write cache</th>"
-	      "<th>barriers</th><th>window (s)</th>", f);
-	cat_head(f, pg->plot);
-	fputs("</tr>\n", f);
+	table_head(f, pg->plot, "<h2 id=\"summary\">Time by category (main "
+		   "device)</h2>\n<table>\n<tr><th>#</th><th class=\"l\">capture"
+		   "</th><th>fs</th><th>write cache</th><th>barriers</th>"
+		   "<th>window (s)</th>", "</tr>\n");
 	for (i = 0; i < s->ncaps; i++) {
 		const struct wc_capture_meta *m = s->caps[i].meta;
 		const struct wc_sum_figs *sf = &s->caps[i].figs;
