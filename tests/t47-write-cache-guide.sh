@@ -60,6 +60,17 @@ while read -r num _; do
 		fail "docs/write-cache.md quotes $num, which is in none of the generated tables"
 done <"$TMP/quoted"
 
+# The guide and the other manuals name only captures that samples/ holds
+# (a name the samples were renamed from is an example that fails).
+for doc in "$TOP"/README.md "$TOP"/docs/*.md "$TOP"/docs/*.[18]; do
+	sed 's/\\-/-/g' "$doc" | { grep -oE 'samples/[A-Za-z0-9._-]+\.tar\.gz' || true; } |
+		sort -u >"$TMP/named"
+	while read -r f; do
+		[[ $f =~ ^samples/[A-Z_]+\.tar\.gz$ ]] && continue # a placeholder, as NAME
+		[[ -e $TOP/$f ]] || fail "${doc#"$TOP"/} names $f, which does not exist"
+	done <"$TMP/named"
+done
+
 # A second path to the same numbers: every capture Table 1 links to, read
 # by the text report, has a flush count inside its row's range in Table 3
 # and a window inside its row's wall mean ± 3 sd (or equal, one run).
