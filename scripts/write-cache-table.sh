@@ -121,7 +121,9 @@ def phase(n): [.phases[] | select(.name == n) | .wall_s][0];
     ($c | mean(.time_s.flush)),
     ($c | map(.flush_d2c_s.p50) | if any(. == null) then "-" else add / length end),
     ($c | map(.fua_writes) | min), ($c | map(.fua_writes) | max),
-    ($c | map(.requests.journal) | min), ($c | map(.requests.journal) | max)
+    ($c | map(.requests.journal) | min), ($c | map(.requests.journal) | max),
+    ($c | mean(.requests.data_write)),
+    ($c | map(.bytes.data_write) | add) / ([($c | map(.requests.data_write) | add), 1] | max)
   ]
 | map(tostring) | join("\t")'
 
@@ -242,18 +244,19 @@ END {
 	print ""
 	print "**Table 3.**  Flushes: cache-flush requests that reached the disk (blkparse"
 	print "`FN`) and their time, the median of their D2C, FUA writes and journal"
-	print "writes (counts: the runs'"'"' range; times: the runs'"'"' mean)."
+	print "writes (counts: the runs'"'"' range; times: the runs'"'"' mean), and the data"
+	print "writes: how many (the runs'"'"' mean) and their mean size."
 	print ""
-	print "| disk | fs | write cache | barriers | flushes | flush s | flush median ms | FUA writes | journal writes |"
-	print "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"
+	print "| disk | fs | write cache | barriers | flushes | flush s | flush median ms | FUA writes | journal writes | data writes | KiB each |"
+	print "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 	for (i = 1; i <= ndisks; i++) for (j = 1; j <= nfs; j++) for (k = 1; k <= nconf; k++) {
 		split(conf[k], cb, ",")
 		key = disks[i] SUBSEP fss[j] SUBSEP cb[1] SUBSEP cb[2]
 		if (!(key in row)) continue
 		split(row[key], f, "\t")
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f | %.0f |\n",
 			disks[i], fss[j], cb[1], cb[2], range(f[21], f[22]), s(f[23]), ms(f[24]),
-			range(f[25], f[26]), range(f[27], f[28])
+			range(f[25], f[26]), range(f[27], f[28]), f[29], f[30] / 1024
 	}
 }' "$work/rows" >"$work/table"
 
