@@ -84,6 +84,10 @@ struct wc_input {
 	 * numbered per CPU and device, and a merged file interleaves many
 	 * of them.  Made at the first numbered record. */
 	struct wc_map *seqs;
+	/* The key of the last seq_last() and its value: consecutive events
+	 * mostly share it, and no other put moved the map since. */
+	uint64_t seq_key;
+	uint32_t *seq_val;
 	int failed;
 };
 
@@ -664,10 +668,20 @@ static int scout_batch(struct wc_input *in, unsigned i, struct wc_err *err)
 static int seq_last(struct wc_input *in, uint64_t key, uint32_t **last)
 {
 	*last = NULL;
+	if (in->seq_val && key == in->seq_key) {
+		*last = in->seq_val;
+		return 0;
+	}
 	if (!in->seqs && wc_map_open(&in->seqs, sizeof(uint32_t),
 				     WC_INPUT_MAX_SEQ_KEYS, NULL) < 0)
 		return -1;
-	return wc_map_put(in->seqs, key, (void **)last, NULL) < 0 ? -1 : 0;
+	if (wc_map_put(in->seqs, key, (void **)last, NULL) < 0)
+		return -1;
+	/* Every put goes through here: the value kept stays valid until
+	 * the next one, which replaces it. */
+	in->seq_key = key;
+	in->seq_val = *last;
+	return 0;
 }
 
 /* ---- reading ---------------------------------------------------------- */
