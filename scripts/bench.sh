@@ -13,7 +13,7 @@
 # Scale with environment variables (defaults: about 10 minutes on a
 # quiet 2-core machine, 3 GB in $TMPDIR):
 #   BENCH_EVENTS=10000000   events of every shape
-#   BENCH_SHAPES="capture_gen wcsynth fixture-xfs sample-xfs-cache-on-barrier-on-run1"
+#   BENCH_SHAPES="capture_gen wcsynth fixture-xfs sample-hdd7200-xfs-cache-on-barrier-on-run1"
 #                       capture_gen: bench/capture_gen (ext4-like, load);
 #                       wcsynth: tests/wcsynth's disk model;
 #                       fixture-NAME: tests/fixtures/reader/NAME, and
@@ -40,7 +40,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$top"
 
 events=${BENCH_EVENTS:-10000000}
-shapes=${BENCH_SHAPES:-capture_gen wcsynth fixture-xfs sample-xfs-cache-on-barrier-on-run1}
+shapes=${BENCH_SHAPES:-capture_gen wcsynth fixture-xfs sample-hdd7200-xfs-cache-on-barrier-on-run1}
 with_btt=${BENCH_BTT:-1}
 with_archives=${BENCH_ARCHIVES:-1}
 big=${BENCH_BIG_EVENTS:-100000000}
@@ -203,7 +203,7 @@ rm -rf "${caps[@]}"
 # The recorded sample, merged once, repeated to BENCH_BIG_EVENTS and fed
 # through a FIFO, so neither the disk nor the generator's memory counts.
 if [[ $big != 0 ]]; then
-	name=xfs-cache-on-barrier-on-run1
+	name=hdd7200-xfs-cache-on-barrier-on-run1
 	mkdir -p "$tmp/unpack"
 	tar -xzf "samples/$name.tar.gz" -C "$tmp/unpack"
 	mapfile -t in < <(bases "$tmp/unpack/$name")

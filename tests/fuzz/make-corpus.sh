@@ -45,7 +45,7 @@ for d in "$top"/tests/fixtures/attrib/btt/*/; do
 done
 
 # ---- a small capture folder from a sample ----
-sample=ext4-cache-on-barrier-on-run1
+sample=hdd7200-ext4-cache-on-barrier-on-run1
 tar -C "$tmp" -xzf "$top/samples/$sample.tar.gz"
 cap=$tmp/$sample
 for f in "$cap"/trace/*; do
