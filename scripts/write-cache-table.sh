@@ -163,8 +163,7 @@ done
 
 # Markdown.  Seconds with three decimals as the text report prints them; a
 # part that is exactly zero prints as 0, as there.
-awk -F'\t' -v report_on_on="${report[on,on]}" -v report_on_off="${report[on,off]}" \
-	-v report_off_on="${report[off,on]}" -v report_off_off="${report[off,off]}" '
+awk_format='
 function s(x) { return x == "-" ? "-" : sprintf("%.3f", x) }
 function d(x) { return x == 0 ? "0" : sprintf("%+.3f", x) }
 function ms(x) { return x == "-" ? "-" : sprintf("%.2f", x * 1000) }
@@ -175,7 +174,9 @@ function verdict(v, t) {
 	if (v == "real") return t == "-" ? "real (runs never vary)" : sprintf("real (t = %.2f)", t)
 	if (v == "within_noise") return sprintf("within noise (t = %.2f)", t)
 	return v
-}
+}'
+awk -F'\t' -v report_on_on="${report[on,on]}" -v report_on_off="${report[on,off]}" \
+	-v report_off_on="${report[off,on]}" -v report_off_off="${report[off,off]}" "$awk_format"'
 function links(names,   n, i, out, part) {
 	n = split(names, part, " ")
 	out = ""
@@ -213,6 +214,7 @@ END {
 				printf "| %s | %s | %s | %s | 0 | - | - | - | %s | %s | |\n", disks[i], fss[j], cb[1], cb[2], r, why
 				continue
 			}
+			keys[++nkeys] = key
 			split(row[key], f, "\t")
 			wall = s(f[8]) (f[9] == "-" ? "" : " ± " s(f[9]))
 			printf "| %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | `demo-report/%s/phases.png` |\n",
@@ -231,13 +233,10 @@ END {
 	print ""
 	print "| disk | fs | write cache | barriers | difference | flush | journal | metadata | data | other | off device | noise |"
 	print "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
-	for (i = 1; i <= ndisks; i++) for (j = 1; j <= nfs; j++) for (k = 1; k <= nconf; k++) {
-		split(conf[k], cb, ",")
-		key = disks[i] SUBSEP fss[j] SUBSEP cb[1] SUBSEP cb[2]
-		if (!(key in row)) continue
-		split(row[key], f, "\t")
+	for (n = 1; n <= nkeys; n++) {
+		split(row[keys[n]], f, "\t")
 		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			disks[i], fss[j], cb[1], cb[2], d(f[12]), d(f[13]), d(f[14]), d(f[15]),
+			f[1], f[3], f[4], f[5], d(f[12]), d(f[13]), d(f[14]), d(f[15]),
 			d(f[16]), d(f[17]), d(f[18]), verdict(f[19], f[20])
 	}
 
@@ -249,13 +248,10 @@ END {
 	print ""
 	print "| disk | fs | write cache | barriers | flushes | flush s | flush median ms | FUA writes | journal writes | data writes | KiB each |"
 	print "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-	for (i = 1; i <= ndisks; i++) for (j = 1; j <= nfs; j++) for (k = 1; k <= nconf; k++) {
-		split(conf[k], cb, ",")
-		key = disks[i] SUBSEP fss[j] SUBSEP cb[1] SUBSEP cb[2]
-		if (!(key in row)) continue
-		split(row[key], f, "\t")
+	for (n = 1; n <= nkeys; n++) {
+		split(row[keys[n]], f, "\t")
 		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f | %.0f |\n",
-			disks[i], fss[j], cb[1], cb[2], range(f[21], f[22]), s(f[23]), ms(f[24]),
+			f[1], f[3], f[4], f[5], range(f[21], f[22]), s(f[23]), ms(f[24]),
 			range(f[25], f[26]), range(f[27], f[28]), f[29], f[30] / 1024
 	}
 }' "$work/rows" >"$work/table"
@@ -275,14 +271,7 @@ END {
 
 # Table 4: the report's subtractions beside the same comparisons measured.
 awk -F'\t' -v report_on_on="${report[on,on]}" -v report_on_off="${report[on,off]}" \
-	-v report_off_on="${report[off,on]}" -v report_off_off="${report[off,off]}" '
-function d(x) { return x == 0 ? "0" : sprintf("%+.3f", x) }
-function verdict(v, t) {
-	if (v == "no_estimate") return "no estimate (one run)"
-	if (v == "real") return t == "-" ? "real (runs never vary)" : sprintf("real (t = %.2f)", t)
-	if (v == "within_noise") return sprintf("within noise (t = %.2f)", t)
-	return v
-}
+	-v report_off_on="${report[off,on]}" -v report_off_off="${report[off,off]}" "$awk_format"'
 { row[$1 SUBSEP $3 SUBSEP $2] = $0; if (!($1 in seen)) { seen[$1] = 1; disks[++ndisks] = $1 } }
 END {
 	rep["on,on"] = report_on_on; rep["on,off"] = report_on_off
