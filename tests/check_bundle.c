@@ -8,7 +8,8 @@
  *
  * Captures are made by hand: a few hundred requests (data, metadata,
  * journal, flushes) on one device, as events through
- * wc_analysis_run_source(), with the bundle's hook set as wcanalyze sets it.
+ * wc_analysis_run_source() with the series on, then handed to
+ * wc_bundle_add() as wcanalyze does.
  * Run from the top of the source tree (run-tests.sh does): templates come
  * from ./plots.
  */
