@@ -311,6 +311,7 @@ static size_t enc(unsigned char *buf, size_t size, const struct wc_event *ev,
 START_TEST(test_frame)
 {
 	static const unsigned char msg[] = "hello";
+	static const unsigned char id8[8] = { 99 };
 	unsigned char buf[512], rec[256];
 	struct wc_event ev = {
 		.time = 1234, .sector = 8, .bytes = 4096, .pid = 42,
@@ -364,6 +365,7 @@ START_TEST(test_frame)
 	 * so the filter does. */
 	ev.has_cgroup = false;
 	ev.action |= WC_TA_CGROUP;
+	ev.pdu = id8;
 	ev.pdu_len = 4;
 	k = enc(rec, sizeof(rec), &ev, WC_BLK_VERSION_7);
 	ck_assert_int_eq(wc_record_frame(rec, k, &total, &got, &err),
