@@ -79,7 +79,6 @@ struct wc_input {
 	struct wc_map *comms;    /* pid -> struct comm, made at the first name */
 	bool blk_names;         /* names as blkparse gives them */
 	uint64_t pulled;        /* events pulled, one interleaved stream */
-	uint64_t cur_arrival;   /* pull number of the event handed out last */
 	/* Last sequence number seen per (device, CPU): sequences are
 	 * numbered per CPU and device, and a merged file interleaves many
 	 * of them.  Made at the first numbered record. */
@@ -544,7 +543,7 @@ const char *wc_input_comm(const struct wc_input *in, uint32_t pid)
 	/* A merged file holds each name where blkparse learnt it: an event
 	 * before it in the file was printed without it, though the window
 	 * read it first. */
-	if (in->blk_names && in->reorder && comm->since > in->cur_arrival)
+	if (in->blk_names && in->reorder && comm->since > wc_reorder_arrival(in->reorder))
 		return NULL;
 	return comm->name;
 }
@@ -1013,8 +1012,6 @@ int wc_input_next(struct wc_input *in, struct wc_event *ev, struct wc_err *err)
 		r = wc_merge_next(in->merge, ev, err);
 	if (r < 0)
 		in->failed = 1;
-	if (r > 0 && in->reorder)
-		in->cur_arrival = wc_reorder_arrival(in->reorder);
 	if (r > 0) {
 		/* A clock that steps back, or a stream out of order beyond
 		 * what the merge can mend: counted, said once at the end. */

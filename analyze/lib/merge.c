@@ -200,11 +200,14 @@ struct wc_reorder {
 	struct slot *slots;
 	size_t *fifo;            /* ring of slot numbers, in arrival order */
 	size_t fifo_head, fifo_n;
+	size_t fifo_tail;        /* where the next one goes */
 	struct wc_prioq *heap;   /* items: slot numbers */
+	size_t nheap;            /* events in the heap: no call when 0 */
 	size_t *free_slots;
 	size_t nfree;
 	size_t used;             /* slots 0..used-1 have held an event */
 	long last;               /* slot handed out last, or -1 */
+	uint64_t last_arrival;   /* its arrival; kept after the end */
 	uint64_t arrivals;
 	uint64_t genesis;
 	int eof;
@@ -320,12 +323,19 @@ static int r_fill_one(struct wc_reorder *r)
 	if (sl->arrival < GENESIS_BATCH && sl->ev.time < r->genesis)
 		r->genesis = sl->ev.time;
 	r->nfree--;
+	/* The run check: an event not earlier than the FIFO's tail (the
+	 * common case, and every event of a file in order) costs a
+	 * comparison, never a heap walk.  The ring wraps by comparison:
+	 * a division per event cost more than the rest of the check. */
 	if (r->fifo_n == 0 ||
-	    !r_before(r, i, r->fifo[(r->fifo_head + r->fifo_n - 1) % r->window])) {
-		r->fifo[(r->fifo_head + r->fifo_n) % r->window] = i;
+	    !r_before(r, i, r->fifo[(r->fifo_tail ? r->fifo_tail : r->window) - 1])) {
+		r->fifo[r->fifo_tail] = i;
+		if (++r->fifo_tail == r->window)
+			r->fifo_tail = 0;
 		r->fifo_n++;
 	} else {
 		wc_prioq_put(r->heap, sl->ev.time, r_tie(&sl->ev), i, NULL);
+		r->nheap++;
 	}
 	return 1;
 }
@@ -344,7 +354,7 @@ int wc_reorder_next(struct wc_reorder *r, struct wc_event *ev,
 	}
 	while (!r->eof && r->nfree > 0)
 		r_fill_one(r);
-	if (r->fifo_n == 0 && wc_prioq_count(r->heap) == 0) {
+	if (r->fifo_n == 0 && r->nheap == 0) {
 		if (r->deferred.kind != WC_ERR_NONE) {
 			r->failed = 1;
 			goto fail;
@@ -352,17 +362,20 @@ int wc_reorder_next(struct wc_reorder *r, struct wc_event *ev,
 		return 0;
 	}
 	if (r->fifo_n > 0 &&
-	    (!wc_prioq_peek(r->heap, &top) ||
+	    (r->nheap == 0 || !wc_prioq_peek(r->heap, &top) ||
 	     r_before(r, r->fifo[r->fifo_head], top.item))) {
 		i = r->fifo[r->fifo_head];
-		r->fifo_head = (r->fifo_head + 1) % r->window;
+		if (++r->fifo_head == r->window)
+			r->fifo_head = 0;
 		r->fifo_n--;
 	} else {
 		wc_prioq_get(r->heap, &top);
+		r->nheap--;
 		i = top.item;
 	}
 	*ev = r->slots[i].ev;
 	r->last = (long)i;
+	r->last_arrival = r->slots[i].arrival;
 	return 1;
 
 fail:
@@ -373,7 +386,7 @@ fail:
 
 uint64_t wc_reorder_arrival(const struct wc_reorder *r)
 {
-	return r->last >= 0 ? r->slots[r->last].arrival : 0;
+	return r->last_arrival;
 }
 
 uint64_t wc_reorder_genesis(const struct wc_reorder *r)
