@@ -151,14 +151,19 @@ struct run {
 	void *ctx;
 };
 
+static int input_next(void *ctx, struct wc_event *ev, struct wc_err *err);
+
 /* The tracker's source: every event goes to btt first, as it passes.
  * btt keeps its own failure (out of memory) for the end of the run. */
 static int feed(void *ctx, struct wc_event *ev, struct wc_err *err)
 {
 	struct run *run = ctx;
-	int r = run->next(run->ctx, ev, err);
+	/* The input is the usual source: a direct call saves an indirect
+	 * one per event. */
+	int r = run->next == input_next ? wc_input_next(run->ctx, ev, err) :
+					  run->next(run->ctx, ev, err);
 
-	if (r > 0 && run->a->btt)
+	if (r > 0 && run->a->btt && wc_btt_wants(ev))
 		wc_btt_add(run->a->btt, ev, NULL);
 	return r;
 }

@@ -492,15 +492,9 @@ int wc_btt_add(struct wc_btt *b, const struct wc_event *ev, struct wc_err *err)
 
 	if (b->failed)
 		return -1;
-	if (wc_event_is_notify(ev) || wc_event_has(ev, WC_TC_PC))
-		return 0;
-	/* btt matches the low 16 bits of action, cgroup flag included. */
-	if (ev->has_cgroup || ev->bytes == 0)
+	if (!wc_btt_wants(ev))
 		return 0;
 	what = wc_event_what(ev);
-	if (what != WC_TA_QUEUE && what != WC_TA_ISSUE &&
-	    what != WC_TA_COMPLETE)
-		return 0;
 	d = find_dev(b, ev->device);
 	if (!d) {
 		if (what != WC_TA_QUEUE)

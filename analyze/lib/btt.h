@@ -46,6 +46,7 @@
 #ifndef WC_BTT_H
 #define WC_BTT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "event.h"
@@ -65,6 +66,19 @@ int wc_btt_open(struct wc_btt **out, struct wc_err *err);
 /* Takes one event; returns -1 only when out of memory (err filled, may be
  * NULL), and then ignores every later event. */
 int wc_btt_add(struct wc_btt *b, const struct wc_event *ev, struct wc_err *err);
+/* False for an event wc_btt_add() ignores whatever came before (the
+ * rules above): a caller with many such events (G, I, M, P, U, notify)
+ * may skip the call for them, and the figures are the same. */
+static inline bool wc_btt_wants(const struct wc_event *ev)
+{
+	unsigned what = wc_event_what(ev);
+
+	/* btt matches the low 16 bits of action, cgroup flag included. */
+	return !wc_event_is_notify(ev) && !wc_event_has(ev, WC_TC_PC) &&
+	       !ev->has_cgroup && ev->bytes != 0 &&
+	       (what == WC_TA_QUEUE || what == WC_TA_ISSUE ||
+		what == WC_TA_COMPLETE);
+}
 /* -1 with the first failure of wc_btt_add() in err, else 0. */
 int wc_btt_status(const struct wc_btt *b, struct wc_err *err);
 const struct wc_btt_stat *wc_btt_q2c(const struct wc_btt *b);
