@@ -137,11 +137,7 @@ for fs in ext3 ext4 xfs; do
 	same "$fs, several names a pid, merged file" "bp-names-$fs" "wc-names-$fs-bin"
 done
 # Batches after the first: a synthetic trace of about 2,400 records per
-# CPU, named from the middle on.  In its merged file an event gets only
-# the names written before it (where blkparse learnt them), though the
-# reorder window reads far ahead; that file's order of events with equal
-# times differs from blkparse's (the generator gives both CPUs the same
-# times), so it is compared sorted: the names are in every line.
+# CPU, named from the middle on.
 "$WCSYNTH" -n 300 syn >/dev/null
 mkdir names-syn
 "$CONV" --names a --names-after 1500 syn.blktrace.0 names-syn/s.blktrace.0
@@ -154,8 +150,34 @@ same "synthetic, several names a pid" bp-names-syn wc-names-syn
 tar czf names-syn.tar.gz names-syn
 "$WCANALYZE" --dump names-syn.tar.gz >wc-names-syn-tgz
 same "synthetic, several names a pid, tar.gz" bp-names-syn wc-names-syn-tgz
-blkparse -q -D names-syn -i s -d names-syn.bin -O >/dev/null
-"$WCANALYZE" --dump names-syn.bin | LC_ALL=C sort >wc-names-syn-bin
-LC_ALL=C sort bp-names-syn >bp-names-syn-sorted
-same "synthetic, several names a pid, merged file" bp-names-syn-sorted wc-names-syn-bin
-echo "ok: $(wc -l <bp-md) lines across 3 devices, $i derived traces, several names a pid"
+
+# A single stream as "blkparse -i -" prints it (merge.h): 512 events at a
+# time, sorted by (time, device, sequence), events equal in all three last
+# read first, and once a (device, CPU) sequence number does not follow
+# (gaps; the 0 of tracefs records) everything to the end held and sorted.
+# blkparse takes a file's first time 0 (every "blkparse -d" file) for no
+# genesis yet and shifts the times of later batches: the merged files are
+# moved one second on (--shift) to compare their lines whole.  CPU 1 is
+# a copy of CPU 0 (--cpu), so every event of CPU 0 has a twin equal in
+# time, device and sequence; CPU 2 ties with CPU 0 across batch ends.
+stream_vs_blkparse() {   # stream_vs_blkparse NAME DIR BASE
+	blkparse -q -D "$2" -i "$3" -d "$1.bin0" -O >/dev/null 2>&1
+	"$CONV" --shift 1000000000 "$1.bin0" "$1.bin"
+	blkparse -q -i - <"$1.bin" 2>/dev/null | grep -v '^Input file ' >"bp-$1" || true
+	[[ $(wc -l <"bp-$1") -gt 2000 ]] || fail "$1: blkparse printed too little"
+	"$WCANALYZE" --dump "$1.bin" >"wc-$1" 2>/dev/null
+	same "$1, merged file against blkparse -i -" "bp-$1" "wc-$1"
+	"$WCANALYZE" --dump - <"$1.bin" >"wc-$1-stdin" 2>/dev/null
+	same "$1, standard input against blkparse -i -" "bp-$1" "wc-$1-stdin"
+}
+stream_vs_blkparse names-stream names-syn s
+for seq in keep 0 50; do
+	opts=()
+	[[ $seq == keep ]] || opts=(--seq "$seq")
+	mkdir "twins-$seq"
+	"$CONV" "${opts[@]}" syn.blktrace.0 "twins-$seq/t.blktrace.0"
+	"$CONV" "${opts[@]}" --cpu 1 syn.blktrace.0 "twins-$seq/t.blktrace.1"
+	"$CONV" "${opts[@]}" --cpu 2 syn.blktrace.1 "twins-$seq/t.blktrace.2"
+	stream_vs_blkparse "twins-$seq" "twins-$seq" t
+done
+echo "ok: $(wc -l <bp-md) lines across 3 devices, $i derived traces, several names a pid, single streams as blkparse -i - prints them"

@@ -22,6 +22,12 @@
  *   --cgroup ID     flag every event with a cgroup id
  *   --seq N         number the non-notify records 1, 2, ... leaving out
  *                   every Nth number (0: no gaps), as real blktrace does
+ *   --cpu N         set every record's CPU (a copy of a CPU file as
+ *                   another CPU's: every event then has a twin equal in
+ *                   time, device and sequence)
+ *   --shift NS      add NS to every record's time: a file "blkparse -d"
+ *                   wrote starts at time 0, which "blkparse -i -" treats
+ *                   as no genesis found yet (merge.h)
  *   --scramble SEED about one record in eight gets one field the decoder
  *                   cannot check replaced (time backwards or far ahead,
  *                   sector, bytes, what, category bits, device, error),
@@ -61,6 +67,9 @@ struct conv {
 	unsigned seq_gap;
 	bool seq;
 	uint32_t next_seq;
+	uint64_t shift;
+	bool set_cpu;
+	uint32_t cpu;
 	bool scramble, scramble_devices;
 	uint64_t rng;
 	FILE *out;
@@ -112,10 +121,16 @@ static void scramble(struct conv *c, struct wc_event *ev)
 }
 
 /* Writes ev in the output's version and byte order. */
-static int put(struct conv *c, const struct wc_event *ev, struct wc_err *err)
+static int put(struct conv *c, const struct wc_event *in, struct wc_err *err)
 {
 	static unsigned char rec[WC_BLK_RECORD_MAX];
+	struct wc_event shifted = *in;
+	const struct wc_event *ev = &shifted;
 	ssize_t n;
+
+	shifted.time += c->shift;
+	if (c->set_cpu)
+		shifted.cpu = c->cpu;
 
 	n = wc_blk_encode(rec, sizeof(rec), ev,
 			  c->v8 ? WC_BLK_VERSION_8 : WC_BLK_VERSION_7, c->swap,
@@ -290,7 +305,7 @@ static void usage(void)
 		"usage: wctrace_convert [--v8] [--swap] [--device M:m] "
 		"[--remap M:m:OFF] [--split] [--notify] [--names TAG [--names-after N]] "
 		"[--cgroup ID] "
-		"[--seq N] [--scramble SEED]\n"
+		"[--seq N] [--cpu N] [--shift NS] [--scramble SEED]\n"
 		"       [--scramble-devices SEED] IN OUT\n");
 	exit(2);
 }
@@ -338,6 +353,11 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--scramble-devices") && i + 1 < argc) {
 			c.scramble_devices = true;
 			c.rng = strtoull(argv[++i], NULL, 0) * 2654435761u + 1;
+		} else if (!strcmp(a, "--cpu") && i + 1 < argc) {
+			c.set_cpu = true;
+			c.cpu = (uint32_t)strtoul(argv[++i], NULL, 0);
+		} else if (!strcmp(a, "--shift") && i + 1 < argc) {
+			c.shift = strtoull(argv[++i], NULL, 0);
 		} else if (!strcmp(a, "--seq") && i + 1 < argc) {
 			c.seq = true;
 			c.seq_gap = (unsigned)strtoul(argv[++i], NULL, 0);

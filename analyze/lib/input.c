@@ -78,7 +78,6 @@ struct wc_input {
 	struct wc_capture *capture;
 	struct wc_map *comms;    /* pid -> struct comm, made at the first name */
 	bool blk_names;         /* names as blkparse gives them */
-	uint64_t pulled;        /* events pulled, one interleaved stream */
 	/* Last sequence number seen per (device, CPU): sequences are
 	 * numbered per CPU and device, and a merged file interleaves many
 	 * of them.  Made at the first numbered record. */
@@ -505,8 +504,6 @@ base_name:
 
 struct comm {
 	char name[COMM_SIZE];
-	uint64_t since;         /* one interleaved stream: the pull number
-				 * of the first event read after the name */
 };
 
 static int comm_add(struct wc_input *in, uint32_t pid, const unsigned char *p,
@@ -530,7 +527,6 @@ static int comm_add(struct wc_input *in, uint32_t pid, const unsigned char *p,
 		len = COMM_SIZE - 1;
 	memcpy(comm->name, p, len);
 	comm->name[len] = '\0';
-	comm->since = in->pulled;
 	return 0;
 }
 
@@ -540,17 +536,16 @@ const char *wc_input_comm(const struct wc_input *in, uint32_t pid)
 
 	if (!comm)
 		return NULL;
-	/* A merged file holds each name where blkparse learnt it: an event
-	 * before it in the file was printed without it, though the window
-	 * read it first. */
-	if (in->blk_names && in->reorder && comm->since > wc_reorder_arrival(in->reorder))
-		return NULL;
 	return comm->name;
 }
 
 void wc_input_set_blkparse_names(struct wc_input *in)
 {
 	in->blk_names = true;
+	/* Read in blkparse's batches, a single stream knows the names
+	 * blkparse knew when it printed. */
+	if (in->reorder)
+		wc_reorder_set_blkparse(in->reorder);
 }
 
 /* A new handle on stream s: its archive member, standard input or file. */
@@ -877,7 +872,6 @@ static int pull(void *ctx, unsigned i, struct wc_event *ev, struct wc_err *err)
 		}
 		if (s->batch_left)
 			s->batch_left--;
-		in->pulled++;
 		/* tracefs records all carry sequence 0: nothing to count. */
 		if (ev->sequence && !wc_event_is_notify(ev)) {
 			uint32_t *last;

@@ -158,9 +158,13 @@ const char *wc_input_comm(const struct wc_input *in, uint32_t pid);
  * members read whole at the scan are read twice; a member read from its
  * archive keeps a second handle for its scout (at most WC_INPUT_MAX_OPEN
  * more), except when such members outnumber WC_INPUT_MAX_OPEN: those
- * get no scout, and names as without this call.  In a merged file
- * ("blkparse -d") each name sits where blkparse learnt it, and an event
- * gets only the names before it in the file.
+ * get no scout, and names as without this call.  A single stream (a
+ * merged "blkparse -d" file, standard input) is then handed out in the
+ * order "blkparse -i -" prints it (wc_reorder_set_blkparse(), merge.h),
+ * read as blkparse reads it, so an event gets the names of the batches
+ * read before it was printed; once blkparse waits on a sequence gap it
+ * reads to the end before printing, and knows names this window of
+ * WC_REORDER_WINDOW events has not read yet.
  */
 void wc_input_set_blkparse_names(struct wc_input *in);
 

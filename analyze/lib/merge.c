@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "map.h"
 #include "prioq.h"
+#include "wclimits.h"
 
 /* ---- k-way merge ------------------------------------------------------ */
 
@@ -207,13 +209,20 @@ struct wc_reorder {
 	size_t nfree;
 	size_t used;             /* slots 0..used-1 have held an event */
 	long last;               /* slot handed out last, or -1 */
-	uint64_t last_arrival;   /* its arrival; kept after the end */
 	uint64_t arrivals;
 	uint64_t genesis;
 	int eof;
 	int failed;
 	struct wc_err deferred;
 	struct wc_err scratch;   /* for pull(); empty but after a failure */
+	/* wc_reorder_set_blkparse(): batches, and blkparse's wait */
+	int blkparse;
+	int stalled;
+	size_t batch;            /* events a batch: GENESIS_BATCH or the window */
+	size_t *batch_slots;     /* the batch being read, in arrival order */
+	struct wc_map *seqs;     /* (device, cpu) -> last sequence printed */
+	uint64_t seq_key;        /* the key looked up last, and its value */
+	uint32_t *seq_val;
 };
 
 /* The second key, after time. */
@@ -252,7 +261,9 @@ int wc_reorder_open(struct wc_reorder **out, size_t window,
 	r->slots = calloc(window, sizeof(*r->slots));
 	r->fifo = calloc(window, sizeof(*r->fifo));
 	r->free_slots = calloc(window, sizeof(*r->free_slots));
-	if (!r->slots || !r->fifo || !r->free_slots)
+	r->batch = window < GENESIS_BATCH ? window : GENESIS_BATCH;
+	r->batch_slots = calloc(r->batch, sizeof(*r->batch_slots));
+	if (!r->slots || !r->fifo || !r->free_slots || !r->batch_slots)
 		goto fail_free;
 	/* The whole window from the start: no put() can fail later. */
 	if (wc_prioq_open(&r->heap, window, err) < 0)
@@ -277,14 +288,14 @@ fail:
 			  "out of memory");
 }
 
-/* Reads one event into a free slot; 0 at the end or on failure. */
-static int r_fill_one(struct wc_reorder *r)
+/* Reads one event into a free slot, *slot; 0 at the end or on failure. */
+static int r_take(struct wc_reorder *r, size_t *slot)
 {
 	struct slot *sl;
 	size_t i;
 	int ret;
 
-	i = r->free_slots[r->nfree - 1];
+	i = *slot = r->free_slots[r->nfree - 1];
 	sl = &r->slots[i];
 	ret = r->pull(r->ctx, 0, &sl->ev, &r->scratch);
 	if (ret <= 0) {
@@ -323,6 +334,17 @@ static int r_fill_one(struct wc_reorder *r)
 	if (sl->arrival < GENESIS_BATCH && sl->ev.time < r->genesis)
 		r->genesis = sl->ev.time;
 	r->nfree--;
+	return 1;
+}
+
+/* Reads one event into a free slot and queues it; 0 at the end or on
+ * failure. */
+static int r_fill_one(struct wc_reorder *r)
+{
+	size_t i;
+
+	if (!r_take(r, &i))
+		return 0;
 	/* The run check: an event not earlier than the FIFO's tail (the
 	 * common case, and every event of a file in order) costs a
 	 * comparison, never a heap walk.  The ring wraps by comparison:
@@ -334,10 +356,105 @@ static int r_fill_one(struct wc_reorder *r)
 			r->fifo_tail = 0;
 		r->fifo_n++;
 	} else {
-		wc_prioq_put(r->heap, sl->ev.time, r_tie(&sl->ev), i, NULL);
+		wc_prioq_put(r->heap, r->slots[i].ev.time,
+			     r_tie(&r->slots[i].ev), i, NULL);
 		r->nheap++;
 	}
 	return 1;
+}
+
+/* ---- blkparse's order (--dump) ---------------------------------------- */
+
+void wc_reorder_set_blkparse(struct wc_reorder *r)
+{
+	r->blkparse = 1;
+}
+
+/* Reads the next batch into the heap.  blkparse inserts a batch into its
+ * tree last read first, and an event equal in (time, device, sequence)
+ * to one there goes after it: put() in that order makes the heap's own
+ * tie-break (the order of the put() calls) blkparse's. */
+static void bp_read_batch(struct wc_reorder *r)
+{
+	size_t n = 0, i;
+
+	while (n < r->batch && r->nfree > 0 && r_take(r, &r->batch_slots[n]))
+		n++;
+	while (n > 0) {
+		i = r->batch_slots[--n];
+		wc_prioq_put(r->heap, r->slots[i].ev.time,
+			     r_tie(&r->slots[i].ev), i, NULL);
+		r->nheap++;
+	}
+}
+
+/* blkparse prints an event of a (device, CPU) only when its sequence
+ * number follows the one printed last (the first of each goes), or it is
+ * a message; otherwise it waits for more batches, up to the end of the
+ * input.  1 when ev may be printed now, 0 when blkparse would wait. */
+static int bp_in_sequence(struct wc_reorder *r, const struct wc_event *ev)
+{
+	const uint64_t message = WC_TC(WC_TC_NOTIFY) | WC_TN_MESSAGE;
+	uint64_t key = (uint64_t)ev->device << 32 | ev->cpu;
+	uint32_t *last = NULL;
+	int put;
+
+	if (ev->action == message)
+		return 1;
+	if (r->seq_val && key == r->seq_key) {
+		last = r->seq_val;
+	} else {
+		if (!r->seqs && wc_map_open(&r->seqs, sizeof(uint32_t),
+					    WC_INPUT_MAX_SEQ_KEYS, NULL) < 0)
+			return 1;
+		put = wc_map_put(r->seqs, key, (void **)&last, NULL);
+		/* Past the bound (or out of memory) a pair is not
+		 * followed: its events go as they come. */
+		if (put < 0 || put == WC_MAP_FULL)
+			return 1;
+		r->seq_key = key;
+		r->seq_val = last;
+		if (put == WC_MAP_ADDED) {
+			*last = ev->sequence;
+			return 1;
+		}
+	}
+	if ((uint64_t)ev->sequence != (uint64_t)*last + 1)
+		return 0;
+	*last = ev->sequence;
+	return 1;
+}
+
+/*
+ * blkparse reading one stream (a pipe, standard input) reads 512 events,
+ * sorts them into the events it holds, prints from the earliest on while
+ * bp_in_sequence() lets it, and reads the next batch when it stopped.
+ * Once it waits, it waits to the end of the input (nothing earlier
+ * arrives in a file in time order), and then prints everything it holds
+ * in order: from there on a window of everything read, handing out its
+ * earliest when full, gives the same order as long as nothing is further
+ * out of place than the window.
+ */
+static int bp_next(struct wc_reorder *r, struct wc_prioq_entry *top)
+{
+	for (;;) {
+		if (!wc_prioq_peek(r->heap, top)) {
+			if (r->eof)
+				return 0;
+			bp_read_batch(r);
+			continue;
+		}
+		if (!r->eof && !r->stalled &&
+		    !bp_in_sequence(r, &r->slots[top->item].ev))
+			r->stalled = 1;
+		if (r->stalled && !r->eof && r->nfree >= r->batch) {
+			bp_read_batch(r);
+			continue;
+		}
+		wc_prioq_get(r->heap, top);
+		r->nheap--;
+		return 1;
+	}
 }
 
 int wc_reorder_next(struct wc_reorder *r, struct wc_event *ev,
@@ -352,15 +469,16 @@ int wc_reorder_next(struct wc_reorder *r, struct wc_event *ev,
 		r->free_slots[r->nfree++] = (size_t)r->last;
 		r->last = -1;
 	}
+	if (r->blkparse) {
+		if (!bp_next(r, &top))
+			goto end;
+		i = top.item;
+		goto out;
+	}
 	while (!r->eof && r->nfree > 0)
 		r_fill_one(r);
-	if (r->fifo_n == 0 && r->nheap == 0) {
-		if (r->deferred.kind != WC_ERR_NONE) {
-			r->failed = 1;
-			goto fail;
-		}
-		return 0;
-	}
+	if (r->fifo_n == 0 && r->nheap == 0)
+		goto end;
 	if (r->fifo_n > 0 &&
 	    (r->nheap == 0 || !wc_prioq_peek(r->heap, &top) ||
 	     r_before(r, r->fifo[r->fifo_head], top.item))) {
@@ -373,20 +491,19 @@ int wc_reorder_next(struct wc_reorder *r, struct wc_event *ev,
 		r->nheap--;
 		i = top.item;
 	}
+out:
 	*ev = r->slots[i].ev;
 	r->last = (long)i;
-	r->last_arrival = r->slots[i].arrival;
 	return 1;
 
+end:
+	if (r->deferred.kind == WC_ERR_NONE)
+		return 0;
+	r->failed = 1;
 fail:
 	if (err && err->kind == WC_ERR_NONE)
 		*err = r->deferred;
 	return -1;
-}
-
-uint64_t wc_reorder_arrival(const struct wc_reorder *r)
-{
-	return r->last_arrival;
 }
 
 uint64_t wc_reorder_genesis(const struct wc_reorder *r)
@@ -409,5 +526,7 @@ void wc_reorder_free(struct wc_reorder *r)
 	free(r->fifo);
 	wc_prioq_free(r->heap);
 	free(r->free_slots);
+	free(r->batch_slots);
+	wc_map_free(r->seqs);
 	free(r);
 }

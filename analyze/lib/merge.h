@@ -13,9 +13,10 @@
  *
  *   wc_reorder  a single interleaved stream (standard input, a merged
  *               "blkparse -d" file) sorted through a bounded window of
- *               events by (time, device, sequence, arrival), as blkparse
- *               sorts what it reads from a pipe.  Events further out of
- *               order than the window stay out of order.
+ *               events by (time, device, sequence, arrival).  Events
+ *               further out of order than the window stay out of order.
+ *               With wc_reorder_set_blkparse() (for --dump) the order is
+ *               instead exactly the one "blkparse -i -" prints (below).
  *
  *     static int pull(void *ctx, unsigned stream, struct wc_event *ev,
  *                     struct wc_err *err);   // 1 event, 0 end, -1 failure
@@ -72,8 +73,34 @@ int wc_reorder_open(struct wc_reorder **out, size_t window,
 int wc_reorder_next(struct wc_reorder *r, struct wc_event *ev,
 		    struct wc_err *err);
 uint64_t wc_reorder_genesis(const struct wc_reorder *r);
-/* The event handed out last was the how-manieth pulled, from 0. */
-uint64_t wc_reorder_arrival(const struct wc_reorder *r);
+/*
+ * Hands events out in the order "blkparse -i -" (blktrace 1.2) prints a
+ * single stream in; call once, before the first next().  blkparse reads
+ * 512 events at a time (notify records other than messages are not
+ * events and do not count), puts them into a tree sorted by (time,
+ * device, sequence) where an event equal in all three goes after the
+ * ones already there, inserting each batch last read first, and prints
+ * every event of the tree before it reads the next batch.  So among
+ * equal times a batch's events come before the next batch's, and events
+ * equal in (time, device, sequence), as two CPUs' events with the same
+ * sequence number, come out last read first within a batch.  It stops
+ * printing at an event whose (device, CPU) sequence number does not
+ * follow the one printed last (a gap, or the sequence 0 of every tracefs
+ * record), and from there holds everything to the end of the input
+ * before it prints the rest in order: this window then holds what it can
+ * (its size) and hands out its earliest when full, the same order as
+ * long as no event is further out of place than the window.  What
+ * blkparse waits on is followed for WC_INPUT_MAX_SEQ_KEYS (device, CPU)
+ * pairs; events of more pairs go as they come.
+ *
+ * Not copied: blkparse subtracts its genesis when it inserts a batch and
+ * looks for the genesis again at every batch while it is 0, which it is
+ * in every file "blkparse -d" writes (its times start at 0): there
+ * blkparse prints the times of every batch after the first less that
+ * batch's earliest, and sorts by those.  wc_reorder_genesis() stays the
+ * earliest time of the first batch.
+ */
+void wc_reorder_set_blkparse(struct wc_reorder *r);
 void wc_reorder_free(struct wc_reorder *r);
 
 #endif /* WC_MERGE_H */
