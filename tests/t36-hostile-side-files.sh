@@ -78,4 +78,14 @@ grep -qxF 'wcanalyze: back: time goes backwards 2 times (events kept in the orde
 	fail "time backwards (dump): $(cat err)"
 "$WCANALYZE" back >out 2>err
 [[ $(grep -c 'time goes backwards 2 times' err) -eq 1 ]] || fail "time backwards (report): $(cat err)"
-echo "ok: FIFOs refused, unreadable file exit 1, bad values, missing destination and backward time warned"
+# The same trace under a name with control bytes and invalid UTF-8 (ESC ]
+# title, BEL, CR, C1 CSI, 0xff): the warning names it escaped, as ls -b.
+hostile=$'b\e]0;x\a\r\x9b\xff'
+cp back.blktrace.0 "$hostile.blktrace.0"
+want='b\033]0;x\007\015\233\377: time goes backwards 2 times (events kept in the order read)'
+"$WCANALYZE" --dump "$hostile" >out 2>err
+grep -qxF "wcanalyze: $want" err || fail "time backwards, hostile name (dump): $(od -c err | head)"
+"$WCANALYZE" "$hostile" >out 2>err
+grep -qxF "wcanalyze: $want" err || fail "time backwards, hostile name (report): $(od -c err | head)"
+LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f-\xff]' err && fail "time backwards: raw bytes on standard error: $(od -c err | head)"
+echo "ok: FIFOs refused, unreadable file exit 1, bad values, missing destination and backward time warned (a hostile name escaped)"
