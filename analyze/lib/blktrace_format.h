@@ -128,10 +128,14 @@ enum wc_blk_tc_bit {
  * series disagreed: early ones shifted the zone categories by a second
  * shift of 32 (BLK_TC_ACT2), which put them at bits 48..53 or 33..38.
  * What was merged, "blktrace: add block trace commands for zone
- * operations" (v4 13/16, Johannes Thumshirn, 20 Oct 2025), as the block
- * tree holds it (linux-block commit 20bede9dd007, uapi blktrace_api.h),
- * has BLK_TC_ZONE_APPEND = 1ull << 16 .. BLK_TC_ZONE_CLOSE = 1ull << 21
- * and BLK_TC_ACT(act) = (u64)(act) << 16: bits 32..37.  A later patch
+ * operations" (v5 13/16, Johannes Thumshirn), is commit f9ee38bbf70f
+ * (applied by Jens Axboe to for-6.19/block on 22 Oct 2025 with the rest
+ * of the series, blk_io_trace2 in c44347d60626), the same commit ids in
+ * mainline's (torvalds/linux) history, where uapi blktrace_api.h was read
+ * at f9ee38bbf70f (which release tag first holds it was not checked): it
+ * has BLK_TC_ZONE_APPEND = 1ull << 16 .. BLK_TC_ZONE_CLOSE
+ * = 1ull << 21 and BLK_TC_ACT(act) = (u64)(act) << 16, bits 32..37, and
+ * struct blk_io_trace2 with pad[12] (64 bytes).  A later patch
  * (BLK_TC_WRITE_ZEROES = 1ull << 22, bit 38) is not read here: such an
  * event dumps as what its other category bits say. */
 #define WC_TC_ZONE_APPEND    ((uint64_t)1 << 32)
