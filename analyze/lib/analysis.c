@@ -93,6 +93,21 @@ static void meta_config(struct wc_capture_meta *m, const struct wc_capture *c)
 		m->config[0] = '\0';
 }
 
+/* The comparable set's key (analysis.h): the configuration's keys that
+ * the write cache and barrier settings do not change. */
+static void meta_comparable(struct wc_capture_meta *m,
+			    const struct wc_capture *c)
+{
+	int w;
+
+	w = snprintf(m->comparable, sizeof(m->comparable), "disk=%s;"
+		     "disk_model=%s;workload=%s;command=%s;source_files=%s;"
+		     "source_bytes=%s;", c->disk, c->disk_model, c->workload,
+		     c->command, c->source_files, c->source_bytes);
+	if (w < 0 || (size_t)w >= sizeof(m->comparable))
+		m->comparable[0] = '\0';
+}
+
 static void meta_from_capture(struct wc_capture_meta *m,
 			      const struct wc_input *in)
 {
@@ -112,6 +127,9 @@ static void meta_from_capture(struct wc_capture_meta *m,
 	m->complete = c->complete;
 	m->events_dropped = c->events_dropped;
 	meta_config(m, c);
+	meta_comparable(m, c);
+	snprintf(m->disk_model, sizeof(m->disk_model), "%s", c->disk_model);
+	snprintf(m->disk, sizeof(m->disk), "%s", c->disk);
 
 	/* The devices in the order "devices" lists them. */
 	for (pos = 1; m->ndevices < WC_MAX_DEVICES; pos++) {

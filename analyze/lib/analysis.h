@@ -97,6 +97,14 @@ struct wc_capture_meta {
 	 * workload, command, source_files and source_bytes as "key=value;"
 	 * pairs, or "" when capture.conf has none of them. */
 	char config[1536];
+	/* What makes wall times comparable at all, the configuration less
+	 * the settings compared (fs, write_cache, write_cache_method,
+	 * barrier): disk, disk_model, workload, command, source_files and
+	 * source_bytes as "key=value;" pairs ("" values when absent, so that
+	 * captures without capture.conf share one); "" only when too long. */
+	char comparable[1280];
+	char disk_model[256];      /* capture.conf disk_model, or "" */
+	char disk[64];             /* capture.conf disk, or "" */
 };
 
 /* A phase of the capture (its figures: wc_analysis_phase_figures()). */

@@ -402,9 +402,14 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 
 /* ---- text, comparison -------------------------------------------------- */
 
+/* 5 columns each, so that the disk fits in 80 with the runs' columns. */
 static const char *const cmp_head[WC_NCOLS] = {
-	"wall", "busy", "flush", "journl", "meta", "posn", "data",
+	"wall", "busy", "flush", "jrnl", "meta", "posn", "data",
 };
+
+/* The disk column: the disk model, cut to DISK_MAX_W (the model disks'
+ * names fit; the text report names a longer one whole elsewhere). */
+#define DISK_MAX_W 7
 
 /* Short heads of the parts, 6 columns each. */
 static const char *const part_head[WC_NPARTS] = {
@@ -425,7 +430,7 @@ static const char *s6signed(double v, char *buf, size_t size)
 	return buf;
 }
 
-/* Room for names in an 80-column row: the rest takes 62 columns. */
+/* Room for names in an 80-column row: the rest takes 63 columns. */
 #define NAME_MAX_W 16
 
 /* The width of the name column, or 0 when a name does not fit or rows
@@ -460,18 +465,42 @@ static void row_label(const struct wc_summary *s, size_t g, int w, char *buf,
 		snprintf(buf, size, "#%zu", g + 1);
 }
 
+/* Group g's disk model for the disk column: escaped, cut, "-" unknown. */
+static const char *disk_cell(const struct wc_summary *s, size_t g, char *buf,
+			     size_t size)
+{
+	const char *d = s->groups[g].disk_model;
+
+	if (!d[0])
+		return "-";
+	return wc_escape_text(d, buf, size < DISK_MAX_W + 1 ? size :
+			      DISK_MAX_W + 1);
+}
+
+/* The disk column's width: its head's or the widest cell's. */
+static int disk_width(const struct wc_summary *s)
+{
+	char b[DISK_MAX_W + 1];
+	size_t g, w = 4;
+
+	for (g = 0; g < s->ngroups; g++)
+		if (strlen(disk_cell(s, g, b, sizeof(b))) > w)
+			w = strlen(b);
+	return (int)w;
+}
+
 static void cmp_head_line(FILE *f, const struct wc_summary *s, int w)
 {
 	int c;
 
-	fprintf(f, "%-*s %-4s %-3s %-3s", w ? w : 7, s->any_runs ? "group" :
-		"capture", "fs", "wc", "bar");
+	fprintf(f, "%-*s %-4s %-3s %-3s %-*s", w ? w : 7, s->any_runs ?
+		"group" : "capture", "fs", "wc", "bar", disk_width(s), "disk");
 	if (s->any_runs)
 		fprintf(f, " %2s", "n");
 	for (c = 0; c < WC_NCOLS; c++) {
-		fprintf(f, " %6s", cmp_head[c]);
+		fprintf(f, " %5s", cmp_head[c]);
 		if (s->any_runs && c == WC_COL_WALL)
-			fprintf(f, " %6s", "+-sd");
+			fprintf(f, " %5s", "+-sd");
 	}
 	fprintf(f, "\n");
 }
@@ -480,13 +509,14 @@ static void cmp_row_start(FILE *f, const struct wc_summary *s, size_t g,
 			  int w)
 {
 	const struct wc_capture_meta *m = s->caps[s->groups[g].members[0]].meta;
-	char label[32], fs[5];
+	char label[32], fs[5], disk[DISK_MAX_W + 1];
 
 	row_label(s, g, w, label, sizeof(label));
-	fprintf(f, "%-*s %-4s %-3s %-3s", w ? w : 7, label,
+	fprintf(f, "%-*s %-4s %-3s %-3s %-*s", w ? w : 7, label,
 		m->fs[0] ? wc_escape_text(m->fs, fs, sizeof(fs)) : "?",
 		wc_onoff(m->write_cache),
-		wc_onoff(m->barrier));
+		wc_onoff(m->barrier), disk_width(s),
+		disk_cell(s, g, disk, sizeof(disk)));
 	if (s->any_runs)
 		fprintf(f, " %2zu", s->groups[g].n);
 }
@@ -518,7 +548,6 @@ static void diff_row(FILE *f, const char *label, int w,
 
 static void text_verdicts(FILE *f, const struct wc_summary *s, int w)
 {
-	const struct wc_sum_group *b = &s->groups[s->base_group];
 	char label[32], v[16];
 	size_t g;
 
@@ -529,8 +558,9 @@ static void text_verdicts(FILE *f, const struct wc_summary *s, int w)
 	}
 	for (g = 0; g < s->ngroups; g++) {
 		const struct wc_sum_group *gr = &s->groups[g];
+		const struct wc_sum_group *b = &s->groups[gr->base];
 
-		if (g == s->base_group)
+		if (g == gr->base)
 			continue;
 		row_label(s, g, w, label, sizeof(label));
 		fprintf(f, "%s %s s: ", label, s6signed((double)gr->diff.wall_ns
@@ -570,22 +600,58 @@ static void run_label(const struct wc_summary *s, size_t ci, int w,
 	}
 }
 
-static void text_differences(FILE *f, const struct wc_summary *s, int w)
+/* The rows of the differences of comparable set `set` (SIZE_MAX: every
+ * group); '*' marks a group on another disk than its baseline. */
+static void diff_rows(FILE *f, const struct wc_summary *s, size_t set,
+		      int w, int lw)
 {
 	char label[300];
-	size_t g, i, p;
-	int lw = w ? w : 7;
+	size_t g;
+
+	diff_head_line(f, lw);
+	for (g = 0; g < s->ngroups; g++) {
+		if (set != SIZE_MAX && s->groups[g].set != set)
+			continue;
+		row_label(s, g, w, label, sizeof(label));
+		if (s->groups[g].cross_disk)
+			strcat(label, "*");
+		diff_row(f, label, lw, &s->groups[g].diff);
+	}
+}
+
+static void text_differences(FILE *f, const struct wc_summary *s, int w)
+{
+	char label[300], disk[DISK_MAX_W + 1];
+	size_t i, p, k;
+	int lw = (w ? w : 7) + (s->any_cross_disk ? 1 : 0);
 	bool head = false;
 
 	row_label(s, s->base_group, w, label, sizeof(label));
-	fprintf(f, "\ndifference to %s (%s), seconds, + slower;\n"
-		"dread/dwrite = data read/write, offdev = device idle (CPU, "
-		"page cache,\nthrottling)\n\n", label, s->named_baseline ?
-		"the baseline" : "the fastest");
-	diff_head_line(f, lw);
-	for (g = 0; g < s->ngroups; g++) {
-		row_label(s, g, w, label, sizeof(label));
-		diff_row(f, label, lw, &s->groups[g].diff);
+	if (s->named_baseline || s->nsets < 2) {
+		fprintf(f, "\ndifference to %s (%s), seconds, + slower;\n"
+			"dread/dwrite = data read/write, offdev = device idle "
+			"(CPU, page cache,\nthrottling)\n\n", label,
+			s->named_baseline ? "the baseline" : "the fastest");
+		diff_rows(f, s, SIZE_MAX, w, lw);
+	} else {
+		fprintf(f, "\ndifference to the fastest configuration of the "
+			"same disk, workload and scale,\nseconds, + slower; "
+			"dread/dwrite = data read/write, offdev = device idle\n"
+			"(CPU, page cache, throttling)\n");
+		for (k = 0; k < s->nsets; k++) {
+			size_t b = s->sets[k].base_group;
+
+			row_label(s, b, w, label, sizeof(label));
+			fprintf(f, "\ndisk %s: difference to %s\n",
+				disk_cell(s, b, disk, sizeof(disk)), label);
+			diff_rows(f, s, k, w, lw);
+		}
+	}
+	if (s->any_cross_disk) {
+		row_label(s, s->base_group, w, label, sizeof(label));
+		fprintf(f, "* ran on another disk than the baseline %s\n  "
+			"(disk %s): its difference crosses disks\n", label,
+			disk_cell(s, s->base_group, disk, sizeof(disk)));
 	}
 	fprintf(f, "\n");
 	text_verdicts(f, s, w);
@@ -602,7 +668,7 @@ static void text_differences(FILE *f, const struct wc_summary *s, int w)
 			if (!ph->diff.known)
 				continue;
 			if (!head) {
-				fprintf(f, "\nper phase, against the baseline's "
+				fprintf(f, "\nper phase, against its baseline's "
 					"phase of that name\n\n");
 				diff_head_line(f, PHASE_W);
 				head = true;
@@ -628,7 +694,7 @@ int wc_report_compare(FILE *f, const struct wc_summary *s, struct wc_err *err)
 
 	text_findings(f, s);
 	fprintf(f, "time on the main device, seconds; wc = write cache, "
-		"bar = barriers;\nposn = positioning part of journl+meta+data%s"
+		"bar = barriers;\nposn = positioning part of jrnl+meta+data%s"
 		"\n\n", s->any_runs ? ";\ngroups: runs of one configuration, "
 		"means and the wall's standard deviation" : "");
 	cmp_head_line(f, s, w);
@@ -639,9 +705,9 @@ int wc_report_compare(FILE *f, const struct wc_summary *s, struct wc_err *err)
 		for (c = 0; c < WC_NCOLS; c++) {
 			double v = gr->col[c].n ? gr->col[c].mean : -1;
 
-			fprintf(f, " %6s", v < 0 ? "?" : s6(v, b, sizeof(b)));
+			fprintf(f, " %5s", v < 0 ? "?" : s6(v, b, sizeof(b)));
 			if (s->any_runs && c == WC_COL_WALL)
-				fprintf(f, " %6s", gr->n > 1 ?
+				fprintf(f, " %5s", gr->n > 1 ?
 					s6(gr->col[c].sd, b, sizeof(b)) : "-");
 		}
 		fprintf(f, "\n");
@@ -658,9 +724,9 @@ int wc_report_compare(FILE *f, const struct wc_summary *s, struct wc_err *err)
 			cmp_row_start(f, s, g, w);
 			for (c = 0; c < WC_NCOLS; c++) {
 				if (sc->ratio[c] < 0)
-					fprintf(f, " %6s", "-");
+					fprintf(f, " %5s", "-");
 				else
-					fprintf(f, " %6.2f", sc->ratio[c]);
+					fprintf(f, " %5.2f", sc->ratio[c]);
 			}
 			fprintf(f, "\n");
 		}
@@ -838,15 +904,19 @@ static void json_sns(FILE *f, int64_t ns)
 		a / 1000000000u, a % 1000000000u);
 }
 
-static void json_diff(FILE *f, const struct wc_summary *s,
+/* The difference d of a capture, phase or group of group g against g's
+ * baseline. */
+static void json_diff(FILE *f, const struct wc_summary *s, size_t g,
 		      const struct wc_sum_diff *d)
 {
+	const struct wc_sum_group *gr = &s->groups[g];
 	int p;
 
 	fprintf(f, "{\"baseline\": ");
-	json_str(f, s->base_name);
-	fprintf(f, ", \"baseline_runs\": %zu, \"wall_s\": ",
-		s->groups[s->base_group].n);
+	json_str(f, wc_summary_base_name(s, g));
+	fprintf(f, ", \"baseline_group\": %zu, \"baseline_runs\": %zu, "
+		"\"across_disks\": %s, \"wall_s\": ", gr->base + 1,
+		s->groups[gr->base].n, gr->cross_disk ? "true" : "false");
 	json_sns(f, d->wall_ns);
 	fprintf(f, ", \"parts_s\": {");
 	for (p = 0; p < WC_NPARTS; p++) {
@@ -896,7 +966,10 @@ static void json_groups(FILE *f, const struct wc_summary *s)
 		const struct wc_sum_group *gr = &s->groups[g];
 
 		fprintf(f, "%s\n    {\"group\": %zu, \"runs\": %zu, "
-			"\"captures\": [", g ? "," : "", g + 1, gr->n);
+			"\"disk\": ", g ? "," : "", g + 1, gr->n);
+		json_opt_str(f, gr->disk_model);
+		fprintf(f, ", \"comparable_set\": %zu, \"captures\": [",
+			gr->set + 1);
 		for (i = 0; i < gr->n; i++) {
 			fputs(i ? ", " : "", f);
 			json_str(f, s->caps[gr->members[i]].meta->name);
@@ -916,7 +989,7 @@ static void json_groups(FILE *f, const struct wc_summary *s)
 		fprintf(f, "}");
 		if (s->has_diff) {
 			fprintf(f, ",\n     \"difference\": ");
-			json_diff(f, s, &gr->diff);
+			json_diff(f, s, g, &gr->diff);
 			fprintf(f, ",\n     \"verdict\": \"%s\"",
 				verdict_key(gr->verdict));
 			if (gr->verdict == WC_VERDICT_REAL ||
@@ -979,6 +1052,8 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 	json_bool3(f, m->write_cache);
 	fprintf(f, ",\n      \"barrier\": ");
 	json_bool3(f, m->barrier);
+	fprintf(f, ",\n      \"disk\": ");
+	json_opt_str(f, m->disk_model);
 	fprintf(f, ",\n      \"complete\": ");
 	json_bool3(f, m->complete);
 	fprintf(f, ",\n      \"partial\": %s",
@@ -1064,7 +1139,7 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 		}
 		if (sc->phases[i].diff.known) {
 			fprintf(f, ",\n         \"difference\": ");
-			json_diff(f, s, &sc->phases[i].diff);
+			json_diff(f, s, sc->group, &sc->phases[i].diff);
 		}
 		fprintf(f, "}");
 	}
@@ -1088,7 +1163,7 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 	}
 	if (sc->diff.known) {
 		fprintf(f, ",\n      \"difference\": ");
-		json_diff(f, s, &sc->diff);
+		json_diff(f, s, sc->group, &sc->diff);
 	}
 	fprintf(f, "\n    }");
 }
@@ -1137,9 +1212,11 @@ static void csv_row(FILE *f, const struct wc_summary *s,
 	csv_str(f, phase);
 	fprintf(f, ",");
 	csv_str(f, m->fs);
-	fprintf(f, ",%s,%s,%.9f,%.9f", m->write_cache < 0 ? "" :
+	fprintf(f, ",%s,%s,", m->write_cache < 0 ? "" :
 		wc_onoff(m->write_cache), m->barrier < 0 ? "" :
-		wc_onoff(m->barrier), secs(sf->wall_ns),
+		wc_onoff(m->barrier));
+	csv_str(f, m->disk_model);
+	fprintf(f, ",%.9f,%.9f", secs(sf->wall_ns),
 		secs(sf->part_ns[WC_PART_IDLE]));
 	for (c = 0; c < WC_NCAT; c++)
 		fprintf(f, ",%.9f", secs(sf->part_ns[c]));
@@ -1158,7 +1235,9 @@ static void csv_row(FILE *f, const struct wc_summary *s,
 			fprintf(f, ",%.6f", ratio[c]);
 	}
 	if (s->has_diff) {
-		fprintf(f, ",%zu,", sc->group + 1);
+		fprintf(f, ",%zu,%zu,%d,", sc->group + 1,
+			s->groups[sc->group].base + 1,
+			s->groups[sc->group].cross_disk);
 		if (d && d->known)
 			json_sns(f, d->wall_ns);
 		for (c = 0; c < WC_NPARTS; c++) {
@@ -1175,7 +1254,7 @@ int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err)
 	size_t i, p;
 	int c;
 
-	fprintf(f, "capture,phase,fs,write_cache,barrier,window_s,idle_s");
+	fprintf(f, "capture,phase,fs,write_cache,barrier,disk,window_s,idle_s");
 	for (c = 0; c < WC_NCAT; c++)
 		fprintf(f, ",%s_s", wc_cat_name((enum wc_cat)c));
 	fprintf(f, ",positioning_s");
@@ -1188,7 +1267,7 @@ int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err)
 		fprintf(f, ",ratio_%s", wc_col_key((enum wc_col)c));
 	/* Only when there is something to compare with. */
 	if (s->has_diff) {
-		fprintf(f, ",group,diff_wall_s");
+		fprintf(f, ",group,baseline_group,across_disks,diff_wall_s");
 		for (c = 0; c < WC_NPARTS; c++)
 			fprintf(f, ",diff_%s_s", wc_part_key(c));
 	}

@@ -215,6 +215,15 @@ static int fill_capture(struct wc_sum_capture *c, const struct wc_analysis *a)
 	return 0;
 }
 
+const char *wc_summary_base_name(const struct wc_summary *s, size_t g)
+{
+	if (!s->has_diff || g >= s->ngroups)
+		return NULL;
+	if (s->named_baseline)
+		return s->named_baseline;
+	return s->caps[s->groups[s->groups[g].base].members[0]].meta->name;
+}
+
 const struct wc_sum_phase *wc_summary_phase(const struct wc_sum_capture *c,
 					    const char *name)
 {
@@ -319,6 +328,7 @@ static int make_groups(struct wc_summary *s)
 		struct wc_sum_group *gr = &s->groups[g];
 		int c;
 
+		gr->disk_model = s->caps[gr->members[0]].meta->disk_model;
 		if (gr->n > 1)
 			s->any_runs = true;
 		for (c = 0; c < WC_NCOLS; c++) {
@@ -339,6 +349,30 @@ out:
 	free(at);
 	free(v);
 	return -1;
+}
+
+/* The comparable sets (summary.h), in the order of their first group. */
+static int make_sets(struct wc_summary *s)
+{
+	size_t g, k;
+
+	s->sets = calloc(s->ngroups, sizeof(*s->sets));
+	if (!s->sets)
+		return -1;
+	for (g = 0; g < s->ngroups; g++) {
+		const char *key =
+			s->caps[s->groups[g].members[0]].meta->comparable;
+
+		for (k = 0; k < s->nsets; k++)
+			if (!strcmp(s->caps[s->groups[s->sets[k].first]
+					     .members[0]].meta->comparable, key))
+				break;
+		if (k == s->nsets)
+			s->sets[s->nsets++].first = g;
+		s->groups[g].set = k;
+		s->sets[k].ngroups++;
+	}
+	return 0;
 }
 
 static int group_means(struct wc_summary *s)
@@ -396,10 +430,11 @@ static void diff_of(struct wc_sum_diff *d, const uint64_t *part,
 
 /* The baseline group's mean parts over its phases named `name`; false
  * when none of its runs has one. */
-static bool base_phase(const struct wc_summary *s, const char *name,
-		       const struct wc_sum_figs **figs, uint64_t out[WC_NPARTS])
+static bool base_phase(const struct wc_summary *s, size_t base,
+		       const char *name, const struct wc_sum_figs **figs,
+		       uint64_t out[WC_NPARTS])
 {
-	const struct wc_sum_group *gr = &s->groups[s->base_group];
+	const struct wc_sum_group *gr = &s->groups[base];
 	size_t j, k = 0;
 
 	for (j = 0; j < gr->n; j++) {
@@ -435,10 +470,10 @@ static double t95(double df)
 	return 1.96 + 2.4 / (double)k;
 }
 
-/* Welch's t-test on the walls of group g against the baseline group. */
+/* Welch's t-test on the walls of group g against its baseline group. */
 static void verdict_of(struct wc_summary *s, struct wc_sum_group *gr)
 {
-	const struct wc_sum_group *b = &s->groups[s->base_group];
+	const struct wc_sum_group *b = &s->groups[gr->base];
 	double va, vb, se2;
 
 	if (gr == b) {
@@ -470,31 +505,70 @@ static void verdict_of(struct wc_summary *s, struct wc_sum_group *gr)
 static int differences(struct wc_summary *s)
 {
 	const struct wc_sum_figs **figs = calloc(s->ncaps, sizeof(*figs));
-	const struct wc_sum_group *b;
 	uint64_t base[WC_NPARTS];
 	size_t i, p, g;
 
 	if (!figs)
 		return -1;
-	b = &s->groups[s->base_group];
 	for (i = 0; i < s->ncaps; i++) {
 		struct wc_sum_capture *c = &s->caps[i];
+		size_t bg = s->groups[c->group].base;
 
-		diff_of(&c->diff, c->figs.part_ns, b->mean_part_ns);
+		diff_of(&c->diff, c->figs.part_ns, s->groups[bg].mean_part_ns);
 		for (p = 0; p < c->nphases; p++) {
 			struct wc_sum_phase *ph = &c->phases[p];
 
-			if (base_phase(s, ph->name, figs, base))
+			if (base_phase(s, bg, ph->name, figs, base))
 				diff_of(&ph->diff, ph->figs.part_ns, base);
 		}
 	}
 	for (g = 0; g < s->ngroups; g++) {
 		diff_of(&s->groups[g].diff, s->groups[g].mean_part_ns,
-			b->mean_part_ns);
+			s->groups[s->groups[g].base].mean_part_ns);
 		verdict_of(s, &s->groups[g]);
 	}
 	free(figs);
 	return 0;
+}
+
+/* Same disk: capture.conf's disk and disk_model both equal. */
+static bool same_disk(const struct wc_summary *s, size_t a, size_t b)
+{
+	const struct wc_capture_meta *x = s->caps[s->groups[a].members[0]].meta;
+	const struct wc_capture_meta *y = s->caps[s->groups[b].members[0]].meta;
+
+	return !strcmp(x->disk_model, y->disk_model) && !strcmp(x->disk, y->disk);
+}
+
+/* Each group's baseline (summary.h): the named one for all, or the
+ * fastest group of its comparable set. */
+static void choose_baselines(struct wc_summary *s)
+{
+	size_t g, k;
+
+	for (k = 0; !s->named_baseline && k < s->nsets; k++) {
+		struct wc_sum_set *st = &s->sets[k];
+
+		st->base_group = st->first;
+		for (g = st->first + 1; g < s->ngroups; g++)
+			if (s->groups[g].set == k &&
+			    s->groups[g].mean_wall_ns <
+			    s->groups[st->base_group].mean_wall_ns)
+				st->base_group = g;
+		st->base_name =
+			s->caps[s->groups[st->base_group].members[0]].meta->name;
+	}
+	if (!s->named_baseline && s->nsets)
+		s->base_group = s->sets[0].base_group;
+	for (g = 0; g < s->ngroups; g++) {
+		struct wc_sum_group *gr = &s->groups[g];
+
+		gr->base = s->named_baseline ? s->base_group :
+			   s->sets[gr->set].base_group;
+		gr->cross_disk = !same_disk(s, g, gr->base);
+		if (gr->cross_disk)
+			s->any_cross_disk = true;
+	}
 }
 
 static double ratio(double v, double base)
@@ -683,7 +757,7 @@ static void find_flushes(struct wc_summary *s, const struct wc_sum_capture *c)
 static void say_verdict(struct wc_finding *f, const struct wc_summary *s,
 			const struct wc_sum_group *g)
 {
-	const struct wc_sum_group *b = &s->groups[s->base_group];
+	const struct wc_sum_group *b = &s->groups[g->base];
 
 	switch (g->verdict) {
 	case WC_VERDICT_REAL:
@@ -715,46 +789,93 @@ static void group_name(const struct wc_summary *s, size_t g, char *buf,
 		snprintf(buf, size, "%s", name);
 }
 
-static void find_difference(struct wc_summary *s)
+/* A group's disk for sentences: capture.conf's disk_model, else its
+ * disk, else "". */
+static const char *disk_of(const struct wc_summary *s, size_t g)
 {
-	const struct wc_sum_group *g = NULL;
+	const struct wc_capture_meta *m = s->caps[s->groups[g].members[0]].meta;
+
+	return m->disk_model[0] ? m->disk_model : m->disk;
+}
+
+/* "On disk D, " before a set's finding when there are several sets; the
+ * set's number too when another set has the same disk (another workload
+ * or scale).  False when it says nothing. */
+static bool say_set(struct wc_finding *f, const struct wc_summary *s,
+		    size_t set)
+{
+	const char *d = disk_of(s, s->sets[set].first);
+	size_t k;
+	bool twin = false;
+
+	if (set == SIZE_MAX || s->nsets < 2)
+		return false;
+	for (k = 0; k < s->nsets; k++)
+		if (k != set && !strcmp(disk_of(s, s->sets[k].first), d))
+			twin = true;
+	if (d[0])
+		say(f, "On disk %s", d);
+	else
+		say(f, "On the captures without a disk model");
+	if (twin)
+		say(f, " (comparable set %zu)", set + 1);
+	say(f, ", ");
+	return true;
+}
+
+/* The largest difference in comparable set `set` against its baseline,
+ * or, with set == SIZE_MAX (a named baseline), over every group. */
+static void find_difference(struct wc_summary *s, size_t set)
+{
+	const struct wc_sum_group *g = NULL, *b;
 	struct wc_finding *f;
 	char who[320], base[320];
-	size_t k;
+	size_t k, gi, crossing = 0;
+	bool on;
 	int64_t w;
 
-	for (k = 0; k < s->ngroups; k++)
-		if (k != s->base_group &&
-		    (!g || llabs(s->groups[k].diff.wall_ns) > llabs(g->diff.wall_ns)))
+	for (k = 0; k < s->ngroups; k++) {
+		if (k == s->groups[k].base ||
+		    (set != SIZE_MAX && s->groups[k].set != set))
+			continue;
+		if (s->groups[k].cross_disk)
+			crossing++;
+		if (!g || llabs(s->groups[k].diff.wall_ns) >
+			  llabs(g->diff.wall_ns))
 			g = &s->groups[k];
+	}
 	if (!g)
 		return;
+	gi = (size_t)(g - s->groups);
+	b = &s->groups[g->base];
 	f = finding(s, WC_FIND_DIFFERENCE);
 	w = g->diff.wall_ns;
-	group_name(s, (size_t)(g - s->groups), who, sizeof(who));
-	group_name(s, s->base_group, base, sizeof(base));
+	group_name(s, gi, who, sizeof(who));
+	group_name(s, g->base, base, sizeof(base));
 	str(f, "capture", s->caps[g->members[0]].meta->name);
-	str(f, "baseline", s->base_name);
+	str(f, "baseline", wc_summary_base_name(s, gi));
+	if (disk_of(s, gi)[0])
+		str(f, "disk", disk_of(s, gi));
+	if (g->cross_disk && disk_of(s, g->base)[0])
+		str(f, "baseline_disk", disk_of(s, g->base));
 	num(f, "wall_s", ssecs(w));
 	num(f, "runs", (double)g->n);
-	num(f, "baseline_runs", (double)s->groups[s->base_group].n);
-	if (!w) {
+	num(f, "baseline_runs", (double)b->n);
+	on = say_set(f, s, set);
+	if (!w)
 		say(f, "%s took as long as the baseline %s.", who, base);
-		say_verdict(f, s, g);
-		return;
-	}
-	say(f, "The largest difference against the baseline %s: %s took "
-	    "%.3f s %s (%.3f s against %.3f s)", base, who,
-	    fabs(ssecs(w)), w > 0 ? "longer" : "less",
-	    secs(g->mean_wall_ns), secs(s->groups[s->base_group].mean_wall_ns));
-	if (g->diff.main_part >= 0) {
+	else
+		say(f, "%s largest difference against the baseline %s: %s "
+		    "took %.3f s %s (%.3f s against %.3f s)", on ? "the" :
+		    "The", base, who, fabs(ssecs(w)), w > 0 ? "longer" : "less",
+		    secs(g->mean_wall_ns), secs(b->mean_wall_ns));
+	if (w && g->diff.main_part >= 0) {
 		int p = g->diff.main_part;
+		int q, o = -1;
 
 		str(f, "cause", wc_part_key(p));
 		num(f, "cause_s", ssecs(g->diff.part_ns[p]));
 		num(f, "cause_share", (double)g->diff.part_ns[p] / (double)w);
-		int q, o = -1;
-
 		say(f, ", mostly %s: %+.3f s", wc_part_label(p),
 		    ssecs(g->diff.part_ns[p]));
 		/* The largest part that went the other way, when it hides
@@ -776,9 +897,23 @@ static void find_difference(struct wc_summary *s)
 			    100.0 * (double)g->diff.part_ns[p] / (double)w);
 		}
 		say(f, ".");
-	} else {
+	} else if (w) {
 		say(f, ".");
 	}
+	if (g->cross_disk) {
+		const char *d = disk_of(s, gi), *bd = disk_of(s, g->base);
+
+		say(f, " It compares across disks: %s ran on %s%s, the baseline "
+		    "on %s%s, so the difference is the disk's as much as the "
+		    "configuration's.", who, d[0] ? "disk " : "",
+		    d[0] ? d : "an unknown disk", bd[0] ? "disk " : "",
+		    bd[0] ? bd : "an unknown disk");
+		crossing--;
+	}
+	if (crossing)
+		say(f, " %zu other configuration%s ran on another disk than "
+		    "the baseline: %s differences cross disks.", crossing,
+		    crossing == 1 ? "" : "s", crossing == 1 ? "its" : "their");
 	say_verdict(f, s, g);
 }
 
@@ -787,7 +922,8 @@ static int findings(struct wc_summary *s)
 	const struct wc_sum_capture *slow = &s->caps[0];
 	size_t i;
 
-	s->findings = calloc(4, sizeof(*s->findings));
+	/* Three on the slowest capture, then the differences: one a set. */
+	s->findings = calloc(3 + s->nsets, sizeof(*s->findings));
 	if (!s->findings)
 		return -1;
 	for (i = 1; i < s->ncaps; i++)
@@ -796,8 +932,11 @@ static int findings(struct wc_summary *s)
 	find_most_time(s, slow);
 	find_idle(s, slow);
 	find_flushes(s, slow);
-	if (s->has_diff)
-		find_difference(s);
+	if (s->has_diff && s->named_baseline)
+		find_difference(s, SIZE_MAX);
+	else if (s->has_diff)
+		for (i = 0; i < s->nsets; i++)
+			find_difference(s, i);
 	return 0;
 }
 
@@ -807,7 +946,7 @@ int wc_summary_build(struct wc_summary **out, struct wc_analysis *const *caps,
 		     size_t n, const char *baseline, struct wc_err *err)
 {
 	struct wc_summary *s;
-	size_t i, bi = n, g;
+	size_t i, bi = n;
 
 	*out = NULL;
 	for (i = 0; baseline && i < n && bi == n; i++)
@@ -828,7 +967,8 @@ int wc_summary_build(struct wc_summary **out, struct wc_analysis *const *caps,
 	for (i = 0; i < n; i++)
 		if (fill_capture(&s->caps[i], caps[i]) < 0)
 			goto fail_summary;
-	if (n && (make_groups(s) < 0 || group_means(s) < 0))
+	if (n && (make_groups(s) < 0 || make_sets(s) < 0 ||
+		  group_means(s) < 0))
 		goto fail_summary;
 	if (baseline) {
 		s->has_diff = true;
@@ -836,13 +976,9 @@ int wc_summary_build(struct wc_summary **out, struct wc_analysis *const *caps,
 		ratios(s, &s->caps[bi]);
 	} else if (s->ngroups > 1) {
 		s->has_diff = true;
-		s->base_group = 0;
-		for (g = 1; g < s->ngroups; g++)
-			if (s->groups[g].mean_wall_ns <
-			    s->groups[s->base_group].mean_wall_ns)
-				s->base_group = g;
 	}
 	if (s->has_diff) {
+		choose_baselines(s);
 		s->base_name = baseline ? baseline :
 			       s->caps[s->groups[s->base_group].members[0]]
 				       .meta->name;
@@ -875,6 +1011,7 @@ void wc_summary_free(struct wc_summary *s)
 	free(s->members);
 	free(s->caps);
 	free(s->groups);
+	free(s->sets);
 	free(s->findings);
 	free(s);
 }

@@ -21,14 +21,30 @@
  *    barriers, disk, workload: wc_capture_meta.config) form a group, its
  *    runs; a capture without that key is a group of its own.  Groups are
  *    numbered in the order of their first capture;
- *  - the baseline is the group of the capture named baseline, or, without
- *    one, the group of the smallest mean wall; differences exist when a
- *    baseline was named or there are two groups or more;
+ *  - groups whose captures share wc_capture_meta.comparable (the disk,
+ *    disk model, workload and its scale: files and bytes) form a
+ *    comparable set; sets are numbered in the order of their first
+ *    group.  Wall times across sets measure the disk or the amount of
+ *    work, not the write cache and barrier settings compared: a 7200 rpm
+ *    disk's fastest configuration says nothing about an ssd's, and a run
+ *    on half the files is faster whatever its settings;
+ *  - without a named baseline every set has its own: the group of the
+ *    smallest mean wall in the set (the first such group on a tie), and
+ *    every group's differences, verdict and the difference findings are
+ *    against its set's baseline (a set of one group is its own baseline,
+ *    with differences of 0);
+ *  - with baseline, the group of the capture of that name is the one
+ *    baseline of every group; a group in another set is compared all the
+ *    same, and cross_disk says when its disk (capture.conf disk or
+ *    disk_model) differs from the baseline's: the writers and the
+ *    findings say so;
+ *  - differences exist when a baseline was named or there are two groups
+ *    or more;
  *  - a group's mean parts are rounded to whole nanoseconds and its mean
  *    wall is their sum, so that every difference (a capture's or a
- *    group's mean minus the baseline group's mean) has parts summing to
+ *    group's mean minus its baseline group's mean) has parts summing to
  *    its wall difference exactly;
- *  - a phase's difference is against the baseline group's phases of the
+ *  - a phase's difference is against its baseline group's phases of the
  *    same name (the first of that name in each run); unknown when none
  *    of its runs has one;
  *  - the noise rule: a group's difference in mean wall is real when
@@ -124,7 +140,8 @@ struct wc_sum_btt {
 	uint64_t forgotten, ignored;
 };
 
-/* A difference against the baseline group's mean. */
+/* A difference against the baseline group's mean (of the capture's or
+ * the phase's group: wc_sum_group.base). */
 struct wc_sum_diff {
 	bool known;
 	int64_t wall_ns;
@@ -187,6 +204,15 @@ enum wc_verdict {
 struct wc_sum_group {
 	size_t n;
 	size_t *members;               /* capture indexes, in input order */
+	size_t set;                    /* index into the comparable sets */
+	/* capture.conf's disk_model of the first capture, "" unknown; points
+	 * into the analysis. */
+	const char *disk_model;
+	/* When differences were computed: the group compared with (itself
+	 * for a baseline), and whether its disk is another (only with a
+	 * named baseline). */
+	size_t base;
+	bool cross_disk;
 	struct wc_stat col[WC_NCOLS];  /* seconds */
 	struct wc_stat part[WC_NPARTS];
 	uint64_t mean_part_ns[WC_NPARTS];
@@ -200,11 +226,14 @@ enum wc_finding_kind {
 	WC_FIND_MOST_TIME,             /* what took most of the time */
 	WC_FIND_DEVICE_IDLE,           /* time off the device */
 	WC_FIND_FLUSHES,               /* count, median, p99, issuers */
-	WC_FIND_DIFFERENCE,            /* largest difference and its cause */
+	WC_FIND_DIFFERENCE,            /* largest difference and its cause:
+	                                * one per comparable set of two
+	                                * groups or more, or one against a
+	                                * named baseline */
 };
 
 #define WC_FINDING_MAX_NUMS 8
-#define WC_FINDING_MAX_STRS 4
+#define WC_FINDING_MAX_STRS 6
 
 /* A finding: a sentence and the numbers it was made from.  Strings may
  * hold capture and process names as found in the input: writers make
@@ -221,6 +250,16 @@ struct wc_finding {
  * "difference". */
 const char *wc_finding_kind_name(enum wc_finding_kind k);
 
+/* A comparable set of groups (wc_capture_meta.comparable). */
+struct wc_sum_set {
+	size_t ngroups;
+	size_t first;                  /* its first group */
+	/* Without a named baseline (and with differences): the set's own
+	 * baseline group, and the name of that group's first capture. */
+	size_t base_group;
+	const char *base_name;
+};
+
 struct wc_summary {
 	size_t ncaps;
 	struct wc_sum_capture *caps;   /* in input order */
@@ -229,10 +268,15 @@ struct wc_summary {
 	size_t *members;               /* the groups' members, one array */
 	bool any_runs;                 /* some group has two runs or more */
 	const char *named_baseline;    /* as given, or NULL */
+	size_t nsets;                  /* comparable sets, >= 1 when ncaps */
+	struct wc_sum_set *sets;
 	bool has_diff;                 /* differences were computed */
-	size_t base_group;             /* when has_diff */
+	/* When has_diff: the named baseline's group, or, without one, the
+	 * first set's baseline (each group's own: groups[g].base). */
+	size_t base_group;
 	const char *base_name;         /* the named capture, or the name of
-	                                * the group's first capture */
+	                                * the base_group's first capture */
+	bool any_cross_disk;           /* some group's cross_disk */
 	size_t nfindings;
 	struct wc_finding *findings;
 };
@@ -244,6 +288,11 @@ int wc_summary_build(struct wc_summary **out, struct wc_analysis *const *caps,
 		     size_t n, const char *baseline, struct wc_err *err);
 
 void wc_summary_free(struct wc_summary *s);
+
+/* The name group g's differences are against: the named baseline, or
+ * the first capture of its set's baseline group.  NULL without
+ * differences. */
+const char *wc_summary_base_name(const struct wc_summary *s, size_t g);
 
 /* The figures of phase `name` of a capture, NULL when it has none. */
 const struct wc_sum_phase *wc_summary_phase(const struct wc_sum_capture *c,
