@@ -7,18 +7,20 @@
 # spread around their mean.
 #
 # Variables set by wcanalyze: out, title, datafile (columns: name, fs,
-# write cache, barriers, role ("baseline" or "-"), wall difference s, then
+# write cache, barriers, disk (its model, or "-"), role ("baseline" for a
+# run of a baseline group, "other-disk" when its baseline is on another
+# disk, else "-"), wall difference s, then
 # the difference in seconds of flush journal metadata data_read data_write
 # discard other and off_device), ncap.  No variable holds text from a
 # capture: names reach the figure only as data.
 pname(k) = k < 7 ? cname(k) : "off device (idle)"
 pcol(k) = k < 7 ? ccolor(k) : idlecolor
-part(k) = column(7 + k)
+part(k) = column(8 + k)
 pos(k) = k < 1 ? 0 : sum [j=0:k-1] (part(j) > 0 ? part(j) : 0)
 neg(k) = k < 1 ? 0 : sum [j=0:k-1] (part(j) < 0 ? part(j) : 0)
 lo(k) = part(k) >= 0 ? pos(k) : neg(k) + part(k)
 hi(k) = part(k) >= 0 ? pos(k) + part(k) : neg(k)
-caplabel(i) = sprintf("#%d", int(i) + 1) . "\n" . strcol(2) . "\ncache " . strcol(3) . "\nbarriers " . strcol(4) . (strcol(5) eq "baseline" ? "\nbaseline" : "")
+caplabel(i) = sprintf("#%d", int(i) + 1) . "\n" . strcol(2) . "\ncache " . strcol(3) . "\nbarriers " . strcol(4) . "\n" . strcol(5) . (strcol(6) eq "baseline" ? "\nbaseline" : strcol(6) eq "other-disk" ? "\nother disk!" : "")
 do for [fmt in formats] {
 	eval outcmd(fmt, (ncap > 6 ? 260 + 125 * ncap : 1000), 700)
 	set title title
@@ -29,13 +31,13 @@ do for [fmt in formats] {
 	set border 3
 	set tics out nomirror
 	set xtics scale 0 font ",9"
-	set bmargin 7
+	set bmargin 8
 	set xzeroaxis lt 1 lc rgb "#000000"
 	set key outside right top vertical reverse Left
 	plot for [k=0:7] datafile using (column(0)):((lo(k) + hi(k)) / 2): \
 		(column(0) - 0.35):(column(0) + 0.35):(lo(k)):(hi(k)) \
 		with boxxyerror fc rgb pcol(k) title pname(k), \
-	     datafile using (column(0)):6:xtic(caplabel(column(0))) \
+	     datafile using (column(0)):7:xtic(caplabel(column(0))) \
 		with points pt 7 ps 1.3 lc rgb "#000000" title "wall time"
 	unset output
 }

@@ -6,11 +6,11 @@
 # time and the capture's window.  Captures are numbered as in report.txt.
 #
 # Variables set by wcanalyze: out, title, datafile (columns: name, fs,
-# write cache, barriers, idle s, then seconds per category in enum
-# order), cats, ncap.
-# Seconds of all categories of the current line, from column base + 6.
-busy(x) = sum [k=0:6] column(6 + k)
-caplabel(i) = sprintf("#%d", int(i) + 1) . "\n" . strcol(2) . "\ncache " . strcol(3) . "\nbarriers " . strcol(4)
+# write cache, barriers, disk (its model, or "-"), idle s, then seconds
+# per category in enum order), cats, ncap.
+# Seconds of all categories of the current line, from column base + 7.
+busy(x) = sum [k=0:6] column(7 + k)
+caplabel(i) = sprintf("#%d", int(i) + 1) . "\n" . strcol(2) . "\ncache " . strcol(3) . "\nbarriers " . strcol(4) . "\n" . strcol(5)
 do for [fmt in formats] {
 	eval outcmd(fmt, (ncap > 6 ? 260 + 125 * ncap : 1000), 700)
 	set title title
@@ -24,12 +24,12 @@ do for [fmt in formats] {
 	set border 3
 	set tics out nomirror
 	set xtics scale 0 font ",9"
-	set bmargin 6
+	set bmargin 7
 	set key outside right top vertical reverse Left
 	set offsets 0, 0, graph 0.08, 0
-	plot for [w in cats] datafile using (column(6 + w)):xtic(caplabel(column(0))) \
+	plot for [w in cats] datafile using (column(7 + w)):xtic(caplabel(column(0))) \
 		lc rgb ccolor(w + 0) title cname(w + 0), \
-	     datafile using 0:(busy(0)):(sprintf("%.3g s\nof %.3g s", busy(0), busy(0) + column(5))) \
+	     datafile using 0:(busy(0)):(sprintf("%.3g s\nof %.3g s", busy(0), busy(0) + column(6))) \
 		with labels offset 0, 1.2 font ",9" notitle
 	unset output
 }

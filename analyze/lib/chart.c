@@ -572,13 +572,18 @@ static void cap_label(FILE *f, const struct wc_chart_capture *c,
 		      const struct wc_sum_capture *sc)
 {
 	const struct wc_capture_meta *m = sc->meta;
-	char fs[40];
+	char fs[40], disk[40];
 
 	wc_outdir_safe_name(m->fs[0] ? m->fs : "?", fs, sizeof(fs));
 	if (!m->fs[0])
 		strcpy(fs, "fs?");
-	fprintf(f, "\"%s\" \"%s\" \"%s\" \"%s\"", c->dir, fs,
-		wc_onoff(m->write_cache), wc_onoff(m->barrier));
+	/* The disk, so that bars of one configuration on two disks differ. */
+	if (m->disk_model[0])
+		wc_outdir_safe_name(m->disk_model, disk, sizeof(disk));
+	else
+		strcpy(disk, "-");
+	fprintf(f, "\"%s\" \"%s\" \"%s\" \"%s\" \"%s\"", c->dir, fs,
+		wc_onoff(m->write_cache), wc_onoff(m->barrier), disk);
 }
 
 /* Opens compare-K.dat, the data of figure k across captures. */
@@ -633,8 +638,8 @@ static int compare_time(const struct wc_chart_capture *c,
 		return -1;
 	fputs("# compare-time.dat - time by category per capture, main device "
 	      "(docs/bundle.md)\n# 1 capture 2 fs 3 write_cache 4 barriers "
-	      "5 idle_s, 6-12 seconds per category (flush journal metadata "
-	      "data_read data_write discard other)\n", f);
+	      "5 disk 6 idle_s, 7-13 seconds per category (flush journal "
+	      "metadata data_read data_write discard other)\n", f);
 	for (i = 0; i < s->ncaps; i++) {
 		const struct wc_sum_figs *m = &s->caps[i].figs;
 
@@ -688,8 +693,8 @@ static int compare_phases(const struct wc_chart_capture *c,
 	if (!f)
 		return -1;
 	fputs("# compare-phases.dat - wall time per phase and capture "
-	      "(docs/bundle.md)\n# 1 capture 2 fs 3 write_cache 4 barriers, "
-	      "then seconds per phase:", f);
+	      "(docs/bundle.md)\n# 1 capture 2 fs 3 write_cache 4 barriers "
+	      "5 disk, then seconds per phase:", f);
 	for (j = 0; j < nnames; j++)
 		fprintf(f, " %s", names[j]);
 	fputs("\n", f);
@@ -790,23 +795,29 @@ static int compare_difference(const struct wc_chart_capture *c,
 		return -1;
 	fputs("# compare-difference.dat - each capture's wall-time difference "
 	      "against the baseline and its parts, seconds (docs/bundle.md)\n"
-	      "# 1 capture 2 fs 3 write_cache 4 barriers 5 role 6 wall, 7-14 "
-	      "flush journal metadata data_read data_write discard other "
-	      "off_device\n", f);
+	      "# 1 capture 2 fs 3 write_cache 4 barriers 5 disk 6 role "
+	      "(baseline: a run of a baseline group; other-disk: compared with "
+	      "a baseline on another disk; else -) 7 wall, 8-15 flush journal metadata "
+	      "data_read data_write discard other off_device\n", f);
 	for (i = 0; i < s->ncaps; i++) {
 		const struct wc_sum_diff *df = &s->caps[i].diff;
+		const struct wc_sum_group *gr = &s->groups[s->caps[i].group];
 
 		cap_label(f, &c[i], &s->caps[i]);
-		fprintf(f, " \"%s\" %.9f", s->caps[i].group == s->base_group ?
-			"baseline" : "-", (double)df->wall_ns / 1e9);
+		fprintf(f, " \"%s\" %.9f", s->caps[i].group == gr->base ?
+			"baseline" : gr->cross_disk ? "other-disk" : "-",
+			(double)df->wall_ns / 1e9);
 		for (k = 0; k < WC_NPARTS; k++)
 			fprintf(f, " %.9f", (double)df->part_ns[k] / 1e9);
 		fputs("\n", f);
 	}
 	if (wc_outdir_commit(d, f, rel, err) < 0)
 		return -1;
-	v = cmp_vars(WC_CMP_DIFFERENCE, "what each category added (up) or "
-		     "saved (down) against the baseline, main device", &buf, &blen);
+	v = cmp_vars(WC_CMP_DIFFERENCE, s->named_baseline || s->nsets < 2 ?
+		     "what each category added (up) or saved (down) against "
+		     "the baseline, main device" : "what each category added "
+		     "(up) or saved (down) against the fastest configuration "
+		     "on the same disk, main device", &buf, &blen);
 	if (!v)
 		return nomem(err);
 	fprintf(v, "ncap = %zu\n", s->ncaps);

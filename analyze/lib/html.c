@@ -110,9 +110,19 @@ static void differences(FILE *f, const struct wc_html_page *pg)
 
 	if (!s->has_diff)
 		return;
-	table_head(f, pg->plot, "<h2 id=\"difference\">Difference against the "
-		   "baseline (main device, seconds)</h2>\n<table>\n<tr><th>#</th>"
-		   "<th class=\"l\">captures</th><th>runs</th><th>wall</th>",
+	fputs("<h2 id=\"difference\">Difference against the baseline (main "
+	      "device, seconds)</h2>\n<p>", f);
+	if (s->named_baseline)
+		fputs("Every group against the named baseline; a group on "
+		      "another disk than the baseline's is marked: its "
+		      "difference crosses disks.", f);
+	else
+		fputs("Each group against the fastest group on the same disk, "
+		      "with the same workload and scale (its comparable set): "
+		      "the column <i>against</i> numbers it.", f);
+	table_head(f, pg->plot, "</p>\n<table>\n<tr><th>#</th>"
+		   "<th class=\"l\">captures</th><th>disk</th><th>runs</th>"
+		   "<th>against</th><th>wall</th>",
 		   "<th class=\"l\">noise</th></tr>\n");
 	for (g = 0; g < s->ngroups; g++) {
 		const struct wc_sum_group *gr = &s->groups[g];
@@ -123,7 +133,10 @@ static void differences(FILE *f, const struct wc_html_page *pg)
 				fputs(", ", f);
 			wc_escape_html(f, s->caps[gr->members[i]].meta->name);
 		}
-		fprintf(f, "</td><td>%zu</td>", gr->n);
+		fputs("</td><td>", f);
+		wc_escape_html(f, gr->disk_model[0] ? gr->disk_model : "-");
+		fprintf(f, "</td><td>%zu</td><td>#%zu%s</td>", gr->n,
+			gr->base + 1, gr->cross_disk ? " (another disk)" : "");
 		cell_diff(f, gr->diff.wall_ns);
 		for (k = 0; k < WC_NPARTS; k++)
 			cell_diff(f, gr->diff.part_ns[k]);
@@ -174,7 +187,7 @@ static void summary_table(FILE *f, const struct wc_html_page *pg)
 	table_head(f, pg->plot, "<h2 id=\"summary\">Time by category (main "
 		   "device)</h2>\n<table>\n<tr><th>#</th><th class=\"l\">capture"
 		   "</th><th>fs</th><th>write cache</th><th>barriers</th>"
-		   "<th>window (s)</th>", "</tr>\n");
+		   "<th>disk</th><th>window (s)</th>", "</tr>\n");
 	for (i = 0; i < s->ncaps; i++) {
 		const struct wc_capture_meta *m = s->caps[i].meta;
 		const struct wc_sum_figs *sf = &s->caps[i].figs;
@@ -184,8 +197,10 @@ static void summary_table(FILE *f, const struct wc_html_page *pg)
 		wc_escape_html(f, m->name);
 		fputs("</a></td><td>", f);
 		wc_escape_html(f, m->fs[0] ? m->fs : "?");
-		fprintf(f, "</td><td>%s</td><td>%s</td>", wc_onoff(m->write_cache),
+		fprintf(f, "</td><td>%s</td><td>%s</td><td>", wc_onoff(m->write_cache),
 			wc_onoff(m->barrier));
+		wc_escape_html(f, m->disk_model[0] ? m->disk_model : "-");
+		fputs("</td>", f);
 		if (!sf->io) {
 			fprintf(f, "<td colspan=\"%d\">no I/O</td></tr>\n", WC_NCAT + 2);
 			continue;
