@@ -25,6 +25,8 @@
 static struct wc_capture_meta meta[2];
 static struct wc_sum_phase phases[2][3];
 static struct wc_sum_capture caps[2];
+static struct wc_sum_group groups[2];
+static size_t members[2] = { 0, 1 };
 static struct wc_summary sum;
 
 /* Two captures: the first with I/O over 2 s and three phases (two of
@@ -37,6 +39,7 @@ static void make_summary(void)
 	memset(&sum, 0, sizeof(sum));
 	strcpy(meta[0].name, "first \"run\"");
 	strcpy(meta[0].fs, "xfs");
+	strcpy(meta[0].disk_model, "hdd 7200");
 	meta[0].write_cache = 1;
 	meta[0].barrier = 0;
 	strcpy(meta[1].name, "second");
@@ -81,9 +84,19 @@ static void make_summary(void)
 	caps[1].diff.part_ns[WC_CAT_FLUSH] = -250 * (int64_t)MS;
 	caps[1].diff.part_ns[WC_CAT_DATA_WRITE] = -500 * (int64_t)MS;
 
+	/* Two groups, the second against the first on another disk (a
+	 * named baseline). */
+	memset(groups, 0, sizeof(groups));
+	groups[0].n = groups[1].n = 1;
+	groups[0].members = &members[0];
+	groups[1].members = &members[1];
+	groups[0].disk_model = meta[0].disk_model;
+	groups[1].disk_model = meta[1].disk_model;
+	groups[1].cross_disk = true;
 	sum.ncaps = 2;
 	sum.caps = caps;
 	sum.ngroups = 2;
+	sum.groups = groups;
 	sum.has_diff = true;
 	sum.base_group = 0;
 }
@@ -258,10 +271,11 @@ START_TEST(test_across)
 
 	t = text_of("compare-time.dat");
 	l = line_of(t, "\"one\" ");
-	starts(l, "\"one\" \"xfs\" \"on\" \"off\" 1.250000000 "
+	/* The disk's name made safe for a file name, "-" unknown. */
+	starts(l, "\"one\" \"xfs\" \"on\" \"off\" \"hdd_7200\" 1.250000000 "
 				 "0.250000000 ");
 	l = line_of(t, "\"two\" ");
-	starts(l, "\"two\" \"fs?\" \"?\" \"?\" 1.000000000 ");
+	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" 1.000000000 ");
 	free(t);
 
 	/* The union of names, in order; one name twice is summed; NaN
@@ -269,10 +283,10 @@ START_TEST(test_across)
 	t = text_of("compare-phases.dat");
 	ck_assert_ptr_nonnull(strstr(t, "per phase: copy__a_ sync rm\n"));
 	l = line_of(t, "\"one\" ");
-	starts(l, "\"one\" \"xfs\" \"on\" \"off\" 0.500000000 "
+	starts(l, "\"one\" \"xfs\" \"on\" \"off\" \"hdd_7200\" 0.500000000 "
 				 "0.375000000 NaN\n");
 	l = line_of(t, "\"two\" ");
-	starts(l, "\"two\" \"fs?\" \"?\" \"?\" NaN NaN "
+	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" NaN NaN "
 				 "0.750000000\n");
 	free(t);
 
@@ -286,11 +300,18 @@ START_TEST(test_across)
 
 	t = text_of("compare-difference.dat");
 	l = line_of(t, "\"one\" ");
-	starts(l, "\"one\" \"xfs\" \"on\" \"off\" \"baseline\" "
+	starts(l, "\"one\" \"xfs\" \"on\" \"off\" \"hdd_7200\" \"baseline\" "
 				 "0.000000000 ");
 	l = line_of(t, "\"two\" ");
-	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" -1.000000000 "
-				 "-0.250000000 ");
+	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" \"other-disk\" "
+				 "-1.000000000 -0.250000000 ");
+	free(t);
+	/* On the same disk as its baseline: no mark. */
+	groups[1].cross_disk = false;
+	ck_assert_int_eq(wc_chart_across(c, &sum, drawn, plot, out, &err), 0);
+	t = text_of("compare-difference.dat");
+	l = line_of(t, "\"two\" ");
+	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" \"-\" -1.000000000 ");
 	free(t);
 
 	/* One capture: no figure across captures, nor a difference

@@ -45,6 +45,7 @@ static void setup(void)
 	memset(across, 0, sizeof(across));
 	strcpy(meta[0].name, EVIL);
 	strcpy(meta[0].fs, "<b>xfs</b>");
+	strcpy(meta[0].disk_model, "<i>ssd</i>");
 	meta[0].write_cache = 1;
 	meta[0].barrier = 0;
 	meta[0].events = 1234;
@@ -68,6 +69,9 @@ static void setup(void)
 
 	groups[0].n = 1;
 	groups[0].members = &members[0];
+	groups[0].disk_model = meta[0].disk_model;
+	groups[1].disk_model = meta[1].disk_model;
+	groups[1].cross_disk = true;
 	groups[0].verdict = WC_VERDICT_BASELINE;
 	groups[1].n = 1;
 	groups[1].members = &members[1];
@@ -171,7 +175,8 @@ START_TEST(test_across_and_differences)
 	ck_assert_ptr_nonnull(strstr(h, "<img src=\"compare-time.png\" width=\"1000\""));
 	ck_assert_ptr_nonnull(strstr(h, "compare-difference.png"));
 	ck_assert_ptr_null(strstr(h, "compare-phases.png"));
-	ck_assert_ptr_nonnull(strstr(h, "<td>2</td><td class=\"l\">quiet</td><td>1</td><td>-1.500</td>"));
+	ck_assert_ptr_nonnull(strstr(h, "<td>2</td><td class=\"l\">quiet</td><td>-</td><td>1</td><td>#1 (another disk)</td><td>-1.500</td>"));
+	ck_assert_ptr_nonnull(strstr(h, "</td><td>&lt;i&gt;ssd&lt;/i&gt;</td><td>1</td><td>#1</td>"));
 	ck_assert_ptr_nonnull(strstr(h, "<td>-1.500</td><td class=\"l\">no noise estimate (one run)</td>"));
 	ck_assert_ptr_nonnull(strstr(h, "<td class=\"l\">baseline</td>"));
 	free(h);

@@ -177,8 +177,9 @@ START_TEST(test_csv)
 	for (p = t; *p; p++)
 		lines += *p == '\n';
 	ck_assert_int_eq(lines, 1 + 2 * 3);
-	ck_assert_ptr_nonnull(strstr(t, "\n\"a,b\",all,ext4,on,off,"));
-	ck_assert_ptr_nonnull(strstr(t, "\nc,delete,ext4,on,off,0.060000000,"));
+	/* The disk column: empty when capture.conf names no disk model. */
+	ck_assert_ptr_nonnull(strstr(t, "\n\"a,b\",all,ext4,on,off,,"));
+	ck_assert_ptr_nonnull(strstr(t, "\nc,delete,ext4,on,off,,0.060000000,"));
 	free(t);
 	wc_analysis_free(caps[0]);
 	wc_analysis_free(caps[1]);
@@ -258,13 +259,14 @@ END_TEST
 
 START_TEST(test_csv_baseline)
 {
-	static const char head[] = ",bytes_other,group,diff_wall_s,"
+	static const char head[] = ",bytes_other,group,baseline_group,"
+		"across_disks,diff_wall_s,"
 		"diff_flush_s,diff_journal_s,diff_metadata_s,diff_data_read_s,"
 		"diff_data_write_s,diff_discard_s,diff_other_s,"
 		"diff_off_device_s\n";
 	static const char ratio_head[] = ",bytes_other,ratio_wall,ratio_busy,"
 		"ratio_flush,ratio_journal,ratio_metadata,ratio_positioning,"
-		"ratio_data,group,diff_wall_s,";
+		"ratio_data,group,baseline_group,across_disks,diff_wall_s,";
 	struct wc_analysis *caps[3] = { capture("fast", 1000000),
 					capture("slow", 4000000),
 					capture_ph("other", 2000000, "remove") };
@@ -277,13 +279,13 @@ START_TEST(test_csv_baseline)
 	t = render(WC_FORMAT_CSV, caps, 3, "fast", 0);
 	ck_assert_ptr_nonnull(strstr(t, ratio_head));
 	ck_assert_ptr_nonnull(strstr(t, ",1.000000,1.000000,1.000000,,,,1.000000,"
-				     "1,0.000000000,"));
+				     "1,1,0,0.000000000,"));
 	p = after(t, "\nslow,all,");
-	ck_assert_ptr_nonnull(strstr(p, ",4.000000,,,,1.000000,2,"));
+	ck_assert_ptr_nonnull(strstr(p, ",4.000000,,,,1.000000,2,1,0,"));
 	/* No phase "remove" in the baseline: the ratio and difference
 	 * columns are empty. */
 	p = after(t, "\nother,remove,");
-	ck_assert_ptr_nonnull(strstr(p, ",,,,,,,,3,,,,,,,,,\n"));
+	ck_assert_ptr_nonnull(strstr(p, ",,,,,,,,3,1,0,,,,,,,,,\n"));
 	free(t);
 	t = render(WC_FORMAT_CSV, caps, 3, "nosuch", -1);
 	free(t);

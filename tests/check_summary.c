@@ -2,7 +2,8 @@
  * check_summary.c - unit tests of analyze/lib/summary.c on analyses of
  * scripted captures whose answers are known: parts of every difference
  * sum to its wall exactly, runs group by configuration (not by name), the
- * default baseline is the fastest group, Welch's rule tells noise from a
+ * default baseline is the fastest group of the same disk and workload, a
+ * named one says which groups cross disks, Welch's rule tells noise from a
  * real difference, and each finding names what the script put in.
  */
 #include <check.h>
@@ -29,8 +30,9 @@ static void ev(struct scripted *s, uint64_t t, unsigned what, uint64_t flags,
  * with the device idle; phase "copy" holds the first five rounds and
  * "delete" the rest.  config "" makes the capture a group of its own.
  */
-static struct wc_analysis *cap(const char *name, const char *config,
-			       uint64_t flush, uint64_t gap)
+static struct wc_analysis *cap_on(const char *name, const char *config,
+				  const char *disk, const char *workload,
+				  uint64_t flush, uint64_t gap)
 {
 	struct wc_phase ph[2] = { { "copy", 0, 0, 0, 0, 0 },
 				  { "delete", 0, 0, 0, 0, 0 } };
@@ -45,6 +47,13 @@ static struct wc_analysis *cap(const char *name, const char *config,
 	memset(&m, 0, sizeof(m));
 	snprintf(m.name, sizeof(m.name), "%s", name);
 	snprintf(m.config, sizeof(m.config), "%s", config);
+	if (disk || workload) {
+		snprintf(m.disk_model, sizeof(m.disk_model), "%s",
+			 disk ? disk : "");
+		snprintf(m.comparable, sizeof(m.comparable),
+			 "disk_model=%s;workload=%s;", disk ? disk : "",
+			 workload ? workload : "");
+	}
 	m.write_cache = m.barrier = m.complete = m.main_rotational = -1;
 	m.events_dropped = 0;
 	ph[0].start = t;
@@ -67,6 +76,12 @@ static struct wc_analysis *cap(const char *name, const char *config,
 						NULL, &err), 0);
 	free(s);
 	return a;
+}
+
+static struct wc_analysis *cap(const char *name, const char *config,
+			       uint64_t flush, uint64_t gap)
+{
+	return cap_on(name, config, NULL, NULL, flush, gap);
 }
 
 static struct wc_summary *build(struct wc_analysis *const *caps, size_t n,
@@ -344,6 +359,101 @@ START_TEST(test_noise)
 }
 END_TEST
 
+/* Two disks: the ssd's fastest configuration is the fastest overall, yet
+ * each hdd configuration is compared with the fastest on the hdd; a
+ * capture of another workload on the hdd is a set of its own; a named
+ * baseline compares all with it and marks the groups on the other disk. */
+START_TEST(test_disk_baselines)
+{
+	struct wc_analysis *caps[5] = {
+		cap_on("hdd-ext4", "fs=ext4;disk_model=hdd7200;", "hdd7200",
+		       "copy", 4000000, 5000000),
+		cap_on("ssd-ext4", "fs=ext4;disk_model=ssd;", "ssd", "copy",
+		       1000000, 5000000),
+		cap_on("hdd-xfs", "fs=xfs;disk_model=hdd7200;", "hdd7200",
+		       "copy", 3000000, 5000000),
+		cap_on("ssd-xfs", "fs=xfs;disk_model=ssd;", "ssd", "copy",
+		       2000000, 5000000),
+		cap_on("hdd-fsync", "fs=ext4;disk_model=hdd7200;w=fsync;",
+		       "hdd7200", "fsync", 9000000, 5000000),
+	};
+	struct wc_summary *s = build(caps, 5, NULL);
+	const struct wc_finding *f;
+	size_t g, ndiff = 0;
+
+	ck_assert_uint_eq(s->ngroups, 5);
+	ck_assert_uint_eq(s->nsets, 3);
+	/* Sets in the order of their first group: hdd copy, ssd, fsync. */
+	ck_assert_uint_eq(s->groups[0].set, 0);
+	ck_assert_uint_eq(s->groups[1].set, 1);
+	ck_assert_uint_eq(s->groups[2].set, 0);
+	ck_assert_uint_eq(s->groups[3].set, 1);
+	ck_assert_uint_eq(s->groups[4].set, 2);
+	ck_assert_str_eq(s->groups[0].disk_model, "hdd7200");
+	ck_assert_str_eq(s->groups[1].disk_model, "ssd");
+	/* hdd-ext4 against hdd-xfs, not against the faster ssd-ext4. */
+	ck_assert_uint_eq(s->groups[0].base, 2);
+	ck_assert_uint_eq(s->groups[2].base, 2);
+	ck_assert_uint_eq(s->groups[1].base, 1);
+	ck_assert_uint_eq(s->groups[3].base, 1);
+	ck_assert_uint_eq(s->groups[4].base, 4);
+	ck_assert_str_eq(wc_summary_base_name(s, 0), "hdd-xfs");
+	ck_assert_str_eq(wc_summary_base_name(s, 3), "ssd-ext4");
+	ck_assert(!s->any_cross_disk);
+	for (g = 0; g < 5; g++) {
+		ck_assert(!s->groups[g].cross_disk);
+		assert_sums(&s->groups[g].diff);
+		assert_sums(&s->caps[s->groups[g].members[0]].diff);
+	}
+	/* Ten flushes 1 ms longer each, and nothing else. */
+	ck_assert_int_eq(s->groups[0].diff.wall_ns, 10000000);
+	ck_assert_int_eq(s->groups[0].diff.part_ns[WC_CAT_FLUSH], 10000000);
+	ck_assert_int_eq(s->groups[3].diff.wall_ns, 10000000);
+	ck_assert_int_eq(s->groups[4].diff.wall_ns, 0);
+	ck_assert_int_eq(s->groups[4].verdict, WC_VERDICT_BASELINE);
+	assert_sums(&s->caps[0].phases[0].diff);
+	ck_assert_int_eq(s->caps[0].phases[0].diff.part_ns[WC_CAT_FLUSH],
+			 5000000);
+	/* One difference finding per set of two groups or more. */
+	for (g = 0; g < s->nfindings; g++) {
+		f = &s->findings[g];
+		if (f->kind != WC_FIND_DIFFERENCE)
+			continue;
+		ndiff++;
+		ck_assert_str_eq(str(f, "baseline"), ndiff == 1 ? "hdd-xfs" :
+				 "ssd-ext4");
+		ck_assert_str_eq(str(f, "disk"), ndiff == 1 ? "hdd7200" : "ssd");
+		ck_assert_msg(strstr(f->text, ndiff == 1 ?
+				     "On disk hdd7200 (comparable set 1), " :
+				     "On disk ssd, "), "%s", f->text);
+		ck_assert(!strstr(f->text, "across disks"));
+	}
+	ck_assert_uint_eq(ndiff, 2);
+	wc_summary_free(s);
+
+	s = build(caps, 5, "ssd-ext4");
+	ck_assert(s->any_cross_disk);
+	for (g = 0; g < 5; g++) {
+		ck_assert_uint_eq(s->groups[g].base, 1);
+		ck_assert_str_eq(wc_summary_base_name(s, g), "ssd-ext4");
+		ck_assert(s->groups[g].cross_disk == (g == 0 || g == 2 || g == 4));
+		assert_sums(&s->groups[g].diff);
+	}
+	ck_assert_int_eq(s->groups[0].diff.wall_ns, 30000000);
+	f = find(s, WC_FIND_DIFFERENCE);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_str_eq(str(f, "capture"), "hdd-fsync");
+	ck_assert_str_eq(str(f, "baseline_disk"), "ssd");
+	ck_assert_msg(strstr(f->text, "It compares across disks: hdd-fsync ran "
+			     "on disk hdd7200, the baseline on disk ssd"),
+		      "%s", f->text);
+	ck_assert_msg(strstr(f->text, "2 other configurations ran on another "
+			     "disk"), "%s", f->text);
+	wc_summary_free(s);
+	free_caps(caps, 5);
+}
+END_TEST
+
 START_TEST(test_unknown_baseline)
 {
 	struct wc_analysis *a = cap("x", "", 1000000, 1000000);
@@ -384,6 +494,7 @@ static Suite *summary_suite(void)
 	tcase_add_test(tc, test_groups);
 	tcase_add_test(tc, test_noise);
 	tcase_add_test(tc, test_unknown_baseline);
+	tcase_add_test(tc, test_disk_baselines);
 	tcase_add_test(tc, test_names);
 	suite_add_tcase(s, tc);
 	return s;
