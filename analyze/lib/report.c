@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "escape.h"
@@ -465,36 +466,91 @@ static void row_label(const struct wc_summary *s, size_t g, int w, char *buf,
 		snprintf(buf, size, "#%zu", g + 1);
 }
 
-/* Group g's disk model for the disk column: escaped, cut, "-" unknown. */
-static const char *disk_cell(const struct wc_summary *s, size_t g, char *buf,
+/* The disk column: the disk models themselves when every one fits in
+ * DISK_MAX_W, else d1, d2 ... in the order of their first group, named
+ * whole under the table, so that two models cut to the same text never
+ * look alike. */
+struct disk_col {
+	int width;
+	size_t *num;                   /* per group, 0 unknown; NULL: names */
+	size_t n;                      /* models numbered */
+};
+
+static int disk_col_open(struct disk_col *dc, const struct wc_summary *s)
+{
+	char b[DISK_MAX_W + 2];
+	size_t g, h;
+	bool fit = true;
+
+	memset(dc, 0, sizeof(*dc));
+	dc->width = 4;
+	for (g = 0; g < s->ngroups; g++) {
+		size_t l = strlen(wc_escape_text(s->groups[g].disk_model, b,
+						 sizeof(b)));
+
+		if (l > DISK_MAX_W)
+			fit = false;
+		else if ((int)l > dc->width)
+			dc->width = (int)l;
+	}
+	if (fit)
+		return 0;
+	dc->num = calloc(s->ngroups ? s->ngroups : 1, sizeof(*dc->num));
+	if (!dc->num)
+		return -1;
+	for (g = 0; g < s->ngroups; g++) {
+		const char *d = s->groups[g].disk_model;
+
+		if (!d[0])
+			continue;
+		for (h = 0; h < g && strcmp(s->groups[h].disk_model, d); h++)
+			;
+		dc->num[g] = h < g ? dc->num[h] : ++dc->n;
+	}
+	snprintf(b, sizeof(b), "d%zu", dc->n);
+	dc->width = strlen(b) > 4 ? (int)strlen(b) : 4;
+	return 0;
+}
+
+/* Group g's cell: its model escaped, or its number; "-" unknown. */
+static const char *disk_cell(const struct disk_col *dc,
+			     const struct wc_summary *s, size_t g, char *buf,
 			     size_t size)
 {
 	const char *d = s->groups[g].disk_model;
 
 	if (!d[0])
 		return "-";
-	return wc_escape_text(d, buf, size < DISK_MAX_W + 1 ? size :
-			      DISK_MAX_W + 1);
+	if (dc->num)
+		snprintf(buf, size, "d%zu", dc->num[g]);
+	else
+		wc_escape_text(d, buf, size);
+	return buf;
 }
 
-/* The disk column's width: its head's or the widest cell's. */
-static int disk_width(const struct wc_summary *s)
+/* Under the table: what each number stands for, cut to a line. */
+static void disk_legend(FILE *f, const struct disk_col *dc,
+			const struct wc_summary *s)
 {
-	char b[DISK_MAX_W + 1];
-	size_t g, w = 4;
+	char b[80 - 8];
+	size_t g, k = 0;
 
-	for (g = 0; g < s->ngroups; g++)
-		if (strlen(disk_cell(s, g, b, sizeof(b))) > w)
-			w = strlen(b);
-	return (int)w;
+	for (g = 0; dc->num && g < s->ngroups; g++) {
+		if (dc->num[g] != k + 1)
+			continue;
+		k++;
+		fprintf(f, "%sd%zu = %s\n", k == 1 ? "\ndisks:\n" : "", k,
+			wc_escape_text(s->groups[g].disk_model, b, sizeof(b)));
+	}
 }
 
-static void cmp_head_line(FILE *f, const struct wc_summary *s, int w)
+static void cmp_head_line(FILE *f, const struct wc_summary *s, int w,
+			  const struct disk_col *dc)
 {
 	int c;
 
 	fprintf(f, "%-*s %-4s %-3s %-3s %-*s", w ? w : 7, s->any_runs ?
-		"group" : "capture", "fs", "wc", "bar", disk_width(s), "disk");
+		"group" : "capture", "fs", "wc", "bar", dc->width, "disk");
 	if (s->any_runs)
 		fprintf(f, " %2s", "n");
 	for (c = 0; c < WC_NCOLS; c++) {
@@ -506,7 +562,7 @@ static void cmp_head_line(FILE *f, const struct wc_summary *s, int w)
 }
 
 static void cmp_row_start(FILE *f, const struct wc_summary *s, size_t g,
-			  int w)
+			  int w, const struct disk_col *dc)
 {
 	const struct wc_capture_meta *m = s->caps[s->groups[g].members[0]].meta;
 	char label[32], fs[5], disk[DISK_MAX_W + 1];
@@ -515,8 +571,8 @@ static void cmp_row_start(FILE *f, const struct wc_summary *s, size_t g,
 	fprintf(f, "%-*s %-4s %-3s %-3s %-*s", w ? w : 7, label,
 		m->fs[0] ? wc_escape_text(m->fs, fs, sizeof(fs)) : "?",
 		wc_onoff(m->write_cache),
-		wc_onoff(m->barrier), disk_width(s),
-		disk_cell(s, g, disk, sizeof(disk)));
+		wc_onoff(m->barrier), dc->width,
+		disk_cell(dc, s, g, disk, sizeof(disk)));
 	if (s->any_runs)
 		fprintf(f, " %2zu", s->groups[g].n);
 }
@@ -619,7 +675,8 @@ static void diff_rows(FILE *f, const struct wc_summary *s, size_t set,
 	}
 }
 
-static void text_differences(FILE *f, const struct wc_summary *s, int w)
+static void text_differences(FILE *f, const struct wc_summary *s, int w,
+			     const struct disk_col *dc)
 {
 	char label[300], disk[DISK_MAX_W + 1];
 	size_t i, p, k;
@@ -643,7 +700,7 @@ static void text_differences(FILE *f, const struct wc_summary *s, int w)
 
 			row_label(s, b, w, label, sizeof(label));
 			fprintf(f, "\ndisk %s: difference to %s\n",
-				disk_cell(s, b, disk, sizeof(disk)), label);
+				disk_cell(dc, s, b, disk, sizeof(disk)), label);
 			diff_rows(f, s, k, w, lw);
 		}
 	}
@@ -651,7 +708,7 @@ static void text_differences(FILE *f, const struct wc_summary *s, int w)
 		row_label(s, s->base_group, w, label, sizeof(label));
 		fprintf(f, "* ran on another disk than the baseline %s\n  "
 			"(disk %s): its difference crosses disks\n", label,
-			disk_cell(s, s->base_group, disk, sizeof(disk)));
+			disk_cell(dc, s, s->base_group, disk, sizeof(disk)));
 	}
 	fprintf(f, "\n");
 	text_verdicts(f, s, w);
@@ -688,20 +745,24 @@ static void text_differences(FILE *f, const struct wc_summary *s, int w)
 int wc_report_compare(FILE *f, const struct wc_summary *s, struct wc_err *err)
 {
 	int w = name_width(s);
+	struct disk_col dc;
 	size_t i, g;
 	char b[16];
 	int c;
 
+	if (disk_col_open(&dc, s) < 0)
+		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+				  "out of memory");
 	text_findings(f, s);
 	fprintf(f, "time on the main device, seconds; wc = write cache, "
 		"bar = barriers;\nposn = positioning part of jrnl+meta+data%s"
 		"\n\n", s->any_runs ? ";\ngroups: runs of one configuration, "
 		"means and the wall's standard deviation" : "");
-	cmp_head_line(f, s, w);
+	cmp_head_line(f, s, w, &dc);
 	for (g = 0; g < s->ngroups; g++) {
 		const struct wc_sum_group *gr = &s->groups[g];
 
-		cmp_row_start(f, s, g, w);
+		cmp_row_start(f, s, g, w, &dc);
 		for (c = 0; c < WC_NCOLS; c++) {
 			double v = gr->col[c].n ? gr->col[c].mean : -1;
 
@@ -716,12 +777,12 @@ int wc_report_compare(FILE *f, const struct wc_summary *s, struct wc_err *err)
 		fputs("\nratio to ", f);
 		wc_escape_text_put(f, s->named_baseline);
 		fputs("\n", f);
-		cmp_head_line(f, s, w);
+		cmp_head_line(f, s, w, &dc);
 		for (g = 0; g < s->ngroups; g++) {
 			const struct wc_sum_capture *sc =
 				&s->caps[s->groups[g].members[0]];
 
-			cmp_row_start(f, s, g, w);
+			cmp_row_start(f, s, g, w, &dc);
 			for (c = 0; c < WC_NCOLS; c++) {
 				if (sc->ratio[c] < 0)
 					fprintf(f, " %5s", "-");
@@ -745,8 +806,10 @@ int wc_report_compare(FILE *f, const struct wc_summary *s, struct wc_err *err)
 			fprintf(f, "\n");
 		}
 	}
+	disk_legend(f, &dc, s);
 	if (s->has_diff)
-		text_differences(f, s, w);
+		text_differences(f, s, w, &dc);
+	free(dc.num);
 	return finish(f, err);
 }
 
@@ -1212,11 +1275,9 @@ static void csv_row(FILE *f, const struct wc_summary *s,
 	csv_str(f, phase);
 	fprintf(f, ",");
 	csv_str(f, m->fs);
-	fprintf(f, ",%s,%s,", m->write_cache < 0 ? "" :
+	fprintf(f, ",%s,%s,%.9f,%.9f", m->write_cache < 0 ? "" :
 		wc_onoff(m->write_cache), m->barrier < 0 ? "" :
-		wc_onoff(m->barrier));
-	csv_str(f, m->disk_model);
-	fprintf(f, ",%.9f,%.9f", secs(sf->wall_ns),
+		wc_onoff(m->barrier), secs(sf->wall_ns),
 		secs(sf->part_ns[WC_PART_IDLE]));
 	for (c = 0; c < WC_NCAT; c++)
 		fprintf(f, ",%.9f", secs(sf->part_ns[c]));
@@ -1228,6 +1289,8 @@ static void csv_row(FILE *f, const struct wc_summary *s,
 		fprintf(f, ",%" PRIu64, sf->requests[c]);
 	for (c = 0; c < WC_NCAT; c++)
 		fprintf(f, ",%" PRIu64, sf->bytes[c]);
+	fputc(',', f);
+	csv_str(f, m->disk_model);
 	for (c = 0; s->named_baseline && c < WC_NCOLS; c++) {
 		if (!ratio || ratio[c] < 0)
 			fprintf(f, ",");
@@ -1254,7 +1317,7 @@ int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err)
 	size_t i, p;
 	int c;
 
-	fprintf(f, "capture,phase,fs,write_cache,barrier,disk,window_s,idle_s");
+	fprintf(f, "capture,phase,fs,write_cache,barrier,window_s,idle_s");
 	for (c = 0; c < WC_NCAT; c++)
 		fprintf(f, ",%s_s", wc_cat_name((enum wc_cat)c));
 	fprintf(f, ",positioning_s");
@@ -1262,6 +1325,8 @@ int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err)
 		fprintf(f, ",requests_%s", wc_cat_name((enum wc_cat)c));
 	for (c = 0; c < WC_NCAT; c++)
 		fprintf(f, ",bytes_%s", wc_cat_name((enum wc_cat)c));
+	/* Last of the fixed columns, so that the first 29 never moved. */
+	fprintf(f, ",disk");
 	/* Only with a baseline, so the default columns never change. */
 	for (c = 0; s->named_baseline && c < WC_NCOLS; c++)
 		fprintf(f, ",ratio_%s", wc_col_key((enum wc_col)c));

@@ -804,12 +804,13 @@ static const char *disk_of(const struct wc_summary *s, size_t g)
 static bool say_set(struct wc_finding *f, const struct wc_summary *s,
 		    size_t set)
 {
-	const char *d = disk_of(s, s->sets[set].first);
+	const char *d;
 	size_t k;
 	bool twin = false;
 
 	if (set == SIZE_MAX || s->nsets < 2)
 		return false;
+	d = disk_of(s, s->sets[set].first);
 	for (k = 0; k < s->nsets; k++)
 		if (k != set && !strcmp(disk_of(s, s->sets[k].first), d))
 			twin = true;
