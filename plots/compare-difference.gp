@@ -11,7 +11,8 @@
 # run of a baseline group, "other-disk" when its baseline is on another
 # disk, else "-"), wall difference s, then
 # the difference in seconds of flush journal metadata data_read data_write
-# discard other and off_device), ncap.  No variable holds text from a
+# discard other and off_device), ncap, flat (1: every difference is 0,
+# as when each capture is the only one on its disk).  No variable holds text from a
 # capture: names reach the figure only as data.
 pname(k) = k < 7 ? cname(k) : "off device (idle)"
 pcol(k) = k < 7 ? ccolor(k) : idlecolor
@@ -27,6 +28,7 @@ do for [fmt in formats] {
 	set style fill solid 0.9 border lc rgb "#FFFFFF"
 	set ylabel "difference against the baseline (s)"
 	set xrange [-0.6:ncap - 0.4]
+	if (flat) { set yrange [-1:1] } else { set yrange [*:*] }
 	set grid ytics lc rgb "#E5E5E5"
 	set border 3
 	set tics out nomirror

@@ -8,6 +8,10 @@
 #  - three runs each of two configurations that do not differ: "within
 #    noise"; the same with flushes 40 ms instead of 12: a real difference;
 #  - one run each: no noise estimate is possible;
+#  - wcsynth's flush cost is its disk's (capture.conf disk_model): without
+#    --baseline each configuration is compared with the fastest on the
+#    same disk, never across; a named baseline on another disk is
+#    compared with all the same, and the report says it crosses disks;
 #  - the text stays within 80 columns and opens with the findings.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
@@ -37,9 +41,16 @@ cd "$TMP"
 "$WCSYNTH" --capture --fsync --flush-ms 30 --expect f30.exp f30
 injected=$(( $(value time.flush f30.exp) - $(value time.flush f12.exp) ))
 [[ $injected -gt 0 ]] || fail "wcsynth injected no flush difference"
-"$WCANALYZE" --format json f12 f30 >pair.json
+# Two disks, one configuration each: nothing to compare without a name.
+"$WCANALYZE" --format json f12 f30 >apart.json
+jq -e '[.groups[].comparable_set] == [1, 2] and
+	all(.captures[]; has("difference") | not) and
+	([.findings[] | select(.kind == "difference")] | length == 0)' apart.json >/dev/null ||
+	fail "two disks compared across: $(jq -c '[.groups[] | {group, comparable_set, difference}]' apart.json)"
+"$WCANALYZE" --format json --baseline f12 f12 f30 >pair.json
 diff=$(jq -c '.captures[] | select(.name == "f30") | .difference' pair.json)
-[[ $(jq -r .baseline <<<"$diff") == f12 ]] || fail "baseline is not the fastest"
+[[ $(jq -r .baseline <<<"$diff") == f12 ]] || fail "baseline is not the named one"
+[[ $(jq -r .across_disks <<<"$diff") == true ]] || fail "f30 against f12 does not cross disks: $diff"
 flush=$(jq -r .parts_s.flush <<<"$diff")
 within "$flush" "$(awk -v n="$injected" 'BEGIN { printf "%.9f", n / 1e9 }')" 0.02 ||
 	fail "attributed flush difference $flush s, injected $injected ns"
@@ -55,15 +66,38 @@ for p in copy delete; do
 	sums_ok "$d" || fail "phase $p: parts do not sum: $d"
 done
 jq -e '[.findings[] | select(.kind == "difference")][0] |
-	.cause == "flush" and (.sentence | test("mostly flush"))' pair.json >/dev/null ||
-	fail "the difference finding does not name flushes: $(jq -c .findings pair.json)"
+	.cause == "flush" and (.sentence | test("mostly flush")) and
+	(.sentence | test("It compares across disks: f30 ran on disk wcsynth flush_ms=30"))' \
+	pair.json >/dev/null ||
+	fail "the difference finding does not name flushes and disks: $(jq -c .findings pair.json)"
 jq -e '[.findings[] | select(.kind == "flushes")][0] | .count == 92' pair.json >/dev/null ||
 	fail "the flush finding miscounts"
-"$WCANALYZE" f12 f30 >pair.txt
+"$WCANALYZE" --baseline f12 f12 f30 >pair.txt
 [[ $(head -1 pair.txt) == findings ]] || fail "text report does not open with findings"
 grep -q "mostly flush" pair.txt || fail "text findings do not name flushes"
 grep -q "no noise estimate is possible" pair.txt || fail "one run each: no word on noise"
+grep -q '^f30\* ' pair.txt || fail "the text does not mark f30 as on another disk"
+grep -q '^d2 = wcsynth flush_ms=30 ' pair.txt || fail "the text does not name the disks"
 echo "ok: flush cost only ($flush s attributed, $injected ns injected, wall +$wall s)"
+
+# Two configurations on each of two disks (fs is only a label to wcsynth,
+# the seed makes them differ): each against the fastest of its own disk.
+for d in 12 30; do
+	"$WCSYNTH" --capture --fsync --flush-ms "$d" --seed 5 --conf fs=ext4 "d$d-ext4"
+	"$WCSYNTH" --capture --fsync --flush-ms "$d" --seed 6 "d$d-xfs"
+done
+"$WCANALYZE" --format json d12-ext4 d30-ext4 d12-xfs d30-xfs >disks.json
+jq -e '[.groups[] | .comparable_set] == [1, 2, 1, 2] and
+	all(.groups[]; (.captures[0][0:3]) == (.difference.baseline[0:3]) and
+		.difference.across_disks == false) and
+	([.groups[] | select(.verdict == "baseline")] | length == 2) and
+	([.findings[] | select(.kind == "difference") | .disk] | length == 2)' \
+	disks.json >/dev/null ||
+	fail "baselines across disks: $(jq -c '[.groups[] | {captures, comparable_set, b: .difference.baseline}]' disks.json)"
+"$WCANALYZE" d12-ext4 d30-ext4 d12-xfs d30-xfs >disks.txt
+grep -q '^disk d1: difference to ' disks.txt && grep -q '^disk d2: difference to ' disks.txt ||
+	fail "the text does not compare per disk: $(cat disks.txt)"
+echo "ok: a baseline per disk"
 
 # Runs: the same model, configurations that differ only by name in
 # capture.conf, three seeds each.
@@ -80,10 +114,11 @@ jq -e '.groups | length == 2 and all(.runs == 3) and
 	fail "groups: $(jq -c '[.groups[] | {runs, verdict}]' noise.json)"
 jq -e '.groups[] | .figures_s.wall | .n == 3 and .sd > 0 and .min <= .mean and
 	.mean <= .max' noise.json >/dev/null || fail "group spread"
-grep -q '^#1      ext4 on  on   3 ' noise.txt || fail "a group is not one row"
+grep -q '^#1      ext4 on  on  d1    3 ' noise.txt || fail "a group is not one row"
 echo "ok: within noise"
 
-"$WCANALYZE" --format json ext3-run1 ext3-run2 ext3-run3 xfs-run1 xfs-run2 xfs-run3 >real.json
+# 40 ms flushes are another wcsynth disk: compared only when named.
+"$WCANALYZE" --format json --baseline xfs-run1 ext3-run1 ext3-run2 ext3-run3 xfs-run1 xfs-run2 xfs-run3 >real.json
 jq -e '[.groups[] | select(.verdict == "real")] | length == 1' real.json >/dev/null ||
 	fail "flushes 40 ms against 12 ms: not real: $(jq -c '[.groups[].verdict]' real.json)"
 jq -e '[.findings[] | select(.kind == "difference")][0] | .cause == "flush" and
@@ -91,7 +126,7 @@ jq -e '[.findings[] | select(.kind == "difference")][0] | .cause == "flush" and
 	fail "real difference: $(jq -c '.findings[-1]' real.json)"
 echo "ok: a real difference"
 
-for out in pair.txt noise.txt; do
+for out in pair.txt noise.txt disks.txt; do
 	awk -v f="$out" 'length($0) > 80 {
 		print f ": line " NR " is " length($0) " columns"; bad = 1
 	} END { exit bad }' "$out" || fail "text wider than 80 columns"

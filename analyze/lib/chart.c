@@ -787,6 +787,7 @@ static int compare_difference(const struct wc_chart_capture *c,
 {
 	char rel[64], *buf = NULL;
 	size_t i, blen;
+	bool flat = true;
 	FILE *f, *v;
 	int k;
 
@@ -807,8 +808,11 @@ static int compare_difference(const struct wc_chart_capture *c,
 		fprintf(f, " \"%s\" %.9f", s->caps[i].group == gr->base ?
 			"baseline" : gr->cross_disk ? "other-disk" : "-",
 			(double)df->wall_ns / 1e9);
-		for (k = 0; k < WC_NPARTS; k++)
+		for (k = 0; k < WC_NPARTS; k++) {
 			fprintf(f, " %.9f", (double)df->part_ns[k] / 1e9);
+			if (df->part_ns[k])
+				flat = false;
+		}
 		fputs("\n", f);
 	}
 	if (wc_outdir_commit(d, f, rel, err) < 0)
@@ -820,7 +824,9 @@ static int compare_difference(const struct wc_chart_capture *c,
 		     "on the same disk, main device", &buf, &blen);
 	if (!v)
 		return nomem(err);
-	fprintf(v, "ncap = %zu\n", s->ncaps);
+	/* Every capture its own disk's baseline: all zero, an empty range
+	 * to gnuplot. */
+	fprintf(v, "ncap = %zu\nflat = %d\n", s->ncaps, flat);
 	return cmp_script(WC_CMP_DIFFERENCE, v, &buf, drawn, p, d, err);
 }
 

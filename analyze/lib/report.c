@@ -698,6 +698,9 @@ static void text_differences(FILE *f, const struct wc_summary *s, int w,
 		for (k = 0; k < s->nsets; k++) {
 			size_t b = s->sets[k].base_group;
 
+			/* Alone on its disk: nothing to compare with. */
+			if (s->sets[k].ngroups < 2)
+				continue;
 			row_label(s, b, w, label, sizeof(label));
 			fprintf(f, "\ndisk %s: difference to %s\n",
 				disk_cell(dc, s, b, disk, sizeof(disk)), label);

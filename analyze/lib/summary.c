@@ -975,8 +975,10 @@ int wc_summary_build(struct wc_summary **out, struct wc_analysis *const *caps,
 		s->has_diff = true;
 		s->base_group = s->caps[bi].group;
 		ratios(s, &s->caps[bi]);
-	} else if (s->ngroups > 1) {
-		s->has_diff = true;
+	} else {
+		for (i = 0; i < s->nsets; i++)
+			if (s->sets[i].ngroups > 1)
+				s->has_diff = true;
 	}
 	if (s->has_diff) {
 		choose_baselines(s);

@@ -38,8 +38,8 @@
  *    same, and cross_disk says when its disk (capture.conf disk or
  *    disk_model) differs from the baseline's: the writers and the
  *    findings say so;
- *  - differences exist when a baseline was named or there are two groups
- *    or more;
+ *  - differences exist when a baseline was named or a comparable set has
+ *    two groups or more;
  *  - a group's mean parts are rounded to whole nanoseconds and its mean
  *    wall is their sum, so that every difference (a capture's or a
  *    group's mean minus its baseline group's mean) has parts summing to
