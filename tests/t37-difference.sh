@@ -95,8 +95,10 @@ jq -e '[.groups[] | .comparable_set] == [1, 2, 1, 2] and
 	disks.json >/dev/null ||
 	fail "baselines across disks: $(jq -c '[.groups[] | {captures, comparable_set, b: .difference.baseline}]' disks.json)"
 "$WCANALYZE" d12-ext4 d30-ext4 d12-xfs d30-xfs >disks.txt
-grep -q '^disk d1: difference to ' disks.txt && grep -q '^disk d2: difference to ' disks.txt ||
-	fail "the text does not compare per disk: $(cat disks.txt)"
+for d in d1 d2; do
+	grep -q "^disk $d: difference to " disks.txt ||
+		fail "the text does not compare on disk $d: $(cat disks.txt)"
+done
 echo "ok: a baseline per disk"
 
 # Runs: the same model, configurations that differ only by name in
