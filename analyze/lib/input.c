@@ -54,6 +54,12 @@ struct stream {
 	bool scout_swapped;     /* byte order found by the scout */
 	bool scout_over;        /* nothing more to scout */
 	struct wc_decoder *scout;  /* kept open for a member not in memory */
+	uint64_t batch_no;      /* blkparse's batches of it begun */
+	/* Names a scout pass read ahead (an archive member that shares
+	 * handles), in the order of their batches: */
+	struct scout_name *names;
+	uint32_t nnames, names_next, names_cap;
+	uint64_t names_upto;    /* batches before this one were scouted */
 };
 
 
@@ -67,6 +73,7 @@ struct wc_input {
 	unsigned open[WC_INPUT_MAX_OPEN];   /* streams holding a handle */
 	unsigned nopen;
 	bool may_close;         /* more streams with handles than may be open */
+	size_t scout_names;     /* entries of all streams' names arrays */
 	uint64_t tick;
 	char *name;
 	int archive;            /* streams are members of path */
@@ -506,6 +513,13 @@ struct comm {
 	char name[COMM_SIZE];
 };
 
+/* A process notify a scout pass read, for the batch it is in. */
+struct scout_name {
+	uint64_t batch;
+	uint32_t pid;
+	char name[COMM_SIZE];
+};
+
 static int comm_add(struct wc_input *in, uint32_t pid, const unsigned char *p,
 		    size_t len)
 {
@@ -600,9 +614,131 @@ static int scout_open(struct wc_input *in, unsigned i, struct wc_decoder **dec,
 	/* An archive member is read from the archive's start at each open:
 	 * keep its scout.  Not when handles must be shared among more
 	 * streams than may be open, where it would need a second handle
-	 * each. */
-	if (!s->in_memory && in->archive)
+	 * each (scout_pass() instead). */
+	if (!s->in_memory && in->archive && !in->may_close)
 		s->scout = *dec;
+	return 0;
+}
+
+static int make_room(struct wc_input *in, struct wc_err *err);
+
+static void names_drop(struct wc_input *in, struct stream *s)
+{
+	in->scout_names -= s->names_cap;
+	free(s->names);
+	s->names = NULL;
+	s->nnames = s->names_next = s->names_cap = 0;
+}
+
+/* Queues pid's name for batch b; false when the bounds leave no room. */
+static bool names_put(struct wc_input *in, struct stream *s, uint64_t b,
+		      uint32_t pid, const unsigned char *p, size_t len)
+{
+	struct scout_name *n;
+
+	if (s->nnames == s->names_cap) {
+		uint32_t cap = s->names_cap ? 2 * s->names_cap : 16;
+
+		if (cap > WC_INPUT_SCOUT_NAMES ||
+		    in->scout_names + (cap - s->names_cap) > WC_INPUT_SCOUT_NAMES_ALL)
+			return false;
+		n = realloc(s->names, cap * sizeof(*n));
+		if (!n)
+			return false;
+		in->scout_names += cap - s->names_cap;
+		s->names = n;
+		s->names_cap = cap;
+	}
+	n = &s->names[s->nnames++];
+	n->batch = b;
+	n->pid = pid;
+	if (len > COMM_SIZE - 1)
+		len = COMM_SIZE - 1;
+	memcpy(n->name, p, len);
+	n->name[len] = '\0';
+	return true;
+}
+
+/*
+ * The scout of an archive member when more members need handles than may
+ * be open: a second handle kept per member would double them, and one
+ * opened per batch would decompress the archive from its start every 512
+ * records.  So one handle, opened for the pass (after closing a stream if
+ * none is free) and closed after it, reads from batch b on up to
+ * WC_INPUT_KEEP bytes of records, and queues the names of pids not named
+ * yet with their batch numbers, at most WC_INPUT_SCOUT_NAMES a stream and
+ * WC_INPUT_SCOUT_NAMES_ALL in all: names past that are the reader's to
+ * take when it reads them.  Failing, it leaves the names to the reader.
+ */
+static int scout_pass(struct wc_input *in, unsigned i, uint64_t b,
+		      struct wc_err *err)
+{
+	const uint64_t message = WC_TC(WC_TC_NOTIFY) | WC_TN_MESSAGE;
+	const uint64_t process = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
+	struct stream *s = &in->streams[i];
+	struct wc_decoder *dec = NULL;
+	struct wc_event ev;
+	struct wc_err scratch;
+	uint64_t start = s->scouted;
+	int r = 1;
+
+	names_drop(in, s);
+	s->names_upto = b + 1;
+	wc_err_clear(&scratch);
+	if (in->nopen >= in->lim.max_open && make_room(in, &scratch) < 0)
+		return 0;   /* every open stream pinned: this batch unscouted */
+	if (scout_open(in, i, &dec, &scratch) < 0) {
+		s->scout_over = true;
+		return 0;
+	}
+	for (;;) {
+		uint32_t n = 0;
+
+		while (n < BLKPARSE_BATCH &&
+		       (r = wc_decoder_next(dec, &ev, &scratch)) > 0) {
+			if (wc_event_is_notify(&ev) && ev.action != message) {
+				if (ev.action == process &&
+				    !(in->comms && wc_map_get(in->comms, ev.pid)))
+					names_put(in, s, b, ev.pid, ev.pdu,
+						  ev.pdu_len);
+				continue;
+			}
+			n++;
+		}
+		s->names_upto = ++b;
+		/* A failure is the reader's to report, when it gets there. */
+		if (r <= 0) {
+			s->scout_over = true;
+			break;
+		}
+		s->scouted = wc_decoder_resume_offset(dec);
+		if (s->scouted - start >= WC_INPUT_KEEP ||
+		    s->nnames == WC_INPUT_SCOUT_NAMES)
+			break;
+	}
+	s->scout_swapped = wc_decoder_swapped(dec);
+	wc_decoder_free(dec);
+	(void)err;
+	return 0;
+}
+
+/* Batch b of stream i begins: the names scout_pass() read for it. */
+static int scout_queued(struct wc_input *in, unsigned i, uint64_t b,
+			struct wc_err *err)
+{
+	struct stream *s = &in->streams[i];
+
+	if (b >= s->names_upto && !s->scout_over &&
+	    scout_pass(in, i, b, err) < 0)
+		return -1;
+	while (s->names_next < s->nnames && s->names[s->names_next].batch <= b) {
+		const struct scout_name *n = &s->names[s->names_next++];
+
+		if (n->batch == b &&
+		    comm_add(in, n->pid, (const unsigned char *)n->name,
+			     strlen(n->name)) < 0)
+			return oom(err, in->path);
+	}
 	return 0;
 }
 
@@ -625,12 +761,14 @@ static int scout_batch(struct wc_input *in, unsigned i, struct wc_err *err)
 	struct wc_err scratch;
 	uint32_t n = 0;
 	int r = 1;
+	uint64_t b = s->batch_no++;
 
+	if (!s->in_memory && in->archive && in->may_close)
+		return scout_queued(in, i, b, err);
 	if (s->scout_over)
 		return 0;
 	wc_err_clear(&scratch);
-	if ((!s->in_memory && in->archive && in->may_close) ||
-	    scout_open(in, i, &dec, &scratch) < 0) {
+	if (scout_open(in, i, &dec, &scratch) < 0) {
 		s->scout_over = true;
 		return 0;
 	}
@@ -821,6 +959,7 @@ static void end_stream(struct wc_input *in, unsigned i)
 	drop_decoder(in, s);
 	wc_decoder_free(s->scout);
 	s->scout = NULL;
+	names_drop(in, s);
 	s->done = true;
 }
 
@@ -1031,6 +1170,7 @@ void wc_input_free(struct wc_input *in)
 	wc_reorder_free(in->reorder);
 	for (i = 0; i < in->nstreams; i++) {
 		wc_decoder_free(in->streams[i].scout);
+		free(in->streams[i].names);
 		wc_decoder_free(in->streams[i].dec);
 		free(in->streams[i].mem);
 		free(in->streams[i].kept);

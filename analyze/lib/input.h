@@ -93,6 +93,11 @@ struct wc_input;
 #define WC_INPUT_KEEP         (4u << 20)
 #define WC_INPUT_KEEP_ALL     (16u << 20)
 #define WC_INPUT_KEEP_MIN     (64u << 10)
+/* wc_input_set_blkparse_names() on an archive whose members share
+ * handles: process names read ahead and queued, at most this many a
+ * stream and in all (32 bytes each: at most 2 MiB). */
+#define WC_INPUT_SCOUT_NAMES     4096u
+#define WC_INPUT_SCOUT_NAMES_ALL 65536u
 
 /* One per-CPU stream of an input. */
 struct wc_stream_info {
@@ -158,7 +163,14 @@ const char *wc_input_comm(const struct wc_input *in, uint32_t pid);
  * members read whole at the scan are read twice; a member read from its
  * archive keeps a second handle for its scout (at most WC_INPUT_MAX_OPEN
  * more), except when such members outnumber WC_INPUT_MAX_OPEN: those
- * get no scout, and names as without this call.  A single stream (a
+ * would need a handle each: for those, one pass at a time on a handle of
+ * its own (closing another stream first when none is free) reads a
+ * member's next WC_INPUT_KEEP bytes of records ahead and queues the names
+ * of pids not yet named with their batch numbers (WC_INPUT_SCOUT_NAMES),
+ * handed over as the batches begin: about one decompression of the
+ * archive up to the member per WC_INPUT_KEEP bytes of it, the cost of a
+ * resume.  Names past the queue's bound are taken as the reader meets
+ * them, as without this call.  A single stream (a
  * merged "blkparse -d" file, standard input) is then handed out in the
  * order "blkparse -i -" prints it (wc_reorder_set_blkparse(), merge.h),
  * read as blkparse reads it, so an event gets the names of the batches
