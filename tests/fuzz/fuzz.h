@@ -29,9 +29,14 @@
  *    command or expand a macro from: no backquote outside single-quoted
  *    strings, no '@' or "system" outside strings, no string left open.
  *
- * WCFUZZ_SKIP (words: dump text json csv gnuplot html) turns checks of
- * the reports and the bundle off while a defect they found is being
- * fixed, so that fuzzing can look past it; never set it in make check.
+ * fuzz_dump() also dumps again with two handles and nothing read into
+ * memory (streams closed and resumed, name scouts in passes), and fails
+ * when a line differs.
+ *
+ * WCFUZZ_SKIP (words: dump dump-handles text json csv gnuplot html)
+ * turns checks of the reports and the bundle off while a defect they
+ * found is being fixed, so that fuzzing can look past it; never set it
+ * in make check.
  *
  * Scratch files live in one folder per process (fuzz_scratch()), under
  * $TMPDIR or /tmp, emptied by fuzz_reset() before each input and removed
