@@ -436,22 +436,19 @@ END_TEST
 
 /* ---- blkparse's order of a single stream ---- */
 
-/* Arrival in pid: bp mode follows (device, cpu), which must stay the
- * event's own. */
+/* seq_pull() with the arrival in pid: bp mode follows (device, cpu),
+ * which must stay the event's own. */
 static int bp_pull(void *ctx, unsigned s, struct wc_event *ev,
 		   struct wc_err *err)
 {
 	struct seqsrc *q = ctx;
+	int r = seq_pull(ctx, s, ev, err);
 
-	(void)s;
-	(void)err;
-	if (q->pos >= q->n)
-		return 0;
-	*ev = q->evs[q->pos];
-	ev->pdu = q->buf;
-	ev->pdu_len = 0;
-	ev->pid = q->pos++;
-	return 1;
+	if (r > 0) {
+		ev->pid = ev->cpu;
+		ev->cpu = q->evs[ev->pid].cpu;
+	}
+	return r;
 }
 
 static const uint64_t message = WC_TC(WC_TC_NOTIFY) | WC_TN_MESSAGE;

@@ -659,6 +659,37 @@ static bool names_put(struct wc_input *in, struct stream *s, uint64_t b,
 	return true;
 }
 
+/* Reads one of blkparse's batches from dec (BLKPARSE_BATCH events; notify
+ * records do not count) for its process names: to comm_add() now, or
+ * with queue, to s's queue for batch b.  Returns what the last
+ * wc_decoder_next() returned (1: more to read), or -2 out of memory. */
+static int scout_read_batch(struct wc_input *in, struct stream *s,
+			    struct wc_decoder *dec, bool queue, uint64_t b,
+			    struct wc_err *scratch)
+{
+	const uint64_t message = WC_TC(WC_TC_NOTIFY) | WC_TN_MESSAGE;
+	const uint64_t process = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
+	struct wc_event ev;
+	uint32_t n = 0;
+	int r = 1;
+
+	while (n < BLKPARSE_BATCH && (r = wc_decoder_next(dec, &ev, scratch)) > 0) {
+		if (!wc_event_is_notify(&ev) || ev.action == message) {
+			n++;
+			continue;
+		}
+		if (ev.action != process)
+			continue;
+		if (!queue) {
+			if (comm_add(in, ev.pid, ev.pdu, ev.pdu_len) < 0)
+				return -2;
+		} else if (!(in->comms && wc_map_get(in->comms, ev.pid))) {
+			names_put(in, s, b, ev.pid, ev.pdu, ev.pdu_len);
+		}
+	}
+	return r;
+}
+
 /*
  * The scout of an archive member when more members need handles than may
  * be open: a second handle kept per member would double them, and one
@@ -670,17 +701,13 @@ static bool names_put(struct wc_input *in, struct stream *s, uint64_t b,
  * WC_INPUT_SCOUT_NAMES_ALL in all: names past that are the reader's to
  * take when it reads them.  Failing, it leaves the names to the reader.
  */
-static int scout_pass(struct wc_input *in, unsigned i, uint64_t b,
-		      struct wc_err *err)
+static int scout_pass(struct wc_input *in, unsigned i, uint64_t b)
 {
-	const uint64_t message = WC_TC(WC_TC_NOTIFY) | WC_TN_MESSAGE;
-	const uint64_t process = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
 	struct stream *s = &in->streams[i];
 	struct wc_decoder *dec = NULL;
-	struct wc_event ev;
 	struct wc_err scratch;
 	uint64_t start = s->scouted;
-	int r = 1;
+	int r;
 
 	names_drop(in, s);
 	s->names_upto = b + 1;
@@ -692,19 +719,7 @@ static int scout_pass(struct wc_input *in, unsigned i, uint64_t b,
 		return 0;
 	}
 	for (;;) {
-		uint32_t n = 0;
-
-		while (n < BLKPARSE_BATCH &&
-		       (r = wc_decoder_next(dec, &ev, &scratch)) > 0) {
-			if (wc_event_is_notify(&ev) && ev.action != message) {
-				if (ev.action == process &&
-				    !(in->comms && wc_map_get(in->comms, ev.pid)))
-					names_put(in, s, b, ev.pid, ev.pdu,
-						  ev.pdu_len);
-				continue;
-			}
-			n++;
-		}
+		r = scout_read_batch(in, s, dec, true, b, &scratch);
 		s->names_upto = ++b;
 		/* A failure is the reader's to report, when it gets there. */
 		if (r <= 0) {
@@ -718,7 +733,6 @@ static int scout_pass(struct wc_input *in, unsigned i, uint64_t b,
 	}
 	s->scout_swapped = wc_decoder_swapped(dec);
 	wc_decoder_free(dec);
-	(void)err;
 	return 0;
 }
 
@@ -728,9 +742,8 @@ static int scout_queued(struct wc_input *in, unsigned i, uint64_t b,
 {
 	struct stream *s = &in->streams[i];
 
-	if (b >= s->names_upto && !s->scout_over &&
-	    scout_pass(in, i, b, err) < 0)
-		return -1;
+	if (b >= s->names_upto && !s->scout_over)
+		scout_pass(in, i, b);
 	while (s->names_next < s->nnames && s->names[s->names_next].batch <= b) {
 		const struct scout_name *n = &s->names[s->names_next++];
 
@@ -753,14 +766,10 @@ static int scout_queued(struct wc_input *in, unsigned i, uint64_t b,
  */
 static int scout_batch(struct wc_input *in, unsigned i, struct wc_err *err)
 {
-	const uint64_t message = WC_TC(WC_TC_NOTIFY) | WC_TN_MESSAGE;
-	const uint64_t process = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
 	struct stream *s = &in->streams[i];
 	struct wc_decoder *dec = NULL;
-	struct wc_event ev;
 	struct wc_err scratch;
-	uint32_t n = 0;
-	int r = 1;
+	int r;
 	uint64_t b = s->batch_no++;
 
 	if (!s->in_memory && in->archive && in->may_close)
@@ -772,14 +781,11 @@ static int scout_batch(struct wc_input *in, unsigned i, struct wc_err *err)
 		s->scout_over = true;
 		return 0;
 	}
-	while (n < BLKPARSE_BATCH && (r = wc_decoder_next(dec, &ev, &scratch)) > 0) {
-		if (wc_event_is_notify(&ev) && ev.action != message) {
-			if (ev.action == process &&
-			    comm_add(in, ev.pid, ev.pdu, ev.pdu_len) < 0)
-				return oom(err, in->path);
-			continue;
-		}
-		n++;
+	r = scout_read_batch(in, s, dec, false, b, &scratch);
+	if (r == -2) {
+		if (dec != s->scout)
+			wc_decoder_free(dec);
+		return oom(err, in->path);
 	}
 	/* A failure is the reader's to report, when it gets there. */
 	if (r <= 0)
