@@ -678,26 +678,26 @@ void fuzz_reports(struct wc_analysis *const *caps, size_t n)
 	}
 }
 
-/* --dump of path with limits lim (NULL: wcanalyze's) into *buf. */
+/* --dump of path with limits lim (NULL: wcanalyze's) into *buf; how it
+ * ended (err empty: at the end of the input) in *err. */
 static size_t dump_to(const char *path, const struct wc_input_limits *lim,
-		      char **buf, size_t *len)
+		      char **buf, size_t *len, struct wc_err *err)
 {
 	struct wc_input *in = NULL;
 	struct wc_event ev;
-	struct wc_err err;
 	size_t events = 0;
 	FILE *f;
 
 	*buf = NULL;
 	*len = 0;
-	wc_err_clear(&err);
-	if (wc_input_open_limits(&in, path, lim, &err) < 0)
+	wc_err_clear(err);
+	if (wc_input_open_limits(&in, path, lim, err) < 0)
 		return 0;
 	wc_input_set_blkparse_names(in);
 	f = open_memstream(buf, len);
 	if (!f)
 		fuzz_fail("dump", "open_memstream: %s", strerror(errno));
-	while (wc_input_next(in, &ev, &err) > 0) {
+	while (wc_input_next(in, &ev, err) > 0) {
 		if (wc_dump_event(f, &ev, wc_input_genesis(in),
 				  wc_input_comm(in, ev.pid)) < 0)
 			fuzz_fail("dump", "write to memory failed");
@@ -712,19 +712,24 @@ static size_t dump_to(const char *path, const struct wc_input_limits *lim,
 size_t fuzz_dump(const char *path)
 {
 	/* Two handles and nothing in memory: files and members closed and
-	 * resumed, scouts in passes (input.h); the lines must not change. */
+	 * resumed, scouts in passes (input.h); the lines must not change.
+	 * Unless it ends otherwise: two handles can be too few for the
+	 * payloads waiting at once (input.h), a failure by design, after
+	 * which the other streams run on without the failed one. */
 	const struct wc_input_limits few = { .max_open = 2, .no_memory = true };
+	struct wc_err err, few_err;
 	char *buf, *few_buf;
 	size_t len, few_len, events;
 
-	events = dump_to(path, NULL, &buf, &len);
+	events = dump_to(path, NULL, &buf, &len, &err);
 	/* --dump prints process names and messages raw, as blkparse does
 	 * (it must match blkparse byte for byte: docs/security.md, limits),
 	 * so its text is checked only on request. */
 	if (getenv("WCFUZZ_DUMP_TERMINAL") && !fuzz_skipped("dump"))
 		fuzz_check_terminal("--dump output", buf, len);
-	dump_to(path, &few, &few_buf, &few_len);
-	if (!fuzz_skipped("dump-handles") &&
+	dump_to(path, &few, &few_buf, &few_len, &few_err);
+	if (!fuzz_skipped("dump-handles") && err.kind == few_err.kind &&
+	    strcmp(err.msg, few_err.msg) == 0 &&
 	    (len != few_len || (len && memcmp(buf, few_buf, len) != 0)))
 		fuzz_fail("dump", "with 2 handles and nothing in memory the "
 			  "lines differ (%zu bytes against %zu)", few_len, len);
