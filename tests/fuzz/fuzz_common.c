@@ -713,9 +713,10 @@ size_t fuzz_dump(const char *path)
 {
 	/* Two handles and nothing in memory: files and members closed and
 	 * resumed, scouts in passes (input.h); the lines must not change.
-	 * Unless it ends otherwise: two handles can be too few for the
-	 * payloads waiting at once (input.h), a failure by design, after
-	 * which the other streams run on without the failed one. */
+	 * When both read to the end: two handles can be too few for the
+	 * payloads waiting at once (input.h), a failure by design after
+	 * which the other streams run on without the failed one, and only
+	 * an input's first failure is reported, so that one may hide it. */
 	const struct wc_input_limits few = { .max_open = 2, .no_memory = true };
 	struct wc_err err, few_err;
 	char *buf, *few_buf;
@@ -728,8 +729,8 @@ size_t fuzz_dump(const char *path)
 	if (getenv("WCFUZZ_DUMP_TERMINAL") && !fuzz_skipped("dump"))
 		fuzz_check_terminal("--dump output", buf, len);
 	dump_to(path, &few, &few_buf, &few_len, &few_err);
-	if (!fuzz_skipped("dump-handles") && err.kind == few_err.kind &&
-	    strcmp(err.msg, few_err.msg) == 0 &&
+	if (!fuzz_skipped("dump-handles") && err.kind == WC_ERR_NONE &&
+	    few_err.kind == WC_ERR_NONE &&
 	    (len != few_len || (len && memcmp(buf, few_buf, len) != 0)))
 		fuzz_fail("dump", "with 2 handles and nothing in memory the "
 			  "lines differ (%zu bytes against %zu)", few_len, len);
