@@ -5,7 +5,8 @@
 #
 #   BUILD=DIR        where wcanalyze was built (make passes it)
 #   DEMO_OUT=DIR     another folder for the bundle
-#   DEMO_SAMPLES=DIR other captures (DIR/*.tar.gz) instead of samples/
+#   DEMO_SAMPLES=DIR other captures (DIR/*.tar.xz, *.tar.gz, *.tar.zst,
+#                    *.tar.bz2, *.tar) instead of samples/
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,9 +15,12 @@ out=${DEMO_OUT:-$top/demo-report}
 from=${DEMO_SAMPLES:-$top/samples}
 
 shopt -s nullglob
-samples=("$from"/*.tar.gz)
+# in name order whatever the compression: the comparison numbers them so
+found=("$from"/*.tar "$from"/*.tar.{xz,gz,zst,bz2})
+samples=()
+[[ ${#found[@]} -eq 0 ]] || mapfile -d '' -t samples < <(printf '%s\0' "${found[@]}" | LC_ALL=C sort -z)
 if [[ ${#samples[@]} -eq 0 ]]; then
-	echo "demo: no captures in $from (*.tar.gz)" >&2
+	echo "demo: no captures in $from (*.tar.xz, *.tar.gz, *.tar.zst, *.tar.bz2, *.tar)" >&2
 	exit 1
 fi
 if [[ ! -x $build/wcanalyze ]]; then

@@ -62,13 +62,16 @@ conf_value() {
 }
 
 shopt -s nullglob
-archives=("$samples"/*.tar.gz)
+# in name order whatever the compression (xz, gz, zst, bz2 or none)
+found=("$samples"/*.tar "$samples"/*.tar.{xz,gz,zst,bz2})
+archives=()
+[[ ${#found[@]} -eq 0 ]] || mapfile -d '' -t archives < <(printf '%s\0' "${found[@]}" | LC_ALL=C sort -z)
 [[ ${#archives[@]} -gt 0 ]] || { echo "write-cache-table: no captures in $samples" >&2; exit 1; }
 
 : >"$work/index"
 : >"$work/workloads"
 for a in "${archives[@]}"; do
-	tar -xzOf "$a" --wildcards --no-wildcards-match-slash '*/capture.conf' >"$work/conf" 2>/dev/null ||
+	tar -xOf "$a" --wildcards --no-wildcards-match-slash '*/capture.conf' >"$work/conf" 2>/dev/null ||
 		continue
 	name=$(conf_value "$work/conf" name)
 	fs=$(conf_value "$work/conf" fs)
@@ -161,6 +164,9 @@ for d in "${disks[@]}"; do
 	done
 done
 
+# capture name -> its archive's file name, for the links
+awk -F'\t' '{ n = split($6, p, "/"); print $5 "\t" p[n] }' "$work/index" >"$work/files"
+
 # Markdown.  Seconds with three decimals as the text report prints them; a
 # part that is exactly zero prints as 0, as there.
 awk_format='
@@ -181,10 +187,11 @@ function links(names,   n, i, out, part) {
 	n = split(names, part, " ")
 	out = ""
 	for (i = 1; i <= n; i++) {
-		out = out (i > 1 ? ", " : "") "[" (part[i] ~ /-run[0-9]+$/ ? substr(part[i], match(part[i], /run[0-9]+$/)) : part[i]) "](../samples/" part[i] ".tar.gz)"
+		out = out (i > 1 ? ", " : "") "[" (part[i] ~ /-run[0-9]+$/ ? substr(part[i], match(part[i], /run[0-9]+$/)) : part[i]) "](../samples/" file[part[i]] ")"
 	}
 	return out
 }
+FILENAME == ARGV[1] { file[$1] = $2; next }
 {
 	key = $1 SUBSEP $3 SUBSEP $4 SUBSEP $5
 	row[key] = $0
@@ -254,7 +261,7 @@ END {
 			f[1], f[3], f[4], f[5], range(f[21], f[22]), s(f[23]), ms(f[24]),
 			range(f[25], f[26]), range(f[27], f[28]), f[29], f[30] / 1024
 	}
-}' "$work/rows" >"$work/table"
+}' "$work/files" "$work/rows" >"$work/table"
 
 # What was measured: the workloads and kernels the captures' capture.conf
 # name, so that a reader compares like with like (the report copied 800 MB

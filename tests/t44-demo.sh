@@ -42,8 +42,8 @@ grep -q "^demo: no captures in $TMP/none" err || fail "no captures: $(cat err)"
 
 # The real samples, as make demo runs them.
 shopt -s nullglob
-real=("$TOP"/samples/*.tar.gz)
-[[ ${#real[@]} -gt 0 ]] || skip "no samples/*.tar.gz yet"
+real=("$TOP"/samples/*.tar.*)
+[[ ${#real[@]} -gt 0 ]] || skip "no samples/*.tar.* yet"
 DEMO_OUT=$TMP/real bash "$TOP/scripts/demo.sh" >out 2>err || fail "demo on samples/: $(cat err)"
 [[ $(tail -n 1 out) == "$TMP/real/index.html" ]] || fail "demo on samples/ printed '$(cat out)'"
 [[ ! -e real/gnuplot.log ]] || fail "gnuplot complained: $(head real/gnuplot.log)"

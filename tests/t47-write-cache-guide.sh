@@ -63,10 +63,10 @@ done <"$TMP/quoted"
 # The guide and the other manuals name only captures that samples/ holds
 # (a name the samples were renamed from is an example that fails).
 for doc in "$TOP"/README.md "$TOP"/docs/*.md "$TOP"/docs/*.[18]; do
-	sed 's/\\-/-/g' "$doc" | { grep -oE 'samples/[A-Za-z0-9._-]+\.tar\.gz' || true; } |
+	sed 's/\\-/-/g' "$doc" | { grep -oE 'samples/[A-Za-z0-9._-]+\.tar\.(gz|xz|zst|bz2)' || true; } |
 		sort -u >"$TMP/named"
 	while read -r f; do
-		[[ $f =~ ^samples/[A-Z_]+\.tar\.gz$ ]] && continue # a placeholder, as NAME
+		[[ $f =~ ^samples/[A-Z_]+\.tar\.[a-z0-9]+$ ]] && continue # a placeholder, as NAME
 		[[ -e $TOP/$f ]] || fail "${doc#"$TOP"/} names $f, which does not exist"
 	done <"$TMP/named"
 done
@@ -91,7 +91,7 @@ while IFS='|' read -r _ disk fs wc bar runs wall _ _ _ caps _; do
 		awk -v w="$window" -v m="$mean" -v s="$sd" 'BEGIN { d = w - m; if (d < 0) d = -d; exit !(d <= 3 * s + 0.0005) }' ||
 			fail "$f: the text report's window $window s is far from Table 1's $wall"
 		n=$((n + 1))
-	done < <(grep -o 'samples/[^)]*\.tar\.gz' <<<"$caps")
+	done < <(grep -oE 'samples/[^)]*\.tar\.(gz|xz|zst|bz2)' <<<"$caps")
 done < <(grep '^| ' "$TMP/table" | grep -F 'phases.png')
 [[ $n -gt 0 ]] || fail "Table 1 links to no capture"
 echo "ok: the tables match wcanalyze on $n captures"

@@ -46,7 +46,7 @@ done
 
 # ---- a small capture folder from a sample ----
 sample=hdd7200-ext4-cache-on-barrier-on-run1
-tar -C "$tmp" -xzf "$top/samples/$sample.tar.gz"
+tar -C "$tmp" -xf "$top/samples/$sample.tar.xz"
 cap=$tmp/$sample
 for f in "$cap"/trace/*; do
 	head -c 6144 "$f" >"$f.cut" && mv "$f.cut" "$f"
