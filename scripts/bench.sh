@@ -17,7 +17,7 @@
 #                       capture_gen: bench/capture_gen (ext4-like, load);
 #                       wcsynth: tests/wcsynth's disk model;
 #                       fixture-NAME: tests/fixtures/reader/NAME, and
-#                       sample-NAME: samples/NAME.tar.gz, both recorded
+#                       sample-NAME: samples/NAME.tar.xz, both recorded
 #                       captures repeated in time by bench/replicate
 #   BENCH_BTT=1         0 skips blkparse and btt
 #   BENCH_ARCHIVES=1    0 skips the tar.zst and tar.gz forms
@@ -109,7 +109,7 @@ make_shape() {
 	sample-*)
 		name=${shape#sample-}
 		mkdir -p "$tmp/unpack"
-		tar -xzf "samples/$name.tar.gz" -C "$tmp/unpack"
+		tar -xf "samples/$name.tar.xz" -C "$tmp/unpack"
 		src=$tmp/unpack/$name
 		# capture.conf names the destination and the journal; the
 		# phases' times hold only for the first copy.
@@ -185,8 +185,8 @@ if [[ $with_bundle == 1 && ${#caps[@]} -gt 0 ]]; then
 fi
 
 # --- many inputs at once: -j 1 against -j N -------------------------------
-measure samples "ten samples -j 1" 0 "$wc" -j 1 --format json samples/*.tar.gz
-measure samples "ten samples -j $jobs" 0 "$wc" -j "$jobs" --format json samples/*.tar.gz
+measure samples "ten samples -j 1" 0 "$wc" -j 1 --format json samples/*.tar.xz
+measure samples "ten samples -j $jobs" 0 "$wc" -j "$jobs" --format json samples/*.tar.xz
 if [[ ${#caps[@]} -gt 1 ]]; then
 	total=0
 	for cap in "${caps[@]}"; do
@@ -205,7 +205,7 @@ rm -rf "${caps[@]}"
 if [[ $big != 0 ]]; then
 	name=hdd7200-xfs-cache-on-barrier-on-run1
 	mkdir -p "$tmp/unpack"
-	tar -xzf "samples/$name.tar.gz" -C "$tmp/unpack"
+	tar -xf "samples/$name.tar.xz" -C "$tmp/unpack"
 	mapfile -t in < <(bases "$tmp/unpack/$name")
 	blkparse -q "${in[@]}" -d "$tmp/one" -o /dev/null >/dev/null
 	for n in $events $big; do
