@@ -112,7 +112,7 @@ exec $real_sync "\$@"
 SYNC
 chmod +x "$TMP/bin/sync"
 memory_interrupt() {
-	local sig=$1 want=$2 out=$TMP/mem-$1 i rc t0 sp
+	local sig=$1 want=$2 out=$TMP/mem-$1 i rc t0 sp st
 	rm -f "$TMP/sync.pid"
 	set -m
 	PATH=$TMP/bin:$PATH bash "$TOP/capture/wccapture" lab --fs ext4 --cache off --barrier on \
@@ -143,7 +143,13 @@ memory_interrupt() {
 	pid=""
 	[[ $rc -eq $want ]] || fail "--memory $sig: lab exited $rc, expected $want: $(tail -n 3 "$TMP/mem.log")"
 	grep -q "interrupted by SIG$sig" "$TMP/mem.log" || fail "--memory $sig: no word of the signal"
-	! kill -0 "$sp" 2>/dev/null || fail "--memory $sig: the copy (its sync, pid $sp) still runs"
+	# killed, it may stay a zombie a moment until it is reaped
+	for ((i = 0; i < 100; i++)); do
+		st=$(awk '{ print $3 }' "/proc/$sp/stat" 2>/dev/null || true)
+		[[ -z $st || $st == Z ]] && break
+		sleep 0.05
+	done
+	[[ -z $st || $st == Z ]] || fail "--memory $sig: the copy (its sync, pid $sp) still runs"
 	[[ -z $(memcg_dir) ]] || fail "--memory $sig: memory cgroup left: $(memcg_dir)"
 	d=$(archive_open "$out/ext4-cache-off-barrier-on-run1.tar.gz")
 	archive_check "$d" 0
