@@ -185,8 +185,9 @@ if [[ $with_bundle == 1 && ${#caps[@]} -gt 0 ]]; then
 fi
 
 # --- many inputs at once: -j 1 against -j N -------------------------------
-measure samples "ten samples -j 1" 0 "$wc" -j 1 --format json samples/*.tar.xz
-measure samples "ten samples -j $jobs" 0 "$wc" -j "$jobs" --format json samples/*.tar.xz
+nsamples=$(find samples -maxdepth 1 -name '*.tar.xz' | wc -l)
+measure samples "$nsamples samples -j 1" 0 "$wc" -j 1 --format json samples/*.tar.xz
+measure samples "$nsamples samples -j $jobs" 0 "$wc" -j "$jobs" --format json samples/*.tar.xz
 if [[ ${#caps[@]} -gt 1 ]]; then
 	total=0
 	for cap in "${caps[@]}"; do
@@ -257,18 +258,30 @@ done
 
 echo
 echo "summary (M ev/s and the ratios from CPU time: the machine may be shared;"
-echo "x btt = btt's CPU time / this one's, x blkparse = blkparse -i's / this one's)"
+echo "x btt = btt's CPU time / this one's, x blkparse = blkparse -i's / this one's;"
+echo "d+a = an archive's wall time / (its decompression alone + the per-CPU json), wall)"
 awk -F '\t' '
-{ row[NR] = $0; if ($2 == "btt") btt[$1] = $5; if ($2 == "blkparse -i") bp[$1] = $5 }
+{
+	row[NR] = $0
+	if ($2 == "btt") btt[$1] = $5
+	if ($2 == "blkparse -i") bp[$1] = $5
+	if ($2 == "per-CPU json") ana[$1] = $4
+	if ($2 == "zstd -d alone") dz[$1] = $4
+	if ($2 == "gzip -d alone") dg[$1] = $4
+}
 END {
-	printf "%-20s %-22s %10s %7s %7s %7s %7s %6s %6s\n", "shape", "what", "events",
-		"wall s", "cpu s", "M ev/s", "RSS MiB", "x btt", "x blkp"
+	printf "%-20s %-22s %10s %7s %7s %7s %7s %6s %6s %5s\n", "shape", "what", "events",
+		"wall s", "cpu s", "M ev/s", "RSS MiB", "x btt", "x blkp", "d+a"
 	for (i = 1; i <= NR; i++) {
 		split(row[i], f, "\t")
 		rate = (f[3] > 0 && f[5] > 0) ? sprintf("%.1f", f[3] / f[5] / 1e6) : "-"
 		xb = (f[1] in btt && f[5] > 0 && f[2] != "btt") ? sprintf("%.1f", btt[f[1]] / f[5]) : "-"
 		xp = (f[1] in bp && f[5] > 0 && f[2] ~ /dump/) ? sprintf("%.1f", bp[f[1]] / f[5]) : "-"
-		printf "%-20s %-22s %10s %7s %7s %7s %7.1f %6s %6s\n", substr(f[1], 1, 20),
-			f[2], f[3], f[4], f[5], rate, f[6] / 1024, xb, xp
+		d = f[2] == "tar.zst json" ? dz[f[1]] : f[2] == "tar.gz json" ? dg[f[1]] : ""
+		da = "-"
+		if (d != "" && f[1] in ana && d + ana[f[1]] > 0)
+			da = sprintf("%.2f", f[4] / (d + ana[f[1]]))
+		printf "%-20s %-22s %10s %7s %7s %7s %7.1f %6s %6s %5s\n", substr(f[1], 1, 20),
+			f[2], f[3], f[4], f[5], rate, f[6] / 1024, xb, xp, da
 	}
 }' "$summary"
