@@ -18,7 +18,7 @@ command -v blkparse >/dev/null || fail "blkparse is missing (scripts/deps.sh ins
 bp() { blkparse -q "$@" | grep -v '^Input file '; }
 
 same() {   # same NAME EXPECTED ACTUAL
-	cmp -s "$2" "$3" || { diff "$2" "$3" | head -n 20; fail "$1: dump differs"; }
+	cmp -s "$2" "$3" || { show_diff "$2" "$3"; fail "$1: dump differs"; }
 	[[ -s $3 ]] || fail "$1: empty dump"
 }
 

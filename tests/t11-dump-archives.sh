@@ -36,7 +36,7 @@ find run1 | cpio -o -H newc --quiet >run1.cpio
 
 for a in run1.tar run1.tar.gz run1.tar.xz run1.tar.zst run1.tar.bz2 run1.zip run1.cpio rev.tar; do
 	"$WCANALYZE" --dump "$a" >"wc-$a" || fail "$a: exit $?"
-	cmp -s wc-dir "wc-$a" || { diff wc-dir "wc-$a" | head; fail "$a: dump differs from the directory"; }
+	cmp -s wc-dir "wc-$a" || { show_diff wc-dir "wc-$a"; fail "$a: dump differs from the directory"; }
 done
 # Nothing may have been unpacked next to the archives.
 [[ ! -e trace && ! -e loop1.blktrace.0 ]] || fail "files were extracted to disk"
@@ -58,5 +58,5 @@ blkparse -q -D many/trace -i s 2>/dev/null | grep -v '^Input file ' >bp-many || 
 	fail "many: blkparse should print names from several CPUs' files"
 tar cf many.tar many
 "$WCANALYZE" --dump many.tar >wc-many
-cmp -s bp-many wc-many || { diff bp-many wc-many | head; fail "many members: names differ from blkparse"; }
+cmp -s bp-many wc-many || { show_diff bp-many wc-many; fail "many members: names differ from blkparse"; }
 echo "ok: $(wc -l <bp) lines, 8 archives; $(wc -l <bp-many) lines of 65 members over 1 MiB named as blkparse names them"

@@ -44,7 +44,7 @@ for s in "${samples[@]}"; do
 	[[ $rc -eq 0 ]] || fail "$name: exit $rc: $(cat "$TMP/$name.err")"
 	[[ -s $TMP/$name.wc ]] || fail "$name: no events"
 	if ! cmp -s "$TMP/$name.bp" "$TMP/$name.wc"; then
-		diff "$TMP/$name.bp" "$TMP/$name.wc" | head -n 20
+		show_diff "$TMP/$name.bp" "$TMP/$name.wc"
 		fail "$name: dump differs from blkparse"
 	fi
 	n=$((n + 1))

@@ -47,7 +47,7 @@ fi
 for c in trunc pdulen badmagic badver; do
 	blkparse -q -i "$c" 2>/dev/null | grep -v '^Input file ' >"$c.bp" || true
 	[[ -s $c.out ]] || fail "$c: the events before the bad record are missing"
-	cmp -s "$c.bp" "$c.out" || { diff "$c.bp" "$c.out" | head; fail "$c: events before the bad record differ from blkparse"; }
+	cmp -s "$c.bp" "$c.out" || { show_diff "$c.bp" "$c.out"; fail "$c: events before the bad record differ from blkparse"; }
 done
 [[ $(wc -l <trunc.out) -eq 20 ]] || fail "trunc: expected 20 events"
 cmp -s trunc.out cap.tar.gz.out || fail "archive member: events before the bad record differ"

@@ -27,6 +27,6 @@ for fs in ext4 xfs; do
 	blkparse -q -D "$out" "${devs[@]}" | grep -v '^Input file ' >"$TMP/$fs.bp"
 	[[ -s $TMP/$fs.bp ]] || fail "$fs: blkparse printed no events"
 	"$WCANALYZE" --dump "$out" >"$TMP/$fs.wc"
-	cmp -s "$TMP/$fs.bp" "$TMP/$fs.wc" || { diff "$TMP/$fs.bp" "$TMP/$fs.wc" | head; fail "$fs: dump differs"; }
+	cmp -s "$TMP/$fs.bp" "$TMP/$fs.wc" || { show_diff "$TMP/$fs.bp" "$TMP/$fs.wc"; fail "$fs: dump differs"; }
 	echo "$fs: $(wc -l <"$TMP/$fs.wc") events agree"
 done

@@ -12,7 +12,7 @@ cd "$TMP"
 
 blkparse -q -i plain | grep -v '^Input file ' >plain.bp
 "$WCANALYZE" --dump plain >plain.wc 2>plain.err
-cmp -s plain.bp plain.wc || { diff plain.bp plain.wc | head; fail "plain: dump differs"; }
+cmp -s plain.bp plain.wc || { show_diff plain.bp plain.wc; fail "plain: dump differs"; }
 grep -q '^ *[0-9]*,[0-9]* *[0-9]* *1 ' plain.wc || fail "plain: no sequence numbers"
 grep -qv '(null)' plain.wc || fail "plain: no process names"
 [[ ! -s plain.err ]] || fail "plain: unexpected diagnostics: $(cat plain.err)"
@@ -24,5 +24,5 @@ while IFS= read -r d; do devs+=(-i "$d"); done < <(
 [[ ${#devs[@]} -eq 4 ]] || fail "expected two devices, got: ${devs[*]}"
 blkparse -q -D cap/trace "${devs[@]}" | grep -v '^Input file ' >cap.bp
 "$WCANALYZE" --dump cap >cap.wc
-cmp -s cap.bp cap.wc || { diff cap.bp cap.wc | head; fail "capture: dump differs"; }
+cmp -s cap.bp cap.wc || { show_diff cap.bp cap.wc; fail "capture: dump differs"; }
 echo "ok: $(wc -l <plain.wc) + $(wc -l <cap.wc) events"

@@ -37,7 +37,7 @@ for fmt in text json csv; do
 		fi
 		for part in out err rc; do
 			cmp -s "$TMP/$fmt-1.$part" "$TMP/$fmt-$j.$part" || {
-				diff "$TMP/$fmt-1.$part" "$TMP/$fmt-$j.$part" | head
+				show_diff "$TMP/$fmt-1.$part" "$TMP/$fmt-$j.$part"
 				fail "$fmt: -j $j: standard ${part/rc/exit status} differs from -j 1"
 			}
 		done

@@ -49,7 +49,7 @@ $0 == begin { inside = 1 }' "$page" >"$TMP/changed.md"
 # --update puts the generated tables back and touches nothing else.
 BUILD=$BUILD bash "$TOP/scripts/write-cache-table.sh" --update "$TMP/changed.md" 2>"$TMP/err" ||
 	fail "--update failed: $(cat "$TMP/err")"
-cmp -s "$page" "$TMP/changed.md" || fail "--update did not restore the page: $(diff "$page" "$TMP/changed.md" | head)"
+cmp -s "$page" "$TMP/changed.md" || fail "--update did not restore the page: $(show_diff "$page" "$TMP/changed.md" 10 2>&1)"
 
 # A measured number the prose quotes (seconds or milliseconds with two or
 # three decimals) must be one of the tables' numbers.

@@ -48,6 +48,12 @@ skip() { echo "skip: $*"; exit 77; }
 SKIP_ROOT_MSG="root part not run (WCANALYZE_SKIP_ROOT=1)"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# show_diff A B [LINES]: the first LINES (20) lines of diff A B, on
+# standard error.  head may close the pipe before diff is done: under
+# pipefail that is status 141, which would end the test before fail()
+# could say why, so the pipeline's status is not the test's.
+show_diff() { diff "$1" "$2" | head -n "${3:-20}" >&2 || true; }
+
 need_root() {
 	[[ ${WCANALYZE_SKIP_ROOT:-0} != 1 ]] || skip "$SKIP_ROOT_MSG"
 	[[ $(id -u) -eq 0 ]] || skip "needs root"
