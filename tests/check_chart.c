@@ -268,6 +268,8 @@ START_TEST(test_across)
 		      "%s", err.msg);
 	ck_assert(drawn[WC_CMP_TIME] && drawn[WC_CMP_PHASES] &&
 		  drawn[WC_CMP_THROUGHPUT] && drawn[WC_CMP_DIFFERENCE]);
+	/* One run per configuration: no figure of configurations. */
+	ck_assert(!drawn[WC_CMP_CONFIGS]);
 
 	t = text_of("compare-time.dat");
 	l = line_of(t, "\"one\" ");
@@ -321,9 +323,65 @@ START_TEST(test_across)
 	ck_assert_int_eq(wc_chart_across(c, &sum, drawn, plot, out, &err), 0);
 	ck_assert(!drawn[WC_CMP_TIME] && !drawn[WC_CMP_PHASES] &&
 		  !drawn[WC_CMP_THROUGHPUT] && !drawn[WC_CMP_DIFFERENCE]);
-	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_TIME, 2).width, 1000);
-	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_TIME, 10).width, 1510);
-	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_THROUGHPUT, 10).width, 1200);
+	sum.ncaps = 2;
+	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_TIME, &sum).width, 1000);
+	sum.ncaps = 10;
+	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_TIME, &sum).width, 1510);
+	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_THROUGHPUT, &sum).width, 1200);
+	/* A bar a configuration: two groups of ten captures. */
+	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_CONFIGS, &sum).width, 1000);
+	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_DIFFERENCE, &sum).width, 1510);
+}
+END_TEST
+
+/* Runs: a bar a configuration, the mean of its runs' differences and
+ * their range. */
+START_TEST(test_configs)
+{
+	struct wc_chart_capture c[2] = { { .dir = "one" }, { .dir = "two" } };
+	bool drawn[WC_NCMP];
+	struct wc_err err;
+	const char *l;
+	char *t;
+	int k;
+
+	sum.any_runs = true;
+	groups[0].verdict = WC_VERDICT_BASELINE;
+	groups[1].verdict = WC_VERDICT_REAL;
+	groups[0].col[WC_COL_WALL] = (struct wc_stat){ 3, 2.0, 0.1, 1.9, 2.1 };
+	groups[1].col[WC_COL_WALL] = (struct wc_stat){ 3, 1.0, 0.2, 0.75, 1.5 };
+	groups[1].diff.wall_ns = -1000 * (int64_t)MS;
+	groups[1].diff.part_ns[WC_CAT_FLUSH] = -750 * (int64_t)MS;
+	groups[1].diff.part_ns[WC_PART_IDLE] = -250 * (int64_t)MS;
+	wc_err_clear(&err);
+	ck_assert_msg(wc_chart_across(c, &sum, drawn, plot, out, &err) == 0,
+		      "%s", err.msg);
+	ck_assert(drawn[WC_CMP_CONFIGS] && drawn[WC_CMP_DIFFERENCE]);
+	t = text_of("compare-configs.dat");
+	/* The baseline: no difference, its runs' range around it. */
+	l = line_of(t, "\"one\" ");
+	starts(l, "\"one\" \"xfs\" \"on\" \"off\" \"hdd_7200\" \"baseline\" "
+		  "1 \"baseline\" 0.000000000 -0.100000000 0.100000000 ");
+	/* The mean difference moved by each run's distance from the mean;
+	 * the parts in the order of the summary's. */
+	l = line_of(t, "\"two\" ");
+	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" \"other-disk\" 1 "
+		  "\"real\" -1.000000000 -1.250000000 -0.500000000 "
+		  "-0.750000000 0.000000000 ");
+	ck_assert_ptr_nonnull(strstr(l, " -0.250000000\n"));
+	free(t);
+	t = text_of("compare-configs.gp");
+	ck_assert_ptr_nonnull(strstr(t, "ncap = 2\nflat = 0\n"));
+	free(t);
+	/* A named baseline on one disk, every range and part 0: flat. */
+	for (k = 0; k < 2; k++)
+		groups[k].col[WC_COL_WALL].min = groups[k].col[WC_COL_WALL].max =
+			groups[k].col[WC_COL_WALL].mean;
+	memset(&groups[1].diff, 0, sizeof(groups[1].diff));
+	ck_assert_int_eq(wc_chart_across(c, &sum, drawn, plot, out, &err), 0);
+	t = text_of("compare-configs.gp");
+	ck_assert_ptr_nonnull(strstr(t, "ncap = 2\nflat = 1\n"));
+	free(t);
 }
 END_TEST
 
@@ -336,6 +394,7 @@ static Suite *chart_suite(void)
 	tcase_add_test(tc, test_capture_without_requests);
 	tcase_add_test(tc, test_capture);
 	tcase_add_test(tc, test_across);
+	tcase_add_test(tc, test_configs);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -40,6 +40,13 @@ static const struct wc_chart_info cmp_charts[WC_NCMP] = {
 			    "capture", 0, 700 },
 	[WC_CMP_THROUGHPUT] = { "compare-throughput", "Throughput over time of "
 				"every capture, overlaid", 1200, 680 },
+	[WC_CMP_CONFIGS] = { "compare-configs", "Difference of each "
+			     "configuration against its baseline, the mean of "
+			     "its runs: what each category added (above zero) "
+			     "or saved (below), the dot at the mean wall "
+			     "difference, the bar through it the runs' range, "
+			     "and the verdict of the noise test under the "
+			     "label", 0, 700 },
 	[WC_CMP_DIFFERENCE] = { "compare-difference", "Difference of each "
 				"capture's wall time against the baseline: what "
 				"each category added (above zero) or saved "
@@ -53,13 +60,15 @@ const struct wc_chart_info *wc_chart_info(enum wc_chart k)
 	return &charts[k];
 }
 
-struct wc_chart_info wc_chart_cmp_info(enum wc_cmp k, size_t ncaps)
+struct wc_chart_info wc_chart_cmp_info(enum wc_cmp k, const struct wc_summary *s)
 {
 	struct wc_chart_info i = cmp_charts[k];
+	size_t bars = k == WC_CMP_CONFIGS ? s->ngroups : s->ncaps;
 
-	/* A bar a capture: wider with many. */
+	/* A bar a capture or configuration: wider with many.  The
+	 * templates compute the same width from ncap. */
 	if (!i.width)
-		i.width = ncaps > 6 ? 260 + 125 * (int)ncaps : 1000;
+		i.width = bars > 6 ? 260 + 125 * (int)bars : 1000;
 	return i;
 }
 
@@ -830,6 +839,85 @@ static int compare_difference(const struct wc_chart_capture *c,
 	return cmp_script(WC_CMP_DIFFERENCE, v, &buf, drawn, p, d, err);
 }
 
+static const char *verdict_word(enum wc_verdict v)
+{
+	switch (v) {
+	case WC_VERDICT_BASELINE: return "baseline";
+	case WC_VERDICT_REAL: return "real";
+	case WC_VERDICT_NOISE: return "noise";
+	default: return "no-estimate";
+	}
+}
+
+/*
+ * compare-configs.dat: per configuration (run group), the mean of its
+ * runs' differences against its baseline group, split into parts, and
+ * the range of its runs' wall differences: with three runs of twenty
+ * configurations a bar a capture is 60 bars, and the spread that decides
+ * the verdict is not in the figure.
+ */
+static int compare_configs(const struct wc_chart_capture *c,
+			   const struct wc_summary *s, bool *drawn,
+			   struct wc_plot *p, struct wc_outdir *d,
+			   struct wc_err *err)
+{
+	char rel[64], *buf = NULL;
+	size_t g, blen;
+	bool flat = true;
+	FILE *f, *v;
+	int k;
+
+	f = cmp_dat(d, WC_CMP_CONFIGS, rel, sizeof(rel), err);
+	if (!f)
+		return -1;
+	fputs("# compare-configs.dat - each configuration's mean wall-time "
+	      "difference against its baseline, its parts and its runs' "
+	      "range, seconds (docs/bundle.md)\n"
+	      "# 1 first capture 2 fs 3 write_cache 4 barriers 5 disk 6 role "
+	      "(baseline, other-disk or -) 7 runs 8 verdict (baseline real "
+	      "noise no-estimate) 9 mean wall difference 10 lowest 11 highest "
+	      "run's wall difference, 12-19 flush journal metadata data_read "
+	      "data_write discard other off_device\n", f);
+	for (g = 0; g < s->ngroups; g++) {
+		const struct wc_sum_group *gr = &s->groups[g];
+		const struct wc_stat *w = &gr->col[WC_COL_WALL];
+		double mean = (double)gr->diff.wall_ns / 1e9;
+		size_t first = gr->members[0];
+
+		cap_label(f, &c[first], &s->caps[first]);
+		/* A run's wall difference is its wall minus the baseline's
+		 * mean: the group's mean difference moved by the run's
+		 * distance from the group's mean. */
+		fprintf(f, " \"%s\" %zu \"%s\" %.9f %.9f %.9f",
+			g == gr->base ? "baseline" :
+			gr->cross_disk ? "other-disk" : "-",
+			gr->n, verdict_word(gr->verdict), mean,
+			w->n ? mean + (w->min - w->mean) : mean,
+			w->n ? mean + (w->max - w->mean) : mean);
+		if (w->n && w->max > w->min)
+			flat = false;
+		for (k = 0; k < WC_NPARTS; k++) {
+			fprintf(f, " %.9f", (double)gr->diff.part_ns[k] / 1e9);
+			if (gr->diff.part_ns[k])
+				flat = false;
+		}
+		fputs("\n", f);
+	}
+	if (wc_outdir_commit(d, f, rel, err) < 0)
+		return -1;
+	v = cmp_vars(WC_CMP_CONFIGS, s->named_baseline || s->nsets < 2 ?
+		     "what each category added (up) or saved (down) against "
+		     "the baseline: mean of each configuration's runs, with "
+		     "their range" : "what each category added (up) or saved "
+		     "(down) against the fastest configuration on the same "
+		     "disk: mean of each configuration's runs, with their range",
+		     &buf, &blen);
+	if (!v)
+		return nomem(err);
+	fprintf(v, "ncap = %zu\nflat = %d\n", s->ngroups, flat);
+	return cmp_script(WC_CMP_CONFIGS, v, &buf, drawn, p, d, err);
+}
+
 int wc_chart_across(const struct wc_chart_capture *c, const struct wc_summary *s,
 		    bool drawn[WC_NCMP], struct wc_plot *p, struct wc_outdir *d,
 		    struct wc_err *err)
@@ -845,6 +933,9 @@ int wc_chart_across(const struct wc_chart_capture *c, const struct wc_summary *s
 	     compare_throughput(c, s->ncaps, xmax, drawn, p, d, err) < 0))
 		return -1;
 	if (s->has_diff && compare_difference(c, s, drawn, p, d, err) < 0)
+		return -1;
+	if (s->has_diff && s->any_runs &&
+	    compare_configs(c, s, drawn, p, d, err) < 0)
 		return -1;
 	return 0;
 }

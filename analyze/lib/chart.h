@@ -59,6 +59,7 @@ enum wc_cmp {
 	WC_CMP_TIME,
 	WC_CMP_PHASES,
 	WC_CMP_THROUGHPUT,
+	WC_CMP_CONFIGS,
 	WC_CMP_DIFFERENCE,
 	WC_NCMP
 };
@@ -71,8 +72,9 @@ struct wc_chart_info {
 
 /* A figure of a capture. */
 const struct wc_chart_info *wc_chart_info(enum wc_chart k);
-/* A figure across captures, its size for ncaps captures. */
-struct wc_chart_info wc_chart_cmp_info(enum wc_cmp k, size_t ncaps);
+/* A figure across the captures of s, its size: wider with more bars (a
+ * bar a capture, or for WC_CMP_CONFIGS a bar a configuration). */
+struct wc_chart_info wc_chart_cmp_info(enum wc_cmp k, const struct wc_summary *s);
 
 struct wc_chart_point {
 	double t, mbps;
@@ -97,7 +99,10 @@ int wc_chart_capture(struct wc_chart_capture *c, const struct wc_sum_capture *sc
 
 /* Writes the figures across the captures of s (c[i] is capture i):
  * time, phases and throughput when there are two captures or more, the
- * differences when s has them; drawn[k] says which were written. */
+ * differences when s has them, and the differences of each
+ * configuration (the mean of its runs, their spread) when s has
+ * differences and some configuration has two runs or more; drawn[k]
+ * says which were written. */
 int wc_chart_across(const struct wc_chart_capture *c, const struct wc_summary *s,
 		    bool drawn[WC_NCMP], struct wc_plot *p, struct wc_outdir *d,
 		    struct wc_err *err);

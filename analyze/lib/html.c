@@ -293,7 +293,7 @@ int wc_html_write(FILE *f, const struct wc_html_page *pg, struct wc_err *err)
 		fputs("<h2 id=\"compare\">Across captures</h2>\n", f);
 		for (k = 0; k < WC_NCMP; k++) {
 			struct wc_chart_info fi =
-				wc_chart_cmp_info((enum wc_cmp)k, pg->sum->ncaps);
+				wc_chart_cmp_info((enum wc_cmp)k, pg->sum);
 
 			if (pg->across[k])
 				figure(f, NULL, &fi, fi.caption, true);

@@ -1,0 +1,50 @@
+# compare-configs.gp - what each configuration added or saved against its
+# baseline, the mean of its runs: one diverging bar per configuration
+# (run group), the parts of its mean wall-time difference stacked up from
+# zero when they added time and down from zero when they saved it, a dot
+# at the mean wall difference (the sum of the parts), and a bar through
+# the dot from the lowest to the highest run's wall difference: what the
+# noise test weighs.  Under each bar: the group number as in report.txt's
+# group tables, the configuration, the runs and the test's verdict.
+#
+# Variables set by wcanalyze: out, title, datafile (columns: first
+# capture's name, fs, write cache, barriers, disk (its model, or "-"),
+# role ("baseline", "other-disk" when its baseline is on another disk,
+# else "-"), runs, verdict (baseline, real, noise, no-estimate), mean
+# wall difference s, lowest and highest run's wall difference s, then the
+# mean difference in seconds of flush journal metadata data_read
+# data_write discard other and off_device), ncap (the configurations),
+# flat (1: every difference and spread is 0).  No variable holds text
+# from a capture: names reach the figure only as data.
+pname(k) = k < 7 ? cname(k) : "off device (idle)"
+pcol(k) = k < 7 ? ccolor(k) : idlecolor
+part(k) = column(12 + k)
+pos(k) = k < 1 ? 0 : sum [j=0:k-1] (part(j) > 0 ? part(j) : 0)
+neg(k) = k < 1 ? 0 : sum [j=0:k-1] (part(j) < 0 ? part(j) : 0)
+lo(k) = part(k) >= 0 ? pos(k) : neg(k) + part(k)
+hi(k) = part(k) >= 0 ? pos(k) + part(k) : neg(k)
+verdict(s) = s eq "real" ? "REAL" : s eq "noise" ? "within noise" : s eq "baseline" ? "baseline" : "no estimate"
+grlabel(i) = sprintf("#%d", int(i) + 1) . "\n" . strcol(2) . "\ncache " . strcol(3) . "\nbarriers " . strcol(4) . "\n" . strcol(5) . sprintf("\n%d run%s\n", int(column(7)), int(column(7)) == 1 ? "" : "s") . verdict(strcol(8)) . (strcol(6) eq "other-disk" ? "\nother disk!" : "")
+do for [fmt in formats] {
+	eval outcmd(fmt, (ncap > 6 ? 260 + 125 * ncap : 1000), 700)
+	set title title
+	set style fill solid 0.9 border lc rgb "#FFFFFF"
+	set ylabel "difference against the baseline (s)"
+	set xrange [-0.6:ncap - 0.4]
+	if (flat) { set yrange [-1:1] } else { set yrange [*:*] }
+	set grid ytics lc rgb "#E5E5E5"
+	set border 3
+	set tics out nomirror
+	set xtics scale 0 font ",9"
+	set bmargin 10
+	set xzeroaxis lt 1 lc rgb "#000000"
+	set key outside right top vertical reverse Left
+	plot for [k=0:7] datafile using (column(0)):((lo(k) + hi(k)) / 2): \
+		(column(0) - 0.35):(column(0) + 0.35):(lo(k)):(hi(k)) \
+		with boxxyerror fc rgb pcol(k) title pname(k), \
+	     datafile using (column(0)):9:10:11 \
+		with yerrorbars pt 7 ps 1.3 lw 1.5 lc rgb "#000000" title "mean wall, runs' range", \
+	     datafile using (column(0)):9:xtic(grlabel(column(0))) \
+		with points pt 7 ps 1.3 lc rgb "#000000" notitle
+	unset output
+}
