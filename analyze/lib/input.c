@@ -28,6 +28,8 @@ struct stream {
 				 * to its source at the first pull */
 	size_t memlen;
 	bool in_memory;         /* holds no file or archive handle */
+	struct wc_source *ahead;  /* its member, read ahead on a thread since
+				   * the open, until its first pull takes it */
 	bool started;           /* was open before: resume at resume */
 	bool swapped;           /* its byte order, kept for the resume */
 	bool done;              /* ended or failed: never opened again */
@@ -943,11 +945,43 @@ static int open_stream(struct wc_input *in, unsigned i, struct wc_err *err)
 		return open_kept(in, i, err);
 	if (in->nopen >= in->lim.max_open && make_room(in, err) < 0)
 		return -1;
-	if (open_handle(in, s, &src, err) < 0 ||
-	    decoder_at(src, i, s->started, s->resume, s->swapped, &s->dec,
+	if (s->ahead) {
+		src = s->ahead;
+		s->ahead = NULL;
+	} else if (open_handle(in, s, &src, err) < 0) {
+		return -1;
+	}
+	if (decoder_at(src, i, s->started, s->resume, s->swapped, &s->dec,
 		       err) < 0)
 		return -1;
 	in->open[in->nopen++] = i;
+	return 0;
+}
+
+/*
+ * Members of a compressed archive each decompress it from its start: on
+ * threads of their own, all at once from the open, that work runs beside
+ * the analysis and beside each other instead of before it, one member
+ * after the other.  Only while every member can keep its handle (a
+ * stream closed and taken up again reads on the caller's thread), and
+ * for at most WC_INPUT_AHEAD members.
+ */
+static int start_ahead(struct wc_input *in, struct wc_err *err)
+{
+	size_t i, n = 0;
+
+	if (!in->archive || in->may_close)
+		return 0;
+	for (i = 0; i < in->nstreams && n < WC_INPUT_AHEAD; i++) {
+		struct stream *s = &in->streams[i];
+
+		if (s->in_memory)
+			continue;
+		if (wc_source_open_member_ahead(&s->ahead, in->path, s->file,
+						err) < 0)
+			return -1;
+		n++;
+	}
 	return 0;
 }
 
@@ -1123,6 +1157,8 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
 		oom(err, path);
 		goto fail;
 	}
+	if (start_ahead(in, err) < 0)
+		goto fail;
 	if (in->single) {
 		if (wc_reorder_open(&in->reorder, WC_REORDER_WINDOW, pull, in,
 				    err) < 0)
@@ -1175,6 +1211,7 @@ void wc_input_free(struct wc_input *in)
 	wc_merge_free(in->merge);
 	wc_reorder_free(in->reorder);
 	for (i = 0; i < in->nstreams; i++) {
+		wc_source_free(in->streams[i].ahead);
 		wc_decoder_free(in->streams[i].scout);
 		free(in->streams[i].names);
 		wc_decoder_free(in->streams[i].dec);

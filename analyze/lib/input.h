@@ -75,10 +75,16 @@ struct wc_input;
  *  - an input has at most WC_INPUT_MAX_STREAMS trace files (more is an
  *    input error), each costing about 200 bytes plus its name here and in
  *    the merge.
+ *  - when every member of an archive can keep its handle, the first
+ *    WC_INPUT_AHEAD members that need one are each read ahead on a
+ *    thread of their own from the open (wc_source_open_member_ahead(),
+ *    source.h): 512 KiB of blocks instead of 128 KiB, and a thread with
+ *    a stack of WC_SOURCE_STACK, each.
  * So memory is at most WC_INPUT_MEM_BUDGET (the small members and the
  * records kept, together) + WC_INPUT_MAX_OPEN x (128 KiB
  * of read-ahead + one libarchive handle: about 230 KB for gzip, more for
- * xz or zstd with large windows) + the per-file costs, and at most
+ * xz or zstd with large windows) + WC_INPUT_AHEAD x 384 KiB more for the
+ * members read on threads + the per-file costs, and at most
  * WC_INPUT_MAX_OPEN + 2 descriptors.
  */
 #define WC_INPUT_MAX_OPEN     64u
@@ -86,6 +92,7 @@ struct wc_input;
 #define WC_INPUT_SMALL_MEMBER (1u << 20)
 #define WC_INPUT_MEM_BUDGET   (64u << 20)
 #define WC_INPUT_MAX_STREAMS  (1u << 18)
+#define WC_INPUT_AHEAD        16u
 /* A stream closed for want of handles keeps the records its handle can
  * still read, up to WC_INPUT_KEEP bytes, WC_INPUT_KEEP_ALL for all closed
  * streams, within WC_INPUT_MEM_BUDGET (shared with the small members;

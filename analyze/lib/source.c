@@ -4,6 +4,8 @@
 #include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +14,45 @@
 
 #define READ_CHUNK (64u * 1024u)
 #define BUF_SIZE (READ_CHUNK + WC_SOURCE_MAX_PEEK)
+/* An archive member is read READ_CHUNK bytes at a time, always from a
+ * multiple of READ_CHUNK of the member, into a block of BUF_SIZE bytes
+ * after HEAD bytes of room: the unconsumed tail of the block before
+ * (shorter than the largest peek) is copied in front of it, so a block
+ * is taken over whole, never copied.  Reading in the same steps with or
+ * without a thread gives the same offsets in messages. */
+#define HEAD WC_SOURCE_MAX_PEEK
 
 enum src_kind { SRC_FD, SRC_ARCHIVE, SRC_MEMORY };
+
+/* A block a reader thread filled. */
+struct block {
+	size_t len;           /* bytes at HEAD */
+	bool last;            /* the member ends after them */
+	bool failed;          /* reading after them failed: ahead->err */
+};
+
+/*
+ * The reader of wc_source_open_member_ahead(): a thread that owns the
+ * archive handle from open to close and fills blocks[head % WC_SOURCE_RING]
+ * while the caller reads blocks[tail % WC_SOURCE_RING] on; the caller
+ * holds block (tail - 1) % WC_SOURCE_RING, its buf.  Counters, stop and
+ * the block headers are under lock; a block's bytes belong to the thread
+ * from when it is handed back (tail moves past it) to when it is filled
+ * (head moves past it), to the caller otherwise.
+ */
+struct ahead {
+	pthread_mutex_t lock;
+	pthread_cond_t filled;   /* head moved, or the thread ended */
+	pthread_cond_t freed;    /* tail moved, or stop */
+	pthread_t thread;
+	bool threaded;           /* false: filled on the caller's thread */
+	bool stop;               /* wc_source_free(): end now */
+	bool opened;             /* the member was found (without a thread) */
+	uint64_t head, tail;
+	unsigned char *mem;      /* the blocks, BUF_SIZE each */
+	struct block blocks[WC_SOURCE_RING];
+	struct wc_err err;       /* why the thread failed */
+};
 
 struct wc_source {
 	enum src_kind kind;
@@ -28,6 +67,10 @@ struct wc_source {
 	uint64_t base;        /* stream offset of buf[0] */
 	int eof;
 	bool borrowed;        /* buf belongs to the caller */
+	bool failed;          /* a read failed: read_err (or ahead->err) says why */
+	uint64_t produced;    /* archive member bytes read from the handle */
+	struct wc_err read_err;   /* why the member's reading failed */
+	struct ahead *ahead;  /* its blocks are read on a thread of its own */
 };
 
 static int src_alloc(struct wc_source **out, const char *path,
@@ -127,50 +170,220 @@ int wc_source_open_fd(struct wc_source **out, int fd, const char *name,
 	return 0;
 }
 
-int wc_source_open_member(struct wc_source **out, const char *path,
-			  const char *member, struct wc_err *err)
+/* True once wc_source_free() asked the reader thread to end. */
+static bool ahead_stopped(struct wc_source *src)
 {
-	struct wc_source *src = NULL;
+	struct ahead *ah = src->ahead;
+	bool stop;
+
+	if (!ah || !ah->threaded)
+		return false;
+	pthread_mutex_lock(&ah->lock);
+	stop = ah->stop;
+	pthread_mutex_unlock(&ah->lock);
+	return stop;
+}
+
+/* Reads past the data of the entry just met.  A compressed archive is
+ * decompressed to get past it, which takes long for a large member: a
+ * reader thread does it here in steps, to end soon when told to stop.
+ * Otherwise the next header skips it (a seek where it can). */
+static int member_pass(struct wc_source *src)
+{
+	const void *blk;
+	size_t len;
+	la_int64_t off;
+	int r;
+
+	if (!src->ahead || archive_filter_count(src->ar) <= 1)
+		return 0;
+	do {
+		if (ahead_stopped(src))
+			return -1;
+		r = archive_read_data_block(src->ar, &blk, &len, &off);
+	} while (r == ARCHIVE_OK || r == ARCHIVE_WARN);
+	return r == ARCHIVE_EOF ? 0 : -1;
+}
+
+/* Opens the archive of src on its own and reads up to its member. */
+static int member_find(struct wc_source *src, struct wc_err *err)
+{
 	struct archive_entry *ent;
 	int r;
 
-	*out = NULL;
-	if (src_alloc(&src, path, member, true, err) < 0)
-		return -1;
-	src->kind = SRC_ARCHIVE;
 	src->ar = archive_read_new();
-	if (!src->ar) {
-		wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
-			   "out of memory");
-		goto fail;
-	}
+	if (!src->ar)
+		return wc_err_set(err, WC_ERR_SYSTEM, src->path, NULL,
+				  WC_NO_OFFSET, "out of memory");
 	archive_read_support_filter_all(src->ar);
 	archive_read_support_format_all(src->ar);
-	if (archive_read_open_filename(src->ar, path, READ_CHUNK) != ARCHIVE_OK) {
-		wc_err_set(err, WC_ERR_INPUT, path, NULL, WC_NO_OFFSET, "%s",
-			   archive_error_string(src->ar));
-		goto fail;
-	}
+	if (archive_read_open_filename(src->ar, src->path, READ_CHUNK) != ARCHIVE_OK)
+		return wc_err_set(err, WC_ERR_INPUT, src->path, NULL,
+				  WC_NO_OFFSET, "%s",
+				  archive_error_string(src->ar));
 	/* Skipping is cheap for tar (headers only) and bounded for the
 	 * compressed kinds: nothing but the member's bytes is kept. */
 	while ((r = archive_read_next_header(src->ar, &ent)) == ARCHIVE_OK ||
 	       r == ARCHIVE_WARN) {
 		const char *name = archive_entry_pathname(ent);
 
-		if (name && strcmp(name, member) == 0) {
-			*out = src;
+		if (name && strcmp(name, src->member) == 0)
 			return 0;
+		if (member_pass(src) < 0) {
+			r = ARCHIVE_FATAL;
+			break;
 		}
 	}
 	if (r == ARCHIVE_EOF)
-		wc_err_set(err, WC_ERR_INPUT, path, member, WC_NO_OFFSET,
-			   "member not found in archive");
-	else
-		wc_err_set(err, WC_ERR_INPUT, path, member, WC_NO_OFFSET, "%s",
-			   archive_error_string(src->ar));
-fail:
+		return wc_err_set(err, WC_ERR_INPUT, src->path, src->member,
+				  WC_NO_OFFSET, "member not found in archive");
+	return wc_err_set(err, WC_ERR_INPUT, src->path, src->member,
+			  WC_NO_OFFSET, "%s", archive_error_string(src->ar));
+}
+
+/* Reads the member's next READ_CHUNK bytes to TO, *len of them: 1 when
+ * more may follow, 0 at the end of the member, -1 when reading failed
+ * (err says where: the offset of the read that failed; the bytes before
+ * it are in TO). */
+static int member_read(struct wc_source *src, unsigned char *to, size_t *len,
+		       struct wc_err *err)
+{
+	size_t got = 0;
+	la_ssize_t n;
+	int r = 1;
+
+	while (got < READ_CHUNK) {
+		n = archive_read_data(src->ar, to + got, READ_CHUNK - got);
+		if (n == ARCHIVE_RETRY)
+			continue;
+		if (n < 0) {
+			wc_err_set(err, WC_ERR_INPUT, src->path, src->member,
+				   src->produced + got, "%s",
+				   archive_error_string(src->ar));
+			r = -1;
+			break;
+		}
+		if (n == 0) {
+			r = 0;
+			break;
+		}
+		got += (size_t)n;
+	}
+	src->produced += got;
+	*len = got;
+	return r;
+}
+
+int wc_source_open_member(struct wc_source **out, const char *path,
+			  const char *member, struct wc_err *err)
+{
+	struct wc_source *src = NULL;
+
+	*out = NULL;
+	if (src_alloc(&src, path, member, true, err) < 0)
+		return -1;
+	src->kind = SRC_ARCHIVE;
+	if (member_find(src, err) < 0) {
+		wc_source_free(src);
+		return -1;
+	}
+	*out = src;
+	return 0;
+}
+
+/* Fills the next block of the ring and hands it to the caller's side:
+ * 1 when more may follow, 0 at the end, -1 when it failed (ah->err).
+ * Only the thread calls it, or without one only the caller. */
+static int ahead_fill(struct wc_source *src)
+{
+	struct ahead *ah = src->ahead;
+	unsigned idx = (unsigned)(ah->head % WC_SOURCE_RING);
+	struct block *b = &ah->blocks[idx];
+	size_t len = 0;
+	int r = -1;
+
+	if (!ah->opened && member_find(src, &ah->err) == 0)
+		ah->opened = true;
+	if (ah->opened)
+		r = member_read(src, ah->mem + (size_t)idx * BUF_SIZE + HEAD,
+				&len, &ah->err);
+	b->len = len;
+	b->last = r == 0;
+	b->failed = r < 0;
+	pthread_mutex_lock(&ah->lock);
+	ah->head++;
+	pthread_cond_signal(&ah->filled);
+	pthread_mutex_unlock(&ah->lock);
+	return r;
+}
+
+static void *ahead_main(void *arg)
+{
+	struct wc_source *src = arg;
+	struct ahead *ah = src->ahead;
+	bool stop;
+
+	for (;;) {
+		pthread_mutex_lock(&ah->lock);
+		while (!ah->stop && ah->head - ah->tail >= WC_SOURCE_RING - 1)
+			pthread_cond_wait(&ah->freed, &ah->lock);
+		stop = ah->stop;
+		pthread_mutex_unlock(&ah->lock);
+		if (stop || ahead_fill(src) <= 0)
+			break;
+	}
+	/* The handle, its descriptor and its memory go as soon as the
+	 * member is read, not when the source is freed. */
+	archive_read_free(src->ar);
+	src->ar = NULL;
+	return NULL;
+}
+
+int wc_source_open_member_ahead(struct wc_source **out, const char *path,
+				const char *member, struct wc_err *err)
+{
+	struct wc_source *src = NULL;
+	struct ahead *ah;
+	pthread_attr_t attr;
+	sigset_t all, old;
+
+	*out = NULL;
+	if (src_alloc(&src, path, member, false, err) < 0)
+		return -1;
+	src->kind = SRC_ARCHIVE;
+	ah = calloc(1, sizeof(*ah));
+	if (!ah)
+		goto fail_oom;
+	pthread_mutex_init(&ah->lock, NULL);
+	pthread_cond_init(&ah->filled, NULL);
+	pthread_cond_init(&ah->freed, NULL);
+	src->ahead = ah;
+	ah->mem = malloc((size_t)WC_SOURCE_RING * BUF_SIZE);
+	if (!ah->mem)
+		goto fail_oom;
+	/* The caller starts out holding the block filled last. */
+	src->buf = ah->mem + (size_t)(WC_SOURCE_RING - 1) * BUF_SIZE;
+	wc_err_clear(&ah->err);
+	/* Signals are the main thread's to take (SIGINT ends wcanalyze):
+	 * the reader is born with all of them blocked. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (pthread_attr_init(&attr) == 0) {
+		pthread_attr_setstacksize(&attr, WC_SOURCE_STACK);
+		ah->threaded = pthread_create(&ah->thread, &attr, ahead_main,
+					      src) == 0;
+		pthread_attr_destroy(&attr);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	/* Without a thread (none to be had) the blocks are filled at the
+	 * caller's peeks, the same bytes in the same steps. */
+	*out = src;
+	return 0;
+
+fail_oom:
 	wc_source_free(src);
-	return -1;
+	return wc_err_set(err, WC_ERR_SYSTEM, path, member, WC_NO_OFFSET,
+			  "out of memory");
 }
 
 int wc_source_open_memory(struct wc_source **out, const char *path,
@@ -257,30 +470,92 @@ static ssize_t src_fill(struct wc_source *src, struct wc_err *err)
 	if (room > READ_CHUNK)
 		room = READ_CHUNK;
 	for (;;) {
-		if (src->kind == SRC_FD) {
-			n = read(src->fd, src->buf + src->end, room);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0)
-				return wc_err_set(err, WC_ERR_SYSTEM, src->path,
-						  NULL, src->base + src->end,
-						  "%s", strerror(errno));
-		} else {
-			n = archive_read_data(src->ar, src->buf + src->end, room);
-			if (n == ARCHIVE_RETRY)
-				continue;
-			if (n < 0)
-				return wc_err_set(err, WC_ERR_INPUT, src->path,
-						  src->member,
-						  src->base + src->end, "%s",
-						  archive_error_string(src->ar));
-		}
+		n = read(src->fd, src->buf + src->end, room);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return wc_err_set(err, WC_ERR_SYSTEM, src->path, NULL,
+					  src->base + src->end, "%s",
+					  strerror(errno));
 		break;
 	}
 	if (n == 0)
 		src->eof = 1;
 	src->end += (size_t)n;
 	return n;
+}
+
+/* The caller's side of the ring: waits for the next block (or fills it,
+ * without a thread), copies the unconsumed tail of the block held in
+ * front of it, and hands the held one back.  *to is the block's start. */
+static void ahead_take(struct wc_source *src, unsigned char **to,
+		       struct block *blk)
+{
+	struct ahead *ah = src->ahead;
+	size_t tail = src->end - src->start;
+	bool empty;
+	unsigned idx;
+
+	pthread_mutex_lock(&ah->lock);
+	empty = ah->head == ah->tail;
+	pthread_mutex_unlock(&ah->lock);
+	if (empty && !ah->threaded)
+		ahead_fill(src);
+	pthread_mutex_lock(&ah->lock);
+	while (ah->head == ah->tail)
+		pthread_cond_wait(&ah->filled, &ah->lock);
+	idx = (unsigned)(ah->tail % WC_SOURCE_RING);
+	*blk = ah->blocks[idx];
+	*to = ah->mem + (size_t)idx * BUF_SIZE;
+	/* Before the held block goes back to the thread. */
+	memcpy(*to + HEAD - tail, src->buf + src->start, tail);
+	ah->tail++;
+	pthread_cond_signal(&ah->freed);
+	pthread_mutex_unlock(&ah->lock);
+	if (blk->failed)
+		src->read_err = ah->err;
+}
+
+/* Reads the member's next block after the unconsumed bytes; returns the
+ * bytes read, 0 at the end, -1 on error (the bytes before it first). */
+static ssize_t member_fill(struct wc_source *src, struct wc_err *err)
+{
+	size_t tail = src->end - src->start;
+	struct block blk;
+	unsigned char *to;
+	int r;
+
+	if (src->failed)
+		goto failed;
+	if (src->ahead) {
+		ahead_take(src, &to, &blk);
+	} else {
+		/* tail < HEAD: only a peek of at most WC_SOURCE_MAX_PEEK
+		 * reads more. */
+		to = src->buf;
+		memmove(to + HEAD - tail, src->buf + src->start, tail);
+		wc_err_clear(&src->read_err);
+		r = member_read(src, to + HEAD, &blk.len, &src->read_err);
+		blk.last = r == 0;
+		blk.failed = r < 0;
+	}
+	/* base counts modulo 2^64: the first unconsumed byte keeps its
+	 * offset, now at HEAD - tail of the new block. */
+	src->base += src->start;
+	src->base -= HEAD - tail;
+	src->buf = to;
+	src->start = HEAD - tail;
+	src->end = HEAD + blk.len;
+	if (blk.last)
+		src->eof = 1;
+	if (blk.failed)
+		src->failed = true;
+	if (blk.len > 0 || !blk.failed)
+		return (ssize_t)blk.len;
+failed:
+	if (err && err->kind == WC_ERR_NONE)
+		*err = src->read_err;
+	return -1;
 }
 
 ssize_t wc_source_peek(struct wc_source *src, size_t n,
@@ -299,6 +574,11 @@ ssize_t wc_source_peek_all(struct wc_source *src, size_t n,
 	if (n > WC_SOURCE_MAX_PEEK)
 		n = WC_SOURCE_MAX_PEEK;
 	while (src->kind != SRC_MEMORY && src->end - src->start < n && !src->eof) {
+		if (src->kind == SRC_ARCHIVE) {
+			if (member_fill(src, err) < 0)
+				return -1;
+			continue;
+		}
 		if (BUF_SIZE - src->start < n || src->end == BUF_SIZE) {
 			/* Slide the unconsumed tail to the front: the
 			 * buffer always has room for the largest peek. */
@@ -342,10 +622,35 @@ const char *wc_source_member(const struct wc_source *src)
 	return src->member;
 }
 
+/* Stops the reader thread (at its next block or step of a skip, not
+ * later) and frees the ring; buf was one of its blocks. */
+static void ahead_free(struct wc_source *src)
+{
+	struct ahead *ah = src->ahead;
+
+	if (!ah)
+		return;
+	if (ah->threaded) {
+		pthread_mutex_lock(&ah->lock);
+		ah->stop = true;
+		pthread_cond_broadcast(&ah->freed);
+		pthread_mutex_unlock(&ah->lock);
+		pthread_join(ah->thread, NULL);
+	}
+	pthread_cond_destroy(&ah->freed);
+	pthread_cond_destroy(&ah->filled);
+	pthread_mutex_destroy(&ah->lock);
+	free(ah->mem);
+	free(ah);
+	src->ahead = NULL;
+	src->buf = NULL;
+}
+
 void wc_source_free(struct wc_source *src)
 {
 	if (!src)
 		return;
+	ahead_free(src);
 	if (src->ar)
 		archive_read_free(src->ar);
 	if (src->own_fd && src->fd >= 0)

@@ -19,7 +19,13 @@
  * What always holds:
  *  - reads go through one fixed buffer (64 KiB of read-ahead plus room for
  *    the largest peek, WC_SOURCE_MAX_PEEK, about 128 KiB in all); nothing
- *    is allocated per read.  A memory source has no buffer of its own;
+ *    is allocated per read.  A memory source has no buffer of its own; a
+ *    member read ahead on a thread (wc_source_open_member_ahead()) has
+ *    WC_SOURCE_RING such buffers, 512 KiB, and no other;
+ *  - an archive member is read 64 KiB at a time from offsets that are
+ *    multiples of 64 KiB, with or without a thread: the offset of a read
+ *    error is where the read that failed began (the bytes before it are
+ *    handed out first), the same both ways;
  *  - only regular files are opened by name, and without blocking: a FIFO
  *    or device in place of a trace file is refused, never waited on;
  *  - a peek of n bytes (n at most WC_SOURCE_MAX_PEEK, larger asks are cut
@@ -65,6 +71,31 @@ int wc_source_open_fd(struct wc_source **out, int fd, const char *name,
  * handle, with memory bounded by the number of open members. */
 int wc_source_open_member(struct wc_source **out, const char *path,
 			  const char *member, struct wc_err *err);
+
+/*
+ * The same, read ahead on a thread of its own: it opens the archive,
+ * decompresses it up to the member and reads the member into a ring of
+ * WC_SOURCE_RING blocks of 64 KiB (each with room for the largest peek
+ * in front: 128 KiB) while the caller reads the blocks before, so the
+ * decompression and the caller's work run side by side.  Memory: the
+ * ring, a libarchive handle and a thread stack of WC_SOURCE_STACK; one
+ * descriptor, closed with the handle as soon as the member is read.
+ *
+ * Returns 0 unless out of memory: what wc_source_open_member() reports
+ * at the open (not an archive, member not found) comes from the first
+ * peek instead, with the same message, as do the read errors, each after
+ * the bytes before it.  The thread owns the archive handle from open to
+ * close and is born with every signal blocked, so signals go to the
+ * caller's threads.  wc_source_free() stops it at its next 64 KiB
+ * (while decompressing its way to the member too) and waits for it.
+ * When no thread can be made, the blocks are read at the caller's peeks
+ * as wc_source_open_member() reads them, opening the archive at the
+ * first.
+ */
+#define WC_SOURCE_RING 4u
+#define WC_SOURCE_STACK (1u << 20)
+int wc_source_open_member_ahead(struct wc_source **out, const char *path,
+				const char *member, struct wc_err *err);
 
 /* LEN bytes already read (a small archive member, read whole while the
  * archive was scanned), under the names PATH and MEMBER (may be NULL).
