@@ -1,12 +1,17 @@
 /*
  * check_source.c - unit tests of analyze/lib/source.c: peek and consume
  * across buffer refills, exact offsets, short peeks at the end, the
- * largest peek, descriptors, and archive members read in place.
+ * largest peek, descriptors, and archive members read in place, on the
+ * caller's thread or read ahead on one of their own: the same bytes, and
+ * for a truncated or corrupt member the same message at the same offset,
+ * after every byte before it; a source freed while its thread still reads.
  */
 #include <archive.h>
 #include <archive_entry.h>
 #include <check.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,6 +228,217 @@ START_TEST(test_archive_member)
 }
 END_TEST
 
+/* Bytes that compress (16 values) but not to nothing: deflate codes them
+ * in Huffman blocks, where damage is found as it is met. */
+static unsigned char noise(size_t i)
+{
+	return (unsigned char)(((i * 2654435761u) >> 13) & 0x0fu);
+}
+
+static void add_noise(struct archive *a, const char *name, size_t n)
+{
+	struct archive_entry *e = archive_entry_new();
+	unsigned char *b = malloc(n);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		b[i] = noise(i);
+	archive_entry_set_pathname(e, name);
+	archive_entry_set_size(e, (la_int64_t)n);
+	archive_entry_set_filetype(e, AE_IFREG);
+	archive_entry_set_perm(e, 0644);
+	ck_assert_int_eq(archive_write_header(a, e), ARCHIVE_OK);
+	ck_assert_int_eq(archive_write_data(a, b, n), (la_ssize_t)n);
+	archive_entry_free(e);
+	free(b);
+}
+
+/* A tar.gz at path: run/a of 1000 bytes, run/b of BIG, run/c of four
+ * whole blocks (its end falls on a block's), then run/d of NOISE bytes
+ * of noise(). */
+static void make_archive(size_t nnoise)
+{
+	struct archive *a;
+	int fd;
+
+	wc_check_template(path, sizeof(path), "check_source");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	a = archive_write_new();
+	archive_write_set_format_pax_restricted(a);
+	archive_write_add_filter_gzip(a);
+	ck_assert_int_eq(archive_write_open_filename(a, path), ARCHIVE_OK);
+	add_member(a, "run/a", 1000);
+	add_member(a, "run/b", BIG);
+	add_member(a, "run/c", 4u << 16);
+	if (nnoise)
+		add_noise(a, "run/d", nnoise);
+	archive_write_close(a);
+	archive_write_free(a);
+}
+
+START_TEST(test_member_ahead)
+{
+	struct wc_source *b = NULL, *c = NULL, *a = NULL, *x = NULL;
+	const unsigned char *p;
+	struct wc_err err, err2;
+
+	make_archive(0);
+	wc_err_clear(&err);
+	/* Three threads at once, each with its own handle. */
+	ck_assert_int_eq(wc_source_open_member_ahead(&b, path, "run/b", &err), 0);
+	ck_assert_int_eq(wc_source_open_member_ahead(&c, path, "run/c", &err), 0);
+	ck_assert_int_eq(wc_source_open_member_ahead(&a, path, "run/a", &err), 0);
+	ck_assert_str_eq(wc_source_member(c), "run/c");
+	ck_assert_int_eq(wc_source_peek(a, 2000, &p, &err), 1000);
+	ck_assert_uint_eq(p[999], pattern(999));
+	read_all(c, 4u << 16);
+	read_all(b, BIG);
+	wc_source_free(a);
+	wc_source_free(b);
+	wc_source_free(c);
+
+	/* Not found: the open succeeds, the first peek says what the
+	 * open of wc_source_open_member() says. */
+	ck_assert_int_eq(wc_source_open_member_ahead(&x, path, "run/x", &err), 0);
+	ck_assert_int_eq(wc_source_peek(x, 1, &p, &err), -1);
+	ck_assert_int_eq(wc_source_peek(x, 1, &p, &err), -1);
+	wc_source_free(x);
+	wc_err_clear(&err2);
+	ck_assert_int_eq(wc_source_open_member(&x, path, "run/x", &err2), -1);
+	ck_assert_int_eq(err.kind, err2.kind);
+	ck_assert_str_eq(err.msg, "member not found in archive");
+	ck_assert_str_eq(err.member, err2.member);
+	ck_assert_uint_eq(err.offset, err2.offset);
+	unlink(path);
+}
+END_TEST
+
+/* Reads all it can, then the error: *err, and the number of bytes
+ * handed out before it; their digest in *sum.  With check, every byte is
+ * the one written (a truncated archive); damage in the middle of a
+ * compressed stream may decode to wrong bytes for a while before the
+ * decompressor finds it. */
+static size_t read_until_error(struct wc_source *src, bool check,
+			       uint64_t *sum, struct wc_err *err)
+{
+	const unsigned char *p;
+	uint64_t h = 1469598103934665603ull;
+	size_t off = 0, i;
+	ssize_t got;
+
+	wc_err_clear(err);
+	while ((got = wc_source_peek_all(src, 1, &p, err)) > 0) {
+		for (i = 0; i < (size_t)got; i++) {
+			if (check && p[i] != noise(off + i))
+				ck_abort_msg("byte %zu differs", off + i);
+			h = (h ^ p[i]) * 1099511628211ull;
+		}
+		wc_source_consume(src, (size_t)got);
+		off += (size_t)got;
+	}
+	*sum = h;
+	ck_assert_int_eq(got, -1);
+	ck_assert_uint_eq(wc_source_offset(src), off);
+	return off;
+}
+
+/* run/d cut at half the archive, or 4 KiB of it overwritten there with
+ * 0xff (deflate meets codes it does not define; zeros would decode to
+ * wrong bytes without an error until past the member): read on the
+ * caller's thread and read ahead, the same bytes before the same error. */
+static void damaged(int truncate_it)
+{
+	struct wc_source *sync = NULL, *ahead = NULL;
+	struct wc_err e1, e2;
+	uint64_t h1, h2;
+	size_t n1, n2, size = 8u << 20;
+	unsigned char *z;
+	long half;
+	FILE *fp;
+
+	make_archive(size);
+	fp = fopen(path, "r+b");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(fseek(fp, 0, SEEK_END), 0);
+	half = ftell(fp) / 2;
+	if (truncate_it) {
+		ck_assert_int_eq(ftruncate(fileno(fp), half), 0);
+	} else {
+		z = malloc(4096);
+		memset(z, 0xff, 4096);
+		ck_assert_int_eq(fseek(fp, half, SEEK_SET), 0);
+		ck_assert_uint_eq(fwrite(z, 1, 4096, fp), 4096);
+		free(z);
+	}
+	fclose(fp);
+
+	wc_err_clear(&e1);
+	ck_assert_int_eq(wc_source_open_member(&sync, path, "run/d", &e1), 0);
+	n1 = read_until_error(sync, truncate_it, &h1, &e1);
+	ck_assert_int_eq(wc_source_open_member_ahead(&ahead, path, "run/d", &e2), 0);
+	n2 = read_until_error(ahead, truncate_it, &h2, &e2);
+	/* Well inside the member, after whole blocks, every one handed
+	 * out: the offset is where the read that failed began. */
+	ck_assert_uint_gt(n1, 0);
+	ck_assert_uint_lt(n1, size);
+	ck_assert_uint_eq(n1 % (64u << 10), 0);
+	ck_assert_uint_eq(e1.offset, n1);
+	ck_assert_int_eq(e1.kind, WC_ERR_INPUT);
+	ck_assert_str_eq(e1.member, "run/d");
+	ck_assert_str_eq(e1.file, path);
+	ck_assert_uint_eq(n2, n1);
+	ck_assert_uint_eq(h2, h1);
+	ck_assert_uint_eq(e2.offset, e1.offset);
+	ck_assert_int_eq(e2.kind, e1.kind);
+	ck_assert_str_eq(e2.msg, e1.msg);
+	ck_assert_str_eq(e2.member, e1.member);
+	ck_assert_str_eq(e2.file, e1.file);
+	wc_source_free(sync);
+	wc_source_free(ahead);
+	unlink(path);
+}
+
+START_TEST(test_member_truncated)
+{
+	damaged(1);
+}
+END_TEST
+
+START_TEST(test_member_corrupt)
+{
+	damaged(0);
+}
+END_TEST
+
+/* Freed while its thread decompresses its way to the member, while it
+ * waits for room in the ring, and while it reads: it stops, and nothing
+ * it owned is left (the sanitizer build checks leaks and races). */
+START_TEST(test_ahead_early_free)
+{
+	struct wc_source *src = NULL;
+	const unsigned char *p;
+	struct wc_err err;
+	int i;
+
+	make_archive(16u << 20);
+	wc_err_clear(&err);
+	for (i = 0; i < 4; i++) {
+		/* run/d is last, after BIG and more: still on its way. */
+		ck_assert_int_eq(wc_source_open_member_ahead(&src, path, "run/d", &err), 0);
+		wc_source_free(src);
+		ck_assert_int_eq(wc_source_open_member_ahead(&src, path, "run/d", &err), 0);
+		ck_assert_int_eq(wc_source_peek(src, 100, &p, &err), 100);
+		ck_assert_uint_eq(p[99], noise(99));
+		if (i % 2)
+			usleep(20000);   /* the ring full: the thread waits */
+		wc_source_free(src);
+	}
+	unlink(path);
+}
+END_TEST
+
 static Suite *source_suite(void)
 {
 	Suite *s = suite_create("source");
@@ -235,6 +451,10 @@ static Suite *source_suite(void)
 	tcase_add_test(tc, test_missing_file);
 	tcase_add_test(tc, test_fd_not_closed);
 	tcase_add_test(tc, test_archive_member);
+	tcase_add_test(tc, test_member_ahead);
+	tcase_add_test(tc, test_member_truncated);
+	tcase_add_test(tc, test_member_corrupt);
+	tcase_add_test(tc, test_ahead_early_free);
 	suite_add_tcase(s, tc);
 	return s;
 }
