@@ -734,6 +734,90 @@ START_TEST(test_pinned_streams)
 }
 END_TEST
 
+/* Events until the end or the error; the count, the error in *err. */
+static unsigned read_to_error(const char *path,
+			      const struct wc_input_limits *lim, int *r,
+			      struct wc_err *err)
+{
+	struct wc_input *in = NULL;
+	struct wc_event ev;
+	unsigned n = 0;
+
+	wc_err_clear(err);
+	ck_assert_int_eq(wc_input_open_limits(&in, path, lim, err), 0);
+	while ((*r = wc_input_next(in, &ev, err)) > 0)
+		n++;
+	wc_input_free(in);
+	return n;
+}
+
+/* Members read ahead on threads (each has a handle of its own), one of
+ * them ending in the middle of a record: every event before it, then
+ * the decoder's message at the record's offset, as from a folder of the
+ * same files, and as from the archive read without threads (more members
+ * than handles: streams closed, kept and reopened). */
+START_TEST(test_members_ahead_cut)
+{
+	const struct wc_input_limits ahead = { .small_member = 1 };
+	const struct wc_input_limits few = { .max_open = 2, .small_member = 1 };
+	unsigned char *b[3];
+	size_t len[3], cut;
+	struct wc_err e1, e2, e3;
+	char dir[64], file[128], name[64];
+	struct archive *a;
+	unsigned k, n1, n2, n3;
+	int r1, r2, r3;
+	FILE *fp;
+
+	snprintf(dir, sizeof(dir), "/tmp/check_input.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (k = 0; k < 3; k++)
+		b[k] = make_stream(k, 3, 20000, 0, &len[k]);
+	/* 20000 records of 48 and 64 bytes: 1.1 MB, 17 blocks; cut in
+	 * the header of its record 15001. */
+	cut = (size_t)7500 * 48 + (size_t)7500 * 64 + 20;
+	ck_assert_uint_lt(cut, len[1]);
+	len[1] = cut;
+	a = archive_start();
+	for (k = 0; k < 3; k++) {
+		snprintf(name, sizeof(name), "run/trace/sda.blktrace.%u", k);
+		add(a, name, b[k], len[k]);
+		snprintf(file, sizeof(file), "%s/sda.blktrace.%u", dir, k);
+		fp = fopen(file, "wb");
+		ck_assert_uint_eq(fwrite(b[k], 1, len[k], fp), len[k]);
+		fclose(fp);
+	}
+	archive_end(a);
+
+	n1 = read_to_error(apath, &ahead, &r1, &e1);
+	n2 = read_to_error(dir, NULL, &r2, &e2);
+	n3 = read_to_error(apath, &few, &r3, &e3);
+	ck_assert_int_eq(r1, -1);
+	ck_assert_str_eq(e1.msg, "truncated record: 20 of 48 header bytes");
+	ck_assert_str_eq(e1.member, "run/trace/sda.blktrace.1");
+	ck_assert_uint_eq(e1.offset, cut - 20);
+	/* Its 15000 whole records, and all of the other two: one bad
+	 * stream does not hide the others. */
+	ck_assert_uint_eq(n1, 15000 + 2 * 20000);
+	ck_assert_int_eq(r2, -1);
+	ck_assert_uint_eq(n2, n1);
+	ck_assert_str_eq(e2.msg, e1.msg);
+	ck_assert_uint_eq(e2.offset, e1.offset);
+	ck_assert_int_eq(r3, -1);
+	ck_assert_uint_eq(n3, n1);
+	ck_assert_str_eq(e3.msg, e1.msg);
+	ck_assert_str_eq(e3.member, e1.member);
+	ck_assert_uint_eq(e3.offset, e1.offset);
+	for (k = 0; k < 3; k++) {
+		snprintf(file, sizeof(file), "%s/sda.blktrace.%u", dir, k);
+		unlink(file);
+		free(b[k]);
+	}
+	rmdir(dir);
+	unlink(apath);
+}
+END_TEST
+
 static Suite *input_suite(void)
 {
 	Suite *s = suite_create("input");
@@ -756,6 +840,7 @@ static Suite *input_suite(void)
 	tcase_add_test(tc, test_members_resumed);
 	tcase_add_test(tc, test_members_kept);
 	tcase_add_test(tc, test_pinned_streams);
+	tcase_add_test(tc, test_members_ahead_cut);
 	suite_add_tcase(s, tc);
 	return s;
 }
