@@ -370,8 +370,10 @@ int wc_source_open_member_ahead(struct wc_source **out, const char *path,
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	if (pthread_attr_init(&attr) == 0) {
 		pthread_attr_setstacksize(&attr, WC_SOURCE_STACK);
-		ah->threaded = pthread_create(&ah->thread, &attr, ahead_main,
-					      src) == 0;
+		/* Set before the thread reads it. */
+		ah->threaded = true;
+		if (pthread_create(&ah->thread, &attr, ahead_main, src) != 0)
+			ah->threaded = false;
 		pthread_attr_destroy(&attr);
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
