@@ -29,7 +29,8 @@ struct stream {
 	size_t memlen;
 	bool in_memory;         /* holds no file or archive handle */
 	struct wc_source *ahead;  /* its member, read ahead on a thread since
-				   * the open, until its first pull takes it */
+				   * the scan met it, until its first pull
+				   * takes it */
 	bool started;           /* was open before: resume at resume */
 	bool swapped;           /* its byte order, kept for the resume */
 	bool done;              /* ended or failed: never opened again */
@@ -76,6 +77,8 @@ struct wc_input {
 	unsigned nopen;
 	bool may_close;         /* more streams with handles than may be open */
 	size_t scout_names;     /* entries of all streams' names arrays */
+	size_t handles;         /* members the scan found that need one */
+	size_t nahead;          /* members it started reading ahead */
 	uint64_t tick;
 	char *name;
 	int archive;            /* streams are members of path */
@@ -318,6 +321,40 @@ static int keep_small_member(struct wc_input *in, struct archive *a,
 	return 0;
 }
 
+/*
+ * Members of a compressed archive each decompress it from its start: on
+ * threads of their own, started as the scan meets them, that work runs
+ * beside the scan, the analysis and each other instead of one member
+ * after the other before the analysis.  Only while every member can keep
+ * its handle (past WC_INPUT_MAX_OPEN, streams are closed and taken up
+ * again on the caller's thread: those started are stopped), and for at
+ * most WC_INPUT_AHEAD members.
+ */
+static int ahead_at_scan(struct wc_input *in, struct wc_err *err)
+{
+	struct stream *s = &in->streams[in->nstreams - 1];
+	size_t i;
+
+	if (s->in_memory)
+		return 0;
+	if (++in->handles > in->lim.max_open) {
+		for (i = 0; i < in->nstreams && in->nahead; i++) {
+			if (!in->streams[i].ahead)
+				continue;
+			wc_source_free(in->streams[i].ahead);
+			in->streams[i].ahead = NULL;
+			in->nahead--;
+		}
+		return 0;
+	}
+	if (in->nahead >= WC_INPUT_AHEAD)
+		return 0;
+	if (wc_source_open_member_ahead(&s->ahead, in->path, s->file, err) < 0)
+		return -1;
+	in->nahead++;
+	return 0;
+}
+
 static const char *base_of(const char *p)
 {
 	const char *s = strrchr(p, '/');
@@ -360,7 +397,8 @@ static int scan_archive(struct wc_input *in, struct wc_err *err)
 			snprintf(dev, sizeof(dev), "%.*s", (int)baselen, name);
 			if (add_stream(in, name, dev, (uint32_t)cpu, err) < 0)
 				goto out;
-			if (keep_small_member(in, a, ent, err) < 0)
+			if (keep_small_member(in, a, ent, err) < 0 ||
+			    ahead_at_scan(in, err) < 0)
 				goto out;
 		} else if (!strcmp(base, "capture.conf") ||
 			   !strcmp(base, "phases.tsv")) {
@@ -958,33 +996,6 @@ static int open_stream(struct wc_input *in, unsigned i, struct wc_err *err)
 	return 0;
 }
 
-/*
- * Members of a compressed archive each decompress it from its start: on
- * threads of their own, all at once from the open, that work runs beside
- * the analysis and beside each other instead of before it, one member
- * after the other.  Only while every member can keep its handle (a
- * stream closed and taken up again reads on the caller's thread), and
- * for at most WC_INPUT_AHEAD members.
- */
-static int start_ahead(struct wc_input *in, struct wc_err *err)
-{
-	size_t i, n = 0;
-
-	if (!in->archive || in->may_close)
-		return 0;
-	for (i = 0; i < in->nstreams && n < WC_INPUT_AHEAD; i++) {
-		struct stream *s = &in->streams[i];
-
-		if (s->in_memory)
-			continue;
-		if (wc_source_open_member_ahead(&s->ahead, in->path, s->file,
-						err) < 0)
-			return -1;
-		n++;
-	}
-	return 0;
-}
-
 /* The stream is over: its handle (or memory) goes now, not at the end. */
 static void end_stream(struct wc_input *in, unsigned i)
 {
@@ -1157,8 +1168,6 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
 		oom(err, path);
 		goto fail;
 	}
-	if (start_ahead(in, err) < 0)
-		goto fail;
 	if (in->single) {
 		if (wc_reorder_open(&in->reorder, WC_REORDER_WINDOW, pull, in,
 				    err) < 0)

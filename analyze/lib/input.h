@@ -77,9 +77,10 @@ struct wc_input;
  *    the merge.
  *  - when every member of an archive can keep its handle, the first
  *    WC_INPUT_AHEAD members that need one are each read ahead on a
- *    thread of their own from the open (wc_source_open_member_ahead(),
- *    source.h): 512 KiB of blocks instead of 128 KiB, and a thread with
- *    a stack of WC_SOURCE_STACK, each.
+ *    thread of their own, started when the scan meets the member
+ *    (wc_source_open_member_ahead(), source.h): 512 KiB of blocks
+ *    instead of 128 KiB, and a thread with a stack of WC_SOURCE_STACK,
+ *    each.  Past WC_INPUT_MAX_OPEN members they are stopped.
  * So memory is at most WC_INPUT_MEM_BUDGET (the small members and the
  * records kept, together) + WC_INPUT_MAX_OPEN x (128 KiB
  * of read-ahead + one libarchive handle: about 230 KB for gzip, more for
