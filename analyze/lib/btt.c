@@ -335,31 +335,43 @@ color:
 }
 
 /*
- * btt's rb_foreach: collects the kept Qs inside [s, e) in its order.  It
- * goes left only while s is left of the node's start and right only while
- * the node ends before e, so it is a range search: its cost is the tree's
- * height plus the Qs starting inside [s, e), never the number kept.
+ * btt's rb_foreach: collects the kept Qs inside [s, e) in its order (the
+ * node, then its left subtree, then its right).  It goes left only while
+ * s is left of the node's start and right only while the node ends
+ * before e, so it is a range search: its cost is the tree's height plus
+ * the Qs starting inside [s, e), never the number kept.  A stack instead
+ * of recursion: a pending right subtree waits at most once per level,
+ * and a red-black tree of WC_BTT_MAX_KEPT nodes is under 40 levels deep.
  */
+#define WALK_DEPTH 128
+_Static_assert(WC_BTT_MAX_KEPT < (1 << 30), "2 log2(kept + 1) must fit the walk's stack");
+
 static int walk(struct wc_btt *b, struct kept_q *n, uint64_t s, uint64_t e)
 {
-	if (!n)
-		return 0;
-	if (s <= n->start && n->end <= e) {
-		if (b->nfound == b->cfound) {
-			size_t c = b->cfound ? b->cfound * 2 : 64;
-			struct kept_q **f = realloc(b->found, c * sizeof(*f));
+	struct kept_q *stack[WALK_DEPTH];
+	size_t top = 0;
 
-			if (!f)
-				return -1;
-			b->found = f;
-			b->cfound = c;
+	while (n) {
+		if (s <= n->start && n->end <= e) {
+			if (b->nfound == b->cfound) {
+				size_t c = b->cfound ? b->cfound * 2 : 64;
+				struct kept_q **f = realloc(b->found,
+							    c * sizeof(*f));
+
+				if (!f)
+					return -1;
+				b->found = f;
+				b->cfound = c;
+			}
+			b->found[b->nfound++] = n;
 		}
-		b->found[b->nfound++] = n;
+		if (n->end < e && n->right)
+			stack[top++] = n->right;
+		if (s < n->start && n->left)
+			n = n->left;
+		else
+			n = top ? stack[--top] : NULL;
 	}
-	if (s < n->start && walk(b, n->left, s, e) < 0)
-		return -1;
-	if (n->end < e && walk(b, n->right, s, e) < 0)
-		return -1;
 	return 0;
 }
 
@@ -485,15 +497,19 @@ static int on_complete(struct wc_btt *b, struct bdev *d,
 	return 0;
 }
 
-int wc_btt_add(struct wc_btt *b, const struct wc_event *ev, struct wc_err *err)
+int wc_btt_failed(const struct wc_btt *b)
+{
+	return b->failed ? -1 : 0;
+}
+
+int wc_btt_add_wanted(struct wc_btt *b, const struct wc_event *ev,
+		      struct wc_err *err)
 {
 	struct bdev *d;
 	unsigned what;
 
 	if (b->failed)
 		return -1;
-	if (!wc_btt_wants(ev))
-		return 0;
 	what = wc_event_what(ev);
 	d = find_dev(b, ev->device);
 	if (!d) {

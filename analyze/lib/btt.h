@@ -63,21 +63,36 @@ struct wc_btt_stat {
 struct wc_btt;
 
 int wc_btt_open(struct wc_btt **out, struct wc_err *err);
-/* Takes one event; returns -1 only when out of memory (err filled, may be
- * NULL), and then ignores every later event. */
-int wc_btt_add(struct wc_btt *b, const struct wc_event *ev, struct wc_err *err);
 /* False for an event wc_btt_add() ignores whatever came before (the
  * rules above): a caller with many such events (G, I, M, P, U, notify)
  * may skip the call for them, and the figures are the same. */
 static inline bool wc_btt_wants(const struct wc_event *ev)
 {
-	unsigned what = wc_event_what(ev);
+	/* One mask and a bit test: what is Q, D or C (btt matches the low
+	 * 16 bits of action, so the cgroup flag, already taken off action
+	 * by the decoder, must be absent), neither notify nor PC. */
+	uint64_t a = ev->action & (WC_TC(WC_TC_NOTIFY) | WC_TC(WC_TC_PC) |
+				   WC_TA_MASK);
 
-	/* btt matches the low 16 bits of action, cgroup flag included. */
-	return !wc_event_is_notify(ev) && !wc_event_has(ev, WC_TC_PC) &&
-	       !ev->has_cgroup && ev->bytes != 0 &&
-	       (what == WC_TA_QUEUE || what == WC_TA_ISSUE ||
-		what == WC_TA_COMPLETE);
+	return a < 32 &&
+	       ((1u << WC_TA_QUEUE | 1u << WC_TA_ISSUE |
+		 1u << WC_TA_COMPLETE) >> a & 1u) &&
+	       ev->bytes != 0 && !ev->has_cgroup;
+}
+/* wc_btt_add() for an event wc_btt_wants() accepted: not for callers. */
+int wc_btt_add_wanted(struct wc_btt *b, const struct wc_event *ev,
+		      struct wc_err *err);
+/* -1 after a failure of wc_btt_add(), else 0: not for callers. */
+int wc_btt_failed(const struct wc_btt *b);
+/* Takes one event; returns -1 only when out of memory (err filled, may be
+ * NULL), and then ignores every later event.  Inline so that a caller
+ * that asked wc_btt_wants() first does not ask it twice. */
+static inline int wc_btt_add(struct wc_btt *b, const struct wc_event *ev,
+			     struct wc_err *err)
+{
+	if (!wc_btt_wants(ev))
+		return wc_btt_failed(b);
+	return wc_btt_add_wanted(b, ev, err);
 }
 /* -1 with the first failure of wc_btt_add() in err, else 0. */
 int wc_btt_status(const struct wc_btt *b, struct wc_err *err);
