@@ -2,10 +2,12 @@
  * check_account.c - unit tests of analyze/lib/account.c: the partition of
  * the window to the nanosecond (per device and per phase, over random
  * requests), completion-driven slices, positioning against a given and an
- * estimated media rate, seeks, flush percentiles, waits by command, and
- * unfinished requests.
+ * estimated media rate, seeks, flush percentiles, waits by command,
+ * unfinished requests, and the positioning histogram's bins against the
+ * formula with log2.
  */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,6 +282,70 @@ START_TEST(test_waits_and_unfinished)
 }
 END_TEST
 
+/* The bin by the formula the fast path replaces. */
+static size_t bin_by_log2(uint64_t ns, double bytes)
+{
+	double l;
+
+	if (ns == 0 || bytes <= 0)
+		return 0;
+	l = (log2((double)ns / bytes) + 16) * 24;
+	if (l < 0)
+		return 0;
+	return l >= 960 ? 959 : (size_t)l;
+}
+
+/* Random slices over the whole range and beyond, slices whose ratio sits
+ * on an edge or one ulp either side of it, and byte counts split by
+ * phases (not whole numbers): every bin must be the formula's. */
+START_TEST(test_pos_bin_matches_log2)
+{
+	uint64_t r = 0x9e3779b97f4a7c15ull;
+	size_t i;
+	int j, k;
+
+	for (i = 0; i < 300000; i++) {
+		uint64_t ns;
+		double bytes;
+
+		r ^= r << 13;
+		r ^= r >> 7;
+		r ^= r << 17;
+		ns = (r >> (r & 63)) + (i & 1);
+		bytes = (i & 2) ? (double)((r >> 20) % 4194304 + 1) :
+				  (double)(r >> 11) / 9007199254740992.0 *
+				  1048576.0;
+		ck_assert_uint_eq(wc_account_pos_bin(ns, bytes),
+				  bin_by_log2(ns, bytes));
+	}
+	for (k = -20; k < 28; k++)
+		for (j = 0; j < 24; j++) {
+			double bytes = 4096.0;
+			double x = ldexp(exp2(j / 24.0), k) * bytes;
+			uint64_t ns = (uint64_t)x;
+			int d;
+
+			for (d = -3; d <= 3; d++) {
+				double b = bytes;
+				int s;
+
+				for (s = 0; s < d; s++)
+					b = nextafter(b, 0);
+				for (s = 0; s > d; s--)
+					b = nextafter(b, 1e300);
+				ck_assert_uint_eq(wc_account_pos_bin(ns, b),
+						  bin_by_log2(ns, b));
+				ck_assert_uint_eq(wc_account_pos_bin(ns + d, bytes),
+						  bin_by_log2(ns + d, bytes));
+			}
+		}
+	ck_assert_uint_eq(wc_account_pos_bin(0, 10), 0);
+	ck_assert_uint_eq(wc_account_pos_bin(10, 0), 0);
+	ck_assert_uint_eq(wc_account_pos_bin(1, 1), 16 * 24);
+	ck_assert_uint_eq(wc_account_pos_bin(UINT64_MAX, 1e-3), 959);
+}
+END_TEST
+
 static Suite *account_suite(void)
 {
 	Suite *s = suite_create("account");
@@ -291,6 +357,7 @@ static Suite *account_suite(void)
 	tcase_add_test(tc, test_rate_estimate_and_seeks);
 	tcase_add_test(tc, test_flush_percentiles);
 	tcase_add_test(tc, test_waits_and_unfinished);
+	tcase_add_test(tc, test_pos_bin_matches_log2);
 	suite_add_tcase(s, tc);
 	return s;
 }

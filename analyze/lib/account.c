@@ -80,19 +80,65 @@ static double lat_mid(size_t i)
 	return ldexp((16.0 + sub + 0.5) / 16.0, (int)oct);
 }
 
-static size_t pos_bin(uint64_t ns, double bytes)
+static size_t pos_bin_log2(double x)
 {
-	double x, l;
+	double l = (log2(x) - POS_LO) * POS_SUB;
 	long i;
 
-	if (ns == 0 || bytes <= 0)
-		return 0;
-	x = (double)ns / bytes;
-	l = (log2(x) - POS_LO) * POS_SUB;
 	if (l < 0)
 		return 0;
 	i = (long)l;
 	return i >= POS_BINS ? POS_BINS - 1 : (size_t)i;
+}
+
+/* 2^(j / POS_SUB), the bins' edges within an octave (mantissa in [1, 2)),
+ * and for each 64th of the octave the bin its start lies in: no 64th holds
+ * more than one edge. */
+static const double pos_edge[POS_SUB + 1] = {
+	0x1.0000000000000p+0, 0x1.078059f4155d1p+0, 0x1.0f38f92d97963p+0,
+	0x1.172b83c7d517bp+0, 0x1.1f59ac3c7d6c0p+0, 0x1.27c531c0696cap+0,
+	0x1.306fe0a31b715p+0, 0x1.395b92b10be1dp+0, 0x1.428a2f98d728bp+0,
+	0x1.4bfdad5362a27p+0, 0x1.55b8108f0ec5ep+0, 0x1.5fbb6d1e0d6a8p+0,
+	0x1.6a09e667f3bcdp+0, 0x1.74a5afdea020fp+0, 0x1.7f910d768cfb0p+0,
+	0x1.8ace5422aa0dbp+0, 0x1.965fea53d6e3cp+0, 0x1.a248487c197b9p+0,
+	0x1.ae89f995ad3adp+0, 0x1.bb279bae0702cp+0, 0x1.c823e074ec129p+0,
+	0x1.d5818dcfba487p+0, 0x1.e3437e7101343p+0, 0x1.f16ca2748c5b4p+0,
+	0x1.0000000000000p+1,
+};
+static const unsigned char pos_first[64] = {
+	0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 9,
+	10, 10, 11, 11, 11, 12, 12, 12, 13, 13, 14, 14, 14, 15, 15, 15, 16,
+	16, 16, 17, 17, 17, 18, 18, 18, 19, 19, 19, 19, 20, 20, 20, 21, 21,
+	21, 22, 22, 22, 22, 23, 23, 23,
+};
+
+/* log2 costs more than the rest of a request's accounting: the octave
+ * comes from the exponent's bits and the bin within it from the edges.
+ * Within a relative 1e-9 of an edge (and outside the bins' range) log2
+ * decides, so the bin is always the one log2 gives: its error, and the
+ * rounding of the subtraction and product, are below 1e-12 there. */
+size_t wc_account_pos_bin(uint64_t ns, double bytes)
+{
+	double x, m;
+	uint64_t bits;
+	int e;
+	unsigned j;
+
+	if (ns == 0 || bytes <= 0)
+		return 0;
+	x = (double)ns / bytes;
+	memcpy(&bits, &x, sizeof(bits));
+	e = (int)(bits >> 52 & 0x7ff) - 1023;
+	if (e < POS_LO || e >= POS_LO + POS_OCT)
+		return pos_bin_log2(x);
+	bits = (bits & 0xfffffffffffffull) | 0x3ff0000000000000ull;
+	memcpy(&m, &bits, sizeof(m));
+	j = pos_first[(bits >> 46) & 63];
+	if (m >= pos_edge[j + 1])
+		j++;
+	if (m - pos_edge[j] < m * 1e-9 || pos_edge[j + 1] - m < m * 1e-9)
+		return pos_bin_log2(x);
+	return (size_t)(e - POS_LO) * POS_SUB + j;
 }
 
 static void lat_add(struct wc_latency *l, uint64_t *bins, uint64_t v)
@@ -215,7 +261,7 @@ static void add_slice(struct fig *g, enum wc_cat cat, uint64_t ns,
 	g->f.time_ns[cat] += ns;
 	if (!has_positioning(cat) || bytes <= 0)
 		return;
-	b = pos_bin(ns, bytes);
+	b = wc_account_pos_bin(ns, bytes);
 	g->pos_s[b] += ns;
 	g->pos_b[b] += bytes;
 }

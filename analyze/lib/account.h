@@ -140,6 +140,13 @@ const struct wc_wait *wc_account_wait(const struct wc_account *ac, size_t i);
 
 void wc_account_free(struct wc_account *ac);
 
+/* The bin of the time-per-byte histogram behind positioning that a slice
+ * of ns over bytes falls in: floor((log2(ns / bytes) + 16) * 24), within
+ * [0, 959]; 0 when ns or bytes is 0.  The same bin as that formula with
+ * libm's log2 for every input (log2 is called only near a bin's edge);
+ * exposed for its test. */
+size_t wc_account_pos_bin(uint64_t ns, double bytes);
+
 /* Sum of busy time: window_ns - idle_ns. */
 static inline uint64_t wc_figures_busy(const struct wc_figures *f)
 {
