@@ -20,6 +20,7 @@ enum kind { K_BIO, K_RQ, K_EBIO, K_ERQ, K_NKINDS };
 
 struct node {
 	struct node *hnext;           /* hash chain (BIO, RQ only) */
+	struct node **hprev;          /* what points at it in the chain */
 	WC_TAILQ_ENTRY(node) link;    /* device list of its kind; the
 				       * pool's link when free */
 	enum kind kind;
@@ -48,6 +49,7 @@ struct wc_tracker {
 
 	struct node **buckets;
 	size_t nbuckets;              /* power of two */
+	unsigned hash_shift;          /* 64 - log2(nbuckets) */
 	size_t nhashed;
 	uint64_t seq;
 
@@ -87,19 +89,29 @@ static struct node *list_first(struct list *l)
 	return WC_TAILQ_FIRST(&l->q);
 }
 
-static size_t hash_of(uint32_t device, uint64_t sector, enum kind kind,
-		      size_t nbuckets)
+/* One multiply, the product's top bits: the sector's low bits, which
+ * differ most, reach every bit of the bucket. */
+static inline size_t hash_of(uint32_t device, uint64_t sector, enum kind kind,
+			     unsigned shift)
 {
-	uint64_t h = sector * 0x9e3779b97f4a7c15ull;
+	uint64_t x = sector ^ (((uint64_t)device << 2 | (uint64_t)kind) << 32);
 
-	h ^= ((uint64_t)device << 2 | (uint64_t)kind) * 0xc2b2ae3d27d4eb4full;
-	h ^= h >> 29;
-	return (size_t)(h & (nbuckets - 1));
+	return (size_t)((x * 0x9e3779b97f4a7c15ull) >> shift);
+}
+
+static inline void hash_link(struct node **b, struct node *n)
+{
+	n->hnext = *b;
+	if (n->hnext)
+		n->hnext->hprev = &n->hnext;
+	n->hprev = b;
+	*b = n;
 }
 
 static int hash_grow(struct wc_tracker *tr, struct wc_err *err)
 {
 	size_t n = tr->nbuckets ? tr->nbuckets * 2 : 1024;
+	unsigned shift = tr->nbuckets ? tr->hash_shift - 1 : 64 - 10;
 	struct node **b = calloc(n, sizeof(*b));
 	size_t i;
 
@@ -110,54 +122,48 @@ static int hash_grow(struct wc_tracker *tr, struct wc_err *err)
 		struct node *p = tr->buckets[i], *q;
 
 		for (; p; p = q) {
-			size_t h = hash_of(p->rq.device, p->rq.sector, p->kind, n);
-
 			q = p->hnext;
-			p->hnext = b[h];
-			b[h] = p;
+			hash_link(&b[hash_of(p->rq.device, p->rq.sector,
+					     p->kind, shift)], p);
 		}
 	}
 	free(tr->buckets);
 	tr->buckets = b;
 	tr->nbuckets = n;
+	tr->hash_shift = shift;
 	return 0;
 }
 
-static void hash_insert(struct wc_tracker *tr, struct node *n)
+static inline void hash_insert(struct wc_tracker *tr, struct node *n)
 {
-	size_t h = hash_of(n->rq.device, n->rq.sector, n->kind, tr->nbuckets);
-
-	n->hnext = tr->buckets[h];
-	tr->buckets[h] = n;
+	hash_link(&tr->buckets[hash_of(n->rq.device, n->rq.sector, n->kind,
+				       tr->hash_shift)], n);
 	tr->nhashed++;
 }
 
-static void hash_remove(struct wc_tracker *tr, struct node *n)
+/* No look-up: the node knows what points at it. */
+static inline void hash_remove(struct wc_tracker *tr, struct node *n)
 {
-	size_t h = hash_of(n->rq.device, n->rq.sector, n->kind, tr->nbuckets);
-	struct node **pp = &tr->buckets[h];
-
-	while (*pp && *pp != n)
-		pp = &(*pp)->hnext;
-	if (*pp) {
-		*pp = n->hnext;
-		tr->nhashed--;
-	}
+	if (!n->hprev)
+		return;
+	*n->hprev = n->hnext;
+	if (n->hnext)
+		n->hnext->hprev = n->hprev;
 	n->hnext = NULL;
+	n->hprev = NULL;
+	tr->nhashed--;
 }
 
 /* The oldest node of KIND at (device, sector), or NULL. */
-static struct node *hash_find(struct wc_tracker *tr, uint32_t device,
-			      uint64_t sector, enum kind kind)
+static inline struct node *hash_find(struct wc_tracker *tr, uint32_t device,
+				     uint64_t sector, enum kind kind)
 {
 	struct node *p, *best = NULL;
 
-	if (!tr->nbuckets)
-		return NULL;
-	p = tr->buckets[hash_of(device, sector, kind, tr->nbuckets)];
+	p = tr->buckets[hash_of(device, sector, kind, tr->hash_shift)];
 	for (; p; p = p->hnext)
-		if (p->kind == kind && p->rq.device == device &&
-		    p->rq.sector == sector && (!best || p->seq < best->seq))
+		if (p->rq.sector == sector && p->kind == kind &&
+		    p->rq.device == device && (!best || p->seq < best->seq))
 			best = p;
 	return best;
 }
@@ -229,6 +235,7 @@ static struct node *node_new(struct wc_tracker *tr, struct dev *d,
 	/* Field by field, not a memset and then the fields: this runs
 	 * for nearly every Q and D. */
 	n->hnext = NULL;
+	n->hprev = NULL;
 	n->kind = kind;
 	n->seq = tr->seq++;
 	n->at_driver = false;
@@ -402,34 +409,33 @@ static int handle(struct wc_tracker *tr, const struct wc_event *ev,
 		  struct wc_request *rq, struct wc_err *err)
 {
 	struct dev *d;
+	unsigned what;
 
 	tr->stats.events++;
 	if (wc_event_is_notify(ev))
 		return 0;
 	tr->stats.io_events++;
 	/* Earliest and latest, not first and last: a clock that stepped
-	 * back must not shrink the window below the requests it holds. */
-	if (tr->stats.first_time == WC_NO_TIME || ev->time < tr->stats.first_time)
+	 * back must not shrink the window below the requests it holds.
+	 * WC_NO_TIME is the largest time, so the earliest needs no test of
+	 * its own. */
+	if (ev->time < tr->stats.first_time)
 		tr->stats.first_time = ev->time;
-	if (tr->stats.last_time == WC_NO_TIME || ev->time > tr->stats.last_time)
+	if (ev->time > tr->stats.last_time || tr->stats.last_time == WC_NO_TIME)
 		tr->stats.last_time = ev->time;
 	if (wc_event_has(ev, WC_TC_PC))
 		return 0;
-	switch (wc_event_what(ev)) {
-	case WC_TA_QUEUE:
-	case WC_TA_ISSUE:
-	case WC_TA_REQUEUE:
-	case WC_TA_COMPLETE:
-		break;
-	default:
+	what = wc_event_what(ev);
+	if (what >= 32 || !((1u << WC_TA_QUEUE | 1u << WC_TA_ISSUE |
+			     1u << WC_TA_REQUEUE | 1u << WC_TA_COMPLETE) >>
+			    what & 1u))
 		return 0;
-	}
 	d = dev_get(tr, ev->device);
 	if (!d) {
 		tr->stats.ignored_events++;
 		return 0;
 	}
-	switch (wc_event_what(ev)) {
+	switch (what) {
 	case WC_TA_QUEUE:
 		return on_queue(tr, d, ev, err);
 	case WC_TA_ISSUE:
