@@ -31,11 +31,12 @@ struct fake {
 };
 
 static int fake_pull(void *ctx, unsigned s, struct wc_event *ev,
-		     struct wc_err *err)
+		     unsigned flags, struct wc_err *err)
 {
 	struct fake *f = ctx;
 	unsigned i = f->pos[s];
 
+	(void)flags;
 	f->pulls++;
 	if (f->fail_at[s] >= 0 && i == (unsigned)f->fail_at[s])
 		return wc_err_set(err, WC_ERR_INPUT, "f", NULL, i, "stream %u broke", s);
@@ -164,6 +165,98 @@ START_TEST(test_matches_blkparse_model)
 }
 END_TEST
 
+/* fake_pull() with a buffer as the input's streams have: payloads of
+ * stream s stay valid until it reads on (a pull without
+ * WC_PULL_BUFFERED), which scribbles over them; every 4th record starts
+ * a new buffer, which a pull with WC_PULL_BUFFERED does not read (2). */
+struct bfake {
+	struct fake f;
+	char pdus[MAXS][MAXN][8];
+	unsigned unread[MAXS];       /* pulls answered 2 */
+};
+
+static int buf_pull(void *ctx, unsigned s, struct wc_event *ev,
+		    unsigned flags, struct wc_err *err)
+{
+	struct bfake *b = ctx;
+	unsigned i = b->f.pos[s];
+	int r;
+
+	if (i < b->f.len[s] && i % 4 == 0 && i > 0) {
+		if (flags & WC_PULL_BUFFERED) {
+			b->unread[s]++;
+			return 2;
+		}
+		memset(b->pdus[s], 'x', sizeof(b->pdus[s]));
+	}
+	r = fake_pull(&b->f, s, ev, flags, err);
+	if (r > 0) {
+		snprintf(b->pdus[s][i], sizeof(b->pdus[s][i]), "%u.%u", s, i);
+		ev->pdu = (const unsigned char *)b->pdus[s][i];
+	}
+	return r;
+}
+
+/* Batches of every size hand out blkparse's order, as one at a time,
+ * and every payload of a batch is still there when the batch is read:
+ * a stream never reads on under the batch's own events. */
+START_TEST(test_batch_matches_blkparse_model)
+{
+	static struct bfake b;
+	unsigned want[MAXS * MAXN][2];
+	unsigned seed = 4242, trial, unread = 0;
+
+	for (trial = 0; trial < 2000; trial++) {
+		struct wc_event evs[9];
+		struct wc_merge *m = NULL;
+		struct wc_err err;
+		unsigned s, i, n, got = 0;
+		size_t k, nb;
+
+		memset(&b, 0, sizeof(b));
+		fake_init(&b.f, 1 + (unsigned)rand_r(&seed) % MAXS);
+		for (s = 0; s < b.f.nstreams; s++) {
+			uint64_t t = (uint64_t)(rand_r(&seed) % 4);
+
+			b.f.len[s] = (unsigned)rand_r(&seed) % 40;
+			for (i = 0; i < b.f.len[s]; i++) {
+				/* Long runs of one stream, and ties. */
+				t += (uint64_t)(rand_r(&seed) % 5 == 0 ?
+						rand_r(&seed) % 30 : 0);
+				b.f.times[s][i] = t;
+			}
+		}
+		n = model_run(&b.f, want);
+		wc_err_clear(&err);
+		ck_assert_int_eq(wc_merge_open(&m, b.f.nstreams, buf_pull, &b,
+					       &err), 0);
+		while (wc_merge_next_batch(m, evs, 1 + (unsigned)rand_r(&seed) % 9,
+					   &nb, &err) > 0) {
+			ck_assert_uint_ge(nb, 1);
+			for (k = 0; k < nb; k++, got++) {
+				char pdu[8];
+
+				ck_assert_uint_lt(got, n);
+				ck_assert_msg(evs[k].cpu == want[got][0] &&
+					      evs[k].sequence == want[got][1],
+					      "trial %u event %u: got %u.%u, blkparse %u.%u",
+					      trial, got, evs[k].cpu, evs[k].sequence,
+					      want[got][0], want[got][1]);
+				snprintf(pdu, sizeof(pdu), "%u.%u", evs[k].cpu,
+					 evs[k].sequence);
+				ck_assert_str_eq((const char *)evs[k].pdu, pdu);
+			}
+		}
+		ck_assert_uint_eq(got, n);
+		for (s = 0; s < b.f.nstreams; s++)
+			unread += b.unread[s];
+		wc_merge_free(m);
+	}
+	/* The buffer's ends were met inside batches. */
+	ck_assert_uint_gt(unread, 100);
+}
+END_TEST
+
 START_TEST(test_one_pending_per_stream)
 {
 	struct wc_merge *m = NULL;
@@ -259,11 +352,12 @@ struct seqsrc {
 };
 
 static int seq_pull(void *ctx, unsigned s, struct wc_event *ev,
-		    struct wc_err *err)
+		    unsigned flags, struct wc_err *err)
 {
 	struct seqsrc *q = ctx;
 
 	(void)s;
+	(void)flags;
 	(void)err;
 	if (q->pos >= q->n)
 		return 0;
@@ -434,15 +528,73 @@ START_TEST(test_reorder_matches_model)
 }
 END_TEST
 
+/* The same in batches of every size: slots handed out in a batch stay
+ * the caller's until the next call while the window refills into
+ * others, so the order is still that of a full window: an event late by
+ * less than the window after a long run in order is put in its place,
+ * later than that it is not. */
+START_TEST(test_reorder_batch_matches_model)
+{
+	static struct seqsrc q;
+	static unsigned want[2000];
+	static const size_t windows[] = { 1, 2, 7, 64, 1200 };
+	unsigned seed = 99u + (unsigned)_i, i, n, shape = (unsigned)_i % 3;
+	size_t w;
+
+	memset(&q, 0, sizeof(q));
+	q.n = 2000;
+	for (i = 0; i < q.n; i++) {
+		q.evs[i].time = (uint64_t)i * 4;
+		if (shape == 1)
+			q.evs[i].time += (uint64_t)(rand_r(&seed) % 9);
+		else if (shape == 2)
+			q.evs[i].time = (uint64_t)(rand_r(&seed) % 5000);
+		q.evs[i].device = (uint32_t)rand_r(&seed) % 2;
+	}
+	/* After 1500 in order, events 1000 and 100 places late. */
+	q.evs[1500].time = 500 * 4 + 1;
+	q.evs[1600].time = 1500 * 4 + 1;
+	for (w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
+		struct wc_event evs[WC_REORDER_BATCH + 8];
+		struct wc_reorder *r = NULL;
+		struct wc_err err;
+		size_t k, nb, max;
+
+		q.pos = 0;
+		n = model_window(&q, windows[w], want);
+		wc_err_clear(&err);
+		ck_assert_int_eq(wc_reorder_open(&r, windows[w], seq_pull, &q,
+						 &err), 0);
+		i = 0;
+		max = 1 + (size_t)rand_r(&seed) % (WC_REORDER_BATCH + 8);
+		while (wc_reorder_next_batch(r, evs, max, &nb, &err) > 0) {
+			ck_assert_uint_ge(nb, 1);
+			ck_assert_uint_le(nb, WC_REORDER_BATCH);
+			for (k = 0; k < nb; k++, i++) {
+				char pdu[24];
+
+				ck_assert_uint_lt(i, n);
+				ck_assert_uint_eq(evs[k].cpu, want[i]);
+				snprintf(pdu, sizeof(pdu), "event %u", evs[k].cpu);
+				ck_assert_str_eq((const char *)evs[k].pdu, pdu);
+			}
+			max = 1 + (size_t)rand_r(&seed) % (WC_REORDER_BATCH + 8);
+		}
+		ck_assert_uint_eq(i, n);
+		wc_reorder_free(r);
+	}
+}
+END_TEST
+
 /* ---- blkparse's order of a single stream ---- */
 
 /* seq_pull() with the arrival in pid: bp mode follows (device, cpu),
  * which must stay the event's own. */
 static int bp_pull(void *ctx, unsigned s, struct wc_event *ev,
-		   struct wc_err *err)
+		   unsigned flags, struct wc_err *err)
 {
 	struct seqsrc *q = ctx;
-	int r = seq_pull(ctx, s, ev, err);
+	int r = seq_pull(ctx, s, ev, flags, err);
 
 	if (r > 0) {
 		ev->pid = ev->cpu;
@@ -588,12 +740,14 @@ static Suite *merge_suite(void)
 
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_matches_blkparse_model);
+	tcase_add_test(tc, test_batch_matches_blkparse_model);
 	tcase_add_test(tc, test_one_pending_per_stream);
 	tcase_add_test(tc, test_failure_is_deferred);
 	tcase_add_test(tc, test_genesis_is_earliest_first);
 	tcase_add_test(ro, test_reorder_sorts_within_window);
 	tcase_add_test(ro, test_reorder_tie_key);
 	tcase_add_loop_test(ro, test_reorder_matches_model, 0, 10);
+	tcase_add_loop_test(ro, test_reorder_batch_matches_model, 0, 6);
 	tcase_add_loop_test(ro, test_reorder_blkparse_matches_model, 0, 12);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, ro);

@@ -167,6 +167,10 @@ struct run {
 	struct wc_classifier cl;
 	wc_event_source next;            /* where the events come from */
 	void *ctx;
+	/* A batch from the input, handed to the tracker one at a time:
+	 * one call down the input's chain per batch, not per event. */
+	struct wc_event batch[WC_INPUT_BATCH];
+	size_t bpos, bn;
 };
 
 static int input_next(void *ctx, struct wc_event *ev, struct wc_err *err);
@@ -176,11 +180,19 @@ static int input_next(void *ctx, struct wc_event *ev, struct wc_err *err);
 static int feed(void *ctx, struct wc_event *ev, struct wc_err *err)
 {
 	struct run *run = ctx;
-	/* The input is the usual source: a direct call saves an indirect
-	 * one per event. */
-	int r = run->next == input_next ? wc_input_next(run->ctx, ev, err) :
-					  run->next(run->ctx, ev, err);
+	int r = 1;
 
+	if (run->next != input_next) {
+		r = run->next(run->ctx, ev, err);
+	} else {
+		if (run->bpos == run->bn) {
+			run->bpos = run->bn = 0;
+			r = wc_input_next_batch(run->ctx, run->batch,
+						WC_INPUT_BATCH, &run->bn, err);
+		}
+		if (r > 0)
+			*ev = run->batch[run->bpos++];
+	}
 	if (r > 0 && run->a->btt && wc_btt_wants(ev))
 		wc_btt_add(run->a->btt, ev, NULL);
 	return r;

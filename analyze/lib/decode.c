@@ -123,8 +123,11 @@ static ssize_t dec_refill(struct wc_decoder *dec, size_t need,
 	return n;
 }
 
-int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
-		    struct wc_err *err)
+/* wc_decoder_next() and, with buffered, wc_decoder_next_buffered():
+ * the constant argument makes two copies without a branch on it. */
+static inline __attribute__((always_inline))
+int dec_next(struct wc_decoder *dec, struct wc_event *ev, struct wc_err *err,
+	     bool buffered)
 {
 	const unsigned char *p;
 	uint32_t magic, raw;
@@ -142,8 +145,13 @@ int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 	 * bytes only at the end of the stream.  One peek serves the records
 	 * of a whole buffer. */
 	n = (ssize_t)(dec->win_len - dec->win_used);
-	if ((size_t)n < WC_BLK_V8_SIZE && (n = dec_refill(dec, WC_BLK_V8_SIZE, err)) < 0)
-		return -1;
+	if ((size_t)n < WC_BLK_V8_SIZE) {
+		/* A refill moves the buffer under the payloads handed out. */
+		if (buffered)
+			return 2;
+		if ((n = dec_refill(dec, WC_BLK_V8_SIZE, err)) < 0)
+			return -1;
+	}
 	dec->rec_offset = dec->win_off + dec->win_used;
 	if (n == 0)
 		return 0;
@@ -235,6 +243,8 @@ int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 	/* The payload must be there before anything trusts pdu_len; the
 	 * first peek often holds it already. */
 	if ((size_t)n < hsize + (size_t)ev->pdu_len) {
+		if (buffered)
+			return 2;
 		n = dec_refill(dec, hsize + (size_t)ev->pdu_len, err);
 		if (n < 0)
 			return -1;
@@ -262,6 +272,18 @@ int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 	/* Consume on the next call, so ev->pdu stays valid until then. */
 	dec->pending = hsize + (size_t)(ev->pdu_len + (ev->has_cgroup ? 8 : 0));
 	return 1;
+}
+
+int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
+		    struct wc_err *err)
+{
+	return dec_next(dec, ev, err, false);
+}
+
+int wc_decoder_next_buffered(struct wc_decoder *dec, struct wc_event *ev,
+			     struct wc_err *err)
+{
+	return dec_next(dec, ev, err, true);
 }
 
 int wc_decoder_keep(struct wc_decoder *dec, size_t max, unsigned char **bytes,

@@ -44,6 +44,18 @@ int wc_decoder_open(struct wc_decoder **out, struct wc_source *src,
 		    unsigned stream, struct wc_err *err);
 int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 		    struct wc_err *err);
+/*
+ * The same, but only from the bytes already read: 2, with nothing handed
+ * out and nothing consumed, when the next record is not wholly in them
+ * (the call that would read more moves the buffer the payloads handed
+ * out so far point into).  So the events it hands out one after another,
+ * and their payloads, all stay valid until the next wc_decoder_next();
+ * a caller gathering a batch of events calls wc_decoder_next() for the
+ * batch's first and this for the rest.  Bad input is reported as by
+ * wc_decoder_next().
+ */
+int wc_decoder_next_buffered(struct wc_decoder *dec, struct wc_event *ev,
+			     struct wc_err *err);
 /* Opens the file at path as a source and a decoder over it, as the two
  * calls above; *out is NULL on failure. */
 int wc_decoder_open_file(struct wc_decoder **out, const char *path,

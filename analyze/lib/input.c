@@ -1015,7 +1015,8 @@ static void end_stream(struct wc_input *in, unsigned i)
 }
 
 /* Next event of stream i for the merge: notify records are taken here. */
-static int pull(void *ctx, unsigned i, struct wc_event *ev, struct wc_err *err)
+static int pull(void *ctx, unsigned i, struct wc_event *ev, unsigned flags,
+		struct wc_err *err)
 {
 	struct wc_input *in = ctx;
 	struct stream *s = &in->streams[i];
@@ -1036,8 +1037,15 @@ static int pull(void *ctx, unsigned i, struct wc_event *ev, struct wc_err *err)
 		return -1;
 	}
 	for (;;) {
-		r = wc_decoder_next(s->dec, ev, err);
+		r = flags & WC_PULL_BUFFERED ?
+		    wc_decoder_next_buffered(s->dec, ev, err) :
+		    wc_decoder_next(s->dec, ev, err);
+		if (r == 2)
+			return 2;
 		if (r == 0 && s->from_kept && !s->chunk_end) {
+			/* Its records in memory go with the decoder. */
+			if (flags & WC_PULL_BUFFERED)
+				return 2;
 			/* The records kept in memory are over: the handle
 			 * again, where they end. */
 			drop_decoder(in, s);
@@ -1184,26 +1192,39 @@ fail:
 	return -1;
 }
 
-int wc_input_next(struct wc_input *in, struct wc_event *ev, struct wc_err *err)
+int wc_input_next_batch(struct wc_input *in, struct wc_event *evs, size_t max,
+			size_t *got, struct wc_err *err)
 {
+	size_t k;
 	int r;
 
+	*got = 0;
 	if (in->failed)
 		return -1;
+	/* A stream that may be closed keeps one payload in its stash. */
+	if (in->may_close || max > WC_INPUT_BATCH)
+		max = in->may_close ? 1 : WC_INPUT_BATCH;
 	if (in->reorder)
-		r = wc_reorder_next(in->reorder, ev, err);
+		r = wc_reorder_next_batch(in->reorder, evs, max, got, err);
 	else
-		r = wc_merge_next(in->merge, ev, err);
+		r = wc_merge_next_batch(in->merge, evs, max, got, err);
 	if (r < 0)
 		in->failed = 1;
-	if (r > 0) {
-		/* A clock that steps back, or a stream out of order beyond
-		 * what the merge can mend: counted, said once at the end. */
-		if (ev->time < in->last_time)
+	/* A clock that steps back, or a stream out of order beyond what
+	 * the merge can mend: counted, said once at the end. */
+	for (k = 0; k < *got; k++) {
+		if (evs[k].time < in->last_time)
 			in->backwards++;
-		in->last_time = ev->time;
+		in->last_time = evs[k].time;
 	}
 	return r;
+}
+
+int wc_input_next(struct wc_input *in, struct wc_event *ev, struct wc_err *err)
+{
+	size_t got;
+
+	return wc_input_next_batch(in, ev, 1, &got, err);
 }
 
 uint64_t wc_input_backwards(const struct wc_input *in)

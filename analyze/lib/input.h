@@ -130,6 +130,19 @@ struct wc_input_limits {
 int wc_input_open_limits(struct wc_input **out, const char *path,
 			 const struct wc_input_limits *lim, struct wc_err *err);
 int wc_input_next(struct wc_input *in, struct wc_event *ev, struct wc_err *err);
+/*
+ * Up to MAX events at once (at most WC_INPUT_BATCH) into EVS: 1 with
+ * *got >= 1, 0 at the end, -1 on failure (only once the events before it
+ * were handed out).  The same events in the same order as wc_input_next()
+ * called *got times, which is a batch of one; every event of the batch
+ * and its payload stay valid until the next call.  What the input learns
+ * while it reads (wc_input_comm(), the streams' counts) may be up to a
+ * batch ahead of the event being looked at: --dump, which names every
+ * event as blkparse does, takes them one at a time.
+ */
+#define WC_INPUT_BATCH 64u
+int wc_input_next_batch(struct wc_input *in, struct wc_event *evs, size_t max,
+			size_t *got, struct wc_err *err);
 void wc_input_free(struct wc_input *in);
 
 /* Events handed out so far whose time is earlier than the event's before

@@ -62,14 +62,16 @@ fail:
 			  "out of memory");
 }
 
-/* Pulls the next event of stream s into its slot; 1 when it has one. */
-static int m_pull(struct wc_merge *m, unsigned s)
+/* Pulls the next event of stream s into *ev; 1 when it has one, 2 when
+ * it has none buffered (flags WC_PULL_BUFFERED only), else 0. */
+static int m_pull(struct wc_merge *m, unsigned s, struct wc_event *ev,
+		  unsigned flags)
 {
 	int r;
 
 	/* scratch is cleared only after it was used: clearing it per event
 	 * cost more than the merge's own work. */
-	r = m->pull(m->ctx, s, &m->pend[s], &m->scratch);
+	r = m->pull(m->ctx, s, ev, flags, &m->scratch);
 	if (r < 0) {
 		/* Keep the first failure, let the other streams finish:
 		 * blkparse too prints everything it could read. */
@@ -78,7 +80,7 @@ static int m_pull(struct wc_merge *m, unsigned s)
 		wc_err_clear(&m->scratch);
 		return 0;
 	}
-	return r > 0;
+	return r;
 }
 
 static uint64_t m_tie(struct wc_merge *m)
@@ -94,7 +96,7 @@ static void m_prime(struct wc_merge *m)
 	for (s = 0; s < m->nstreams; s++) {
 		uint64_t tie;
 
-		if (!m_pull(m, s))
+		if (m_pull(m, s, &m->pend[s], 0) != 1)
 			continue;
 		tie = m_tie(m);
 		/* A newcomer at the head's time goes right after the head:
@@ -111,51 +113,70 @@ static void m_prime(struct wc_merge *m)
 	m->primed = 1;
 }
 
-int wc_merge_next(struct wc_merge *m, struct wc_event *ev, struct wc_err *err)
+int wc_merge_next_batch(struct wc_merge *m, struct wc_event *out, size_t max,
+			size_t *got, struct wc_err *err)
 {
 	struct wc_prioq_entry e;
+	size_t k = 0;
 	unsigned s;
+	int r;
 
+	*got = 0;
 	if (m->failed)
 		goto fail;
-	if (!m->primed) {
+	if (!m->primed)
 		m_prime(m);
-	} else if (m->last >= 0) {
-		s = (unsigned)m->last;
-		m->last = -1;
-		/* The stream handed out last sits at the root.  Its entry
-		 * there keeps an older key and rank while it stays in the
-		 * lead: nothing compares the root with them before the
-		 * replace() that ends the lead. */
-		if (m_pull(m, s)) {
-			if (m->pend[s].time <= m->limit) {
-				*ev = m->pend[s];
-				m->last = (long)s;
-				return 1;
+	while (k < max) {
+		if (m->last >= 0) {
+			s = (unsigned)m->last;
+			/* The batch's events of s point into s's buffer: after
+			 * the first, s may hand out only what it has buffered. */
+			r = m_pull(m, s, &out[k], k ? WC_PULL_BUFFERED : 0);
+			if (r == 2)
+				break;
+			m->last = -1;
+			/* The stream handed out last sits at the root.  Its
+			 * entry there keeps an older key and rank while it
+			 * stays in the lead: nothing compares the root with
+			 * them before the replace() that ends the lead. */
+			if (r) {
+				if (out[k].time <= m->limit) {
+					m->last = (long)s;
+					k++;
+					continue;
+				}
+				m->pend[s] = out[k];
+				wc_prioq_replace(m->heap, out[k].time,
+						 m_tie(m), s, NULL);
+			} else {
+				wc_prioq_get(m->heap, &e);
 			}
-			wc_prioq_replace(m->heap, m->pend[s].time, m_tie(m), s,
-					 NULL);
-		} else {
-			wc_prioq_get(m->heap, &e);
+			m->limit = wc_prioq_runner_up_key(m->heap);
 		}
-		m->limit = wc_prioq_runner_up_key(m->heap);
+		if (!wc_prioq_peek(m->heap, &e))
+			break;
+		s = (unsigned)e.item;
+		out[k++] = m->pend[s];
+		m->last = (long)s;
 	}
-	if (!wc_prioq_peek(m->heap, &e)) {
-		if (m->deferred.kind != WC_ERR_NONE) {
-			m->failed = 1;
-			goto fail;
-		}
+	if (k) {
+		*got = k;
+		return 1;
+	}
+	if (m->deferred.kind == WC_ERR_NONE)
 		return 0;
-	}
-	s = (unsigned)e.item;
-	*ev = m->pend[s];
-	m->last = (long)s;
-	return 1;
-
+	m->failed = 1;
 fail:
 	if (err && err->kind == WC_ERR_NONE)
 		*err = m->deferred;
 	return -1;
+}
+
+int wc_merge_next(struct wc_merge *m, struct wc_event *ev, struct wc_err *err)
+{
+	size_t got;
+
+	return wc_merge_next_batch(m, ev, 1, &got, err);
 }
 
 uint64_t wc_merge_genesis(const struct wc_merge *m)
@@ -205,10 +226,14 @@ struct wc_reorder {
 	size_t fifo_tail;        /* where the next one goes */
 	struct wc_prioq *heap;   /* items: slot numbers */
 	size_t nheap;            /* events in the heap: no call when 0 */
-	size_t *free_slots;
+	size_t *free_slots;      /* window + WC_REORDER_BATCH of them */
 	size_t nfree;
+	size_t count;            /* events in the window (FIFO and heap) */
+	/* Slots handed out by the last next_batch(): the caller may still
+	 * read them, so the window refills into others until the next call. */
+	size_t held[WC_REORDER_BATCH];
+	size_t nheld;
 	size_t used;             /* slots 0..used-1 have held an event */
-	long last;               /* slot handed out last, or -1 */
 	uint64_t arrivals;
 	uint64_t genesis;
 	int eof;
@@ -258,9 +283,10 @@ int wc_reorder_open(struct wc_reorder **out, size_t window,
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		goto fail;
-	r->slots = calloc(window, sizeof(*r->slots));
+	r->slots = calloc(window + WC_REORDER_BATCH, sizeof(*r->slots));
 	r->fifo = calloc(window, sizeof(*r->fifo));
-	r->free_slots = calloc(window, sizeof(*r->free_slots));
+	r->free_slots = calloc(window + WC_REORDER_BATCH,
+			       sizeof(*r->free_slots));
 	r->batch = window < GENESIS_BATCH ? window : GENESIS_BATCH;
 	r->batch_slots = calloc(r->batch, sizeof(*r->batch_slots));
 	if (!r->slots || !r->fifo || !r->free_slots || !r->batch_slots)
@@ -271,11 +297,10 @@ int wc_reorder_open(struct wc_reorder **out, size_t window,
 	r->window = window;
 	r->pull = pull;
 	r->ctx = ctx;
-	r->last = -1;
 	r->genesis = UINT64_MAX;
-	for (i = 0; i < window; i++)
-		r->free_slots[i] = window - 1 - i;
-	r->nfree = window;
+	for (i = 0; i < window + WC_REORDER_BATCH; i++)
+		r->free_slots[i] = window + WC_REORDER_BATCH - 1 - i;
+	r->nfree = window + WC_REORDER_BATCH;
 	wc_err_clear(&r->deferred);
 	wc_err_clear(&r->scratch);
 	*out = r;
@@ -297,7 +322,7 @@ static int r_take(struct wc_reorder *r, size_t *slot)
 
 	i = *slot = r->free_slots[r->nfree - 1];
 	sl = &r->slots[i];
-	ret = r->pull(r->ctx, 0, &sl->ev, &r->scratch);
+	ret = r->pull(r->ctx, 0, &sl->ev, 0, &r->scratch);
 	if (ret <= 0) {
 		if (ret < 0 && r->deferred.kind == WC_ERR_NONE)
 			r->deferred = r->scratch;
@@ -334,6 +359,7 @@ static int r_take(struct wc_reorder *r, size_t *slot)
 	if (sl->arrival < GENESIS_BATCH && sl->ev.time < r->genesis)
 		r->genesis = sl->ev.time;
 	r->nfree--;
+	r->count++;
 	return 1;
 }
 
@@ -378,7 +404,8 @@ static void bp_read_batch(struct wc_reorder *r)
 {
 	size_t n = 0, i;
 
-	while (n < r->batch && r->nfree > 0 && r_take(r, &r->batch_slots[n]))
+	while (n < r->batch && r->count < r->window &&
+	       r_take(r, &r->batch_slots[n]))
 		n++;
 	while (n > 0) {
 		i = r->batch_slots[--n];
@@ -447,7 +474,7 @@ static int bp_next(struct wc_reorder *r, struct wc_prioq_entry *top)
 		if (!r->eof && !r->stalled &&
 		    !bp_in_sequence(r, &r->slots[top->item].ev))
 			r->stalled = 1;
-		if (r->stalled && !r->eof && r->nfree >= r->batch) {
+		if (r->stalled && !r->eof && r->window - r->count >= r->batch) {
 			bp_read_batch(r);
 			continue;
 		}
@@ -457,46 +484,53 @@ static int bp_next(struct wc_reorder *r, struct wc_prioq_entry *top)
 	}
 }
 
-int wc_reorder_next(struct wc_reorder *r, struct wc_event *ev,
-		    struct wc_err *err)
+int wc_reorder_next_batch(struct wc_reorder *r, struct wc_event *out,
+			  size_t max, size_t *got, struct wc_err *err)
 {
 	struct wc_prioq_entry top;
-	size_t i;
+	size_t i, k = 0;
 
+	*got = 0;
 	if (r->failed)
 		goto fail;
-	if (r->last >= 0) {
-		r->free_slots[r->nfree++] = (size_t)r->last;
-		r->last = -1;
-	}
-	if (r->blkparse) {
-		if (!bp_next(r, &top))
-			goto end;
-		i = top.item;
-		goto out;
-	}
-	while (!r->eof && r->nfree > 0)
-		r_fill_one(r);
-	if (r->fifo_n == 0 && r->nheap == 0)
-		goto end;
-	if (r->fifo_n > 0 &&
-	    (r->nheap == 0 || !wc_prioq_peek(r->heap, &top) ||
-	     r_before(r, r->fifo[r->fifo_head], top.item))) {
-		i = r->fifo[r->fifo_head];
-		if (++r->fifo_head == r->window)
-			r->fifo_head = 0;
-		r->fifo_n--;
-	} else {
-		wc_prioq_get(r->heap, &top);
-		r->nheap--;
-		i = top.item;
-	}
+	while (r->nheld > 0)
+		r->free_slots[r->nfree++] = r->held[--r->nheld];
+	if (max > WC_REORDER_BATCH)
+		max = WC_REORDER_BATCH;
+	for (; k < max; k++) {
+		/* Every event goes out of a full window, as one at a time:
+		 * the slots of the batch are not the window's. */
+		if (r->blkparse) {
+			if (!bp_next(r, &top))
+				break;
+			i = top.item;
+			goto out;
+		}
+		while (!r->eof && r->count < r->window)
+			r_fill_one(r);
+		if (r->fifo_n == 0 && r->nheap == 0)
+			break;
+		if (r->fifo_n > 0 &&
+		    (r->nheap == 0 || !wc_prioq_peek(r->heap, &top) ||
+		     r_before(r, r->fifo[r->fifo_head], top.item))) {
+			i = r->fifo[r->fifo_head];
+			if (++r->fifo_head == r->window)
+				r->fifo_head = 0;
+			r->fifo_n--;
+		} else {
+			wc_prioq_get(r->heap, &top);
+			r->nheap--;
+			i = top.item;
+		}
 out:
-	*ev = r->slots[i].ev;
-	r->last = (long)i;
-	return 1;
-
-end:
+		out[k] = r->slots[i].ev;
+		r->held[r->nheld++] = i;
+		r->count--;
+	}
+	if (k) {
+		*got = k;
+		return 1;
+	}
 	if (r->deferred.kind == WC_ERR_NONE)
 		return 0;
 	r->failed = 1;
@@ -504,6 +538,14 @@ fail:
 	if (err && err->kind == WC_ERR_NONE)
 		*err = r->deferred;
 	return -1;
+}
+
+int wc_reorder_next(struct wc_reorder *r, struct wc_event *ev,
+		    struct wc_err *err)
+{
+	size_t got;
+
+	return wc_reorder_next_batch(r, ev, 1, &got, err);
 }
 
 uint64_t wc_reorder_genesis(const struct wc_reorder *r)

@@ -19,7 +19,8 @@
  *               instead exactly the one "blkparse -i -" prints (below).
  *
  *     static int pull(void *ctx, unsigned stream, struct wc_event *ev,
- *                     struct wc_err *err);   // 1 event, 0 end, -1 failure
+ *                     unsigned flags, struct wc_err *err);
+ *                     // 1 event, 0 end, -1 failure; 2: see WC_PULL_BUFFERED
  *
  *     wc_merge_open(&m, nstreams, pull, ctx, &err);
  *     while ((r = wc_merge_next(m, &ev, &err)) > 0)
@@ -38,6 +39,17 @@
  *    the earliest first event of the streams (wc_merge), or the earliest
  *    of the first 512 events (wc_reorder); valid after the first next();
  *  - wc_merge_free(NULL) and wc_reorder_free(NULL) are fine.
+ *
+ * Batches: _next_batch() hands out up to MAX events at once into OUT (1
+ * with *got >= 1, 0 at the end, -1 on failure, which comes only after
+ * the events before it were handed out), in the same order and with the
+ * same calls to pull() in the same order as that many _next() calls:
+ * _next() is a batch of one.  Every event of a batch, and its payload,
+ * stays valid until the next call.  For that wc_merge asks the stream
+ * in the lead, after the batch's first event, with WC_PULL_BUFFERED, and
+ * ends the batch early when it answers 2; wc_reorder holds the slots of
+ * the batch beside its window (at most WC_REORDER_BATCH events a batch),
+ * so every event still goes out of a full window.
  */
 #ifndef WC_MERGE_H
 #define WC_MERGE_H
@@ -48,14 +60,23 @@
 #include "event.h"
 #include "wcerr.h"
 
+/* A pull() given this may answer 2 (no event, nothing consumed) instead
+ * of reading more of the stream, which would move the buffer the
+ * payloads of its events handed out before point into; asked again
+ * without it, it must read on.  A pull() that never answers 2 is fine. */
+#define WC_PULL_BUFFERED 1u
+
 typedef int (*wc_merge_pull_fn)(void *ctx, unsigned stream,
-				struct wc_event *ev, struct wc_err *err);
+				struct wc_event *ev, unsigned flags,
+				struct wc_err *err);
 
 struct wc_merge;
 
 int wc_merge_open(struct wc_merge **out, unsigned nstreams,
 		  wc_merge_pull_fn pull, void *ctx, struct wc_err *err);
 int wc_merge_next(struct wc_merge *m, struct wc_event *ev, struct wc_err *err);
+int wc_merge_next_batch(struct wc_merge *m, struct wc_event *out, size_t max,
+			size_t *got, struct wc_err *err);
 uint64_t wc_merge_genesis(const struct wc_merge *m);
 void wc_merge_free(struct wc_merge *m);
 
@@ -66,12 +87,17 @@ void wc_merge_free(struct wc_merge *m);
 #define WC_REORDER_WINDOW 16384u
 #endif
 
+/* The most events a wc_reorder batch hands out (slots beside the window). */
+#define WC_REORDER_BATCH 64u
+
 struct wc_reorder;
 
 int wc_reorder_open(struct wc_reorder **out, size_t window,
 		    wc_merge_pull_fn pull, void *ctx, struct wc_err *err);
 int wc_reorder_next(struct wc_reorder *r, struct wc_event *ev,
 		    struct wc_err *err);
+int wc_reorder_next_batch(struct wc_reorder *r, struct wc_event *out,
+			  size_t max, size_t *got, struct wc_err *err);
 uint64_t wc_reorder_genesis(const struct wc_reorder *r);
 /*
  * Hands events out in the order "blkparse -i -" (blktrace 1.2) prints a
