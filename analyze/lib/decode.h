@@ -56,6 +56,20 @@ int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
  */
 int wc_decoder_next_buffered(struct wc_decoder *dec, struct wc_event *ev,
 			     struct wc_err *err);
+/*
+ * A run of events into out[0..*got): the next record as wc_decoder_next()
+ * (or, with buffered, wc_decoder_next_buffered()) gives it, then the
+ * records after it while they are whole in the bytes already read, at
+ * most max in all, stopping after the first whose time is later than
+ * limit (it is handed out too).  Returns as those calls: 1 with *got >= 1
+ * events, all valid with their payloads until the next call; 0, -1 or 2
+ * with none.  A record of either version and byte order is taken in the
+ * run; one the general path must look at (bad, or cut by the buffer's
+ * end) ends the run and is the next call's first.
+ */
+int wc_decoder_next_run(struct wc_decoder *dec, struct wc_event *out,
+			size_t max, uint64_t limit, bool buffered,
+			size_t *got, struct wc_err *err);
 /* Opens the file at path as a source and a decoder over it, as the two
  * calls above; *out is NULL on failure. */
 int wc_decoder_open_file(struct wc_decoder **out, const char *path,

@@ -34,6 +34,7 @@ struct stream {
 	bool started;           /* was open before: resume at resume */
 	bool swapped;           /* its byte order, kept for the resume */
 	bool done;              /* ended or failed: never opened again */
+	bool oom;               /* out of memory after the events handed out */
 	bool pinned;            /* the event it handed out has its payload in
 				 * the decoder's buffer: cannot be closed */
 	uint64_t resume;        /* offset of the next record, once closed */
@@ -1098,6 +1099,88 @@ static int pull(void *ctx, unsigned i, struct wc_event *ev, unsigned flags,
 	}
 }
 
+/*
+ * pull() for a run of stream i (wc_merge_set_pull_run()): the decoder
+ * decodes the run from its buffer, and what pull() does per record is
+ * done here in a loop over them, in the same order.  What is not the
+ * common case goes through pull(), one event at a time.
+ */
+static int pull_run(void *ctx, unsigned i, struct wc_event *out, size_t max,
+		    uint64_t limit, unsigned flags, size_t *got,
+		    struct wc_err *err)
+{
+	struct wc_input *in = ctx;
+	struct stream *s = &in->streams[i];
+	const uint64_t message = WC_TC(WC_TC_NOTIFY) | WC_TN_MESSAGE;
+	const uint64_t process = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
+	size_t n, j, k = 0;
+	int r;
+
+	*got = 0;
+	if (s->done || !s->dec || s->from_kept || s->oom || in->blk_names ||
+	    in->may_close) {
+		if (s->oom) {
+			s->oom = false;
+			end_stream(in, i);
+			return oom(err, in->path);
+		}
+		r = pull(ctx, i, out, flags, err);
+		*got = r == 1;
+		return r;
+	}
+	for (;;) {
+		r = wc_decoder_next_run(s->dec, out, max, limit,
+					flags & WC_PULL_BUFFERED, &n, err);
+		if (r == 2)
+			return 2;
+		if (r <= 0) {
+			end_stream(in, i);
+			return r;
+		}
+		s->info.events += n;
+		for (j = 0; j < n; j++) {
+			struct wc_event *ev = &out[j];
+
+			if (wc_event_is_notify(ev) && ev->action != message) {
+				if (ev->action == process &&
+				    comm_add(in, ev->pid, ev->pdu, ev->pdu_len) < 0)
+					goto fail_oom;
+				continue;
+			}
+			if (ev->sequence && !wc_event_is_notify(ev)) {
+				uint32_t *last;
+
+				if (seq_last(in, (uint64_t)ev->device << 32 |
+						 ev->cpu, &last) < 0)
+					goto fail_oom;
+				if (last && *last && ev->sequence > *last + 1)
+					s->info.skips += ev->sequence - *last - 1;
+				if (last)
+					*last = ev->sequence;
+			}
+			if (k != j)
+				out[k] = *ev;
+			k++;
+		}
+		/* Only notify records: on to the next event, as pull(). */
+		if (k) {
+			*got = k;
+			return 1;
+		}
+	}
+
+fail_oom:
+	/* The events before it go first, as from pull(); the failure at
+	 * the next call. */
+	if (k) {
+		s->oom = true;
+		*got = k;
+		return 1;
+	}
+	end_stream(in, i);
+	return oom(err, in->path);
+}
+
 static void make_name(struct wc_input *in)
 {
 	static const char *const ext[] = {
@@ -1183,6 +1266,8 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
 	} else if (wc_merge_open(&in->merge, (unsigned)in->nstreams, pull, in,
 				 err) < 0) {
 		goto fail;
+	} else {
+		wc_merge_set_pull_run(in->merge, pull_run);
 	}
 	*out = in;
 	return 0;

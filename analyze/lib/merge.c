@@ -15,6 +15,7 @@
 struct wc_merge {
 	unsigned nstreams;
 	wc_merge_pull_fn pull;
+	wc_merge_pull_run_fn pull_run;   /* or NULL */
 	void *ctx;
 	struct wc_event *pend;  /* one per stream */
 	struct wc_prioq *heap;  /* items: stream numbers */
@@ -62,6 +63,17 @@ fail:
 			  "out of memory");
 }
 
+/* A stream failed: 0, as if it ended. */
+static int m_failed(struct wc_merge *m)
+{
+	/* Keep the first failure, let the other streams finish: blkparse
+	 * too prints everything it could read. */
+	if (m->deferred.kind == WC_ERR_NONE)
+		m->deferred = m->scratch;
+	wc_err_clear(&m->scratch);
+	return 0;
+}
+
 /* Pulls the next event of stream s into *ev; 1 when it has one, 2 when
  * it has none buffered (flags WC_PULL_BUFFERED only), else 0. */
 static int m_pull(struct wc_merge *m, unsigned s, struct wc_event *ev,
@@ -72,15 +84,7 @@ static int m_pull(struct wc_merge *m, unsigned s, struct wc_event *ev,
 	/* scratch is cleared only after it was used: clearing it per event
 	 * cost more than the merge's own work. */
 	r = m->pull(m->ctx, s, ev, flags, &m->scratch);
-	if (r < 0) {
-		/* Keep the first failure, let the other streams finish:
-		 * blkparse too prints everything it could read. */
-		if (m->deferred.kind == WC_ERR_NONE)
-			m->deferred = m->scratch;
-		wc_err_clear(&m->scratch);
-		return 0;
-	}
-	return r;
+	return r < 0 ? m_failed(m) : r;
 }
 
 static uint64_t m_tie(struct wc_merge *m)
@@ -128,23 +132,42 @@ int wc_merge_next_batch(struct wc_merge *m, struct wc_event *out, size_t max,
 		m_prime(m);
 	while (k < max) {
 		if (m->last >= 0) {
-			s = (unsigned)m->last;
 			/* The batch's events of s point into s's buffer: after
 			 * the first, s may hand out only what it has buffered. */
-			r = m_pull(m, s, &out[k], k ? WC_PULL_BUFFERED : 0);
-			if (r == 2)
-				break;
+			unsigned flags = k ? WC_PULL_BUFFERED : 0;
+
+			s = (unsigned)m->last;
+			if (m->pull_run) {
+				size_t c = 0;
+
+				r = m->pull_run(m->ctx, s, &out[k], max - k,
+						m->limit, flags, &c, &m->scratch);
+				if (r < 0)
+					r = m_failed(m);
+				if (r == 2)
+					break;
+				if (r) {
+					k += c - 1;
+					if (out[k].time <= m->limit) {
+						k++;
+						continue;
+					}
+				}
+			} else {
+				r = m_pull(m, s, &out[k], flags);
+				if (r == 2)
+					break;
+				if (r && out[k].time <= m->limit) {
+					k++;
+					continue;
+				}
+			}
 			m->last = -1;
 			/* The stream handed out last sits at the root.  Its
 			 * entry there keeps an older key and rank while it
 			 * stays in the lead: nothing compares the root with
 			 * them before the replace() that ends the lead. */
 			if (r) {
-				if (out[k].time <= m->limit) {
-					m->last = (long)s;
-					k++;
-					continue;
-				}
 				m->pend[s] = out[k];
 				wc_prioq_replace(m->heap, out[k].time,
 						 m_tie(m), s, NULL);
@@ -177,6 +200,11 @@ int wc_merge_next(struct wc_merge *m, struct wc_event *ev, struct wc_err *err)
 	size_t got;
 
 	return wc_merge_next_batch(m, ev, 1, &got, err);
+}
+
+void wc_merge_set_pull_run(struct wc_merge *m, wc_merge_pull_run_fn run)
+{
+	m->pull_run = run;
 }
 
 uint64_t wc_merge_genesis(const struct wc_merge *m)

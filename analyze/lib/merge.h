@@ -77,6 +77,20 @@ int wc_merge_open(struct wc_merge **out, unsigned nstreams,
 int wc_merge_next(struct wc_merge *m, struct wc_event *ev, struct wc_err *err);
 int wc_merge_next_batch(struct wc_merge *m, struct wc_event *out, size_t max,
 			size_t *got, struct wc_err *err);
+/*
+ * A run of a stream at once, for a batch: as pull() called again and
+ * again while each event it gives is not later than limit, and once
+ * more for the first that is (or up to max events): the same events,
+ * read in the same order, into out[0..*got).  1 with *got >= 1 (all
+ * but the last not later than limit), else 0, -1 or 2 as pull() with
+ * *got 0.  Optional; set before the first next.  Not calling pull()
+ * per event is what saves the time.
+ */
+typedef int (*wc_merge_pull_run_fn)(void *ctx, unsigned stream,
+				    struct wc_event *out, size_t max,
+				    uint64_t limit, unsigned flags,
+				    size_t *got, struct wc_err *err);
+void wc_merge_set_pull_run(struct wc_merge *m, wc_merge_pull_run_fn run);
 uint64_t wc_merge_genesis(const struct wc_merge *m);
 void wc_merge_free(struct wc_merge *m);
 
