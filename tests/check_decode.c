@@ -183,6 +183,140 @@ START_TEST(test_cgroup)
 }
 END_TEST
 
+/* What one event must hold, for comparing two ways of decoding. */
+struct seen {
+	struct wc_event ev;
+	unsigned char pdu[64];
+};
+
+static void seen_eq(const struct wc_event *ev, const struct seen *w,
+		    unsigned i)
+{
+	ck_assert_msg(ev->time == w->ev.time && ev->sector == w->ev.sector &&
+		      ev->action == w->ev.action && ev->cgroup == w->ev.cgroup &&
+		      ev->sequence == w->ev.sequence && ev->bytes == w->ev.bytes &&
+		      ev->pid == w->ev.pid && ev->device == w->ev.device &&
+		      ev->cpu == w->ev.cpu && ev->error == w->ev.error &&
+		      ev->pdu_len == w->ev.pdu_len &&
+		      ev->version == w->ev.version &&
+		      ev->has_cgroup == w->ev.has_cgroup &&
+		      ev->stream == w->ev.stream, "event %u differs", i);
+	ck_assert_msg(memcmp(ev->pdu, w->pdu, ev->pdu_len) == 0,
+		      "payload of event %u differs", i);
+}
+
+/* wc_decoder_next_run() against wc_decoder_next() one at a time, in each
+ * version and byte order: payloads and cgroup ids among the records,
+ * enough of them for several of the source's buffers (records cut by a
+ * buffer's end), then a bad record.  Runs of every length, stopped by
+ * max or after the first event later than limit, with their payloads all
+ * still there after the call; the bad record reported as before. */
+static void run_matches(int version, int sw)
+{
+	static struct seen want[3000];
+	static struct wc_event out[40];
+	unsigned char pdu[40];
+	struct wc_err err, err1;
+	struct wc_decoder *dec;
+	unsigned i, n = 0, seed = 7u + (unsigned)(version * 2 + sw);
+	int r;
+	FILE *fp = tmp_open();
+
+	for (i = 0; i < 2999; i++) {
+		struct rec rc = sample;
+
+		rc.time = 1000 + i / 3;
+		rc.sequence = i;
+		rc.error = (uint16_t)(i % 5);
+		rc.cpu = 70000 + i;
+		rc.pid = 3 * i;
+		rc.sector = (uint64_t)i << 33 | i;
+		rc.bytes = 512 * i;
+		rc.pdu = pdu;
+		rc.pdu_len = (uint16_t)(i % 5 == 0 ? 40 : i % 3 ? 0 : 8);
+		memset(pdu, (int)(i & 0xff), sizeof(pdu));
+		if (i % 7 == 0 && rc.pdu_len >= 8)
+			rc.action |= WC_TA_CGROUP;
+		put(fp, &rc, version, sw);
+	}
+	put(fp, &sample, 7, !sw);    /* other byte order: bad magic */
+	fclose(fp);
+
+	dec = dec_open();
+	wc_err_clear(&err1);
+	while ((r = wc_decoder_next(dec, &want[n].ev, &err1)) > 0) {
+		memcpy(want[n].pdu, want[n].ev.pdu, want[n].ev.pdu_len);
+		n++;
+	}
+	ck_assert_int_eq(r, -1);
+	ck_assert_uint_eq(n, 2999);
+	wc_decoder_free(dec);
+
+	fp = tmp_open();
+	for (i = 0; i < n; i++) {
+		struct rec rc = sample;
+
+		rc.time = 1000 + i / 3;
+		rc.sequence = i;
+		rc.error = (uint16_t)(i % 5);
+		rc.cpu = 70000 + i;
+		rc.pid = 3 * i;
+		rc.sector = (uint64_t)i << 33 | i;
+		rc.bytes = 512 * i;
+		rc.pdu = pdu;
+		rc.pdu_len = (uint16_t)(i % 5 == 0 ? 40 : i % 3 ? 0 : 8);
+		memset(pdu, (int)(i & 0xff), sizeof(pdu));
+		if (i % 7 == 0 && rc.pdu_len >= 8)
+			rc.action |= WC_TA_CGROUP;
+		put(fp, &rc, version, sw);
+	}
+	put(fp, &sample, 7, !sw);
+	fclose(fp);
+	dec = dec_open();
+	wc_err_clear(&err);
+	i = 0;
+	for (;;) {
+		size_t got, k, max = 1 + (size_t)rand_r(&seed) % 40;
+		uint64_t limit = 1000 + (i + (unsigned)rand_r(&seed) % 60) / 3;
+		bool buffered = rand_r(&seed) % 2;
+
+		r = wc_decoder_next_run(dec, out, max, limit, buffered, &got,
+					&err);
+		if (r == 2) {
+			ck_assert(buffered);
+			continue;
+		}
+		if (r <= 0)
+			break;
+		ck_assert_uint_ge(got, 1);
+		ck_assert_uint_le(got, max);
+		for (k = 0; k < got; k++, i++) {
+			ck_assert_uint_lt(i, n);
+			seen_eq(&out[k], &want[i], i);
+			if (k + 1 < got)
+				ck_assert_uint_le(out[k].time, limit);
+		}
+		ck_assert_uint_eq(wc_decoder_offset(dec),
+				  wc_decoder_resume_offset(dec) -
+				  (version == 7 ? 48 : 64) - out[got - 1].pdu_len -
+				  (out[got - 1].has_cgroup ? 8 : 0));
+	}
+	ck_assert_int_eq(r, -1);
+	ck_assert_uint_eq(i, n);
+	ck_assert_str_eq(err.msg, err1.msg);
+	ck_assert_uint_eq(err.offset, err1.offset);
+	wc_decoder_free(dec);
+}
+
+START_TEST(test_run_v7_native) { run_matches(7, 0); }
+END_TEST
+START_TEST(test_run_v7_swapped) { run_matches(7, 1); }
+END_TEST
+START_TEST(test_run_v8_native) { run_matches(8, 0); }
+END_TEST
+START_TEST(test_run_v8_swapped) { run_matches(8, 1); }
+END_TEST
+
 START_TEST(test_payload_readers)
 {
 	unsigned char remap[16] = { 0x00, 0x80, 0x00, 0x01, 0x00, 0x70, 0x00, 0x02,
@@ -375,6 +509,10 @@ static Suite *decode_suite(void)
 	tcase_add_test(tc, test_v8_wide_action);
 	tcase_add_test(tc, test_cgroup);
 	tcase_add_test(tc, test_payload_readers);
+	tcase_add_test(tc, test_run_v7_native);
+	tcase_add_test(tc, test_run_v7_swapped);
+	tcase_add_test(tc, test_run_v8_native);
+	tcase_add_test(tc, test_run_v8_swapped);
 	tcase_add_test(tc, test_empty_file);
 	tcase_add_test(tc, test_open_file);
 	tcase_add_test(bad, test_truncated_header);

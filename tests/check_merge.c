@@ -197,9 +197,29 @@ static int buf_pull(void *ctx, unsigned s, struct wc_event *ev,
 	return r;
 }
 
+/* buf_pull() again and again, as wc_merge_set_pull_run() asks. */
+static int buf_pull_run(void *ctx, unsigned s, struct wc_event *out,
+			size_t max, uint64_t limit, unsigned flags, size_t *got,
+			struct wc_err *err)
+{
+	size_t k = 0;
+	int r = 0;
+
+	while (k < max) {
+		r = buf_pull(ctx, s, &out[k], k ? WC_PULL_BUFFERED : flags, err);
+		if (r != 1)
+			break;
+		if (out[k++].time > limit)
+			break;
+	}
+	*got = k;
+	return k ? 1 : r;
+}
+
 /* Batches of every size hand out blkparse's order, as one at a time,
  * and every payload of a batch is still there when the batch is read:
- * a stream never reads on under the batch's own events. */
+ * a stream never reads on under the batch's own events.  The same with
+ * the streams' runs pulled at once. */
 START_TEST(test_batch_matches_blkparse_model)
 {
 	static struct bfake b;
@@ -230,6 +250,9 @@ START_TEST(test_batch_matches_blkparse_model)
 		wc_err_clear(&err);
 		ck_assert_int_eq(wc_merge_open(&m, b.f.nstreams, buf_pull, &b,
 					       &err), 0);
+		/* Every other trial a run at a time. */
+		if (trial % 2)
+			wc_merge_set_pull_run(m, buf_pull_run);
 		while (wc_merge_next_batch(m, evs, 1 + (unsigned)rand_r(&seed) % 9,
 					   &nb, &err) > 0) {
 			ck_assert_uint_ge(nb, 1);
