@@ -551,6 +551,33 @@ START_TEST(test_reorder_matches_model)
 }
 END_TEST
 
+/* seq_pull() again and again for a run (wc_reorder_set_pull_run()):
+ * the run's payloads in a buffer of its own, scribbled over by the next
+ * call, as a stream's buffer is when it reads on. */
+static unsigned char run_pdus[WC_REORDER_BATCH][64];
+
+static int seq_pull_run(void *ctx, unsigned s, struct wc_event *out,
+			size_t max, uint64_t limit, unsigned flags, size_t *got,
+			struct wc_err *err)
+{
+	size_t k = 0;
+	int r = 0;
+
+	memset(run_pdus, 'x', sizeof(run_pdus));
+	ck_assert_uint_le(max, WC_REORDER_BATCH);
+	while (k < max) {
+		r = seq_pull(ctx, s, &out[k], flags, err);
+		if (r != 1)
+			break;
+		memcpy(run_pdus[k], out[k].pdu, out[k].pdu_len);
+		out[k].pdu = run_pdus[k];
+		if (out[k++].time > limit)
+			break;
+	}
+	*got = k;
+	return k ? 1 : r;
+}
+
 /* The same in batches of every size: slots handed out in a batch stay
  * the caller's until the next call while the window refills into
  * others, so the order is still that of a full window: an event late by
@@ -588,6 +615,9 @@ START_TEST(test_reorder_batch_matches_model)
 		wc_err_clear(&err);
 		ck_assert_int_eq(wc_reorder_open(&r, windows[w], seq_pull, &q,
 						 &err), 0);
+		/* Every other trial filled a run at a time. */
+		if (_i % 2)
+			wc_reorder_set_pull_run(r, seq_pull_run);
 		i = 0;
 		max = 1 + (size_t)rand_r(&seed) % (WC_REORDER_BATCH + 8);
 		while (wc_reorder_next_batch(r, evs, max, &nb, &err) > 0) {
@@ -770,7 +800,7 @@ static Suite *merge_suite(void)
 	tcase_add_test(ro, test_reorder_sorts_within_window);
 	tcase_add_test(ro, test_reorder_tie_key);
 	tcase_add_loop_test(ro, test_reorder_matches_model, 0, 10);
-	tcase_add_loop_test(ro, test_reorder_batch_matches_model, 0, 6);
+	tcase_add_loop_test(ro, test_reorder_batch_matches_model, 0, 12);
 	tcase_add_loop_test(ro, test_reorder_blkparse_matches_model, 0, 12);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, ro);

@@ -1263,6 +1263,7 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
 		if (wc_reorder_open(&in->reorder, WC_REORDER_WINDOW, pull, in,
 				    err) < 0)
 			goto fail;
+		wc_reorder_set_pull_run(in->reorder, pull_run);
 	} else if (wc_merge_open(&in->merge, (unsigned)in->nstreams, pull, in,
 				 err) < 0) {
 		goto fail;

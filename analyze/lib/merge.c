@@ -247,8 +247,11 @@ struct slot {
 struct wc_reorder {
 	size_t window;
 	wc_merge_pull_fn pull;
+	wc_merge_pull_run_fn pull_run;   /* or NULL */
 	void *ctx;
 	struct slot *slots;
+	struct wc_event stage[WC_REORDER_BATCH];  /* a run, before its slots */
+	size_t stage_pos, stage_n;
 	size_t *fifo;            /* ring of slot numbers, in arrival order */
 	size_t fifo_head, fifo_n;
 	size_t fifo_tail;        /* where the next one goes */
@@ -342,6 +345,8 @@ fail:
 }
 
 /* Reads one event into a free slot, *slot; 0 at the end or on failure. */
+static int r_keep(struct wc_reorder *r, size_t i);
+
 static int r_take(struct wc_reorder *r, size_t *slot)
 {
 	struct slot *sl;
@@ -357,6 +362,15 @@ static int r_take(struct wc_reorder *r, size_t *slot)
 		r->eof = 1;
 		return 0;
 	}
+	return r_keep(r, i);
+}
+
+/* The event pulled into free slot i (the top of the free stack) joins
+ * the window; 0 when out of memory. */
+static int r_keep(struct wc_reorder *r, size_t i)
+{
+	struct slot *sl = &r->slots[i];
+
 	/* The pulled payload lives in the stream's buffer only until the
 	 * next pull: keep a copy with the event. */
 	if (sl->ev.pdu_len > INLINE_PDU) {
@@ -393,12 +407,9 @@ static int r_take(struct wc_reorder *r, size_t *slot)
 
 /* Reads one event into a free slot and queues it; 0 at the end or on
  * failure. */
-static int r_fill_one(struct wc_reorder *r)
+/* Queues slot i, just kept. */
+static void r_queue(struct wc_reorder *r, size_t i)
 {
-	size_t i;
-
-	if (!r_take(r, &i))
-		return 0;
 	/* The run check: an event not earlier than the FIFO's tail (the
 	 * common case, and every event of a file in order) costs a
 	 * comparison, never a heap walk.  The ring wraps by comparison:
@@ -414,7 +425,45 @@ static int r_fill_one(struct wc_reorder *r)
 			     r_tie(&r->slots[i].ev), i, NULL);
 		r->nheap++;
 	}
+}
+
+static int r_fill_one(struct wc_reorder *r)
+{
+	size_t i;
+
+	if (!r_take(r, &i))
+		return 0;
+	r_queue(r, i);
 	return 1;
+}
+
+/* Fills the window from a run read at once (wc_reorder_set_pull_run()):
+ * the same events, kept and queued in the same order as by r_fill_one().
+ * The run waits in stage until the window has room; its payloads stay
+ * valid until the next run is read, when the stage is empty. */
+static void r_fill_run(struct wc_reorder *r)
+{
+	size_t i;
+	int ret;
+
+	if (r->stage_pos == r->stage_n) {
+		r->stage_pos = r->stage_n = 0;
+		ret = r->pull_run(r->ctx, 0, r->stage, WC_REORDER_BATCH,
+				  UINT64_MAX, 0, &r->stage_n, &r->scratch);
+		if (ret <= 0) {
+			if (ret < 0 && r->deferred.kind == WC_ERR_NONE)
+				r->deferred = r->scratch;
+			r->eof = 1;
+			return;
+		}
+	}
+	while (r->stage_pos < r->stage_n && r->count < r->window) {
+		i = r->free_slots[r->nfree - 1];
+		r->slots[i].ev = r->stage[r->stage_pos++];
+		if (!r_keep(r, i))
+			return;
+		r_queue(r, i);
+	}
 }
 
 /* ---- blkparse's order (--dump) ---------------------------------------- */
@@ -534,8 +583,12 @@ int wc_reorder_next_batch(struct wc_reorder *r, struct wc_event *out,
 			i = top.item;
 			goto out;
 		}
-		while (!r->eof && r->count < r->window)
-			r_fill_one(r);
+		while (!r->eof && r->count < r->window) {
+			if (r->pull_run)
+				r_fill_run(r);
+			else
+				r_fill_one(r);
+		}
 		if (r->fifo_n == 0 && r->nheap == 0)
 			break;
 		if (r->fifo_n > 0 &&
@@ -574,6 +627,11 @@ int wc_reorder_next(struct wc_reorder *r, struct wc_event *ev,
 	size_t got;
 
 	return wc_reorder_next_batch(r, ev, 1, &got, err);
+}
+
+void wc_reorder_set_pull_run(struct wc_reorder *r, wc_merge_pull_run_fn run)
+{
+	r->pull_run = run;
 }
 
 uint64_t wc_reorder_genesis(const struct wc_reorder *r)
