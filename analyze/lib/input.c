@@ -58,6 +58,8 @@ struct stream {
 	bool scout_swapped;     /* byte order found by the scout */
 	bool scout_over;        /* nothing more to scout */
 	struct wc_decoder *scout;  /* kept open for a member not in memory */
+	struct wc_source *scout_ahead;  /* its source, read ahead on a thread
+					 * until the scout's first batch */
 	uint64_t batch_no;      /* blkparse's batches of it begun */
 	/* Names a scout pass read ahead (an archive member that shares
 	 * handles), in the order of their batches: */
@@ -596,7 +598,25 @@ const char *wc_input_comm(const struct wc_input *in, uint32_t pid)
 
 void wc_input_set_blkparse_names(struct wc_input *in)
 {
+	size_t i, n = 0;
+
 	in->blk_names = true;
+	/* The scouts of archive members keep handles of their own: read
+	 * ahead on threads from now, as the members themselves are (for
+	 * at most WC_INPUT_AHEAD), they decompress their way to their
+	 * members side by side rather than at their first batches, one
+	 * after the other.  On failure, the scout opens its handle later. */
+	for (i = 0; in->archive && !in->may_close && i < in->nstreams &&
+		    n < WC_INPUT_AHEAD; i++) {
+		struct stream *s = &in->streams[i];
+
+		if (s->in_memory || s->scout || s->scout_ahead)
+			continue;
+		if (wc_source_open_member_ahead(&s->scout_ahead, in->path,
+						s->file, NULL) < 0)
+			break;
+		n++;
+	}
 	/* Read in blkparse's batches, a single stream knows the names
 	 * blkparse knew when it printed. */
 	if (in->reorder)
@@ -644,11 +664,15 @@ static int scout_open(struct wc_input *in, unsigned i, struct wc_decoder **dec,
 		*dec = s->scout;
 		return 0;
 	}
+	r = 0;
 	if (s->in_memory)
 		r = wc_source_open_borrowed(&src, in->path, s->file, s->bytes,
 					    s->memlen, err);
+	else if (s->scout_ahead)
+		src = s->scout_ahead;
 	else
 		r = open_handle(in, s, &src, err);
+	s->scout_ahead = NULL;
 	if (r < 0 || decoder_at(src, i, s->scouted != 0, s->scouted,
 				s->scout_swapped, dec, err) < 0)
 		return -1;
@@ -1011,6 +1035,10 @@ static void end_stream(struct wc_input *in, unsigned i)
 	drop_decoder(in, s);
 	wc_decoder_free(s->scout);
 	s->scout = NULL;
+	wc_source_free(s->ahead);
+	s->ahead = NULL;
+	wc_source_free(s->scout_ahead);
+	s->scout_ahead = NULL;
 	names_drop(in, s);
 	s->done = true;
 }
@@ -1328,6 +1356,7 @@ void wc_input_free(struct wc_input *in)
 	wc_reorder_free(in->reorder);
 	for (i = 0; i < in->nstreams; i++) {
 		wc_source_free(in->streams[i].ahead);
+		wc_source_free(in->streams[i].scout_ahead);
 		wc_decoder_free(in->streams[i].scout);
 		free(in->streams[i].names);
 		wc_decoder_free(in->streams[i].dec);

@@ -85,7 +85,8 @@ struct wc_input;
  * records kept, together) + WC_INPUT_MAX_OPEN x (128 KiB
  * of read-ahead + one libarchive handle: about 230 KB for gzip, more for
  * xz or zstd with large windows) + WC_INPUT_AHEAD x 384 KiB more for the
- * members read on threads + the per-file costs, and at most
+ * members read on threads (twice that with wc_input_set_blkparse_names()'s
+ * scouts) + the per-file costs, and at most
  * WC_INPUT_MAX_OPEN + 2 descriptors.
  */
 #define WC_INPUT_MAX_OPEN     64u
@@ -183,7 +184,9 @@ const char *wc_input_comm(const struct wc_input *in, uint32_t pid);
  * names just before the events of that batch are handed out.  Files and
  * members read whole at the scan are read twice; a member read from its
  * archive keeps a second handle for its scout (at most WC_INPUT_MAX_OPEN
- * more), except when such members outnumber WC_INPUT_MAX_OPEN: those
+ * more; the first WC_INPUT_AHEAD of them read ahead on threads from this
+ * call, as the members are from the scan, another 512 KiB each), except
+ * when such members outnumber WC_INPUT_MAX_OPEN: those
  * would need a handle each: for those, one pass at a time on a handle of
  * its own (closing another stream first when none is free) reads a
  * member's next WC_INPUT_KEEP bytes of records ahead and queues the names
