@@ -171,14 +171,16 @@ START_TEST(test_fd_not_closed)
 }
 END_TEST
 
-static void add_member(struct archive *a, const char *name, size_t n)
+/* Member NAME of N bytes, byte i being gen(i). */
+static void add_bytes(struct archive *a, const char *name, size_t n,
+		      unsigned char (*gen)(size_t))
 {
 	struct archive_entry *e = archive_entry_new();
 	unsigned char *b = malloc(n);
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		b[i] = pattern(i);
+		b[i] = gen(i);
 	archive_entry_set_pathname(e, name);
 	archive_entry_set_size(e, (la_int64_t)n);
 	archive_entry_set_filetype(e, AE_IFREG);
@@ -189,68 +191,16 @@ static void add_member(struct archive *a, const char *name, size_t n)
 	free(b);
 }
 
-START_TEST(test_archive_member)
+static void add_member(struct archive *a, const char *name, size_t n)
 {
-	struct wc_source *src = NULL, *src2 = NULL;
-	const unsigned char *p;
-	struct archive *a;
-	struct wc_err err;
-	int fd;
-
-	wc_check_template(path, sizeof(path), "check_source");
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	a = archive_write_new();
-	archive_write_set_format_pax_restricted(a);
-	archive_write_add_filter_gzip(a);
-	ck_assert_int_eq(archive_write_open_filename(a, path), ARCHIVE_OK);
-	add_member(a, "run/a", 1000);
-	add_member(a, "run/b", BIG);
-	archive_write_close(a);
-	archive_write_free(a);
-
-	wc_err_clear(&err);
-	ck_assert_int_eq(wc_source_open_member(&src, path, "run/b", &err), 0);
-	ck_assert_str_eq(wc_source_member(src), "run/b");
-	/* Two members open at once, each through its own handle. */
-	ck_assert_int_eq(wc_source_open_member(&src2, path, "run/a", &err), 0);
-	ck_assert_int_eq(wc_source_peek(src2, 2000, &p, &err), 1000);
-	read_all(src, BIG);
-	wc_source_free(src);
-	wc_source_free(src2);
-
-	ck_assert_int_eq(wc_source_open_member(&src, path, "run/c", &err), -1);
-	ck_assert_int_eq(err.kind, WC_ERR_INPUT);
-	ck_assert_str_eq(err.member, "run/c");
-	ck_assert_str_eq(err.msg, "member not found in archive");
-	unlink(path);
+	add_bytes(a, name, n, pattern);
 }
-END_TEST
 
 /* Bytes that compress (16 values) but not to nothing: deflate codes them
  * in Huffman blocks, where damage is found as it is met. */
 static unsigned char noise(size_t i)
 {
 	return (unsigned char)(((i * 2654435761u) >> 13) & 0x0fu);
-}
-
-static void add_noise(struct archive *a, const char *name, size_t n)
-{
-	struct archive_entry *e = archive_entry_new();
-	unsigned char *b = malloc(n);
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		b[i] = noise(i);
-	archive_entry_set_pathname(e, name);
-	archive_entry_set_size(e, (la_int64_t)n);
-	archive_entry_set_filetype(e, AE_IFREG);
-	archive_entry_set_perm(e, 0644);
-	ck_assert_int_eq(archive_write_header(a, e), ARCHIVE_OK);
-	ck_assert_int_eq(archive_write_data(a, b, n), (la_ssize_t)n);
-	archive_entry_free(e);
-	free(b);
 }
 
 /* A tar.gz at path: run/a of 1000 bytes, run/b of BIG, run/c of four
@@ -273,10 +223,35 @@ static void make_archive(size_t nnoise)
 	add_member(a, "run/b", BIG);
 	add_member(a, "run/c", 4u << 16);
 	if (nnoise)
-		add_noise(a, "run/d", nnoise);
+		add_bytes(a, "run/d", nnoise, noise);
 	archive_write_close(a);
 	archive_write_free(a);
 }
+
+START_TEST(test_archive_member)
+{
+	struct wc_source *src = NULL, *src2 = NULL;
+	const unsigned char *p;
+	struct wc_err err;
+
+	make_archive(0);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_source_open_member(&src, path, "run/b", &err), 0);
+	ck_assert_str_eq(wc_source_member(src), "run/b");
+	/* Two members open at once, each through its own handle. */
+	ck_assert_int_eq(wc_source_open_member(&src2, path, "run/a", &err), 0);
+	ck_assert_int_eq(wc_source_peek(src2, 2000, &p, &err), 1000);
+	read_all(src, BIG);
+	wc_source_free(src);
+	wc_source_free(src2);
+
+	ck_assert_int_eq(wc_source_open_member(&src, path, "run/x", &err), -1);
+	ck_assert_int_eq(err.kind, WC_ERR_INPUT);
+	ck_assert_str_eq(err.member, "run/x");
+	ck_assert_str_eq(err.msg, "member not found in archive");
+	unlink(path);
+}
+END_TEST
 
 START_TEST(test_member_ahead)
 {
