@@ -818,6 +818,25 @@ START_TEST(test_members_ahead_cut)
 }
 END_TEST
 
+/* More members than are read on threads (WC_INPUT_AHEAD), fewer than
+ * may be open: the first read ahead, the others on the caller's thread,
+ * the same events as with every member read whole at the scan. */
+START_TEST(test_members_some_ahead)
+{
+	const struct wc_input_limits handles = { .small_member = 1 };
+	struct wc_err err;
+	uint64_t d1, d2;
+
+	archive_of_streams(WC_INPUT_AHEAD + 4, 3000, 0);
+	ck_assert_msg(digest(apath, NULL, &d1, &err) == (WC_INPUT_AHEAD + 4) * 3000,
+		      "%s", err.msg);
+	ck_assert_msg(digest(apath, &handles, &d2, &err) == (WC_INPUT_AHEAD + 4) * 3000,
+		      "%s", err.msg);
+	ck_assert_uint_eq(d1, d2);
+	unlink(apath);
+}
+END_TEST
+
 static Suite *input_suite(void)
 {
 	Suite *s = suite_create("input");
@@ -841,6 +860,7 @@ static Suite *input_suite(void)
 	tcase_add_test(tc, test_members_kept);
 	tcase_add_test(tc, test_pinned_streams);
 	tcase_add_test(tc, test_members_ahead_cut);
+	tcase_add_test(tc, test_members_some_ahead);
 	suite_add_tcase(s, tc);
 	return s;
 }
