@@ -75,9 +75,11 @@ struct wc_input;
  *  - an input has at most WC_INPUT_MAX_STREAMS trace files (more is an
  *    input error), each costing about 200 bytes plus its name here and in
  *    the merge.
- *  - when every member of an archive can keep its handle, the first
- *    WC_INPUT_AHEAD members that need one are each read ahead on a
- *    thread of their own, started when the scan meets the member
+ *  - when every member of a compressed archive (a compressed tar or
+ *    cpio, or a zip; not a plain tar or cpio, which is read in place)
+ *    can keep its handle, the first WC_INPUT_AHEAD members that need
+ *    one are each read ahead on a thread of their own, started when the
+ *    scan meets the member
  *    (wc_source_open_member_ahead(), source.h): 512 KiB of blocks
  *    instead of 128 KiB, and a thread with a stack of WC_SOURCE_STACK,
  *    each.  Past WC_INPUT_MAX_OPEN members they are stopped.
