@@ -784,6 +784,30 @@ static int compare_throughput(const struct wc_chart_capture *c, size_t ncaps,
 	return cmp_script(WC_CMP_THROUGHPUT, v, &buf, drawn, p, d, err);
 }
 
+/* The role of group g in the difference figures: "baseline" for a
+ * baseline group, "other-disk" when compared with a named baseline on
+ * another disk, else "-". */
+static const char *diff_role(const struct wc_summary *s, size_t g)
+{
+	const struct wc_sum_group *gr = &s->groups[g];
+
+	return g == gr->base ? "baseline" : gr->cross_disk ? "other-disk" : "-";
+}
+
+/* The parts of a difference as seconds; *flat becomes false when one is
+ * not zero. */
+static void diff_parts(FILE *f, const struct wc_sum_diff *df, bool *flat)
+{
+	int k;
+
+	for (k = 0; k < WC_NPARTS; k++) {
+		fprintf(f, " %.9f", (double)df->part_ns[k] / 1e9);
+		if (df->part_ns[k])
+			*flat = false;
+	}
+	fputs("\n", f);
+}
+
 /*
  * compare-difference.dat: per capture, its difference against the
  * baseline (summary.h) split into parts; the figure stacks what each part
@@ -798,7 +822,6 @@ static int compare_difference(const struct wc_chart_capture *c,
 	size_t i, blen;
 	bool flat = true;
 	FILE *f, *v;
-	int k;
 
 	f = cmp_dat(d, WC_CMP_DIFFERENCE, rel, sizeof(rel), err);
 	if (!f)
@@ -811,18 +834,11 @@ static int compare_difference(const struct wc_chart_capture *c,
 	      "data_read data_write discard other off_device\n", f);
 	for (i = 0; i < s->ncaps; i++) {
 		const struct wc_sum_diff *df = &s->caps[i].diff;
-		const struct wc_sum_group *gr = &s->groups[s->caps[i].group];
 
 		cap_label(f, &c[i], &s->caps[i]);
-		fprintf(f, " \"%s\" %.9f", s->caps[i].group == gr->base ?
-			"baseline" : gr->cross_disk ? "other-disk" : "-",
+		fprintf(f, " \"%s\" %.9f", diff_role(s, s->caps[i].group),
 			(double)df->wall_ns / 1e9);
-		for (k = 0; k < WC_NPARTS; k++) {
-			fprintf(f, " %.9f", (double)df->part_ns[k] / 1e9);
-			if (df->part_ns[k])
-				flat = false;
-		}
-		fputs("\n", f);
+		diff_parts(f, df, &flat);
 	}
 	if (wc_outdir_commit(d, f, rel, err) < 0)
 		return -1;
@@ -865,7 +881,6 @@ static int compare_configs(const struct wc_chart_capture *c,
 	size_t g, blen;
 	bool flat = true;
 	FILE *f, *v;
-	int k;
 
 	f = cmp_dat(d, WC_CMP_CONFIGS, rel, sizeof(rel), err);
 	if (!f)
@@ -889,19 +904,12 @@ static int compare_configs(const struct wc_chart_capture *c,
 		 * mean: the group's mean difference moved by the run's
 		 * distance from the group's mean. */
 		fprintf(f, " \"%s\" %zu \"%s\" %.9f %.9f %.9f",
-			g == gr->base ? "baseline" :
-			gr->cross_disk ? "other-disk" : "-",
-			gr->n, verdict_word(gr->verdict), mean,
+			diff_role(s, g), gr->n, verdict_word(gr->verdict), mean,
 			w->n ? mean + (w->min - w->mean) : mean,
 			w->n ? mean + (w->max - w->mean) : mean);
 		if (w->n && w->max > w->min)
 			flat = false;
-		for (k = 0; k < WC_NPARTS; k++) {
-			fprintf(f, " %.9f", (double)gr->diff.part_ns[k] / 1e9);
-			if (gr->diff.part_ns[k])
-				flat = false;
-		}
-		fputs("\n", f);
+		diff_parts(f, &gr->diff, &flat);
 	}
 	if (wc_outdir_commit(d, f, rel, err) < 0)
 		return -1;
