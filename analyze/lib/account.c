@@ -91,19 +91,19 @@ static size_t pos_bin_log2(double x)
 	return i >= POS_BINS ? POS_BINS - 1 : (size_t)i;
 }
 
-/* 2^(j / POS_SUB), the bins' edges within an octave (mantissa in [1, 2)),
- * and for each 64th of the octave the bin its start lies in: no 64th holds
- * more than one edge. */
-static const double pos_edge[POS_SUB + 1] = {
-	0x1.0000000000000p+0, 0x1.078059f4155d1p+0, 0x1.0f38f92d97963p+0,
-	0x1.172b83c7d517bp+0, 0x1.1f59ac3c7d6c0p+0, 0x1.27c531c0696cap+0,
-	0x1.306fe0a31b715p+0, 0x1.395b92b10be1dp+0, 0x1.428a2f98d728bp+0,
-	0x1.4bfdad5362a27p+0, 0x1.55b8108f0ec5ep+0, 0x1.5fbb6d1e0d6a8p+0,
-	0x1.6a09e667f3bcdp+0, 0x1.74a5afdea020fp+0, 0x1.7f910d768cfb0p+0,
-	0x1.8ace5422aa0dbp+0, 0x1.965fea53d6e3cp+0, 0x1.a248487c197b9p+0,
-	0x1.ae89f995ad3adp+0, 0x1.bb279bae0702cp+0, 0x1.c823e074ec129p+0,
-	0x1.d5818dcfba487p+0, 0x1.e3437e7101343p+0, 0x1.f16ca2748c5b4p+0,
-	0x1.0000000000000p+1,
+/* The mantissa bits of 2^(j / POS_SUB), the bins' edges within an
+ * octave (the last one is 2), and for each 64th of the octave the bin
+ * its start lies in: no 64th holds more than one edge. */
+static const uint64_t pos_edge[POS_SUB + 1] = {
+	0x0000000000000ull, 0x078059f4155d1ull, 0x0f38f92d97963ull,
+	0x172b83c7d517bull, 0x1f59ac3c7d6c0ull, 0x27c531c0696caull,
+	0x306fe0a31b715ull, 0x395b92b10be1dull, 0x428a2f98d728bull,
+	0x4bfdad5362a27ull, 0x55b8108f0ec5eull, 0x5fbb6d1e0d6a8ull,
+	0x6a09e667f3bcdull, 0x74a5afdea020full, 0x7f910d768cfb0ull,
+	0x8ace5422aa0dbull, 0x965fea53d6e3cull, 0xa248487c197b9ull,
+	0xae89f995ad3adull, 0xbb279bae0702cull, 0xc823e074ec129ull,
+	0xd5818dcfba487ull, 0xe3437e7101343ull, 0xf16ca2748c5b4ull,
+	0x10000000000000ull,
 };
 static const unsigned char pos_first[64] = {
 	0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 9,
@@ -112,15 +112,19 @@ static const unsigned char pos_first[64] = {
 	21, 22, 22, 22, 22, 23, 23, 23,
 };
 
+/* 2^24 units of the mantissa: 2^-28 of the octave, more than 1e-9 of
+ * the value anywhere in it. */
+#define POS_MARGIN ((int64_t)1 << 24)
+
 /* log2 costs more than the rest of a request's accounting: the octave
- * comes from the exponent's bits and the bin within it from the edges.
- * Within a relative 1e-9 of an edge (and outside the bins' range) log2
- * decides, so the bin is always the one log2 gives: its error, and the
- * rounding of the subtraction and product, are below 1e-12 there. */
+ * comes from the exponent's bits and the bin within it from the edges'
+ * bits.  Within a relative 1e-9 of an edge (and outside the bins' range)
+ * log2 decides, so the bin is always the one log2 gives: its error, and
+ * the rounding of the subtraction and product, are below 1e-12 there. */
 size_t wc_account_pos_bin(uint64_t ns, double bytes)
 {
-	double x, m;
-	uint64_t bits;
+	double x;
+	uint64_t bits, mant;
 	int e;
 	unsigned j;
 
@@ -131,12 +135,11 @@ size_t wc_account_pos_bin(uint64_t ns, double bytes)
 	e = (int)(bits >> 52 & 0x7ff) - 1023;
 	if (e < POS_LO || e >= POS_LO + POS_OCT)
 		return pos_bin_log2(x);
-	bits = (bits & 0xfffffffffffffull) | 0x3ff0000000000000ull;
-	memcpy(&m, &bits, sizeof(m));
-	j = pos_first[(bits >> 46) & 63];
-	if (m >= pos_edge[j + 1])
-		j++;
-	if (m - pos_edge[j] < m * 1e-9 || pos_edge[j + 1] - m < m * 1e-9)
+	mant = bits & 0xfffffffffffffull;
+	j = pos_first[mant >> 46];
+	j += mant >= pos_edge[j + 1];
+	if ((int64_t)(mant - pos_edge[j]) < POS_MARGIN ||
+	    (int64_t)(pos_edge[j + 1] - mant) <= POS_MARGIN)
 		return pos_bin_log2(x);
 	return (size_t)(e - POS_LO) * POS_SUB + j;
 }
