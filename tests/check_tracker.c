@@ -2,7 +2,9 @@
  * check_tracker.c - unit tests of analyze/lib/tracker.c over a scripted
  * event source: merges, splits, requeues, empty flushes paired in order,
  * the empty completion that ends a flush sequence, lost events counted,
- * the in-flight cap, the device cap, a source failing midway, and
+ * the in-flight cap, thousands in flight with keys queued twice and
+ * leaving the hash from the middle, the device cap, a source failing
+ * midway, and
  * notify records counted but not opening the window.
  */
 #include <check.h>
@@ -275,6 +277,55 @@ START_TEST(test_inflight_cap)
 }
 END_TEST
 
+/* Thousands of bios in flight (the hash grows several times), one sector
+ * in seven queued twice (the same key twice in one chain; the older one,
+ * deeper in it, goes first), dispatched in a scattered order so that
+ * nodes leave chains from the middle: every D must take the oldest bio
+ * at its sector, the second D there the newer one. */
+START_TEST(test_hash_many_inflight)
+{
+	enum { NB = 3000, STEP = 7, NDUP = (NB + STEP - 1) / STEP };
+	size_t n = 0, i, k, cap = 2 * (NB + NDUP) + NB + NDUP;
+	struct wc_event *evs = calloc(cap, sizeof(*evs));
+	struct wc_request *rq = calloc(NB + NDUP, sizeof(*rq));
+	struct wc_tracker_stats st;
+	uint64_t t = 1;
+
+	ck_assert_ptr_nonnull(evs);
+	ck_assert_ptr_nonnull(rq);
+	for (i = 0; i < NB; i++)
+		evs[n++] = E(t++, WC_TA_QUEUE, W, i * 8, 4096);
+	for (i = 0; i < NB; i += STEP)
+		evs[n++] = E(t++, WC_TA_QUEUE, W, i * 8, 4096);
+	/* 1999 is prime to 3000: every sector once, scattered. */
+	for (k = 0; k < NB; k++) {
+		i = k * 1999 % NB;
+		evs[n++] = E(t++, WC_TA_ISSUE, W, i * 8, 4096);
+		evs[n++] = E(t++, WC_TA_COMPLETE, W, i * 8, 4096);
+	}
+	for (i = 0; i < NB; i += STEP) {
+		evs[n++] = E(t++, WC_TA_ISSUE, W, i * 8, 4096);
+		evs[n++] = E(t++, WC_TA_COMPLETE, W, i * 8, 4096);
+	}
+	ck_assert_uint_eq(run(evs, n, n, rq, NB + NDUP, &st, NULL), NB + NDUP);
+	for (k = 0; k < NB; k++) {
+		i = k * 1999 % NB;
+		ck_assert_uint_eq(rq[k].sector, i * 8);
+		ck_assert_uint_eq(rq[k].nbios, 1);
+		ck_assert_uint_eq(rq[k].q_time, 1 + i);
+	}
+	for (k = 0; k < NDUP; k++) {
+		ck_assert_uint_eq(rq[NB + k].sector, k * STEP * 8);
+		ck_assert_uint_eq(rq[NB + k].nbios, 1);
+		ck_assert_uint_eq(rq[NB + k].q_time, 1 + NB + k);
+	}
+	ck_assert_uint_eq(st.never_dispatched, 0);
+	ck_assert_uint_eq(st.orphan_completions, 0);
+	free(rq);
+	free(evs);
+}
+END_TEST
+
 /* A corrupt device field must not make the tracker keep (or scan) one
  * entry per device: past WC_MAX_DEVICES, events are counted and ignored,
  * and the devices kept go on working. */
@@ -355,6 +406,7 @@ static Suite *tracker_suite(void)
 	tcase_add_test(tc, test_bio_based_completion);
 	tcase_add_test(tc, test_source_fails);
 	tcase_add_test(tc, test_inflight_cap);
+	tcase_add_test(tc, test_hash_many_inflight);
 	tcase_add_test(tc, test_device_cap);
 	tcase_add_test(tc, test_notify);
 	suite_add_tcase(s, tc);

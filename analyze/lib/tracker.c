@@ -193,8 +193,12 @@ static struct dev *dev_get(struct wc_tracker *tr, uint32_t device)
 	return &tr->devs[tr->ndevs++];
 }
 
+/* Every Q, D and C creates or drops a node: a call each would cost more
+ * than what they do. */
+#define HOT static inline __attribute__((always_inline))
+
 /* Unlinks n and puts it in the pool. */
-static void node_drop(struct wc_tracker *tr, struct dev *d, struct node *n)
+HOT void node_drop(struct wc_tracker *tr, struct dev *d, struct node *n)
 {
 	if (n->kind == K_BIO || n->kind == K_RQ)
 		hash_remove(tr, n);
@@ -206,9 +210,9 @@ static void node_drop(struct wc_tracker *tr, struct dev *d, struct node *n)
 	tr->pool = n;
 }
 
-static struct node *node_new(struct wc_tracker *tr, struct dev *d,
-			     enum kind kind, const struct wc_event *ev,
-			     struct wc_err *err)
+HOT struct node *node_new(struct wc_tracker *tr, struct dev *d,
+			  enum kind kind, const struct wc_event *ev,
+			  struct wc_err *err)
 {
 	struct list *l = &d->lists[kind];
 	struct node *n;
