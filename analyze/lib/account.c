@@ -144,7 +144,8 @@ size_t wc_account_pos_bin(uint64_t ns, double bytes)
 	return (size_t)(e - POS_LO) * POS_SUB + j;
 }
 
-static void lat_add(struct wc_latency *l, uint64_t *bins, uint64_t v)
+static void lat_add(struct wc_latency *l, uint64_t *bins, uint64_t v,
+		    size_t bin)
 {
 	if (l->n == 0 || v < l->min)
 		l->min = v;
@@ -152,7 +153,7 @@ static void lat_add(struct wc_latency *l, uint64_t *bins, uint64_t v)
 		l->max = v;
 	l->n++;
 	l->sum += v;
-	bins[lat_bin(v)]++;
+	bins[bin]++;
 }
 
 static uint64_t lat_pct(const struct wc_latency *l, const uint64_t *bins,
@@ -226,47 +227,79 @@ static struct adev *dev_get(struct wc_account *ac, uint32_t device)
 	return d;
 }
 
+/* What a request adds to every figure that counts it (its device's, and
+ * the phase it completed in), worked out once. */
+struct facts {
+	enum wc_cat cat;
+	uint32_t bytes;
+	uint32_t depth;
+	bool fua;
+	bool seek_known;
+	bool seek;
+	unsigned seek_bin;
+	bool d2c_known;
+	uint64_t d2c;
+	size_t d2c_bin;
+};
+
+static void facts_of(struct facts *x, const struct wc_request *rq,
+		     enum wc_cat cat, bool seek_known, uint64_t dist)
+{
+	x->cat = cat;
+	x->bytes = rq->bytes;
+	x->depth = rq->depth;
+	x->fua = wc_request_is_fua(rq);
+	x->seek_known = seek_known;
+	x->seek = seek_known && dist > 128;
+	if (x->seek) {
+		unsigned k = 63u - (unsigned)__builtin_clzll(dist);
+
+		x->seek_bin = k < WC_SEEK_BINS ? k : WC_SEEK_BINS - 1;
+	}
+	x->d2c_known = rq->d_time != WC_NO_TIME && rq->d_time <= rq->c_time;
+	if (x->d2c_known) {
+		x->d2c = rq->c_time - rq->d_time;
+		x->d2c_bin = lat_bin(x->d2c);
+	}
+}
+
 /* Per-request figures counted where the request completed. */
-static void count_request(struct fig *g, const struct wc_request *rq,
-			  enum wc_cat cat, bool seek_known, uint64_t dist)
+static void count_request(struct fig *g, const struct facts *x)
 {
 	struct wc_figures *f = &g->f;
 
-	f->requests[cat]++;
-	f->bytes[cat] += rq->bytes;
-	if (wc_request_is_fua(rq))
+	f->requests[x->cat]++;
+	f->bytes[x->cat] += x->bytes;
+	if (x->fua)
 		f->fua_writes++;
-	if (seek_known) {
+	if (x->seek_known) {
 		f->seek_candidates++;
-		if (dist > 128) {
-			unsigned k = 63u - (unsigned)__builtin_clzll(dist);
-
+		if (x->seek) {
 			f->seeks++;
-			f->seek_hist[k < WC_SEEK_BINS ? k : WC_SEEK_BINS - 1]++;
+			f->seek_hist[x->seek_bin]++;
 		}
 	}
-	if (rq->d_time != WC_NO_TIME && rq->d_time <= rq->c_time) {
-		uint64_t d2c = rq->c_time - rq->d_time;
-
-		lat_add(&f->d2c, g->lat_d2c, d2c);
-		if (cat == WC_CAT_FLUSH)
-			lat_add(&f->flush_d2c, g->lat_flush, d2c);
+	if (x->d2c_known) {
+		lat_add(&f->d2c, g->lat_d2c, x->d2c, x->d2c_bin);
+		if (x->cat == WC_CAT_FLUSH)
+			lat_add(&f->flush_d2c, g->lat_flush, x->d2c,
+				x->d2c_bin);
 	}
-	if (rq->depth > f->max_depth)
-		f->max_depth = rq->depth;
+	if (x->depth > f->max_depth)
+		f->max_depth = x->depth;
 }
 
+/* bin: the slice's positioning bin, or SIZE_MAX to work it out. */
 static void add_slice(struct fig *g, enum wc_cat cat, uint64_t ns,
-		      double bytes)
+		      double bytes, size_t bin)
 {
-	size_t b;
-
 	g->f.time_ns[cat] += ns;
 	if (!has_positioning(cat) || bytes <= 0)
 		return;
-	b = wc_account_pos_bin(ns, bytes);
-	g->pos_s[b] += ns;
-	g->pos_b[b] += bytes;
+	if (bin == SIZE_MAX)
+		bin = wc_account_pos_bin(ns, bytes);
+	g->pos_s[bin] += ns;
+	g->pos_b[bin] += bytes;
 }
 
 /* Counts ns for comm in the table t of *n names (at most max; the last
@@ -313,7 +346,8 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 	struct adev *d = dev_get(ac, rq->device);
 	uint64_t a, c, slice, dist = 0;
 	bool seek_known = false;
-	size_t p;
+	struct facts x;
+	size_t p, bin = SIZE_MAX;
 
 	if (!d) {
 		ac->ignored_devices++;
@@ -350,8 +384,11 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 		d->stream_n++;
 	}
 
-	count_request(&d->whole, rq, cat, seek_known, dist);
-	add_slice(&d->whole, cat, slice, rq->bytes);
+	facts_of(&x, rq, cat, seek_known, dist);
+	count_request(&d->whole, &x);
+	if (has_positioning(cat) && rq->bytes)
+		bin = wc_account_pos_bin(slice, rq->bytes);
+	add_slice(&d->whole, cat, slice, rq->bytes, bin);
 	if (rq->d_time != WC_NO_TIME && rq->d_time <= c)
 		d->whole.f.inflight_ns += c - rq->d_time;
 
@@ -360,15 +397,21 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 		struct fig *g = &d->phases[p];
 		uint64_t o = overlap(a, c, w->start, w->end);
 
-		if (o)
-			add_slice(g, cat, o,
-				  slice ? (double)rq->bytes * (double)o /
-					  (double)slice : 0.0);
+		if (o) {
+			double b = slice ? (double)rq->bytes * (double)o /
+					   (double)slice : 0.0;
+
+			/* Most requests lie inside one phase: the same
+			 * slice, the same bin. */
+			add_slice(g, cat, o, b,
+				  o == slice && b == (double)rq->bytes ? bin :
+									 SIZE_MAX);
+		}
 		if (rq->d_time != WC_NO_TIME && rq->d_time <= c)
 			g->f.inflight_ns += overlap(rq->d_time, c, w->start,
 						    w->end);
 		if (inside(c, w->start, w->end))
-			count_request(g, rq, cat, seek_known, dist);
+			count_request(g, &x);
 	}
 
 	if (rq->q_time != WC_NO_TIME && (rq->action & WC_TC(WC_TC_SYNC)) &&
