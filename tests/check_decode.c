@@ -205,21 +205,11 @@ static void seen_eq(const struct wc_event *ev, const struct seen *w,
 		      "payload of event %u differs", i);
 }
 
-/* wc_decoder_next_run() against wc_decoder_next() one at a time, in each
- * version and byte order: payloads and cgroup ids among the records,
- * enough of them for several of the source's buffers (records cut by a
- * buffer's end), then a bad record.  Runs of every length, stopped by
- * max or after the first event later than limit, with their payloads all
- * still there after the call; the bad record reported as before. */
-static void run_matches(int version, int sw)
+/* 2,999 records of every kind for run_matches(), then a bad one. */
+static void write_run_file(int version, int sw)
 {
-	static struct seen want[3000];
-	static struct wc_event out[40];
 	unsigned char pdu[40];
-	struct wc_err err, err1;
-	struct wc_decoder *dec;
-	unsigned i, n = 0, seed = 7u + (unsigned)(version * 2 + sw);
-	int r;
+	unsigned i;
 	FILE *fp = tmp_open();
 
 	for (i = 0; i < 2999; i++) {
@@ -241,6 +231,24 @@ static void run_matches(int version, int sw)
 	}
 	put(fp, &sample, 7, !sw);    /* other byte order: bad magic */
 	fclose(fp);
+}
+
+/* wc_decoder_next_run() against wc_decoder_next() one at a time, in each
+ * version and byte order: payloads and cgroup ids among the records,
+ * enough of them for several of the source's buffers (records cut by a
+ * buffer's end), then a bad record.  Runs of every length, stopped by
+ * max or after the first event later than limit, with their payloads all
+ * still there after the call; the bad record reported as before. */
+static void run_matches(int version, int sw)
+{
+	static struct seen want[3000];
+	static struct wc_event out[40];
+	struct wc_err err, err1;
+	struct wc_decoder *dec;
+	unsigned i, n = 0, seed = 7u + (unsigned)(version * 2 + sw);
+	int r;
+
+	write_run_file(version, sw);
 
 	dec = dec_open();
 	wc_err_clear(&err1);
@@ -252,26 +260,7 @@ static void run_matches(int version, int sw)
 	ck_assert_uint_eq(n, 2999);
 	wc_decoder_free(dec);
 
-	fp = tmp_open();
-	for (i = 0; i < n; i++) {
-		struct rec rc = sample;
-
-		rc.time = 1000 + i / 3;
-		rc.sequence = i;
-		rc.error = (uint16_t)(i % 5);
-		rc.cpu = 70000 + i;
-		rc.pid = 3 * i;
-		rc.sector = (uint64_t)i << 33 | i;
-		rc.bytes = 512 * i;
-		rc.pdu = pdu;
-		rc.pdu_len = (uint16_t)(i % 5 == 0 ? 40 : i % 3 ? 0 : 8);
-		memset(pdu, (int)(i & 0xff), sizeof(pdu));
-		if (i % 7 == 0 && rc.pdu_len >= 8)
-			rc.action |= WC_TA_CGROUP;
-		put(fp, &rc, version, sw);
-	}
-	put(fp, &sample, 7, !sw);
-	fclose(fp);
+	write_run_file(version, sw);
 	dec = dec_open();
 	wc_err_clear(&err);
 	i = 0;
@@ -308,13 +297,8 @@ static void run_matches(int version, int sw)
 	wc_decoder_free(dec);
 }
 
-START_TEST(test_run_v7_native) { run_matches(7, 0); }
-END_TEST
-START_TEST(test_run_v7_swapped) { run_matches(7, 1); }
-END_TEST
-START_TEST(test_run_v8_native) { run_matches(8, 0); }
-END_TEST
-START_TEST(test_run_v8_swapped) { run_matches(8, 1); }
+/* v7 and v8, each in both byte orders. */
+START_TEST(test_run) { run_matches(_i < 2 ? 7 : 8, _i % 2); }
 END_TEST
 
 START_TEST(test_payload_readers)
@@ -509,10 +493,7 @@ static Suite *decode_suite(void)
 	tcase_add_test(tc, test_v8_wide_action);
 	tcase_add_test(tc, test_cgroup);
 	tcase_add_test(tc, test_payload_readers);
-	tcase_add_test(tc, test_run_v7_native);
-	tcase_add_test(tc, test_run_v7_swapped);
-	tcase_add_test(tc, test_run_v8_native);
-	tcase_add_test(tc, test_run_v8_swapped);
+	tcase_add_loop_test(tc, test_run, 0, 4);
 	tcase_add_test(tc, test_empty_file);
 	tcase_add_test(tc, test_open_file);
 	tcase_add_test(bad, test_truncated_header);
