@@ -288,7 +288,8 @@ static uint64_t r_tie(const struct wc_event *ev)
 }
 
 /* True when slot a goes before slot b: (time, device, sequence, arrival). */
-static int r_before(const struct wc_reorder *r, size_t a, size_t b)
+static inline __attribute__((always_inline))
+int r_before(const struct wc_reorder *r, size_t a, size_t b)
 {
 	const struct slot *x = &r->slots[a], *y = &r->slots[b];
 	uint64_t tx, ty;
@@ -345,7 +346,7 @@ fail:
 }
 
 /* Reads one event into a free slot, *slot; 0 at the end or on failure. */
-static int r_keep(struct wc_reorder *r, size_t i);
+static inline int r_keep(struct wc_reorder *r, size_t i);
 
 static int r_take(struct wc_reorder *r, size_t *slot)
 {
@@ -367,7 +368,8 @@ static int r_take(struct wc_reorder *r, size_t *slot)
 
 /* The event pulled into free slot i (the top of the free stack) joins
  * the window; 0 when out of memory. */
-static int r_keep(struct wc_reorder *r, size_t i)
+static inline __attribute__((always_inline))
+int r_keep(struct wc_reorder *r, size_t i)
 {
 	struct slot *sl = &r->slots[i];
 
@@ -408,7 +410,8 @@ static int r_keep(struct wc_reorder *r, size_t i)
 /* Reads one event into a free slot and queues it; 0 at the end or on
  * failure. */
 /* Queues slot i, just kept. */
-static void r_queue(struct wc_reorder *r, size_t i)
+static inline __attribute__((always_inline))
+void r_queue(struct wc_reorder *r, size_t i)
 {
 	/* The run check: an event not earlier than the FIFO's tail (the
 	 * common case, and every event of a file in order) costs a
