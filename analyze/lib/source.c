@@ -69,12 +69,16 @@ struct wc_source {
 	bool borrowed;        /* buf belongs to the caller */
 	bool failed;          /* a read failed: read_err (or ahead->err) says why */
 	uint64_t produced;    /* archive member bytes read from the handle */
-	struct wc_err read_err;   /* why the member's reading failed */
+	/* Why the member's reading failed: only a source that reads an
+	 * archive handle has one (1.5 KB; a source on bytes in memory, one
+	 * per small member, has none). */
+	struct wc_err *read_err;
 	struct ahead *ahead;  /* its blocks are read on a thread of its own */
 };
 
 static int src_alloc(struct wc_source **out, const char *path,
-		     const char *member, bool want_buf, struct wc_err *err)
+		     const char *member, bool want_buf, bool handle,
+		     struct wc_err *err)
 {
 	struct wc_source *src;
 
@@ -86,7 +90,9 @@ static int src_alloc(struct wc_source **out, const char *path,
 	src->member = member ? strdup(member) : NULL;
 	/* Bytes already in memory are read in place: no read-ahead buffer. */
 	src->buf = want_buf ? malloc(BUF_SIZE) : NULL;
-	if (!src->path || (member && !src->member) || (want_buf && !src->buf))
+	src->read_err = handle ? calloc(1, sizeof(*src->read_err)) : NULL;
+	if (!src->path || (member && !src->member) || (want_buf && !src->buf) ||
+	    (handle && !src->read_err))
 		goto fail_free;
 	*out = src;
 	return 0;
@@ -143,7 +149,7 @@ int wc_source_open_file(struct wc_source **out, const char *path,
 	fd = wc_source_open_regular(path, NULL, err);
 	if (fd < 0)
 		return -1;
-	if (src_alloc(&src, path, NULL, true, err) < 0)
+	if (src_alloc(&src, path, NULL, true, false, err) < 0)
 		goto fail_close;
 	src->kind = SRC_FD;
 	src->fd = fd;
@@ -162,7 +168,7 @@ int wc_source_open_fd(struct wc_source **out, int fd, const char *name,
 	struct wc_source *src = NULL;
 
 	*out = NULL;
-	if (src_alloc(&src, name, NULL, true, err) < 0)
+	if (src_alloc(&src, name, NULL, true, false, err) < 0)
 		return -1;
 	src->kind = SRC_FD;
 	src->fd = fd;
@@ -280,7 +286,7 @@ int wc_source_open_member(struct wc_source **out, const char *path,
 	struct wc_source *src = NULL;
 
 	*out = NULL;
-	if (src_alloc(&src, path, member, true, err) < 0)
+	if (src_alloc(&src, path, member, true, true, err) < 0)
 		return -1;
 	src->kind = SRC_ARCHIVE;
 	if (member_find(src, err) < 0) {
@@ -348,7 +354,7 @@ int wc_source_open_member_ahead(struct wc_source **out, const char *path,
 	sigset_t all, old;
 
 	*out = NULL;
-	if (src_alloc(&src, path, member, false, err) < 0)
+	if (src_alloc(&src, path, member, false, true, err) < 0)
 		return -1;
 	src->kind = SRC_ARCHIVE;
 	ah = calloc(1, sizeof(*ah));
@@ -401,7 +407,7 @@ int wc_source_open_memory(struct wc_source **out, const char *path,
 	if (!bytes && !(bytes = malloc(1)))
 		return wc_err_set(err, WC_ERR_SYSTEM, path, member,
 				  WC_NO_OFFSET, "out of memory");
-	if (src_alloc(&src, path, member, false, err) < 0) {
+	if (src_alloc(&src, path, member, false, false, err) < 0) {
 		free(bytes);
 		return -1;
 	}
@@ -421,7 +427,7 @@ int wc_source_open_borrowed(struct wc_source **out, const char *path,
 	struct wc_source *src = NULL;
 
 	*out = NULL;
-	if (src_alloc(&src, path, member, false, err) < 0)
+	if (src_alloc(&src, path, member, false, false, err) < 0)
 		return -1;
 	/* Never written through: the source only peeks and consumes. */
 	src->buf = (unsigned char *)(bytes ? bytes : none);
@@ -515,7 +521,7 @@ static void ahead_take(struct wc_source *src, unsigned char **to,
 	pthread_cond_signal(&ah->freed);
 	pthread_mutex_unlock(&ah->lock);
 	if (blk->failed)
-		src->read_err = ah->err;
+		*src->read_err = ah->err;
 }
 
 /* Reads the member's next block after the unconsumed bytes; returns the
@@ -536,8 +542,8 @@ static ssize_t member_fill(struct wc_source *src, struct wc_err *err)
 		 * reads more. */
 		to = src->buf;
 		memmove(to + HEAD - tail, src->buf + src->start, tail);
-		wc_err_clear(&src->read_err);
-		r = member_read(src, to + HEAD, &blk.len, &src->read_err);
+		wc_err_clear(src->read_err);
+		r = member_read(src, to + HEAD, &blk.len, src->read_err);
 		blk.last = r == 0;
 		blk.failed = r < 0;
 	}
@@ -556,7 +562,7 @@ static ssize_t member_fill(struct wc_source *src, struct wc_err *err)
 		return (ssize_t)blk.len;
 failed:
 	if (err && err->kind == WC_ERR_NONE)
-		*err = src->read_err;
+		*err = *src->read_err;
 	return -1;
 }
 
@@ -659,6 +665,7 @@ void wc_source_free(struct wc_source *src)
 		close(src->fd);
 	if (!src->borrowed)
 		free(src->buf);
+	free(src->read_err);
 	free(src->path);
 	free(src->member);
 	free(src);
