@@ -311,57 +311,18 @@ static int take_bios(struct wc_tracker *tr, struct dev *d,
 	return 0;
 }
 
-/*
- * The request whose first bio is b, not split by the D: b's node becomes
- * the request's (on the request list, hashed as one) instead of a new
- * node and b's dropped, with what node_new() and take_bios() would have
- * left: the request list's cap applied first, the request's creation
- * order, b's pid, Q time and one bio.
- */
-static struct node *bio_to_request(struct wc_tracker *tr, struct dev *d,
-				   struct node *b, const struct wc_event *ev)
-{
-	struct list *l = &d->lists[K_RQ];
-	uint64_t q_time = b->rq.q_time;
-	uint32_t pid = b->rq.pid;
-
-	if (l->n >= WC_TRACKER_MAX_INFLIGHT) {
-		tr->stats.dropped_inflight++;
-		node_drop(tr, d, list_first(l));
-	}
-	hash_remove(tr, b);
-	list_del(&d->lists[K_BIO], b);
-	b->kind = K_RQ;
-	b->seq = tr->seq++;
-	b->at_driver = false;
-	b->rq = (struct wc_request){
-		.device = ev->device,
-		.sector = ev->sector,
-		.bytes = ev->bytes,
-		.action = ev->action & ~(uint64_t)0xffff,
-		.q_time = q_time,
-		.d_time = WC_NO_TIME,
-		.c_time = WC_NO_TIME,
-		.nbios = 1,
-		.pid = pid,
-	};
-	list_add_tail(l, b);
-	hash_insert(tr, b);
-	return b;
-}
-
 static int on_issue(struct wc_tracker *tr, struct dev *d,
 		    const struct wc_event *ev, struct wc_err *err)
 {
-	struct node *n, *b;
-	uint64_t e;
+	struct node *n;
 
 	if (ev->bytes == 0) {
 		n = node_new(tr, d, K_ERQ, ev, err);
 		if (!n)
 			return -1;
 		if (list_first(&d->lists[K_EBIO])) {
-			b = list_first(&d->lists[K_EBIO]);
+			struct node *b = list_first(&d->lists[K_EBIO]);
+
 			n->rq.q_time = b->rq.q_time;
 			n->rq.pid = b->rq.pid;
 			n->rq.nbios = 1;
@@ -376,20 +337,11 @@ static int on_issue(struct wc_tracker *tr, struct dev *d,
 		n->rq.action = ev->action & ~(uint64_t)0xffff;
 		goto dispatched;
 	}
-	e = ev->sector + sectors_of(ev->bytes);
-	b = hash_find(tr, ev->device, ev->sector, K_BIO);
-	if (b && ev->sector + sectors_of(b->rq.bytes) <= e) {
-		uint64_t next = ev->sector + sectors_of(b->rq.bytes);
-
-		n = bio_to_request(tr, d, b, ev);
-		if (take_bios(tr, d, &n->rq, next, e, err) < 0)
-			return -1;
-		goto dispatched;
-	}
 	n = node_new(tr, d, K_RQ, ev, err);
 	if (!n)
 		return -1;
-	if (take_bios(tr, d, &n->rq, ev->sector, e, err) < 0)
+	if (take_bios(tr, d, &n->rq, ev->sector,
+		      ev->sector + sectors_of(ev->bytes), err) < 0)
 		return -1;
 dispatched:
 	n->at_driver = true;
