@@ -259,19 +259,22 @@ done
 echo
 echo "summary (M ev/s and the ratios from CPU time: the machine may be shared;"
 echo "x btt = btt's CPU time / this one's, x blkparse = blkparse -i's / this one's;"
-echo "d+a = an archive's wall time / (its decompression alone + the per-CPU json), wall)"
+echo "d+a = an archive's wall time / (its decompression alone + the per-CPU json), wall;"
+echo "x tools = what a btt user runs on that form / this one, CPU: btt on a merged file or"
+echo "standard input; blkparse -d + btt on per-CPU files; the decompression alone too for an archive)"
 awk -F '\t' '
 {
 	row[NR] = $0
 	if ($2 == "btt") btt[$1] = $5
 	if ($2 == "blkparse -i") bp[$1] = $5
+	if ($2 == "blkparse -d") bpd[$1] = $5
 	if ($2 == "per-CPU json") ana[$1] = $4
-	if ($2 == "zstd -d alone") dz[$1] = $4
-	if ($2 == "gzip -d alone") dg[$1] = $4
+	if ($2 == "zstd -d alone") { dz[$1] = $4; dzc[$1] = $5 }
+	if ($2 == "gzip -d alone") { dg[$1] = $4; dgc[$1] = $5 }
 }
 END {
-	printf "%-20s %-22s %10s %7s %7s %7s %7s %6s %6s %5s\n", "shape", "what", "events",
-		"wall s", "cpu s", "M ev/s", "RSS MiB", "x btt", "x blkp", "d+a"
+	printf "%-20s %-22s %10s %7s %7s %7s %7s %6s %6s %5s %7s\n", "shape", "what", "events",
+		"wall s", "cpu s", "M ev/s", "RSS MiB", "x btt", "x blkp", "d+a", "x tools"
 	for (i = 1; i <= NR; i++) {
 		split(row[i], f, "\t")
 		rate = (f[3] > 0 && f[5] > 0) ? sprintf("%.1f", f[3] / f[5] / 1e6) : "-"
@@ -281,7 +284,20 @@ END {
 		da = "-"
 		if (d != "" && f[1] in ana && d + ana[f[1]] > 0)
 			da = sprintf("%.2f", f[4] / (d + ana[f[1]]))
-		printf "%-20s %-22s %10s %7s %7s %7s %7.1f %6s %6s %5s\n", substr(f[1], 1, 20),
-			f[2], f[3], f[4], f[5], rate, f[6] / 1024, xb, xp, da
+		# What the same answer costs with the blktrace tools: btt reads
+		# only a merged file, so per-CPU files go through blkparse -d
+		# first, and an archive through its decompression before that.
+		tools = ""
+		if (f[1] in btt && f[2] ~ /^(merged|stdin) json$/)
+			tools = btt[f[1]]
+		else if (f[1] in btt && f[1] in bpd && f[2] ~ /^per-CPU (text|json)$/)
+			tools = btt[f[1]] + bpd[f[1]]
+		else if (f[1] in btt && f[1] in bpd && f[2] == "tar.zst json" && f[1] in dzc)
+			tools = btt[f[1]] + bpd[f[1]] + dzc[f[1]]
+		else if (f[1] in btt && f[1] in bpd && f[2] == "tar.gz json" && f[1] in dgc)
+			tools = btt[f[1]] + bpd[f[1]] + dgc[f[1]]
+		xt = (tools != "" && f[5] > 0) ? sprintf("%.1f", tools / f[5]) : "-"
+		printf "%-20s %-22s %10s %7s %7s %7s %7.1f %6s %6s %5s %7s\n", substr(f[1], 1, 20),
+			f[2], f[3], f[4], f[5], rate, f[6] / 1024, xb, xp, da, xt
 	}
 }' "$summary"
