@@ -4,8 +4,9 @@
  * the empty completion that ends a flush sequence, lost events counted,
  * the in-flight cap, thousands in flight with keys queued twice and
  * leaving the hash from the middle, the device cap, a source failing
- * midway, and
- * notify records counted but not opening the window.
+ * midway,
+ * notify records counted but not opening the window, and the same
+ * requests from a batch source wherever its batches begin and end.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -392,6 +393,145 @@ START_TEST(test_notify)
 }
 END_TEST
 
+/* A batch source over evs, size events a call, copied into a buffer that
+ * is spoilt before each refill: a tracker that kept a pointer into an
+ * earlier batch would read garbage.  Fails at index fail_at, once the
+ * events before it were handed out (as wc_input_next_batch() does). */
+struct bsrc {
+	const struct wc_event *ev;
+	size_t n, i, fail_at, size;
+	struct wc_event buf[16];
+};
+
+static int bsrc_next(void *ctx, const struct wc_event **evs, size_t *n,
+		     struct wc_err *err)
+{
+	struct bsrc *s = ctx;
+	size_t k = 0;
+
+	memset(s->buf, 0xa5, sizeof(s->buf));
+	*evs = s->buf;
+	*n = 0;
+	if (s->i == s->fail_at)
+		return wc_err_set(err, WC_ERR_INPUT, "x", NULL, 48,
+				  "truncated record");
+	while (k < s->size && s->i < s->n && s->i < s->fail_at)
+		s->buf[k++] = s->ev[s->i++];
+	*n = k;
+	return k > 0;
+}
+
+/* run() over the batch source, size events a batch. */
+static size_t run_batches(const struct wc_event *evs, size_t n,
+			  size_t fail_at, size_t size, struct wc_request *out,
+			  size_t max, struct wc_tracker_stats *st, int *last)
+{
+	struct bsrc s = { evs, n, 0, fail_at, size, { { 0 } } };
+	struct wc_tracker *tr = NULL;
+	struct wc_err err;
+	struct wc_request rq;
+	size_t k = 0;
+	int r;
+
+	ck_assert_uint_le(size, 16);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_tracker_open_batch(&tr, bsrc_next, &s, &err), 0);
+	while ((r = wc_tracker_next(tr, &rq, &err)) > 0) {
+		ck_assert_uint_lt(k, max);
+		out[k++] = rq;
+	}
+	*last = r;
+	if (r < 0)
+		ck_assert_str_eq(err.msg, "truncated record");
+	*st = *wc_tracker_stats(tr);
+	wc_tracker_free(tr);
+	return k;
+}
+
+static void same_request(const struct wc_request *a, const struct wc_request *b)
+{
+	ck_assert_uint_eq(a->device, b->device);
+	ck_assert_uint_eq(a->sector, b->sector);
+	ck_assert_uint_eq(a->bytes, b->bytes);
+	ck_assert_uint_eq(a->action, b->action);
+	ck_assert_uint_eq(a->q_time, b->q_time);
+	ck_assert_uint_eq(a->d_time, b->d_time);
+	ck_assert_uint_eq(a->c_time, b->c_time);
+	ck_assert_uint_eq(a->nbios, b->nbios);
+	ck_assert_uint_eq(a->pid, b->pid);
+	ck_assert_uint_eq(a->depth, b->depth);
+	ck_assert_uint_eq(a->error, b->error);
+	ck_assert_int_eq(a->completed, b->completed);
+	ck_assert_uint_eq(a->requeues, b->requeues);
+}
+
+START_TEST(test_batches)
+{
+	/* Merges, a split, a requeue, empty flushes, a lost D and a
+	 * notify record: every batch size puts a boundary somewhere
+	 * between a Q and its C. */
+	const struct wc_event evs[] = {
+		E(100, WC_TA_QUEUE, W, 1000, 4096),
+		E(110, WC_TA_QUEUE, W, 1008, 8192),
+		E(111, WC_TA_BACKMERGE, W, 1008, 8192),
+		E(115, WC_TA_QUEUE, FLUSH, 0, 0),
+		E(0, WC_TN_PROCESS, T(WC_TC_NOTIFY), 0, 0),
+		E(120, WC_TA_ISSUE, W, 1000, 12288),
+		E(125, WC_TA_ISSUE, FLUSH, 0, 0),
+		E(130, WC_TA_QUEUE, W, 4000, 16384),
+		E(140, WC_TA_ISSUE, W, 4000, 8192),     /* split */
+		E(150, WC_TA_REQUEUE, W, 1000, 12288),
+		E(160, WC_TA_ISSUE, W, 1000, 12288),
+		E(170, WC_TA_COMPLETE, FLUSH, 0, 0),
+		E(180, WC_TA_ISSUE, W, 4016, 8192),
+		E(190, WC_TA_COMPLETE, W, 4000, 8192),
+		E(200, WC_TA_COMPLETE, W, 1000, 12288),
+		E(210, WC_TA_COMPLETE, W, 64, 4096),    /* its D was lost */
+		E(220, WC_TA_QUEUE, W, 8000, 4096),
+		E(230, WC_TA_ISSUE, W, 8000, 4096),     /* never completed */
+		E(240, WC_TA_COMPLETE, W, 4016, 8192),
+	};
+	const size_t n = sizeof(evs) / sizeof(evs[0]);
+	struct wc_request want[8], got[8];
+	struct wc_tracker_stats wst, gst;
+	size_t size, fail_at, k, nwant, i;
+	int wlast, glast;
+
+	/* A source that fails after any event, or not at all (n + 1). */
+	for (fail_at = 0; fail_at <= n + 1; fail_at++) {
+		nwant = run(evs, n, fail_at, want, 8, &wst, &wlast);
+		for (size = 1; size <= 16; size++) {
+			k = run_batches(evs, n, fail_at, size, got, 8, &gst,
+					&glast);
+			ck_assert_uint_eq(k, nwant);
+			ck_assert_int_eq(glast, wlast);
+			for (i = 0; i < k; i++)
+				same_request(&got[i], &want[i]);
+			ck_assert_uint_eq(gst.events, wst.events);
+			ck_assert_uint_eq(gst.io_events, wst.io_events);
+			ck_assert_uint_eq(gst.first_time, wst.first_time);
+			ck_assert_uint_eq(gst.last_time, wst.last_time);
+			ck_assert_uint_eq(gst.requests, wst.requests);
+			ck_assert_uint_eq(gst.unfinished, wst.unfinished);
+			ck_assert_uint_eq(gst.orphan_completions,
+					  wst.orphan_completions);
+			ck_assert_uint_eq(gst.never_dispatched,
+					  wst.never_dispatched);
+		}
+	}
+	/* The whole script: what the one-at-a-time run must give. */
+	nwant = run(evs, n, n + 1, want, 8, &wst, &wlast);
+	ck_assert_uint_eq(nwant, 5);
+	ck_assert_int_eq(wlast, 0);
+	ck_assert_uint_eq(want[0].bytes, 0);
+	ck_assert_uint_eq(want[2].nbios, 2);
+	ck_assert_uint_eq(want[2].requeues, 1);
+	ck_assert_uint_eq(want[2].d_time, 160);
+	ck_assert_uint_eq(wst.events, n);
+	ck_assert_uint_eq(wst.orphan_completions, 1);
+}
+END_TEST
+
 static Suite *tracker_suite(void)
 {
 	Suite *s = suite_create("tracker");
@@ -409,6 +549,7 @@ static Suite *tracker_suite(void)
 	tcase_add_test(tc, test_hash_many_inflight);
 	tcase_add_test(tc, test_device_cap);
 	tcase_add_test(tc, test_notify);
+	tcase_add_test(tc, test_batches);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -165,38 +165,44 @@ struct run {
 	const struct wc_analysis_opts *o;
 	const struct wc_input *in;       /* for process names, or NULL */
 	struct wc_classifier cl;
-	wc_event_source next;            /* where the events come from */
+	wc_event_source next;            /* run_source's events; else in's */
 	void *ctx;
-	/* A batch from the input, handed to the tracker one at a time:
-	 * one call down the input's chain per batch, not per event. */
+	/* A batch from the input, which the tracker reads in place: one
+	 * call down the input's chain per batch, no copy per event. */
 	struct wc_event batch[WC_INPUT_BATCH];
-	size_t bpos, bn;
 };
 
-static int input_next(void *ctx, struct wc_event *ev, struct wc_err *err);
-
-/* The tracker's source: every event goes to btt first, as it passes.
- * btt keeps its own failure (out of memory) for the end of the run. */
+/* The tracker's source over a source of single events (run_source): every
+ * event goes to btt first, as it passes.  btt keeps its own failure (out
+ * of memory) for the end of the run. */
 static int feed(void *ctx, struct wc_event *ev, struct wc_err *err)
 {
 	struct run *run = ctx;
-	int r = 1;
+	int r = run->next(run->ctx, ev, err);
 
-	if (run->next != input_next) {
-		r = run->next(run->ctx, ev, err);
-	} else {
-		if (run->bpos == run->bn) {
-			run->bpos = run->bn = 0;
-			r = wc_input_next_batch(run->ctx, run->batch,
-						WC_INPUT_BATCH, &run->bn, err);
-		}
-		if (r > 0)
-			*ev = run->batch[run->bpos++];
-	}
-	/* wc_btt_add() is inline over its own filter (btt.h): the events
-	 * btt ignores cost one test here, and no call. */
 	if (r > 0 && run->a->btt)
 		wc_btt_add(run->a->btt, ev, NULL);
+	return r;
+}
+
+/* The tracker's batch source over the input: btt sees the whole batch
+ * before the tracker reads it, which changes nothing for either (neither
+ * looks at the other).  wc_btt_add() is inline over its own filter
+ * (btt.h): the events btt ignores cost one test here, and no call. */
+static int feed_batch(void *ctx, const struct wc_event **evs, size_t *n,
+		      struct wc_err *err)
+{
+	struct run *run = ctx;
+	struct wc_btt *btt = run->a->btt;
+	size_t i;
+	int r;
+
+	*n = 0;
+	r = wc_input_next_batch(run->ctx, run->batch, WC_INPUT_BATCH, n, err);
+	*evs = run->batch;
+	if (r > 0 && btt)
+		for (i = 0; i < *n; i++)
+			wc_btt_add(btt, &run->batch[i], NULL);
 	return r;
 }
 
@@ -260,7 +266,8 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 		goto fail;
 	if (run->o->btt && wc_btt_open(&a->btt, err) < 0)
 		goto fail;
-	if (wc_tracker_open_source(&tr, feed, run, err) < 0)
+	if ((run->in ? wc_tracker_open_batch(&tr, feed_batch, run, err) :
+		       wc_tracker_open_source(&tr, feed, run, err)) < 0)
 		goto fail;
 
 	while ((r = wc_tracker_next(tr, &rq, err)) > 0) {
@@ -372,12 +379,6 @@ static void setup_classifier(struct run *run)
 
 static const struct wc_analysis_opts default_opts = WC_ANALYSIS_OPTS_INIT;
 
-/* wc_input_next() as an event source (event.h). */
-static int input_next(void *ctx, struct wc_event *ev, struct wc_err *err)
-{
-	return wc_input_next(ctx, ev, err);
-}
-
 static int64_t stream_skips(const struct wc_input *in)
 {
 	size_t i, n = wc_input_nstreams(in);
@@ -417,7 +418,6 @@ int wc_analysis_run(struct wc_analysis **out, const char *path,
 	run.a = a;
 	run.o = o ? o : &default_opts;
 	run.in = in;
-	run.next = input_next;
 	run.ctx = in;
 	setup_classifier(&run);
 	r = analyse(&run, cap->phases, np, err);

@@ -43,8 +43,16 @@ struct dev {
 };
 
 struct wc_tracker {
+	/* The events are read where the batch source keeps them; a
+	 * one-at-a-time source (wc_tracker_open_source()) is a batch
+	 * source of one event, in one. */
+	wc_tracker_batch_source bnext;
+	void *bctx;
+	const struct wc_event *evs;
+	size_t pos, n;
 	wc_event_source next;
 	void *ctx;
+	struct wc_event one;
 	struct wc_tracker_stats stats;
 
 	struct node **buckets;
@@ -481,33 +489,51 @@ static int drain(struct wc_tracker *tr, struct wc_request *rq)
 	return 0;
 }
 
+/* A one-at-a-time source as a batch source of one event. */
+static int one_at_a_time(void *ctx, const struct wc_event **evs, size_t *n,
+			 struct wc_err *err)
+{
+	struct wc_tracker *tr = ctx;
+	int r = tr->next(tr->ctx, &tr->one, err);
+
+	*evs = &tr->one;
+	*n = r > 0;
+	return r;
+}
+
 int wc_tracker_next(struct wc_tracker *tr, struct wc_request *rq,
 		    struct wc_err *err)
 {
-	struct wc_event ev;
 	int r;
 
-	while (!tr->source_done) {
-		r = tr->next(tr->ctx, &ev, &tr->src_err);
-		if (r < 0) {
+	for (;;) {
+		while (tr->pos < tr->n) {
+			/* handle() fills all of *rq when it returns 1. */
+			r = handle(tr, &tr->evs[tr->pos++], rq, &tr->src_err);
+			if (r > 0)
+				return 1;
+			if (r < 0) {
+				tr->failed = true;
+				goto done;
+			}
+		}
+		if (tr->source_done)
+			break;
+		tr->pos = tr->n = 0;
+		r = tr->bnext(tr->bctx, &tr->evs, &tr->n, &tr->src_err);
+		if (r < 0)
 			tr->failed = true;
-			tr->source_done = true;
-			break;
-		}
-		if (r == 0) {
-			tr->source_done = true;
-			break;
-		}
-		/* handle() fills all of *rq when it returns 1. */
-		r = handle(tr, &ev, rq, &tr->src_err);
-		if (r < 0) {
-			tr->failed = true;
-			tr->source_done = true;
-			break;
-		}
-		if (r > 0)
-			return 1;
+		if (r <= 0)
+			goto done;
 	}
+	goto drained;
+
+done:
+	/* Nothing more is read, not even the rest of a batch after a
+	 * failure. */
+	tr->source_done = true;
+	tr->pos = tr->n = 0;
+drained:
 	if (drain(tr, rq))
 		return 1;
 	if (tr->failed) {
@@ -518,8 +544,8 @@ int wc_tracker_next(struct wc_tracker *tr, struct wc_request *rq,
 	return 0;
 }
 
-int wc_tracker_open_source(struct wc_tracker **out, wc_event_source next,
-			   void *ctx, struct wc_err *err)
+static int tracker_open(struct wc_tracker **out, wc_tracker_batch_source bnext,
+			void *bctx, struct wc_err *err)
 {
 	struct wc_tracker *tr;
 
@@ -529,8 +555,8 @@ int wc_tracker_open_source(struct wc_tracker **out, wc_event_source next,
 		goto fail_alloc;
 	if (hash_grow(tr, err) < 0)
 		goto fail_hash;
-	tr->next = next;
-	tr->ctx = ctx;
+	tr->bnext = bnext;
+	tr->bctx = bctx;
 	tr->stats.first_time = WC_NO_TIME;
 	tr->stats.last_time = WC_NO_TIME;
 	wc_err_clear(&tr->src_err);
@@ -543,6 +569,24 @@ fail_hash:
 fail_alloc:
 	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
 			  "out of memory");
+}
+
+int wc_tracker_open_source(struct wc_tracker **out, wc_event_source next,
+			   void *ctx, struct wc_err *err)
+{
+	if (tracker_open(out, one_at_a_time, NULL, err) < 0)
+		return -1;
+	(*out)->bctx = *out;
+	(*out)->next = next;
+	(*out)->ctx = ctx;
+	return 0;
+}
+
+int wc_tracker_open_batch(struct wc_tracker **out,
+			  wc_tracker_batch_source next, void *ctx,
+			  struct wc_err *err)
+{
+	return tracker_open(out, next, ctx, err);
 }
 
 const struct wc_tracker_stats *wc_tracker_stats(const struct wc_tracker *tr)

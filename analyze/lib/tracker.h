@@ -16,6 +16,12 @@
  *             account(&rq);
  *     wc_tracker_free(tr);
  *
+ * A source that has its events in an array already (a batch from
+ * wc_input_next_batch()) opens the tracker with wc_tracker_open_batch()
+ * instead: the tracker then reads each event where it lies, without a
+ * call and a copy per event.  The requests are the same, in the same
+ * order, wherever the batches begin and end.
+ *
  * How bios become requests (docs/methodology.md has the reasons):
  *  - a Q with bytes starts a bio; a D with bytes [s, s+n) takes every
  *    queued bio that starts inside it, following the chain s, s + len, ...
@@ -55,6 +61,7 @@
 #define WC_TRACKER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "event.h"
@@ -100,6 +107,20 @@ struct wc_tracker;
 /* Over a source (event.h); ctx is passed to next unchanged. */
 int wc_tracker_open_source(struct wc_tracker **out, wc_event_source next,
 			   void *ctx, struct wc_err *err);
+/*
+ * Where events come from a batch at a time: returns 1 with *evs pointing
+ * at *n >= 1 events, which stay valid (the source does not touch them)
+ * until the next call; 0 at the end; -1 on failure with err filled.
+ * ctx is passed back unchanged.  The tracker only reads the events.
+ */
+typedef int (*wc_tracker_batch_source)(void *ctx, const struct wc_event **evs,
+				       size_t *n, struct wc_err *err);
+
+/* Over a batch source: the same requests as wc_tracker_open_source()
+ * over the same events one at a time. */
+int wc_tracker_open_batch(struct wc_tracker **out,
+			  wc_tracker_batch_source next, void *ctx,
+			  struct wc_err *err);
 /* 1 with a request in *rq, 0 at the end.  When the source fails, the
  * requests completed before the failure and then the unfinished ones are
  * still handed out; the call that would return 0 returns -1 instead,
