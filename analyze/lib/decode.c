@@ -3,6 +3,7 @@
 #include <byteswap.h>
 #include <endian.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,66 @@ static ssize_t dec_refill(struct wc_decoder *dec, size_t need,
 	return n;
 }
 
+/*
+ * The native v7 record without a cgroup id, the common one, in fewer
+ * stores than dec_plain(): the header's time and sector, and its pid to
+ * pdu_len, lie in the same order in struct wc_event as on the wire, so
+ * each pair or run is one copy (the assertions hold that layout).  tail
+ * is version, has_cgroup and stream as the 8 bytes from version on hold
+ * them.  Its length, or 0 for dec_plain() to look at.
+ */
+_Static_assert(offsetof(struct wc_event, sector) ==
+	       offsetof(struct wc_event, time) + 8, "time, sector");
+_Static_assert(offsetof(struct wc_event, device) ==
+	       offsetof(struct wc_event, pid) + 4 &&
+	       offsetof(struct wc_event, cpu) ==
+	       offsetof(struct wc_event, pid) + 8 &&
+	       offsetof(struct wc_event, error) ==
+	       offsetof(struct wc_event, pid) + 12 &&
+	       offsetof(struct wc_event, pdu_len) ==
+	       offsetof(struct wc_event, pid) + 14, "pid .. pdu_len");
+_Static_assert(offsetof(struct wc_event, has_cgroup) ==
+	       offsetof(struct wc_event, version) + 1 &&
+	       offsetof(struct wc_event, stream) + sizeof(unsigned) <=
+	       offsetof(struct wc_event, version) + 8 &&
+	       offsetof(struct wc_event, pdu) >=
+	       offsetof(struct wc_event, version) + 8, "version .. stream");
+
+/* tail for dec_native7(): version 7, has_cgroup false, stream. */
+static inline void dec_tail7(unsigned char tail[8], unsigned stream)
+{
+	memset(tail, 0, 8);
+	tail[0] = WC_BLK_VERSION_7;
+	memcpy(tail + offsetof(struct wc_event, stream) -
+	       offsetof(struct wc_event, version), &stream, sizeof(stream));
+}
+
+static inline __attribute__((always_inline))
+size_t dec_native7(const unsigned char *p, size_t n, const unsigned char *tail,
+		   struct wc_event *ev)
+{
+	uint32_t raw, a32;
+	uint16_t plen;
+
+	if (n < WC_BLK_V7_SIZE)
+		return 0;
+	memcpy(&raw, p, 4);
+	memcpy(&a32, p + 28, 4);
+	memcpy(&plen, p + 46, 2);
+	if (raw != (WC_BLK_MAGIC | WC_BLK_VERSION_7) || (a32 & WC_TA_CGROUP) ||
+	    n < WC_BLK_V7_SIZE + (size_t)plen)
+		return 0;
+	memcpy((char *)ev + offsetof(struct wc_event, time), p + 8, 16);
+	ev->action = a32;
+	ev->cgroup = 0;
+	memcpy(&ev->sequence, p + 4, 4);
+	memcpy(&ev->bytes, p + 24, 4);
+	memcpy((char *)ev + offsetof(struct wc_event, pid), p + 32, 16);
+	memcpy((char *)ev + offsetof(struct wc_event, version), tail, 8);
+	ev->pdu = p + WC_BLK_V7_SIZE;
+	return WC_BLK_V7_SIZE + (size_t)plen;
+}
+
 /* wc_decoder_next() and, with buffered, wc_decoder_next_buffered():
  * the constant argument makes two copies without a branch on it. */
 static inline __attribute__((always_inline))
@@ -161,32 +222,13 @@ int dec_next(struct wc_decoder *dec, struct wc_event *ev, struct wc_err *err,
 	 * payload is in the window and carries no cgroup id, taken without
 	 * the general path's byte-order and version branches.  It fills
 	 * every field the general path does, with the same values. */
-	if (dec->order == ORDER_NATIVE && (size_t)n >= WC_BLK_V7_SIZE) {
-		uint32_t a32;
-		uint16_t plen;
+	if (dec->order == ORDER_NATIVE) {
+		unsigned char tail[8];
+		size_t len;
 
-		memcpy(&raw, p, 4);
-		memcpy(&a32, p + 28, 4);
-		memcpy(&plen, p + 46, 2);
-		if (raw == (WC_BLK_MAGIC | WC_BLK_VERSION_7) &&
-		    !(a32 & WC_TA_CGROUP) &&
-		    (size_t)n >= WC_BLK_V7_SIZE + (size_t)plen) {
-			memcpy(&ev->sequence, p + 4, 4);
-			memcpy(&ev->time, p + 8, 8);
-			memcpy(&ev->sector, p + 16, 8);
-			memcpy(&ev->bytes, p + 24, 4);
-			ev->action = a32;
-			memcpy(&ev->pid, p + 32, 4);
-			memcpy(&ev->device, p + 36, 4);
-			memcpy(&ev->cpu, p + 40, 4);
-			memcpy(&ev->error, p + 44, 2);
-			ev->pdu_len = plen;
-			ev->cgroup = 0;
-			ev->version = WC_BLK_VERSION_7;
-			ev->has_cgroup = false;
-			ev->stream = dec->stream;
-			ev->pdu = p + WC_BLK_V7_SIZE;
-			dec->pending = WC_BLK_V7_SIZE + (size_t)plen;
+		dec_tail7(tail, dec->stream);
+		if ((len = dec_native7(p, (size_t)n, tail, ev)) != 0) {
+			dec->pending = len;
 			return 1;
 		}
 	}
@@ -352,16 +394,28 @@ static inline __attribute__((always_inline))
 size_t dec_run(struct wc_decoder *dec, struct wc_event *out, size_t k,
 	       size_t max, uint64_t limit, bool sw)
 {
-	size_t used = dec->win_used + dec->pending, len;
+	const unsigned char *win = dec->win;
+	size_t used = dec->win_used + dec->pending, len = 0, last = used;
+	size_t end = dec->win_len;
+	unsigned char tail[8];
 
-	while (k < max &&
-	       (len = dec_plain(dec->win + used, dec->win_len - used, sw,
-				dec->stream, &out[k])) != 0) {
-		dec->win_used = used;
-		dec->pending = len;
+	dec_tail7(tail, dec->stream);
+	while (k < max) {
+		if (sw || !(len = dec_native7(win + used, end - used, tail,
+					      &out[k])))
+			len = dec_plain(win + used, end - used, sw,
+					dec->stream, &out[k]);
+		if (!len)
+			break;
+		last = used;
 		used += len;
 		if (out[k++].time > limit)
 			break;
+	}
+	/* The last record handed out is consumed at the next call. */
+	if (used != last) {
+		dec->win_used = last;
+		dec->pending = used - last;
 	}
 	dec->rec_offset = dec->win_off + dec->win_used;
 	return k;
