@@ -145,6 +145,36 @@ START_TEST(test_refused)
 }
 END_TEST
 
+/* A value pointer outlives every put that adds nothing (input.c's
+ * per-stream sequence caches rely on it): puts that find their key,
+ * and puts refused past the bound, leave the array where it was. */
+START_TEST(test_found_moves_nothing)
+{
+	struct wc_map *m = NULL;
+	void *v, *first, *w;
+	uint64_t k;
+
+	ck_assert_int_eq(wc_map_open(&m, sizeof(uint64_t), 64, NULL), 0);
+	ck_assert_int_eq(wc_map_put(m, 1000, &first, NULL), WC_MAP_ADDED);
+	*(uint64_t *)first = 77;
+	for (k = 1; k < 64; k++)
+		ck_assert_int_ge(wc_map_put(m, k, &v, NULL), 0);
+	/* Added keys may have moved it: take it again. */
+	ck_assert_int_eq(wc_map_put(m, 1000, &first, NULL), WC_MAP_FOUND);
+	for (k = 0; k < 2000; k++) {
+		uint64_t key = k % 128;
+		int r = wc_map_put(m, key, &v, NULL);
+
+		ck_assert_int_eq(r, key >= 1 && key < 64 ? WC_MAP_FOUND :
+				 WC_MAP_FULL);
+		w = wc_map_get(m, 1000);
+		ck_assert_ptr_eq(w, first);
+	}
+	ck_assert_uint_eq(*(uint64_t *)first, 77);
+	wc_map_free(m);
+}
+END_TEST
+
 static Suite *map_suite(void)
 {
 	Suite *s = suite_create("map");
@@ -153,6 +183,7 @@ static Suite *map_suite(void)
 	tcase_add_test(tc, test_against_model);
 	tcase_add_test(tc, test_set_and_bound);
 	tcase_add_test(tc, test_refused);
+	tcase_add_test(tc, test_found_moves_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -66,6 +66,13 @@ struct stream {
 	struct scout_name *names;
 	uint32_t nnames, names_next, names_cap;
 	uint64_t names_upto;    /* batches before this one were scouted */
+	/* pull_run()'s own copy of seq_last()'s answer for this stream's
+	 * last key: the streams of a merge take turns, and one cache for
+	 * them all missed at every turn.  Valid while no key was added
+	 * since (seq_added): only a put that adds one moves the map. */
+	uint64_t seq_key;
+	uint32_t *seq_val;
+	uint64_t seq_at;
 };
 
 
@@ -102,6 +109,7 @@ struct wc_input {
 	 * mostly share it, and no other put moved the map since. */
 	uint64_t seq_key;
 	uint32_t *seq_val;
+	uint64_t seq_added;      /* keys added to seqs so far */
 	int failed;
 };
 
@@ -886,8 +894,13 @@ static int seq_last(struct wc_input *in, uint64_t key, uint32_t **last)
 	if (!in->seqs && wc_map_open(&in->seqs, sizeof(uint32_t),
 				     WC_INPUT_MAX_SEQ_KEYS, NULL) < 0)
 		return -1;
-	if (wc_map_put(in->seqs, key, (void **)last, NULL) < 0)
+	switch (wc_map_put(in->seqs, key, (void **)last, NULL)) {
+	case WC_MAP_ADDED:
+		in->seq_added++;
+		break;
+	case -1:
 		return -1;
+	}
 	/* Every put goes through here: the value kept stays valid until
 	 * the next one, which replaces it. */
 	in->seq_key = key;
@@ -1184,11 +1197,18 @@ static int pull_run(void *ctx, unsigned i, struct wc_event *out, size_t max,
 				continue;
 			}
 			if (ev->sequence && !wc_event_is_notify(ev)) {
-				uint32_t *last;
+				uint64_t key = (uint64_t)ev->device << 32 |
+					       ev->cpu;
+				uint32_t *last = s->seq_val;
 
-				if (seq_last(in, (uint64_t)ev->device << 32 |
-						 ev->cpu, &last) < 0)
-					goto fail_oom;
+				if (key != s->seq_key || !last ||
+				    s->seq_at != in->seq_added) {
+					if (seq_last(in, key, &last) < 0)
+						goto fail_oom;
+					s->seq_key = key;
+					s->seq_val = last;
+					s->seq_at = in->seq_added;
+				}
 				if (last && *last && ev->sequence > *last + 1)
 					s->info.skips += ev->sequence - *last - 1;
 				if (last)

@@ -27,8 +27,10 @@
  *  - keys are never removed one by one (the tables it serves only grow
  *    to their bound), only all at once (wc_map_clear()); any uint64_t is
  *    a key, 0 and UINT64_MAX included;
- *  - a value pointer is valid until the next wc_map_put() (which may move
- *    the array) or wc_map_free(); values start zeroed;
+ *  - a value pointer is valid until the next wc_map_put() that adds a
+ *    key (WC_MAP_ADDED: it may move the array; one that finds its key or
+ *    is full moves nothing), wc_map_clear() or wc_map_free(); values
+ *    start zeroed;
  *  - the map owns its memory; wc_map_free(NULL) is fine.
  */
 #ifndef WC_MAP_H
