@@ -414,6 +414,44 @@ START_TEST(test_ahead_early_free)
 }
 END_TEST
 
+/* A member many rings long, read in steps of every size with pauses that
+ * let the thread fill its ring and sleep: it sleeps until half the ring
+ * is free and is woken then, so every byte arrives, in order, whether
+ * the caller waits for a block or the thread waits for room. */
+START_TEST(test_ahead_refill)
+{
+	static const size_t steps[] = { 1, 48, 4096, 65536, 65601, 131072 };
+	struct wc_source *src = NULL;
+	const unsigned char *p;
+	size_t size = 4u << 20, off = 0, i, k = 0;
+	struct wc_err err;
+	ssize_t got;
+
+	make_archive(size);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_source_open_member_ahead(&src, path, "run/d", &err), 0);
+	while ((got = wc_source_peek_all(src, 1, &p, &err)) > 0) {
+		size_t take = steps[k++ % (sizeof(steps) / sizeof(steps[0]))];
+
+		if (take > (size_t)got)
+			take = (size_t)got;
+		for (i = 0; i < take; i++)
+			if (p[i] != noise(off + i))
+				ck_abort_msg("byte %zu differs", off + i);
+		wc_source_consume(src, take);
+		off += take;
+		ck_assert_uint_eq(wc_source_offset(src), off);
+		/* Now and then the thread gets ahead and fills the ring. */
+		if (k % 37 == 0)
+			usleep(2000);
+	}
+	ck_assert_int_eq(got, 0);
+	ck_assert_uint_eq(off, size);
+	wc_source_free(src);
+	unlink(path);
+}
+END_TEST
+
 static Suite *source_suite(void)
 {
 	Suite *s = suite_create("source");
@@ -430,6 +468,7 @@ static Suite *source_suite(void)
 	tcase_add_test(tc, test_member_truncated);
 	tcase_add_test(tc, test_member_corrupt);
 	tcase_add_test(tc, test_ahead_early_free);
+	tcase_add_test(tc, test_ahead_refill);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -80,13 +80,13 @@ struct wc_input;
  *    can keep its handle, the first WC_INPUT_AHEAD members that need
  *    one are each read ahead on a thread of their own, started when the
  *    scan meets the member
- *    (wc_source_open_member_ahead(), source.h): 512 KiB of blocks
+ *    (wc_source_open_member_ahead(), source.h): 1 MiB of blocks
  *    instead of 128 KiB, and a thread with a stack of WC_SOURCE_STACK,
  *    each.  Past WC_INPUT_MAX_OPEN members they are stopped.
  * So memory is at most WC_INPUT_MEM_BUDGET (the small members and the
  * records kept, together) + WC_INPUT_MAX_OPEN x (128 KiB
  * of read-ahead + one libarchive handle: about 230 KB for gzip, more for
- * xz or zstd with large windows) + WC_INPUT_AHEAD x 384 KiB more for the
+ * xz or zstd with large windows) + WC_INPUT_AHEAD x 896 KiB more for the
  * members read on threads (twice that with wc_input_set_blkparse_names()'s
  * scouts) + the per-file costs, and at most
  * WC_INPUT_MAX_OPEN + 2 descriptors.
@@ -187,7 +187,7 @@ const char *wc_input_comm(const struct wc_input *in, uint32_t pid);
  * members read whole at the scan are read twice; a member read from its
  * archive keeps a second handle for its scout (at most WC_INPUT_MAX_OPEN
  * more; the first WC_INPUT_AHEAD of them read ahead on threads from this
- * call, as the members are from the scan, another 512 KiB each), except
+ * call, as the members are from the scan, another 1 MiB each), except
  * when such members outnumber WC_INPUT_MAX_OPEN: those
  * would need a handle each: for those, one pass at a time on a handle of
  * its own (closing another stream first when none is free) reads a

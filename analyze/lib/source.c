@@ -21,6 +21,9 @@
  * is taken over whole, never copied.  Reading in the same steps with or
  * without a thread gives the same offsets in messages. */
 #define HEAD WC_SOURCE_MAX_PEEK
+/* A reader thread that filled its ring sleeps until no more than this
+ * many of its blocks are left unread. */
+#define AHEAD_LOW ((WC_SOURCE_RING - 1u) / 2u)
 
 enum src_kind { SRC_FD, SRC_ARCHIVE, SRC_MEMORY };
 
@@ -48,6 +51,8 @@ struct ahead {
 	bool threaded;           /* false: filled on the caller's thread */
 	bool stop;               /* wc_source_free(): end now */
 	bool opened;             /* the member was found (without a thread) */
+	bool thread_waits;       /* the thread sleeps on freed */
+	bool caller_waits;       /* the caller sleeps on filled */
 	uint64_t head, tail;
 	unsigned char *mem;      /* the blocks, BUF_SIZE each */
 	struct block blocks[WC_SOURCE_RING];
@@ -318,7 +323,8 @@ static int ahead_fill(struct wc_source *src)
 	b->failed = r < 0;
 	pthread_mutex_lock(&ah->lock);
 	ah->head++;
-	pthread_cond_signal(&ah->filled);
+	if (ah->caller_waits)
+		pthread_cond_signal(&ah->filled);
 	pthread_mutex_unlock(&ah->lock);
 	return r;
 }
@@ -331,8 +337,15 @@ static void *ahead_main(void *arg)
 
 	for (;;) {
 		pthread_mutex_lock(&ah->lock);
-		while (!ah->stop && ah->head - ah->tail >= WC_SOURCE_RING - 1)
-			pthread_cond_wait(&ah->freed, &ah->lock);
+		/* A full ring is refilled once half of it is free, not at
+		 * every block handed back: a wake-up costs more than a
+		 * block's decompression on a virtual machine. */
+		if (ah->head - ah->tail >= WC_SOURCE_RING - 1)
+			while (!ah->stop && ah->head - ah->tail > AHEAD_LOW) {
+				ah->thread_waits = true;
+				pthread_cond_wait(&ah->freed, &ah->lock);
+			}
+		ah->thread_waits = false;
 		stop = ah->stop;
 		pthread_mutex_unlock(&ah->lock);
 		if (stop || ahead_fill(src) <= 0)
@@ -510,15 +523,19 @@ static void ahead_take(struct wc_source *src, unsigned char **to,
 	if (empty && !ah->threaded)
 		ahead_fill(src);
 	pthread_mutex_lock(&ah->lock);
-	while (ah->head == ah->tail)
+	while (ah->head == ah->tail) {
+		ah->caller_waits = true;
 		pthread_cond_wait(&ah->filled, &ah->lock);
+	}
+	ah->caller_waits = false;
 	idx = (unsigned)(ah->tail % WC_SOURCE_RING);
 	*blk = ah->blocks[idx];
 	*to = ah->mem + (size_t)idx * BUF_SIZE;
 	/* Before the held block goes back to the thread. */
 	memcpy(*to + HEAD - tail, src->buf + src->start, tail);
 	ah->tail++;
-	pthread_cond_signal(&ah->freed);
+	if (ah->thread_waits && ah->head - ah->tail <= AHEAD_LOW)
+		pthread_cond_signal(&ah->freed);
 	pthread_mutex_unlock(&ah->lock);
 	if (blk->failed)
 		*src->read_err = ah->err;

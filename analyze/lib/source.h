@@ -21,7 +21,7 @@
  *    the largest peek, WC_SOURCE_MAX_PEEK, about 128 KiB in all); nothing
  *    is allocated per read.  A memory source has no buffer of its own; a
  *    member read ahead on a thread (wc_source_open_member_ahead()) has
- *    WC_SOURCE_RING such buffers, 512 KiB, and no other;
+ *    WC_SOURCE_RING such buffers, 1 MiB, and no other;
  *  - an archive member is read 64 KiB at a time from offsets that are
  *    multiples of 64 KiB, with or without a thread: the offset of a read
  *    error is where the read that failed began (the bytes before it are
@@ -77,7 +77,10 @@ int wc_source_open_member(struct wc_source **out, const char *path,
  * decompresses it up to the member and reads the member into a ring of
  * WC_SOURCE_RING blocks of 64 KiB (each with room for the largest peek
  * in front: 128 KiB) while the caller reads the blocks before, so the
- * decompression and the caller's work run side by side.  Memory: the
+ * decompression and the caller's work run side by side.  A thread that
+ * filled the ring sleeps until half of it is free again, and each side
+ * wakes the other only when it sleeps: a wake-up per few blocks, not two
+ * per block.  Memory: the
  * ring, a libarchive handle and a thread stack of WC_SOURCE_STACK; one
  * descriptor, closed with the handle as soon as the member is read.
  *
@@ -92,7 +95,7 @@ int wc_source_open_member(struct wc_source **out, const char *path,
  * as wc_source_open_member() reads them, opening the archive at the
  * first.
  */
-#define WC_SOURCE_RING 4u
+#define WC_SOURCE_RING 8u
 #define WC_SOURCE_STACK (1u << 20)
 int wc_source_open_member_ahead(struct wc_source **out, const char *path,
 				const char *member, struct wc_err *err);
