@@ -26,6 +26,7 @@ struct node {
 	enum kind kind;
 	uint64_t seq;                 /* creation order: oldest wins */
 	bool at_driver;               /* RQ/ERQ: dispatched, not requeued */
+	bool requeued;                /* RQ: counted in dev.requeued */
 	struct wc_request rq;
 };
 
@@ -39,6 +40,9 @@ struct list {
 struct dev {
 	uint32_t device;
 	uint32_t at_driver;           /* requests dispatched, not completed */
+	uint32_t requeued;            /* RQ nodes requeued, not dispatched
+				       * again: a D looks for one only when
+				       * there is one */
 	struct list lists[K_NKINDS];
 };
 
@@ -53,7 +57,12 @@ struct wc_tracker {
 	wc_event_source next;
 	void *ctx;
 	struct wc_event one;
+	/* stats is brought up to date (stats_sync()) before the caller can
+	 * look: per event, only what cannot be worked out later. */
 	struct wc_tracker_stats stats;
+	uint64_t read;                /* events in the batches so far */
+	uint64_t notifies;
+	uint64_t latest;              /* of the non-notify events, or 0 */
 
 	struct node **buckets;
 	size_t nbuckets;              /* power of two */
@@ -66,7 +75,8 @@ struct wc_tracker {
 	 * garbage costs one probe sequence per event, never a scan. */
 	struct dev devs[WC_MAX_DEVICES];
 	size_t ndevs;
-	size_t last_dev;              /* index: traces mostly stay on one */
+	struct dev *last_dev;         /* traces mostly stay on one; NULL
+				       * before the first */
 	uint8_t dev_slots[DEV_SLOTS];
 
 	/* Dropped nodes wait here for reuse instead of going back to
@@ -177,18 +187,17 @@ static inline struct node *hash_find(struct wc_tracker *tr, uint32_t device,
 }
 
 /* The device's state, or NULL past WC_MAX_DEVICES (the event is then
- * counted in stats.ignored_events by the caller). */
+ * counted in stats.ignored_events by the caller); dev_of() has tried
+ * the last one already. */
 static struct dev *dev_get(struct wc_tracker *tr, uint32_t device)
 {
 	size_t h = (size_t)((device * 0x9e3779b9u) >> 24) & (DEV_SLOTS - 1);
 	int k;
 
-	if (tr->ndevs && tr->devs[tr->last_dev].device == device)
-		return &tr->devs[tr->last_dev];
 	for (; tr->dev_slots[h]; h = (h + 1) & (DEV_SLOTS - 1))
 		if (tr->devs[tr->dev_slots[h] - 1].device == device) {
-			tr->last_dev = tr->dev_slots[h] - 1u;
-			return &tr->devs[tr->last_dev];
+			tr->last_dev = &tr->devs[tr->dev_slots[h] - 1u];
+			return tr->last_dev;
 		}
 	if (tr->ndevs == WC_MAX_DEVICES)
 		return NULL;
@@ -197,7 +206,7 @@ static struct dev *dev_get(struct wc_tracker *tr, uint32_t device)
 		WC_TAILQ_INIT(&tr->devs[tr->ndevs].lists[k].q);
 	tr->devs[tr->ndevs].device = device;
 	tr->dev_slots[h] = (uint8_t)(tr->ndevs + 1);
-	tr->last_dev = tr->ndevs;
+	tr->last_dev = &tr->devs[tr->ndevs];
 	return &tr->devs[tr->ndevs++];
 }
 
@@ -205,17 +214,25 @@ static struct dev *dev_get(struct wc_tracker *tr, uint32_t device)
  * than what they do. */
 #define HOT static inline __attribute__((always_inline))
 
-/* Unlinks n and puts it in the pool. */
-HOT void node_drop(struct wc_tracker *tr, struct dev *d, struct node *n)
+/* Unlinks n, of kind (n->kind, or a constant where the caller knows it:
+ * the tests of the other kinds then go), and puts it in the pool. */
+HOT void node_drop_kind(struct wc_tracker *tr, struct dev *d, struct node *n,
+			enum kind kind)
 {
-	if (n->kind == K_BIO || n->kind == K_RQ)
+	if (kind == K_BIO || kind == K_RQ)
 		hash_remove(tr, n);
-	list_del(&d->lists[n->kind], n);
-	if ((n->kind == K_RQ || n->kind == K_ERQ) && n->at_driver &&
-	    d->at_driver)
+	list_del(&d->lists[kind], n);
+	if ((kind == K_RQ || kind == K_ERQ) && n->at_driver && d->at_driver)
 		d->at_driver--;
+	if (kind == K_RQ && n->requeued)
+		d->requeued--;
 	WC_TAILQ_NEXT(n, link) = tr->pool;
 	tr->pool = n;
+}
+
+HOT void node_drop(struct wc_tracker *tr, struct dev *d, struct node *n)
+{
+	node_drop_kind(tr, d, n, n->kind);
 }
 
 HOT struct node *node_new(struct wc_tracker *tr, struct dev *d,
@@ -251,6 +268,7 @@ HOT struct node *node_new(struct wc_tracker *tr, struct dev *d,
 	n->kind = kind;
 	n->seq = tr->seq++;
 	n->at_driver = false;
+	n->requeued = false;
 	n->rq = (struct wc_request){
 		.device = ev->device,
 		.sector = kind == K_BIO || kind == K_RQ ? ev->sector : 0,
@@ -275,7 +293,10 @@ static uint64_t sectors_of(uint32_t bytes)
 static int on_queue(struct wc_tracker *tr, struct dev *d,
 		    const struct wc_event *ev, struct wc_err *err)
 {
-	struct node *n = node_new(tr, d, ev->bytes ? K_BIO : K_EBIO, ev, err);
+	/* Each call with its kind known: node_new() is inlined without
+	 * the tests of the other kinds. */
+	struct node *n = ev->bytes ? node_new(tr, d, K_BIO, ev, err) :
+				     node_new(tr, d, K_EBIO, ev, err);
 
 	if (!n)
 		return -1;
@@ -313,7 +334,7 @@ static int take_bios(struct wc_tracker *tr, struct dev *d,
 			hash_insert(tr, b);
 			break;
 		}
-		node_drop(tr, d, b);
+		node_drop_kind(tr, d, b, K_BIO);
 		pos = end;
 	}
 	return 0;
@@ -334,13 +355,17 @@ static int on_issue(struct wc_tracker *tr, struct dev *d,
 			n->rq.q_time = b->rq.q_time;
 			n->rq.pid = b->rq.pid;
 			n->rq.nbios = 1;
-			node_drop(tr, d, b);
+			node_drop_kind(tr, d, b, K_EBIO);
 		}
 		goto dispatched;
 	}
-	n = hash_find(tr, ev->device, ev->sector, K_RQ);
+	/* Only a requeued request is looked for, and only when there is
+	 * one: most D start a request. */
+	n = d->requeued ? hash_find(tr, ev->device, ev->sector, K_RQ) : NULL;
 	if (n && !n->at_driver) {
 		/* Back from a requeue. */
+		n->requeued = false;
+		d->requeued--;
 		n->rq.bytes = ev->bytes;
 		n->rq.action = ev->action & ~(uint64_t)0xffff;
 		goto dispatched;
@@ -370,6 +395,10 @@ static void on_requeue(struct wc_tracker *tr, struct dev *d,
 	if (!n || !n->at_driver)
 		return;
 	n->at_driver = false;
+	if (n->kind == K_RQ) {
+		n->requeued = true;
+		d->requeued++;
+	}
 	n->rq.requeues++;
 	if (d->at_driver)
 		d->at_driver--;
@@ -416,48 +445,80 @@ static int on_complete(struct wc_tracker *tr, struct dev *d,
 	return 1;
 }
 
-/* 1 with a request, 0 when the event gave none, -1 on failure. */
-static int handle(struct wc_tracker *tr, const struct wc_event *ev,
-		  struct wc_request *rq, struct wc_err *err)
-{
-	struct dev *d;
-	unsigned what;
+/* The earliest and latest time of the non-notify events, kept by
+ * wc_tracker_next() in locals while it runs through a batch. */
+struct span {
+	uint64_t first, latest;
+};
 
-	tr->stats.events++;
-	if (wc_event_is_notify(ev))
-		return 0;
-	tr->stats.io_events++;
-	/* Earliest and latest, not first and last: a clock that stepped
-	 * back must not shrink the window below the requests it holds.
-	 * WC_NO_TIME is the largest time, so the earliest needs no test of
-	 * its own. */
-	if (ev->time < tr->stats.first_time)
-		tr->stats.first_time = ev->time;
-	if (ev->time > tr->stats.last_time || tr->stats.last_time == WC_NO_TIME)
-		tr->stats.last_time = ev->time;
-	if (wc_event_has(ev, WC_TC_PC))
-		return 0;
-	what = wc_event_what(ev);
-	if (what >= 32 || !((1u << WC_TA_QUEUE | 1u << WC_TA_ISSUE |
-			     1u << WC_TA_REQUEUE | 1u << WC_TA_COMPLETE) >>
-			    what & 1u))
-		return 0;
-	d = dev_get(tr, ev->device);
-	if (!d) {
+/* Earliest and latest, not first and last: a clock that stepped back
+ * must not shrink the window below the requests it holds.  WC_NO_TIME
+ * is the largest time, so the earliest needs no test of its own; the
+ * latest is WC_NO_TIME until an event came (stats_sync()). */
+HOT void span_add(struct span *sp, uint64_t t)
+{
+	sp->first = t < sp->first ? t : sp->first;
+	sp->latest = t > sp->latest ? t : sp->latest;
+}
+
+/* The device of an event the tracker follows, or NULL (counted). */
+HOT struct dev *dev_of(struct wc_tracker *tr, uint32_t device)
+{
+	struct dev *d = tr->last_dev;
+
+	if (d && d->device == device)
+		return d;
+	d = dev_get(tr, device);
+	if (!d)
 		tr->stats.ignored_events++;
+	return d;
+}
+
+/* 1 with a request, 0 when the event gave none, -1 on failure. */
+HOT int handle(struct wc_tracker *tr, struct span *sp,
+	       const struct wc_event *ev, struct wc_request *rq,
+	       struct wc_err *err)
+{
+	uint64_t action = ev->action;
+	struct dev *d;
+
+	/* Notify records and SCSI commands are rare: one test for both. */
+	if (action & (WC_TC(WC_TC_NOTIFY) | WC_TC(WC_TC_PC))) {
+		if (action & WC_TC(WC_TC_NOTIFY))
+			tr->notifies++;
+		else
+			span_add(sp, ev->time);
 		return 0;
 	}
-	switch (what) {
+	span_add(sp, ev->time);
+	/* One range test and a jump for every kind of event. */
+	switch ((unsigned)(action & WC_TA_MASK)) {
 	case WC_TA_QUEUE:
-		return on_queue(tr, d, ev, err);
+		d = dev_of(tr, ev->device);
+		return d ? on_queue(tr, d, ev, err) : 0;
 	case WC_TA_ISSUE:
-		return on_issue(tr, d, ev, err);
+		d = dev_of(tr, ev->device);
+		return d ? on_issue(tr, d, ev, err) : 0;
 	case WC_TA_REQUEUE:
-		on_requeue(tr, d, ev);
+		d = dev_of(tr, ev->device);
+		if (d)
+			on_requeue(tr, d, ev);
 		return 0;
+	case WC_TA_COMPLETE:
+		d = dev_of(tr, ev->device);
+		return d ? on_complete(tr, d, ev, rq) : 0;
 	default:
-		return on_complete(tr, d, ev, rq);
+		return 0;
 	}
+}
+
+/* The counters worked out from what handle() keeps. */
+static void stats_sync(struct wc_tracker *tr)
+{
+	tr->stats.events = tr->read - (tr->n - tr->pos);
+	tr->stats.io_events = tr->stats.events - tr->notifies;
+	tr->stats.last_time = tr->stats.io_events ? tr->latest : WC_NO_TIME;
+	/* first_time is kept in place: WC_NO_TIME until an event came. */
 }
 
 /* Hands out the next unfinished request, or returns 0. */
@@ -504,27 +565,46 @@ static int one_at_a_time(void *ctx, const struct wc_event **evs, size_t *n,
 int wc_tracker_next(struct wc_tracker *tr, struct wc_request *rq,
 		    struct wc_err *err)
 {
+	const struct wc_event *ev, *end;
+	struct span sp;
 	int r;
 
 	for (;;) {
-		while (tr->pos < tr->n) {
+		/* In locals: handle() writes through tr, and the compiler
+		 * would load them again for every event. */
+		ev = tr->evs + tr->pos;
+		end = tr->evs + tr->n;
+		sp.first = tr->stats.first_time;
+		sp.latest = tr->latest;
+		while (ev < end) {
 			/* handle() fills all of *rq when it returns 1. */
-			r = handle(tr, &tr->evs[tr->pos++], rq, &tr->src_err);
-			if (r > 0)
-				return 1;
+			r = handle(tr, &sp, ev++, rq, &tr->src_err);
+			if (r == 0)
+				continue;
+			tr->stats.first_time = sp.first;
+			tr->latest = sp.latest;
+			tr->pos = (size_t)(ev - tr->evs);
 			if (r < 0) {
 				tr->failed = true;
 				goto done;
 			}
+			stats_sync(tr);
+			return 1;
 		}
+		tr->stats.first_time = sp.first;
+		tr->latest = sp.latest;
+		tr->pos = tr->n;
 		if (tr->source_done)
 			break;
 		tr->pos = tr->n = 0;
 		r = tr->bnext(tr->bctx, &tr->evs, &tr->n, &tr->src_err);
 		if (r < 0)
 			tr->failed = true;
-		if (r <= 0)
+		if (r <= 0) {
+			tr->n = 0;
 			goto done;
+		}
+		tr->read += tr->n;
 	}
 	goto drained;
 
@@ -532,8 +612,10 @@ done:
 	/* Nothing more is read, not even the rest of a batch after a
 	 * failure. */
 	tr->source_done = true;
+	tr->read -= tr->n - tr->pos;
 	tr->pos = tr->n = 0;
 drained:
+	stats_sync(tr);
 	if (drain(tr, rq))
 		return 1;
 	if (tr->failed) {
