@@ -47,6 +47,7 @@ struct wc_account {
 	struct wc_phase_window phases[WC_MAX_PHASES];
 	struct adev *devs[WC_MAX_DEVICES];
 	size_t ndevs;
+	struct adev *last;               /* requests mostly stay on one */
 	uint64_t ignored_devices;
 	struct wc_wait waits[WC_MAX_COMMS];
 	size_t nwaits;
@@ -121,7 +122,8 @@ static const unsigned char pos_first[64] = {
  * bits.  Within a relative 1e-9 of an edge (and outside the bins' range)
  * log2 decides, so the bin is always the one log2 gives: its error, and
  * the rounding of the subtraction and product, are below 1e-12 there. */
-size_t wc_account_pos_bin(uint64_t ns, double bytes)
+static inline __attribute__((always_inline)) size_t pos_bin(uint64_t ns,
+							    double bytes)
 {
 	double x;
 	uint64_t bits, mant;
@@ -144,7 +146,12 @@ size_t wc_account_pos_bin(uint64_t ns, double bytes)
 	return (size_t)(e - POS_LO) * POS_SUB + j;
 }
 
-static void lat_add(struct wc_latency *l, uint64_t *bins, uint64_t v,
+size_t wc_account_pos_bin(uint64_t ns, double bytes)
+{
+	return pos_bin(ns, bytes);
+}
+
+static inline void lat_add(struct wc_latency *l, uint64_t *bins, uint64_t v,
 		    size_t bin)
 {
 	if (l->n == 0 || v < l->min)
@@ -201,12 +208,14 @@ static bool inside(uint64_t t, uint64_t s, uint64_t e)
 
 static struct adev *dev_get(struct wc_account *ac, uint32_t device)
 {
-	struct adev *d;
+	struct adev *d = ac->last;
 	size_t i;
 
+	if (d && d->device == device)
+		return d;
 	for (i = 0; i < ac->ndevs; i++)
 		if (ac->devs[i]->device == device)
-			return ac->devs[i];
+			return ac->last = ac->devs[i];
 	if (ac->ndevs == WC_MAX_DEVICES)
 		return NULL;
 	d = calloc(1, sizeof(*d));
@@ -224,7 +233,7 @@ static struct adev *dev_get(struct wc_account *ac, uint32_t device)
 	for (i = 0; i < ac->nphases; i++)
 		d->phases[i].f.device = device;
 	ac->devs[ac->ndevs++] = d;
-	return d;
+	return ac->last = d;
 }
 
 /* What a request adds to every figure that counts it (its device's, and
@@ -251,20 +260,27 @@ static void facts_of(struct facts *x, const struct wc_request *rq,
 	x->fua = wc_request_is_fua(rq);
 	x->seek_known = seek_known;
 	x->seek = seek_known && dist > 128;
+	x->seek_bin = 0;
 	if (x->seek) {
 		unsigned k = 63u - (unsigned)__builtin_clzll(dist);
 
 		x->seek_bin = k < WC_SEEK_BINS ? k : WC_SEEK_BINS - 1;
 	}
 	x->d2c_known = rq->d_time != WC_NO_TIME && rq->d_time <= rq->c_time;
+	x->d2c = 0;
+	x->d2c_bin = 0;
 	if (x->d2c_known) {
 		x->d2c = rq->c_time - rq->d_time;
 		x->d2c_bin = lat_bin(x->d2c);
 	}
 }
 
+/* Each request passes these once or more: a call each would cost more
+ * than what they do. */
+#define HOT static inline __attribute__((always_inline))
+
 /* Per-request figures counted where the request completed. */
-static void count_request(struct fig *g, const struct facts *x)
+HOT void count_request(struct fig *g, const struct facts *x)
 {
 	struct wc_figures *f = &g->f;
 
@@ -290,14 +306,14 @@ static void count_request(struct fig *g, const struct facts *x)
 }
 
 /* bin: the slice's positioning bin, or SIZE_MAX to work it out. */
-static void add_slice(struct fig *g, enum wc_cat cat, uint64_t ns,
+HOT void add_slice(struct fig *g, enum wc_cat cat, uint64_t ns,
 		      double bytes, size_t bin)
 {
 	g->f.time_ns[cat] += ns;
 	if (!has_positioning(cat) || bytes <= 0)
 		return;
 	if (bin == SIZE_MAX)
-		bin = wc_account_pos_bin(ns, bytes);
+		bin = pos_bin(ns, bytes);
 	g->pos_s[bin] += ns;
 	g->pos_b[bin] += bytes;
 }
@@ -387,7 +403,7 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 	facts_of(&x, rq, cat, seek_known, dist);
 	count_request(&d->whole, &x);
 	if (has_positioning(cat) && rq->bytes)
-		bin = wc_account_pos_bin(slice, rq->bytes);
+		bin = pos_bin(slice, rq->bytes);
 	add_slice(&d->whole, cat, slice, rq->bytes, bin);
 	if (rq->d_time != WC_NO_TIME && rq->d_time <= c)
 		d->whole.f.inflight_ns += c - rq->d_time;

@@ -45,11 +45,6 @@ static bool has(const struct wc_request *rq, unsigned bit)
 	return (rq->action & WC_TC(bit)) != 0;
 }
 
-bool wc_request_is_fua(const struct wc_request *rq)
-{
-	return has(rq, WC_TC_WRITE) && has(rq, WC_TC_FUA);
-}
-
 static bool is_journal(const struct wc_classifier *cl,
 		       const struct wc_request *rq)
 {

@@ -65,7 +65,12 @@ void wc_classifier_range(struct wc_classifier *cl, uint32_t device,
 enum wc_cat wc_classify(const struct wc_classifier *cl,
 			const struct wc_request *rq);
 
-/* True when a request is a FUA write. */
-bool wc_request_is_fua(const struct wc_request *rq);
+/* True when a request is a FUA write.  Inline: the accountant asks it
+ * for every request. */
+static inline bool wc_request_is_fua(const struct wc_request *rq)
+{
+	return (rq->action & WC_TC(WC_TC_WRITE)) &&
+	       (rq->action & WC_TC(WC_TC_FUA));
+}
 
 #endif /* WC_CLASSIFY_H */
