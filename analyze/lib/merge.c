@@ -234,38 +234,65 @@ struct slot {
 	unsigned char small[INLINE_PDU];
 };
 
+/* A payload longer than INLINE_PDU, kept on the heap. */
+struct big_pdu {
+	unsigned char *p;
+	size_t cap;
+};
+
 /*
  * The window is split in two, and the event handed out is the earlier of
  * their heads, so the output is the same as from one heap over the whole
- * window: a FIFO of events in arrival order that are each not earlier
- * than the one before them, and a heap of the others.  An event not
- * earlier than the FIFO's tail joins the FIFO in O(1): input already in
- * order (a "blkparse -d" file) never touches the heap, and input out of
- * order only by a little (stdin, CPU buffers interleaved) keeps the heap
- * small.
+ * window: a ring of events in arrival order that are each not earlier
+ * than the one before them, and a heap of the others (late events).
+ *
+ * The ring is where a run is decoded: pull_run() writes straight into
+ * its free slots, an event not earlier than the ring's last stays where
+ * it was written, and only a late one is copied out, into a slot of the
+ * heap's.  So input already in order (a "blkparse -d" file) costs a key
+ * comparison and its payload's copy per event on the way in and one copy
+ * on the way out, and never touches the heap.
+ *
+ * The window's answer does not depend on when an event was classified:
+ * only on which events take part when each is handed out.  The k-th
+ * event handed out is the least of those with an arrival number below
+ * k + window (all of them once the input ended) not handed out yet.
+ * The ring is sorted, so its head is its least, and it may go as soon
+ * as its own arrival is below that bound; a late event waits in "late"
+ * (arrival order) until its arrival is, and only then joins the heap,
+ * which so holds only events that take part.  Runs are read while fewer
+ * than k + window events arrived, up to WC_REORDER_BATCH ahead.
  */
 struct wc_reorder {
 	size_t window;
 	wc_merge_pull_fn pull;
 	wc_merge_pull_run_fn pull_run;   /* or NULL */
 	void *ctx;
+	/* The ring, in arrival order: cap slots, of which the events in
+	 * the window (ring_n from head) and the ones handed out by the last
+	 * next_batch() (ring_held before head), whose payloads the caller
+	 * may still read.  Each slot has its own payload room. */
+	struct wc_event *ring;
+	uint64_t *ring_arrival;
+	unsigned char (*ring_small)[INLINE_PDU];
+	struct big_pdu *ring_big;
+	size_t cap, head, tail, ring_n, ring_held;
+	/* Late events (and, for wc_reorder_set_blkparse(), all events) in
+	 * slots of their own, handed out through the heap. */
 	struct slot *slots;
-	struct wc_event stage[WC_REORDER_BATCH];  /* a run, before its slots */
-	size_t stage_pos, stage_n;
-	size_t *fifo;            /* ring of slot numbers, in arrival order */
-	size_t fifo_head, fifo_n;
-	size_t fifo_tail;        /* where the next one goes */
 	struct wc_prioq *heap;   /* items: slot numbers */
 	size_t nheap;            /* events in the heap: no call when 0 */
-	size_t *free_slots;      /* window + WC_REORDER_BATCH of them */
+	size_t *late;            /* slots not in the heap yet, a ring */
+	size_t late_head, late_n;
+	size_t *free_slots;      /* window + 2 * WC_REORDER_BATCH of them */
 	size_t nfree;
-	size_t count;            /* events in the window (FIFO and heap) */
 	/* Slots handed out by the last next_batch(): the caller may still
 	 * read them, so the window refills into others until the next call. */
 	size_t held[WC_REORDER_BATCH];
 	size_t nheld;
 	size_t used;             /* slots 0..used-1 have held an event */
 	uint64_t arrivals;
+	uint64_t emitted;        /* events handed out */
 	uint64_t genesis;
 	int eof;
 	int failed;
@@ -274,6 +301,7 @@ struct wc_reorder {
 	/* wc_reorder_set_blkparse(): batches, and blkparse's wait */
 	int blkparse;
 	int stalled;
+	size_t count;            /* events in its window */
 	size_t batch;            /* events a batch: GENESIS_BATCH or the window */
 	size_t *batch_slots;     /* the batch being read, in arrival order */
 	struct wc_map *seqs;     /* (device, cpu) -> last sequence printed */
@@ -281,58 +309,55 @@ struct wc_reorder {
 	uint32_t *seq_val;
 };
 
+/* Late events waiting for the heap: those read ahead of the window
+ * (fewer than a run) and of the run read since (a run). */
+#define LATE_CAP (4u * WC_REORDER_BATCH)
+
 /* The second key, after time. */
 static uint64_t r_tie(const struct wc_event *ev)
 {
 	return (uint64_t)ev->device << 32 | ev->sequence;
 }
 
-/* True when slot a goes before slot b: (time, device, sequence, arrival). */
-static inline __attribute__((always_inline))
-int r_before(const struct wc_reorder *r, size_t a, size_t b)
-{
-	const struct slot *x = &r->slots[a], *y = &r->slots[b];
-	uint64_t tx, ty;
-
-	if (x->ev.time != y->ev.time)
-		return x->ev.time < y->ev.time;
-	tx = r_tie(&x->ev);
-	ty = r_tie(&y->ev);
-	if (tx != ty)
-		return tx < ty;
-	return x->arrival < y->arrival;
-}
-
 int wc_reorder_open(struct wc_reorder **out, size_t window,
 		    wc_merge_pull_fn pull, void *ctx, struct wc_err *err)
 {
 	struct wc_reorder *r;
-	size_t i;
+	size_t i, nslots;
 
 	*out = NULL;
 	if (window == 0)
 		window = 1;
+	/* The window, a run read ahead and a batch handed out. */
+	nslots = window + 2 * WC_REORDER_BATCH;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		goto fail;
-	r->slots = calloc(window + WC_REORDER_BATCH, sizeof(*r->slots));
-	r->fifo = calloc(window, sizeof(*r->fifo));
-	r->free_slots = calloc(window + WC_REORDER_BATCH,
-			       sizeof(*r->free_slots));
+	/* calloc()'s pages are touched only when used: the slots of late
+	 * events cost nothing for input in order. */
+	r->ring = calloc(nslots, sizeof(*r->ring));
+	r->ring_arrival = calloc(nslots, sizeof(*r->ring_arrival));
+	r->ring_small = calloc(nslots, sizeof(*r->ring_small));
+	r->ring_big = calloc(nslots, sizeof(*r->ring_big));
+	r->slots = calloc(nslots, sizeof(*r->slots));
+	r->late = calloc(LATE_CAP, sizeof(*r->late));
+	r->free_slots = calloc(nslots, sizeof(*r->free_slots));
 	r->batch = window < GENESIS_BATCH ? window : GENESIS_BATCH;
 	r->batch_slots = calloc(r->batch, sizeof(*r->batch_slots));
-	if (!r->slots || !r->fifo || !r->free_slots || !r->batch_slots)
+	if (!r->ring || !r->ring_arrival || !r->ring_small || !r->ring_big ||
+	    !r->slots || !r->late || !r->free_slots || !r->batch_slots)
 		goto fail_free;
 	/* The whole window from the start: no put() can fail later. */
 	if (wc_prioq_open(&r->heap, window, err) < 0)
 		goto fail_free;
 	r->window = window;
+	r->cap = nslots;
 	r->pull = pull;
 	r->ctx = ctx;
 	r->genesis = UINT64_MAX;
-	for (i = 0; i < window + WC_REORDER_BATCH; i++)
-		r->free_slots[i] = window + WC_REORDER_BATCH - 1 - i;
-	r->nfree = window + WC_REORDER_BATCH;
+	for (i = 0; i < nslots; i++)
+		r->free_slots[i] = nslots - 1 - i;
+	r->nfree = nslots;
 	wc_err_clear(&r->deferred);
 	wc_err_clear(&r->scratch);
 	*out = r;
@@ -345,9 +370,66 @@ fail:
 			  "out of memory");
 }
 
-/* Reads one event into a free slot, *slot; 0 at the end or on failure. */
-static inline int r_keep(struct wc_reorder *r, size_t i);
+/* Out of memory for a payload: the events before go out, then the
+ * failure; nothing more is read. */
+static int r_oom(struct wc_reorder *r)
+{
+	if (r->deferred.kind == WC_ERR_NONE)
+		wc_err_set(&r->deferred, WC_ERR_SYSTEM, NULL, NULL,
+			   WC_NO_OFFSET, "out of memory");
+	r->eof = 1;
+	return 0;
+}
 
+/* Copies ev's payload, which lives in the stream's buffer only until the
+ * next pull, into small or big, and points ev at the copy; 0 when out of
+ * memory. */
+static inline __attribute__((always_inline))
+int r_keep_pdu(struct wc_reorder *r, struct wc_event *ev,
+	       unsigned char *small, struct big_pdu *big)
+{
+	if (ev->pdu_len > INLINE_PDU) {
+		if (big->cap < ev->pdu_len) {
+			unsigned char *p = realloc(big->p, ev->pdu_len);
+
+			if (!p)
+				return r_oom(r);
+			big->p = p;
+			big->cap = ev->pdu_len;
+		}
+		memcpy(big->p, ev->pdu, ev->pdu_len);
+		ev->pdu = big->p;
+	} else {
+		if (ev->pdu_len)
+			memcpy(small, ev->pdu, ev->pdu_len);
+		ev->pdu = small;
+	}
+	return 1;
+}
+
+/* The event pulled into free slot i (the top of the free stack) is kept
+ * there with its arrival number; 0 when out of memory. */
+static int r_keep(struct wc_reorder *r, size_t i)
+{
+	struct slot *sl = &r->slots[i];
+	struct big_pdu big = { sl->pdu, sl->pdu_cap };
+	int ok;
+
+	ok = r_keep_pdu(r, &sl->ev, sl->small, &big);
+	sl->pdu = big.p;
+	sl->pdu_cap = big.cap;
+	if (!ok)
+		return 0;
+	if (i >= r->used)
+		r->used = i + 1;
+	sl->arrival = r->arrivals++;
+	if (sl->arrival < GENESIS_BATCH && sl->ev.time < r->genesis)
+		r->genesis = sl->ev.time;
+	r->nfree--;
+	return 1;
+}
+
+/* Reads one event into a free slot, *slot; 0 at the end or on failure. */
 static int r_take(struct wc_reorder *r, size_t *slot)
 {
 	struct slot *sl;
@@ -363,110 +445,186 @@ static int r_take(struct wc_reorder *r, size_t *slot)
 		r->eof = 1;
 		return 0;
 	}
-	return r_keep(r, i);
-}
-
-/* The event pulled into free slot i (the top of the free stack) joins
- * the window; 0 when out of memory. */
-static inline __attribute__((always_inline))
-int r_keep(struct wc_reorder *r, size_t i)
-{
-	struct slot *sl = &r->slots[i];
-
-	/* The pulled payload lives in the stream's buffer only until the
-	 * next pull: keep a copy with the event. */
-	if (sl->ev.pdu_len > INLINE_PDU) {
-		if (sl->pdu_cap < sl->ev.pdu_len) {
-			unsigned char *p = realloc(sl->pdu, sl->ev.pdu_len);
-
-			if (!p) {
-				if (r->deferred.kind == WC_ERR_NONE)
-					wc_err_set(&r->deferred, WC_ERR_SYSTEM,
-						   NULL, NULL, WC_NO_OFFSET,
-						   "out of memory");
-				r->eof = 1;
-				return 0;
-			}
-			sl->pdu = p;
-			sl->pdu_cap = sl->ev.pdu_len;
-		}
-		memcpy(sl->pdu, sl->ev.pdu, sl->ev.pdu_len);
-		sl->ev.pdu = sl->pdu;
-	} else {
-		if (sl->ev.pdu_len)
-			memcpy(sl->small, sl->ev.pdu, sl->ev.pdu_len);
-		sl->ev.pdu = sl->small;
-	}
-	if (i >= r->used)
-		r->used = i + 1;
-	sl->arrival = r->arrivals++;
-	if (sl->arrival < GENESIS_BATCH && sl->ev.time < r->genesis)
-		r->genesis = sl->ev.time;
-	r->nfree--;
+	if (!r_keep(r, i))
+		return 0;
 	r->count++;
 	return 1;
 }
 
-/* Reads one event into a free slot and queues it; 0 at the end or on
- * failure. */
-/* Queues slot i, just kept. */
-static inline __attribute__((always_inline))
-void r_queue(struct wc_reorder *r, size_t i)
+/* A late event, read into the ring: copied into a slot of its own, into
+ * the heap when it takes part already, else to wait in late for its
+ * turn; 0 when out of memory.  late holds the late events of the runs
+ * read since the last was handed out: fewer than LATE_CAP. */
+static int r_late(struct wc_reorder *r, const struct wc_event *ev)
 {
-	/* The run check: an event not earlier than the FIFO's tail (the
-	 * common case, and every event of a file in order) costs a
-	 * comparison, never a heap walk.  The ring wraps by comparison:
-	 * a division per event cost more than the rest of the check. */
-	if (r->fifo_n == 0 ||
-	    !r_before(r, i, r->fifo[(r->fifo_tail ? r->fifo_tail : r->window) - 1])) {
-		r->fifo[r->fifo_tail] = i;
-		if (++r->fifo_tail == r->window)
-			r->fifo_tail = 0;
-		r->fifo_n++;
-	} else {
-		wc_prioq_put(r->heap, r->slots[i].ev.time,
-			     r_tie(&r->slots[i].ev), i, NULL);
-		r->nheap++;
-	}
-}
+	size_t i = r->free_slots[r->nfree - 1];
 
-static int r_fill_one(struct wc_reorder *r)
-{
-	size_t i;
-
-	if (!r_take(r, &i))
+	r->slots[i].ev = *ev;
+	if (!r_keep(r, i))
 		return 0;
-	r_queue(r, i);
+	/* The heap takes events in arrival order (its ties go first in,
+	 * first out): not before those waiting. */
+	if (r->late_n == 0 && r->slots[i].arrival < r->emitted + r->window) {
+		wc_prioq_put(r->heap, ev->time, r_tie(ev), i, NULL);
+		r->nheap++;
+	} else {
+		r->late[(r->late_head + r->late_n++) % LATE_CAP] = i;
+	}
 	return 1;
 }
 
-/* Fills the window from a run read at once (wc_reorder_set_pull_run()):
- * the same events, kept and queued in the same order as by r_fill_one().
- * The run waits in stage until the window has room; its payloads stay
- * valid until the next run is read, when the stage is empty. */
-static void r_fill_run(struct wc_reorder *r)
+/*
+ * Reads a run into the ring's free slots after its tail (one event with
+ * pull() alone), and keeps in place the events not earlier than the
+ * ring's last, closing up the places of the late ones.
+ */
+static void r_fill(struct wc_reorder *r)
 {
-	size_t i;
+	size_t room = r->cap - r->ring_n - r->ring_held;
+	/* Every event is not earlier than this one when the ring is empty. */
+	static const struct wc_event none;
+	const struct wc_event *prev = &none;
+	struct wc_event *ring = r->ring;
+	uint64_t *arrival = r->ring_arrival;
+	size_t t = r->tail, n = 0, j, w;
+	uint64_t a;
 	int ret;
 
-	if (r->stage_pos == r->stage_n) {
-		r->stage_pos = r->stage_n = 0;
-		ret = r->pull_run(r->ctx, 0, r->stage, WC_REORDER_BATCH,
-				  UINT64_MAX, 0, &r->stage_n, &r->scratch);
-		if (ret <= 0) {
-			if (ret < 0 && r->deferred.kind == WC_ERR_NONE)
-				r->deferred = r->scratch;
-			r->eof = 1;
-			return;
+	if (room > r->cap - t)
+		room = r->cap - t;
+	if (room > WC_REORDER_BATCH)
+		room = WC_REORDER_BATCH;
+	if (r->pull_run) {
+		ret = r->pull_run(r->ctx, 0, &r->ring[t], room, UINT64_MAX, 0,
+				  &n, &r->scratch);
+	} else {
+		ret = r->pull(r->ctx, 0, &r->ring[t], 0, &r->scratch);
+		n = 1;
+	}
+	if (ret <= 0) {
+		if (ret < 0 && r->deferred.kind == WC_ERR_NONE)
+			r->deferred = r->scratch;
+		r->eof = 1;
+		return;
+	}
+	if (r->arrivals < GENESIS_BATCH)
+		for (j = 0; j < n && r->arrivals + j < GENESIS_BATCH; j++)
+			if (r->ring[t + j].time < r->genesis)
+				r->genesis = r->ring[t + j].time;
+	a = r->arrivals;
+	if (r->ring_n > 0)
+		prev = &ring[(t ? t : r->cap) - 1];
+	for (j = t, w = t; j < t + n; j++) {
+		struct wc_event *ev = &ring[j];
+
+		/* An event equal in (time, device, sequence) to the last
+		 * arrived after it: not late.  The tie is looked at only
+		 * among equal times. */
+		if (ev->time <= prev->time &&
+		    (ev->time < prev->time || r_tie(ev) < r_tie(prev))) {
+			r->arrivals = a;
+			if (!r_late(r, ev))
+				break;
+			a = r->arrivals;
+			continue;
 		}
+		if (w != j) {
+			ring[w] = *ev;
+			ev = &ring[w];
+		}
+		if (!r_keep_pdu(r, ev, r->ring_small[w], &r->ring_big[w]))
+			break;
+		arrival[w++] = a++;
+		prev = ev;
 	}
-	while (r->stage_pos < r->stage_n && r->count < r->window) {
-		i = r->free_slots[r->nfree - 1];
-		r->slots[i].ev = r->stage[r->stage_pos++];
-		if (!r_keep(r, i))
-			return;
-		r_queue(r, i);
+	r->arrivals = a;
+	r->ring_n += w - t;
+	r->tail = w == r->cap ? 0 : w;
+}
+
+/* True when ring slot a goes before heap slot b:
+ * (time, device, sequence, arrival). */
+static int r_ring_first(const struct wc_reorder *r, size_t a,
+			const struct wc_prioq_entry *b)
+{
+	const struct wc_event *x = &r->ring[a];
+	uint64_t tx;
+
+	if (x->time != b->key)
+		return x->time < b->key;
+	tx = r_tie(x);
+	if (tx != b->tie)
+		return tx < b->tie;
+	return r->ring_arrival[a] < r->slots[b->item].arrival;
+}
+
+/*
+ * Up to max events into out, each the least of those taking part when
+ * it goes (above).  While the heap and late are empty every event taking
+ * part is in the ring: its head goes, as many at once as were read.
+ */
+static size_t r_batch(struct wc_reorder *r, struct wc_event *out, size_t max)
+{
+	struct wc_prioq_entry top;
+	size_t k = 0, m, i;
+	uint64_t bound;
+
+	r->ring_held = 0;
+	while (k < max) {
+		if (!r->eof && r->arrivals < r->emitted + r->window) {
+			r_fill(r);
+			continue;
+		}
+		bound = r->eof ? UINT64_MAX : r->emitted + r->window;
+		if (r->nheap == 0 && r->late_n == 0) {
+			m = max - k;
+			if (m > r->ring_n)
+				m = r->ring_n;
+			if (!r->eof && m > r->arrivals + 1 - bound)
+				m = r->arrivals + 1 - bound;
+			if (m == 0)
+				break;
+			if (m > r->cap - r->head)
+				m = r->cap - r->head;
+			memcpy(&out[k], &r->ring[r->head], m * sizeof(*out));
+			k += m;
+			r->emitted += m;
+			r->ring_n -= m;
+			r->ring_held += m;
+			r->head += m;
+			if (r->head == r->cap)
+				r->head = 0;
+			continue;
+		}
+		while (r->late_n > 0 &&
+		       r->slots[r->late[r->late_head]].arrival < bound) {
+			i = r->late[r->late_head];
+			if (++r->late_head == LATE_CAP)
+				r->late_head = 0;
+			r->late_n--;
+			wc_prioq_put(r->heap, r->slots[i].ev.time,
+				     r_tie(&r->slots[i].ev), i, NULL);
+			r->nheap++;
+		}
+		if (r->ring_n > 0 && r->ring_arrival[r->head] < bound &&
+		    (r->nheap == 0 || !wc_prioq_peek(r->heap, &top) ||
+		     r_ring_first(r, r->head, &top))) {
+			out[k++] = r->ring[r->head];
+			if (++r->head == r->cap)
+				r->head = 0;
+			r->ring_n--;
+			r->ring_held++;
+		} else if (r->nheap > 0) {
+			wc_prioq_get(r->heap, &top);
+			r->nheap--;
+			out[k++] = r->slots[top.item].ev;
+			r->held[r->nheld++] = top.item;
+		} else {
+			break;
+		}
+		r->emitted++;
 	}
+	return k;
 }
 
 /* ---- blkparse's order (--dump) ---------------------------------------- */
@@ -577,39 +735,17 @@ int wc_reorder_next_batch(struct wc_reorder *r, struct wc_event *out,
 		r->free_slots[r->nfree++] = r->held[--r->nheld];
 	if (max > WC_REORDER_BATCH)
 		max = WC_REORDER_BATCH;
-	for (; k < max; k++) {
-		/* Every event goes out of a full window, as one at a time:
-		 * the slots of the batch are not the window's. */
-		if (r->blkparse) {
+	if (!r->blkparse) {
+		k = r_batch(r, out, max);
+	} else {
+		for (; k < max; k++) {
 			if (!bp_next(r, &top))
 				break;
 			i = top.item;
-			goto out;
+			out[k] = r->slots[i].ev;
+			r->held[r->nheld++] = i;
+			r->count--;
 		}
-		while (!r->eof && r->count < r->window) {
-			if (r->pull_run)
-				r_fill_run(r);
-			else
-				r_fill_one(r);
-		}
-		if (r->fifo_n == 0 && r->nheap == 0)
-			break;
-		if (r->fifo_n > 0 &&
-		    (r->nheap == 0 || !wc_prioq_peek(r->heap, &top) ||
-		     r_before(r, r->fifo[r->fifo_head], top.item))) {
-			i = r->fifo[r->fifo_head];
-			if (++r->fifo_head == r->window)
-				r->fifo_head = 0;
-			r->fifo_n--;
-		} else {
-			wc_prioq_get(r->heap, &top);
-			r->nheap--;
-			i = top.item;
-		}
-out:
-		out[k] = r->slots[i].ev;
-		r->held[r->nheld++] = i;
-		r->count--;
 	}
 	if (k) {
 		*got = k;
@@ -653,8 +789,17 @@ void wc_reorder_free(struct wc_reorder *r)
 	if (r->slots)
 		for (i = 0; i < r->used; i++)
 			free(r->slots[i].pdu);
+	/* The ring is written from its start on: no more slots than
+	 * arrivals were. */
+	if (r->ring_big)
+		for (i = 0; i < r->cap && i < r->arrivals; i++)
+			free(r->ring_big[i].p);
 	free(r->slots);
-	free(r->fifo);
+	free(r->ring);
+	free(r->ring_arrival);
+	free(r->ring_small);
+	free(r->ring_big);
+	free(r->late);
 	wc_prioq_free(r->heap);
 	free(r->free_slots);
 	free(r->batch_slots);
