@@ -639,6 +639,79 @@ START_TEST(test_reorder_batch_matches_model)
 }
 END_TEST
 
+/* The ring and the heap, one case at a time, window 16: a long run in
+ * order and an event late by less than the window (put in its place), one
+ * late by more (left where it is), equal keys (arrival order, also
+ * between a late event and one in order), and the input ending with
+ * events in the ring and in the heap, read one event or one run at a
+ * time, in batches of every size. */
+START_TEST(test_reorder_ring_and_heap)
+{
+	static struct seqsrc q;
+	static unsigned want[2000];
+	static const size_t maxes[] = { 1, 3, 64 };
+	unsigned i, n, got[2000], at[2000];
+	size_t m;
+
+	memset(&q, 0, sizeof(q));
+	q.n = 200;
+	for (i = 0; i < q.n; i++) {
+		q.evs[i].time = (uint64_t)i * 10;
+		q.evs[i].sequence = i;
+	}
+	q.evs[100].time = 955;                /* 5 places late */
+	q.evs[150].time = 1025;               /* 48 places late */
+	for (i = 160; i <= 162; i++)          /* equal in every key */
+		q.evs[i] = q.evs[160];
+	q.evs[170] = q.evs[165];              /* late, and equal to 165 */
+	q.evs[197].time = 1935;               /* late at the very end */
+	n = model_window(&q, 16, want);
+	ck_assert_uint_eq(n, q.n);
+	for (m = 0; m < 2 * sizeof(maxes) / sizeof(maxes[0]); m++) {
+		struct wc_event evs[WC_REORDER_BATCH];
+		struct wc_reorder *r = NULL;
+		struct wc_err err;
+		size_t k, nb, max = maxes[m / 2];
+
+		q.pos = 0;
+		wc_err_clear(&err);
+		ck_assert_int_eq(wc_reorder_open(&r, 16, seq_pull, &q, &err), 0);
+		if (m % 2)
+			wc_reorder_set_pull_run(r, seq_pull_run);
+		i = 0;
+		while (wc_reorder_next_batch(r, evs, max, &nb, &err) > 0) {
+			ck_assert_uint_le(nb, max);
+			for (k = 0; k < nb; k++, i++) {
+				char pdu[24];
+
+				ck_assert_uint_lt(i, q.n);
+				/* Payloads of the whole batch still hold. */
+				snprintf(pdu, sizeof(pdu), "event %u", evs[k].cpu);
+				ck_assert_str_eq((const char *)evs[k].pdu, pdu);
+				got[i] = evs[k].cpu;
+				at[evs[k].cpu] = i;
+			}
+		}
+		ck_assert_uint_eq(i, q.n);
+		ck_assert_int_eq(err.kind, WC_ERR_NONE);
+		for (i = 0; i < q.n; i++)
+			ck_assert_uint_eq(got[i], want[i]);
+		/* What the model says, spelled out. */
+		ck_assert_uint_eq(at[100], at[95] + 1);
+		ck_assert_uint_eq(at[96], at[100] + 1);
+		ck_assert_uint_eq(at[150], 150 - 16 + 1);
+		ck_assert_uint_eq(at[134], at[150] - 1);
+		ck_assert_uint_eq(at[135], at[150] + 1);
+		ck_assert_uint_eq(at[161], at[160] + 1);
+		ck_assert_uint_eq(at[162], at[161] + 1);
+		ck_assert_uint_eq(at[170], at[165] + 1);
+		ck_assert_uint_eq(at[197], at[193] + 1);
+		ck_assert_uint_eq(at[199], q.n - 1);
+		wc_reorder_free(r);
+	}
+}
+END_TEST
+
 /* ---- blkparse's order of a single stream ---- */
 
 /* seq_pull() with the arrival in pid: bp mode follows (device, cpu),
@@ -801,6 +874,7 @@ static Suite *merge_suite(void)
 	tcase_add_test(ro, test_reorder_tie_key);
 	tcase_add_loop_test(ro, test_reorder_matches_model, 0, 10);
 	tcase_add_loop_test(ro, test_reorder_batch_matches_model, 0, 12);
+	tcase_add_test(ro, test_reorder_ring_and_heap);
 	tcase_add_loop_test(ro, test_reorder_blkparse_matches_model, 0, 12);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, ro);
