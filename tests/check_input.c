@@ -8,6 +8,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <check.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check_common.h"
@@ -837,6 +839,52 @@ START_TEST(test_members_some_ahead)
 }
 END_TEST
 
+/* Threads of the process (the test's own, and readers still running). */
+static unsigned tasks(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+	unsigned n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)) != NULL)
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* A compressed archive cut in its fourth member: the scan has started a
+ * reader thread for each member before it, then fails.  The open says
+ * what the scan met, the same as with no thread (more members than
+ * handles), and every thread it started is stopped and gone. */
+START_TEST(test_scan_truncated)
+{
+	const struct wc_input_limits ahead = { .small_member = 1 };
+	const struct wc_input_limits few = { .max_open = 2, .small_member = 1 };
+	struct wc_input *in = NULL;
+	struct wc_err e1, e2;
+	unsigned before;
+	struct stat st;
+
+	archive_of_streams(6, 20000, 0);
+	ck_assert_int_eq(stat(apath, &st), 0);
+	ck_assert_int_eq(truncate(apath, st.st_size / 2), 0);
+	before = tasks();
+	wc_err_clear(&e1);
+	ck_assert_int_eq(wc_input_open_limits(&in, apath, &ahead, &e1), -1);
+	ck_assert_ptr_null(in);
+	ck_assert_uint_eq(tasks(), before);
+	ck_assert_int_eq(e1.kind, WC_ERR_INPUT);
+	ck_assert_str_eq(e1.file, apath);
+	ck_assert_uint_gt(strlen(e1.msg), 0);
+	wc_err_clear(&e2);
+	ck_assert_int_eq(wc_input_open_limits(&in, apath, &few, &e2), -1);
+	ck_assert_str_eq(e2.msg, e1.msg);
+	ck_assert_uint_eq(e2.offset, e1.offset);
+	unlink(apath);
+}
+END_TEST
+
 static Suite *input_suite(void)
 {
 	Suite *s = suite_create("input");
@@ -861,6 +909,7 @@ static Suite *input_suite(void)
 	tcase_add_test(tc, test_pinned_streams);
 	tcase_add_test(tc, test_members_ahead_cut);
 	tcase_add_test(tc, test_members_some_ahead);
+	tcase_add_test(tc, test_scan_truncated);
 	suite_add_tcase(s, tc);
 	return s;
 }
