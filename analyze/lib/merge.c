@@ -484,9 +484,13 @@ static void r_fill(struct wc_reorder *r)
 	/* Every event is not earlier than this one when the ring is empty. */
 	static const struct wc_event none;
 	const struct wc_event *prev = &none;
+	/* In locals: the payloads' copies are stores of bytes, which the
+	 * compiler must otherwise assume change *r. */
 	struct wc_event *ring = r->ring;
 	uint64_t *arrival = r->ring_arrival;
-	size_t t = r->tail, n = 0, j, w;
+	unsigned char (*small)[INLINE_PDU] = r->ring_small;
+	struct big_pdu *big = r->ring_big;
+	size_t t = r->tail, n = 0, j, w, end;
 	uint64_t a;
 	int ret;
 
@@ -512,14 +516,31 @@ static void r_fill(struct wc_reorder *r)
 			if (r->ring[t + j].time < r->genesis)
 				r->genesis = r->ring[t + j].time;
 	a = r->arrivals;
+	end = t + n;
 	if (r->ring_n > 0)
 		prev = &ring[(t ? t : r->cap) - 1];
-	for (j = t, w = t; j < t + n; j++) {
+	/* Up to the first late event each stays where it was decoded. */
+	for (j = t; j < end; j++) {
 		struct wc_event *ev = &ring[j];
 
 		/* An event equal in (time, device, sequence) to the last
 		 * arrived after it: not late.  The tie is looked at only
 		 * among equal times. */
+		if (ev->time <= prev->time &&
+		    (ev->time < prev->time || r_tie(ev) < r_tie(prev)))
+			break;
+		if (!r_keep_pdu(r, ev, small[j], &big[j])) {
+			end = j;        /* nothing more is kept */
+			break;
+		}
+		arrival[j] = a++;
+		prev = ev;
+	}
+	/* From there on the events in order close up the places of the
+	 * late ones. */
+	for (w = j; j < end; j++) {
+		struct wc_event *ev = &ring[j];
+
 		if (ev->time <= prev->time &&
 		    (ev->time < prev->time || r_tie(ev) < r_tie(prev))) {
 			r->arrivals = a;
@@ -528,18 +549,17 @@ static void r_fill(struct wc_reorder *r)
 			a = r->arrivals;
 			continue;
 		}
-		if (w != j) {
-			ring[w] = *ev;
-			ev = &ring[w];
-		}
-		if (!r_keep_pdu(r, ev, r->ring_small[w], &r->ring_big[w]))
+		ring[w] = *ev;
+		ev = &ring[w];
+		if (!r_keep_pdu(r, ev, small[w], &big[w]))
 			break;
 		arrival[w++] = a++;
 		prev = ev;
 	}
+	j = w;
 	r->arrivals = a;
-	r->ring_n += w - t;
-	r->tail = w == r->cap ? 0 : w;
+	r->ring_n += j - t;
+	r->tail = j == r->cap ? 0 : j;
 }
 
 /* True when ring slot a goes before heap slot b:

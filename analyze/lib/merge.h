@@ -15,6 +15,13 @@
  *               "blkparse -d" file) sorted through a bounded window of
  *               events by (time, device, sequence, arrival).  Events
  *               further out of order than the window stay out of order.
+ *               Events in order cost almost nothing: they stay in a ring
+ *               where they were read, only late ones go through a heap.
+ *               Memory: about 300 bytes a slot, for the window (16384
+ *               events by default) and two batches, twice (ring and
+ *               heap: input in order touches only the ring's), plus
+ *               every payload longer than 32 bytes a slot held, up to
+ *               64 KiB a slot, whatever the input.
  *               With wc_reorder_set_blkparse() (for --dump) the order is
  *               instead exactly the one "blkparse -i -" prints (below).
  *
