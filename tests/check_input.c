@@ -541,6 +541,93 @@ START_TEST(test_stdin_and_merged)
 }
 END_TEST
 
+/* A digest of each event of path, read one at a time (max 0) or by
+ * wc_input_next_ref() max at a time, each batch looked at only after
+ * the whole batch was handed out; the number of events. */
+static unsigned ref_digests(const char *path, size_t max, uint64_t *out,
+			    unsigned cap, uint64_t *backwards)
+{
+	struct wc_input *in = NULL;
+	struct wc_err err;
+	unsigned n = 0;
+	int r;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_input_open(&in, path, &err), 0);
+	for (;;) {
+		struct wc_event one;
+		const struct wc_event *evs = &one;
+		size_t got = 0, k, i;
+
+		if (max)
+			r = wc_input_next_ref(in, &evs, max, &got, &err);
+		else
+			got = (r = wc_input_next(in, &one, &err)) > 0;
+		if (r <= 0)
+			break;
+		ck_assert_uint_le(got, max ? max : 1);
+		for (k = 0; k < got; k++) {
+			uint64_t h = 1469598103934665603ull;
+
+			h = (h ^ evs[k].time ^ evs[k].sector << 20 ^
+			     evs[k].sequence) * 1099511628211ull;
+			for (i = 0; i < evs[k].pdu_len; i++)
+				h = (h ^ evs[k].pdu[i]) * 1099511628211ull;
+			ck_assert_uint_lt(n, cap);
+			out[n++] = h;
+		}
+	}
+	ck_assert_int_eq(r, 0);
+	*backwards = wc_input_backwards(in);
+	wc_input_free(in);
+	return n;
+}
+
+/* wc_input_next_ref() hands out the events wc_input_next() does, for a
+ * single stream (events in place in the reorder window, or copied when
+ * late ones are among them) and per-CPU files alike. */
+START_TEST(test_next_ref)
+{
+	static uint64_t want[1024], got[1024];
+	static const size_t maxes[] = { 1, 7, WC_INPUT_BATCH, 1000 };
+	const char *paths[2];
+	unsigned char *a, *b;
+	uint64_t bw, bg;
+	char file[64];
+	unsigned nw, ng, p, m;
+	size_t na, nb;
+	FILE *fp;
+	int fd;
+
+	/* The two CPU files one after the other, as in
+	 * test_stdin_and_merged: late events all through the second. */
+	a = wc_check_slurp(FIX "/loop1.blktrace.0", &na);
+	b = wc_check_slurp(FIX "/loop1.blktrace.1", &nb);
+	wc_check_template(file, sizeof(file), "check_input");
+	fd = mkstemp(file);
+	ck_assert_int_ge(fd, 0);
+	fp = fdopen(fd, "wb");
+	fwrite(a, 1, na, fp);
+	fwrite(b, 1, nb, fp);
+	fclose(fp);
+	free(a);
+	free(b);
+	paths[0] = file;
+	paths[1] = FIX;
+	for (p = 0; p < 2; p++) {
+		nw = ref_digests(paths[p], 0, want, 1024, &bw);
+		ck_assert_uint_eq(nw, FIX_EVENTS);
+		for (m = 0; m < sizeof(maxes) / sizeof(maxes[0]); m++) {
+			ng = ref_digests(paths[p], maxes[m], got, 1024, &bg);
+			ck_assert_uint_eq(ng, nw);
+			ck_assert_mem_eq(got, want, nw * sizeof(*want));
+			ck_assert_uint_eq(bg, bw);
+		}
+	}
+	unlink(file);
+}
+END_TEST
+
 /* ---- many files, few handles ------------------------------------------ */
 
 /* Stream K of N: NREC records at times K, K+N, K+2N... so that the merge
@@ -902,6 +989,7 @@ static Suite *input_suite(void)
 	tcase_add_test(tc, test_notify_and_gaps);
 	tcase_add_test(tc, test_blkparse_names);
 	tcase_add_test(tc, test_stdin_and_merged);
+	tcase_add_test(tc, test_next_ref);
 	tcase_add_test(tc, test_many_files_few_handles);
 	tcase_add_test(tc, test_many_members_few_handles);
 	tcase_add_test(tc, test_members_resumed);

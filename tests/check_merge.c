@@ -644,7 +644,7 @@ END_TEST
  * late by more (left where it is), equal keys (arrival order, also
  * between a late event and one in order), and the input ending with
  * events in the ring and in the heap, read one event or one run at a
- * time, in batches of every size. */
+ * time, in batches of every size, copied or in place. */
 START_TEST(test_reorder_ring_and_heap)
 {
 	static struct seqsrc q;
@@ -667,19 +667,23 @@ START_TEST(test_reorder_ring_and_heap)
 	q.evs[197].time = 1935;               /* late at the very end */
 	n = model_window(&q, 16, want);
 	ck_assert_uint_eq(n, q.n);
-	for (m = 0; m < 2 * sizeof(maxes) / sizeof(maxes[0]); m++) {
-		struct wc_event evs[WC_REORDER_BATCH];
+	/* By pull(), by runs, by runs handed out in place. */
+	for (m = 0; m < 3 * sizeof(maxes) / sizeof(maxes[0]); m++) {
+		struct wc_event buf[WC_REORDER_BATCH];
+		const struct wc_event *evs = buf;
 		struct wc_reorder *r = NULL;
 		struct wc_err err;
-		size_t k, nb, max = maxes[m / 2];
+		size_t k, nb, max = maxes[m / 3];
 
 		q.pos = 0;
 		wc_err_clear(&err);
 		ck_assert_int_eq(wc_reorder_open(&r, 16, seq_pull, &q, &err), 0);
-		if (m % 2)
+		if (m % 3)
 			wc_reorder_set_pull_run(r, seq_pull_run);
 		i = 0;
-		while (wc_reorder_next_batch(r, evs, max, &nb, &err) > 0) {
+		while ((m % 3 == 2 ?
+			wc_reorder_next_ref(r, &evs, max, &nb, &err) :
+			wc_reorder_next_batch(r, buf, max, &nb, &err)) > 0) {
 			ck_assert_uint_le(nb, max);
 			for (k = 0; k < nb; k++, i++) {
 				char pdu[24];

@@ -167,9 +167,6 @@ struct run {
 	struct wc_classifier cl;
 	wc_event_source next;            /* run_source's events; else in's */
 	void *ctx;
-	/* A batch from the input, which the tracker reads in place: one
-	 * call down the input's chain per batch, no copy per event. */
-	struct wc_event batch[WC_INPUT_BATCH];
 };
 
 /* The tracker's source over a source of single events (run_source): every
@@ -198,11 +195,13 @@ static int feed_batch(void *ctx, const struct wc_event **evs, size_t *n,
 	int r;
 
 	*n = 0;
-	r = wc_input_next_batch(run->ctx, run->batch, WC_INPUT_BATCH, n, err);
-	*evs = run->batch;
+	/* A batch from the input, which the tracker reads where the input
+	 * holds it: one call down the input's chain per batch, no copy per
+	 * event. */
+	r = wc_input_next_ref(run->ctx, evs, WC_INPUT_BATCH, n, err);
 	if (r > 0 && btt)
 		for (i = 0; i < *n; i++)
-			wc_btt_add(btt, &run->batch[i], NULL);
+			wc_btt_add(btt, &(*evs)[i], NULL);
 	return r;
 }
 

@@ -78,6 +78,8 @@ struct stream {
 
 struct wc_input {
 	char *path;
+	/* The batch of wc_input_next_ref() when it is not the window's. */
+	struct wc_event batch[WC_INPUT_BATCH];
 	size_t mem_used;        /* bytes of members read at the scan */
 	size_t kept_used;       /* bytes read ahead by closed streams */
 	struct wc_input_limits lim;
@@ -1334,10 +1336,28 @@ fail:
 	return -1;
 }
 
-int wc_input_next_batch(struct wc_input *in, struct wc_event *evs, size_t max,
-			size_t *got, struct wc_err *err)
+/* Counts the events of a batch earlier than the one before them. */
+static void count_backwards(struct wc_input *in, const struct wc_event *evs,
+			    size_t n)
 {
+	/* In locals: the events' fields could be the input's for all the
+	 * compiler knows, and it would reload both per event. */
+	uint64_t last = in->last_time, back = in->backwards;
 	size_t k;
+
+	for (k = 0; k < n; k++) {
+		back += evs[k].time < last;
+		last = evs[k].time;
+	}
+	in->last_time = last;
+	in->backwards = back;
+}
+
+/* A batch into evs, or with ref where the window holds it (*ref). */
+static int next_batch(struct wc_input *in, struct wc_event *evs, size_t max,
+		      const struct wc_event **ref, size_t *got,
+		      struct wc_err *err)
+{
 	int r;
 
 	*got = 0;
@@ -1346,20 +1366,34 @@ int wc_input_next_batch(struct wc_input *in, struct wc_event *evs, size_t max,
 	/* A stream that may be closed keeps one payload in its stash. */
 	if (in->may_close || max > WC_INPUT_BATCH)
 		max = in->may_close ? 1 : WC_INPUT_BATCH;
-	if (in->reorder)
+	if (in->reorder && ref)
+		r = wc_reorder_next_ref(in->reorder, ref, max, got, err);
+	else if (in->reorder)
 		r = wc_reorder_next_batch(in->reorder, evs, max, got, err);
 	else
 		r = wc_merge_next_batch(in->merge, evs, max, got, err);
 	if (r < 0)
 		in->failed = 1;
+	if (ref && !in->reorder)
+		*ref = evs;
 	/* A clock that steps back, or a stream out of order beyond what
 	 * the merge can mend: counted, said once at the end. */
-	for (k = 0; k < *got; k++) {
-		if (evs[k].time < in->last_time)
-			in->backwards++;
-		in->last_time = evs[k].time;
-	}
+	count_backwards(in, ref ? *ref : evs, *got);
 	return r;
+}
+
+int wc_input_next_batch(struct wc_input *in, struct wc_event *evs, size_t max,
+			size_t *got, struct wc_err *err)
+{
+	return next_batch(in, evs, max, NULL, got, err);
+}
+
+int wc_input_next_ref(struct wc_input *in, const struct wc_event **evs,
+		      size_t max, size_t *got, struct wc_err *err)
+{
+	*evs = in->batch;
+	return next_batch(in, in->batch, max ? max : WC_INPUT_BATCH, evs, got,
+			  err);
 }
 
 int wc_input_next(struct wc_input *in, struct wc_event *ev, struct wc_err *err)

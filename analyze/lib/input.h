@@ -146,6 +146,12 @@ int wc_input_next(struct wc_input *in, struct wc_event *ev, struct wc_err *err);
 #define WC_INPUT_BATCH 64u
 int wc_input_next_batch(struct wc_input *in, struct wc_event *evs, size_t max,
 			size_t *got, struct wc_err *err);
+/* The same batch (MAX events at most, WC_INPUT_BATCH when 0) without a
+ * copy: *evs points at the events in the input's own memory, valid
+ * until the next call.  A single stream's events in order are handed out
+ * where the window holds them. */
+int wc_input_next_ref(struct wc_input *in, const struct wc_event **evs,
+		      size_t max, size_t *got, struct wc_err *err);
 void wc_input_free(struct wc_input *in);
 
 /* Events handed out so far whose time is earlier than the event's before

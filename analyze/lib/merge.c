@@ -291,6 +291,8 @@ struct wc_reorder {
 	size_t held[WC_REORDER_BATCH];
 	size_t nheld;
 	size_t used;             /* slots 0..used-1 have held an event */
+	/* A batch of wc_reorder_next_ref() that is not a run of the ring. */
+	struct wc_event outbuf[WC_REORDER_BATCH];
 	uint64_t arrivals;
 	uint64_t emitted;        /* events handed out */
 	uint64_t genesis;
@@ -583,7 +585,8 @@ static int r_ring_first(const struct wc_reorder *r, size_t a,
  * it goes (above).  While the heap and late are empty every event taking
  * part is in the ring: its head goes, as many at once as were read.
  */
-static size_t r_batch(struct wc_reorder *r, struct wc_event *out, size_t max)
+static size_t r_batch(struct wc_reorder *r, struct wc_event *out, size_t max,
+		      int ref, const struct wc_event **evs)
 {
 	struct wc_prioq_entry top;
 	size_t k = 0, m, i;
@@ -606,7 +609,15 @@ static size_t r_batch(struct wc_reorder *r, struct wc_event *out, size_t max)
 				break;
 			if (m > r->cap - r->head)
 				m = r->cap - r->head;
-			memcpy(&out[k], &r->ring[r->head], m * sizeof(*out));
+			/* A batch that is one run of the ring is not copied:
+			 * its slots are held until the next call anyway. */
+			if (ref && k == 0) {
+				*evs = &r->ring[r->head];
+				max = m;
+			} else {
+				memcpy(&out[k], &r->ring[r->head],
+				       m * sizeof(*out));
+			}
 			k += m;
 			r->emitted += m;
 			r->ring_n -= m;
@@ -742,13 +753,17 @@ static int bp_next(struct wc_reorder *r, struct wc_prioq_entry *top)
 	}
 }
 
-int wc_reorder_next_batch(struct wc_reorder *r, struct wc_event *out,
-			  size_t max, size_t *got, struct wc_err *err)
+/* Up to max events, in out or, with ref, where they lie in the ring
+ * when they are a run of it; *evs says where. */
+static int r_next(struct wc_reorder *r, struct wc_event *out, size_t max,
+		  int ref, const struct wc_event **evs, size_t *got,
+		  struct wc_err *err)
 {
 	struct wc_prioq_entry top;
 	size_t i, k = 0;
 
 	*got = 0;
+	*evs = out;
 	if (r->failed)
 		goto fail;
 	while (r->nheld > 0)
@@ -756,7 +771,7 @@ int wc_reorder_next_batch(struct wc_reorder *r, struct wc_event *out,
 	if (max > WC_REORDER_BATCH)
 		max = WC_REORDER_BATCH;
 	if (!r->blkparse) {
-		k = r_batch(r, out, max);
+		k = r_batch(r, out, max, ref, evs);
 	} else {
 		for (; k < max; k++) {
 			if (!bp_next(r, &top))
@@ -778,6 +793,20 @@ fail:
 	if (err && err->kind == WC_ERR_NONE)
 		*err = r->deferred;
 	return -1;
+}
+
+int wc_reorder_next_batch(struct wc_reorder *r, struct wc_event *out,
+			  size_t max, size_t *got, struct wc_err *err)
+{
+	const struct wc_event *evs;
+
+	return r_next(r, out, max, 0, &evs, got, err);
+}
+
+int wc_reorder_next_ref(struct wc_reorder *r, const struct wc_event **evs,
+			size_t max, size_t *got, struct wc_err *err)
+{
+	return r_next(r, r->outbuf, max, 1, evs, got, err);
 }
 
 int wc_reorder_next(struct wc_reorder *r, struct wc_event *ev,

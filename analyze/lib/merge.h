@@ -119,6 +119,12 @@ int wc_reorder_next(struct wc_reorder *r, struct wc_event *ev,
 		    struct wc_err *err);
 int wc_reorder_next_batch(struct wc_reorder *r, struct wc_event *out,
 			  size_t max, size_t *got, struct wc_err *err);
+/* The same batch without a copy: *evs points at the events, in the
+ * window's own memory, valid (payloads too) until the next call.  A
+ * batch of events in order is where they were read; this saves a copy
+ * of every event. */
+int wc_reorder_next_ref(struct wc_reorder *r, const struct wc_event **evs,
+			size_t max, size_t *got, struct wc_err *err);
 uint64_t wc_reorder_genesis(const struct wc_reorder *r);
 /*
  * Hands events out in the order "blkparse -i -" (blktrace 1.2) prints a
