@@ -677,7 +677,8 @@ START_TEST(test_reorder_ring_and_heap)
 
 		q.pos = 0;
 		wc_err_clear(&err);
-		ck_assert_int_eq(wc_reorder_open(&r, 16, seq_pull, &q, &err), 0);
+		ck_assert_int_eq(wc_reorder_open(&r, 16, seq_pull, &q,
+						 &err), 0);
 		if (m % 3)
 			wc_reorder_set_pull_run(r, seq_pull_run);
 		i = 0;
@@ -690,7 +691,8 @@ START_TEST(test_reorder_ring_and_heap)
 
 				ck_assert_uint_lt(i, q.n);
 				/* Payloads of the whole batch still hold. */
-				snprintf(pdu, sizeof(pdu), "event %u", evs[k].cpu);
+				snprintf(pdu, sizeof(pdu), "event %u",
+					 evs[k].cpu);
 				ck_assert_str_eq((const char *)evs[k].pdu, pdu);
 				got[i] = evs[k].cpu;
 				at[evs[k].cpu] = i;
