@@ -940,10 +940,22 @@ static unsigned tasks(void)
 	return n;
 }
 
+/* tasks() once it is at most want, or after 2 s: a joined thread can
+ * still be listed for a moment after pthread_join() returns, one never
+ * stopped for ever. */
+static unsigned tasks_settled(unsigned want)
+{
+	unsigned n, i;
+
+	for (i = 0; (n = tasks()) > want && i < 200; i++)
+		usleep(10000);
+	return n;
+}
+
 /* A compressed archive cut in its fourth member: the scan has started a
  * reader thread for each member before it, then fails.  The open says
- * what the scan met, the same as with no thread (more members than
- * handles), and every thread it started is stopped and gone. */
+ * what the scan met, the same as when more members than handles stop
+ * the threads early, and every thread it started is stopped and gone. */
 START_TEST(test_scan_truncated)
 {
 	const struct wc_input_limits ahead = { .small_member = 1 };
@@ -952,15 +964,19 @@ START_TEST(test_scan_truncated)
 	struct wc_err e1, e2;
 	unsigned before;
 	struct stat st;
+	uint64_t d;
 
 	archive_of_streams(6, 20000, 0);
 	ck_assert_int_eq(stat(apath, &st), 0);
 	ck_assert_int_eq(truncate(apath, st.st_size / 2), 0);
-	before = tasks();
+	/* A run of the readers first: what a runtime (a sanitizer) starts
+	 * beside the first thread is counted in before. */
+	ck_assert_uint_eq(digest(apath, &few, &d, &e1), 0);
+	before = tasks_settled(1);
 	wc_err_clear(&e1);
 	ck_assert_int_eq(wc_input_open_limits(&in, apath, &ahead, &e1), -1);
 	ck_assert_ptr_null(in);
-	ck_assert_uint_eq(tasks(), before);
+	ck_assert_uint_eq(tasks_settled(before), before);
 	ck_assert_int_eq(e1.kind, WC_ERR_INPUT);
 	ck_assert_str_eq(e1.file, apath);
 	ck_assert_uint_gt(strlen(e1.msg), 0);
