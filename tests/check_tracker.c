@@ -5,8 +5,9 @@
  * the in-flight cap, thousands in flight with keys queued twice and
  * leaving the hash from the middle, the device cap, a source failing
  * midway,
- * notify records counted but not opening the window, and the same
- * requests from a batch source wherever its batches begin and end.
+ * notify records counted but not opening the window, the same
+ * requests from a batch source wherever its batches begin and end, and
+ * handed out many at a time.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -401,6 +402,7 @@ struct bsrc {
 	const struct wc_event *ev;
 	size_t n, i, fail_at, size;
 	struct wc_event buf[16];
+	size_t calls;
 };
 
 static int bsrc_next(void *ctx, const struct wc_event **evs, size_t *n,
@@ -410,6 +412,7 @@ static int bsrc_next(void *ctx, const struct wc_event **evs, size_t *n,
 	size_t k = 0;
 
 	memset(s->buf, 0xa5, sizeof(s->buf));
+	s->calls++;
 	*evs = s->buf;
 	*n = 0;
 	if (s->i == s->fail_at)
@@ -426,7 +429,7 @@ static size_t run_batches(const struct wc_event *evs, size_t n,
 			  size_t fail_at, size_t size, struct wc_request *out,
 			  size_t max, struct wc_tracker_stats *st, int *last)
 {
-	struct bsrc s = { evs, n, 0, fail_at, size, { { 0 } } };
+	struct bsrc s = { evs, n, 0, fail_at, size, { { 0 } }, 0 };
 	struct wc_tracker *tr = NULL;
 	struct wc_err err;
 	struct wc_request rq;
@@ -532,6 +535,70 @@ START_TEST(test_batches)
 }
 END_TEST
 
+/* wc_tracker_next_batch(): the requests of wc_tracker_next(), max at a
+ * time, and never one completed in a batch of the source before the
+ * one the source handed out last (a caller looks process names up as
+ * the source knows them then). */
+START_TEST(test_request_batches)
+{
+	const struct wc_event evs[] = {
+		E(100, WC_TA_QUEUE, W, 0, 4096),
+		E(101, WC_TA_ISSUE, W, 0, 4096),
+		E(102, WC_TA_QUEUE, W, 8, 4096),
+		E(103, WC_TA_ISSUE, W, 8, 4096),
+		E(104, WC_TA_COMPLETE, W, 0, 4096),
+		E(105, WC_TA_COMPLETE, W, 8, 4096),
+		E(106, WC_TA_QUEUE, W, 16, 4096),
+		E(107, WC_TA_ISSUE, W, 16, 4096),
+		E(108, WC_TA_QUEUE, W, 24, 4096),
+		E(109, WC_TA_ISSUE, W, 24, 4096),
+		E(110, WC_TA_COMPLETE, W, 24, 4096),
+		E(111, WC_TA_COMPLETE, W, 16, 4096),
+		E(112, WC_TA_QUEUE, W, 32, 4096),
+		E(113, WC_TA_ISSUE, W, 32, 4096),      /* never completed */
+		E(114, WC_TA_ISSUE, W, 40, 4096),      /* never completed */
+	};
+	const size_t n = sizeof(evs) / sizeof(evs[0]);
+	struct wc_request want[8], got[8];
+	size_t nwant, size, max, k, i, j, m;
+	int last;
+
+	nwant = run(evs, n, n + 1, want, 8, NULL, &last);
+	ck_assert_uint_eq(nwant, 6);
+	for (size = 1; size <= 16; size++)
+		for (max = 1; max <= 8; max++) {
+			struct bsrc s = { evs, n, 0, n + 1, size, { { 0 } }, 0 };
+			struct wc_tracker *tr = NULL;
+			struct wc_err err;
+			int r;
+
+			wc_err_clear(&err);
+			ck_assert_int_eq(wc_tracker_open_batch(&tr, bsrc_next,
+							       &s, &err), 0);
+			k = 0;
+			while ((r = wc_tracker_next_batch(tr, got + k,
+							  max, &m, &err)) > 0) {
+				ck_assert_uint_ge(m, 1);
+				ck_assert_uint_le(m, max);
+				ck_assert_uint_le(k + m, 6);
+				for (i = k; i < k + m; i++) {
+					same_request(&got[i], &want[i]);
+					if (!got[i].completed)
+						continue;
+					for (j = 0; evs[j].time != got[i].c_time; j++)
+						;
+					ck_assert_uint_eq(j / size + 1, s.calls);
+				}
+				k += m;
+			}
+			ck_assert_int_eq(r, 0);
+			ck_assert_uint_eq(k, nwant);
+			ck_assert_uint_eq(wc_tracker_stats(tr)->events, n);
+			wc_tracker_free(tr);
+		}
+}
+END_TEST
+
 static Suite *tracker_suite(void)
 {
 	Suite *s = suite_create("tracker");
@@ -550,6 +617,7 @@ static Suite *tracker_suite(void)
 	tcase_add_test(tc, test_device_cap);
 	tcase_add_test(tc, test_notify);
 	tcase_add_test(tc, test_batches);
+	tcase_add_test(tc, test_request_batches);
 	suite_add_tcase(s, tc);
 	return s;
 }

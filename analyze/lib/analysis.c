@@ -191,17 +191,20 @@ static int feed_batch(void *ctx, const struct wc_event **evs, size_t *n,
 {
 	struct run *run = ctx;
 	struct wc_btt *btt = run->a->btt;
-	size_t i;
+	const struct wc_event *ev, *end;
+	size_t got = 0;
 	int r;
 
-	*n = 0;
 	/* A batch from the input, which the tracker reads where the input
 	 * holds it: one call down the input's chain per batch, no copy per
 	 * event. */
-	r = wc_input_next_ref(run->ctx, evs, WC_INPUT_BATCH, n, err);
+	r = wc_input_next_ref(run->ctx, evs, WC_INPUT_BATCH, &got, err);
+	*n = got;
+	/* In locals: btt's calls could write *n, as far as the compiler
+	 * knows, and it would load it again for every event. */
 	if (r > 0 && btt)
-		for (i = 0; i < *n; i++)
-			wc_btt_add(btt, &(*evs)[i], NULL);
+		for (ev = *evs, end = ev + got; ev < end; ev++)
+			wc_btt_add(btt, ev, NULL);
 	return r;
 }
 
@@ -229,6 +232,9 @@ static int add_series(struct wc_analysis *a, const struct wc_request *rq,
 	return 0;
 }
 
+/* Requests taken from the tracker at once: one call for many. */
+#define WC_ANALYSIS_REQUESTS 32
+
 static int analyse(struct run *run, const struct wc_phase *phases,
 		   size_t nphases, struct wc_err *err)
 {
@@ -236,9 +242,10 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 	struct wc_phase_window win[WC_MAX_PHASES];
 	struct wc_account_conf conf = { 0 };
 	struct wc_tracker *tr = NULL;
-	struct wc_request rq;
+	struct wc_request rqs[WC_ANALYSIS_REQUESTS];
+	bool series = run->o->series;
 	uint64_t first, last;
-	size_t i;
+	size_t i, n;
 	int r;
 
 	if (nphases > WC_MAX_PHASES)
@@ -269,15 +276,20 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 		       wc_tracker_open_source(&tr, feed, run, err)) < 0)
 		goto fail;
 
-	while ((r = wc_tracker_next(tr, &rq, err)) > 0) {
-		enum wc_cat cat = wc_classify(&run->cl, &rq);
-		const char *comm = NULL;
+	while ((r = wc_tracker_next_batch(tr, rqs, WC_ANALYSIS_REQUESTS, &n,
+					  err)) > 0) {
+		for (i = 0; i < n; i++) {
+			const struct wc_request *rq = &rqs[i];
+			enum wc_cat cat = wc_classify(&run->cl, rq);
+			const char *comm = NULL;
 
-		if (run->o->series && add_series(a, &rq, cat, err) < 0)
-			goto fail_tracker;
-		if (run->in && rq.completed && (rq.action & WC_TC(WC_TC_SYNC)))
-			comm = wc_input_comm(run->in, rq.pid);
-		wc_account_add(a->ac, &rq, cat, comm);
+			if (series && add_series(a, rq, cat, err) < 0)
+				goto fail_tracker;
+			if (run->in && rq->completed &&
+			    (rq->action & WC_TC(WC_TC_SYNC)))
+				comm = wc_input_comm(run->in, rq->pid);
+			wc_account_add(a->ac, rq, cat, comm);
+		}
 	}
 	a->stats = *wc_tracker_stats(tr);
 	if (r < 0)

@@ -562,13 +562,20 @@ static int one_at_a_time(void *ctx, const struct wc_event **evs, size_t *n,
 	return r;
 }
 
-int wc_tracker_next(struct wc_tracker *tr, struct wc_request *rq,
-		    struct wc_err *err)
+int wc_tracker_next_batch(struct wc_tracker *tr, struct wc_request *rqs,
+			  size_t max, size_t *got, struct wc_err *err)
 {
 	const struct wc_event *ev, *end;
 	struct span sp;
+	size_t k = 0;
 	int r;
 
+	*got = 0;
+	if (max == 0)
+		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+				  "a batch of no requests");
+	if (tr->source_done)
+		goto drained;
 	for (;;) {
 		/* In locals: handle() writes through tr, and the compiler
 		 * would load them again for every event. */
@@ -577,25 +584,30 @@ int wc_tracker_next(struct wc_tracker *tr, struct wc_request *rq,
 		sp.first = tr->stats.first_time;
 		sp.latest = tr->latest;
 		while (ev < end) {
-			/* handle() fills all of *rq when it returns 1. */
-			r = handle(tr, &sp, ev++, rq, &tr->src_err);
+			/* handle() fills all of rqs[k] when it returns 1. */
+			r = handle(tr, &sp, ev++, &rqs[k], &tr->src_err);
 			if (r == 0)
 				continue;
-			tr->stats.first_time = sp.first;
-			tr->latest = sp.latest;
-			tr->pos = (size_t)(ev - tr->evs);
 			if (r < 0) {
 				tr->failed = true;
-				goto done;
+				break;
 			}
-			stats_sync(tr);
-			return 1;
+			if (++k == max)
+				break;
 		}
 		tr->stats.first_time = sp.first;
 		tr->latest = sp.latest;
-		tr->pos = tr->n;
-		if (tr->source_done)
-			break;
+		tr->pos = (size_t)(ev - tr->evs);
+		if (tr->failed)
+			goto done;
+		/* Never past the batch the requests came from: what the
+		 * source learns as it reads (process names) is then what
+		 * it knew when they completed. */
+		if (k > 0) {
+			stats_sync(tr);
+			*got = k;
+			return 1;
+		}
 		tr->pos = tr->n = 0;
 		r = tr->bnext(tr->bctx, &tr->evs, &tr->n, &tr->src_err);
 		if (r < 0)
@@ -606,7 +618,6 @@ int wc_tracker_next(struct wc_tracker *tr, struct wc_request *rq,
 		}
 		tr->read += tr->n;
 	}
-	goto drained;
 
 done:
 	/* Nothing more is read, not even the rest of a batch after a
@@ -616,7 +627,10 @@ done:
 	tr->pos = tr->n = 0;
 drained:
 	stats_sync(tr);
-	if (drain(tr, rq))
+	while (k < max && drain(tr, &rqs[k]))
+		k++;
+	*got = k;
+	if (k > 0)
 		return 1;
 	if (tr->failed) {
 		if (err && err->kind == WC_ERR_NONE)
@@ -624,6 +638,14 @@ drained:
 		return -1;
 	}
 	return 0;
+}
+
+int wc_tracker_next(struct wc_tracker *tr, struct wc_request *rq,
+		    struct wc_err *err)
+{
+	size_t got;
+
+	return wc_tracker_next_batch(tr, rq, 1, &got, err);
 }
 
 static int tracker_open(struct wc_tracker **out, wc_tracker_batch_source bnext,

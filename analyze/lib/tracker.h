@@ -16,6 +16,9 @@
  *             account(&rq);
  *     wc_tracker_free(tr);
  *
+ * A caller with work of its own per request takes them a batch at a time
+ * (wc_tracker_next_batch()): one call for many requests.
+ *
  * A source that has its events in an array already (a batch from
  * wc_input_next_batch()) opens the tracker with wc_tracker_open_batch()
  * instead: the tracker then reads each event where it lies, without a
@@ -127,6 +130,14 @@ int wc_tracker_open_batch(struct wc_tracker **out,
  * with err filled, and keeps returning -1. */
 int wc_tracker_next(struct wc_tracker *tr, struct wc_request *rq,
 		    struct wc_err *err);
+/* Up to max (>= 1) requests at once into rqs: 1 with *got >= 1, 0 at
+ * the end, -1 as wc_tracker_next() (whose requests these are, in the same
+ * order: it is a batch of one).  A batch never holds requests completed
+ * by events of two different batches of a batch source, so what the
+ * source learned by then (wc_input_comm()) is what a caller of
+ * wc_tracker_next() would see. */
+int wc_tracker_next_batch(struct wc_tracker *tr, struct wc_request *rqs,
+			  size_t max, size_t *got, struct wc_err *err);
 const struct wc_tracker_stats *wc_tracker_stats(const struct wc_tracker *tr);
 void wc_tracker_free(struct wc_tracker *tr);
 
