@@ -62,8 +62,8 @@ void wc_classifier_range(struct wc_classifier *cl, uint32_t device,
  *   data_read  a read with bytes;
  *   other      everything else (an empty request that is not a flush).
  */
-enum wc_cat wc_classify(const struct wc_classifier *cl,
-			const struct wc_request *rq);
+static inline enum wc_cat wc_classify(const struct wc_classifier *cl,
+				      const struct wc_request *rq);
 
 /* True when a request is a FUA write.  Inline: the accountant asks it
  * for every request. */
@@ -71,6 +71,48 @@ static inline bool wc_request_is_fua(const struct wc_request *rq)
 {
 	return (rq->action & WC_TC(WC_TC_WRITE)) &&
 	       (rq->action & WC_TC(WC_TC_FUA));
+}
+
+/* ---- inline: the analysis asks for every request ---------------------- */
+
+static inline bool wc_request_has_(const struct wc_request *rq, unsigned bit)
+{
+	return (rq->action & WC_TC(bit)) != 0;
+}
+
+static inline bool wc_is_journal_(const struct wc_classifier *cl,
+				  const struct wc_request *rq)
+{
+	if (cl->method == WC_JOURNAL_RANGE) {
+		if (cl->device && cl->device != rq->device)
+			return false;
+		return rq->sector >= cl->journal_start &&
+		       rq->sector - cl->journal_start < cl->journal_len;
+	}
+	/* Log and commit writes must be durable before the caller goes on,
+	 * which is what FUA and preflush ask for; XFS's log writes without
+	 * them still carry both SYNC and META. */
+	if (wc_request_has_(rq, WC_TC_FUA) || wc_request_has_(rq, WC_TC_FLUSH))
+		return true;
+	return wc_request_has_(rq, WC_TC_SYNC) &&
+	       wc_request_has_(rq, WC_TC_META);
+}
+
+static inline enum wc_cat wc_classify(const struct wc_classifier *cl,
+				      const struct wc_request *rq)
+{
+	if (rq->bytes == 0)
+		return wc_request_has_(rq, WC_TC_FLUSH) ? WC_CAT_FLUSH :
+							  WC_CAT_OTHER;
+	if (wc_request_has_(rq, WC_TC_DISCARD))
+		return WC_CAT_DISCARD;
+	if (wc_request_has_(rq, WC_TC_WRITE) && wc_is_journal_(cl, rq))
+		return WC_CAT_JOURNAL;
+	if (wc_request_has_(rq, WC_TC_META))
+		return WC_CAT_METADATA;
+	if (wc_request_has_(rq, WC_TC_WRITE))
+		return WC_CAT_DATA_WRITE;
+	return WC_CAT_DATA_READ;
 }
 
 #endif /* WC_CLASSIFY_H */
