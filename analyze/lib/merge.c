@@ -581,6 +581,41 @@ static int r_ring_first(const struct wc_reorder *r, size_t a,
 }
 
 /*
+ * How many of the ring's events from its head may go at once, up to max,
+ * with the late events taking part in the heap: those read, before the
+ * next late one takes part (the heap's top holds till then), before the
+ * heap's top, and each taking part when it goes (its arrival below bound,
+ * one more for each event before it).  While the heap is empty every
+ * event taking part is in the ring, so its head does, and the ring's
+ * order is the answer.
+ */
+static size_t r_ring_run(struct wc_reorder *r, size_t max, uint64_t bound)
+{
+	struct wc_prioq_entry top;
+	size_t m = max, i;
+
+	if (m > r->ring_n)
+		m = r->ring_n;
+	if (!r->eof && m > r->arrivals + 1 - bound)
+		m = r->arrivals + 1 - bound;
+	if (m > r->cap - r->head)
+		m = r->cap - r->head;
+	if (r->late_n > 0 &&
+	    m > r->slots[r->late[r->late_head]].arrival - bound)
+		m = r->slots[r->late[r->late_head]].arrival - bound;
+	if (r->nheap == 0 || m == 0)
+		return m;
+	wc_prioq_peek(r->heap, &top);
+	for (i = 0; i < m; i++) {
+		if (!r->eof && r->ring_arrival[r->head + i] >= bound + i)
+			break;
+		if (!r_ring_first(r, r->head + i, &top))
+			break;
+	}
+	return i;
+}
+
+/*
  * Up to max events into out, each the least of those taking part when
  * it goes (above).  While the heap and late are empty every event taking
  * part is in the ring: its head goes, as many at once as were read.
@@ -599,16 +634,18 @@ static size_t r_batch(struct wc_reorder *r, struct wc_event *out, size_t max,
 			continue;
 		}
 		bound = r->eof ? UINT64_MAX : r->emitted + r->window;
-		if (r->nheap == 0 && r->late_n == 0) {
-			m = max - k;
-			if (m > r->ring_n)
-				m = r->ring_n;
-			if (!r->eof && m > r->arrivals + 1 - bound)
-				m = r->arrivals + 1 - bound;
-			if (m == 0)
-				break;
-			if (m > r->cap - r->head)
-				m = r->cap - r->head;
+		while (r->late_n > 0 &&
+		       r->slots[r->late[r->late_head]].arrival < bound) {
+			i = r->late[r->late_head];
+			if (++r->late_head == LATE_CAP)
+				r->late_head = 0;
+			r->late_n--;
+			wc_prioq_put(r->heap, r->slots[i].ev.time,
+				     r_tie(&r->slots[i].ev), i, NULL);
+			r->nheap++;
+		}
+		m = r_ring_run(r, max - k, bound);
+		if (m > 0) {
 			/* A batch that is one run of the ring is not copied:
 			 * its slots are held until the next call anyway. */
 			if (ref && k == 0) {
@@ -627,16 +664,8 @@ static size_t r_batch(struct wc_reorder *r, struct wc_event *out, size_t max,
 				r->head = 0;
 			continue;
 		}
-		while (r->late_n > 0 &&
-		       r->slots[r->late[r->late_head]].arrival < bound) {
-			i = r->late[r->late_head];
-			if (++r->late_head == LATE_CAP)
-				r->late_head = 0;
-			r->late_n--;
-			wc_prioq_put(r->heap, r->slots[i].ev.time,
-				     r_tie(&r->slots[i].ev), i, NULL);
-			r->nheap++;
-		}
+		if (r->late_n == 0 && r->nheap == 0)
+			break;
 		if (r->ring_n > 0 && r->ring_arrival[r->head] < bound &&
 		    (r->nheap == 0 || !wc_prioq_peek(r->heap, &top) ||
 		     r_ring_first(r, r->head, &top))) {
