@@ -503,20 +503,18 @@ START_TEST(test_bounded_tables)
 }
 END_TEST
 
-START_TEST(test_stdin_and_merged)
+/* The fixture's two CPU files one after the other into a new temporary
+ * file: one interleaved stream, late events all through the second. */
+static void concat_cpus(char *file, size_t size)
 {
-	struct wc_input *in = NULL;
 	unsigned char *a, *b;
-	char file[64];
 	size_t na, nb;
 	FILE *fp;
 	int fd;
 
-	/* The two CPU files one after the other: one interleaved stream, put
-	 * back in order through the reorder window. */
 	a = wc_check_slurp(FIX "/loop1.blktrace.0", &na);
 	b = wc_check_slurp(FIX "/loop1.blktrace.1", &nb);
-	wc_check_template(file, sizeof(file), "check_input");
+	wc_check_template(file, size, "check_input");
 	fd = mkstemp(file);
 	ck_assert_int_ge(fd, 0);
 	fp = fdopen(fd, "wb");
@@ -525,6 +523,16 @@ START_TEST(test_stdin_and_merged)
 	fclose(fp);
 	free(a);
 	free(b);
+}
+
+START_TEST(test_stdin_and_merged)
+{
+	struct wc_input *in = NULL;
+	char file[64];
+	int fd;
+
+	/* Put back in order through the reorder window. */
+	concat_cpus(file, sizeof(file));
 	ck_assert_uint_eq(count(file, &in), FIX_EVENTS);
 	ck_assert_uint_eq(wc_input_nstreams(in), 1);
 	ck_assert_uint_eq(wc_input_stream(in, 0)->cpu, UINT32_MAX);
@@ -591,27 +599,11 @@ START_TEST(test_next_ref)
 	static uint64_t want[1024], got[1024];
 	static const size_t maxes[] = { 1, 7, WC_INPUT_BATCH, 1000 };
 	const char *paths[2];
-	unsigned char *a, *b;
 	uint64_t bw, bg;
 	char file[64];
 	unsigned nw, ng, p, m;
-	size_t na, nb;
-	FILE *fp;
-	int fd;
 
-	/* The two CPU files one after the other, as in
-	 * test_stdin_and_merged: late events all through the second. */
-	a = wc_check_slurp(FIX "/loop1.blktrace.0", &na);
-	b = wc_check_slurp(FIX "/loop1.blktrace.1", &nb);
-	wc_check_template(file, sizeof(file), "check_input");
-	fd = mkstemp(file);
-	ck_assert_int_ge(fd, 0);
-	fp = fdopen(fd, "wb");
-	fwrite(a, 1, na, fp);
-	fwrite(b, 1, nb, fp);
-	fclose(fp);
-	free(a);
-	free(b);
+	concat_cpus(file, sizeof(file));
 	paths[0] = file;
 	paths[1] = FIX;
 	for (p = 0; p < 2; p++) {
