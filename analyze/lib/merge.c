@@ -411,7 +411,8 @@ int r_keep_pdu(struct wc_reorder *r, struct wc_event *ev,
 
 /* The event pulled into free slot i (the top of the free stack) is kept
  * there with its arrival number; 0 when out of memory. */
-static int r_keep(struct wc_reorder *r, size_t i)
+static inline __attribute__((always_inline))
+int r_keep(struct wc_reorder *r, size_t i)
 {
 	struct slot *sl = &r->slots[i];
 	struct big_pdu big = { sl->pdu, sl->pdu_cap };
@@ -566,8 +567,9 @@ static void r_fill(struct wc_reorder *r)
 
 /* True when ring slot a goes before heap slot b:
  * (time, device, sequence, arrival). */
-static int r_ring_first(const struct wc_reorder *r, size_t a,
-			const struct wc_prioq_entry *b)
+static inline __attribute__((always_inline))
+int r_ring_first(const struct wc_reorder *r, size_t a,
+		 const struct wc_prioq_entry *b)
 {
 	const struct wc_event *x = &r->ring[a];
 	uint64_t tx;
@@ -589,10 +591,13 @@ static int r_ring_first(const struct wc_reorder *r, size_t a,
  * event taking part is in the ring, so its head does, and the ring's
  * order is the answer.
  */
-static size_t r_ring_run(struct wc_reorder *r, size_t max, uint64_t bound)
+static size_t r_ring_run(struct wc_reorder *r, size_t max, uint64_t bound,
+			 int *heap_next)
 {
 	struct wc_prioq_entry top;
 	size_t m = max, i;
+
+	*heap_next = r->ring_n == 0;
 
 	if (m > r->ring_n)
 		m = r->ring_n;
@@ -612,6 +617,9 @@ static size_t r_ring_run(struct wc_reorder *r, size_t max, uint64_t bound)
 		if (!r_ring_first(r, r->head + i, &top))
 			break;
 	}
+	/* The ring's head does not go (it does not take part, or the top is
+	 * before it): the top does, with no second look. */
+	*heap_next = i == 0;
 	return i;
 }
 
@@ -626,6 +634,7 @@ static size_t r_batch(struct wc_reorder *r, struct wc_event *out, size_t max,
 	struct wc_prioq_entry top;
 	size_t k = 0, m, i;
 	uint64_t bound;
+	int heap_next;
 
 	r->ring_held = 0;
 	while (k < max) {
@@ -644,7 +653,7 @@ static size_t r_batch(struct wc_reorder *r, struct wc_event *out, size_t max,
 				     r_tie(&r->slots[i].ev), i, NULL);
 			r->nheap++;
 		}
-		m = r_ring_run(r, max - k, bound);
+		m = r_ring_run(r, max - k, bound, &heap_next);
 		if (m > 0) {
 			/* A batch that is one run of the ring is not copied:
 			 * its slots are held until the next call anyway. */
@@ -666,7 +675,8 @@ static size_t r_batch(struct wc_reorder *r, struct wc_event *out, size_t max,
 		}
 		if (r->late_n == 0 && r->nheap == 0)
 			break;
-		if (r->ring_n > 0 && r->ring_arrival[r->head] < bound &&
+		if (!(heap_next && r->nheap > 0) &&
+		    r->ring_n > 0 && r->ring_arrival[r->head] < bound &&
 		    (r->nheap == 0 || !wc_prioq_peek(r->heap, &top) ||
 		     r_ring_first(r, r->head, &top))) {
 			out[k++] = r->ring[r->head];
