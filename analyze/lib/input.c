@@ -1165,6 +1165,8 @@ static int pull_run(void *ctx, unsigned i, struct wc_event *out, size_t max,
 	const uint64_t message = WC_TC(WC_TC_NOTIFY) | WC_TN_MESSAGE;
 	const uint64_t process = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
 	size_t n, j, k = 0;
+	uint64_t key;
+	uint32_t *last;
 	int r;
 
 	*got = 0;
@@ -1189,33 +1191,43 @@ static int pull_run(void *ctx, unsigned i, struct wc_event *out, size_t max,
 			return r;
 		}
 		s->info.events += n;
+		/* The stream's slot in locals for the run: only the
+		 * seq_last() calls here can add a key meanwhile. */
+		if (s->seq_at != in->seq_added)
+			s->seq_val = NULL;
+		key = s->seq_key;
+		last = s->seq_val;
 		for (j = 0; j < n; j++) {
 			struct wc_event *ev = &out[j];
 
-			if (wc_event_is_notify(ev) && ev->action != message) {
+			if (wc_event_is_notify(ev)) {
+				if (ev->action == message)
+					goto keep;
 				if (ev->action == process &&
 				    comm_add(in, ev->pid, ev->pdu, ev->pdu_len) < 0)
 					goto fail_oom;
 				continue;
 			}
-			if (ev->sequence && !wc_event_is_notify(ev)) {
-				uint64_t key = (uint64_t)ev->device << 32 |
-					       ev->cpu;
-				uint32_t *last = s->seq_val;
+			if (ev->sequence) {
+				uint64_t evkey = (uint64_t)ev->device << 32 |
+						 ev->cpu;
 
-				if (key != s->seq_key || !last ||
-				    s->seq_at != in->seq_added) {
-					if (seq_last(in, key, &last) < 0)
+				if (evkey != key || !last) {
+					if (seq_last(in, evkey, &last) < 0)
 						goto fail_oom;
+					key = evkey;
 					s->seq_key = key;
 					s->seq_val = last;
 					s->seq_at = in->seq_added;
 				}
-				if (last && *last && ev->sequence > *last + 1)
-					s->info.skips += ev->sequence - *last - 1;
-				if (last)
+				if (last) {
+					if (*last && ev->sequence > *last + 1)
+						s->info.skips += ev->sequence -
+								 *last - 1;
 					*last = ev->sequence;
+				}
 			}
+keep:
 			if (k != j)
 				out[k] = *ev;
 			k++;
