@@ -112,6 +112,52 @@ START_TEST(test_tree_many)
 }
 END_TEST
 
+/* A Q whose start is kept takes its place wherever that node is in the
+ * tree (a leaf, inner, with a right subtree below it, at either end):
+ * on_queue() finds it as the last node its descent went right at.
+ * Ascending and descending starts build the two ends, scattered ones
+ * the inside; every start queued again must replace, never add. */
+START_TEST(test_replace_anywhere)
+{
+	struct wc_btt *b = NULL;
+	struct wc_err err;
+	struct wc_event e;
+	uint64_t i, n = 1000, t = 0;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_btt_open(&b, &err), 0);
+	for (i = 0; i < n / 2; i++) {           /* rightmost each time */
+		e = E(t++, WC_TA_QUEUE, 8 * (n + i), 4096);
+		ck_assert_int_eq(wc_btt_add(b, &e, &err), 0);
+	}
+	for (i = 0; i < n / 2; i++) {           /* leftmost each time */
+		e = E(t++, WC_TA_QUEUE, 8 * (n - 1 - i), 4096);
+		ck_assert_int_eq(wc_btt_add(b, &e, &err), 0);
+	}
+	ck_assert_uint_eq(wc_btt_kept(b), n);
+	/* The two ends first, then the rest scattered. */
+	e = E(t++, WC_TA_QUEUE, 8 * (n / 2), 4096);
+	ck_assert_int_eq(wc_btt_add(b, &e, &err), 0);
+	e = E(t++, WC_TA_QUEUE, 8 * (n + n / 2 - 1), 4096);
+	ck_assert_int_eq(wc_btt_add(b, &e, &err), 0);
+	ck_assert_uint_eq(wc_btt_kept(b), n);
+	t = 100000;
+	for (i = 0; i < n; i++) {
+		e = E(t, WC_TA_QUEUE, 8 * (n / 2 + i * 7919 % n), 4096);
+		ck_assert_int_eq(wc_btt_add(b, &e, &err), 0);
+		ck_assert_uint_eq(wc_btt_kept(b), n);
+	}
+	/* All of them replaced at t, so each one's Q2C is 1000. */
+	e = E(t + 1000, WC_TA_COMPLETE, 8 * (n / 2), 4096u * (uint32_t)n);
+	ck_assert_int_eq(wc_btt_add(b, &e, &err), 0);
+	ck_assert_uint_eq(wc_btt_kept(b), 0);
+	ck_assert_uint_eq(wc_btt_q2c(b)->n, n);
+	ck_assert_uint_eq(wc_btt_q2c(b)->min, 1000);
+	ck_assert_uint_eq(wc_btt_q2c(b)->max, 1000);
+	wc_btt_free(b);
+}
+END_TEST
+
 START_TEST(test_ignored_records)
 {
 	struct wc_event evs[] = {
@@ -313,6 +359,7 @@ static Suite *btt_suite(void)
 	tcase_add_test(tc, test_merged_bios_inherit);
 	tcase_add_test(tc, test_duplicate_start_replaces);
 	tcase_add_test(tc, test_tree_many);
+	tcase_add_test(tc, test_replace_anywhere);
 	tcase_add_test(tc, test_ignored_records);
 	tcase_add_test(tc, test_tdelta_floor_and_requeue);
 	tcase_add_test(tc, test_partial_cover);

@@ -424,37 +424,46 @@ static void forget_oldest(struct wc_btt *b, struct bdev *d)
 	b->dropped++;
 }
 
-static int on_queue(struct wc_btt *b, struct bdev *d,
-		    const struct wc_event *ev, struct wc_err *err)
+/* Not inlined, nor are on_issue() and on_complete(): the call that
+ * dispatches to them then saves no registers for the others. */
+static __attribute__((noinline))
+int on_queue(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
+	     struct wc_err *err)
 {
-	struct kept_q **link, *parent = NULL, *q;
+	struct kept_q **link = &d->root, *parent = NULL, *le = NULL, *n, *q;
+	uint64_t s = ev->sector;
 
 	d->seen_q = true;
-	link = &d->root;
-	while (*link) {
-		parent = *link;
-		if (ev->sector < parent->start) {
-			link = &parent->left;
-		} else if (ev->sector > parent->start) {
-			link = &parent->right;
+	/* The classic descent, with one test a level: a Q of the same
+	 * start is the last node it went right at (le, start <= s), as
+	 * the keys are distinct; the extra levels below it are walked
+	 * only when a Q takes another's place. */
+	while ((n = *link) != NULL) {
+		parent = n;
+		if (s < n->start) {
+			link = &n->left;
 		} else {
-			/* btt 2.09 lets the newer Q take the older one's
-			 * place: the older one's C was lost. */
-			parent->end = ev->sector + (ev->bytes >> 9);
-			parent->q_time = ev->time;
-			parent->d_time = NO_D;
-			age_unlink(d, parent);
-			age_append(d, parent);
-			b->replaced++;
-			return 0;
+			le = n;
+			link = &n->right;
 		}
+	}
+	if (le && le->start == s) {
+		/* btt 2.09 lets the newer Q take the older one's place:
+		 * the older one's C was lost. */
+		le->end = s + (ev->bytes >> 9);
+		le->q_time = ev->time;
+		le->d_time = NO_D;
+		age_unlink(d, le);
+		age_append(d, le);
+		b->replaced++;
+		return 0;
 	}
 	q = pool_get(b);
 	if (!q)
 		return oom(b, err);
 	q->left = q->right = NULL;
-	q->start = ev->sector;
-	q->end = ev->sector + (ev->bytes >> 9);
+	q->start = s;
+	q->end = s + (ev->bytes >> 9);
 	q->q_time = ev->time;
 	q->d_time = NO_D;
 	q->parent = parent;
@@ -469,14 +478,17 @@ static int on_queue(struct wc_btt *b, struct bdev *d,
 	return 0;
 }
 
-static void on_issue(struct bdev *d, const struct wc_event *ev)
+static __attribute__((noinline))
+int on_issue(struct bdev *d, const struct wc_event *ev)
 {
 	walk_stamp(d->root, ev->sector, ev->sector + (ev->bytes >> 9),
 		   ev->time);
+	return 0;
 }
 
-static int on_complete(struct wc_btt *b, struct bdev *d,
-		       const struct wc_event *ev, struct wc_err *err)
+static __attribute__((noinline))
+int on_complete(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
+		struct wc_err *err)
 {
 	size_t i;
 
@@ -525,10 +537,8 @@ int wc_btt_add_wanted(struct wc_btt *b, const struct wc_event *ev,
 		return on_queue(b, d, ev, err);
 	if (!d->seen_q)
 		return 0;
-	if (what == WC_TA_ISSUE) {
-		on_issue(d, ev);
-		return 0;
-	}
+	if (what == WC_TA_ISSUE)
+		return on_issue(d, ev);
 	return on_complete(b, d, ev, err);
 }
 
