@@ -66,10 +66,8 @@ struct stream {
 	struct scout_name *names;
 	uint32_t nnames, names_next, names_cap;
 	uint64_t names_upto;    /* batches before this one were scouted */
-	/* pull_run()'s own copy of seq_last()'s answer for this stream's
-	 * last key: the streams of a merge take turns, and one cache for
-	 * them all missed at every turn.  Valid while no key was added
-	 * since (seq_added): only a put that adds one moves the map. */
+	/* seq_last()'s last answer for this stream: its key, value and
+	 * the in->seq_added it is valid at. */
 	uint64_t seq_key;
 	uint32_t *seq_val;
 	uint64_t seq_at;
@@ -107,10 +105,6 @@ struct wc_input {
 	 * numbered per CPU and device, and a merged file interleaves many
 	 * of them.  Made at the first numbered record. */
 	struct wc_map *seqs;
-	/* The key of the last seq_last() and its value: consecutive events
-	 * mostly share it, and no other put moved the map since. */
-	uint64_t seq_key;
-	uint32_t *seq_val;
 	uint64_t seq_added;      /* keys added to seqs so far */
 	int failed;
 };
@@ -884,15 +878,23 @@ static int scout_batch(struct wc_input *in, unsigned i, struct wc_err *err)
 
 /* ---- sequence gaps ---------------------------------------------------- */
 
-/* The last sequence number of KEY, made 0 when new; *last is NULL when
- * WC_INPUT_MAX_SEQ_KEYS keys are taken.  -1 when out of memory. */
-static int seq_last(struct wc_input *in, uint64_t key, uint32_t **last)
+/*
+ * The last sequence number of KEY, read by stream s, made 0 when new;
+ * *last is NULL when WC_INPUT_MAX_SEQ_KEYS keys are taken.  -1 when out
+ * of memory.  Each stream remembers its last answer: a stream's events
+ * mostly share a key, and the streams of a merge take turns, so one
+ * answer kept for all of them missed at every turn.  It stays valid
+ * while no key was added since (seq_added): only a put that adds one
+ * moves the map (map.h).
+ */
+static inline int seq_last(struct wc_input *in, struct stream *s,
+			   uint64_t key, uint32_t **last)
 {
-	*last = NULL;
-	if (in->seq_val && key == in->seq_key) {
-		*last = in->seq_val;
+	if (s->seq_val && key == s->seq_key && s->seq_at == in->seq_added) {
+		*last = s->seq_val;
 		return 0;
 	}
+	*last = NULL;
 	if (!in->seqs && wc_map_open(&in->seqs, sizeof(uint32_t),
 				     WC_INPUT_MAX_SEQ_KEYS, NULL) < 0)
 		return -1;
@@ -903,10 +905,9 @@ static int seq_last(struct wc_input *in, uint64_t key, uint32_t **last)
 	case -1:
 		return -1;
 	}
-	/* Every put goes through here: the value kept stays valid until
-	 * the next one, which replaces it. */
-	in->seq_key = key;
-	in->seq_val = *last;
+	s->seq_key = key;
+	s->seq_val = *last;
+	s->seq_at = in->seq_added;
 	return 0;
 }
 
@@ -1126,8 +1127,8 @@ static int pull(void *ctx, unsigned i, struct wc_event *ev, unsigned flags,
 		if (ev->sequence && !wc_event_is_notify(ev)) {
 			uint32_t *last;
 
-			if (seq_last(in, (uint64_t)ev->device << 32 | ev->cpu,
-				     &last) < 0)
+			if (seq_last(in, s, (uint64_t)ev->device << 32 |
+					     ev->cpu, &last) < 0)
 				return oom(err, in->path);
 			if (last && *last && ev->sequence > *last + 1)
 				s->info.skips += ev->sequence - *last - 1;
@@ -1191,12 +1192,10 @@ static int pull_run(void *ctx, unsigned i, struct wc_event *out, size_t max,
 			return r;
 		}
 		s->info.events += n;
-		/* The stream's slot in locals for the run: only the
-		 * seq_last() calls here can add a key meanwhile. */
-		if (s->seq_at != in->seq_added)
-			s->seq_val = NULL;
+		/* seq_last()'s answer for the stream in locals for the run:
+		 * only its calls here can add a key meanwhile. */
 		key = s->seq_key;
-		last = s->seq_val;
+		last = s->seq_at == in->seq_added ? s->seq_val : NULL;
 		for (j = 0; j < n; j++) {
 			struct wc_event *ev = &out[j];
 
@@ -1212,14 +1211,10 @@ static int pull_run(void *ctx, unsigned i, struct wc_event *out, size_t max,
 				uint64_t evkey = (uint64_t)ev->device << 32 |
 						 ev->cpu;
 
-				if (evkey != key || !last) {
-					if (seq_last(in, evkey, &last) < 0)
-						goto fail_oom;
-					key = evkey;
-					s->seq_key = key;
-					s->seq_val = last;
-					s->seq_at = in->seq_added;
-				}
+				if ((evkey != key || !last) &&
+				    seq_last(in, s, evkey, &last) < 0)
+					goto fail_oom;
+				key = evkey;
 				if (last) {
 					if (*last && ev->sequence > *last + 1)
 						s->info.skips += ev->sequence -
