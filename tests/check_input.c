@@ -339,6 +339,63 @@ START_TEST(test_notify_and_gaps)
 }
 END_TEST
 
+/* Two CPU files that number the same (device, CPU) key in turns, while
+ * the second adds keys that make the sequence map grow: each stream must
+ * see the other's numbers, so none is a gap.  A stream that kept its
+ * pointer into the map across a growth would count one at every turn
+ * after it (and read freed memory). */
+START_TEST(test_seq_shared_key_map_grows)
+{
+	const uint64_t q = WC_TA_QUEUE | WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_QUEUE);
+	const unsigned nkeys = 300;
+	struct wc_input *in = NULL;
+	struct wc_event ev;
+	struct wc_err err;
+	char dir[64], f0[128], f1[128];
+	unsigned i, n = 0;
+	FILE *fp0, *fp1;
+
+	wc_check_template(dir, sizeof(dir), "check_input");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(f0, sizeof(f0), "%s/sda.blktrace.0", dir);
+	snprintf(f1, sizeof(f1), "%s/sda.blktrace.1", dir);
+	fp0 = fopen(f0, "wb");
+	fp1 = fopen(f1, "wb");
+	ck_assert_ptr_nonnull(fp0);
+	ck_assert_ptr_nonnull(fp1);
+	for (i = 0; i < nkeys; i++) {
+		struct wc_event e = {
+			.time = 3 * i + 1, .bytes = 4096, .action = q,
+			.device = WC_DEV_MAKE(8, 0), .cpu = 0,
+			.sequence = 2 * i + 1,
+		};
+
+		put_event(fp0, &e);           /* key (8:0, 0): 1, 3, 5, ... */
+		e.time++;
+		e.sequence++;
+		put_event(fp1, &e);           /* the same key: 2, 4, 6, ... */
+		e.time++;
+		e.cpu = 1 + i;                /* a new key each time */
+		e.sequence = 1;
+		put_event(fp1, &e);
+	}
+	fclose(fp0);
+	fclose(fp1);
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_input_open(&in, dir, &err), 0);
+	while (wc_input_next(in, &ev, &err) > 0)
+		n++;
+	ck_assert_uint_eq(n, 3 * nkeys);
+	ck_assert_uint_eq(wc_input_stream(in, 0)->skips, 0);
+	ck_assert_uint_eq(wc_input_stream(in, 1)->skips, 0);
+	wc_input_free(in);
+	unlink(f0);
+	unlink(f1);
+	rmdir(dir);
+}
+END_TEST
+
 /* One CPU file: 600 writes of pid PID from time T0 every 20, and before
  * the AT-th of them a process notify naming pid 9 NAME.  Returns the
  * file's bytes. */
@@ -995,6 +1052,7 @@ static Suite *input_suite(void)
 	tcase_add_test(tc, test_capture_archive);
 	tcase_add_test(tc, test_archive_diagnostics);
 	tcase_add_test(tc, test_notify_and_gaps);
+	tcase_add_test(tc, test_seq_shared_key_map_grows);
 	tcase_add_test(tc, test_blkparse_names);
 	tcase_add_test(tc, test_stdin_and_merged);
 	tcase_add_test(tc, test_next_ref);
