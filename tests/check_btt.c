@@ -351,6 +351,83 @@ START_TEST(test_hidden_behind_larger)
 }
 END_TEST
 
+/* A hostile mix (overlapping Qs of every size, some replacing kept ones,
+ * Ds and Cs over ranges that cover, cut or miss them, ignored kinds,
+ * empty and cgroup-flagged records, two devices), fed one event at a
+ * time and by wc_btt_add_batch() in batches of 1 to 97: the same
+ * figures, and those of the build before the walks went inline
+ * (72f7230), which depend on the walk's order (the erase order shapes
+ * the tree, which hides Qs) and on the Qs each walk reaches. */
+#define MIX_EVENTS 200000
+
+static void mix(struct wc_event *evs, size_t n)
+{
+	static const unsigned kinds[] = {
+		WC_TA_QUEUE, WC_TA_QUEUE, WC_TA_QUEUE, WC_TA_ISSUE,
+		WC_TA_ISSUE, WC_TA_COMPLETE, WC_TA_COMPLETE, WC_TA_GETRQ,
+		WC_TA_BACKMERGE,
+	};
+	uint64_t x = 88172645463325252ull, t = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t r;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		r = x;
+		t += r % 1000;
+		evs[i] = E(t, kinds[(r >> 10) % 9], (r >> 14) % 4096,
+			   (uint32_t)(((r >> 26) % 16 == 0 ? 1 + (r >> 30) % 512 :
+				       1 + (r >> 30) % 32) * 512));
+		if ((r >> 40) % 64 == 0)
+			evs[i].bytes = 0;
+		if ((r >> 46) % 128 == 0)
+			evs[i].has_cgroup = true;
+		if ((r >> 53) % 8 == 0)
+			evs[i].device = WC_DEV_MAKE(8u, 16u);
+	}
+}
+
+START_TEST(test_batches_and_walk_order)
+{
+	struct wc_event *evs = calloc(MIX_EVENTS, sizeof(*evs));
+	struct wc_btt *one = NULL, *bat = NULL;
+	struct wc_err err;
+	size_t i, k;
+
+	ck_assert_ptr_nonnull(evs);
+	mix(evs, MIX_EVENTS);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_btt_open(&one, &err), 0);
+	ck_assert_int_eq(wc_btt_open(&bat, &err), 0);
+	for (i = 0; i < MIX_EVENTS; i++)
+		ck_assert_int_eq(wc_btt_add(one, &evs[i], &err), 0);
+	for (i = 0, k = 1; i < MIX_EVENTS; i += k, k = k % 97 + 1)
+		ck_assert_int_eq(wc_btt_add_batch(bat, evs + i,
+			i + k > MIX_EVENTS ? MIX_EVENTS - i : k), 0);
+	ck_assert_int_eq(wc_btt_status(bat, &err), 0);
+	ck_assert_mem_eq(wc_btt_q2c(one), wc_btt_q2c(bat),
+			 sizeof(struct wc_btt_stat));
+	ck_assert_mem_eq(wc_btt_d2c(one), wc_btt_d2c(bat),
+			 sizeof(struct wc_btt_stat));
+	ck_assert_uint_eq(wc_btt_kept(one), wc_btt_kept(bat));
+	ck_assert_uint_eq(wc_btt_q2c(one)->n, 42214);
+	ck_assert_uint_eq(wc_btt_q2c(one)->min, 38);
+	ck_assert_uint_eq(wc_btt_q2c(one)->max, 84746167);
+	ck_assert(wc_btt_q2c(one)->total == 0x1.e6dba6b4p+36);
+	ck_assert_uint_eq(wc_btt_d2c(one)->n, 18354);
+	ck_assert_uint_eq(wc_btt_d2c(one)->min, 680);
+	ck_assert_uint_eq(wc_btt_d2c(one)->max, 43587639);
+	ck_assert(wc_btt_d2c(one)->total == 0x1.49bebb2ccp+34);
+	ck_assert_uint_eq(wc_btt_kept(one), 2551);
+	wc_btt_free(one);
+	wc_btt_free(bat);
+	free(evs);
+}
+END_TEST
+
 static Suite *btt_suite(void)
 {
 	Suite *s = suite_create("btt");
@@ -367,6 +444,7 @@ static Suite *btt_suite(void)
 	tcase_add_test(tc, test_replaced_counts_as_new);
 	tcase_add_test(tc, test_device_cap);
 	tcase_add_test(tc, test_hidden_behind_larger);
+	tcase_add_test(tc, test_batches_and_walk_order);
 	suite_add_tcase(s, tc);
 	return s;
 }

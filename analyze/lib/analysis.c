@@ -184,14 +184,13 @@ static int feed(void *ctx, struct wc_event *ev, struct wc_err *err)
 
 /* The tracker's batch source over the input: btt sees the whole batch
  * before the tracker reads it, which changes nothing for either (neither
- * looks at the other).  wc_btt_add() is inline over its own filter
- * (btt.h): the events btt ignores cost one test here, and no call. */
+ * looks at the other).  btt takes the batch in one call
+ * (wc_btt_add_batch()), its filter and dispatch inline there. */
 static int feed_batch(void *ctx, const struct wc_event **evs, size_t *n,
 		      struct wc_err *err)
 {
 	struct run *run = ctx;
 	struct wc_btt *btt = run->a->btt;
-	const struct wc_event *ev, *end;
 	size_t got = 0;
 	int r;
 
@@ -200,11 +199,8 @@ static int feed_batch(void *ctx, const struct wc_event **evs, size_t *n,
 	 * event. */
 	r = wc_input_next_ref(run->ctx, evs, WC_INPUT_BATCH, &got, err);
 	*n = got;
-	/* In locals: btt's calls could write *n, as far as the compiler
-	 * knows, and it would load it again for every event. */
 	if (r > 0 && btt)
-		for (ev = *evs, end = ev + got; ev < end; ev++)
-			wc_btt_add(btt, ev, NULL);
+		wc_btt_add_batch(btt, *evs, got);
 	return r;
 }
 

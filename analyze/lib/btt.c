@@ -79,7 +79,8 @@ static size_t dev_slot(const struct wc_btt *b, uint32_t device)
 	return h;
 }
 
-static struct bdev *find_dev(struct wc_btt *b, uint32_t device)
+static inline __attribute__((always_inline))
+struct bdev *find_dev(struct wc_btt *b, uint32_t device)
 {
 	size_t h;
 
@@ -288,7 +289,9 @@ static void erase_color(struct bdev *d, struct kept_q *node,
 		node->red = false;
 }
 
-static void tree_erase(struct bdev *d, struct kept_q *node)
+/* Inline where it is called: once per kept Q a C ends. */
+static inline __attribute__((always_inline))
+void tree_erase(struct bdev *d, struct kept_q *node)
 {
 	struct kept_q *child, *parent;
 	bool red;
@@ -346,7 +349,8 @@ color:
 #define WALK_DEPTH 128
 _Static_assert(WC_BTT_MAX_KEPT < (1 << 30), "2 log2(kept + 1) must fit the walk's stack");
 
-static int walk(struct wc_btt *b, struct kept_q *n, uint64_t s, uint64_t e)
+static inline __attribute__((always_inline))
+int walk(struct wc_btt *b, struct kept_q *n, uint64_t s, uint64_t e)
 {
 	struct kept_q *stack[WALK_DEPTH];
 	size_t top = 0;
@@ -365,31 +369,41 @@ static int walk(struct wc_btt *b, struct kept_q *n, uint64_t s, uint64_t e)
 			}
 			b->found[b->nfound++] = n;
 		}
-		if (n->end < e && n->right)
-			stack[top++] = n->right;
-		if (s < n->start && n->left)
+		/* Node, left subtree, right subtree: a right child goes
+		 * on the stack only while a left subtree comes first. */
+		if (s < n->start && n->left) {
+			if (n->end < e && n->right)
+				stack[top++] = n->right;
 			n = n->left;
-		else
+		} else if (n->end < e && n->right) {
+			n = n->right;
+		} else {
 			n = top ? stack[--top] : NULL;
+		}
 	}
 	return 0;
 }
 
 /* The same walk for a D, which only stamps: order does not matter and
- * nothing needs collecting. */
-static void walk_stamp(struct kept_q *n, uint64_t s, uint64_t e, uint64_t t)
+ * nothing needs collecting, so the nodes it visits are the walk's and a
+ * pending right subtree waits on a stack, as in walk(). */
+static inline __attribute__((always_inline))
+void walk_stamp(struct kept_q *n, uint64_t s, uint64_t e, uint64_t t)
 {
+	struct kept_q *stack[WALK_DEPTH];
+	size_t top = 0;
+
 	while (n) {
 		if (s <= n->start && n->end <= e)
 			n->d_time = t;
-		if (s < n->start) {
-			if (n->end < e)
-				walk_stamp(n->right, s, e, t);
+		if (s < n->start && n->left) {
+			if (n->end < e && n->right)
+				stack[top++] = n->right;
 			n = n->left;
-		} else if (n->end < e) {
+		} else if (n->end < e && n->right) {
 			n = n->right;
 		} else {
-			break;
+			n = top ? stack[--top] : NULL;
 		}
 	}
 }
@@ -514,14 +528,13 @@ int wc_btt_failed(const struct wc_btt *b)
 	return b->failed ? -1 : 0;
 }
 
-int wc_btt_add_wanted(struct wc_btt *b, const struct wc_event *ev,
-		      struct wc_err *err)
+/* The dispatch of one wanted event, inline in both callers. */
+static inline __attribute__((always_inline))
+int add_one(struct wc_btt *b, const struct wc_event *ev, struct wc_err *err)
 {
 	struct bdev *d;
 	unsigned what;
 
-	if (b->failed)
-		return -1;
 	what = wc_event_what(ev);
 	d = find_dev(b, ev->device);
 	if (!d) {
@@ -540,6 +553,26 @@ int wc_btt_add_wanted(struct wc_btt *b, const struct wc_event *ev,
 	if (what == WC_TA_ISSUE)
 		return on_issue(d, ev);
 	return on_complete(b, d, ev, err);
+}
+
+int wc_btt_add_wanted(struct wc_btt *b, const struct wc_event *ev,
+		      struct wc_err *err)
+{
+	if (b->failed)
+		return -1;
+	return add_one(b, ev, err);
+}
+
+int wc_btt_add_batch(struct wc_btt *b, const struct wc_event *evs, size_t n)
+{
+	const struct wc_event *ev, *end = evs + n;
+
+	if (b->failed)
+		return -1;
+	for (ev = evs; ev < end; ev++)
+		if (wc_btt_wants(ev) && add_one(b, ev, NULL) < 0)
+			return -1;
+	return 0;
 }
 
 int wc_btt_status(const struct wc_btt *b, struct wc_err *err)

@@ -94,6 +94,10 @@ static inline int wc_btt_add(struct wc_btt *b, const struct wc_event *ev,
 		return wc_btt_failed(b);
 	return wc_btt_add_wanted(b, ev, err);
 }
+/* wc_btt_add() for n events in a row (errors as wc_btt_add() with a
+ * NULL err, kept for wc_btt_status()): one call for a batch, the filter
+ * and the dispatch inline. */
+int wc_btt_add_batch(struct wc_btt *b, const struct wc_event *evs, size_t n);
 /* -1 with the first failure of wc_btt_add() in err, else 0. */
 int wc_btt_status(const struct wc_btt *b, struct wc_err *err);
 const struct wc_btt_stat *wc_btt_q2c(const struct wc_btt *b);
