@@ -17,8 +17,9 @@
 #include "check_common.h"
 #include "merge.h"
 
-#define MAXS 8
+#define MAXS 64
 #define MAXN 64
+#define RANDS 8      /* streams of the random traces */
 
 struct fake {
 	unsigned nstreams;
@@ -137,7 +138,7 @@ START_TEST(test_matches_blkparse_model)
 		struct fake f;
 		unsigned s, i, n, got = 0;
 
-		fake_init(&f, 1 + (unsigned)rand_r(&seed) % MAXS);
+		fake_init(&f, 1 + (unsigned)rand_r(&seed) % RANDS);
 		for (s = 0; s < f.nstreams; s++) {
 			uint64_t t = (uint64_t)(rand_r(&seed) % 4);
 
@@ -234,7 +235,7 @@ START_TEST(test_batch_matches_blkparse_model)
 		size_t k, nb;
 
 		memset(&b, 0, sizeof(b));
-		fake_init(&b.f, 1 + (unsigned)rand_r(&seed) % MAXS);
+		fake_init(&b.f, 1 + (unsigned)rand_r(&seed) % RANDS);
 		for (s = 0; s < b.f.nstreams; s++) {
 			uint64_t t = (uint64_t)(rand_r(&seed) % 4);
 
@@ -277,6 +278,69 @@ START_TEST(test_batch_matches_blkparse_model)
 	}
 	/* The buffer's ends were met inside batches. */
 	ck_assert_uint_gt(unread, 100);
+}
+END_TEST
+
+/*
+ * The hand-over between the lead and the runner-up, for 1, 2, 3 and 64
+ * streams (the loop's index picks K): streams taking turns every event,
+ * every stream at the same times, and streams of random lengths that end
+ * in the middle of another's run, all in blkparse's order, one at a time,
+ * in batches and a run at a time.
+ */
+START_TEST(test_hand_over_matches_blkparse_model)
+{
+	static const unsigned ks[] = { 1, 2, 3, 64 };
+	static struct bfake b;
+	unsigned want[MAXS * MAXN][2];
+	unsigned K = ks[_i], seed = 777 + (unsigned)_i, trial;
+
+	for (trial = 0; trial < 300; trial++) {
+		struct wc_event evs[9];
+		struct wc_merge *m = NULL;
+		struct wc_err err;
+		unsigned s, i, n, got = 0, shape = trial % 3;
+		size_t k, nb;
+
+		memset(&b, 0, sizeof(b));
+		fake_init(&b.f, K);
+		for (s = 0; s < K; s++) {
+			uint64_t t = (uint64_t)(rand_r(&seed) % 3);
+
+			b.f.len[s] = shape == 2 ? (unsigned)rand_r(&seed) % 24 :
+				     16 + (unsigned)(trial / 3) % 8;
+			for (i = 0; i < b.f.len[s]; i++) {
+				if (shape == 0)          /* turns of one event */
+					b.f.times[s][i] = (uint64_t)i * K + s;
+				else if (shape == 1)     /* all at one time */
+					b.f.times[s][i] = i / 4;
+				else                     /* few times, ties */
+					b.f.times[s][i] = t += (uint64_t)
+						(rand_r(&seed) % 3 == 0);
+			}
+		}
+		n = model_run(&b.f, want);
+		wc_err_clear(&err);
+		ck_assert_int_eq(wc_merge_open(&m, K, buf_pull, &b, &err), 0);
+		if (trial % 2)
+			wc_merge_set_pull_run(m, buf_pull_run);
+		while (wc_merge_next_batch(m, evs,
+					   trial % 4 < 2 ? 1 :
+					   1 + (unsigned)rand_r(&seed) % 9,
+					   &nb, &err) > 0) {
+			for (k = 0; k < nb; k++, got++) {
+				ck_assert_uint_lt(got, n);
+				ck_assert_msg(evs[k].cpu == want[got][0] &&
+					      evs[k].sequence == want[got][1],
+					      "K %u trial %u event %u: got %u.%u, "
+					      "blkparse %u.%u", K, trial, got,
+					      evs[k].cpu, evs[k].sequence,
+					      want[got][0], want[got][1]);
+			}
+		}
+		ck_assert_uint_eq(got, n);
+		wc_merge_free(m);
+	}
 }
 END_TEST
 
@@ -873,6 +937,7 @@ static Suite *merge_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_matches_blkparse_model);
 	tcase_add_test(tc, test_batch_matches_blkparse_model);
+	tcase_add_loop_test(tc, test_hand_over_matches_blkparse_model, 0, 4);
 	tcase_add_test(tc, test_one_pending_per_stream);
 	tcase_add_test(tc, test_failure_is_deferred);
 	tcase_add_test(tc, test_genesis_is_earliest_first);

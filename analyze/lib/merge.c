@@ -9,22 +9,29 @@
 
 /* ---- k-way merge ------------------------------------------------------ */
 
-/* The heap holds one entry per stream that has an event pending, keyed
- * by (time, tie).  Among equal times the stream given a rank last goes
- * first, so tie = UINT64_MAX - rank. */
+/* Two streams are kept apart from the heap: the lead (handed out last)
+ * and the runner-up (the best of the others).  The heap holds one entry
+ * per other stream that has an event pending, keyed by (time, tie).
+ * Among equal times the stream given a rank last goes first, so tie =
+ * UINT64_MAX - rank.  The lead goes on while its events are not later
+ * than the runner-up's: its next event would get the newest rank, which
+ * wins ties.  When one is later, the runner-up takes the lead, and the
+ * old lead, with the newest rank, becomes the runner-up if it is not
+ * later than the heap's top, else the top does and the old lead takes
+ * its place in one replace().  So two streams that take turns every few
+ * events (two CPU files) never touch the heap, and more streams touch it
+ * only when a third one is due. */
 struct wc_merge {
 	unsigned nstreams;
 	wc_merge_pull_fn pull;
 	wc_merge_pull_run_fn pull_run;   /* or NULL */
 	void *ctx;
 	struct wc_event *pend;  /* one per stream */
-	struct wc_prioq *heap;  /* items: stream numbers */
+	struct wc_prioq *heap;  /* items: stream numbers but lead's, runner's */
 	uint64_t next_rank;
-	long last;              /* stream handed out last, or -1 */
-	/* The stream handed out last keeps the lead while its events are
-	 * not later than this (its next event gets the newest rank, which
-	 * wins ties): the heap is left alone until one is. */
-	uint64_t limit;
+	long last;              /* the lead, or -1 (none yet, or all ended) */
+	long runner;            /* the runner-up, or -1 (none) */
+	uint64_t limit;         /* the runner-up's time, UINT64_MAX if none */
 	int primed;
 	int failed;
 	uint64_t genesis;
@@ -51,6 +58,7 @@ int wc_merge_open(struct wc_merge **out, unsigned nstreams,
 	m->pull = pull;
 	m->ctx = ctx;
 	m->last = -1;
+	m->runner = -1;
 	wc_err_clear(&m->deferred);
 	wc_err_clear(&m->scratch);
 	*out = m;
@@ -113,14 +121,50 @@ static void m_prime(struct wc_merge *m)
 	}
 	if (wc_prioq_peek(m->heap, &head))
 		m->genesis = head.key;
-	m->limit = wc_prioq_runner_up_key(m->heap);
 	m->primed = 1;
+}
+
+/* The heap's top becomes the runner-up (none when it is empty). */
+static void m_next_runner(struct wc_merge *m)
+{
+	struct wc_prioq_entry e;
+
+	if (wc_prioq_get(m->heap, &e)) {
+		m->runner = (long)e.item;
+		m->limit = e.key;
+	} else {
+		m->runner = -1;
+		m->limit = UINT64_MAX;
+	}
+}
+
+/* The lead's event ev is later than the runner-up's: the runner-up takes
+ * the lead, and the old lead, with the newest rank, goes among the
+ * others; the new lead's stream. */
+static unsigned m_hand_over(struct wc_merge *m, unsigned s,
+			    const struct wc_event *ev)
+{
+	unsigned lead = (unsigned)m->runner;
+	uint64_t tie = m_tie(m);
+	struct wc_prioq_entry top;
+
+	m->pend[s] = *ev;
+	/* The newest rank wins ties: the old lead goes before a top of
+	 * its own time. */
+	if (!wc_prioq_peek(m->heap, &top) || ev->time <= top.key) {
+		m->runner = (long)s;
+		m->limit = ev->time;
+	} else {
+		m->runner = (long)top.item;
+		m->limit = top.key;
+		wc_prioq_replace(m->heap, ev->time, tie, s, NULL);
+	}
+	return lead;
 }
 
 int wc_merge_next_batch(struct wc_merge *m, struct wc_event *out, size_t max,
 			size_t *got, struct wc_err *err)
 {
-	struct wc_prioq_entry e;
 	size_t k = 0;
 	unsigned s;
 	int r;
@@ -128,8 +172,10 @@ int wc_merge_next_batch(struct wc_merge *m, struct wc_event *out, size_t max,
 	*got = 0;
 	if (m->failed)
 		goto fail;
-	if (!m->primed)
+	if (!m->primed) {
 		m_prime(m);
+		m_next_runner(m);
+	}
 	while (k < max) {
 		if (m->last >= 0) {
 			/* The batch's events of s point into s's buffer: after
@@ -162,23 +208,20 @@ int wc_merge_next_batch(struct wc_merge *m, struct wc_event *out, size_t max,
 					continue;
 				}
 			}
-			m->last = -1;
-			/* The stream handed out last sits at the root.  Its
-			 * entry there keeps an older key and rank while it
-			 * stays in the lead: nothing compares the root with
-			 * them before the replace() that ends the lead. */
 			if (r) {
-				m->pend[s] = out[k];
-				wc_prioq_replace(m->heap, out[k].time,
-						 m_tie(m), s, NULL);
-			} else {
-				wc_prioq_get(m->heap, &e);
+				/* Later than the runner-up's: there is one. */
+				s = m_hand_over(m, s, &out[k]);
+				out[k++] = m->pend[s];
+				m->last = (long)s;
+				continue;
 			}
-			m->limit = wc_prioq_runner_up_key(m->heap);
+			m->last = -1;
 		}
-		if (!wc_prioq_peek(m->heap, &e))
+		/* No lead yet, or it ended: the runner-up takes it. */
+		if (m->runner < 0)
 			break;
-		s = (unsigned)e.item;
+		s = (unsigned)m->runner;
+		m_next_runner(m);
 		out[k++] = m->pend[s];
 		m->last = (long)s;
 	}

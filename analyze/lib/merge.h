@@ -5,7 +5,10 @@
  *
  *   wc_merge    k-way merge of per-CPU streams that are each in time order,
  *               with a binary heap.  It holds exactly one pending event per
- *               stream.  Among equal times the order is blkparse's: a
+ *               stream.  The stream in the lead and the runner-up are kept
+ *               beside the heap, so a hand-over between two streams that
+ *               take turns every few events costs no heap operation; the
+ *               heap is touched only when a third stream is due.  Among equal times the order is blkparse's: a
  *               stream that just handed out an event wins ties; a stream
  *               that falls behind goes before the streams already waiting
  *               at its time; at start-up a stream whose first time equals

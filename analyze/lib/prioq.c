@@ -147,16 +147,6 @@ size_t wc_prioq_count(const struct wc_prioq *q)
 	return q->n;
 }
 
-uint64_t wc_prioq_runner_up_key(const struct wc_prioq *q)
-{
-	/* The runner-up is one of the root's two children. */
-	if (q->n < 2)
-		return UINT64_MAX;
-	if (q->n == 2 || q->a[1].key < q->a[2].key)
-		return q->a[1].key;
-	return q->a[2].key;
-}
-
 void wc_prioq_free(struct wc_prioq *q)
 {
 	if (!q)

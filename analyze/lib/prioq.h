@@ -57,11 +57,6 @@ int wc_prioq_peek(const struct wc_prioq *q, struct wc_prioq_entry *out);
 int wc_prioq_replace(struct wc_prioq *q, uint64_t key, uint64_t tie,
 		     size_t item, struct wc_err *err);
 size_t wc_prioq_count(const struct wc_prioq *q);
-/* The least key of the entries but the smallest (UINT64_MAX when there are
- * fewer than two): an entry replacing the smallest with a key below it,
- * or equal to it and a tie below every other entry's, stays the smallest,
- * so a k-way merge may skip the replace() until its key passes this. */
-uint64_t wc_prioq_runner_up_key(const struct wc_prioq *q);
 void wc_prioq_free(struct wc_prioq *q);
 
 #endif /* WC_PRIOQ_H */
