@@ -3,8 +3,9 @@
  * the window to the nanosecond (per device and per phase, over random
  * requests), completion-driven slices, positioning against a given and an
  * estimated media rate, seeks, flush percentiles, waits by command,
- * unfinished requests, and the positioning histogram's bins against the
- * formula with log2.
+ * unfinished requests, the positioning histogram's bins against the
+ * formula with log2, and every figure of every phase against a model
+ * that tests each phase for each request, on hostile phase lists.
  */
 #include <check.h>
 #include <math.h>
@@ -282,6 +283,456 @@ START_TEST(test_waits_and_unfinished)
 }
 END_TEST
 
+/* ---- a model of the phases: every phase tested for every request ---- */
+
+/* What docs/methodology.md says a phase gets, written plainly: a slice's
+ * part inside the phase's [start, end] (bytes in proportion), D to C's
+ * part inside it, and the counts of the requests that complete inside it
+ * (both ends included). */
+#define M_LAT 656
+#define M_POS 960
+
+struct mfig {
+	struct wc_figures f;
+	uint64_t lat_d2c[M_LAT], lat_flush[M_LAT];
+	uint64_t pos_s[M_POS];
+	double pos_b[M_POS];
+};
+
+struct mdev {
+	uint32_t device;
+	bool have_prev_c, have_prev_end;
+	uint64_t prev_c, prev_end;
+	struct mfig whole, ph[WC_MAX_PHASES];
+};
+
+struct model {
+	size_t nph;
+	struct wc_phase_window ph[WC_MAX_PHASES];
+	size_t ndevs;
+	struct mdev dev[2];
+};
+
+static size_t m_lat_bin(uint64_t v)
+{
+	unsigned oct;
+	size_t i;
+
+	if (v == 0)
+		return 0;
+	oct = 63u - (unsigned)__builtin_clzll(v);
+	i = oct * 16u + (oct >= 4 ? (v >> (oct - 4)) & 15 : (v << (4 - oct)) & 15);
+	return i < M_LAT ? i : M_LAT - 1;
+}
+
+static uint64_t m_lat_pct(const struct wc_latency *l, const uint64_t *bins,
+			  double p)
+{
+	uint64_t rank = (uint64_t)ceil(p * (double)l->n), seen = 0;
+	double v;
+	size_t i;
+
+	if (l->n == 0)
+		return 0;
+	if (rank == 0)
+		rank = 1;
+	for (i = 0; i < M_LAT - 1; i++) {
+		seen += bins[i];
+		if (seen >= rank)
+			break;
+	}
+	v = ldexp((16.0 + (double)(i % 16) + 0.5) / 16.0, (int)(i / 16));
+	if (v < (double)l->min)
+		return l->min;
+	if (v > (double)l->max)
+		return l->max;
+	return (uint64_t)llround(v);
+}
+
+static void m_lat(struct wc_latency *l, uint64_t *bins, uint64_t v)
+{
+	if (l->n == 0 || v < l->min)
+		l->min = v;
+	if (v > l->max)
+		l->max = v;
+	l->n++;
+	l->sum += v;
+	bins[m_lat_bin(v)]++;
+}
+
+static bool m_pos_cat(enum wc_cat cat)
+{
+	return cat == WC_CAT_JOURNAL || cat == WC_CAT_METADATA ||
+	       cat == WC_CAT_DATA_READ || cat == WC_CAT_DATA_WRITE;
+}
+
+static uint64_t m_overlap(uint64_t a, uint64_t b, uint64_t s, uint64_t e)
+{
+	uint64_t lo = a > s ? a : s, hi = b < e ? b : e;
+
+	return hi > lo ? hi - lo : 0;
+}
+
+static void m_count(struct mfig *g, const struct wc_request *r,
+		    enum wc_cat cat, bool seek_known, uint64_t dist)
+{
+	struct wc_figures *f = &g->f;
+
+	f->requests[cat]++;
+	f->bytes[cat] += r->bytes;
+	if ((r->action & WC_TC(WC_TC_WRITE)) && (r->action & WC_TC(WC_TC_FUA)))
+		f->fua_writes++;
+	if (seek_known) {
+		f->seek_candidates++;
+		if (dist > 128) {
+			unsigned k = 63u - (unsigned)__builtin_clzll(dist);
+
+			f->seeks++;
+			f->seek_hist[k < WC_SEEK_BINS ? k : WC_SEEK_BINS - 1]++;
+		}
+	}
+	if (r->d_time != WC_NO_TIME && r->d_time <= r->c_time) {
+		m_lat(&f->d2c, g->lat_d2c, r->c_time - r->d_time);
+		if (cat == WC_CAT_FLUSH)
+			m_lat(&f->flush_d2c, g->lat_flush,
+			      r->c_time - r->d_time);
+	}
+	if (r->depth > f->max_depth)
+		f->max_depth = r->depth;
+}
+
+static void m_slice(struct mfig *g, enum wc_cat cat, uint64_t ns, double b)
+{
+	size_t bin;
+
+	g->f.time_ns[cat] += ns;
+	if (!m_pos_cat(cat) || b <= 0)
+		return;
+	bin = wc_account_pos_bin(ns, b);
+	g->pos_s[bin] += ns;
+	g->pos_b[bin] += b;
+}
+
+static void m_add(struct model *m, const struct wc_request *r,
+		  enum wc_cat cat)
+{
+	struct mdev *d = NULL;
+	uint64_t a, c = r->c_time, slice, dist = 0;
+	bool seek_known = false;
+	size_t i, p;
+
+	for (i = 0; i < m->ndevs; i++)
+		if (m->dev[i].device == r->device)
+			d = &m->dev[i];
+	if (!d) {
+		d = &m->dev[m->ndevs++];
+		d->device = r->device;
+	}
+	if (!r->completed) {
+		d->whole.f.unfinished++;
+		return;
+	}
+	a = r->d_time != WC_NO_TIME ? r->d_time :
+	    r->q_time != WC_NO_TIME ? r->q_time : c;
+	if (d->have_prev_c && d->prev_c > a)
+		a = d->prev_c;
+	if (a > c)
+		a = c;
+	slice = c - a;
+	if (r->bytes && d->have_prev_end) {
+		seek_known = true;
+		dist = r->sector > d->prev_end ? r->sector - d->prev_end :
+						 d->prev_end - r->sector;
+	}
+	m_slice(&d->whole, cat, slice, r->bytes);
+	if (r->d_time != WC_NO_TIME && r->d_time <= c)
+		d->whole.f.inflight_ns += c - r->d_time;
+	m_count(&d->whole, r, cat, seek_known, dist);
+	for (p = 0; p < m->nph; p++) {
+		uint64_t s = m->ph[p].start, e = m->ph[p].end;
+		uint64_t o = m_overlap(a, c, s, e);
+
+		if (o)
+			m_slice(&d->ph[p], cat, o,
+				(double)r->bytes * (double)o / (double)slice);
+		if (r->d_time != WC_NO_TIME && r->d_time <= c)
+			d->ph[p].f.inflight_ns += m_overlap(r->d_time, c, s, e);
+		if (c >= s && c <= e)
+			m_count(&d->ph[p], r, cat, seek_known, dist);
+	}
+	if (!d->have_prev_c || c > d->prev_c)
+		d->prev_c = c;
+	d->have_prev_c = true;
+	if (r->bytes) {
+		d->have_prev_end = true;
+		d->prev_end = r->sector + ((uint64_t)r->bytes + 511) / 512;
+	}
+}
+
+static void m_finish(struct mfig *g, uint64_t start, uint64_t end,
+		     double rate)
+{
+	struct wc_figures *f = &g->f;
+	uint64_t busy = 0, pos_total = 0;
+	double pos = 0;
+	int c;
+	size_t i;
+
+	f->start = start;
+	f->end = end;
+	f->window_ns = end > start ? end - start : 0;
+	for (c = 0; c < WC_NCAT; c++) {
+		busy += f->time_ns[c];
+		if (m_pos_cat((enum wc_cat)c))
+			pos_total += f->time_ns[c];
+	}
+	f->idle_ns = f->window_ns > busy ? f->window_ns - busy : 0;
+	f->d2c.p50 = m_lat_pct(&f->d2c, g->lat_d2c, 0.50);
+	f->d2c.p90 = m_lat_pct(&f->d2c, g->lat_d2c, 0.90);
+	f->d2c.p99 = m_lat_pct(&f->d2c, g->lat_d2c, 0.99);
+	f->flush_d2c.p50 = m_lat_pct(&f->flush_d2c, g->lat_flush, 0.50);
+	f->flush_d2c.p90 = m_lat_pct(&f->flush_d2c, g->lat_flush, 0.90);
+	f->flush_d2c.p99 = m_lat_pct(&f->flush_d2c, g->lat_flush, 0.99);
+	f->positioning_known = rate > 0;
+	for (i = 0; i < M_POS; i++) {
+		double x = (double)g->pos_s[i] - g->pos_b[i] * (1e9 / rate);
+
+		if (x > 0)
+			pos += x;
+	}
+	f->positioning_ns = (uint64_t)llround(pos);
+	if (f->positioning_ns > pos_total)
+		f->positioning_ns = pos_total;
+}
+
+#define SAME(field) ck_assert_msg(want->field == got->field,             \
+	"%s %zu: %s: %llu, the model says %llu", what, i, #field,         \
+	(unsigned long long)got->field, (unsigned long long)want->field)
+
+static void same_latency(const char *what, size_t i,
+			 const struct wc_latency *want,
+			 const struct wc_latency *got)
+{
+	SAME(n);
+	SAME(min);
+	SAME(p50);
+	SAME(p90);
+	SAME(p99);
+	SAME(max);
+	SAME(sum);
+}
+
+static void same_figures(const char *what, size_t i,
+			 const struct wc_figures *want,
+			 const struct wc_figures *got)
+{
+	size_t k;
+
+	SAME(device);
+	SAME(start);
+	SAME(end);
+	SAME(window_ns);
+	SAME(idle_ns);
+	for (k = 0; k < WC_NCAT; k++) {
+		SAME(time_ns[k]);
+		SAME(requests[k]);
+		SAME(bytes[k]);
+	}
+	SAME(positioning_known);
+	SAME(positioning_ns);
+	SAME(fua_writes);
+	SAME(seeks);
+	SAME(seek_candidates);
+	for (k = 0; k < WC_SEEK_BINS; k++)
+		SAME(seek_hist[k]);
+	same_latency(what, i, &want->flush_d2c, &got->flush_d2c);
+	same_latency(what, i, &want->d2c, &got->d2c);
+	SAME(inflight_ns);
+	SAME(max_depth);
+	SAME(unfinished);
+}
+
+/* A time near the phases' edges, often on one. */
+static uint64_t near(const uint64_t *pts, size_t n)
+{
+	uint64_t t = pts[next_rand() % n];
+
+	switch (next_rand() % 4) {
+	case 0:
+		return t;
+	case 1:
+		return t + next_rand() % 3;
+	case 2:
+		return t > 2 ? t - next_rand() % 3 : t;
+	default:
+		return t + next_rand() % 5000;
+	}
+}
+
+/* Hostile phase lists (overlapping, nested, unordered, repeated, empty,
+ * ending before they start, touching 0 and the clock's end) against
+ * requests that start, end and complete on the edges, reach across
+ * several, come with the clock running backwards, without D or Q, with
+ * D after C: every device's and every phase's figures are the model's. */
+START_TEST(test_phases_match_model)
+{
+	struct model *m = calloc(1, sizeof(*m));
+	int round;
+
+	ck_assert_ptr_nonnull(m);
+	for (round = 0; round < 60; round++) {
+		struct wc_phase_window ph[WC_MAX_PHASES];
+		uint64_t pts[2 * WC_MAX_PHASES + 2];
+		size_t nph = 1 + next_rand() % WC_MAX_PHASES, npts = 0, i, p;
+		uint64_t c = 1000, last = 0;
+		struct wc_account *ac;
+		double rate = (double)(1 + next_rand() % 4) * 250e6;
+
+		if (round % 4 == 0)
+			nph = 1 + next_rand() % 3;
+		for (p = 0; p < nph; p++) {
+			uint64_t s = next_rand() % 200000, e;
+
+			switch (next_rand() % 8) {
+			case 0:
+				e = s;                          /* empty */
+				break;
+			case 1:
+				e = s > 10 ? s - 1 - next_rand() % 10 : s;
+				break;                          /* backwards */
+			case 2:
+				if (p > 0) {                    /* repeated */
+					ph[p] = ph[next_rand() % p];
+					continue;
+				}
+				e = s + 1;
+				break;
+			case 3:
+				s = 0;
+				e = next_rand() % 2 ? UINT64_MAX : 50000;
+				break;
+			default:
+				e = s + 1 + next_rand() % 60000;
+			}
+			ph[p].start = s;
+			ph[p].end = e;
+		}
+		for (p = 0; p < nph; p++) {
+			pts[npts++] = ph[p].start;
+			if (ph[p].end < 300000)
+				pts[npts++] = ph[p].end;
+		}
+		pts[npts++] = 0;
+		memset(m, 0, sizeof(*m));
+		m->nph = nph;
+		memcpy(m->ph, ph, sizeof(ph));
+		ac = open_ac(rate, ph, nph);
+		for (i = 0; i < 3000; i++) {
+			uint32_t dev = next_rand() % 5 ? DEV1 : DEV2;
+			enum wc_cat cat = (enum wc_cat)(next_rand() % WC_NCAT);
+			struct wc_request r;
+			uint64_t d, q;
+
+			/* Completions in order, now and then one before the
+			 * previous (a clock that ran backwards). */
+			c = next_rand() % 16 ? near(pts, npts) : c / 2;
+			if (next_rand() % 3)
+				c = c > last ? c : last + next_rand() % 200;
+			d = c - (c < 100000 ? c : 100000) * (next_rand() % 8) / 8;
+			if (next_rand() % 3 == 0)
+				d = near(pts, npts);
+			q = d > 500 ? d - next_rand() % 500 : d;
+			r = mk(dev, q, d, c, next_rand() % 4000 * 8,
+			       (uint32_t)(next_rand() % 4 ? 512 * (1 + next_rand() % 512) :
+							0),
+			       (next_rand() % 2 ? W : 0) |
+			       (next_rand() % 4 ? 0 : WC_TC(WC_TC_FUA)));
+			r.depth = (uint32_t)(next_rand() % 40);
+			switch (next_rand() % 12) {
+			case 0:
+				r.d_time = WC_NO_TIME;
+				break;
+			case 1:
+				r.d_time = WC_NO_TIME;
+				r.q_time = WC_NO_TIME;
+				break;
+			case 2:
+				r.completed = false;
+				r.c_time = WC_NO_TIME;
+				break;
+			}
+			m_add(m, &r, cat);
+			wc_account_add(ac, &r, cat, NULL);
+			if (r.completed && c > last)
+				last = c;
+		}
+		wc_account_finish(ac, 0, last);
+		ck_assert_uint_eq(wc_account_ndevices(ac), m->ndevs);
+		for (i = 0; i < m->ndevs; i++) {
+			struct mdev *d = &m->dev[i];
+
+			d->whole.f.device = d->device;
+			m_finish(&d->whole, 0, last, rate);
+			same_figures("device", i, &d->whole.f,
+				     wc_account_device(ac, i));
+			for (p = 0; p < nph; p++) {
+				d->ph[p].f.device = d->device;
+				m_finish(&d->ph[p], ph[p].start, ph[p].end,
+					 rate);
+				same_figures("phase", p, &d->ph[p].f,
+					     wc_account_phase(ac, i, p));
+			}
+		}
+		wc_account_free(ac);
+	}
+	free(m);
+}
+END_TEST
+
+/* A slice of 186,374 s over 1,898,041,870 bytes: in double, bytes * slice
+ * / slice is a hair below the bytes, and that ratio lies in the next
+ * positioning bin (782, the device's is 781).  A second slice in bin 782
+ * beyond 1/rate leaves less positioning there when the first shares its
+ * bin, as it must in the phase that holds both. */
+START_TEST(test_phase_bin_of_rounded_bytes)
+{
+	const struct wc_phase_window ph[1] = { { 0, UINT64_MAX - 1 } };
+	const uint64_t s1 = 186374525159293ull, s2 = s1 / 100;
+	const uint32_t b1 = 1898041870u, b2 = b1 / 102;
+	double t = (double)s1 / (double)b1 * 1.005;
+	struct model *m = calloc(1, sizeof(*m));
+	struct wc_request r[2];
+	struct wc_account *ac;
+	size_t i;
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert((double)b1 * (double)s1 / (double)s1 != (double)b1);
+	ck_assert_uint_eq(wc_account_pos_bin(s1, b1), 781);
+	ck_assert_uint_eq(wc_account_pos_bin(s1, (double)b1 * (double)s1 /
+						  (double)s1), 782);
+	ck_assert_uint_eq(wc_account_pos_bin(s2, b2), 782);
+	r[0] = mk(DEV1, 1000, 1000, 1000 + s1, 0, b1, W);
+	r[1] = mk(DEV1, 1000 + s1, 1000 + s1, 1000 + s1 + s2, 0, b2, W);
+	m->nph = 1;
+	m->ph[0] = ph[0];
+	ac = open_ac(1e9 / t, ph, 1);
+	for (i = 0; i < 2; i++) {
+		m_add(m, &r[i], WC_CAT_DATA_WRITE);
+		wc_account_add(ac, &r[i], WC_CAT_DATA_WRITE, NULL);
+	}
+	wc_account_finish(ac, 0, r[1].c_time);
+	m->dev[0].whole.f.device = m->dev[0].ph[0].f.device = DEV1;
+	m_finish(&m->dev[0].whole, 0, r[1].c_time, 1e9 / t);
+	m_finish(&m->dev[0].ph[0], ph[0].start, ph[0].end, 1e9 / t);
+	ck_assert_uint_lt(m->dev[0].ph[0].f.positioning_ns,
+			  m->dev[0].whole.f.positioning_ns);
+	same_figures("device", 0, &m->dev[0].whole.f, wc_account_device(ac, 0));
+	same_figures("phase", 0, &m->dev[0].ph[0].f, wc_account_phase(ac, 0, 0));
+	wc_account_free(ac);
+	free(m);
+}
+END_TEST
+
 /* The bin by the formula the fast path replaces. */
 static size_t bin_by_log2(uint64_t ns, double bytes)
 {
@@ -358,6 +809,8 @@ static Suite *account_suite(void)
 	tcase_add_test(tc, test_flush_percentiles);
 	tcase_add_test(tc, test_waits_and_unfinished);
 	tcase_add_test(tc, test_pos_bin_matches_log2);
+	tcase_add_test(tc, test_phases_match_model);
+	tcase_add_test(tc, test_phase_bin_of_rounded_bytes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -41,10 +41,26 @@ struct adev {
 	size_t nflushers;
 };
 
+/* The phases' starts and ends cut time into spans; inside one span
+ * (between two neighbouring edges, both excluded) every phase either
+ * covers all of it or none of it. */
+#define MAX_EDGES (2 * WC_MAX_PHASES)
+#define MAX_SPANS (MAX_EDGES + 1)
+
 struct wc_account {
 	double media_rate;
 	size_t nphases;
 	struct wc_phase_window phases[WC_MAX_PHASES];
+	/* Span k lies between edges[k - 1] and edges[k] (0 and UINT64_MAX
+	 * at the ends); cover[k] lists the ncover[k] phases that cover it. */
+	size_t nedges;
+	uint64_t edges[MAX_EDGES];
+	unsigned char ncover[MAX_SPANS];
+	unsigned char cover[MAX_SPANS][WC_MAX_PHASES];
+	/* The span of the last completion: (span_lo, span_hi), its phases. */
+	uint64_t span_lo, span_hi;
+	const unsigned char *span_cover;
+	size_t span_n;
 	struct adev *devs[WC_MAX_DEVICES];
 	size_t ndevs;
 	struct adev *last;               /* requests mostly stay on one */
@@ -356,6 +372,102 @@ static void sort_tally(struct wc_wait *t, size_t n)
 	}
 }
 
+/* Every phase tested against the request: for one that reaches over an
+ * edge, or completes on one. */
+static void add_phases_each(struct wc_account *ac, struct adev *d,
+			    const struct wc_request *rq, enum wc_cat cat,
+			    uint64_t a, uint64_t slice, size_t bin,
+			    const struct facts *x)
+{
+	uint64_t c = rq->c_time;
+	size_t p;
+
+	for (p = 0; p < ac->nphases; p++) {
+		const struct wc_phase_window *w = &ac->phases[p];
+		struct fig *g = &d->phases[p];
+		uint64_t o = overlap(a, c, w->start, w->end);
+
+		if (o) {
+			double b = slice ? (double)rq->bytes * (double)o /
+					   (double)slice : 0.0;
+
+			/* Most requests lie inside one phase: the same
+			 * slice, the same bin. */
+			add_slice(g, cat, o, b,
+				  o == slice && b == (double)rq->bytes ? bin :
+									 SIZE_MAX);
+		}
+		if (rq->d_time != WC_NO_TIME && rq->d_time <= c)
+			g->f.inflight_ns += overlap(rq->d_time, c, w->start,
+						    w->end);
+		if (inside(c, w->start, w->end))
+			count_request(g, x);
+	}
+}
+
+/* Points ac's span at the one that holds t strictly inside it; false
+ * when t is an edge. */
+static bool span_find(struct wc_account *ac, uint64_t t)
+{
+	size_t lo = 0, hi = ac->nedges;
+
+	/* k: the number of edges at or before t. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ac->edges[mid] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0 && ac->edges[lo - 1] == t)
+		return false;
+	ac->span_lo = lo > 0 ? ac->edges[lo - 1] : 0;
+	ac->span_hi = lo < ac->nedges ? ac->edges[lo] : UINT64_MAX;
+	ac->span_cover = ac->cover[lo];
+	ac->span_n = ac->ncover[lo];
+	return true;
+}
+
+/* What the request adds to the phases.  When it lies within one span
+ * from its earliest time (D, or its slice's start) to c, and c is not an
+ * edge, the phases that cover the span hold all of it and the others
+ * none: each covering phase gets what the device got, the rest nothing,
+ * with no test per phase; completions mostly stay in one span. */
+HOT void add_phases(struct wc_account *ac, struct adev *d,
+		    const struct wc_request *rq, enum wc_cat cat, uint64_t a,
+		    uint64_t slice, size_t bin, const struct facts *x)
+{
+	uint64_t c = rq->c_time, from = a;
+	bool d2c = rq->d_time != WC_NO_TIME && rq->d_time <= c;
+	double b;
+	size_t k;
+
+	if (d2c && rq->d_time < from)
+		from = rq->d_time;
+	if (!(c > ac->span_lo && c < ac->span_hi) && !span_find(ac, c))
+		goto each;
+	if (from < ac->span_lo)
+		goto each;
+	if (ac->span_n == 0)
+		return;
+	b = slice ? (double)rq->bytes * (double)slice / (double)slice : 0.0;
+	if (b != (double)rq->bytes)
+		bin = SIZE_MAX;
+	for (k = 0; k < ac->span_n; k++) {
+		struct fig *g = &d->phases[ac->span_cover[k]];
+
+		if (slice)
+			add_slice(g, cat, slice, b, bin);
+		if (d2c)
+			g->f.inflight_ns += c - rq->d_time;
+		count_request(g, x);
+	}
+	return;
+each:
+	add_phases_each(ac, d, rq, cat, a, slice, bin, x);
+}
+
 void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 		    enum wc_cat cat, const char *comm)
 {
@@ -363,7 +475,7 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 	uint64_t a, c, slice, dist = 0;
 	bool seek_known = false;
 	struct facts x;
-	size_t p, bin = SIZE_MAX;
+	size_t bin = SIZE_MAX;
 
 	if (!d) {
 		ac->ignored_devices++;
@@ -408,27 +520,8 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 	if (rq->d_time != WC_NO_TIME && rq->d_time <= c)
 		d->whole.f.inflight_ns += c - rq->d_time;
 
-	for (p = 0; p < ac->nphases; p++) {
-		const struct wc_phase_window *w = &ac->phases[p];
-		struct fig *g = &d->phases[p];
-		uint64_t o = overlap(a, c, w->start, w->end);
-
-		if (o) {
-			double b = slice ? (double)rq->bytes * (double)o /
-					   (double)slice : 0.0;
-
-			/* Most requests lie inside one phase: the same
-			 * slice, the same bin. */
-			add_slice(g, cat, o, b,
-				  o == slice && b == (double)rq->bytes ? bin :
-									 SIZE_MAX);
-		}
-		if (rq->d_time != WC_NO_TIME && rq->d_time <= c)
-			g->f.inflight_ns += overlap(rq->d_time, c, w->start,
-						    w->end);
-		if (inside(c, w->start, w->end))
-			count_request(g, &x);
-	}
+	if (ac->nphases)
+		add_phases(ac, d, rq, cat, a, slice, bin, &x);
 
 	if (rq->q_time != WC_NO_TIME && (rq->action & WC_TC(WC_TC_SYNC)) &&
 	    rq->q_time <= c)
@@ -510,6 +603,44 @@ void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last)
 	sort_tally(ac->waits, ac->nwaits);
 }
 
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The edges, sorted and distinct, and each span's covering phases.  A
+ * phase that ends before it starts covers nothing and counts nothing;
+ * an empty one only counts completions on its edge, which never lie
+ * inside a span. */
+static void spans_init(struct wc_account *ac)
+{
+	size_t i, n = 0, k, p;
+
+	for (p = 0; p < ac->nphases; p++) {
+		ac->edges[n++] = ac->phases[p].start;
+		ac->edges[n++] = ac->phases[p].end;
+	}
+	qsort(ac->edges, n, sizeof(ac->edges[0]), cmp_u64);
+	for (i = 0, k = 0; i < n; i++)
+		if (k == 0 || ac->edges[i] != ac->edges[k - 1])
+			ac->edges[k++] = ac->edges[i];
+	ac->nedges = k;
+	for (k = 0; k <= ac->nedges; k++) {
+		uint64_t lo = k > 0 ? ac->edges[k - 1] : 0;
+		uint64_t hi = k < ac->nedges ? ac->edges[k] : UINT64_MAX;
+
+		for (p = 0; p < ac->nphases; p++)
+			if (ac->phases[p].start <= lo &&
+			    ac->phases[p].end >= hi)
+				ac->cover[k][ac->ncover[k]++] =
+					(unsigned char)p;
+	}
+	/* No span yet: the first completion looks its span up. */
+	ac->span_lo = ac->span_hi = 0;
+}
+
 int wc_account_open(struct wc_account **out, const struct wc_account_conf *conf,
 		    struct wc_err *err)
 {
@@ -528,6 +659,7 @@ int wc_account_open(struct wc_account **out, const struct wc_account_conf *conf,
 	if (conf->nphases)
 		memcpy(ac->phases, conf->phases,
 		       conf->nphases * sizeof(ac->phases[0]));
+	spans_init(ac);
 	*out = ac;
 	return 0;
 }

@@ -36,6 +36,14 @@
  *    where the previous one on its device ended, in completion order,
  *    which is the order the device served them.
  *
+ * The phases' starts and ends cut time into spans: a request that lies
+ * within one span (from its D, or its slice's start, to its C, which is
+ * not an edge) goes to the phases covering that span without a test per
+ * phase; one that reaches over an edge is tested against every phase.
+ * Either way each phase gets exactly what the model above gives it, for
+ * any phase list (overlapping, unordered, empty, ending before it
+ * starts: such a phase gets nothing).
+ *
  * What always holds: memory is fixed per device (at most WC_MAX_DEVICES,
  * tracker.h; requests on any further device are ignored), per phase and
  * per command name (at most WC_MAX_COMMS, the rest go to "(other)"),
