@@ -4,7 +4,8 @@
  * the empty completion that ends a flush sequence, lost events counted,
  * the in-flight cap, thousands in flight with keys queued twice and
  * leaving the hash from the middle, the device cap, a source failing
- * midway,
+ * midway, a bio's node that becomes its request's (creation order, cap,
+ * fields, a D whose end wraps),
  * notify records counted but not opening the window, the same
  * requests from a batch source wherever its batches begin and end, and
  * handed out many at a time.
@@ -331,6 +332,82 @@ END_TEST
 /* A corrupt device field must not make the tracker keep (or scan) one
  * entry per device: past WC_MAX_DEVICES, events are counted and ignored,
  * and the devices kept go on working. */
+/* A D whose first bio is not split takes that bio's node for the
+ * request (on_issue()): it must still be a request created at the D.
+ * At sector 108 a request without a Q (created at its D) and then the
+ * rest of a split bio, queued before it, become two requests: the C at
+ * 108 ends the older request, the one without a Q, whatever the bio's
+ * age.  The request takes the D's bytes and action, the bio's pid and Q
+ * time; a D whose end wraps past 2^64 takes no bio, as take_bios()'s
+ * loop does not start. */
+START_TEST(test_bio_becomes_request)
+{
+	const uint64_t top = UINT64_MAX;   /* the last sector */
+	struct wc_event evs[] = {
+		E(100, WC_TA_QUEUE, W, 100, 8192),               /* 16 sectors */
+		E(110, WC_TA_ISSUE, W, 108, 4096),               /* no Q */
+		E(120, WC_TA_ISSUE, W, 100, 4096),               /* split */
+		E(130, WC_TA_ISSUE, W | T(WC_TC_SYNC), 108, 4096),
+		E(140, WC_TA_COMPLETE, W, 108, 4096),
+		E(150, WC_TA_COMPLETE, W, 108, 4096),
+		E(160, WC_TA_QUEUE, W, top, 512),
+		E(170, WC_TA_ISSUE, W, top, 4096),               /* wraps */
+		E(180, WC_TA_COMPLETE, W, top, 4096),
+	};
+	struct wc_request rq[6];
+	struct wc_tracker_stats st;
+
+	evs[0].pid = 7;
+	ck_assert_uint_eq(run(evs, 9, 9, rq, 6, &st, NULL), 4);
+	ck_assert_uint_eq(rq[0].sector, 108);
+	ck_assert_uint_eq(rq[0].q_time, WC_NO_TIME);
+	ck_assert_uint_eq(rq[0].d_time, 110);
+	ck_assert_uint_eq(rq[1].sector, 108);
+	ck_assert_uint_eq(rq[1].q_time, 100);
+	ck_assert_uint_eq(rq[1].d_time, 130);
+	ck_assert_uint_eq(rq[1].pid, 7);
+	ck_assert_uint_eq(rq[1].nbios, 1);
+	ck_assert_uint_eq(rq[1].bytes, 4096);
+	ck_assert(rq[1].action & T(WC_TC_SYNC));
+	ck_assert_uint_eq(rq[1].depth, 3);
+	ck_assert_uint_eq(rq[2].sector, top);
+	ck_assert_uint_eq(rq[2].q_time, WC_NO_TIME);
+	ck_assert_uint_eq(rq[2].nbios, 0);
+	ck_assert(!rq[3].completed);                     /* request at 100 */
+	ck_assert_uint_eq(rq[3].sector, 100);
+	ck_assert_uint_eq(st.never_dispatched, 1);
+}
+END_TEST
+
+/* The request list's cap applies when a bio becomes a request as when a
+ * request takes a new node: the oldest request is forgotten first. */
+START_TEST(test_bio_becomes_request_cap)
+{
+	size_t m = WC_TRACKER_MAX_INFLIGHT + 3, n = 2 * m + 1, i;
+	struct wc_event *evs = calloc(n, sizeof(*evs));
+	struct wc_request *rq = calloc(m, sizeof(*rq));
+	struct wc_tracker_stats st;
+
+	ck_assert_ptr_nonnull(evs);
+	ck_assert_ptr_nonnull(rq);
+	for (i = 0; i < m; i++) {
+		evs[2 * i] = E(2 * i, WC_TA_QUEUE, W, i * 8, 4096);
+		evs[2 * i + 1] = E(2 * i + 1, WC_TA_ISSUE, W, i * 8, 4096);
+	}
+	evs[2 * m] = E(2 * m, WC_TA_COMPLETE, W, 0, 4096);   /* forgotten */
+	ck_assert_uint_eq(run(evs, n, n, rq, m, &st, NULL),
+			  WC_TRACKER_MAX_INFLIGHT);
+	ck_assert_uint_eq(st.dropped_inflight, 3);
+	ck_assert_uint_eq(st.orphan_completions, 1);
+	ck_assert_uint_eq(st.requests, 0);
+	ck_assert(!rq[0].completed);
+	ck_assert_uint_eq(rq[0].sector, 3 * 8);          /* the oldest kept */
+	ck_assert_uint_eq(rq[0].q_time, 6);
+	free(rq);
+	free(evs);
+}
+END_TEST
+
 START_TEST(test_device_cap)
 {
 	size_t ndev = 100000, n = 3 * ndev + 3, i, k;
@@ -615,6 +692,8 @@ static Suite *tracker_suite(void)
 	tcase_add_test(tc, test_inflight_cap);
 	tcase_add_test(tc, test_hash_many_inflight);
 	tcase_add_test(tc, test_device_cap);
+	tcase_add_test(tc, test_bio_becomes_request);
+	tcase_add_test(tc, test_bio_becomes_request_cap);
 	tcase_add_test(tc, test_notify);
 	tcase_add_test(tc, test_batches);
 	tcase_add_test(tc, test_request_batches);

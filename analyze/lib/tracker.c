@@ -108,11 +108,11 @@ static struct node *list_first(struct list *l)
 }
 
 /* One multiply, the product's top bits: the sector's low bits, which
- * differ most, reach every bit of the bucket. */
-static inline size_t hash_of(uint32_t device, uint64_t sector, enum kind kind,
-			     unsigned shift)
+ * differ most, reach every bit of the bucket.  The kind is not hashed: a
+ * bio that becomes its request's node (on_issue()) stays where it is. */
+static inline size_t hash_of(uint32_t device, uint64_t sector, unsigned shift)
 {
-	uint64_t x = sector ^ (((uint64_t)device << 2 | (uint64_t)kind) << 32);
+	uint64_t x = sector ^ ((uint64_t)device << 32);
 
 	return (size_t)((x * 0x9e3779b97f4a7c15ull) >> shift);
 }
@@ -142,7 +142,7 @@ static int hash_grow(struct wc_tracker *tr, struct wc_err *err)
 		for (; p; p = q) {
 			q = p->hnext;
 			hash_link(&b[hash_of(p->rq.device, p->rq.sector,
-					     p->kind, shift)], p);
+					     shift)], p);
 		}
 	}
 	free(tr->buckets);
@@ -154,7 +154,7 @@ static int hash_grow(struct wc_tracker *tr, struct wc_err *err)
 
 static inline void hash_insert(struct wc_tracker *tr, struct node *n)
 {
-	hash_link(&tr->buckets[hash_of(n->rq.device, n->rq.sector, n->kind,
+	hash_link(&tr->buckets[hash_of(n->rq.device, n->rq.sector,
 				       tr->hash_shift)], n);
 	tr->nhashed++;
 }
@@ -178,7 +178,7 @@ static inline struct node *hash_find(struct wc_tracker *tr, uint32_t device,
 {
 	struct node *p, *best = NULL;
 
-	p = tr->buckets[hash_of(device, sector, kind, tr->hash_shift)];
+	p = tr->buckets[hash_of(device, sector, tr->hash_shift)];
 	for (; p; p = p->hnext)
 		if (p->rq.sector == sector && p->kind == kind &&
 		    p->rq.device == device && (!best || p->seq < best->seq))
@@ -340,18 +340,45 @@ static int take_bios(struct wc_tracker *tr, struct dev *d,
 	return 0;
 }
 
+/*
+ * The request whose first bio is b, not split by the D: b's node becomes
+ * the request's, with what node_new() and take_bios() would have left
+ * in a new one: the request list's cap applied first, the request's
+ * creation order, the D's bytes and action, b's pid and Q time, one bio.
+ * Its hash key (device, sector) is the same, so it stays in its chain.
+ */
+HOT struct node *bio_to_request(struct wc_tracker *tr, struct dev *d,
+				struct node *b, const struct wc_event *ev)
+{
+	struct list *l = &d->lists[K_RQ];
+
+	if (l->n >= WC_TRACKER_MAX_INFLIGHT) {
+		tr->stats.dropped_inflight++;
+		node_drop(tr, d, list_first(l));
+	}
+	list_del(&d->lists[K_BIO], b);
+	b->kind = K_RQ;
+	b->seq = tr->seq++;
+	/* A queued bio's node has no D, C, depth, error or requeue yet, and
+	 * at_driver and requeued are false: only these differ. */
+	b->rq.bytes = ev->bytes;
+	b->rq.action = ev->action & ~(uint64_t)0xffff;
+	list_add_tail(l, b);
+	return b;
+}
+
 static int on_issue(struct wc_tracker *tr, struct dev *d,
 		    const struct wc_event *ev, struct wc_err *err)
 {
-	struct node *n;
+	struct node *n, *b;
+	uint64_t e;
 
 	if (ev->bytes == 0) {
 		n = node_new(tr, d, K_ERQ, ev, err);
 		if (!n)
 			return -1;
 		if (list_first(&d->lists[K_EBIO])) {
-			struct node *b = list_first(&d->lists[K_EBIO]);
-
+			b = list_first(&d->lists[K_EBIO]);
 			n->rq.q_time = b->rq.q_time;
 			n->rq.pid = b->rq.pid;
 			n->rq.nbios = 1;
@@ -370,11 +397,21 @@ static int on_issue(struct wc_tracker *tr, struct dev *d,
 		n->rq.action = ev->action & ~(uint64_t)0xffff;
 		goto dispatched;
 	}
+	e = ev->sector + sectors_of(ev->bytes);
+	b = hash_find(tr, ev->device, ev->sector, K_BIO);
+	/* take_bios()'s first step, its sums wrapping the same way. */
+	if (b && ev->sector < e && ev->sector + sectors_of(b->rq.bytes) <= e) {
+		uint64_t next = ev->sector + sectors_of(b->rq.bytes);
+
+		n = bio_to_request(tr, d, b, ev);
+		if (take_bios(tr, d, &n->rq, next, e, err) < 0)
+			return -1;
+		goto dispatched;
+	}
 	n = node_new(tr, d, K_RQ, ev, err);
 	if (!n)
 		return -1;
-	if (take_bios(tr, d, &n->rq, ev->sector,
-		      ev->sector + sectors_of(ev->bytes), err) < 0)
+	if (take_bios(tr, d, &n->rq, ev->sector, e, err) < 0)
 		return -1;
 dispatched:
 	n->at_driver = true;
