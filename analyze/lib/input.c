@@ -23,6 +23,11 @@ struct stream {
 	char *file;             /* path, or archive member */
 	char *dev;              /* what the CPU files share: NAME of NAME.blktrace.N */
 	struct wc_decoder *dec;
+	/* dec once pull_run() found that a run may read it straight (not
+	 * from kept records, no blkparse names, streams never closed, no
+	 * failure waiting), else NULL: whatever ends one of those drops
+	 * the decoder, or clears this with it. */
+	struct wc_decoder *run;
 	struct wc_stream_info info;
 	unsigned char *mem;     /* the whole member, read at the scan; handed
 				 * to its source at the first pull */
@@ -918,6 +923,7 @@ static void drop_decoder(struct wc_input *in, struct stream *s)
 {
 	wc_decoder_free(s->dec);
 	s->dec = NULL;
+	s->run = NULL;
 	if (s->from_kept) {
 		in->kept_used -= s->held;
 		s->held = 0;
@@ -1171,8 +1177,8 @@ static int pull_run(void *ctx, unsigned i, struct wc_event *out, size_t max,
 	int r;
 
 	*got = 0;
-	if (s->done || !s->dec || s->from_kept || s->oom || in->blk_names ||
-	    in->may_close) {
+	if (!s->run && (s->done || !s->dec || s->from_kept || s->oom ||
+			in->blk_names || in->may_close)) {
 		if (s->oom) {
 			s->oom = false;
 			end_stream(in, i);
@@ -1182,6 +1188,9 @@ static int pull_run(void *ctx, unsigned i, struct wc_event *out, size_t max,
 		*got = r == 1;
 		return r;
 	}
+	/* Streams that take turns every few events ask per run: the test
+	 * above is made once per decoder. */
+	s->run = s->dec;
 	for (;;) {
 		r = wc_decoder_next_run(s->dec, out, max, limit,
 					flags & WC_PULL_BUFFERED, &n, err);
@@ -1239,6 +1248,7 @@ fail_oom:
 	 * the next call. */
 	if (k) {
 		s->oom = true;
+		s->run = NULL;
 		*got = k;
 		return 1;
 	}
