@@ -306,7 +306,7 @@ static int on_queue(struct wc_tracker *tr, struct dev *d,
 }
 
 /* Moves the queued bios that make up [s, e) into rq. */
-static int take_bios(struct wc_tracker *tr, struct dev *d,
+HOT int take_bios(struct wc_tracker *tr, struct dev *d,
 		     struct wc_request *rq, uint64_t s, uint64_t e,
 		     struct wc_err *err)
 {
