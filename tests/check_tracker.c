@@ -242,6 +242,29 @@ START_TEST(test_bio_based_completion)
 }
 END_TEST
 
+/* A bio completed without a request leaves its device's bio list in
+ * order: the one queued after it is still there at the end. */
+START_TEST(test_bio_based_completion_list)
+{
+	const struct wc_event evs[] = {
+		E(100, WC_TA_QUEUE, W, 64, 4096),
+		E(110, WC_TA_QUEUE, W, 128, 4096),
+		E(300, WC_TA_COMPLETE, W, 128, 4096),    /* the newest bio */
+		E(310, WC_TA_QUEUE, W, 256, 4096),
+		E(320, WC_TA_ISSUE, W, 256, 4096),
+	};
+	struct wc_request rq[3];
+	struct wc_tracker_stats st;
+
+	ck_assert_uint_eq(run(evs, 5, 5, rq, 3, &st, NULL), 2);
+	ck_assert_uint_eq(rq[0].q_time, 110);
+	ck_assert(!rq[1].completed);
+	ck_assert_uint_eq(rq[1].q_time, 310);
+	ck_assert_uint_eq(rq[1].nbios, 1);
+	ck_assert_uint_eq(st.never_dispatched, 1);
+}
+END_TEST
+
 START_TEST(test_source_fails)
 {
 	const struct wc_event evs[] = {
@@ -688,6 +711,7 @@ static Suite *tracker_suite(void)
 	tcase_add_test(tc, test_split);
 	tcase_add_test(tc, test_lost_and_unfinished);
 	tcase_add_test(tc, test_bio_based_completion);
+	tcase_add_test(tc, test_bio_based_completion_list);
 	tcase_add_test(tc, test_source_fails);
 	tcase_add_test(tc, test_inflight_cap);
 	tcase_add_test(tc, test_hash_many_inflight);

@@ -473,11 +473,16 @@ static int on_complete(struct wc_tracker *tr, struct dev *d,
 	out->c_time = ev->time;
 	out->error = ev->error;
 	out->completed = true;
+	/* Each drop with its kind known, as node_new() is called. */
 	if (n->kind == K_BIO) {
 		out->d_time = WC_NO_TIME;
 		out->action = ev->action & ~(uint64_t)0xffff;
+		node_drop_kind(tr, d, n, K_BIO);
+	} else if (n->kind == K_RQ) {
+		node_drop_kind(tr, d, n, K_RQ);
+	} else {
+		node_drop_kind(tr, d, n, K_ERQ);
 	}
-	node_drop(tr, d, n);
 	tr->stats.requests++;
 	return 1;
 }
