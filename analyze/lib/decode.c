@@ -21,9 +21,22 @@ struct wc_decoder {
 	size_t win_len, win_used;
 	uint64_t win_off;
 	size_t pending;        /* bytes of the last record, still to consume */
-	uint64_t rec_offset;
+	/* The record last handed out, or being looked at, is at win_used:
+	 * its offset is win_off + win_used, not kept apart. */
 	int failed;
+	/* The bytes from struct wc_event's version on of a native v7 record
+	 * of this stream (dec_tail7()), made once, not per run. */
+	unsigned char tail7[8];
 };
+
+/* tail for dec_native7(): version 7, has_cgroup false, stream. */
+static inline void dec_tail7(unsigned char tail[8], unsigned stream)
+{
+	memset(tail, 0, 8);
+	tail[0] = WC_BLK_VERSION_7;
+	memcpy(tail + offsetof(struct wc_event, stream) -
+	       offsetof(struct wc_event, version), &stream, sizeof(stream));
+}
 
 int wc_decoder_open(struct wc_decoder **out, struct wc_source *src,
 		    unsigned stream, struct wc_err *err)
@@ -41,6 +54,7 @@ int wc_decoder_open(struct wc_decoder **out, struct wc_source *src,
 	dec->src = src;
 	dec->stream = stream;
 	dec->win_off = wc_source_offset(src);
+	dec_tail7(dec->tail7, stream);
 	*out = dec;
 	return 0;
 }
@@ -83,7 +97,8 @@ static int dec_fail(struct wc_decoder *dec, struct wc_err *err,
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	return wc_err_set(err, WC_ERR_INPUT, wc_source_path(dec->src),
-			  wc_source_member(dec->src), dec->rec_offset, "%s", msg);
+			  wc_source_member(dec->src), dec->win_off + dec->win_used,
+			  "%s", msg);
 }
 
 unsigned wc_blk_header_size(uint32_t magic)
@@ -149,15 +164,6 @@ _Static_assert(offsetof(struct wc_event, has_cgroup) ==
 	       offsetof(struct wc_event, pdu) >=
 	       offsetof(struct wc_event, version) + 8, "version .. stream");
 
-/* tail for dec_native7(): version 7, has_cgroup false, stream. */
-static inline void dec_tail7(unsigned char tail[8], unsigned stream)
-{
-	memset(tail, 0, 8);
-	tail[0] = WC_BLK_VERSION_7;
-	memcpy(tail + offsetof(struct wc_event, stream) -
-	       offsetof(struct wc_event, version), &stream, sizeof(stream));
-}
-
 static inline __attribute__((always_inline))
 size_t dec_native7(const unsigned char *p, size_t n, const unsigned char *tail,
 		   struct wc_event *ev)
@@ -213,7 +219,6 @@ int dec_next(struct wc_decoder *dec, struct wc_event *ev, struct wc_err *err,
 		if ((n = dec_refill(dec, WC_BLK_V8_SIZE, err)) < 0)
 			return -1;
 	}
-	dec->rec_offset = dec->win_off + dec->win_used;
 	if (n == 0)
 		return 0;
 	p = dec->win + dec->win_used;
@@ -223,11 +228,9 @@ int dec_next(struct wc_decoder *dec, struct wc_event *ev, struct wc_err *err,
 	 * the general path's byte-order and version branches.  It fills
 	 * every field the general path does, with the same values. */
 	if (dec->order == ORDER_NATIVE) {
-		unsigned char tail[8];
 		size_t len;
 
-		dec_tail7(tail, dec->stream);
-		if ((len = dec_native7(p, (size_t)n, tail, ev)) != 0) {
+		if ((len = dec_native7(p, (size_t)n, dec->tail7, ev)) != 0) {
 			dec->pending = len;
 			return 1;
 		}
@@ -399,7 +402,9 @@ size_t dec_run(struct wc_decoder *dec, struct wc_event *out, size_t k,
 	size_t end = dec->win_len;
 	unsigned char tail[8];
 
-	dec_tail7(tail, dec->stream);
+	/* In a local: the stores into out[] could change dec's for all
+	 * the compiler knows, and it would load it again per record. */
+	memcpy(tail, dec->tail7, sizeof(tail));
 	while (k < max) {
 		if (sw || !(len = dec_native7(win + used, end - used, tail,
 					      &out[k])))
@@ -417,7 +422,6 @@ size_t dec_run(struct wc_decoder *dec, struct wc_event *out, size_t k,
 		dec->win_used = last;
 		dec->pending = used - last;
 	}
-	dec->rec_offset = dec->win_off + dec->win_used;
 	return k;
 }
 
@@ -549,7 +553,7 @@ bool wc_decoder_swapped(const struct wc_decoder *dec)
 
 uint64_t wc_decoder_offset(const struct wc_decoder *dec)
 {
-	return dec->rec_offset;
+	return dec->win_off + dec->win_used;
 }
 
 const struct wc_source *wc_decoder_source(const struct wc_decoder *dec)
