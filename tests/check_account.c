@@ -18,6 +18,7 @@
 
 #define DEV1 WC_DEV_MAKE(8u, 0u)
 #define DEV2 WC_DEV_MAKE(8u, 16u)
+#define DEV3 WC_DEV_MAKE(8u, 32u)
 #define MS 1000000ull
 #define W WC_TC(WC_TC_WRITE)
 
@@ -310,7 +311,7 @@ struct model {
 	size_t nph;
 	struct wc_phase_window ph[WC_MAX_PHASES];
 	size_t ndevs;
-	struct mdev dev[2];
+	struct mdev dev[3];
 };
 
 static size_t m_lat_bin(uint64_t v)
@@ -689,6 +690,104 @@ START_TEST(test_phases_match_model)
 }
 END_TEST
 
+/* Feeds the account and the model the same request. */
+static void both_add(struct wc_account *ac, struct model *m,
+		     const struct wc_request *r, enum wc_cat cat)
+{
+	m_add(m, r, cat);
+	wc_account_add(ac, r, cat, NULL);
+}
+
+static void both_check(struct wc_account *ac, struct model *m,
+		       uint64_t last, double rate)
+{
+	size_t i, p;
+
+	wc_account_finish(ac, 0, last);
+	ck_assert_uint_eq(wc_account_ndevices(ac), m->ndevs);
+	for (i = 0; i < m->ndevs; i++) {
+		struct mdev *d = &m->dev[i];
+
+		d->whole.f.device = d->device;
+		m_finish(&d->whole, 0, last, rate);
+		same_figures("device", i, &d->whole.f,
+			     wc_account_device(ac, i));
+		for (p = 0; p < m->nph; p++) {
+			d->ph[p].f.device = d->device;
+			m_finish(&d->ph[p], m->ph[p].start, m->ph[p].end, rate);
+			same_figures("phase", p, &d->ph[p].f,
+				     wc_account_phase(ac, i, p));
+		}
+	}
+}
+
+/* Long stretches of completions inside one phase, as a capture's copy
+ * and delete give them: the first requests of a device all inside a
+ * phase, tens of thousands in a row, then the next phase; phases that
+ * nest; an empty one; then 40 phases one after another holding 1 to
+ * 5,000 completions each, fewer and more than a run holds before it
+ * gives way.  Every figure is the model's. */
+START_TEST(test_phase_runs_match_model)
+{
+	const uint64_t block[] = { 1, 1, 3, 700, 1500, 2, 5000, 1, 1100, 4 };
+	struct wc_phase_window ph[45] = {
+		{ 1000000, 50000000 },
+		{ 50000000, 90000000 },
+		{ 60000000, 70000000 },         /* inside the one before */
+		{ 100000000, 100000000 },       /* empty */
+		{ 150000000, 300000000 },
+	};
+	struct model *m = calloc(1, sizeof(*m));
+	double rate = 400e6;
+	struct wc_account *ac;
+	uint64_t t = 1000000, last = 0;
+	size_t i, p;
+
+	ck_assert_ptr_nonnull(m);
+	t = 400000000;
+	for (p = 5; p < 45; p++) {
+		ph[p].start = t;
+		t += block[p % 10] * 700;
+		ph[p].end = t;
+	}
+	m->nph = 45;
+	memcpy(m->ph, ph, sizeof(ph));
+	ac = open_ac(rate, ph, 45);
+	/* Through the first phases and past the empty one, in order:
+	 * 4,000 ns apart, D 1 to 9 us before C. */
+	t = 1000000;
+	for (i = 0; t < 110000000; i++) {
+		uint32_t dev = i % 7 ? DEV1 : DEV2;
+		uint64_t d = t - 1000 * (1 + next_rand() % 9);
+		struct wc_request r = mk(dev, d - 300, d, t,
+					 next_rand() % 50000 * 8,
+					 512 * (uint32_t)(next_rand() % 64),
+					 next_rand() % 3 ? W : W | WC_TC(WC_TC_FUA));
+
+		r.depth = (uint32_t)(next_rand() % 32);
+		if (i % 97 == 0)
+			r.d_time = WC_NO_TIME;
+		both_add(ac, m, &r, (enum wc_cat)(next_rand() % WC_NCAT));
+		last = t;
+		t += 4000;
+	}
+	/* The short and long phases: 700 ns apart, D to C inside them, on
+	 * a device that had no request yet (its first ones all go to one
+	 * phase) and, every fifth, on the first. */
+	for (i = 0, t = 400000450; t < ph[44].end; i++, t += 700) {
+		struct wc_request r = mk(i % 5 ? DEV3 : DEV1, t - 500, t - 400,
+					 t, next_rand() % 50000 * 8, 4096, W);
+
+		both_add(ac, m, &r, next_rand() % 2 ? WC_CAT_DATA_WRITE :
+						      WC_CAT_FLUSH);
+		last = t;
+	}
+	both_check(ac, m, last, rate);
+	wc_account_free(ac);
+	free(m);
+}
+END_TEST
+
 /* A slice of 186,374 s over 1,898,041,870 bytes: in double, bytes * slice
  * / slice is a hair below the bytes, and that ratio lies in the next
  * positioning bin (782, the device's is 781).  A second slice in bin 782
@@ -810,6 +909,7 @@ static Suite *account_suite(void)
 	tcase_add_test(tc, test_waits_and_unfinished);
 	tcase_add_test(tc, test_pos_bin_matches_log2);
 	tcase_add_test(tc, test_phases_match_model);
+	tcase_add_test(tc, test_phase_runs_match_model);
 	tcase_add_test(tc, test_phase_bin_of_rounded_bytes);
 	suite_add_tcase(s, tc);
 	return s;

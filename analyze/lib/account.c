@@ -28,10 +28,22 @@ struct fig {
 	double pos_b[POS_BINS];        /* bytes */
 };
 
+/* Requests a run holds before it may give way to another phase's: a
+ * fold costs a pass over the histograms, so a trace whose completions
+ * alternate between phases pays it at most once per this many. */
+#define RUN_MIN 1024
+
 struct adev {
 	uint32_t device;
 	struct fig whole;
 	struct fig *phases;            /* conf.nphases of them */
+	/* The run: requests that went wholly to one phase, run_phase, and
+	 * so to it and the device alike, counted once here and folded into
+	 * both by run_fold(), except their bytes by positioning bin (pos_b),
+	 * added to both at once: a sum of doubles keeps its order. */
+	struct fig run;
+	struct fig *run_phase;
+	uint64_t run_n;
 	bool have_prev_c, have_prev_end;
 	uint64_t prev_c, prev_end;
 	uint64_t stream_bytes, stream_ns, stream_n;
@@ -258,10 +270,10 @@ struct facts {
 	enum wc_cat cat;
 	uint32_t bytes;
 	uint32_t depth;
-	bool fua;
-	bool seek_known;
-	bool seek;
-	unsigned seek_bin;
+	uint64_t fua;                  /* 0 or 1, added without a test */
+	uint64_t seek_known;           /* 0 or 1 */
+	uint64_t seek;                 /* 0 or 1 */
+	unsigned seek_bin;             /* 0 when no seek */
 	bool d2c_known;
 	uint64_t d2c;
 	size_t d2c_bin;
@@ -302,15 +314,10 @@ HOT void count_request(struct fig *g, const struct facts *x)
 
 	f->requests[x->cat]++;
 	f->bytes[x->cat] += x->bytes;
-	if (x->fua)
-		f->fua_writes++;
-	if (x->seek_known) {
-		f->seek_candidates++;
-		if (x->seek) {
-			f->seeks++;
-			f->seek_hist[x->seek_bin]++;
-		}
-	}
+	f->fua_writes += x->fua;
+	f->seek_candidates += x->seek_known;
+	f->seeks += x->seek;
+	f->seek_hist[x->seek_bin] += x->seek;
 	if (x->d2c_known) {
 		lat_add(&f->d2c, g->lat_d2c, x->d2c, x->d2c_bin);
 		if (x->cat == WC_CAT_FLUSH)
@@ -405,8 +412,8 @@ static void add_phases_each(struct wc_account *ac, struct adev *d,
 	}
 }
 
-/* Points ac's span at the one that holds t strictly inside it; false
- * when t is an edge. */
+/* Points ac's span at the one that holds t; false when t is not
+ * strictly inside it (an edge, or 0 or UINT64_MAX at the ends). */
 static bool span_find(struct wc_account *ac, uint64_t t)
 {
 	size_t lo = 0, hi = ac->nedges;
@@ -420,13 +427,11 @@ static bool span_find(struct wc_account *ac, uint64_t t)
 		else
 			hi = mid;
 	}
-	if (lo > 0 && ac->edges[lo - 1] == t)
-		return false;
 	ac->span_lo = lo > 0 ? ac->edges[lo - 1] : 0;
 	ac->span_hi = lo < ac->nedges ? ac->edges[lo] : UINT64_MAX;
 	ac->span_cover = ac->cover[lo];
 	ac->span_n = ac->ncover[lo];
-	return true;
+	return t > ac->span_lo && t < ac->span_hi;
 }
 
 /* What the request adds to the phases.  When it lies within one span
@@ -468,6 +473,98 @@ each:
 	add_phases_each(ac, d, rq, cat, a, slice, bin, x);
 }
 
+/* The one phase that gets all of the request, exactly what its device
+ * gets (the same slice, the same bytes and bin), or NULL when another
+ * case holds (add_phases() then): no phase covers its span, several do,
+ * it reaches over an edge or completes on one, its slice is 0 (the
+ * device gets its bytes in bin 0 then, the phases nothing), or bytes *
+ * slice / slice is not the bytes. */
+HOT struct fig *sole_phase(struct wc_account *ac, struct adev *d,
+			   const struct wc_request *rq, uint64_t a,
+			   uint64_t slice)
+{
+	uint64_t c = rq->c_time, from = a;
+
+	/* D, when it counts, is at or before the slice's start. */
+	if (rq->d_time <= c)
+		from = rq->d_time;
+	if (!(c > ac->span_lo && c < ac->span_hi) && !span_find(ac, c))
+		return NULL;
+	if (from < ac->span_lo || ac->span_n != 1 || slice == 0 ||
+	    (double)rq->bytes * (double)slice / (double)slice !=
+	    (double)rq->bytes)
+		return NULL;
+	return &d->phases[ac->span_cover[0]];
+}
+
+static void lat_merge(struct wc_latency *to, uint64_t *to_bins,
+		      const struct wc_latency *from, const uint64_t *bins)
+{
+	size_t i;
+
+	if (from->n == 0)
+		return;
+	if (to->n == 0 || from->min < to->min)
+		to->min = from->min;
+	if (from->max > to->max)
+		to->max = from->max;
+	to->n += from->n;
+	to->sum += from->sum;
+	for (i = 0; i < LAT_BINS; i++)
+		to_bins[i] += bins[i];
+}
+
+/* Adds what a run counted to g: every figure but pos_b, which the run
+ * does not keep. */
+static void fig_merge(struct fig *g, const struct fig *run)
+{
+	struct wc_figures *f = &g->f;
+	const struct wc_figures *r = &run->f;
+	size_t i;
+
+	for (i = 0; i < WC_NCAT; i++) {
+		f->time_ns[i] += r->time_ns[i];
+		f->requests[i] += r->requests[i];
+		f->bytes[i] += r->bytes[i];
+	}
+	f->fua_writes += r->fua_writes;
+	f->seeks += r->seeks;
+	f->seek_candidates += r->seek_candidates;
+	for (i = 0; i < WC_SEEK_BINS; i++)
+		f->seek_hist[i] += r->seek_hist[i];
+	lat_merge(&f->flush_d2c, g->lat_flush, &r->flush_d2c, run->lat_flush);
+	lat_merge(&f->d2c, g->lat_d2c, &r->d2c, run->lat_d2c);
+	f->inflight_ns += r->inflight_ns;
+	if (r->max_depth > f->max_depth)
+		f->max_depth = r->max_depth;
+	for (i = 0; i < POS_BINS; i++)
+		g->pos_s[i] += run->pos_s[i];
+}
+
+/* Gives the run's figures to its phase and its device; the run is then
+ * empty and of no phase. */
+static void run_fold(struct adev *d)
+{
+	if (!d->run_phase)
+		return;
+	fig_merge(&d->whole, &d->run);
+	fig_merge(d->run_phase, &d->run);
+	memset(&d->run, 0, sizeof(d->run));
+	d->run_phase = NULL;
+	d->run_n = 0;
+}
+
+/* Whether the run may be g's from now on: a run younger than RUN_MIN
+ * stays; its device and g then count the request themselves. */
+static bool run_take(struct adev *d, struct fig *g)
+{
+	if (d->run_phase && d->run_n < RUN_MIN)
+		return false;
+	run_fold(d);
+	d->run_phase = g;
+	return true;
+}
+
 void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 		    enum wc_cat cat, const char *comm)
 {
@@ -475,6 +572,7 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 	uint64_t a, c, slice, dist = 0;
 	bool seek_known = false;
 	struct facts x;
+	struct fig *t, *g;
 	size_t bin = SIZE_MAX;
 
 	if (!d) {
@@ -513,14 +611,32 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 	}
 
 	facts_of(&x, rq, cat, seek_known, dist);
-	count_request(&d->whole, &x);
 	if (has_positioning(cat) && rq->bytes)
 		bin = pos_bin(slice, rq->bytes);
-	add_slice(&d->whole, cat, slice, rq->bytes, bin);
-	if (rq->d_time != WC_NO_TIME && rq->d_time <= c)
-		d->whole.f.inflight_ns += c - rq->d_time;
-
-	if (ac->nphases)
+	/* The figures that count the request: its device's, or the run's
+	 * when it goes wholly to the run's phase g. */
+	t = &d->whole;
+	g = NULL;
+	if (ac->nphases && (g = sole_phase(ac, d, rq, a, slice))) {
+		if (g == d->run_phase || run_take(d, g)) {
+			t = &d->run;
+			d->run_n++;
+		} else {
+			g = NULL;
+		}
+	}
+	count_request(t, &x);
+	t->f.time_ns[cat] += slice;
+	if (bin != SIZE_MAX) {
+		t->pos_s[bin] += slice;
+		d->whole.pos_b[bin] += rq->bytes;
+		if (g)
+			g->pos_b[bin] += rq->bytes;
+	}
+	/* No D: WC_NO_TIME is above any C. */
+	if (rq->d_time <= c)
+		t->f.inflight_ns += c - rq->d_time;
+	if (ac->nphases && !g)
 		add_phases(ac, d, rq, cat, a, slice, bin, &x);
 
 	if (rq->q_time != WC_NO_TIME && (rq->action & WC_TC(WC_TC_SYNC)) &&
@@ -586,6 +702,7 @@ void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last)
 	for (i = 0; i < ac->ndevs; i++) {
 		struct adev *d = ac->devs[i];
 
+		run_fold(d);
 		sort_tally(d->flushers, d->nflushers);
 		d->rate = ac->media_rate;
 		d->estimated = false;

@@ -42,7 +42,12 @@
  * phase; one that reaches over an edge is tested against every phase.
  * Either way each phase gets exactly what the model above gives it, for
  * any phase list (overlapping, unordered, empty, ending before it
- * starts: such a phase gets nothing).
+ * starts: such a phase gets nothing).  A request that goes wholly to the
+ * one phase covering its span is counted once, in a run its device keeps
+ * for that phase, and the run is added to both when another phase's
+ * request takes it (after at least 1,024 requests) and in
+ * wc_account_finish(); bytes by positioning bin, a sum of doubles, go to
+ * both at once, in order.
  *
  * What always holds: memory is fixed per device (at most WC_MAX_DEVICES,
  * tracker.h; requests on any further device are ignored), per phase and
