@@ -782,6 +782,157 @@ START_TEST(test_reorder_ring_and_heap)
 }
 END_TEST
 
+/* Reads q through a window of w events: by pull() (mode 0) or by runs
+ * (1), in batches of random sizes copied (0, 1) or in place (2); checks
+ * every event against want[] and its payload, and fills at[] with the
+ * place each event went out at. */
+static void reorder_check(struct seqsrc *q, size_t window, unsigned mode,
+			  unsigned *seed, const unsigned *want, unsigned *at)
+{
+	struct wc_event buf[WC_REORDER_BATCH];
+	const struct wc_event *evs = buf;
+	struct wc_reorder *r = NULL;
+	struct wc_err err;
+	size_t k, nb, max;
+	unsigned i = 0;
+
+	q->pos = 0;
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_reorder_open(&r, window, seq_pull, q, &err), 0);
+	if (mode)
+		wc_reorder_set_pull_run(r, seq_pull_run);
+	max = 1 + (size_t)rand_r(seed) % WC_REORDER_BATCH;
+	while ((mode == 2 ? wc_reorder_next_ref(r, &evs, max, &nb, &err) :
+		wc_reorder_next_batch(r, buf, max, &nb, &err)) > 0) {
+		ck_assert_uint_le(nb, max);
+		for (k = 0; k < nb; k++, i++) {
+			char pdu[24];
+
+			ck_assert_uint_lt(i, q->n);
+			ck_assert_uint_eq(evs[k].cpu, want[i]);
+			snprintf(pdu, sizeof(pdu), "event %u", evs[k].cpu);
+			ck_assert_str_eq((const char *)evs[k].pdu, pdu);
+			at[evs[k].cpu] = i;
+		}
+		max = 1 + (size_t)rand_r(seed) % WC_REORDER_BATCH;
+	}
+	ck_assert_uint_eq(i, q->n);
+	ck_assert_int_eq(err.kind, WC_ERR_NONE);
+	wc_reorder_free(r);
+}
+
+/* A late event that goes before at most WC_REORDER_SHIFT of the ring's
+ * last events goes into its place among them, one more goes through the
+ * heap, in the same order, window 64: near the ring's head, exactly
+ * WC_REORDER_SHIFT and one more places late, ties at the tail, equal
+ * keys (after the one read first, also at the farthest place), two late
+ * in a row, and across the ring's end (its 192 slots). */
+START_TEST(test_reorder_ring_insert)
+{
+	static struct seqsrc q;
+	static unsigned want[2000], at[2000];
+	const unsigned s = WC_REORDER_SHIFT;
+	unsigned i, n, mode, seed = 5;
+
+	memset(&q, 0, sizeof(q));
+	q.n = 260;
+	for (i = 0; i < q.n; i++) {
+		q.evs[i].time = (uint64_t)i * 10;
+		q.evs[i].device = 1;
+		q.evs[i].sequence = i;
+	}
+	q.evs[3].time = 5;                       /* before 1 and 2 */
+	q.evs[100].time = (100 - s - 1) * 10 + 5; /* before s events */
+	q.evs[120].time = (120 - s - 2) * 10 + 5; /* before s + 1 */
+	q.evs[140].time = 139 * 10;               /* a tie with 139 ... */
+	q.evs[140].device = 0;                    /* ... before it */
+	q.evs[150] = q.evs[148];                  /* equal: after 148 */
+	q.evs[160].time = 159 * 10;               /* before 159: */
+	q.evs[160].sequence = 0;                  /* a lower sequence */
+	q.evs[170].time = 1655;                   /* before 166..169 */
+	q.evs[171].time = 1675;                   /* before 168, 169 */
+	q.evs[190] = q.evs[190 - s - 1];          /* equal to the farthest */
+	q.evs[197].time = 1945;                   /* the ring's end */
+	q.evs[198].time = 1935;
+	n = model_window(&q, 64, want);
+	ck_assert_uint_eq(n, q.n);
+	for (mode = 0; mode < 3; mode++) {
+		reorder_check(&q, 64, mode, &seed, want, at);
+		ck_assert_uint_eq(at[3], 1);
+		ck_assert_uint_eq(at[100], at[100 - s - 1] + 1);
+		ck_assert_uint_eq(at[100 - s], at[100] + 1);
+		ck_assert_uint_eq(at[120], at[120 - s - 2] + 1);
+		ck_assert_uint_eq(at[120 - s - 1], at[120] + 1);
+		ck_assert_uint_eq(at[140], at[138] + 1);
+		ck_assert_uint_eq(at[139], at[140] + 1);
+		ck_assert_uint_eq(at[150], at[148] + 1);
+		ck_assert_uint_eq(at[149], at[150] + 1);
+		ck_assert_uint_eq(at[160], at[158] + 1);
+		ck_assert_uint_eq(at[170], at[165] + 1);
+		ck_assert_uint_eq(at[171], at[167] + 1);
+		ck_assert_uint_eq(at[190], at[190 - s - 1] + 1);
+		ck_assert_uint_eq(at[190 - s], at[190] + 1);
+		ck_assert_uint_eq(at[198], at[193] + 1);
+		ck_assert_uint_eq(at[197], at[194] + 1);
+	}
+}
+END_TEST
+
+/* Late events by 1 to WC_REORDER_SHIFT + 2 places, often one after the
+ * other, earlier, tied in time or equal in every key, some far out of
+ * order, through windows small and large (a late event may go into the
+ * ring only when it takes part by its turn) and across the ring's end:
+ * one set's order, and every payload where it belongs. */
+START_TEST(test_reorder_ring_insert_model)
+{
+	static struct seqsrc q;
+	static unsigned want[2000], at[2000];
+	static const size_t windows[] = { 1, 2, 3, 5, 8, 9, 10, 16, 40, 300 };
+	unsigned seed = 31u + (unsigned)_i, i, d, n, w;
+
+	memset(&q, 0, sizeof(q));
+	q.n = 2000;
+	for (i = 0; i < q.n; i++) {
+		q.evs[i].time = (uint64_t)i * 10;
+		q.evs[i].device = 1;
+		q.evs[i].sequence = i;
+	}
+	for (i = WC_REORDER_SHIFT + 3; i < q.n;
+	     i += 1 + (unsigned)rand_r(&seed) % (_i % 2 ? 3 : 12)) {
+		d = 1 + (unsigned)rand_r(&seed) % (WC_REORDER_SHIFT + 2);
+		/* Half the trials with many far out of order, which go
+		 * through the heap while the ring wraps round under the
+		 * events that wait in it. */
+		switch (rand_r(&seed) % (_i < 4 ? 3 : 5)) {
+		case 0:
+			q.evs[i].time = q.evs[i - d].time - 1;
+			break;
+		case 1:
+			q.evs[i].time = q.evs[i - d].time;
+			q.evs[i].device = 0;
+			break;
+		case 2:
+			q.evs[i] = q.evs[i - d];
+			break;
+		default:
+			q.evs[i].time = (uint64_t)rand_r(&seed) % (i * 10);
+			break;
+		}
+	}
+	/* An event later than all others, early on: the ring's last to
+	 * the end, before which every other goes, its long payload moved
+	 * up a slot each time, while the ring wraps round many times. */
+	if (_i % 2)
+		q.evs[11].time = UINT64_MAX / 2;
+	for (w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
+		n = model_window(&q, windows[w], want);
+		ck_assert_uint_eq(n, q.n);
+		reorder_check(&q, windows[w], (unsigned)(w + _i) % 3, &seed,
+			      want, at);
+	}
+}
+END_TEST
+
 /* ---- blkparse's order of a single stream ---- */
 
 /* seq_pull() with the arrival in pid: bp mode follows (device, cpu),
@@ -946,6 +1097,8 @@ static Suite *merge_suite(void)
 	tcase_add_loop_test(ro, test_reorder_matches_model, 0, 10);
 	tcase_add_loop_test(ro, test_reorder_batch_matches_model, 0, 12);
 	tcase_add_test(ro, test_reorder_ring_and_heap);
+	tcase_add_test(ro, test_reorder_ring_insert);
+	tcase_add_loop_test(ro, test_reorder_ring_insert_model, 0, 8);
 	tcase_add_loop_test(ro, test_reorder_blkparse_matches_model, 0, 12);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, ro);

@@ -286,15 +286,18 @@ struct big_pdu {
 /*
  * The window is split in two, and the event handed out is the earlier of
  * their heads, so the output is the same as from one heap over the whole
- * window: a ring of events in arrival order that are each not earlier
- * than the one before them, and a heap of the others (late events).
+ * window: a ring of events sorted by (time, device, sequence, arrival),
+ * mostly in arrival order, and a heap of the others (late events).
  *
  * The ring is where a run is decoded: pull_run() writes straight into
  * its free slots, an event not earlier than the ring's last stays where
- * it was written, and only a late one is copied out, into a slot of the
+ * it was written, a late one that goes before at most WC_REORDER_SHIFT
+ * of the ring's last events goes into its place among them (they move
+ * up a slot), and only a later one is copied out, into a slot of the
  * heap's.  So input already in order (a "blkparse -d" file) costs a key
  * comparison and its payload's copy per event on the way in and one copy
- * on the way out, and never touches the heap.
+ * on the way out, and never touches the heap; nor do the ties blkparse
+ * -d writes out of (device, sequence) order.
  *
  * The window's answer does not depend on when an event was classified:
  * only on which events take part when each is handed out.  The k-th
@@ -304,14 +307,18 @@ struct big_pdu {
  * as its own arrival is below that bound; a late event waits in "late"
  * (arrival order) until its arrival is, and only then joins the heap,
  * which so holds only events that take part.  Runs are read while fewer
- * than k + window events arrived, up to WC_REORDER_BATCH ahead.
+ * than k + window events arrived, up to WC_REORDER_BATCH ahead.  A late
+ * event goes into the ring only when it takes part by the time it is the
+ * ring's head (after the events before its place went): so whenever the
+ * ring's head does not take part, no event of the ring does (those
+ * after it arrived after it), and those that take part are in the heap.
  */
 struct wc_reorder {
 	size_t window;
 	wc_merge_pull_fn pull;
 	wc_merge_pull_run_fn pull_run;   /* or NULL */
 	void *ctx;
-	/* The ring, in arrival order: cap slots, of which the events in
+	/* The ring, sorted (above): cap slots, of which the events in
 	 * the window (ring_n from head) and the ones handed out by the last
 	 * next_batch() (ring_held before head), whose payloads the caller
 	 * may still read.  Each slot has its own payload room. */
@@ -519,10 +526,162 @@ static int r_late(struct wc_reorder *r, const struct wc_event *ev)
 	return 1;
 }
 
+/* True when x goes before y by (time, device, sequence): an event equal
+ * in all three to one read before it goes after it. */
+static inline __attribute__((always_inline))
+int r_before(const struct wc_event *x, const struct wc_event *y)
+{
+	return x->time <= y->time &&
+	       (x->time < y->time || r_tie(x) < r_tie(y));
+}
+
+/* The ring's slot WC_REORDER_SHIFT + 1 before slot w: the farthest
+ * place a late event read at w may go. */
+static inline size_t r_far(const struct wc_reorder *r, size_t w)
+{
+	return w > WC_REORDER_SHIFT ? w - WC_REORDER_SHIFT - 1 :
+	       w + r->cap - WC_REORDER_SHIFT - 1;
+}
+
+/*
+ * How many of the ring's last events late event ev, read at or after w
+ * (the slot after the ring's last, n events of the ring before it), may
+ * go before: n up to WC_REORDER_SHIFT, with one look at the farthest
+ * place when there are more; 0 when it goes farther.
+ */
+static inline __attribute__((always_inline))
+size_t r_near(const struct wc_reorder *r, const struct wc_event *ev,
+	      size_t w, size_t n)
+{
+	if (n <= WC_REORDER_SHIFT)
+		return n;
+	return r_before(ev, &r->ring[r_far(r, w)]) ? 0 : WC_REORDER_SHIFT;
+}
+
+/*
+ * Late event ev, of arrival a, read at or after w, the slot after the
+ * ring's last, put in its place among the ring's last n events (n at
+ * most WC_REORDER_SHIFT), those after it moved up a slot (r_fill() sees
+ * to it that it goes before at most n, and takes part when its turn
+ * comes).  1 when put there (w then holds the ring's last), 0 when out
+ * of memory (nothing moved).
+ *
+ * The ring stays sorted, and each event takes part when it is the
+ * ring's head, so its head is still the least of the ring's events that
+ * take part, and the order out is the same as through the heap.  A tie
+ * (the order blkparse -d writes equal times in) or a record late by a
+ * few costs a few moves instead of a slot, the heap's put and get, and a
+ * look at the heap's top for every event of the ring while it waits
+ * there.
+ */
+static __attribute__((noinline))
+int r_insert(struct wc_reorder *r, const struct wc_event *ev, size_t w,
+	     size_t n, uint64_t a)
+{
+	struct wc_event *ring = r->ring;
+	uint64_t *arrival = r->ring_arrival;
+	unsigned char (*small)[INLINE_PDU] = r->ring_small;
+	struct big_pdu *big = r->ring_big, b;
+	struct wc_event x = *ev;   /* ev may be at w, where the last moves */
+	size_t q, p, k;
+	int ok;
+
+	/* A long payload into w's own room first, which goes down with
+	 * it: nothing has moved when that fails. */
+	if (x.pdu_len > INLINE_PDU) {
+		b = big[w];
+		ok = r_keep_pdu(r, &x, NULL, &b);
+		big[w] = b;
+		if (!ok)
+			return 0;
+	}
+	for (q = w, k = 0; k < n; k++, q = p) {
+		p = (q ? q : r->cap) - 1;
+		if (!r_before(&x, &ring[p]))
+			break;
+		ring[q] = ring[p];
+		arrival[q] = arrival[p];
+		b = big[q];
+		big[q] = big[p];
+		big[p] = b;
+		if (ring[q].pdu_len <= INLINE_PDU) {
+			memcpy(small[q], small[p], INLINE_PDU);
+			ring[q].pdu = small[q];
+		}
+	}
+	if (x.pdu_len <= INLINE_PDU) {
+		if (x.pdu_len)
+			memcpy(small[q], x.pdu, x.pdu_len);
+		x.pdu = small[q];
+	}
+	ring[q] = x;
+	arrival[q] = a;
+	return 1;
+}
+
+/*
+ * The rest of a run from its first late event, at j (t: where the run
+ * began, end: where it ends, prev: the ring's last): a late event goes
+ * into its place in the ring (r_insert()) or to the heap, and the events
+ * in order close up the places of the heap's.  Returns the slot after
+ * the ring's last; r->arrivals counts the events kept.  Out of the way
+ * of the run in order, whose loop keeps its registers.
+ */
+static __attribute__((noinline))
+size_t r_fill_late(struct wc_reorder *r, size_t t, size_t j, size_t end,
+		   const struct wc_event *prev)
+{
+	struct wc_event *ring = r->ring;
+	uint64_t *arrival = r->ring_arrival;
+	unsigned char (*small)[INLINE_PDU] = r->ring_small;
+	struct big_pdu *big = r->ring_big;
+	size_t ring_n = r->ring_n, w, nr;
+	uint64_t a = r->arrivals, bound = r->emitted + r->window, far_time;
+
+	/* Not later than the farthest place a late event may go, wherever
+	 * w is (the ring stays sorted): one look for one far out of order. */
+	far_time = 0;
+	if (ring_n + (j - t) > WC_REORDER_SHIFT)
+		far_time = ring[r_far(r, j)].time;
+	for (w = j; j < end; j++) {
+		struct wc_event *ev = &ring[j];
+
+		if (r_before(ev, prev)) {
+			/* It goes into the ring only when, after the events
+			 * before its place (all but at most nr), it takes
+			 * part, as the ring's head. */
+			if (ev->time >= far_time &&
+			    (nr = r_near(r, ev, w, ring_n + (w - t))) &&
+			    a < bound + (ring_n + (w - t) - nr)) {
+				if (!r_insert(r, ev, w, nr, a))
+					break;
+				a++;
+				prev = &ring[w++];
+				continue;
+			}
+			r->arrivals = a;
+			if (!r_late(r, ev))
+				break;
+			a = r->arrivals;
+			continue;
+		}
+		if (w != j) {
+			ring[w] = *ev;
+			ev = &ring[w];
+		}
+		if (!r_keep_pdu(r, ev, small[w], &big[w]))
+			break;
+		arrival[w++] = a++;
+		prev = ev;
+	}
+	r->arrivals = a;
+	return w;
+}
+
 /*
  * Reads a run into the ring's free slots after its tail (one event with
  * pull() alone), and keeps in place the events not earlier than the
- * ring's last, closing up the places of the late ones.
+ * ring's last, up to the first late one (r_fill_late() from there).
  */
 static void r_fill(struct wc_reorder *r)
 {
@@ -536,7 +695,7 @@ static void r_fill(struct wc_reorder *r)
 	uint64_t *arrival = r->ring_arrival;
 	unsigned char (*small)[INLINE_PDU] = r->ring_small;
 	struct big_pdu *big = r->ring_big;
-	size_t t = r->tail, n = 0, j, w, end;
+	size_t t = r->tail, n = 0, j, end;
 	uint64_t a;
 	int ret;
 
@@ -572,8 +731,7 @@ static void r_fill(struct wc_reorder *r)
 		/* An event equal in (time, device, sequence) to the last
 		 * arrived after it: not late.  The tie is looked at only
 		 * among equal times. */
-		if (ev->time <= prev->time &&
-		    (ev->time < prev->time || r_tie(ev) < r_tie(prev)))
+		if (r_before(ev, prev))
 			break;
 		if (!r_keep_pdu(r, ev, small[j], &big[j])) {
 			end = j;        /* nothing more is kept */
@@ -582,28 +740,9 @@ static void r_fill(struct wc_reorder *r)
 		arrival[j] = a++;
 		prev = ev;
 	}
-	/* From there on the events in order close up the places of the
-	 * late ones. */
-	for (w = j; j < end; j++) {
-		struct wc_event *ev = &ring[j];
-
-		if (ev->time <= prev->time &&
-		    (ev->time < prev->time || r_tie(ev) < r_tie(prev))) {
-			r->arrivals = a;
-			if (!r_late(r, ev))
-				break;
-			a = r->arrivals;
-			continue;
-		}
-		ring[w] = *ev;
-		ev = &ring[w];
-		if (!r_keep_pdu(r, ev, small[w], &big[w]))
-			break;
-		arrival[w++] = a++;
-		prev = ev;
-	}
-	j = w;
 	r->arrivals = a;
+	if (j < end)
+		j = r_fill_late(r, t, j, end, prev);
 	r->ring_n += j - t;
 	r->tail = j == r->cap ? 0 : j;
 }

@@ -19,7 +19,9 @@
  *               events by (time, device, sequence, arrival).  Events
  *               further out of order than the window stay out of order.
  *               Events in order cost almost nothing: they stay in a ring
- *               where they were read, only late ones go through a heap.
+ *               where they were read, and so does a late one that goes
+ *               before at most WC_REORDER_SHIFT of the last read (they
+ *               move up a slot); only later ones go through a heap.
  *               Memory: about 300 bytes a slot, for the window (16384
  *               events by default) and two batches, twice (ring and
  *               heap: input in order touches only the ring's), plus
@@ -113,6 +115,12 @@ void wc_merge_free(struct wc_merge *m);
 
 /* The most events a wc_reorder batch hands out (slots beside the window). */
 #define WC_REORDER_BATCH 64u
+
+/* A late event that goes before at most this many of the events read
+ * last goes into its place among them, in wc_reorder's ring, instead of
+ * through its heap: ties in blkparse -d's order, records late by a few.
+ * The order out is the same either way. */
+#define WC_REORDER_SHIFT 8u
 
 struct wc_reorder;
 
