@@ -396,6 +396,78 @@ START_TEST(test_seq_shared_key_map_grows)
 }
 END_TEST
 
+/* A merged file (one stream) whose records take five (device, CPU) keys
+ * in turns, three of them sharing a slot of the stream's answers (CPUs
+ * 0, 16 and 32) and two of another device, while new keys keep making
+ * the sequence map grow: no gap but the one at the end.  An answer kept
+ * for another key of its slot counts gaps at every turn, one kept across
+ * a growth of the map writes into freed memory and loses numbers. */
+START_TEST(test_seq_hints_merged)
+{
+	const uint64_t q = WC_TA_QUEUE | WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_QUEUE);
+	static const uint32_t cpus[] = { 0, 16, 1, 32, 1 };
+	static const uint32_t minors[] = { 0, 0, 0, 0, 1 };
+	const unsigned rounds = 200, nk = 5;
+	struct wc_input *in = NULL;
+	struct wc_event ev;
+	struct wc_err err;
+	char dir[64], file[128];
+	unsigned r, k, n = 0, events = 0;
+	uint64_t t = 1;
+	FILE *fp;
+
+	wc_check_template(dir, sizeof(dir), "check_input");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/trace.merged", dir);
+	fp = fopen(file, "wb");
+	ck_assert_ptr_nonnull(fp);
+	for (r = 0; r < rounds; r++) {
+		struct wc_event e = {
+			.bytes = 4096, .action = q, .sequence = r + 1,
+		};
+
+		for (k = 0; k < nk; k++) {
+			e.time = t++;
+			e.device = WC_DEV_MAKE(8, minors[k]);
+			e.cpu = cpus[k];
+			put_event(fp, &e);
+			events++;
+		}
+		if (r % 3 == 0) {       /* a new key: the map grows now and then */
+			e.time = t++;
+			e.device = WC_DEV_MAKE(8, 0);
+			e.cpu = 100 + r;
+			e.sequence = 1;
+			put_event(fp, &e);
+			events++;
+		}
+	}
+	{
+		struct wc_event e = {
+			.time = t, .bytes = 4096, .action = q,
+			.device = WC_DEV_MAKE(8, 0), .cpu = 16,
+			.sequence = rounds + 3,        /* two lost */
+		};
+
+		put_event(fp, &e);
+		events++;
+	}
+	fclose(fp);
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_input_open(&in, file, &err), 0);
+	while (wc_input_next(in, &ev, &err) > 0)
+		n++;
+	ck_assert_int_eq(err.kind, WC_ERR_NONE);
+	ck_assert_uint_eq(n, events);
+	ck_assert_uint_eq(wc_input_nstreams(in), 1);
+	ck_assert_uint_eq(wc_input_stream(in, 0)->skips, 2);
+	wc_input_free(in);
+	unlink(file);
+	rmdir(dir);
+}
+END_TEST
+
 /* One CPU file: 600 writes of pid PID from time T0 every 20, and before
  * the AT-th of them a process notify naming pid 9 NAME.  Returns the
  * file's bytes. */
@@ -1053,6 +1125,7 @@ static Suite *input_suite(void)
 	tcase_add_test(tc, test_archive_diagnostics);
 	tcase_add_test(tc, test_notify_and_gaps);
 	tcase_add_test(tc, test_seq_shared_key_map_grows);
+	tcase_add_test(tc, test_seq_hints_merged);
 	tcase_add_test(tc, test_blkparse_names);
 	tcase_add_test(tc, test_stdin_and_merged);
 	tcase_add_test(tc, test_next_ref);

@@ -19,6 +19,16 @@
 #include "merge.h"
 #include "source.h"
 
+/* seq_last()'s answers a stream keeps, one a slot by its key's device
+ * and CPU (seq_hint()): a power of two. */
+#define SEQ_HINTS 16u
+
+struct seq_hint {
+	uint64_t key;
+	uint32_t *val;          /* into in->seqs, or NULL: none */
+	uint64_t at;            /* the in->seq_added it is valid at */
+};
+
 struct stream {
 	char *file;             /* path, or archive member */
 	char *dev;              /* what the CPU files share: NAME of NAME.blktrace.N */
@@ -71,11 +81,13 @@ struct stream {
 	struct scout_name *names;
 	uint32_t nnames, names_next, names_cap;
 	uint64_t names_upto;    /* batches before this one were scouted */
-	/* seq_last()'s last answer for this stream: its key, value and
-	 * the in->seq_added it is valid at. */
+	/* seq_last()'s last answer from the map for this stream: its key,
+	 * value and the in->seq_added it is valid at; and its answers for
+	 * the keys it met, one a slot. */
 	uint64_t seq_key;
 	uint32_t *seq_val;
 	uint64_t seq_at;
+	struct seq_hint seq_hints[SEQ_HINTS];
 };
 
 
@@ -883,22 +895,24 @@ static int scout_batch(struct wc_input *in, unsigned i, struct wc_err *err)
 
 /* ---- sequence gaps ---------------------------------------------------- */
 
-/*
- * The last sequence number of KEY, read by stream s, made 0 when new;
- * *last is NULL when WC_INPUT_MAX_SEQ_KEYS keys are taken.  -1 when out
- * of memory.  Each stream remembers its last answer: a stream's events
- * mostly share a key, and the streams of a merge take turns, so one
- * answer kept for all of them missed at every turn.  It stays valid
- * while no key was added since (seq_added): only a put that adds one
- * moves the map (map.h).
- */
-static inline int seq_last(struct wc_input *in, struct stream *s,
-			   uint64_t key, uint32_t **last)
+/* The slot of a (device, CPU) key among a stream's hints: its CPU plus
+ * four times its device's minor, so up to 16 CPUs of one device, or 4
+ * of 4 devices, have a slot each. */
+static inline size_t seq_hint(uint64_t key)
 {
-	if (s->seq_val && key == s->seq_key && s->seq_at == in->seq_added) {
-		*last = s->seq_val;
-		return 0;
-	}
+	return (size_t)(key + (key >> 30)) & (SEQ_HINTS - 1);
+}
+
+/* seq_last() when the stream keeps no answer for key: the map's, kept
+ * in the key's hint and as the stream's last answer.  Out of line: its
+ * registers would cost the decoder's loop, which pull_run() inlines, a
+ * spill or two a record. */
+static __attribute__((noinline))
+int seq_find(struct wc_input *in, struct stream *s, uint64_t key,
+	     uint32_t **last)
+{
+	struct seq_hint *h = &s->seq_hints[seq_hint(key)];
+
 	*last = NULL;
 	if (!in->seqs && wc_map_open(&in->seqs, sizeof(uint32_t),
 				     WC_INPUT_MAX_SEQ_KEYS, NULL) < 0)
@@ -910,10 +924,36 @@ static inline int seq_last(struct wc_input *in, struct stream *s,
 	case -1:
 		return -1;
 	}
+	h->key = key;
+	h->val = *last;
+	h->at = in->seq_added;
 	s->seq_key = key;
 	s->seq_val = *last;
 	s->seq_at = in->seq_added;
 	return 0;
+}
+
+/*
+ * The last sequence number of KEY, read by stream s, made 0 when new;
+ * *last is NULL when WC_INPUT_MAX_SEQ_KEYS keys are taken.  -1 when out
+ * of memory.  Each stream keeps its answers, one a slot (seq_hint()): a
+ * stream's events mostly share a key, the streams of a merge take turns
+ * (one answer kept for all of them missed at every turn), and the one
+ * stream of a merged file takes its CPUs' keys in turns.  An answer
+ * stays valid while no key was added since (seq_added): only a put that
+ * adds one moves the map (map.h).  The stream's last answer from the map
+ * (seq_key, seq_val) is one of them, valid as they are.
+ */
+static inline int seq_last(struct wc_input *in, struct stream *s,
+			   uint64_t key, uint32_t **last)
+{
+	const struct seq_hint *h = &s->seq_hints[seq_hint(key)];
+
+	if (h->val && h->key == key && h->at == in->seq_added) {
+		*last = h->val;
+		return 0;
+	}
+	return seq_find(in, s, key, last);
 }
 
 /* ---- reading ---------------------------------------------------------- */
