@@ -82,12 +82,16 @@ struct stream {
 	uint32_t nnames, names_next, names_cap;
 	uint64_t names_upto;    /* batches before this one were scouted */
 	/* seq_last()'s last answer from the map for this stream: its key,
-	 * value and the in->seq_added it is valid at; and its answers for
-	 * the keys it met, one a slot. */
+	 * value and the in->seq_added it is valid at (seq_met once there
+	 * is one); and, once the stream met a second key, its answers for
+	 * the keys it met, one a slot: SEQ_HINTS of them, allocated only
+	 * then, as a per-CPU file (one key) is most streams, and an archive
+	 * may hold 100,000 of them. */
 	uint64_t seq_key;
 	uint32_t *seq_val;
 	uint64_t seq_at;
-	struct seq_hint seq_hints[SEQ_HINTS];
+	int seq_met;
+	struct seq_hint *seq_hints;
 };
 
 
@@ -911,8 +915,11 @@ static __attribute__((noinline))
 int seq_find(struct wc_input *in, struct stream *s, uint64_t key,
 	     uint32_t **last)
 {
-	struct seq_hint *h = &s->seq_hints[seq_hint(key)];
+	struct seq_hint *h;
 
+	/* Out of memory for them, the map answers every key change. */
+	if (!s->seq_hints && s->seq_met && key != s->seq_key)
+		s->seq_hints = calloc(SEQ_HINTS, sizeof(*s->seq_hints));
 	*last = NULL;
 	if (!in->seqs && wc_map_open(&in->seqs, sizeof(uint32_t),
 				     WC_INPUT_MAX_SEQ_KEYS, NULL) < 0)
@@ -924,34 +931,41 @@ int seq_find(struct wc_input *in, struct stream *s, uint64_t key,
 	case -1:
 		return -1;
 	}
-	h->key = key;
-	h->val = *last;
-	h->at = in->seq_added;
+	if (s->seq_hints) {
+		h = &s->seq_hints[seq_hint(key)];
+		h->key = key;
+		h->val = *last;
+		h->at = in->seq_added;
+	}
 	s->seq_key = key;
 	s->seq_val = *last;
 	s->seq_at = in->seq_added;
+	s->seq_met = 1;
 	return 0;
 }
 
 /*
  * The last sequence number of KEY, read by stream s, made 0 when new;
  * *last is NULL when WC_INPUT_MAX_SEQ_KEYS keys are taken.  -1 when out
- * of memory.  Each stream keeps its answers, one a slot (seq_hint()): a
- * stream's events mostly share a key, the streams of a merge take turns
- * (one answer kept for all of them missed at every turn), and the one
- * stream of a merged file takes its CPUs' keys in turns.  An answer
- * stays valid while no key was added since (seq_added): only a put that
- * adds one moves the map (map.h).  The stream's last answer from the map
- * (seq_key, seq_val) is one of them, valid as they are.
+ * of memory.  Each stream keeps its last answer from the map (seq_key,
+ * seq_val, where pull_run() starts a run from) and, from its second key
+ * on, its answers one a slot (seq_hint()): a stream's events mostly share
+ * a key, the streams of a merge take turns (one answer kept for all of
+ * them missed at every turn), and the one stream of a merged file takes
+ * its CPUs' keys in turns.  An answer stays valid while no key was added
+ * since (seq_added): only a put that adds one moves the map (map.h).
  */
 static inline int seq_last(struct wc_input *in, struct stream *s,
 			   uint64_t key, uint32_t **last)
 {
-	const struct seq_hint *h = &s->seq_hints[seq_hint(key)];
+	const struct seq_hint *h;
 
-	if (h->val && h->key == key && h->at == in->seq_added) {
-		*last = h->val;
-		return 0;
+	if (s->seq_hints) {
+		h = &s->seq_hints[seq_hint(key)];
+		if (h->val && h->key == key && h->at == in->seq_added) {
+			*last = h->val;
+			return 0;
+		}
 	}
 	return seq_find(in, s, key, last);
 }
@@ -1481,6 +1495,7 @@ void wc_input_free(struct wc_input *in)
 		wc_decoder_free(in->streams[i].dec);
 		free(in->streams[i].mem);
 		free(in->streams[i].kept);
+		free(in->streams[i].seq_hints);
 		free(in->streams[i].file);
 		free(in->streams[i].dev);
 	}
