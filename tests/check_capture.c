@@ -249,6 +249,43 @@ START_TEST(test_read_file_refusals)
 }
 END_TEST
 
+static uint32_t trace_files_of(const char *text)
+{
+	struct wc_capture *c = NULL;
+	uint32_t n;
+
+	ck_assert_int_eq(wc_capture_new(&c, NULL), 0);
+	wc_capture_parse_conf(c, text, strlen(text), "capture.conf");
+	n = c->trace_files;
+	/* Refused values are silent: a report that never used the key
+	 * must not change because of it. */
+	ck_assert_uint_eq(c->nnotes, 0);
+	wc_capture_free(c);
+	return n;
+}
+
+/* trace_files announces the archive's trace members (input.h stops its
+ * scan at the last one): only a count from 1 to the bound is taken,
+ * anything else is absent (0). */
+START_TEST(test_trace_files)
+{
+	ck_assert_uint_eq(trace_files_of("trace_files = 4\n"), 4);
+	ck_assert_uint_eq(trace_files_of("trace_files = 1\n"), 1);
+	ck_assert_uint_eq(trace_files_of("trace_files = 262144\n"),
+			  WC_CAPTURE_MAX_TRACE_FILES);
+	ck_assert_uint_eq(trace_files_of("trace_files = 262145\n"), 0);
+	ck_assert_uint_eq(trace_files_of("trace_files = 0\n"), 0);
+	ck_assert_uint_eq(trace_files_of("trace_files = -2\n"), 0);
+	ck_assert_uint_eq(trace_files_of("trace_files = 2x\n"), 0);
+	ck_assert_uint_eq(trace_files_of("trace_files = \n"), 0);
+	ck_assert_uint_eq(trace_files_of("trace_files = 18446744073709551617\n"), 0);
+	ck_assert_uint_eq(trace_files_of("name = x\n"), 0);
+	/* The last one wins, a bad one included. */
+	ck_assert_uint_eq(trace_files_of("trace_files = 3\ntrace_files = 2\n"), 2);
+	ck_assert_uint_eq(trace_files_of("trace_files = 3\ntrace_files = x\n"), 0);
+}
+END_TEST
+
 static Suite *capture_suite(void)
 {
 	Suite *s = suite_create("capture");
@@ -260,6 +297,7 @@ static Suite *capture_suite(void)
 	tcase_add_test(tc, test_saturation_edges);
 	tcase_add_test(tc, test_limits);
 	tcase_add_test(tc, test_read_file_refusals);
+	tcase_add_test(tc, test_trace_files);
 	suite_add_tcase(s, tc);
 	return s;
 }

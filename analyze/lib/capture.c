@@ -354,6 +354,13 @@ static void set_key(struct wc_capture *c, char *key, char *v,
 		else if (strcmp(v, "unknown"))
 			note(c, where, line, key, "not a count from 0 to %lld, ignored",
 			     (long long)INT64_MAX);
+	} else if (!strcmp(key, "trace_files")) {
+		/* Silent when malformed: a note would change the report of
+		 * an archive that readers before this key analysed without
+		 * one; absent only costs the scan its shortcut. */
+		c->trace_files = 0;
+		if (parse_uint(v, WC_CAPTURE_MAX_TRACE_FILES, &n))
+			c->trace_files = (uint32_t)n;
 	} else if (!strcmp(key, "destination")) {
 		const char *base = strrchr(v, '/');
 

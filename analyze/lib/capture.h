@@ -56,6 +56,9 @@
 #include "wclimits.h"
 
 #define WC_CAPTURE_MAX_BYTES   (1u << 20)  /* capture.conf, phases.tsv */
+/* trace_files past this is absent: an input holds at most this many
+ * trace files (WC_INPUT_MAX_STREAMS, input.h). */
+#define WC_CAPTURE_MAX_TRACE_FILES (1u << 18)
 #define WC_CAPTURE_MAX_LINE    4096u       /* bytes of one line */
 #define WC_CAPTURE_MAX_PHASES  ((unsigned)WC_MAX_PHASES)   /* rows kept */
 #define WC_CAPTURE_MAX_DEVICES ((unsigned)WC_MAX_DEVICES)  /* device.DEV.* kept */
@@ -102,6 +105,13 @@ struct wc_capture {
 	char command[512];
 	char source_files[32];
 	char source_bytes[32];
+	/* trace_files: how many NAME.blktrace.CPU members the archive
+	 * holds, packed right after capture.conf and phases.tsv (wccapture
+	 * since 2026-12): the input may then stop its scan at the last one
+	 * (input.h).  0 when absent, or when the value is not a count from 1
+	 * to WC_CAPTURE_MAX_TRACE_FILES: not noted, as the reports of a
+	 * capture never depended on it. */
+	uint32_t trace_files;
 	bool journal_known;      /* both journal keys valid, length > 0 */
 	uint64_t journal_start;  /* sectors */
 	uint64_t journal_sectors;
