@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "check_common.h"
 #include "encode.h"
 #include "input.h"
@@ -1109,6 +1110,330 @@ START_TEST(test_scan_truncated)
 }
 END_TEST
 
+/* ---- speculation: the scan stops at the last announced trace file ---- */
+
+/* A member of a speculation fixture: NAME, and either text or a stream
+ * made by make_stream() (K, of NREC records), or LEN pseudo-random bytes
+ * (which gzip cannot shrink). */
+struct spec_member {
+	const char *name;
+	const char *text;
+	int k;
+	unsigned nrec;
+	size_t random;
+};
+
+#define SPEC_STREAMS 3u
+
+static void spec_archive(const struct spec_member *m, size_t n)
+{
+	struct archive *a = archive_start();
+	size_t i, len, j;
+
+	for (i = 0; i < n; i++) {
+		unsigned char *b;
+		uint32_t x = 12345;
+
+		if (m[i].text) {
+			add(a, m[i].name, m[i].text, strlen(m[i].text));
+			continue;
+		}
+		if (m[i].random) {
+			b = malloc(m[i].random);
+			ck_assert_ptr_nonnull(b);
+			for (j = 0; j < m[i].random; j++) {
+				x = x * 1103515245u + 12345u;
+				b[j] = (unsigned char)(x >> 23);
+			}
+			add(a, m[i].name, b, m[i].random);
+			free(b);
+			continue;
+		}
+		b = make_stream((unsigned)m[i].k, SPEC_STREAMS, m[i].nrec, 0, &len);
+		add(a, m[i].name, b, len);
+		free(b);
+	}
+	archive_end(a);
+}
+
+/* What an input reports, read to its end. */
+struct spec_read {
+	int open_r, r;
+	bool speculated;
+	unsigned events;
+	uint64_t sum;
+	size_t nstreams;
+	uint64_t stream_events[8];
+	char name[256];
+	size_t nphases;
+	uint32_t trace_files;
+	struct wc_err err;
+};
+
+static void spec_read(const char *path, bool speculate, size_t stop_after,
+		      struct spec_read *out)
+{
+	struct wc_input_limits lim = { .small_member = 1,
+				       .speculate = speculate };
+	struct wc_input *in = NULL;
+	struct wc_event ev;
+	uint64_t h = 1469598103934665603ull;
+	unsigned i;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	wc_err_clear(&out->err);
+	out->open_r = wc_input_open_limits(&in, path, &lim, &out->err);
+	if (out->open_r < 0)
+		return;
+	out->speculated = wc_input_speculated(in);
+	while ((r = wc_input_next(in, &ev, &out->err)) > 0) {
+		h = (h ^ ev.time ^ ev.sector << 20 ^ ev.pid) * 1099511628211ull;
+		for (i = 0; i < ev.pdu_len; i++)
+			h = (h ^ ev.pdu[i]) * 1099511628211ull;
+		if (++out->events == stop_after)
+			break;
+	}
+	out->r = r;
+	out->sum = h;
+	/* After its end or failure, an input says the same again. */
+	if (r <= 0 && stop_after == 0)
+		ck_assert_int_eq(wc_input_next(in, &ev, NULL), r);
+	out->nstreams = wc_input_nstreams(in);
+	for (i = 0; i < out->nstreams && i < 8; i++)
+		out->stream_events[i] = wc_input_stream(in, (size_t)i)->events;
+	snprintf(out->name, sizeof(out->name), "%s", wc_input_capture(in)->name);
+	out->nphases = wc_input_capture(in)->nphases;
+	out->trace_files = wc_input_capture(in)->trace_files;
+	wc_input_free(in);
+}
+
+static void spec_same(const struct spec_read *a, const struct spec_read *b)
+{
+	size_t i;
+
+	ck_assert_int_eq(a->open_r, 0);
+	ck_assert_int_eq(b->open_r, 0);
+	ck_assert_msg(a->r == 0 && b->r == 0, "%s / %s", a->err.msg, b->err.msg);
+	ck_assert_uint_eq(a->events, b->events);
+	ck_assert_uint_eq(a->sum, b->sum);
+	ck_assert_uint_eq(a->nstreams, b->nstreams);
+	for (i = 0; i < a->nstreams && i < 8; i++)
+		ck_assert_uint_eq(a->stream_events[i], b->stream_events[i]);
+	ck_assert_str_eq(a->name, b->name);
+	ck_assert_uint_eq(a->nphases, b->nphases);
+	ck_assert_uint_eq(a->trace_files, b->trace_files);
+}
+
+#define SPEC_CONF(n) "name = spec\ntrace_files = " #n "\n"
+#define SPEC_PHASES "phase\tstart_ns\tend_ns\treal_s\tuser_s\tsys_s\n" \
+		    "copy\t1000\t9000000\t1.0\t0.5\t0.5\n"
+
+/* An archive packed as wccapture packs it: the scan stops at its last
+ * trace file, and the input reports what the whole scan does. */
+START_TEST(test_spec_announced)
+{
+	const struct spec_member m[] = {
+		{ "run/capture.conf", SPEC_CONF(3), 0, 0, 0 },
+		{ "run/phases.tsv", SPEC_PHASES, 0, 0, 0 },
+		{ "run/trace/sda.blktrace.0", NULL, 0, 20000, 0 },
+		{ "run/trace/sda.blktrace.1", NULL, 1, 300, 0 },
+		{ "run/trace/sda.blktrace.2", NULL, 2, 20000, 0 },
+		{ "run/info/notes.txt", "notes\n", 0, 0, 0 },
+		{ "run/ledger.tsv", NULL, 0, 0, 300000 },
+	};
+	struct spec_read whole, spec;
+
+	spec_archive(m, sizeof(m) / sizeof(m[0]));
+	spec_read(apath, false, 0, &whole);
+	spec_read(apath, true, 0, &spec);
+	ck_assert(!whole.speculated);
+	ck_assert(spec.speculated);
+	spec_same(&spec, &whole);
+	ck_assert_uint_eq(spec.nstreams, 3);
+	ck_assert_uint_eq(spec.events, 2 * 20000 + 300);
+	ck_assert_uint_eq(spec.nphases, 1);
+	ck_assert_str_eq(spec.name, "spec");
+	unlink(apath);
+}
+END_TEST
+
+/* wc_analysis_run() on an archive that is not as announced: the first
+ * read fails with WC_ERR_AGAIN at its end, and the analysis is that of
+ * the whole scan (and its message, when the whole scan fails). */
+static void spec_again(const struct spec_member *m, size_t n, off_t cut_at)
+{
+	struct spec_read whole, spec;
+	struct wc_analysis *an = NULL;
+	struct wc_err err, open_err;
+	struct wc_input *in = NULL;
+	struct stat st;
+	int r;
+
+	spec_archive(m, n);
+	if (cut_at) {
+		ck_assert_int_eq(stat(apath, &st), 0);
+		ck_assert_int_eq(truncate(apath, cut_at > 0 ? cut_at :
+					  st.st_size + cut_at), 0);
+	}
+	spec_read(apath, false, 0, &whole);
+	spec_read(apath, true, 0, &spec);
+	ck_assert(spec.speculated);
+	ck_assert_int_eq(spec.open_r, 0);
+	ck_assert_int_eq(spec.r, -1);
+	ck_assert_int_eq(spec.err.kind, WC_ERR_AGAIN);
+	ck_assert_uint_gt(strlen(spec.err.msg), 0);
+
+	wc_err_clear(&err);
+	r = wc_analysis_run(&an, apath, NULL, &err);
+	if (whole.open_r < 0) {
+		/* The whole scan's very message. */
+		ck_assert_int_eq(r, -1);
+		ck_assert_ptr_null(an);
+		wc_err_clear(&open_err);
+		ck_assert_int_eq(wc_input_open(&in, apath, &open_err), -1);
+		ck_assert_int_eq(err.kind, open_err.kind);
+		ck_assert_str_eq(err.msg, open_err.msg);
+		ck_assert_str_eq(err.file, open_err.file);
+		ck_assert_str_eq(err.member, open_err.member);
+		ck_assert_uint_eq(err.offset, open_err.offset);
+	} else {
+		ck_assert_msg(r == 0, "%s", err.msg);
+		ck_assert_int_eq(whole.r, 0);
+		ck_assert_uint_eq(wc_analysis_meta(an)->events, whole.events);
+	}
+	wc_analysis_free(an);
+	unlink(apath);
+}
+
+START_TEST(test_spec_more_traces)
+{
+	const struct spec_member m[] = {
+		{ "run/capture.conf", SPEC_CONF(1), 0, 0, 0 },
+		{ "run/trace/sda.blktrace.0", NULL, 0, 20000, 0 },
+		{ "run/trace/sda.blktrace.1", NULL, 1, 20000, 0 },
+	};
+
+	spec_again(m, 3, 0);
+}
+END_TEST
+
+START_TEST(test_spec_side_after)
+{
+	const struct spec_member p[] = {
+		{ "run/capture.conf", SPEC_CONF(2), 0, 0, 0 },
+		{ "run/trace/sda.blktrace.0", NULL, 0, 20000, 0 },
+		{ "run/trace/sda.blktrace.1", NULL, 1, 20000, 0 },
+		{ "run/info/notes.txt", "notes\n", 0, 0, 0 },
+		{ "run/phases.tsv", SPEC_PHASES, 0, 0, 0 },
+	};
+	const struct spec_member c[] = {
+		{ "run/capture.conf", SPEC_CONF(2), 0, 0, 0 },
+		{ "run/trace/sda.blktrace.0", NULL, 0, 20000, 0 },
+		{ "run/trace/sda.blktrace.1", NULL, 1, 20000, 0 },
+		{ "other/capture.conf", "name = other\n", 0, 0, 0 },
+	};
+
+	spec_again(p, 5, 0);
+	spec_again(c, 4, 0);
+}
+END_TEST
+
+/* Cut inside the last trace file, and inside the member after it: the
+ * whole scan refuses the archive at the open; the speculative read fails
+ * later (AGAIN), and the analysis says what the whole scan says. */
+START_TEST(test_spec_truncated)
+{
+	const struct spec_member m[] = {
+		{ "run/capture.conf", SPEC_CONF(2), 0, 0, 0 },
+		{ "run/trace/sda.blktrace.0", NULL, 0, 20000, 0 },
+		{ "run/trace/sda.blktrace.1", NULL, 1, 0, 400000 },
+	};
+	const struct spec_member t[] = {
+		{ "run/capture.conf", SPEC_CONF(2), 0, 0, 0 },
+		{ "run/trace/sda.blktrace.0", NULL, 0, 20000, 0 },
+		{ "run/trace/sda.blktrace.1", NULL, 1, 20000, 0 },
+		{ "run/ledger.tsv", NULL, 0, 0, 400000 },
+	};
+
+	/* The random member is most of the compressed bytes: 100 KB before
+	 * the end is inside it. */
+	spec_again(m, 3, -100000);
+	spec_again(t, 4, -100000);
+}
+END_TEST
+
+/* No speculation without the key, or when capture.conf comes after the
+ * traces (its count is not known when they are met). */
+START_TEST(test_spec_not_announced)
+{
+	const struct spec_member after[] = {
+		{ "run/trace/sda.blktrace.0", NULL, 0, 20000, 0 },
+		{ "run/trace/sda.blktrace.1", NULL, 1, 20000, 0 },
+		{ "run/capture.conf", SPEC_CONF(2), 0, 0, 0 },
+	};
+	const struct spec_member none[] = {
+		{ "run/capture.conf", "name = spec\n", 0, 0, 0 },
+		{ "run/trace/sda.blktrace.0", NULL, 0, 20000, 0 },
+		{ "run/trace/sda.blktrace.1", NULL, 1, 20000, 0 },
+	};
+	struct spec_read whole, spec;
+
+	spec_archive(after, 3);
+	spec_read(apath, true, 0, &spec);
+	spec_read(apath, false, 0, &whole);
+	ck_assert(!spec.speculated);
+	spec_same(&spec, &whole);
+	ck_assert_uint_eq(spec.trace_files, 2);
+	unlink(apath);
+	spec_archive(none, 3);
+	spec_read(apath, true, 0, &spec);
+	spec_read(apath, false, 0, &whole);
+	ck_assert(!spec.speculated);
+	spec_same(&spec, &whole);
+	unlink(apath);
+}
+END_TEST
+
+/* wc_input_free() in the middle of a speculative read, and right after
+ * the open: the member's reader (which would go on to check the tail)
+ * is stopped and joined. */
+START_TEST(test_spec_free_midway)
+{
+	const struct spec_member m[] = {
+		{ "run/capture.conf", SPEC_CONF(2), 0, 0, 0 },
+		{ "run/trace/sda.blktrace.0", NULL, 0, 20000, 0 },
+		{ "run/trace/sda.blktrace.1", NULL, 1, 20000, 0 },
+		{ "run/ledger.tsv", NULL, 0, 0, 3000000 },
+	};
+	const struct wc_input_limits lim = { .small_member = 1,
+					     .speculate = true };
+	struct wc_input *in = NULL;
+	struct spec_read spec;
+	unsigned before;
+	uint64_t d;
+
+	spec_archive(m, 4);
+	/* A run of the readers first: what a runtime (a sanitizer) starts
+	 * beside the first thread is counted in before. */
+	spec_read(apath, true, 0, &spec);
+	ck_assert(spec.speculated);
+	ck_assert_int_eq(spec.r, 0);
+	ck_assert_uint_eq(digest(apath, NULL, &d, &spec.err), 40000);
+	before = tasks_settled(1);
+	spec_read(apath, true, 1000, &spec);
+	ck_assert(spec.speculated);
+	ck_assert_uint_eq(spec.events, 1000);
+	ck_assert_uint_eq(tasks_settled(before), before);
+	ck_assert_int_eq(wc_input_open_limits(&in, apath, &lim, NULL), 0);
+	ck_assert(wc_input_speculated(in));
+	ck_assert_uint_gt(tasks(), before);
+	wc_input_free(in);
+	ck_assert_uint_eq(tasks_settled(before), before);
+	unlink(apath);
+}
+END_TEST
+
 static Suite *input_suite(void)
 {
 	Suite *s = suite_create("input");
@@ -1137,6 +1462,12 @@ static Suite *input_suite(void)
 	tcase_add_test(tc, test_members_ahead_cut);
 	tcase_add_test(tc, test_members_some_ahead);
 	tcase_add_test(tc, test_scan_truncated);
+	tcase_add_test(tc, test_spec_announced);
+	tcase_add_test(tc, test_spec_more_traces);
+	tcase_add_test(tc, test_spec_side_after);
+	tcase_add_test(tc, test_spec_truncated);
+	tcase_add_test(tc, test_spec_not_announced);
+	tcase_add_test(tc, test_spec_free_midway);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check_common.h"
@@ -452,6 +453,159 @@ START_TEST(test_ahead_refill)
 }
 END_TEST
 
+/* The tail's check of the adopt tests: objects to run/d only. */
+static int object_to_d(const char *apath, struct archive_entry *ent,
+		       struct wc_err *why)
+{
+	const char *name = archive_entry_pathname(ent);
+
+	if (name && !strcmp(name, "run/d"))
+		return wc_err_set(why, WC_ERR_INPUT, apath, name, WC_NO_OFFSET,
+				  "run/d after the member");
+	return 0;
+}
+
+static int object_to_none(const char *apath, struct archive_entry *ent,
+			  struct wc_err *why)
+{
+	(void)apath;
+	(void)ent;
+	(void)why;
+	return 0;
+}
+
+/* A handle of path positioned at MEMBER's data, as a scan leaves it. */
+static struct archive *handle_at(const char *member)
+{
+	struct archive *ar = archive_read_new();
+	struct archive_entry *ent;
+
+	archive_read_support_filter_all(ar);
+	archive_read_support_format_all(ar);
+	ck_assert_int_eq(archive_read_open_filename(ar, path, 64 * 1024),
+			 ARCHIVE_OK);
+	while (archive_read_next_header(ar, &ent) == ARCHIVE_OK)
+		if (!strcmp(archive_entry_pathname(ent), member))
+			return ar;
+	ck_abort_msg("%s not found", member);
+	return NULL;
+}
+
+/* The scan's handle handed over at run/b: the same bytes and offsets as
+ * a member read on its own thread, then the headers after it checked
+ * to the end on the same thread. */
+START_TEST(test_adopt_member)
+{
+	struct wc_source *src = NULL;
+	struct wc_source_tail *tail = NULL;
+	struct archive *ar;
+	struct wc_err err;
+
+	make_archive(1u << 20);
+	wc_err_clear(&err);
+	ar = handle_at("run/b");
+	ck_assert_int_eq(wc_source_adopt_member_ahead(&src, &tail, path,
+			 "run/b", ar, object_to_none, &err), 0);
+	ck_assert_str_eq(wc_source_member(src), "run/b");
+	read_all(src, BIG);
+	wc_source_free(src);
+	ck_assert_int_eq(wc_source_tail_wait(tail, &err), 0);
+	ck_assert_int_eq(err.kind, WC_ERR_NONE);
+	wc_source_tail_free(tail);
+
+	/* A check that objects: the tail is not as it should be. */
+	ar = handle_at("run/b");
+	ck_assert_int_eq(wc_source_adopt_member_ahead(&src, &tail, path,
+			 "run/b", ar, object_to_d, &err), 0);
+	read_all(src, BIG);
+	ck_assert_int_eq(wc_source_tail_wait(tail, &err), -1);
+	ck_assert_str_eq(err.msg, "run/d after the member");
+	ck_assert_str_eq(err.member, "run/d");
+	wc_source_tail_free(tail);
+	wc_source_free(src);
+	wc_source_tail_free(NULL);
+	unlink(path);
+}
+END_TEST
+
+/* The tail cannot be read to its end (the archive cut in run/d), or the
+ * member was not read to its end (freed first): -1, saying why. */
+START_TEST(test_adopt_unfinished)
+{
+	struct wc_source *src = NULL;
+	struct wc_source_tail *tail = NULL;
+	struct archive *ar;
+	struct wc_err err;
+	struct stat st;
+
+	make_archive(4u << 20);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(truncate(path, st.st_size - 1000), 0);
+	wc_err_clear(&err);
+	ar = handle_at("run/b");
+	ck_assert_int_eq(wc_source_adopt_member_ahead(&src, &tail, path,
+			 "run/b", ar, object_to_none, &err), 0);
+	read_all(src, BIG);
+	ck_assert_int_eq(wc_source_tail_wait(tail, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "the archive's tail cannot be read"));
+	wc_source_free(src);
+	wc_source_tail_free(tail);
+
+	wc_err_clear(&err);
+	ar = handle_at("run/b");
+	ck_assert_int_eq(wc_source_adopt_member_ahead(&src, &tail, path,
+			 "run/b", ar, object_to_none, &err), 0);
+	wc_source_free(src);
+	ck_assert_int_eq(wc_source_tail_wait(tail, &err), -1);
+	ck_assert_str_eq(err.msg, "the last trace file was not read to its end");
+	wc_source_tail_free(tail);
+	unlink(path);
+}
+END_TEST
+
+/* Either holder let go first, at any point: the thread stops at its
+ * next step and the last holder joins it (the sanitizer build checks
+ * leaks and races); nothing waits for the 16 MiB of run/d. */
+START_TEST(test_adopt_early_free)
+{
+	struct wc_source *src = NULL;
+	struct wc_source_tail *tail = NULL;
+	const unsigned char *p;
+	struct archive *ar;
+	struct wc_err err;
+	int i;
+
+	make_archive(16u << 20);
+	wc_err_clear(&err);
+	for (i = 0; i < 4; i++) {
+		/* run/d is many rings long: its thread waits for room. */
+		ar = handle_at("run/d");
+		ck_assert_int_eq(wc_source_adopt_member_ahead(&src, &tail, path,
+				 "run/d", ar, object_to_none, &err), 0);
+		if (i % 2) {
+			ck_assert_int_eq(wc_source_peek(src, 100, &p, &err), 100);
+			ck_assert_uint_eq(p[99], noise(99));
+			usleep(20000);   /* the ring full: the thread waits */
+		}
+		if (i < 2) {
+			wc_source_tail_free(tail);
+			wc_source_free(src);
+		} else {
+			wc_source_free(src);
+			wc_source_tail_free(tail);
+		}
+	}
+	/* The tail's holder gone while the thread reads run/d. */
+	ar = handle_at("run/b");
+	ck_assert_int_eq(wc_source_adopt_member_ahead(&src, &tail, path,
+			 "run/b", ar, object_to_none, &err), 0);
+	read_all(src, BIG);
+	wc_source_free(src);
+	wc_source_tail_free(tail);
+	unlink(path);
+}
+END_TEST
+
 static Suite *source_suite(void)
 {
 	Suite *s = suite_create("source");
@@ -469,6 +623,9 @@ static Suite *source_suite(void)
 	tcase_add_test(tc, test_member_corrupt);
 	tcase_add_test(tc, test_ahead_early_free);
 	tcase_add_test(tc, test_ahead_refill);
+	tcase_add_test(tc, test_adopt_member);
+	tcase_add_test(tc, test_adopt_unfinished);
+	tcase_add_test(tc, test_adopt_early_free);
 	suite_add_tcase(s, tc);
 	return s;
 }

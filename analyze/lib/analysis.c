@@ -400,9 +400,11 @@ static int64_t stream_skips(const struct wc_input *in)
 	return (int64_t)sum;
 }
 
-int wc_analysis_run(struct wc_analysis **out, const char *path,
-		    const struct wc_analysis_opts *o, struct wc_err *err)
+static int run_input(struct wc_analysis **out, const char *path,
+		     const struct wc_analysis_opts *o, bool speculate,
+		     struct wc_err *err)
 {
+	struct wc_input_limits lim = { .speculate = speculate };
 	struct wc_input *in = NULL;
 	const struct wc_capture *cap;
 	struct run run = { 0 };
@@ -416,7 +418,7 @@ int wc_analysis_run(struct wc_analysis **out, const char *path,
 	if (!a)
 		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
 				  "out of memory");
-	if (wc_input_open(&in, path, err) < 0)
+	if (wc_input_open_limits(&in, path, &lim, err) < 0)
 		goto fail_analysis;
 	meta_from_capture(&a->meta, in);
 	cap = wc_input_capture(in);
@@ -454,6 +456,30 @@ fail_input:
 fail_analysis:
 	wc_analysis_free(a);
 	return -1;
+}
+
+/*
+ * A capture that announces its trace files is first read with the scan's
+ * shortcut (input.h, speculation); when it did not hold (WC_ERR_AGAIN),
+ * everything of that try goes and the input is read once more the whole
+ * way, whose result and messages are those of a reader without it.
+ */
+int wc_analysis_run(struct wc_analysis **out, const char *path,
+		    const struct wc_analysis_opts *o, struct wc_err *err)
+{
+	struct wc_err first;
+	int r;
+
+	wc_err_clear(&first);
+	r = run_input(out, path, o, true, &first);
+	if (r < 0 && first.kind == WC_ERR_AGAIN) {
+		wc_analysis_free(*out);
+		*out = NULL;
+		return run_input(out, path, o, false, err);
+	}
+	if (r < 0 && err && err->kind == WC_ERR_NONE)
+		*err = first;
+	return r;
 }
 
 int wc_analysis_run_source(struct wc_analysis **out, wc_event_source next,

@@ -116,7 +116,12 @@ struct wc_phase_result {
 
 struct wc_analysis;
 
-/* Analyses the input at path (anything wc_input_open() takes). */
+/* Analyses the input at path (anything wc_input_open() takes).  An
+ * archive whose capture.conf announces its trace files is read with the
+ * scan's shortcut (input.h, speculation); when the archive was not as
+ * announced, or the read failed, everything of that try is thrown away
+ * and the input read once more without it: the result and messages are
+ * always those of the whole scan, at the cost of a second read then. */
 int wc_analysis_run(struct wc_analysis **out, const char *path,
 		    const struct wc_analysis_opts *o, struct wc_err *err);
 

@@ -111,6 +111,13 @@ struct wc_input {
 	size_t handles;         /* members the scan found that need one */
 	size_t nahead;          /* members it started reading ahead */
 	bool packed;            /* members are decompressed to be read */
+	/* The scan stopped at the last trace file capture.conf announced
+	 * and handed its handle to that member's reader, which checks the
+	 * rest of the archive (tail): the end waits for that check. */
+	bool speculated;
+	bool spec_over;         /* the end or a failure was reported: */
+	int spec_r;             /* ... and which, for the calls after it */
+	struct wc_source_tail *tail;
 	uint64_t tick;
 	char *name;
 	int archive;            /* streams are members of path */
@@ -398,11 +405,67 @@ static const char *base_of(const char *p)
 	return s ? s + 1 : p;
 }
 
+/* An entry after the last announced trace file, on its reader's thread
+ * (wc_source_adopt_member_ahead()): one the whole scan would have taken
+ * (a trace file, capture.conf, phases.tsv) means the archive is not as
+ * announced. */
+static int tail_entry(const char *path, struct archive_entry *ent,
+		      struct wc_err *why)
+{
+	const char *name = archive_entry_pathname(ent), *base;
+
+	if (!name || archive_entry_filetype(ent) != AE_IFREG)
+		return 0;
+	base = base_of(name);
+	if (blktrace_cpu(name, NULL) >= 0 || !strcmp(base, "capture.conf") ||
+	    !strcmp(base, "phases.tsv"))
+		return wc_err_set(why, WC_ERR_AGAIN, path, name, WC_NO_OFFSET,
+				  "not as capture.conf announced: after its "
+				  "last trace file");
+	return 0;
+}
+
+/*
+ * At the scan's NTRACE-th trace member: when it is the last one
+ * capture.conf announced (trace_files), read from the archive, and every
+ * member that needs a handle so far has a thread of its own, the scan
+ * hands its handle to that member's reader instead of decompressing the
+ * rest of the archive on the caller's thread first (and the member's own
+ * thread decompressing it again up to the member): 1 then, and the scan
+ * ends here as it would have at the archive's end; 0 to scan on.
+ */
+static int speculate_at(struct wc_input *in, struct archive *a,
+			size_t ntrace, struct wc_err *err)
+{
+	struct stream *s = &in->streams[in->nstreams - 1];
+	int format = archive_format(a) & ARCHIVE_FORMAT_BASE_MASK;
+	int r;
+
+	if (!in->lim.speculate || !in->capture->trace_files ||
+	    ntrace != in->capture->trace_files || s->in_memory)
+		return 0;
+	if (archive_filter_count(a) <= 1 &&
+	    (format == ARCHIVE_FORMAT_TAR || format == ARCHIVE_FORMAT_CPIO))
+		return 0;
+	if (in->handles + 1 > in->lim.max_open || in->nahead != in->handles ||
+	    in->nahead >= WC_INPUT_AHEAD)
+		return 0;
+	r = wc_source_adopt_member_ahead(&s->ahead, &in->tail, in->path,
+					 s->file, a, tail_entry, err);
+	if (r != 0)
+		return r < 0 ? -1 : 0;
+	in->packed = true;
+	in->handles++;
+	in->nahead++;
+	in->speculated = true;
+	return 1;
+}
+
 static int scan_archive(struct wc_input *in, struct wc_err *err)
 {
 	struct archive_entry *ent;
 	struct archive *a;
-	size_t entries = 0;
+	size_t entries = 0, ntrace = 0;
 	int r, ret = -1;
 
 	a = archive_read_new();
@@ -433,8 +496,19 @@ static int scan_archive(struct wc_input *in, struct wc_err *err)
 			snprintf(dev, sizeof(dev), "%.*s", (int)baselen, name);
 			if (add_stream(in, name, dev, (uint32_t)cpu, err) < 0)
 				goto out;
-			if (keep_small_member(in, a, ent, err) < 0 ||
-			    ahead_at_scan(in, a, err) < 0)
+			if (keep_small_member(in, a, ent, err) < 0)
+				goto out;
+			r = speculate_at(in, a, ++ntrace, err);
+			if (r < 0)
+				goto out;
+			if (r > 0) {
+				/* The handle is the member's reader's now. */
+				a = NULL;
+				in->archive = 1;
+				ret = 0;
+				goto out;
+			}
+			if (ahead_at_scan(in, a, err) < 0)
 				goto out;
 		} else if (!strcmp(base, "capture.conf") ||
 			   !strcmp(base, "phases.tsv")) {
@@ -1453,18 +1527,75 @@ static int next_batch(struct wc_input *in, struct wc_event *evs, size_t max,
 	return r;
 }
 
+/*
+ * The end of a speculative input (R, next_batch()'s 0 or -1): the rest
+ * of the archive must be as announced, and any failure may come from
+ * the speculation (a read of the last trace file that the whole scan
+ * would have refused before the analysis began): WC_ERR_AGAIN says to
+ * read the input again without it (wc_analysis_run() does).
+ */
+static __attribute__((noinline)) int spec_end(struct wc_input *in, int r,
+					      struct wc_err *err)
+{
+	struct wc_err why;
+	char msg[sizeof(why.msg)];
+
+	if (in->spec_over)
+		return in->spec_r;
+	in->spec_over = true;
+	in->spec_r = -1;
+	in->failed = 1;
+	wc_err_clear(&why);
+	if (r == 0) {
+		if (wc_source_tail_wait(in->tail, &why) == 0) {
+			in->failed = 0;
+			in->spec_r = 0;
+			return 0;
+		}
+		if (err && err->kind == WC_ERR_NONE) {
+			*err = why;
+			err->kind = WC_ERR_AGAIN;
+		}
+		return -1;
+	}
+	if (err && err->kind != WC_ERR_NONE && err->kind != WC_ERR_AGAIN) {
+		snprintf(msg, sizeof(msg), "read again without the shortcut: %s",
+			 err->msg);
+		memcpy(err->msg, msg, sizeof(msg));
+		err->kind = WC_ERR_AGAIN;
+	} else if (err && err->kind == WC_ERR_NONE) {
+		wc_err_set(err, WC_ERR_AGAIN, in->path, NULL, WC_NO_OFFSET,
+			   "read again without the shortcut");
+	}
+	return -1;
+}
+
 int wc_input_next_batch(struct wc_input *in, struct wc_event *evs, size_t max,
 			size_t *got, struct wc_err *err)
 {
-	return next_batch(in, evs, max, NULL, got, err);
+	int r = next_batch(in, evs, max, NULL, got, err);
+
+	if (__builtin_expect(in->speculated && r <= 0, 0))
+		r = spec_end(in, r, err);
+	return r;
 }
 
 int wc_input_next_ref(struct wc_input *in, const struct wc_event **evs,
 		      size_t max, size_t *got, struct wc_err *err)
 {
+	int r;
+
 	*evs = in->batch;
-	return next_batch(in, in->batch, max ? max : WC_INPUT_BATCH, evs, got,
-			  err);
+	r = next_batch(in, in->batch, max ? max : WC_INPUT_BATCH, evs, got,
+		       err);
+	if (__builtin_expect(in->speculated && r <= 0, 0))
+		r = spec_end(in, r, err);
+	return r;
+}
+
+bool wc_input_speculated(const struct wc_input *in)
+{
+	return in->speculated;
 }
 
 int wc_input_next(struct wc_input *in, struct wc_event *ev, struct wc_err *err)
@@ -1487,6 +1618,9 @@ void wc_input_free(struct wc_input *in)
 		return;
 	wc_merge_free(in->merge);
 	wc_reorder_free(in->reorder);
+	/* Stops the tail's check (the member's reader, freed below, waits
+	 * for nothing then). */
+	wc_source_tail_free(in->tail);
 	for (i = 0; i < in->nstreams; i++) {
 		wc_source_free(in->streams[i].ahead);
 		wc_source_free(in->streams[i].scout_ahead);

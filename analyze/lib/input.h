@@ -129,9 +129,40 @@ struct wc_input_limits {
 	size_t mem_budget;        /* WC_INPUT_MEM_BUDGET */
 	bool no_memory;           /* read no member into memory, keep no
 				   * records of a closed stream */
+	bool speculate;           /* the scan may stop at the last trace
+				   * file capture.conf announces (below);
+				   * off by default */
 };
 int wc_input_open_limits(struct wc_input **out, const char *path,
 			 const struct wc_input_limits *lim, struct wc_err *err);
+/*
+ * Speculation (lim.speculate).  Listing an archive's members takes a
+ * decompression of the whole archive before the first event; a capture
+ * whose capture.conf announces its trace files (trace_files,
+ * docs/capture-format.md) and holds them right after it can be started
+ * on sooner.  When the scan has read such a capture.conf and meets the
+ * announced last trace file, and that member is read from the archive
+ * (not kept in memory), the archive is compressed and every member so
+ * far that needs a handle is read ahead on a thread (within
+ * WC_INPUT_AHEAD and max_open), the scan stops there: it hands its own
+ * handle to that member's reader (wc_source_adopt_member_ahead(),
+ * source.h), which reads the member, then the rest of the archive's
+ * headers on the same thread.  The input opens with what the whole scan
+ * would have found if the rest holds no trace file, capture.conf or
+ * phases.tsv and reads to its end.  Whether it did is known at the end:
+ * before its last 0, the input waits for that check, and when the
+ * archive was not as announced, or after any failure of a speculative
+ * input (the whole scan could have refused the archive before the first
+ * event), it fails once with WC_ERR_AGAIN instead (the message says
+ * why): read it again without speculation for the real answer, which is
+ * what wc_analysis_run() does.  So only a caller that can throw away what
+ * it did with the events asks for it.  Memory and threads are those of
+ * the read-ahead members: the member's ring, and one handle where there
+ * were two; wc_input_free() at any point stops and joins the thread.
+ */
+/* True when the scan stopped at the last announced trace file. */
+bool wc_input_speculated(const struct wc_input *in);
+
 int wc_input_next(struct wc_input *in, struct wc_event *ev, struct wc_err *err);
 /*
  * Up to MAX events at once (at most WC_INPUT_BATCH) into EVS: 1 with

@@ -57,6 +57,25 @@ struct ahead {
 	unsigned char *mem;      /* the blocks, BUF_SIZE each */
 	struct block blocks[WC_SOURCE_RING];
 	struct wc_err err;       /* why the thread failed */
+	/* wc_source_adopt_member_ahead(): the thread goes on past the
+	 * member to the archive's end for the tail's holder, so the ring
+	 * and these outlive the source while the holder keeps them: the
+	 * last of the two (refs) stops and joins the thread and frees
+	 * them. */
+	bool adopted;
+	unsigned refs;
+	bool member_left;        /* past the member: src is no longer its */
+	bool quit;               /* nobody wants the tail's answer */
+	bool tail_done;
+	int tail_r;              /* 0 as announced, -1 not (tail_err) */
+	struct wc_err tail_err;
+	wc_source_check_fn check;
+	char *path;              /* the archive, for the tail's messages */
+	pthread_cond_t ended;    /* member_left or tail_done */
+};
+
+struct wc_source_tail {
+	struct ahead *ah;
 };
 
 struct wc_source {
@@ -407,6 +426,225 @@ fail_oom:
 			  "out of memory");
 }
 
+/* Reads the headers after the member to the archive's end, asking
+ * ah->check of each entry: 0 when none objects and the end was read,
+ * -1 with why filled otherwise.  On the thread, which owns ar. */
+static int tail_check(struct ahead *ah, struct archive *ar,
+		      struct wc_err *why)
+{
+	bool filtered = archive_filter_count(ar) > 1;
+	struct archive_entry *ent;
+	const void *blk;
+	size_t len;
+	la_int64_t off;
+	bool quit;
+	int r;
+
+	while ((r = archive_read_next_header(ar, &ent)) == ARCHIVE_OK ||
+	       r == ARCHIVE_WARN) {
+		if (ah->check(ah->path, ent, why) < 0)
+			return -1;
+		/* Past the entry's data in 64 KiB steps, as member_pass()
+		 * does: a large one would keep wc_source_tail_free()
+		 * waiting otherwise. */
+		do {
+			pthread_mutex_lock(&ah->lock);
+			quit = ah->quit;
+			pthread_mutex_unlock(&ah->lock);
+			if (quit)
+				return wc_err_set(why, WC_ERR_INPUT, ah->path,
+						  NULL, WC_NO_OFFSET,
+						  "the archive's tail was not read: stopped");
+			if (!filtered)
+				break;
+			r = archive_read_data_block(ar, &blk, &len, &off);
+		} while (r == ARCHIVE_OK || r == ARCHIVE_WARN);
+		if (filtered && r != ARCHIVE_EOF)
+			break;
+	}
+	if (r != ARCHIVE_EOF)
+		return wc_err_set(why, WC_ERR_INPUT, ah->path, NULL,
+				  WC_NO_OFFSET, "the archive's tail cannot be read: %s",
+				  archive_error_string(ar));
+	return 0;
+}
+
+/* The thread of an adopted member: the member into the ring as
+ * ahead_main() reads it, then the tail on the same handle. */
+static void *adopt_main(void *arg)
+{
+	struct wc_source *src = arg;
+	struct ahead *ah = src->ahead;
+	struct archive *ar;
+	struct wc_err why;
+	bool stop;
+	int r = 1, tr;
+
+	for (;;) {
+		pthread_mutex_lock(&ah->lock);
+		if (ah->head - ah->tail >= WC_SOURCE_RING - 1)
+			while (!ah->stop && ah->head - ah->tail > AHEAD_LOW) {
+				ah->thread_waits = true;
+				pthread_cond_wait(&ah->freed, &ah->lock);
+			}
+		ah->thread_waits = false;
+		stop = ah->stop;
+		pthread_mutex_unlock(&ah->lock);
+		if (stop)
+			break;
+		r = ahead_fill(src);
+		if (r <= 0)
+			break;
+	}
+	/* From here on src may be freed at any time: only ah is ours. */
+	ar = src->ar;
+	src->ar = NULL;
+	pthread_mutex_lock(&ah->lock);
+	ah->member_left = true;
+	pthread_cond_broadcast(&ah->ended);
+	pthread_mutex_unlock(&ah->lock);
+
+	wc_err_clear(&why);
+	if (r == 0)
+		tr = tail_check(ah, ar, &why);
+	else
+		tr = wc_err_set(&why, WC_ERR_INPUT, ah->path, NULL,
+				WC_NO_OFFSET, "%s",
+				r < 0 ? "the last trace file cannot be read to its end" :
+					"the last trace file was not read to its end");
+	archive_read_free(ar);
+	pthread_mutex_lock(&ah->lock);
+	ah->tail_r = tr;
+	ah->tail_err = why;
+	ah->tail_done = true;
+	pthread_cond_broadcast(&ah->ended);
+	pthread_mutex_unlock(&ah->lock);
+	return NULL;
+}
+
+/* Drops one of an adopted reader's two holders; the last one stops the
+ * thread (at its next step), joins it and frees what they shared. */
+static void ahead_release(struct ahead *ah)
+{
+	bool last;
+
+	pthread_mutex_lock(&ah->lock);
+	last = --ah->refs == 0;
+	if (last) {
+		ah->stop = true;
+		ah->quit = true;
+		pthread_cond_broadcast(&ah->freed);
+	}
+	pthread_mutex_unlock(&ah->lock);
+	if (!last)
+		return;
+	if (ah->threaded)
+		pthread_join(ah->thread, NULL);
+	pthread_cond_destroy(&ah->ended);
+	pthread_cond_destroy(&ah->freed);
+	pthread_cond_destroy(&ah->filled);
+	pthread_mutex_destroy(&ah->lock);
+	free(ah->mem);
+	free(ah->path);
+	free(ah);
+}
+
+int wc_source_adopt_member_ahead(struct wc_source **out,
+				 struct wc_source_tail **tail,
+				 const char *path, const char *member,
+				 struct archive *ar, wc_source_check_fn check,
+				 struct wc_err *err)
+{
+	struct wc_source *src = NULL;
+	struct wc_source_tail *t = NULL;
+	struct ahead *ah;
+	pthread_attr_t attr;
+	sigset_t all, old;
+	bool made = false;
+
+	*out = NULL;
+	*tail = NULL;
+	if (src_alloc(&src, path, member, false, true, err) < 0)
+		return -1;
+	src->kind = SRC_ARCHIVE;
+	t = calloc(1, sizeof(*t));
+	ah = calloc(1, sizeof(*ah));
+	if (!t || !ah)
+		goto fail_oom;
+	pthread_mutex_init(&ah->lock, NULL);
+	pthread_cond_init(&ah->filled, NULL);
+	pthread_cond_init(&ah->freed, NULL);
+	pthread_cond_init(&ah->ended, NULL);
+	src->ahead = ah;
+	ah->adopted = true;
+	ah->refs = 2;
+	ah->opened = true;
+	ah->check = check;
+	ah->mem = malloc((size_t)WC_SOURCE_RING * BUF_SIZE);
+	ah->path = strdup(path);
+	if (!ah->mem || !ah->path)
+		goto fail_oom;
+	src->buf = ah->mem + (size_t)(WC_SOURCE_RING - 1) * BUF_SIZE;
+	wc_err_clear(&ah->err);
+	src->ar = ar;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (pthread_attr_init(&attr) == 0) {
+		pthread_attr_setstacksize(&attr, WC_SOURCE_STACK);
+		ah->threaded = true;
+		made = pthread_create(&ah->thread, &attr, adopt_main, src) == 0;
+		pthread_attr_destroy(&attr);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!made)
+		goto fail_thread;
+	t->ah = ah;
+	*tail = t;
+	*out = src;
+	return 0;
+
+fail_thread:
+	/* The handle stays the caller's: it reads on as if never asked. */
+	src->ar = NULL;
+	ah->threaded = false;
+	ah->refs = 1;
+	free(t);
+	wc_source_free(src);
+	return 1;
+fail_oom:
+	if (ah && !src->ahead)
+		free(ah);
+	else if (ah)
+		ah->refs = 1;
+	free(t);
+	wc_source_free(src);
+	return wc_err_set(err, WC_ERR_SYSTEM, path, member, WC_NO_OFFSET,
+			  "out of memory");
+}
+
+int wc_source_tail_wait(struct wc_source_tail *tail, struct wc_err *err)
+{
+	struct ahead *ah = tail->ah;
+	int r;
+
+	pthread_mutex_lock(&ah->lock);
+	while (!ah->tail_done)
+		pthread_cond_wait(&ah->ended, &ah->lock);
+	r = ah->tail_r;
+	if (r < 0 && err && err->kind == WC_ERR_NONE)
+		*err = ah->tail_err;
+	pthread_mutex_unlock(&ah->lock);
+	return r;
+}
+
+void wc_source_tail_free(struct wc_source_tail *tail)
+{
+	if (!tail)
+		return;
+	ahead_release(tail->ah);
+	free(tail);
+}
+
 int wc_source_open_memory(struct wc_source **out, const char *path,
 			  const char *member, unsigned char *bytes, size_t len,
 			  struct wc_err *err)
@@ -655,6 +893,22 @@ static void ahead_free(struct wc_source *src)
 
 	if (!ah)
 		return;
+	if (ah->adopted) {
+		/* Ends the member's reading (the thread is past it when the
+		 * member was read to its end) and waits until the thread no
+		 * longer touches src; the tail's holder may still want the
+		 * rest. */
+		pthread_mutex_lock(&ah->lock);
+		ah->stop = true;
+		pthread_cond_broadcast(&ah->freed);
+		while (ah->threaded && !ah->member_left)
+			pthread_cond_wait(&ah->ended, &ah->lock);
+		pthread_mutex_unlock(&ah->lock);
+		ahead_release(ah);
+		src->ahead = NULL;
+		src->buf = NULL;
+		return;
+	}
 	if (ah->threaded) {
 		pthread_mutex_lock(&ah->lock);
 		ah->stop = true;

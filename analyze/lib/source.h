@@ -100,6 +100,46 @@ int wc_source_open_member(struct wc_source **out, const char *path,
 int wc_source_open_member_ahead(struct wc_source **out, const char *path,
 				const char *member, struct wc_err *err);
 
+/*
+ * The same, on a handle the caller already has, positioned at MEMBER's
+ * data (an archive scan that just met it): the scan hands its handle
+ * over instead of a thread decompressing the archive again up to the
+ * member.  The thread fills the ring as wc_source_open_member_ahead()'s
+ * does (the same blocks, offsets and messages), then reads the headers
+ * after the member to the archive's end, calling CHECK(PATH, entry, why)
+ * for each, on the thread (so CHECK must use nothing but its arguments):
+ * -1 with why filled when the entry would have changed what the caller
+ * found by reading the whole archive itself.  *tail is that check's
+ * answer: wc_source_tail_wait() waits for it and says 0 when every entry
+ * passed and the end was read, -1 otherwise (err says why: a CHECK that
+ * objected, a tail that cannot be read, or a member not read to its
+ * end).  Call it once the source was read to its end or freed, never
+ * before (the thread waits for ring room until then).
+ *
+ * Returns 0 with the handle the source's (closed by the thread at the
+ * archive's end, or by the last of wc_source_free() and
+ * wc_source_tail_free()); 1 when no thread could be made, -1 when out of
+ * memory (err filled): in both the handle stays the caller's, untouched,
+ * and nothing is made.  wc_source_free() ends the member's reading at
+ * its next block (the tail is then "not read to its end") and waits
+ * until the thread is past the member; wc_source_tail_free() stops the
+ * tail at its next 64 KiB; the last of the two joins the thread.  Memory:
+ * that of wc_source_open_member_ahead(), until the last of the two.
+ */
+struct archive;
+struct archive_entry;
+struct wc_source_tail;
+typedef int (*wc_source_check_fn)(const char *path, struct archive_entry *ent,
+				  struct wc_err *why);
+int wc_source_adopt_member_ahead(struct wc_source **out,
+				 struct wc_source_tail **tail,
+				 const char *path, const char *member,
+				 struct archive *ar, wc_source_check_fn check,
+				 struct wc_err *err);
+int wc_source_tail_wait(struct wc_source_tail *tail, struct wc_err *err);
+/* wc_source_tail_free(NULL) is fine. */
+void wc_source_tail_free(struct wc_source_tail *tail);
+
 /* LEN bytes already read (a small archive member, read whole while the
  * archive was scanned), under the names PATH and MEMBER (may be NULL).
  * Takes BYTES (malloc'd, may be NULL when LEN is 0) also when it fails;

@@ -27,6 +27,8 @@ enum wc_err_kind {
 	WC_ERR_INPUT,    /* the input is bad: not a trace, truncated, ... */
 	WC_ERR_SYSTEM,   /* the system failed us: open, read, out of memory */
 	WC_ERR_USAGE,    /* the caller asked for something impossible */
+	WC_ERR_AGAIN,    /* a shortcut did not hold: do it again without it
+			  * (input.h, speculate); never reaches a user */
 };
 
 #define WC_NO_OFFSET UINT64_MAX
