@@ -620,6 +620,26 @@ int r_insert(struct wc_reorder *r, const struct wc_event *ev, size_t w,
 }
 
 /*
+ * Late event ring[j] (t: where its run began, a: its arrival number),
+ * the first of its run or after events all kept in place: into its place
+ * among the ring's last events when r_fill_late() would put it there
+ * (the same test, without its shortcut for one far out of order), and 1;
+ * else 0 with nothing changed.  So a tie costs the run in order its loop
+ * only for the tie, not the slower loop of r_fill_late() for the rest of
+ * the run.
+ */
+static __attribute__((noinline))
+int r_insert_near(struct wc_reorder *r, size_t t, size_t j, uint64_t a)
+{
+	size_t n = r->ring_n + (j - t), nr;
+
+	nr = r_near(r, &r->ring[j], j, n);
+	if (!nr || a >= r->emitted + r->window + (n - nr))
+		return 0;
+	return r_insert(r, &r->ring[j], j, nr, a);
+}
+
+/*
  * The rest of a run from its first late event, at j (t: where the run
  * began, end: where it ends, prev: the ring's last): a late event goes
  * into its place in the ring (r_insert()) or to the heap, and the events
@@ -678,6 +698,14 @@ size_t r_fill_late(struct wc_reorder *r, size_t t, size_t j, size_t end,
 	return w;
 }
 
+/* r_keep_pdu() of a long payload, out of the way of r_fill()'s loop. */
+static __attribute__((noinline))
+int r_keep_long(struct wc_reorder *r, struct wc_event *ev,
+		struct big_pdu *big)
+{
+	return r_keep_pdu(r, ev, NULL, big);
+}
+
 /*
  * Reads a run into the ring's free slots after its tail (one event with
  * pull() alone), and keeps in place the events not earlier than the
@@ -696,7 +724,7 @@ static void r_fill(struct wc_reorder *r)
 	unsigned char (*small)[INLINE_PDU] = r->ring_small;
 	struct big_pdu *big = r->ring_big;
 	size_t t = r->tail, n = 0, j, end;
-	uint64_t a;
+	uint64_t base, prev_time;
 	int ret;
 
 	if (room > r->cap - t)
@@ -720,27 +748,45 @@ static void r_fill(struct wc_reorder *r)
 		for (j = 0; j < n && r->arrivals + j < GENESIS_BATCH; j++)
 			if (r->ring[t + j].time < r->genesis)
 				r->genesis = r->ring[t + j].time;
-	a = r->arrivals;
 	end = t + n;
 	if (r->ring_n > 0)
 		prev = &ring[(t ? t : r->cap) - 1];
-	/* Up to the first late event each stays where it was decoded. */
+	/* Up to the first late event each stays where it was decoded, and
+	 * a tie or a record late by a few goes into its place: every slot
+	 * up to j holds the run's next arrival, so it is base + j. */
+	base = r->arrivals - t;
+	prev_time = prev->time;
 	for (j = t; j < end; j++) {
 		struct wc_event *ev = &ring[j];
+		uint64_t x = ev->time;
 
-		/* An event equal in (time, device, sequence) to the last
-		 * arrived after it: not late.  The tie is looked at only
+		/* r_before(ev, prev), with prev's time in a register: an
+		 * event equal in (time, device, sequence) to the last
+		 * arrived after it is not late.  The tie is looked at only
 		 * among equal times. */
-		if (r_before(ev, prev))
-			break;
-		if (!r_keep_pdu(r, ev, small[j], &big[j])) {
-			end = j;        /* nothing more is kept */
-			break;
+		if (x <= prev_time &&
+		    (x < prev_time || r_tie(ev) < r_tie(prev))) {
+			if (!r_insert_near(r, t, j, base + j))
+				break;
+			/* The ring's last moved up to ring[j]: prev_time holds. */
+			prev = ev;
+			continue;
 		}
-		arrival[j] = a++;
+		if (ev->pdu_len > INLINE_PDU) {
+			if (!r_keep_long(r, ev, &big[j])) {
+				end = j;        /* nothing more is kept */
+				break;
+			}
+		} else {
+			if (ev->pdu_len)
+				memcpy(small[j], ev->pdu, ev->pdu_len);
+			ev->pdu = small[j];
+		}
+		arrival[j] = base + j;
 		prev = ev;
+		prev_time = x;
 	}
-	r->arrivals = a;
+	r->arrivals = base + j;
 	if (j < end)
 		j = r_fill_late(r, t, j, end, prev);
 	r->ring_n += j - t;
