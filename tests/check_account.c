@@ -284,6 +284,44 @@ START_TEST(test_waits_and_unfinished)
 }
 END_TEST
 
+/* Names told apart by their last byte, a name the start of another
+ * (either read first), the empty name and NULL as "(unknown)": each its
+ * own row, by the most time waited first (the sums tell each apart). */
+START_TEST(test_waits_names)
+{
+	static const char *const names[] = {
+		"cpx", "cp", "c", "kworker/1", "kworker/0", "", NULL, "cp",
+		"kworker/0", "c", "(unknown)", "cpx", "cp"
+	};
+	static const char *const rows[] = {
+		"cp", "cpx", "(unknown)", "c", "kworker/0", "kworker/1"
+	};
+	static const uint64_t waited[] = { 4229, 2051, 1123, 518, 274, 9 };
+	static const uint64_t requests[] = { 3, 2, 3, 2, 2, 1 };
+	struct wc_account *ac = open_ac(0, NULL, 0);
+	struct wc_request r = mk(DEV1, 0, 10, 100, 0, 4096,
+				 W | WC_TC(WC_TC_SYNC));
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		r.q_time = 10000 * i;           /* waits 1 + 2^i */
+		r.d_time = 10000 * i + 1;
+		r.c_time = 10000 * i + 1 + (1u << i);
+		wc_account_add(ac, &r, WC_CAT_DATA_WRITE, names[i]);
+	}
+	wc_account_finish(ac, 0, 2000);
+	ck_assert_uint_eq(wc_account_nwaits(ac), 6);
+	for (i = 0; i < 6; i++) {
+		const struct wc_wait *w = wc_account_wait(ac, i);
+
+		ck_assert_str_eq(w->comm, rows[i]);
+		ck_assert_uint_eq(w->wait_ns, waited[i]);
+		ck_assert_uint_eq(w->requests, requests[i]);
+	}
+	wc_account_free(ac);
+}
+END_TEST
+
 /* ---- a model of the phases: every phase tested for every request ---- */
 
 /* What docs/methodology.md says a phase gets, written plainly: a slice's
@@ -907,6 +945,7 @@ static Suite *account_suite(void)
 	tcase_add_test(tc, test_rate_estimate_and_seeks);
 	tcase_add_test(tc, test_flush_percentiles);
 	tcase_add_test(tc, test_waits_and_unfinished);
+	tcase_add_test(tc, test_waits_names);
 	tcase_add_test(tc, test_pos_bin_matches_log2);
 	tcase_add_test(tc, test_phases_match_model);
 	tcase_add_test(tc, test_phase_runs_match_model);

@@ -341,6 +341,15 @@ HOT void add_slice(struct fig *g, enum wc_cat cat, uint64_t ns,
 	g->pos_b[bin] += bytes;
 }
 
+/* strcmp(a, b) == 0, its first byte inline: the tables hold a few
+ * command names, mostly unlike from their first byte, and a call to
+ * strcmp() for each name up to the one that matches cost most of a
+ * tally (wcsynth: 120 instructions a tally with three names). */
+static inline int name_eq(const char *a, const char *b)
+{
+	return a[0] == b[0] && strcmp(a, b) == 0;
+}
+
 /* Counts ns for comm in the table t of *n names (at most max; the last
  * slot gathers every name past the limit as "(other)"). */
 static void tally(struct wc_wait *t, size_t *n, size_t max, const char *comm,
@@ -351,12 +360,12 @@ static void tally(struct wc_wait *t, size_t *n, size_t max, const char *comm,
 	if (!comm || !comm[0])
 		comm = "(unknown)";
 	for (i = 0; i < *n; i++)
-		if (strcmp(t[i].comm, comm) == 0)
+		if (name_eq(t[i].comm, comm))
 			goto found;
 	if (*n >= max - 1)
 		comm = "(other)";
 	for (i = 0; i < *n; i++)
-		if (strcmp(t[i].comm, comm) == 0)
+		if (name_eq(t[i].comm, comm))
 			goto found;
 	i = (*n)++;
 	snprintf(t[i].comm, sizeof(t[i].comm), "%s", comm);
