@@ -505,6 +505,80 @@ static void names_files(const char *dir, unsigned char **b0, size_t *n0,
 	*b1 = names_cpu(dir, 1, 9, 1010, 512, "one", n1);
 }
 
+/* A merged file whose records take two keys in turns (A and B, each
+ * numbered on), with a new key between two of A's now and then: the
+ * answer kept for the key before (A's, kept when the new key is looked
+ * up) is the one the map moved from when that key made it grow.  No gap
+ * but the two at the end; one kept across the growth loses numbers. */
+START_TEST(test_seq_turns_new_key)
+{
+	const uint64_t q = WC_TA_QUEUE | WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_QUEUE);
+	const unsigned rounds = 300;
+	struct wc_input *in = NULL;
+	struct wc_event ev;
+	struct wc_err err;
+	char dir[64], file[128];
+	unsigned r, n = 0, events = 0;
+	uint32_t a = 1, b = 1;
+	uint64_t t = 1;
+	FILE *fp;
+
+	wc_check_template(dir, sizeof(dir), "check_input");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/trace.merged", dir);
+	fp = fopen(file, "wb");
+	ck_assert_ptr_nonnull(fp);
+	for (r = 0; r < rounds; r++) {
+		struct wc_event e = {
+			.bytes = 4096, .action = q, .device = WC_DEV_MAKE(8, 0),
+		};
+
+		e.time = t++;
+		e.cpu = 0;                              /* A */
+		e.sequence = a++;
+		put_event(fp, &e);
+		events++;
+		e.time = t++;
+		e.cpu = 1000 + r;                       /* a new key */
+		e.sequence = 1;
+		put_event(fp, &e);
+		events++;
+		e.time = t++;
+		e.cpu = 0;                              /* A again */
+		e.sequence = a++;
+		put_event(fp, &e);
+		events++;
+		e.time = t++;
+		e.cpu = 1;                              /* B */
+		e.sequence = b++;
+		put_event(fp, &e);
+		events++;
+	}
+	{
+		struct wc_event e = {
+			.time = t, .bytes = 4096, .action = q,
+			.device = WC_DEV_MAKE(8, 0), .cpu = 0,
+			.sequence = a + 2,              /* two lost */
+		};
+
+		put_event(fp, &e);
+		events++;
+	}
+	fclose(fp);
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_input_open(&in, file, &err), 0);
+	while (wc_input_next(in, &ev, &err) > 0)
+		n++;
+	ck_assert_int_eq(err.kind, WC_ERR_NONE);
+	ck_assert_uint_eq(n, events);
+	ck_assert_uint_eq(wc_input_stream(in, 0)->skips, 2);
+	wc_input_free(in);
+	unlink(file);
+	rmdir(dir);
+}
+END_TEST
+
 /* Reads path with blkparse's names: pid 9 has none until CPU 0's second
  * batch is read, right after its event 511 (time 11220), and then
  * "zero" for good. */
@@ -1451,6 +1525,7 @@ static Suite *input_suite(void)
 	tcase_add_test(tc, test_notify_and_gaps);
 	tcase_add_test(tc, test_seq_shared_key_map_grows);
 	tcase_add_test(tc, test_seq_hints_merged);
+	tcase_add_test(tc, test_seq_turns_new_key);
 	tcase_add_test(tc, test_blkparse_names);
 	tcase_add_test(tc, test_stdin_and_merged);
 	tcase_add_test(tc, test_next_ref);

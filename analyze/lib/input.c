@@ -1300,8 +1300,8 @@ static int pull_run(void *ctx, unsigned i, struct wc_event *out, size_t max,
 	const uint64_t message = WC_TC(WC_TC_NOTIFY) | WC_TN_MESSAGE;
 	const uint64_t process = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
 	size_t n, j, k = 0;
-	uint64_t key;
-	uint32_t *last;
+	uint64_t key, key2;
+	uint32_t *last, *last2, *tmp;
 	int r;
 
 	*got = 0;
@@ -1330,9 +1330,15 @@ static int pull_run(void *ctx, unsigned i, struct wc_event *out, size_t max,
 		}
 		s->info.events += n;
 		/* seq_last()'s answer for the stream in locals for the run:
-		 * only its calls here can add a key meanwhile. */
+		 * only its calls here can add a key meanwhile.  And the
+		 * answer before it, for the key before: a merged file's
+		 * records take their CPUs' keys in turns, and a turn back
+		 * to the key before then costs no look at the hints.  It
+		 * is forgotten when a key is added (the map may move). */
 		key = s->seq_key;
 		last = s->seq_at == in->seq_added ? s->seq_val : NULL;
+		key2 = 0;
+		last2 = NULL;
 		for (j = 0; j < n; j++) {
 			struct wc_event *ev = &out[j];
 
@@ -1348,10 +1354,26 @@ static int pull_run(void *ctx, unsigned i, struct wc_event *out, size_t max,
 				uint64_t evkey = (uint64_t)ev->device << 32 |
 						 ev->cpu;
 
-				if ((evkey != key || !last) &&
-				    seq_last(in, s, evkey, &last) < 0)
-					goto fail_oom;
+				if (evkey != key || !last) {
+					uint64_t added = in->seq_added;
+
+					if (evkey == key2 && last2) {
+						key2 = key;
+						tmp = last;
+						last = last2;
+						last2 = tmp;
+						key = evkey;
+						goto have_last;
+					}
+					key2 = key;
+					last2 = last;
+					if (seq_last(in, s, evkey, &last) < 0)
+						goto fail_oom;
+					if (in->seq_added != added)
+						last2 = NULL;
+				}
 				key = evkey;
+have_last:
 				if (last) {
 					if (*last && ev->sequence > *last + 1)
 						s->info.skips += ev->sequence -
