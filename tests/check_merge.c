@@ -933,6 +933,37 @@ START_TEST(test_reorder_ring_insert_model)
 }
 END_TEST
 
+/* A record late by more than WC_REORDER_SHIFT places in the middle of
+ * a run, after events in order, later than the ring's last before the
+ * run: it goes through the heap, looked at against the event read just
+ * before it (in the first run, the first and the third), window 256. */
+START_TEST(test_reorder_late_mid_run)
+{
+	static struct seqsrc q;
+	static unsigned want[2000], at[2000];
+	unsigned i, n, mode, seed = 7;
+
+	memset(&q, 0, sizeof(q));
+	q.n = 300;
+	for (i = 0; i < q.n; i++) {
+		q.evs[i].time = (uint64_t)i * 10;
+		q.evs[i].device = 1;
+		q.evs[i].sequence = i;
+	}
+	q.evs[40].time = 20 * 10 + 5;           /* before 21..39 */
+	q.evs[150].time = 130 * 10 + 5;         /* before 131..149 */
+	n = model_window(&q, 256, want);
+	ck_assert_uint_eq(n, q.n);
+	for (mode = 1; mode < 3; mode++) {
+		reorder_check(&q, 256, mode, &seed, want, at);
+		ck_assert_uint_eq(at[40], 21);
+		ck_assert_uint_eq(at[21], 22);
+		ck_assert_uint_eq(at[150], 131);
+		ck_assert_uint_eq(at[131], 132);
+	}
+}
+END_TEST
+
 /* ---- blkparse's order of a single stream ---- */
 
 /* seq_pull() with the arrival in pid: bp mode follows (device, cpu),
@@ -1098,6 +1129,7 @@ static Suite *merge_suite(void)
 	tcase_add_loop_test(ro, test_reorder_batch_matches_model, 0, 12);
 	tcase_add_test(ro, test_reorder_ring_and_heap);
 	tcase_add_test(ro, test_reorder_ring_insert);
+	tcase_add_test(ro, test_reorder_late_mid_run);
 	tcase_add_loop_test(ro, test_reorder_ring_insert_model, 0, 8);
 	tcase_add_loop_test(ro, test_reorder_blkparse_matches_model, 0, 12);
 	suite_add_tcase(s, tc);

@@ -722,7 +722,6 @@ static void r_fill(struct wc_reorder *r)
 	struct wc_event *ring = r->ring;
 	uint64_t *arrival = r->ring_arrival;
 	unsigned char (*small)[INLINE_PDU] = r->ring_small;
-	struct big_pdu *big = r->ring_big;
 	size_t t = r->tail, n = 0, j, end;
 	uint64_t base, prev_time;
 	int ret;
@@ -753,27 +752,33 @@ static void r_fill(struct wc_reorder *r)
 		prev = &ring[(t ? t : r->cap) - 1];
 	/* Up to the first late event each stays where it was decoded, and
 	 * a tie or a record late by a few goes into its place: every slot
-	 * up to j holds the run's next arrival, so it is base + j. */
+	 * up to j holds the run's next arrival, so it is base + j, and the
+	 * ring's last is ring[j - 1] after the first (an insert leaves it
+	 * there too).  Only the event's time, its arrival and its payload
+	 * are in the loop's registers: what the rare cases need is worked
+	 * out there. */
 	base = r->arrivals - t;
 	prev_time = prev->time;
 	for (j = t; j < end; j++) {
 		struct wc_event *ev = &ring[j];
 		uint64_t x = ev->time;
 
-		/* r_before(ev, prev), with prev's time in a register: an
-		 * event equal in (time, device, sequence) to the last
-		 * arrived after it is not late.  The tie is looked at only
-		 * among equal times. */
-		if (x <= prev_time &&
-		    (x < prev_time || r_tie(ev) < r_tie(prev))) {
-			if (!r_insert_near(r, t, j, base + j))
-				break;
-			/* The ring's last moved up to ring[j]: prev_time holds. */
-			prev = ev;
-			continue;
+		/* r_before(ev, ring's last): an event equal in (time,
+		 * device, sequence) to the last arrived after it is not
+		 * late.  The tie is looked at only among equal times. */
+		if (x <= prev_time) {
+			if (j > t)
+				prev = ev - 1;
+			if (x < prev_time || r_tie(ev) < r_tie(prev)) {
+				if (!r_insert_near(r, t, j, base + j))
+					break;
+				/* The ring's last moved up to ring[j]:
+				 * prev_time holds. */
+				continue;
+			}
 		}
 		if (ev->pdu_len > INLINE_PDU) {
-			if (!r_keep_long(r, ev, &big[j])) {
+			if (!r_keep_long(r, ev, &r->ring_big[j])) {
 				end = j;        /* nothing more is kept */
 				break;
 			}
@@ -783,9 +788,13 @@ static void r_fill(struct wc_reorder *r)
 			ev->pdu = small[j];
 		}
 		arrival[j] = base + j;
-		prev = ev;
 		prev_time = x;
 	}
+	/* The ring's last for r_fill_late(): prev is so already when the
+	 * loop broke off at a late event; said again here, the loop came
+	 * out 0.9 instructions an event shorter (GCC 12). */
+	if (j > t)
+		prev = &ring[j - 1];
 	r->arrivals = base + j;
 	if (j < end)
 		j = r_fill_late(r, t, j, end, prev);
