@@ -125,7 +125,7 @@ make_shape() {
 # pack wccapture|tar DIR: DIR as a tar stream on standard output.
 # "wccapture" packs as capture/wccapture's capture_archive() does:
 # capture.conf with "trace_files = N" first, phases.tsv, the trace
-# files, the rest; a shape without capture.conf gets one that holds only
+# files smallest first, the rest; a shape without capture.conf gets one that holds only
 # the key, for this archive only.  "tar" is the folder as tar finds it.
 pack() {
 	local how=$1 dir=$2 base=${2##*/} n conf had=1
@@ -144,7 +144,11 @@ pack() {
 	echo "trace_files = $n" >>"$conf"
 	names=("$base/capture.conf")
 	[[ ! -f $dir/phases.tsv ]] || names+=("$base/phases.tsv")
-	names+=("$base/trace")
+	# The trace files smallest first, as wccapture packs them (a
+	# shape's trace folder holds nothing else).
+	while IFS= read -r -d '' f; do
+		names+=("$base/trace/${f#*/}")
+	done < <(find "$dir/trace" -mindepth 1 -maxdepth 1 -printf '%020s/%f\0' | LC_ALL=C sort -z)
 	while IFS= read -r -d '' f; do
 		names+=("$base/${f##*/}")
 	done < <(find "$dir" -mindepth 1 -maxdepth 1 ! -name capture.conf \

@@ -75,4 +75,23 @@ pack cap2 no
 tar -tzf "$TMP/out/cap2.tar.gz" | head -n 3 >"$TMP/list2"
 printf 'cap2/\ncap2/capture.conf\ncap2/info/sub/phases.tsv\n' >"$TMP/want2"
 cmp -s "$TMP/want2" "$TMP/list2" || { diff "$TMP/want2" "$TMP/list2"; fail "cap2: without phases.tsv, capture.conf is not first"; }
-echo "ok: capture.conf, phases.tsv, the 6 trace files announced, then the rest"
+# Trace files of different sizes: the smallest first, the largest last
+# (names in order between files of one size).
+# shellcheck disable=SC2034
+CONF=()
+# shellcheck disable=SC2034
+CONF_KEYS=()
+conf name cap3
+STAGE=$TMP/stage/cap3
+mkdir -p "$STAGE/trace"
+printf 'ttt' >"$STAGE/trace/sda.blktrace.0"
+printf 't' >"$STAGE/trace/sda.blktrace.1"
+printf 'tt' >"$STAGE/trace/loop0.blktrace.0"
+printf 't' >"$STAGE/trace/loop0.blktrace.1"
+printf 'tttttttttt' >"$STAGE/trace/loop0.blktrace.2"
+capture_archive || fail "cap3: capture_archive failed"
+tar -tzf "$TMP/out/cap3.tar.gz" | grep blktrace >"$TMP/list3"
+printf 'cap3/trace/%s\n' loop0.blktrace.1 sda.blktrace.1 loop0.blktrace.0 \
+	sda.blktrace.0 loop0.blktrace.2 >"$TMP/want3"
+cmp -s "$TMP/want3" "$TMP/list3" || { diff "$TMP/want3" "$TMP/list3"; fail "cap3: trace files not smallest first"; }
+echo "ok: capture.conf, phases.tsv, the 6 trace files announced, then the rest; traces smallest first"
