@@ -1581,7 +1581,8 @@ static __attribute__((noinline)) int spec_end(struct wc_input *in, int r,
 		return -1;
 	}
 	if (err && err->kind != WC_ERR_NONE && err->kind != WC_ERR_AGAIN) {
-		snprintf(msg, sizeof(msg), "read again without the shortcut: %s",
+		/* Cut to fit: the reread says the real message. */
+		snprintf(msg, sizeof(msg), "read again without the shortcut: %.470s",
 			 err->msg);
 		memcpy(err->msg, msg, sizeof(msg));
 		err->kind = WC_ERR_AGAIN;
