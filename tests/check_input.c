@@ -23,6 +23,7 @@
 #include "check_common.h"
 #include "encode.h"
 #include "input.h"
+#include "merge.h"
 
 #define FIX "tests/fixtures/reader/ext4"
 /* blkparse prints 263 events for the ext4 fixture. */
@@ -824,6 +825,59 @@ START_TEST(test_next_ref)
 }
 END_TEST
 
+/* Records further out of order than the reorder window in a merged
+ * file: each goes out earlier than the one before it, mid-batch or
+ * first, among runs of the window's ring (wc_reorder_sorted(), whose
+ * batches count only their first event, against the last before),
+ * three before all the others and one before only the last few: the
+ * same count, 4, and the same events one at a time and in batches of
+ * every size. */
+START_TEST(test_backwards_ref)
+{
+	static uint64_t want[20000], got[20000];
+	static const size_t maxes[] = { 1, 7, WC_INPUT_BATCH };
+	const uint64_t q = WC_TA_QUEUE | WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_QUEUE);
+	const unsigned n = 20000;
+	char dir[64], file[128];
+	uint64_t bw, bg;
+	unsigned i, nw, ng, m;
+	FILE *fp;
+
+	wc_check_template(dir, sizeof(dir), "check_input");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/trace.merged", dir);
+	fp = fopen(file, "wb");
+	ck_assert_ptr_nonnull(fp);
+	for (i = 0; i < n; i++) {
+		struct wc_event e = {
+			.time = 10 * (uint64_t)i + 100, .bytes = 4096,
+			.action = q, .device = WC_DEV_MAKE(8, 0),
+			.sequence = i + 1,
+		};
+
+		if (i == WC_REORDER_WINDOW + 700 ||
+		    i == WC_REORDER_WINDOW + 1701 ||
+		    i == WC_REORDER_WINDOW + 3202)
+			e.time = 5 + i % 7;     /* before all but these */
+		if (i == WC_REORDER_WINDOW + 3500)  /* before a few only */
+			e.time = 10 * 3496 + 105;
+		put_event(fp, &e);
+	}
+	fclose(fp);
+	nw = ref_digests(file, 0, want, n, &bw);
+	ck_assert_uint_eq(nw, n);
+	ck_assert_uint_eq(bw, 4);
+	for (m = 0; m < sizeof(maxes) / sizeof(maxes[0]); m++) {
+		ng = ref_digests(file, maxes[m], got, n, &bg);
+		ck_assert_uint_eq(ng, nw);
+		ck_assert_mem_eq(got, want, nw * sizeof(*want));
+		ck_assert_uint_eq(bg, bw);
+	}
+	unlink(file);
+	rmdir(dir);
+}
+END_TEST
+
 /* ---- many files, few handles ------------------------------------------ */
 
 /* Stream K of N: NREC records at times K, K+N, K+2N... so that the merge
@@ -1526,6 +1580,7 @@ static Suite *input_suite(void)
 	tcase_add_test(tc, test_seq_shared_key_map_grows);
 	tcase_add_test(tc, test_seq_hints_merged);
 	tcase_add_test(tc, test_seq_turns_new_key);
+	tcase_add_test(tc, test_backwards_ref);
 	tcase_add_test(tc, test_blkparse_names);
 	tcase_add_test(tc, test_stdin_and_merged);
 	tcase_add_test(tc, test_next_ref);

@@ -964,6 +964,71 @@ START_TEST(test_reorder_late_mid_run)
 }
 END_TEST
 
+/* wc_reorder_sorted(): every batch of wc_reorder_next_ref() that says so
+ * is in time order; input in order comes in such batches only; a record
+ * further out of order than the window goes out earlier than the one
+ * before it, in a batch that does not say so; wc_reorder_next_batch()'s
+ * batches never say so. */
+START_TEST(test_reorder_sorted)
+{
+	static struct seqsrc q;
+	struct wc_event buf[WC_REORDER_BATCH];
+	const struct wc_event *evs;
+	struct wc_reorder *r = NULL;
+	struct wc_err err;
+	unsigned i, pass, sorted, other, back;
+	size_t k, nb;
+
+	for (pass = 0; pass < 3; pass++) {
+		memset(&q, 0, sizeof(q));
+		q.n = 1000;
+		for (i = 0; i < q.n; i++) {
+			q.evs[i].time = (uint64_t)i * 10;
+			q.evs[i].device = 1;
+			q.evs[i].sequence = i;
+		}
+		if (pass > 0)                   /* beyond the window of 16 */
+			for (i = 100; i < q.n; i += 97)
+				q.evs[i].time -= 500;
+		wc_err_clear(&err);
+		ck_assert_int_eq(wc_reorder_open(&r, 16, seq_pull, &q, &err), 0);
+		wc_reorder_set_pull_run(r, seq_pull_run);
+		sorted = other = back = 0;
+		for (;;) {
+			evs = buf;
+			if ((pass < 2 ? wc_reorder_next_ref(r, &evs, 40, &nb,
+							    &err) :
+			     wc_reorder_next_batch(r, buf, 40, &nb, &err)) <= 0)
+				break;
+			if (wc_reorder_sorted(r))
+				sorted++;
+			else
+				other++;
+			for (k = 1; k < nb; k++) {
+				back += evs[k].time < evs[k - 1].time;
+				if (wc_reorder_sorted(r))
+					ck_assert_uint_ge(evs[k].time,
+							  evs[k - 1].time);
+			}
+		}
+		ck_assert_int_eq(err.kind, WC_ERR_NONE);
+		ck_assert(!wc_reorder_sorted(r));       /* the end: none */
+		if (pass == 0) {
+			ck_assert_uint_gt(sorted, 0);
+			ck_assert_uint_eq(other, 0);
+		} else {
+			ck_assert_uint_gt(back, 0);
+			ck_assert_uint_gt(other, 0);
+			if (pass == 1)          /* the runs in between */
+				ck_assert_uint_gt(sorted, 0);
+			else
+				ck_assert_uint_eq(sorted, 0);
+		}
+		wc_reorder_free(r);
+	}
+}
+END_TEST
+
 /* ---- blkparse's order of a single stream ---- */
 
 /* seq_pull() with the arrival in pid: bp mode follows (device, cpu),
@@ -1130,6 +1195,7 @@ static Suite *merge_suite(void)
 	tcase_add_test(ro, test_reorder_ring_and_heap);
 	tcase_add_test(ro, test_reorder_ring_insert);
 	tcase_add_test(ro, test_reorder_late_mid_run);
+	tcase_add_test(ro, test_reorder_sorted);
 	tcase_add_loop_test(ro, test_reorder_ring_insert_model, 0, 8);
 	tcase_add_loop_test(ro, test_reorder_blkparse_matches_model, 0, 12);
 	suite_add_tcase(s, tc);

@@ -1544,8 +1544,15 @@ static int next_batch(struct wc_input *in, struct wc_event *evs, size_t max,
 	if (ref && !in->reorder)
 		*ref = evs;
 	/* A clock that steps back, or a stream out of order beyond what
-	 * the merge can mend: counted, said once at the end. */
-	count_backwards(in, ref ? *ref : evs, *got);
+	 * the merge can mend: counted, said once at the end.  A run of the
+	 * window's ring is in time order: only its first event may be
+	 * earlier than the one before. */
+	if (in->reorder && ref && *got && wc_reorder_sorted(in->reorder)) {
+		in->backwards += (*ref)[0].time < in->last_time;
+		in->last_time = (*ref)[*got - 1].time;
+	} else {
+		count_backwards(in, ref ? *ref : evs, *got);
+	}
 	return r;
 }
 

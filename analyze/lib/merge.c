@@ -343,6 +343,7 @@ struct wc_reorder {
 	size_t used;             /* slots 0..used-1 have held an event */
 	/* A batch of wc_reorder_next_ref() that is not a run of the ring. */
 	struct wc_event outbuf[WC_REORDER_BATCH];
+	int ring_run;            /* the last batch was a run of the ring */
 	uint64_t arrivals;
 	uint64_t emitted;        /* events handed out */
 	uint64_t genesis;
@@ -1058,6 +1059,7 @@ static int r_next(struct wc_reorder *r, struct wc_event *out, size_t max,
 			r->count--;
 		}
 	}
+	r->ring_run = k && *evs != out;
 	if (k) {
 		*got = k;
 		return 1;
@@ -1096,6 +1098,11 @@ int wc_reorder_next(struct wc_reorder *r, struct wc_event *ev,
 void wc_reorder_set_pull_run(struct wc_reorder *r, wc_merge_pull_run_fn run)
 {
 	r->pull_run = run;
+}
+
+int wc_reorder_sorted(const struct wc_reorder *r)
+{
+	return r->ring_run;
 }
 
 uint64_t wc_reorder_genesis(const struct wc_reorder *r)

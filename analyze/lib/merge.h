@@ -136,6 +136,12 @@ int wc_reorder_next_batch(struct wc_reorder *r, struct wc_event *out,
  * of every event. */
 int wc_reorder_next_ref(struct wc_reorder *r, const struct wc_event **evs,
 			size_t max, size_t *got, struct wc_err *err);
+/* True when the last batch handed out is a run of the window's ring
+ * (only wc_reorder_next_ref() hands one out, where it lies): its events
+ * are then in (time, device, sequence) order, so none is earlier than
+ * the one before it in the batch.  False after a batch of any other kind
+ * (late events among them, blkparse's order, copied) or none. */
+int wc_reorder_sorted(const struct wc_reorder *r);
 uint64_t wc_reorder_genesis(const struct wc_reorder *r);
 /*
  * Hands events out in the order "blkparse -i -" (blktrace 1.2) prints a
