@@ -584,8 +584,8 @@ int r_insert(struct wc_reorder *r, const struct wc_event *ev, size_t w,
 	unsigned char (*small)[INLINE_PDU] = r->ring_small;
 	struct big_pdu *big = r->ring_big, b;
 	struct wc_event x = *ev;   /* ev may be at w, where the last moves */
-	size_t q, p, k;
-	int ok;
+	size_t q, p, k, i;
+	int ok, long_moved;
 
 	/* A long payload into w's own room first, which goes down with
 	 * it: nothing has moved when that fails. */
@@ -596,19 +596,31 @@ int r_insert(struct wc_reorder *r, const struct wc_event *ev, size_t w,
 		if (!ok)
 			return 0;
 	}
+	long_moved = x.pdu_len > INLINE_PDU;
 	for (q = w, k = 0; k < n; k++, q = p) {
 		p = (q ? q : r->cap) - 1;
 		if (!r_before(&x, &ring[p]))
 			break;
 		ring[q] = ring[p];
 		arrival[q] = arrival[p];
-		b = big[q];
-		big[q] = big[p];
-		big[p] = b;
-		if (ring[q].pdu_len <= INLINE_PDU) {
-			memcpy(small[q], small[p], INLINE_PDU);
+		if (ring[q].pdu_len > INLINE_PDU) {
+			long_moved = 1;
+		} else {
+			if (ring[q].pdu_len)
+				memcpy(small[q], small[p], INLINE_PDU);
 			ring[q].pdu = small[q];
 		}
+	}
+	/* A long payload's room goes with it: w's (x's) down to q, each
+	 * room between up a slot.  With none among them every slot keeps
+	 * its own, which holds no payload in use. */
+	if (long_moved) {
+		b = big[w];
+		for (i = w; i != q; i = p) {
+			p = (i ? i : r->cap) - 1;
+			big[i] = big[p];
+		}
+		big[q] = b;
 	}
 	if (x.pdu_len <= INLINE_PDU) {
 		if (x.pdu_len)
