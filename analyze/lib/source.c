@@ -348,11 +348,13 @@ static int ahead_fill(struct wc_source *src)
 	return r;
 }
 
-static void *ahead_main(void *arg)
+/* Fills the ring until the member ends (0), fails (-1) or the source
+ * stops the thread (1): ahead_fill()'s last answer, or 1. */
+static int ahead_run(struct wc_source *src)
 {
-	struct wc_source *src = arg;
 	struct ahead *ah = src->ahead;
 	bool stop;
+	int r;
 
 	for (;;) {
 		pthread_mutex_lock(&ah->lock);
@@ -367,9 +369,19 @@ static void *ahead_main(void *arg)
 		ah->thread_waits = false;
 		stop = ah->stop;
 		pthread_mutex_unlock(&ah->lock);
-		if (stop || ahead_fill(src) <= 0)
-			break;
+		if (stop)
+			return 1;
+		r = ahead_fill(src);
+		if (r <= 0)
+			return r;
 	}
+}
+
+static void *ahead_main(void *arg)
+{
+	struct wc_source *src = arg;
+
+	ahead_run(src);
 	/* The handle, its descriptor and its memory go as soon as the
 	 * member is read, not when the source is freed. */
 	archive_read_free(src->ar);
@@ -477,25 +489,9 @@ static void *adopt_main(void *arg)
 	struct ahead *ah = src->ahead;
 	struct archive *ar;
 	struct wc_err why;
-	bool stop;
-	int r = 1, tr;
+	int r, tr;
 
-	for (;;) {
-		pthread_mutex_lock(&ah->lock);
-		if (ah->head - ah->tail >= WC_SOURCE_RING - 1)
-			while (!ah->stop && ah->head - ah->tail > AHEAD_LOW) {
-				ah->thread_waits = true;
-				pthread_cond_wait(&ah->freed, &ah->lock);
-			}
-		ah->thread_waits = false;
-		stop = ah->stop;
-		pthread_mutex_unlock(&ah->lock);
-		if (stop)
-			break;
-		r = ahead_fill(src);
-		if (r <= 0)
-			break;
-	}
+	r = ahead_run(src);
 	/* From here on src may be freed at any time: only ah is ours. */
 	ar = src->ar;
 	src->ar = NULL;
