@@ -434,6 +434,15 @@ static int r_oom(struct wc_reorder *r)
 	return 0;
 }
 
+/* A payload of at most INLINE_PDU bytes into its slot's own room. */
+static inline __attribute__((always_inline))
+void r_keep_small(struct wc_event *ev, unsigned char *small)
+{
+	if (ev->pdu_len)
+		memcpy(small, ev->pdu, ev->pdu_len);
+	ev->pdu = small;
+}
+
 /* Copies ev's payload, which lives in the stream's buffer only until the
  * next pull, into small or big, and points ev at the copy; 0 when out of
  * memory. */
@@ -453,9 +462,7 @@ int r_keep_pdu(struct wc_reorder *r, struct wc_event *ev,
 		memcpy(big->p, ev->pdu, ev->pdu_len);
 		ev->pdu = big->p;
 	} else {
-		if (ev->pdu_len)
-			memcpy(small, ev->pdu, ev->pdu_len);
-		ev->pdu = small;
+		r_keep_small(ev, small);
 	}
 	return 1;
 }
@@ -622,11 +629,8 @@ int r_insert(struct wc_reorder *r, const struct wc_event *ev, size_t w,
 		}
 		big[q] = b;
 	}
-	if (x.pdu_len <= INLINE_PDU) {
-		if (x.pdu_len)
-			memcpy(small[q], x.pdu, x.pdu_len);
-		x.pdu = small[q];
-	}
+	if (x.pdu_len <= INLINE_PDU)
+		r_keep_small(&x, small[q]);
 	ring[q] = x;
 	arrival[q] = a;
 	return 1;
@@ -796,9 +800,7 @@ static void r_fill(struct wc_reorder *r)
 				break;
 			}
 		} else {
-			if (ev->pdu_len)
-				memcpy(small[j], ev->pdu, ev->pdu_len);
-			ev->pdu = small[j];
+			r_keep_small(ev, small[j]);
 		}
 		arrival[j] = base + j;
 		prev_time = x;
