@@ -214,6 +214,12 @@ static int stream_cmp(const void *a, const void *b)
 
 /* ---- capture.conf and phases.tsv -------------------------------------- */
 
+/* A member of this base name is read as capture.conf or phases.tsv. */
+static bool is_side_file(const char *base)
+{
+	return !strcmp(base, "capture.conf") || !strcmp(base, "phases.tsv");
+}
+
 static void parse_side(struct wc_input *in, const char *base, const char *text,
 		       size_t len, const char *where)
 {
@@ -417,8 +423,7 @@ static int tail_entry(const char *path, struct archive_entry *ent,
 	if (!name || archive_entry_filetype(ent) != AE_IFREG)
 		return 0;
 	base = base_of(name);
-	if (blktrace_cpu(name, NULL) >= 0 || !strcmp(base, "capture.conf") ||
-	    !strcmp(base, "phases.tsv"))
+	if (blktrace_cpu(name, NULL) >= 0 || is_side_file(base))
 		return wc_err_set(why, WC_ERR_AGAIN, path, name, WC_NO_OFFSET,
 				  "not as capture.conf announced: after its "
 				  "last trace file");
@@ -510,8 +515,7 @@ static int scan_archive(struct wc_input *in, struct wc_err *err)
 			}
 			if (ahead_at_scan(in, a, err) < 0)
 				goto out;
-		} else if (!strcmp(base, "capture.conf") ||
-			   !strcmp(base, "phases.tsv")) {
+		} else if (is_side_file(base)) {
 			char *text = NULL, where[1024];
 			size_t len = 0;
 
