@@ -7,7 +7,8 @@
 #                           pkg-config, libarchive, libfuse3 (wcdisk)
 #   scripts/deps.sh demo    that, and gnuplot ("make demo")
 #   scripts/deps.sh check   everything: Check, the tools the tests compare
-#                           against or drive, the browser, capture's tools
+#                           against or drive, the browser, capture's tools,
+#                           clang with libFuzzer (t49 fuzzes briefly)
 #   scripts/deps.sh fuzz    that of build, and clang with libFuzzer
 #                           ("make fuzz", tests/fuzz/)
 #
@@ -69,7 +70,7 @@ fuzz_needs=(
 case $what in
 build) needs=("${build_needs[@]}") ;;
 demo) needs=("${build_needs[@]}" "${demo_needs[@]}") ;;
-check) needs=("${build_needs[@]}" "${check_needs[@]}") ;;
+check) needs=("${build_needs[@]}" "${check_needs[@]}" "${fuzz_needs[@]}") ;;
 fuzz) needs=("${build_needs[@]}" "${fuzz_needs[@]}") ;;
 *) echo "deps.sh: unknown target '$what'" >&2; exit 2 ;;
 esac

@@ -620,9 +620,14 @@ int wc_tracker_next_batch(struct wc_tracker *tr, struct wc_request *rqs,
 		goto drained;
 	for (;;) {
 		/* In locals: handle() writes through tr, and the compiler
-		 * would load them again for every event. */
-		ev = tr->evs + tr->pos;
-		end = tr->evs + tr->n;
+		 * would load them again for every event.  Before the first
+		 * batch tr->evs is NULL, and NULL + 0 is undefined in C
+		 * (clang's UBSan says so): no batch, no pointers. */
+		ev = end = NULL;
+		if (tr->n) {
+			ev = tr->evs + tr->pos;
+			end = tr->evs + tr->n;
+		}
 		sp.first = tr->stats.first_time;
 		sp.latest = tr->latest;
 		while (ev < end) {
@@ -639,7 +644,8 @@ int wc_tracker_next_batch(struct wc_tracker *tr, struct wc_request *rqs,
 		}
 		tr->stats.first_time = sp.first;
 		tr->latest = sp.latest;
-		tr->pos = (size_t)(ev - tr->evs);
+		if (tr->n)
+			tr->pos = (size_t)(ev - tr->evs);
 		if (tr->failed)
 			goto done;
 		/* Never past the batch the requests came from: what the

@@ -4,16 +4,20 @@
 #
 #   fuzz-TARGET: N runs in S s (R/s), cov C, ft F, corpus K, rss M MB, findings X
 #
-# The working corpus is FUZZ_BUILD/corpus-TARGET (grown from the seeds
-# in tests/fuzz/corpus-TARGET, which are only read); an input that fails
-# is saved under FUZZ_BUILD/findings/TARGET/ and the log is kept in
-# FUZZ_BUILD/TARGET.log.  A finding becomes a regression test by copying
-# it into tests/fuzz/crashers/TARGET/ once fixed (t19-fuzz-replay.sh).
-# Exit 1 when any target found something.
+# The working corpus is OUT/corpus-TARGET (grown from the seeds in
+# tests/fuzz/corpus-TARGET, which are only read); an input that fails
+# is saved under OUT/findings/TARGET/ and the log is kept in
+# OUT/TARGET.log, where OUT is FUZZ_OUT, or FUZZ_BUILD when unset (a
+# scratch folder gives a run from the seeds alone, as t49 runs it).  A
+# finding becomes a regression test by copying it into
+# tests/fuzz/crashers/TARGET/ once fixed (t19-fuzz-replay.sh).
+# Exit 1 when any target found something or exited with a failure,
+# as when it aborts on a seed.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${FUZZ_BUILD:?FUZZ_BUILD must name the fuzz build directory}"
+out=${FUZZ_OUT:-$FUZZ_BUILD}
 seconds=${FUZZ_SECONDS:-60}
 # libFuzzer takes 0 as "for ever".
 [[ $seconds =~ ^[0-9]+$ && $seconds -gt 0 ]] || { echo "run.sh: FUZZ_SECONDS must be a positive number" >&2; exit 2; }
@@ -25,9 +29,9 @@ fi
 status=0
 for t in "$@"; do
 	bin=$FUZZ_BUILD/tests/fuzz/fuzz-$t
-	work=$FUZZ_BUILD/corpus-$t
-	found=$FUZZ_BUILD/findings/$t
-	log=$FUZZ_BUILD/$t.log
+	work=$out/corpus-$t
+	found=$out/findings/$t
+	log=$out/$t.log
 	[[ -x $bin ]] || { echo "run.sh: $bin not built (make fuzz)" >&2; exit 1; }
 	mkdir -p "$work" "$found"
 	before=$(find "$found" -type f | wc -l)
