@@ -58,6 +58,36 @@ static void usage(FILE *fp)
 		"       wcdisk --help | --version\n");
 }
 
+/* --help: every option, as docs/wcdisk.8 explains them. */
+static void help(FILE *fp)
+{
+	usage(fp);
+	fputs("\n"
+	      "Serves IMAGE as MOUNTPOINT/disk through FUSE; each request costs\n"
+	      "what the disk model says (docs/model-disk.md).\n"
+	      "\n"
+	      "  -d, --disk FILE       read model parameters from FILE (key = value\n"
+	      "                        lines; capture/disks has hdd7200, ssd, ssd-plp)\n"
+	      "  -p, --param KEY=VALUE set one parameter, after --disk's (in\n"
+	      "                        command-line order; repeatable)\n"
+	      "  -l, --ledger FILE     write one tab-separated row per request served\n"
+	      "      --ready FILE      create FILE once the kernel has connected\n"
+	      "      --print-params    print every parameter as it would be used, exit\n"
+	      "  -h, --help            show this help and exit\n"
+	      "  -V, --version         show the version and exit\n", fp);
+}
+
+/* A bad command line: the mistake on one line (wccapture shows it to its
+ * user as it is), then where the help is. */
+static int usage_error(const struct wc_err *err, const char *what)
+{
+	char msg[1600];
+
+	fprintf(stderr, "%s: %s\n%s: try 'wcdisk --help'\n", PROG,
+		err ? wc_err_format(err, msg, sizeof(msg)) : what, PROG);
+	return WC_EXIT_USAGE;
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -308,7 +338,7 @@ int main(int argc, char **argv)
 			print = 1;
 			break;
 		case 'h':
-			usage(stdout);
+			help(stdout);
 			rc = WC_EXIT_OK;
 			goto free_args;
 		case 'V':
@@ -316,15 +346,15 @@ int main(int argc, char **argv)
 			rc = WC_EXIT_OK;
 			goto free_args;
 		default:
-			usage(stderr);
+			/* getopt_long() has said which option */
+			fprintf(stderr, "%s: try 'wcdisk --help'\n", PROG);
 			rc = WC_EXIT_USAGE;
 			goto free_args;
 		}
 	}
 	if (print) {
 		if (optind != argc) {
-			usage(stderr);
-			rc = WC_EXIT_USAGE;
+			rc = usage_error(NULL, "--print-params takes no IMAGE or MOUNTPOINT");
 			goto free_args;
 		}
 		rc = wc_disk_params_write(stdout, &p) < 0 || fflush(stdout) != 0 ?
@@ -332,8 +362,7 @@ int main(int argc, char **argv)
 		goto free_args;
 	}
 	if (argc - optind != 2) {
-		usage(stderr);
-		rc = WC_EXIT_USAGE;
+		rc = usage_error(NULL, "needs IMAGE and MOUNTPOINT");
 		goto free_args;
 	}
 	image = argv[optind];
@@ -420,8 +449,6 @@ report:
 free_args:
 	return rc;
 usage_error:
-	fprintf(stderr, "%s: %s\n", PROG, wc_err_format(&err, msg, sizeof(msg)));
-	usage(stderr);
-	rc = WC_EXIT_USAGE;
+	rc = usage_error(&err, NULL);
 	goto free_args;
 }

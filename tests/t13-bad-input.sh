@@ -25,13 +25,15 @@ cp "$SRC" badver.blktrace.0
 poke badver.blktrace.0 240 '\x09'
 printf 'this is not a trace at all, but it is long enough\n' >garbage.blktrace.0
 printf 'plain text\n' >notes.txt
+# Lines like /etc/passwd's, which libarchive bids for as an mtree listing
+printf 'root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n' >users.txt
 : >emptyfile
 tar cf empty.tar --files-from /dev/null
 mkdir -p notrace/info && echo x >notrace/info/readme && tar czf notrace.tar.gz notrace
 mkdir -p cap/trace && cp trunc.blktrace.0 cap/trace/loop1.blktrace.0 && tar czf cap.tar.gz cap
 
 : >stderr.all
-for c in trunc pdulen badmagic badver garbage notes.txt emptyfile empty.tar \
+for c in trunc pdulen badmagic badver garbage notes.txt users.txt emptyfile empty.tar \
 	notrace.tar.gz cap.tar.gz missing; do
 	rc=0
 	timeout 20 "$WCANALYZE" --dump "$c" >"$c.out" 2>"$c.err" || rc=$?

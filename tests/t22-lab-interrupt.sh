@@ -60,7 +60,7 @@ pid=""
 [[ $rc -eq 130 ]] || fail "interrupted lab exited $rc, expected 130: $(tail -n 3 "$TMP/log")"
 grep -q 'incomplete capture saved as' "$TMP/log" || fail "no incomplete archive reported"
 
-a=$TMP/out/ext4-cache-off-barrier-on-run1.tar.gz
+a=$TMP/out/$dev-ext4-cache-off-barrier-on-run1.tar.gz
 [[ -f $a ]] || fail "no archive after the interrupt"
 d=$(archive_open "$a")
 archive_check "$d" 0
@@ -151,7 +151,7 @@ memory_interrupt() {
 	done
 	[[ -z $st || $st == Z ]] || fail "--memory $sig: the copy (its sync, pid $sp) still runs"
 	[[ -z $(memcg_dir) ]] || fail "--memory $sig: memory cgroup left: $(memcg_dir)"
-	d=$(archive_open "$out/ext4-cache-off-barrier-on-run1.tar.gz")
+	d=$(archive_open "$out/$dev-ext4-cache-off-barrier-on-run1.tar.gz")
 	archive_check "$d" 0
 	nothing_left "--memory $sig"
 	echo "ok: --memory copy stopped by SIG$sig, exit $rc after $((SECONDS - t0)) s"

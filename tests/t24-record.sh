@@ -65,4 +65,28 @@ d=$(archive_open "$TMP/out/unmounted.tar.gz")
 archive_check "$d" 1
 parse_dest "$d"
 [[ $(cat /sys/kernel/tracing/current_tracer) == nop ]] || fail "tracer left on after mounting tracefs"
+# Where lockdown says it would refuse, blktrace is not even tried: a
+# blktrace first in PATH that leaves a mark is never run.
+mkdir -p "$TMP/bin"
+printf '#!/bin/sh\ntouch %q\nexit 1\n' "$TMP/blktrace-ran" >"$TMP/bin/blktrace"
+chmod +x "$TMP/bin/blktrace"
+echo "none [integrity] confidentiality" >"$TMP/lockdown"
+rc=0
+WCCAPTURE_LOCKDOWN=$TMP/lockdown PATH=$TMP/bin:$PATH bash "$TOP/capture/wccapture" record \
+	--device "$dev" --name locked -o "$TMP/out" -- true 2>"$TMP/log4" || rc=$?
+[[ $rc -eq 0 ]] || fail "record under lockdown exited $rc: $(tail -n 3 "$TMP/log4")"
+[[ ! -e $TMP/blktrace-ran ]] || fail "blktrace was tried although lockdown refuses it"
+grep -qx "wccapture: recorder: tracefs (kernel lockdown (integrity) refuses blktrace's debugfs relay files; blktrace not tried)" "$TMP/log4" ||
+	fail "no lockdown reason: $(head -n 3 "$TMP/log4")"
+rc=0
+WCCAPTURE_LOCKDOWN=$TMP/lockdown PATH=$TMP/bin:$PATH bash "$TOP/capture/wccapture" record \
+	--device "$dev" --name locked2 --recorder blktrace -o "$TMP/out" -- true 2>"$TMP/log5" || rc=$?
+[[ $rc -eq 1 && ! -e $TMP/blktrace-ran ]] || fail "--recorder blktrace under lockdown: exit $rc"
+grep -q "^wccapture: blktrace: cannot record: kernel lockdown (integrity)" "$TMP/log5" ||
+	fail "--recorder blktrace under lockdown: $(cat "$TMP/log5")"
+# Without lockdown the probe runs (the same fake blktrace, refused).
+echo "[none] integrity confidentiality" >"$TMP/lockdown"
+WCCAPTURE_LOCKDOWN=$TMP/lockdown PATH=$TMP/bin:$PATH bash "$TOP/capture/wccapture" record \
+	--device "$dev" --name unlocked -o "$TMP/out" -- true 2>"$TMP/log6" || fail "record without lockdown failed: $(tail -n 3 "$TMP/log6")"
+[[ -e $TMP/blktrace-ran ]] || fail "blktrace not probed without lockdown"
 echo "ok: recorded a command on a mounted ext4"

@@ -28,7 +28,7 @@ bash "$TOP/capture/wccapture" lab --fs ext4 --cache on --barrier on --runs 2 --f
 [[ $rc -eq 0 ]] || fail "lab exited $rc: $(tail -n 3 "$TMP/log")"
 [[ $(snapshot) == "$before" ]] || fail "the source tree changed"
 for run in 3 4; do
-	a=$TMP/out/pre-ext4-cache-on-barrier-on-run$run.tar.gz
+	a=$TMP/out/pre-hdd7200-ext4-cache-on-barrier-on-run$run.tar.gz
 	[[ -f $a ]] || fail "no $(basename "$a")"
 	d=$(archive_open "$a")
 	archive_check "$d" 1

@@ -45,7 +45,7 @@ cp -a "$TOP/docs" "$TOP/capture" "$src/a/"
 snapshot() { (cd "$src" && find . -printf '%p %s %m %T@\n' | LC_ALL=C sort && find . -type f -exec md5sum {} + | LC_ALL=C sort); }
 src_before=$(snapshot)
 tracefs_before=$(tracefs_state)
-archive=ext4-cache-off-barrier-on-run1.tar.gz
+archive=$dev-ext4-cache-off-barrier-on-run1.tar.gz
 
 # lab_stopped NAME POINT: starts a lab run that stops itself at POINT;
 # sets pid once it is stopped there, and work to its work directory (the

@@ -83,7 +83,7 @@ kill -INT "$pid"
 rc=0; wait "$pid" || rc=$?
 pid=""
 [[ $rc -eq 130 ]] || fail "interrupted lab exited $rc, expected 130: $(tail -n 3 "$TMP/log")"
-a=$TMP/out2/ext4-cache-on-barrier-on-run1.tar.gz
+a=$TMP/out2/hdd7200-ext4-cache-on-barrier-on-run1.tar.gz
 [[ -f $a ]] || fail "no archive after the interrupt"
 d=$(archive_open "$a")
 archive_check "$d" 0

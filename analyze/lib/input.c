@@ -543,6 +543,14 @@ static int scan_archive(struct wc_input *in, struct wc_err *err)
 			   "empty archive");
 		goto out;
 	}
+	if (in->nstreams == 0 && (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) ==
+	    ARCHIVE_FORMAT_MTREE) {
+		/* libarchive takes a text file of path-like lines (/etc/passwd)
+		 * for an mtree listing: it is no archive of files. */
+		wc_err_set(err, WC_ERR_INPUT, in->path, NULL, 0,
+			   "not a trace or archive");
+		goto out;
+	}
 	if (in->nstreams == 0) {
 		wc_err_set(err, WC_ERR_INPUT, in->path, NULL, WC_NO_OFFSET,
 			   "archive without traces (no NAME.blktrace.CPU member)");
