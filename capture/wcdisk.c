@@ -108,18 +108,35 @@ static void finish(struct wc_disk_cost *c)
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 	now = now_ns();
+	/* the model keeps its own time: a late answer is the host's, said
+	 * in the ledger, and moves neither the platter nor the next start */
 	c->late_ns = now > c->end_ns ? now - c->end_ns : 0;
 	if (c->late_ns > g.late_max)
 		g.late_max = c->late_ns;
-	wc_disk_busy_until(g.disk, now);
 	g.requests++;
 }
 
-/* After the answer: the ledger row (its write costs nobody). */
-static void record(const struct wc_disk_cost *c)
+static void record_row(const struct wc_disk_cost *c)
 {
 	if (g.ledger && wc_disk_ledger_row(g.ledger, c) < 0)
 		g.ledger_failed = true;
+}
+
+/* After the answer: the ledger rows (their write costs nobody), in time
+ * order: the idle period's destage before the command, the command, the
+ * destage it waited for. */
+static void record(const struct wc_disk_cost *c)
+{
+	const struct wc_disk_cost *rows;
+	size_t n = wc_disk_destaged(g.disk, &rows), i;
+
+	for (i = 0; i < n; i++)
+		if (rows[i].cause_seq == 0)
+			record_row(&rows[i]);
+	record_row(c);
+	for (i = 0; i < n; i++)
+		if (rows[i].cause_seq != 0)
+			record_row(&rows[i]);
 }
 
 static void *op_init(struct fuse_conn_info *conn, struct fuse_config *cfg)

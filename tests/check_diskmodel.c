@@ -2,7 +2,9 @@
  * check_diskmodel.c - unit tests of analyze/lib/diskmodel.c: the seek
  * curve's end points and mean, rotational latency from the clock, zoned
  * media rates, the write cache (fill, destage when full, when idle and on
- * flush, in elevator order), FUA and write-through, parameter files.
+ * flush, in elevator order), FUA and write-through, command queueing
+ * (shortest positioning first, the age limit, the drain around a SATA
+ * flush), destage rows partitioning busy time, parameter files.
  */
 #include <check.h>
 #include <math.h>
@@ -254,15 +256,33 @@ START_TEST(destage_when_idle)
 	wc_disk_serve(d, WC_DISK_WRITE, 1 << 20, 65536, false, c.end_ns + MS, &c);
 	end = c.end_ns;
 	wc_disk_serve(d, WC_DISK_READ, 0, 4096, false, end + 50 * MS, &c);
+	ck_assert_uint_eq(c.start_ns, end + 50 * MS);
 	ck_assert_uint_eq(c.background_ns, 0);
 	ck_assert_uint_eq(c.dirty_bytes, 65536);
 	end = c.end_ns;
-	/* just after it: the destage has begun and this request waits */
-	wc_disk_serve(d, WC_DISK_READ, 0, 4096, false, end + 100 * MS + 10000, &c);
-	check_sum(&c);
-	ck_assert_uint_gt(c.destage_ns, 0);
-	ck_assert_uint_eq(c.background_ns, 10000);
-	ck_assert_uint_eq(c.dirty_bytes, 0);
+	/* just after it: the destage has begun, and this request starts when
+	 * the range is on the media (it waited in the queue, not for a
+	 * destage of its own); the range is a row of its own, of an idle
+	 * period (cause 0), ending where the request starts */
+	{
+		const struct wc_disk_cost *rows;
+		uint64_t arrival = end + 100 * MS + 10000;
+
+		wc_disk_serve(d, WC_DISK_READ, 0, 4096, false, arrival, &c);
+		check_sum(&c);
+		ck_assert_uint_eq(c.destage_ns, 0);
+		ck_assert_uint_gt(c.start_ns, arrival);
+		ck_assert_uint_eq(wc_disk_destaged(d, &rows), 1);
+		ck_assert_int_eq(rows[0].op, WC_DISK_DESTAGE);
+		ck_assert_uint_eq(rows[0].cause_seq, 0);
+		ck_assert_uint_eq(rows[0].bytes, 65536);
+		ck_assert_uint_eq(rows[0].start_ns, end + 100 * MS);
+		ck_assert_uint_eq(rows[0].end_ns, c.start_ns);
+		ck_assert_uint_eq(rows[0].end_ns - rows[0].start_ns,
+				  rows[0].position_ns + rows[0].transfer_ns);
+		ck_assert_uint_eq(c.background_ns, rows[0].end_ns - rows[0].start_ns);
+		ck_assert_uint_eq(c.dirty_bytes, 0);
+	}
 	wc_disk_free(d);
 }
 END_TEST
@@ -385,6 +405,259 @@ START_TEST(invariants_random)
 }
 END_TEST
 
+/* Submits a command arriving at t. */
+static void submit(struct wc_disk *d, enum wc_disk_op op, uint64_t sector,
+		   uint64_t bytes, uint64_t t, uint64_t tag)
+{
+	struct wc_disk_req r = {
+		.op = op, .offset = sector * 512, .bytes = bytes,
+		.arrival_ns = t, .tag = tag,
+	};
+
+	ck_assert_int_eq(wc_disk_submit(d, &r), 0);
+}
+
+START_TEST(queue_shortest_positioning_first)
+{
+	struct wc_disk_params p;
+	struct wc_disk *d;
+	struct wc_disk_cost c;
+	uint64_t cap = 100 * GB / 512 * 512, n = cap / 512;
+	/* far, middle, near, as fractions of the capacity: from the outer
+	 * edge near is nearest, then middle (a 7 ms seek from near), far (20
+	 * ms) last, whatever the rotation (at most 8.3 ms) */
+	uint64_t sec[3] = { n / 100 * 99, n / 4, n / 200 };
+	uint64_t order[3], busy[2], t = GB, depth;
+	int i;
+
+	for (depth = 1; depth <= 32; depth += 31) {
+		plain_params(&p);
+		p.write_cache = false;
+		p.queue_depth = depth;
+		d = open_disk(&p, cap);
+		for (i = 0; i < 3; i++)
+			submit(d, WC_DISK_READ, sec[i], 4096, t, (uint64_t)i);
+		ck_assert_uint_eq(wc_disk_pending(d), 3);
+		ck_assert_uint_eq(wc_disk_next_start(d), t);
+		for (i = 0; i < 3; i++) {
+			ck_assert(wc_disk_next(d, &c));
+			check_sum(&c);
+			order[i] = c.tag;
+			ck_assert_uint_eq(c.queued, depth == 1 ? 1 : 3 - (uint32_t)i);
+			ck_assert_uint_ge(c.start_ns, c.arrival_ns);
+		}
+		ck_assert(!wc_disk_next(d, &c));
+		ck_assert_uint_eq(wc_disk_next_start(d), UINT64_MAX);
+		busy[depth == 1 ? 0 : 1] = c.end_ns - t;
+		if (depth == 1) {	/* no queueing: arrival order */
+			ck_assert_uint_eq(order[0], 0);
+			ck_assert_uint_eq(order[1], 1);
+			ck_assert_uint_eq(order[2], 2);
+		} else {		/* nearest first */
+			ck_assert_uint_eq(order[0], 2);
+			ck_assert_uint_eq(order[1], 1);
+			ck_assert_uint_eq(order[2], 0);
+		}
+		wc_disk_free(d);
+	}
+	ck_assert_uint_lt(busy[1], busy[0]);
+}
+END_TEST
+
+/* One far read among a stream of near ones that keeps 32 queued: only
+ * the age limit gets it served. */
+static uint64_t far_read_wait(double age_ms, uint64_t *max_service)
+{
+	struct wc_disk_params p;
+	struct wc_disk *d;
+	struct wc_disk_cost c;
+	uint64_t cap = 100 * GB / 512 * 512, n = cap / 512, t = GB, wait = 0;
+	unsigned seed = 3;
+	int i;
+	bool served = false;
+
+	plain_params(&p);
+	p.write_cache = false;
+	p.queue_depth = 32;
+	p.queue_age_ms = age_ms;
+	d = open_disk(&p, cap);
+	submit(d, WC_DISK_READ, n - 8, 4096, t, 1);
+	for (i = 0; i < 31; i++)
+		submit(d, WC_DISK_READ, (uint64_t)rand_r(&seed) % (n / 200), 4096, t, 0);
+	*max_service = 0;
+	for (i = 0; i < 2000 && !served; i++) {
+		ck_assert(wc_disk_next(d, &c));
+		check_sum(&c);
+		if (c.end_ns - c.start_ns > *max_service)
+			*max_service = c.end_ns - c.start_ns;
+		if (c.tag == 1) {
+			served = true;
+			wait = c.start_ns - c.arrival_ns;
+		}
+		submit(d, WC_DISK_READ, (uint64_t)rand_r(&seed) % (n / 200), 4096,
+		       c.end_ns, 0);
+	}
+	wc_disk_free(d);
+	return served ? wait : UINT64_MAX;
+}
+
+START_TEST(queue_starvation_bound)
+{
+	uint64_t wait, service;
+
+	/* without a limit the far read waits for ever (2000 others served) */
+	ck_assert_uint_eq(far_read_wait(0, &service), UINT64_MAX);
+	/* with one it starts within the limit plus the command in progress */
+	wait = far_read_wait(100, &service);
+	ck_assert_uint_ne(wait, UINT64_MAX);
+	ck_assert_uint_ge(wait, 100 * MS);
+	ck_assert_uint_le(wait, 100 * MS + service);
+	wait = far_read_wait(20, &service);
+	ck_assert_uint_ge(wait, 20 * MS);
+	ck_assert_uint_le(wait, 20 * MS + service);
+}
+END_TEST
+
+START_TEST(queue_drains_around_flush)
+{
+	struct wc_disk_params p;
+	struct wc_disk *d;
+	struct wc_disk_cost c[5];
+	uint64_t cap = 100 * GB / 512 * 512, n = cap / 512, t = GB, fl = 0;
+	int i, q;
+
+	for (q = 0; q < 2; q++) {
+		plain_params(&p);
+		p.idle_destage_ms = 0;
+		p.flush_queued = q == 1;
+		d = open_disk(&p, cap);
+		/* a write the cache takes, so the flush has work; two far
+		 * reads; the flush; a near read after it, the nearest of all */
+		submit(d, WC_DISK_WRITE, n / 2, 65536, t, 0);
+		submit(d, WC_DISK_READ, n / 100 * 99, 4096, t, 1);
+		submit(d, WC_DISK_READ, n / 100 * 98, 4096, t, 2);
+		submit(d, WC_DISK_FLUSH, 0, 0, t, 3);
+		submit(d, WC_DISK_READ, 8, 4096, t, 4);
+		for (i = 0; i < 5; i++) {
+			ck_assert(wc_disk_next(d, &c[i]));
+			check_sum(&c[i]);
+			if (c[i].op == WC_DISK_FLUSH)
+				fl = (uint64_t)i;
+			if (i > 0)
+				ck_assert_uint_ge(c[i].start_ns, c[i - 1].end_ns);
+		}
+		if (q == 0) {
+			/* SATA: everything before the flush is done before
+			 * it starts, and the near read waits behind it */
+			ck_assert_uint_eq(fl, 3);
+			ck_assert_uint_eq(c[3].destage_bytes, 65536);
+			ck_assert_uint_eq(c[4].tag, 4);
+		} else {
+			/* NVMe: the write, then the flush passes the reads */
+			ck_assert_uint_eq(c[0].tag, 0);
+			ck_assert_uint_eq(fl, 1);
+			ck_assert_uint_eq(c[1].destage_bytes, 65536);
+			ck_assert_uint_eq(c[2].tag, 4);
+		}
+		wc_disk_free(d);
+	}
+}
+END_TEST
+
+/* A random queued workload: every row adds up, commands never overlap,
+ * destage rows lie in their cause or between commands, and the rows'
+ * parts partition the busy time exactly. */
+START_TEST(destage_accounting)
+{
+	struct wc_disk_params p;
+	struct wc_disk *d;
+	struct wc_disk_cost c;
+	const struct wc_disk_cost *rows;
+	uint64_t t = GB, cap = 1 * GB / 512 * 512, last_end = 0, parts = 0,
+		 busy = 0, cover = 0, waited, nrows = 0, forced = 0, idle = 0,
+		 last_busy;
+	unsigned seed = 11;
+	size_t k, j;
+	int i;
+
+	wc_disk_params_init(&p);
+	p.cache_kib = 256;
+	p.idle_destage_ms = 5;
+	d = open_disk(&p, cap);
+	for (i = 0; i < 20000; i++) {
+		unsigned r = (unsigned)rand_r(&seed);
+		enum wc_disk_op op = r % 10 == 0 ? WC_DISK_FLUSH :
+			r % 3 == 0 ? WC_DISK_READ : WC_DISK_WRITE;
+		uint64_t off = (uint64_t)rand_r(&seed) % (cap / 4096) * 4096;
+		uint64_t len = 4096ull << (rand_r(&seed) % 6);
+		struct wc_disk_req q = { .op = op, .offset = off, .bytes = len,
+					 .fua = r % 7 == 0 };
+
+		if (off + len > cap)
+			q.offset = cap - len;
+		t += (uint64_t)(rand_r(&seed) % 3000) * 1000 + (r % 20 == 0 ? 300 * MS : 0);
+		q.arrival_ns = t;
+		ck_assert_int_eq(wc_disk_submit(d, &q), 0);
+		/* serve what would start before the next arrival, some of the
+		 * time (so that queues build up) */
+		while (wc_disk_pending(d) > (r % 4 == 0 ? 0u : 20u) &&
+		       wc_disk_next(d, &c)) {
+			check_sum(&c);
+			ck_assert_uint_ge(c.start_ns, last_end);
+			ck_assert_uint_ge(c.start_ns, c.arrival_ns);
+			last_busy = last_end;
+			ck_assert_uint_le(c.queued, 32);
+			ck_assert_uint_le(c.dirty_bytes, 256 * 1024);
+			waited = 0;
+			k = wc_disk_destaged(d, &rows);
+			for (j = 0; j < k; j++) {
+				const struct wc_disk_cost *w = &rows[j];
+
+				ck_assert_int_eq(w->op, WC_DISK_DESTAGE);
+				ck_assert_uint_eq(w->end_ns - w->start_ns,
+						  w->position_ns + w->transfer_ns);
+				ck_assert_uint_eq(w->overhead_ns + w->destage_ns, 0);
+				if (w->cause_seq == 0) {
+					ck_assert_uint_ge(w->start_ns, last_end);
+					ck_assert_uint_le(w->end_ns, c.start_ns);
+					last_busy = w->end_ns;
+					idle++;
+				} else {
+					ck_assert_uint_eq(w->cause_seq, c.seq);
+					ck_assert_uint_ge(w->start_ns, c.start_ns);
+					ck_assert_uint_le(w->end_ns, c.end_ns);
+					waited += w->end_ns - w->start_ns;
+					forced++;
+				}
+				if (j > 0)
+					ck_assert_uint_ge(w->start_ns, rows[j - 1].end_ns);
+				parts += w->position_ns + w->transfer_ns;
+				if (w->cause_seq == 0)
+					busy += w->end_ns - w->start_ns;
+				nrows++;
+			}
+			ck_assert_uint_eq(waited, c.destage_ns);
+			/* never idle while a command waits: one that did not
+			 * start on arrival started when the disk was free */
+			if (c.start_ns > c.arrival_ns)
+				ck_assert_uint_eq(c.start_ns, last_busy);
+			parts += c.overhead_ns + c.position_ns + c.transfer_ns;
+			/* commands' intervals contain their forced destage
+			 * and are disjoint from everything else */
+			busy += c.end_ns - c.start_ns;
+			last_end = c.end_ns;
+			cover++;
+		}
+	}
+	ck_assert_uint_eq(parts, busy);
+	ck_assert_uint_gt(forced, 100);
+	ck_assert_uint_gt(idle, 100);
+	ck_assert_uint_gt(nrows, 0);
+	ck_assert_uint_gt(cover, 10000);
+	wc_disk_free(d);
+}
+END_TEST
+
 START_TEST(param_files)
 {
 	char path[256];
@@ -461,6 +734,10 @@ static Suite *diskmodel_suite(void)
 	tcase_add_test(tc, fua_and_write_through);
 	tcase_add_test(tc, ssd_latency);
 	tcase_add_test(tc, invariants_random);
+	tcase_add_test(tc, queue_shortest_positioning_first);
+	tcase_add_test(tc, queue_starvation_bound);
+	tcase_add_test(tc, queue_drains_around_flush);
+	tcase_add_test(tc, destage_accounting);
 	tcase_add_test(tc, param_files);
 	suite_add_tcase(s, tc);
 	return s;

@@ -70,16 +70,19 @@ ledger_compare() {
 	echo "estimated $est 0 0 0"
 	{
 		echo "$csv"
-		cat "$x/ledger.tsv"
+		sort -t "$(printf '\t')" -k7,7n "$x/ledger.tsv"
 	} | awk -F '[,\t]' -v js="$js" -v jn="$jn" '
 	NR == 1 {
 		wbusy = $6 - $7; wf = $8; wj = $9; wd = $10 + $11 + $12 + $13 + $14; wp = $15
 		nf = $16; nj = $17; nd = $18 + $19 + $20 + $21 + $22
 		next
 	}
-	$1 == "seq" { next }
+	$1 == "seq" || $2 == "S" { next }
 	{
-		s = $9 - $8; busy += s
+		# busy: the union of the commands [arrival, answer], what the
+		# trace sees of them (rows sorted by arrival)
+		if ($7 > bend) { busy += $9 - $7; bend = $9 } else if ($9 > bend) { busy += $9 - bend; bend = $9 }
+		s = $9 - $8
 		if ($2 == "F") { f += s; next }
 		if ($3 >= js && $3 < js + jn) j += s; else dd += s
 		pos += $10 + $11 + $12; x += $15
@@ -106,11 +109,24 @@ for a in "$TMP"/out/*.tar.gz; do
 	[[ $(conf_get "$x" disk_model) == hdd7200 && $(conf_get "$x" write_cache_method) == model ]] ||
 		fail "$name: not recorded on the hdd7200 model"
 	[[ -f $x/ledger.tsv && $(wc -l <"$x/ledger.tsv") -gt 10 ]] || fail "$name: no ledger"
-	# The ledger's own invariants: parts add up, one request at a time.
+	# The ledger's own invariants (docs/capture-format.md): parts add up;
+	# one command at a time in the model's time (end_ns - late_ns); a
+	# destage row lies between commands (cause 0) or inside the command
+	# that waited for it, and those rows add up to its destage_ns.
 	awk -F '\t' 'NR > 1 {
 		if ($9 - $19 != $8 + $10 + $11 + $12 + $15 || $12 != $13 + $14) { print "row " $1 ": parts do not add up"; exit 1 }
-		if (prev != "" && $8 < prev) { print "row " $1 ": starts before the previous one ended"; exit 1 }
-		prev = $9 }' "$x/ledger.tsv" || fail "$name: bad ledger"
+		if ($2 == "S") {
+			if ($10 + $11 != 0) { print "destage row with overhead"; exit 1 }
+			if ($20 == 0) { if ($8 < end) { print "idle destage row inside a command"; exit 1 } }
+			else if ($20 != seq || $8 < start || $9 > end) { print "destage row outside its command " $20; exit 1 }
+			else waited += $9 - $8
+			if ($20 == 0) end = $9
+			next
+		}
+		if (seq != "" && waited != want) { print "row " seq ": destage rows " waited " != destage_ns " want; exit 1 }
+		if ($8 < end || $8 < $7) { print "row " $1 ": starts before the previous one ended"; exit 1 }
+		seq = $1; start = $8; end = $9 - $19; want = $11; waited = 0 }
+		END { if (seq != "" && waited != want) { print "row " seq ": destage rows do not add up"; exit 1 } }' "$x/ledger.tsv" || fail "$name: bad ledger"
 	ledger_compare "$a" >"$TMP/cmp"
 	est=$(awk '$1 == "estimated" { print $2 }' "$TMP/cmp")
 	lam=$(awk '$1 == "latency" { print $2 }' "$TMP/cmp")

@@ -18,6 +18,16 @@ struct extent {
 	uint64_t start, end;		/* sectors, [start, end) */
 };
 
+/* A command submitted and not yet picked; where it lies on the platter is
+ * worked out once, at submission, for the scheduler's every look at it. */
+struct pend {
+	struct wc_disk_req r;
+	uint64_t seq;
+	uint64_t s, e;			/* sectors, [s, e) */
+	uint64_t cyl;
+	double angle;			/* of its first sector, in turns */
+};
+
 struct wc_disk {
 	struct wc_disk_params p;
 	uint64_t sectors;
@@ -26,7 +36,9 @@ struct wc_disk {
 	double seek_a, seek_b;		/* ns per sqrt(cylinder), per cylinder */
 	uint64_t cache_bytes;
 	uint64_t seq;
-	uint64_t busy_until;		/* end of the last request */
+	uint64_t busy_until;		/* end of the last command or destage */
+	uint64_t last_end;		/* end of the last command */
+	uint64_t idle_ns;		/* idle destage since the last command */
 	/* the head: where the last media access ended, and when */
 	uint64_t head_sector;
 	uint64_t head_time;
@@ -40,6 +52,14 @@ struct wc_disk {
 	struct extent *ext;
 	size_t next;
 	uint64_t dirty_sectors;
+	/* commands waiting, in arrival order */
+	struct pend *pend;
+	size_t npend;
+	uint64_t last_arrival;
+	/* destage rows since the last command was picked */
+	struct wc_disk_cost *rows;
+	size_t nrows;
+	bool rows_stale;		/* a command was picked since: clear */
 };
 
 /* ------------------------------------------------------------ parameters */
@@ -74,6 +94,9 @@ static const struct pdesc {
 	D(idle_destage_ms, 0, 1e6),
 	D(stream_window_us, 0, 1e6),
 	U(readahead_kib, 0, 1048576),
+	U(queue_depth, 1, WC_DISK_MAX_QUEUE),
+	D(queue_age_ms, 0, 1e6),
+	B(flush_queued),
 #undef D
 #undef U
 #undef B
@@ -98,6 +121,8 @@ void wc_disk_params_init(struct wc_disk_params *p)
 	p->idle_destage_ms = 100;
 	p->stream_window_us = 500;
 	p->readahead_kib = 512;
+	p->queue_depth = 32;
+	p->queue_age_ms = 500;
 }
 
 int wc_disk_param_set(struct wc_disk_params *p, const char *key,
@@ -283,7 +308,9 @@ int wc_disk_open(struct wc_disk **dp, const struct wc_disk_params *p,
 	if (!d)
 		goto no_memory;
 	d->ext = calloc(WC_DISK_MAX_EXTENTS, sizeof(*d->ext));
-	if (!d->ext)
+	d->pend = calloc(WC_DISK_MAX_PENDING, sizeof(*d->pend));
+	d->rows = calloc(WC_DISK_MAX_EXTENTS + 1, sizeof(*d->rows));
+	if (!d->ext || !d->pend || !d->rows)
 		goto free_disk;
 	d->p = *p;
 	d->sectors = capacity_bytes / SECTOR;
@@ -301,7 +328,7 @@ int wc_disk_open(struct wc_disk **dp, const struct wc_disk_params *p,
 	*dp = d;
 	return 0;
 free_disk:
-	free(d);
+	wc_disk_free(d);
 no_memory:
 	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
 			  "out of memory");
@@ -312,6 +339,8 @@ void wc_disk_free(struct wc_disk *d)
 	if (!d)
 		return;
 	free(d->ext);
+	free(d->pend);
+	free(d->rows);
 	free(d);
 }
 
@@ -368,12 +397,6 @@ uint64_t wc_disk_dirty_bytes(const struct wc_disk *d)
 	return d->dirty_sectors * SECTOR;
 }
 
-void wc_disk_busy_until(struct wc_disk *d, uint64_t end_ns)
-{
-	if (end_ns > d->busy_until)
-		d->busy_until = end_ns;
-}
-
 static uint64_t ns_of(double x)
 {
 	return x <= 0 ? 0 : (uint64_t)llround(x);
@@ -396,34 +419,55 @@ static uint64_t ra_top(const struct wc_disk *d, uint64_t t)
 	return top > d->sectors ? d->sectors : top;
 }
 
+/* Where a sector lies: its cylinder and its angle, in turns. */
+static void place(const struct wc_disk *d, uint64_t sector, uint64_t *cyl,
+		  double *angle)
+{
+	double x = stroke_pos(d, sector) * d->tracks;
+
+	*cyl = wc_disk_cylinder(d, sector);
+	*angle = x - floor(x);
+}
+
+/* Positioning for a media access at time t to sector (at cyl, angle): no
+ * I/O, no change; what media() pays and what the scheduler compares. */
+static void locate(const struct wc_disk *d, uint64_t t, uint64_t sector,
+		   uint64_t cyl, double angle, bool is_read, uint64_t *seek,
+		   uint64_t *rot)
+{
+	uint64_t hcyl;
+	double head;
+
+	*seek = *rot = 0;
+	if (d->head_valid && sector == d->head_sector &&
+	    t - d->head_time <= (uint64_t)(d->p.stream_window_us * 1000))
+		return;		/* still streaming: no positioning */
+	if (d->p.model != WC_DISK_HDD) {
+		*seek = ns_of((is_read ? d->p.read_us : d->p.write_us) * 1000);
+		return;
+	}
+	hcyl = d->head_valid ? wc_disk_cylinder(d, d->head_sector) : 0;
+	*seek = wc_disk_seek_ns(d, cyl > hcyl ? cyl - hcyl : hcyl - cyl);
+	head = fmod((double)(t + *seek), d->rev_ns) / d->rev_ns;
+	*rot = ns_of((angle - head - floor(angle - head)) * d->rev_ns);
+}
+
 /* One media access at time t of [sector, sector + n): adds its parts to
  * *seek, *rot, *xfer and returns when it ends. */
 static uint64_t media(struct wc_disk *d, uint64_t t, uint64_t sector,
 		      uint64_t n, bool is_read, uint64_t *seek, uint64_t *rot,
 		      uint64_t *xfer)
 {
-	uint64_t sk = 0, rt = 0, tx, cyl, hcyl;
-	double rate = wc_disk_media_rate(d, sector), x, target, head;
+	uint64_t sk, rt, tx, cyl;
+	double rate = wc_disk_media_rate(d, sector), angle;
 
 	/* any media access ends the read-ahead's growth */
 	if (d->ra_valid && d->ra_growing) {
 		d->ra_hi = ra_top(d, t);
 		d->ra_growing = false;
 	}
-	if (d->head_valid && sector == d->head_sector &&
-	    t - d->head_time <= (uint64_t)(d->p.stream_window_us * 1000)) {
-		/* still streaming: no positioning */
-	} else if (d->p.model == WC_DISK_HDD) {
-		cyl = wc_disk_cylinder(d, sector);
-		hcyl = d->head_valid ? wc_disk_cylinder(d, d->head_sector) : 0;
-		sk = wc_disk_seek_ns(d, cyl > hcyl ? cyl - hcyl : hcyl - cyl);
-		x = stroke_pos(d, sector) * d->tracks;
-		target = x - floor(x);
-		head = fmod((double)(t + sk), d->rev_ns) / d->rev_ns;
-		rt = ns_of((target - head - floor(target - head)) * d->rev_ns);
-	} else {
-		sk = ns_of((is_read ? d->p.read_us : d->p.write_us) * 1000);
-	}
+	place(d, sector, &cyl, &angle);
+	locate(d, t, sector, cyl, angle, is_read, &sk, &rt);
 	tx = ns_of((double)n * SECTOR / rate * NS);
 	*seek += sk;
 	*rot += rt;
@@ -501,12 +545,14 @@ static void ext_add(struct wc_disk *d, uint64_t s, uint64_t e)
 	d->ext[i].end = ne;
 }
 
-/* Destages the next dirty range in C-LOOK order from the head at time t;
- * returns when it is on the media. */
-static uint64_t destage_one(struct wc_disk *d, uint64_t t, struct wc_disk_cost *c)
+/* Destages the next dirty range in C-LOOK order from the head at time t,
+ * as a row of its own caused by command cause (0: an idle period); returns
+ * when it is on the media. */
+static uint64_t destage_one(struct wc_disk *d, uint64_t t, uint64_t cause)
 {
-	uint64_t head = d->head_valid ? d->head_sector : 0, sk = 0, rt = 0, tx = 0;
+	uint64_t head = d->head_valid ? d->head_sector : 0;
 	size_t i = ext_find(d, head + 1);
+	struct wc_disk_cost row;
 	struct extent e;
 
 	/* ext_find gives the first range ending after the head; it may start
@@ -517,9 +563,21 @@ static uint64_t destage_one(struct wc_disk *d, uint64_t t, struct wc_disk_cost *
 	memmove(&d->ext[i], &d->ext[i + 1], (d->next - i - 1) * sizeof(*d->ext));
 	d->next--;
 	d->dirty_sectors -= e.end - e.start;
-	t = media(d, t, e.start, e.end - e.start, false, &sk, &rt, &tx);
-	if (c)
-		c->destage_bytes += (e.end - e.start) * SECTOR;
+	memset(&row, 0, sizeof(row));
+	row.op = WC_DISK_DESTAGE;
+	row.sector = e.start;
+	row.bytes = (e.end - e.start) * SECTOR;
+	row.arrival_ns = row.start_ns = t;
+	t = media(d, t, e.start, e.end - e.start, false, &row.seek_ns,
+		  &row.rotation_ns, &row.transfer_ns);
+	row.position_ns = row.seek_ns + row.rotation_ns;
+	row.end_ns = t;
+	row.dirty_bytes = d->dirty_sectors * SECTOR;
+	row.cause_seq = cause;
+	/* each destage removes a range, and ranges are added only after a
+	 * command's destages: the list never holds more than there were */
+	if (d->nrows <= WC_DISK_MAX_EXTENTS)
+		d->rows[d->nrows++] = row;
 	return t;
 }
 
@@ -535,46 +593,42 @@ static bool read_cached(const struct wc_disk *d, uint64_t s, uint64_t e,
 	return d->ra_valid && s >= d->ra_lo && e <= ra_top(d, t);
 }
 
-void wc_disk_serve(struct wc_disk *d, enum wc_disk_op op, uint64_t offset,
-		   uint64_t bytes, bool fua, uint64_t arrival_ns,
-		   struct wc_disk_cost *c)
+/* A write the cache takes (it may have to make room first). */
+static bool write_cached(const struct wc_disk *d, const struct pend *q)
 {
-	uint64_t s = offset / SECTOR, e, t, bg, iface;
+	return q->r.op == WC_DISK_WRITE && d->cache_bytes > 0 && !q->r.fua &&
+		(q->e - q->s) * SECTOR <= d->cache_bytes;
+}
 
-	e = (offset + bytes + SECTOR - 1) / SECTOR;
-	if (e > d->sectors)
-		e = d->sectors;
-	if (s > e)
-		s = e;
+static void rows_fresh(struct wc_disk *d)
+{
+	if (d->rows_stale) {
+		d->nrows = 0;
+		d->rows_stale = false;
+	}
+}
+
+/* Serves command q starting at t. */
+static void serve_one(struct wc_disk *d, const struct pend *q, uint64_t t,
+		      struct wc_disk_cost *c)
+{
+	uint64_t s = q->s, e = q->e, iface, t0;
+	enum wc_disk_op op = q->r.op;
+
 	memset(c, 0, sizeof(*c));
-	c->seq = ++d->seq;
+	c->seq = q->seq;
 	c->op = op;
 	c->sector = op == WC_DISK_FLUSH ? 0 : s;
-	c->bytes = op == WC_DISK_FLUSH ? 0 : bytes;
-	c->fua = fua;
-	c->arrival_ns = arrival_ns;
-	c->start_ns = arrival_ns > d->busy_until ? arrival_ns : d->busy_until;
-
-	/* idle destage since the last request, in the background until the
-	 * arrival; a range still being written delays this request */
-	t = c->start_ns;
-	if (d->dirty_sectors > 0 && d->p.idle_destage_ms > 0 && d->seq > 1) {
-		bg = d->busy_until + ns_of(d->p.idle_destage_ms * 1e6);
-		while (d->dirty_sectors > 0 && bg < c->start_ns)
-			bg = destage_one(d, bg, NULL);
-		if (bg > d->busy_until + ns_of(d->p.idle_destage_ms * 1e6)) {
-			uint64_t from = d->busy_until + ns_of(d->p.idle_destage_ms * 1e6);
-
-			c->background_ns = (bg < c->start_ns ? bg : c->start_ns) - from;
-			if (bg > c->start_ns) {
-				c->destage_ns += bg - c->start_ns;
-				t = bg;
-			}
-		}
-	}
+	c->bytes = op == WC_DISK_FLUSH ? 0 : q->r.bytes;
+	c->fua = q->r.fua;
+	c->arrival_ns = q->r.arrival_ns;
+	c->start_ns = t;
+	c->tag = q->r.tag;
+	c->background_ns = d->idle_ns;
+	d->idle_ns = 0;
 	c->overhead_ns = ns_of(d->p.overhead_us * 1000);
 	t += c->overhead_ns;
-	iface = ns_of((double)bytes / (d->p.interface_mbs * 1e6) * NS);
+	iface = ns_of((double)q->r.bytes / (d->p.interface_mbs * 1e6) * NS);
 
 	switch (op) {
 	case WC_DISK_FLUSH:
@@ -584,23 +638,19 @@ void wc_disk_serve(struct wc_disk *d, enum wc_disk_op op, uint64_t offset,
 			t += ns_of(d->p.flush_us * 1000);
 			break;
 		}
-		{
-			uint64_t t0 = t;
-
-			while (d->dirty_sectors > 0)
-				t = destage_one(d, t, c);
-			c->destage_ns += t - t0;
-		}
+		t0 = t;
+		while (d->dirty_sectors > 0)
+			t = destage_one(d, t, c->seq);
+		c->destage_ns = t - t0;
 		break;
 	case WC_DISK_WRITE:
-		if (d->cache_bytes > 0 && !fua && (e - s) * SECTOR <= d->cache_bytes) {
-			uint64_t t0 = t;
-
+		if (write_cached(d, q)) {
+			t0 = t;
 			while (d->next > 0 &&
 			       ((d->dirty_sectors + ext_new(d, s, e)) * SECTOR > d->cache_bytes ||
 				d->next >= WC_DISK_MAX_EXTENTS))
-				t = destage_one(d, t, c);
-			c->destage_ns += t - t0;
+				t = destage_one(d, t, c->seq);
+			c->destage_ns = t - t0;
 			ext_add(d, s, e);
 			c->cache_hit = true;
 			c->transfer_ns = iface;
@@ -621,12 +671,163 @@ void wc_disk_serve(struct wc_disk *d, enum wc_disk_op op, uint64_t offset,
 		}
 		break;
 	case WC_DISK_DISCARD:
+	case WC_DISK_DESTAGE:
 		break;
 	}
+	for (size_t i = 0; i < d->nrows; i++)
+		if (d->rows[i].cause_seq == c->seq)
+			c->destage_bytes += d->rows[i].bytes;
 	c->position_ns = c->seek_ns + c->rotation_ns;
 	c->end_ns = t;
 	c->dirty_bytes = d->dirty_sectors * SECTOR;
-	d->busy_until = t;
+	d->busy_until = d->last_end = t;
+}
+
+/* The positioning command q would pay starting at t: what the scheduler
+ * orders by.  A cache hit, a discard or a queued flush pays none. */
+static uint64_t position_of(const struct wc_disk *d, const struct pend *q,
+			    uint64_t t)
+{
+	uint64_t sk, rt;
+
+	t += ns_of(d->p.overhead_us * 1000);
+	switch (q->r.op) {
+	case WC_DISK_READ:
+		if (read_cached(d, q->s, q->e, t))
+			return 0;
+		break;
+	case WC_DISK_WRITE:
+		if (write_cached(d, q))
+			return 0;
+		break;
+	default:
+		return 0;
+	}
+	locate(d, t, q->s, q->cyl, q->angle, q->r.op == WC_DISK_READ, &sk, &rt);
+	return sk + rt;
+}
+
+void wc_disk_advance(struct wc_disk *d, uint64_t t)
+{
+	uint64_t from, idle = ns_of(d->p.idle_destage_ms * 1e6), end;
+
+	rows_fresh(d);
+	if (d->npend > 0 || d->dirty_sectors == 0 || idle == 0)
+		return;
+	from = d->last_end + idle;
+	if (from < d->busy_until)
+		from = d->busy_until;
+	while (d->dirty_sectors > 0 && from < t) {
+		end = destage_one(d, from, 0);
+		d->idle_ns += end - from;
+		from = d->busy_until = end;
+	}
+}
+
+int wc_disk_submit(struct wc_disk *d, const struct wc_disk_req *r)
+{
+	struct pend *q;
+	uint64_t e;
+
+	rows_fresh(d);
+	if (d->npend >= WC_DISK_MAX_PENDING)
+		return -1;
+	q = &d->pend[d->npend];
+	q->r = *r;
+	if (q->r.arrival_ns < d->last_arrival)
+		q->r.arrival_ns = d->last_arrival;
+	wc_disk_advance(d, q->r.arrival_ns);
+	d->last_arrival = q->r.arrival_ns;
+	q->s = r->offset / SECTOR;
+	e = r->offset + r->bytes < r->offset ? UINT64_MAX :
+		(r->offset + r->bytes + SECTOR - 1) / SECTOR;
+	q->e = e > d->sectors ? d->sectors : e;
+	if (q->s > q->e)
+		q->s = q->e;
+	if (r->op == WC_DISK_FLUSH)
+		q->s = q->e = 0;
+	place(d, q->s, &q->cyl, &q->angle);
+	q->seq = ++d->seq;
+	d->npend++;
+	return 0;
+}
+
+uint64_t wc_disk_next_start(const struct wc_disk *d)
+{
+	if (d->npend == 0)
+		return UINT64_MAX;
+	return d->pend[0].r.arrival_ns > d->busy_until ?
+		d->pend[0].r.arrival_ns : d->busy_until;
+}
+
+bool wc_disk_next(struct wc_disk *d, struct wc_disk_cost *c)
+{
+	uint64_t t, best_pos = UINT64_MAX, pos;
+	size_t inq = 0, n, i, best = 0;
+	struct pend q;
+
+	rows_fresh(d);
+	if (d->npend == 0)
+		return false;
+	t = wc_disk_next_start(d);
+	/* the device's queue: the first queue_depth that have arrived */
+	while (inq < d->npend && inq < d->p.queue_depth &&
+	       d->pend[inq].r.arrival_ns <= t)
+		inq++;
+	/* a SATA flush: alone, once all before it are done, and before all
+	 * after it */
+	n = inq;
+	if (!d->p.flush_queued)
+		for (i = 0; i < inq; i++)
+			if (d->pend[i].r.op == WC_DISK_FLUSH) {
+				n = i == 0 ? 1 : i;
+				break;
+			}
+	if (d->p.queue_age_ms > 0 &&
+	    t - d->pend[0].r.arrival_ns >= ns_of(d->p.queue_age_ms * 1e6)) {
+		best = 0;	/* the age limit: the oldest */
+	} else {
+		for (i = 0; i < n && best_pos > 0; i++) {
+			pos = position_of(d, &d->pend[i], t);
+			if (pos < best_pos) {
+				best_pos = pos;
+				best = i;
+			}
+		}
+	}
+	q = d->pend[best];
+	memmove(&d->pend[best], &d->pend[best + 1],
+		(d->npend - best - 1) * sizeof(*d->pend));
+	d->npend--;
+	serve_one(d, &q, t, c);
+	c->queued = (uint32_t)inq;
+	d->rows_stale = true;
+	return true;
+}
+
+size_t wc_disk_destaged(const struct wc_disk *d, const struct wc_disk_cost **rows)
+{
+	*rows = d->rows;
+	return d->nrows;
+}
+
+size_t wc_disk_pending(const struct wc_disk *d)
+{
+	return d->npend;
+}
+
+void wc_disk_serve(struct wc_disk *d, enum wc_disk_op op, uint64_t offset,
+		   uint64_t bytes, bool fua, uint64_t arrival_ns,
+		   struct wc_disk_cost *c)
+{
+	struct wc_disk_req r = {
+		.op = op, .offset = offset, .bytes = bytes, .fua = fua,
+		.arrival_ns = arrival_ns,
+	};
+
+	memset(c, 0, sizeof(*c));
+	if (wc_disk_submit(d, &r) == 0)
+		wc_disk_next(d, c);
 }
 
 /* ------------------------------------------------------------ ledger */
@@ -636,22 +837,23 @@ int wc_disk_ledger_header(FILE *fp)
 	return fprintf(fp, "seq\top\tsector\tbytes\tfua\tcache_hit\tarrival_ns\t"
 		       "start_ns\tend_ns\toverhead_ns\tdestage_ns\tposition_ns\t"
 		       "seek_ns\trotation_ns\ttransfer_ns\tdestage_bytes\t"
-		       "background_ns\tdirty_bytes\tlate_ns\n");
+		       "background_ns\tdirty_bytes\tlate_ns\tcause_seq\tqueued\t"
+		       "region\n");
 }
 
 int wc_disk_ledger_row(FILE *fp, const struct wc_disk_cost *c)
 {
-	static const char ops[] = { 'R', 'W', 'F', 'D' };
+	static const char ops[] = { 'R', 'W', 'F', 'D', 'S' };
 
 	return fprintf(fp, "%" PRIu64 "\t%c\t%" PRIu64 "\t%" PRIu64 "\t%d\t%d\t"
 		       "%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t"
 		       "%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t"
 		       "%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t"
-		       "%" PRIu64 "\n",
+		       "%" PRIu64 "\t%" PRIu64 "\t%" PRIu32 "\t%" PRIu32 "\n",
 		       c->seq, ops[c->op], c->sector, c->bytes, c->fua,
 		       c->cache_hit, c->arrival_ns, c->start_ns,
 		       c->end_ns + c->late_ns, c->overhead_ns, c->destage_ns,
 		       c->position_ns, c->seek_ns, c->rotation_ns, c->transfer_ns,
 		       c->destage_bytes, c->background_ns, c->dirty_bytes,
-		       c->late_ns);
+		       c->late_ns, c->cause_seq, c->queued, c->region);
 }
