@@ -13,12 +13,16 @@
 # Scale with environment variables (defaults: about 10 minutes on a
 # quiet 2-core machine, 3 GB in $TMPDIR):
 #   BENCH_EVENTS=10000000   events of every shape
-#   BENCH_SHAPES="capture_gen wcsynth fixture-xfs sample-hdd7200-xfs-cache-on-barrier-on-run1"
+#   BENCH_SHAPES="capture_gen wcsynth fixture-xfs sample-hdd7200-xfs-cache-on-barrier-on-run1 merge-heavy"
 #                       capture_gen: bench/capture_gen (ext4-like, load);
 #                       wcsynth: tests/wcsynth's disk model;
-#                       fixture-NAME: tests/fixtures/reader/NAME, and
-#                       sample-NAME: samples/NAME.tar.xz, both recorded
+#                       fixture-NAME: tests/fixtures/reader/NAME,
+#                       sample-NAME: samples/NAME.tar.xz, and
+#                       merge-heavy: bench/merge-heavy-xfs.tar.xz (many
+#                       small files copied onto XFS, 8.6 bios merged to a
+#                       request: bench/record-merge-heavy.sh), recorded
 #                       captures repeated in time by bench/replicate
+#   BENCH_MERGE_EVENTS=12000000  events of the merge-heavy shape
 #   BENCH_BTT=1         0 skips blkparse and btt
 #   BENCH_ARCHIVES=1    0 skips the tar.zst and tar.gz forms
 #   BENCH_BIG_EVENTS=100000000  events of the longest trace, streamed on
@@ -40,7 +44,8 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$top"
 
 events=${BENCH_EVENTS:-10000000}
-shapes=${BENCH_SHAPES:-capture_gen wcsynth fixture-xfs sample-hdd7200-xfs-cache-on-barrier-on-run1}
+shapes=${BENCH_SHAPES:-capture_gen wcsynth fixture-xfs sample-hdd7200-xfs-cache-on-barrier-on-run1 merge-heavy}
+merge_events=${BENCH_MERGE_EVENTS:-12000000}
 with_btt=${BENCH_BTT:-1}
 with_archives=${BENCH_ARCHIVES:-1}
 big=${BENCH_BIG_EVENTS:-100000000}
@@ -92,6 +97,22 @@ events_of() {
 	"$wc" --format json "$1" | sed -n 's/^ *"events": \([0-9]*\),$/\1/p' | head -n 1
 }
 
+# replicate_capture ARCHIVE EVENTS DIR: the recorded capture ARCHIVE
+# (NAME.tar.xz holding NAME/) repeated in time to EVENTS events in DIR.
+replicate_capture() {
+	local archive=$1 n=$2 dir=$3 name src
+	name=${archive##*/}
+	name=${name%.tar.xz}
+	mkdir -p "$tmp/unpack"
+	tar -xf "$archive" -C "$tmp/unpack"
+	src=$tmp/unpack/$name
+	# capture.conf names the destination and the journal; the phases'
+	# times hold only for the first copy; pack() says trace_files.
+	grep -v '^trace_files' "$src/capture.conf" >"$dir/capture.conf"
+	"$BUILD/bench/replicate" -n "$n" -o "$dir/trace" "$src"/trace/*.blktrace.*
+	rm -rf "$tmp/unpack"
+}
+
 # make_shape SHAPE DIR: a per-CPU capture of about $events events in DIR.
 make_shape() {
 	local shape=$1 dir=$2 name src
@@ -107,15 +128,9 @@ make_shape() {
 		"$BUILD/bench/replicate" -n "$events" -o "$dir/trace" \
 			"tests/fixtures/reader/$name"/*.blktrace.* ;;
 	sample-*)
-		name=${shape#sample-}
-		mkdir -p "$tmp/unpack"
-		tar -xf "samples/$name.tar.xz" -C "$tmp/unpack"
-		src=$tmp/unpack/$name
-		# capture.conf names the destination and the journal; the
-		# phases' times hold only for the first copy.
-		cp "$src/capture.conf" "$dir/"
-		"$BUILD/bench/replicate" -n "$events" -o "$dir/trace" "$src"/trace/*.blktrace.*
-		rm -rf "$tmp/unpack" ;;
+		replicate_capture "samples/${shape#sample-}.tar.xz" "$events" "$dir" ;;
+	merge-heavy)
+		replicate_capture bench/merge-heavy-xfs.tar.xz "$merge_events" "$dir" ;;
 	*)
 		echo "bench: unknown shape '$shape'" >&2
 		exit 2 ;;

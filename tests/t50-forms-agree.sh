@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# t49-forms-agree.sh - one trace, whatever form it comes in, gives one
+# t50-forms-agree.sh - one trace, whatever form it comes in, gives one
 # report.  Every recorded and generated input of the tree (the reader
-# fixtures, traces derived from them, every sample capture, wcsynth's
-# output) is read as per-CPU files (a directory, and a base name where
-# there is one device), as one merged "blkparse -d" file, as that file on
-# standard input, and packed as tar.gz, tar.zst and zip; each capture
+# fixtures, traces derived from them, every sample capture, the
+# merge-heavy capture of make bench, wcsynth's output) is read as
+# per-CPU files (a directory, and a base name where there is one
+# device), as one merged "blkparse -d" file, as that file on standard
+# input, and packed as tar.gz, tar.zst and zip; each capture
 # also as its .tar.xz, unpacked, packed as wccapture packs it
 # (capture.conf announcing trace_files), with a capture.conf that
 # announces too few trace files, and in reverse member order.  The JSON
@@ -69,7 +70,7 @@ add_trace "fixtures ext4 and xfs as two devices" two/*
 add_trace "wcsynth plain" plain.blktrace.*
 "$WCSYNTH" -n 80 -b -o -S 7 -c cap/synth-two >/dev/null
 "$WCSYNTH" -n 120 -N -F -S 3 -c cap/synth-ncq >/dev/null
-for s in "$TOP"/samples/*.tar.xz; do
+for s in "$TOP"/samples/*.tar.xz "$TOP"/bench/merge-heavy-xfs.tar.xz; do
 	tar -xf "$s" -C cap
 done
 [[ -d cap/hdd7200-xfs-cache-on-barrier-on-run1 ]] || fail "samples/ is not unpacked as expected"
@@ -204,7 +205,7 @@ for c in cap/*; do
 	for how in packed short; do
 		k=${#traces[@]}
 		[[ $how == packed ]] || k=$((k - 1))
-		cp conf.orig "$c/capture.conf"
+		grep -v '^trace_files' conf.orig >"$c/capture.conf" || true
 		echo "trace_files = $k" >>"$c/capture.conf"
 		tar -C cap -cf - "${first[@]}" "${traces[@]}" "${rest[@]}" | zstd -q -o "$how/$name.tar.zst"
 	done
@@ -225,6 +226,8 @@ inputs=()
 for name in "${caps[@]}"; do
 	if [[ -e $TOP/samples/$name.tar.xz ]]; then
 		inputs+=("$TOP/samples/$name.tar.xz")
+	elif [[ -e $TOP/bench/$name.tar.xz ]]; then
+		inputs+=("$TOP/bench/$name.tar.xz")
 	else
 		inputs+=("packed/$name.tar.zst")
 	fi
