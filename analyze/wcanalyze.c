@@ -23,12 +23,14 @@
 #include "report.h"
 #include "summary.h"
 #include "wcerr.h"
+#include "whatif.h"
 
 #define PROG "wcanalyze"
 
 enum mode {
 	MODE_ANALYZE,   /* the default: attribute elapsed time */
 	MODE_DUMP,      /* --dump: every event, as blkparse prints it */
+	MODE_WHATIF,    /* --what-if: replays through the disk model */
 };
 
 struct options {
@@ -41,6 +43,8 @@ struct options {
 	const char *baseline;               /* --baseline */
 	const char *output;                 /* --output DIR: a bundle */
 	unsigned jobs;                      /* --jobs; 0: online CPUs */
+	struct wc_whatif_spec specs[WC_WHATIF_MAX_SPECS];   /* --what-if */
+	size_t nspecs;
 };
 
 static void usage(FILE *fp)
@@ -49,6 +53,8 @@ static void usage(FILE *fp)
 		"usage: " PROG " [--format text|json|csv] [--journal START+LEN]\n"
 		"                 [--media-rate MB/s] [--baseline NAME]\n"
 		"                 [--output DIR] [--jobs N] INPUT...\n"
+		"       " PROG " --what-if SPEC [--what-if SPEC]... [--format F]\n"
+		"                 [--journal START+LEN] [--output DIR] INPUT\n"
 		"       " PROG " --dump INPUT...\n"
 		"       " PROG " --help | --version\n"
 		"\n"
@@ -69,6 +75,12 @@ static void usage(FILE *fp)
 		"                  index.html) into DIR and print index.html's path\n"
 		"  -j, --jobs N    analyse up to N inputs at once (default: the\n"
 		"                  number of CPUs); the report is the same\n"
+		"  -w, --what-if SPEC\n"
+		"                  replay INPUT's main device through the disk model\n"
+		"                  as recorded and as SPEC says (KEY=VALUE,...: disk=\n"
+		"                  hdd7200|ssd|ssd-plp|PATH, cache=on|off,\n"
+		"                  barrier=on|off, capacity=BYTES, or a disk\n"
+		"                  parameter); compared with the replay as recorded\n"
 		"  -h, --help      show this help and exit\n"
 		"  -V, --version   show the version and exit\n");
 }
@@ -319,6 +331,67 @@ out:
 	return status;
 }
 
+/* Replays the one INPUT as recorded and as each --what-if says, and
+ * reports them as captures compared with the replay as recorded. */
+static int run_whatif(const struct options *o)
+{
+	struct wc_whatif_opts wo = { .analysis = o->analysis };
+	struct wc_whatif *w = NULL;
+	struct wc_summary *sum = NULL;
+	struct wc_bundle *b = NULL;
+	struct wc_err err;
+	int status = WC_EXIT_OK;
+	size_t i;
+
+	if (o->ninputs != 1)
+		return usage_error("%s", "--what-if takes one INPUT");
+	wc_err_clear(&err);
+	if (o->output) {
+		if (wc_bundle_open(&b, o->output, &err) < 0)
+			return report(&err);
+		wo.analysis.series = true;
+	}
+	if (wc_whatif_run(&w, o->inputs[0], o->specs, o->nspecs, &wo, &err) < 0) {
+		status = err.kind == WC_ERR_USAGE ? (report(&err), WC_EXIT_USAGE) :
+						    report(&err);
+		goto out;
+	}
+	for (i = 0; i < wc_whatif_count(w); i++)
+		report_warnings(wc_whatif_analyses(w)[i]);
+	for (i = 0; i < wc_whatif_nnotes(w); i++) {
+		char e[WC_ESCAPE_SIZE(512)];
+
+		fprintf(stderr, PROG ": %s\n",
+			wc_escape_text(wc_whatif_note(w, i), e, sizeof(e)));
+	}
+	for (i = 0; b && i < wc_whatif_count(w); i++)
+		if (wc_bundle_add(b, wc_whatif_analyses(w)[i], &err) < 0) {
+			status = report(&err);
+			goto out;
+		}
+	if (wc_summary_build(&sum, wc_whatif_analyses(w), wc_whatif_count(w),
+			     wc_whatif_baseline(w), &err) < 0) {
+		status = report(&err);
+		goto out;
+	}
+	if (!b) {
+		if (wc_report_write(stdout, o->format, sum, &err) < 0)
+			status = report(&err);
+		goto out;
+	}
+	if (wc_bundle_close(b, sum, &err) < 0) {
+		status = report(&err);
+		goto out;
+	}
+	wc_escape_text_put(stdout, wc_bundle_index(b));
+	putchar('\n');
+out:
+	wc_summary_free(sum);
+	wc_bundle_free(b);
+	wc_whatif_free(w);
+	return status;
+}
+
 /* True when some INPUT is named NAME.  Opening an input reads only its
  * metadata, so a misspelt --baseline fails before minutes of analysis
  * and before a bundle folder is half written.  Standard input cannot be
@@ -398,6 +471,7 @@ int main(int argc, char **argv)
 		{ "media-rate", required_argument, NULL, 'r' },
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "what-if", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -407,7 +481,7 @@ int main(int argc, char **argv)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":df:j:J:r:b:o:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":df:j:J:r:b:o:w:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			o.mode = MODE_DUMP;
@@ -438,6 +512,20 @@ int main(int argc, char **argv)
 		case 'o':
 			o.output = optarg;
 			break;
+		case 'w': {
+			struct wc_err e;
+
+			if (o.nspecs == WC_WHATIF_MAX_SPECS)
+				return usage_error("more than 16 --what-if (at "
+						   "'%s')", optarg);
+			wc_err_clear(&e);
+			if (wc_whatif_spec_parse(&o.specs[o.nspecs], optarg,
+						 &e) < 0)
+				return usage_error("%s", e.msg);
+			o.nspecs++;
+			o.mode = MODE_WHATIF;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			return WC_EXIT_OK;
@@ -464,6 +552,8 @@ int main(int argc, char **argv)
 	switch (o.mode) {
 	case MODE_DUMP:
 		return run_dump(&o);
+	case MODE_WHATIF:
+		return run_whatif(&o);
 	case MODE_ANALYZE:
 	default:
 		return run_analysis(&o);

@@ -22,8 +22,10 @@ declare -A stage=(
 	[input]=4
 	[tracker]=5 [btt]=5
 	[classify]=6
+	# the replay: requests from the tracker again, in virtual time
+	[replay]=6
 	[account]=7 [series]=7
-	[analysis]=8
+	[analysis]=8 [whatif]=8
 	[summary]=9 [jobs]=9
 	# writers: they format, the summary or the events
 	[report]=10 [dump]=10 [outdir]=10 [plot]=10 [chart]=10 [html]=10

@@ -14,6 +14,7 @@ struct devseries {
 
 struct wc_analysis {
 	struct wc_capture_meta meta;
+	struct wc_classifier cl;    /* how its requests were classified */
 	struct wc_account *ac;
 	struct wc_btt *btt;
 	struct devseries series[WC_SERIES_MAX_DEVICES];
@@ -167,6 +168,10 @@ struct run {
 	struct wc_classifier cl;
 	wc_event_source next;            /* run_source's events; else in's */
 	void *ctx;
+	/* run_requests: requests instead of events, over [first, last] */
+	wc_request_source rnext;
+	void *rctx;
+	uint64_t first, last;
 };
 
 /* The tracker's source over a source of single events (run_source): every
@@ -228,6 +233,21 @@ static int add_series(struct wc_analysis *a, const struct wc_request *rq,
 	return 0;
 }
 
+/* One request to the series (when kept) and the accountant. */
+static inline int add_request(struct run *run, const struct wc_request *rq,
+			      bool series, struct wc_err *err)
+{
+	enum wc_cat cat = wc_classify(&run->cl, rq);
+	const char *comm = NULL;
+
+	if (series && add_series(run->a, rq, cat, err) < 0)
+		return -1;
+	if (run->in && rq->completed && (rq->action & WC_TC(WC_TC_SYNC)))
+		comm = wc_input_comm(run->in, rq->pid);
+	wc_account_add(run->a->ac, rq, cat, comm);
+	return 0;
+}
+
 /* Requests taken from the tracker at once: one call for many. */
 #define WC_ANALYSIS_REQUESTS 32
 
@@ -268,28 +288,33 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 		goto fail;
 	if (run->o->btt && wc_btt_open(&a->btt, err) < 0)
 		goto fail;
+	if (run->rnext) {
+		memset(&a->stats, 0, sizeof(a->stats));
+		while ((r = run->rnext(run->rctx, rqs, err)) > 0) {
+			if (add_request(run, rqs, series, err) < 0)
+				goto fail;
+			a->stats.requests++;
+		}
+		a->stats.first_time = run->first;
+		a->stats.last_time = run->last;
+		if (r < 0)
+			a->partial = true;
+		goto finish;
+	}
 	if ((run->in ? wc_tracker_open_batch(&tr, feed_batch, run, err) :
 		       wc_tracker_open_source(&tr, feed, run, err)) < 0)
 		goto fail;
 
 	while ((r = wc_tracker_next_batch(tr, rqs, WC_ANALYSIS_REQUESTS, &n,
 					  err)) > 0) {
-		for (i = 0; i < n; i++) {
-			const struct wc_request *rq = &rqs[i];
-			enum wc_cat cat = wc_classify(&run->cl, rq);
-			const char *comm = NULL;
-
-			if (series && add_series(a, rq, cat, err) < 0)
+		for (i = 0; i < n; i++)
+			if (add_request(run, &rqs[i], series, err) < 0)
 				goto fail_tracker;
-			if (run->in && rq->completed &&
-			    (rq->action & WC_TC(WC_TC_SYNC)))
-				comm = wc_input_comm(run->in, rq->pid);
-			wc_account_add(a->ac, rq, cat, comm);
-		}
 	}
 	a->stats = *wc_tracker_stats(tr);
 	if (r < 0)
 		a->partial = true;
+finish:
 	if (a->btt && wc_btt_status(a->btt, err) < 0)
 		goto fail_tracker;
 	first = a->stats.first_time == WC_NO_TIME ? 0 : a->stats.first_time;
@@ -382,6 +407,7 @@ static void setup_classifier(struct run *run)
 	} else {
 		wc_classifier_heuristic(&run->cl);
 	}
+	run->a->cl = run->cl;
 }
 
 static const struct wc_analysis_opts default_opts = WC_ANALYSIS_OPTS_INIT;
@@ -482,13 +508,12 @@ int wc_analysis_run(struct wc_analysis **out, const char *path,
 	return r;
 }
 
-int wc_analysis_run_source(struct wc_analysis **out, wc_event_source next,
-			   void *ctx, const struct wc_capture_meta *meta,
-			   const struct wc_phase *phases, size_t nphases,
-			   const struct wc_analysis_opts *o,
-			   struct wc_err *err)
+/* run_source() and run_requests(): metadata given, no input. */
+static int run_given(struct wc_analysis **out, struct run *run,
+		     const struct wc_capture_meta *meta,
+		     const struct wc_phase *phases, size_t nphases,
+		     const struct wc_analysis_opts *o, struct wc_err *err)
 {
-	struct run run = { 0 };
 	struct wc_analysis *a;
 	int r;
 
@@ -501,12 +526,10 @@ int wc_analysis_run_source(struct wc_analysis **out, wc_event_source next,
 		a->meta = *meta;
 	else
 		meta_unknown(&a->meta, "");
-	run.a = a;
-	run.o = o ? o : &default_opts;
-	run.next = next;
-	run.ctx = ctx;
-	setup_classifier(&run);
-	r = analyse(&run, phases, nphases, err);
+	run->a = a;
+	run->o = o ? o : &default_opts;
+	setup_classifier(run);
+	r = analyse(run, phases, nphases, err);
 	if (r < 0 && !a->partial) {
 		wc_analysis_free(a);
 		return -1;
@@ -516,11 +539,48 @@ int wc_analysis_run_source(struct wc_analysis **out, wc_event_source next,
 	return r;
 }
 
+int wc_analysis_run_requests(struct wc_analysis **out, wc_request_source next,
+			     void *ctx, const struct wc_capture_meta *meta,
+			     const struct wc_phase *phases, size_t nphases,
+			     uint64_t first, uint64_t last,
+			     const struct wc_analysis_opts *o,
+			     struct wc_err *err)
+{
+	struct wc_analysis_opts ro = o ? *o : default_opts;
+	struct run run = { 0 };
+
+	ro.btt = false;          /* no events: nothing for btt */
+	run.rnext = next;
+	run.rctx = ctx;
+	run.first = first;
+	run.last = last;
+	return run_given(out, &run, meta, phases, nphases, &ro, err);
+}
+
+int wc_analysis_run_source(struct wc_analysis **out, wc_event_source next,
+			   void *ctx, const struct wc_capture_meta *meta,
+			   const struct wc_phase *phases, size_t nphases,
+			   const struct wc_analysis_opts *o,
+			   struct wc_err *err)
+{
+	struct run run = { 0 };
+
+	run.next = next;
+	run.ctx = ctx;
+	return run_given(out, &run, meta, phases, nphases, o, err);
+}
+
 /* ---- accessors --------------------------------------------------------- */
 
 const struct wc_capture_meta *wc_analysis_meta(const struct wc_analysis *a)
 {
 	return &a->meta;
+}
+
+void wc_analysis_classifier(const struct wc_analysis *a,
+			    struct wc_classifier *cl)
+{
+	*cl = a->cl;
 }
 
 const struct wc_figures *wc_analysis_main(const struct wc_analysis *a)

@@ -134,7 +134,22 @@ int wc_analysis_run_source(struct wc_analysis **out, wc_event_source next,
 			   const struct wc_analysis_opts *o,
 			   struct wc_err *err);
 
+/* Analyses requests instead of events (a replay's, replay.h: no btt)
+ * over the window [first, last], with metadata and phases given as for
+ * wc_analysis_run_source().  The tracker's statistics are those of the
+ * requests: requests, first_time and last_time. */
+int wc_analysis_run_requests(struct wc_analysis **out, wc_request_source next,
+			     void *ctx, const struct wc_capture_meta *meta,
+			     const struct wc_phase *phases, size_t nphases,
+			     uint64_t first, uint64_t last,
+			     const struct wc_analysis_opts *o,
+			     struct wc_err *err);
+
 const struct wc_capture_meta *wc_analysis_meta(const struct wc_analysis *a);
+/* The classifier its requests were classified with (--journal, the
+ * capture's journal range, or the heuristic). */
+void wc_analysis_classifier(const struct wc_analysis *a,
+			    struct wc_classifier *cl);
 /* Figures of the main device over the whole window (NULL: no I/O seen). */
 const struct wc_figures *wc_analysis_main(const struct wc_analysis *a);
 /* The accountant, for every device and phase. */

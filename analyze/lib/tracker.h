@@ -89,6 +89,15 @@ struct wc_request {
 	uint32_t requeues;       /* times it was requeued */
 };
 
+/*
+ * Where requests come from, for every module that pulls them (the
+ * replay, an analysis of replayed requests): 1 with one in *rq, 0 at the
+ * end, -1 on failure with err filled.  ctx is the source's own state;
+ * wc_tracker_next() has this shape for a struct wc_tracker.
+ */
+typedef int (*wc_request_source)(void *ctx, struct wc_request *rq,
+				 struct wc_err *err);
+
 /* Counters over everything the tracker has read so far. */
 struct wc_tracker_stats {
 	uint64_t events;              /* every event, notify records included */

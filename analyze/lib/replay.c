@@ -1,0 +1,702 @@
+/*
+ * replay.c - see replay.h.
+ *
+ * A discrete-event simulation in virtual time.  Each request read from
+ * the source takes a slot and goes through:
+ *   window   read, waiting to be taken in order of its recorded D (the
+ *            source hands requests out in order of completion);
+ *   waiting  taken: its parents found (replay.h's rules), some of them
+ *            not yet served;
+ *   ready    its virtual dispatch known, not yet given to the disk;
+ *   queued   given to the disk, in order of virtual dispatch;
+ *   done     served: its lag (virtual minus recorded completion) known,
+ *            for what depends on it.
+ * A slot is reused once it is handed out (or dropped) and nothing refers
+ * to it any more: the requests that wait for it, the per-pid table, the
+ * last flush and journal write, the points.
+ *
+ * The simulation acts at a virtual time t only when no request not yet
+ * taken can be dispatched before t: such a request's dispatch is its
+ * recorded D plus some lag no smaller than the smallest lag seen so far
+ * (lag_min, at most 0), and its recorded D is no earlier than the
+ * window's first (or, unread, than the last completion read less the
+ * horizon).
+ */
+#include "replay.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "map.h"
+#include "prioq.h"
+
+enum state { S_FREE, S_WINDOW, S_WAITING, S_READY, S_QUEUED, S_DONE };
+
+#define NONE UINT32_MAX
+#define MAXPAR 3
+#define NEVER UINT64_MAX
+
+struct slot {
+	struct wc_request rq;        /* as recorded (d_time, c_time set) */
+	int64_t lag;                 /* done: vc - c; waiting: largest
+	                              * parent lag so far */
+	uint64_t vd, vc;
+	uint32_t refs;
+	uint32_t parent[MAXPAR];     /* the parents it waits for */
+	uint32_t next_edge[MAXPAR];  /* this slot as child k: the next edge
+	                              * in that parent's list */
+	uint32_t first_edge;         /* edges into the children: child *
+	                              * MAXPAR + k, NONE */
+	uint32_t next_free;
+	uint32_t depth;              /* queued at the disk when served */
+	int64_t qlag;                /* the largest lag of the parents that
+	                              * issued it (process, journal) */
+	uint8_t state;
+	uint8_t waits;               /* parents not yet done */
+	uint8_t qmask;               /* parent k issued it: bit k */
+	bool has_qparent;
+	bool live;                   /* not yet handed out or dropped */
+	bool has_parent;
+	enum wc_cat cat;
+};
+
+struct pidrec {
+	uint32_t slot;               /* + 1; 0: none */
+};
+
+struct wc_replay {
+	struct wc_replay_conf c;
+	uint64_t points[WC_REPLAY_MAX_POINTS];
+	size_t order[WC_REPLAY_MAX_POINTS];  /* point indexes, by time */
+	uint32_t point_slot[WC_REPLAY_MAX_POINTS];
+	size_t next_point;                   /* in order[] */
+
+	struct wc_disk *disk;
+	wc_request_source next;
+	void *ctx;
+
+	struct slot *s;
+	uint32_t nalloc, nused, free_head, held;
+	struct wc_prioq *window;     /* key: recorded D */
+	struct wc_prioq *rec;        /* key: recorded C, taken slots */
+	struct wc_prioq *ready;      /* key: virtual D */
+	struct wc_prioq *queued;     /* key: virtual D, in submission order */
+	struct wc_map *pids;
+
+	uint32_t last_any, last_flush, last_journal;
+	uint64_t last_read_c;        /* latest completion read */
+	uint64_t last_taken_d;
+	uint64_t last_submit;        /* virtual dispatch of the last queued */
+	uint64_t busy_end;           /* the disk is busy until */
+	int64_t lag_min;             /* <= 0 */
+	uint64_t seq;
+	bool src_done, failed, finished;
+	struct wc_err src_err;
+	struct wc_replay_stats st;
+};
+
+static const char *const rule_names[WC_NRULES] = {
+	"process", "flush", "journal", "open",
+};
+
+const char *wc_replay_rule_name(enum wc_replay_rule r)
+{
+	return (unsigned)r < WC_NRULES ? rule_names[r] : "?";
+}
+
+void wc_replay_conf_init(struct wc_replay_conf *c)
+{
+	memset(c, 0, sizeof(*c));
+	wc_disk_params_init(&c->disk);
+	c->capacity_bytes = 500000000000ull / 512 * 512;
+	wc_classifier_heuristic(&c->cl);
+	c->gap_ns = WC_REPLAY_GAP_NS;
+	c->think_max_ns = WC_REPLAY_THINK_MAX_NS;
+	c->horizon_ns = WC_REPLAY_HORIZON_NS;
+}
+
+static int oom(struct wc_err *err)
+{
+	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+			  "out of memory");
+}
+
+int wc_replay_open(struct wc_replay **out, const struct wc_replay_conf *c,
+		   wc_request_source next, void *ctx, struct wc_err *err)
+{
+	struct wc_replay *rp;
+	size_t i, j;
+
+	*out = NULL;
+	if (c->npoints > WC_REPLAY_MAX_POINTS)
+		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+				  "more than %u points to map", WC_REPLAY_MAX_POINTS);
+	rp = calloc(1, sizeof(*rp));
+	if (!rp)
+		return oom(err);
+	rp->c = *c;
+	if (c->npoints)
+		memcpy(rp->points, c->points, c->npoints * sizeof(*c->points));
+	rp->c.points = rp->points;
+	/* insertion sort: a few phase edges */
+	for (i = 0; i < c->npoints; i++) {
+		for (j = i; j > 0 && rp->points[rp->order[j - 1]] > rp->points[i]; j--)
+			rp->order[j] = rp->order[j - 1];
+		rp->order[j] = i;
+		rp->point_slot[i] = NONE;
+	}
+	rp->next = next;
+	rp->ctx = ctx;
+	rp->free_head = NONE;
+	rp->last_any = rp->last_flush = rp->last_journal = NONE;
+	rp->st.first_c = rp->st.last_c = WC_NO_TIME;
+	if (wc_disk_open(&rp->disk, &c->disk, c->capacity_bytes, err) < 0)
+		goto fail;
+	if (wc_prioq_open(&rp->window, 1024, err) < 0 ||
+	    wc_prioq_open(&rp->rec, 1024, err) < 0 ||
+	    wc_prioq_open(&rp->ready, 1024, err) < 0 ||
+	    wc_prioq_open(&rp->queued, 1024, err) < 0 ||
+	    wc_map_open(&rp->pids, sizeof(struct pidrec), WC_REPLAY_MAX_PIDS,
+			err) < 0)
+		goto fail;
+	*out = rp;
+	return 0;
+fail:
+	wc_replay_free(rp);
+	return -1;
+}
+
+void wc_replay_free(struct wc_replay *rp)
+{
+	if (!rp)
+		return;
+	wc_disk_free(rp->disk);
+	wc_prioq_free(rp->window);
+	wc_prioq_free(rp->rec);
+	wc_prioq_free(rp->ready);
+	wc_prioq_free(rp->queued);
+	wc_map_free(rp->pids);
+	free(rp->s);
+	free(rp);
+}
+
+const struct wc_replay_stats *wc_replay_stats(const struct wc_replay *rp)
+{
+	return &rp->st;
+}
+
+/* ---- slots ------------------------------------------------------------- */
+
+static uint32_t slot_new(struct wc_replay *rp, struct wc_err *err)
+{
+	uint32_t i;
+
+	if (rp->free_head != NONE) {
+		i = rp->free_head;
+		rp->free_head = rp->s[i].next_free;
+	} else {
+		if (rp->nused == rp->nalloc) {
+			uint32_t n = rp->nalloc ? rp->nalloc * 2 : 1024;
+			struct slot *ns = realloc(rp->s, (size_t)n * sizeof(*ns));
+
+			if (!ns) {
+				oom(err);
+				return NONE;
+			}
+			rp->s = ns;
+			rp->nalloc = n;
+		}
+		i = rp->nused++;
+	}
+	memset(&rp->s[i], 0, sizeof(rp->s[i]));
+	rp->s[i].first_edge = NONE;
+	rp->s[i].live = true;
+	rp->held++;
+	return i;
+}
+
+static void slot_put(struct wc_replay *rp, uint32_t i)
+{
+	struct slot *s = &rp->s[i];
+
+	if (s->live || s->refs || s->state == S_FREE)
+		return;
+	s->state = S_FREE;
+	s->next_free = rp->free_head;
+	rp->free_head = i;
+	rp->held--;
+}
+
+static void ref(struct wc_replay *rp, uint32_t i)
+{
+	if (i != NONE)
+		rp->s[i].refs++;
+}
+
+static void unref(struct wc_replay *rp, uint32_t i)
+{
+	if (i == NONE)
+		return;
+	rp->s[i].refs--;
+	slot_put(rp, i);
+}
+
+/* *where = i, with the references moved. */
+static void point_at(struct wc_replay *rp, uint32_t *where, uint32_t i)
+{
+	ref(rp, i);
+	unref(rp, *where);
+	*where = i;
+}
+
+/* ---- reading ----------------------------------------------------------- */
+
+/* Reads one request; 0 when the source has ended (or failed). */
+static int read_one(struct wc_replay *rp, struct wc_err *err)
+{
+	struct wc_request rq;
+	struct slot *s;
+	uint32_t i;
+	int r;
+
+	r = rp->next(rp->ctx, &rq, &rp->src_err);
+	if (r <= 0) {
+		rp->src_done = true;
+		rp->failed = r < 0;
+		return 0;
+	}
+	rp->st.read++;
+	if (rq.device != rp->c.device) {
+		rp->st.other_devices++;
+		return 1;
+	}
+	if (!rq.completed || rq.c_time == WC_NO_TIME) {
+		rp->st.unfinished++;
+		return 1;
+	}
+	i = slot_new(rp, err);
+	if (i == NONE)
+		return -1;
+	s = &rp->s[i];
+	s->rq = rq;
+	if (s->rq.d_time == WC_NO_TIME || s->rq.d_time > s->rq.c_time)
+		s->rq.d_time = s->rq.c_time;
+	if (s->rq.q_time != WC_NO_TIME && s->rq.q_time > s->rq.d_time)
+		s->rq.q_time = s->rq.d_time;
+	s->cat = wc_classify(&rp->c.cl, &s->rq);
+	s->state = S_WINDOW;
+	if (s->rq.c_time > rp->last_read_c)
+		rp->last_read_c = s->rq.c_time;
+	if (wc_prioq_put(rp->window, s->rq.d_time, 0, i, err) < 0)
+		return -1;
+	return 1;
+}
+
+/* ---- taking a request: its parents ------------------------------------- */
+
+/* The recorded completions up to t, in order: the tables of the last
+ * completions, and the points they pass. */
+static void complete_until(struct wc_replay *rp, uint64_t t, struct wc_err *err)
+{
+	struct wc_prioq_entry e;
+
+	while (wc_prioq_peek(rp->rec, &e) && e.key <= t) {
+		uint32_t i = (uint32_t)e.item;
+		struct slot *s = &rp->s[i];
+		struct pidrec *pr = NULL;
+		int r;
+
+		wc_prioq_get(rp->rec, &e);
+		while (rp->next_point < rp->c.npoints &&
+		       rp->points[rp->order[rp->next_point]] < s->rq.c_time) {
+			point_at(rp, &rp->point_slot[rp->order[rp->next_point]],
+				 rp->last_any);
+			rp->next_point++;
+		}
+		point_at(rp, &rp->last_any, i);
+		if (s->cat == WC_CAT_FLUSH)
+			point_at(rp, &rp->last_flush, i);
+		if (s->cat == WC_CAT_JOURNAL)
+			point_at(rp, &rp->last_journal, i);
+		r = wc_map_put(rp->pids, s->rq.pid, (void **)&pr, err);
+		if (r == WC_MAP_FULL) {
+			rp->st.pids_full++;
+		} else if (r >= 0) {
+			uint32_t old = pr->slot ? pr->slot - 1 : NONE;
+
+			point_at(rp, &old, i);
+			pr->slot = old + 1;
+		}
+		unref(rp, i);       /* the reference of rec */
+	}
+}
+
+static void make_ready(struct wc_replay *rp, uint32_t i, struct wc_err *err)
+{
+	struct slot *s = &rp->s[i];
+	int64_t vd = (int64_t)s->rq.d_time + (s->has_parent ? s->lag : 0);
+
+	s->vd = vd < 0 ? 0 : (uint64_t)vd;
+	s->state = S_READY;
+	wc_prioq_put(rp->ready, s->vd, rp->seq++, i, err);
+}
+
+/* A parent's lag reaches its child: the dispatch, and the issue when the
+ * parent is one the request was issued after (not one it was held by). */
+static void lag_to(struct slot *c, int64_t lag, bool issue)
+{
+	if (!c->has_parent || lag > c->lag)
+		c->lag = lag;
+	c->has_parent = true;
+	if (issue && (!c->has_qparent || lag > c->qlag))
+		c->qlag = lag;
+	c->has_qparent |= issue;
+}
+
+static void add_parent(struct wc_replay *rp, uint32_t child, uint32_t p,
+		       enum wc_replay_rule rule)
+{
+	struct slot *c = &rp->s[child], *ps = &rp->s[p];
+	bool issue = rule != WC_RULE_FLUSH;
+	unsigned k;
+
+	rp->st.rule[rule]++;
+	if (ps->state == S_DONE) {
+		lag_to(c, ps->lag, issue);
+		return;
+	}
+	/* the same parent by two rules: one edge */
+	for (k = 0; k < c->waits; k++)
+		if (c->parent[k] == p) {
+			c->qmask |= (uint8_t)(issue << k);
+			return;
+		}
+	if (c->waits == MAXPAR)
+		return;
+	k = c->waits++;
+	c->qmask |= (uint8_t)(issue << k);
+	c->parent[k] = p;
+	c->next_edge[k] = ps->first_edge;
+	ps->first_edge = child * MAXPAR + k;
+	ref(rp, p);
+}
+
+static void take(struct wc_replay *rp, uint32_t i, struct wc_err *err)
+{
+	struct slot *s = &rp->s[i];
+	const struct wc_request *rq = &s->rq;
+	uint64_t tau = rq->q_time != WC_NO_TIME ? rq->q_time : rq->d_time;
+	uint64_t d = rq->d_time;
+	struct pidrec *pr;
+	uint32_t p;
+	bool any = false;
+
+	if (d < rp->last_taken_d)
+		rp->st.late++;
+	else
+		rp->last_taken_d = d;
+	s->state = S_WAITING;
+	complete_until(rp, tau, err);
+	pr = wc_map_get(rp->pids, rq->pid);
+	p = pr && pr->slot ? pr->slot - 1 : NONE;
+	if (p != NONE && rp->s[p].rq.c_time <= tau &&
+	    tau - rp->s[p].rq.c_time <= rp->c.think_max_ns) {
+		add_parent(rp, i, p, WC_RULE_PROCESS);
+		any = true;
+	}
+	p = rp->last_journal;
+	if ((s->cat == WC_CAT_FLUSH || s->cat == WC_CAT_JOURNAL) && p != NONE &&
+	    rp->s[p].rq.c_time <= tau &&
+	    tau - rp->s[p].rq.c_time <= rp->c.gap_ns) {
+		add_parent(rp, i, p, WC_RULE_JOURNAL);
+		any = true;
+	}
+	complete_until(rp, d, err);
+	p = rp->last_flush;
+	if (p != NONE) {
+		uint64_t fc = rp->s[p].rq.c_time;
+
+		if (fc <= d && d - fc <= rp->c.gap_ns &&
+		    (tau <= fc || tau - fc <= rp->c.gap_ns)) {
+			add_parent(rp, i, p, WC_RULE_FLUSH);
+			any = true;
+		}
+	}
+	if (!any)
+		rp->st.rule[WC_RULE_OPEN]++;
+	ref(rp, i);
+	wc_prioq_put(rp->rec, rq->c_time, 0, i, err);
+	if (s->waits == 0)
+		make_ready(rp, i, err);
+}
+
+/* ---- the simulation ---------------------------------------------------- */
+
+static void done(struct wc_replay *rp, uint32_t i, uint64_t vc,
+		 struct wc_err *err)
+{
+	struct slot *s = &rp->s[i];
+	uint32_t e;
+
+	s->vc = vc;
+	s->lag = (int64_t)vc - (int64_t)s->rq.c_time;
+	s->state = S_DONE;
+	if (s->lag < rp->lag_min)
+		rp->lag_min = s->lag;
+	for (e = s->first_edge; e != NONE;) {
+		uint32_t child = e / MAXPAR, k = e % MAXPAR;
+		struct slot *c = &rp->s[child];
+
+		e = c->next_edge[k];
+		lag_to(c, s->lag, (c->qmask >> k) & 1);
+		if (--c->waits == 0)
+			make_ready(rp, child, err);
+		unref(rp, i);
+	}
+	s->first_edge = NONE;
+}
+
+static bool dropped(const struct wc_replay *rp, const struct slot *s)
+{
+	if (s->cat == WC_CAT_FLUSH)
+		return rp->c.drop_flushes;
+	return s->rq.bytes == 0;     /* an empty request that is no flush */
+}
+
+/* The earliest virtual dispatch of a request not yet taken. */
+static uint64_t lower_bound(const struct wc_replay *rp)
+{
+	struct wc_prioq_entry e;
+	uint64_t lb = NEVER;
+
+	if (wc_prioq_peek(rp->window, &e))
+		lb = e.key;
+	if (!rp->src_done) {
+		uint64_t u = rp->last_read_c > rp->c.horizon_ns ?
+			rp->last_read_c - rp->c.horizon_ns : 0;
+
+		if (u < lb)
+			lb = u;
+	}
+	if (lb == NEVER)
+		return NEVER;
+	return (int64_t)lb + rp->lag_min < 0 ? 0 : (uint64_t)((int64_t)lb + rp->lag_min);
+}
+
+static enum wc_disk_op op_of(const struct slot *s)
+{
+	if (s->cat == WC_CAT_FLUSH)
+		return WC_DISK_FLUSH;
+	if (s->rq.action & WC_TC(WC_TC_DISCARD))
+		return WC_DISK_DISCARD;
+	if (s->rq.action & WC_TC(WC_TC_WRITE))
+		return WC_DISK_WRITE;
+	return WC_DISK_READ;
+}
+
+/* Serves the first queued request; fills *out. */
+static void serve(struct wc_replay *rp, struct wc_request *out,
+		  struct wc_err *err)
+{
+	struct wc_prioq_entry e;
+	struct wc_disk_cost cost;
+	struct slot *s;
+	uint32_t i;
+	bool fua;
+
+	wc_prioq_get(rp->queued, &e);
+	i = (uint32_t)e.item;
+	s = &rp->s[i];
+	fua = wc_request_is_fua(&s->rq);
+	if (fua && rp->c.drop_fua) {
+		fua = false;
+		rp->st.dropped_fua++;
+	}
+	s->depth = (uint32_t)wc_prioq_count(rp->queued) + 1;
+	wc_disk_serve(rp->disk, op_of(s), s->rq.sector * 512, s->rq.bytes, fua,
+		      s->vd, &cost);
+	rp->busy_end = cost.end_ns;
+	rp->st.busy_ns += cost.end_ns - cost.start_ns;
+	done(rp, i, cost.end_ns, err);
+
+	*out = s->rq;
+	if (out->q_time != WC_NO_TIME) {
+		int64_t q = (int64_t)s->rq.q_time + (s->has_qparent ? s->qlag : 0);
+
+		out->q_time = q < 0 ? 0 : (uint64_t)q > s->vd ? s->vd : (uint64_t)q;
+	}
+	out->d_time = s->vd;
+	out->c_time = s->vc;
+	out->depth = s->depth;
+	if (rp->st.first_c == WC_NO_TIME)
+		rp->st.first_c = s->vc;
+	rp->st.last_c = s->vc;
+	rp->st.replayed++;
+	s->live = false;
+	slot_put(rp, i);
+}
+
+enum step { STEP_OUT, STEP_MOVED, STEP_WAIT, STEP_IDLE };
+
+/* One move of the simulation; force acts even when a request not yet
+ * taken might come first. */
+static enum step step(struct wc_replay *rp, struct wc_request *out, bool force,
+		      struct wc_err *err)
+{
+	struct wc_prioq_entry e;
+	uint64_t a = NEVER, st = NEVER, t;
+
+	if (wc_prioq_peek(rp->ready, &e))
+		a = e.key;
+	if (wc_prioq_peek(rp->queued, &e))
+		st = e.key > rp->busy_end ? e.key : rp->busy_end;
+	if (a == NEVER && st == NEVER)
+		return STEP_IDLE;
+	t = a <= st ? a : st;
+	if (!force && t >= lower_bound(rp))
+		return STEP_WAIT;
+	if (a <= st) {
+		uint32_t i;
+		struct slot *s;
+
+		wc_prioq_get(rp->ready, &e);
+		i = (uint32_t)e.item;
+		s = &rp->s[i];
+		if (dropped(rp, s)) {
+			if (s->cat == WC_CAT_FLUSH)
+				rp->st.dropped_flushes++;
+			else
+				rp->st.empty++;
+			done(rp, i, s->vd, err);
+			s->live = false;
+			slot_put(rp, i);
+			return STEP_MOVED;
+		}
+		/* the disk takes requests in order of arrival */
+		if (s->vd < rp->last_submit)
+			s->vd = rp->last_submit;
+		rp->last_submit = s->vd;
+		s->state = S_QUEUED;
+		wc_prioq_put(rp->queued, s->vd, 0, i, err);
+		return STEP_MOVED;
+	}
+	serve(rp, out, err);
+	return STEP_OUT;
+}
+
+/* Takes the window's first request when its D is far enough behind. */
+static bool take_one(struct wc_replay *rp, bool force, struct wc_err *err)
+{
+	struct wc_prioq_entry e;
+
+	if (!wc_prioq_peek(rp->window, &e))
+		return false;
+	if (!force && !rp->src_done &&
+	    rp->last_read_c < e.key + rp->c.horizon_ns)
+		return false;
+	wc_prioq_get(rp->window, &e);
+	take(rp, (uint32_t)e.item, err);
+	return true;
+}
+
+static void finish(struct wc_replay *rp, struct wc_err *err)
+{
+	if (rp->finished)
+		return;
+	rp->finished = true;
+	complete_until(rp, NEVER, err);
+	for (; rp->next_point < rp->c.npoints; rp->next_point++)
+		point_at(rp, &rp->point_slot[rp->order[rp->next_point]],
+			 rp->last_any);
+}
+
+int wc_replay_next(struct wc_replay *rp, struct wc_request *rq,
+		   struct wc_err *err)
+{
+	struct wc_err e2;
+
+	wc_err_clear(&e2);
+	for (;;) {
+		enum step r = step(rp, rq, false, &e2);
+
+		if (e2.kind != WC_ERR_NONE)
+			goto fail;
+		if (r == STEP_OUT)
+			return 1;
+		if (r == STEP_MOVED)
+			continue;
+		if (take_one(rp, false, &e2))
+			continue;
+		if (!rp->src_done && rp->held < WC_REPLAY_MAX_HELD) {
+			if (read_one(rp, &e2) < 0)
+				goto fail;
+			continue;
+		}
+		/* held full: take or act in the order we have */
+		if (!rp->src_done) {
+			rp->st.forced++;
+			if (take_one(rp, true, &e2))
+				continue;
+			r = step(rp, rq, true, &e2);
+			if (r == STEP_OUT)
+				return 1;
+			if (e2.kind != WC_ERR_NONE)
+				goto fail;
+			/* Cannot happen (what is held and not waiting is at
+			 * most the pids' last requests, fewer than the bound):
+			 * read on rather than stop. */
+			if (r == STEP_IDLE && read_one(rp, &e2) < 0)
+				goto fail;
+			continue;
+		}
+		if (take_one(rp, true, &e2))
+			continue;
+		if (r == STEP_WAIT) {
+			if (step(rp, rq, true, &e2) == STEP_OUT)
+				return 1;
+			if (e2.kind != WC_ERR_NONE)
+				goto fail;
+			continue;
+		}
+		break;
+	}
+	finish(rp, &e2);
+	if (rp->failed) {
+		if (err)
+			*err = rp->src_err;
+		return -1;
+	}
+	return 0;
+fail:
+	if (err)
+		*err = e2;
+	return -1;
+}
+
+/* ---- mapping recorded times -------------------------------------------- */
+
+static uint64_t shift(const struct wc_replay *rp, uint32_t i, uint64_t t)
+{
+	int64_t v;
+
+	if (i == NONE || rp->s[i].state != S_DONE)
+		return t;
+	v = (int64_t)t + rp->s[i].lag;
+	return v < 0 ? 0 : (uint64_t)v;
+}
+
+uint64_t wc_replay_map_point(const struct wc_replay *rp, size_t i)
+{
+	if (i >= rp->c.npoints)
+		return 0;
+	return shift(rp, rp->point_slot[i], rp->points[i]);
+}
+
+uint64_t wc_replay_map_end(const struct wc_replay *rp, uint64_t t)
+{
+	uint32_t i = rp->last_any;
+
+	if (i != NONE && rp->s[i].rq.c_time > t)
+		return t;
+	return shift(rp, i, t);
+}

@@ -1,0 +1,164 @@
+/*
+ * replay.h - the main device's requests replayed through the disk model
+ * (diskmodel.h) in virtual time: what the capture would have taken on
+ * another disk, with the write cache on or off, or without barriers.
+ *
+ * Pulls completed requests from a request source (usually the tracker,
+ * tracker.h, over an input) in the order the tracker hands them out, and
+ * hands out the main device's requests once more, with the times the
+ * model gives them: q_time, d_time and c_time in virtual time, in order
+ * of virtual completion, as a tracker would have handed them out had the
+ * capture been recorded on the modelled disk.  An accountant or a whole
+ * analysis takes them as it takes the tracker's (analysis.h,
+ * wc_analysis_run_requests()).  No clock, no I/O: the same requests and
+ * the same configuration give the same times, to the nanosecond.
+ *
+ *     struct wc_replay_conf c;
+ *     wc_replay_conf_init(&c);            // hdd7200 parameters, rules' defaults
+ *     c.device = main_device;             // dev_t; others are not replayed
+ *     c.capacity_bytes = image_bytes;
+ *     c.cl = classifier;                  // tells the journal's writes
+ *     c.drop_flushes = true;              // e.g. barriers off
+ *     struct wc_replay *rp = NULL;
+ *     if (wc_replay_open(&rp, &c, tracker_next, tr, &err) < 0) goto fail;
+ *     while ((r = wc_replay_next(rp, &rq, &err)) > 0)
+ *             account(&rq);               // virtual times
+ *     end = wc_replay_map_end(rp, last_event_time);
+ *     wc_replay_free(rp);
+ *
+ * What each request waited for (docs/what-if.md has the reasons and where
+ * they are approximate).  A request R is issued at tau(R), its Q (its D
+ * when it has no Q).  Looking back from R in the recorded times:
+ *  - process: the request of R's pid that completed last at or before
+ *    tau(R), when tau(R) is within think_max_ns of that completion: the
+ *    process waited for it, then thought;
+ *  - flush: the flush that completed last at or before R's D, when R's D
+ *    came within gap_ns of that completion and R was issued before the
+ *    flush completed or within gap_ns after: R was held back by it (a
+ *    commit block behind its preflush, writes behind a drain);
+ *  - journal: for a flush or a journal write, the journal write that
+ *    completed last at or before tau(R), within gap_ns: a commit (or its
+ *    preflush) waits for its journal blocks;
+ *  - none of these: R is independent (open loop) and keeps its recorded
+ *    dispatch time.
+ * A request with parents is dispatched at its recorded D plus the largest
+ * of its parents' lags, a parent's lag being its virtual completion minus
+ * its recorded one: the think time after each completion is kept.  A
+ * dropped flush (drop_flushes: barriers off, or the write cache off, when
+ * the kernel sends none) takes no time: it completes when it would have
+ * been dispatched, and what waited for it waits for what it waited for.
+ * drop_fua sends FUA writes as plain writes.
+ *
+ * The model serves the requests (dispatches in order of virtual time,
+ * ties in recorded order) one at a time, each from the later of its
+ * dispatch and the end of the one before.
+ *
+ * What always holds:
+ *  - requests come out in order of virtual completion; every completed
+ *    request of the main device comes out once, except dropped flushes
+ *    (counted); requests of other devices and unfinished ones are
+ *    counted, not replayed;
+ *  - memory is bounded by the requests held between their reading and
+ *    their virtual completion, at most WC_REPLAY_MAX_HELD; a request read
+ *    when that many are held is taken in the order read (counted in
+ *    stats.forced), so a hostile trace costs ordering, never memory;
+ *    process state for at most WC_REPLAY_MAX_PIDS pids;
+ *  - the replay does not own the source; wc_replay_free(NULL) is fine.
+ */
+#ifndef WC_REPLAY_H
+#define WC_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "classify.h"
+#include "diskmodel.h"
+#include "tracker.h"
+#include "wcerr.h"
+
+#define WC_REPLAY_MAX_HELD (1u << 17)
+#define WC_REPLAY_MAX_PIDS (1u << 16)
+#define WC_REPLAY_MAX_POINTS 160u
+
+/* The rules' defaults (docs/what-if.md says why these). */
+#define WC_REPLAY_GAP_NS 1000000ull          /* 1 ms: "right after" */
+#define WC_REPLAY_THINK_MAX_NS 1000000000ull /* 1 s */
+/* A request is taken in order of its D once the source has handed out
+ * one completing this long after that D: a request in flight longer may
+ * come late (counted in stats.late). */
+#define WC_REPLAY_HORIZON_NS 60000000000ull  /* 60 s */
+
+/* Where a request's start came from, for the statistics. */
+enum wc_replay_rule {
+	WC_RULE_PROCESS,
+	WC_RULE_FLUSH,
+	WC_RULE_JOURNAL,
+	WC_RULE_OPEN,
+	WC_NRULES
+};
+
+/* "process", "flush", "journal", "open". */
+const char *wc_replay_rule_name(enum wc_replay_rule r);
+
+struct wc_replay_conf {
+	struct wc_disk_params disk;
+	uint64_t capacity_bytes;     /* the modelled disk; > 0, whole sectors */
+	uint32_t device;             /* dev_t of the main device */
+	struct wc_classifier cl;     /* which writes are the journal's */
+	bool drop_flushes;
+	bool drop_fua;
+	uint64_t gap_ns;
+	uint64_t think_max_ns;
+	uint64_t horizon_ns;
+	/* Recorded times to carry into virtual time (phase edges): each maps
+	 * as the last completion at or before it moved. */
+	size_t npoints;              /* <= WC_REPLAY_MAX_POINTS */
+	const uint64_t *points;
+};
+
+struct wc_replay_stats {
+	uint64_t read;               /* requests from the source */
+	uint64_t replayed;           /* handed out */
+	uint64_t other_devices;      /* not the main device: not replayed */
+	uint64_t unfinished;         /* no completion recorded */
+	uint64_t dropped_flushes;
+	uint64_t empty;              /* empty requests that are no flush: no
+	                              * time on any disk, not handed out */
+	uint64_t dropped_fua;        /* sent without FUA */
+	uint64_t rule[WC_NRULES];    /* requests with a parent by each rule
+	                              * (a request may have several), and
+	                              * the open ones */
+	uint64_t late;               /* read after a later D was taken */
+	uint64_t forced;             /* taken early: WC_REPLAY_MAX_HELD held */
+	uint64_t pids_full;          /* pids past WC_REPLAY_MAX_PIDS */
+	uint64_t busy_ns;            /* the model's busy time, requests served */
+	uint64_t first_c, last_c;    /* virtual completions, WC_NO_TIME: none */
+};
+
+struct wc_replay;
+
+/* hdd7200's parameters (wc_disk_params_init()), a 500 GB capacity, no
+ * flush dropped, the rules' defaults, the heuristic classifier. */
+void wc_replay_conf_init(struct wc_replay_conf *c);
+
+/* Checks the model's parameters (wc_disk_open()) and opens the replay;
+ * the configuration is copied (points too). */
+int wc_replay_open(struct wc_replay **out, const struct wc_replay_conf *c,
+		   wc_request_source next, void *ctx, struct wc_err *err);
+
+/* 1 with the next replayed request in *rq, 0 at the end, -1 when the
+ * source failed or memory ran out (err filled; then -1 again). */
+int wc_replay_next(struct wc_replay *rp, struct wc_request *rq,
+		   struct wc_err *err);
+
+/* After the end: point i of the configuration in virtual time, and a
+ * recorded time after every request (the trace's last event) likewise. */
+uint64_t wc_replay_map_point(const struct wc_replay *rp, size_t i);
+uint64_t wc_replay_map_end(const struct wc_replay *rp, uint64_t t);
+
+const struct wc_replay_stats *wc_replay_stats(const struct wc_replay *rp);
+
+void wc_replay_free(struct wc_replay *rp);
+
+#endif /* WC_REPLAY_H */

@@ -1,0 +1,461 @@
+/*
+ * whatif.c - see whatif.h.
+ */
+#include "whatif.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "input.h"
+#include "tracker.h"
+
+#ifndef WC_DATADIR
+#define WC_DATADIR "/usr/local/share/wcanalyze"
+#endif
+
+#define MAX_NOTES 8
+
+struct wc_whatif {
+	size_t n;
+	struct wc_analysis *a[2 + WC_WHATIF_MAX_SPECS];
+	struct wc_replay_stats st[2 + WC_WHATIF_MAX_SPECS];
+	char base_name[256];
+	size_t nnotes;
+	char notes[MAX_NOTES][320];
+};
+
+static void note(struct wc_whatif *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note(struct wc_whatif *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->nnotes >= MAX_NOTES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(w->notes[w->nnotes++], sizeof(w->notes[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* ---- specs ------------------------------------------------------------- */
+
+static int onoff(const char *v)
+{
+	if (!strcmp(v, "on") || !strcmp(v, "1"))
+		return 1;
+	if (!strcmp(v, "off") || !strcmp(v, "0"))
+		return 0;
+	return -1;
+}
+
+int wc_whatif_spec_parse(struct wc_whatif_spec *s, const char *text,
+			 struct wc_err *err)
+{
+	char buf[256], *item, *save = NULL;
+	struct wc_disk_params scratch;
+
+	memset(s, 0, sizeof(*s));
+	s->cache = s->barrier = -1;
+	if (strlen(text) >= sizeof(buf) || !*text)
+		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+				  "what-if '%.64s': %s", text,
+				  *text ? "longer than 255 bytes" : "empty");
+	snprintf(s->text, sizeof(s->text), "%s", text);
+	snprintf(buf, sizeof(buf), "%s", text);
+	wc_disk_params_init(&scratch);
+	for (item = strtok_r(buf, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(item, '='), *k = item, *v;
+
+		if (!eq || eq == item || !eq[1])
+			return wc_err_set(err, WC_ERR_USAGE, NULL, NULL,
+					  WC_NO_OFFSET, "what-if '%.64s': item "
+					  "'%.64s' is not KEY=VALUE", text, item);
+		*eq = '\0';
+		v = eq + 1;
+		if (!strcmp(k, "disk")) {
+			snprintf(s->disk, sizeof(s->disk), "%s", v);
+		} else if (!strcmp(k, "cache") || !strcmp(k, "write_cache")) {
+			if ((s->cache = onoff(v)) < 0)
+				goto bad_onoff;
+		} else if (!strcmp(k, "barrier") || !strcmp(k, "barriers")) {
+			if ((s->barrier = onoff(v)) < 0)
+				goto bad_onoff;
+		} else if (!strcmp(k, "capacity")) {
+			char *end;
+			unsigned long long c;
+
+			errno = 0;
+			c = strtoull(v, &end, 10);
+			if (end == v || *end || errno || c == 0 || c % 512 ||
+			    *v == '-')
+				return wc_err_set(err, WC_ERR_USAGE, NULL, NULL,
+						  WC_NO_OFFSET, "what-if '%.64s': "
+						  "capacity '%.64s' is not a "
+						  "positive multiple of 512 bytes",
+						  text, v);
+			s->capacity = c;
+		} else {
+			if (s->nitems == WC_WHATIF_MAX_ITEMS ||
+			    strlen(k) >= sizeof(s->items[0].key) ||
+			    strlen(v) >= sizeof(s->items[0].value))
+				return wc_err_set(err, WC_ERR_USAGE, NULL, NULL,
+						  WC_NO_OFFSET, "what-if '%.64s': "
+						  "too many or too long items", text);
+			if (wc_disk_param_set(&scratch, k, v, err) < 0)
+				return -1;
+			snprintf(s->items[s->nitems].key,
+				 sizeof(s->items[0].key), "%s", k);
+			snprintf(s->items[s->nitems].value,
+				 sizeof(s->items[0].value), "%s", v);
+			s->nitems++;
+		}
+		continue;
+bad_onoff:
+		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+				  "what-if '%.64s': %s must be on or off, not "
+				  "'%.64s'", text, k, v);
+	}
+	return 0;
+}
+
+/* ---- disks ------------------------------------------------------------- */
+
+/* Loads the disk NAME (a path when it holds a '/'). */
+static int disk_load(struct wc_disk_params *p, const char *name,
+		     struct wc_err *err)
+{
+	const char *env = getenv("WCANALYZE_DISKS");
+	const char *dirs[3] = { env, WC_DATADIR "/disks", "capture/disks" };
+	char path[1024];
+	size_t i;
+
+	wc_disk_params_init(p);
+	if (strchr(name, '/'))
+		return wc_disk_params_load(p, name, err);
+	if (!*name || name[0] == '.')
+		goto none;
+	for (i = 0; i < 3; i++) {
+		if (!dirs[i] || !*dirs[i])
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dirs[i], name) >=
+		    sizeof(path))
+			continue;
+		if (access(path, R_OK) == 0)
+			return wc_disk_params_load(p, path, err);
+	}
+none:
+	return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+			  "no model disk '%.64s' ($WCANALYZE_DISKS, %s/disks, "
+			  "capture/disks)", name, WC_DATADIR);
+}
+
+/* ---- one replay --------------------------------------------------------- */
+
+struct pass {
+	struct wc_input *in;
+	struct wc_tracker *tr;
+	struct wc_replay *rp;
+};
+
+static int input_batch(void *ctx, const struct wc_event **evs, size_t *n,
+		       struct wc_err *err)
+{
+	size_t got = 0;
+	int r = wc_input_next_ref(ctx, evs, WC_INPUT_BATCH, &got, err);
+
+	*n = got;
+	return r;
+}
+
+static int tracker_source(void *ctx, struct wc_request *rq, struct wc_err *err)
+{
+	return wc_tracker_next(ctx, rq, err);
+}
+
+static int replay_source(void *ctx, struct wc_request *rq, struct wc_err *err)
+{
+	return wc_replay_next(ctx, rq, err);
+}
+
+static void pass_close(struct pass *p)
+{
+	wc_replay_free(p->rp);
+	wc_tracker_free(p->tr);
+	wc_input_free(p->in);
+	memset(p, 0, sizeof(*p));
+}
+
+static int pass_open(struct pass *p, const char *path,
+		     const struct wc_replay_conf *rc, struct wc_err *err)
+{
+	memset(p, 0, sizeof(*p));
+	if (wc_input_open(&p->in, path, err) < 0 ||
+	    wc_tracker_open_batch(&p->tr, input_batch, p->in, err) < 0 ||
+	    wc_replay_open(&p->rp, rc, tracker_source, p->tr, err) < 0) {
+		pass_close(p);
+		return -1;
+	}
+	return 0;
+}
+
+struct scenario {
+	struct wc_replay_conf rc;
+	struct wc_capture_meta meta;
+};
+
+/* Replays once to carry the phases' edges into virtual time, then again
+ * into an analysis. */
+static int replay_analyse(struct wc_whatif *w, const char *path,
+			  const struct scenario *sc, const struct wc_analysis *rec,
+			  const struct wc_analysis_opts *ao, struct wc_err *err)
+{
+	const struct wc_tracker_stats *ts = wc_analysis_tracker_stats(rec);
+	struct wc_phase phases[WC_MAX_PHASES];
+	uint64_t points[2 * WC_MAX_PHASES];
+	struct wc_replay_conf rc = sc->rc;
+	size_t np = wc_analysis_nphases(rec), i;
+	uint64_t first, last;
+	struct wc_request rq;
+	struct pass p;
+	int r;
+
+	for (i = 0; i < np; i++) {
+		points[2 * i] = wc_analysis_phase(rec, i)->start;
+		points[2 * i + 1] = wc_analysis_phase(rec, i)->end;
+	}
+	rc.points = points;
+	rc.npoints = 2 * np;
+	if (pass_open(&p, path, &rc, err) < 0)
+		return -1;
+	while ((r = wc_replay_next(p.rp, &rq, err)) > 0)
+		;
+	if (r < 0)
+		goto fail;
+	first = ts->first_time == WC_NO_TIME ? 0 : ts->first_time;
+	last = ts->last_time == WC_NO_TIME ? 0 : ts->last_time;
+	last = wc_replay_map_end(p.rp, last);
+	if (wc_replay_stats(p.rp)->last_c != WC_NO_TIME &&
+	    wc_replay_stats(p.rp)->last_c > last)
+		last = wc_replay_stats(p.rp)->last_c;
+	for (i = 0; i < np; i++) {
+		phases[i].name = wc_analysis_phase(rec, i)->name;
+		phases[i].start = wc_replay_map_point(p.rp, 2 * i);
+		phases[i].end = wc_replay_map_point(p.rp, 2 * i + 1);
+	}
+	pass_close(&p);
+
+	if (pass_open(&p, path, &rc, err) < 0)
+		return -1;
+	r = wc_analysis_run_requests(&w->a[w->n], replay_source, p.rp, &sc->meta,
+				     phases, np, first, last, ao, err);
+	if (r < 0) {
+		wc_analysis_free(w->a[w->n]);
+		w->a[w->n] = NULL;
+		goto fail;
+	}
+	w->st[w->n] = *wc_replay_stats(p.rp);
+	w->n++;
+	pass_close(&p);
+	return 0;
+fail:
+	pass_close(&p);
+	return -1;
+}
+
+/* The capture's name with a suffix, and its configuration key marked so
+ * that no replay groups with a recorded run. */
+static void scenario_meta(struct wc_capture_meta *m,
+			  const struct wc_capture_meta *rec, const char *what,
+			  const char *disk, int cache, int barrier)
+{
+	*m = *rec;
+	snprintf(m->name, sizeof(m->name), "%.150s %s", rec->name, what);
+	m->write_cache = cache;
+	m->barrier = barrier;
+	snprintf(m->disk_model, sizeof(m->disk_model), "%s", disk);
+	if (snprintf(m->config, sizeof(m->config), "what_if=%s;%s", what,
+		     rec->config) >= (int)sizeof(m->config))
+		m->config[0] = '\0';
+}
+
+static int recorded_capacity(const char *path, uint64_t *cap)
+{
+	struct wc_input *in = NULL;
+	const struct wc_capture *c;
+	unsigned long long src;
+	char *end;
+
+	*cap = 500000000000ull / 512 * 512;
+	if (wc_input_open(&in, path, NULL) < 0)
+		return 0;
+	c = wc_input_capture(in);
+	errno = 0;
+	src = strtoull(c->source_bytes, &end, 10);
+	/* wccapture's image: the tree twice plus 512 MiB, whole MiB */
+	if (c->disk_model[0] && c->source_bytes[0] && !*end && !errno &&
+	    src < (1ull << 50))
+		*cap = (src * 2 + 512ull * 1024 * 1024 + 1048575) / 1048576 *
+			1048576;
+	wc_input_free(in);
+	return 1;
+}
+
+int wc_whatif_run(struct wc_whatif **out, const char *path,
+		  const struct wc_whatif_spec *specs, size_t n,
+		  const struct wc_whatif_opts *o, struct wc_err *err)
+{
+	struct wc_analysis_opts ao = o ? o->analysis :
+		(struct wc_analysis_opts)WC_ANALYSIS_OPTS_INIT;
+	const struct wc_capture_meta *rm;
+	const struct wc_figures *mf;
+	struct scenario sc;
+	struct wc_whatif *w;
+	const char *rec_disk;
+	uint64_t cap;
+	int rec_cache, rec_barrier, r;
+	size_t i, k;
+
+	*out = NULL;
+	if (n > WC_WHATIF_MAX_SPECS)
+		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+				  "more than %d what-ifs", WC_WHATIF_MAX_SPECS);
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+				  "out of memory");
+	r = wc_analysis_run(&w->a[0], path, &ao, err);
+	if (r < 0)
+		goto fail;
+	w->n = 1;
+	rm = wc_analysis_meta(w->a[0]);
+	mf = wc_analysis_main(w->a[0]);
+	if (!mf) {
+		wc_err_set(err, WC_ERR_INPUT, path, NULL, WC_NO_OFFSET,
+			   "no I/O on the main device: nothing to replay");
+		goto fail;
+	}
+	recorded_capacity(path, &cap);
+
+	/* The recorded configuration, on its model disk. */
+	memset(&sc, 0, sizeof(sc));
+	wc_replay_conf_init(&sc.rc);
+	sc.rc.device = rm->main_device;
+	wc_analysis_classifier(w->a[0], &sc.rc.cl);
+	rec_disk = rm->disk_model[0] ? rm->disk_model : "hdd7200";
+	if (disk_load(&sc.rc.disk, rec_disk, NULL) < 0) {
+		note(w, "the capture's disk '%.64s' is no model disk: replayed "
+		     "as recorded on hdd7200", rec_disk);
+		rec_disk = "hdd7200";
+		if (disk_load(&sc.rc.disk, rec_disk, err) < 0)
+			goto fail;
+	} else if (!rm->disk_model[0]) {
+		note(w, "the capture names no model disk: replayed as recorded "
+		     "on hdd7200");
+	}
+	rec_cache = rm->write_cache >= 0 ? rm->write_cache :
+		sc.rc.disk.write_cache;
+	rec_barrier = rm->barrier >= 0 ? rm->barrier : 1;
+	sc.rc.disk.write_cache = rec_cache;
+	sc.rc.capacity_bytes = cap;
+	scenario_meta(&sc.meta, rm, "replayed as recorded", rec_disk,
+		      rec_cache, rec_barrier);
+	snprintf(w->base_name, sizeof(w->base_name), "%s", sc.meta.name);
+	if (replay_analyse(w, path, &sc, w->a[0], &ao, err) < 0)
+		goto fail;
+
+	for (i = 0; i < n; i++) {
+		const struct wc_whatif_spec *s = &specs[i];
+		struct scenario x = sc;
+		const char *disk = s->disk[0] ? s->disk : rec_disk;
+		int cache, barrier;
+		char what[300];
+
+		if (s->disk[0] && disk_load(&x.rc.disk, disk, err) < 0)
+			goto fail;
+		cache = s->cache >= 0 ? s->cache : rec_cache;
+		barrier = s->barrier >= 0 ? s->barrier : rec_barrier;
+		x.rc.disk.write_cache = cache;
+		for (k = 0; k < s->nitems; k++)
+			if (wc_disk_param_set(&x.rc.disk, s->items[k].key,
+					      s->items[k].value, err) < 0)
+				goto fail;
+		x.rc.capacity_bytes = s->capacity ? s->capacity : cap;
+		/* No flush reaches a disk without barriers, nor one that
+		 * says its cache is off (the kernel drops them). */
+		x.rc.drop_flushes = !barrier || !x.rc.disk.write_cache;
+		x.rc.drop_fua = x.rc.drop_flushes;
+		if (!x.rc.drop_flushes && mf->requests[WC_CAT_FLUSH] == 0 &&
+		    (!rec_barrier || !rec_cache))
+			note(w, "what-if '%.64s': the capture holds no flush (it "
+			     "was recorded with the cache %s and barriers %s), "
+			     "so the replay cannot add those the filesystem "
+			     "would send: its flush time is missing", s->text,
+			     rec_cache ? "on" : "off", rec_barrier ? "on" : "off");
+		snprintf(what, sizeof(what), "what-if %s", s->text);
+		scenario_meta(&x.meta, rm, what, disk, x.rc.disk.write_cache,
+			      barrier);
+		if (replay_analyse(w, path, &x, w->a[0], &ao, err) < 0)
+			goto fail;
+	}
+	for (i = 1; i < w->n; i++)
+		if (w->st[i].late || w->st[i].forced) {
+			note(w, "%llu requests were taken out of their order of "
+			     "dispatch (in flight longer than the horizon, or "
+			     "too many held)",
+			     (unsigned long long)(w->st[i].late + w->st[i].forced));
+			break;
+		}
+	*out = w;
+	return 0;
+fail:
+	wc_whatif_free(w);
+	return -1;
+}
+
+size_t wc_whatif_count(const struct wc_whatif *w)
+{
+	return w->n;
+}
+
+struct wc_analysis *const *wc_whatif_analyses(const struct wc_whatif *w)
+{
+	return w->a;
+}
+
+const char *wc_whatif_baseline(const struct wc_whatif *w)
+{
+	return w->base_name;
+}
+
+const struct wc_replay_stats *wc_whatif_stats(const struct wc_whatif *w,
+					      size_t i)
+{
+	return i >= 1 && i < w->n ? &w->st[i] : NULL;
+}
+
+size_t wc_whatif_nnotes(const struct wc_whatif *w)
+{
+	return w->nnotes;
+}
+
+const char *wc_whatif_note(const struct wc_whatif *w, size_t i)
+{
+	return i < w->nnotes ? w->notes[i] : NULL;
+}
+
+void wc_whatif_free(struct wc_whatif *w)
+{
+	size_t i;
+
+	if (!w)
+		return;
+	for (i = 0; i < w->n; i++)
+		wc_analysis_free(w->a[i]);
+	free(w);
+}

@@ -1,0 +1,301 @@
+/*
+ * check_replay.c - unit tests of analyze/lib/replay.c: the dependency
+ * rules on small hand-made traces, dropped flushes, the order requests
+ * come out in, determinism.
+ *
+ * The disk is an ssd without a write cache and without per-command
+ * overhead: a 4 KiB request costs read_us or write_us plus its transfer,
+ * so every virtual time below follows from the rule under test, not
+ * from a formula of the model copied here (the tests compare replayed
+ * times with each other, and the model's own costs are what
+ * wc_disk_serve() says on a fresh disk).
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_common.h"
+#include "replay.h"
+
+#define MS 1000000ull
+#define US 1000ull
+#define JOURNAL 1000000u          /* the journal's first sector */
+
+struct feed {
+	const struct wc_request *rq;
+	size_t n, pos;
+};
+
+static int feed_next(void *ctx, struct wc_request *rq, struct wc_err *err)
+{
+	struct feed *f = ctx;
+
+	(void)err;
+	if (f->pos == f->n)
+		return 0;
+	*rq = f->rq[f->pos++];
+	return 1;
+}
+
+enum kind { RD, WR, FL, JR };
+
+static struct wc_request mk(enum kind k, uint32_t pid, uint64_t sector,
+			    uint64_t q, uint64_t d, uint64_t c)
+{
+	struct wc_request r;
+
+	memset(&r, 0, sizeof(r));
+	r.device = 7;
+	r.pid = pid;
+	r.q_time = q;
+	r.d_time = d;
+	r.c_time = c;
+	r.completed = true;
+	r.nbios = 1;
+	switch (k) {
+	case RD:
+		r.action = WC_TC(WC_TC_READ);
+		r.bytes = 4096;
+		break;
+	case WR:
+		r.action = WC_TC(WC_TC_WRITE);
+		r.bytes = 4096;
+		break;
+	case JR:
+		r.action = WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_SYNC);
+		r.bytes = 4096;
+		sector += JOURNAL;
+		break;
+	case FL:
+		r.action = WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_FLUSH);
+		r.bytes = 0;
+		sector = 0;
+		break;
+	}
+	r.sector = sector;
+	return r;
+}
+
+static void conf_of(struct wc_replay_conf *c)
+{
+	struct wc_err err;
+
+	wc_err_clear(&err);
+	wc_replay_conf_init(c);
+	ck_assert_int_eq(wc_disk_param_set(&c->disk, "model", "ssd", &err), 0);
+	ck_assert_int_eq(wc_disk_param_set(&c->disk, "write_cache", "off", &err), 0);
+	ck_assert_int_eq(wc_disk_param_set(&c->disk, "overhead_us", "0", &err), 0);
+	ck_assert_int_eq(wc_disk_param_set(&c->disk, "idle_destage_ms", "0", &err), 0);
+	ck_assert_int_eq(wc_disk_param_set(&c->disk, "stream_window_us", "0", &err), 0);
+	c->capacity_bytes = 1ull << 30;
+	c->device = 7;
+	wc_classifier_range(&c->cl, 0, JOURNAL, 10000);
+}
+
+/* Sorts by completion, as the tracker hands requests out. */
+static int by_c(const void *a, const void *b)
+{
+	const struct wc_request *x = a, *y = b;
+
+	return x->c_time < y->c_time ? -1 : x->c_time > y->c_time;
+}
+
+/* Replays rq[0..n) (any order: sorted by completion first); out[i] is the
+ * replay of the request given as rq[i] (found by sector and kind).
+ * Returns how many came out. */
+static size_t replay(const struct wc_replay_conf *c, const struct wc_request *rq,
+		     size_t n, struct wc_request *out, struct wc_replay_stats *st)
+{
+	struct wc_request sorted[64], got;
+	struct feed f = { sorted, n, 0 };
+	struct wc_replay *rp = NULL;
+	struct wc_err err;
+	size_t k = 0, i;
+	uint64_t last = 0;
+	int r;
+
+	ck_assert_uint_le(n, 64);
+	memcpy(sorted, rq, n * sizeof(*rq));
+	qsort(sorted, n, sizeof(*sorted), by_c);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_replay_open(&rp, c, feed_next, &f, &err), 0);
+	memset(out, 0, n * sizeof(*out));
+	while ((r = wc_replay_next(rp, &got, &err)) > 0) {
+		/* in order of virtual completion */
+		ck_assert_uint_ge(got.c_time, last);
+		last = got.c_time;
+		ck_assert_uint_le(got.d_time, got.c_time);
+		for (i = 0; i < n; i++)
+			if (rq[i].sector == got.sector && rq[i].action == got.action &&
+			    rq[i].pid == got.pid && rq[i].bytes == got.bytes)
+				out[i] = got;
+		k++;
+	}
+	ck_assert_int_eq(r, 0);
+	if (st)
+		*st = *wc_replay_stats(rp);
+	wc_replay_free(rp);
+	return k;
+}
+
+/* A process that reads, thinks 2 ms, reads again: its second read waits
+ * for the first's virtual completion and keeps the think time; another
+ * process's read at the same recorded time is open loop and keeps it. */
+START_TEST(process_rule)
+{
+	struct wc_replay_conf c;
+	struct wc_request in[3], out[3];
+	struct wc_replay_stats st;
+
+	conf_of(&c);
+	in[0] = mk(RD, 100, 8, 0, 0, 10 * MS);
+	in[1] = mk(RD, 100, 800, 12 * MS, 12 * MS, 20 * MS);
+	in[2] = mk(RD, 200, 8000, 12 * MS, 12 * MS, 21 * MS);
+	ck_assert_uint_eq(replay(&c, in, 3, out, &st), 3);
+	/* the disk is far faster than the recording */
+	ck_assert_uint_lt(out[0].c_time, 1 * MS);
+	ck_assert_uint_eq(out[1].d_time, out[0].c_time + 2 * MS);
+	ck_assert_uint_eq(out[1].q_time, out[1].d_time);
+	ck_assert_uint_eq(out[2].d_time, 12 * MS);
+	ck_assert_uint_eq(st.rule[WC_RULE_PROCESS], 1);
+	ck_assert_uint_eq(st.rule[WC_RULE_OPEN], 2);
+
+	/* past think_max the same process is taken as independent */
+	c.think_max_ns = 1 * MS;
+	ck_assert_uint_eq(replay(&c, in, 3, out, &st), 3);
+	ck_assert_uint_eq(out[1].d_time, 12 * MS);
+	ck_assert_uint_eq(st.rule[WC_RULE_OPEN], 3);
+}
+END_TEST
+
+/* A commit block queued behind its preflush and dispatched 50 us after
+ * the flush completed waits for the flush; without barriers the flush is
+ * dropped, and the commit goes 50 us after the flush would have been
+ * dispatched: the wait it caused is gone. */
+START_TEST(flush_rule)
+{
+	struct wc_replay_conf c;
+	struct wc_request in[3], out[3];
+	struct wc_replay_stats st;
+
+	conf_of(&c);
+	in[0] = mk(FL, 300, 0, WC_NO_TIME, 1 * MS, 40 * MS);
+	in[1] = mk(JR, 400, 16, 1 * MS, 40 * MS + 50 * US, 41 * MS);
+	/* written by someone else 5 ms after the flush: not held by it */
+	in[2] = mk(WR, 500, 5000, 45 * MS, 45 * MS, 46 * MS);
+	ck_assert_uint_eq(replay(&c, in, 3, out, &st), 3);
+	ck_assert_uint_eq(out[0].d_time, 1 * MS);
+	ck_assert_uint_eq(out[1].d_time, out[0].c_time + 50 * US);
+	ck_assert_uint_eq(out[2].d_time, 45 * MS);
+	ck_assert_uint_eq(st.rule[WC_RULE_FLUSH], 1);
+	/* the commit's Q stays: it waited for the flush, not before it */
+	ck_assert_uint_eq(out[1].q_time, 1 * MS);
+
+	c.drop_flushes = true;
+	ck_assert_uint_eq(replay(&c, in, 3, out, &st), 2);
+	ck_assert_uint_eq(st.dropped_flushes, 1);
+	ck_assert_uint_eq(out[0].c_time, 0);         /* never came out */
+	ck_assert_uint_eq(out[1].d_time, 1 * MS + 50 * US);
+	ck_assert_uint_eq(out[2].d_time, 45 * MS);
+}
+END_TEST
+
+/* A flush dispatched 300 us after the last journal block completed waits
+ * for it (a commit's preflush waits for the journal blocks), and the
+ * journal block itself was written by another process. */
+START_TEST(journal_rule)
+{
+	struct wc_replay_conf c;
+	struct wc_request in[3], out[3];
+	struct wc_replay_stats st;
+
+	conf_of(&c);
+	in[0] = mk(JR, 600, 0, 0, 0, 6 * MS);
+	in[1] = mk(JR, 600, 8, 0, 0, 9 * MS);
+	in[2] = mk(FL, 700, 0, WC_NO_TIME, 9 * MS + 300 * US, 30 * MS);
+	ck_assert_uint_eq(replay(&c, in, 3, out, &st), 3);
+	ck_assert_uint_eq(out[2].d_time, out[1].c_time + 300 * US);
+	ck_assert_uint_ge(st.rule[WC_RULE_JOURNAL], 1);
+
+	/* 2 ms after it is beyond the gap: the flush is open loop */
+	in[2] = mk(FL, 700, 0, WC_NO_TIME, 11 * MS, 30 * MS);
+	ck_assert_uint_eq(replay(&c, in, 3, out, &st), 3);
+	ck_assert_uint_eq(out[2].d_time, 11 * MS);
+}
+END_TEST
+
+/* A slower disk delays what depends on a request and leaves the rest at
+ * its recorded time; the model serves one request at a time, in order of
+ * virtual dispatch. */
+START_TEST(slower_disk)
+{
+	struct wc_replay_conf c;
+	struct wc_request in[3], out[3];
+	struct wc_err err;
+
+	conf_of(&c);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_disk_param_set(&c.disk, "read_us", "30000", &err), 0);
+	in[0] = mk(RD, 100, 8, 0, 0, 10 * MS);
+	in[1] = mk(RD, 100, 800, 12 * MS, 12 * MS, 20 * MS);
+	in[2] = mk(RD, 200, 8000, 5 * MS, 5 * MS, 21 * MS);
+	ck_assert_uint_eq(replay(&c, in, 3, out, NULL), 3);
+	ck_assert_uint_ge(out[0].c_time, 30 * MS);
+	/* the independent read waited for the disk, not for the process */
+	ck_assert_uint_eq(out[2].d_time, 5 * MS);
+	ck_assert_uint_ge(out[2].c_time, out[0].c_time + 30 * MS);
+	/* the dependent one comes 2 ms after its parent, then queues */
+	ck_assert_uint_eq(out[1].d_time, out[0].c_time + 2 * MS);
+	ck_assert_uint_ge(out[1].c_time, out[2].c_time + 30 * MS);
+}
+END_TEST
+
+/* Requests handed out in completion order whose dispatch order differs
+ * are taken in dispatch order; other devices and unfinished requests are
+ * only counted; two runs give the same times to the nanosecond. */
+START_TEST(order_and_determinism)
+{
+	struct wc_replay_conf c;
+	struct wc_request in[40], out1[40], out2[40];
+	struct wc_replay_stats st;
+	size_t i, n1, n2;
+
+	conf_of(&c);
+	for (i = 0; i < 36; i++) {
+		uint64_t d = (uint64_t)(i * 7919 % 36) * MS;
+
+		in[i] = mk(i % 3 ? WR : RD, 100 + (uint32_t)(i % 4),
+			   (uint64_t)i * 1000, d, d, d + (i % 5 + 1) * MS);
+	}
+	in[36] = mk(WR, 1, 5, 0, 0, 1 * MS);
+	in[36].device = 8;
+	in[37] = mk(WR, 1, 6, 0, 0, WC_NO_TIME);
+	in[37].completed = false;
+	in[38] = mk(FL, 2, 0, WC_NO_TIME, 20 * MS, 21 * MS);
+	in[39] = mk(JR, 3, 0, 21 * MS, 21 * MS + 100 * US, 22 * MS);
+	n1 = replay(&c, in, 40, out1, &st);
+	ck_assert_uint_eq(n1, 38);
+	ck_assert_uint_eq(st.other_devices, 1);
+	ck_assert_uint_eq(st.unfinished, 1);
+	ck_assert_uint_eq(st.late, 0);
+	n2 = replay(&c, in, 40, out2, NULL);
+	ck_assert_uint_eq(n1, n2);
+	ck_assert_mem_eq(out1, out2, sizeof(out1));
+}
+END_TEST
+
+static Suite *replay_suite(void)
+{
+	Suite *s = suite_create("replay");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, process_rule);
+	tcase_add_test(tc, flush_rule);
+	tcase_add_test(tc, journal_rule);
+	tcase_add_test(tc, slower_disk);
+	tcase_add_test(tc, order_and_determinism);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+WC_CHECK_MAIN(replay_suite)
