@@ -5,20 +5,26 @@
  * The image appears as MOUNTPOINT/disk.  A loop device attached to that
  * file sends every read and write of the filesystem on it here (the file
  * is opened in direct-I/O mode, so the page cache stays out), and its
- * flushes arrive as fsync.  One thread serves one request at a time, as
- * one actuator does.  The model is analyze/lib/diskmodel.h; every request
- * served is one row of the ledger (docs/capture-format.md, ledger.tsv).
- * See docs/wcdisk.8.
+ * flushes arrive as fsync.  The disk holds many requests at once, as a
+ * disk with a command queue does: FUSE's low-level API lets one thread
+ * take requests as they arrive (submit_command(): each goes into the
+ * model's queue, analyze/lib/diskmodel.h) and another answer them
+ * (schedule(): the model picks the next command, and it is answered when
+ * the model says it ends).  Every command served, and every range the
+ * model destaged, is one row of the ledger (docs/capture-format.md,
+ * ledger.tsv).  See docs/wcdisk.8.
  */
 #define FUSE_USE_VERSION 35
 
 #include <errno.h>
 #include <fcntl.h>
-#include <fuse.h>
+#include <fuse_lowlevel.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <sched.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +42,24 @@
 #define PROG "wcdisk"
 #define FILE_NAME "disk"
 #define MAX_WRITE (1024 * 1024)
+#define INO_FILE 2
+/* Requests the kernel may have outstanding at once (the loop device's
+ * direct I/O is asynchronous, so each is a FUSE background request): more
+ * than the model's deepest queue, so the device's queue can fill and the
+ * rest wait in the model's host queue as they would in the block layer. */
+#define MAX_BACKGROUND 64
+
+/* One request between its arrival and its answer.  A write's data is
+ * copied at arrival and reaches the image when the model serves it; a
+ * read's is read from the image then. */
+struct command {
+	fuse_req_t req;
+	enum wc_disk_op op;
+	uint64_t off, size;
+	int mode;			/* fallocate */
+	char *buf;			/* MAX_WRITE bytes, kept for reuse */
+	struct command *next_free;
+};
 
 static struct {
 	int fd;
@@ -47,7 +71,15 @@ static struct {
 	bool ledger_failed;
 	uint64_t requests;
 	uint64_t late_max;
-} g = { .fd = -1 };
+	/* the model and what follows are under lock; the scheduler waits on
+	 * wake for an arrival or for the next command's start */
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	bool stop;
+	struct command *free_commands;
+	struct wc_disk_cost *rows;	/* the scheduler's copy of the
+					 * destage rows of one command */
+} g = { .fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void usage(FILE *fp)
 {
@@ -125,10 +157,10 @@ static void record_row(const struct wc_disk_cost *c)
 /* After the answer: the ledger rows (their write costs nobody), in time
  * order: the idle period's destage before the command, the command, the
  * destage it waited for. */
-static void record(const struct wc_disk_cost *c)
+static void record(const struct wc_disk_cost *c, const struct wc_disk_cost *rows,
+		   size_t n)
 {
-	const struct wc_disk_cost *rows;
-	size_t n = wc_disk_destaged(g.disk, &rows), i;
+	size_t i;
 
 	for (i = 0; i < n; i++)
 		if (rows[i].cause_seq == 0)
@@ -137,167 +169,454 @@ static void record(const struct wc_disk_cost *c)
 	for (i = 0; i < n; i++)
 		if (rows[i].cause_seq != 0)
 			record_row(&rows[i]);
+	if (c->op == WC_DISK_FLUSH && g.ledger && fflush(g.ledger) != 0)
+		g.ledger_failed = true;
 }
 
-static void *op_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
+/* ------------------------------------------------------------ commands */
+
+static struct command *command_get(fuse_req_t req, enum wc_disk_op op,
+				   uint64_t off, uint64_t size)
+{
+	struct command *cmd;
+
+	pthread_mutex_lock(&g.lock);
+	cmd = g.free_commands;
+	if (cmd)
+		g.free_commands = cmd->next_free;
+	pthread_mutex_unlock(&g.lock);
+	if (!cmd) {
+		cmd = calloc(1, sizeof(*cmd));
+		if (cmd)
+			cmd->buf = malloc(MAX_WRITE);
+		if (!cmd || !cmd->buf) {
+			free(cmd);
+			fuse_reply_err(req, ENOMEM);
+			return NULL;
+		}
+	}
+	cmd->req = req;
+	cmd->op = op;
+	cmd->off = off;
+	cmd->size = size;
+	cmd->mode = 0;
+	return cmd;
+}
+
+static void command_put(struct command *cmd)
+{
+	pthread_mutex_lock(&g.lock);
+	cmd->next_free = g.free_commands;
+	g.free_commands = cmd;
+	pthread_mutex_unlock(&g.lock);
+}
+
+/* The arrival: its time is taken under the model's lock, so once the
+ * scheduler's clock has passed a time, every command that arrived by
+ * then is in the model's queue (the pick is the one a replay makes). */
+static void submit_command(struct command *cmd)
+{
+	struct wc_disk_req r = {
+		.op = cmd->op, .offset = cmd->off, .bytes = cmd->size,
+		.tag = (uint64_t)(uintptr_t)cmd,
+	};
+	int rc;
+
+	pthread_mutex_lock(&g.lock);
+	r.arrival_ns = now_ns();
+	rc = wc_disk_submit(g.disk, &r);
+	if (rc == 0)
+		pthread_cond_signal(&g.wake);
+	pthread_mutex_unlock(&g.lock);
+	if (rc < 0) {
+		/* more than WC_DISK_MAX_PENDING: the kernel never sends
+		 * that many (MAX_BACKGROUND) */
+		fuse_reply_err(cmd->req, EBUSY);
+		command_put(cmd);
+	}
+}
+
+/* The image's side of a command the model serves now. */
+static int command_io(struct command *cmd, size_t *done)
+{
+	ssize_t n = 0;
+
+	*done = 0;
+	switch (cmd->op) {
+	case WC_DISK_READ:
+		n = pread(g.fd, cmd->buf, cmd->size, (off_t)cmd->off);
+		break;
+	case WC_DISK_WRITE:
+		n = pwrite(g.fd, cmd->buf, cmd->size, (off_t)cmd->off);
+		break;
+	case WC_DISK_DISCARD:
+		n = fallocate(g.fd, cmd->mode, (off_t)cmd->off, (off_t)cmd->size);
+		break;
+	default:
+		/* a flush: the image needs no fsync, its durability is not
+		 * what is modelled */
+		break;
+	}
+	if (n < 0)
+		return -errno;
+	*done = (size_t)n;
+	return 0;
+}
+
+static void command_reply(struct command *cmd, int rc, size_t done)
+{
+	if (rc < 0)
+		fuse_reply_err(cmd->req, -rc);
+	else if (cmd->op == WC_DISK_READ)
+		fuse_reply_buf(cmd->req, cmd->buf, done);
+	else if (cmd->op == WC_DISK_WRITE)
+		fuse_reply_write(cmd->req, done);
+	else
+		fuse_reply_err(cmd->req, 0);
+}
+
+/* Serves the command the model picked: the image's I/O, the wait until
+ * the model's end, the answer, the ledger. */
+static void answer(struct wc_disk_cost *c, size_t nrows)
+{
+	struct command *cmd = (struct command *)(uintptr_t)c->tag;
+	size_t done;
+	int rc = command_io(cmd, &done);
+
+	finish(c);
+	command_reply(cmd, rc, done);
+	record(c, g.rows, nrows);
+	command_put(cmd);
+}
+
+/* The scheduler thread: whenever the model's next command is due by the
+ * host's clock, has the model pick it and answers it. */
+static void *schedule(void *arg)
+{
+	struct wc_disk_cost c;
+	const struct wc_disk_cost *rows;
+	struct timespec ts;
+	uint64_t t, now;
+	size_t n;
+
+	(void)arg;
+	pthread_mutex_lock(&g.lock);
+	while (!g.stop) {
+		t = wc_disk_next_start(g.disk);
+		if (t == UINT64_MAX) {
+			pthread_cond_wait(&g.wake, &g.lock);
+			continue;
+		}
+		now = now_ns();
+		if (now < t) {
+			ts.tv_sec = (time_t)(t / 1000000000ull);
+			ts.tv_nsec = (long)(t % 1000000000ull);
+			pthread_cond_timedwait(&g.wake, &g.lock, &ts);
+			continue;
+		}
+		wc_disk_next(g.disk, &c);
+		n = wc_disk_destaged(g.disk, &rows);
+		memcpy(g.rows, rows, n * sizeof(*rows));
+		pthread_mutex_unlock(&g.lock);
+		answer(&c, n);
+		pthread_mutex_lock(&g.lock);
+	}
+	pthread_mutex_unlock(&g.lock);
+	return NULL;
+}
+
+/* ------------------------------------------------------------ FUSE */
+
+static void file_stat(fuse_ino_t ino, struct stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->st_ino = ino;
+	if (ino == FUSE_ROOT_ID) {
+		st->st_mode = S_IFDIR | 0755;
+		st->st_nlink = 2;
+	} else {
+		st->st_mode = S_IFREG | 0600;
+		st->st_nlink = 1;
+		st->st_size = (off_t)g.size;
+		st->st_blocks = (blkcnt_t)(g.size / 512);
+	}
+}
+
+static void ll_init(void *userdata, struct fuse_conn_info *conn)
 {
 	FILE *fp;
 
+	(void)userdata;
 	/* one large request stays one request where the kernel allows it */
 	conn->max_write = MAX_WRITE;
-	conn->want &= ~FUSE_CAP_ASYNC_READ;
-	cfg->direct_io = 1;
-	cfg->kernel_cache = 0;
-	cfg->attr_timeout = 3600;
-	cfg->entry_timeout = 3600;
+	/* many requests at once: reads in parallel, and the loop driver's
+	 * asynchronous direct I/O kept asynchronous */
+	if (conn->capable & FUSE_CAP_ASYNC_READ)
+		conn->want |= FUSE_CAP_ASYNC_READ;
+	if (conn->capable & FUSE_CAP_ASYNC_DIO)
+		conn->want |= FUSE_CAP_ASYNC_DIO;
+	conn->max_background = MAX_BACKGROUND;
+	conn->congestion_threshold = MAX_BACKGROUND;
 	if (g.ready_path) {
 		fp = fopen(g.ready_path, "w");
 		if (fp)
 			fclose(fp);
 	}
-	return NULL;
 }
 
-static int op_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
+static void ll_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
+	struct fuse_entry_param e;
+
+	if (parent != FUSE_ROOT_ID || strcmp(name, FILE_NAME) != 0) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	memset(&e, 0, sizeof(e));
+	e.ino = INO_FILE;
+	e.attr_timeout = 3600;
+	e.entry_timeout = 3600;
+	file_stat(INO_FILE, &e.attr);
+	fuse_reply_entry(req, &e);
+}
+
+static void ll_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct stat st;
+
 	(void)fi;
-	memset(st, 0, sizeof(*st));
-	if (strcmp(path, "/") == 0) {
-		st->st_mode = S_IFDIR | 0755;
-		st->st_nlink = 2;
-		return 0;
+	if (ino != FUSE_ROOT_ID && ino != INO_FILE) {
+		fuse_reply_err(req, ENOENT);
+		return;
 	}
-	if (strcmp(path, "/" FILE_NAME) == 0) {
-		st->st_mode = S_IFREG | 0600;
-		st->st_nlink = 1;
-		st->st_size = (off_t)g.size;
-		st->st_blocks = (blkcnt_t)(g.size / 512);
-		return 0;
-	}
-	return -ENOENT;
+	file_stat(ino, &st);
+	fuse_reply_attr(req, &st, 3600);
 }
 
-static int op_readdir(const char *path, void *buf, fuse_fill_dir_t fill,
-		      off_t off, struct fuse_file_info *fi,
-		      enum fuse_readdir_flags flags)
+/* Only a truncate to the size it has (what an O_TRUNC open asks). */
+static void ll_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
+		       int to_set, struct fuse_file_info *fi)
 {
-	(void)off, (void)fi, (void)flags;
-	if (strcmp(path, "/") != 0)
-		return -ENOTDIR;
-	fill(buf, ".", NULL, 0, 0);
-	fill(buf, "..", NULL, 0, 0);
-	fill(buf, FILE_NAME, NULL, 0, 0);
-	return 0;
+	struct stat st;
+
+	(void)fi;
+	if (ino != INO_FILE || to_set != FUSE_SET_ATTR_SIZE) {
+		fuse_reply_err(req, ino != INO_FILE ? EISDIR : ENOSYS);
+		return;
+	}
+	if ((uint64_t)attr->st_size != g.size) {
+		fuse_reply_err(req, EPERM);
+		return;
+	}
+	file_stat(ino, &st);
+	fuse_reply_attr(req, &st, 3600);
 }
 
-static int op_open(const char *path, struct fuse_file_info *fi)
+static void ll_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		       struct fuse_file_info *fi)
 {
-	if (strcmp(path, "/" FILE_NAME) != 0)
-		return -ENOENT;
+	static const char *const names[] = { ".", "..", FILE_NAME };
+	static const fuse_ino_t inos[] = { FUSE_ROOT_ID, FUSE_ROOT_ID, INO_FILE };
+	char buf[512];
+	size_t used = 0, len, i;
+	struct stat st;
+
+	(void)fi;
+	if (ino != FUSE_ROOT_ID) {
+		fuse_reply_err(req, ENOTDIR);
+		return;
+	}
+	if (size > sizeof(buf))
+		size = sizeof(buf);
+	for (i = off < 0 ? 0 : (size_t)off; i < 3; i++) {
+		memset(&st, 0, sizeof(st));
+		st.st_ino = inos[i];
+		st.st_mode = i < 2 ? S_IFDIR : S_IFREG;
+		len = fuse_add_direntry(req, buf + used, size - used, names[i],
+					&st, (off_t)(i + 1));
+		if (len > size - used)
+			break;
+		used += len;
+	}
+	fuse_reply_buf(req, buf, used);
+}
+
+static void ll_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	if (ino != INO_FILE) {
+		fuse_reply_err(req, EISDIR);
+		return;
+	}
 	/* the page cache would answer reads and absorb writes without us */
 	fi->direct_io = 1;
 	fi->keep_cache = 0;
-	return 0;
+	fuse_reply_open(req, fi);
 }
 
-static int op_truncate(const char *path, off_t size, struct fuse_file_info *fi)
-{
-	(void)path, (void)fi;
-	return (uint64_t)size == g.size ? 0 : -EPERM;
-}
-
-static int op_read(const char *path, char *buf, size_t size, off_t off,
-		   struct fuse_file_info *fi)
-{
-	struct wc_disk_cost c;
-	uint64_t arrival = now_ns();
-	ssize_t n;
-
-	(void)path, (void)fi;
-	if (off < 0 || (uint64_t)off >= g.size)
-		return 0;
-	if (size > g.size - (uint64_t)off)
-		size = (size_t)(g.size - (uint64_t)off);
-	wc_disk_serve(g.disk, WC_DISK_READ, (uint64_t)off, size, false, arrival, &c);
-	n = pread(g.fd, buf, size, off);
-	finish(&c);
-	record(&c);
-	return n < 0 ? -errno : (int)n;
-}
-
-static int op_write(const char *path, const char *buf, size_t size, off_t off,
+static void ll_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
-	struct wc_disk_cost c;
-	uint64_t arrival = now_ns();
-	ssize_t n;
+	struct command *cmd;
 
-	(void)path, (void)fi;
-	if (off < 0 || (uint64_t)off >= g.size || size > g.size - (uint64_t)off)
-		return -ENOSPC;
-	wc_disk_serve(g.disk, WC_DISK_WRITE, (uint64_t)off, size, false, arrival, &c);
-	n = pwrite(g.fd, buf, size, off);
-	finish(&c);
-	record(&c);
-	return n < 0 ? -errno : (int)n;
+	(void)ino, (void)fi;
+	if (off < 0 || (uint64_t)off >= g.size) {
+		fuse_reply_buf(req, NULL, 0);
+		return;
+	}
+	if (size > g.size - (uint64_t)off)
+		size = (size_t)(g.size - (uint64_t)off);
+	if (size > MAX_WRITE)
+		size = MAX_WRITE;
+	cmd = command_get(req, WC_DISK_READ, (uint64_t)off, size);
+	if (cmd)
+		submit_command(cmd);
+}
+
+static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
+		     size_t size, off_t off, struct fuse_file_info *fi)
+{
+	struct command *cmd;
+
+	(void)ino, (void)fi;
+	if (off < 0 || (uint64_t)off >= g.size || size > g.size - (uint64_t)off) {
+		fuse_reply_err(req, ENOSPC);
+		return;
+	}
+	if (size > MAX_WRITE) {
+		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	cmd = command_get(req, WC_DISK_WRITE, (uint64_t)off, size);
+	if (!cmd)
+		return;
+	memcpy(cmd->buf, buf, size);
+	submit_command(cmd);
 }
 
 /* The loop driver turns a flush request (and the post-flush that stands
- * for FUA on a device without FUA) into vfs_fsync: a cache flush.  The
- * image itself needs no fsync: its durability is not what is modelled. */
-static int op_fsync(const char *path, int datasync, struct fuse_file_info *fi)
+ * for FUA on a device without FUA) into vfs_fsync: a cache flush. */
+static void ll_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
+		     struct fuse_file_info *fi)
 {
-	struct wc_disk_cost c;
+	struct command *cmd;
 
-	(void)path, (void)datasync, (void)fi;
-	wc_disk_serve(g.disk, WC_DISK_FLUSH, 0, 0, false, now_ns(), &c);
-	finish(&c);
-	record(&c);
-	if (g.ledger && fflush(g.ledger) != 0)
-		g.ledger_failed = true;
-	return 0;
+	(void)ino, (void)datasync, (void)fi;
+	cmd = command_get(req, WC_DISK_FLUSH, 0, 0);
+	if (cmd)
+		submit_command(cmd);
 }
 
-static int op_flush(const char *path, struct fuse_file_info *fi)
+static void ll_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	(void)path, (void)fi;
-	return 0;
+	(void)ino, (void)fi;
+	fuse_reply_err(req, 0);
 }
 
-static int op_fallocate(const char *path, int mode, off_t off, off_t len,
-			struct fuse_file_info *fi)
+static void ll_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off,
+			 off_t len, struct fuse_file_info *fi)
 {
-	struct wc_disk_cost c;
-	uint64_t arrival = now_ns();
-	int rc = 0;
+	struct command *cmd;
 
-	(void)path, (void)fi;
-	if (mode != (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE))
-		return -EOPNOTSUPP;
+	(void)ino, (void)fi;
+	if (mode != (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE)) {
+		fuse_reply_err(req, EOPNOTSUPP);
+		return;
+	}
 	if (off < 0 || len < 0 || (uint64_t)off > g.size ||
-	    (uint64_t)len > g.size - (uint64_t)off)
-		return -EINVAL;
-	wc_disk_serve(g.disk, WC_DISK_DISCARD, (uint64_t)off, (uint64_t)len,
-		      false, arrival, &c);
-	if (fallocate(g.fd, mode, off, len) < 0)
-		rc = -errno;
-	finish(&c);
-	record(&c);
+	    (uint64_t)len > g.size - (uint64_t)off) {
+		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	cmd = command_get(req, WC_DISK_DISCARD, (uint64_t)off, (uint64_t)len);
+	if (!cmd)
+		return;
+	cmd->mode = mode;
+	submit_command(cmd);
+}
+
+static const struct fuse_lowlevel_ops ops = {
+	.init = ll_init,
+	.lookup = ll_lookup,
+	.getattr = ll_getattr,
+	.setattr = ll_setattr,
+	.readdir = ll_readdir,
+	.open = ll_open,
+	.read = ll_read,
+	.write = ll_write,
+	.fsync = ll_fsync,
+	.flush = ll_flush,
+	.fallocate = ll_fallocate,
+};
+
+/* Serves mnt until it is unmounted or a signal ends the session: this
+ * thread takes the requests, a scheduler thread answers them.  Returns 0
+ * or a nonzero status. */
+static int serve_mount(const char *argv0, const char *mnt)
+{
+	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
+	struct fuse_session *se = NULL;
+	pthread_condattr_t ca;
+	pthread_t sched;
+	struct wc_disk_cost c;
+	struct command *cmd;
+	int rc = 1;
+
+	g.rows = calloc(WC_DISK_MAX_EXTENTS + 1, sizeof(*g.rows));
+	if (!g.rows)
+		return 1;
+	/* the scheduler sleeps until a time on the model's clock */
+	if (pthread_condattr_init(&ca) != 0)
+		goto free_rows;
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	rc = pthread_cond_init(&g.wake, &ca);
+	pthread_condattr_destroy(&ca);
+	if (rc != 0)
+		goto free_rows;
+	rc = 1;
+	if (fuse_opt_add_arg(&args, argv0) < 0 ||
+	    fuse_opt_add_arg(&args, "-o") < 0 ||
+	    fuse_opt_add_arg(&args, "fsname=wcdisk,subtype=wcdisk") < 0)
+		goto free_args;
+	se = fuse_session_new(&args, &ops, sizeof(ops), NULL);
+	if (!se)
+		goto free_args;
+	if (fuse_set_signal_handlers(se) < 0)
+		goto destroy_session;
+	if (fuse_session_mount(se, mnt) < 0)
+		goto remove_handlers;
+	if (pthread_create(&sched, NULL, schedule, NULL) != 0)
+		goto unmount;
+	rc = fuse_session_loop(se);
+	pthread_mutex_lock(&g.lock);
+	g.stop = true;
+	pthread_cond_signal(&g.wake);
+	pthread_mutex_unlock(&g.lock);
+	pthread_join(sched, NULL);
+	/* what the kernel still waits for (nothing, once unmounted) */
+	while (wc_disk_next(g.disk, &c)) {
+		cmd = (struct command *)(uintptr_t)c.tag;
+		fuse_reply_err(cmd->req, EIO);
+		command_put(cmd);
+	}
+unmount:
+	fuse_session_unmount(se);
+remove_handlers:
+	fuse_remove_signal_handlers(se);
+destroy_session:
+	fuse_session_destroy(se);
+free_args:
+	fuse_opt_free_args(&args);
+	pthread_cond_destroy(&g.wake);
+free_rows:
+	while ((cmd = g.free_commands) != NULL) {
+		g.free_commands = cmd->next_free;
+		free(cmd->buf);
+		free(cmd);
+	}
+	free(g.rows);
+	g.rows = NULL;
 	return rc;
 }
-
-static const struct fuse_operations ops = {
-	.init = op_init,
-	.getattr = op_getattr,
-	.readdir = op_readdir,
-	.open = op_open,
-	.truncate = op_truncate,
-	.read = op_read,
-	.write = op_write,
-	.fsync = op_fsync,
-	.flush = op_flush,
-	.fallocate = op_fallocate,
-};
 
 static int param_arg(struct wc_disk_params *p, const char *arg, struct wc_err *err)
 {
@@ -329,8 +648,7 @@ int main(int argc, char **argv)
 	struct wc_err err;
 	struct stat st;
 	char msg[1600];
-	char *fargv[8];
-	int c, fargc = 0, rc = WC_EXIT_FAILURE, print = 0, frc;
+	int c, rc = WC_EXIT_FAILURE, print = 0, frc;
 	const char *image, *mnt;
 
 	wc_err_clear(&err);
@@ -430,14 +748,7 @@ int main(int argc, char **argv)
 				PROG, strerror(errno));
 	}
 
-	fargv[fargc++] = argv[0];
-	fargv[fargc++] = "-f";		/* the caller backgrounds us */
-	fargv[fargc++] = "-s";		/* one actuator */
-	fargv[fargc++] = "-o";
-	fargv[fargc++] = "fsname=wcdisk,subtype=wcdisk";
-	fargv[fargc++] = (char *)mnt;
-	fargv[fargc] = NULL;
-	frc = fuse_main(fargc, fargv, &ops, NULL);
+	frc = serve_mount(argv[0], mnt);
 	if (g.ledger && (fclose(g.ledger) != 0 || g.ledger_failed)) {
 		g.ledger = NULL;
 		wc_err_set(&err, WC_ERR_SYSTEM, g.ledger_path, NULL, WC_NO_OFFSET,
