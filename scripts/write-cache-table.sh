@@ -119,14 +119,16 @@ def phase(n): [.phases[] | select(.name == n) | .wall_s][0];
     ($g.difference.parts_s.data_read + $g.difference.parts_s.data_write),
     ($g.difference.parts_s.discard + $g.difference.parts_s.other),
     $g.difference.parts_s.off_device,
-    $g.verdict, ($g.welch_t // "-"),
+    $g.verdict, ($g.tests.busy.welch_t // "-"),
     ($c | map(.requests.flush) | min), ($c | map(.requests.flush) | max),
     ($c | mean(.time_s.flush)),
     ($c | map(.flush_d2c_s.p50) | if any(. == null) then "-" else add / length end),
     ($c | map(.fua_writes) | min), ($c | map(.fua_writes) | max),
     ($c | map(.requests.journal) | min), ($c | map(.requests.journal) | max),
     ($c | mean(.requests.data_write)),
-    ($c | map(.bytes.data_write) | add) / ([($c | map(.requests.data_write) | add), 1] | max)
+    ($c | map(.bytes.data_write) | add) / ([($c | map(.requests.data_write) | add), 1] | max),
+    $g.wall_verdict, ($g.tests.wall.welch_t // "-"),
+    ($g.tests.busy.difference_s // 0)
   ]
 | map(tostring) | join("\t")'
 
@@ -176,10 +178,16 @@ function ms(x) { return x == "-" ? "-" : sprintf("%.2f", x * 1000) }
 function range(a, b) { return a == b ? a : a "-" b }
 function verdict(v, t) {
 	if (v == "baseline") return "baseline"
-	if (v == "no_estimate") return "no estimate (one run)"
+	if (v == "too_few_runs") return t == "-" ? "too few runs to tell" : sprintf("too few runs to tell (t = %.2f)", t)
 	if (v == "real") return t == "-" ? "real (runs never vary)" : sprintf("real (t = %.2f)", t)
 	if (v == "within_noise") return sprintf("within noise (t = %.2f)", t)
 	return v
+}
+# The verdicts of a row: on the disk'"'"'s busy time, with its difference,
+# then the wall'"'"'s (docs/methodology.md, "Verdicts").
+function verdicts(f) {
+	if (f[19] == "baseline") return "baseline"
+	return "disk " d(f[33]) " s: " verdict(f[19], f[20]) "; wall: " verdict(f[31], f[32])
 }'
 awk -F'\t' -v report_on_on="${report[on,on]}" -v report_on_off="${report[on,off]}" \
 	-v report_off_on="${report[off,on]}" -v report_off_off="${report[off,off]}" "$awk_format"'
@@ -234,17 +242,19 @@ END {
 	print "**Table 2.**  Where the difference went: each configuration'"'"'s mean wall"
 	print "time minus that of the same disk and filesystem with the cache and"
 	print "barriers on (wcanalyze `--baseline`, its difference attribution: the"
-	print "parts sum to the difference), and whether it exceeds the runs'"'"' noise"
-	print "(Welch'"'"'s t-test at 95 %).  Seconds; data = data read + data write;"
-	print "other = discard + other requests; off device = time the disk was idle."
+	print "parts sum to the difference), and the verdicts (Welch'"'"'s t-test at 95 %):"
+	print "whether the disk caused it, decided on the disk'"'"'s busy time (its"
+	print "difference first), then the wall'"'"'s.  Seconds; data = data read + data"
+	print "write; other = discard + other requests; off device = time the disk was"
+	print "idle."
 	print ""
-	print "| disk | fs | write cache | barriers | difference | flush | journal | metadata | data | other | off device | noise |"
+	print "| disk | fs | write cache | barriers | difference | flush | journal | metadata | data | other | off device | verdicts |"
 	print "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
 	for (n = 1; n <= nkeys; n++) {
 		split(row[keys[n]], f, "\t")
 		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			f[1], f[3], f[4], f[5], d(f[12]), d(f[13]), d(f[14]), d(f[15]),
-			d(f[16]), d(f[17]), d(f[18]), verdict(f[19], f[20])
+			d(f[16]), d(f[17]), d(f[18]), verdicts(f)
 	}
 
 	print ""
@@ -296,7 +306,7 @@ END {
 	print "report'"'"'s column is its XFS copy times; the measured ones are whole"
 	print "captures (copy and delete)."
 	print ""
-	print "| disk | fs | subtraction | what it isolates | the report, s | measured, s | flush | journal | metadata | data | other | off device | noise |"
+	print "| disk | fs | subtraction | what it isolates | the report, s | measured, s | flush | journal | metadata | data | other | off device | verdicts |"
 	print "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
 	for (i = 1; i <= ndisks; i++) for (j = 1; j <= nfs; j++) for (k = 1; k <= np; k++) {
 		key = disks[i] SUBSEP fss[j] SUBSEP pairs[k]
@@ -307,7 +317,7 @@ END {
 			disks[i], fss[j], substr(ab[1], 1, index(ab[1], ",") - 1), substr(ab[1], index(ab[1], ",") + 1),
 			substr(ab[2], 1, index(ab[2], ",") - 1), substr(ab[2], index(ab[2], ",") + 1),
 			what[pairs[k]], rep[ab[1]] - rep[ab[2]], d(f[12]), d(f[13]), d(f[14]), d(f[15]),
-			d(f[16]), d(f[17]), d(f[18]), verdict(f[19], f[20])
+			d(f[16]), d(f[17]), d(f[18]), verdicts(f)
 	}
 }' "$work/pairs" >>"$work/table"
 

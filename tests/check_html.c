@@ -75,7 +75,8 @@ static void setup(void)
 	groups[0].verdict = WC_VERDICT_BASELINE;
 	groups[1].n = 1;
 	groups[1].members = &members[1];
-	groups[1].verdict = WC_VERDICT_NO_ESTIMATE;
+	groups[1].verdict = WC_VERDICT_TOO_FEW;
+	groups[1].wall_verdict = WC_VERDICT_TOO_FEW;
 	groups[1].diff.wall_ns = -1500 * (int64_t)MS;
 	groups[1].diff.part_ns[WC_PART_IDLE] = -1500 * (int64_t)MS;
 
@@ -177,7 +178,7 @@ START_TEST(test_across_and_differences)
 	ck_assert_ptr_null(strstr(h, "compare-phases.png"));
 	ck_assert_ptr_nonnull(strstr(h, "<td>2</td><td class=\"l\">quiet</td><td>-</td><td>1</td><td>#1 (another disk)</td><td>-1.500</td>"));
 	ck_assert_ptr_nonnull(strstr(h, "</td><td>&lt;i&gt;ssd&lt;/i&gt;</td><td>1</td><td>#1</td>"));
-	ck_assert_ptr_nonnull(strstr(h, "<td>-1.500</td><td class=\"l\">no noise estimate (one run)</td>"));
+	ck_assert_ptr_nonnull(strstr(h, "<td>-1.500</td><td class=\"l\">device: too few runs to tell; wall: too few runs to tell</td>"));
 	ck_assert_ptr_nonnull(strstr(h, "<td class=\"l\">baseline</td>"));
 	free(h);
 }

@@ -265,7 +265,10 @@ START_TEST(test_csv_baseline)
 		"across_disks,diff_wall_s,"
 		"diff_flush_s,diff_journal_s,diff_metadata_s,diff_data_read_s,"
 		"diff_data_write_s,diff_discard_s,diff_other_s,"
-		"diff_off_device_s\n";
+		"diff_off_device_s,verdict_flush,ci95_lo_flush_s,"
+		"ci95_hi_flush_s,verdict_journal,";
+	static const char tail[] = ",verdict_wall,ci95_lo_wall_s,"
+		"ci95_hi_wall_s\n";
 	static const char ratio_head[] = ",bytes_other,disk,ratio_wall,ratio_busy,"
 		"ratio_flush,ratio_journal,ratio_metadata,ratio_positioning,"
 		"ratio_data,group,baseline_group,across_disks,diff_wall_s,";
@@ -276,6 +279,7 @@ START_TEST(test_csv_baseline)
 	const char *p;
 
 	ck_assert_ptr_nonnull(strstr(t, head));
+	ck_assert_ptr_nonnull(strstr(t, tail));
 	ck_assert_ptr_null(strstr(t, "ratio_"));
 	free(t);
 	t = render(WC_FORMAT_CSV, caps, 3, "fast", 0);
@@ -286,8 +290,18 @@ START_TEST(test_csv_baseline)
 	ck_assert_ptr_nonnull(strstr(p, ",4.000000,,,,1.000000,2,1,0,"));
 	/* No phase "remove" in the baseline: the ratio and difference
 	 * columns are empty. */
+	/* One run a side: every measure too few runs to tell, without an
+	 * interval; the baseline's own row says so. */
+	ck_assert_ptr_nonnull(strstr(p, ",too_few_runs,,,too_few_runs,,,"));
+	p = after(t, "\nfast,all,");
+	ck_assert_ptr_nonnull(strstr(p, ",baseline,,,baseline,,,"));
 	p = after(t, "\nother,remove,");
-	ck_assert_ptr_nonnull(strstr(p, ",,,,,,,,3,1,0,,,,,,,,,\n"));
+	p = strstr(p, ",,,,,,,,3,1,0,,,,,,,,,");
+	ck_assert_ptr_nonnull(p);
+	/* A phase's row has no verdicts: three empty cells a measure. */
+	p += strlen(",,,,,,,,3,1,0,,,,,,,,,");
+	ck_assert_uint_eq(strspn(p, ","), 3 * WC_NMEAS);
+	ck_assert_int_eq(p[3 * WC_NMEAS], '\n');
 	free(t);
 	t = render(WC_FORMAT_CSV, caps, 3, "nosuch", -1);
 	free(t);

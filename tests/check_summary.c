@@ -174,7 +174,8 @@ START_TEST(test_flush_difference)
 	}
 	ck_assert_int_eq(s->caps[0].diff.wall_ns, 0);
 	ck_assert_int_eq(s->caps[0].diff.main_part, -1);
-	ck_assert_int_eq(s->groups[1].verdict, WC_VERDICT_NO_ESTIMATE);
+	ck_assert_int_eq(s->groups[1].verdict, WC_VERDICT_TOO_FEW);
+	ck_assert(!s->groups[1].test[WC_MEAS_BUSY].has_interval);
 
 	f = find(s, WC_FIND_DIFFERENCE);
 	ck_assert_ptr_nonnull(f);
@@ -182,7 +183,7 @@ START_TEST(test_flush_difference)
 	ck_assert_str_eq(str(f, "capture"), "slow");
 	ck_assert(fabs(num(f, "wall_s") - 0.030) < 1e-9);
 	ck_assert_ptr_nonnull(strstr(f->text, "mostly flush: +0.030 s"));
-	ck_assert_ptr_nonnull(strstr(f->text, "No noise estimate"));
+	ck_assert_ptr_nonnull(strstr(f->text, "too few runs to tell"));
 	/* No ratios without a named baseline. */
 	ck_assert(!slow->has_ratio);
 	wc_summary_free(s);
@@ -332,7 +333,11 @@ START_TEST(test_noise)
 	ck_assert_int_eq(s->groups[s->base_group].verdict, WC_VERDICT_BASELINE);
 	f = find(s, WC_FIND_DIFFERENCE);
 	ck_assert_ptr_nonnull(f);
-	ck_assert_ptr_nonnull(strstr(f->text, "within noise (3 and 3 runs"));
+	/* The walls vary with the gaps; the device's time never does. */
+	ck_assert_ptr_nonnull(strstr(f->text, "3 and 3 runs) it is within "
+				     "noise"));
+	ck_assert_int_eq(s->groups[i].test[WC_MEAS_BUSY].diff_s, 0);
+	ck_assert(s->groups[i].meas[WC_MEAS_WALL].sd > 0);
 	wc_summary_free(s);
 	free_caps(caps, 6);
 
@@ -345,11 +350,17 @@ START_TEST(test_noise)
 	s = build(caps, 6, "a");
 	ck_assert_uint_eq(s->base_group, 0);
 	ck_assert_int_eq(s->groups[1].verdict, WC_VERDICT_REAL);
-	ck_assert(s->groups[1].t > 4.303);
+	/* Decided on the device's time, which never varies: exactly the
+	 * injected 20 ms, an interval of no width. */
+	ck_assert(isinf(s->groups[1].test[WC_MEAS_BUSY].t));
+	ck_assert(fabs(s->groups[1].test[WC_CAT_FLUSH].lo_s - 0.020) < 1e-9);
+	ck_assert(fabs(s->groups[1].test[WC_CAT_FLUSH].hi_s - 0.020) < 1e-9);
+	ck_assert(s->groups[1].test[WC_MEAS_WALL].t > 4.303);
 	ck_assert_int_eq(s->groups[1].diff.main_part, WC_CAT_FLUSH);
 	ck_assert_int_eq(s->groups[1].diff.part_ns[WC_CAT_FLUSH], 10 * 2000000);
 	f = find(s, WC_FIND_DIFFERENCE);
-	ck_assert_ptr_nonnull(strstr(f->text, "exceeds the noise"));
+	ck_assert_ptr_nonnull(strstr(f->text, "it is real"));
+	ck_assert_str_eq(str(f, "verdict"), "real");
 	ck_assert_str_eq(str(f, "cause"), "flush");
 	/* A named baseline: ratios to that capture. */
 	ck_assert(s->caps[3].has_ratio);
@@ -454,6 +465,78 @@ START_TEST(test_disk_baselines)
 }
 END_TEST
 
+/* Three verdicts on device time: two runs a side that differ by +0.215 s
+ * with sd 0.029 s and 0.002 s are t = 10.5 on 1 degree of freedom (12.7
+ * needed): too few runs to tell, not "within noise"; with the spreads
+ * alike the same difference is real; means apart by one standard error
+ * are within noise.  Each part gets its own test. */
+static void verdict_runs(const double *busy_a, const double *busy_b, size_t n,
+			 struct wc_summary **out, struct wc_analysis **caps)
+{
+	size_t i;
+
+	/* Busy time is ten rounds of a 2 ms write and a flush. */
+	for (i = 0; i < n; i++) {
+		caps[i] = cap("a", "cfg=a;",
+			      (uint64_t)llround(busy_a[i] * 1e8) - 2000000,
+			      5000000);
+		caps[n + i] = cap("b", "cfg=b;",
+				  (uint64_t)llround(busy_b[i] * 1e8) - 2000000,
+				  5000000);
+	}
+	*out = build(caps, 2 * n, "a");
+}
+
+START_TEST(test_three_verdicts)
+{
+	static const double few_a[2] = { 0.4795, 0.5205 };
+	static const double few_b[2] = { 0.7136, 0.7164 };
+	static const double alike_a[3] = { 0.48, 0.50, 0.52 };
+	static const double alike_b[3] = { 0.695, 0.715, 0.735 };
+	static const double near_b[3] = { 0.49, 0.51, 0.53 };
+	struct wc_analysis *caps[6];
+	struct wc_summary *s;
+	const struct wc_test *t;
+
+	verdict_runs(few_a, few_b, 2, &s, caps);
+	t = &s->groups[1].test[WC_MEAS_BUSY];
+	ck_assert(fabs(t->diff_s - 0.215) < 1e-6);
+	ck_assert(t->t > 10 && t->t < 11);
+	ck_assert(t->df < 1.1);
+	ck_assert_int_eq(t->verdict, WC_VERDICT_TOO_FEW);
+	ck_assert_int_eq(s->groups[1].verdict, WC_VERDICT_TOO_FEW);
+	ck_assert(t->lo_s < 0 && t->hi_s > 0.43);
+	/* The flushes carry all of it; the data writes never moved. */
+	ck_assert_int_eq(s->groups[1].test[WC_CAT_FLUSH].verdict,
+			 WC_VERDICT_TOO_FEW);
+	ck_assert_int_eq(s->groups[1].test[WC_CAT_DATA_WRITE].verdict,
+			 WC_VERDICT_NOISE);
+	ck_assert_int_eq(s->groups[0].test[WC_CAT_FLUSH].verdict,
+			 WC_VERDICT_BASELINE);
+	ck_assert_ptr_nonnull(strstr(find(s, WC_FIND_DIFFERENCE)->text,
+				     "too few runs to tell: more runs could"));
+	wc_summary_free(s);
+	free_caps(caps, 4);
+
+	verdict_runs(alike_a, alike_b, 3, &s, caps);
+	t = &s->groups[1].test[WC_MEAS_BUSY];
+	/* se = 0.02 * sqrt(2 / 3), df = 4: 0.215 +- 2.776 se. */
+	ck_assert(fabs(t->df - 4) < 1e-6);
+	ck_assert(fabs(t->lo_s - (0.215 - 2.776 * 0.02 * sqrt(2.0 / 3))) < 1e-6);
+	ck_assert_int_eq(t->verdict, WC_VERDICT_REAL);
+	wc_summary_free(s);
+	free_caps(caps, 6);
+
+	verdict_runs(alike_a, near_b, 3, &s, caps);
+	t = &s->groups[1].test[WC_MEAS_BUSY];
+	ck_assert(fabs(t->t - 0.01 / (0.02 * sqrt(2.0 / 3))) < 1e-6);
+	ck_assert_int_eq(t->verdict, WC_VERDICT_NOISE);
+	ck_assert(t->lo_s < 0 && t->hi_s > 0);
+	wc_summary_free(s);
+	free_caps(caps, 6);
+}
+END_TEST
+
 START_TEST(test_unknown_baseline)
 {
 	struct wc_analysis *a = cap("x", "", 1000000, 1000000);
@@ -493,6 +576,7 @@ static Suite *summary_suite(void)
 	tcase_add_test(tc, test_capture_figures);
 	tcase_add_test(tc, test_groups);
 	tcase_add_test(tc, test_noise);
+	tcase_add_test(tc, test_three_verdicts);
 	tcase_add_test(tc, test_unknown_baseline);
 	tcase_add_test(tc, test_disk_baselines);
 	tcase_add_test(tc, test_names);

@@ -6,8 +6,10 @@
 #    within 2 %, the parts sum to the wall difference, in the whole and
 #    per phase, and the findings name flushes as the cause;
 #  - three runs each of two configurations that do not differ: "within
-#    noise"; the same with flushes 40 ms instead of 12: a real difference;
-#  - one run each: no noise estimate is possible;
+#    noise" on device time and on the wall; the same with flushes 40 ms
+#    instead of 12: real on device time, carried by the flushes, with an
+#    interval (JSON, CSV);
+#  - one run each: too few runs to tell;
 #  - wcsynth's flush cost is its disk's (capture.conf disk_model): without
 #    --baseline each configuration is compared with the fastest on the
 #    same disk, never across; a named baseline on another disk is
@@ -75,7 +77,7 @@ jq -e '[.findings[] | select(.kind == "flushes")][0] | .count == 92' pair.json >
 "$WCANALYZE" --baseline f12 f12 f30 >pair.txt
 [[ $(head -1 pair.txt) == findings ]] || fail "text report does not open with findings"
 grep -q "mostly flush" pair.txt || fail "text findings do not name flushes"
-grep -q "no noise estimate is possible" pair.txt || fail "one run each: no word on noise"
+grep -q "too few runs to tell a difference from noise" pair.txt || fail "one run each: no word on noise"
 grep -q '^f30\* ' pair.txt || fail "the text does not mark f30 as on another disk"
 grep -q '^d2 = wcsynth flush_ms=30 ' pair.txt || fail "the text does not name the disks"
 echo "ok: flush cost only ($flush s attributed, $injected ns injected, wall +$wall s)"
@@ -110,10 +112,14 @@ for s in 1 2 3; do
 done
 "$WCANALYZE" ext4-run1 ext4-run2 ext4-run3 xfs-run1 xfs-run2 xfs-run3 >noise.txt
 "$WCANALYZE" --format json ext4-run1 ext4-run2 ext4-run3 xfs-run1 xfs-run2 xfs-run3 >noise.json
-grep -q "within noise (3 and 3 runs" noise.txt || fail "equal configurations: not within noise"
+grep -qE "^#[12] against #[12] \(3 and 3 runs\): device within noise, wall within noise$" noise.txt ||
+	fail "equal configurations: not within noise: $(grep against noise.txt)"
 jq -e '.groups | length == 2 and all(.runs == 3) and
-	([.[].verdict] | sort == ["baseline", "within_noise"])' noise.json >/dev/null ||
-	fail "groups: $(jq -c '[.groups[] | {runs, verdict}]' noise.json)"
+	([.[].verdict] | sort == ["baseline", "within_noise"]) and
+	([.[].wall_verdict] | sort == ["baseline", "within_noise"]) and
+	([.[].tests.busy.verdict] | sort == ["baseline", "within_noise"]) and
+	([.[].tests.busy.interval_s | .[0] < 0 and .[1] > 0] | all)' noise.json >/dev/null ||
+	fail "groups: $(jq -c '[.groups[] | {runs, verdict, wall_verdict, tests}]' noise.json)"
 jq -e '.groups[] | .figures_s.wall | .n == 3 and .sd > 0 and .min <= .mean and
 	.mean <= .max' noise.json >/dev/null || fail "group spread"
 grep -q '^#1      ext4 on  on  d1    3 ' noise.txt || fail "a group is not one row"
@@ -123,9 +129,20 @@ echo "ok: within noise"
 "$WCANALYZE" --format json --baseline xfs-run1 ext3-run1 ext3-run2 ext3-run3 xfs-run1 xfs-run2 xfs-run3 >real.json
 jq -e '[.groups[] | select(.verdict == "real")] | length == 1' real.json >/dev/null ||
 	fail "flushes 40 ms against 12 ms: not real: $(jq -c '[.groups[].verdict]' real.json)"
+# The flushes carry it, with an interval that holds the difference.
+jq -e '[.groups[] | select(.verdict == "real")][0].tests.flush |
+	.verdict == "real" and .interval_s[0] > 0 and
+	.interval_s[0] <= .difference_s and .difference_s <= .interval_s[1]' real.json >/dev/null ||
+	fail "the flush test: $(jq -c '[.groups[].tests.flush]' real.json)"
 jq -e '[.findings[] | select(.kind == "difference")][0] | .cause == "flush" and
-	(.sentence | test("exceeds the noise"))' real.json >/dev/null ||
+	.verdict == "real" and (.sentence | test("it is real: the disk.s work changed"))' real.json >/dev/null ||
 	fail "real difference: $(jq -c '.findings[-1]' real.json)"
+"$WCANALYZE" --format csv --baseline xfs-run1 ext3-run1 ext3-run2 ext3-run3 xfs-run1 xfs-run2 xfs-run3 >real.csv
+col=$(head -1 real.csv | tr , '\n' | grep -nx verdict_busy | cut -d: -f1)
+[[ -n $col ]] || fail "no verdict_busy column in the CSV"
+# (The disk column is quoted and holds commas.)
+[[ $(sed 's/"[^"]*"/disk/g' real.csv | awk -F, -v c="$col" '$1 ~ /^ext3/ && $2 == "all" { print $c }' | sort -u) == real ]] ||
+	fail "the CSV's device verdict of ext3: $(cut -d, -f1,2,"$col" real.csv)"
 echo "ok: a real difference"
 
 for out in pair.txt noise.txt disks.txt; do

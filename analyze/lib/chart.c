@@ -794,8 +794,8 @@ static const char *diff_role(const struct wc_summary *s, size_t g)
 	return g == gr->base ? "baseline" : gr->cross_disk ? "other-disk" : "-";
 }
 
-/* The parts of a difference as seconds; *flat becomes false when one is
- * not zero. */
+/* The parts of a difference as seconds, not ending the line; *flat
+ * becomes false when one is not zero. */
 static void diff_parts(FILE *f, const struct wc_sum_diff *df, bool *flat)
 {
 	int k;
@@ -805,7 +805,6 @@ static void diff_parts(FILE *f, const struct wc_sum_diff *df, bool *flat)
 		if (df->part_ns[k])
 			*flat = false;
 	}
-	fputs("\n", f);
 }
 
 /*
@@ -839,6 +838,7 @@ static int compare_difference(const struct wc_chart_capture *c,
 		fprintf(f, " \"%s\" %.9f", diff_role(s, s->caps[i].group),
 			(double)df->wall_ns / 1e9);
 		diff_parts(f, df, &flat);
+		fputs("\n", f);
 	}
 	if (wc_outdir_commit(d, f, rel, err) < 0)
 		return -1;
@@ -861,7 +861,7 @@ static const char *verdict_word(enum wc_verdict v)
 	case WC_VERDICT_BASELINE: return "baseline";
 	case WC_VERDICT_REAL: return "real";
 	case WC_VERDICT_NOISE: return "noise";
-	default: return "no-estimate";
+	default: return "too-few";
 	}
 }
 
@@ -889,10 +889,11 @@ static int compare_configs(const struct wc_chart_capture *c,
 	      "difference against its baseline, its parts and its runs' "
 	      "range, seconds (docs/bundle.md)\n"
 	      "# 1 first capture 2 fs 3 write_cache 4 barriers 5 disk 6 role "
-	      "(baseline, other-disk or -) 7 runs 8 verdict (baseline real "
-	      "noise no-estimate) 9 mean wall difference 10 lowest 11 highest "
-	      "run's wall difference, 12-19 flush journal metadata data_read "
-	      "data_write discard other off_device\n", f);
+	      "(baseline, other-disk or -) 7 runs 8 verdict on device time "
+	      "(baseline real noise too-few) 9 mean wall difference 10 lowest "
+	      "11 highest run's wall difference, 12-19 flush journal metadata "
+	      "data_read data_write discard other off_device, 20 the wall's "
+	      "verdict\n", f);
 	for (g = 0; g < s->ngroups; g++) {
 		const struct wc_sum_group *gr = &s->groups[g];
 		const struct wc_stat *w = &gr->col[WC_COL_WALL];
@@ -910,6 +911,7 @@ static int compare_configs(const struct wc_chart_capture *c,
 		if (w->n && w->max > w->min)
 			flat = false;
 		diff_parts(f, &gr->diff, &flat);
+		fprintf(f, " \"%s\"\n", verdict_word(gr->wall_verdict));
 	}
 	if (wc_outdir_commit(d, f, rel, err) < 0)
 		return -1;

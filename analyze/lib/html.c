@@ -98,12 +98,6 @@ static void cell_diff(FILE *f, int64_t ns)
  * ran once), its parts, and what the noise rule says. */
 static void differences(FILE *f, const struct wc_html_page *pg)
 {
-	static const char *const verdict[] = {
-		[WC_VERDICT_BASELINE] = "baseline",
-		[WC_VERDICT_REAL] = "exceeds the noise",
-		[WC_VERDICT_NOISE] = "within noise",
-		[WC_VERDICT_NO_ESTIMATE] = "no noise estimate (one run)",
-	};
 	const struct wc_summary *s = pg->sum;
 	size_t g, i;
 	int k;
@@ -140,8 +134,12 @@ static void differences(FILE *f, const struct wc_html_page *pg)
 		cell_diff(f, gr->diff.wall_ns);
 		for (k = 0; k < WC_NPARTS; k++)
 			cell_diff(f, gr->diff.part_ns[k]);
-		fprintf(f, "<td class=\"l\">%s</td></tr>\n",
-			verdict[gr->verdict]);
+		if (gr->verdict == WC_VERDICT_BASELINE)
+			fputs("<td class=\"l\">baseline</td></tr>\n", f);
+		else
+			fprintf(f, "<td class=\"l\">device: %s; wall: %s"
+				"</td></tr>\n", wc_verdict_label(gr->verdict),
+				wc_verdict_label(gr->wall_verdict));
 	}
 	fputs("</table>\n", f);
 }

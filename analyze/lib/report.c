@@ -602,16 +602,47 @@ static void diff_row(FILE *f, const char *label, int w,
 	fprintf(f, "\n");
 }
 
+/* True when measure m is 0 in every run of both sides: nothing to say. */
+static bool meas_idle(const struct wc_sum_group *gr,
+		      const struct wc_sum_group *b, int m)
+{
+	return gr->meas[m].max == 0 && b->meas[m].max == 0;
+}
+
+/* One measure's row: difference, 95 % interval, verdict. */
+static void text_test_row(FILE *f, int m, const struct wc_test *t)
+{
+	char lo[24], hi[24];
+
+	if (t->has_interval) {
+		snprintf(lo, sizeof(lo), "%+.3f", t->lo_s);
+		snprintf(hi, sizeof(hi), "%+.3f", t->hi_s);
+	} else {
+		snprintf(lo, sizeof(lo), "-");
+		snprintf(hi, sizeof(hi), "-");
+	}
+	fprintf(f, "  %-20s %+9.3f %9s %9s  %s\n", wc_meas_key(m), t->diff_s, lo,
+		hi, wc_verdict_label(t->verdict));
+}
+
+/* The verdicts of every group against its baseline: a line with the
+ * verdict on device time and the wall's, then a row per measure that is
+ * known and not 0 throughout (summary.h, docs/methodology.md). */
 static void text_verdicts(FILE *f, const struct wc_summary *s, int w)
 {
-	char label[32], v[16];
+	char label[32], base[32];
 	size_t g;
+	int m;
 
 	if (!s->any_runs) {
-		fprintf(f, "one run per configuration: no noise estimate is "
-			"possible\n");
+		fprintf(f, "one run per configuration: too few runs to tell a "
+			"difference from noise\n");
 		return;
 	}
+	fprintf(f, "verdicts: each measure's difference of the means, seconds, "
+		"its 95 %% interval\n(Welch's t-test); whether the disk caused "
+		"it is decided on the device's\nbusy time, the wall's verdict "
+		"beside it\n");
 	for (g = 0; g < s->ngroups; g++) {
 		const struct wc_sum_group *gr = &s->groups[g];
 		const struct wc_sum_group *b = &s->groups[gr->base];
@@ -619,17 +650,18 @@ static void text_verdicts(FILE *f, const struct wc_summary *s, int w)
 		if (g == gr->base)
 			continue;
 		row_label(s, g, w, label, sizeof(label));
-		fprintf(f, "%s %s s: ", label, s6signed((double)gr->diff.wall_ns
-							/ 1e9, v, sizeof(v)));
-		if (gr->verdict == WC_VERDICT_REAL)
-			fprintf(f, "real (Welch's t-test, 95 %%, %zu and %zu "
-				"runs)\n", gr->n, b->n);
-		else if (gr->verdict == WC_VERDICT_NOISE)
-			fprintf(f, "within noise (%zu and %zu runs)\n", gr->n,
-				b->n);
-		else
-			fprintf(f, "no noise estimate (%zu and %zu runs)\n",
-				gr->n, b->n);
+		row_label(s, gr->base, w, base, sizeof(base));
+		fprintf(f, "\n%s against %s (%zu and %zu runs): device %s, wall "
+			"%s\n", label, base, gr->n, b->n,
+			wc_verdict_label(gr->verdict),
+			wc_verdict_label(gr->wall_verdict));
+		if (gr->n < 2 || b->n < 2)
+			continue;
+		fprintf(f, "  %-20s %9s %9s %9s  %s\n", "measure", "diff",
+			"95 % from", "to", "verdict");
+		for (m = 0; m < WC_NMEAS; m++)
+			if (gr->test[m].known && !meas_idle(gr, b, m))
+				text_test_row(f, m, &gr->test[m]);
 	}
 }
 
@@ -1012,14 +1044,42 @@ static void json_stat(FILE *f, const struct wc_stat *st)
 	fprintf(f, ", \"min\": %.9f, \"max\": %.9f}", st->min, st->max);
 }
 
-static const char *verdict_key(enum wc_verdict v)
+/* A number, or null when it is not finite (t of runs that never vary). */
+static void json_finite(FILE *f, double v, const char *fmt)
 {
-	switch (v) {
-	case WC_VERDICT_BASELINE: return "baseline";
-	case WC_VERDICT_REAL: return "real";
-	case WC_VERDICT_NOISE: return "within_noise";
-	default: return "no_estimate";
+	if (isfinite(v))
+		fprintf(f, fmt, v);
+	else
+		fputs("null", f);
+}
+
+/* The group's tests, one object per measure (null when unknown). */
+static void json_tests(FILE *f, const struct wc_sum_group *gr)
+{
+	int m;
+
+	fprintf(f, ",\n     \"tests\": {");
+	for (m = 0; m < WC_NMEAS; m++) {
+		const struct wc_test *t = &gr->test[m];
+
+		fprintf(f, "%s\n       \"%s\": ", m ? "," : "", wc_meas_key(m));
+		if (!t->known) {
+			fputs("null", f);
+			continue;
+		}
+		fprintf(f, "{\"verdict\": \"%s\", \"runs\": %zu, "
+			"\"baseline_runs\": %zu, \"difference_s\": %.9f, "
+			"\"interval_s\": ", wc_verdict_key(t->verdict), t->n,
+			t->base_n, t->diff_s);
+		if (!t->has_interval) {
+			fputs("null, \"welch_t\": null, \"welch_df\": null}", f);
+			continue;
+		}
+		fprintf(f, "[%.9f, %.9f], \"welch_t\": ", t->lo_s, t->hi_s);
+		json_finite(f, t->t, "%.6f");
+		fprintf(f, ", \"welch_df\": %.3f}", t->df);
 	}
+	fputc('}', f);
 }
 
 static void json_groups(FILE *f, const struct wc_summary *s)
@@ -1056,17 +1116,11 @@ static void json_groups(FILE *f, const struct wc_summary *s)
 		if (s->has_diff) {
 			fprintf(f, ",\n     \"difference\": ");
 			json_diff(f, s, g, &gr->diff);
-			fprintf(f, ",\n     \"verdict\": \"%s\"",
-				verdict_key(gr->verdict));
-			if (gr->verdict == WC_VERDICT_REAL ||
-			    gr->verdict == WC_VERDICT_NOISE) {
-				fprintf(f, ", \"welch_t\": ");
-				if (isfinite(gr->t))
-					fprintf(f, "%.6f", gr->t);
-				else
-					fputs("null", f);
-				fprintf(f, ", \"welch_df\": %.3f", gr->df);
-			}
+			fprintf(f, ",\n     \"verdict\": \"%s\", "
+				"\"wall_verdict\": \"%s\"",
+				wc_verdict_key(gr->verdict),
+				wc_verdict_key(gr->wall_verdict));
+			json_tests(f, gr);
 		}
 		fprintf(f, "}");
 	}
@@ -1262,6 +1316,27 @@ static void csv_str(FILE *f, const char *s)
 	wc_escape_csv(f, s);
 }
 
+/* The group's verdicts on the row of a whole capture (whole), empty
+ * cells on a phase's: per measure its verdict and 95 % interval. */
+static void csv_tests(FILE *f, const struct wc_sum_group *gr, bool whole)
+{
+	int m;
+
+	for (m = 0; m < WC_NMEAS; m++) {
+		const struct wc_test *t = &gr->test[m];
+
+		if (!whole || !t->known) {
+			fputs(",,,", f);
+			continue;
+		}
+		fprintf(f, ",%s", wc_verdict_key(t->verdict));
+		if (t->has_interval)
+			fprintf(f, ",%.9f,%.9f", t->lo_s, t->hi_s);
+		else
+			fputs(",,", f);
+	}
+}
+
 /* One row: the capture's or a phase's figures (all idle without I/O in
  * the window), then the ratio columns when a baseline was named and the
  * difference columns when there are differences. */
@@ -1311,6 +1386,7 @@ static void csv_row(FILE *f, const struct wc_summary *s,
 			if (d && d->known)
 				json_sns(f, d->part_ns[c]);
 		}
+		csv_tests(f, &s->groups[sc->group], sf == &sc->figs);
 	}
 	fprintf(f, "\n");
 }
@@ -1338,6 +1414,9 @@ int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err)
 		fprintf(f, ",group,baseline_group,across_disks,diff_wall_s");
 		for (c = 0; c < WC_NPARTS; c++)
 			fprintf(f, ",diff_%s_s", wc_part_key(c));
+		for (c = 0; c < WC_NMEAS; c++)
+			fprintf(f, ",verdict_%s,ci95_lo_%s_s,ci95_hi_%s_s",
+				wc_meas_key(c), wc_meas_key(c), wc_meas_key(c));
 	}
 	fprintf(f, "\n");
 	for (i = 0; i < s->ncaps; i++) {

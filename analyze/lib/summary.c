@@ -22,6 +22,56 @@ static const char *const kind_name[] = {
 	[WC_FIND_DIFFERENCE] = "difference",
 };
 
+static const char *const meas_key[WC_NMEAS] = {
+	[WC_MEAS_BUSY] = "busy", [WC_MEAS_POSITIONING] = "positioning",
+	[WC_MEAS_TRANSFER] = "transfer", [WC_MEAS_OFF_DEVICE] = "off_device",
+	[WC_MEAS_WALL] = "wall",
+};
+
+static const char *const meas_label[WC_NMEAS] = {
+	[WC_MEAS_BUSY] = "the device's busy time",
+	[WC_MEAS_POSITIONING] = "positioning",
+	[WC_MEAS_TRANSFER] = "transfer",
+	[WC_MEAS_OFF_DEVICE] = "time off the device",
+	[WC_MEAS_WALL] = "the wall",
+};
+
+const char *wc_meas_key(int m)
+{
+	if (m >= 0 && m < WC_NCAT)
+		return wc_cat_name((enum wc_cat)m);
+	return m >= 0 && m < WC_NMEAS ? meas_key[m] : "?";
+}
+
+const char *wc_meas_label(int m)
+{
+	if (m >= 0 && m < WC_NCAT)
+		return part_label[m];
+	return m >= 0 && m < WC_NMEAS ? meas_label[m] : "?";
+}
+
+const char *wc_verdict_key(enum wc_verdict v)
+{
+	switch (v) {
+	case WC_VERDICT_BASELINE: return "baseline";
+	case WC_VERDICT_REAL: return "real";
+	case WC_VERDICT_NOISE: return "within_noise";
+	case WC_VERDICT_TOO_FEW: return "too_few_runs";
+	}
+	return "?";
+}
+
+const char *wc_verdict_label(enum wc_verdict v)
+{
+	switch (v) {
+	case WC_VERDICT_BASELINE: return "baseline";
+	case WC_VERDICT_REAL: return "real";
+	case WC_VERDICT_NOISE: return "within noise";
+	case WC_VERDICT_TOO_FEW: return "too few runs to tell";
+	}
+	return "?";
+}
+
 const char *wc_col_key(enum wc_col c)
 {
 	return (unsigned)c < WC_NCOLS ? col_key[c] : "?";
@@ -185,6 +235,25 @@ static int fill_devices(struct wc_sum_capture *c, const struct wc_analysis *a)
 	return 0;
 }
 
+/* A capture's measures (summary.h) from its figures. */
+static void measures_of(struct wc_sum_capture *c)
+{
+	const struct wc_sum_figs *g = &c->figs;
+	double jmd = g->col[WC_COL_JOURNAL] + g->col[WC_COL_METADATA] +
+		     g->col[WC_COL_DATA];
+	int k;
+
+	for (k = 0; k < WC_NCAT; k++)
+		c->meas[k] = secs(g->part_ns[k]);
+	c->meas[WC_MEAS_BUSY] = secs(g->wall_ns - g->part_ns[WC_PART_IDLE]);
+	c->meas[WC_MEAS_POSITIONING] = g->col[WC_COL_POSITIONING];
+	c->meas[WC_MEAS_TRANSFER] = g->col[WC_COL_POSITIONING] < 0 ? -1 :
+		jmd > g->col[WC_COL_POSITIONING] ?
+		jmd - g->col[WC_COL_POSITIONING] : 0;
+	c->meas[WC_MEAS_OFF_DEVICE] = secs(g->part_ns[WC_PART_IDLE]);
+	c->meas[WC_MEAS_WALL] = secs(g->wall_ns);
+}
+
 static int fill_capture(struct wc_sum_capture *c, const struct wc_analysis *a)
 {
 	const struct wc_tracker_stats *st = wc_analysis_tracker_stats(a);
@@ -194,6 +263,7 @@ static int fill_capture(struct wc_sum_capture *c, const struct wc_analysis *a)
 	c->meta = wc_analysis_meta(a);
 	figs_of(&c->figs, wc_analysis_main(a), st->first_time != WC_NO_TIME ?
 		st->last_time - st->first_time : 0);
+	measures_of(c);
 	if (fill_devices(c, a) < 0)
 		return -1;
 	c->nphases = wc_analysis_nphases(a);
@@ -341,6 +411,11 @@ static int make_groups(struct wc_summary *s)
 				v[j] = secs(s->caps[gr->members[j]].figs.part_ns[c]);
 			stat_of(&gr->part[c], v, gr->n);
 		}
+		for (c = 0; c < WC_NMEAS; c++) {
+			for (j = 0; j < gr->n; j++)
+				v[j] = s->caps[gr->members[j]].meas[c];
+			stat_of(&gr->meas[c], v, gr->n);
+		}
 	}
 	free(at);
 	free(v);
@@ -470,36 +545,70 @@ static double t95(double df)
 	return 1.96 + 2.4 / (double)k;
 }
 
-/* Welch's t-test on the walls of group g against its baseline group. */
+/* The large-sample quantile: a |t| at or below it stays within noise
+ * whatever the number of runs; above it and below t95(df), more runs
+ * could tell. */
+#define Z95 1.96
+
+/* Welch's t-test of measure a against the baseline's b (summary.h,
+ * docs/methodology.md "Verdicts"). */
+static void test_of(struct wc_test *t, const struct wc_stat *a,
+		    const struct wc_stat *b)
+{
+	double va, vb, se2, se, q, tol;
+
+	memset(t, 0, sizeof(*t));
+	t->n = a->n;
+	t->base_n = b->n;
+	t->known = a->n && b->n;
+	t->verdict = WC_VERDICT_TOO_FEW;
+	if (!t->known)
+		return;
+	t->diff_s = a->mean - b->mean;
+	if (a->n < 2 || b->n < 2)
+		return;
+	t->has_interval = true;
+	va = a->sd * a->sd / (double)a->n;
+	vb = b->sd * b->sd / (double)b->n;
+	se2 = va + vb;
+	/* Figures are whole nanoseconds: means closer than half of one
+	 * are equal (a sum of doubles divided by n is not exact). */
+	tol = 0.5e-9 + 1e-12 * fmax(fabs(a->mean), fabs(b->mean));
+	if (se2 <= 0 || sqrt(se2) < tol) {
+		/* Runs that never vary: any difference is beyond noise. */
+		if (fabs(t->diff_s) <= tol)
+			t->diff_s = 0;
+		t->t = t->diff_s > 0 ? INFINITY : t->diff_s < 0 ? -INFINITY : 0;
+		t->df = (double)(a->n + b->n - 2);
+		t->lo_s = t->hi_s = t->diff_s;
+		t->verdict = t->diff_s != 0 ? WC_VERDICT_REAL : WC_VERDICT_NOISE;
+		return;
+	}
+	se = sqrt(se2);
+	t->t = t->diff_s / se;
+	t->df = se2 * se2 / (va * va / (double)(a->n - 1) +
+			     vb * vb / (double)(b->n - 1));
+	q = t95(t->df);
+	t->lo_s = t->diff_s - q * se;
+	t->hi_s = t->diff_s + q * se;
+	t->verdict = fabs(t->t) > q ? WC_VERDICT_REAL :
+		     fabs(t->t) > Z95 ? WC_VERDICT_TOO_FEW : WC_VERDICT_NOISE;
+}
+
+/* Every measure of group gr against its baseline group; the verdict on
+ * device time and the wall's. */
 static void verdict_of(struct wc_summary *s, struct wc_sum_group *gr)
 {
 	const struct wc_sum_group *b = &s->groups[gr->base];
-	double va, vb, se2;
+	int m;
 
-	if (gr == b) {
-		gr->verdict = WC_VERDICT_BASELINE;
-		return;
+	for (m = 0; m < WC_NMEAS; m++) {
+		test_of(&gr->test[m], &gr->meas[m], &b->meas[m]);
+		if (gr == b)
+			gr->test[m].verdict = WC_VERDICT_BASELINE;
 	}
-	if (gr->n < 2 || b->n < 2) {
-		gr->verdict = WC_VERDICT_NO_ESTIMATE;
-		return;
-	}
-	va = gr->col[WC_COL_WALL].sd * gr->col[WC_COL_WALL].sd / (double)gr->n;
-	vb = b->col[WC_COL_WALL].sd * b->col[WC_COL_WALL].sd / (double)b->n;
-	se2 = va + vb;
-	if (se2 <= 0) {
-		/* Runs that never vary: any difference is beyond noise. */
-		gr->t = gr->diff.wall_ns ? INFINITY : 0;
-		gr->df = (double)(gr->n + b->n - 2);
-		gr->verdict = gr->diff.wall_ns ? WC_VERDICT_REAL : WC_VERDICT_NOISE;
-		return;
-	}
-	gr->t = (gr->col[WC_COL_WALL].mean - b->col[WC_COL_WALL].mean) /
-		sqrt(se2);
-	gr->df = se2 * se2 / (va * va / (double)(gr->n - 1) +
-			      vb * vb / (double)(b->n - 1));
-	gr->verdict = fabs(gr->t) > t95(gr->df) ? WC_VERDICT_REAL :
-						   WC_VERDICT_NOISE;
+	gr->verdict = gr->test[WC_MEAS_BUSY].verdict;
+	gr->wall_verdict = gr->test[WC_MEAS_WALL].verdict;
 }
 
 static int differences(struct wc_summary *s)
@@ -753,27 +862,34 @@ static void find_flushes(struct wc_summary *s, const struct wc_sum_capture *c)
 	say(f, ".");
 }
 
-/* The sentence on noise for group g against the baseline group. */
+/* The sentences on noise for group g against its baseline group: the
+ * verdict on the device's time with its interval, the wall's beside. */
 static void say_verdict(struct wc_finding *f, const struct wc_summary *s,
 			const struct wc_sum_group *g)
 {
+	const struct wc_test *d = &g->test[WC_MEAS_BUSY];
+	const struct wc_test *w = &g->test[WC_MEAS_WALL];
 	const struct wc_sum_group *b = &s->groups[g->base];
 
-	switch (g->verdict) {
-	case WC_VERDICT_REAL:
-		say(f, " It exceeds the noise (Welch's t-test at 95 %%, %zu "
-		    "and %zu runs).", g->n, b->n);
-		break;
-	case WC_VERDICT_NOISE:
-		say(f, " It is within noise (%zu and %zu runs, Welch's t-test "
-		    "at 95 %%).", g->n, b->n);
-		break;
-	default:
-		say(f, " No noise estimate is possible with one run of a "
-		    "configuration: record each at least twice to tell a "
-		    "difference from noise.");
-		break;
+	str(f, "verdict", wc_verdict_key(g->verdict));
+	str(f, "wall_verdict", wc_verdict_key(g->wall_verdict));
+	num(f, "busy_s", d->diff_s);
+	if (!d->has_interval) {
+		say(f, " There are too few runs to tell it from noise (%zu and "
+		    "%zu runs): record each configuration at least twice, "
+		    "three times or more for a small difference.", g->n, b->n);
+		return;
 	}
+	num(f, "busy_lo_s", d->lo_s);
+	num(f, "busy_hi_s", d->hi_s);
+	say(f, " On the device's time (%+.3f s, 95 %% interval %+.3f to "
+	    "%+.3f s, Welch's t-test, %zu and %zu runs) it is %s", d->diff_s,
+	    d->lo_s, d->hi_s, g->n, b->n,
+	    g->verdict == WC_VERDICT_REAL ? "real: the disk's work changed" :
+	    g->verdict == WC_VERDICT_NOISE ? "within noise" :
+	    "too few runs to tell: more runs could");
+	say(f, "; the wall's difference (%+.3f s, %+.3f to %+.3f s) is %s.",
+	    w->diff_s, w->lo_s, w->hi_s, wc_verdict_label(g->wall_verdict));
 }
 
 /* How a group is named in a sentence: its first capture, with its runs. */

@@ -47,9 +47,17 @@
  *  - a phase's difference is against its baseline group's phases of the
  *    same name (the first of that name in each run); unknown when none
  *    of its runs has one;
- *  - the noise rule: a group's difference in mean wall is real when
- *    Welch's t-test rejects equal means at 95 % (two-sided), which needs
- *    two runs or more in both groups; otherwise no estimate is possible;
+ *  - verdicts (docs/methodology.md, "Verdicts"): every measure of a
+ *    group (each category's time, the device's busy total, positioning
+ *    and transfer, the time off the device, the wall) is tested against
+ *    its baseline group's by Welch's t-test at 95 % (two-sided), with
+ *    the difference's 95 % interval.  A measure's verdict is real when
+ *    |t| exceeds Student's quantile for its degrees of freedom; too few
+ *    runs to tell when a side has fewer than two runs, or when |t| lies
+ *    between 1.96 (the quantile with unbounded degrees of freedom) and
+ *    that quantile: more runs could tell; within noise otherwise.  The
+ *    group's verdict, "did the disk cause it", is its busy total's; the
+ *    wall's verdict is stated beside it;
  *  - ratios (the older --baseline output) are a capture's columns to the
  *    named baseline capture's own, unknown (< 0) when either is unknown
  *    or the baseline's is 0.
@@ -92,6 +100,23 @@ const char *wc_part_key(int part);
 /* A part in words for sentences and tables: "flush", "data write", "off
  * the device". */
 const char *wc_part_label(int part);
+
+/* What a difference is tested on: each category's time (enum wc_cat's
+ * order, the parts of a wall but off the device), then these. */
+enum wc_measure {
+	WC_MEAS_BUSY = WC_NCAT,        /* the main device's busy total */
+	WC_MEAS_POSITIONING,           /* of journal+metadata+data, when the
+	                                * media rate is known */
+	WC_MEAS_TRANSFER,              /* journal+metadata+data less it */
+	WC_MEAS_OFF_DEVICE,            /* the main device idle */
+	WC_MEAS_WALL,
+	WC_NMEAS
+};
+
+/* "flush", ..., "busy", "positioning", "transfer", "off_device", "wall". */
+const char *wc_meas_key(int m);
+/* In words: "flush", ..., "the device's busy time", "positioning". */
+const char *wc_meas_label(int m);
 
 /* Nanoseconds as seconds, for every writer. */
 static inline double wc_secs(uint64_t ns)
@@ -176,6 +201,8 @@ struct wc_sum_capture {
 	size_t ndevices;               /* every device with I/O, the */
 	struct wc_sum_device *devices; /* accountant's order */
 	const struct wc_sum_device *main;      /* in devices, NULL: no I/O */
+	/* Every measure in seconds, < 0 unknown. */
+	double meas[WC_NMEAS];
 	const struct wc_tracker_stats *tracking;
 	struct wc_sum_btt btt;
 	size_t nwaits;                 /* processes waiting on sync requests, */
@@ -198,7 +225,27 @@ enum wc_verdict {
 	WC_VERDICT_BASELINE,           /* the baseline group itself */
 	WC_VERDICT_REAL,               /* exceeds the noise */
 	WC_VERDICT_NOISE,              /* within noise */
-	WC_VERDICT_NO_ESTIMATE,        /* a group with one run */
+	WC_VERDICT_TOO_FEW,            /* too few runs to tell */
+};
+
+/* "baseline", "real", "within_noise", "too_few_runs" (JSON, CSV). */
+const char *wc_verdict_key(enum wc_verdict v);
+/* "baseline", "real", "within noise", "too few runs to tell". */
+const char *wc_verdict_label(enum wc_verdict v);
+
+/* The test of one measure of a group against its baseline group. */
+struct wc_test {
+	bool known;                    /* the figure is known in a run of
+	                                * each side: the rest is valid */
+	enum wc_verdict verdict;
+	size_t n, base_n;              /* runs with the figure known */
+	double diff_s;                 /* mean less the baseline's mean */
+	/* With two runs or more a side: the 95 % interval of diff_s
+	 * (equal to it when no run varies), Welch's t (+-INFINITY then)
+	 * and its degrees of freedom. */
+	bool has_interval;
+	double lo_s, hi_s;
+	double t, df;
 };
 
 struct wc_sum_group {
@@ -218,8 +265,11 @@ struct wc_sum_group {
 	uint64_t mean_part_ns[WC_NPARTS];
 	uint64_t mean_wall_ns;         /* sum of mean_part_ns */
 	struct wc_sum_diff diff;       /* mean against the baseline's mean */
-	enum wc_verdict verdict;
-	double t, df;                  /* Welch's statistic, when computed */
+	struct wc_stat meas[WC_NMEAS]; /* seconds, over the runs */
+	/* When differences were computed: every measure's test, the
+	 * verdict on device time (test[WC_MEAS_BUSY]'s) and the wall's. */
+	struct wc_test test[WC_NMEAS];
+	enum wc_verdict verdict, wall_verdict;
 };
 
 enum wc_finding_kind {
@@ -232,8 +282,8 @@ enum wc_finding_kind {
 	                                * named baseline */
 };
 
-#define WC_FINDING_MAX_NUMS 8
-#define WC_FINDING_MAX_STRS 6
+#define WC_FINDING_MAX_NUMS 16
+#define WC_FINDING_MAX_STRS 10
 
 /* A finding: a sentence and the numbers it was made from.  Strings may
  * hold capture and process names as found in the input: writers make
