@@ -22,6 +22,7 @@
 #include "jobs.h"
 #include "report.h"
 #include "summary.h"
+#include "traceevent.h"
 #include "wcerr.h"
 #include "whatif.h"
 
@@ -42,6 +43,9 @@ struct options {
 	struct wc_analysis_opts analysis;   /* --journal, --media-rate */
 	const char *baseline;               /* --baseline */
 	const char *output;                 /* --output DIR: a bundle */
+	const char *trace;                  /* --export-trace FILE, or "-"
+	                                     * for --format trace-event */
+	bool trace_only;                    /* --format trace-event */
 	unsigned jobs;                      /* --jobs; 0: online CPUs */
 	struct wc_whatif_spec specs[WC_WHATIF_MAX_SPECS];   /* --what-if */
 	size_t nspecs;
@@ -50,9 +54,10 @@ struct options {
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: " PROG " [--format text|json|csv] [--journal START+LEN]\n"
-		"                 [--media-rate MB/s] [--baseline NAME]\n"
-		"                 [--output DIR] [--jobs N] INPUT...\n"
+		"usage: " PROG " [--format text|json|csv|trace-event]\n"
+		"                 [--journal START+LEN] [--media-rate MB/s]\n"
+		"                 [--baseline NAME] [--output DIR]\n"
+		"                 [--export-trace FILE] [--jobs N] INPUT...\n"
 		"       " PROG " --what-if SPEC [--what-if SPEC]... [--format F]\n"
 		"                 [--journal START+LEN] [--output DIR] INPUT\n"
 		"       " PROG " --dump INPUT...\n"
@@ -63,7 +68,9 @@ static void usage(FILE *fp)
 		"capture archive (tar, tar.gz, tar.xz, tar.zst, tar.bz2, zip, cpio).\n"
 		"\n"
 		"  -d, --dump      print every event as blkparse does, no analysis\n"
-		"  -f, --format F  report as text (default), json or csv\n"
+		"  -f, --format F  report as text (default), json or csv; or\n"
+		"                  trace-event: instead of a report, a timeline for\n"
+		"                  ui.perfetto.dev or chrome://tracing (JSON)\n"
 		"  -J, --journal START+LEN\n"
 		"                  the journal's sectors on the main device\n"
 		"  -r, --media-rate MB/s\n"
@@ -73,6 +80,8 @@ static void usage(FILE *fp)
 		"  -o, --output DIR\n"
 		"                  write a bug-report bundle (reports, figures,\n"
 		"                  index.html) into DIR and print index.html's path\n"
+		"  -t, --export-trace FILE\n"
+		"                  also write the timeline (as trace-event) to FILE\n"
 		"  -j, --jobs N    analyse up to N inputs at once (default: the\n"
 		"                  number of CPUs); the report is the same\n"
 		"  -w, --what-if SPEC\n"
@@ -237,6 +246,51 @@ static int analyse_parallel(const struct options *o,
 	return status;
 }
 
+/* Opens the timeline's file (standard output for "-") and its writer. */
+static int open_trace(const struct options *o, FILE **tf,
+		      struct wc_traceevent **te)
+{
+	struct wc_err err;
+
+	wc_err_clear(&err);
+	*tf = strcmp(o->trace, "-") ? fopen(o->trace, "w") : stdout;
+	if (!*tf) {
+		char e[WC_ESCAPE_SIZE(1024)];
+
+		fprintf(stderr, PROG ": %s: %s\n",
+			wc_escape_text(o->trace, e, sizeof(e)), strerror(errno));
+		return -1;
+	}
+	if (wc_traceevent_open(te, *tf, &err) < 0) {
+		report(&err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Ends the timeline and closes its file; the exit status of that. */
+static int close_trace(const struct options *o, FILE *tf,
+		       struct wc_traceevent *te)
+{
+	struct wc_err err;
+	int status = WC_EXIT_OK;
+
+	wc_err_clear(&err);
+	if (wc_traceevent_close(te, &err) < 0) {
+		snprintf(err.file, sizeof(err.file), "%s",
+			 strcmp(o->trace, "-") ? o->trace : "standard output");
+		status = report(&err);
+	}
+	if (tf != stdout && fclose(tf) != 0 && status == WC_EXIT_OK) {
+		char e[WC_ESCAPE_SIZE(1024)];
+
+		fprintf(stderr, PROG ": %s: %s\n",
+			wc_escape_text(o->trace, e, sizeof(e)), strerror(errno));
+		status = WC_EXIT_FAILURE;
+	}
+	return status;
+}
+
 /* Analyses every input, then writes one report of all that could be read:
  * an input that turns bad midway still contributes what came before.
  * With --output the report is a bundle folder (docs/bundle.md), drawn
@@ -247,6 +301,8 @@ static int run_analysis(const struct options *o)
 	struct wc_analysis **caps;
 	struct wc_bundle *b = NULL;
 	struct wc_summary *sum = NULL;
+	struct wc_traceevent *te = NULL;
+	FILE *tf = NULL;
 	struct wc_err err;
 	size_t n = 0;
 	int i, status = WC_EXIT_OK;
@@ -264,7 +320,12 @@ static int run_analysis(const struct options *o)
 		}
 		ao.series = true;
 	}
-	if (!b) {
+	if (o->trace && open_trace(o, &tf, &te) < 0) {
+		status = WC_EXIT_FAILURE;
+		goto out;
+	}
+	ao.trace = te;
+	if (!b && !te) {
 		status = analyse_parallel(o, &ao, caps, &n);
 		goto write;
 	}
@@ -273,6 +334,10 @@ static int run_analysis(const struct options *o)
 		int r;
 
 		wc_err_clear(&err);
+		if (b && wc_bundle_begin(b, &ao, &err) < 0) {
+			status = report(&err);
+			goto out;
+		}
 		r = wc_analysis_run(&a, o->inputs[i], &ao, &err);
 		report_warnings(a);
 		if (r < 0) {
@@ -291,7 +356,14 @@ static int run_analysis(const struct options *o)
 		}
 	}
 write:
-	if (n == 0)
+	if (te) {
+		int s = close_trace(o, tf, te);
+
+		tf = NULL;
+		if (s != WC_EXIT_OK && status == WC_EXIT_OK)
+			status = s;
+	}
+	if (n == 0 || o->trace_only)
 		goto out;
 	wc_err_clear(&err);
 	if (wc_summary_build(&sum, caps, n, o->baseline, &err) < 0) {
@@ -323,6 +395,9 @@ write:
 	wc_escape_text_put(stdout, wc_bundle_index(b));
 	putchar('\n');
 out:
+	if (tf && tf != stdout)
+		fclose(tf);
+	wc_traceevent_free(te);
 	wc_summary_free(sum);
 	wc_bundle_free(b);
 	for (i = 0; i < (int)n; i++)
@@ -472,6 +547,7 @@ int main(int argc, char **argv)
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "what-if", required_argument, NULL, 'w' },
+		{ "export-trace", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -481,15 +557,25 @@ int main(int argc, char **argv)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":df:j:J:r:b:o:w:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":df:j:J:r:b:o:t:w:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			o.mode = MODE_DUMP;
 			break;
 		case 'f':
+			if (!strcmp(optarg, "trace-event")) {
+				o.trace_only = true;
+				o.trace = "-";
+				break;
+			}
+			o.trace_only = false;
 			if (wc_format_parse(optarg, &o.format) < 0)
-				return usage_error("unknown format '%s' (text, json "
-						   "or csv)", optarg);
+				return usage_error("unknown format '%s' (text, json, "
+						   "csv or trace-event)", optarg);
+			break;
+		case 't':
+			o.trace = optarg;
+			o.trace_only = false;
 			break;
 		case 'j':
 			if (parse_jobs(optarg, &o.jobs) < 0)
@@ -544,6 +630,14 @@ int main(int argc, char **argv)
 	o.ninputs = argc - optind;
 	if (o.ninputs == 0)
 		return usage_error("%s", "no INPUT given");
+
+	if (o.trace && o.output)
+		return usage_error("%s", "--output writes each capture's timeline "
+				   "into the bundle (CAPTURE/timeline.json): not "
+				   "with --format trace-event or --export-trace");
+	if (o.trace && !o.trace_only && !strcmp(o.trace, "-"))
+		return usage_error("%s", "--export-trace -: the report goes to "
+				   "standard output; use --format trace-event");
 
 	if (o.baseline && o.mode == MODE_ANALYZE && !baseline_known(&o))
 		return usage_error("no capture named '%s' for --baseline",

@@ -156,6 +156,42 @@ START_TEST(test_flush_pairs_in_order)
 }
 END_TEST
 
+/* The flush blk-mq dispatches from a kworker for a preflush write is
+ * credited to the write's thread; an empty Q's own flush to its own. */
+START_TEST(test_flush_cause)
+{
+	struct wc_event ev[10];
+	struct wc_request rq[4];
+	size_t n;
+
+	ev[0] = E(1, WC_TA_QUEUE, FLUSH | T(WC_TC_FUA) | T(WC_TC_SYNC), 800, 4096);
+	ev[0].pid = 7;                         /* Q FWFS [jbd2/sda1-8] */
+	ev[1] = E(2, WC_TA_ISSUE, FLUSH, 0, 0);
+	ev[1].pid = 99;                        /* D FN [kworker/0:1H] */
+	ev[2] = E(3, WC_TA_COMPLETE, FLUSH, 0, 0);
+	ev[3] = E(4, WC_TA_ISSUE, W | T(WC_TC_FUA), 800, 4096);
+	ev[4] = E(5, WC_TA_COMPLETE, W | T(WC_TC_FUA), 800, 4096);
+	ev[5] = E(6, WC_TA_QUEUE, FLUSH, 0, 0);
+	ev[5].pid = 8;                         /* Q FN [fsync caller] */
+	ev[6] = E(7, WC_TA_ISSUE, FLUSH, 0, 0);
+	ev[6].pid = 99;
+	ev[7] = E(8, WC_TA_COMPLETE, FLUSH, 0, 0);
+	ev[8] = E(9, WC_TA_ISSUE, W, 900, 4096);   /* a plain write: no cause */
+	ev[9] = E(10, WC_TA_COMPLETE, W, 900, 4096);
+	n = run(ev, 10, 10, rq, 4, NULL, NULL);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(rq[0].bytes, 0);
+	ck_assert_uint_eq(rq[0].pid, 99);
+	ck_assert(rq[0].has_cause);
+	ck_assert_uint_eq(rq[0].cause_pid, 7);
+	ck_assert(!rq[1].has_cause);
+	ck_assert_uint_eq(rq[2].pid, 8);
+	ck_assert(rq[2].has_cause);
+	ck_assert_uint_eq(rq[2].cause_pid, 8);
+	ck_assert(!rq[3].has_cause);
+}
+END_TEST
+
 START_TEST(test_requeue)
 {
 	const struct wc_event evs[] = {
@@ -707,6 +743,7 @@ static Suite *tracker_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_merge);
 	tcase_add_test(tc, test_flush_pairs_in_order);
+	tcase_add_test(tc, test_flush_cause);
 	tcase_add_test(tc, test_requeue);
 	tcase_add_test(tc, test_split);
 	tcase_add_test(tc, test_lost_and_unfinished);

@@ -24,7 +24,7 @@ declare -A stage=(
 	[classify]=6
 	# the replay: requests from the tracker again, in virtual time
 	[replay]=6
-	[account]=7 [series]=7
+	[account]=7 [series]=7 [traceevent]=7
 	[analysis]=8 [whatif]=8
 	[summary]=9 [jobs]=9
 	# writers: they format, the summary or the events

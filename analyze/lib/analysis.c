@@ -184,6 +184,8 @@ static int feed(void *ctx, struct wc_event *ev, struct wc_err *err)
 
 	if (r > 0 && run->a->btt)
 		wc_btt_add(run->a->btt, ev, NULL);
+	if (r > 0 && run->o->trace)
+		wc_traceevent_events(run->o->trace, ev, 1);
 	return r;
 }
 
@@ -206,6 +208,8 @@ static int feed_batch(void *ctx, const struct wc_event **evs, size_t *n,
 	*n = got;
 	if (r > 0 && btt)
 		wc_btt_add_batch(btt, *evs, got);
+	if (r > 0 && run->o->trace)
+		wc_traceevent_events(run->o->trace, *evs, got);
 	return r;
 }
 
@@ -233,6 +237,21 @@ static int add_series(struct wc_analysis *a, const struct wc_request *rq,
 	return 0;
 }
 
+/* A request to the timeline, with the names of its process and of the
+ * thread that asked for it (a flush's cause). */
+static void trace_request(struct run *run, const struct wc_request *rq,
+			  enum wc_cat cat)
+{
+	const char *comm = NULL, *cause = NULL;
+
+	if (run->in) {
+		comm = wc_input_comm(run->in, rq->pid);
+		if (rq->has_cause)
+			cause = wc_input_comm(run->in, rq->cause_pid);
+	}
+	wc_traceevent_request(run->o->trace, rq, cat, comm, cause);
+}
+
 /* One request to the series (when kept) and the accountant. */
 static inline int add_request(struct run *run, const struct wc_request *rq,
 			      bool series, struct wc_err *err)
@@ -242,6 +261,8 @@ static inline int add_request(struct run *run, const struct wc_request *rq,
 
 	if (series && add_series(run->a, rq, cat, err) < 0)
 		return -1;
+	if (run->o->trace)
+		trace_request(run, rq, cat);
 	if (run->in && rq->completed && (rq->action & WC_TC(WC_TC_SYNC)))
 		comm = wc_input_comm(run->in, rq->pid);
 	wc_account_add(run->a->ac, rq, cat, comm);
@@ -260,6 +281,7 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 	struct wc_tracker *tr = NULL;
 	struct wc_request rqs[WC_ANALYSIS_REQUESTS];
 	bool series = run->o->series;
+	struct wc_traceevent *te = run->o->trace;
 	uint64_t first, last;
 	size_t i, n;
 	int r;
@@ -286,6 +308,12 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 
 	if (wc_account_open(&a->ac, &conf, err) < 0)
 		goto fail;
+	if (te) {
+		wc_traceevent_begin(te, a->meta.name);
+		for (i = 0; i < a->meta.ndevices; i++)
+			wc_traceevent_name_device(te, a->meta.devices[i].device,
+						  a->meta.devices[i].name);
+	}
 	if (run->o->btt && wc_btt_open(&a->btt, err) < 0)
 		goto fail;
 	if (run->rnext) {
@@ -315,6 +343,8 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 	if (r < 0)
 		a->partial = true;
 finish:
+	if (te)
+		wc_traceevent_end(te, phases, nphases);
 	if (a->btt && wc_btt_status(a->btt, err) < 0)
 		goto fail_tracker;
 	first = a->stats.first_time == WC_NO_TIME ? 0 : a->stats.first_time;
@@ -430,7 +460,7 @@ static int run_input(struct wc_analysis **out, const char *path,
 		     const struct wc_analysis_opts *o, bool speculate,
 		     struct wc_err *err)
 {
-	struct wc_input_limits lim = { .speculate = speculate };
+	struct wc_input_limits lim = { .speculate = speculate && !(o && o->trace) };
 	struct wc_input *in = NULL;
 	const struct wc_capture *cap;
 	struct run run = { 0 };

@@ -49,6 +49,7 @@
 #include "classify.h"
 #include "input.h"
 #include "series.h"
+#include "traceevent.h"
 #include "tracker.h"
 #include "wcerr.h"
 #include "wclimits.h"
@@ -60,9 +61,15 @@ struct wc_analysis_opts {
 	double media_rate;         /* --media-rate, bytes/s; 0: estimate */
 	bool btt;                  /* btt's Q2C and D2C (the reports need them) */
 	bool series;               /* a time series per device */
+	/* A timeline to stream the capture into (traceevent.h), or NULL:
+	 * it sees every event after btt and every request with its
+	 * category and process names before the accountant.  Not owned.
+	 * An input read into it is read once, without the scan's
+	 * shortcut: what was written cannot be taken back. */
+	struct wc_traceevent *trace;
 };
 
-#define WC_ANALYSIS_OPTS_INIT { false, 0, 0, 0.0, true, false }
+#define WC_ANALYSIS_OPTS_INIT { false, 0, 0, 0.0, true, false, NULL }
 
 /* One traced device as capture.conf describes it. */
 struct wc_device_meta {

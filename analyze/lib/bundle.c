@@ -17,6 +17,7 @@
 #include "plot.h"
 #include "report.h"
 #include "series.h"
+#include "traceevent.h"
 
 struct wc_bundle {
 	char *index;
@@ -24,8 +25,66 @@ struct wc_bundle {
 	struct wc_plot *plot;
 	struct wc_chart_capture *charts;  /* one per capture added */
 	uint64_t *ignored;                /* requests past the series' devices */
+	bool *timeline;                   /* CAPTURE/timeline.json written */
 	size_t ncaps, capsize;
+	/* The timeline of the capture being analysed (wc_bundle_begin()),
+	 * under a fresh name in DIR until its folder is known. */
+	FILE *tl_file;
+	struct wc_traceevent *tl;
 };
+
+/* Drops a timeline begun for a capture never added. */
+static void timeline_discard(struct wc_bundle *b)
+{
+	wc_traceevent_free(b->tl);
+	b->tl = NULL;
+	if (b->tl_file)
+		wc_outdir_discard(b->out, b->tl_file);
+	b->tl_file = NULL;
+}
+
+int wc_bundle_begin(struct wc_bundle *b, struct wc_analysis_opts *o,
+		    struct wc_err *err)
+{
+	timeline_discard(b);
+	o->series = true;
+	o->trace = NULL;
+	b->tl_file = wc_outdir_create(b->out, "timeline.json", err);
+	if (!b->tl_file)
+		return -1;
+	if (wc_traceevent_open(&b->tl, b->tl_file, err) < 0) {
+		timeline_discard(b);
+		return -1;
+	}
+	o->trace = b->tl;
+	return 0;
+}
+
+/* Ends the pending timeline and moves it into the capture's folder. */
+static int timeline_commit(struct wc_bundle *b, const char *dir, bool *done,
+			   struct wc_err *err)
+{
+	char rel[WC_OUTDIR_NAME_MAX + 32];
+	FILE *f = b->tl_file;
+	int r;
+
+	*done = false;
+	if (!b->tl)
+		return 0;
+	r = wc_traceevent_close(b->tl, err);
+	wc_traceevent_free(b->tl);
+	b->tl = NULL;
+	b->tl_file = NULL;
+	if (r < 0) {
+		wc_outdir_discard(b->out, f);
+		return -1;
+	}
+	snprintf(rel, sizeof(rel), "%s/timeline.json", dir);
+	if (wc_outdir_commit_as(b->out, f, rel, err) < 0)
+		return -1;
+	*done = true;
+	return 0;
+}
 
 static int nomem(struct wc_err *err)
 {
@@ -111,6 +170,7 @@ static int grow(struct wc_bundle *b, struct wc_err *err)
 	size_t n = b->capsize ? 2 * b->capsize : 8;
 	struct wc_chart_capture *c;
 	uint64_t *ig;
+	bool *tl;
 
 	if (b->ncaps < b->capsize)
 		return 0;
@@ -122,6 +182,10 @@ static int grow(struct wc_bundle *b, struct wc_err *err)
 	if (!ig)
 		return nomem(err);
 	b->ignored = ig;
+	tl = realloc(b->timeline, n * sizeof(*tl));
+	if (!tl)
+		return nomem(err);
+	b->timeline = tl;
 	b->capsize = n;
 	return 0;
 }
@@ -147,6 +211,7 @@ int wc_bundle_add(struct wc_bundle *b, struct wc_analysis *a,
 	meta = wc_analysis_meta(a);
 	cap_dir(b, meta->name, c->dir, sizeof(c->dir));
 	b->ignored[b->ncaps] = wc_analysis_series_ignored(a);
+	b->timeline[b->ncaps] = false;
 	b->ncaps++;
 
 	s = wc_analysis_series(a, meta->main_device);
@@ -159,7 +224,8 @@ int wc_bundle_add(struct wc_bundle *b, struct wc_analysis *a,
 	/* The capture's own summary: its series go before the others'
 	 * analyses exist, so the figures cannot wait for the whole one. */
 	if (wc_summary_build(&one, &a, 1, NULL, err) < 0 ||
-	    wc_outdir_mkdir(b->out, c->dir, err) < 0)
+	    wc_outdir_mkdir(b->out, c->dir, err) < 0 ||
+	    timeline_commit(b, c->dir, &b->timeline[b->ncaps - 1], err) < 0)
 		goto out_series;
 	r = wc_chart_capture(c, &one->caps[0], s, b->plot, b->out, err);
 
@@ -201,7 +267,7 @@ static int write_html(struct wc_bundle *b, const struct wc_summary *s,
 {
 	struct wc_html_page pg = {
 		.sum = s, .charts = b->charts, .ignored = b->ignored,
-		.across = across, .plot = b->plot,
+		.timeline = b->timeline, .across = across, .plot = b->plot,
 	};
 	char *report = NULL;
 	FILE *f;
@@ -233,6 +299,7 @@ int wc_bundle_close(struct wc_bundle *b, const struct wc_summary *s,
 	if (b->ncaps == 0)
 		return wc_err_set(err, WC_ERR_USAGE, wc_outdir_path(b->out), NULL,
 				  WC_NO_OFFSET, "no capture to put in the bundle");
+	timeline_discard(b);
 	if (!s || s->ncaps != b->ncaps)
 		return wc_err_set(err, WC_ERR_USAGE, wc_outdir_path(b->out), NULL,
 				  WC_NO_OFFSET, "bundle: the summary is not of "
@@ -267,10 +334,12 @@ void wc_bundle_free(struct wc_bundle *b)
 
 	if (!b)
 		return;
+	timeline_discard(b);
 	for (i = 0; i < b->ncaps; i++)
 		wc_chart_capture_clear(&b->charts[i]);
 	free(b->charts);
 	free(b->ignored);
+	free(b->timeline);
 	wc_plot_free(b->plot);
 	wc_outdir_free(b->out);
 	free(b->index);

@@ -10,8 +10,8 @@
  *
  *     if (wc_bundle_open(&b, "report-dir", &err) < 0)
  *             goto fail;
- *     o.series = true;                  // the figures are drawn from them
  *     for (each input) {
+ *             wc_bundle_begin(b, &o, &err); // o.series, the timeline
  *             wc_analysis_run(&a[i], path, &o, &err);
  *             if (a[i] && wc_bundle_add(b, a[i], &err) < 0) goto fail;
  *     }
@@ -28,7 +28,9 @@
  * columns of every .dat file):
  *   report.txt, report.json, summary.csv   from report.h
  *   index.html, render.sh, gnuplot.log (only when gnuplot said something)
- *   CAPTURE/   per capture: timeline.dat scatter.dat latency.dat
+ *   CAPTURE/   per capture: timeline.json (wc_bundle_begin(): the
+ *              Trace Event Format, for ui.perfetto.dev), timeline.dat
+ *              scatter.dat latency.dat
  *              phases.dat, and scatter throughput flushes latency queue
  *              phases, each as .gp script, .png and .svg
  *   compare-time, compare-phases, compare-throughput (.dat .gp .png .svg)
@@ -83,6 +85,15 @@ struct wc_bundle;
 
 /* Creates the folder dir and finds the templates. */
 int wc_bundle_open(struct wc_bundle **out, const char *dir, struct wc_err *err);
+
+/* Before analysing a capture for the bundle: sets o->series and points
+ * o->trace at the capture's timeline (traceevent.h), written under a
+ * fresh name until wc_bundle_add() moves it to CAPTURE/timeline.json.
+ * A timeline begun for a capture that is never added (its analysis
+ * failed) is dropped by the next call, wc_bundle_close() or
+ * wc_bundle_free().  Without this call a capture has no timeline. */
+int wc_bundle_begin(struct wc_bundle *b, struct wc_analysis_opts *o,
+		    struct wc_err *err);
 
 /* Adds the capture a (analysed with o.series: else a usage error) and
  * writes its .dat and .gp files from the series of its main device; then

@@ -235,6 +235,12 @@ static void capture(FILE *f, const struct wc_html_page *pg, size_t i)
 			(unsigned long long)pg->ignored[i], WC_SERIES_MAX_DEVICES);
 	fprintf(f, ".  Data and scripts: <a href=\"%s/\">%s/</a>.</p>\n",
 		c->dir, c->dir);
+	if (pg->timeline && pg->timeline[i])
+		fprintf(f, "<p>Timeline of every request, flush, queue depth and "
+			"phase: <a href=\"%s/timeline.json\">%s/timeline.json</a> "
+			"(open it in <a href=\"https://ui.perfetto.dev\">"
+			"ui.perfetto.dev</a> or chrome://tracing).</p>\n",
+			c->dir, c->dir);
 	if (sf->io) {
 		fputs("<table>\n<tr><th class=\"l\">category</th><th>time (s)</th>"
 		      "<th>share</th><th>requests</th><th>bytes</th></tr>\n", f);

@@ -34,6 +34,8 @@ struct wc_html_page {
 	const struct wc_chart_capture *charts;  /* one per capture of sum */
 	const uint64_t *ignored;        /* per capture: requests on devices
 	                                 * past WC_SERIES_MAX_DEVICES */
+	const bool *timeline;           /* per capture: CAPTURE/timeline.json
+	                                 * written (NULL: none) */
 	const bool *across;             /* [WC_NCMP], from wc_chart_across() */
 	const struct wc_plot *plot;     /* colours, and whether it rendered */
 	const char *report;             /* report.txt's text */

@@ -262,8 +262,9 @@ static struct pending *pending_of(struct wc_outdir *d, const FILE *f)
 	return NULL;
 }
 
-int wc_outdir_commit(struct wc_outdir *d, FILE *f, const char *rel,
-		     struct wc_err *err)
+/* Closes f and renames it to leaf in the folder tdfd (rel for messages). */
+static int commit_in(struct wc_outdir *d, FILE *f, int tdfd, const char *leaf,
+		     const char *rel, struct wc_err *err)
 {
 	struct pending *p = pending_of(d, f);
 	char path[PATH_MAX];
@@ -276,7 +277,8 @@ int wc_outdir_commit(struct wc_outdir *d, FILE *f, const char *rel,
 	if (!p)
 		return wc_err_set(err, WC_ERR_USAGE, rel, NULL, WC_NO_OFFSET,
 				  "bundle: file not opened by wc_outdir_create");
-	if (!bad && renameat(p->dfd, p->tmp, p->dfd, p->leaf) < 0) {
+	if (!bad && renameat(p->dfd, p->tmp, tdfd < 0 ? p->dfd : tdfd,
+			     tdfd < 0 ? p->leaf : leaf) < 0) {
 		bad = true;
 		what = "cannot replace";
 	}
@@ -290,6 +292,27 @@ int wc_outdir_commit(struct wc_outdir *d, FILE *f, const char *rel,
 	}
 	close(p->dfd);
 	p->f = NULL;
+	return r;
+}
+
+int wc_outdir_commit(struct wc_outdir *d, FILE *f, const char *rel,
+		     struct wc_err *err)
+{
+	return commit_in(d, f, -1, NULL, rel, err);
+}
+
+int wc_outdir_commit_as(struct wc_outdir *d, FILE *f, const char *rel,
+			struct wc_err *err)
+{
+	const char *leaf;
+	int fd = wc_outdir_folder(d, rel, &leaf, err), r;
+
+	if (fd < 0) {
+		wc_outdir_discard(d, f);
+		return -1;
+	}
+	r = commit_in(d, f, fd, leaf, rel, err);
+	close(fd);
 	return r;
 }
 

@@ -73,6 +73,13 @@ FILE *wc_outdir_create(struct wc_outdir *d, const char *rel,
 int wc_outdir_commit(struct wc_outdir *d, FILE *f, const char *rel,
 		     struct wc_err *err);
 
+/* As wc_outdir_commit(), but the file goes to rel, which may be in
+ * another folder of d than the one f was created for (made already): a
+ * file whose folder is known only once it is written (a timeline, named
+ * after the capture it holds).  On failure f is removed. */
+int wc_outdir_commit_as(struct wc_outdir *d, FILE *f, const char *rel,
+			struct wc_err *err);
+
 /* Closes f and removes what was written: rel is left as it was. */
 void wc_outdir_discard(struct wc_outdir *d, FILE *f);
 

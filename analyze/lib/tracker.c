@@ -43,6 +43,8 @@ struct dev {
 	uint32_t requeued;            /* RQ nodes requeued, not dispatched
 				       * again: a D looks for one only when
 				       * there is one */
+	uint32_t asker_pid;           /* latest write queued asking for a */
+	bool has_asker;               /* flush (PREFLUSH or FUA) */
 	struct list lists[K_NKINDS];
 };
 
@@ -302,6 +304,12 @@ static int on_queue(struct wc_tracker *tr, struct dev *d,
 		return -1;
 	n->rq.q_time = ev->time;
 	n->rq.nbios = 1;
+	if (ev->bytes &&
+	    (ev->action & (WC_TC(WC_TC_FLUSH) | WC_TC(WC_TC_FUA))) &&
+	    (ev->action & WC_TC(WC_TC_WRITE))) {
+		d->asker_pid = ev->pid;
+		d->has_asker = true;
+	}
 	return 0;
 }
 
@@ -382,7 +390,12 @@ static int on_issue(struct wc_tracker *tr, struct dev *d,
 			n->rq.q_time = b->rq.q_time;
 			n->rq.pid = b->rq.pid;
 			n->rq.nbios = 1;
+			n->rq.cause_pid = b->rq.pid;
+			n->rq.has_cause = true;
 			node_drop_kind(tr, d, b, K_EBIO);
+		} else if (d->has_asker && (ev->action & WC_TC(WC_TC_FLUSH))) {
+			n->rq.cause_pid = d->asker_pid;
+			n->rq.has_cause = true;
 		}
 		goto dispatched;
 	}

@@ -36,7 +36,9 @@
  *    sector; a C with no bytes completes the oldest empty request (flush)
  *    dispatched on that device;
  *  - an empty Q (a flush bio) is paired with the next empty D on its
- *    device, first in first out;
+ *    device, first in first out; an empty D without one is the block
+ *    layer's own flush for the latest write queued with PREFLUSH or FUA
+ *    on the device, whose pid it takes as cause_pid;
  *  - an empty C without the FLUSH flag, when no such empty request is in
  *    flight, ends a preflush/FUA sequence (blk-mq completes the original
  *    request that way): counted in stats.sequence_ends, nothing else;
@@ -83,6 +85,15 @@ struct wc_request {
 	uint64_t c_time;         /* WC_NO_TIME when !completed */
 	uint32_t nbios;          /* bios merged into it (>= 1 when Q was seen) */
 	uint32_t pid;            /* pid of the first bio's Q, or of D */
+	/* An empty flush: the thread that asked for it.  Its own empty Q's
+	 * pid when it had one (blkdev_issue_flush() from fsync, say), else
+	 * the pid of the latest write queued on the device with PREFLUSH
+	 * or FUA before its D (blk-mq's flush machinery dispatches the
+	 * flush from a kworker on that write's behalf: "Q FWFSM
+	 * [jbd2/sda1-8]", then "D FN [kworker/0:1H]").  has_cause false:
+	 * neither was seen, or the request is not an empty flush. */
+	uint32_t cause_pid;
+	bool has_cause;
 	uint32_t depth;          /* requests at the driver when it was issued */
 	uint16_t error;
 	bool completed;          /* false: the trace ended before its C */

@@ -1,0 +1,96 @@
+/*
+ * traceevent.h - the capture as a timeline for ui.perfetto.dev and
+ * chrome://tracing: the Trace Event Format's JSON object form
+ * ({"traceEvents": [...], ...}), written as the analysis goes, so that
+ * memory stays bounded by what is in flight however long the trace.
+ *
+ *     struct wc_traceevent *te = NULL;
+ *     if (wc_traceevent_open(&te, f, &err) < 0) goto fail;  // f: not owned
+ *     o.trace = te;                     // analysis.h: it drives the calls
+ *     wc_analysis_run(&a, path, &o, &err);      // one capture or more
+ *     if (wc_traceevent_close(te, &err) < 0)    // the tail; f's errors
+ *             report(&err);
+ *     wc_traceevent_free(te);
+ *
+ * What the file holds, per capture (a capture's times are microseconds
+ * from its first event, as the reports count them):
+ *  - a process per device ("CAPTURE 8,0 (sda)") with a thread per lane
+ *    of requests: a slice per request from its first bio's Q to its C
+ *    named after its category (flush, journal, ..., as classify.h names
+ *    them), and inside it a slice "dispatched" from its D to its C (the
+ *    time at the device); args sector, bytes, category, process (the
+ *    name of the pid that queued it, or null) and pid, rwbs flags;
+ *    empty flush requests go to lanes of their own ("flushes"), their
+ *    args naming the thread that queued the write which asked for the
+ *    flush (issued_by, tracker.h's cause);
+ *  - lanes exist because slices on one thread must nest: a request goes
+ *    to the first lane whose last slice ended before it began, so a
+ *    lane's slices never overlap and its timestamps never decrease; at
+ *    most WC_TRACEEVENT_LANES lanes a device (requests past that many at
+ *    once are counted in "not_drawn", not drawn);
+ *  - counters on the device's process, from the events in trace order:
+ *    "queue depth" (requests at the driver: D less C and requeues),
+ *    "MB/s" (bytes completed per WC_TRACEEVENT_RATE_NS, at the start of
+ *    each such bin), and "unflushed writes (bytes)": bytes of writes
+ *    without FUA that completed before the last flush now in flight or
+ *    done was issued are covered; the rest is what the device's write
+ *    cache may hold as far as the trace shows.  The page cache's dirty
+ *    data is not in a block trace: no counter claims it;
+ *  - a process "CAPTURE phases" with a thread per phase of phases.tsv,
+ *    one B/E slice each;
+ *  - "otherData": per capture its name, the slices drawn, those not
+ *    drawn, and requests the trace ended before completing.
+ *
+ * What always holds: every event has ph, ts, pid and tid; B and E pair
+ * on each thread; timestamps never decrease on a thread (pid, tid) even
+ * when the trace's clock steps back (a time is clamped to its thread's
+ * last); every name from the input (capture, process, device, phase)
+ * goes through wc_escape_json().  Memory: fixed per device (at most
+ * WC_MAX_DEVICES a capture), a few bytes per capture for otherData.
+ * wc_traceevent_free(NULL) is fine.
+ */
+#ifndef WC_TRACEEVENT_H
+#define WC_TRACEEVENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "classify.h"
+#include "event.h"
+#include "tracker.h"
+#include "wcerr.h"
+
+#define WC_TRACEEVENT_LANES 256                 /* request lanes a device */
+#define WC_TRACEEVENT_FLUSH_LANES 16            /* flush lanes a device */
+#define WC_TRACEEVENT_RATE_NS 10000000ull       /* the MB/s bin: 10 ms */
+
+struct wc_traceevent;
+struct wc_phase;
+
+/* Writes the head of the JSON object to f (which it does not own). */
+int wc_traceevent_open(struct wc_traceevent **out, FILE *f,
+		       struct wc_err *err);
+
+/* The analysis' calls, in this order for each capture: begin, then the
+ * events in trace order and the requests as the tracker hands them out
+ * (interleaved as they come), then end. */
+void wc_traceevent_begin(struct wc_traceevent *t, const char *capture);
+void wc_traceevent_events(struct wc_traceevent *t, const struct wc_event *evs,
+			  size_t n);
+/* comm: the process name of rq->pid, or NULL; cause: of rq->cause_pid. */
+void wc_traceevent_request(struct wc_traceevent *t, const struct wc_request *rq,
+			   enum wc_cat cat, const char *comm,
+			   const char *cause);
+/* Device names (dev_t -> "sda") for the process names: NULL or "" for
+ * none.  Before begin's first event, or they name no device. */
+void wc_traceevent_name_device(struct wc_traceevent *t, uint32_t device,
+			       const char *name);
+void wc_traceevent_end(struct wc_traceevent *t, const struct wc_phase *phases,
+		       size_t nphases);
+
+/* Writes the tail; -1 with err when anything written to f failed. */
+int wc_traceevent_close(struct wc_traceevent *t, struct wc_err *err);
+void wc_traceevent_free(struct wc_traceevent *t);
+
+#endif /* WC_TRACEEVENT_H */
