@@ -20,7 +20,7 @@ mounts_before=$(ours </proc/self/mounts)
 work_before=$({ compgen -G '/var/tmp/wccapture.*/dst.img' || true; } | ours)
 new_since() { LC_ALL=C comm -13 <(echo "$1") <(echo "$2"); }
 rc=0
-bash "$TOP/capture/wccapture" lab --disk loop --files 100 --size 4M --image-size 320M \
+bash "$TOP/capture/wccapture" lab --warmup 0 --disk loop --files 100 --size 4M --image-size 320M \
 	-o "$TMP/out" >"$TMP/table" 2>"$TMP/log" || rc=$?
 [[ $rc -eq 0 ]] || fail "lab exited $rc: $(tail -n 5 "$TMP/log")"
 

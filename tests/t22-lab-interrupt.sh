@@ -38,7 +38,7 @@ loops_before=$(losetup -a | wc -l)
 # Job control on: otherwise a background job starts with SIGINT ignored
 # and cannot trap it, unlike wccapture run from a terminal.
 set -m
-bash "$TOP/capture/wccapture" lab --fs ext4 --cache off --barrier on \
+bash "$TOP/capture/wccapture" lab --warmup 0 --fs ext4 --cache off --barrier on \
 	--device "$loop" --destroy-data --files 4000 --size 40M --recorder tracefs \
 	-o "$TMP/out" >"$TMP/table" 2>"$TMP/log" &
 pid=$!
@@ -115,7 +115,7 @@ memory_interrupt() {
 	local sig=$1 want=$2 out=$TMP/mem-$1 i rc t0 sp st
 	rm -f "$TMP/sync.pid"
 	set -m
-	PATH=$TMP/bin:$PATH bash "$TOP/capture/wccapture" lab --fs ext4 --cache off --barrier on \
+	PATH=$TMP/bin:$PATH bash "$TOP/capture/wccapture" lab --warmup 0 --fs ext4 --cache off --barrier on \
 		--device "$loop" --destroy-data --files 200 --size 8M --memory 64M \
 		--recorder tracefs -o "$out" >/dev/null 2>"$TMP/mem.log" &
 	pid=$!

@@ -3,7 +3,9 @@
 # repeats a configuration, --first-run numbers its runs, --name prefixes
 # the archives, and the counts in capture.conf are those of the source
 # tree; without --disk the destination is the default model disk,
-# hdd7200, with its ledger.
+# hdd7200, with its ledger; a warm-up capture is kept apart, run k of
+# every configuration comes before run k + 1 in a shuffled order each
+# capture records, with the host's state.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 # shellcheck source=tests/fixtures/capture/archive.sh
@@ -23,8 +25,8 @@ files=$(find "$src" -type f | wc -l)
 bytes=$(find "$src" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
 
 rc=0
-bash "$TOP/capture/wccapture" lab --fs ext4 --cache on --barrier on --runs 2 --first-run 3 \
-	--source "$src" --name pre --recorder tracefs -o "$TMP/out" >"$TMP/table" 2>"$TMP/log" || rc=$?
+bash "$TOP/capture/wccapture" lab --fs ext4 --cache on,off --barrier on --runs 2 --first-run 3 \
+	--order-seed 11 --source "$src" --name pre --recorder tracefs -o "$TMP/out" >"$TMP/table" 2>"$TMP/log" || rc=$?
 [[ $rc -eq 0 ]] || fail "lab exited $rc: $(tail -n 3 "$TMP/log")"
 [[ $(snapshot) == "$before" ]] || fail "the source tree changed"
 for run in 3 4; do
@@ -41,3 +43,43 @@ for run in 3 4; do
 done
 [[ $(grep -cE '^ext4 +on +on +[34] ' "$TMP/table") -eq 2 ]] || { cat "$TMP/table"; fail "table lacks the two runs"; }
 echo "ok: $files files, $bytes bytes, two runs"
+
+# The run design (docs/capture-format.md, "Host state and the run
+# design"): one warm-up, of the configuration round 3 begins with, saved
+# apart; run 3 of both configurations before run 4, each round in the
+# order its captures record; the host's state in every capture.conf.
+mapfile -t warm < <(cd "$TMP/out" && ls warmup/)
+[[ ${#warm[@]} -eq 1 && ${warm[0]} =~ ^pre-hdd7200-ext4-cache-(on|off)-barrier-on-run3-warmup\.tar\.gz$ ]] ||
+	fail "warm-ups: ${warm[*]}"
+wcache=${BASH_REMATCH[1]}
+d=$(archive_open "$TMP/out/warmup/${warm[0]}")
+[[ $(conf_get "$d" run_role) == warmup && $(conf_get "$d" lab_position) == 0 ]] ||
+	fail "the warm-up's capture.conf: role $(conf_get "$d" run_role), position $(conf_get "$d" lab_position)"
+[[ $(grep -cE '^ext4 +(on|off) +on +w ' "$TMP/table") -eq 1 ]] || { cat "$TMP/table"; fail "the table lacks the warm-up"; }
+first=$(conf_get "$d" lab_round_order)
+[[ ${first%% *} == "ext4/$wcache/on" ]] || fail "the warm-up is not round 3's first configuration: $first"
+for run in 3 4; do
+	for cache in on off; do
+		d=$(archive_open "$TMP/out/pre-hdd7200-ext4-cache-$cache-barrier-on-run$run.tar.gz")
+		order=$(conf_get "$d" lab_round_order)
+		[[ $order == "ext4/on/on ext4/off/on" || $order == "ext4/off/on ext4/on/on" ]] ||
+			fail "run $run: lab_round_order '$order'"
+		# Its place: after the whole round before it, at its index in
+		# its round's order.
+		k=1
+		[[ ${order%% *} == "ext4/$cache/on" ]] || k=2
+		want=$(((run - 3) * 2 + k))
+		[[ $(conf_get "$d" lab_position) == "$want" && $(conf_get "$d" run) == "$run" &&
+			$(conf_get "$d" run_role) == measured && $(conf_get "$d" lab_order_seed) == 11 ]] ||
+			fail "run $run cache $cache: position $(conf_get "$d" lab_position), expected $want"
+		[[ $(conf_get "$d" host_cpus) == "$(nproc)" &&
+			$(conf_get "$d" vm_dirty_ratio) == "$(cat /proc/sys/vm/dirty_ratio)" &&
+			$(conf_get "$d" host_mem_total_kb) == "$(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo)" &&
+			$(conf_get "$d" host_loadavg_before) =~ ^[0-9.]+\ [0-9.]+\ [0-9.]+$ &&
+			$(conf_get "$d" host_loadavg_after) =~ ^[0-9.]+\ [0-9.]+\ [0-9.]+$ &&
+			$(conf_get "$d" host_dirty_kb_end) =~ ^[0-9]+$ &&
+			$(conf_get "$d" tool_commit) =~ ^([0-9a-f]{12}|unknown)$ ]] ||
+			fail "run $run cache $cache: host state: $(grep -E '^(host|vm|tool)_' "$d/capture.conf")"
+	done
+done
+echo "ok: a warm-up, then the rounds in their recorded order, the host's state"

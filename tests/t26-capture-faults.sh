@@ -56,7 +56,7 @@ lab_stopped() {
 	# Job control on: a background job otherwise starts with SIGINT
 	# ignored and could not trap it, unlike wccapture run from a terminal.
 	set -m
-	WCCAPTURE_TEST_STOP=$point bash "$TOP/capture/wccapture" lab --fs ext4 --cache off \
+	WCCAPTURE_TEST_STOP=$point bash "$TOP/capture/wccapture" lab --warmup 0 --fs ext4 --cache off \
 		--barrier on --device "$loop" --destroy-data --source "$src" --recorder tracefs \
 		-o "$TMP/$name" >/dev/null 2>"$TMP/$name.log" &
 	pid=$!

@@ -21,7 +21,7 @@ kn=${dev##*/}
 wc_before=$(cat "/sys/block/$kn/queue/write_cache")
 
 rc=0
-bash "$TOP/capture/wccapture" lab --device "$dev" --destroy-data --fs ext4,xfs \
+bash "$TOP/capture/wccapture" lab --warmup 0 --device "$dev" --destroy-data --fs ext4,xfs \
 	--cache on --barrier on --files 60 --size 2M -o "$TMP/out" \
 	>"$TMP/table" 2>"$TMP/log" || rc=$?
 [[ $rc -eq 0 ]] || fail "lab --device exited $rc: $(tail -n 5 "$TMP/log")"

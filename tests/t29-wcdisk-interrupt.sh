@@ -37,7 +37,7 @@ dest_mount() { findmnt -n -o TARGET -t ext4 | grep '/wccapture\.[^/]*/dst$' | he
 start_lab() {
 	local out=$1
 	set -m
-	bash "$TOP/capture/wccapture" lab --disk hdd7200 --fs ext4 --cache on --barrier on \
+	bash "$TOP/capture/wccapture" lab --warmup 0 --disk hdd7200 --fs ext4 --cache on --barrier on \
 		--workload fsync --files 3000 --size 12M --recorder tracefs \
 		-o "$out" >/dev/null 2>"$TMP/log" &
 	pid=$!

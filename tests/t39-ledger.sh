@@ -43,7 +43,7 @@ PER_REQ_MS=1
 MAX_LATENCY_MS=2
 
 rc=0
-bash "$TOP/capture/wccapture" lab --disk hdd7200 --workload fsync --files 30 --size 3M \
+bash "$TOP/capture/wccapture" lab --warmup 0 --disk hdd7200 --workload fsync --files 30 --size 3M \
 	--fs xfs,ext3,ext4 --cache on,off --barrier on -o "$TMP/out" >"$TMP/table" 2>"$TMP/log" || rc=$?
 [[ $rc -eq 0 ]] || fail "lab exited $rc: $(tail -n 5 "$TMP/log")"
 cat "$TMP/table"
