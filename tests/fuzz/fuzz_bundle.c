@@ -153,10 +153,40 @@ static bool has_suffix(const char *s, const char *suf)
 	return n >= m && !strcmp(s + n - m, suf);
 }
 
+/* A URL attribute (href, src, action) whose value runs a script.  The
+ * same words as text or in another attribute (alt="x javascript: y",
+ * from a capture's name) are inert: the scheme is only ever read from
+ * a URL. */
+static void check_urls(const char *what, const char *low, size_t n)
+{
+	static const char *const attr[] = { " href=\"", " src=\"", " action=\"" };
+	static const char *const scheme[] = { "javascript:", "vbscript:",
+					      "data:text/html" };
+	const char *p, *end, *q;
+	size_t k, j;
+
+	for (k = 0; k < sizeof(attr) / sizeof(attr[0]); k++) {
+		for (p = low; (p = memmem(p, n - (size_t)(p - low), attr[k],
+					  strlen(attr[k]))) != NULL; p = end) {
+			p += strlen(attr[k]);
+			end = memchr(p, '"', n - (size_t)(p - low));
+			if (!end)
+				fuzz_fail(what, "attribute value not closed");
+			for (j = 0; j < sizeof(scheme) / sizeof(scheme[0]); j++) {
+				q = memmem(p, (size_t)(end - p), scheme[j],
+					   strlen(scheme[j]));
+				if (q)
+					fuzz_fail(what, "holds \"%s\" in a URL",
+						  scheme[j]);
+			}
+		}
+	}
+}
+
 /* HTML: no script or active content whatever the names were. */
 static void check_html(const char *what, const char *s, size_t n)
 {
-	static const char *const bad[] = { "<script", "javascript:", "<iframe",
+	static const char *const bad[] = { "<script", "<iframe",
 					   "<object", "<embed", "<base", "<form" };
 	char *low = malloc(n + 1);
 	size_t i, k;
@@ -170,6 +200,7 @@ static void check_html(const char *what, const char *s, size_t n)
 	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++)
 		if (memmem(low, n, bad[k], strlen(bad[k])))
 			fuzz_fail(what, "holds \"%s\"", bad[k]);
+	check_urls(what, low, n);
 	/* In a tag, an attribute name starting with "on" is an event
 	 * handler; attribute values are double-quoted. */
 	for (i = 0; i < n; i++) {
