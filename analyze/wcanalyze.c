@@ -554,7 +554,7 @@ int main(int argc, char **argv)
 	};
 	struct options o = { .mode = MODE_ANALYZE, .format = WC_FORMAT_TEXT,
 			     .analysis = WC_ANALYSIS_OPTS_INIT };
-	int c;
+	int c, i, nstdin;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":df:j:J:r:b:o:t:w:hV", longopts, NULL)) != -1) {
@@ -630,6 +630,12 @@ int main(int argc, char **argv)
 	o.ninputs = argc - optind;
 	if (o.ninputs == 0)
 		return usage_error("%s", "no INPUT given");
+	/* Standard input can be read once: a second "-" would be an empty
+	 * capture, and could become the comparison's baseline. */
+	for (i = 0, nstdin = 0; i < o.ninputs; i++)
+		if (!strcmp(o.inputs[i], "-") && ++nstdin > 1)
+			return usage_error("%s", "standard input ('-') named "
+					   "more than once");
 
 	if (o.trace && o.output)
 		return usage_error("%s", "--output writes each capture's timeline "

@@ -1027,6 +1027,30 @@ START_TEST(test_members_resumed)
 }
 END_TEST
 
+/* Many members that each need a handle (too large to read whole: here
+ * 16 KiB over a limit of 1 byte, nothing kept in memory), interleaved
+ * in time, under 4 handles: the merge wants each member in turn, and the
+ * member closed to make room (the one used longest ago) was the one
+ * wanted next, reopened by decompressing the archive again from its
+ * start: 87,040 events took that many decompressions and never ended
+ * within the timeout (issue 22, case 1; 80 members of 1.6 MB as tar.xz
+ * did not end in 25 minutes).  The members past the first two are now
+ * copied aside at the scan: the same events, in seconds. */
+START_TEST(test_many_large_members)
+{
+	struct wc_input_limits few = { .max_open = 4, .small_member = 1,
+				       .no_memory = true };
+	struct wc_err err;
+	uint64_t d1, d2;
+
+	archive_of_streams(256, 340, 0);
+	ck_assert_msg(digest(apath, NULL, &d1, &err) == 256 * 340, "%s", err.msg);
+	ck_assert_msg(digest(apath, &few, &d2, &err) == 256 * 340, "%s", err.msg);
+	ck_assert_uint_eq(d1, d2);
+	unlink(apath);
+}
+END_TEST
+
 /* Members closed for want of handles keep what their handle can still
  * read, so that they are not decompressed again from the archive's start
  * at every resume: the same events, whether the records kept reach the
@@ -1204,8 +1228,10 @@ static unsigned tasks_settled(unsigned want)
 
 /* A compressed archive cut in its fourth member: the scan has started a
  * reader thread for each member before it, then fails.  The open says
- * what the scan met, the same as when more members than handles stop
- * the threads early, and every thread it started is stopped and gone. */
+ * what the scan met, and every thread it started is stopped and gone.
+ * With more members than handles the scan copies the members past the
+ * first aside (spill_member()), and meets the cut in the member's data,
+ * not at the next header: libarchive's words differ, "truncated" both. */
 START_TEST(test_scan_truncated)
 {
 	const struct wc_input_limits ahead = { .small_member = 1 };
@@ -1232,8 +1258,10 @@ START_TEST(test_scan_truncated)
 	ck_assert_uint_gt(strlen(e1.msg), 0);
 	wc_err_clear(&e2);
 	ck_assert_int_eq(wc_input_open_limits(&in, apath, &few, &e2), -1);
-	ck_assert_str_eq(e2.msg, e1.msg);
-	ck_assert_uint_eq(e2.offset, e1.offset);
+	ck_assert_int_eq(e2.kind, WC_ERR_INPUT);
+	ck_assert_str_eq(e2.file, apath);
+	ck_assert_ptr_nonnull(strcasestr(e1.msg, "truncated"));
+	ck_assert_ptr_nonnull(strcasestr(e2.msg, "truncated"));
 	unlink(apath);
 }
 END_TEST
@@ -1588,6 +1616,7 @@ static Suite *input_suite(void)
 	tcase_add_test(tc, test_many_members_few_handles);
 	tcase_add_test(tc, test_members_resumed);
 	tcase_add_test(tc, test_members_kept);
+	tcase_add_test(tc, test_many_large_members);
 	tcase_add_test(tc, test_pinned_streams);
 	tcase_add_test(tc, test_members_ahead_cut);
 	tcase_add_test(tc, test_members_some_ahead);

@@ -51,7 +51,9 @@ int wc_capture_read_file(const char *path, char **text, size_t *len,
 	*text = NULL;
 	*len = 0;
 	wc_err_clear(&e);
-	fd = wc_source_open_regular(path, &size, &e);
+	/* Never through a link: a capture.conf linked to the user's own
+	 * ~/.gitconfig would lend its "name = " to the capture. */
+	fd = wc_source_open_regular(path, &size, O_NOFOLLOW, &e);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;     /* no such file: nothing to say */

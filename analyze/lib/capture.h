@@ -26,7 +26,9 @@
  * trusted:
  *  - wc_capture_read_file() opens without blocking and takes regular files
  *    only (a FIFO, socket or device named capture.conf is refused, never
- *    waited on), at most WC_CAPTURE_MAX_BYTES bytes;
+ *    waited on), nor a symbolic link ("a symbolic link: not followed": it
+ *    could point at any file of the user's), at most WC_CAPTURE_MAX_BYTES
+ *    bytes;
  *  - a line longer than WC_CAPTURE_MAX_LINE, a number out of its range
  *    (negative, past 2^63-1, trailing garbage), a device number that is not
  *    MAJ:MIN within the kernel's 12+20 bits, a phase row whose fields do not

@@ -43,6 +43,10 @@ struct stream {
 				 * to its source at the first pull */
 	size_t memlen;
 	bool in_memory;         /* holds no file or archive handle */
+	bool spilled;           /* copied to in->spill_fd at spill_off, memlen
+				 * bytes: read from there, never from the
+				 * archive */
+	uint64_t spill_off;
 	struct wc_source *ahead;  /* its member, read ahead on a thread since
 				   * the scan met it, until its first pull
 				   * takes it */
@@ -109,6 +113,9 @@ struct wc_input {
 	bool may_close;         /* more streams with handles than may be open */
 	size_t scout_names;     /* entries of all streams' names arrays */
 	size_t handles;         /* members the scan found that need one */
+	size_t large;           /* members read neither whole nor aside */
+	int spill_fd;           /* the members copied aside, or -1 */
+	uint64_t spill_used;    /* bytes in it */
 	size_t nahead;          /* members it started reading ahead */
 	bool packed;            /* members are decompressed to be read */
 	/* The scan stopped at the last trace file capture.conf announced
@@ -118,6 +125,11 @@ struct wc_input {
 	bool spec_over;         /* the end or a failure was reported: */
 	int spec_r;             /* ... and which, for the calls after it */
 	struct wc_source_tail *tail;
+	/* The scan: the capture folder of the first trace file or side
+	 * file (capture_dir()), and the side files met. */
+	char *capdir;
+	size_t capdir_len;
+	unsigned nside[2];
 	uint64_t tick;
 	char *name;
 	int archive;            /* streams are members of path */
@@ -139,18 +151,35 @@ struct wc_input {
 
 /* ---- small helpers ---------------------------------------------------- */
 
+/* libarchive's reason, which it does not always give (a zip cut inside
+ * a header): never a "(null)" in a message. */
+static const char *ar_why(struct archive *a)
+{
+	const char *why = archive_error_string(a);
+
+	return why ? why : "cut short or damaged (libarchive gives no reason)";
+}
+
 static int oom(struct wc_err *err, const char *path)
 {
 	return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
 			  "out of memory");
 }
 
+/* blktrace_cpu()'s answer for a name meant as a trace file's whose CPU
+ * part is no CPU number. */
+#define CPU_BAD (-2L)
+
 /* The CPU of a "NAME.blktrace.CPU" name, with the length of NAME; -1 when
- * the name is not one. */
+ * the name is not one; CPU_BAD (with *baselen set) when the part after
+ * ".blktrace." is meant as a CPU (a digit, then letters and digits only)
+ * but is no decimal number of 0 to 65535 (".65536", ".99999999999",
+ * ".0x1"): such a file is refused, never quietly left out of the trace.
+ * "NAME.blktrace.0.bak" is not a trace file. */
 static long blktrace_cpu(const char *name, size_t *baselen)
 {
 	const char *p = strstr(name, ".blktrace.");
-	const char *next;
+	const char *next, *q;
 	char *end;
 	unsigned long cpu;
 
@@ -161,13 +190,24 @@ static long blktrace_cpu(const char *name, size_t *baselen)
 		p = next;
 	if (p[10] < '0' || p[10] > '9')
 		return -1;
+	for (q = p + 10; *q; q++)
+		if (!(*q >= '0' && *q <= '9') && !(*q >= 'a' && *q <= 'z') &&
+		    !(*q >= 'A' && *q <= 'Z'))
+			return -1;
+	if (baselen)
+		*baselen = (size_t)(p - name);
 	errno = 0;
 	cpu = strtoul(p + 10, &end, 10);
 	if (*end || errno || cpu > 65535)
-		return -1;
-	if (baselen)
-		*baselen = (size_t)(p - name);
+		return CPU_BAD;
 	return (long)cpu;
+}
+
+static int cpu_bad(const char *file, const char *member, struct wc_err *err)
+{
+	return wc_err_set(err, WC_ERR_INPUT, file, member, WC_NO_OFFSET,
+			  "not a trace file's name: its CPU part is no "
+			  "number from 0 to 65535");
 }
 
 static int add_stream(struct wc_input *in, const char *file, const char *dev,
@@ -268,7 +308,7 @@ static int scan_dir(struct wc_input *in, const char *dir, const char *base,
 		long cpu = blktrace_cpu(de->d_name, &baselen);
 		struct stat st;
 
-		if (cpu < 0)
+		if (cpu == -1)
 			continue;
 		if (base && (strlen(base) != baselen ||
 			     strncmp(de->d_name, base, baselen) != 0))
@@ -278,7 +318,22 @@ static int scan_dir(struct wc_input *in, const char *dir, const char *base,
 			snprintf(path, sizeof(path), "%s", de->d_name);
 		else
 			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		if (cpu == CPU_BAD) {
+			r = cpu_bad(path, NULL, err);
+			break;
+		}
+		/* A folder may come from a stranger's archive: a link in it
+		 * could point at any file the user may read (and a bad
+		 * trace's message would show its first bytes).  Said, not
+		 * followed; open_handle() opens with O_NOFOLLOW too, for a
+		 * link put there after this look. */
+		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+			r = wc_err_set(err, WC_ERR_INPUT, path, NULL,
+				       WC_NO_OFFSET,
+				       "a symbolic link: not followed");
+			break;
+		}
+		if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode))
 			continue;
 		snprintf(dev, sizeof(dev), "%.*s", (int)baselen, de->d_name);
 		r = add_stream(in, path, dev, (uint32_t)cpu, err);
@@ -287,6 +342,33 @@ static int scan_dir(struct wc_input *in, const char *dir, const char *base,
 	}
 	closedir(d);
 	return r;
+}
+
+/*
+ * Reads the member's data past the SIZE bytes taken (GOT of them) to its
+ * end, so that libarchive's end-of-entry checks run (a zip member's CRC,
+ * the end of a deflate stream): a member whose data stop early, or whose
+ * checks fail, is refused with libarchive's reason, never taken for the
+ * bytes read so far.  0 when it ended where its size said, -1 with err
+ * filled.
+ */
+static int member_to_end(struct archive *a, const char *path,
+			 const char *member, size_t got, size_t size,
+			 ssize_t last, struct wc_err *err)
+{
+	char scratch[512];
+	ssize_t n = last;
+
+	while (n > 0)
+		n = archive_read_data(a, scratch, sizeof(scratch));
+	if (n < 0)
+		return wc_err_set(err, WC_ERR_INPUT, path, member, got, "%s",
+				  ar_why(a));
+	if (got < size)
+		return wc_err_set(err, WC_ERR_INPUT, path, member, got,
+				  "the member ends here, before the %zu bytes "
+				  "its header gives", size);
+	return 0;
 }
 
 static int read_member_text(struct archive *a, struct archive_entry *ent,
@@ -313,10 +395,13 @@ static int read_member_text(struct archive *a, struct archive_entry *ent,
 			break;
 		got += (size_t)n;
 	}
-	if (n < 0) {
+	/* Without a size in its header (WC_CAPTURE_MAX_BYTES then), a
+	 * member that ends sooner is whole. */
+	if (member_to_end(a, path, member, got,
+			  archive_entry_size_is_set(ent) ? cap : got,
+			  n < 0 ? n : 1, err) < 0) {
 		free(buf);
-		return wc_err_set(err, WC_ERR_INPUT, path, member, WC_NO_OFFSET,
-				  "%s", archive_error_string(a));
+		return -1;
 	}
 	buf[got] = '\0';
 	*text = buf;
@@ -353,14 +438,126 @@ static int keep_small_member(struct wc_input *in, struct archive *a,
 			break;
 		got += (size_t)n;
 	}
-	if (n < 0)
-		return wc_err_set(err, WC_ERR_INPUT, in->path, s->file, got,
-				  "%s", archive_error_string(a));
+	if (member_to_end(a, in->path, s->file, got, (size_t)size,
+			  n < 0 ? n : 1, err) < 0)
+		return -1;
 	s->memlen = got;
 	s->bytes = s->mem;
 	s->in_memory = true;
 	in->mem_used += (size_t)size;
 	return 0;
+}
+
+/* An unnamed temporary file in TMPDIR (or /tmp), gone with its
+ * descriptor; -1 with err filled. */
+static int spill_open(struct wc_input *in, struct wc_err *err)
+{
+	const char *dir = getenv("TMPDIR");
+	char tmpl[4096];
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		/* A filesystem without O_TMPFILE: a name, unlinked at once. */
+		snprintf(tmpl, sizeof(tmpl), "%s/wcanalyze.XXXXXX", dir);
+		fd = mkostemp(tmpl, O_CLOEXEC);
+		if (fd >= 0)
+			unlink(tmpl);
+	}
+	if (fd < 0)
+		return wc_err_set(err, WC_ERR_SYSTEM, dir, NULL, WC_NO_OFFSET,
+				  "cannot make a temporary file for the "
+				  "members read aside: %s", strerror(errno));
+	in->spill_fd = fd;
+	return 0;
+}
+
+/*
+ * The member just added, when neither read whole nor among the first
+ * WC_INPUT_HANDLES members that need a handle: copied to the spill file
+ * now, as the scan decompresses the archive anyway, and read from there.
+ * Each member past those first ones would need its own handle, and more
+ * than WC_INPUT_MAX_OPEN of them share handles by closing the stream
+ * used longest ago: in a time-ordered merge of many CPUs, that is the
+ * one needed next, and each reopening decompressed the archive again
+ * from its start (80 members of 1.6 MB as tar.xz did not finish in
+ * 25 minutes).  Copied aside, a member is reopened with no
+ * decompression at all, as a file in a folder is.  The member is read
+ * to its end (libarchive's checks run).  Disk instead of time: at most
+ * WC_INPUT_SPILL_MAX bytes.
+ */
+static int spill_member(struct wc_input *in, struct archive *a,
+			struct archive_entry *ent, struct wc_err *err)
+{
+	struct stream *s = &in->streams[in->nstreams - 1];
+	const size_t chunk = 64u * 1024u;
+	unsigned char *buf;
+	uint64_t got = 0;
+	ssize_t n, w;
+	size_t off;
+	int ret = -1;
+
+	if (s->in_memory || ++in->large <= wc_input_handles(&in->lim))
+		return 0;
+	if (in->spill_fd < 0 && spill_open(in, err) < 0)
+		return -1;
+	buf = malloc(chunk);
+	if (!buf)
+		return oom(err, in->path);
+	s->spill_off = in->spill_used;
+	while ((n = archive_read_data(a, buf, chunk)) != 0) {
+		if (n == ARCHIVE_RETRY)
+			continue;
+		if (n < 0) {
+			wc_err_set(err, WC_ERR_INPUT, in->path, s->file, got,
+				   "%s", ar_why(a));
+			goto out;
+		}
+		if (in->spill_used + (uint64_t)n > WC_INPUT_SPILL_MAX) {
+			wc_err_set(err, WC_ERR_INPUT, in->path, s->file, got,
+				   "the members past the first %zu that need a "
+				   "handle hold more than %llu bytes, the most "
+				   "copied to a temporary file: refused",
+				   wc_input_handles(&in->lim),
+				   (unsigned long long)WC_INPUT_SPILL_MAX);
+			goto out;
+		}
+		for (off = 0; off < (size_t)n; off += (size_t)w) {
+			w = pwrite(in->spill_fd, buf + off, (size_t)n - off,
+				   (off_t)(in->spill_used + off));
+			if (w < 0 && errno == EINTR) {
+				w = 0;
+				continue;
+			}
+			if (w <= 0) {
+				wc_err_set(err, WC_ERR_SYSTEM, in->path, s->file,
+					   got + off,
+					   "copying the member to a temporary "
+					   "file in %s: %s",
+					   getenv("TMPDIR") && *getenv("TMPDIR") ?
+					   getenv("TMPDIR") : "/tmp",
+					   w < 0 ? strerror(errno) : "no room");
+				goto out;
+			}
+		}
+		in->spill_used += (uint64_t)n;
+		got += (uint64_t)n;
+	}
+	if (archive_entry_size_is_set(ent) &&
+	    got < (uint64_t)archive_entry_size(ent)) {
+		wc_err_set(err, WC_ERR_INPUT, in->path, s->file, got,
+			   "the member ends here, before the %lld bytes its "
+			   "header gives", (long long)archive_entry_size(ent));
+		goto out;
+	}
+	s->spilled = true;
+	s->memlen = (size_t)got;
+	ret = 0;
+out:
+	free(buf);
+	return ret;
 }
 
 /*
@@ -384,7 +581,7 @@ static int ahead_at_scan(struct wc_input *in, struct archive *a,
 	 * more CPU time on the 490 MB of the sample's 10 M events). */
 	in->packed = archive_filter_count(a) > 1 ||
 		     (format != ARCHIVE_FORMAT_TAR && format != ARCHIVE_FORMAT_CPIO);
-	if (s->in_memory || !in->packed)
+	if (s->in_memory || s->spilled || !in->packed)
 		return 0;
 	if (++in->handles > in->lim.max_open) {
 		for (i = 0; i < in->nstreams && in->nahead; i++) {
@@ -423,7 +620,7 @@ static int tail_entry(const char *path, struct archive_entry *ent,
 	if (!name || archive_entry_filetype(ent) != AE_IFREG)
 		return 0;
 	base = base_of(name);
-	if (blktrace_cpu(name, NULL) >= 0 || is_side_file(base))
+	if (blktrace_cpu(name, NULL) != -1 || is_side_file(base))
 		return wc_err_set(why, WC_ERR_AGAIN, path, name, WC_NO_OFFSET,
 				  "not as capture.conf announced: after its "
 				  "last trace file");
@@ -447,7 +644,7 @@ static int speculate_at(struct wc_input *in, struct archive *a,
 	int r;
 
 	if (!in->lim.speculate || !in->capture->trace_files ||
-	    ntrace != in->capture->trace_files || s->in_memory)
+	    ntrace != in->capture->trace_files || s->in_memory || s->spilled)
 		return 0;
 	if (archive_filter_count(a) <= 1 &&
 	    (format == ARCHIVE_FORMAT_TAR || format == ARCHIVE_FORMAT_CPIO))
@@ -466,6 +663,73 @@ static int speculate_at(struct wc_input *in, struct archive *a,
 	return 1;
 }
 
+/*
+ * The capture folder member NAME belongs to: its folder, without the
+ * "./" in front, and for a trace file without a last "trace" (where
+ * wccapture puts them; capture.conf and phases.tsv are beside it).  Its
+ * length in *len, 0 for the archive's top.
+ */
+static const char *capture_dir(const char *name, bool trace, size_t *len)
+{
+	const char *end, *q;
+
+	while (name[0] == '.' && name[1] == '/') {
+		name += 2;
+		while (*name == '/')
+			name++;
+	}
+	end = strrchr(name, '/');
+	if (!end) {
+		*len = 0;
+		return name;
+	}
+	if (trace) {
+		for (q = end; q > name && q[-1] != '/'; q--)
+			;
+		if (end - q == 5 && strncmp(q, "trace", 5) == 0)
+			end = q > name ? q - 1 : q;
+	}
+	*len = (size_t)(end - name);
+	return name;
+}
+
+/*
+ * One archive is one capture: its trace files and side files all in one
+ * capture folder, at most one capture.conf and one phases.tsv.  A tar of
+ * two capture folders would otherwise be read as one trace spliced from
+ * two clocks, under the last capture.conf's name and the first's
+ * destination.  Refused with the reason (the folders can be unpacked and
+ * analysed each); SIDE is 0 for capture.conf, 1 for phases.tsv, -1 for a
+ * trace file.
+ */
+static int one_capture(struct wc_input *in, const char *name, int side,
+		       struct wc_err *err)
+{
+	size_t len;
+	const char *dir = capture_dir(name, side < 0, &len);
+
+	if (!in->capdir) {
+		in->capdir = strndup(dir, len);
+		if (!in->capdir)
+			return oom(err, in->path);
+		in->capdir_len = len;
+	} else if (len != in->capdir_len || strncmp(dir, in->capdir, len)) {
+		return wc_err_set(err, WC_ERR_INPUT, in->path, name,
+				  WC_NO_OFFSET,
+				  "the archive holds two captures, in %s%s and "
+				  "%.*s%s: refused (unpack it and analyse each "
+				  "capture folder)",
+				  in->capdir_len ? in->capdir : ".",
+				  in->capdir_len ? "/" : "", len ? (int)len : 1,
+				  len ? dir : ".", len ? "/" : "");
+	}
+	if (side >= 0 && ++in->nside[side] > 1)
+		return wc_err_set(err, WC_ERR_INPUT, in->path, name,
+				  WC_NO_OFFSET, "twice in the archive: refused "
+				  "(which of the two is the capture's?)");
+	return 0;
+}
+
 static int scan_archive(struct wc_input *in, struct wc_err *err)
 {
 	struct archive_entry *ent;
@@ -480,7 +744,7 @@ static int scan_archive(struct wc_input *in, struct wc_err *err)
 	archive_read_support_format_all(a);
 	if (archive_read_open_filename(a, in->path, 64 * 1024) != ARCHIVE_OK) {
 		wc_err_set(err, WC_ERR_INPUT, in->path, NULL, 0,
-			   "not a trace or archive: %s", archive_error_string(a));
+			   "not a trace or archive: %s", ar_why(a));
 		goto out;
 	}
 	while ((r = archive_read_next_header(a, &ent)) == ARCHIVE_OK ||
@@ -495,13 +759,21 @@ static int scan_archive(struct wc_input *in, struct wc_err *err)
 			continue;
 		base = base_of(name);
 		cpu = blktrace_cpu(name, &baselen);
+		if (cpu == CPU_BAD) {
+			cpu_bad(in->path, name, err);
+			goto out;
+		}
 		if (cpu >= 0) {
 			char dev[4096];
 
+			if (one_capture(in, name, -1, err) < 0)
+				goto out;
 			snprintf(dev, sizeof(dev), "%.*s", (int)baselen, name);
 			if (add_stream(in, name, dev, (uint32_t)cpu, err) < 0)
 				goto out;
 			if (keep_small_member(in, a, ent, err) < 0)
+				goto out;
+			if (spill_member(in, a, ent, err) < 0)
 				goto out;
 			r = speculate_at(in, a, ++ntrace, err);
 			if (r < 0)
@@ -519,6 +791,9 @@ static int scan_archive(struct wc_input *in, struct wc_err *err)
 			char *text = NULL, where[1024];
 			size_t len = 0;
 
+			if (one_capture(in, name, strcmp(base, "phases.tsv") == 0,
+					err) < 0)
+				goto out;
 			if (read_member_text(a, ent, in->path, name, &text,
 					     &len, err) < 0)
 				goto out;
@@ -532,10 +807,10 @@ static int scan_archive(struct wc_input *in, struct wc_err *err)
 		if (entries == 0)
 			wc_err_set(err, WC_ERR_INPUT, in->path, NULL, 0,
 				   "not a trace or archive: %s",
-				   archive_error_string(a));
+				   ar_why(a));
 		else
 			wc_err_set(err, WC_ERR_INPUT, in->path, NULL,
-				   WC_NO_OFFSET, "%s", archive_error_string(a));
+				   WC_NO_OFFSET, "%s", ar_why(a));
 		goto out;
 	}
 	if (entries == 0) {
@@ -611,6 +886,10 @@ static int resolve(struct wc_input *in, struct wc_err *err)
 		struct stat st2;
 
 		snprintf(dir, sizeof(dir), "%s/trace", path);
+		if (lstat(dir, &st2) == 0 && S_ISLNK(st2.st_mode))
+			return wc_err_set(err, WC_ERR_INPUT, dir, NULL,
+					  WC_NO_OFFSET,
+					  "a symbolic link: not followed");
 		if (stat(dir, &st2) < 0 || !S_ISDIR(st2.st_mode))
 			snprintf(dir, sizeof(dir), "%s", path);
 		if (load_side_files(in, path, err) < 0)
@@ -746,11 +1025,17 @@ void wc_input_set_blkparse_names(struct wc_input *in)
 static int open_handle(struct wc_input *in, const struct stream *s,
 		       struct wc_source **src, struct wc_err *err)
 {
+	if (s->spilled)
+		return wc_source_open_region(src, in->spill_fd, s->spill_off,
+					     s->memlen, in->path, s->file, err);
 	if (in->archive)
 		return wc_source_open_member(src, in->path, s->file, err);
 	if (strcmp(s->file, "-") == 0)
 		return wc_source_open_fd(src, STDIN_FILENO, "-", err);
-	return wc_source_open_file(src, s->file, err);
+	/* The one file the user named is theirs to have linked; files
+	 * found in a folder are not followed (scan_dir()). */
+	return wc_source_open_file_flags(src, s->file,
+					 in->single ? 0 : O_NOFOLLOW, err);
 }
 
 /* A decoder of stream i over src, which it takes; with resume, from
@@ -1138,16 +1423,30 @@ fail:
 	return -1;
 }
 
-/* Makes room for one more handle: closes the stream used longest ago. */
+/* A stream whose reopening costs a decompression of the archive up to
+ * it, not a seek. */
+static bool costly(const struct wc_input *in, const struct stream *s)
+{
+	return in->archive && !s->spilled;
+}
+
+/* Makes room for one more handle: closes the stream used longest ago,
+ * among those cheap to reopen (files, members copied aside) when there
+ * is one: at most WC_INPUT_HANDLES members hold an archive handle, so
+ * those stay open while the many share the rest. */
 static int make_room(struct wc_input *in, struct wc_err *err)
 {
 	unsigned k, best = UINT_MAX;
 
 	for (k = 0; k < in->nopen; k++) {
 		const struct stream *s = &in->streams[in->open[k]];
+		const struct stream *b = best == UINT_MAX ? NULL :
+					 &in->streams[in->open[best]];
 
-		if (!s->pinned && (best == UINT_MAX ||
-				   s->used < in->streams[in->open[best]].used))
+		if (s->pinned)
+			continue;
+		if (!b || costly(in, b) > costly(in, s) ||
+		    (costly(in, b) == costly(in, s) && s->used < b->used))
 			best = k;
 	}
 	if (best == UINT_MAX)
@@ -1455,6 +1754,42 @@ int wc_input_open(struct wc_input **out, const char *path, struct wc_err *err)
 	return wc_input_open_limits(out, path, NULL, err);
 }
 
+/*
+ * Two trace files for one CPU of one device (sorted, they are next to
+ * each other): an archive member whose name comes twice, or
+ * NAME.blktrace.1 beside NAME.blktrace.01.  Refused at every size: which
+ * one would be read depended on the member's size (a member is found
+ * again by its name, its first namesake; one read whole at the scan is
+ * its own), and "tar x" keeps the last, so wcanalyze could be shown
+ * other data than extracting shows.
+ */
+static int twice(struct wc_input *in, struct wc_err *err)
+{
+	size_t i;
+
+	for (i = 1; i < in->nstreams; i++) {
+		const struct stream *a = &in->streams[i - 1];
+		const struct stream *b = &in->streams[i];
+
+		if (b->info.cpu == UINT32_MAX || a->info.cpu != b->info.cpu ||
+		    strcmp(a->dev, b->dev) != 0)
+			continue;
+		if (strcmp(a->file, b->file) == 0)
+			return wc_err_set(err, WC_ERR_INPUT,
+					  in->archive ? in->path : a->file,
+					  in->archive ? a->file : NULL,
+					  WC_NO_OFFSET,
+					  "twice in the archive: refused (which "
+					  "of the two is the trace?)");
+		return wc_err_set(err, WC_ERR_INPUT, in->path, NULL,
+				  WC_NO_OFFSET,
+				  "two trace files for CPU %u of %s (%s and %s): "
+				  "refused", b->info.cpu, b->dev, a->file,
+				  b->file);
+	}
+	return 0;
+}
+
 int wc_input_open_limits(struct wc_input **out, const char *path,
 			 const struct wc_input_limits *lim, struct wc_err *err)
 {
@@ -1473,6 +1808,7 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
 		in->lim.small_member = WC_INPUT_SMALL_MEMBER;
 	if (!in->lim.mem_budget || in->lim.mem_budget > WC_INPUT_MEM_BUDGET)
 		in->lim.mem_budget = WC_INPUT_MEM_BUDGET;
+	in->spill_fd = -1;
 	in->path = strdup(path);
 	if (!in->path) {
 		oom(err, path);
@@ -1483,6 +1819,8 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
 	if (resolve(in, err) < 0)
 		goto fail;
 	qsort(in->streams, in->nstreams, sizeof(*in->streams), stream_cmp);
+	if (twice(in, err) < 0)
+		goto fail;
 	for (i = 0, nhandles = 0; i < in->nstreams; i++)
 		nhandles += !in->streams[i].in_memory;
 	in->may_close = nhandles > in->lim.max_open;
@@ -1533,6 +1871,22 @@ static void count_backwards(struct wc_input *in, const struct wc_event *evs,
 }
 
 /* A batch into evs, or with ref where the window holds it (*ref). */
+/* At the end of an input that may have handed out nothing: -1 when not
+ * one record was read (every trace file empty, an empty standard input),
+ * which would otherwise pass as a capture of no time; else 0. */
+static __attribute__((noinline)) int no_records(struct wc_input *in,
+						struct wc_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < in->nstreams; i++)
+		if (in->streams[i].info.events)
+			return 0;
+	return wc_err_set(err, WC_ERR_INPUT, in->path, NULL, WC_NO_OFFSET,
+			  in->nstreams > 1 ? "no trace record: every trace file is empty" :
+					     "no trace record: the trace is empty");
+}
+
 static int next_batch(struct wc_input *in, struct wc_event *evs, size_t max,
 		      const struct wc_event **ref, size_t *got,
 		      struct wc_err *err)
@@ -1551,6 +1905,8 @@ static int next_batch(struct wc_input *in, struct wc_event *evs, size_t max,
 		r = wc_reorder_next_batch(in->reorder, evs, max, got, err);
 	else
 		r = wc_merge_next_batch(in->merge, evs, max, got, err);
+	if (r == 0 && !in->last_time && !in->backwards)
+		r = no_records(in, err);
 	if (r < 0)
 		in->failed = 1;
 	if (ref && !in->reorder)
@@ -1679,7 +2035,10 @@ void wc_input_free(struct wc_input *in)
 	wc_capture_free(in->capture);
 	wc_map_free(in->comms);
 	wc_map_free(in->seqs);
+	if (in->spill_fd >= 0)
+		close(in->spill_fd);
 	free(in->name);
+	free(in->capdir);
 	free(in->path);
 	free(in);
 }

@@ -97,6 +97,17 @@ struct wc_input;
 #define WC_INPUT_MEM_BUDGET   (64u << 20)
 #define WC_INPUT_MAX_STREAMS  (1u << 18)
 #define WC_INPUT_AHEAD        16u
+/* Of the members that need a handle (not read whole), the first
+ * WC_INPUT_HANDLES (max_open / 2 with smaller limits) are read from the
+ * archive; the scan copies each one after them to a temporary file in
+ * TMPDIR (or /tmp; unnamed, gone with the input), WC_INPUT_SPILL_MAX
+ * bytes at most in all, and they are read from there: reopening one is
+ * a seek, never a decompression of the archive again.  So an archive of
+ * many large members (a capture of a machine with more CPUs than
+ * WC_INPUT_MAX_OPEN) is decompressed about WC_INPUT_HANDLES + 1 times
+ * at most, whatever their number. */
+#define WC_INPUT_HANDLES      (WC_INPUT_MAX_OPEN / 2u)
+#define WC_INPUT_SPILL_MAX    (64ull << 30)
 /* A stream closed for want of handles keeps the records its handle can
  * still read, up to WC_INPUT_KEEP bytes, WC_INPUT_KEEP_ALL for all closed
  * streams, within WC_INPUT_MEM_BUDGET (shared with the small members;
@@ -135,6 +146,12 @@ struct wc_input_limits {
 };
 int wc_input_open_limits(struct wc_input **out, const char *path,
 			 const struct wc_input_limits *lim, struct wc_err *err);
+/* WC_INPUT_HANDLES for these limits (LIM already defaulted, as in the
+ * input): max_open / 2, at least 1. */
+static inline size_t wc_input_handles(const struct wc_input_limits *lim)
+{
+	return lim->max_open / 2u ? lim->max_open / 2u : 1u;
+}
 /*
  * Speculation (lim.speculate).  Listing an archive's members takes a
  * decompression of the whole archive before the first event; a capture

@@ -25,7 +25,7 @@
  * many of its blocks are left unread. */
 #define AHEAD_LOW ((WC_SOURCE_RING - 1u) / 2u)
 
-enum src_kind { SRC_FD, SRC_ARCHIVE, SRC_MEMORY };
+enum src_kind { SRC_FD, SRC_ARCHIVE, SRC_MEMORY, SRC_REGION };
 
 /* A block a reader thread filled. */
 struct block {
@@ -93,6 +93,7 @@ struct wc_source {
 	bool borrowed;        /* buf belongs to the caller */
 	bool failed;          /* a read failed: read_err (or ahead->err) says why */
 	uint64_t produced;    /* archive member bytes read from the handle */
+	uint64_t roff, rlen;  /* SRC_REGION: where in fd, and how long */
 	/* Why the member's reading failed: only a source that reads an
 	 * archive handle has one (1.5 KB; a source on bytes in memory, one
 	 * per small member, has none). */
@@ -128,18 +129,26 @@ fail:
 			  "out of memory");
 }
 
-int wc_source_open_regular(const char *path, off_t *size, struct wc_err *err)
+int wc_source_open_regular(const char *path, off_t *size, int oflags,
+			   struct wc_err *err)
 {
 	struct stat st;
 	int fd, e;
 
 	/* Not blocking: a FIFO opened for reading would wait for a writer
 	 * for ever.  fstat then says what was really opened. */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+		  (oflags & O_NOFOLLOW));
 	if (fd < 0) {
 		e = errno;
-		wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET, "%s",
-			   strerror(e));
+		/* O_NOFOLLOW's refusal, said in the user's terms rather
+		 * than as "too many levels of symbolic links". */
+		if (e == ELOOP && (oflags & O_NOFOLLOW))
+			wc_err_set(err, WC_ERR_INPUT, path, NULL, WC_NO_OFFSET,
+				   "a symbolic link: not followed");
+		else
+			wc_err_set(err, WC_ERR_SYSTEM, path, NULL,
+				   WC_NO_OFFSET, "%s", strerror(e));
 		errno = e;
 		return -1;
 	}
@@ -163,14 +172,14 @@ fail_close:
 	return -1;
 }
 
-int wc_source_open_file(struct wc_source **out, const char *path,
-			struct wc_err *err)
+int wc_source_open_file_flags(struct wc_source **out, const char *path,
+			      int oflags, struct wc_err *err)
 {
 	struct wc_source *src = NULL;
 	int fd;
 
 	*out = NULL;
-	fd = wc_source_open_regular(path, NULL, err);
+	fd = wc_source_open_regular(path, NULL, oflags, err);
 	if (fd < 0)
 		return -1;
 	if (src_alloc(&src, path, NULL, true, false, err) < 0)
@@ -186,6 +195,12 @@ fail_close:
 	return -1;
 }
 
+int wc_source_open_file(struct wc_source **out, const char *path,
+			struct wc_err *err)
+{
+	return wc_source_open_file_flags(out, path, 0, err);
+}
+
 int wc_source_open_fd(struct wc_source **out, int fd, const char *name,
 		      struct wc_err *err)
 {
@@ -196,6 +211,23 @@ int wc_source_open_fd(struct wc_source **out, int fd, const char *name,
 		return -1;
 	src->kind = SRC_FD;
 	src->fd = fd;
+	*out = src;
+	return 0;
+}
+
+int wc_source_open_region(struct wc_source **out, int fd, uint64_t off,
+			  uint64_t len, const char *path, const char *member,
+			  struct wc_err *err)
+{
+	struct wc_source *src = NULL;
+
+	*out = NULL;
+	if (src_alloc(&src, path, member, true, false, err) < 0)
+		return -1;
+	src->kind = SRC_REGION;
+	src->fd = fd;
+	src->roff = off;
+	src->rlen = len;
 	*out = src;
 	return 0;
 }
@@ -700,6 +732,12 @@ int wc_source_skip(struct wc_source *src, uint64_t n, struct wc_err *err)
 		src->base += n;
 		return 0;
 	}
+	/* A region is read at offsets: skipping is counting. */
+	if (src->kind == SRC_REGION && src->start == src->end &&
+	    n <= src->rlen - src->base) {
+		src->base += n;
+		return 0;
+	}
 	while (n > 0) {
 		size_t want = n < WC_SOURCE_MAX_PEEK ? (size_t)n : WC_SOURCE_MAX_PEEK;
 		ssize_t got = wc_source_peek(src, want, &p, err);
@@ -722,18 +760,30 @@ static ssize_t src_fill(struct wc_source *src, struct wc_err *err)
 	size_t room = BUF_SIZE - src->end;
 	ssize_t n;
 
+	uint64_t at = src->base + src->end;
+
 	if (room > READ_CHUNK)
 		room = READ_CHUNK;
+	if (src->kind == SRC_REGION && room > src->rlen - at)
+		room = (size_t)(src->rlen - at);
 	for (;;) {
-		n = read(src->fd, src->buf + src->end, room);
+		if (src->kind == SRC_REGION)
+			n = room ? pread(src->fd, src->buf + src->end, room,
+					 (off_t)(src->roff + at)) : 0;
+		else
+			n = read(src->fd, src->buf + src->end, room);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return wc_err_set(err, WC_ERR_SYSTEM, src->path, NULL,
-					  src->base + src->end, "%s",
+			return wc_err_set(err, WC_ERR_SYSTEM, src->path,
+					  src->member, at, "%s",
 					  strerror(errno));
 		break;
 	}
+	/* The region was written whole before: it cannot end sooner. */
+	if (n == 0 && src->kind == SRC_REGION && at < src->rlen)
+		return wc_err_set(err, WC_ERR_SYSTEM, src->path, src->member,
+				  at, "the temporary copy ends early");
 	if (n == 0)
 		src->eof = 1;
 	src->end += (size_t)n;

@@ -55,11 +55,19 @@ struct wc_source;
 /* A plain file; "-" is not special here. */
 int wc_source_open_file(struct wc_source **out, const char *path,
 			struct wc_err *err);
+/* The same with OFLAGS of open(2) added: O_NOFOLLOW (the only one
+ * taken) for a file found in a folder that came from elsewhere (a
+ * capture unpacked from a stranger's archive), whose link could point
+ * at any file the user may read: refused as "a symbolic link: not
+ * followed", and no byte of it is read. */
+int wc_source_open_file_flags(struct wc_source **out, const char *path,
+			      int oflags, struct wc_err *err);
 
-/* Opens PATH for reading without blocking, regular files only: the
- * descriptor, and its size in *size (may be NULL); -1 with err filled
- * (errno left ENOENT when PATH does not exist). */
-int wc_source_open_regular(const char *path, off_t *size, struct wc_err *err);
+/* Opens PATH for reading without blocking, regular files only, with
+ * OFLAGS as above: the descriptor, and its size in *size (may be NULL);
+ * -1 with err filled (errno left ENOENT when PATH does not exist). */
+int wc_source_open_regular(const char *path, off_t *size, int oflags,
+			   struct wc_err *err);
 
 /* An already open descriptor (standard input); name is used in messages.
  * The descriptor is not closed by wc_source_free(). */
@@ -139,6 +147,15 @@ int wc_source_adopt_member_ahead(struct wc_source **out,
 int wc_source_tail_wait(struct wc_source_tail *tail, struct wc_err *err);
 /* wc_source_tail_free(NULL) is fine. */
 void wc_source_tail_free(struct wc_source_tail *tail);
+
+/* LEN bytes at offset OFF of descriptor FD (an archive member copied to
+ * a temporary file while the archive was scanned), under the names PATH
+ * and MEMBER: read with pread(), so any number of regions share FD, and
+ * skipping is counting.  FD stays the caller's and must outlive the
+ * source.  Costs the read-ahead buffer, as a file does. */
+int wc_source_open_region(struct wc_source **out, int fd, uint64_t off,
+			  uint64_t len, const char *path, const char *member,
+			  struct wc_err *err);
 
 /* LEN bytes already read (a small archive member, read whole while the
  * archive was scanned), under the names PATH and MEMBER (may be NULL).
