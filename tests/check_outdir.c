@@ -3,7 +3,8 @@
  * only when committed, a link planted at its name is replaced and its
  * target left alone, a link or a file in place of a folder is refused,
  * a discarded file leaves the old one, the bound on open files, reading
- * back without following a link, and safe names.
+ * back without following a link, safe names, and the sweep of what a
+ * previous run wrote.
  */
 #include <check.h>
 #include <dirent.h>
@@ -228,6 +229,66 @@ START_TEST(test_names)
 }
 END_TEST
 
+/* A second run removes what only the first run wrote, by the first
+ * run's list: never a file that list does not name, never outside the
+ * folder, never through a link, a folder only when emptied. */
+START_TEST(test_sweep)
+{
+	struct wc_outdir *d = open_out("out");
+	struct wc_err err;
+	struct stat st;
+	char *t;
+	FILE *f;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_outdir_mkdir(d, "old", &err), 0);
+	put(d, "old/a.dat", "a\n");
+	ck_assert_int_eq(wc_outdir_mkdir(d, "kept", &err), 0);
+	put(d, "kept/b.dat", "b\n");
+	put(d, "gone.txt", "c\n");
+	wc_outdir_note(d, "kept/b.png");     /* renamed in by someone else */
+	ck_assert_int_eq(wc_outdir_sweep(d, "list.txt", &err), 0);
+	wc_outdir_free(d);
+	t = text_of("out/list.txt");
+	ck_assert_str_eq(t, "gone.txt\nkept/\nkept/b.dat\nkept/b.png\nold/\nold/a.dat\n");
+	free(t);
+
+	/* Someone else's files in the folder, and a list edited to name
+	 * what is not the bundle's. */
+	f = fopen(wc_check_path("out/mine.txt"), "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	f = fopen(wc_check_path("out/kept/mine.txt"), "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	f = fopen(wc_check_path("precious"), "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	ck_assert_int_eq(symlink(wc_check_path("precious"), wc_check_path("out/link")), 0);
+	f = fopen(wc_check_path("out/list.txt"), "a");
+	ck_assert_ptr_nonnull(f);
+	fputs("../precious\n/etc/passwd\nlink/x\n.hidden\nkept/../../precious\n", f);
+	fclose(f);
+
+	d = open_out("out");
+	ck_assert_int_eq(wc_outdir_mkdir(d, "kept", &err), 0);
+	put(d, "kept/b.dat", "b2\n");
+	ck_assert_int_eq(wc_outdir_sweep(d, "list.txt", &err), 0);
+	wc_outdir_free(d);
+	t = text_of("out/list.txt");
+	ck_assert_str_eq(t, "kept/\nkept/b.dat\n");
+	free(t);
+	ck_assert_int_ne(stat(wc_check_path("out/gone.txt"), &st), 0);
+	ck_assert_int_ne(stat(wc_check_path("out/old"), &st), 0);
+	ck_assert_int_eq(stat(wc_check_path("out/mine.txt"), &st), 0);
+	ck_assert_int_eq(stat(wc_check_path("out/kept/mine.txt"), &st), 0);
+	ck_assert_int_eq(stat(wc_check_path("precious"), &st), 0);
+	ck_assert_int_eq(lstat(wc_check_path("out/link"), &st), 0);
+	/* kept, list.txt, mine.txt, link */
+	ck_assert_int_eq(entries("out"), 4);
+}
+END_TEST
+
 static Suite *outdir_suite(void)
 {
 	Suite *s = suite_create("outdir");
@@ -237,6 +298,7 @@ static Suite *outdir_suite(void)
 	tcase_add_test(tc, test_links);
 	tcase_add_test(tc, test_bound);
 	tcase_add_test(tc, test_names);
+	tcase_add_test(tc, test_sweep);
 	suite_add_tcase(s, tc);
 	return s;
 }

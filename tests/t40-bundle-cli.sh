@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # t40-bundle-cli.sh - wcanalyze -o DIR: exit status, the path it prints,
 # the files of the bundle, the .dat files against saved outputs (reader
-# fixtures xfs and ext4), and the errors of the option.
+# fixtures xfs and ext4), the errors of the option, and a second bundle
+# into the same folder (only its own files and the user's are left).
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -70,6 +71,21 @@ rc=0
 grep -q "^wcanalyze: no capture named 'nosuch' for --baseline$" stderr ||
 	fail "unknown baseline: $(cat stderr)"
 [[ ! -e nobase ]] || fail "unknown baseline: left a folder behind"
+# A second bundle into the same folder leaves only its own files and
+# the user's: the first one's capture folder and comparison go (by its
+# bundle-files.txt), a file someone put there stays.
+WCANALYZE_GNUPLOT='' "$WCANALYZE" -o again "$FIX/reader/xfs" "$FIX/reader/ext4" >/dev/null 2>&1 ||
+	fail "first bundle into again/ failed"
+echo mine >again/notes.txt
+echo mine >again/ext4/notes.txt
+WCANALYZE_GNUPLOT='' "$WCANALYZE" -o again "$FIX/reader/xfs" >/dev/null 2>&1 ||
+	fail "second bundle into again/ failed"
+[[ ! -e again/compare-time.dat && ! -e again/ext4/timeline.dat ]] ||
+	fail "the first bundle's files survived the second: $(ls again again/ext4)"
+[[ -s again/xfs/timeline.dat && $(cat again/notes.txt again/ext4/notes.txt) == $'mine\nmine' ]] ||
+	fail "the second bundle removed what was not the first one's"
+[[ $(ls again | LC_ALL=C sort | tr '\n' ' ') == "bundle-files.txt ext4 index.html notes.txt render.sh report.json report.txt summary.csv xfs " ]] ||
+	fail "after a second bundle: $(ls again | tr '\n' ' ')"
 rc=0
 WCANALYZE_PLOTS=$TMP "$WCANALYZE" -o t "$FIX/reader/xfs" >stdout 2>stderr || rc=$?
 [[ $rc -eq 2 ]] || fail "no templates: exit $rc, expected 2"

@@ -19,6 +19,10 @@
 #include "series.h"
 #include "traceevent.h"
 
+/* The bundle's list of its own files (outdir.h), what a later bundle in
+ * the same folder removes of it. */
+#define BUNDLE_LIST "bundle-files.txt"
+
 struct wc_bundle {
 	char *index;
 	struct wc_outdir *out;
@@ -123,7 +127,7 @@ static bool reserved_name(const char *name)
 {
 	static const char *const own[] = {
 		"index.html", "report.txt", "report.json", "summary.csv",
-		"render.sh", "gnuplot.log",
+		"render.sh", "gnuplot.log", BUNDLE_LIST,
 	};
 	size_t i;
 
@@ -309,6 +313,9 @@ int wc_bundle_close(struct wc_bundle *b, const struct wc_summary *s,
 		return -1;
 	r = wc_plot_render(b->plot, b->out, err);
 	if (write_html(b, s, across, err) < 0)
+		return -1;
+	/* The new bundle is whole: what only the previous one had goes. */
+	if (wc_outdir_sweep(b->out, BUNDLE_LIST, r < 0 ? NULL : err) < 0 && r == 0)
 		return -1;
 	return r;
 }

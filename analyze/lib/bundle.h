@@ -28,6 +28,7 @@
  * columns of every .dat file):
  *   report.txt, report.json, summary.csv   from report.h
  *   index.html, render.sh, gnuplot.log (only when gnuplot said something)
+ *   bundle-files.txt   every file and folder above, one a line
  *   CAPTURE/   per capture: timeline.json (wc_bundle_begin(): the
  *              Trace Event Format, for ui.perfetto.dev), timeline.dat
  *              scatter.dat latency.dat
@@ -58,7 +59,10 @@
  *  - the analyses given to wc_bundle_add() are not owned by the bundle
  *    and must live until wc_bundle_close();
  *  - the folder is created if needed (its parent must exist); files of
- *    the same names in it are replaced, nothing else is touched;
+ *    the same names in it are replaced; bundle-files.txt lists every file
+ *    and folder of the bundle, and a bundle written into a folder that
+ *    has one removes what it lists and the new bundle did not write
+ *    (outdir.h's wc_outdir_sweep()); nothing else is touched;
  *  - nothing is written through a link (docs/security.md): a
  *    file is written under a fresh name in its folder (O_EXCL and
  *    O_NOFOLLOW) and renamed over its own name, so that a link planted

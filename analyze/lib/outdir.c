@@ -23,6 +23,11 @@
 struct wc_outdir {
 	char *dir;
 	int dirfd;
+	/* What this run wrote ("FILE", "FOLDER/FILE", "FOLDER/"), for
+	 * wc_outdir_sweep(); sorted there. */
+	char **written;
+	size_t nwritten, capwritten;
+	bool note_failed;
 	struct pending {                 /* files written, not yet renamed */
 		FILE *f;
 		int dfd;                 /* the folder it goes in */
@@ -138,9 +143,30 @@ const char *wc_outdir_path(const struct wc_outdir *d)
 	return d->dir;
 }
 
+void wc_outdir_note(struct wc_outdir *d, const char *rel)
+{
+	char **w;
+
+	if (d->nwritten == d->capwritten) {
+		size_t n = d->capwritten ? 2 * d->capwritten : 64;
+
+		w = realloc(d->written, n * sizeof(*w));
+		if (!w) {
+			d->note_failed = true;
+			return;
+		}
+		d->written = w;
+		d->capwritten = n;
+	}
+	if (!(d->written[d->nwritten] = strdup(rel)))
+		d->note_failed = true;
+	else
+		d->nwritten++;
+}
+
 int wc_outdir_mkdir(struct wc_outdir *d, const char *sub, struct wc_err *err)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], note[WC_OUTDIR_NAME_MAX + 34];
 	int fd;
 
 	path_of(d, sub, path, sizeof(path));
@@ -152,6 +178,8 @@ int wc_outdir_mkdir(struct wc_outdir *d, const char *sub, struct wc_err *err)
 	if (fd < 0)
 		return refuse_dir(err, path, errno);
 	close(fd);
+	snprintf(note, sizeof(note), "%s/", sub);
+	wc_outdir_note(d, note);
 	return 0;
 }
 
@@ -292,6 +320,8 @@ static int commit_in(struct wc_outdir *d, FILE *f, int tdfd, const char *leaf,
 	}
 	close(p->dfd);
 	p->f = NULL;
+	if (r == 0)
+		wc_outdir_note(d, rel);
 	return r;
 }
 
@@ -402,12 +432,117 @@ out_dfd:
 	return r;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A line of a previous list is only ever "FILE", "FOLDER/FILE" or
+ * "FOLDER/" of safe names (outdir.h): whatever else a list holds (it is
+ * a file in the folder, anyone may have edited it) is passed over. */
+static bool listed_name_ok(const char *rel)
+{
+	const char *c;
+	int slashes = 0;
+	size_t part = 0;
+
+	if (!*rel)
+		return false;
+	for (c = rel; *c; c++) {
+		if (*c == '/') {
+			if (part == 0 || ++slashes > 1)
+				return false;
+			part = 0;
+			continue;
+		}
+		if (part == 0 && *c == '.')
+			return false;
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9') || *c == '.' || *c == '_' ||
+		      *c == '-') || ++part > WC_OUTDIR_NAME_MAX + 16)
+			return false;
+	}
+	return true;
+}
+
+/* Removes rel of a previous list when this run did not write it: a file
+ * (never through a link: the link itself goes), or a folder when it is
+ * empty. */
+static void sweep_one(struct wc_outdir *d, char *rel)
+{
+	size_t n = strlen(rel);
+	char *key = rel;
+	const char *leaf;
+	int fd;
+
+	if (!listed_name_ok(rel) ||
+	    bsearch(&key, d->written, d->nwritten, sizeof(*d->written), cmp_str))
+		return;
+	if (rel[n - 1] == '/') {
+		rel[n - 1] = '\0';
+		unlinkat(d->dirfd, rel, AT_REMOVEDIR);   /* only when empty */
+		rel[n - 1] = '/';
+		return;
+	}
+	fd = wc_outdir_folder(d, rel, &leaf, NULL);
+	if (fd < 0)
+		return;
+	unlinkat(fd, leaf, 0);
+	close(fd);
+}
+
+int wc_outdir_sweep(struct wc_outdir *d, const char *list, struct wc_err *err)
+{
+	char *prev = NULL, *line, *next;
+	struct wc_err ignore;
+	size_t i;
+	FILE *f;
+	int pass;
+
+	if (d->note_failed)
+		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+				  "out of memory");
+	wc_err_clear(&ignore);
+	qsort(d->written, d->nwritten, sizeof(*d->written), cmp_str);
+	/* No list: a first run, or a folder that was never a bundle;
+	 * nothing in it is ours to remove. */
+	if (wc_outdir_read(d, list, &prev, &ignore) == 0) {
+		/* Files first, then the folders they emptied. */
+		for (pass = 0; pass < 2; pass++) {
+			for (line = prev; line && *line; line = next) {
+				size_t n;
+
+				next = strchr(line, '\n');
+				if (next)
+					*next = '\0';
+				n = strlen(line);
+				if (n && (line[n - 1] == '/') == (pass == 1))
+					sweep_one(d, line);
+				if (next)
+					*next++ = '\n';
+			}
+		}
+		free(prev);
+	}
+	f = wc_outdir_create(d, list, err);
+	if (!f)
+		return -1;
+	for (i = 0; i < d->nwritten; i++)
+		if (strcmp(d->written[i], list) &&
+		    (i == 0 || strcmp(d->written[i], d->written[i - 1])))
+			fprintf(f, "%s\n", d->written[i]);
+	return wc_outdir_commit(d, f, list, err);
+}
+
 void wc_outdir_free(struct wc_outdir *d)
 {
 	size_t i;
 
 	if (!d)
 		return;
+	for (i = 0; i < d->nwritten; i++)
+		free(d->written[i]);
+	free(d->written);
 	for (i = 0; i < WC_OUTDIR_MAX_OPEN; i++)
 		if (d->pend[i].f)
 			drop(&d->pend[i]);

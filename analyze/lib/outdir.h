@@ -31,6 +31,11 @@
  *    files of those not committed, nothing half written is left behind;
  *  - the folder is created if needed (its parent must exist); nothing
  *    outside it is written;
+ *  - every file committed and folder made is noted (wc_outdir_note() adds
+ *    those written another way); wc_outdir_sweep() writes that list into
+ *    the folder and removes what the previous run's list names and this
+ *    run did not write again: only names of that list, only inside the
+ *    folder, never through a link, a folder only when it is empty;
  *  - wc_outdir_free(NULL) is fine.
  */
 #ifndef WC_OUTDIR_H
@@ -82,6 +87,15 @@ int wc_outdir_commit_as(struct wc_outdir *d, FILE *f, const char *rel,
 
 /* Closes f and removes what was written: rel is left as it was. */
 void wc_outdir_discard(struct wc_outdir *d, FILE *f);
+
+/* Notes rel ("FILE", "FOLDER/FILE") as written by this run although it
+ * was not committed here (gnuplot's figures, renamed in). */
+void wc_outdir_note(struct wc_outdir *d, const char *rel);
+
+/* After the run: removes the files (then the emptied folders) that the
+ * previous run's list, the file `list`, names and this run did not
+ * write, and writes this run's list there. */
+int wc_outdir_sweep(struct wc_outdir *d, const char *list, struct wc_err *err);
 
 /* Removes the file rel, when it is there. */
 void wc_outdir_remove(struct wc_outdir *d, const char *rel);

@@ -189,6 +189,22 @@ static int queue(struct wc_plot *p, const char *rel, struct wc_err *err)
 	return 0;
 }
 
+/* The figures script rel ("F/x.gp") makes, F/x.png and F/x.svg, are the
+ * bundle's files whether gnuplot renders them now or render.sh later. */
+static void note_figures(struct wc_outdir *d, const char *rel)
+{
+	char fig[PATH_MAX];
+	size_t n = strlen(rel);
+
+	if (n < 3 || n + 2 > sizeof(fig) || strcmp(rel + n - 3, ".gp"))
+		return;
+	memcpy(fig, rel, n - 3);
+	memcpy(fig + n - 3, ".png", 5);
+	wc_outdir_note(d, fig);
+	memcpy(fig + n - 3, ".svg", 5);
+	wc_outdir_note(d, fig);
+}
+
 int wc_plot_script(struct wc_plot *p, struct wc_outdir *d, const char *rel,
 		   const char *tpl, const char *vars, struct wc_err *err)
 {
@@ -215,6 +231,7 @@ int wc_plot_script(struct wc_plot *p, struct wc_outdir *d, const char *rel,
 	if (wc_outdir_commit(d, f, rel, err) < 0)
 		goto fail_body;
 	free(body);
+	note_figures(d, rel);
 	return queue(p, rel, err);
 
 fail_body:
