@@ -42,6 +42,7 @@ struct options {
 	enum wc_format format;              /* --format */
 	struct wc_analysis_opts analysis;   /* --journal, --media-rate */
 	const char *baseline;               /* --baseline */
+	enum wc_report_detail detail;       /* --runs */
 	const char *output;                 /* --output DIR: a bundle */
 	const char *trace;                  /* --export-trace FILE, or "-"
 	                                     * for --format trace-event */
@@ -56,7 +57,7 @@ static void usage(FILE *fp)
 	fprintf(fp,
 		"usage: " PROG " [--format text|json|csv|trace-event]\n"
 		"                 [--journal START+LEN] [--media-rate MB/s]\n"
-		"                 [--baseline NAME] [--output DIR]\n"
+		"                 [--baseline NAME] [--runs] [--output DIR]\n"
 		"                 [--export-trace FILE] [--jobs N] INPUT...\n"
 		"       " PROG " --what-if SPEC [--what-if SPEC]... [--format F]\n"
 		"                 [--journal START+LEN] [--output DIR] INPUT\n"
@@ -77,6 +78,8 @@ static void usage(FILE *fp)
 		"                  the device's media rate, instead of estimating it\n"
 		"  -b, --baseline NAME\n"
 		"                  compare every capture with capture NAME\n"
+		"  -R, --runs      the text comparison ends with every run's detail\n"
+		"                  (its name, its phases against the baseline's)\n"
 		"  -o, --output DIR\n"
 		"                  write a bug-report bundle (reports, figures,\n"
 		"                  index.html) into DIR and print index.html's path\n"
@@ -373,7 +376,8 @@ write:
 		goto out;
 	}
 	if (!b) {
-		if (wc_report_write(stdout, o->format, sum, &err) < 0)
+		if (wc_report_write_detail(stdout, o->format, sum, o->detail,
+					   &err) < 0)
 			status = report(&err);
 		goto out;
 	}
@@ -548,6 +552,7 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "what-if", required_argument, NULL, 'w' },
 		{ "export-trace", required_argument, NULL, 't' },
+		{ "runs", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -557,7 +562,7 @@ int main(int argc, char **argv)
 	int c, i, nstdin;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":df:j:J:r:b:o:t:w:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":df:j:J:r:b:o:t:w:RhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			o.mode = MODE_DUMP;
@@ -612,6 +617,9 @@ int main(int argc, char **argv)
 			o.mode = MODE_WHATIF;
 			break;
 		}
+		case 'R':
+			o.detail = WC_REPORT_RUNS;
+			break;
 		case 'h':
 			usage(stdout);
 			return WC_EXIT_OK;

@@ -37,6 +37,8 @@ same() {
 same base.txt "$WCANALYZE" xfs-base
 same plain.txt "$WCANALYZE" plain
 same compare.txt "$WCANALYZE" --baseline xfs-base xfs-base xfs-slowflush.tar.xz plain
+# --runs: the same, then the per-run detail under its heading.
+same compare-runs.txt "$WCANALYZE" --runs --baseline xfs-base xfs-base xfs-slowflush.tar.xz plain
 same all.json "$WCANALYZE" --format json xfs-base xfs-slowflush.tar.xz plain
 same all.csv "$WCANALYZE" --format csv xfs-base xfs-slowflush.tar.xz plain
 # --baseline reaches JSON and CSV too: ratios per capture and per phase.

@@ -259,7 +259,10 @@ static int write_reports(struct wc_bundle *b, const struct wc_summary *s,
 
 		if (!f)
 			return -1;
-		r = wc_report_write(f, reports[i].fmt, s, err);
+		/* report.txt ends with the per-run detail: the bundle is
+		 * the whole story, its heading says where to stop. */
+		r = wc_report_write_detail(f, reports[i].fmt, s, WC_REPORT_RUNS,
+					   err);
 		if (wc_outdir_commit(b->out, f, reports[i].file, err) < 0)
 			r = -1;
 	}

@@ -711,9 +711,8 @@ static void text_differences(FILE *f, const struct wc_summary *s, int w,
 			     const struct disk_col *dc)
 {
 	char label[300], disk[DISK_MAX_W + 1];
-	size_t i, p, k;
+	size_t k;
 	int lw = (w ? w : 7) + (s->any_cross_disk ? 1 : 0);
-	bool head = false;
 
 	row_label(s, s->base_group, w, label, sizeof(label));
 	if (s->named_baseline || s->nsets < 2) {
@@ -747,9 +746,16 @@ static void text_differences(FILE *f, const struct wc_summary *s, int w,
 	}
 	fprintf(f, "\n");
 	text_verdicts(f, s, w);
+}
 
-	/* Per phase: a run's phases against the baseline's of that name,
-	 * under a line naming the run. */
+/* Per phase: a run's phases against the baseline's of that name, under
+ * a line naming the run (per-run detail: one row per phase and run). */
+static void text_phase_differences(FILE *f, const struct wc_summary *s, int w)
+{
+	char label[300];
+	bool head = false;
+	size_t i, p;
+
 	for (i = 0; i < s->ncaps; i++) {
 		const struct wc_sum_capture *c = &s->caps[i];
 		bool named = false;
@@ -777,8 +783,35 @@ static void text_differences(FILE *f, const struct wc_summary *s, int w,
 	}
 }
 
+/* The names of the captures the table numbers: "#G NAME", or for a
+ * group of runs "#G.R NAME" a run. */
+static void text_members(FILE *f, const struct wc_summary *s)
+{
+	size_t g, i;
+
+	for (g = 0; g < s->ngroups; g++) {
+		const struct wc_sum_group *gr = &s->groups[g];
+
+		for (i = 0; i < gr->n; i++) {
+			if (gr->n > 1)
+				fprintf(f, "#%zu.%zu ", g + 1, i + 1);
+			else
+				fprintf(f, "#%zu ", g + 1);
+			wc_escape_text_put(f, s->caps[gr->members[i]].meta->name);
+			fputs("\n", f);
+		}
+	}
+}
+
 int wc_report_compare(FILE *f, const struct wc_summary *s, struct wc_err *err)
 {
+	return wc_report_compare_detail(f, s, WC_REPORT_BRIEF, err);
+}
+
+int wc_report_compare_detail(FILE *f, const struct wc_summary *s,
+			     enum wc_report_detail detail, struct wc_err *err)
+{
+	bool runs = detail == WC_REPORT_RUNS, more = false;
 	int w = name_width(s);
 	struct disk_col dc;
 	size_t i, g;
@@ -827,23 +860,35 @@ int wc_report_compare(FILE *f, const struct wc_summary *s, struct wc_err *err)
 			fprintf(f, "\n");
 		}
 	}
-	if (!w) {
+	/* Rows of one capture each are named here; groups of runs are
+	 * named by their columns, their runs in the detail. */
+	if (!w && !s->any_runs) {
 		fprintf(f, "\n");
-		for (g = 0; g < s->ngroups; g++) {
-			const struct wc_sum_group *gr = &s->groups[g];
-
-			fprintf(f, "#%zu", g + 1);
-			for (i = 0; i < gr->n; i++) {
-				fputs(i ? ", " : " ", f);
-				wc_escape_text_put(f,
-					s->caps[gr->members[i]].meta->name);
-			}
-			fprintf(f, "\n");
-		}
+		text_members(f, s);
 	}
 	disk_legend(f, &dc, s);
 	if (s->has_diff)
 		text_differences(f, s, w, &dc);
+	/* Per-run detail last, behind one heading: a reader of the summary
+	 * above stops before it. */
+	for (i = 0; i < s->ncaps && !more; i++)
+		more = s->groups[s->caps[i].group].n > 1 ||
+		       (s->has_diff && s->caps[i].nphases);
+	if (more && runs) {
+		fputs("\n---- per-run detail ", f);
+		for (c = 0; c < 60; c++)
+			putc('-', f);
+		fputs("\n", f);
+		if (!w && s->any_runs) {
+			fputs("\n", f);
+			text_members(f, s);
+		}
+		if (s->has_diff)
+			text_phase_differences(f, s, w);
+	} else if (more) {
+		fputs("\nper-run detail (every run's name, its phases against "
+		      "the baseline's): --runs\n", f);
+	}
 	free(dc.num);
 	return finish(f, err);
 }
@@ -1437,6 +1482,13 @@ int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err)
 int wc_report_write(FILE *f, enum wc_format fmt, const struct wc_summary *s,
 		    struct wc_err *err)
 {
+	return wc_report_write_detail(f, fmt, s, WC_REPORT_BRIEF, err);
+}
+
+int wc_report_write_detail(FILE *f, enum wc_format fmt,
+			   const struct wc_summary *s,
+			   enum wc_report_detail detail, struct wc_err *err)
+{
 	switch (fmt) {
 	case WC_FORMAT_JSON:
 		return wc_report_json(f, s, err);
@@ -1445,6 +1497,6 @@ int wc_report_write(FILE *f, enum wc_format fmt, const struct wc_summary *s,
 	default:
 		if (s->ncaps == 1 && !s->named_baseline)
 			return wc_report_text(f, s, 0, err);
-		return wc_report_compare(f, s, err);
+		return wc_report_compare_detail(f, s, detail, err);
 	}
 }

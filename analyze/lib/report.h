@@ -16,14 +16,16 @@
  *  - text, one capture: configuration, one line per category (time,
  *    share of the window, requests, bytes), then positioning, latencies,
  *    seeks, queue depth, phases and process waits;
- *  - text, several captures: a comparison table, one row per capture
+ *  - text, several captures: the findings, then a comparison table, one row per capture
  *    (fs, cache, barrier, wall, busy, flush, journal, metadata,
  *    positioning, data), or per group of runs (with n and the wall's
  *    standard deviation) when some configuration ran more than once;
  *    with a named baseline and no runs, a second table gives each figure
  *    as a ratio to the baseline's; with differences, a table of them
- *    (wall and its parts) per group, the noise verdicts, and the
- *    differences per phase of every capture;
+ *    (wall and its parts) per group and the noise verdicts; then, with
+ *    WC_REPORT_RUNS, the per-run detail under one heading (every run's
+ *    name as "#G.R", the differences per phase of every capture), or
+ *    else one line saying that --runs shows it;
  *  - json: the stable schema of docs/json-format.md: findings, groups,
  *    captures; with a named baseline, a top-level "baseline" and per
  *    capture and phase a "ratio_to_baseline" object; with differences,
@@ -58,6 +60,13 @@ enum wc_format {
 	WC_FORMAT_CSV,
 };
 
+/* How much of the text comparison: the findings, groups and differences
+ * (brief), or those and every run's detail after them. */
+enum wc_report_detail {
+	WC_REPORT_BRIEF,
+	WC_REPORT_RUNS,
+};
+
 /* "text", "json", "csv" -> 0 and *fmt; anything else -> -1. */
 int wc_format_parse(const char *s, enum wc_format *fmt);
 
@@ -65,13 +74,20 @@ int wc_format_parse(const char *s, enum wc_format *fmt);
  * single-capture report, otherwise the comparison. */
 int wc_report_write(FILE *f, enum wc_format fmt, const struct wc_summary *s,
 		    struct wc_err *err);
+/* The same with the text comparison's detail chosen (JSON and CSV always
+ * hold every run). */
+int wc_report_write_detail(FILE *f, enum wc_format fmt,
+			   const struct wc_summary *s,
+			   enum wc_report_detail detail, struct wc_err *err);
 
 /* The single-capture text report of capture i (findings of the summary
  * first). */
 int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 		   struct wc_err *err);
-/* The comparison: findings, the table, ratios and differences. */
+/* The comparison: findings, the table, ratios and differences (brief). */
 int wc_report_compare(FILE *f, const struct wc_summary *s, struct wc_err *err);
+int wc_report_compare_detail(FILE *f, const struct wc_summary *s,
+			     enum wc_report_detail detail, struct wc_err *err);
 int wc_report_json(FILE *f, const struct wc_summary *s, struct wc_err *err);
 int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err);
 
