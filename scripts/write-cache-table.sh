@@ -103,6 +103,7 @@ done
 jq_rows='
 def mean(f): (map(f) | add) / length;
 def phase(n): [.phases[] | select(.name == n) | .wall_s][0];
+def dmean(f): map([.phases[] | select(.name == "delete")][0] | f) | if any(. == null) then "-" else add / length end;
 . as $r
 | $r.groups[]
 | . as $g
@@ -128,7 +129,10 @@ def phase(n): [.phases[] | select(.name == n) | .wall_s][0];
     ($c | mean(.requests.data_write)),
     ($c | map(.bytes.data_write) | add) / ([($c | map(.requests.data_write) | add), 1] | max),
     $g.wall_verdict, ($g.tests.wall.welch_t // "-"),
-    ($g.tests.busy.difference_s // 0)
+    ($g.tests.busy.difference_s // 0),
+    ($c | dmean(.requests.journal)), ($c | dmean(.bytes.journal)),
+    ($c | dmean(.requests.flush)), ($c | dmean(.time_s.flush)),
+    ($c | dmean(.requests.metadata)), ($c | dmean(.time_s.idle))
   ]
 | map(tostring) | join("\t")'
 
@@ -176,6 +180,8 @@ function s(x) { return x == "-" ? "-" : sprintf("%.3f", x) }
 function d(x) { return x == 0 ? "0" : sprintf("%+.3f", x) }
 function ms(x) { return x == "-" ? "-" : sprintf("%.2f", x * 1000) }
 function range(a, b) { return a == b ? a : a "-" b }
+function one(x) { return x == "-" ? "-" : sprintf("%.1f", x) }
+function kib(x) { return x == "-" ? "-" : sprintf("%.0f", x / 1024) }
 function verdict(v, t) {
 	if (v == "baseline") return "baseline"
 	if (v == "too_few_runs") return t == "-" ? "too few runs to tell" : sprintf("too few runs to tell (t = %.2f)", t)
@@ -270,6 +276,21 @@ END {
 		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f | %.0f |\n",
 			f[1], f[3], f[4], f[5], range(f[21], f[22]), s(f[23]), ms(f[24]),
 			range(f[25], f[26]), range(f[27], f[28]), f[29], f[30] / 1024
+	}
+
+	print ""
+	print "**Table 5.**  The delete phase (`rm -rf` of the copied tree, then `sync`):"
+	print "its wall time and what reached the disk in it, the mean of the runs:"
+	print "journal writes and their KiB, cache flushes and their time, metadata"
+	print "writes, and the time the disk was idle in the phase."
+	print ""
+	print "| disk | fs | write cache | barriers | delete s | journal writes | journal KiB | flushes | flush s | metadata writes | idle s |"
+	print "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+	for (n = 1; n <= nkeys; n++) {
+		split(row[keys[n]], f, "\t")
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			f[1], f[3], f[4], f[5], s(f[11]), one(f[34]), kib(f[35]), one(f[36]),
+			s(f[37]), one(f[38]), s(f[39])
 	}
 }' "$work/files" "$work/rows" >"$work/table"
 

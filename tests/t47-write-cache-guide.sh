@@ -78,7 +78,7 @@ n=0
 while IFS='|' read -r _ disk fs wc bar runs wall _ _ _ caps _; do
 	[[ ${runs// /} =~ ^[1-9] ]] || continue
 	key="| ${disk// /} | ${fs// /} | ${wc// /} | ${bar// /} |"
-	range=$(grep -F "$key" "$TMP/table" | tail -n 1 | cut -d'|' -f6 | tr -d ' ')
+	range=$(awk '/^\*\*Table /{ t3 = /^\*\*Table 3\./ } t3' "$TMP/table" | grep -F "$key" | cut -d'|' -f6 | tr -d ' ')
 	[[ -n $range ]] || fail "no Table 3 row for $key"
 	lo=${range%-*} hi=${range#*-}
 	mean=$(awk '{ print $1 }' <<<"$wall") sd=$(awk '{ print ($2 == "±" ? $3 : 0) }' <<<"$wall")
