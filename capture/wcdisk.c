@@ -2,7 +2,10 @@
  * wcdisk - a model disk: serves one image file through FUSE and answers
  * each request only when a disk model says the disk would have finished.
  *
- * The image appears as MOUNTPOINT/disk.  A loop device attached to that
+ * The image appears as MOUNTPOINT/disk; a second image, if given, as
+ * MOUNTPOINT/disk1, the second region of the same model disk, after the
+ * first (two partitions of one disk: one head, one queue, one cache; the
+ * region_*() functions map between them).  A loop device attached to a
  * file sends every read and write of the filesystem on it here (the file
  * is opened in direct-I/O mode, so the page cache stays out), and its
  * flushes arrive as fsync.  The disk holds many requests at once, as a
@@ -41,8 +44,9 @@
 
 #define PROG "wcdisk"
 #define FILE_NAME "disk"
+#define MAX_REGIONS 2
 #define MAX_WRITE (1024 * 1024)
-#define INO_FILE 2
+#define INO_FILE 2		/* region r's file is INO_FILE + r */
 /* Requests the kernel may have outstanding at once (the loop device's
  * direct I/O is asynchronous, so each is a FUSE background request): more
  * than the model's deepest queue, so the device's queue can fill and the
@@ -55,15 +59,24 @@
 struct command {
 	fuse_req_t req;
 	enum wc_disk_op op;
-	uint64_t off, size;
+	unsigned region;
+	uint64_t off, size;		/* in the region's file */
 	int mode;			/* fallocate */
 	char *buf;			/* MAX_WRITE bytes, kept for reuse */
 	struct command *next_free;
 };
 
-static struct {
+/* One image file, one range of the model disk's sectors. */
+struct region {
 	int fd;
-	uint64_t size;
+	uint64_t size;			/* bytes, a multiple of 512 */
+	uint64_t base;			/* its first byte on the model disk */
+};
+
+static struct {
+	struct region reg[MAX_REGIONS];
+	unsigned nreg;
+	uint64_t size;			/* the model disk's: all regions */
 	struct wc_disk *disk;
 	FILE *ledger;
 	const char *ledger_path;
@@ -79,13 +92,13 @@ static struct {
 	struct command *free_commands;
 	struct wc_disk_cost *rows;	/* the scheduler's copy of the
 					 * destage rows of one command */
-} g = { .fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER };
+} g = { .reg = { { .fd = -1 }, { .fd = -1 } }, .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: wcdisk [--disk FILE] [--param KEY=VALUE]... [--ledger FILE]\n"
-		"              [--ready FILE] IMAGE MOUNTPOINT\n"
+		"              [--ready FILE] IMAGE [IMAGE2] MOUNTPOINT\n"
 		"       wcdisk [--disk FILE] [--param KEY=VALUE]... --print-params\n"
 		"       wcdisk --help | --version\n");
 }
@@ -148,6 +161,36 @@ static void finish(struct wc_disk_cost *c)
 	g.requests++;
 }
 
+/* ------------------------------------------------------------ regions */
+
+/* The region of file inode ino, or NULL. */
+static const struct region *region_of_ino(fuse_ino_t ino, unsigned *r)
+{
+	if (ino < INO_FILE || ino >= INO_FILE + g.nreg)
+		return NULL;
+	*r = (unsigned)(ino - INO_FILE);
+	return &g.reg[*r];
+}
+
+/* The region holding model sector s (the last one past the end). */
+static unsigned region_of_sector(uint64_t s)
+{
+	unsigned r = g.nreg - 1;
+
+	while (r > 0 && s < g.reg[r].base / 512)
+		r--;
+	return r;
+}
+
+/* A ledger row says the sector on the device it came through (the
+ * region's file, as the trace of its loop device has it) and which. */
+static void region_localize(struct wc_disk_cost *c, unsigned r)
+{
+	c->region = r;
+	if (c->op != WC_DISK_FLUSH)
+		c->sector -= g.reg[r].base / 512;
+}
+
 static void record_row(const struct wc_disk_cost *c)
 {
 	if (g.ledger && wc_disk_ledger_row(g.ledger, c) < 0)
@@ -157,11 +200,14 @@ static void record_row(const struct wc_disk_cost *c)
 /* After the answer: the ledger rows (their write costs nobody), in time
  * order: the idle period's destage before the command, the command, the
  * destage it waited for. */
-static void record(const struct wc_disk_cost *c, const struct wc_disk_cost *rows,
-		   size_t n)
+static void record(struct wc_disk_cost *c, unsigned region,
+		   struct wc_disk_cost *rows, size_t n)
 {
 	size_t i;
 
+	for (i = 0; i < n; i++)
+		region_localize(&rows[i], region_of_sector(rows[i].sector));
+	region_localize(c, region);
 	for (i = 0; i < n; i++)
 		if (rows[i].cause_seq == 0)
 			record_row(&rows[i]);
@@ -176,7 +222,7 @@ static void record(const struct wc_disk_cost *c, const struct wc_disk_cost *rows
 /* ------------------------------------------------------------ commands */
 
 static struct command *command_get(fuse_req_t req, enum wc_disk_op op,
-				   uint64_t off, uint64_t size)
+				   unsigned region, uint64_t off, uint64_t size)
 {
 	struct command *cmd;
 
@@ -197,6 +243,7 @@ static struct command *command_get(fuse_req_t req, enum wc_disk_op op,
 	}
 	cmd->req = req;
 	cmd->op = op;
+	cmd->region = region;
 	cmd->off = off;
 	cmd->size = size;
 	cmd->mode = 0;
@@ -217,8 +264,8 @@ static void command_put(struct command *cmd)
 static void submit_command(struct command *cmd)
 {
 	struct wc_disk_req r = {
-		.op = cmd->op, .offset = cmd->off, .bytes = cmd->size,
-		.tag = (uint64_t)(uintptr_t)cmd,
+		.op = cmd->op, .offset = g.reg[cmd->region].base + cmd->off,
+		.bytes = cmd->size, .tag = (uint64_t)(uintptr_t)cmd,
 	};
 	int rc;
 
@@ -239,18 +286,19 @@ static void submit_command(struct command *cmd)
 /* The image's side of a command the model serves now. */
 static int command_io(struct command *cmd, size_t *done)
 {
+	int fd = g.reg[cmd->region].fd;
 	ssize_t n = 0;
 
 	*done = 0;
 	switch (cmd->op) {
 	case WC_DISK_READ:
-		n = pread(g.fd, cmd->buf, cmd->size, (off_t)cmd->off);
+		n = pread(fd, cmd->buf, cmd->size, (off_t)cmd->off);
 		break;
 	case WC_DISK_WRITE:
-		n = pwrite(g.fd, cmd->buf, cmd->size, (off_t)cmd->off);
+		n = pwrite(fd, cmd->buf, cmd->size, (off_t)cmd->off);
 		break;
 	case WC_DISK_DISCARD:
-		n = fallocate(g.fd, cmd->mode, (off_t)cmd->off, (off_t)cmd->size);
+		n = fallocate(fd, cmd->mode, (off_t)cmd->off, (off_t)cmd->size);
 		break;
 	default:
 		/* a flush: the image needs no fsync, its durability is not
@@ -285,7 +333,7 @@ static void answer(struct wc_disk_cost *c, size_t nrows)
 
 	finish(c);
 	command_reply(cmd, rc, done);
-	record(c, g.rows, nrows);
+	record(c, cmd->region, g.rows, nrows);
 	command_put(cmd);
 }
 
@@ -335,10 +383,12 @@ static void file_stat(fuse_ino_t ino, struct stat *st)
 		st->st_mode = S_IFDIR | 0755;
 		st->st_nlink = 2;
 	} else {
+		uint64_t size = g.reg[ino - INO_FILE].size;
+
 		st->st_mode = S_IFREG | 0600;
 		st->st_nlink = 1;
-		st->st_size = (off_t)g.size;
-		st->st_blocks = (blkcnt_t)(g.size / 512);
+		st->st_size = (off_t)size;
+		st->st_blocks = (blkcnt_t)(size / 512);
 	}
 }
 
@@ -367,16 +417,23 @@ static void ll_init(void *userdata, struct fuse_conn_info *conn)
 static void ll_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct fuse_entry_param e;
+	unsigned r;
 
-	if (parent != FUSE_ROOT_ID || strcmp(name, FILE_NAME) != 0) {
+	if (parent != FUSE_ROOT_ID || strcmp(name, FILE_NAME) == 0)
+		r = 0;
+	else if (g.nreg > 1 && strcmp(name, FILE_NAME "1") == 0)
+		r = 1;
+	else
+		r = MAX_REGIONS;
+	if (parent != FUSE_ROOT_ID || r >= MAX_REGIONS) {
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
 	memset(&e, 0, sizeof(e));
-	e.ino = INO_FILE;
+	e.ino = INO_FILE + r;
 	e.attr_timeout = 3600;
 	e.entry_timeout = 3600;
-	file_stat(INO_FILE, &e.attr);
+	file_stat(e.ino, &e.attr);
 	fuse_reply_entry(req, &e);
 }
 
@@ -384,8 +441,10 @@ static void ll_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 {
 	struct stat st;
 
+	unsigned r;
+
 	(void)fi;
-	if (ino != FUSE_ROOT_ID && ino != INO_FILE) {
+	if (ino != FUSE_ROOT_ID && !region_of_ino(ino, &r)) {
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
@@ -397,14 +456,17 @@ static void ll_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 static void ll_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		       int to_set, struct fuse_file_info *fi)
 {
+	const struct region *reg;
 	struct stat st;
+	unsigned r;
 
 	(void)fi;
-	if (ino != INO_FILE || to_set != FUSE_SET_ATTR_SIZE) {
-		fuse_reply_err(req, ino != INO_FILE ? EISDIR : ENOSYS);
+	reg = region_of_ino(ino, &r);
+	if (!reg || to_set != FUSE_SET_ATTR_SIZE) {
+		fuse_reply_err(req, !reg ? EISDIR : ENOSYS);
 		return;
 	}
-	if ((uint64_t)attr->st_size != g.size) {
+	if ((uint64_t)attr->st_size != reg->size) {
 		fuse_reply_err(req, EPERM);
 		return;
 	}
@@ -415,8 +477,9 @@ static void ll_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 static void ll_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		       struct fuse_file_info *fi)
 {
-	static const char *const names[] = { ".", "..", FILE_NAME };
-	static const fuse_ino_t inos[] = { FUSE_ROOT_ID, FUSE_ROOT_ID, INO_FILE };
+	static const char *const names[] = { ".", "..", FILE_NAME, FILE_NAME "1" };
+	static const fuse_ino_t inos[] = { FUSE_ROOT_ID, FUSE_ROOT_ID, INO_FILE,
+					   INO_FILE + 1 };
 	char buf[512];
 	size_t used = 0, len, i;
 	struct stat st;
@@ -428,7 +491,7 @@ static void ll_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	}
 	if (size > sizeof(buf))
 		size = sizeof(buf);
-	for (i = off < 0 ? 0 : (size_t)off; i < 3; i++) {
+	for (i = off < 0 ? 0 : (size_t)off; i < 2 + g.nreg; i++) {
 		memset(&st, 0, sizeof(st));
 		st.st_ino = inos[i];
 		st.st_mode = i < 2 ? S_IFDIR : S_IFREG;
@@ -443,7 +506,9 @@ static void ll_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 
 static void ll_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	if (ino != INO_FILE) {
+	unsigned r;
+
+	if (!region_of_ino(ino, &r)) {
 		fuse_reply_err(req, EISDIR);
 		return;
 	}
@@ -456,18 +521,25 @@ static void ll_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 static void ll_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
+	const struct region *reg;
 	struct command *cmd;
+	unsigned r;
 
-	(void)ino, (void)fi;
-	if (off < 0 || (uint64_t)off >= g.size) {
+	(void)fi;
+	reg = region_of_ino(ino, &r);
+	if (!reg) {
+		fuse_reply_err(req, EISDIR);
+		return;
+	}
+	if (off < 0 || (uint64_t)off >= reg->size) {
 		fuse_reply_buf(req, NULL, 0);
 		return;
 	}
-	if (size > g.size - (uint64_t)off)
-		size = (size_t)(g.size - (uint64_t)off);
+	if (size > reg->size - (uint64_t)off)
+		size = (size_t)(reg->size - (uint64_t)off);
 	if (size > MAX_WRITE)
 		size = MAX_WRITE;
-	cmd = command_get(req, WC_DISK_READ, (uint64_t)off, size);
+	cmd = command_get(req, WC_DISK_READ, r, (uint64_t)off, size);
 	if (cmd)
 		submit_command(cmd);
 }
@@ -475,10 +547,17 @@ static void ll_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 		     size_t size, off_t off, struct fuse_file_info *fi)
 {
+	const struct region *reg;
 	struct command *cmd;
+	unsigned r;
 
-	(void)ino, (void)fi;
-	if (off < 0 || (uint64_t)off >= g.size || size > g.size - (uint64_t)off) {
+	(void)fi;
+	reg = region_of_ino(ino, &r);
+	if (!reg) {
+		fuse_reply_err(req, EISDIR);
+		return;
+	}
+	if (off < 0 || (uint64_t)off >= reg->size || size > reg->size - (uint64_t)off) {
 		fuse_reply_err(req, ENOSPC);
 		return;
 	}
@@ -486,7 +565,7 @@ static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
-	cmd = command_get(req, WC_DISK_WRITE, (uint64_t)off, size);
+	cmd = command_get(req, WC_DISK_WRITE, r, (uint64_t)off, size);
 	if (!cmd)
 		return;
 	memcpy(cmd->buf, buf, size);
@@ -499,9 +578,13 @@ static void ll_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
 		     struct fuse_file_info *fi)
 {
 	struct command *cmd;
+	unsigned r = 0;
 
-	(void)ino, (void)datasync, (void)fi;
-	cmd = command_get(req, WC_DISK_FLUSH, 0, 0);
+	/* one cache for the whole disk: a flush through either file
+	 * flushes it all */
+	(void)datasync, (void)fi;
+	region_of_ino(ino, &r);
+	cmd = command_get(req, WC_DISK_FLUSH, r, 0, 0);
 	if (cmd)
 		submit_command(cmd);
 }
@@ -515,19 +598,22 @@ static void ll_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 static void ll_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off,
 			 off_t len, struct fuse_file_info *fi)
 {
+	const struct region *reg;
 	struct command *cmd;
+	unsigned r;
 
-	(void)ino, (void)fi;
-	if (mode != (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE)) {
-		fuse_reply_err(req, EOPNOTSUPP);
+	(void)fi;
+	reg = region_of_ino(ino, &r);
+	if (!reg || mode != (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE)) {
+		fuse_reply_err(req, !reg ? EISDIR : EOPNOTSUPP);
 		return;
 	}
-	if (off < 0 || len < 0 || (uint64_t)off > g.size ||
-	    (uint64_t)len > g.size - (uint64_t)off) {
+	if (off < 0 || len < 0 || (uint64_t)off > reg->size ||
+	    (uint64_t)len > reg->size - (uint64_t)off) {
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
-	cmd = command_get(req, WC_DISK_DISCARD, (uint64_t)off, (uint64_t)len);
+	cmd = command_get(req, WC_DISK_DISCARD, r, (uint64_t)off, (uint64_t)len);
 	if (!cmd)
 		return;
 	cmd->mode = mode;
@@ -618,6 +704,26 @@ free_rows:
 	return rc;
 }
 
+/* Opens image path as region r, after the regions before it. */
+static int region_open(unsigned r, const char *path, struct wc_err *err)
+{
+	struct region *reg = &g.reg[r];
+	struct stat st;
+
+	reg->fd = open(path, O_RDWR | O_CLOEXEC);
+	if (reg->fd < 0 || fstat(reg->fd, &st) < 0)
+		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
+				  "%s", strerror(errno));
+	reg->size = (uint64_t)st.st_size;
+	if (!S_ISREG(st.st_mode) || reg->size == 0 || reg->size % 512 != 0)
+		return wc_err_set(err, WC_ERR_INPUT, path, NULL, WC_NO_OFFSET,
+				  "not a regular file of a positive multiple of 512 bytes");
+	reg->base = g.size;
+	g.size += reg->size;
+	g.nreg = r + 1;
+	return 0;
+}
+
 static int param_arg(struct wc_disk_params *p, const char *arg, struct wc_err *err)
 {
 	const char *eq = strchr(arg, '=');
@@ -646,10 +752,10 @@ int main(int argc, char **argv)
 	};
 	struct wc_disk_params p;
 	struct wc_err err;
-	struct stat st;
 	char msg[1600];
 	int c, rc = WC_EXIT_FAILURE, print = 0, frc;
-	const char *image, *mnt;
+	const char *mnt;
+	unsigned r;
 
 	wc_err_clear(&err);
 	wc_disk_params_init(&p);
@@ -696,25 +802,14 @@ int main(int argc, char **argv)
 			WC_EXIT_FAILURE : WC_EXIT_OK;
 		goto free_args;
 	}
-	if (argc - optind != 2) {
-		rc = usage_error(NULL, "needs IMAGE and MOUNTPOINT");
+	if (argc - optind != 2 && argc - optind != 3) {
+		rc = usage_error(NULL, "needs IMAGE (and an optional IMAGE2) and MOUNTPOINT");
 		goto free_args;
 	}
-	image = argv[optind];
-	mnt = argv[optind + 1];
-
-	g.fd = open(image, O_RDWR | O_CLOEXEC);
-	if (g.fd < 0 || fstat(g.fd, &st) < 0) {
-		wc_err_set(&err, WC_ERR_SYSTEM, image, NULL, WC_NO_OFFSET, "%s",
-			   strerror(errno));
-		goto report;
-	}
-	g.size = (uint64_t)st.st_size;
-	if (!S_ISREG(st.st_mode) || g.size == 0 || g.size % 512 != 0) {
-		wc_err_set(&err, WC_ERR_INPUT, image, NULL, WC_NO_OFFSET,
-			   "not a regular file of a positive multiple of 512 bytes");
-		goto close_image;
-	}
+	mnt = argv[argc - 1];
+	for (r = 0; optind + (int)r < argc - 1; r++)
+		if (region_open(r, argv[optind + r], &err) < 0)
+			goto close_image;
 	if (wc_disk_open(&g.disk, &p, g.size, &err) < 0)
 		goto close_image;
 	if (g.ledger_path) {
@@ -767,8 +862,9 @@ free_disk:
 		fclose(g.ledger);
 	wc_disk_free(g.disk);
 close_image:
-	if (g.fd >= 0)
-		close(g.fd);
+	for (r = 0; r < MAX_REGIONS; r++)
+		if (g.reg[r].fd >= 0)
+			close(g.reg[r].fd);
 report:
 	if (rc != WC_EXIT_OK)
 		fprintf(stderr, "%s: %s\n", PROG, wc_err_format(&err, msg, sizeof(msg)));

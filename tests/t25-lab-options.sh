@@ -5,7 +5,10 @@
 # tree; without --disk the destination is the default model disk,
 # hdd7200, with its ledger; a warm-up capture is kept apart, run k of
 # every configuration comes before run k + 1 in a shuffled order each
-# capture records, with the host's state.
+# capture records, with the host's state.  --workload seed puts the
+# source and the destination on one model disk (--one-disk on by
+# default): both loop devices traced, the ledger's regions those of
+# capture.conf's disk_regions, the source only read, at its own sectors.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 # shellcheck source=tests/fixtures/capture/archive.sh
@@ -83,3 +86,33 @@ for run in 3 4; do
 	done
 done
 echo "ok: a warm-up, then the rounds in their recorded order, the host's state"
+
+# One disk, two partitions: the seed workload's default.
+rc=0
+bash "$TOP/capture/wccapture" lab --workload seed --scale 0.005 --fs ext4 --cache on \
+	--barrier on --warmup 0 --recorder tracefs -o "$TMP/seed" >"$TMP/table" 2>"$TMP/log" || rc=$?
+[[ $rc -eq 0 ]] || fail "seed lab exited $rc: $(tail -n 3 "$TMP/log")"
+d=$(archive_open "$TMP/seed/hdd7200-ext4-cache-on-barrier-on-run1.tar.gz")
+archive_check "$d" 1
+read -r r0 r1 rest <<<"$(conf_get "$d" disk_regions)"
+[[ -n $r0 && -n $r1 && -z $rest ]] || fail "disk_regions '$(conf_get "$d" disk_regions)': expected two devices"
+[[ $r0 == "$(conf_get "$d" destination)" ]] || fail "region 0 $r0 is not the destination"
+[[ $(conf_get "$d" "device.$r1.role") == source ]] || fail "region 1 $r1 is not the source"
+for dev in "$r0" "$r1"; do
+	compgen -G "$d/trace/$dev.blktrace.*" >/dev/null || fail "$dev not traced"
+done
+# every read the ledger has in region 1 is one the trace saw complete on
+# the source's loop device (7, N), at the same sector: region-relative
+src_reads=$("$WCANALYZE" --dump "$TMP/seed/hdd7200-ext4-cache-on-barrier-on-run1.tar.gz" |
+	awk -v dev="7,${r1#loop}" '$1 == dev && $6 == "C" && $7 ~ /R/ { print $8 "+" $10 }' | sort -u)
+missing=$(awk -F '\t' 'NR > 1 && $22 == 1 && $2 == "R" { print $3 "+" $4 / 512 }' "$d/ledger.tsv" |
+	sort -u | comm -23 - <(echo "$src_reads") | head -n 3)
+[[ -n $src_reads && -z $missing ]] || fail "region 1 reads not in the source's trace: ${missing:-no reads traced}"
+awk -F '\t' 'NR > 1 {
+	if ($22 == 1 && $2 != "R" && $2 != "S") { print "region 1 (the source) got " $2; exit 1 }
+	if ($22 == 1 && $2 == "R") src++
+	if ($22 == 0 && $2 == "W") dst++
+	if ($22 > 1) { print "region " $22; exit 1 }
+} END { if (src == 0 || dst == 0) { print "reads of the source " src ", writes of the destination " dst; exit 1 } }' \
+	"$d/ledger.tsv" || fail "ledger regions wrong"
+echo "ok: seed on one disk: $r0 and $r1, $(awk -F '\t' 'NR > 1 && $22 == 1' "$d/ledger.tsv" | wc -l) requests to the source"
