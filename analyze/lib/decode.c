@@ -24,19 +24,7 @@ struct wc_decoder {
 	/* The record last handed out, or being looked at, is at win_used:
 	 * its offset is win_off + win_used, not kept apart. */
 	int failed;
-	/* The bytes from struct wc_event's version on of a native v7 record
-	 * of this stream (dec_tail7()), made once, not per run. */
-	unsigned char tail7[8];
 };
-
-/* tail for dec_native7(): version 7, has_cgroup false, stream. */
-static inline void dec_tail7(unsigned char tail[8], unsigned stream)
-{
-	memset(tail, 0, 8);
-	tail[0] = WC_BLK_VERSION_7;
-	memcpy(tail + offsetof(struct wc_event, stream) -
-	       offsetof(struct wc_event, version), &stream, sizeof(stream));
-}
 
 int wc_decoder_open(struct wc_decoder **out, struct wc_source *src,
 		    unsigned stream, struct wc_err *err)
@@ -54,7 +42,6 @@ int wc_decoder_open(struct wc_decoder **out, struct wc_source *src,
 	dec->src = src;
 	dec->stream = stream;
 	dec->win_off = wc_source_offset(src);
-	dec_tail7(dec->tail7, stream);
 	*out = dec;
 	return 0;
 }
@@ -139,75 +126,149 @@ static ssize_t dec_refill(struct wc_decoder *dec, size_t need,
 	return n;
 }
 
-/*
- * The native v7 record without a cgroup id, the common one, in fewer
- * stores than dec_plain(): the header's time and sector, and its pid to
- * pdu_len, lie in the same order in struct wc_event as on the wire, so
- * each pair or run is one copy (the assertions hold that layout).  tail
- * is version, has_cgroup and stream as the 8 bytes from version on hold
- * them.  Its length, or 0 for dec_plain() to look at.
- */
+/* Where each field lies on the wire: the one layout, blktrace_format.h. */
+#define AT7(field) offsetof(struct wc_blk_io_trace, field)
+#define AT8(field) offsetof(struct wc_blk_io_trace2, field)
+
+/* What peeking at a record found. */
+enum rec_state {
+	REC_WHOLE,          /* header and payload are in the bytes */
+	REC_SHORT_HEADER,   /* fewer bytes than its header */
+	REC_SHORT_PAYLOAD,  /* the header, not all of its payload */
+	REC_BAD_MAGIC,
+	REC_BAD_VERSION,
+	REC_SHORT_CGROUP,   /* cgroup flag, payload too short for the id */
+};
+
+/* The fields a version 7 record in this machine's byte order holds in
+ * the same order as struct wc_event: time and sector, and pid to
+ * pdu_len, each run taken in one copy. */
 _Static_assert(offsetof(struct wc_event, sector) ==
-	       offsetof(struct wc_event, time) + 8, "time, sector");
-_Static_assert(offsetof(struct wc_event, device) ==
-	       offsetof(struct wc_event, pid) + 4 &&
-	       offsetof(struct wc_event, cpu) ==
-	       offsetof(struct wc_event, pid) + 8 &&
-	       offsetof(struct wc_event, error) ==
-	       offsetof(struct wc_event, pid) + 12 &&
-	       offsetof(struct wc_event, pdu_len) ==
-	       offsetof(struct wc_event, pid) + 14, "pid .. pdu_len");
-_Static_assert(offsetof(struct wc_event, has_cgroup) ==
-	       offsetof(struct wc_event, version) + 1 &&
-	       offsetof(struct wc_event, stream) + sizeof(unsigned) <=
-	       offsetof(struct wc_event, version) + 8 &&
-	       offsetof(struct wc_event, pdu) >=
-	       offsetof(struct wc_event, version) + 8, "version .. stream");
+	       offsetof(struct wc_event, time) + 8 &&
+	       AT7(sector) == AT7(time) + 8, "time, sector");
+_Static_assert(offsetof(struct wc_event, device) -
+	       offsetof(struct wc_event, pid) == AT7(device) - AT7(pid) &&
+	       offsetof(struct wc_event, cpu) -
+	       offsetof(struct wc_event, pid) == AT7(cpu) - AT7(pid) &&
+	       offsetof(struct wc_event, error) -
+	       offsetof(struct wc_event, pid) == AT7(error) - AT7(pid) &&
+	       offsetof(struct wc_event, pdu_len) -
+	       offsetof(struct wc_event, pid) == AT7(pdu_len) - AT7(pid),
+	       "pid .. pdu_len");
+/* The version 8 header starts as version 7's does. */
+_Static_assert(AT8(sequence) == AT7(sequence) && AT8(bytes) == AT7(bytes),
+	       "v7 and v8 share their start");
 
+/*
+ * The one record parser: the record at p, n bytes from p on, in byte
+ * order sw, into *ev.  Peek: its magic gives the version and so the
+ * header's size (*hsize); validate: its header and payload (*len bytes
+ * in all) are in the n bytes, and a cgroup id fits its payload; consume:
+ * only then is *ev written, every field.  REC_WHOLE or why not.  sw is
+ * a constant where it is called, and each byte order gets its own copy.
+ */
 static inline __attribute__((always_inline))
-size_t dec_native7(const unsigned char *p, size_t n, const unsigned char *tail,
-		   struct wc_event *ev)
+enum rec_state rec_take(const unsigned char *p, size_t n, bool sw,
+			unsigned stream, struct wc_event *ev, size_t *hsize,
+			size_t *len)
 {
-	uint32_t raw, a32;
-	uint16_t plen;
+	uint32_t magic;
+	uint64_t action;
+	size_t plen;
 
-	if (n < WC_BLK_V7_SIZE)
-		return 0;
-	memcpy(&raw, p, 4);
-	memcpy(&a32, p + 28, 4);
-	memcpy(&plen, p + 46, 2);
-	if (raw != (WC_BLK_MAGIC | WC_BLK_VERSION_7) || (a32 & WC_TA_CGROUP) ||
-	    n < WC_BLK_V7_SIZE + (size_t)plen)
-		return 0;
-	memcpy((char *)ev + offsetof(struct wc_event, time), p + 8, 16);
-	ev->action = a32;
-	ev->cgroup = 0;
-	memcpy(&ev->sequence, p + 4, 4);
-	memcpy(&ev->bytes, p + 24, 4);
-	memcpy((char *)ev + offsetof(struct wc_event, pid), p + 32, 16);
-	memcpy((char *)ev + offsetof(struct wc_event, version), tail, 8);
-	ev->pdu = p + WC_BLK_V7_SIZE;
-	return WC_BLK_V7_SIZE + (size_t)plen;
+	if (n >= WC_BLK_V7_SIZE &&
+	    get32(p + AT7(magic), sw) == (WC_BLK_MAGIC | WC_BLK_VERSION_7)) {
+		*hsize = WC_BLK_V7_SIZE;
+		plen = get16(p + AT7(pdu_len), sw);
+		*len = WC_BLK_V7_SIZE + plen;
+		action = get32(p + AT7(action), sw);
+		if (n < *len)
+			return REC_SHORT_PAYLOAD;
+		if ((action & WC_TA_CGROUP) && plen < sizeof(uint64_t))
+			return REC_SHORT_CGROUP;
+		if (!sw) {
+			memcpy(&ev->time, p + AT7(time), 16);
+			memcpy(&ev->pid, p + AT7(pid),
+			       AT7(pdu_len) + 2 - AT7(pid));
+		} else {
+			ev->time = get64(p + AT7(time), sw);
+			ev->sector = get64(p + AT7(sector), sw);
+			ev->pid = get32(p + AT7(pid), sw);
+			ev->device = get32(p + AT7(device), sw);
+			ev->cpu = get32(p + AT7(cpu), sw);
+			ev->error = get16(p + AT7(error), sw);
+			ev->pdu_len = (uint16_t)plen;
+		}
+		ev->version = WC_BLK_VERSION_7;
+	} else {
+		*hsize = *len = WC_BLK_V7_SIZE;
+		if (n < sizeof(magic))
+			return REC_SHORT_HEADER;
+		magic = get32(p + AT7(magic), sw);
+		if ((magic & WC_BLK_MAGIC_MASK) != WC_BLK_MAGIC)
+			return REC_BAD_MAGIC;
+		if (magic != (WC_BLK_MAGIC | WC_BLK_VERSION_7) &&
+		    magic != (WC_BLK_MAGIC | WC_BLK_VERSION_8))
+			return REC_BAD_VERSION;
+		if (magic == (WC_BLK_MAGIC | WC_BLK_VERSION_8))
+			*hsize = *len = WC_BLK_V8_SIZE;
+		/* A version 7 header comes here only when cut short. */
+		if (n < *hsize)
+			return REC_SHORT_HEADER;
+		plen = get16(p + AT8(pdu_len), sw);
+		*len = WC_BLK_V8_SIZE + plen;
+		action = get64(p + AT8(action), sw);
+		if (n < *len)
+			return REC_SHORT_PAYLOAD;
+		if ((action & WC_TA_CGROUP) && plen < sizeof(uint64_t))
+			return REC_SHORT_CGROUP;
+		ev->time = get64(p + AT8(time), sw);
+		ev->sector = get64(p + AT8(sector), sw);
+		ev->pid = get32(p + AT8(pid), sw);
+		ev->device = get32(p + AT8(device), sw);
+		ev->cpu = get32(p + AT8(cpu), sw);
+		ev->error = get16(p + AT8(error), sw);
+		ev->pdu_len = (uint16_t)plen;
+		ev->version = WC_BLK_VERSION_8;
+	}
+	ev->sequence = get32(p + AT7(sequence), sw);
+	ev->bytes = get32(p + AT7(bytes), sw);
+	ev->stream = stream;
+	ev->pdu = p + *hsize;
+	if (!(action & WC_TA_CGROUP)) {
+		ev->action = action;
+		ev->has_cgroup = false;
+		ev->cgroup = 0;
+	} else {
+		ev->action = action & ~(uint64_t)WC_TA_CGROUP;
+		ev->has_cgroup = true;
+		ev->cgroup = get64(ev->pdu, sw);
+		ev->pdu += sizeof(uint64_t);
+		ev->pdu_len = (uint16_t)(plen - sizeof(uint64_t));
+	}
+	return REC_WHOLE;
 }
 
 /* wc_decoder_next() and, with buffered, wc_decoder_next_buffered():
- * the constant argument makes two copies without a branch on it. */
+ * the constant argument makes two copies without a branch on it.  Every
+ * record the loop over a buffer (dec_run()) does not take comes here,
+ * which reads more when it must and says what is wrong. */
 static inline __attribute__((always_inline))
 int dec_next(struct wc_decoder *dec, struct wc_event *ev, struct wc_err *err,
 	     bool buffered)
 {
 	const unsigned char *p;
-	uint32_t magic, raw;
-	unsigned version, hsize;
+	size_t hsize, len;
+	uint32_t raw;
 	ssize_t n;
-	bool sw;
+	enum rec_state r;
 
 	if (dec->failed)
 		return -1;
 	dec->win_used += dec->pending;
 	dec->pending = 0;
 
-	/* Peek: as much as the largest header, which holds the magic (byte
+	/* Peek as much as the largest header, which holds the magic (byte
 	 * order, version, header size) and usually the whole record; fewer
 	 * bytes only at the end of the stream.  One peek serves the records
 	 * of a whole buffer. */
@@ -223,25 +284,9 @@ int dec_next(struct wc_decoder *dec, struct wc_event *ev, struct wc_err *err,
 		return 0;
 	p = dec->win + dec->win_used;
 
-	/* The common record, a v7 one in this machine's byte order whose
-	 * payload is in the window and carries no cgroup id, taken without
-	 * the general path's byte-order and version branches.  It fills
-	 * every field the general path does, with the same values. */
-	if (dec->order == ORDER_NATIVE) {
-		size_t len;
-
-		if ((len = dec_native7(p, (size_t)n, dec->tail7, ev)) != 0) {
-			dec->pending = len;
-			return 1;
-		}
-	}
-	if (n < 4)
-		return dec_fail(dec, err, "truncated record: %zd of %u header bytes",
-				n, WC_BLK_V7_SIZE);
-	memcpy(&raw, p, 4);
-
-	/* Validate. */
-	if (dec->order == ORDER_UNKNOWN) {
+	/* The first record's magic says the byte order of all. */
+	if (dec->order == ORDER_UNKNOWN && n >= (ssize_t)sizeof(raw)) {
+		memcpy(&raw, p, sizeof(raw));
 		if ((raw & WC_BLK_MAGIC_MASK) == WC_BLK_MAGIC)
 			dec->order = ORDER_NATIVE;
 		else if ((bswap_32(raw) & WC_BLK_MAGIC_MASK) == WC_BLK_MAGIC)
@@ -251,71 +296,47 @@ int dec_next(struct wc_decoder *dec, struct wc_event *ev, struct wc_err *err,
 					"not a blktrace trace (magic 0x%08x)",
 					raw);
 	}
-	sw = dec->order == ORDER_SWAPPED;
-	magic = sw ? bswap_32(raw) : raw;
-	if ((magic & WC_BLK_MAGIC_MASK) != WC_BLK_MAGIC)
-		return dec_fail(dec, err, "bad magic 0x%08x", magic);
-	version = magic & 0xffu;
-	hsize = wc_blk_header_size(magic);
-	if (!hsize)
-		return dec_fail(dec, err, "unknown version %u", version);
-	if ((size_t)n < hsize)
-		return dec_fail(dec, err, "truncated record: %zd of %u header bytes",
-				n, hsize);
-
-	memset(ev, 0, sizeof(*ev));
-	ev->version = (uint8_t)version;
-	ev->sequence = get32(p + 4, sw);
-	ev->time = get64(p + 8, sw);
-	ev->sector = get64(p + 16, sw);
-	ev->bytes = get32(p + 24, sw);
-	if (version == WC_BLK_VERSION_7) {
-		ev->action = get32(p + 28, sw);
-		ev->pid = get32(p + 32, sw);
-		ev->device = get32(p + 36, sw);
-		ev->cpu = get32(p + 40, sw);
-		ev->error = get16(p + 44, sw);
-		ev->pdu_len = get16(p + 46, sw);
-	} else {
-		ev->pid = get32(p + 28, sw);
-		ev->action = get64(p + 32, sw);
-		ev->device = get32(p + 40, sw);
-		ev->cpu = get32(p + 44, sw);
-		ev->error = get16(p + 48, sw);
-		ev->pdu_len = get16(p + 50, sw);
-	}
-
-	/* The payload must be there before anything trusts pdu_len; the
-	 * first peek often holds it already. */
-	if ((size_t)n < hsize + (size_t)ev->pdu_len) {
+	r = dec->order == ORDER_SWAPPED ?
+	    rec_take(p, (size_t)n, true, dec->stream, ev, &hsize, &len) :
+	    rec_take(p, (size_t)n, false, dec->stream, ev, &hsize, &len);
+	if (r == REC_SHORT_PAYLOAD) {
+		/* The payload must be there before anything trusts
+		 * pdu_len; the first peek often holds it already. */
 		if (buffered)
 			return 2;
-		n = dec_refill(dec, hsize + (size_t)ev->pdu_len, err);
-		if (n < 0)
+		if ((n = dec_refill(dec, len, err)) < 0)
 			return -1;
 		p = dec->win;
+		if ((size_t)n >= len)
+			r = dec->order == ORDER_SWAPPED ?
+			    rec_take(p, (size_t)n, true, dec->stream, ev,
+				     &hsize, &len) :
+			    rec_take(p, (size_t)n, false, dec->stream, ev,
+				     &hsize, &len);
 	}
-	if ((size_t)n < hsize + (size_t)ev->pdu_len)
+	switch (r) {
+	case REC_WHOLE:
+		break;
+	case REC_SHORT_HEADER:
+		return dec_fail(dec, err, "truncated record: %zd of %zu header bytes",
+				n, hsize);
+	case REC_SHORT_PAYLOAD:
 		return dec_fail(dec, err,
-				"pdu_len %u past the end (%zd bytes left)",
-				ev->pdu_len, n - (ssize_t)hsize);
-
-	ev->pdu = p + hsize;
-	if (ev->action & WC_TA_CGROUP) {
-		if (ev->pdu_len < 8)
-			return dec_fail(dec, err,
-					"pdu_len %u too short for the cgroup id",
-					ev->pdu_len);
-		ev->has_cgroup = true;
-		ev->cgroup = get64(ev->pdu, sw);
-		ev->pdu += 8;
-		ev->pdu_len -= 8;
-		ev->action &= ~(uint64_t)WC_TA_CGROUP;
+				"pdu_len %zu past the end (%zd bytes left)",
+				len - hsize, n - (ssize_t)hsize);
+	case REC_BAD_MAGIC:
+		return dec_fail(dec, err, "bad magic 0x%08x",
+				get32(p, dec->order == ORDER_SWAPPED));
+	case REC_BAD_VERSION:
+		return dec_fail(dec, err, "unknown version %u",
+				get32(p, dec->order == ORDER_SWAPPED) & 0xffu);
+	case REC_SHORT_CGROUP:
+		return dec_fail(dec, err,
+				"pdu_len %zu too short for the cgroup id",
+				len - hsize);
 	}
-	ev->stream = dec->stream;
-
-	/* Consume on the next call, so ev->pdu stays valid until then. */
-	dec->pending = hsize + (size_t)(ev->pdu_len + (ev->has_cgroup ? 8 : 0));
+	/* Consumed at the next call, so ev->pdu stays valid until then. */
+	dec->pending = len;
 	return 1;
 }
 
@@ -331,87 +352,20 @@ int wc_decoder_next_buffered(struct wc_decoder *dec, struct wc_event *ev,
 	return dec_next(dec, ev, err, true);
 }
 
-/* One whole, well-formed record at p (n bytes from p on) into *ev, in
- * byte order sw: its length, or 0 when it is not whole here or anything
- * in it is for the general path to look at and report.  Fills every
- * field wc_decoder_next() does, with the same values. */
-static inline __attribute__((always_inline))
-size_t dec_plain(const unsigned char *p, size_t n, bool sw, unsigned stream,
-		 struct wc_event *ev)
-{
-	uint32_t magic;
-	uint64_t action;
-	size_t hsize, plen;
-
-	if (n < WC_BLK_V7_SIZE)
-		return 0;
-	magic = get32(p, sw);
-	if (magic == (WC_BLK_MAGIC | WC_BLK_VERSION_7)) {
-		hsize = WC_BLK_V7_SIZE;
-		action = get32(p + 28, sw);
-		plen = get16(p + 46, sw);
-		ev->pid = get32(p + 32, sw);
-		ev->device = get32(p + 36, sw);
-		ev->cpu = get32(p + 40, sw);
-		ev->error = get16(p + 44, sw);
-	} else if (magic == (WC_BLK_MAGIC | WC_BLK_VERSION_8) &&
-		   n >= WC_BLK_V8_SIZE) {
-		hsize = WC_BLK_V8_SIZE;
-		ev->pid = get32(p + 28, sw);
-		action = get64(p + 32, sw);
-		ev->device = get32(p + 40, sw);
-		ev->cpu = get32(p + 44, sw);
-		ev->error = get16(p + 48, sw);
-		plen = get16(p + 50, sw);
-	} else {
-		return 0;
-	}
-	if (n < hsize + plen)
-		return 0;
-	ev->version = (uint8_t)(magic & 0xffu);
-	ev->sequence = get32(p + 4, sw);
-	ev->time = get64(p + 8, sw);
-	ev->sector = get64(p + 16, sw);
-	ev->bytes = get32(p + 24, sw);
-	ev->stream = stream;
-	ev->pdu = p + hsize;
-	ev->pdu_len = (uint16_t)plen;
-	ev->has_cgroup = false;
-	ev->cgroup = 0;
-	if (action & WC_TA_CGROUP) {
-		if (plen < 8)
-			return 0;
-		ev->has_cgroup = true;
-		ev->cgroup = get64(ev->pdu, sw);
-		ev->pdu += 8;
-		ev->pdu_len = (uint16_t)(plen - 8);
-		action &= ~(uint64_t)WC_TA_CGROUP;
-	}
-	ev->action = action;
-	return hsize + plen;
-}
-
 /* The records after the first of a run, while they are whole in the
- * window: k events in out so far, the last handed out at win_used. */
+ * window: k events in out so far, the last handed out at win_used.  A
+ * record it does not take is the general path's (dec_next()). */
 static inline __attribute__((always_inline))
 size_t dec_run(struct wc_decoder *dec, struct wc_event *out, size_t k,
 	       size_t max, uint64_t limit, bool sw)
 {
 	const unsigned char *win = dec->win;
-	size_t used = dec->win_used + dec->pending, len = 0, last = used;
-	size_t end = dec->win_len;
-	unsigned char tail[8];
+	size_t used = dec->win_used + dec->pending, last = used;
+	size_t end = dec->win_len, hsize, len;
+	unsigned stream = dec->stream;
 
-	/* In a local: the stores into out[] could change dec's for all
-	 * the compiler knows, and it would load it again per record. */
-	memcpy(tail, dec->tail7, sizeof(tail));
-	while (k < max) {
-		if (sw || !(len = dec_native7(win + used, end - used, tail,
-					      &out[k])))
-			len = dec_plain(win + used, end - used, sw,
-					dec->stream, &out[k]);
-		if (!len)
-			break;
+	while (k < max && rec_take(win + used, end - used, sw, stream,
+				   &out[k], &hsize, &len) == REC_WHOLE) {
 		last = used;
 		used += len;
 		if (out[k++].time > limit)
@@ -434,8 +388,6 @@ int wc_decoder_next_run(struct wc_decoder *dec, struct wc_event *out,
 	*got = 0;
 	if (max == 0)
 		return 2;
-	/* The first through the general path: it reads more when it must,
-	 * and finds and reports what is wrong. */
 	r = dec_next(dec, &out[0], err, buffered);
 	if (r != 1)
 		return r;
@@ -465,8 +417,9 @@ int wc_decoder_keep(struct wc_decoder *dec, size_t max, unsigned char **bytes,
 	dec->pending = 0;
 	for (;;) {
 		const unsigned char *p;
-		size_t n = dec->win_len - dec->win_used, rec;
-		unsigned hsize;
+		size_t n = dec->win_len - dec->win_used, rec, hsize;
+		struct wc_event scratch;
+		enum rec_state st;
 		ssize_t r;
 
 		if (n < WC_BLK_V8_SIZE) {
@@ -480,10 +433,13 @@ int wc_decoder_keep(struct wc_decoder *dec, size_t max, unsigned char **bytes,
 			break;
 		}
 		p = dec->win + dec->win_used;
-		if (n < 4 || !(hsize = wc_blk_header_size(get32(p, sw))) ||
-		    n < hsize)
+		/* A record it cannot frame stops the keep: the decoder
+		 * taken up there reports it.  One whose payload is not all
+		 * here yet is read on below. */
+		st = rec_take(p, n, sw, 0, &scratch, &hsize, &rec);
+		if (st == REC_SHORT_HEADER || st == REC_BAD_MAGIC ||
+		    st == REC_BAD_VERSION)
 			break;
-		rec = hsize + get16(p + (hsize == WC_BLK_V7_SIZE ? 46 : 50), sw);
 		if (got && got + rec > max)
 			break;
 		if (n < rec) {
