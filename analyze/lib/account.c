@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devtab.h"
+
 /* Latency histogram: 16 bins an octave from 1 ns to 2^41 ns. */
 #define LAT_SUB 16
 #define LAT_OCT 41
@@ -73,8 +75,8 @@ struct wc_account {
 	uint64_t span_lo, span_hi;
 	const unsigned char *span_cover;
 	size_t span_n;
-	struct adev *devs[WC_MAX_DEVICES];
-	size_t ndevs;
+	struct adev *devs[WC_MAX_DEVICES];   /* by number in devtab */
+	struct wc_devtab devtab;
 	struct adev *last;               /* requests mostly stay on one */
 	uint64_t ignored_devices;
 	struct wc_wait waits[WC_MAX_COMMS];
@@ -238,13 +240,14 @@ static struct adev *dev_get(struct wc_account *ac, uint32_t device)
 {
 	struct adev *d = ac->last;
 	size_t i;
+	int k;
 
 	if (d && d->device == device)
 		return d;
-	for (i = 0; i < ac->ndevs; i++)
-		if (ac->devs[i]->device == device)
-			return ac->last = ac->devs[i];
-	if (ac->ndevs == WC_MAX_DEVICES)
+	k = wc_devtab_find(&ac->devtab, device);
+	if (k >= 0)
+		return ac->last = ac->devs[k];
+	if (wc_devtab_count(&ac->devtab) == WC_MAX_DEVICES)
 		return NULL;
 	d = calloc(1, sizeof(*d));
 	if (!d)
@@ -260,7 +263,7 @@ static struct adev *dev_get(struct wc_account *ac, uint32_t device)
 	d->whole.f.device = device;
 	for (i = 0; i < ac->nphases; i++)
 		d->phases[i].f.device = device;
-	ac->devs[ac->ndevs++] = d;
+	ac->devs[wc_devtab_add(&ac->devtab, device)] = d;
 	return ac->last = d;
 }
 
@@ -708,7 +711,7 @@ void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last)
 {
 	size_t i, p;
 
-	for (i = 0; i < ac->ndevs; i++) {
+	for (i = 0; i < wc_devtab_count(&ac->devtab); i++) {
 		struct adev *d = ac->devs[i];
 
 		run_fold(d);
@@ -780,6 +783,7 @@ int wc_account_open(struct wc_account **out, const struct wc_account_conf *conf,
 	if (!ac)
 		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
 				  "out of memory");
+	wc_devtab_init(&ac->devtab, WC_MAX_DEVICES);
 	ac->media_rate = conf->media_rate;
 	ac->nphases = conf->nphases;
 	if (conf->nphases)
@@ -792,29 +796,24 @@ int wc_account_open(struct wc_account **out, const struct wc_account_conf *conf,
 
 size_t wc_account_ndevices(const struct wc_account *ac)
 {
-	return ac->ndevs;
+	return wc_devtab_count(&ac->devtab);
 }
 
 const struct wc_figures *wc_account_device(const struct wc_account *ac,
 					   size_t i)
 {
-	return i < ac->ndevs ? &ac->devs[i]->whole.f : NULL;
+	return i < wc_devtab_count(&ac->devtab) ? &ac->devs[i]->whole.f : NULL;
 }
 
 int wc_account_find(const struct wc_account *ac, uint32_t device)
 {
-	size_t i;
-
-	for (i = 0; i < ac->ndevs; i++)
-		if (ac->devs[i]->device == device)
-			return (int)i;
-	return -1;
+	return wc_devtab_find(&ac->devtab, device);
 }
 
 const struct wc_figures *wc_account_phase(const struct wc_account *ac,
 					  size_t i, size_t p)
 {
-	if (i >= ac->ndevs || p >= ac->nphases)
+	if (i >= wc_devtab_count(&ac->devtab) || p >= ac->nphases)
 		return NULL;
 	return &ac->devs[i]->phases[p].f;
 }
@@ -822,7 +821,7 @@ const struct wc_figures *wc_account_phase(const struct wc_account *ac,
 double wc_account_media_rate(const struct wc_account *ac, size_t i,
 			     bool *estimated)
 {
-	if (i >= ac->ndevs) {
+	if (i >= wc_devtab_count(&ac->devtab)) {
 		if (estimated)
 			*estimated = false;
 		return 0;
@@ -834,13 +833,13 @@ double wc_account_media_rate(const struct wc_account *ac, size_t i,
 
 size_t wc_account_nflushers(const struct wc_account *ac, size_t i)
 {
-	return i < ac->ndevs ? ac->devs[i]->nflushers : 0;
+	return i < wc_devtab_count(&ac->devtab) ? ac->devs[i]->nflushers : 0;
 }
 
 const struct wc_wait *wc_account_flusher(const struct wc_account *ac, size_t i,
 					 size_t k)
 {
-	return i < ac->ndevs && k < ac->devs[i]->nflushers ?
+	return i < wc_devtab_count(&ac->devtab) && k < ac->devs[i]->nflushers ?
 	       &ac->devs[i]->flushers[k] : NULL;
 }
 
@@ -870,7 +869,7 @@ void wc_account_free(struct wc_account *ac)
 
 	if (!ac)
 		return;
-	for (i = 0; i < ac->ndevs; i++) {
+	for (i = 0; i < wc_devtab_count(&ac->devtab); i++) {
 		free(ac->devs[i]->phases);
 		free(ac->devs[i]);
 	}

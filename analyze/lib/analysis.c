@@ -5,20 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devtab.h"
 #include "input.h"
-
-struct devseries {
-	uint32_t device;
-	struct wc_series *s;
-};
 
 struct wc_analysis {
 	struct wc_capture_meta meta;
 	struct wc_classifier cl;    /* how its requests were classified */
 	struct wc_account *ac;
 	struct wc_btt *btt;
-	struct devseries series[WC_SERIES_MAX_DEVICES];
-	size_t nseries;
+	/* The first WC_SERIES_MAX_DEVICES devices' series, by number. */
+	struct wc_series *series[WC_SERIES_MAX_DEVICES];
+	struct wc_devtab series_devs;
 	bool has_series;
 	uint64_t series_ignored;
 	struct wc_tracker_stats stats;
@@ -217,21 +214,19 @@ static int feed_batch(void *ctx, const struct wc_event **evs, size_t *n,
 static int add_series(struct wc_analysis *a, const struct wc_request *rq,
 		      enum wc_cat cat, struct wc_err *err)
 {
-	struct wc_series *s = NULL;
-	size_t i;
+	struct wc_series *s;
+	int i = wc_devtab_find(&a->series_devs, rq->device);
 
-	for (i = 0; i < a->nseries && !s; i++)
-		if (a->series[i].device == rq->device)
-			s = a->series[i].s;
-	if (!s) {
-		if (a->nseries == WC_SERIES_MAX_DEVICES) {
+	if (i >= 0) {
+		s = a->series[i];
+	} else {
+		if (wc_devtab_count(&a->series_devs) == WC_SERIES_MAX_DEVICES) {
 			a->series_ignored++;
 			return 0;
 		}
 		if (wc_series_open(&s, err) < 0)
 			return -1;
-		a->series[a->nseries].device = rq->device;
-		a->series[a->nseries++].s = s;
+		a->series[wc_devtab_add(&a->series_devs, rq->device)] = s;
 	}
 	wc_series_add(s, rq, cat);
 	return 0;
@@ -474,6 +469,7 @@ static int run_input(struct wc_analysis **out, const char *path,
 	if (!a)
 		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
 				  "out of memory");
+	wc_devtab_init(&a->series_devs, WC_SERIES_MAX_DEVICES);
 	if (wc_input_open_limits(&in, path, &lim, err) < 0)
 		goto fail_analysis;
 	meta_from_capture(&a->meta, in);
@@ -552,6 +548,7 @@ static int run_given(struct wc_analysis **out, struct run *run,
 	if (!a)
 		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
 				  "out of memory");
+	wc_devtab_init(&a->series_devs, WC_SERIES_MAX_DEVICES);
 	if (meta)
 		a->meta = *meta;
 	else
@@ -657,12 +654,9 @@ const struct wc_btt *wc_analysis_btt(const struct wc_analysis *a)
 const struct wc_series *wc_analysis_series(const struct wc_analysis *a,
 					   uint32_t device)
 {
-	size_t i;
+	int i = wc_devtab_find(&a->series_devs, device);
 
-	for (i = 0; i < a->nseries; i++)
-		if (a->series[i].device == device)
-			return a->series[i].s;
-	return NULL;
+	return i < 0 ? NULL : a->series[i];
 }
 
 bool wc_analysis_has_series(const struct wc_analysis *a)
@@ -679,9 +673,9 @@ void wc_analysis_release_series(struct wc_analysis *a)
 {
 	size_t i;
 
-	for (i = 0; i < a->nseries; i++)
-		wc_series_free(a->series[i].s);
-	a->nseries = 0;
+	for (i = 0; i < wc_devtab_count(&a->series_devs); i++)
+		wc_series_free(a->series[i]);
+	wc_devtab_init(&a->series_devs, WC_SERIES_MAX_DEVICES);
 	a->has_series = false;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devtab.h"
 #include "list.h"
 
 /*
@@ -35,15 +36,10 @@ struct bdev {
 	size_t n;
 };
 
-#define DEV_SLOTS (4 * WC_MAX_DEVICES)   /* power of two, never full */
-
 struct wc_btt {
-	/* At most WC_MAX_DEVICES, found through a small open-addressed
-	 * table of index + 1 (0: free): a garbage device field costs one
-	 * probe sequence per event, never a scan or an allocation. */
+	/* At most WC_MAX_DEVICES, by their number in devtab. */
 	struct bdev devs[WC_MAX_DEVICES];
-	size_t ndevs;
-	uint8_t dev_slots[DEV_SLOTS];
+	struct wc_devtab devtab;
 	struct bdev *last_dev;   /* traces mostly stay on one device */
 	uint64_t ignored;        /* events on devices past the cap */
 	struct wc_btt_stat q2c, d2c;
@@ -69,41 +65,33 @@ static int oom(struct wc_btt *b, struct wc_err *err)
 			  "out of memory");
 }
 
-static size_t dev_slot(const struct wc_btt *b, uint32_t device)
-{
-	size_t h = (size_t)((device * 0x9e3779b9u) >> 24) & (DEV_SLOTS - 1);
-
-	for (; b->dev_slots[h]; h = (h + 1) & (DEV_SLOTS - 1))
-		if (b->devs[b->dev_slots[h] - 1].device == device)
-			break;
-	return h;
-}
-
 static inline __attribute__((always_inline))
 struct bdev *find_dev(struct wc_btt *b, uint32_t device)
 {
-	size_t h;
+	int i;
 
 	if (b->last_dev && b->last_dev->device == device)
 		return b->last_dev;
-	h = dev_slot(b, device);
-	if (!b->dev_slots[h])
+	i = wc_devtab_find(&b->devtab, device);
+	if (i < 0)
 		return NULL;
-	return b->last_dev = &b->devs[b->dev_slots[h] - 1];
+	return b->last_dev = &b->devs[i];
 }
 
-/* NULL past WC_MAX_DEVICES. */
-static struct bdev *add_dev(struct wc_btt *b, uint32_t device)
+/* NULL past WC_MAX_DEVICES.  Once a device: out of the per-event path. */
+static __attribute__((noinline, cold))
+struct bdev *add_dev(struct wc_btt *b, uint32_t device)
 {
-	size_t h = dev_slot(b, device);
+	int i = wc_devtab_add(&b->devtab, device);
+	struct bdev *d;
 
-	if (b->ndevs == WC_MAX_DEVICES)
+	if (i < 0)
 		return NULL;
-	memset(&b->devs[b->ndevs], 0, sizeof(b->devs[0]));
-	WC_TAILQ_INIT(&b->devs[b->ndevs].age);
-	b->devs[b->ndevs].device = device;
-	b->dev_slots[h] = (uint8_t)(b->ndevs + 1);
-	return &b->devs[b->ndevs++];
+	d = &b->devs[i];
+	memset(d, 0, sizeof(*d));
+	WC_TAILQ_INIT(&d->age);
+	d->device = device;
+	return d;
 }
 
 /* ---- the device's kept Qs in Q order, and the pool --------------------- */
@@ -591,6 +579,7 @@ int wc_btt_open(struct wc_btt **out, struct wc_err *err)
 		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
 				  "out of memory");
 	wc_err_clear(&(*out)->err);
+	wc_devtab_init(&(*out)->devtab, WC_MAX_DEVICES);
 	return 0;
 }
 
@@ -619,7 +608,7 @@ uint64_t wc_btt_kept(const struct wc_btt *b)
 	uint64_t n = 0;
 	size_t i;
 
-	for (i = 0; i < b->ndevs; i++)
+	for (i = 0; i < wc_devtab_count(&b->devtab); i++)
 		n += b->devs[i].n;
 	return n;
 }
@@ -648,7 +637,7 @@ void wc_btt_free(struct wc_btt *b)
 		return;
 	/* Every kept Q is on its device's age list, every other node in
 	 * the pool: no tree walk needed. */
-	for (i = 0; i < b->ndevs; i++)
+	for (i = 0; i < wc_devtab_count(&b->devtab); i++)
 		free_list(WC_TAILQ_FIRST(&b->devs[i].age));
 	free_list(b->pool);
 	free(b->found);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devtab.h"
 #include "list.h"
 
 /*
@@ -15,8 +16,6 @@
  * oldest.
  */
 enum kind { K_BIO, K_RQ, K_EBIO, K_ERQ, K_NKINDS };
-
-#define DEV_SLOTS (4 * WC_MAX_DEVICES)   /* power of two, never full */
 
 struct node {
 	struct node *hnext;           /* hash chain (BIO, RQ only) */
@@ -72,14 +71,11 @@ struct wc_tracker {
 	size_t nhashed;
 	uint64_t seq;
 
-	/* At most WC_MAX_DEVICES, found through a small open-addressed
-	 * table of index + 1 (0: free): a trace whose device field is
-	 * garbage costs one probe sequence per event, never a scan. */
+	/* At most WC_MAX_DEVICES, by their number in devtab. */
 	struct dev devs[WC_MAX_DEVICES];
-	size_t ndevs;
+	struct wc_devtab devtab;
 	struct dev *last_dev;         /* traces mostly stay on one; NULL
 				       * before the first */
-	uint8_t dev_slots[DEV_SLOTS];
 
 	/* Dropped nodes wait here for reuse instead of going back to
 	 * malloc: never more than the most ever in flight at once. */
@@ -188,28 +184,23 @@ static inline struct node *hash_find(struct wc_tracker *tr, uint32_t device,
 	return best;
 }
 
-/* The device's state, or NULL past WC_MAX_DEVICES (the event is then
- * counted in stats.ignored_events by the caller); dev_of() has tried
- * the last one already. */
-static struct dev *dev_get(struct wc_tracker *tr, uint32_t device)
+/* A device met for the first time: its state, or NULL past
+ * WC_MAX_DEVICES (the event is then counted in stats.ignored_events by
+ * the caller).  Once a device: kept out of the per-event path. */
+static __attribute__((noinline, cold))
+struct dev *dev_add(struct wc_tracker *tr, uint32_t device)
 {
-	size_t h = (size_t)((device * 0x9e3779b9u) >> 24) & (DEV_SLOTS - 1);
-	int k;
+	int i = wc_devtab_add(&tr->devtab, device), k;
+	struct dev *d;
 
-	for (; tr->dev_slots[h]; h = (h + 1) & (DEV_SLOTS - 1))
-		if (tr->devs[tr->dev_slots[h] - 1].device == device) {
-			tr->last_dev = &tr->devs[tr->dev_slots[h] - 1u];
-			return tr->last_dev;
-		}
-	if (tr->ndevs == WC_MAX_DEVICES)
+	if (i < 0)
 		return NULL;
-	memset(&tr->devs[tr->ndevs], 0, sizeof(tr->devs[0]));
+	d = &tr->devs[i];
+	memset(d, 0, sizeof(*d));
 	for (k = 0; k < K_NKINDS; k++)
-		WC_TAILQ_INIT(&tr->devs[tr->ndevs].lists[k].q);
-	tr->devs[tr->ndevs].device = device;
-	tr->dev_slots[h] = (uint8_t)(tr->ndevs + 1);
-	tr->last_dev = &tr->devs[tr->ndevs];
-	return &tr->devs[tr->ndevs++];
+		WC_TAILQ_INIT(&d->lists[k].q);
+	d->device = device;
+	return d;
 }
 
 /* Every Q, D and C creates or drops a node: a call each would cost more
@@ -454,8 +445,9 @@ static void on_requeue(struct wc_tracker *tr, struct dev *d,
 		d->at_driver--;
 }
 
-/* Fills *out and returns 1 when the completion matched a request. */
-static int on_complete(struct wc_tracker *tr, struct dev *d,
+/* Fills *out and returns 1 when the completion matched a request.  One
+ * C a request: in the per-event path with the others. */
+HOT int on_complete(struct wc_tracker *tr, struct dev *d,
 		       const struct wc_event *ev, struct wc_request *out)
 {
 	struct node *n;
@@ -520,12 +512,16 @@ HOT void span_add(struct span *sp, uint64_t t)
 HOT struct dev *dev_of(struct wc_tracker *tr, uint32_t device)
 {
 	struct dev *d = tr->last_dev;
+	int i;
 
 	if (d && d->device == device)
 		return d;
-	d = dev_get(tr, device);
+	i = wc_devtab_find(&tr->devtab, device);
+	d = i >= 0 ? &tr->devs[i] : dev_add(tr, device);
 	if (!d)
 		tr->stats.ignored_events++;
+	else
+		tr->last_dev = d;
 	return d;
 }
 
@@ -579,7 +575,7 @@ static void stats_sync(struct wc_tracker *tr)
 /* Hands out the next unfinished request, or returns 0. */
 static int drain(struct wc_tracker *tr, struct wc_request *rq)
 {
-	for (; tr->drain_dev < tr->ndevs; tr->drain_dev++) {
+	for (; tr->drain_dev < wc_devtab_count(&tr->devtab); tr->drain_dev++) {
 		struct dev *d = &tr->devs[tr->drain_dev];
 		struct node *n;
 
@@ -722,6 +718,7 @@ static int tracker_open(struct wc_tracker **out, wc_tracker_batch_source bnext,
 		goto fail_hash;
 	tr->bnext = bnext;
 	tr->bctx = bctx;
+	wc_devtab_init(&tr->devtab, WC_MAX_DEVICES);
 	tr->stats.first_time = WC_NO_TIME;
 	tr->stats.last_time = WC_NO_TIME;
 	wc_err_clear(&tr->src_err);
@@ -771,7 +768,7 @@ void wc_tracker_free(struct wc_tracker *tr)
 		next = WC_TAILQ_NEXT(n, link);
 		free(n);
 	}
-	for (i = 0; i < tr->ndevs; i++)
+	for (i = 0; i < wc_devtab_count(&tr->devtab); i++)
 		for (k = 0; k < K_NKINDS; k++)
 			WC_TAILQ_FOREACH_SAFE(n, &tr->devs[i].lists[k].q, link,
 					      next)
