@@ -33,6 +33,7 @@
 #                       than its workload (queues reach the caps); 0 skips
 #   BENCH_MEMBERS="1000 10000 100000"  one-record members of the
 #                       many-member archives; "" skips
+#   BENCH_REPLAY_REQUESTS=4000000  requests of the what-if replay's run
 #   BENCH_REPEAT=3      runs of each command, the least time counts
 #   BENCH_REF_REPEAT=1  the same for blkparse and btt (ten times as slow)
 set -euo pipefail
@@ -322,6 +323,11 @@ done
 
 # --- the reader alone: decode and merge, no analysis ---------------------
 "$BUILD/bench/reader_bench" -n 4000000 "$tmp" | sed 's/^/bench: /'
+
+# --- the what-if replay alone: a sample's requests through the model -----
+# (target: 1 M requests a second; docs/what-if.md)
+"$BUILD/bench/replay_bench" -n "${BENCH_REPLAY_REQUESTS:-4000000}" \
+	samples/hdd7200-ext4-cache-on-barrier-on-run2.tar.xz | sed 's/^/bench: /'
 
 echo
 echo "summary (M ev/s and the ratios from CPU time: the machine may be shared;"

@@ -224,6 +224,59 @@ START_TEST(journal_rule)
 }
 END_TEST
 
+/* Another process's request issued 300 us after a completion was issued
+ * because of it; one queued before a completion and dispatched 200 us
+ * after it was held back by it: its D moves, its Q does not. */
+START_TEST(completion_and_held_rules)
+{
+	struct wc_replay_conf c;
+	struct wc_request in[3], out[3];
+	struct wc_replay_stats st;
+
+	conf_of(&c);
+	in[0] = mk(WR, 100, 8, 0, 0, 10 * MS);
+	in[1] = mk(RD, 200, 800, 10 * MS + 300 * US, 10 * MS + 300 * US, 20 * MS);
+	in[2] = mk(WR, 300, 8000, 0, 20 * MS + 200 * US, 25 * MS);
+	ck_assert_uint_eq(replay(&c, in, 3, out, &st), 3);
+	ck_assert_uint_eq(out[1].d_time, out[0].c_time + 300 * US);
+	ck_assert_uint_eq(out[1].q_time, out[1].d_time);
+	ck_assert_uint_eq(out[2].d_time, out[1].c_time + 200 * US);
+	ck_assert_uint_eq(out[2].q_time, 0);
+	ck_assert_uint_eq(st.rule[WC_RULE_COMPLETION], 1);
+	ck_assert_uint_eq(st.rule[WC_RULE_HELD], 1);
+
+	/* issued after the hold would have ended: dispatched at its Q */
+	in[2] = mk(WR, 300, 8000, 5 * MS, 20 * MS + 200 * US, 25 * MS);
+	ck_assert_uint_eq(replay(&c, in, 3, out, &st), 3);
+	ck_assert_uint_lt(out[1].c_time + 200 * US, 5 * MS);
+	ck_assert_uint_eq(out[2].q_time, 5 * MS);
+	ck_assert_uint_eq(out[2].d_time, 5 * MS);
+}
+END_TEST
+
+/* A request issued 0.5 ms after its process's previous one completed
+ * but dispatched much later (a large request collecting its bios), after
+ * another request of that process completed: its parent is the one
+ * before its Q, found in the process's last few completions. */
+START_TEST(parent_before_a_late_dispatch)
+{
+	struct wc_replay_conf c;
+	struct wc_request in[4], out[4];
+	struct wc_replay_stats st;
+
+	conf_of(&c);
+	in[0] = mk(RD, 100, 8, 0, 0, 10 * MS);
+	in[1] = mk(RD, 100, 800, 12 * MS, 12 * MS, 20 * MS);
+	in[2] = mk(WR, 100, 8000, 11 * MS + 500 * US, 30 * MS, 31 * MS);
+	/* taken before it, after the process's second completion */
+	in[3] = mk(RD, 999, 80000, 25 * MS, 25 * MS, 26 * MS);
+	ck_assert_uint_eq(replay(&c, in, 4, out, &st), 4);
+	ck_assert_uint_eq(out[2].d_time, 30 * MS + out[0].c_time - 10 * MS);
+	ck_assert_uint_eq(out[2].q_time, out[0].c_time + 1500 * US);
+	ck_assert_uint_eq(st.rule[WC_RULE_PROCESS], 2);
+}
+END_TEST
+
 /* A slower disk delays what depends on a request and leaves the rest at
  * its recorded time; the model serves one request at a time, in order of
  * virtual dispatch. */
@@ -292,6 +345,8 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, process_rule);
 	tcase_add_test(tc, flush_rule);
 	tcase_add_test(tc, journal_rule);
+	tcase_add_test(tc, completion_and_held_rules);
+	tcase_add_test(tc, parent_before_a_late_dispatch);
 	tcase_add_test(tc, slower_disk);
 	tcase_add_test(tc, order_and_determinism);
 	suite_add_tcase(s, tc);

@@ -228,21 +228,31 @@ static char *trim(char *s)
 int wc_disk_params_load(struct wc_disk_params *p, const char *path,
 			struct wc_err *err)
 {
-	char line[LINE_MAX_LEN], *k, *v, *eq, *hash;
-	uint64_t off = 0, len;
-	int rc = -1;
 	FILE *fp;
+	int rc;
 
 	fp = fopen(path, "r");
 	if (!fp)
 		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
 				  "%s", strerror(errno));
+	rc = wc_disk_params_read(p, fp, path, err);
+	fclose(fp);
+	return rc;
+}
+
+int wc_disk_params_read(struct wc_disk_params *p, FILE *fp, const char *path,
+			struct wc_err *err)
+{
+	char line[LINE_MAX_LEN], *k, *v, *eq, *hash;
+	uint64_t off = 0, len;
+	int rc = -1;
+
 	while (fgets(line, sizeof(line), fp)) {
 		len = strlen(line);
 		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
 			wc_err_set(err, WC_ERR_INPUT, path, NULL, off,
 				   "line longer than %d bytes", LINE_MAX_LEN - 2);
-			goto close_file;
+			goto out;
 		}
 		hash = strchr(line, '#');
 		if (hash)
@@ -253,7 +263,7 @@ int wc_disk_params_load(struct wc_disk_params *p, const char *path,
 			if (!eq) {
 				wc_err_set(err, WC_ERR_INPUT, path, NULL, off,
 					   "no '=' in a parameter line");
-				goto close_file;
+				goto out;
 			}
 			*eq = '\0';
 			v = trim(eq + 1);
@@ -266,18 +276,17 @@ int wc_disk_params_load(struct wc_disk_params *p, const char *path,
 				wc_disk_param_set(p, k, v, &e2);
 				wc_err_set(err, WC_ERR_INPUT, path, NULL, off,
 					   "%s", e2.msg);
-				goto close_file;
+				goto out;
 			}
 		}
 		off += len;
 	}
 	if (ferror(fp)) {
 		wc_err_set(err, WC_ERR_SYSTEM, path, NULL, off, "read error");
-		goto close_file;
+		goto out;
 	}
 	rc = 0;
-close_file:
-	fclose(fp);
+out:
 	return rc;
 }
 

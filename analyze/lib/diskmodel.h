@@ -256,6 +256,10 @@ int wc_disk_param_set(struct wc_disk_params *p, const char *key,
 int wc_disk_params_load(struct wc_disk_params *p, const char *path,
 			struct wc_err *err);
 
+/* The same from an open stream; path names it in messages. */
+int wc_disk_params_read(struct wc_disk_params *p, FILE *fp, const char *path,
+			struct wc_err *err);
+
 /* Writes every parameter as a "key = value" line, loadable again. */
 int wc_disk_params_write(FILE *fp, const struct wc_disk_params *p);
 

@@ -8,7 +8,8 @@
  *   waiting  taken: its parents found (replay.h's rules), some of them
  *            not yet served;
  *   ready    its virtual dispatch known, not yet given to the disk;
- *   queued   given to the disk, in order of virtual dispatch;
+ *   queued   submitted to the disk (wc_disk_submit()), in order of
+ *            virtual dispatch; the model picks what it serves next;
  *   done     served: its lag (virtual minus recorded completion) known,
  *            for what depends on it.
  * A slot is reused once it is handed out (or dropped) and nothing refers
@@ -33,14 +34,14 @@
 enum state { S_FREE, S_WINDOW, S_WAITING, S_READY, S_QUEUED, S_DONE };
 
 #define NONE UINT32_MAX
-#define MAXPAR 3
+#define MAXPAR 5
 #define NEVER UINT64_MAX
 
 struct slot {
 	struct wc_request rq;        /* as recorded (d_time, c_time set) */
 	int64_t lag;                 /* done: vc - c; waiting: largest
 	                              * parent lag so far */
-	uint64_t vd, vc;
+	uint64_t vq, vd, vc;
 	uint32_t refs;
 	uint32_t parent[MAXPAR];     /* the parents it waits for */
 	uint32_t next_edge[MAXPAR];  /* this slot as child k: the next edge
@@ -48,7 +49,11 @@ struct slot {
 	uint32_t first_edge;         /* edges into the children: child *
 	                              * MAXPAR + k, NONE */
 	uint32_t next_free;
-	uint32_t depth;              /* queued at the disk when served */
+	uint32_t depth;              /* at the disk when it arrived, itself
+	                              * included (as the tracker's depth) */
+	uint64_t pc, qpc;            /* recorded completion of the parent
+	                              * whose lag it takes, and of the one
+	                              * it was issued after */
 	int64_t qlag;                /* the largest lag of the parents that
 	                              * issued it (process, journal) */
 	uint8_t state;
@@ -60,8 +65,15 @@ struct slot {
 	enum wc_cat cat;
 };
 
+/* The last few completions of a kind, oldest first: a request is taken
+ * at its D, and what completed before its issue (its Q) may be a few
+ * completions back by then. */
+#define PID_HIST 4
+#define ANY_HIST 64
+#define JOURNAL_HIST 8
+
 struct pidrec {
-	uint32_t slot;               /* + 1; 0: none */
+	uint32_t slot[PID_HIST];     /* + 1; 0: none */
 };
 
 struct wc_replay {
@@ -80,14 +92,15 @@ struct wc_replay {
 	struct wc_prioq *window;     /* key: recorded D */
 	struct wc_prioq *rec;        /* key: recorded C, taken slots */
 	struct wc_prioq *ready;      /* key: virtual D */
-	struct wc_prioq *queued;     /* key: virtual D, in submission order */
 	struct wc_map *pids;
 
-	uint32_t last_any, last_flush, last_journal;
+	uint32_t last_any, last_flush;
+	uint32_t any_hist[ANY_HIST];         /* NONE: none */
+	uint32_t journal_hist[JOURNAL_HIST];
 	uint64_t last_read_c;        /* latest completion read */
 	uint64_t last_taken_d;
 	uint64_t last_submit;        /* virtual dispatch of the last queued */
-	uint64_t busy_end;           /* the disk is busy until */
+	uint32_t inflight;           /* submitted, not yet served */
 	int64_t lag_min;             /* <= 0 */
 	uint64_t seq;
 	bool src_done, failed, finished;
@@ -96,7 +109,7 @@ struct wc_replay {
 };
 
 static const char *const rule_names[WC_NRULES] = {
-	"process", "flush", "journal", "open",
+	"process", "flush", "journal", "completion", "held", "open",
 };
 
 const char *wc_replay_rule_name(enum wc_replay_rule r)
@@ -148,14 +161,17 @@ int wc_replay_open(struct wc_replay **out, const struct wc_replay_conf *c,
 	rp->next = next;
 	rp->ctx = ctx;
 	rp->free_head = NONE;
-	rp->last_any = rp->last_flush = rp->last_journal = NONE;
+	rp->last_any = rp->last_flush = NONE;
+	for (i = 0; i < ANY_HIST; i++)
+		rp->any_hist[i] = NONE;
+	for (i = 0; i < JOURNAL_HIST; i++)
+		rp->journal_hist[i] = NONE;
 	rp->st.first_c = rp->st.last_c = WC_NO_TIME;
 	if (wc_disk_open(&rp->disk, &c->disk, c->capacity_bytes, err) < 0)
 		goto fail;
 	if (wc_prioq_open(&rp->window, 1024, err) < 0 ||
 	    wc_prioq_open(&rp->rec, 1024, err) < 0 ||
 	    wc_prioq_open(&rp->ready, 1024, err) < 0 ||
-	    wc_prioq_open(&rp->queued, 1024, err) < 0 ||
 	    wc_map_open(&rp->pids, sizeof(struct pidrec), WC_REPLAY_MAX_PIDS,
 			err) < 0)
 		goto fail;
@@ -174,7 +190,6 @@ void wc_replay_free(struct wc_replay *rp)
 	wc_prioq_free(rp->window);
 	wc_prioq_free(rp->rec);
 	wc_prioq_free(rp->ready);
-	wc_prioq_free(rp->queued);
 	wc_map_free(rp->pids);
 	free(rp->s);
 	free(rp);
@@ -294,6 +309,26 @@ static int read_one(struct wc_replay *rp, struct wc_err *err)
 
 /* ---- taking a request: its parents ------------------------------------- */
 
+/* Pushes slot i (a reference) into a history h of n, dropping the
+ * oldest. */
+static void hist_push(struct wc_replay *rp, uint32_t *h, size_t n, uint32_t i)
+{
+	unref(rp, h[0]);
+	memmove(h, h + 1, (n - 1) * sizeof(*h));
+	h[n - 1] = i;
+	ref(rp, i);
+}
+
+/* The latest of history h that completed at or before t, or NONE. */
+static uint32_t hist_find(const struct wc_replay *rp, const uint32_t *h,
+			  size_t n, uint64_t t)
+{
+	while (n-- > 0)
+		if (h[n] != NONE && rp->s[h[n]].rq.c_time <= t)
+			return h[n];
+	return NONE;
+}
+
 /* The recorded completions up to t, in order: the tables of the last
  * completions, and the points they pass. */
 static void complete_until(struct wc_replay *rp, uint64_t t, struct wc_err *err)
@@ -314,18 +349,23 @@ static void complete_until(struct wc_replay *rp, uint64_t t, struct wc_err *err)
 			rp->next_point++;
 		}
 		point_at(rp, &rp->last_any, i);
+		hist_push(rp, rp->any_hist, ANY_HIST, i);
 		if (s->cat == WC_CAT_FLUSH)
 			point_at(rp, &rp->last_flush, i);
 		if (s->cat == WC_CAT_JOURNAL)
-			point_at(rp, &rp->last_journal, i);
+			hist_push(rp, rp->journal_hist, JOURNAL_HIST, i);
 		r = wc_map_put(rp->pids, s->rq.pid, (void **)&pr, err);
 		if (r == WC_MAP_FULL) {
 			rp->st.pids_full++;
 		} else if (r >= 0) {
-			uint32_t old = pr->slot ? pr->slot - 1 : NONE;
+			uint32_t h[PID_HIST];
+			size_t k;
 
-			point_at(rp, &old, i);
-			pr->slot = old + 1;
+			for (k = 0; k < PID_HIST; k++)
+				h[k] = pr->slot[k] ? pr->slot[k] - 1 : NONE;
+			hist_push(rp, h, PID_HIST, i);
+			for (k = 0; k < PID_HIST; k++)
+				pr->slot[k] = h[k] + 1;
 		}
 		unref(rp, i);       /* the reference of rec */
 	}
@@ -335,21 +375,36 @@ static void make_ready(struct wc_replay *rp, uint32_t i, struct wc_err *err)
 {
 	struct slot *s = &rp->s[i];
 	int64_t vd = (int64_t)s->rq.d_time + (s->has_parent ? s->lag : 0);
+	int64_t vq = s->rq.q_time == WC_NO_TIME ? vd :
+		(int64_t)s->rq.q_time + (s->has_qparent ? s->qlag : 0);
 
+	/* never dispatched before it was issued: a hold that is over by
+	 * then holds nothing */
+	if (vd < vq)
+		vd = vq;
 	s->vd = vd < 0 ? 0 : (uint64_t)vd;
+	s->vq = vq < 0 ? 0 : (uint64_t)vq;
 	s->state = S_READY;
 	wc_prioq_put(rp->ready, s->vd, rp->seq++, i, err);
 }
 
 /* A parent's lag reaches its child: the dispatch, and the issue when the
  * parent is one the request was issued after (not one it was held by). */
-static void lag_to(struct slot *c, int64_t lag, bool issue)
+static void lag_to(struct slot *c, const struct slot *p, bool issue)
 {
-	if (!c->has_parent || lag > c->lag)
-		c->lag = lag;
+	bool later = !c->has_parent || p->rq.c_time > c->pc ||
+		(p->rq.c_time == c->pc && p->lag > c->lag);
+
+	if (later) {
+		c->lag = p->lag;
+		c->pc = p->rq.c_time;
+	}
 	c->has_parent = true;
-	if (issue && (!c->has_qparent || lag > c->qlag))
-		c->qlag = lag;
+	if (issue && (!c->has_qparent || p->rq.c_time > c->qpc ||
+		      (p->rq.c_time == c->qpc && p->lag > c->qlag))) {
+		c->qlag = p->lag;
+		c->qpc = p->rq.c_time;
+	}
 	c->has_qparent |= issue;
 }
 
@@ -357,12 +412,12 @@ static void add_parent(struct wc_replay *rp, uint32_t child, uint32_t p,
 		       enum wc_replay_rule rule)
 {
 	struct slot *c = &rp->s[child], *ps = &rp->s[p];
-	bool issue = rule != WC_RULE_FLUSH;
+	bool issue = rule != WC_RULE_FLUSH && rule != WC_RULE_HELD;
 	unsigned k;
 
 	rp->st.rule[rule]++;
 	if (ps->state == S_DONE) {
-		lag_to(c, ps->lag, issue);
+		lag_to(c, ps, issue);
 		return;
 	}
 	/* the same parent by two rules: one edge */
@@ -398,20 +453,40 @@ static void take(struct wc_replay *rp, uint32_t i, struct wc_err *err)
 	s->state = S_WAITING;
 	complete_until(rp, tau, err);
 	pr = wc_map_get(rp->pids, rq->pid);
-	p = pr && pr->slot ? pr->slot - 1 : NONE;
+	p = NONE;
+	if (pr) {
+		uint32_t h[PID_HIST];
+		size_t k;
+
+		for (k = 0; k < PID_HIST; k++)
+			h[k] = pr->slot[k] ? pr->slot[k] - 1 : NONE;
+		p = hist_find(rp, h, PID_HIST, tau);
+	}
 	if (p != NONE && rp->s[p].rq.c_time <= tau &&
 	    tau - rp->s[p].rq.c_time <= rp->c.think_max_ns) {
 		add_parent(rp, i, p, WC_RULE_PROCESS);
 		any = true;
 	}
-	p = rp->last_journal;
+	p = hist_find(rp, rp->journal_hist, JOURNAL_HIST, tau);
 	if ((s->cat == WC_CAT_FLUSH || s->cat == WC_CAT_JOURNAL) && p != NONE &&
 	    rp->s[p].rq.c_time <= tau &&
 	    tau - rp->s[p].rq.c_time <= rp->c.gap_ns) {
 		add_parent(rp, i, p, WC_RULE_JOURNAL);
 		any = true;
 	}
+	p = hist_find(rp, rp->any_hist, ANY_HIST, tau);
+	if (p != NONE && rp->s[p].rq.c_time <= tau &&
+	    tau - rp->s[p].rq.c_time <= rp->c.gap_ns) {
+		add_parent(rp, i, p, WC_RULE_COMPLETION);
+		any = true;
+	}
 	complete_until(rp, d, err);
+	p = rp->last_any;
+	if (p != NONE && rp->s[p].rq.c_time <= d && tau <= rp->s[p].rq.c_time &&
+	    d - rp->s[p].rq.c_time <= rp->c.gap_ns) {
+		add_parent(rp, i, p, WC_RULE_HELD);
+		any = true;
+	}
 	p = rp->last_flush;
 	if (p != NONE) {
 		uint64_t fc = rp->s[p].rq.c_time;
@@ -448,7 +523,7 @@ static void done(struct wc_replay *rp, uint32_t i, uint64_t vc,
 		struct slot *c = &rp->s[child];
 
 		e = c->next_edge[k];
-		lag_to(c, s->lag, (c->qmask >> k) & 1);
+		lag_to(c, s, (c->qmask >> k) & 1);
 		if (--c->waits == 0)
 			make_ready(rp, child, err);
 		unref(rp, i);
@@ -494,37 +569,24 @@ static enum wc_disk_op op_of(const struct slot *s)
 	return WC_DISK_READ;
 }
 
-/* Serves the first queued request; fills *out. */
+/* Lets the model pick and serve the next queued request; fills *out. */
 static void serve(struct wc_replay *rp, struct wc_request *out,
 		  struct wc_err *err)
 {
-	struct wc_prioq_entry e;
 	struct wc_disk_cost cost;
 	struct slot *s;
 	uint32_t i;
-	bool fua;
 
-	wc_prioq_get(rp->queued, &e);
-	i = (uint32_t)e.item;
+	wc_disk_next(rp->disk, &cost);
+	i = (uint32_t)cost.tag;
 	s = &rp->s[i];
-	fua = wc_request_is_fua(&s->rq);
-	if (fua && rp->c.drop_fua) {
-		fua = false;
-		rp->st.dropped_fua++;
-	}
-	s->depth = (uint32_t)wc_prioq_count(rp->queued) + 1;
-	wc_disk_serve(rp->disk, op_of(s), s->rq.sector * 512, s->rq.bytes, fua,
-		      s->vd, &cost);
-	rp->busy_end = cost.end_ns;
+	rp->inflight--;
 	rp->st.busy_ns += cost.end_ns - cost.start_ns;
 	done(rp, i, cost.end_ns, err);
 
 	*out = s->rq;
-	if (out->q_time != WC_NO_TIME) {
-		int64_t q = (int64_t)s->rq.q_time + (s->has_qparent ? s->qlag : 0);
-
-		out->q_time = q < 0 ? 0 : (uint64_t)q > s->vd ? s->vd : (uint64_t)q;
-	}
+	if (out->q_time != WC_NO_TIME)
+		out->q_time = s->vq > s->vd ? s->vd : s->vq;
 	out->d_time = s->vd;
 	out->c_time = s->vc;
 	out->depth = s->depth;
@@ -534,6 +596,31 @@ static void serve(struct wc_replay *rp, struct wc_request *out,
 	rp->st.replayed++;
 	s->live = false;
 	slot_put(rp, i);
+}
+
+/* Gives the ready request i to the disk. */
+static void submit(struct wc_replay *rp, uint32_t i)
+{
+	struct slot *s = &rp->s[i];
+	struct wc_disk_req r = { 0 };
+
+	/* the disk takes requests in order of arrival */
+	if (s->vd < rp->last_submit)
+		s->vd = rp->last_submit;
+	rp->last_submit = s->vd;
+	r.op = op_of(s);
+	r.offset = s->rq.sector * 512;
+	r.bytes = s->rq.bytes;
+	r.fua = wc_request_is_fua(&s->rq);
+	if (r.fua && rp->c.drop_fua) {
+		r.fua = false;
+		rp->st.dropped_fua++;
+	}
+	r.arrival_ns = s->vd;
+	r.tag = i;
+	s->state = S_QUEUED;
+	s->depth = ++rp->inflight;
+	wc_disk_submit(rp->disk, &r);
 }
 
 enum step { STEP_OUT, STEP_MOVED, STEP_WAIT, STEP_IDLE };
@@ -548,14 +635,14 @@ static enum step step(struct wc_replay *rp, struct wc_request *out, bool force,
 
 	if (wc_prioq_peek(rp->ready, &e))
 		a = e.key;
-	if (wc_prioq_peek(rp->queued, &e))
-		st = e.key > rp->busy_end ? e.key : rp->busy_end;
+	st = wc_disk_next_start(rp->disk);
 	if (a == NEVER && st == NEVER)
 		return STEP_IDLE;
 	t = a <= st ? a : st;
 	if (!force && t >= lower_bound(rp))
 		return STEP_WAIT;
-	if (a <= st) {
+	/* the model holds WC_DISK_MAX_PENDING: the rest wait here */
+	if (a <= st && wc_disk_pending(rp->disk) < WC_DISK_MAX_PENDING) {
 		uint32_t i;
 		struct slot *s;
 
@@ -572,12 +659,7 @@ static enum step step(struct wc_replay *rp, struct wc_request *out, bool force,
 			slot_put(rp, i);
 			return STEP_MOVED;
 		}
-		/* the disk takes requests in order of arrival */
-		if (s->vd < rp->last_submit)
-			s->vd = rp->last_submit;
-		rp->last_submit = s->vd;
-		s->state = S_QUEUED;
-		wc_prioq_put(rp->queued, s->vd, 0, i, err);
+		submit(rp, i);
 		return STEP_MOVED;
 	}
 	serve(rp, out, err);

@@ -32,26 +32,39 @@
  *  - process: the request of R's pid that completed last at or before
  *    tau(R), when tau(R) is within think_max_ns of that completion: the
  *    process waited for it, then thought;
- *  - flush: the flush that completed last at or before R's D, when R's D
- *    came within gap_ns of that completion and R was issued before the
- *    flush completed or within gap_ns after: R was held back by it (a
- *    commit block behind its preflush, writes behind a drain);
  *  - journal: for a flush or a journal write, the journal write that
  *    completed last at or before tau(R), within gap_ns: a commit (or its
  *    preflush) waits for its journal blocks;
+ *  - completion: the request that completed last at or before tau(R),
+ *    within gap_ns: R was issued because of it (a writer blocked for a
+ *    free request, a waiter woken by it);
+ *  - held: the request that completed last at or before R's D, when R
+ *    was issued before that completion and dispatched within gap_ns of
+ *    it: R was held back in the queue until it completed;
+ *  - flush: the flush that completed last at or before R's D, when R's
+ *    D came within gap_ns of that completion and R was issued before the
+ *    flush completed or within gap_ns after: R was held back by it (a
+ *    commit block behind its preflush, writes behind a drain);
  *  - none of these: R is independent (open loop) and keeps its recorded
  *    dispatch time.
- * A request with parents is dispatched at its recorded D plus the largest
- * of its parents' lags, a parent's lag being its virtual completion minus
- * its recorded one: the think time after each completion is kept.  A
- * dropped flush (drop_flushes: barriers off, or the write cache off, when
- * the kernel sends none) takes no time: it completes when it would have
- * been dispatched, and what waited for it waits for what it waited for.
- * drop_fua sends FUA writes as plain writes.
+ * Of R's parents the one that completed last in the recorded times is
+ * the one R was issued (or dispatched) right after: R's virtual dispatch
+ * is its recorded D plus that parent's lag, a lag being a request's
+ * virtual completion minus its recorded one, so the think time after
+ * that completion is kept; its Q moves with the parent it was issued
+ * after (process, journal, completion), not with one it was only held
+ * by.  The last completions before tau(R) are looked up among the last
+ * few of each kind (a request is taken at its D, and its Q may lie
+ * several completions back).  A dropped flush (drop_flushes: barriers
+ * off, or the write cache off, when the kernel sends none) takes no time:
+ * it completes when it would have been dispatched, and what waited for it
+ * waits for what it waited for.  drop_fua sends FUA writes as plain
+ * writes.
  *
- * The model serves the requests (dispatches in order of virtual time,
- * ties in recorded order) one at a time, each from the later of its
- * dispatch and the end of the one before.
+ * The requests go to the model (wc_disk_submit()) in order of virtual
+ * dispatch (ties in the order taken), and the model picks what it
+ * serves next by its own queueing and flush rules (diskmodel.h), one at a
+ * time: the same calls wcdisk makes, in virtual time.
  *
  * What always holds:
  *  - requests come out in order of virtual completion; every completed
@@ -94,11 +107,13 @@ enum wc_replay_rule {
 	WC_RULE_PROCESS,
 	WC_RULE_FLUSH,
 	WC_RULE_JOURNAL,
+	WC_RULE_COMPLETION,
+	WC_RULE_HELD,
 	WC_RULE_OPEN,
 	WC_NRULES
 };
 
-/* "process", "flush", "journal", "open". */
+/* "process", "flush", "journal", "completion", "held", "open". */
 const char *wc_replay_rule_name(enum wc_replay_rule r);
 
 struct wc_replay_conf {
@@ -132,7 +147,9 @@ struct wc_replay_stats {
 	uint64_t late;               /* read after a later D was taken */
 	uint64_t forced;             /* taken early: WC_REPLAY_MAX_HELD held */
 	uint64_t pids_full;          /* pids past WC_REPLAY_MAX_PIDS */
-	uint64_t busy_ns;            /* the model's busy time, requests served */
+	uint64_t busy_ns;            /* the model's time serving requests
+	                              * (start to end, destage waited for
+	                              * included; idle destage not) */
 	uint64_t first_c, last_c;    /* virtual completions, WC_NO_TIME: none */
 };
 

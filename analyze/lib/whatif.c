@@ -3,11 +3,14 @@
  */
 #include "whatif.h"
 
+#include <archive.h>
+#include <archive_entry.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "input.h"
@@ -153,6 +156,98 @@ none:
 	return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
 			  "no model disk '%.64s' ($WCANALYZE_DISKS, %s/disks, "
 			  "capture/disks)", name, WC_DATADIR);
+}
+
+/* The parameters wcdisk served the capture with (info/disk.conf, as
+ * wccapture keeps them), at most this long. */
+#define DISK_CONF_MAX 16384
+
+static bool is_disk_conf(const char *name)
+{
+	const char *slash;
+	size_t n = strlen(name), k = strlen("info/disk.conf");
+
+	if (n < k || strcmp(name + n - k, "info/disk.conf"))
+		return false;
+	if (n == k)
+		return true;
+	/* FOLDER/info/disk.conf: one folder above, the capture's */
+	slash = memchr(name, '/', n - k - 1);
+	return name[n - k - 1] == '/' && !slash;
+}
+
+/* Reads the capture's info/disk.conf into buf (NUL-terminated); 0 when
+ * it has none (or it is too long, or the input is no archive or folder:
+ * then the disk is the one capture.conf names). */
+static size_t read_disk_conf(const char *path, char *buf, size_t size)
+{
+	struct archive_entry *ent;
+	struct archive *a;
+	struct stat st;
+	size_t got = 0;
+	la_ssize_t r;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		char p[4096];
+		FILE *fp;
+
+		if ((size_t)snprintf(p, sizeof(p), "%s/info/disk.conf", path) >=
+		    sizeof(p) || !(fp = fopen(p, "r")))
+			return 0;
+		got = fread(buf, 1, size - 1, fp);
+		if (!feof(fp))
+			got = 0;
+		fclose(fp);
+		buf[got] = '\0';
+		return got;
+	}
+	a = archive_read_new();
+	if (!a)
+		return 0;
+	archive_read_support_filter_all(a);
+	archive_read_support_format_all(a);
+	if (archive_read_open_filename(a, path, 65536) != ARCHIVE_OK)
+		goto out;
+	while (archive_read_next_header(a, &ent) == ARCHIVE_OK) {
+		const char *name = archive_entry_pathname(ent);
+
+		if (!name || !is_disk_conf(name))
+			continue;
+		if (archive_entry_size(ent) < 0 ||
+		    archive_entry_size(ent) >= (la_int64_t)size)
+			break;
+		while (got < size - 1 &&
+		       (r = archive_read_data(a, buf + got, size - 1 - got)) > 0)
+			got += (size_t)r;
+		break;
+	}
+out:
+	archive_read_free(a);
+	buf[got] = '\0';
+	return got;
+}
+
+/* The recorded disk from its disk.conf text: 1 when read; a disk.conf
+ * that names no queue_depth was written by a wcdisk that served one
+ * request at a time. */
+static int disk_from_conf(struct wc_disk_params *p, char *text, size_t len)
+{
+	FILE *fp = fmemopen(text, len, "r");
+	int r;
+
+	if (!fp)
+		return 0;
+	wc_disk_params_init(p);
+	p->queue_depth = 0;
+	r = wc_disk_params_read(p, fp, "info/disk.conf", NULL);
+	fclose(fp);
+	if (r < 0)
+		return 0;
+	if (p->queue_depth == 0)
+		p->queue_depth = 1;
+	return 1;
 }
 
 /* ---- one replay --------------------------------------------------------- */
@@ -319,12 +414,17 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 	const char *rec_disk;
 	uint64_t cap;
 	int rec_cache, rec_barrier, r;
+	bool from_conf;
 	size_t i, k;
 
 	*out = NULL;
 	if (n > WC_WHATIF_MAX_SPECS)
 		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
 				  "more than %d what-ifs", WC_WHATIF_MAX_SPECS);
+	if (!strcmp(path, "-"))
+		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+				  "--what-if reads its input several times: "
+				  "not from standard input");
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
@@ -348,7 +448,15 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 	sc.rc.device = rm->main_device;
 	wc_analysis_classifier(w->a[0], &sc.rc.cl);
 	rec_disk = rm->disk_model[0] ? rm->disk_model : "hdd7200";
-	if (disk_load(&sc.rc.disk, rec_disk, NULL) < 0) {
+	{
+		char text[DISK_CONF_MAX];
+		size_t len = read_disk_conf(path, text, sizeof(text));
+
+		from_conf = len > 0 && disk_from_conf(&sc.rc.disk, text, len);
+	}
+	if (from_conf) {
+		/* as wcdisk served it */
+	} else if (disk_load(&sc.rc.disk, rec_disk, NULL) < 0) {
 		note(w, "the capture's disk '%.64s' is no model disk: replayed "
 		     "as recorded on hdd7200", rec_disk);
 		rec_disk = "hdd7200";

@@ -1,0 +1,226 @@
+#!/usr/bin/env bash
+# what-if-validate.sh - the validation table of docs/what-if.md: for each
+# pair of configurations recorded on a model disk in samples/, predict B
+# from each run of A with wcanalyze --what-if and compare with B's runs
+# as recorded, so that no number in the table is typed by hand.
+#
+#   scripts/what-if-validate.sh [--samples DIR] [--update FILE] [--tsv FILE]
+#
+# Prints the table (Markdown) on standard output; with --update, puts it
+# into FILE between the lines
+#   <!-- what-if-table: begin (scripts/what-if-validate.sh --update) -->
+#   <!-- what-if-table: end -->
+# instead.  --tsv also writes one row per prediction (A's run, B).
+#
+# Pairs: every two configurations (write cache, barriers) of the same
+# filesystem on the same model disk, and the same configuration on two
+# model disks (capture.conf disk_model; loop captures are not on a model
+# disk and are left out).  For a run of A:
+#   device predicted = A's recorded device time (wcanalyze's busy time)
+#                      + (replay as B - replay as recorded)
+#   wall predicted   = A's copy + delete walls + the same difference of
+#                      the replays' copy + delete walls
+#   model            = the replay as B's device time, against B's
+#                      ledger (the model's own time per request, summed)
+# and the table gives the mean over A's runs against the mean of B's
+# runs, with the error in % of B's.
+#
+#   BUILD=DIR   where wcanalyze was built (default: build/)
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$top/build}
+wcanalyze=$build/wcanalyze
+samples=$top/samples
+update=
+tsv=
+
+usage() {
+	echo "usage: what-if-validate.sh [--samples DIR] [--update FILE] [--tsv FILE]" >&2
+	exit 2
+}
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--samples) [[ $# -ge 2 ]] || usage; samples=$2; shift 2 ;;
+	--update) [[ $# -ge 2 ]] || usage; update=$2; shift 2 ;;
+	--tsv) [[ $# -ge 2 ]] || usage; tsv=$2; shift 2 ;;
+	*) usage ;;
+	esac
+done
+[[ -x $wcanalyze ]] || { echo "what-if-validate: $wcanalyze not built: run make" >&2; exit 1; }
+command -v jq >/dev/null || { echo "what-if-validate: needs jq" >&2; exit 1; }
+export WCANALYZE_DISKS=${WCANALYZE_DISKS:-$top/capture/disks}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/wcwhatif.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# capture.conf values reach Markdown and specs: plain words only.
+conf_value() {
+	local v
+	v=$(sed -n "s/^$2 = //p" "$1" | head -n 1)
+	[[ -z $v || $v =~ ^[A-Za-z0-9._-]+$ ]] || {
+		echo "what-if-validate: $1: $2 = '$v' is not a plain word" >&2
+		exit 1
+	}
+	printf '%s' "$v"
+}
+
+shopt -s nullglob
+found=("$samples"/*.tar "$samples"/*.tar.{xz,gz,zst,bz2})
+archives=()
+[[ ${#found[@]} -eq 0 ]] || mapfile -d '' -t archives < <(printf '%s\0' "${found[@]}" | LC_ALL=C sort -z)
+[[ ${#archives[@]} -gt 0 ]] || { echo "what-if-validate: no captures in $samples" >&2; exit 1; }
+
+# index: disk fs cache barrier name archive ledger-busy-s
+: >"$work/index"
+for a in "${archives[@]}"; do
+	tar -xOf "$a" --wildcards --no-wildcards-match-slash '*/capture.conf' >"$work/conf" 2>/dev/null ||
+		continue
+	name=$(conf_value "$work/conf" name)
+	fs=$(conf_value "$work/conf" fs)
+	wc=$(conf_value "$work/conf" write_cache)
+	bar=$(conf_value "$work/conf" barrier)
+	disk=$(conf_value "$work/conf" disk_model)
+	[[ -n $name && -n $disk && $disk != loop && $fs =~ ^(xfs|ext3|ext4)$ &&
+		$wc =~ ^(on|off)$ && $bar =~ ^(on|off)$ ]] || continue
+	# The ledger's busy time: each command's end (less wcdisk's own
+	# lateness) minus its start; destage rows are not commands.
+	ledger=$(tar -xOf "$a" --wildcards --no-wildcards-match-slash '*/ledger.tsv' 2>/dev/null |
+		awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			$c["op"] ~ /^[RWFD]$/ { s += $c["end_ns"] - $c["late_ns"] - $c["start_ns"] }
+			END { printf "%.9f", s / 1e9 }')
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$disk" "$fs" "$wc" "$bar" "$name" "$a" "$ledger" >>"$work/index"
+done
+[[ -s $work/index ]] || { echo "what-if-validate: no model-disk captures in $samples" >&2; exit 1; }
+
+cp "$work/index" "$work/configs"
+
+# One wcanalyze run per capture A, with a what-if for every B.
+# rows: A-config B-config A-name rec-busy rec-wall base-busy base-wall
+#       pred-busy pred-wall
+# shellcheck disable=SC2016 # the $ are jq's
+jq_rows='
+def busy: .window_s - .time_s.idle;
+def wall: [.phases[] | select(.name == "copy" or .name == "delete") | .wall_s] | add;
+.captures as $c
+| $c[2:][] as $w
+| [ $c[0].name, ($c[0] | busy), ($c[0] | wall), ($c[1] | busy), ($c[1] | wall),
+    $w.name, ($w | busy), ($w | wall) ]
+| map(tostring) | join("\t")'
+: >"$work/rows"
+while IFS=$'\t' read -r disk fs wc bar name a _; do
+	specs=()
+	targets=()
+	while IFS=$'\t' read -r d2 _ wc2 bar2; do
+		if [[ $d2 == "$disk" && "$wc2,$bar2" != "$wc,$bar" ]]; then
+			specs+=(--what-if "cache=$wc2,barrier=$bar2")
+		elif [[ $d2 != "$disk" && "$wc2,$bar2" == "$wc,$bar" ]]; then
+			specs+=(--what-if "disk=$d2")
+		else
+			continue
+		fi
+		targets+=("$d2 $fs $wc2 $bar2")
+	done < <(awk -F'\t' -v fs="$fs" '$2 == fs { print $1 "\t" $2 "\t" $3 "\t" $4 }' "$work/configs" | sort -u)
+	[[ ${#specs[@]} -gt 0 ]] || continue
+	"$wcanalyze" --format json "${specs[@]}" "$a" 2>"$work/err" >"$work/json" || {
+		echo "what-if-validate: $a: $(cat "$work/err")" >&2
+		exit 1
+	}
+	i=0
+	while IFS=$'\t' read -r _ rb rw bb bw _ pb pw; do
+		printf '%s %s %s %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$disk" "$fs" "$wc" "$bar" \
+			"${targets[$i]}" "$name" "$rb" "$rw" "$bb" "$bw" "$pb" "$pw" >>"$work/rows"
+		i=$((i + 1))
+	done < <(jq -r "$jq_rows" "$work/json")
+done <"$work/index"
+
+# B's recorded figures, per configuration: mean busy, wall, ledger.
+awk -F'\t' '{ print $1 " " $2 " " $3 " " $4 "\t" $5 }' "$work/index" >"$work/names"
+awk -F'\t' -v OFS='\t' '
+FILENAME == ARGV[1] { cfg[$5] = $1 " " $2 " " $3 " " $4; led[$5] = $7; next }
+# A -> B rows: the recorded A row holds A`s own busy and wall
+{ n = $3; if (!(n in seen)) { seen[n] = 1; c = cfg[n]; rb[c] += $4; rw[c] += $5; lb[c] += led[n]; k[c]++ } }
+END { for (c in k) print c, rb[c] / k[c], rw[c] / k[c], lb[c] / k[c], k[c] }' \
+	"$work/index" "$work/rows" >"$work/recorded"
+[[ -z $tsv ]] || cp "$work/rows" "$tsv"
+
+awk -F'\t' '
+function pct(p, r) { return r > 0 ? sprintf("%+.1f %%", (p - r) / r * 100) : "-" }
+function cfg(s,   f) { split(s, f, " "); return f[1] " " f[2] " cache " f[3] ", barriers " f[4] }
+FILENAME == ARGV[1] { rb[$1] = $2; rw[$1] = $3; lb[$1] = $4; runs[$1] = $5; next }
+{
+	key = $1 "\t" $2
+	if (!(key in n)) order[++npairs] = key
+	n[key]++
+	pd[key] += $4 + ($8 - $6)
+	pw[key] += $5 + ($9 - $7)
+	pm[key] += $8
+}
+END {
+	print "| from A | predict B | A runs | device predicted (s) | B recorded | error | wall predicted (s) | B recorded | error | model (s) | B ledger | error |"
+	print "|---|---|---|---|---|---|---|---|---|---|---|---|"
+	for (i = 1; i <= npairs; i++) {
+		key = order[i]
+		split(key, ab, "\t")
+		b = ab[2]
+		d = pd[key] / n[key]; w = pw[key] / n[key]; m = pm[key] / n[key]
+		printf "| %s | %s | %d | %.3f | %.3f | %s | %.2f | %.2f | %s | %.3f | %.3f | %s |\n",
+			cfg(ab[1]), cfg(b), n[key], d, rb[b], pct(d, rb[b]), w, rw[b], pct(w, rw[b]),
+			m, lb[b], pct(m, lb[b])
+	}
+}' "$work/recorded" "$work/rows" >"$work/table"
+
+# The errors by kind of pair: within one disk where B's flushes are in
+# A's capture too (or B has none), within one disk where B needs flushes
+# A's capture lacks (B with the cache and barriers on, A without), and
+# across disks.
+awk -F'|' '
+function num(s) { gsub(/[ %+]/, "", s); return s + 0 }
+function abs(x) { return x < 0 ? -x : x }
+NR > 2 {
+	a = $2; b = $3
+	split(a, A, " "); split(b, B, " ")
+	if (A[1] != B[1]) g = 3
+	else if (b ~ /cache on, barriers on/ && a !~ /cache on, barriers on/) g = 2
+	else g = 1
+	n[g]++
+	d = abs(num($7)); w = abs(num($10)); m = abs(num($13))
+	sd[g] += d; sw[g] += w; sm[g] += m
+	if (d <= 10) kd[g]++
+	if (w <= 10) kw[g]++
+	if (m <= 10) km[g]++
+	if (d > xd[g]) xd[g] = d
+	if (w > xw[g]) xw[g] = w
+	if (m > xm[g]) xm[g] = m
+}
+END {
+	name[1] = "one disk, B'"'"'s flushes in A"
+	name[2] = "one disk, B needs flushes A lacks"
+	name[3] = "across disks"
+	print ""
+	print "| pairs | n | device within 10 % | mean, largest error | wall within 10 % | mean, largest error | model within 10 % of the ledger | mean, largest error |"
+	print "|---|---|---|---|---|---|---|---|"
+	for (g = 1; g <= 3; g++) {
+		if (!n[g]) continue
+		printf "| %s | %d | %d | %.1f %%, %.1f %% | %d | %.1f %%, %.1f %% | %d | %.1f %%, %.1f %% |\n",
+			name[g], n[g], kd[g], sd[g] / n[g], xd[g], kw[g], sw[g] / n[g], xw[g],
+			km[g], sm[g] / n[g], xm[g]
+	}
+}' "$work/table" >"$work/summary"
+cat "$work/summary" >>"$work/table"
+
+if [[ -z $update ]]; then
+	cat "$work/table"
+	exit 0
+fi
+begin='<!-- what-if-table: begin (scripts/what-if-validate.sh --update) -->'
+end='<!-- what-if-table: end -->'
+[[ $(grep -cxF "$begin" "$update") -eq 1 && $(grep -cxF "$end" "$update") -eq 1 ]] || {
+	echo "what-if-validate: $update: needs one line '$begin' and one '$end'" >&2
+	exit 1
+}
+awk -v begin="$begin" -v end="$end" -v table="$work/table" '
+$0 == begin { print; while ((getline l < table) > 0) print l; skip = 1; next }
+$0 == end { skip = 0 }
+!skip' "$update" >"$work/page"
+cat "$work/page" >"$update"
