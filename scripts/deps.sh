@@ -11,6 +11,8 @@
 #                           clang with libFuzzer (t49 fuzzes briefly)
 #   scripts/deps.sh fuzz    that of build, and clang with libFuzzer
 #                           ("make fuzz", tests/fuzz/)
+#   scripts/deps.sh fio     that of build, and fio (bench/wcdisk_fio.sh: the
+#                           model disk against published figures)
 #
 # As root on a Debian-like system it runs apt-get for what is missing and
 # says so; otherwise, or with --no-install (plain "make": packagers and CI
@@ -62,6 +64,9 @@ check_needs=(
 demo_needs=(
 	gnuplot:gnuplot-nox
 )
+fio_needs=(
+	fio:fio
+)
 fuzz_needs=(
 	clang-14:clang-14
 	file:/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a:libclang-rt-14-dev
@@ -72,6 +77,7 @@ build) needs=("${build_needs[@]}") ;;
 demo) needs=("${build_needs[@]}" "${demo_needs[@]}") ;;
 check) needs=("${build_needs[@]}" "${check_needs[@]}" "${fuzz_needs[@]}") ;;
 fuzz) needs=("${build_needs[@]}" "${fuzz_needs[@]}") ;;
+fio) needs=("${build_needs[@]}" "${fio_needs[@]}") ;;
 *) echo "deps.sh: unknown target '$what'" >&2; exit 2 ;;
 esac
 
