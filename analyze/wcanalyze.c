@@ -18,6 +18,7 @@
 #include "dump.h"
 #include "escape.h"
 #include "exitcodes.h"
+#include "filter.h"
 #include "input.h"
 #include "jobs.h"
 #include "report.h"
@@ -27,6 +28,14 @@
 #include "whatif.h"
 
 #define PROG "wcanalyze"
+
+/* Long options without a letter. */
+enum {
+	OPT_WINDOW = 256,
+	OPT_PHASE,
+	OPT_DEVICE,
+	OPT_PROCESS,
+};
 
 enum mode {
 	MODE_ANALYZE,   /* the default: attribute elapsed time */
@@ -47,6 +56,8 @@ struct options {
 	const char *trace;                  /* --export-trace FILE, or "-"
 	                                     * for --format trace-event */
 	bool trace_only;                    /* --format trace-event */
+	struct wc_filter filter;            /* --window, --phase, --device,
+	                                     * --process */
 	unsigned jobs;                      /* --jobs; 0: online CPUs */
 	struct wc_whatif_spec specs[WC_WHATIF_MAX_SPECS];   /* --what-if */
 	size_t nspecs;
@@ -58,7 +69,10 @@ static void usage(FILE *fp)
 		"usage: " PROG " [--format text|json|csv|trace-event]\n"
 		"                 [--journal START+LEN] [--media-rate MB/s]\n"
 		"                 [--baseline NAME] [--runs] [--output DIR]\n"
-		"                 [--export-trace FILE] [--jobs N] INPUT...\n"
+		"                 [--export-trace FILE] [--jobs N]\n"
+		"                 [--window START,END] [--phase NAME]\n"
+		"                 [--device MAJ,MIN|NAME] [--process PID|COMM]\n"
+		"                 INPUT...\n"
 		"       " PROG " --what-if SPEC [--what-if SPEC]... [--format F]\n"
 		"                 [--journal START+LEN] [--output DIR] INPUT\n"
 		"       " PROG " --dump INPUT...\n"
@@ -85,6 +99,17 @@ static void usage(FILE *fp)
 		"                  index.html) into DIR and print index.html's path\n"
 		"  -t, --export-trace FILE\n"
 		"                  also write the timeline (as trace-event) to FILE\n"
+		"      --window START,END\n"
+		"                  only requests completed from START to END seconds\n"
+		"                  after the start (of --phase's phase, if given);\n"
+		"                  END may be left out: to the end\n"
+		"      --phase NAME\n"
+		"                  only the phase NAME of phases.tsv\n"
+		"      --device MAJ,MIN|NAME\n"
+		"                  only that device (NAME as capture.conf gives it)\n"
+		"      --process PID|COMM\n"
+		"                  only requests that PID or command COMM queued\n"
+		"                  (or, for a flush, asked for)\n"
 		"  -j, --jobs N    analyse up to N inputs at once (default: the\n"
 		"                  number of CPUs); the report is the same\n"
 		"  -w, --what-if SPEC\n"
@@ -553,12 +578,17 @@ int main(int argc, char **argv)
 		{ "what-if", required_argument, NULL, 'w' },
 		{ "export-trace", required_argument, NULL, 't' },
 		{ "runs", no_argument, NULL, 'R' },
+		{ "window", required_argument, NULL, OPT_WINDOW },
+		{ "phase", required_argument, NULL, OPT_PHASE },
+		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "process", required_argument, NULL, OPT_PROCESS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct options o = { .mode = MODE_ANALYZE, .format = WC_FORMAT_TEXT,
-			     .analysis = WC_ANALYSIS_OPTS_INIT };
+			     .analysis = WC_ANALYSIS_OPTS_INIT,
+			     .filter = WC_FILTER_INIT };
 	int c, i, nstdin;
 
 	opterr = 0;
@@ -577,6 +607,27 @@ int main(int argc, char **argv)
 			if (wc_format_parse(optarg, &o.format) < 0)
 				return usage_error("unknown format '%s' (text, json, "
 						   "csv or trace-event)", optarg);
+			break;
+		case OPT_WINDOW:
+			if (wc_filter_parse_window(&o.filter, optarg) < 0)
+				return usage_error("bad --window '%s' (START,END in "
+						   "seconds, START < END; END may be "
+						   "left out)", optarg);
+			break;
+		case OPT_PHASE:
+			if (wc_filter_parse_phase(&o.filter, optarg) < 0)
+				return usage_error("bad --phase '%s' (a phase name "
+						   "of phases.tsv)", optarg);
+			break;
+		case OPT_DEVICE:
+			if (wc_filter_parse_device(&o.filter, optarg) < 0)
+				return usage_error("bad --device '%s' (MAJ,MIN or a "
+						   "name capture.conf gives)", optarg);
+			break;
+		case OPT_PROCESS:
+			if (wc_filter_parse_process(&o.filter, optarg) < 0)
+				return usage_error("bad --process '%s' (a pid or a "
+						   "command name)", optarg);
 			break;
 		case 't':
 			o.trace = optarg;
@@ -636,6 +687,8 @@ int main(int argc, char **argv)
 	}
 	o.inputs = argv + optind;
 	o.ninputs = argc - optind;
+	if (wc_filter_any(&o.filter))
+		o.analysis.filter = &o.filter;
 	if (o.ninputs == 0)
 		return usage_error("%s", "no INPUT given");
 	/* Standard input can be read once: a second "-" would be an empty

@@ -44,7 +44,8 @@ static struct wc_request mk(uint32_t dev, uint64_t q, uint64_t d, uint64_t c,
 static struct wc_account *open_ac(double rate, const struct wc_phase_window *ph,
 				  size_t nph)
 {
-	struct wc_account_conf conf = { rate, nph, ph };
+	struct wc_account_conf conf = { .media_rate = rate, .nphases = nph,
+					.phases = ph };
 	struct wc_account *ac = NULL;
 	struct wc_err err;
 

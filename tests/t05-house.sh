@@ -20,7 +20,7 @@ declare -A stage=(
 	# side files and the recorder's parts read or write raw records
 	[capture]=3 [recorder]=3 [merge]=3
 	[input]=4
-	[tracker]=5 [btt]=5
+	[tracker]=5 [btt]=5 [filter]=5
 	[classify]=6
 	# the replay: requests from the tracker again, in virtual time
 	[replay]=6

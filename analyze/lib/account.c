@@ -58,19 +58,23 @@ struct adev {
 /* The phases' starts and ends cut time into spans; inside one span
  * (between two neighbouring edges, both excluded) every phase either
  * covers all of it or none of it. */
-#define MAX_EDGES (2 * WC_MAX_PHASES)
+/* The phases, and the filter's window as one more (conf.has_window). */
+#define MAX_PHASES (WC_MAX_PHASES + 1)
+#define MAX_EDGES (2 * MAX_PHASES)
 #define MAX_SPANS (MAX_EDGES + 1)
 
 struct wc_account {
 	double media_rate;
-	size_t nphases;
-	struct wc_phase_window phases[WC_MAX_PHASES];
+	size_t nphases;                  /* the conf's, and the window */
+	struct wc_phase_window phases[MAX_PHASES];
+	bool has_window;                 /* phases[nphases - 1] is it */
+	bool window_in_trace;
 	/* Span k lies between edges[k - 1] and edges[k] (0 and UINT64_MAX
 	 * at the ends); cover[k] lists the ncover[k] phases that cover it. */
 	size_t nedges;
 	uint64_t edges[MAX_EDGES];
 	unsigned char ncover[MAX_SPANS];
-	unsigned char cover[MAX_SPANS][WC_MAX_PHASES];
+	unsigned char cover[MAX_SPANS][MAX_PHASES];
 	/* The span of the last completion: (span_lo, span_hi), its phases. */
 	uint64_t span_lo, span_hi;
 	const unsigned char *span_cover;
@@ -265,6 +269,11 @@ static struct adev *dev_get(struct wc_account *ac, uint32_t device)
 		d->phases[i].f.device = device;
 	ac->devs[wc_devtab_add(&ac->devtab, device)] = d;
 	return ac->last = d;
+}
+
+int wc_account_add_device(struct wc_account *ac, uint32_t device)
+{
+	return dev_get(ac, device) ? 0 : -1;
 }
 
 /* What a request adds to every figure that counts it (its device's, and
@@ -711,6 +720,17 @@ void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last)
 {
 	size_t i, p;
 
+	if (ac->has_window && ac->window_in_trace) {
+		/* Slices lie within [first, last]: cutting the window to it
+		 * takes only idle time away. */
+		struct wc_phase_window *w = &ac->phases[ac->nphases - 1];
+
+		w->start = w->start > first ? w->start : first;
+		w->end = w->end < last ? w->end : last;
+		if (w->end < w->start)
+			w->end = w->start;
+	}
+
 	for (i = 0; i < wc_devtab_count(&ac->devtab); i++) {
 		struct adev *d = ac->devs[i];
 
@@ -728,6 +748,12 @@ void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last)
 		for (p = 0; p < ac->nphases; p++)
 			fig_finish(&d->phases[p], ac->phases[p].start,
 				   ac->phases[p].end, d->rate);
+		if (ac->has_window) {
+			uint64_t unfinished = d->whole.f.unfinished;
+
+			d->whole = d->phases[ac->nphases - 1];
+			d->whole.f.unfinished = unfinished;
+		}
 	}
 	sort_tally(ac->waits, ac->nwaits);
 }
@@ -789,6 +815,13 @@ int wc_account_open(struct wc_account **out, const struct wc_account_conf *conf,
 	if (conf->nphases)
 		memcpy(ac->phases, conf->phases,
 		       conf->nphases * sizeof(ac->phases[0]));
+	if (conf->has_window) {
+		/* The window is a phase like the others, whose figures
+		 * become the device's at the end. */
+		ac->has_window = true;
+		ac->window_in_trace = conf->window_in_trace;
+		ac->phases[ac->nphases++] = conf->window;
+	}
 	spans_init(ac);
 	*out = ac;
 	return 0;
@@ -813,7 +846,7 @@ int wc_account_find(const struct wc_account *ac, uint32_t device)
 const struct wc_figures *wc_account_phase(const struct wc_account *ac,
 					  size_t i, size_t p)
 {
-	if (i >= wc_devtab_count(&ac->devtab) || p >= ac->nphases)
+	if (i >= wc_devtab_count(&ac->devtab) || p >= ac->nphases - ac->has_window)
 		return NULL;
 	return &ac->devs[i]->phases[p].f;
 }

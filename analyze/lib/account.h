@@ -115,6 +115,15 @@ struct wc_account_conf {
 	double media_rate;               /* bytes/s; 0: estimate from trace */
 	size_t nphases;                  /* <= WC_MAX_PHASES */
 	const struct wc_phase_window *phases;
+	/* A window (filter.h) to take the figures of a device over instead
+	 * of [first, last]: the model's slices cut to it as a phase's are,
+	 * so that the figures of two windows side by side add up to those
+	 * of the two as one.  The flushers and waits stay the whole
+	 * trace's. */
+	bool has_window;
+	struct wc_phase_window window;
+	bool window_in_trace;            /* cut it to wc_account_finish()'s
+	                                  * [first, last] */
 };
 
 struct wc_account;
@@ -125,6 +134,11 @@ int wc_account_open(struct wc_account **out, const struct wc_account_conf *conf,
  * unfinished ones (rq->completed false) are only counted. */
 void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 		    enum wc_cat cat, const char *comm);
+/* Follows DEVICE from now on though no request of it came yet: a
+ * filtered analysis whose window holds none of the main device's
+ * requests still has its figures (all idle).  -1 when out of memory or
+ * past WC_MAX_DEVICES. */
+int wc_account_add_device(struct wc_account *ac, uint32_t device);
 /* Closes the window.  When no event was seen, pass first = last = 0. */
 void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last);
 

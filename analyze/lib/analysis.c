@@ -24,6 +24,8 @@ struct wc_analysis {
 	int main_index;
 	bool partial;
 	char main_missing[200];     /* why the destination has no figures */
+	char filter[320];           /* the filters in words, or "" */
+	bool filter_device;         /* the main device is the filter's */
 	size_t nwarnings;
 	char warnings[WC_ANALYSIS_MAX_WARNINGS][320];
 };
@@ -169,6 +171,19 @@ struct run {
 	wc_request_source rnext;
 	void *rctx;
 	uint64_t first, last;
+	/* The accountant opens at the first request (or the end): a window
+	 * from the capture's start needs its first event's time. */
+	struct wc_account_conf conf;
+	struct wc_phase_window win[WC_MAX_PHASES];
+	struct wc_tracker *tr;
+	/* With o->filter: a copy, its device looked up; the window once
+	 * known (win_known). */
+	bool filtering;
+	struct wc_filter filt;
+	bool phase_known;             /* filt.phase found: pstart, pend */
+	uint64_t pstart, pend;
+	bool win_known;
+	struct wc_filter_window fw;
 };
 
 /* The tracker's source over a source of single events (run_source): every
@@ -247,13 +262,90 @@ static void trace_request(struct run *run, const struct wc_request *rq,
 	wc_traceevent_request(run->o->trace, rq, cat, comm, cause);
 }
 
+/* The filter's window, once the capture's first event is known; the
+ * phases cut to it. */
+static void filter_window(struct run *run)
+{
+	struct wc_analysis *a = run->a;
+	uint64_t origin = run->tr ? wc_tracker_stats(run->tr)->first_time :
+				    run->first;
+	size_t i;
+
+	if (origin == WC_NO_TIME)
+		origin = 0;
+	if (run->filt.phase[0] && !run->phase_known) {
+		/* No such phase: an empty window at the start. */
+		run->fw.start = run->fw.end = origin;
+	} else {
+		wc_filter_window_of(&run->filt, origin, run->phase_known,
+				    run->pstart, run->pend, &run->fw);
+	}
+	run->win_known = true;
+	for (i = 0; i < a->nphases; i++) {
+		struct wc_phase_result *p = &a->phases[i];
+
+		p->start = p->start > run->fw.start ? p->start : run->fw.start;
+		p->end = p->end < run->fw.end ? p->end : run->fw.end;
+		if (p->end < p->start)
+			p->end = p->start;
+		p->wall_s = (double)(p->end - p->start) / 1e9;
+		run->win[i].start = p->start;
+		run->win[i].end = p->end;
+	}
+}
+
+/* Opens the accountant over the phases, cut to the filter's window. */
+static int account_ready(struct run *run, struct wc_err *err)
+{
+	if (run->a->ac)
+		return 0;
+	if (run->filtering && !run->win_known)
+		filter_window(run);
+	if (run->filtering) {
+		run->conf.has_window = true;
+		run->conf.window.start = run->fw.start;
+		run->conf.window.end = run->fw.end;
+		/* A phase is phases.tsv's, as its figures are without a
+		 * filter; any other window is within the trace's events:
+		 * no idle time made up past its last. */
+		run->conf.window_in_trace = !run->phase_known;
+	}
+	if (wc_account_open(&run->a->ac, &run->conf, err) < 0)
+		return -1;
+	/* A window may hold none of the main device's requests: it is
+	 * still the device the report is of. */
+	if (run->filtering && (run->a->filter_device || run->a->meta.main_from_conf) &&
+	    wc_account_add_device(run->a->ac, run->a->meta.main_device) < 0)
+		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+				  "out of memory");
+	return 0;
+}
+
+/* True when rq passes the device and process filters. */
+static bool filter_pass(const struct run *run, const struct wc_request *rq)
+{
+	const char *comm = NULL, *cause = NULL;
+
+	if (run->in) {
+		comm = wc_input_comm(run->in, rq->pid);
+		if (rq->has_cause)
+			cause = wc_input_comm(run->in, rq->cause_pid);
+	}
+	return wc_filter_keep(&run->filt, rq, comm, cause);
+}
+
 /* One request to the series (when kept) and the accountant. */
 static inline int add_request(struct run *run, const struct wc_request *rq,
 			      bool series, struct wc_err *err)
 {
-	enum wc_cat cat = wc_classify(&run->cl, rq);
+	enum wc_cat cat;
 	const char *comm = NULL;
 
+	if (!run->a->ac && account_ready(run, err) < 0)
+		return -1;
+	if (run->filtering && !filter_pass(run, rq))
+		return 0;
+	cat = wc_classify(&run->cl, rq);
 	if (series && add_series(run->a, rq, cat, err) < 0)
 		return -1;
 	if (run->o->trace)
@@ -267,12 +359,49 @@ static inline int add_request(struct run *run, const struct wc_request *rq,
 /* Requests taken from the tracker at once: one call for many. */
 #define WC_ANALYSIS_REQUESTS 32
 
+/* The filter of o, its device and phase looked up in the capture's
+ * metadata (what cannot be found is a warning, and nothing passes). */
+static void filter_setup(struct run *run)
+{
+	struct wc_analysis *a = run->a;
+	const char *names[WC_MAX_DEVICES];
+	uint32_t devs[WC_MAX_DEVICES];
+	size_t i;
+
+	run->filtering = true;
+	run->filt = *run->o->filter;
+	wc_filter_describe(&run->filt, a->filter, sizeof(a->filter));
+	for (i = 0; i < a->meta.ndevices; i++) {
+		devs[i] = a->meta.devices[i].device;
+		names[i] = a->meta.devices[i].name;
+	}
+	if (run->filt.has_device &&
+	    !wc_filter_resolve_device(&run->filt, devs, names, a->meta.ndevices))
+		warn(a, "%s: --device %s: capture.conf names no such device: "
+		     "nothing passes the filter", a->meta.name,
+		     run->filt.device_name);
+	if (run->filt.has_device && run->filt.device_known) {
+		/* The figures are of the device filtered on. */
+		a->meta.main_device = run->filt.device;
+		a->filter_device = true;
+	}
+	for (i = 0; run->filt.phase[0] && i < a->nphases && !run->phase_known; i++)
+		if (!strcmp(a->phases[i].name, run->filt.phase)) {
+			run->phase_known = true;
+			run->pstart = a->phases[i].start;
+			run->pend = a->phases[i].end;
+		}
+	if (run->filt.phase[0] && !run->phase_known)
+		warn(a, "%s: --phase %s: phases.tsv has no such phase: nothing "
+		     "passes the filter", a->meta.name, run->filt.phase);
+}
+
 static int analyse(struct run *run, const struct wc_phase *phases,
 		   size_t nphases, struct wc_err *err)
 {
 	struct wc_analysis *a = run->a;
-	struct wc_phase_window win[WC_MAX_PHASES];
-	struct wc_account_conf conf = { 0 };
+	struct wc_phase_window *win = run->win;
+	struct wc_account_conf *conf = &run->conf;
 	struct wc_tracker *tr = NULL;
 	struct wc_request rqs[WC_ANALYSIS_REQUESTS];
 	bool series = run->o->series;
@@ -297,12 +426,11 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 	}
 	a->nphases = nphases;
 	a->has_series = run->o->series;
-	conf.media_rate = run->o->media_rate;
-	conf.nphases = nphases;
-	conf.phases = win;
-
-	if (wc_account_open(&a->ac, &conf, err) < 0)
-		goto fail;
+	conf->media_rate = run->o->media_rate;
+	conf->nphases = nphases;
+	conf->phases = win;
+	if (run->o->filter && wc_filter_any(run->o->filter))
+		filter_setup(run);
 	if (te) {
 		wc_traceevent_begin(te, a->meta.name);
 		for (i = 0; i < a->meta.ndevices; i++)
@@ -327,6 +455,7 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 	if ((run->in ? wc_tracker_open_batch(&tr, feed_batch, run, err) :
 		       wc_tracker_open_source(&tr, feed, run, err)) < 0)
 		goto fail;
+	run->tr = tr;
 
 	while ((r = wc_tracker_next_batch(tr, rqs, WC_ANALYSIS_REQUESTS, &n,
 					  err)) > 0) {
@@ -342,9 +471,12 @@ finish:
 		wc_traceevent_end(te, phases, nphases);
 	if (a->btt && wc_btt_status(a->btt, err) < 0)
 		goto fail_tracker;
+	if (account_ready(run, err) < 0)
+		goto fail_tracker;
 	first = a->stats.first_time == WC_NO_TIME ? 0 : a->stats.first_time;
 	last = a->stats.last_time == WC_NO_TIME ? 0 : a->stats.last_time;
 	wc_account_finish(a->ac, first, last);
+	run->tr = NULL;
 	a->meta.events = a->stats.events;
 	wc_tracker_free(tr);
 	return r < 0 ? -1 : 0;
@@ -352,6 +484,7 @@ finish:
 fail_tracker:
 	wc_tracker_free(tr);
 fail:
+	run->tr = NULL;
 	return -1;
 }
 
@@ -389,6 +522,11 @@ static void pick_main(struct wc_analysis *a)
 	uint64_t best = 0;
 
 	a->main_index = -1;
+	if (a->filter_device) {
+		/* Only that device's requests passed. */
+		a->main_index = wc_account_find(a->ac, a->meta.main_device);
+		return;
+	}
 	if (a->meta.main_from_conf)
 		a->main_index = wc_account_find(a->ac, a->meta.main_device);
 	if (a->main_index < 0 && a->meta.main_from_conf)
@@ -698,6 +836,11 @@ const char *wc_analysis_warning(const struct wc_analysis *a, size_t i)
 const char *wc_analysis_main_missing(const struct wc_analysis *a)
 {
 	return a->main_missing[0] ? a->main_missing : NULL;
+}
+
+const char *wc_analysis_filter(const struct wc_analysis *a)
+{
+	return a->filter[0] ? a->filter : NULL;
 }
 
 bool wc_analysis_partial(const struct wc_analysis *a)

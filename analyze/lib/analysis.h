@@ -47,6 +47,7 @@
 #include "account.h"
 #include "btt.h"
 #include "classify.h"
+#include "filter.h"
 #include "input.h"
 #include "series.h"
 #include "traceevent.h"
@@ -67,9 +68,14 @@ struct wc_analysis_opts {
 	 * An input read into it is read once, without the scan's
 	 * shortcut: what was written cannot be taken back. */
 	struct wc_traceevent *trace;
+	/* Which requests to look at (filter.h), or NULL: all.  Applied to
+	 * the tracker's requests before the classifier, the series, the
+	 * timeline and the accountant; the window and the phases are cut
+	 * to the filter's window. */
+	const struct wc_filter *filter;
 };
 
-#define WC_ANALYSIS_OPTS_INIT { false, 0, 0, 0.0, true, false, NULL }
+#define WC_ANALYSIS_OPTS_INIT { false, 0, 0, 0.0, true, false, NULL, NULL }
 
 /* One traced device as capture.conf describes it. */
 struct wc_device_meta {
@@ -201,6 +207,10 @@ const char *wc_analysis_warning(const struct wc_analysis *a, size_t i);
  * trace holds no I/O on ("capture.conf names device 7,0 as the
  * destination, but the trace holds I/O only on 7,1 and 7,2"), or NULL. */
 const char *wc_analysis_main_missing(const struct wc_analysis *a);
+
+/* The filters in words (filter.h, wc_filter_describe()), or NULL when
+ * the analysis ran without any. */
+const char *wc_analysis_filter(const struct wc_analysis *a);
 
 /* True when the input failed midway and only part of it was analysed. */
 bool wc_analysis_partial(const struct wc_analysis *a);

@@ -306,6 +306,18 @@ static void text_btt(FILE *f, const struct wc_sum_btt *b)
 			"%d were ignored)\n", b->ignored, WC_MAX_DEVICES);
 }
 
+/* The filters, when the analysis applied any: every figure below is
+ * of what passed them. */
+static void text_filter(FILE *f, const struct wc_sum_capture *sc,
+			const char *indent)
+{
+	if (!sc->filter)
+		return;
+	fprintf(f, "%sfiltered: ", indent);
+	wc_escape_text_put(f, sc->filter);
+	fputs("\n", f);
+}
+
 int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 		   struct wc_err *err)
 {
@@ -320,6 +332,7 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 	/* Names and settings are the input's: escaped for a terminal. */
 	fprintf(f, "capture %s\n", m->name[0] ?
 		wc_escape_text(m->name, e, sizeof(e)) : "(unnamed)");
+	text_filter(f, sc, "  ");
 	fprintf(f, "  fs %s, write cache %s, barriers %s\n",
 		m->fs[0] ? wc_escape_text(m->fs, e, sizeof(e)) : "?",
 		wc_onoff(m->write_cache), wc_onoff(m->barrier));
@@ -822,6 +835,8 @@ int wc_report_compare_detail(FILE *f, const struct wc_summary *s,
 		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
 				  "out of memory");
 	text_findings(f, s);
+	if (s->ncaps)
+		text_filter(f, &s->caps[0], "");
 	fprintf(f, "time on the main device, seconds; wc = write cache, "
 		"bar = barriers;\nposn = positioning part of jrnl+meta+data%s"
 		"\n\n", s->any_runs ? ";\ngroups: runs of one configuration, "
@@ -1208,6 +1223,11 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 	fprintf(f, "    {\n      \"name\": ");
 	json_str(f, m->name);
 	fprintf(f, ",\n      \"group\": %zu", sc->group + 1);
+	if (sc->filter) {
+		/* Only when filtered: the schema's other keys never move. */
+		fprintf(f, ",\n      \"filter\": ");
+		json_str(f, sc->filter);
+	}
 	fprintf(f, ",\n      \"fs\": ");
 	if (m->fs[0])
 		json_str(f, m->fs);

@@ -208,6 +208,7 @@ static int fill_devices(struct wc_sum_capture *c, const struct wc_analysis *a)
 
 	c->partial = wc_analysis_partial(a);
 	c->missing = wc_analysis_main_missing(a);
+	c->filter = wc_analysis_filter(a);
 	c->tracking = wc_analysis_tracker_stats(a);
 	btt_of(&c->btt, wc_analysis_btt(a));
 	pos_all = v[WC_COL_JOURNAL] + v[WC_COL_METADATA] + v[WC_COL_DATA];

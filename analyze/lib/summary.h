@@ -192,6 +192,8 @@ struct wc_sum_capture {
 	size_t group;                  /* index into the groups */
 	struct wc_sum_figs figs;
 	bool partial;                  /* the input ended early */
+	const char *filter;            /* the filters the analysis applied,
+	                                * in words (filter.h), or NULL */
 	const char *missing;           /* why the main device has no figures
 	                                * (capture.conf names one the trace
 	                                * has no I/O on), or NULL */

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# t50-filters.sh - --window, --phase, --device and --process (issue 27):
+# a filtered report's parts sum to its window to the nanosecond; the
+# window holds the requests --dump shows completing in it; the phase
+# is its window; the device becomes the main one; the processes'
+# requests partition the capture's (each request is one process's: a
+# flush is the thread's that asked for it); the header says what was
+# filtered; bad values are usage errors.
+# shellcheck source=tests/lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+
+SAMPLE=$TOP/samples/loop-ext4-cache-on-barrier-on-run1.tar.xz
+cd "$TMP"
+"$WCANALYZE" --dump "$SAMPLE" >dump.txt
+
+# json ARGS...: the report of the sample with ARGS.
+json() { "$WCANALYZE" --format json "$@" "$SAMPLE"; }
+# sums FILE: exits 1 unless the parts sum to the window, in nanoseconds.
+sums() {
+	jq -e '.captures[0] | ([.time_s[] * 1e9 | round] | add) == (.window_s * 1e9 | round)' "$1" >/dev/null
+}
+# requests FILE: the main device's completed requests.
+requests() { jq '[.captures[0].requests[]] | add' "$1"; }
+# dump_requests DEV FROM TO: completions of requests in --dump on DEV
+# with a time in [FROM, TO] (a flush's "C FN", or one with "+ N"; not
+# the empty completion that ends a flush sequence).
+dump_requests() {
+	awk -v d="$1" -v a="$2" -v b="$3" \
+		'$1 == d && $6 == "C" && $4 >= a && $4 <= b && ($9 == "+" || $7 == "FN")' dump.txt | wc -l
+}
+
+# ---- no filter: the reference ------------------------------------------
+json >all.json
+sums all.json || fail "unfiltered: parts do not sum to the window"
+all=$(requests all.json)
+[[ $all -eq $(dump_requests 7,0 0 1e9) ]] || fail "unfiltered: $all requests, --dump has $(dump_requests 7,0 0 1e9)"
+jq -e '.captures[0] | has("filter") | not' all.json >/dev/null || fail "unfiltered: a filter key"
+
+# ---- --window ----------------------------------------------------------
+for w in 2,6 0.5,1.25 5.02,5.04 '10,'; do
+	json --window "$w" >w.json || fail "--window $w: exit $?"
+	sums w.json || fail "--window $w: parts do not sum to the window"
+	from=${w%,*} to=${w#*,}
+	end=$(jq '.captures[0].window_s' all.json)
+	[[ -n $to ]] || to=$end
+	jq -e --argjson a "$from" --argjson b "$to" \
+		'.captures[0].window_s * 1e9 | round == (($b - $a) * 1e9 | round)' w.json >/dev/null ||
+		fail "--window $w: window $(jq '.captures[0].window_s' w.json) s"
+	want=$(dump_requests 7,0 "$from" "$to")
+	got=$(requests w.json)
+	[[ $got -eq $want ]] || fail "--window $w: $got requests, --dump has $want completing in it"
+	jq -e '.captures[0].filter | startswith("window ")' w.json >/dev/null || fail "--window $w: not in the header"
+done
+"$WCANALYZE" --window 2,6 "$SAMPLE" | grep -q '^  filtered: window 2 s to 6 s from the start$' ||
+	fail "--window: the text report's header does not say it"
+
+# Two windows side by side add up to the two as one: the slices of the
+# whole trace cut to each (a request served across 5.03 s is split).
+parts() { jq -c '.captures[0] | [(.time_s[] * 1e9 | round), ([.requests[]] | add)]' "$1"; }
+json --window 2,5.03 >a.json
+json --window 5.03,8 >b.json
+json --window 2,8 >ab.json
+jq -n -c --slurpfile a a.json --slurpfile b b.json \
+	'[$a[0], $b[0]] | map(.captures[0] | [(.time_s[] * 1e9 | round), ([.requests[]] | add)]) | transpose | map(add)' >sum.txt
+[[ $(cat sum.txt) == "$(parts ab.json)" ]] ||
+	fail "windows do not add up: $(cat sum.txt) against $(parts ab.json)"
+
+# ---- --phase, alone and with a window relative to it --------------------
+for p in copy delete; do
+	json --phase "$p" >p.json
+	sums p.json || fail "--phase $p: parts do not sum"
+	jq -e --arg p "$p" '.captures[0] as $c | ($c.phases[] | select(.name == $p) | .wall_s) as $w | ($c.window_s - $w | fabs) < 1e-9' p.json >/dev/null ||
+		fail "--phase $p: the window is not the phase's"
+	# The same figures as the unfiltered report's phase.
+	[[ $(jq -c '.captures[0] | [.time_s, .requests, .bytes]' p.json) == \
+		"$(jq -c --arg p "$p" '.captures[0].phases[] | select(.name == $p) | [.time_s, .requests, .bytes]' all.json)" ]] ||
+		fail "--phase $p: not the figures of the phase in the whole report"
+done
+json --phase delete --window 0.1,0.2 >pw.json
+sums pw.json || fail "--phase --window: parts do not sum"
+jq -e '.captures[0].window_s * 1e9 | round == 100000000' pw.json >/dev/null || fail "--phase delete --window 0.1,0.2: not 0.1 s"
+jq -e '.captures[0].filter == "window 0.1 s to 0.2 s of phase delete"' pw.json >/dev/null || fail "--phase --window: header"
+"$WCANALYZE" --phase nosuch "$SAMPLE" >/dev/null 2>err || fail "--phase nosuch: exit $?"
+grep -q 'no such phase' err || fail "--phase nosuch: no warning: $(cat err)"
+
+# ---- --device: by number and by capture.conf's name ---------------------
+for d in 7,2 7:2 loop2; do
+	json --device "$d" >d.json
+	sums d.json || fail "--device $d: parts do not sum"
+	jq -e '.captures[0].device == "7,2"' d.json >/dev/null || fail "--device $d: main device $(jq .captures[0].device d.json)"
+	[[ $(requests d.json) -eq $(dump_requests 7,2 0 1e9) ]] || fail "--device $d: requests"
+done
+
+# ---- --process: the processes partition the requests -------------------
+sum=0
+while read -r pid; do
+	json --process "$pid" >q.json
+	sums q.json || fail "--process $pid: parts do not sum"
+	sum=$((sum + $(requests q.json)))
+done < <(awk '$6 == "Q" || $6 == "D" { print $5 }' dump.txt | sort -un)
+[[ $sum -eq $all ]] || fail "--process: the processes' requests sum to $sum, not $all"
+# By name: jbd2's are the journal writes and the flushes its commits
+# asked for (kworkers dispatched them: "Q FWFSM [jbd2/loop0-8]", then
+# "D FN [kworker/0:2H]"); sync's are the two it queued itself ("Q FWS
+# [sync]"): 8 and 2 of the 10.
+json --process jbd2/loop0-8 >j.json
+jq -e '.captures[0].requests.flush == 8 and .captures[0].requests.journal == 12' j.json >/dev/null ||
+	fail "--process jbd2/loop0-8: $(jq -c .captures[0].requests j.json)"
+json --process sync >j.json
+jq -e '.captures[0].requests.flush == 2' j.json >/dev/null ||
+	fail "--process sync: $(jq -c .captures[0].requests j.json)"
+json --process jbd2/loop0-8 --window 2,6 --device loop0 >all3.json
+sums all3.json || fail "three filters: parts do not sum"
+jq -e '.captures[0].filter == "window 2 s to 6 s from the start; device loop0; process jbd2/loop0-8"' all3.json >/dev/null ||
+	fail "three filters: header $(jq .captures[0].filter all3.json)"
+
+# ---- usage errors --------------------------------------------------------
+for bad in "--window 5,2" "--window x,3" "--window 3" "--window -1,2" \
+	"--device 7," "--device ,1" "--process ''" "--phase ''"; do
+	eval "expect_exit 2 \"\$WCANALYZE\" $bad \"\$SAMPLE\""
+done
+echo "t50: ok"
