@@ -337,6 +337,32 @@ START_TEST(order_and_determinism)
 }
 END_TEST
 
+/* A second device the same model disk serves (a region): its requests
+ * are replayed on the one disk, so two dispatched at once are served one
+ * after the other; without the region it is another device, not
+ * replayed. */
+START_TEST(regions)
+{
+	struct wc_replay_conf c;
+	struct wc_request in[2], out[2];
+	struct wc_replay_stats st;
+
+	conf_of(&c);
+	in[0] = mk(RD, 100, 8, 0, 0, 10 * MS);
+	in[1] = mk(RD, 200, 8, 0, 0, 11 * MS);
+	in[1].device = 8;
+	ck_assert_uint_eq(replay(&c, in, 2, out, &st), 1);
+	ck_assert_uint_eq(st.other_devices, 1);
+	c.nregions = 1;
+	c.regions[0].device = 8;
+	c.regions[0].first_sector = 1u << 20;
+	ck_assert_uint_eq(replay(&c, in, 2, out, &st), 2);
+	ck_assert_uint_eq(out[1].device, 8);
+	ck_assert_uint_eq(out[1].sector, 8);
+	ck_assert_uint_ge(out[1].c_time, 2 * out[0].c_time);
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
 	Suite *s = suite_create("replay");
@@ -349,6 +375,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, parent_before_a_late_dispatch);
 	tcase_add_test(tc, slower_disk);
 	tcase_add_test(tc, order_and_determinism);
+	tcase_add_test(tc, regions);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -48,6 +48,14 @@ lab=$(awk -F, '$2 == "all" && $1 ~ /cache-off-barrier-on-run[123]$/ { s += $6 - 
 awk -v p="$pred" -v l="$lab" 'BEGIN { e = (p - l) / l; exit !(e < 0.10 && e > -0.10) }' ||
 	fail "cache off predicted $pred s of device time, recorded $lab s: more than 10 % off"
 
+# A plain trace (no capture.conf): replayed as recorded on hdd7200, and
+# said so.
+"$WCANALYZE" --what-if disk=ssd "$TOP/tests/fixtures/reader/ext4" >p.txt 2>p.err ||
+	fail "what-if on a plain trace: $(cat p.err)"
+grep -q 'names no model disk: replayed as recorded on hdd7200' p.err ||
+	fail "no word of the disk replayed on: $(cat p.err)"
+grep -q 'ext4 what-if disk=ssd' p.txt || fail "no what-if row for the plain trace"
+
 expect_exit 2 "$WCANALYZE" --what-if cache=maybe "$SAMPLE"
 expect_exit 2 "$WCANALYZE" --what-if nosuchkey=1 "$SAMPLE"
 expect_exit 2 "$WCANALYZE" --what-if disk=nosuchdisk "$SAMPLE"

@@ -42,6 +42,7 @@ struct slot {
 	int64_t lag;                 /* done: vc - c; waiting: largest
 	                              * parent lag so far */
 	uint64_t vq, vd, vc;
+	uint64_t first;              /* its device's first sector on the disk */
 	uint32_t refs;
 	uint32_t parent[MAXPAR];     /* the parents it waits for */
 	uint32_t next_edge[MAXPAR];  /* this slot as child k: the next edge
@@ -141,6 +142,9 @@ int wc_replay_open(struct wc_replay **out, const struct wc_replay_conf *c,
 	size_t i, j;
 
 	*out = NULL;
+	if (c->nregions > WC_REPLAY_MAX_REGIONS)
+		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+				  "more than %u regions", WC_REPLAY_MAX_REGIONS);
 	if (c->npoints > WC_REPLAY_MAX_POINTS)
 		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
 				  "more than %u points to map", WC_REPLAY_MAX_POINTS);
@@ -271,6 +275,7 @@ static int read_one(struct wc_replay *rp, struct wc_err *err)
 {
 	struct wc_request rq;
 	struct slot *s;
+	uint64_t first;
 	uint32_t i;
 	int r;
 
@@ -281,9 +286,19 @@ static int read_one(struct wc_replay *rp, struct wc_err *err)
 		return 0;
 	}
 	rp->st.read++;
-	if (rq.device != rp->c.device) {
-		rp->st.other_devices++;
-		return 1;
+	if (rq.device == rp->c.device) {
+		first = 0;
+	} else {
+		size_t k;
+
+		for (k = 0; k < rp->c.nregions; k++)
+			if (rp->c.regions[k].device == rq.device)
+				break;
+		if (k == rp->c.nregions) {
+			rp->st.other_devices++;
+			return 1;
+		}
+		first = rp->c.regions[k].first_sector;
 	}
 	if (!rq.completed || rq.c_time == WC_NO_TIME) {
 		rp->st.unfinished++;
@@ -294,6 +309,7 @@ static int read_one(struct wc_replay *rp, struct wc_err *err)
 		return -1;
 	s = &rp->s[i];
 	s->rq = rq;
+	s->first = first;
 	if (s->rq.d_time == WC_NO_TIME || s->rq.d_time > s->rq.c_time)
 		s->rq.d_time = s->rq.c_time;
 	if (s->rq.q_time != WC_NO_TIME && s->rq.q_time > s->rq.d_time)
@@ -609,7 +625,7 @@ static void submit(struct wc_replay *rp, uint32_t i)
 		s->vd = rp->last_submit;
 	rp->last_submit = s->vd;
 	r.op = op_of(s);
-	r.offset = s->rq.sector * 512;
+	r.offset = (s->first + s->rq.sector) * 512;
 	r.bytes = s->rq.bytes;
 	r.fua = wc_request_is_fua(&s->rq);
 	if (r.fua && rp->c.drop_fua) {

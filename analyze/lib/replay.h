@@ -68,9 +68,9 @@
  *
  * What always holds:
  *  - requests come out in order of virtual completion; every completed
- *    request of the main device comes out once, except dropped flushes
- *    (counted); requests of other devices and unfinished ones are
- *    counted, not replayed;
+ *    request of the main device (and of the regions) comes out once,
+ *    except dropped flushes (counted); requests of other devices and
+ *    unfinished ones are counted, not replayed;
  *  - memory is bounded by the requests held between their reading and
  *    their virtual completion, at most WC_REPLAY_MAX_HELD; a request read
  *    when that many are held is taken in the order read (counted in
@@ -93,6 +93,7 @@
 #define WC_REPLAY_MAX_HELD (1u << 17)
 #define WC_REPLAY_MAX_PIDS (1u << 16)
 #define WC_REPLAY_MAX_POINTS 160u
+#define WC_REPLAY_MAX_REGIONS 4u
 
 /* The rules' defaults (docs/what-if.md says why these). */
 #define WC_REPLAY_GAP_NS 1000000ull          /* 1 ms: "right after" */
@@ -120,6 +121,13 @@ struct wc_replay_conf {
 	struct wc_disk_params disk;
 	uint64_t capacity_bytes;     /* the modelled disk; > 0, whole sectors */
 	uint32_t device;             /* dev_t of the main device */
+	/* More devices the same model disk serves (wcdisk's regions: a lab
+	 * whose source is a second partition of the destination's disk),
+	 * each at its first sector on the model; the main device is at 0.
+	 * Their requests are replayed on the one disk and handed out with
+	 * their own device and sector. */
+	size_t nregions;             /* <= WC_REPLAY_MAX_REGIONS */
+	struct { uint32_t device; uint64_t first_sector; } regions[4];
 	struct wc_classifier cl;     /* which writes are the journal's */
 	bool drop_flushes;
 	bool drop_fua;

@@ -162,24 +162,23 @@ none:
  * wccapture keeps them), at most this long. */
 #define DISK_CONF_MAX 16384
 
-static bool is_disk_conf(const char *name)
+/* NAME is FILE or FOLDER/FILE (one folder above: the capture's). */
+static bool is_member(const char *name, const char *file)
 {
-	const char *slash;
-	size_t n = strlen(name), k = strlen("info/disk.conf");
+	size_t n = strlen(name), k = strlen(file);
 
-	if (n < k || strcmp(name + n - k, "info/disk.conf"))
+	if (n < k || strcmp(name + n - k, file))
 		return false;
 	if (n == k)
 		return true;
-	/* FOLDER/info/disk.conf: one folder above, the capture's */
-	slash = memchr(name, '/', n - k - 1);
-	return name[n - k - 1] == '/' && !slash;
+	return name[n - k - 1] == '/' && !memchr(name, '/', n - k - 1);
 }
 
-/* Reads the capture's info/disk.conf into buf (NUL-terminated); 0 when
- * it has none (or it is too long, or the input is no archive or folder:
- * then the disk is the one capture.conf names). */
-static size_t read_disk_conf(const char *path, char *buf, size_t size)
+/* Reads the capture's FILE (info/disk.conf, capture.conf) into buf
+ * (NUL-terminated); 0 when it has none (or it is too long, or the input
+ * is no archive or folder). */
+static size_t read_member(const char *path, const char *file, char *buf,
+			  size_t size)
 {
 	struct archive_entry *ent;
 	struct archive *a;
@@ -187,13 +186,14 @@ static size_t read_disk_conf(const char *path, char *buf, size_t size)
 	size_t got = 0;
 	la_ssize_t r;
 
+	buf[0] = '\0';
 	if (!strcmp(path, "-"))
 		return 0;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		char p[4096];
 		FILE *fp;
 
-		if ((size_t)snprintf(p, sizeof(p), "%s/info/disk.conf", path) >=
+		if ((size_t)snprintf(p, sizeof(p), "%s/%s", path, file) >=
 		    sizeof(p) || !(fp = fopen(p, "r")))
 			return 0;
 		got = fread(buf, 1, size - 1, fp);
@@ -213,7 +213,7 @@ static size_t read_disk_conf(const char *path, char *buf, size_t size)
 	while (archive_read_next_header(a, &ent) == ARCHIVE_OK) {
 		const char *name = archive_entry_pathname(ent);
 
-		if (!name || !is_disk_conf(name))
+		if (!name || !is_member(name, file))
 			continue;
 		if (archive_entry_size(ent) < 0 ||
 		    archive_entry_size(ent) >= (la_int64_t)size)
@@ -227,6 +227,42 @@ out:
 	archive_read_free(a);
 	buf[got] = '\0';
 	return got;
+}
+
+/* capture.conf's disk_regions (the devices one wcdisk served, the
+ * destination first) as replay regions: each region is an image of the
+ * same size, one after the other.  Returns the number of devices named,
+ * 0 when none (or the first is not the main device). */
+static size_t disk_regions(const char *path, const struct wc_capture_meta *m,
+			   uint64_t img, struct wc_replay_conf *rc)
+{
+	char text[DISK_CONF_MAX], *line, *save = NULL, *tok, *save2 = NULL;
+	size_t n = 0, i;
+
+	if (!read_member(path, "capture.conf", text, sizeof(text)))
+		return 0;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (!strncmp(line, "disk_regions = ", 15))
+			break;
+	if (!line)
+		return 0;
+	for (tok = strtok_r(line + 15, " \t\r", &save2); tok;
+	     tok = strtok_r(NULL, " \t\r", &save2), n++) {
+		uint32_t dev = 0;
+
+		for (i = 0; i < m->ndevices; i++)
+			if (!strcmp(m->devices[i].name, tok))
+				dev = m->devices[i].device;
+		if (n == 0 && dev != m->main_device)
+			return 0;
+		if (n == 0 || !dev || rc->nregions == WC_REPLAY_MAX_REGIONS)
+			continue;
+		rc->regions[rc->nregions].device = dev;
+		rc->regions[rc->nregions].first_sector = n * (img / 512);
+		rc->nregions++;
+	}
+	return n;
 }
 
 /* The recorded disk from its disk.conf text: 1 when read; a disk.conf
@@ -450,7 +486,8 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 	rec_disk = rm->disk_model[0] ? rm->disk_model : "hdd7200";
 	{
 		char text[DISK_CONF_MAX];
-		size_t len = read_disk_conf(path, text, sizeof(text));
+		size_t len = read_member(path, "info/disk.conf", text,
+					 sizeof(text));
 
 		from_conf = len > 0 && disk_from_conf(&sc.rc.disk, text, len);
 	}
@@ -471,6 +508,17 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 	rec_barrier = rm->barrier >= 0 ? rm->barrier : 1;
 	sc.rc.disk.write_cache = rec_cache;
 	sc.rc.capacity_bytes = cap;
+	{
+		size_t nd = disk_regions(path, rm, cap, &sc.rc);
+
+		if (nd > 1)
+			sc.rc.capacity_bytes = nd * cap;
+		if (nd > 1 && sc.rc.nregions + 1 < nd)
+			note(w, "capture.conf's disk_regions names devices the "
+			     "trace does not describe: their requests are not "
+			     "replayed");
+	}
+	cap = sc.rc.capacity_bytes;
 	scenario_meta(&sc.meta, rm, "replayed as recorded", rec_disk,
 		      rec_cache, rec_barrier);
 	snprintf(w->base_name, sizeof(w->base_name), "%s", sc.meta.name);
