@@ -144,7 +144,7 @@ START_TEST(test_render)
 		   "#!/bin/sh\n"
 		   "dir=${2#outdir = \\'}; dir=${dir%\\'}\n"
 		   "echo \"drawn $3\"\n"
-		   "printf png > \"${dir}fig.png\"\n"
+		   "printf 'png\\000\\000\\000\\000IEND\\256B`\\202' > \"${dir}fig.png\"\n"
 		   "ln -s /etc/hostname \"${dir}made.svg\"\n", 0755);
 	write_file(wc_check_path("victim"), "keep\n", 0644);
 	ck_assert_int_eq(symlink(wc_check_path("victim"),
@@ -175,6 +175,23 @@ START_TEST(test_render)
 	write_file(wc_check_path("gnuplot"), "#!/bin/sh\nexit 0\n", 0755);
 	ck_assert_int_eq(wc_plot_render(p, d, &err), 0);
 	ck_assert(access(wc_check_path("out/gnuplot.log"), F_OK) != 0);
+	wc_plot_free(p);
+
+	/* A figure cut short (as gnuplot leaves it on a full disk, and
+	 * exits 0) is not moved in, and is named. */
+	p = open_plot();
+	script(p, d);
+	write_file(wc_check_path("gnuplot"),
+		   "#!/bin/sh\n"
+		   "dir=${2#outdir = \\'}; dir=${dir%\\'}\n"
+		   "printf cut > \"${dir}fig.png\"\n", 0755);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_plot_render(p, d, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.file, "sub/fig.png"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "cut short"));
+	t = (char *)wc_check_slurp(wc_check_path("out/sub/fig.png"), NULL);
+	ck_assert_str_eq(t, "png");
+	free(t);
 	wc_plot_free(p);
 
 	/* One that fails is named. */

@@ -37,6 +37,17 @@ struct wc_bundle {
 	struct wc_traceevent *tl;
 };
 
+/* The writers (report, html, traceevent) write to a FILE and know no
+ * path: a failure of theirs ("write error: No space left on device")
+ * gets the bundle's name of the file it was writing, REL in DIR. */
+static int named(struct wc_bundle *b, const char *rel, struct wc_err *err)
+{
+	if (err && err->kind != WC_ERR_NONE && !err->file[0])
+		snprintf(err->file, sizeof(err->file), "%s/%s",
+			 wc_outdir_path(b->out), rel);
+	return -1;
+}
+
 /* Drops a timeline begun for a capture never added. */
 static void timeline_discard(struct wc_bundle *b)
 {
@@ -79,11 +90,11 @@ static int timeline_commit(struct wc_bundle *b, const char *dir, bool *done,
 	wc_traceevent_free(b->tl);
 	b->tl = NULL;
 	b->tl_file = NULL;
+	snprintf(rel, sizeof(rel), "%s/timeline.json", dir);
 	if (r < 0) {
 		wc_outdir_discard(b->out, f);
-		return -1;
+		return named(b, rel, err);
 	}
-	snprintf(rel, sizeof(rel), "%s/timeline.json", dir);
 	if (wc_outdir_commit_as(b->out, f, rel, err) < 0)
 		return -1;
 	*done = true;
@@ -263,6 +274,10 @@ static int write_reports(struct wc_bundle *b, const struct wc_summary *s,
 		 * the whole story, its heading says where to stop. */
 		r = wc_report_write_detail(f, reports[i].fmt, s, WC_REPORT_RUNS,
 					   err);
+		if (r < 0) {
+			wc_outdir_discard(b->out, f);
+			return named(b, reports[i].file, err);
+		}
 		if (wc_outdir_commit(b->out, f, reports[i].file, err) < 0)
 			r = -1;
 	}
@@ -288,6 +303,7 @@ static int write_html(struct wc_bundle *b, const struct wc_summary *s,
 		goto out_report;
 	if (wc_html_write(f, &pg, err) < 0) {
 		wc_outdir_discard(b->out, f);
+		named(b, "index.html", err);
 		goto out_report;
 	}
 	r = wc_outdir_commit(b->out, f, "index.html", err);

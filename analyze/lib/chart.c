@@ -458,6 +458,12 @@ int wc_chart_capture(struct wc_chart_capture *c, const struct wc_sum_capture *sc
 	}
 	if (xmax <= 0)
 		xmax = 1e-3;
+	/* A capture shorter than half the least bin (1 µs) has its one bin's
+	 * point past its end: gnuplot then finds no point in the range ("all
+	 * points y value undefined") and fails the bundle.  At least one
+	 * bin is drawn. */
+	if (wc_series_nbins(s) && xmax < (double)wc_series_bin_ns(s) / 1e9)
+		xmax = (double)wc_series_bin_ns(s) / 1e9;
 	cat_list(cats, sizeof(cats), main->io ? main : NULL);
 
 	if (write_timeline(d, c, s, start, &bin_ms, err) < 0 ||

@@ -350,10 +350,47 @@ static void folder_path(const struct wc_outdir *d, const char *fx,
 }
 
 /*
+ * True when the figure N in folder RFD ends as a whole one does: a PNG
+ * with its IEND chunk (length 0, "IEND", its CRC), an SVG with
+ * "</svg>".  gnuplot does not fail when its output cannot be written (a
+ * full disk): it leaves the file empty or cut short, and exits 0.
+ */
+static bool figure_whole(int rfd, const char *n, bool png)
+{
+	static const unsigned char iend[12] = { 0, 0, 0, 0, 'I', 'E', 'N', 'D',
+						0xae, 0x42, 0x60, 0x82 };
+	unsigned char tail[64];
+	struct stat st;
+	ssize_t got;
+	size_t len;
+	int fd;
+
+	fd = openat(rfd, n, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	len = 0;
+	if (fstat(fd, &st) == 0 && st.st_size >= (off_t)sizeof(iend)) {
+		len = st.st_size < (off_t)sizeof(tail) ? (size_t)st.st_size :
+							  sizeof(tail);
+		got = pread(fd, tail, len, st.st_size - (off_t)len);
+		len = got == (ssize_t)len ? len : 0;
+	}
+	close(fd);
+	if (png)
+		return len >= sizeof(iend) &&
+		       !memcmp(tail + len - sizeof(iend), iend, sizeof(iend));
+	while (len > 0 && (tail[len - 1] == '\n' || tail[len - 1] == ' ' ||
+			   tail[len - 1] == '\r' || tail[len - 1] == '\t'))
+		len--;
+	return len >= 6 && !memcmp(tail + len - 6, "</svg>", 6);
+}
+
+/*
  * Moves the PNG and SVG files gnuplot wrote into the private folder
  * rname of folder fx up into that folder, each renamed over its old copy
  * (so a link planted under that name is replaced, not written through),
- * then removes rname with anything else in it.
+ * then removes rname with anything else in it.  A figure that is not
+ * whole (figure_whole()) is not moved in: -1 naming it.
  */
 static int collect(const struct wc_outdir *d, const char *fx,
 		   const char *rname, struct wc_err *err)
@@ -387,9 +424,17 @@ static int collect(const struct wc_outdir *d, const char *fx,
 				st.st_mode = 0;
 			if (S_ISREG(st.st_mode) && dot &&
 			    (!strcmp(dot, ".png") || !strcmp(dot, ".svg"))) {
-				if (renameat(rfd, n, fd, n) == 0)
+				if (!figure_whole(rfd, n, !strcmp(dot, ".png"))) {
+					folder_path(d, fx, n, path, sizeof(path));
+					r = wc_err_set(err, WC_ERR_SYSTEM, path,
+						       NULL, WC_NO_OFFSET,
+						       "gnuplot left it empty or "
+						       "cut short (is the disk "
+						       "full?): not put in the "
+						       "bundle");
+				} else if (renameat(rfd, n, fd, n) == 0) {
 					continue;
-				if (r == 0) {
+				} else if (r == 0) {
 					folder_path(d, fx, n, path, sizeof(path));
 					r = sys_err(err, path, "cannot replace");
 				}
