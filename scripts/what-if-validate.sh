@@ -54,33 +54,20 @@ export WCANALYZE_DISKS=${WCANALYZE_DISKS:-$top/capture/disks}
 work=$(mktemp -d "${TMPDIR:-/tmp}/wcwhatif.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# capture.conf values reach Markdown and specs: plain words only.
-conf_value() {
-	local v
-	v=$(sed -n "s/^$2 = //p" "$1" | head -n 1)
-	[[ -z $v || $v =~ ^[A-Za-z0-9._-]+$ ]] || {
-		echo "what-if-validate: $1: $2 = '$v' is not a plain word" >&2
-		exit 1
-	}
-	printf '%s' "$v"
-}
-
-shopt -s nullglob
-found=("$samples"/*.tar "$samples"/*.tar.{xz,gz,zst,bz2})
-archives=()
-[[ ${#found[@]} -eq 0 ]] || mapfile -d '' -t archives < <(printf '%s\0' "${found[@]}" | LC_ALL=C sort -z)
-[[ ${#archives[@]} -gt 0 ]] || { echo "what-if-validate: no captures in $samples" >&2; exit 1; }
+# shellcheck source=scripts/lib/samples.sh
+source "$top/scripts/lib/samples.sh"
+sample_archives what-if-validate "$samples"
 
 # index: disk fs cache barrier name archive ledger-busy-s
 : >"$work/index"
 for a in "${archives[@]}"; do
 	tar -xOf "$a" --wildcards --no-wildcards-match-slash '*/capture.conf' >"$work/conf" 2>/dev/null ||
 		continue
-	name=$(conf_value "$work/conf" name)
-	fs=$(conf_value "$work/conf" fs)
-	wc=$(conf_value "$work/conf" write_cache)
-	bar=$(conf_value "$work/conf" barrier)
-	disk=$(conf_value "$work/conf" disk_model)
+	name=$(conf_value what-if-validate "$work/conf" name)
+	fs=$(conf_value what-if-validate "$work/conf" fs)
+	wc=$(conf_value what-if-validate "$work/conf" write_cache)
+	bar=$(conf_value what-if-validate "$work/conf" barrier)
+	disk=$(conf_value what-if-validate "$work/conf" disk_model)
 	[[ -n $name && -n $disk && $disk != loop && $fs =~ ^(xfs|ext3|ext4)$ &&
 		$wc =~ ^(on|off)$ && $bar =~ ^(on|off)$ ]] || continue
 	# The ledger's busy time: each command's end (less wcdisk's own

@@ -49,41 +49,26 @@ trap 'rm -rf "$work"' EXIT
 # off + barriers, cache off + nobarrier.  2m04s, 51 s, 1m35s, 1m09s.
 declare -A report=([on,on]=124 [on,off]=51 [off,on]=95 [off,off]=69)
 
-# capture.conf of each archive: only its lab keys are read, and each value
-# must be a plain word, because it reaches Markdown and file names.
-conf_value() {
-	local v
-	v=$(sed -n "s/^$2 = //p" "$1" | head -n 1)
-	[[ -z $v || $v =~ ^[A-Za-z0-9._-]+$ ]] || {
-		echo "write-cache-table: $1: $2 = '$v' is not a plain word" >&2
-		exit 1
-	}
-	printf '%s' "$v"
-}
-
-shopt -s nullglob
-# in name order whatever the compression (xz, gz, zst, bz2 or none)
-found=("$samples"/*.tar "$samples"/*.tar.{xz,gz,zst,bz2})
-archives=()
-[[ ${#found[@]} -eq 0 ]] || mapfile -d '' -t archives < <(printf '%s\0' "${found[@]}" | LC_ALL=C sort -z)
-[[ ${#archives[@]} -gt 0 ]] || { echo "write-cache-table: no captures in $samples" >&2; exit 1; }
+# shellcheck source=scripts/lib/samples.sh
+source "$top/scripts/lib/samples.sh"
+sample_archives write-cache-table "$samples"
 
 : >"$work/index"
 : >"$work/workloads"
 for a in "${archives[@]}"; do
 	tar -xOf "$a" --wildcards --no-wildcards-match-slash '*/capture.conf' >"$work/conf" 2>/dev/null ||
 		continue
-	name=$(conf_value "$work/conf" name)
-	fs=$(conf_value "$work/conf" fs)
-	wc=$(conf_value "$work/conf" write_cache)
-	bar=$(conf_value "$work/conf" barrier)
-	disk=$(conf_value "$work/conf" disk_model)
+	name=$(conf_value write-cache-table "$work/conf" name)
+	fs=$(conf_value write-cache-table "$work/conf" fs)
+	wc=$(conf_value write-cache-table "$work/conf" write_cache)
+	bar=$(conf_value write-cache-table "$work/conf" barrier)
+	disk=$(conf_value write-cache-table "$work/conf" disk_model)
 	[[ -n $name && $fs =~ ^(xfs|ext3|ext4)$ && $wc =~ ^(on|off)$ && $bar =~ ^(on|off)$ ]] || continue
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${disk:-loop}" "$fs" "$wc" "$bar" "$name" "$a" >>"$work/index"
-	files_n=$(conf_value "$work/conf" source_files)
-	bytes_n=$(conf_value "$work/conf" source_bytes)
-	kernel=$(conf_value "$work/conf" kernel)
-	printf '%s\t%s\t%s\t%s\t%s\n' "${disk:-loop}" "$(conf_value "$work/conf" lab_workload)" \
+	files_n=$(conf_value write-cache-table "$work/conf" source_files)
+	bytes_n=$(conf_value write-cache-table "$work/conf" source_bytes)
+	kernel=$(conf_value write-cache-table "$work/conf" kernel)
+	printf '%s\t%s\t%s\t%s\t%s\n' "${disk:-loop}" "$(conf_value write-cache-table "$work/conf" lab_workload)" \
 		"${files_n:-?}" "${bytes_n:-?}" "${kernel:-?}" >>"$work/workloads"
 done
 [[ -s $work/index ]] || { echo "write-cache-table: no lab captures in $samples" >&2; exit 1; }

@@ -1,0 +1,30 @@
+# samples.sh - sourced by the scripts that make docs' tables from the
+# captures in samples/ (write-cache-table.sh, what-if-validate.sh).
+#
+#   sample_archives PROG DIR   fills the array archives with DIR's
+#                              capture archives, in name order whatever
+#                              the compression; fails (as PROG) if none
+#   conf_value PROG FILE KEY   prints capture.conf FILE's KEY; fails (as
+#                              PROG) unless it is a plain word, because
+#                              it reaches Markdown, specs and file names
+# shellcheck shell=bash
+
+sample_archives() {
+	local found=()
+	shopt -s nullglob
+	found=("$2"/*.tar "$2"/*.tar.{xz,gz,zst,bz2})
+	shopt -u nullglob
+	archives=()
+	[[ ${#found[@]} -eq 0 ]] || mapfile -d '' -t archives < <(printf '%s\0' "${found[@]}" | LC_ALL=C sort -z)
+	[[ ${#archives[@]} -gt 0 ]] || { echo "$1: no captures in $2" >&2; exit 1; }
+}
+
+conf_value() {
+	local v
+	v=$(sed -n "s/^$3 = //p" "$2" | head -n 1)
+	[[ -z $v || $v =~ ^[A-Za-z0-9._-]+$ ]] || {
+		echo "$1: $2: $3 = '$v' is not a plain word" >&2
+		exit 1
+	}
+	printf '%s' "$v"
+}
