@@ -172,6 +172,18 @@ static const struct region *region_of_ino(fuse_ino_t ino, unsigned *r)
 	return &g.reg[*r];
 }
 
+/* The region of the file a read, write or fallocate names; replies
+ * EISDIR and returns NULL for anything else. */
+static const struct region *file_region(fuse_req_t req, fuse_ino_t ino,
+					unsigned *r)
+{
+	const struct region *reg = region_of_ino(ino, r);
+
+	if (!reg)
+		fuse_reply_err(req, EISDIR);
+	return reg;
+}
+
 /* The region holding model sector s (the last one past the end). */
 static unsigned region_of_sector(uint64_t s)
 {
@@ -526,11 +538,9 @@ static void ll_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	unsigned r;
 
 	(void)fi;
-	reg = region_of_ino(ino, &r);
-	if (!reg) {
-		fuse_reply_err(req, EISDIR);
+	reg = file_region(req, ino, &r);
+	if (!reg)
 		return;
-	}
 	if (off < 0 || (uint64_t)off >= reg->size) {
 		fuse_reply_buf(req, NULL, 0);
 		return;
@@ -552,11 +562,9 @@ static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 	unsigned r;
 
 	(void)fi;
-	reg = region_of_ino(ino, &r);
-	if (!reg) {
-		fuse_reply_err(req, EISDIR);
+	reg = file_region(req, ino, &r);
+	if (!reg)
 		return;
-	}
 	if (off < 0 || (uint64_t)off >= reg->size || size > reg->size - (uint64_t)off) {
 		fuse_reply_err(req, ENOSPC);
 		return;
@@ -603,9 +611,11 @@ static void ll_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off,
 	unsigned r;
 
 	(void)fi;
-	reg = region_of_ino(ino, &r);
-	if (!reg || mode != (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE)) {
-		fuse_reply_err(req, !reg ? EISDIR : EOPNOTSUPP);
+	reg = file_region(req, ino, &r);
+	if (!reg)
+		return;
+	if (mode != (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE)) {
+		fuse_reply_err(req, EOPNOTSUPP);
 		return;
 	}
 	if (off < 0 || len < 0 || (uint64_t)off > reg->size ||

@@ -168,6 +168,21 @@ for a in "$TMP"/out/*.tar.gz; do
 			[[ $fig != flush ]] || awk -v l="$l" 'BEGIN { exit !(l > 0) }' && asserted[$fig]=1
 		fi
 	done <"$TMP/cmp"
+	# The write-back cache's positioning, in the ledger: a write the
+	# cache absorbed never positions; the platter's seeks and rotations
+	# for them are in the destage rows inside the flushes.
+	read -r cpos spos hitpos <<<"$(awk -F '\t' 'NR > 1 {
+		if ($2 == "S") s += $12; else c += $12
+		if ($6 == 1) h += $12 }
+		END { printf "%.6f %.6f %.6f", c / 1e9, s / 1e9, h / 1e9 }' "$x/ledger.tsv")"
+	printf '  ledger positioning: %.4f s in commands, %.4f s in destage rows\n' "$cpos" "$spos"
+	awk -v h="$hitpos" 'BEGIN { exit !(h == 0) }' || fail "$name: cache hits with positioning in the ledger"
+	if [[ $name == *cache-on* ]]; then
+		awk -v c="$cpos" -v s="$spos" 'BEGIN { exit !(s > c) }' ||
+			fail "$name: cache on, but the destage rows position less than the commands"
+	else
+		awk -v s="$spos" 'BEGIN { exit !(s == 0) }' || fail "$name: cache off, but destage rows"
+	fi
 	# With the cache on and barriers, flushes must be where the time went.
 	if [[ $name == *cache-on* ]]; then
 		awk '$1 == "flush" { exit !($3 > 0.05) }' "$TMP/cmp" || fail "$name: the ledger has no flush time"
