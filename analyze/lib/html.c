@@ -238,8 +238,8 @@ static void capture(FILE *f, const struct wc_html_page *pg, size_t i)
 	if (pg->timeline && pg->timeline[i])
 		fprintf(f, "<p>Timeline of every request, flush, queue depth and "
 			"phase: <a href=\"%s/timeline.json\">%s/timeline.json</a> "
-			"(open it in <a href=\"https://ui.perfetto.dev\">"
-			"ui.perfetto.dev</a> or chrome://tracing).</p>\n",
+			"(open it in ui.perfetto.dev or chrome://tracing; the "
+			"bundle itself links to nothing off this folder).</p>\n",
 			c->dir, c->dir);
 	if (sf->io) {
 		fputs("<table>\n<tr><th class=\"l\">category</th><th>time (s)</th>"
