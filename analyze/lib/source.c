@@ -21,6 +21,8 @@
  * is taken over whole, never copied.  Reading in the same steps with or
  * without a thread gives the same offsets in messages. */
 #define HEAD WC_SOURCE_MAX_PEEK
+/* The first read of a region (wc_source_open_region()). */
+#define REGION_FIRST 4096u
 /* A reader thread that filled its ring sleeps until no more than this
  * many of its blocks are left unread. */
 #define AHEAD_LOW ((WC_SOURCE_RING - 1u) / 2u)
@@ -94,6 +96,7 @@ struct wc_source {
 	bool failed;          /* a read failed: read_err (or ahead->err) says why */
 	uint64_t produced;    /* archive member bytes read from the handle */
 	uint64_t roff, rlen;  /* SRC_REGION: where in fd, and how long */
+	size_t rchunk;        /* SRC_REGION: the next read's size */
 	/* Why the member's reading failed: only a source that reads an
 	 * archive handle has one (1.5 KB; a source on bytes in memory, one
 	 * per small member, has none). */
@@ -228,6 +231,7 @@ int wc_source_open_region(struct wc_source **out, int fd, uint64_t off,
 	src->fd = fd;
 	src->roff = off;
 	src->rlen = len;
+	src->rchunk = REGION_FIRST;
 	*out = src;
 	return 0;
 }
@@ -764,8 +768,17 @@ static ssize_t src_fill(struct wc_source *src, struct wc_err *err)
 
 	if (room > READ_CHUNK)
 		room = READ_CHUNK;
-	if (src->kind == SRC_REGION && room > src->rlen - at)
-		room = (size_t)(src->rlen - at);
+	if (src->kind == SRC_REGION) {
+		/* A region is taken up again at every turn of a merge of
+		 * more streams than may be open, for a record or two: its
+		 * reads start small and double. */
+		if (room > src->rchunk)
+			room = src->rchunk;
+		if (src->rchunk < READ_CHUNK)
+			src->rchunk *= 2;
+		if (room > src->rlen - at)
+			room = (size_t)(src->rlen - at);
+	}
 	for (;;) {
 		if (src->kind == SRC_REGION)
 			n = room ? pread(src->fd, src->buf + src->end, room,
