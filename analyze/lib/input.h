@@ -58,9 +58,10 @@ struct wc_input;
  * of 100,000 one-record members) must not need a handle per file:
  *  - at most WC_INPUT_MAX_OPEN files or archive handles are open at once.
  *    Past that, the stream used longest ago is closed and taken up again
- *    later at the record where it stopped (a seek for a file; for an
- *    archive member, the archive read again from its start up to there:
- *    slower, never larger).  A stream closed first reads ahead into
+ *    later at the record where it stopped (a seek for a file or for a
+ *    member copied aside, WC_INPUT_HANDLES below; for a member read
+ *    from the archive, the archive read again from its start up to
+ *    there: slower, never larger; those are closed last).  A stream closed first reads ahead into
  *    memory what it can, within the budgets below, and is taken up from
  *    there: its handle is reopened only where those records end, once
  *    per up to WC_INPUT_KEEP bytes instead of once per resume.  The
