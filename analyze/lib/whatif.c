@@ -247,7 +247,9 @@ static size_t disk_regions(const char *path, const struct wc_capture_meta *m,
 			break;
 	if (!line)
 		return 0;
-	for (tok = strtok_r(line + 15, " \t\r", &save2); tok;
+	/* wcdisk places each region after the one before, in this order */
+	for (tok = strtok_r(line + 15, " \t\r", &save2);
+	     tok && n <= WC_REPLAY_MAX_REGIONS;
 	     tok = strtok_r(NULL, " \t\r", &save2), n++) {
 		uint32_t dev = 0;
 
@@ -490,6 +492,10 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 					 sizeof(text));
 
 		from_conf = len > 0 && disk_from_conf(&sc.rc.disk, text, len);
+		if (len > 0 && !from_conf)
+			note(w, "the capture's info/disk.conf is not a disk's "
+			     "parameters: replayed as recorded with the "
+			     "parameters of disk '%.64s'", rec_disk);
 	}
 	if (from_conf) {
 		/* as wcdisk served it */
@@ -511,12 +517,14 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 	{
 		size_t nd = disk_regions(path, rm, cap, &sc.rc);
 
+		/* the regions, each an image of the same size */
 		if (nd > 1)
 			sc.rc.capacity_bytes = nd * cap;
 		if (nd > 1 && sc.rc.nregions + 1 < nd)
 			note(w, "capture.conf's disk_regions names devices the "
-			     "trace does not describe: their requests are not "
-			     "replayed");
+			     "trace does not describe (or more than %u): their "
+			     "requests are not replayed",
+			     WC_REPLAY_MAX_REGIONS + 1);
 	}
 	cap = sc.rc.capacity_bytes;
 	scenario_meta(&sc.meta, rm, "replayed as recorded", rec_disk,
