@@ -273,8 +273,7 @@ static int files_open(struct recorder *r, struct wc_err *err)
 
 		d->files = calloc((size_t)r->max_cpu + 1, sizeof(*d->files));
 		if (!d->files)
-			return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL,
-					  WC_NO_OFFSET, "out of memory");
+			return wc_err_oom(err, NULL, NULL);
 		/* blkparse stops at the first missing CPU file, so every
 		 * CPU gets one, empty or not. */
 		for (c = 0; c <= r->max_cpu; c++) {
@@ -508,8 +507,7 @@ static int pipes_open(struct recorder *r, struct wc_err *err)
 					  WC_NO_OFFSET, "%s", strerror(errno));
 		p->buf = malloc(PIPE_BUF_SIZE);
 		if (!p->buf)
-			return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL,
-					  WC_NO_OFFSET, "out of memory");
+			return wc_err_oom(err, NULL, NULL);
 		p->lost0 = cpu_lost(r, p->cpu);
 	}
 	return 0;

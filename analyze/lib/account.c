@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "devtab.h"
+#include "hot.h"
 
 /* Latency histogram: 16 bins an octave from 1 ns to 2^41 ns. */
 #define LAT_SUB 16
@@ -156,7 +157,7 @@ static const unsigned char pos_first[64] = {
  * bits.  Within a relative 1e-9 of an edge (and outside the bins' range)
  * log2 decides, so the bin is always the one log2 gives: its error, and
  * the rounding of the subtraction and product, are below 1e-12 there. */
-static inline __attribute__((always_inline)) size_t pos_bin(uint64_t ns,
+WC_HOT size_t pos_bin(uint64_t ns,
 							    double bytes)
 {
 	double x;
@@ -317,10 +318,9 @@ static void facts_of(struct facts *x, const struct wc_request *rq,
 
 /* Each request passes these once or more: a call each would cost more
  * than what they do. */
-#define HOT static inline __attribute__((always_inline))
 
 /* Per-request figures counted where the request completed. */
-HOT void count_request(struct fig *g, const struct facts *x)
+WC_HOT void count_request(struct fig *g, const struct facts *x)
 {
 	struct wc_figures *f = &g->f;
 
@@ -341,7 +341,7 @@ HOT void count_request(struct fig *g, const struct facts *x)
 }
 
 /* bin: the slice's positioning bin, or SIZE_MAX to work it out. */
-HOT void add_slice(struct fig *g, enum wc_cat cat, uint64_t ns,
+WC_HOT void add_slice(struct fig *g, enum wc_cat cat, uint64_t ns,
 		      double bytes, size_t bin)
 {
 	g->f.time_ns[cat] += ns;
@@ -460,7 +460,7 @@ static bool span_find(struct wc_account *ac, uint64_t t)
  * edge, the phases that cover the span hold all of it and the others
  * none: each covering phase gets what the device got, the rest nothing,
  * with no test per phase; completions mostly stay in one span. */
-HOT void add_phases(struct wc_account *ac, struct adev *d,
+WC_HOT void add_phases(struct wc_account *ac, struct adev *d,
 		    const struct wc_request *rq, enum wc_cat cat, uint64_t a,
 		    uint64_t slice, size_t bin, const struct facts *x)
 {
@@ -500,7 +500,7 @@ each:
  * it reaches over an edge or completes on one, its slice is 0 (the
  * device gets its bytes in bin 0 then, the phases nothing), or bytes *
  * slice / slice is not the bytes. */
-HOT struct fig *sole_phase(struct wc_account *ac, struct adev *d,
+WC_HOT struct fig *sole_phase(struct wc_account *ac, struct adev *d,
 			   const struct wc_request *rq, uint64_t a,
 			   uint64_t slice)
 {
@@ -807,8 +807,7 @@ int wc_account_open(struct wc_account **out, const struct wc_account_conf *conf,
 				  "more than %d phases", WC_MAX_PHASES);
 	ac = calloc(1, sizeof(*ac));
 	if (!ac)
-		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-				  "out of memory");
+		return wc_err_oom(err, NULL, NULL);
 	wc_devtab_init(&ac->devtab, WC_MAX_DEVICES);
 	ac->media_rate = conf->media_rate;
 	ac->nphases = conf->nphases;

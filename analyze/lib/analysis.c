@@ -605,8 +605,7 @@ static int run_input(struct wc_analysis **out, const char *path,
 	*out = NULL;
 	a = calloc(1, sizeof(*a));
 	if (!a)
-		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
-				  "out of memory");
+		return wc_err_oom(err, path, NULL);
 	wc_devtab_init(&a->series_devs, WC_SERIES_MAX_DEVICES);
 	if (wc_input_open_limits(&in, path, &lim, err) < 0)
 		goto fail_analysis;
@@ -684,8 +683,7 @@ static int run_given(struct wc_analysis **out, struct run *run,
 	*out = NULL;
 	a = calloc(1, sizeof(*a));
 	if (!a)
-		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-				  "out of memory");
+		return wc_err_oom(err, NULL, NULL);
 	wc_devtab_init(&a->series_devs, WC_SERIES_MAX_DEVICES);
 	if (meta)
 		a->meta = *meta;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "devtab.h"
+#include "hot.h"
 #include "list.h"
 
 /*
@@ -59,13 +60,11 @@ static const uint64_t NO_D = UINT64_MAX;
 static int oom(struct wc_btt *b, struct wc_err *err)
 {
 	b->failed = true;
-	wc_err_set(&b->err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-		   "out of memory");
-	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-			  "out of memory");
+	wc_err_oom(&b->err, NULL, NULL);
+	return wc_err_oom(err, NULL, NULL);
 }
 
-static inline __attribute__((always_inline))
+WC_HOT
 struct bdev *find_dev(struct wc_btt *b, uint32_t device)
 {
 	int i;
@@ -278,7 +277,7 @@ static void erase_color(struct bdev *d, struct kept_q *node,
 }
 
 /* Inline where it is called: once per kept Q a C ends. */
-static inline __attribute__((always_inline))
+WC_HOT
 void tree_erase(struct bdev *d, struct kept_q *node)
 {
 	struct kept_q *child, *parent;
@@ -337,7 +336,7 @@ color:
 #define WALK_DEPTH 128
 _Static_assert(WC_BTT_MAX_KEPT < (1 << 30), "2 log2(kept + 1) must fit the walk's stack");
 
-static inline __attribute__((always_inline))
+WC_HOT
 int walk(struct wc_btt *b, struct kept_q *n, uint64_t s, uint64_t e)
 {
 	struct kept_q *stack[WALK_DEPTH];
@@ -375,7 +374,7 @@ int walk(struct wc_btt *b, struct kept_q *n, uint64_t s, uint64_t e)
 /* The same walk for a D, which only stamps: order does not matter and
  * nothing needs collecting, so the nodes it visits are the walk's and a
  * pending right subtree waits on a stack, as in walk(). */
-static inline __attribute__((always_inline))
+WC_HOT
 void walk_stamp(struct kept_q *n, uint64_t s, uint64_t e, uint64_t t)
 {
 	struct kept_q *stack[WALK_DEPTH];
@@ -517,7 +516,7 @@ int wc_btt_failed(const struct wc_btt *b)
 }
 
 /* The dispatch of one wanted event, inline in both callers. */
-static inline __attribute__((always_inline))
+WC_HOT
 int add_one(struct wc_btt *b, const struct wc_event *ev, struct wc_err *err)
 {
 	struct bdev *d;
@@ -576,8 +575,7 @@ int wc_btt_open(struct wc_btt **out, struct wc_err *err)
 {
 	*out = calloc(1, sizeof(**out));
 	if (!*out)
-		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-				  "out of memory");
+		return wc_err_oom(err, NULL, NULL);
 	wc_err_clear(&(*out)->err);
 	wc_devtab_init(&(*out)->devtab, WC_MAX_DEVICES);
 	return 0;

@@ -103,8 +103,7 @@ static int timeline_commit(struct wc_bundle *b, const char *dir, bool *done,
 
 static int nomem(struct wc_err *err)
 {
-	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-			  "out of memory");
+	return wc_err_oom(err, NULL, NULL);
 }
 
 int wc_bundle_open(struct wc_bundle **out, const char *dir, struct wc_err *err)

@@ -21,8 +21,7 @@ int wc_capture_new(struct wc_capture **out, struct wc_err *err)
 	*out = NULL;
 	c = calloc(1, sizeof(*c));
 	if (!c)
-		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-				  "out of memory");
+		return wc_err_oom(err, NULL, NULL);
 	c->format_version = -1;
 	c->write_cache = -1;
 	c->barrier = -1;
@@ -71,8 +70,7 @@ int wc_capture_read_file(const char *path, char **text, size_t *len,
 	cap = (size_t)size + 2;
 	buf = malloc(cap);
 	if (!buf) {
-		wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
-			   "out of memory");
+		wc_err_oom(err, path, NULL);
 		goto close_fd;
 	}
 	/* Read to the end, not to st_size: a file that grows meanwhile is
@@ -86,8 +84,7 @@ int wc_capture_read_file(const char *path, char **text, size_t *len,
 			char *nbuf = realloc(buf, ncap);
 
 			if (!nbuf) {
-				wc_err_set(err, WC_ERR_SYSTEM, path, NULL,
-					   WC_NO_OFFSET, "out of memory");
+				wc_err_oom(err, path, NULL);
 				goto free_buf;
 			}
 			buf = nbuf;

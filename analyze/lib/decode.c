@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hot.h"
+
 enum { ORDER_UNKNOWN, ORDER_NATIVE, ORDER_SWAPPED };
 
 struct wc_decoder {
@@ -34,8 +36,7 @@ int wc_decoder_open(struct wc_decoder **out, struct wc_source *src,
 	*out = NULL;
 	dec = calloc(1, sizeof(*dec));
 	if (!dec) {
-		wc_err_set(err, WC_ERR_SYSTEM, wc_source_path(src),
-			   wc_source_member(src), WC_NO_OFFSET, "out of memory");
+		wc_err_oom(err, wc_source_path(src), wc_source_member(src));
 		wc_source_free(src);
 		return -1;
 	}
@@ -167,7 +168,7 @@ _Static_assert(AT8(sequence) == AT7(sequence) && AT8(bytes) == AT7(bytes),
  * only then is *ev written, every field.  REC_WHOLE or why not.  sw is
  * a constant where it is called, and each byte order gets its own copy.
  */
-static inline __attribute__((always_inline))
+WC_HOT
 enum rec_state rec_take(const unsigned char *p, size_t n, bool sw,
 			unsigned stream, struct wc_event *ev, size_t *hsize,
 			size_t *len)
@@ -253,7 +254,7 @@ enum rec_state rec_take(const unsigned char *p, size_t n, bool sw,
  * the constant argument makes two copies without a branch on it.  Every
  * record the loop over a buffer (dec_run()) does not take comes here,
  * which reads more when it must and says what is wrong. */
-static inline __attribute__((always_inline))
+WC_HOT
 int dec_next(struct wc_decoder *dec, struct wc_event *ev, struct wc_err *err,
 	     bool buffered)
 {
@@ -355,7 +356,7 @@ int wc_decoder_next_buffered(struct wc_decoder *dec, struct wc_event *ev,
 /* The records after the first of a run, while they are whole in the
  * window: k events in out so far, the last handed out at win_used.  A
  * record it does not take is the general path's (dec_next()). */
-static inline __attribute__((always_inline))
+WC_HOT
 size_t dec_run(struct wc_decoder *dec, struct wc_event *out, size_t k,
 	       size_t max, uint64_t limit, bool sw)
 {
@@ -456,10 +457,7 @@ int wc_decoder_keep(struct wc_decoder *dec, size_t max, unsigned char **bytes,
 				cap *= 2;
 			nb = realloc(buf, cap);
 			if (!nb) {
-				wc_err_set(err, WC_ERR_SYSTEM,
-					   wc_source_path(dec->src),
-					   wc_source_member(dec->src),
-					   WC_NO_OFFSET, "out of memory");
+				wc_err_oom(err, wc_source_path(dec->src), wc_source_member(dec->src));
 				goto fail;
 			}
 			buf = nb;

@@ -339,8 +339,7 @@ int wc_disk_open(struct wc_disk **dp, const struct wc_disk_params *p,
 free_disk:
 	wc_disk_free(d);
 no_memory:
-	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-			  "out of memory");
+	return wc_err_oom(err, NULL, NULL);
 }
 
 void wc_disk_free(struct wc_disk *d)

@@ -261,7 +261,6 @@ static void l_head(struct line *l, uint32_t device, const struct wc_event *ev,
 int wc_dump_event(FILE *fp, const struct wc_event *ev, uint64_t genesis,
 		  const char *comm)
 {
-	const uint64_t message = WC_TC(WC_TC_NOTIFY) | WC_TN_MESSAGE;
 	uint64_t t = ev->time - genesis;
 	unsigned what = (unsigned)(ev->action & 0xffffu);
 	unsigned sectors = ev->bytes >> 9;
@@ -274,7 +273,7 @@ int wc_dump_event(FILE *fp, const struct wc_event *ev, uint64_t genesis,
 	struct line l = { .n = 0 };
 	char rwbs[8];
 
-	if (ev->action == message) {
+	if (ev->action == WC_ACTION_MESSAGE) {
 		if (!ev->pdu_len)
 			return 0;
 		l_head(&l, device, ev, t, LLONG_MIN, 0, "m", "N");

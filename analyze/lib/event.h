@@ -70,4 +70,10 @@ static inline bool wc_event_is_notify(const struct wc_event *ev)
 	return wc_event_has(ev, WC_TC_NOTIFY);
 }
 
+/* The actions of the notify records the reader acts on: a process's
+ * command name (the names blkparse prints, the waits by command), taken
+ * by the reader; a message, handed on as an event (--dump prints it). */
+#define WC_ACTION_PROCESS (WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS)
+#define WC_ACTION_MESSAGE (WC_TC(WC_TC_NOTIFY) | WC_TN_MESSAGE)
+
 #endif /* WC_EVENT_H */

@@ -160,12 +160,6 @@ static const char *ar_why(struct archive *a)
 	return why ? why : "cut short or damaged (libarchive gives no reason)";
 }
 
-static int oom(struct wc_err *err, const char *path)
-{
-	return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
-			  "out of memory");
-}
-
 /* blktrace_cpu()'s answer for a name meant as a trace file's whose CPU
  * part is no CPU number. */
 #define CPU_BAD (-2L)
@@ -224,7 +218,7 @@ static int add_stream(struct wc_input *in, const char *file, const char *dev,
 		struct stream *n = realloc(in->streams, cap * sizeof(*n));
 
 		if (!n)
-			return oom(err, in->path);
+			return wc_err_oom(err, in->path, NULL);
 		in->streams = n;
 		in->cap_streams = cap;
 	}
@@ -235,7 +229,7 @@ static int add_stream(struct wc_input *in, const char *file, const char *dev,
 	if (!s->file || !s->dev) {
 		free(s->file);
 		free(s->dev);
-		return oom(err, in->path);
+		return wc_err_oom(err, in->path, NULL);
 	}
 	s->info.cpu = cpu;
 	in->nstreams++;
@@ -388,7 +382,7 @@ static int read_member_text(struct archive *a, struct archive_entry *ent,
 	cap = (size_t)size;
 	buf = malloc(cap + 1);
 	if (!buf)
-		return oom(err, path);
+		return wc_err_oom(err, path, NULL);
 	while (got < cap) {
 		n = archive_read_data(a, buf + got, cap - got);
 		if (n <= 0)
@@ -431,7 +425,7 @@ static int keep_small_member(struct wc_input *in, struct archive *a,
 		return 0;
 	s->mem = malloc(size ? (size_t)size : 1);
 	if (!s->mem)
-		return oom(err, in->path);
+		return wc_err_oom(err, in->path, NULL);
 	while (got < (size_t)size) {
 		n = archive_read_data(a, s->mem + got, (size_t)size - got);
 		if (n <= 0)
@@ -505,7 +499,7 @@ static int spill_member(struct wc_input *in, struct archive *a,
 		return -1;
 	buf = malloc(chunk);
 	if (!buf)
-		return oom(err, in->path);
+		return wc_err_oom(err, in->path, NULL);
 	s->spill_off = in->spill_used;
 	while ((n = archive_read_data(a, buf, chunk)) != 0) {
 		if (n == ARCHIVE_RETRY)
@@ -711,7 +705,7 @@ static int one_capture(struct wc_input *in, const char *name, int side,
 	if (!in->capdir) {
 		in->capdir = strndup(dir, len);
 		if (!in->capdir)
-			return oom(err, in->path);
+			return wc_err_oom(err, in->path, NULL);
 		in->capdir_len = len;
 	} else if (len != in->capdir_len || strncmp(dir, in->capdir, len)) {
 		return wc_err_set(err, WC_ERR_INPUT, in->path, name,
@@ -739,7 +733,7 @@ static int scan_archive(struct wc_input *in, struct wc_err *err)
 
 	a = archive_read_new();
 	if (!a)
-		return oom(err, in->path);
+		return wc_err_oom(err, in->path, NULL);
 	archive_read_support_filter_all(a);
 	archive_read_support_format_all(a);
 	if (archive_read_open_filename(a, in->path, 64 * 1024) != ARCHIVE_OK) {
@@ -1136,18 +1130,16 @@ static int scout_read_batch(struct wc_input *in, struct stream *s,
 			    struct wc_decoder *dec, bool queue, uint64_t b,
 			    struct wc_err *scratch)
 {
-	const uint64_t message = WC_TC(WC_TC_NOTIFY) | WC_TN_MESSAGE;
-	const uint64_t process = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
 	struct wc_event ev;
 	uint32_t n = 0;
 	int r = 1;
 
 	while (n < BLKPARSE_BATCH && (r = wc_decoder_next(dec, &ev, scratch)) > 0) {
-		if (!wc_event_is_notify(&ev) || ev.action == message) {
+		if (!wc_event_is_notify(&ev) || ev.action == WC_ACTION_MESSAGE) {
 			n++;
 			continue;
 		}
-		if (ev.action != process)
+		if (ev.action != WC_ACTION_PROCESS)
 			continue;
 		if (!queue) {
 			if (comm_add(in, ev.pid, ev.pdu, ev.pdu_len) < 0)
@@ -1219,7 +1211,7 @@ static int scout_queued(struct wc_input *in, unsigned i, uint64_t b,
 		if (n->batch == b &&
 		    comm_add(in, n->pid, (const unsigned char *)n->name,
 			     strlen(n->name)) < 0)
-			return oom(err, in->path);
+			return wc_err_oom(err, in->path, NULL);
 	}
 	return 0;
 }
@@ -1254,7 +1246,7 @@ static int scout_batch(struct wc_input *in, unsigned i, struct wc_err *err)
 	if (r == -2) {
 		if (dec != s->scout)
 			wc_decoder_free(dec);
-		return oom(err, in->path);
+		return wc_err_oom(err, in->path, NULL);
 	}
 	/* A failure is the reader's to report, when it gets there. */
 	if (r <= 0)
@@ -1518,8 +1510,6 @@ static int pull(void *ctx, unsigned i, struct wc_event *ev, unsigned flags,
 {
 	struct wc_input *in = ctx;
 	struct stream *s = &in->streams[i];
-	const uint64_t message = WC_TC(WC_TC_NOTIFY) | WC_TN_MESSAGE;
-	const uint64_t process = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
 	int r;
 
 	if (s->done)
@@ -1560,10 +1550,10 @@ static int pull(void *ctx, unsigned i, struct wc_event *ev, unsigned flags,
 		s->info.events++;
 		/* With the scout ahead, a name read here is one it already
 		 * gave, or the scout failed. */
-		if (wc_event_is_notify(ev) && ev->action != message) {
-			if (ev->action == process &&
+		if (wc_event_is_notify(ev) && ev->action != WC_ACTION_MESSAGE) {
+			if (ev->action == WC_ACTION_PROCESS &&
 			    comm_add(in, ev->pid, ev->pdu, ev->pdu_len) < 0)
-				return oom(err, in->path);
+				return wc_err_oom(err, in->path, NULL);
 			continue;
 		}
 		if (s->batch_left)
@@ -1574,7 +1564,7 @@ static int pull(void *ctx, unsigned i, struct wc_event *ev, unsigned flags,
 
 			if (seq_last(in, s, (uint64_t)ev->device << 32 |
 					     ev->cpu, &last) < 0)
-				return oom(err, in->path);
+				return wc_err_oom(err, in->path, NULL);
 			if (last && *last && ev->sequence > *last + 1)
 				s->info.skips += ev->sequence - *last - 1;
 			if (last)
@@ -1608,8 +1598,6 @@ static int pull_run(void *ctx, unsigned i, struct wc_event *out, size_t max,
 {
 	struct wc_input *in = ctx;
 	struct stream *s = &in->streams[i];
-	const uint64_t message = WC_TC(WC_TC_NOTIFY) | WC_TN_MESSAGE;
-	const uint64_t process = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
 	size_t n, j, k = 0;
 	uint64_t key, key2;
 	uint32_t *last, *last2, *tmp;
@@ -1621,7 +1609,7 @@ static int pull_run(void *ctx, unsigned i, struct wc_event *out, size_t max,
 		if (s->oom) {
 			s->oom = false;
 			end_stream(in, i);
-			return oom(err, in->path);
+			return wc_err_oom(err, in->path, NULL);
 		}
 		r = pull(ctx, i, out, flags, err);
 		*got = r == 1;
@@ -1654,9 +1642,9 @@ static int pull_run(void *ctx, unsigned i, struct wc_event *out, size_t max,
 			struct wc_event *ev = &out[j];
 
 			if (wc_event_is_notify(ev)) {
-				if (ev->action == message)
+				if (ev->action == WC_ACTION_MESSAGE)
 					goto keep;
-				if (ev->action == process &&
+				if (ev->action == WC_ACTION_PROCESS &&
 				    comm_add(in, ev->pid, ev->pdu, ev->pdu_len) < 0)
 					goto fail_oom;
 				continue;
@@ -1714,7 +1702,7 @@ fail_oom:
 		return 1;
 	}
 	end_stream(in, i);
-	return oom(err, in->path);
+	return wc_err_oom(err, in->path, NULL);
 }
 
 static void make_name(struct wc_input *in)
@@ -1799,7 +1787,7 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
 	*out = NULL;
 	in = calloc(1, sizeof(*in));
 	if (!in)
-		return oom(err, path);
+		return wc_err_oom(err, path, NULL);
 	if (lim)
 		in->lim = *lim;
 	if (!in->lim.max_open || in->lim.max_open > WC_INPUT_MAX_OPEN)
@@ -1811,7 +1799,7 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
 	in->spill_fd = -1;
 	in->path = strdup(path);
 	if (!in->path) {
-		oom(err, path);
+		wc_err_oom(err, path, NULL);
 		goto fail;
 	}
 	if (wc_capture_new(&in->capture, err) < 0)
@@ -1831,7 +1819,7 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
 	}
 	make_name(in);
 	if (!in->name) {
-		oom(err, path);
+		wc_err_oom(err, path, NULL);
 		goto fail;
 	}
 	if (in->single) {

@@ -67,8 +67,7 @@ int wc_map_open(struct wc_map **out, size_t value_size, size_t max,
 				  value_size);
 	m = calloc(1, sizeof(*m));
 	if (!m)
-		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-				  "out of memory");
+		return wc_err_oom(err, NULL, NULL);
 	m->value_size = value_size;
 	m->stride = (VALUE_OFF + value_size + 7u) & ~(size_t)7u;
 	m->max = max;
@@ -94,8 +93,7 @@ static int grow(struct wc_map *m, struct wc_err *err)
 	bigger.nslots = m->nslots ? 2 * m->nslots : 16;
 	bigger.slots = calloc(bigger.nslots, m->stride);
 	if (!bigger.slots)
-		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-				  "out of memory");
+		return wc_err_oom(err, NULL, NULL);
 	for (i = 0; i < m->nslots; i++) {
 		const unsigned char *s = slot(m, i);
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hot.h"
 #include "map.h"
 #include "prioq.h"
 #include "wclimits.h"
@@ -67,8 +68,7 @@ int wc_merge_open(struct wc_merge **out, unsigned nstreams,
 fail_free:
 	wc_merge_free(m);
 fail:
-	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-			  "out of memory");
+	return wc_err_oom(err, NULL, NULL);
 }
 
 /* A stream failed: 0, as if it ended. */
@@ -419,8 +419,7 @@ int wc_reorder_open(struct wc_reorder **out, size_t window,
 fail_free:
 	wc_reorder_free(r);
 fail:
-	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-			  "out of memory");
+	return wc_err_oom(err, NULL, NULL);
 }
 
 /* Out of memory for a payload: the events before go out, then the
@@ -428,14 +427,13 @@ fail:
 static int r_oom(struct wc_reorder *r)
 {
 	if (r->deferred.kind == WC_ERR_NONE)
-		wc_err_set(&r->deferred, WC_ERR_SYSTEM, NULL, NULL,
-			   WC_NO_OFFSET, "out of memory");
+		wc_err_oom(&r->deferred, NULL, NULL);
 	r->eof = 1;
 	return 0;
 }
 
 /* A payload of at most INLINE_PDU bytes into its slot's own room. */
-static inline __attribute__((always_inline))
+WC_HOT
 void r_keep_small(struct wc_event *ev, unsigned char *small)
 {
 	if (ev->pdu_len)
@@ -446,7 +444,7 @@ void r_keep_small(struct wc_event *ev, unsigned char *small)
 /* Copies ev's payload, which lives in the stream's buffer only until the
  * next pull, into small or big, and points ev at the copy; 0 when out of
  * memory. */
-static inline __attribute__((always_inline))
+WC_HOT
 int r_keep_pdu(struct wc_reorder *r, struct wc_event *ev,
 	       unsigned char *small, struct big_pdu *big)
 {
@@ -469,7 +467,7 @@ int r_keep_pdu(struct wc_reorder *r, struct wc_event *ev,
 
 /* The event pulled into free slot i (the top of the free stack) is kept
  * there with its arrival number; 0 when out of memory. */
-static inline __attribute__((always_inline))
+WC_HOT
 int r_keep(struct wc_reorder *r, size_t i)
 {
 	struct slot *sl = &r->slots[i];
@@ -536,7 +534,7 @@ static int r_late(struct wc_reorder *r, const struct wc_event *ev)
 
 /* True when x goes before y by (time, device, sequence): an event equal
  * in all three to one read before it goes after it. */
-static inline __attribute__((always_inline))
+WC_HOT
 int r_before(const struct wc_event *x, const struct wc_event *y)
 {
 	return x->time <= y->time &&
@@ -557,7 +555,7 @@ static inline size_t r_far(const struct wc_reorder *r, size_t w)
  * go before: n up to WC_REORDER_SHIFT, with one look at the farthest
  * place when there are more; 0 when it goes farther.
  */
-static inline __attribute__((always_inline))
+WC_HOT
 size_t r_near(const struct wc_reorder *r, const struct wc_event *ev,
 	      size_t w, size_t n)
 {
@@ -819,7 +817,7 @@ static void r_fill(struct wc_reorder *r)
 
 /* True when ring slot a goes before heap slot b:
  * (time, device, sequence, arrival). */
-static inline __attribute__((always_inline))
+WC_HOT
 int r_ring_first(const struct wc_reorder *r, size_t a,
 		 const struct wc_prioq_entry *b)
 {
@@ -981,12 +979,11 @@ static void bp_read_batch(struct wc_reorder *r)
  * input.  1 when ev may be printed now, 0 when blkparse would wait. */
 static int bp_in_sequence(struct wc_reorder *r, const struct wc_event *ev)
 {
-	const uint64_t message = WC_TC(WC_TC_NOTIFY) | WC_TN_MESSAGE;
 	uint64_t key = (uint64_t)ev->device << 32 | ev->cpu;
 	uint32_t *last = NULL;
 	int put;
 
-	if (ev->action == message)
+	if (ev->action == WC_ACTION_MESSAGE)
 		return 1;
 	if (r->seq_val && key == r->seq_key) {
 		last = r->seq_val;

@@ -107,8 +107,7 @@ int wc_outdir_open(struct wc_outdir **out, const char *dir,
 	d = calloc(1, sizeof(*d));
 	if (!d || !(d->dir = strdup(dir))) {
 		free(d);
-		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-				  "out of memory");
+		return wc_err_oom(err, NULL, NULL);
 	}
 	d->dirfd = -1;
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
@@ -403,8 +402,7 @@ int wc_outdir_read(const struct wc_outdir *d, const char *rel, char **out,
 	}
 	m = open_memstream(&buf, &len);
 	if (!m) {
-		wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-			   "out of memory");
+		wc_err_oom(err, NULL, NULL);
 		goto out_file;
 	}
 	while ((c = getc(f)) != EOF)
@@ -417,8 +415,7 @@ int wc_outdir_read(const struct wc_outdir *d, const char *rel, char **out,
 	}
 	if (fclose(m) != 0) {
 		free(buf);
-		wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-			   "out of memory");
+		wc_err_oom(err, NULL, NULL);
 		goto out_file;
 	}
 	*out = buf;
@@ -500,8 +497,7 @@ int wc_outdir_sweep(struct wc_outdir *d, const char *list, struct wc_err *err)
 	int pass;
 
 	if (d->note_failed)
-		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-				  "out of memory");
+		return wc_err_oom(err, NULL, NULL);
 	wc_err_clear(&ignore);
 	qsort(d->written, d->nwritten, sizeof(*d->written), cmp_str);
 	/* No list: a first run, or a folder that was never a bundle;

@@ -46,8 +46,7 @@ static int sys_err(struct wc_err *err, const char *file, const char *what)
 
 static int nomem(struct wc_err *err)
 {
-	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-			  "out of memory");
+	return wc_err_oom(err, NULL, NULL);
 }
 
 /* snprintf into buf; false when it did not fit. */

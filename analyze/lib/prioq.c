@@ -67,8 +67,7 @@ static int grow(struct wc_prioq *q, struct wc_err *err)
 	return 0;
 
 fail:
-	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-			  "out of memory");
+	return wc_err_oom(err, NULL, NULL);
 }
 
 int wc_prioq_open(struct wc_prioq **out, size_t hint, struct wc_err *err)
@@ -91,8 +90,7 @@ int wc_prioq_open(struct wc_prioq **out, size_t hint, struct wc_err *err)
 fail_free:
 	free(q);
 fail:
-	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-			  "out of memory");
+	return wc_err_oom(err, NULL, NULL);
 }
 
 int wc_prioq_put(struct wc_prioq *q, uint64_t key, uint64_t tie, size_t item,

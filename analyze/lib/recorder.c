@@ -103,8 +103,7 @@ struct wc_undo *wc_undo_open(const char *file, const char *prefix,
 	}
 	u = calloc(1, sizeof(*u));
 	if (!u) {
-		wc_err_set(err, WC_ERR_SYSTEM, file, NULL, WC_NO_OFFSET,
-			   "out of memory");
+		wc_err_oom(err, file, NULL);
 		return NULL;
 	}
 	snprintf(u->prefix, sizeof(u->prefix), "%s", prefix);
@@ -335,8 +334,7 @@ struct wc_comms *wc_comms_open(struct wc_err *err)
 	int g;
 
 	if (!c) {
-		wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-			   "out of memory");
+		wc_err_oom(err, NULL, NULL);
 		return NULL;
 	}
 	for (g = 0; g < 2; g++)
@@ -408,8 +406,7 @@ struct wc_seen *wc_seen_open(struct wc_err *err)
 	struct wc_seen *s = calloc(1, sizeof(*s));
 
 	if (!s)
-		wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-			   "out of memory");
+		wc_err_oom(err, NULL, NULL);
 	return s;
 }
 
@@ -506,7 +503,7 @@ ssize_t wc_record_process(unsigned char *buf, size_t size,
 	snprintf(name, sizeof(name), "%s", comm);
 	memset(&n, 0, sizeof(n));
 	n.time = ev->time;
-	n.action = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
+	n.action = WC_ACTION_PROCESS;
 	n.pid = ev->pid;
 	n.device = ev->device;
 	n.cpu = ev->cpu;

@@ -131,8 +131,7 @@ void wc_replay_conf_init(struct wc_replay_conf *c)
 
 static int oom(struct wc_err *err)
 {
-	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-			  "out of memory");
+	return wc_err_oom(err, NULL, NULL);
 }
 
 int wc_replay_open(struct wc_replay **out, const struct wc_replay_conf *c,

@@ -832,8 +832,7 @@ int wc_report_compare_detail(FILE *f, const struct wc_summary *s,
 	int c;
 
 	if (disk_col_open(&dc, s) < 0)
-		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-				  "out of memory");
+		return wc_err_oom(err, NULL, NULL);
 	text_findings(f, s);
 	if (s->ncaps)
 		text_filter(f, &s->caps[0], "");

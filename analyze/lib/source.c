@@ -128,8 +128,7 @@ static int src_alloc(struct wc_source **out, const char *path,
 fail_free:
 	wc_source_free(src);
 fail:
-	return wc_err_set(err, WC_ERR_SYSTEM, path, member, WC_NO_OFFSET,
-			  "out of memory");
+	return wc_err_oom(err, path, member);
 }
 
 int wc_source_open_regular(const char *path, off_t *size, int oflags,
@@ -279,8 +278,7 @@ static int member_find(struct wc_source *src, struct wc_err *err)
 
 	src->ar = archive_read_new();
 	if (!src->ar)
-		return wc_err_set(err, WC_ERR_SYSTEM, src->path, NULL,
-				  WC_NO_OFFSET, "out of memory");
+		return wc_err_oom(err, src->path, NULL);
 	archive_read_support_filter_all(src->ar);
 	archive_read_support_format_all(src->ar);
 	if (archive_read_open_filename(src->ar, src->path, READ_CHUNK) != ARCHIVE_OK)
@@ -470,8 +468,7 @@ int wc_source_open_member_ahead(struct wc_source **out, const char *path,
 
 fail_oom:
 	wc_source_free(src);
-	return wc_err_set(err, WC_ERR_SYSTEM, path, member, WC_NO_OFFSET,
-			  "out of memory");
+	return wc_err_oom(err, path, member);
 }
 
 /* Reads the headers after the member to the archive's end, asking
@@ -650,8 +647,7 @@ fail_oom:
 		ah->refs = 1;
 	free(t);
 	wc_source_free(src);
-	return wc_err_set(err, WC_ERR_SYSTEM, path, member, WC_NO_OFFSET,
-			  "out of memory");
+	return wc_err_oom(err, path, member);
 }
 
 int wc_source_tail_wait(struct wc_source_tail *tail, struct wc_err *err)
@@ -688,8 +684,7 @@ int wc_source_open_memory(struct wc_source **out, const char *path,
 	if (!bytes)
 		len = 0;
 	if (!bytes && !(bytes = malloc(1)))
-		return wc_err_set(err, WC_ERR_SYSTEM, path, member,
-				  WC_NO_OFFSET, "out of memory");
+		return wc_err_oom(err, path, member);
 	if (src_alloc(&src, path, member, false, false, err) < 0) {
 		free(bytes);
 		return -1;

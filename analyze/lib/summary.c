@@ -1113,8 +1113,7 @@ int wc_summary_build(struct wc_summary **out, struct wc_analysis *const *caps,
 fail_summary:
 	wc_summary_free(s);
 fail_nomem:
-	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-			  "out of memory");
+	return wc_err_oom(err, NULL, NULL);
 }
 
 void wc_summary_free(struct wc_summary *s)

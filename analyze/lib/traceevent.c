@@ -79,8 +79,7 @@ int wc_traceevent_open(struct wc_traceevent **out, FILE *f,
 	*out = NULL;
 	t = calloc(1, sizeof(*t));
 	if (!t)
-		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-				  "out of memory");
+		return wc_err_oom(err, NULL, NULL);
 	t->f = f;
 	t->first = true;
 	fputs("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n", f);
@@ -504,8 +503,7 @@ int wc_traceevent_close(struct wc_traceevent *t, struct wc_err *err)
 		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
 				  "timeline: write failed: %s", strerror(errno));
 	if (t->nomem)
-		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-				  "out of memory");
+		return wc_err_oom(err, NULL, NULL);
 	return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "devtab.h"
+#include "hot.h"
 #include "list.h"
 
 /*
@@ -132,8 +133,7 @@ static int hash_grow(struct wc_tracker *tr, struct wc_err *err)
 	size_t i;
 
 	if (!b)
-		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-				  "out of memory");
+		return wc_err_oom(err, NULL, NULL);
 	for (i = 0; i < tr->nbuckets; i++) {
 		struct node *p = tr->buckets[i], *q;
 
@@ -205,11 +205,10 @@ struct dev *dev_add(struct wc_tracker *tr, uint32_t device)
 
 /* Every Q, D and C creates or drops a node: a call each would cost more
  * than what they do. */
-#define HOT static inline __attribute__((always_inline))
 
 /* Unlinks n, of kind (n->kind, or a constant where the caller knows it:
  * the tests of the other kinds then go), and puts it in the pool. */
-HOT void node_drop_kind(struct wc_tracker *tr, struct dev *d, struct node *n,
+WC_HOT void node_drop_kind(struct wc_tracker *tr, struct dev *d, struct node *n,
 			enum kind kind)
 {
 	if (kind == K_BIO || kind == K_RQ)
@@ -223,12 +222,12 @@ HOT void node_drop_kind(struct wc_tracker *tr, struct dev *d, struct node *n,
 	tr->pool = n;
 }
 
-HOT void node_drop(struct wc_tracker *tr, struct dev *d, struct node *n)
+WC_HOT void node_drop(struct wc_tracker *tr, struct dev *d, struct node *n)
 {
 	node_drop_kind(tr, d, n, n->kind);
 }
 
-HOT struct node *node_new(struct wc_tracker *tr, struct dev *d,
+WC_HOT struct node *node_new(struct wc_tracker *tr, struct dev *d,
 			  enum kind kind, const struct wc_event *ev,
 			  struct wc_err *err)
 {
@@ -250,8 +249,7 @@ HOT struct node *node_new(struct wc_tracker *tr, struct dev *d,
 	else
 		n = malloc(sizeof(*n));
 	if (!n) {
-		wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-			   "out of memory");
+		wc_err_oom(err, NULL, NULL);
 		return NULL;
 	}
 	/* Field by field, not a memset and then the fields: this runs
@@ -305,7 +303,7 @@ static int on_queue(struct wc_tracker *tr, struct dev *d,
 }
 
 /* Moves the queued bios that make up [s, e) into rq. */
-HOT int take_bios(struct wc_tracker *tr, struct dev *d,
+WC_HOT int take_bios(struct wc_tracker *tr, struct dev *d,
 		     struct wc_request *rq, uint64_t s, uint64_t e,
 		     struct wc_err *err)
 {
@@ -346,7 +344,7 @@ HOT int take_bios(struct wc_tracker *tr, struct dev *d,
  * creation order, the D's bytes and action, b's pid and Q time, one bio.
  * Its hash key (device, sector) is the same, so it stays in its chain.
  */
-HOT struct node *bio_to_request(struct wc_tracker *tr, struct dev *d,
+WC_HOT struct node *bio_to_request(struct wc_tracker *tr, struct dev *d,
 				struct node *b, const struct wc_event *ev)
 {
 	struct list *l = &d->lists[K_RQ];
@@ -447,7 +445,7 @@ static void on_requeue(struct wc_tracker *tr, struct dev *d,
 
 /* Fills *out and returns 1 when the completion matched a request.  One
  * C a request: in the per-event path with the others. */
-HOT int on_complete(struct wc_tracker *tr, struct dev *d,
+WC_HOT int on_complete(struct wc_tracker *tr, struct dev *d,
 		       const struct wc_event *ev, struct wc_request *out)
 {
 	struct node *n;
@@ -502,14 +500,14 @@ struct span {
  * must not shrink the window below the requests it holds.  WC_NO_TIME
  * is the largest time, so the earliest needs no test of its own; the
  * latest is WC_NO_TIME until an event came (stats_sync()). */
-HOT void span_add(struct span *sp, uint64_t t)
+WC_HOT void span_add(struct span *sp, uint64_t t)
 {
 	sp->first = t < sp->first ? t : sp->first;
 	sp->latest = t > sp->latest ? t : sp->latest;
 }
 
 /* The device of an event the tracker follows, or NULL (counted). */
-HOT struct dev *dev_of(struct wc_tracker *tr, uint32_t device)
+WC_HOT struct dev *dev_of(struct wc_tracker *tr, uint32_t device)
 {
 	struct dev *d = tr->last_dev;
 	int i;
@@ -526,7 +524,7 @@ HOT struct dev *dev_of(struct wc_tracker *tr, uint32_t device)
 }
 
 /* 1 with a request, 0 when the event gave none, -1 on failure. */
-HOT int handle(struct wc_tracker *tr, struct span *sp,
+WC_HOT int handle(struct wc_tracker *tr, struct span *sp,
 	       const struct wc_event *ev, struct wc_request *rq,
 	       struct wc_err *err)
 {
@@ -729,8 +727,7 @@ fail_hash:
 	free(tr);
 	return -1;
 fail_alloc:
-	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-			  "out of memory");
+	return wc_err_oom(err, NULL, NULL);
 }
 
 int wc_tracker_open_source(struct wc_tracker **out, wc_event_source next,

@@ -34,6 +34,12 @@ int wc_err_set(struct wc_err *err, enum wc_err_kind kind, const char *file,
 	return -1;
 }
 
+int wc_err_oom(struct wc_err *err, const char *file, const char *member)
+{
+	return wc_err_set(err, WC_ERR_SYSTEM, file, member, WC_NO_OFFSET,
+			  "out of memory");
+}
+
 char *wc_err_format(const struct wc_err *err, char *buf, size_t size)
 {
 	size_t n = 0;

@@ -51,6 +51,11 @@ int wc_err_set(struct wc_err *err, enum wc_err_kind kind, const char *file,
 	       const char *member, uint64_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
+/* wc_err_set() for the one failure every allocation can have: kind
+ * WC_ERR_SYSTEM, no offset, "out of memory".  file, member may be NULL.
+ * Returns -1. */
+int wc_err_oom(struct wc_err *err, const char *file, const char *member);
+
 /* Formats err as "FILE: MEMBER: offset N: msg" (parts left out when
  * unknown) into buf; returns buf. */
 char *wc_err_format(const struct wc_err *err, char *buf, size_t size);

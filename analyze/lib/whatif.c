@@ -465,8 +465,7 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 				  "not from standard input");
 	w = calloc(1, sizeof(*w));
 	if (!w)
-		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-				  "out of memory");
+		return wc_err_oom(err, NULL, NULL);
 	r = wc_analysis_run(&w->a[0], path, &ao, err);
 	if (r < 0)
 		goto fail;
