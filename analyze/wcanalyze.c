@@ -28,6 +28,7 @@
 #include "whatif.h"
 
 #define PROG "wcanalyze"
+#define WC_MAX_EXCLUDE 64           /* run numbers --exclude-runs holds */
 
 /* Long options without a letter. */
 enum {
@@ -52,6 +53,10 @@ struct options {
 	struct wc_analysis_opts analysis;   /* --journal, --media-rate */
 	const char *baseline;               /* --baseline */
 	enum wc_report_detail detail;       /* --runs */
+	/* --exclude-runs, --drop-first: what the comparison leaves out */
+	int exclude_runs[WC_MAX_EXCLUDE];
+	size_t nexclude;
+	bool drop_first;
 	const char *output;                 /* --output DIR: a bundle */
 	const char *trace;                  /* --export-trace FILE, or "-"
 	                                     * for --format trace-event */
@@ -69,6 +74,7 @@ static void usage(FILE *fp)
 		"usage: " PROG " [--format text|json|csv|trace-event]\n"
 		"                 [--journal START+LEN] [--media-rate MB/s]\n"
 		"                 [--baseline NAME] [--runs] [--output DIR]\n"
+		"                 [--exclude-runs N,...] [--drop-first]\n"
 		"                 [--export-trace FILE] [--jobs N]\n"
 		"                 [--window START,END] [--phase NAME]\n"
 		"                 [--device MAJ,MIN|NAME] [--process PID|COMM]\n"
@@ -92,6 +98,13 @@ static void usage(FILE *fp)
 		"                  the device's media rate, instead of estimating it\n"
 		"  -b, --baseline NAME\n"
 		"                  compare every capture with capture NAME\n"
+		"  -x, --exclude-runs N,...\n"
+		"                  leave run N (capture.conf run, or the name's\n"
+		"                  -runN) of every configuration out of the\n"
+		"                  comparison\n"
+		"  -F, --drop-first\n"
+		"                  leave each configuration's first run out\n"
+		"                  (warm-up captures are always left out)\n"
 		"  -R, --runs      the text comparison ends with every run's detail\n"
 		"                  (its name, its phases against the baseline's)\n"
 		"  -o, --output DIR\n"
@@ -323,6 +336,19 @@ static int close_trace(const struct options *o, FILE *tf,
  * an input that turns bad midway still contributes what came before.
  * With --output the report is a bundle folder (docs/bundle.md), drawn
  * from the per-device series the analysis keeps when asked. */
+/* The comparison's summary, less what --exclude-runs, --drop-first and
+ * the warm-ups leave out (summary.h). */
+static int summary_of(struct wc_summary **sum, struct wc_analysis *const *caps,
+		      size_t n, const struct options *o, struct wc_err *err)
+{
+	struct wc_summary_opts so = {
+		.baseline = o->baseline, .exclude_runs = o->exclude_runs,
+		.nexclude = o->nexclude, .drop_first = o->drop_first,
+	};
+
+	return wc_summary_build_opts(sum, caps, n, &so, err);
+}
+
 static int run_analysis(const struct options *o)
 {
 	struct wc_analysis_opts ao = o->analysis;
@@ -394,7 +420,7 @@ write:
 	if (n == 0 || o->trace_only)
 		goto out;
 	wc_err_clear(&err);
-	if (wc_summary_build(&sum, caps, n, o->baseline, &err) < 0) {
+	if (summary_of(&sum, caps, n, o, &err) < 0) {
 		int s = report(&err);
 
 		status = err.kind == WC_ERR_USAGE ? WC_EXIT_USAGE : s;
@@ -552,6 +578,30 @@ static int parse_jobs(const char *arg, unsigned *jobs)
 	return 0;
 }
 
+/* "1,3": run numbers from 1 to 999999, at most WC_MAX_EXCLUDE, added to
+ * o's. */
+static int parse_runs(const char *arg, struct options *o)
+{
+	const char *p = arg;
+
+	for (;;) {
+		unsigned long v;
+		char *end;
+
+		if (*p < '0' || *p > '9')
+			return -1;
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (errno || v < 1 || v > 999999 || (*end && *end != ',') ||
+		    o->nexclude == WC_MAX_EXCLUDE)
+			return -1;
+		o->exclude_runs[o->nexclude++] = (int)v;
+		if (!*end)
+			return 0;
+		p = end + 1;
+	}
+}
+
 static int parse_rate(const char *arg, double *bytes_per_s)
 {
 	char *end;
@@ -582,6 +632,8 @@ int main(int argc, char **argv)
 		{ "phase", required_argument, NULL, OPT_PHASE },
 		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ "process", required_argument, NULL, OPT_PROCESS },
+		{ "exclude-runs", required_argument, NULL, 'x' },
+		{ "drop-first", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -592,7 +644,7 @@ int main(int argc, char **argv)
 	int c, i, nstdin;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":df:j:J:r:b:o:t:w:RhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":df:j:J:r:b:o:t:w:x:FRhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			o.mode = MODE_DUMP;
@@ -670,6 +722,16 @@ int main(int argc, char **argv)
 		}
 		case 'R':
 			o.detail = WC_REPORT_RUNS;
+			break;
+		case 'x':
+			if (parse_runs(optarg, &o) < 0)
+				return usage_error("bad --exclude-runs '%s' (run "
+						   "numbers 1 to 999999, "
+						   "comma-separated, at most 64)",
+						   optarg);
+			break;
+		case 'F':
+			o.drop_first = true;
 			break;
 		case 'h':
 			usage(stdout);

@@ -216,7 +216,10 @@ START_TEST(test_findings_one)
 	ck_assert(num(f, "count") == 10);
 	/* The latency histogram is within 4.5 %. */
 	ck_assert(fabs(num(f, "p50_s") - 0.006) < 0.006 * 0.045);
-	ck_assert_ptr_nonnull(strstr(f->text, "10 cache flushes took 0.060 s"));
+	/* Count x median cost, and the capture named. */
+	ck_assert_ptr_nonnull(strstr(f->text, "10 cache flushes x median "));
+	ck_assert_ptr_nonnull(strstr(f->text, ") took 0.060 s"));
+	ck_assert_ptr_nonnull(strstr(f->text, "In one, "));
 	wc_summary_free(s);
 	wc_analysis_free(a);
 }
@@ -537,6 +540,143 @@ START_TEST(test_three_verdicts)
 }
 END_TEST
 
+/* Off the device, split: per round the main device writes 2 ms while a
+ * second device writes 3 ms from 1 ms later (they overlap by 1 ms), then
+ * both idle; the command's CPU is 15 ms.  Of the main device's idle
+ * time, 10 x 2 ms is the other device's, 15 ms the CPU's, the rest the
+ * rest. */
+#define DEV2 WC_DEV_MAKE(7u, 2u)
+START_TEST(test_off_split)
+{
+	struct wc_phase ph = { "copy", 0, 0, 1.5, 0.010, 0.005 };
+	struct wc_capture_meta m;
+	struct scripted *sc = calloc(1, sizeof(*sc));
+	struct wc_analysis *a = NULL;
+	struct wc_summary *s;
+	const struct wc_sum_capture *c;
+	struct wc_err err;
+	uint64_t t = 1000000;
+	int i;
+
+	ck_assert_ptr_nonnull(sc);
+	memset(&m, 0, sizeof(m));
+	snprintf(m.name, sizeof(m.name), "two");
+	m.write_cache = m.barrier = m.complete = m.main_rotational = -1;
+	ph.start = t;
+	for (i = 0; i < 10; i++) {
+		uint64_t at = 8000 + (uint64_t)i * 128;
+
+		ev(sc, t, WC_TA_QUEUE, W, at, 65536);
+		ev(sc, t + 1000, WC_TA_ISSUE, W, at, 65536);
+		scripted_add(sc, DEV2, t + 1001000, WC_TA_QUEUE, W, at, 4096);
+		scripted_add(sc, DEV2, t + 1001000, WC_TA_ISSUE, W, at, 4096);
+		ev(sc, t + 2001000, WC_TA_COMPLETE, W, at, 65536);
+		scripted_add(sc, DEV2, t + 4001000, WC_TA_COMPLETE, W, at, 4096);
+		t += 10000000;
+	}
+	ev(sc, t, WC_TA_PLUG, 0, 0, 0);
+	ph.end = t;
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_analysis_run_source(&a, scripted_next, sc, &m, &ph,
+						1, NULL, &err), 0);
+	free(sc);
+	s = build(&a, 1, NULL);
+	c = &s->caps[0];
+	ck_assert_uint_eq(c->ndevices, 2);
+	ck_assert_uint_eq(c->main->device, DEV);
+	ck_assert(fabs(c->meas[WC_MEAS_BUSY] - 0.020) < 1e-9);
+	ck_assert(fabs(c->meas[WC_MEAS_OFF_OTHER] - 0.020) < 1e-9);
+	ck_assert(fabs(c->meas[WC_MEAS_OFF_CPU] - 0.015) < 1e-9);
+	ck_assert(fabs(c->meas[WC_MEAS_OFF_OTHER] + c->meas[WC_MEAS_OFF_CPU] +
+		       c->meas[WC_MEAS_OFF_REST] - c->meas[WC_MEAS_OFF_DEVICE]) <
+		  1e-9);
+	ck_assert(fabs(c->command_wall_s - 1.5) < 1e-9);
+	ck_assert_ptr_nonnull(strstr(find(s, WC_FIND_DEVICE_IDLE)->text,
+				     "was busy for 0.020 s of it"));
+	ck_assert_ptr_nonnull(strstr(find(s, WC_FIND_MOST_TIME)->text,
+				     "its command ran 1.500 s"));
+	wc_summary_free(s);
+	wc_analysis_free(a);
+}
+END_TEST
+
+/* Bias: three configurations of three runs whose run 1 is slowest by
+ * far, off the device: a run-order effect naming the runs; --drop-first
+ * leaves them out and says so; --exclude-runs 2 leaves run 2 out; a
+ * warm-up is left out beside measured runs. */
+static struct wc_analysis *run_of(const char *cfg, int run, uint64_t gap)
+{
+	char name[64];
+
+	struct wc_analysis *a;
+
+	snprintf(name, sizeof(name), "%s-run%d", cfg, run);
+	a = cap(name, cfg, 1000000, gap);
+	/* What the input would read from capture.conf (analysis.c). */
+	((struct wc_capture_meta *)wc_analysis_meta(a))->run = run;
+	return a;
+}
+
+START_TEST(test_run_order)
+{
+	static const char *const cfg[3] = { "cfg=a;", "cfg=b;", "cfg=c;" };
+	struct wc_analysis *caps[10];
+	struct wc_summary_opts o = { 0 };
+	int only2[1] = { 2 };
+	struct wc_summary *s = NULL;
+	const struct wc_finding *f;
+	struct wc_err err;
+	size_t i;
+
+	for (i = 0; i < 9; i++)
+		caps[i] = run_of(cfg[i / 3], (int)(i % 3) + 1,
+				 i % 3 == 0 ? 9000000 : 5000000 + i * 10000);
+	s = build(caps, 9, NULL);
+	f = find(s, WC_FIND_RUN_ORDER);
+	ck_assert_ptr_nonnull(f);
+	/* 3 of 3 groups, each 1/3 by chance: 1/27. */
+	ck_assert(fabs(num(f, "chance_wall") - 1.0 / 27) < 1e-9);
+	ck_assert(num(f, "effect") == 1);
+	ck_assert(fabs(num(f, "excess_wall_s") - 0.040) < 0.001);
+	ck_assert_ptr_nonnull(strstr(f->text, "a run-order effect"));
+	ck_assert_str_eq(str(f, "runs"), "cfg=a;-run1, cfg=b;-run1 and cfg=c;-run1");
+	wc_summary_free(s);
+
+	o.drop_first = true;
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_summary_build_opts(&s, caps, 9, &o, &err), 0);
+	ck_assert_uint_eq(s->ncaps, 6);
+	ck_assert_uint_eq(s->nleft_out, 3);
+	ck_assert_str_eq(s->left_out[0]->name, "cfg=a;-run1");
+	f = find(s, WC_FIND_LEFT_OUT);
+	ck_assert_ptr_nonnull(strstr(f->text, "cfg=a;-run1 (--drop-first)"));
+	/* Two runs a group: no order to test. */
+	ck_assert_ptr_null(find(s, WC_FIND_RUN_ORDER));
+	wc_summary_free(s);
+
+	o.drop_first = false;
+	o.exclude_runs = only2;
+	o.nexclude = 1;
+	caps[9] = cap("cfg=a;-run1-warmup", "cfg=a;", 1000000, 5000000);
+	((struct wc_capture_meta *)wc_analysis_meta(caps[9]))->warmup = true;
+	ck_assert_int_eq(wc_summary_build_opts(&s, caps, 10, &o, &err), 0);
+	ck_assert_uint_eq(s->ncaps, 6);
+	ck_assert_uint_eq(s->nleft_out, 4);
+	ck_assert_str_eq(s->left_out_why[3], "warm-up");
+	for (i = 0; i < s->ncaps; i++)
+		ck_assert_int_ne(s->caps[i].meta->run, 2);
+	wc_summary_free(s);
+	/* Every capture left out, or the baseline: a usage error. */
+	o.exclude_runs = NULL;
+	o.nexclude = 0;
+	o.baseline = "cfg=a;-run1-warmup";
+	ck_assert_int_eq(wc_summary_build_opts(&s, caps, 10, &o, &err), -1);
+	ck_assert_int_eq(err.kind, WC_ERR_USAGE);
+	ck_assert_ptr_nonnull(strstr(err.msg, "was left out"));
+	free_caps(caps, 10);
+}
+END_TEST
+
 START_TEST(test_unknown_baseline)
 {
 	struct wc_analysis *a = cap("x", "", 1000000, 1000000);
@@ -577,6 +717,8 @@ static Suite *summary_suite(void)
 	tcase_add_test(tc, test_groups);
 	tcase_add_test(tc, test_noise);
 	tcase_add_test(tc, test_three_verdicts);
+	tcase_add_test(tc, test_off_split);
+	tcase_add_test(tc, test_run_order);
 	tcase_add_test(tc, test_unknown_baseline);
 	tcase_add_test(tc, test_disk_baselines);
 	tcase_add_test(tc, test_names);

@@ -36,6 +36,63 @@ struct fig {
  * alternate between phases pays it at most once per this many. */
 #define RUN_MIN 1024
 
+/* The union of every device's service slices: the time some traced
+ * device was busy.  Its newest UNION_MAX disjoint intervals are kept,
+ * sorted; slices come in completion order, so a new one overlaps only
+ * the newest few (busy stretches merge into one), and an older interval
+ * dropped when the ring is full can only be overlapped again by a slice
+ * that began before it: that overlap is then counted twice.  The total
+ * is exact for traces whose slices never reach back over UNION_MAX
+ * stretches of idle time (docs/methodology.md, "Off the device"). */
+#define UNION_MAX 64
+
+struct busy_union {
+	uint64_t lo[UNION_MAX], hi[UNION_MAX];
+	size_t n;
+	uint64_t total;
+};
+
+static void union_add(struct busy_union *u, uint64_t lo, uint64_t hi)
+{
+	size_t i = u->n, j;
+	uint64_t covered = 0, nlo = lo, nhi = hi;
+
+	if (hi <= lo)
+		return;
+	/* [i, j): the intervals that overlap or touch [lo, hi]. */
+	while (i > 0 && u->hi[i - 1] >= lo)
+		i--;
+	for (j = i; j < u->n && u->lo[j] <= hi; j++) {
+		uint64_t a = u->lo[j] > lo ? u->lo[j] : lo;
+		uint64_t b = u->hi[j] < hi ? u->hi[j] : hi;
+
+		if (b > a)
+			covered += b - a;
+		if (u->lo[j] < nlo)
+			nlo = u->lo[j];
+		if (u->hi[j] > nhi)
+			nhi = u->hi[j];
+	}
+	u->total += hi - lo - covered;
+	if (j == i && u->n == UNION_MAX) {
+		/* No room: forget the oldest. */
+		memmove(u->lo, u->lo + 1, (UNION_MAX - 1) * sizeof(u->lo[0]));
+		memmove(u->hi, u->hi + 1, (UNION_MAX - 1) * sizeof(u->hi[0]));
+		u->n--;
+		if (i > 0)
+			i--;
+		j = i;
+	}
+	/* Intervals [i, j) become one, [nlo, nhi], at i. */
+	if (j != i + 1) {
+		memmove(u->lo + i + 1, u->lo + j, (u->n - j) * sizeof(u->lo[0]));
+		memmove(u->hi + i + 1, u->hi + j, (u->n - j) * sizeof(u->hi[0]));
+		u->n = u->n + 1 - (j - i);
+	}
+	u->lo[i] = nlo;
+	u->hi[i] = nhi;
+}
+
 struct adev {
 	uint32_t device;
 	struct fig whole;
@@ -86,6 +143,7 @@ struct wc_account {
 	uint64_t ignored_devices;
 	struct wc_wait waits[WC_MAX_COMMS];
 	size_t nwaits;
+	struct busy_union any;           /* every device's slices at once */
 };
 
 static bool has_positioning(enum wc_cat cat)
@@ -648,6 +706,7 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 	}
 	count_request(t, &x);
 	t->f.time_ns[cat] += slice;
+	union_add(&ac->any, a, c);
 	if (bin != SIZE_MAX) {
 		t->pos_s[bin] += slice;
 		d->whole.pos_b[bin] += rq->bytes;
@@ -824,6 +883,11 @@ int wc_account_open(struct wc_account **out, const struct wc_account_conf *conf,
 	spans_init(ac);
 	*out = ac;
 	return 0;
+}
+
+uint64_t wc_account_busy_any(const struct wc_account *ac)
+{
+	return ac->any.total;
 }
 
 size_t wc_account_ndevices(const struct wc_account *ac)

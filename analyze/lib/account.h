@@ -142,6 +142,13 @@ int wc_account_add_device(struct wc_account *ac, uint32_t device);
 /* Closes the window.  When no event was seen, pass first = last = 0. */
 void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last);
 
+/* The time some device was busy: the union of every device's service
+ * slices (each device's own are disjoint; two devices' may overlap), so
+ * that it less one device's busy time is the time another was busy
+ * while that one was idle.  Exact unless a slice reaches back over more
+ * than 64 stretches of idle time (account.c, busy_union). */
+uint64_t wc_account_busy_any(const struct wc_account *ac);
+
 /* Devices in order of first completion. */
 size_t wc_account_ndevices(const struct wc_account *ac);
 const struct wc_figures *wc_account_device(const struct wc_account *ac,

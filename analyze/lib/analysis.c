@@ -67,6 +67,93 @@ static void meta_unknown(struct wc_capture_meta *m, const char *name)
 	m->main_rotational = -1;
 	m->complete = -1;
 	m->journal_method = WC_JOURNAL_HEURISTIC;
+	m->run = m->lab_position = -1;
+	m->load_before = m->load_after = -1;
+	m->dirty_kb_end = -1;
+}
+
+/* A whole number from 0 to max in s, all of it; -1 otherwise. */
+static int64_t meta_int(const char *s, int64_t max)
+{
+	int64_t v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > (max - (*s - '0')) / 10)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	return v;
+}
+
+/* The first of a load average's numbers ("1.25 0.80 0.50"), < 0 when it
+ * does not parse or is out of any host's range. */
+static double meta_load(const char *s)
+{
+	char *end;
+	double v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	v = strtod(s, &end);
+	if (end == s || (*end && *end != ' ') || !(v >= 0 && v < 1e6))
+		return -1;
+	return v;
+}
+
+/* The run number a name ends with ("...-run3"), or -1. */
+static int name_run(const char *name)
+{
+	const char *p = strrchr(name, '-');
+
+	if (!p || strncmp(p, "-run", 4))
+		return -1;
+	return (int)meta_int(p + 4, 999999);
+}
+
+/* Appends "key=value;" to the host key when the value is present. */
+static void host_add(struct wc_capture_meta *m, const char *key,
+		     const char *v)
+{
+	size_t len = strlen(m->host), i;
+	int w;
+
+	if (!v[0])
+		return;
+	w = snprintf(m->host + len, sizeof(m->host) - len, "%s=%s;", key, v);
+	if (w < 0 || (size_t)w >= sizeof(m->host) - len) {
+		m->host[len] = '\0';
+		return;
+	}
+	for (i = len + strlen(key) + 1; i < len + (size_t)w - 1; i++)
+		if (m->host[i] == ';' || m->host[i] == '=')
+			m->host[i] = '_';
+}
+
+static void meta_host(struct wc_capture_meta *m, const struct wc_capture *c)
+{
+	int64_t v;
+	size_t k;
+
+	v = meta_int(c->run, 999999);
+	m->run = v >= 0 ? (int)v : name_run(m->name);
+	m->warmup = !strcmp(c->run_role, "warmup");
+	v = meta_int(c->lab_position, 999999);
+	m->lab_position = (int)v;
+	m->load_before = meta_load(c->host_loadavg_before);
+	m->load_after = meta_load(c->host_loadavg_after);
+	m->dirty_kb_end = meta_int(c->host_dirty_kb_end, INT64_MAX / 1024);
+	v = meta_int(c->source_bytes, INT64_MAX);
+	m->source_bytes = v > 0 ? (uint64_t)v : 0;
+	host_add(m, "tool_version", c->tool_version);
+	host_add(m, "tool_commit", c->tool_commit);
+	host_add(m, "kernel", c->kernel);
+	host_add(m, "recorder", c->recorder);
+	host_add(m, "host_cpus", c->host_cpus);
+	host_add(m, "host_mem_total_kb", c->host_mem_total_kb);
+	for (k = 0; k < 6; k++)
+		host_add(m, wc_capture_vm_dirty_keys[k], c->vm_dirty[k]);
 }
 
 /* The configuration key: what runs of one experiment share, nothing that
@@ -128,6 +215,7 @@ static void meta_from_capture(struct wc_capture_meta *m,
 	m->events_dropped = c->events_dropped;
 	meta_config(m, c);
 	meta_comparable(m, c);
+	meta_host(m, c);
 	snprintf(m->disk_model, sizeof(m->disk_model), "%s", c->disk_model);
 	snprintf(m->disk, sizeof(m->disk), "%s", c->disk);
 
@@ -421,6 +509,9 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 		p->end = phases[i].end > phases[i].start ? phases[i].end :
 							   phases[i].start;
 		p->wall_s = (double)(p->end - p->start) / 1e9;
+		p->real_s = phases[i].real_s;
+		p->user_s = phases[i].user_s;
+		p->sys_s = phases[i].sys_s;
 		win[i].start = p->start;
 		win[i].end = p->end;
 	}

@@ -118,6 +118,21 @@ struct wc_capture_meta {
 	char comparable[1280];
 	char disk_model[256];      /* capture.conf disk_model, or "" */
 	char disk[64];             /* capture.conf disk, or "" */
+	/* The run and the host it ran on (docs/capture-format.md, "Host
+	 * state and the run design"), for the summary's bias checks: */
+	int run;                   /* capture.conf run, else the name's
+	                            * "-runN" ending; -1 unknown */
+	bool warmup;               /* run_role = warmup */
+	int lab_position;          /* capture.conf lab_position; -1 */
+	/* "key=value;" pairs of what should be equal in compared runs:
+	 * tool_version, tool_commit, kernel, recorder, host_cpus,
+	 * host_mem_total_kb and the vm_dirty_* keys, those present only
+	 * (';' and '=' in values replaced by '_'). */
+	char host[1024];
+	double load_before;        /* 1-minute load average, < 0 unknown */
+	double load_after;
+	int64_t dirty_kb_end;      /* Dirty when the workload ended; -1 */
+	uint64_t source_bytes;     /* capture.conf source_bytes; 0 unknown */
 };
 
 /* A phase of the capture (its figures: wc_analysis_phase_figures()). */
@@ -125,6 +140,9 @@ struct wc_phase_result {
 	char name[64];
 	uint64_t start, end;
 	double wall_s;              /* end - start */
+	/* phases.tsv's own times of the command: wall, user and system
+	 * CPU (0 when phases.tsv has no such column). */
+	double real_s, user_s, sys_s;
 };
 
 struct wc_analysis;

@@ -317,8 +317,28 @@ static const struct {
 	STR_KEY("workload", workload), STR_KEY("command", command),
 	STR_KEY("source_files", source_files),
 	STR_KEY("source_bytes", source_bytes),
+	STR_KEY("run", run), STR_KEY("run_role", run_role),
+	STR_KEY("lab_position", lab_position),
+	STR_KEY("tool_version", tool_version),
+	STR_KEY("tool_commit", tool_commit), STR_KEY("host_cpus", host_cpus),
+	STR_KEY("host_mem_total_kb", host_mem_total_kb),
+	STR_KEY("vm_dirty_ratio", vm_dirty[0]),
+	STR_KEY("vm_dirty_background_ratio", vm_dirty[1]),
+	STR_KEY("vm_dirty_bytes", vm_dirty[2]),
+	STR_KEY("vm_dirty_background_bytes", vm_dirty[3]),
+	STR_KEY("vm_dirty_expire_centisecs", vm_dirty[4]),
+	STR_KEY("vm_dirty_writeback_centisecs", vm_dirty[5]),
+	STR_KEY("host_loadavg_before", host_loadavg_before),
+	STR_KEY("host_loadavg_after", host_loadavg_after),
+	STR_KEY("host_dirty_kb_end", host_dirty_kb_end),
 };
 #undef STR_KEY
+
+const char *const wc_capture_vm_dirty_keys[6] = {
+	"vm_dirty_ratio", "vm_dirty_background_ratio", "vm_dirty_bytes",
+	"vm_dirty_background_bytes", "vm_dirty_expire_centisecs",
+	"vm_dirty_writeback_centisecs",
+};
 
 static void set_key(struct wc_capture *c, char *key, char *v,
 		    const char *where, size_t line, struct journal_keys *j)

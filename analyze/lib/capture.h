@@ -107,6 +107,19 @@ struct wc_capture {
 	char command[512];
 	char source_files[32];
 	char source_bytes[32];
+	/* The run and the host's state (docs/capture-format.md, "Host
+	 * state and the run design"): raw values, "" absent. */
+	char run[16];
+	char run_role[16];
+	char lab_position[16];
+	char tool_version[64];
+	char tool_commit[48];
+	char host_cpus[16];
+	char host_mem_total_kb[24];
+	char vm_dirty[6][24];    /* WC_CAPTURE_VM_DIRTY_KEYS' order */
+	char host_loadavg_before[48];
+	char host_loadavg_after[48];
+	char host_dirty_kb_end[24];
 	/* trace_files: how many NAME.blktrace.CPU members the archive
 	 * holds, packed right after capture.conf and phases.tsv (wccapture
 	 * since 2026-12): the input may then stop its scan at the last one
@@ -129,6 +142,9 @@ struct wc_capture {
 	size_t nnotes_more;      /* notes past WC_CAPTURE_MAX_NOTES */
 	char notes[WC_CAPTURE_MAX_NOTES][WC_CAPTURE_NOTE_SIZE];
 };
+
+/* The vm_dirty_* keys of capture.conf, the order of vm_dirty[]. */
+extern const char *const wc_capture_vm_dirty_keys[6];
 
 /* A capture with every field unknown. */
 int wc_capture_new(struct wc_capture **out, struct wc_err *err);

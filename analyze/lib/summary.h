@@ -108,12 +108,18 @@ enum wc_measure {
 	WC_MEAS_POSITIONING,           /* of journal+metadata+data, when the
 	                                * media rate is known */
 	WC_MEAS_TRANSFER,              /* journal+metadata+data less it */
-	WC_MEAS_OFF_DEVICE,            /* the main device idle */
+	WC_MEAS_OFF_DEVICE,            /* the main device idle, split into: */
+	WC_MEAS_OFF_OTHER,             /* another traced device busy */
+	WC_MEAS_OFF_CPU,               /* the command's CPU time (phases.tsv
+	                                * user + sys) in the rest */
+	WC_MEAS_OFF_REST,              /* the rest: page cache, throttling,
+	                                * sleeping */
 	WC_MEAS_WALL,
 	WC_NMEAS
 };
 
-/* "flush", ..., "busy", "positioning", "transfer", "off_device", "wall". */
+/* "flush", ..., "busy", "positioning", "transfer", "off_device",
+ * "off_device_other", "off_device_cpu", "off_device_rest", "wall". */
 const char *wc_meas_key(int m);
 /* In words: "flush", ..., "the device's busy time", "positioning". */
 const char *wc_meas_label(int m);
@@ -203,8 +209,13 @@ struct wc_sum_capture {
 	size_t ndevices;               /* every device with I/O, the */
 	struct wc_sum_device *devices; /* accountant's order */
 	const struct wc_sum_device *main;      /* in devices, NULL: no I/O */
-	/* Every measure in seconds, < 0 unknown. */
+	/* Every measure in seconds, < 0 unknown (the CPU part and the
+	 * rest without phases.tsv). */
 	double meas[WC_NMEAS];
+	/* phases.tsv's times of the command: its wall (real) and CPU (user
+	 * + sys) summed over its phases; < 0 without phases or when they
+	 * have no times (every real_s 0). */
+	double command_wall_s, command_cpu_s;
 	const struct wc_tracker_stats *tracking;
 	struct wc_sum_btt btt;
 	size_t nwaits;                 /* processes waiting on sync requests, */
@@ -282,6 +293,15 @@ enum wc_finding_kind {
 	                                * one per comparable set of two
 	                                * groups or more, or one against a
 	                                * named baseline */
+	WC_FIND_SKIPPED,               /* a configuration compared with
+	                                * nothing, and why */
+	WC_FIND_LEFT_OUT,              /* captures left out of the
+	                                * comparison (warm-ups, options) */
+	WC_FIND_RUN_ORDER,             /* whether the first run is the
+	                                * slowest more often than chance */
+	WC_FIND_HOST_STATE,            /* compared captures whose host,
+	                                * tools or load differ */
+	WC_FIND_DIRTY,                 /* data still unwritten at the end */
 };
 
 #define WC_FINDING_MAX_NUMS 16
@@ -295,11 +315,12 @@ struct wc_finding {
 	size_t nnums, nstrs;
 	struct { const char *key; double value; } num[WC_FINDING_MAX_NUMS];
 	struct { const char *key; char value[256]; } str[WC_FINDING_MAX_STRS];
-	char text[768];                /* one or two sentences, full stops */
+	char text[1536];               /* a few sentences, full stops */
 };
 
 /* The JSON name of a kind: "most_time", "device_idle", "flushes",
- * "difference". */
+ * "difference", "skipped", "left_out", "run_order", "host_state",
+ * "dirty_at_end". */
 const char *wc_finding_kind_name(enum wc_finding_kind k);
 
 /* A comparable set of groups (wc_capture_meta.comparable). */
@@ -329,13 +350,37 @@ struct wc_summary {
 	const char *base_name;         /* the named capture, or the name of
 	                                * the base_group's first capture */
 	bool any_cross_disk;           /* some group's cross_disk */
+	/* Captures given but left out of everything above (never in
+	 * caps), with why: "warm-up", "--exclude-runs", "--drop-first". */
+	size_t nleft_out;
+	const struct wc_capture_meta **left_out;
+	const char **left_out_why;
 	size_t nfindings;
 	struct wc_finding *findings;
 };
 
-/* Builds the summary of caps[0..n) (n >= 1).  baseline names a capture or
- * is NULL.  Fails with WC_ERR_USAGE when no capture has that name, with
- * WC_ERR_SYSTEM when out of memory. */
+/* What to leave out of a comparison (docs/methodology.md, "Bias"). */
+struct wc_summary_opts {
+	const char *baseline;          /* a capture's name, or NULL */
+	/* Runs (capture.conf run, else the name's "-runN") to leave out,
+	 * of every configuration. */
+	const int *exclude_runs;
+	size_t nexclude;
+	bool drop_first;               /* each configuration's first run */
+	/* Else captures of run_role = warmup are left out when another
+	 * capture is not one. */
+	bool keep_warmups;
+};
+
+/* Builds the summary of caps[0..n) (n >= 1) less the captures opts leaves
+ * out (opts may be NULL: only warm-ups are); they are listed in
+ * left_out, never in caps.  Fails with WC_ERR_USAGE when
+ * no capture has the baseline's name or it was left out, or when every
+ * capture was; with WC_ERR_SYSTEM when out of memory. */
+int wc_summary_build_opts(struct wc_summary **out,
+			  struct wc_analysis *const *caps, size_t n,
+			  const struct wc_summary_opts *opts, struct wc_err *err);
+/* The same with only a baseline, leaving nothing out. */
 int wc_summary_build(struct wc_summary **out, struct wc_analysis *const *caps,
 		     size_t n, const char *baseline, struct wc_err *err);
 
