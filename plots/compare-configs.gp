@@ -27,26 +27,43 @@ lo(k) = part(k) >= 0 ? pos(k) : neg(k) + part(k)
 hi(k) = part(k) >= 0 ? pos(k) + part(k) : neg(k)
 verdict(s) = s eq "real" ? "REAL" : s eq "noise" ? "within noise" : s eq "baseline" ? "baseline" : "too few runs"
 grlabel(i) = sprintf("#%d", int(i) + 1) . "\n" . strcol(2) . "\ncache " . strcol(3) . "\nbarriers " . strcol(4) . "\n" . strcol(5) . sprintf("\n%d run%s\n", int(column(7)), int(column(7)) == 1 ? "" : "s") . (strcol(8) eq "baseline" ? "baseline" : "disk: " . verdict(strcol(8)) . "\nwall: " . verdict(strcol(20))) . (strcol(6) eq "other-disk" ? "\nother disk!" : "")
+pk(i) = int(word(parts, i))
+# Dots in the background colour at +-0.1 s keep a panel of zeros (a
+# baseline alone on its disk) from an empty range.
+# Rows of other panels are NaN: autoscaling then sees only this panel's.
+in(v) = column(0) >= a && column(0) <= b ? v : NaN
+# ... and their labels empty, when a narrow panel shows their places.
+xl(i) = column(0) >= a && column(0) <= b ? grlabel(i) : ""
 do for [fmt in formats] {
-	eval outcmd(fmt, (ncap > 6 ? 260 + 125 * ncap : 1000), 700)
-	set title title
+	eval outcmd(fmt, width, height)
+	set multiplot layout npanels, 1 title title font ",12"
 	set style fill solid 0.9 border lc rgb "#FFFFFF"
-	set ylabel "difference against the baseline (s)"
-	set xrange [-0.6:ncap - 0.4]
+	set ylabel "difference (s)"
 	if (flat) { set yrange [-1:1] } else { set yrange [*:*] }
 	set grid ytics lc rgb "#E5E5E5"
 	set border 3
 	set tics out nomirror
-	set xtics scale 0 font ",9"
+	set xtics scale 0 font ",8"
 	set bmargin 10
+	set rmargin 22
 	set xzeroaxis lt 1 lc rgb "#000000"
-	set key outside right top vertical reverse Left
-	plot for [k=0:7] datafile using (column(0)):((lo(k) + hi(k)) / 2): \
-		(column(0) - 0.35):(column(0) + 0.35):(lo(k)):(hi(k)) \
-		with boxxyerror fc rgb pcol(k) title pname(k), \
-	     datafile using (column(0)):9:10:11 \
-		with yerrorbars pt 7 ps 1.3 lw 1.5 lc rgb "#000000" title "mean wall, runs' range", \
-	     datafile using (column(0)):9:xtic(grlabel(column(0))) \
-		with points pt 7 ps 1.3 lc rgb "#000000" notitle
+	set offsets 0, 0, graph 0.06, graph 0.04
+	set key outside right top vertical reverse Left font ",9"
+	do for [i=1:npanels] {
+		a = int(word(panels, 2 * i - 1))
+		b = int(word(panels, 2 * i))
+		set xrange [a - 0.6:(b < a + 3 ? a + 3 : b) + 0.4]
+		set title value(sprintf("ptitle%d", i)) font ",10"
+		plot for [j=1:words(parts)] datafile using (column(0)):(in((lo(pk(j)) + hi(pk(j))) / 2)): \
+			(column(0) - 0.35):(column(0) + 0.35):(in(lo(pk(j)))):(in(hi(pk(j)))) \
+			with boxxyerror fc rgb pcol(pk(j)) title (i == 1 ? pname(pk(j)) : ""), \
+		     datafile using (column(0)):(in(column(9))):(in(column(10))):(in(column(11))) \
+			with yerrorbars pt 7 ps 1.1 lw 1.5 lc rgb "#000000" title (i == 1 ? "mean wall, runs' range" : ""), \
+		     datafile using (column(0)):(in(column(9))):xtic(xl(column(0))) \
+			with points pt 7 ps 1.1 lc rgb "#000000" notitle, \
+		     datafile using (column(0)):(in(0.1)) with dots lc bgnd notitle, \
+		     datafile using (column(0)):(in(-0.1)) with dots lc bgnd notitle
+	}
+	unset multiplot
 	unset output
 }

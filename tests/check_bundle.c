@@ -435,7 +435,7 @@ START_TEST(test_names_and_compare)
 	ck_assert(exists("compare-time.gp"));
 	ck_assert(exists("compare-phases.gp"));
 	ck_assert(exists("compare-throughput.gp"));
-	ck_assert(exists("compare-difference.gp"));
+	ck_assert(exists("compare-configs.gp"));
 	html = slurp("index.html");
 	/* The findings and the differences open the page. */
 	ck_assert_ptr_nonnull(strstr(html, "<h2 id=\"findings\">"));
@@ -449,11 +449,11 @@ START_TEST(test_names_and_compare)
 	ck_assert_ptr_nonnull(strstr(dat, "\"same-2\" \"xfs\" \"on\" \"off\""));
 	free(dat);
 	/* No name reaches the figure's script: only the .dat holds them. */
-	dat = slurp("compare-difference.gp");
+	dat = slurp("compare-configs.gp");
 	ck_assert_ptr_null(strstr(dat, "evil"));
 	ck_assert_ptr_null(strstr(dat, "same-2"));
 	free(dat);
-	dat = slurp("compare-difference.dat");
+	dat = slurp("compare-configs.dat");
 	ck_assert_ptr_nonnull(strstr(dat, "\"_.__b__evil_name\" \"xfs\""));
 	free(dat);
 	wc_bundle_free(b);

@@ -93,6 +93,14 @@ static void make_summary(void)
 	groups[0].disk_model = meta[0].disk_model;
 	groups[1].disk_model = meta[1].disk_model;
 	groups[1].cross_disk = true;
+	groups[1].set = 1;
+	groups[0].mean_part_ns[WC_CAT_FLUSH] = 250 * MS;
+	groups[0].mean_part_ns[WC_CAT_DATA_WRITE] = 500 * MS;
+	groups[0].mean_part_ns[WC_PART_IDLE] = 1250 * MS;
+	groups[0].col[WC_COL_BUSY] = (struct wc_stat){ 1, 0.75, 0, 0.75, 0.75 };
+	groups[0].col[WC_COL_WALL] = (struct wc_stat){ 1, 2.0, 0, 2.0, 2.0 };
+	groups[1].mean_part_ns[WC_PART_IDLE] = 1000 * MS;
+	groups[1].col[WC_COL_WALL] = (struct wc_stat){ 1, 1.0, 0, 1.0, 1.0 };
 	sum.ncaps = 2;
 	sum.caps = caps;
 	sum.ngroups = 2;
@@ -267,53 +275,63 @@ START_TEST(test_across)
 	ck_assert_msg(wc_chart_across(c, &sum, drawn, plot, out, &err) == 0,
 		      "%s", err.msg);
 	ck_assert(drawn[WC_CMP_TIME] && drawn[WC_CMP_PHASES] &&
-		  drawn[WC_CMP_THROUGHPUT] && drawn[WC_CMP_DIFFERENCE]);
-	/* One run per configuration: no figure of configurations. */
-	ck_assert(!drawn[WC_CMP_CONFIGS]);
+		  drawn[WC_CMP_THROUGHPUT] && drawn[WC_CMP_CONFIGS]);
 
+	/* A row a group: the means of its runs, their busy range. */
 	t = text_of("compare-time.dat");
 	l = line_of(t, "\"one\" ");
 	/* The disk's name made safe for a file name, "-" unknown. */
 	starts(l, "\"one\" \"xfs\" \"on\" \"off\" \"hdd_7200\" 1.250000000 "
-				 "0.250000000 ");
+	       "0.250000000 0.000000000 0.000000000 0.000000000 0.500000000 "
+	       "0.000000000 0.000000000 1 0.750000000 0.750000000 2.000000000\n");
 	l = line_of(t, "\"two\" ");
 	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" 1.000000000 ");
 	free(t);
-
-	/* The union of names, in order; one name twice is summed; NaN
-	 * where a capture has no such phase. */
-	t = text_of("compare-phases.dat");
-	ck_assert_ptr_nonnull(strstr(t, "per phase: copy__a_ sync rm\n"));
-	l = line_of(t, "\"one\" ");
-	starts(l, "\"one\" \"xfs\" \"on\" \"off\" \"hdd_7200\" 0.500000000 "
-				 "0.375000000 NaN\n");
-	l = line_of(t, "\"two\" ");
-	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" NaN NaN "
-				 "0.750000000\n");
+	/* Two disks, two panels; only the categories with time. */
+	t = text_of("compare-time.gp");
+	ck_assert_ptr_nonnull(strstr(t, "cats = \"0 4\"\n"));
+	ck_assert_ptr_nonnull(strstr(t, "panels = \"0 0 1 1\"\n"
+				     "ptitle1 = 'disk hdd_7200: #1'\n"
+				     "ptitle2 = 'disk unknown: #2'\n"
+				     "npanels = 2\nwidth = 1000\nheight = 930\n"));
 	free(t);
 
+	/* The union of names, in order; one name twice is summed; NaN
+	 * where no run has such a phase; mean, lowest, highest. */
+	t = text_of("compare-phases.dat");
+	ck_assert_ptr_nonnull(strstr(t, "per phase (copy__a_ sync rm) the mean"));
+	l = line_of(t, "\"one\" ");
+	starts(l, "\"one\" \"xfs\" \"on\" \"off\" \"hdd_7200\" 0.500000000 "
+	       "0.500000000 0.500000000 0.375000000 0.375000000 0.375000000 "
+	       "NaN NaN NaN\n");
+	l = line_of(t, "\"two\" ");
+	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" NaN NaN NaN NaN NaN NaN "
+	       "0.750000000 0.750000000 0.750000000\n");
+	free(t);
+
+	/* A panel a group, the blocks of its runs; names only quoted. */
 	t = text_of("compare-throughput.dat");
 	ck_assert_ptr_nonnull(strstr(t, "# one\n0.500000 12\n\n\n# two\n0 NaN\n"));
 	free(t);
 	t = text_of("compare-throughput.gp");
-	ck_assert_ptr_nonnull(strstr(t, "names = '#1:one #2:two'"));
-	ck_assert_ptr_nonnull(strstr(t, "xmax = 2\n"));
+	ck_assert_ptr_nonnull(strstr(t, "g1 = \"0\"\nt1 = '#1 xfs cache on barriers off hdd_7200'\n"
+				     "g2 = \"1\"\nt2 = '#2 fs? cache ? barriers ? -'\n"));
+	ck_assert_ptr_nonnull(strstr(t, "ngroups = 2\ncols = 2\nrows = 1\nxmax = 2\n"
+				     "width = 800\nheight = 350\n"));
 	free(t);
 
-	t = text_of("compare-difference.dat");
+	t = text_of("compare-configs.dat");
 	l = line_of(t, "\"one\" ");
-	starts(l, "\"one\" \"xfs\" \"on\" \"off\" \"hdd_7200\" \"baseline\" "
-				 "0.000000000 ");
+	starts(l, "\"one\" \"xfs\" \"on\" \"off\" \"hdd_7200\" \"baseline\" 1 ");
 	l = line_of(t, "\"two\" ");
-	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" \"other-disk\" "
-				 "-1.000000000 -0.250000000 ");
+	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" \"other-disk\" 1 ");
 	free(t);
 	/* On the same disk as its baseline: no mark. */
 	groups[1].cross_disk = false;
 	ck_assert_int_eq(wc_chart_across(c, &sum, drawn, plot, out, &err), 0);
-	t = text_of("compare-difference.dat");
+	t = text_of("compare-configs.dat");
 	l = line_of(t, "\"two\" ");
-	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" \"-\" -1.000000000 ");
+	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" \"-\" 1 ");
 	free(t);
 
 	/* One capture: no figure across captures, nor a difference
@@ -322,15 +340,41 @@ START_TEST(test_across)
 	sum.has_diff = false;
 	ck_assert_int_eq(wc_chart_across(c, &sum, drawn, plot, out, &err), 0);
 	ck_assert(!drawn[WC_CMP_TIME] && !drawn[WC_CMP_PHASES] &&
-		  !drawn[WC_CMP_THROUGHPUT] && !drawn[WC_CMP_DIFFERENCE]);
+		  !drawn[WC_CMP_THROUGHPUT] && !drawn[WC_CMP_CONFIGS]);
 	sum.ncaps = 2;
-	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_TIME, &sum).width, 1000);
-	sum.ncaps = 10;
-	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_TIME, &sum).width, 1510);
-	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_THROUGHPUT, &sum).width, 1200);
-	/* A bar a configuration: two groups of ten captures. */
-	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_CONFIGS, &sum).width, 1000);
-	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_DIFFERENCE, &sum).width, 1510);
+}
+END_TEST
+
+/* However many configurations, no figure is wider than 1,600 pixels:
+ * more panels, twelve bars at most each, four throughput panels a row. */
+START_TEST(test_bounded_width)
+{
+	struct wc_sum_group *many = calloc(61, sizeof(*many));
+	struct wc_summary big = sum;
+	size_t n[] = { 1, 4, 20, 61 }, i;
+	int k;
+
+	ck_assert_ptr_nonnull(many);
+	big.groups = many;
+	for (i = 0; i < sizeof(n) / sizeof(n[0]); i++) {
+		big.ngroups = n[i];
+		for (k = 0; k < WC_NCMP; k++) {
+			struct wc_chart_info fi = wc_chart_cmp_info((enum wc_cmp)k, &big);
+
+			ck_assert_int_le(fi.width, WC_CHART_MAX_WIDTH);
+			ck_assert_int_ge(fi.width, 420);
+		}
+	}
+	/* 61 on one disk: six panels of up to twelve bars. */
+	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_TIME, &big).width, 240 + 110 * 12);
+	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_TIME, &big).height, 90 + 420 * 6);
+	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_THROUGHPUT, &big).width, 4 * 380 + 40);
+	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_THROUGHPUT, &big).height, 16 * 280 + 70);
+	/* A disk change starts a panel. */
+	big.ngroups = 4;
+	many[2].set = many[3].set = 1;
+	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_CONFIGS, &big).height, 90 + 470 * 2);
+	free(many);
 }
 END_TEST
 
@@ -357,7 +401,7 @@ START_TEST(test_configs)
 	wc_err_clear(&err);
 	ck_assert_msg(wc_chart_across(c, &sum, drawn, plot, out, &err) == 0,
 		      "%s", err.msg);
-	ck_assert(drawn[WC_CMP_CONFIGS] && drawn[WC_CMP_DIFFERENCE]);
+	ck_assert(drawn[WC_CMP_CONFIGS]);
 	t = text_of("compare-configs.dat");
 	/* The baseline: no difference, its runs' range around it. */
 	l = line_of(t, "\"one\" ");
@@ -397,6 +441,7 @@ static Suite *chart_suite(void)
 	tcase_add_test(tc, test_capture);
 	tcase_add_test(tc, test_across);
 	tcase_add_test(tc, test_configs);
+	tcase_add_test(tc, test_bounded_width);
 	suite_add_tcase(s, tc);
 	return s;
 }

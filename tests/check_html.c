@@ -169,14 +169,14 @@ START_TEST(test_across_and_differences)
 	char *h;
 
 	across[WC_CMP_TIME] = true;
-	across[WC_CMP_DIFFERENCE] = true;
+	across[WC_CMP_CONFIGS] = true;
 	sum.has_diff = true;
 	h = page();
 	ck_assert_ptr_nonnull(strstr(h, "<h2 id=\"compare\">Across captures</h2>"));
 	ck_assert_ptr_nonnull(strstr(h, "<img src=\"compare-time.png\" width=\"1000\""));
-	ck_assert_ptr_nonnull(strstr(h, "compare-difference.png"));
+	ck_assert_ptr_nonnull(strstr(h, "compare-configs.png"));
 	ck_assert_ptr_null(strstr(h, "compare-phases.png"));
-	ck_assert_ptr_nonnull(strstr(h, "<td>2</td><td class=\"l\">quiet</td><td>-</td><td>1</td><td>#1 (another disk)</td><td>-1.500</td>"));
+	ck_assert_ptr_nonnull(strstr(h, "<td>#2</td><td class=\"l nw\">quiet</td><td>-</td><td>1</td><td>#1 (another disk)</td><td>-1.500</td>"));
 	ck_assert_ptr_nonnull(strstr(h, "</td><td>&lt;i&gt;ssd&lt;/i&gt;</td><td>1</td><td>#1</td>"));
 	ck_assert_ptr_nonnull(strstr(h, "<td>-1.500</td><td class=\"l\">device: too few runs to tell; wall: too few runs to tell</td>"));
 	ck_assert_ptr_nonnull(strstr(h, "<td class=\"l\">baseline</td>"));

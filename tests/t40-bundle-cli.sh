@@ -20,7 +20,7 @@ grep -q '^wcanalyze: WCANALYZE_GNUPLOT is empty: figures not rendered; .*out/ren
 	fail "no notice on how to render: $(cat stderr)"
 for f in index.html report.txt report.json summary.csv render.sh \
 	compare-time.dat compare-time.gp compare-throughput.dat compare-throughput.gp \
-	compare-difference.dat compare-difference.gp \
+	compare-configs.dat compare-configs.gp \
 	xfs/timeline.dat xfs/scatter.dat xfs/latency.dat xfs/phases.dat \
 	ext4/scatter.dat; do
 	[[ -s out/$f ]] || fail "bundle lacks $f"
@@ -41,7 +41,7 @@ for f in compare-time.dat compare-throughput.dat; do
 done
 
 # The reports in the bundle are the ones wcanalyze prints.
-"$WCANALYZE" "$FIX/reader/xfs" "$FIX/reader/ext4" >report.txt
+"$WCANALYZE" --runs "$FIX/reader/xfs" "$FIX/reader/ext4" >report.txt
 cmp -s report.txt out/report.txt || fail "report.txt is not wcanalyze's text report"
 "$WCANALYZE" --format json "$FIX/reader/xfs" "$FIX/reader/ext4" >report.json
 cmp -s report.json out/report.json || fail "report.json is not wcanalyze's JSON"

@@ -32,28 +32,59 @@ static const struct wc_chart_info charts[WC_NCHARTS] = {
 };
 
 static const struct wc_chart_info cmp_charts[WC_NCMP] = {
-	[WC_CMP_TIME] = { "compare-time", "Busy time of each capture by "
-			  "category, stacked, labelled with the busy time and "
-			  "the window; captures numbered as in the table above",
-			  0, 700 },
+	[WC_CMP_TIME] = { "compare-time", "Busy time of each configuration by "
+			  "category, the mean of its runs, stacked, the bar "
+			  "through its top the runs' range, labelled with the "
+			  "busy time and the wall; a panel a disk; "
+			  "configurations numbered as in the table above",
+			  0, 0 },
 	[WC_CMP_PHASES] = { "compare-phases", "Wall time of each phase in each "
-			    "capture", 0, 700 },
-	[WC_CMP_THROUGHPUT] = { "compare-throughput", "Throughput over time of "
-				"every capture, overlaid", 1200, 680 },
+			    "configuration, the mean of its runs and their "
+			    "range; a panel a disk", 0, 0 },
+	[WC_CMP_THROUGHPUT] = { "compare-throughput", "Throughput over time: a "
+				"panel a configuration, its runs overlaid", 0, 0 },
 	[WC_CMP_CONFIGS] = { "compare-configs", "Difference of each "
 			     "configuration against its baseline, the mean of "
 			     "its runs: what each category added (above zero) "
 			     "or saved (below), the dot at the mean wall "
 			     "difference, the bar through it the runs' range, "
-			     "and the verdict of the noise test under the "
-			     "label", 0, 700 },
-	[WC_CMP_DIFFERENCE] = { "compare-difference", "Difference of each "
-				"capture's wall time against the baseline: what "
-				"each category added (above zero) or saved "
-				"(below), the dot at the wall difference; "
-				"captures numbered as in the table above",
-				0, 700 },
+			     "and the verdicts of the noise test under the "
+			     "label; a panel a disk", 0, 0 },
 };
+
+/*
+ * Small multiples: the figures across captures have a bar a group (the
+ * runs of one configuration), at most PANEL_BARS a panel, a new panel
+ * where the disk changes, so that a figure is never wider than
+ * WC_CHART_MAX_WIDTH and bars on two disks, whose times differ tenfold,
+ * do not share an axis.  A panel is a range of group numbers.
+ */
+#define PANEL_BARS 12
+#define PANEL_BAR_PX 110
+
+/* Whether group g ends a panel that began at group first. */
+static bool panel_ends(const struct wc_summary *s, size_t first, size_t g)
+{
+	return g + 1 == s->ngroups || s->groups[g + 1].set != s->groups[g].set ||
+	       g + 1 - first == PANEL_BARS;
+}
+
+/* The panels of the groups of s; *most: the bars of the widest. */
+static size_t panel_count(const struct wc_summary *s, size_t *most)
+{
+	size_t g, first = 0, n = 0;
+
+	*most = 0;
+	for (g = 0; g < s->ngroups; g++) {
+		if (!panel_ends(s, first, g))
+			continue;
+		if (g + 1 - first > *most)
+			*most = g + 1 - first;
+		n++;
+		first = g + 1;
+	}
+	return n;
+}
 
 const struct wc_chart_info *wc_chart_info(enum wc_chart k)
 {
@@ -62,13 +93,28 @@ const struct wc_chart_info *wc_chart_info(enum wc_chart k)
 
 struct wc_chart_info wc_chart_cmp_info(enum wc_cmp k, const struct wc_summary *s)
 {
+	static const int panel_px[WC_NCMP] = {
+		[WC_CMP_TIME] = 420, [WC_CMP_PHASES] = 360,
+		[WC_CMP_CONFIGS] = 470,
+	};
 	struct wc_chart_info i = cmp_charts[k];
-	size_t bars = k == WC_CMP_CONFIGS ? s->ngroups : s->ncaps;
+	size_t most, n = panel_count(s, &most), cols;
 
-	/* A bar a capture or configuration: wider with many.  The
-	 * templates compute the same width from ncap. */
-	if (!i.width)
-		i.width = bars > 6 ? 260 + 125 * (int)bars : 1000;
+	if (k == WC_CMP_THROUGHPUT) {
+		/* A panel a group, four a row at most: 1,560 pixels. */
+		cols = s->ngroups < 4 ? s->ngroups : 4;
+		if (cols == 0)
+			cols = 1;
+		i.width = (int)cols * 380 + 40;
+		i.height = (int)((s->ngroups + cols - 1) / cols) * 280 + 70;
+		return i;
+	}
+	i.width = 240 + PANEL_BAR_PX * (int)most;
+	if (i.width < 1000)
+		i.width = 1000;
+	if (i.width > WC_CHART_MAX_WIDTH)
+		i.width = WC_CHART_MAX_WIDTH;
+	i.height = 90 + panel_px[k] * (int)n;
 	return i;
 }
 
@@ -634,72 +680,142 @@ static int cmp_script(enum wc_cmp k, FILE *vars, char **buf, bool *drawn,
 	return 0;
 }
 
-/* Time by category per capture. */
+/* Writes panels ("FIRST LAST" group indexes, each panel), ptitleN (its
+ * disk and groups, single-quoted), npanels, and the figure's size. */
+static void panel_vars(FILE *v, enum wc_cmp k, const struct wc_summary *s)
+{
+	struct wc_chart_info fi = wc_chart_cmp_info(k, s);
+	char title[128], disk[40];
+	size_t g, first = 0, n = 0;
+
+	fputs("panels = \"", v);
+	for (g = 0; g < s->ngroups; g++) {
+		if (!panel_ends(s, first, g))
+			continue;
+		fprintf(v, "%s%zu %zu", n++ ? " " : "", first, g);
+		first = g + 1;
+	}
+	fputs("\"\n", v);
+	first = 0;
+	n = 0;
+	for (g = 0; g < s->ngroups; g++) {
+		const char *m = s->groups[g].disk_model;
+
+		if (!panel_ends(s, first, g))
+			continue;
+		if (m && m[0])
+			wc_outdir_safe_name(m, disk, sizeof(disk));
+		else
+			strcpy(disk, "unknown");
+		if (first == g)
+			snprintf(title, sizeof(title), "disk %s: #%zu", disk, g + 1);
+		else
+			snprintf(title, sizeof(title), "disk %s: #%zu to #%zu",
+				 disk, first + 1, g + 1);
+		fprintf(v, "ptitle%zu = ", ++n);
+		wc_escape_gnuplot(v, title);
+		fputs("\n", v);
+		first = g + 1;
+	}
+	fprintf(v, "npanels = %zu\nwidth = %d\nheight = %d\n", n, fi.width,
+		fi.height);
+}
+
+/* The categories (or with idle, parts) with time in any group, as a
+ * gnuplot word list: only those get a legend entry. */
+static void group_parts(char *buf, size_t size, const struct wc_summary *s,
+			bool diff, int nparts)
+{
+	size_t len = 0, g;
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < nparts; k++) {
+		bool any = false;
+
+		for (g = 0; g < s->ngroups && !any; g++)
+			any = diff ? s->groups[g].diff.part_ns[k] != 0 :
+				     s->groups[g].mean_part_ns[k] != 0;
+		if (any)
+			len += (size_t)snprintf(buf + len, size - len, "%s%d",
+						len ? " " : "", k);
+	}
+}
+
+/* Busy time by category per group: the mean of its runs, their range. */
 static int compare_time(const struct wc_chart_capture *c,
 			const struct wc_summary *s, bool *drawn,
 			struct wc_plot *p, struct wc_outdir *d, double *xmax,
 			struct wc_err *err)
 {
-	struct wc_sum_figs all;
 	char cats[64], rel[64], *buf = NULL;
-	size_t i, blen;
+	size_t g, i, blen;
 	FILE *f, *v;
 	int k;
 
-	memset(&all, 0, sizeof(all));
 	*xmax = 1e-3;
+	for (i = 0; i < s->ncaps; i++)
+		if (s->caps[i].figs.io && s->caps[i].figs.col[WC_COL_WALL] > *xmax)
+			*xmax = s->caps[i].figs.col[WC_COL_WALL];
 	f = cmp_dat(d, WC_CMP_TIME, rel, sizeof(rel), err);
 	if (!f)
 		return -1;
-	fputs("# compare-time.dat - time by category per capture, main device "
-	      "(docs/bundle.md)\n# 1 capture 2 fs 3 write_cache 4 barriers "
-	      "5 disk 6 idle_s, 7-13 seconds per category (flush journal "
-	      "metadata data_read data_write discard other)\n", f);
-	for (i = 0; i < s->ncaps; i++) {
-		const struct wc_sum_figs *m = &s->caps[i].figs;
+	fputs("# compare-time.dat - time by category per group of runs, main "
+	      "device, means of the runs (docs/bundle.md)\n# 1 first capture "
+	      "2 fs 3 write_cache 4 barriers 5 disk 6 idle_s, 7-13 seconds per "
+	      "category (flush journal metadata data_read data_write discard "
+	      "other), 14 runs 15 lowest 16 highest run's busy s 17 mean wall s\n",
+	      f);
+	for (g = 0; g < s->ngroups; g++) {
+		const struct wc_sum_group *gr = &s->groups[g];
+		const struct wc_stat *busy = &gr->col[WC_COL_BUSY];
+		size_t first = gr->members[0];
 
-		cap_label(f, &c[i], &s->caps[i]);
-		fprintf(f, " %.9f", wc_secs(m->part_ns[WC_PART_IDLE]));
-		for (k = 0; k < WC_NCAT; k++) {
-			fprintf(f, " %.9f", wc_secs(m->part_ns[k]));
-			all.part_ns[k] += m->part_ns[k];
-			all.requests[k] += m->requests[k];
-		}
-		fputs("\n", f);
-		if (m->io && m->col[WC_COL_WALL] > *xmax)
-			*xmax = m->col[WC_COL_WALL];
+		cap_label(f, &c[first], &s->caps[first]);
+		fprintf(f, " %.9f", (double)gr->mean_part_ns[WC_PART_IDLE] / 1e9);
+		for (k = 0; k < WC_NCAT; k++)
+			fprintf(f, " %.9f", (double)gr->mean_part_ns[k] / 1e9);
+		fprintf(f, " %zu %.9f %.9f %.9f\n", gr->n,
+			busy->n ? busy->min : 0.0, busy->n ? busy->max : 0.0,
+			gr->col[WC_COL_WALL].n ? gr->col[WC_COL_WALL].mean : 0.0);
 	}
 	if (wc_outdir_commit(d, f, rel, err) < 0)
 		return -1;
-	cat_list(cats, sizeof(cats), &all);
+	group_parts(cats, sizeof(cats), s, false, WC_NCAT);
 	if (!cats[0])
 		return 0;
-	v = cmp_vars(WC_CMP_TIME, "where the time went: busy time by category "
-		     "per capture (main device)", &buf, &blen);
+	v = cmp_vars(WC_CMP_TIME, "where the time went: busy time of the main "
+		     "device by category,\\nmean of each configuration's runs, "
+		     "the bar through its top their range", &buf, &blen);
 	if (!v)
 		return nomem(err);
-	fprintf(v, "cats = \"%s\"\nncap = %zu\n", cats, s->ncaps);
+	fprintf(v, "cats = \"%s\"\nncap = %zu\n", cats, s->ngroups);
+	panel_vars(v, WC_CMP_TIME, s);
 	return cmp_script(WC_CMP_TIME, v, &buf, drawn, p, d, err);
 }
 
-/* Wall time per phase: the union of the phase names, in order. */
+/* Wall time per phase and group: the union of the phase names, in order
+ * of first appearance; the mean of the runs that have the phase and
+ * their range. */
 static int compare_phases(const struct wc_chart_capture *c,
 			  const struct wc_summary *s, bool *drawn,
 			  struct wc_plot *p, struct wc_outdir *d,
 			  struct wc_err *err)
 {
-	char names[MAX_PHASE_NAMES][WC_OUTDIR_NAME_MAX + 1], plist[8192], rel[64];
+	const char *names[MAX_PHASE_NAMES];
+	char plist[MAX_PHASE_NAMES * (WC_OUTDIR_NAME_MAX + 1) + 1], rel[64];
 	char n[WC_OUTDIR_NAME_MAX + 1], *buf = NULL;
-	size_t i, ph, j, nnames = 0, len = 0, blen;
+	size_t i, ph, j, g, nnames = 0, len = 0, blen;
 	FILE *f, *v;
 
 	for (i = 0; i < s->ncaps; i++) {
 		for (ph = 0; ph < s->caps[i].nphases; ph++) {
-			wc_outdir_safe_name(s->caps[i].phases[ph].name, n, sizeof(n));
-			for (j = 0; j < nnames && strcmp(names[j], n); j++)
+			const char *name = s->caps[i].phases[ph].name;
+
+			for (j = 0; j < nnames && strcmp(names[j], name); j++)
 				;
 			if (j == nnames && nnames < MAX_PHASE_NAMES)
-				strcpy(names[nnames++], n);
+				names[nnames++] = name;
 		}
 	}
 	if (!nnames)
@@ -707,56 +823,54 @@ static int compare_phases(const struct wc_chart_capture *c,
 	f = cmp_dat(d, WC_CMP_PHASES, rel, sizeof(rel), err);
 	if (!f)
 		return -1;
-	fputs("# compare-phases.dat - wall time per phase and capture "
-	      "(docs/bundle.md)\n# 1 capture 2 fs 3 write_cache 4 barriers "
-	      "5 disk, then seconds per phase:", f);
-	for (j = 0; j < nnames; j++)
-		fprintf(f, " %s", names[j]);
-	fputs("\n", f);
-	for (i = 0; i < s->ncaps; i++) {
-		const struct wc_sum_capture *sc = &s->caps[i];
+	plist[0] = '\0';
+	for (j = 0; j < nnames; j++) {
+		wc_outdir_safe_name(names[j], n, sizeof(n));
+		len += (size_t)snprintf(plist + len, sizeof(plist) - len,
+					"%s%s", j ? " " : "", n);
+	}
+	fprintf(f, "# compare-phases.dat - wall time per phase and group of "
+		"runs (docs/bundle.md)\n# 1 first capture 2 fs 3 write_cache "
+		"4 barriers 5 disk, then per phase (%s) the mean, lowest and "
+		"highest run's seconds (NaN: no run has it)\n", plist);
+	for (g = 0; g < s->ngroups; g++) {
+		size_t first = s->groups[g].members[0];
 
-		cap_label(f, &c[i], sc);
+		cap_label(f, &c[first], &s->caps[first]);
 		for (j = 0; j < nnames; j++) {
-			double wall = 0;
-			bool seen = false;
+			struct wc_stat w;
 
-			for (ph = 0; ph < sc->nphases; ph++) {
-				wc_outdir_safe_name(sc->phases[ph].name, n, sizeof(n));
-				if (strcmp(n, names[j]) == 0) {
-					wall += sc->phases[ph].wall_s;
-					seen = true;
-				}
-			}
-			if (seen)
-				fprintf(f, " %.9f", wall);
+			wc_summary_group_phase_wall(s, g, names[j], &w);
+			if (w.n)
+				fprintf(f, " %.9f %.9f %.9f", w.mean, w.min, w.max);
 			else
-				fputs(" NaN", f);
+				fputs(" NaN NaN NaN", f);
 		}
 		fputs("\n", f);
 	}
 	if (wc_outdir_commit(d, f, rel, err) < 0)
 		return -1;
-	plist[0] = '\0';
-	for (j = 0; j < nnames; j++)
-		len += (size_t)snprintf(plist + len, sizeof(plist) - len,
-					"%s%s", j ? " " : "", names[j]);
-	v = cmp_vars(WC_CMP_PHASES, "wall time per phase", &buf, &blen);
+	v = cmp_vars(WC_CMP_PHASES, "wall time of each phase: mean of each "
+		     "configuration's runs, with their range", &buf, &blen);
 	if (!v)
 		return nomem(err);
 	fputs("phases = ", v);
 	wc_escape_gnuplot(v, plist);
-	fprintf(v, "\nncap = %zu\n", s->ncaps);
+	fprintf(v, "\nncap = %zu\n", s->ngroups);
+	panel_vars(v, WC_CMP_PHASES, s);
 	return cmp_script(WC_CMP_PHASES, v, &buf, drawn, p, d, err);
 }
 
-/* Throughput curves. */
-static int compare_throughput(const struct wc_chart_capture *c, size_t ncaps,
-			      double xmax, bool *drawn, struct wc_plot *p,
+/* Throughput curves: a panel a group, its runs overlaid.  The .dat has a
+ * block a capture, in input order; gN lists group N's blocks. */
+static int compare_throughput(const struct wc_chart_capture *c,
+			      const struct wc_summary *s, double xmax,
+			      bool *drawn, struct wc_plot *p,
 			      struct wc_outdir *d, struct wc_err *err)
 {
-	char plist[8192], rel[64], *buf = NULL;
-	size_t i, j, len = 0, blen;
+	char rel[64], title[160], fs[40], disk[40], *buf = NULL;
+	struct wc_chart_info fi;
+	size_t i, j, g, blen, cols;
 	FILE *f, *v;
 
 	f = cmp_dat(d, WC_CMP_THROUGHPUT, rel, sizeof(rel), err);
@@ -764,33 +878,52 @@ static int compare_throughput(const struct wc_chart_capture *c, size_t ncaps,
 		return -1;
 	fputs("# compare-throughput.dat - total MB/s over time, one block per "
 	      "capture in order (docs/bundle.md)\n# 1 time_s 2 MB/s\n", f);
-	plist[0] = '\0';
-	for (i = 0; i < ncaps; i++) {
+	for (i = 0; i < s->ncaps; i++) {
 		fprintf(f, "# %s\n", c[i].dir);
 		if (c[i].ncurve == 0)
 			fputs("0 NaN\n", f);
 		for (j = 0; j < c[i].ncurve; j++)
 			fprintf(f, "%.6f %.6g\n", c[i].curve[j].t, c[i].curve[j].mbps);
 		fputs("\n\n", f);
-		/* Numbered as in report.txt and the figures' labels. */
-		len += (size_t)snprintf(plist + len, sizeof(plist) > len ? sizeof(plist) - len : 0,
-					"%s#%zu:%s", i ? " " : "", i + 1, c[i].dir);
 	}
 	if (wc_outdir_commit(d, f, rel, err) < 0)
 		return -1;
-	if (len >= sizeof(plist))
-		return 0;      /* too many names for one figure's legend */
-	v = cmp_vars(WC_CMP_THROUGHPUT, "throughput of every capture (main "
-		     "device)", &buf, &blen);
+	v = cmp_vars(WC_CMP_THROUGHPUT, "throughput of the main device: a "
+		     "panel a configuration, its runs overlaid", &buf, &blen);
 	if (!v)
 		return nomem(err);
-	fputs("names = ", v);
-	wc_escape_gnuplot(v, plist);
-	fprintf(v, "\nxmax = %.9g\n", xmax);
+	for (g = 0; g < s->ngroups; g++) {
+		const struct wc_sum_group *gr = &s->groups[g];
+		const struct wc_capture_meta *m = s->caps[gr->members[0]].meta;
+
+		fprintf(v, "g%zu = \"", g + 1);
+		for (j = 0; j < gr->n; j++)
+			fprintf(v, "%s%zu", j ? " " : "", gr->members[j]);
+		fputs("\"\n", v);
+		if (m->fs[0])
+			wc_outdir_safe_name(m->fs, fs, sizeof(fs));
+		else
+			strcpy(fs, "fs?");
+		if (m->disk_model[0])
+			wc_outdir_safe_name(m->disk_model, disk, sizeof(disk));
+		else
+			strcpy(disk, "-");
+		snprintf(title, sizeof(title), "#%zu %s cache %s barriers %s %s",
+			 g + 1, fs, wc_onoff(m->write_cache),
+			 wc_onoff(m->barrier), disk);
+		fprintf(v, "t%zu = ", g + 1);
+		wc_escape_gnuplot(v, title);
+		fputs("\n", v);
+	}
+	fi = wc_chart_cmp_info(WC_CMP_THROUGHPUT, s);
+	cols = s->ngroups < 4 ? s->ngroups : 4;
+	fprintf(v, "ngroups = %zu\ncols = %zu\nrows = %zu\nxmax = %.9g\n"
+		"width = %d\nheight = %d\n", s->ngroups, cols,
+		(s->ngroups + cols - 1) / cols, xmax, fi.width, fi.height);
 	return cmp_script(WC_CMP_THROUGHPUT, v, &buf, drawn, p, d, err);
 }
 
-/* The role of group g in the difference figures: "baseline" for a
+/* The role of group g in the difference figure: "baseline" for a
  * baseline group, "other-disk" when compared with a named baseline on
  * another disk, else "-". */
 static const char *diff_role(const struct wc_summary *s, size_t g)
@@ -811,54 +944,6 @@ static void diff_parts(FILE *f, const struct wc_sum_diff *df, bool *flat)
 		if (df->part_ns[k])
 			*flat = false;
 	}
-}
-
-/*
- * compare-difference.dat: per capture, its difference against the
- * baseline (summary.h) split into parts; the figure stacks what each part
- * added above zero and what it saved below.
- */
-static int compare_difference(const struct wc_chart_capture *c,
-			      const struct wc_summary *s, bool *drawn,
-			      struct wc_plot *p, struct wc_outdir *d,
-			      struct wc_err *err)
-{
-	char rel[64], *buf = NULL;
-	size_t i, blen;
-	bool flat = true;
-	FILE *f, *v;
-
-	f = cmp_dat(d, WC_CMP_DIFFERENCE, rel, sizeof(rel), err);
-	if (!f)
-		return -1;
-	fputs("# compare-difference.dat - each capture's wall-time difference "
-	      "against the baseline and its parts, seconds (docs/bundle.md)\n"
-	      "# 1 capture 2 fs 3 write_cache 4 barriers 5 disk 6 role "
-	      "(baseline: a run of a baseline group; other-disk: compared with "
-	      "a baseline on another disk; else -) 7 wall, 8-15 flush journal metadata "
-	      "data_read data_write discard other off_device\n", f);
-	for (i = 0; i < s->ncaps; i++) {
-		const struct wc_sum_diff *df = &s->caps[i].diff;
-
-		cap_label(f, &c[i], &s->caps[i]);
-		fprintf(f, " \"%s\" %.9f", diff_role(s, s->caps[i].group),
-			(double)df->wall_ns / 1e9);
-		diff_parts(f, df, &flat);
-		fputs("\n", f);
-	}
-	if (wc_outdir_commit(d, f, rel, err) < 0)
-		return -1;
-	v = cmp_vars(WC_CMP_DIFFERENCE, s->named_baseline || s->nsets < 2 ?
-		     "what each category added (up) or saved (down) against "
-		     "the baseline, main device" : "what each category added "
-		     "(up) or saved (down) against the fastest configuration "
-		     "on the same disk, main device", &buf, &blen);
-	if (!v)
-		return nomem(err);
-	/* Every capture its own disk's baseline: all zero, an empty range
-	 * to gnuplot. */
-	fprintf(v, "ncap = %zu\nflat = %d\n", s->ncaps, flat);
-	return cmp_script(WC_CMP_DIFFERENCE, v, &buf, drawn, p, d, err);
 }
 
 static const char *verdict_word(enum wc_verdict v)
@@ -883,7 +968,7 @@ static int compare_configs(const struct wc_chart_capture *c,
 			   struct wc_plot *p, struct wc_outdir *d,
 			   struct wc_err *err)
 {
-	char rel[64], *buf = NULL;
+	char rel[64], parts[64], *buf = NULL;
 	size_t g, blen;
 	bool flat = true;
 	FILE *f, *v;
@@ -923,14 +1008,18 @@ static int compare_configs(const struct wc_chart_capture *c,
 		return -1;
 	v = cmp_vars(WC_CMP_CONFIGS, s->named_baseline || s->nsets < 2 ?
 		     "what each category added (up) or saved (down) against "
-		     "the baseline: mean of each configuration's runs, with "
-		     "their range" : "what each category added (up) or saved "
-		     "(down) against the fastest configuration on the same "
-		     "disk: mean of each configuration's runs, with their range",
+		     "the baseline,\\nmean of each configuration's runs, the "
+		     "bar through the dot their range" : "what each category "
+		     "added (up) or saved (down) against the fastest "
+		     "configuration on the same disk,\\nmean of each "
+		     "configuration's runs, the bar through the dot their range",
 		     &buf, &blen);
 	if (!v)
 		return nomem(err);
-	fprintf(v, "ncap = %zu\nflat = %d\n", s->ngroups, flat);
+	group_parts(parts, sizeof(parts), s, true, WC_NPARTS);
+	fprintf(v, "ncap = %zu\nflat = %d\nparts = \"%s\"\n", s->ngroups,
+		flat, parts[0] ? parts : "0");
+	panel_vars(v, WC_CMP_CONFIGS, s);
 	return cmp_script(WC_CMP_CONFIGS, v, &buf, drawn, p, d, err);
 }
 
@@ -946,12 +1035,9 @@ int wc_chart_across(const struct wc_chart_capture *c, const struct wc_summary *s
 	if (s->ncaps > 1 &&
 	    (compare_time(c, s, drawn, p, d, &xmax, err) < 0 ||
 	     compare_phases(c, s, drawn, p, d, err) < 0 ||
-	     compare_throughput(c, s->ncaps, xmax, drawn, p, d, err) < 0))
+	     compare_throughput(c, s, xmax, drawn, p, d, err) < 0))
 		return -1;
-	if (s->has_diff && compare_difference(c, s, drawn, p, d, err) < 0)
-		return -1;
-	if (s->has_diff && s->any_runs &&
-	    compare_configs(c, s, drawn, p, d, err) < 0)
+	if (s->has_diff && compare_configs(c, s, drawn, p, d, err) < 0)
 		return -1;
 	return 0;
 }

@@ -39,6 +39,9 @@
 /* A scatter of more points than this is a PNG only: an SVG of them takes
  * a browser many seconds to draw (a point is an element). */
 #define WC_CHART_SVG_MAX_POINTS 50000
+/* The widest figure across captures, whatever their number: more groups
+ * make more panels, not wider ones. */
+#define WC_CHART_MAX_WIDTH 1600
 /* Points of a capture's curve in the overlaid throughput figure: enough
  * for a 1200-pixel figure, few enough to keep per capture. */
 #define WC_CHART_CURVE_POINTS 400
@@ -60,7 +63,6 @@ enum wc_cmp {
 	WC_CMP_PHASES,
 	WC_CMP_THROUGHPUT,
 	WC_CMP_CONFIGS,
-	WC_CMP_DIFFERENCE,
 	WC_NCMP
 };
 
@@ -72,8 +74,10 @@ struct wc_chart_info {
 
 /* A figure of a capture. */
 const struct wc_chart_info *wc_chart_info(enum wc_chart k);
-/* A figure across the captures of s, its size: wider with more bars (a
- * bar a capture, or for WC_CMP_CONFIGS a bar a configuration). */
+/* A figure across the captures of s, its size: a bar a configuration
+ * (group of runs), at most 12 bars a panel and a panel per disk, so at
+ * most WC_CHART_MAX_WIDTH wide and taller with more panels; throughput
+ * a panel a configuration, four a row. */
 struct wc_chart_info wc_chart_cmp_info(enum wc_cmp k, const struct wc_summary *s);
 
 struct wc_chart_point {
@@ -99,10 +103,8 @@ int wc_chart_capture(struct wc_chart_capture *c, const struct wc_sum_capture *sc
 
 /* Writes the figures across the captures of s (c[i] is capture i):
  * time, phases and throughput when there are two captures or more, the
- * differences when s has them, and the differences of each
- * configuration (the mean of its runs, their spread) when s has
- * differences and some configuration has two runs or more; drawn[k]
- * says which were written. */
+ * differences of each configuration (the mean of its runs, their
+ * spread) when s has differences; drawn[k] says which were written. */
 int wc_chart_across(const struct wc_chart_capture *c, const struct wc_summary *s,
 		    bool drawn[WC_NCMP], struct wc_plot *p, struct wc_outdir *d,
 		    struct wc_err *err);

@@ -99,7 +99,7 @@ static void cell_diff(FILE *f, int64_t ns)
 static void differences(FILE *f, const struct wc_html_page *pg)
 {
 	const struct wc_summary *s = pg->sum;
-	size_t g, i;
+	size_t g;
 	int k;
 
 	if (!s->has_diff)
@@ -121,12 +121,12 @@ static void differences(FILE *f, const struct wc_html_page *pg)
 	for (g = 0; g < s->ngroups; g++) {
 		const struct wc_sum_group *gr = &s->groups[g];
 
-		fprintf(f, "<tr><td>%zu</td><td class=\"l\">", g + 1);
-		for (i = 0; i < gr->n; i++) {
-			if (i)
-				fputs(", ", f);
-			wc_escape_html(f, s->caps[gr->members[i]].meta->name);
-		}
+		/* The first run names the group; its runs are #G.1... in
+		 * the table above, listing them all would wrap the row. */
+		fprintf(f, "<tr><td>#%zu</td><td class=\"l nw\">", g + 1);
+		wc_escape_html(f, s->caps[gr->members[0]].meta->name);
+		if (gr->n > 1)
+			fprintf(f, " and %zu more", gr->n - 1);
 		fputs("</td><td>", f);
 		wc_escape_html(f, gr->disk_model[0] ? gr->disk_model : "-");
 		fprintf(f, "</td><td>%zu</td><td>#%zu%s</td>", gr->n,
@@ -155,6 +155,8 @@ static void head(FILE *f, const struct wc_html_page *pg)
 	      "table { border-collapse: collapse; margin: 0.5em 0; }\n"
 	      "th, td { border: 1px solid #bbb; padding: 2px 8px; text-align: right; }\n"
 	      "th { background: #eee; } .l { text-align: left; }\n"
+	      ".nw { white-space: nowrap; }\n"
+	      ".wide { overflow-x: auto; }\n"
 	      "img { max-width: 100%; height: auto; border: 1px solid #ddd; }\n"
 	      "figure { margin: 1em 0 2em 0; }\n"
 	      "pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; }\n"
@@ -175,6 +177,21 @@ static void head(FILE *f, const struct wc_html_page *pg)
 		      "(it needs gnuplot) and reload this page.</p>\n", f);
 }
 
+/* A capture's number as report.txt and the figures give it: "#G" for a
+ * group of one run, "#G.R" for run R of group G. */
+static void cap_number(FILE *f, const struct wc_summary *s, size_t i)
+{
+	const struct wc_sum_group *gr = &s->groups[s->caps[i].group];
+	size_t r;
+
+	for (r = 0; r < gr->n && gr->members[r] != i; r++)
+		;
+	if (gr->n > 1)
+		fprintf(f, "#%zu.%zu", s->caps[i].group + 1, r + 1);
+	else
+		fprintf(f, "#%zu", s->caps[i].group + 1);
+}
+
 /* Time by category of every capture. */
 static void summary_table(FILE *f, const struct wc_html_page *pg)
 {
@@ -190,8 +207,10 @@ static void summary_table(FILE *f, const struct wc_html_page *pg)
 		const struct wc_capture_meta *m = s->caps[i].meta;
 		const struct wc_sum_figs *sf = &s->caps[i].figs;
 
-		fprintf(f, "<tr><td>%zu</td><td class=\"l\"><a href=\"#cap-%s\">",
-			i + 1, pg->charts[i].dir);
+		fputs("<tr><td class=\"nw\">", f);
+		cap_number(f, s, i);
+		fprintf(f, "</td><td class=\"l nw\"><a href=\"#cap-%s\">",
+			pg->charts[i].dir);
 		wc_escape_html(f, m->name);
 		fputs("</a></td><td>", f);
 		wc_escape_html(f, m->fs[0] ? m->fs : "?");

@@ -360,6 +360,52 @@ const struct wc_sum_phase *wc_summary_phase(const struct wc_sum_capture *c,
 
 /* ---- groups ------------------------------------------------------------ */
 
+/* The wall time of the phases named `name` of capture c, summed (a
+ * phase may run twice); false when it has none. */
+static bool phase_wall(const struct wc_sum_capture *c, const char *name,
+		       double *wall)
+{
+	bool seen = false;
+	size_t p;
+
+	*wall = 0;
+	for (p = 0; p < c->nphases; p++) {
+		if (strcmp(c->phases[p].name, name))
+			continue;
+		*wall += c->phases[p].wall_s;
+		seen = true;
+	}
+	return seen;
+}
+
+void wc_summary_group_phase_wall(const struct wc_summary *s, size_t g,
+				 const char *name, struct wc_stat *out)
+{
+	const struct wc_sum_group *gr = &s->groups[g];
+	double sum = 0, ss = 0, w;
+	size_t j;
+
+	memset(out, 0, sizeof(*out));
+	out->mean = out->min = out->max = -1;
+	for (j = 0; j < gr->n; j++) {
+		if (!phase_wall(&s->caps[gr->members[j]], name, &w))
+			continue;
+		if (!out->n || w < out->min)
+			out->min = w;
+		if (!out->n || w > out->max)
+			out->max = w;
+		sum += w;
+		out->n++;
+	}
+	if (!out->n)
+		return;
+	out->mean = sum / (double)out->n;
+	for (j = 0; j < gr->n; j++)
+		if (phase_wall(&s->caps[gr->members[j]], name, &w))
+			ss += (w - out->mean) * (w - out->mean);
+	out->sd = out->n > 1 ? sqrt(ss / (double)(out->n - 1)) : 0;
+}
+
 static void stat_of(struct wc_stat *st, const double *v, size_t n)
 {
 	double sum = 0, ss = 0;

@@ -391,6 +391,12 @@ void wc_summary_free(struct wc_summary *s);
  * differences. */
 const char *wc_summary_base_name(const struct wc_summary *s, size_t g);
 
+/* The wall time (s) of phase `name` (summed when a run has it twice)
+ * over the runs of group g that have it: n (0 when none has), mean, sd,
+ * lowest and highest. */
+void wc_summary_group_phase_wall(const struct wc_summary *s, size_t g,
+				 const char *name, struct wc_stat *out);
+
 /* The figures of phase `name` of a capture, NULL when it has none. */
 const struct wc_sum_phase *wc_summary_phase(const struct wc_sum_capture *c,
 					    const char *name);
