@@ -8,11 +8,14 @@
 #   scripts/deps.sh demo    that, and gnuplot ("make demo")
 #   scripts/deps.sh check   everything: Check, the tools the tests compare
 #                           against or drive, the browser, capture's tools,
-#                           clang with libFuzzer (t49 fuzzes briefly)
+#                           clang with libFuzzer (t49 fuzzes briefly),
+#                           dpkg-dev and debhelper (t53 builds the packages)
 #   scripts/deps.sh fuzz    that of build, and clang with libFuzzer
 #                           ("make fuzz", tests/fuzz/)
 #   scripts/deps.sh fio     that of build, and fio (bench/wcdisk_fio.sh: the
 #                           model disk against published figures)
+#   scripts/deps.sh package that of build, dpkg-dev and debhelper
+#                           (dpkg-buildpackage -us -uc -b), and lintian
 #
 # As root on a Debian-like system it runs apt-get for what is missing and
 # says so; otherwise, or with --no-install (plain "make": packagers and CI
@@ -67,6 +70,13 @@ demo_needs=(
 fio_needs=(
 	fio:fio
 )
+deb_needs=(
+	dpkg-buildpackage:dpkg-dev
+	dh:debhelper
+)
+lint_needs=(
+	lintian:lintian
+)
 fuzz_needs=(
 	clang-14:clang-14
 	file:/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a:libclang-rt-14-dev
@@ -75,7 +85,8 @@ fuzz_needs=(
 case $what in
 build) needs=("${build_needs[@]}") ;;
 demo) needs=("${build_needs[@]}" "${demo_needs[@]}") ;;
-check) needs=("${build_needs[@]}" "${check_needs[@]}" "${fuzz_needs[@]}") ;;
+check) needs=("${build_needs[@]}" "${check_needs[@]}" "${fuzz_needs[@]}" "${deb_needs[@]}") ;;
+package) needs=("${build_needs[@]}" "${deb_needs[@]}" "${lint_needs[@]}") ;;
 fuzz) needs=("${build_needs[@]}" "${fuzz_needs[@]}") ;;
 fio) needs=("${build_needs[@]}" "${fio_needs[@]}") ;;
 *) echo "deps.sh: unknown target '$what'" >&2; exit 2 ;;

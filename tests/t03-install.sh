@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # t03-install.sh - make install honours DESTDIR and PREFIX (programs, man
-# pages, gnuplot templates), the installed wcanalyze finds its templates
+# pages, gnuplot templates, docs, bash completion), the installed wcanalyze finds its templates
 # without help, and make uninstall takes everything away again.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
@@ -11,7 +11,10 @@ make -s --no-print-directory BUILD="$BUILD" DESTDIR="$dest" PREFIX=/opt/wc insta
 	fail "make install: $(tail -n 5 "$TMP/log")"
 for f in bin/wcanalyze sbin/wccapture sbin/wcrecord share/man/man1/wcanalyze.1 \
 	share/man/man8/wccapture.8 share/man/man8/wcrecord.8 \
-	share/wcanalyze/plots/common.gp share/wcanalyze/plots/scatter.gp; do
+	share/wcanalyze/plots/common.gp share/wcanalyze/plots/scatter.gp \
+	share/doc/wcanalyze/README.md share/doc/wcanalyze/bundle.md \
+	share/bash-completion/completions/wcanalyze share/bash-completion/completions/wccapture \
+	share/bash-completion/completions/wcrecord share/bash-completion/completions/wcdisk; do
 	[[ -s $dest/opt/wc/$f ]] || fail "not installed: /opt/wc/$f"
 done
 [[ -x $dest/opt/wc/bin/wcanalyze && -x $dest/opt/wc/sbin/wccapture ]] || fail "programs not executable"
@@ -22,6 +25,16 @@ done
 	-o bundle "$TOP/tests/fixtures/reader/xfs" >out 2>err) ||
 	fail "installed wcanalyze -o failed: $(cat "$TMP/err")"
 [[ -s $TMP/bundle/xfs/scatter.gp ]] || fail "installed wcanalyze wrote no figure scripts"
+
+# The completions load and complete.
+for p in wcanalyze wccapture wcrecord wcdisk; do
+	out=$(bash -c 'source "$1"; COMP_WORDS=("$2" --h); COMP_CWORD=1; _$2; printf "%s\n" "${COMPREPLY[@]}"' _ \
+		"$dest/opt/wc/share/bash-completion/completions/$p" "$p") || fail "completion of $p fails"
+	[[ $p == wcrecord || $out == *--help* ]] || fail "completion of $p: '$out'"
+done
+out=$(bash -c 'source "$1"; COMP_WORDS=(wccapture lab --rec); COMP_CWORD=2; _wccapture; echo "${COMPREPLY[*]}"' _ \
+	"$dest/opt/wc/share/bash-completion/completions/wccapture")
+[[ $out == --recorder ]] || fail "wccapture lab --rec completes to '$out'"
 
 make -s --no-print-directory BUILD="$BUILD" DESTDIR="$dest" PREFIX=/opt/wc uninstall >"$TMP/log" 2>&1 ||
 	fail "make uninstall: $(tail -n 5 "$TMP/log")"

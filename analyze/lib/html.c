@@ -306,9 +306,11 @@ int wc_html_write(FILE *f, const struct wc_html_page *pg, struct wc_err *err)
 	int k;
 	bool any = false;
 
+	/* At a glance first: the findings, the differences and the
+	 * figures across captures; then a row a capture and each one's
+	 * figures, however many there are. */
 	head(f, pg);
 	findings(f, pg->sum);
-	summary_table(f, pg);
 	differences(f, pg);
 	for (k = 0; k < WC_NCMP; k++)
 		any = any || pg->across[k];
@@ -322,6 +324,7 @@ int wc_html_write(FILE *f, const struct wc_html_page *pg, struct wc_err *err)
 				figure(f, NULL, &fi, fi.caption, true);
 		}
 	}
+	summary_table(f, pg);
 	for (i = 0; i < pg->sum->ncaps; i++)
 		capture(f, pg, i);
 	fputs("<h2 id=\"report\">Text report</h2>\n<pre>", f);
