@@ -111,6 +111,8 @@ struct adev {
 	bool estimated;
 	struct wc_wait flushers[WC_MAX_FLUSHERS];
 	size_t nflushers;
+	struct wc_wait procs[WC_MAX_COMMS];
+	size_t nprocs;
 };
 
 /* The phases' starts and ends cut time into spans; inside one span
@@ -422,8 +424,8 @@ static inline int name_eq(const char *a, const char *b)
 
 /* Counts ns for comm in the table t of *n names (at most max; the last
  * slot gathers every name past the limit as "(other)"). */
-static void tally(struct wc_wait *t, size_t *n, size_t max, const char *comm,
-		  uint64_t ns)
+static struct wc_wait *tally(struct wc_wait *t, size_t *n, size_t max,
+			      const char *comm, uint64_t ns)
 {
 	size_t i;
 
@@ -442,6 +444,7 @@ static void tally(struct wc_wait *t, size_t *n, size_t max, const char *comm,
 found:
 	t[i].requests++;
 	t[i].wait_ns += ns;
+	return &t[i];
 }
 
 /* Most time first; a handful of names, insertion sort will do. */
@@ -647,6 +650,37 @@ static bool run_take(struct adev *d, struct fig *g)
 void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 		    enum wc_cat cat, const char *comm)
 {
+	wc_account_add_proc(ac, rq, cat, comm, NULL);
+}
+
+/* The process's line: its slice within the window (the whole slice
+ * without one), the request when it completed there. */
+static void add_process(struct wc_account *ac, struct adev *d,
+			const struct wc_request *rq, const char *proc,
+			uint64_t a, uint64_t slice)
+{
+	const struct wc_phase_window *w = &ac->phases[ac->nphases - 1];
+	uint64_t c = rq->c_time, o = slice;
+	struct wc_wait *t;
+
+	if (ac->has_window) {
+		o = overlap(a, c, w->start, w->end);
+		if (!inside(c, w->start, w->end)) {
+			if (o) {
+				t = tally(d->procs, &d->nprocs, WC_MAX_COMMS,
+					  proc, o);
+				t->requests--;
+			}
+			return;
+		}
+	}
+	t = tally(d->procs, &d->nprocs, WC_MAX_COMMS, proc, o);
+	t->bytes += rq->bytes;
+}
+
+void wc_account_add_proc(struct wc_account *ac, const struct wc_request *rq,
+			 enum wc_cat cat, const char *comm, const char *proc)
+{
 	struct adev *d = dev_get(ac, rq->device);
 	uint64_t a, c, slice, dist = 0;
 	bool seek_known = false;
@@ -723,7 +757,9 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 	    rq->q_time <= c)
 		tally(ac->waits, &ac->nwaits, WC_MAX_COMMS, comm, c - rq->q_time);
 	if (cat == WC_CAT_FLUSH)
-		tally(d->flushers, &d->nflushers, WC_MAX_FLUSHERS, comm, slice);
+		tally(d->flushers, &d->nflushers, WC_MAX_FLUSHERS,
+		      proc ? proc : comm, slice);
+	add_process(ac, d, rq, proc, a, slice);
 
 	/* The high-water mark, not the last c: in a trace whose clock ran
 	 * backwards a completion can come before the previous one, and
@@ -795,6 +831,7 @@ void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last)
 
 		run_fold(d);
 		sort_tally(d->flushers, d->nflushers);
+		sort_tally(d->procs, d->nprocs);
 		d->rate = ac->media_rate;
 		d->estimated = false;
 		if (d->rate <= 0 && d->stream_n >= STREAM_MIN_COUNT &&
@@ -937,6 +974,18 @@ const struct wc_wait *wc_account_flusher(const struct wc_account *ac, size_t i,
 {
 	return i < wc_devtab_count(&ac->devtab) && k < ac->devs[i]->nflushers ?
 	       &ac->devs[i]->flushers[k] : NULL;
+}
+
+size_t wc_account_nprocesses(const struct wc_account *ac, size_t i)
+{
+	return i < wc_devtab_count(&ac->devtab) ? ac->devs[i]->nprocs : 0;
+}
+
+const struct wc_wait *wc_account_process(const struct wc_account *ac,
+					 size_t i, size_t k)
+{
+	return i < wc_devtab_count(&ac->devtab) && k < ac->devs[i]->nprocs ?
+	       &ac->devs[i]->procs[k] : NULL;
 }
 
 size_t wc_account_nwaits(const struct wc_account *ac)

@@ -100,11 +100,14 @@ struct wc_figures {
 	uint64_t unfinished;             /* dispatched, never completed */
 };
 
-/* Time processes waited for sync requests: Q to C, by command name. */
+/* Time processes waited for sync requests: Q to C, by command name.
+ * For the processes' own table (wc_account_process()), wait_ns is
+ * their requests' service slices and bytes their bytes. */
 struct wc_wait {
 	char comm[32];
 	uint64_t requests;
 	uint64_t wait_ns;
+	uint64_t bytes;
 };
 
 struct wc_phase_window {
@@ -139,6 +142,14 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
  * requests still has its figures (all idle).  -1 when out of memory or
  * past WC_MAX_DEVICES. */
 int wc_account_add_device(struct wc_account *ac, uint32_t device);
+/* wc_account_add() with the name of the process the request is of
+ * (proc; NULL: unknown): the one that queued it, or for a flush the
+ * thread that asked for it.  Its slice (cut to the window, when one was
+ * given), its request and bytes when it completed inside the window go
+ * to that process's line of the device's table; a flush's slice goes to
+ * the flushers by proc instead of comm. */
+void wc_account_add_proc(struct wc_account *ac, const struct wc_request *rq,
+			 enum wc_cat cat, const char *comm, const char *proc);
 /* Closes the window.  When no event was seen, pass first = last = 0. */
 void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last);
 
@@ -168,6 +179,12 @@ double wc_account_media_rate(const struct wc_account *ac, size_t i,
 size_t wc_account_nflushers(const struct wc_account *ac, size_t i);
 const struct wc_wait *wc_account_flusher(const struct wc_account *ac, size_t i,
 					 size_t k);
+/* Device i's time by process (wc_account_add_proc()), most time
+ * first: at most WC_MAX_COMMS names, the rest gathered as "(other)".
+ * The slices of all its processes sum to the device's busy time. */
+size_t wc_account_nprocesses(const struct wc_account *ac, size_t i);
+const struct wc_wait *wc_account_process(const struct wc_account *ac,
+					 size_t i, size_t k);
 /* Waits over all devices, longest first. */
 size_t wc_account_nwaits(const struct wc_account *ac);
 const struct wc_wait *wc_account_wait(const struct wc_account *ac, size_t i);

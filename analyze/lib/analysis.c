@@ -427,7 +427,7 @@ static inline int add_request(struct run *run, const struct wc_request *rq,
 			      bool series, struct wc_err *err)
 {
 	enum wc_cat cat;
-	const char *comm = NULL;
+	const char *comm = NULL, *proc = NULL;
 
 	if (!run->a->ac && account_ready(run, err) < 0)
 		return -1;
@@ -438,9 +438,17 @@ static inline int add_request(struct run *run, const struct wc_request *rq,
 		return -1;
 	if (run->o->trace)
 		trace_request(run, rq, cat);
-	if (run->in && rq->completed && (rq->action & WC_TC(WC_TC_SYNC)))
-		comm = wc_input_comm(run->in, rq->pid);
-	wc_account_add(run->a->ac, rq, cat, comm);
+	if (run->in && rq->completed) {
+		const char *own = wc_input_comm(run->in, rq->pid);
+
+		/* The process the request is of: a flush's is the thread
+		 * that asked for it (tracker.h), not the kworker's. */
+		proc = rq->has_cause ? wc_input_comm(run->in, rq->cause_pid) :
+				       own;
+		if (rq->action & WC_TC(WC_TC_SYNC))
+			comm = own;
+	}
+	wc_account_add_proc(run->a->ac, rq, cat, comm, proc);
 	return 0;
 }
 

@@ -285,6 +285,28 @@ static void text_waits(FILE *f, const struct wc_sum_capture *c)
 		fprintf(f, "  (%zu more)\n", n - 10);
 }
 
+/* The main device's time by process: who the device worked for. */
+static void text_procs(FILE *f, const struct wc_sum_capture *c)
+{
+	size_t i, n = c->nprocs;
+
+	if (!n)
+		return;
+	fprintf(f, "\ndevice time by process (flushes: the thread that asked)\n");
+	fprintf(f, "  %-20s %10s %12s %12s\n", "command", "requests",
+		"bytes", "time (s)");
+	for (i = 0; i < n && i < 10; i++) {
+		const struct wc_wait *w = c->procs[i];
+		char e[21], b[32];
+
+		fprintf(f, "  %-20s %10" PRIu64 " %12s %12.6f\n",
+			wc_escape_text(w->comm, e, sizeof(e)), w->requests,
+			human_bytes(w->bytes, b, sizeof(b)), secs(w->wait_ns));
+	}
+	if (n > 10)
+		fprintf(f, "  (%zu more)\n", n - 10);
+}
+
 static void text_btt(FILE *f, const struct wc_sum_btt *b)
 {
 	const struct wc_btt_stat *st[2] = { &b->q2c, &b->d2c };
@@ -409,6 +431,7 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 		fprintf(f, "ignored        %" PRIu64 " events on devices past the "
 			"first %d\n", st->ignored_events, WC_MAX_DEVICES);
 	text_phases(f, sc);
+	text_procs(f, sc);
 	text_waits(f, sc);
 	text_btt(f, &sc->btt);
 	return finish(f, err);
@@ -1327,12 +1350,22 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 		}
 		fprintf(f, "}");
 	}
-	fprintf(f, "%s],\n      \"tracking\": {\"orphan_completions\": %"
+	fprintf(f, "%s],\n      \"processes\": [", sc->nphases ? "\n      " : "");
+	for (i = 0; i < sc->nprocs; i++) {
+		const struct wc_wait *w = sc->procs[i];
+
+		fprintf(f, "%s{\"name\": ", i ? ", " : "");
+		json_str(f, w->comm);
+		fprintf(f, ", \"requests\": %" PRIu64 ", \"bytes\": %" PRIu64
+			", \"time_s\": %.9f}", w->requests, w->bytes,
+			secs(w->wait_ns));
+	}
+	fprintf(f, "],\n      \"tracking\": {\"orphan_completions\": %"
 		PRIu64 ", \"unfinished\": %" PRIu64 ", \"never_dispatched\": %"
 		PRIu64 ", \"dropped_inflight\": %" PRIu64
 		", \"sequence_ends\": %" PRIu64 ", \"ignored_events\": %" PRIu64
 		"}",
-		sc->nphases ? "\n      " : "", st->orphan_completions,
+		st->orphan_completions,
 		st->unfinished, st->never_dispatched, st->dropped_inflight,
 		st->sequence_ends, st->ignored_events);
 	fprintf(f, ",\n      \"btt\": {\"q2c\": ");

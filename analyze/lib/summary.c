@@ -232,8 +232,20 @@ static int fill_devices(struct wc_sum_capture *c, const struct wc_analysis *a)
 	}
 	for (i = 0; i < c->ndevices; i++)
 		device_of(&c->devices[i], ac, i, c->meta);
-	if (wc_analysis_main_index(a) >= 0)
-		c->main = &c->devices[wc_analysis_main_index(a)];
+	if (wc_analysis_main_index(a) >= 0) {
+		size_t m = (size_t)wc_analysis_main_index(a);
+
+		c->main = &c->devices[m];
+		c->nprocs = wc_account_nprocesses(ac, m);
+		if (c->nprocs) {
+			w = calloc(c->nprocs, sizeof(*w));
+			if (!w)
+				return -1;
+			for (i = 0; i < c->nprocs; i++)
+				w[i] = wc_account_process(ac, m, i);
+			c->procs = w;
+		}
+	}
 	c->nwaits = wc_account_nwaits(ac);
 	if (!c->nwaits)
 		return 0;
@@ -1896,6 +1908,7 @@ void wc_summary_free(struct wc_summary *s)
 		free(s->caps[i].phases);
 		free(s->caps[i].devices);
 		free((void *)s->caps[i].waits);
+		free((void *)s->caps[i].procs);
 	}
 	free(s->members);
 	free(s->left_out);

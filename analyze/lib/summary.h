@@ -218,6 +218,8 @@ struct wc_sum_capture {
 	double command_wall_s, command_cpu_s;
 	const struct wc_tracker_stats *tracking;
 	struct wc_sum_btt btt;
+	size_t nprocs;                 /* the main device's time by process, */
+	const struct wc_wait *const *procs;    /* most first (account.h) */
 	size_t nwaits;                 /* processes waiting on sync requests, */
 	const struct wc_wait *const *waits;    /* longest wait first */
 	bool has_ratio;                /* a baseline was named */
