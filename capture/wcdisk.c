@@ -16,6 +16,13 @@
  * the model says it ends).  Every command served, and every range the
  * model destaged, is one row of the ledger (docs/capture-format.md,
  * ledger.tsv).  See docs/wcdisk.8.
+ *
+ * The images are the platter: a write the model caches stays in memory
+ * (the data cache, analyze/lib/datacache.h) until the model destages it,
+ * reads see the cache's newer data, and with --platter-log every write
+ * reaching the platter is logged with its time, so that `wcdisk --replay`
+ * can rebuild the platter as a power cut at any time would have left it
+ * (analyze/lib/platterlog.h).
  */
 #define FUSE_USE_VERSION 35
 
@@ -38,8 +45,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "datacache.h"
 #include "diskmodel.h"
 #include "exitcodes.h"
+#include "platterlog.h"
 #include "wcerr.h"
 
 #define PROG "wcdisk"
@@ -92,13 +101,22 @@ static struct {
 	struct command *free_commands;
 	struct wc_disk_cost *rows;	/* the scheduler's copy of the
 					 * destage rows of one command */
+	/* the volatile cache's data and the platter log, both in the model
+	 * disk's bytes: the scheduler's alone (then the exit's), no lock */
+	struct wc_datacache *cache;
+	FILE *plog;
+	const char *plog_path;
+	bool plog_failed, cache_failed;
+	unsigned char *destage_buf;	/* MAX_WRITE bytes */
 } g = { .reg = { { .fd = -1 }, { .fd = -1 } }, .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: wcdisk [--disk FILE] [--param KEY=VALUE]... [--ledger FILE]\n"
-		"              [--ready FILE] IMAGE [IMAGE2] MOUNTPOINT\n"
+		"              [--platter-log FILE] [--ready FILE] IMAGE [IMAGE2] MOUNTPOINT\n"
+		"       wcdisk --replay LOG --at NS [--tear sector|write] IMAGE\n"
+		"       wcdisk --list LOG\n"
 		"       wcdisk [--disk FILE] [--param KEY=VALUE]... --print-params\n"
 		"       wcdisk --help | --version\n");
 }
@@ -116,6 +134,13 @@ static void help(FILE *fp)
 	      "  -p, --param KEY=VALUE set one parameter, after --disk's (in\n"
 	      "                        command-line order; repeatable)\n"
 	      "  -l, --ledger FILE     write one tab-separated row per request served\n"
+	      "      --platter-log FILE  log every write reaching the platter, with\n"
+	      "                        its data and times, and every flush answered\n"
+	      "      --replay LOG --at NS  write to IMAGE the platter as a power cut\n"
+	      "                        at NS (CLOCK_MONOTONIC ns) left it\n"
+	      "      --tear sector|write  with --replay: a write in flight leaves the\n"
+	      "                        sectors transferred (default) or nothing\n"
+	      "      --list LOG        print the log's records, tab-separated\n"
 	      "      --ready FILE      create FILE once the kernel has connected\n"
 	      "      --print-params    print every parameter as it would be used, exit\n"
 	      "  -h, --help            show this help and exit\n"
@@ -231,6 +256,222 @@ static void record(struct wc_disk_cost *c, unsigned region,
 		g.ledger_failed = true;
 }
 
+/* ------------------------------------------------------------ platter
+ * What reaches the platter (the image), and the log of it.  The model
+ * says what and when (its destage rows, in time order); these functions
+ * move the bytes. */
+
+/* Appends one record (and its data) to the platter log. */
+static void plog_put(enum wc_platter_kind kind, uint64_t sector, uint64_t n,
+		     uint64_t t0, uint64_t t1, uint64_t atom_end,
+		     const void *data)
+{
+	struct wc_platter_rec r = {
+		.kind = kind, .sector = sector, .sectors = n,
+		.start_ns = t0, .end_ns = t1, .atom_end_ns = atom_end,
+	};
+	uint8_t b[WC_PLATTER_REC_BYTES];
+
+	if (!g.plog)
+		return;
+	wc_platter_rec_encode(&r, b);
+	if (fwrite(b, sizeof(b), 1, g.plog) != 1 ||
+	    (data && n > 0 && fwrite(data, 512, n, g.plog) != n))
+		g.plog_failed = true;
+}
+
+/* The platter's bytes [off, off + len) of the model disk, read into or
+ * written from buf, in the regions' files that hold them (a destage run
+ * may span two).  0, or -1 with errno set. */
+static int platter_io(bool write, unsigned char *buf, uint64_t len, uint64_t off)
+{
+	uint64_t part;
+	unsigned r;
+	ssize_t n;
+
+	while (len > 0) {
+		r = region_of_sector(off / 512);
+		part = g.reg[r].base + g.reg[r].size - off;
+		if (part > len)
+			part = len;
+		n = write ? pwrite(g.reg[r].fd, buf, part, (off_t)(off - g.reg[r].base)) :
+			pread(g.reg[r].fd, buf, part, (off_t)(off - g.reg[r].base));
+		if (n < 0)
+			return -1;
+		if ((uint64_t)n < part) {
+			if (write) {
+				errno = EIO;
+				return -1;
+			}
+			memset(buf + n, 0, part - (uint64_t)n);
+		}
+		buf += part, off += part, len -= part;
+	}
+	return 0;
+}
+
+/* Writes sectors [sector, sector + n) from buf to the platter, logged as
+ * transferred over the part of [t0, t1] (the model's write of sectors
+ * [m0, m1)) that they take. */
+static void platter_write(enum wc_platter_kind kind, uint64_t sector,
+			  uint64_t n, const unsigned char *buf, uint64_t m0,
+			  uint64_t m1, uint64_t t0, uint64_t t1)
+{
+	double span = m1 > m0 ? (double)(t1 - t0) / (double)(m1 - m0) : 0;
+	uint64_t k, part;
+
+	if (platter_io(true, (unsigned char *)buf, n * 512, sector * 512) < 0)
+		g.cache_failed = true;
+	for (k = 0; k < n; k += part) {
+		part = n - k < WC_PLATTER_MAX_SECTORS ? n - k : WC_PLATTER_MAX_SECTORS;
+		plog_put(kind, sector + k, part,
+			 t0 + (uint64_t)(span * (double)(sector + k - m0)),
+			 t0 + (uint64_t)(span * (double)(sector + k + part - m0)),
+			 t1, buf + k * 512);
+	}
+}
+
+/* The disk's view of [off, off + size): the platter, then the cache's
+ * newer sectors over it. */
+static ssize_t platter_read(unsigned char *buf, size_t size, uint64_t off)
+{
+	if (platter_io(false, buf, size, off) < 0)
+		return -1;
+	wc_datacache_overlay(g.cache, off, buf, size);
+	return (ssize_t)size;
+}
+
+/* Logs the whole sectors of a discard (they read as zeros from t on). */
+static void platter_discard(uint64_t off, uint64_t len, uint64_t t)
+{
+	uint64_t s = (off + 511) / 512, e = (off + len) / 512, part;
+
+	for (; s < e; s += part) {
+		part = e - s < WC_PLATTER_MAX_SECTORS ? e - s : WC_PLATTER_MAX_SECTORS;
+		plog_put(WC_PLATTER_DISCARD, s, part, t, t, t, NULL);
+	}
+}
+
+/* Moves what the data cache holds of the model's destage rows to the
+ * platter, in their (time) order: each row is one media write, its
+ * transfer the last transfer_ns before its end. */
+static void platter_destage(const struct wc_disk_cost *rows, size_t n)
+{
+	uint64_t from, end, run, k, t1;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		from = rows[i].sector;
+		end = from + (rows[i].bytes + 511) / 512;
+		t1 = rows[i].end_ns;
+		while ((k = wc_datacache_take(g.cache, &from, end, g.destage_buf,
+					      MAX_WRITE / 512, &run)) > 0)
+			platter_write(WC_PLATTER_DESTAGE, run, k, g.destage_buf,
+				      rows[i].sector, end, t1 - rows[i].transfer_ns, t1);
+	}
+}
+
+/* A write of whole sectors the model served as c: into the data cache
+ * when the model cached it, else on the platter (what the cache held
+ * there is older and must not be destaged over it: forgotten). */
+static void platter_serve_write(const unsigned char *buf, uint64_t off,
+				uint64_t len, const struct wc_disk_cost *c)
+{
+	if (c->cache_hit && wc_datacache_put(g.cache, off, buf, len) == 0)
+		return;
+	/* a cached write the data cache cannot hold cannot happen while it
+	 * mirrors the model (it holds no more than the model's dirty
+	 * sectors): on the platter rather than lost, and said at exit */
+	if (c->cache_hit)
+		g.cache_failed = true;
+	wc_datacache_drop(g.cache, off, len);
+	if (len > 0)
+		platter_write(WC_PLATTER_WRITE, off / 512, len / 512, buf,
+			      off / 512, (off + len) / 512,
+			      c->end_ns - (c->cache_hit ? 0 : c->transfer_ns),
+			      c->end_ns);
+}
+
+/* A write as the kernel sent it: a disk writes whole sectors, so the
+ * rest of a partial first or last one as it stands (a loop device never
+ * sends one).  0 or -errno. */
+static int platter_write_cmd(const unsigned char *buf, uint64_t off,
+			     uint64_t size, const struct wc_disk_cost *c)
+{
+	uint64_t lo = off / 512 * 512, hi = (off + size + 511) / 512 * 512;
+	unsigned char *whole;
+
+	if (lo == off && hi == off + size) {
+		platter_serve_write(buf, off, size, c);
+		return 0;
+	}
+	whole = malloc(hi - lo);
+	if (!whole)
+		return -ENOMEM;
+	if (platter_read(whole, hi - lo, lo) < 0) {
+		free(whole);
+		return -errno;
+	}
+	memcpy(whole + (off - lo), buf, size);
+	platter_serve_write(whole, lo, hi - lo, c);
+	free(whole);
+	return 0;
+}
+
+/* The data cache (as large as the model's cache) and the platter log. */
+static int platter_open(const struct wc_disk_params *p, struct wc_err *err)
+{
+	uint8_t h[WC_PLATTER_HEADER_BYTES];
+
+	if (wc_datacache_open(&g.cache, p->write_cache ? p->cache_kib * 1024 : 0,
+			      err) < 0)
+		return -1;
+	g.destage_buf = malloc(MAX_WRITE);
+	if (!g.destage_buf)
+		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+				  "out of memory");
+	if (!g.plog_path)
+		return 0;
+	g.plog = fopen(g.plog_path, "wb");
+	if (!g.plog)
+		return wc_err_set(err, WC_ERR_SYSTEM, g.plog_path, NULL,
+				  WC_NO_OFFSET, "%s", strerror(errno));
+	wc_platter_header_encode(h, g.size);
+	if (fwrite(h, sizeof(h), 1, g.plog) != 1)
+		g.plog_failed = true;
+	return 0;
+}
+
+/* Unmounted: an orderly power-off, which writes the cache back to the
+ * platter as a drive does when told to stand by; then the log closed. */
+static int platter_close(struct wc_err *err)
+{
+	struct wc_disk_cost c;
+	FILE *fp = g.plog;
+	uint64_t from = 0, run, n, t;
+
+	const struct wc_disk_cost *rows;
+
+	wc_disk_serve(g.disk, WC_DISK_FLUSH, 0, 0, false, now_ns(), &c);
+	platter_destage(rows, wc_disk_destaged(g.disk, &rows));
+	/* with power-loss protection a flush destages nothing: the cache is
+	 * written back all the same */
+	t = c.end_ns;
+	while ((n = wc_datacache_take(g.cache, &from, g.size / 512, g.destage_buf,
+				      MAX_WRITE / 512, &run)) > 0)
+		platter_write(WC_PLATTER_DESTAGE, run, n, g.destage_buf, run,
+			      run + n, t, t);
+	g.plog = NULL;
+	if (fp && (fclose(fp) != 0 || g.plog_failed))
+		return wc_err_set(err, WC_ERR_SYSTEM, g.plog_path, NULL,
+				  WC_NO_OFFSET, "cannot write the platter log");
+	if (g.cache_failed)
+		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+				  "the image could not be written, or the data cache "
+				  "held less than the model's cache (a bug)");
+	return 0;
+}
+
 /* ------------------------------------------------------------ commands */
 
 static struct command *command_get(fuse_req_t req, enum wc_disk_op op,
@@ -295,26 +536,37 @@ static void submit_command(struct command *cmd)
 	}
 }
 
-/* The image's side of a command the model serves now. */
-static int command_io(struct command *cmd, size_t *done)
+/* The image's side of a command the model served as c: the platter and
+ * the data cache (the platter functions above). */
+static int command_io(struct command *cmd, const struct wc_disk_cost *c,
+		      size_t *done)
 {
 	int fd = g.reg[cmd->region].fd;
+	uint64_t off = g.reg[cmd->region].base + cmd->off;	/* the model's */
 	ssize_t n = 0;
+	int rc;
 
 	*done = 0;
 	switch (cmd->op) {
 	case WC_DISK_READ:
-		n = pread(fd, cmd->buf, cmd->size, (off_t)cmd->off);
+		n = platter_read((unsigned char *)cmd->buf, cmd->size, off);
 		break;
 	case WC_DISK_WRITE:
-		n = pwrite(fd, cmd->buf, cmd->size, (off_t)cmd->off);
+		if ((rc = platter_write_cmd((unsigned char *)cmd->buf, off,
+					    cmd->size, c)) < 0)
+			return rc;
+		n = (ssize_t)cmd->size;
 		break;
 	case WC_DISK_DISCARD:
+		/* the cache's older data there must not be destaged over it */
+		wc_datacache_drop(g.cache, off, cmd->size);
 		n = fallocate(fd, cmd->mode, (off_t)cmd->off, (off_t)cmd->size);
+		if (n == 0)
+			platter_discard(off, cmd->size, c->end_ns);
 		break;
 	default:
 		/* a flush: the image needs no fsync, its durability is not
-		 * what is modelled */
+		 * what is modelled (the platter log's is) */
 		break;
 	}
 	if (n < 0)
@@ -341,9 +593,18 @@ static void answer(struct wc_disk_cost *c, size_t nrows)
 {
 	struct command *cmd = (struct command *)(uintptr_t)c->tag;
 	size_t done;
-	int rc = command_io(cmd, &done);
+	int rc;
 
+	/* what the model destaged before and for it reaches the platter
+	 * first, in the model's order (its sectors are the model's: before
+	 * record() makes them the region's) */
+	platter_destage(g.rows, nrows);
+	rc = command_io(cmd, c, &done);
 	finish(c);
+	/* acknowledged now: what it destaged is on the platter before */
+	if (cmd->op == WC_DISK_FLUSH)
+		plog_put(WC_PLATTER_FLUSH, 0, 0, c->start_ns, c->end_ns + c->late_ns,
+			 c->end_ns + c->late_ns, NULL);
 	command_reply(cmd, rc, done);
 	record(c, cmd->region, g.rows, nrows);
 	command_put(cmd);
@@ -714,6 +975,183 @@ free_rows:
 	return rc;
 }
 
+/* ------------------------------------------------------------ replay
+ * The platter after a power cut, rebuilt from a platter log on an empty
+ * image; and the log's records listed for wccapture crash to choose
+ * cuts from.  Hostile input: every record is decoded (platterlog.h). */
+
+/* Reads the header; sets *capacity.  0, or -1 with err set. */
+static int log_open(const char *path, FILE **fpp, uint64_t *capacity,
+		    struct wc_err *err)
+{
+	uint8_t h[WC_PLATTER_HEADER_BYTES];
+	size_t n;
+	FILE *fp = fopen(path, "rb");
+
+	*fpp = NULL;
+	if (!fp)
+		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
+				  "%s", strerror(errno));
+	n = fread(h, 1, sizeof(h), fp);
+	if (wc_platter_header_decode(h, n, capacity, err) < 0) {
+		snprintf(err->file, sizeof(err->file), "%s", path);
+		fclose(fp);
+		return -1;
+	}
+	*fpp = fp;
+	return 0;
+}
+
+/* The next record at *off: 1, 0 at the end, -1 with err set. */
+static int log_next(FILE *fp, const char *path, uint64_t capacity,
+		    uint64_t *off, struct wc_platter_rec *r, struct wc_err *err)
+{
+	uint8_t b[WC_PLATTER_REC_BYTES];
+	size_t n = fread(b, 1, sizeof(b), fp);
+
+	if (n == 0 && feof(fp))
+		return 0;
+	if (wc_platter_rec_decode(b, n, capacity, r, err) < 0) {
+		snprintf(err->file, sizeof(err->file), "%s", path);
+		err->offset += *off;
+		return -1;
+	}
+	*off += n;
+	return 1;
+}
+
+static int replay_main(const char *log, const char *at, const char *tear_s,
+		       const char *image)
+{
+	struct wc_platter_rec r;
+	struct wc_err err;
+	enum wc_platter_tear tear = WC_TEAR_SECTOR;
+	uint64_t capacity, off = WC_PLATTER_HEADER_BYTES, cut, landed, k, part;
+	unsigned char *buf = NULL;
+	char msg[1600], *end;
+	FILE *fp = NULL;
+	int fd = -1, rc = WC_EXIT_FAILURE, more;
+
+	wc_err_clear(&err);
+	errno = 0;
+	cut = strtoull(at, &end, 10);
+	if (*at == '\0' || *end != '\0' || errno != 0 || *at == '-') {
+		return usage_error(NULL, "--at: not a time in nanoseconds");
+	}
+	if (tear_s && strcmp(tear_s, "write") == 0) {
+		tear = WC_TEAR_WRITE;
+	} else if (tear_s && strcmp(tear_s, "sector") != 0) {
+		return usage_error(NULL, "--tear: not sector or write");
+	}
+	if (log_open(log, &fp, &capacity, &err) < 0)
+		goto report;
+	buf = malloc(MAX_WRITE);
+	fd = open(image, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (!buf || fd < 0 || ftruncate(fd, (off_t)capacity) < 0) {
+		wc_err_set(&err, WC_ERR_SYSTEM, image, NULL, WC_NO_OFFSET, "%s",
+			   strerror(errno));
+		goto close_all;
+	}
+	while ((more = log_next(fp, log, capacity, &off, &r, &err)) > 0) {
+		landed = wc_platter_landed(&r, cut, tear);
+		if (r.kind == WC_PLATTER_DISCARD && landed > 0 &&
+		    fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			      (off_t)(r.sector * 512), (off_t)(landed * 512)) < 0) {
+			wc_err_set(&err, WC_ERR_SYSTEM, image, NULL, WC_NO_OFFSET,
+				   "%s", strerror(errno));
+			goto close_all;
+		}
+		if (!wc_platter_has_data(r.kind))
+			continue;
+		/* the data in chunks: the landed prefix written, the rest read
+		 * past */
+		for (k = 0; k < r.sectors; k += part) {
+			part = r.sectors - k < MAX_WRITE / 512 ? r.sectors - k : MAX_WRITE / 512;
+			if (fread(buf, 512, part, fp) != part) {
+				wc_err_set(&err, WC_ERR_INPUT, log, NULL, off,
+					   "platter log: a record's data cut short");
+				goto close_all;
+			}
+			off += part * 512;
+			if (k < landed &&
+			    pwrite(fd, buf, (landed - k < part ? landed - k : part) * 512,
+				   (off_t)((r.sector + k) * 512)) < 0) {
+				wc_err_set(&err, WC_ERR_SYSTEM, image, NULL,
+					   WC_NO_OFFSET, "%s", strerror(errno));
+				goto close_all;
+			}
+		}
+	}
+	if (more < 0)
+		goto close_all;
+	if (ferror(fp)) {
+		wc_err_set(&err, WC_ERR_SYSTEM, log, NULL, off, "read error");
+		goto close_all;
+	}
+	rc = WC_EXIT_OK;
+close_all:
+	if (fd >= 0 && close(fd) < 0 && rc == WC_EXIT_OK) {
+		wc_err_set(&err, WC_ERR_SYSTEM, image, NULL, WC_NO_OFFSET, "%s",
+			   strerror(errno));
+		rc = WC_EXIT_FAILURE;
+	}
+	free(buf);
+	fclose(fp);
+report:
+	if (rc != WC_EXIT_OK) {
+		fprintf(stderr, "%s: %s\n", PROG, wc_err_format(&err, msg, sizeof(msg)));
+		if (err.kind == WC_ERR_INPUT)
+			rc = WC_EXIT_INPUT;
+	}
+	return rc;
+}
+
+static int list_main(const char *log)
+{
+	struct wc_platter_rec r;
+	struct wc_err err;
+	uint64_t capacity, off = WC_PLATTER_HEADER_BYTES, i = 0;
+	char msg[1600];
+	FILE *fp = NULL;
+	int more, rc = WC_EXIT_FAILURE;
+
+	wc_err_clear(&err);
+	if (log_open(log, &fp, &capacity, &err) < 0)
+		goto report;
+	printf("index\tkind\tsector\tsectors\tstart_ns\tend_ns\tatom_end_ns\n");
+	while ((more = log_next(fp, log, capacity, &off, &r, &err)) > 0) {
+		printf("%" PRIu64 "\t%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%"
+		       PRIu64 "\t%" PRIu64 "\n", ++i, wc_platter_kind_name(r.kind),
+		       r.sector, r.sectors, r.start_ns, r.end_ns, r.atom_end_ns);
+		if (wc_platter_has_data(r.kind)) {
+			if (fseeko(fp, (off_t)(r.sectors * 512), SEEK_CUR) < 0) {
+				wc_err_set(&err, WC_ERR_SYSTEM, log, NULL, off,
+					   "%s", strerror(errno));
+				goto close_log;
+			}
+			off += r.sectors * 512;
+		}
+	}
+	if (more < 0 || ferror(fp))
+		goto close_log;
+	/* a seek past the end is no error to fseeko: the size says */
+	if (fseeko(fp, 0, SEEK_END) < 0 || (uint64_t)ftello(fp) < off) {
+		wc_err_set(&err, WC_ERR_INPUT, log, NULL, off,
+			   "platter log: the last record's data cut short");
+		goto close_log;
+	}
+	rc = fflush(stdout) == 0 ? WC_EXIT_OK : WC_EXIT_FAILURE;
+close_log:
+	fclose(fp);
+report:
+	if (rc != WC_EXIT_OK && err.msg[0]) {
+		fprintf(stderr, "%s: %s\n", PROG, wc_err_format(&err, msg, sizeof(msg)));
+		if (err.kind == WC_ERR_INPUT)
+			rc = WC_EXIT_INPUT;
+	}
+	return rc;
+}
+
 /* Opens image path as region r, after the regions before it. */
 static int region_open(unsigned r, const char *path, struct wc_err *err)
 {
@@ -755,6 +1193,11 @@ int main(int argc, char **argv)
 		{ "param", required_argument, NULL, 'p' },
 		{ "ledger", required_argument, NULL, 'l' },
 		{ "ready", required_argument, NULL, 'r' },
+		{ "platter-log", required_argument, NULL, 'L' },
+		{ "replay", required_argument, NULL, 'R' },
+		{ "at", required_argument, NULL, 'A' },
+		{ "tear", required_argument, NULL, 'T' },
+		{ "list", required_argument, NULL, 'S' },
 		{ "print-params", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -764,7 +1207,7 @@ int main(int argc, char **argv)
 	struct wc_err err;
 	char msg[1600];
 	int c, rc = WC_EXIT_FAILURE, print = 0, frc;
-	const char *mnt;
+	const char *mnt, *replay = NULL, *at = NULL, *tear = NULL, *list = NULL;
 	unsigned r;
 
 	wc_err_clear(&err);
@@ -788,6 +1231,21 @@ int main(int argc, char **argv)
 		case 'P':
 			print = 1;
 			break;
+		case 'L':
+			g.plog_path = optarg;
+			break;
+		case 'R':
+			replay = optarg;
+			break;
+		case 'A':
+			at = optarg;
+			break;
+		case 'T':
+			tear = optarg;
+			break;
+		case 'S':
+			list = optarg;
+			break;
 		case 'h':
 			help(stdout);
 			rc = WC_EXIT_OK;
@@ -802,6 +1260,22 @@ int main(int argc, char **argv)
 			rc = WC_EXIT_USAGE;
 			goto free_args;
 		}
+	}
+	if (list) {
+		rc = replay || at || optind != argc ?
+			usage_error(NULL, "--list takes no other option nor IMAGE") :
+			list_main(list);
+		goto free_args;
+	}
+	if (replay) {
+		rc = !at || argc - optind != 1 ?
+			usage_error(NULL, "--replay needs --at NS and one IMAGE") :
+			replay_main(replay, at, tear, argv[optind]);
+		goto free_args;
+	}
+	if (at || tear) {
+		rc = usage_error(NULL, "--at and --tear go with --replay");
+		goto free_args;
 	}
 	if (print) {
 		if (optind != argc) {
@@ -822,6 +1296,8 @@ int main(int argc, char **argv)
 			goto close_image;
 	if (wc_disk_open(&g.disk, &p, g.size, &err) < 0)
 		goto close_image;
+	if (platter_open(&p, &err) < 0)
+		goto free_disk;
 	if (g.ledger_path) {
 		g.ledger = fopen(g.ledger_path, "w");
 		/* a row per line as it is answered: wccapture reads the
@@ -854,6 +1330,8 @@ int main(int argc, char **argv)
 	}
 
 	frc = serve_mount(argv[0], mnt);
+	if (platter_close(&err) < 0)
+		goto free_disk;
 	if (g.ledger && (fclose(g.ledger) != 0 || g.ledger_failed)) {
 		g.ledger = NULL;
 		wc_err_set(&err, WC_ERR_SYSTEM, g.ledger_path, NULL, WC_NO_OFFSET,
@@ -870,6 +1348,10 @@ int main(int argc, char **argv)
 free_disk:
 	if (g.ledger)
 		fclose(g.ledger);
+	if (g.plog)
+		fclose(g.plog);
+	wc_datacache_free(g.cache);
+	free(g.destage_buf);
 	wc_disk_free(g.disk);
 close_image:
 	for (r = 0; r < MAX_REGIONS; r++)
