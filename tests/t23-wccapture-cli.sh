@@ -20,7 +20,7 @@ cmp -s "$TMP/help.out" "$fix/wccapture-help.txt" || { diff "$fix/wccapture-help.
 # subcommand's --help, and in the manual's OPTIONS.
 man_opts=$(sed -n '/^\.SH OPTIONS/,/^\.SH EXIT/p' "$TOP/docs/wccapture.8" |
 	awk 'tp { print; tp = 0 } /^\.TP/ { tp = 1 }' | grep -oE '\\-\\-[a-z\\-]+' | sed 's/\\//g' | sort -u)
-for sub in lab record; do
+for sub in lab record crash; do
 	bash "$W" "$sub" --help >"$TMP/$sub-help.out"
 	opts=$(sed -n "/^${sub}_main()/,/^}/p" "$W" | grep -oE -- '-l [a-z,:-]+' | head -n 1 |
 		sed 's/^-l //; s/:/,/g' | tr ',' '\n' | grep -v '^$' | grep -v '^help$')
