@@ -17,7 +17,8 @@
  * model destaged, is one row of the ledger (docs/capture-format.md,
  * ledger.tsv).  See docs/wcdisk.8.
  *
- * The images are the platter: a write the model caches stays in memory
+ * With --platter-log the images are the platter: a write the model caches
+ * stays in memory
  * (the data cache, analyze/lib/datacache.h) until the model destages it,
  * reads see the cache's newer data, and with --platter-log every write
  * reaching the platter is logged with its time, so that `wcdisk --replay`
@@ -360,6 +361,8 @@ static void platter_destage(const struct wc_disk_cost *rows, size_t n)
 	uint64_t from, end, run, k, t1;
 	size_t i;
 
+	if (!g.plog)
+		return;
 	for (i = 0; i < n; i++) {
 		from = rows[i].sector;
 		end = from + (rows[i].bytes + 511) / 512;
@@ -547,6 +550,27 @@ static int command_io(struct command *cmd, const struct wc_disk_cost *c,
 	int rc;
 
 	*done = 0;
+	/* without a platter log the image takes every write at once, as
+	 * before the data cache: the lab's disks need no power cut */
+	if (!g.plog) {
+		switch (cmd->op) {
+		case WC_DISK_READ:
+			n = pread(fd, cmd->buf, cmd->size, (off_t)cmd->off);
+			break;
+		case WC_DISK_WRITE:
+			n = pwrite(fd, cmd->buf, cmd->size, (off_t)cmd->off);
+			break;
+		case WC_DISK_DISCARD:
+			n = fallocate(fd, cmd->mode, (off_t)cmd->off, (off_t)cmd->size);
+			break;
+		default:
+			break;
+		}
+		if (n < 0)
+			return -errno;
+		*done = (size_t)n;
+		return 0;
+	}
 	switch (cmd->op) {
 	case WC_DISK_READ:
 		n = platter_read((unsigned char *)cmd->buf, cmd->size, off);
