@@ -22,14 +22,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# queue settings of every loop device, to compare after the runs
-loop_settings() {
-	local q
-	for q in /sys/block/loop*/queue; do
-		echo "$q $(cat "$q/write_cache")"
-	done
-}
-
 dest_mount() { findmnt -n -o TARGET -t ext4 | grep '/wccapture\.[^/]*/dst$' | head -n 1; }
 
 # Starts a lab whose copy takes a while, waits until the copy writes to

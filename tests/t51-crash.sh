@@ -39,12 +39,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-loop_settings() {
-	local q
-	for q in /sys/block/loop*/queue; do
-		echo "$q $(cat "$q/write_cache")"
-	done
-}
 works_before=$(compgen -G '/var/tmp/wccapture.*' || true)
 before=$(loop_settings)
 
