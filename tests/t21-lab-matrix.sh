@@ -41,7 +41,10 @@ for a in "$TMP"/out/*.tar.gz; do
 	[[ $(conf_get "$d" workload) == copy-delete && $(conf_get "$d" source_files) == 100 &&
 		$(conf_get "$d" source_bytes) == 4194304 ]] || fail "$name: workload keys wrong"
 	[[ $(wc -w <<<"$(conf_get "$d" devices)") -eq 2 ]] || fail "$name: source and destination not both traced"
-	fs=${name%%-*}
+	# Lab archives are named DISK-FS-cache-...: the filesystem is the
+	# word before "cache".
+	[[ $name =~ (^|-)(xfs|ext3|ext4)-cache- ]] || fail "$name: no filesystem in the name"
+	fs=${BASH_REMATCH[2]}
 	[[ $(conf_get "$d" fs) == "$fs" ]] || fail "$name: fs key differs"
 	[[ $name =~ cache-(on|off)-barrier-(on|off) ]] || fail "$name: unexpected name"
 	cache=${BASH_REMATCH[1]} barrier=${BASH_REMATCH[2]}

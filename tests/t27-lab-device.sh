@@ -34,7 +34,10 @@ for a in "$TMP"/out/*.tar.gz; do
 	archive_check "$d" 1
 	[[ $(conf_get "$d" destination) == "$kn" ]] || fail "$name: destination is not $kn"
 	[[ $(conf_get "$d" "device.$kn.role") == destination ]] || fail "$name: $kn not traced as the destination"
-	fs=${name%%-*}
+	# Lab archives are named DISK-FS-cache-...: the filesystem is the
+	# word before "cache".
+	[[ $name =~ (^|-)(xfs|ext3|ext4)-cache- ]] || fail "$name: no filesystem in the name"
+	fs=${BASH_REMATCH[2]}
 	[[ $(conf_get "$d" fs) == "$fs" ]] || fail "$name: fs key differs"
 	js=$(conf_get "$d" journal_start_sector)
 	jn=$(conf_get "$d" journal_sectors)

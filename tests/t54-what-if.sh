@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t49-what-if.sh - wcanalyze --what-if on a sample capture: the report
+# t54-what-if.sh - wcanalyze --what-if on a sample capture: the report
 # holds the capture, its replay as recorded and each what-if; two runs
 # give the same bytes; a prediction of another configuration is within
 # 10 % of its recorded device time; a spec or a disk that is wrong, or

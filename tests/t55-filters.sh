@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t50-filters.sh - --window, --phase, --device and --process (issue 27):
+# t55-filters.sh - --window, --phase, --device and --process (issue 27):
 # a filtered report's parts sum to its window to the nanosecond; the
 # window holds the requests --dump shows completing in it; the phase
 # is its window; the device becomes the main one; the processes'

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t49-trace-event.sh - the timeline for Perfetto and chrome://tracing
+# t52-trace-event.sh - the timeline for Perfetto and chrome://tracing
 # (issue 27): --format trace-event and --export-trace write the Trace
 # Event Format's JSON as its documentation asks (every event has ph, ts,
 # pid and tid; B and E pair on each thread; ts never decreases on a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t50-hostile-archives.sh - archives and folders made to mislead the
+# t56-hostile-archives.sh - archives and folders made to mislead the
 # reader (issue 22), each refused with its reason instead of analysed:
 # two captures in one tar (once read as one trace spliced from two
 # clocks), a member name that comes twice, small and large (the report

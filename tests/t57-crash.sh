@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t51-crash.sh - power cuts on the model disk (wccapture crash): a small
+# t57-crash.sh - power cuts on the model disk (wccapture crash): a small
 # seeded run on ext4 with the disk's cache on.  With barriers off at least
 # one cut loses fsynced data or corrupts the filesystem; with barriers on
 # none does (every cut clean or repaired by journal replay).  Then the
