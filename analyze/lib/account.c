@@ -659,11 +659,14 @@ static void add_process(struct wc_account *ac, struct adev *d,
 			const struct wc_request *rq, const char *proc,
 			uint64_t a, uint64_t slice)
 {
-	const struct wc_phase_window *w = &ac->phases[ac->nphases - 1];
 	uint64_t c = rq->c_time, o = slice;
 	struct wc_wait *t;
 
 	if (ac->has_window) {
+		/* the window is the last phase; without one there may be no
+		 * phase at all, and no element before the first */
+		const struct wc_phase_window *w = &ac->phases[ac->nphases - 1];
+
 		o = overlap(a, c, w->start, w->end);
 		if (!inside(c, w->start, w->end)) {
 			if (o) {

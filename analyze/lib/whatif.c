@@ -377,9 +377,13 @@ static int replay_analyse(struct wc_whatif *w, const char *path,
 	    wc_replay_stats(p.rp)->last_c > last)
 		last = wc_replay_stats(p.rp)->last_c;
 	for (i = 0; i < np; i++) {
-		phases[i].name = wc_analysis_phase(rec, i)->name;
-		phases[i].start = wc_replay_map_point(p.rp, 2 * i);
-		phases[i].end = wc_replay_map_point(p.rp, 2 * i + 1);
+		/* A replayed phase has its times and no measured command:
+		 * the CPU and wall phases.tsv gave were the recording's. */
+		phases[i] = (struct wc_phase){
+			.name = wc_analysis_phase(rec, i)->name,
+			.start = wc_replay_map_point(p.rp, 2 * i),
+			.end = wc_replay_map_point(p.rp, 2 * i + 1),
+		};
 	}
 	pass_close(&p);
 
