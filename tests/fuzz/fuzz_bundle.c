@@ -58,8 +58,10 @@ static bool trace_name_ok(const char *s, size_t n)
 	if (!dot || dot == s)
 		return false;
 	devlen = (size_t)(dot - s);
+	/* strchr() finds the terminator too: a NUL byte would pass, and
+	 * "%.*s" would then cut the name at it ("trace/", a folder). */
 	for (i = 0; i < devlen; i++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyz"
+		if (!s[i] || !strchr("abcdefghijklmnopqrstuvwxyz"
 			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-", s[i]))
 			return false;
 	if (n - devlen < 11 || memcmp(dot, ".blktrace.", 10) != 0)
