@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# regen-samples.sh - remake everything derived from the captures in
+# samples/, after the samples or the analysis changed, so that no table
+# or excerpt in the documents is typed by hand.
+#
+#   scripts/regen-samples.sh [--no-tests]
+#
+# In order:
+#   1. docs/write-cache.md's tables (scripts/write-cache-table.sh --update)
+#   2. docs/what-if.md's table (scripts/what-if-validate.sh --update)
+#   3. README.md's report excerpt: the opening of
+#      "wcanalyze samples/*.tar.xz" (its findings and its table of groups)
+#      between the lines
+#        <!-- samples-report: begin (scripts/regen-samples.sh) -->
+#        <!-- samples-report: end -->
+#   4. the tests that tie documents and expectations to the samples
+#      (tests/t47-write-cache-guide.sh: every number docs/write-cache.md's
+#      prose quotes is in a table; t54: a what-if prediction against the
+#      lab), unless --no-tests.
+# The prose around the tables is not generated: read "git diff" and fix
+# what became false; t47 names the quoted numbers that no longer exist.
+# samples/README.md says how the samples were recorded; its tables of
+# wccapture's output do not depend on the analysis.
+#
+#   BUILD=DIR   where wcanalyze was built (default: build/)
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$top/build}
+export BUILD=$build
+tests=1
+
+case ${1-} in
+'') ;;
+--no-tests) tests=0 ;;
+*) echo "usage: regen-samples.sh [--no-tests]" >&2; exit 2 ;;
+esac
+[[ -x $build/wcanalyze ]] || { echo "regen-samples: $build/wcanalyze not built: run make" >&2; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/wcregen.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+echo "regen-samples: docs/write-cache.md" >&2
+bash "$top/scripts/write-cache-table.sh" --update "$top/docs/write-cache.md"
+echo "regen-samples: docs/what-if.md" >&2
+bash "$top/scripts/what-if-validate.sh" --update "$top/docs/what-if.md"
+
+# The report's opening: everything before the first table of differences.
+echo "regen-samples: README.md" >&2
+# shellcheck source=scripts/lib/samples.sh
+source "$top/scripts/lib/samples.sh"
+sample_archives regen-samples "$top/samples"
+(cd "$top" && "$build/wcanalyze" "${archives[@]#"$top"/}") >"$work/report"
+{
+	echo '```'
+	awk '/^difference to / { exit } { print }' "$work/report" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
+	echo '```'
+} >"$work/excerpt"
+[[ $(wc -l <"$work/excerpt") -gt 10 ]] || { echo "regen-samples: the report's opening is too short" >&2; exit 1; }
+begin='<!-- samples-report: begin (scripts/regen-samples.sh) -->'
+end='<!-- samples-report: end -->'
+readme=$top/README.md
+[[ $(grep -cxF "$begin" "$readme") -eq 1 && $(grep -cxF "$end" "$readme") -eq 1 ]] || {
+	echo "regen-samples: README.md needs one line '$begin' and one '$end'" >&2
+	exit 1
+}
+awk -v begin="$begin" -v end="$end" -v excerpt="$work/excerpt" '
+$0 == begin { print; while ((getline l < excerpt) > 0) print l; skip = 1; next }
+$0 == end { skip = 0 }
+!skip' "$readme" >"$work/readme"
+cat "$work/readme" >"$readme"
+
+[[ $tests -eq 1 ]] || exit 0
+echo "regen-samples: the tests tied to samples/" >&2
+"$top/scripts/run-tests.sh" "$top/tests/t47-write-cache-guide.sh" "$top/tests/t54-what-if.sh"
