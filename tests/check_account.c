@@ -41,11 +41,20 @@ static struct wc_request mk(uint32_t dev, uint64_t q, uint64_t d, uint64_t c,
 	return r;
 }
 
+/* The names of the tests' processes: pid k is names_of_pid[k]. */
+static const char *const *names_of_pid;
+
+static const char *name_of(const void *arg, uint32_t pid)
+{
+	(void)arg;
+	return names_of_pid ? names_of_pid[pid] : NULL;
+}
+
 static struct wc_account *open_ac(double rate, const struct wc_phase_window *ph,
 				  size_t nph)
 {
 	struct wc_account_conf conf = { .media_rate = rate, .nphases = nph,
-					.phases = ph };
+					.phases = ph, .name = name_of };
 	struct wc_account *ac = NULL;
 	struct wc_err err;
 
@@ -105,8 +114,7 @@ START_TEST(test_partition_exact)
 			r.bytes = 0;
 			r.action = W | WC_TC(WC_TC_FLUSH);
 		}
-		wc_account_add(ac, &r, (enum wc_cat)(next_rand() % WC_NCAT),
-			       NULL);
+		wc_account_add(ac, &r, (enum wc_cat)(next_rand() % WC_NCAT));
 		t[dv] = c;
 		if (c > last)
 			last = c;
@@ -139,9 +147,9 @@ START_TEST(test_completion_driven_slices)
 				 W | WC_TC(WC_TC_FLUSH));
 	const struct wc_figures *f;
 
-	wc_account_add(ac, &a, WC_CAT_DATA_WRITE, NULL);
-	wc_account_add(ac, &b, WC_CAT_METADATA, NULL);
-	wc_account_add(ac, &c, WC_CAT_FLUSH, NULL);
+	wc_account_add(ac, &a, WC_CAT_DATA_WRITE);
+	wc_account_add(ac, &b, WC_CAT_METADATA);
+	wc_account_add(ac, &c, WC_CAT_FLUSH);
 	wc_account_finish(ac, 0, 4000);
 	f = wc_account_device(ac, 0);
 	/* a: its D to its C; b: from a's C; c: its own D (disk idle). */
@@ -166,8 +174,8 @@ START_TEST(test_positioning_given_rate)
 	const struct wc_figures *f;
 	bool est = true;
 
-	wc_account_add(ac, &a, WC_CAT_DATA_WRITE, NULL);   /* 6000 positioning */
-	wc_account_add(ac, &b, WC_CAT_JOURNAL, NULL);      /* clamped to 0 */
+	wc_account_add(ac, &a, WC_CAT_DATA_WRITE);   /* 6000 positioning */
+	wc_account_add(ac, &b, WC_CAT_JOURNAL);      /* clamped to 0 */
 	wc_account_finish(ac, 0, 12000);
 	f = wc_account_device(ac, 0);
 	ck_assert(f->positioning_known);
@@ -201,7 +209,7 @@ START_TEST(test_rate_estimate_and_seeks)
 			r = mk(DEV1, t, t, t + 1310720, sector, 131072, W);
 			sector += 256;
 		}
-		wc_account_add(ac, &r, WC_CAT_DATA_WRITE, NULL);
+		wc_account_add(ac, &r, WC_CAT_DATA_WRITE);
 		t = r.c_time;
 	}
 	wc_account_finish(ac, 0, t);
@@ -232,7 +240,7 @@ START_TEST(test_flush_percentiles)
 		struct wc_request r = mk(DEV1, t, t, t + (uint64_t)i * MS, 0, 0,
 					 W | WC_TC(WC_TC_FLUSH));
 
-		wc_account_add(ac, &r, WC_CAT_FLUSH, NULL);
+		wc_account_add(ac, &r, WC_CAT_FLUSH);
 		t = r.c_time;
 	}
 	wc_account_finish(ac, 0, t);
@@ -256,24 +264,35 @@ START_TEST(test_waits_and_unfinished)
 	struct wc_account *ac = open_ac(0, NULL, 0);
 	struct wc_request r = mk(DEV1, 0, 10, 100, 0, 4096,
 				 W | WC_TC(WC_TC_SYNC));
-	char name[32];
+	static char name[100][32];
+	const char *names[104] = { NULL, "cp", "rm", "kworker" };
 	int i;
 
-	wc_account_add(ac, &r, WC_CAT_DATA_WRITE, "cp");
+	for (i = 0; i < 100; i++) {
+		snprintf(name[i], sizeof(name[i]), "p%d", i);
+		names[4 + i] = name[i];
+	}
+	names_of_pid = names;
+	r.pid = 1;
+	wc_account_add(ac, &r, WC_CAT_DATA_WRITE);
 	r.q_time = 100;
 	r.d_time = 200;
 	r.c_time = 1100;
-	wc_account_add(ac, &r, WC_CAT_DATA_WRITE, "rm");
+	r.pid = 2;
+	wc_account_add(ac, &r, WC_CAT_DATA_WRITE);
 	r.action = W;                          /* async: nobody waited */
-	wc_account_add(ac, &r, WC_CAT_DATA_WRITE, "kworker");
+	r.pid = 3;
+	wc_account_add(ac, &r, WC_CAT_DATA_WRITE);
 	for (i = 0; i < 100; i++) {
-		snprintf(name, sizeof(name), "p%d", i);
 		r.action = W | WC_TC(WC_TC_SYNC);
-		wc_account_add(ac, &r, WC_CAT_DATA_WRITE, name);
+		r.pid = (uint32_t)(4 + i);
+		wc_account_add(ac, &r, WC_CAT_DATA_WRITE);
 	}
 	r.completed = false;
-	wc_account_add(ac, &r, WC_CAT_DATA_WRITE, NULL);
+	r.pid = 0;
+	wc_account_add(ac, &r, WC_CAT_DATA_WRITE);
 	wc_account_finish(ac, 0, 2000);
+	names_of_pid = NULL;
 	ck_assert_uint_eq(wc_account_nwaits(ac), WC_MAX_COMMS);
 	ck_assert_str_eq(wc_account_wait(ac, 0)->comm, "(other)");
 	ck_assert_uint_eq(wc_account_wait(ac, 0)->requests, 100 - 61);
@@ -304,13 +323,17 @@ START_TEST(test_waits_names)
 				 W | WC_TC(WC_TC_SYNC));
 	size_t i;
 
+	/* A pid a request: rows are names, whatever pids carried them. */
+	names_of_pid = names;
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		r.q_time = 10000 * i;           /* waits 1 + 2^i */
 		r.d_time = 10000 * i + 1;
 		r.c_time = 10000 * i + 1 + (1u << i);
-		wc_account_add(ac, &r, WC_CAT_DATA_WRITE, names[i]);
+		r.pid = (uint32_t)i;
+		wc_account_add(ac, &r, WC_CAT_DATA_WRITE);
 	}
 	wc_account_finish(ac, 0, 2000);
+	names_of_pid = NULL;
 	ck_assert_uint_eq(wc_account_nwaits(ac), 6);
 	for (i = 0; i < 6; i++) {
 		const struct wc_wait *w = wc_account_wait(ac, i);
@@ -319,6 +342,62 @@ START_TEST(test_waits_names)
 		ck_assert_uint_eq(w->wait_ns, waited[i]);
 		ck_assert_uint_eq(w->requests, requests[i]);
 	}
+	wc_account_free(ac);
+}
+END_TEST
+
+/* Time by process over more pids than a table holds at once
+ * (WC_ACCOUNT_PIDS): each name keeps the row of its first request, in
+ * the order names first came, so that "(other)" gathers the names that
+ * came last and equal times keep that order; a flush is the process's
+ * that asked for it, not the kworker's that issued it. */
+START_TEST(test_processes_many_pids)
+{
+	struct wc_account *ac = open_ac(0, NULL, 0);
+	static char name[70][32];
+	static const char *names[1000 + 600];
+	struct wc_request r;
+	const struct wc_wait *w;
+	size_t i, k;
+
+	ck_assert_uint_gt(600, 2 * WC_ACCOUNT_PIDS);
+	for (i = 0; i < 70; i++)
+		snprintf(name[i], sizeof(name[i]), "n%02zu", i);
+	names[1] = "cp";
+	names[3] = "kworker/0:1H";
+	for (i = 0; i < 600; i++)
+		names[1000 + i] = name[i % 70];
+	names_of_pid = names;
+	for (i = 0; i < 600; i++) {
+		r = mk(DEV1, 100 * i, 100 * i, 100 * i + 10, 8 * i, 4096, W);
+		r.pid = (uint32_t)(1000 + i);
+		wc_account_add(ac, &r, WC_CAT_DATA_WRITE);
+	}
+	r = mk(DEV2, 0, 5, 25, 0, 0, WC_TC(WC_TC_FLUSH));
+	r.pid = 3;
+	r.has_cause = true;
+	r.cause_pid = 1;
+	wc_account_add(ac, &r, WC_CAT_FLUSH);
+	wc_account_finish(ac, 0, 60000);
+	names_of_pid = NULL;
+
+	ck_assert_uint_eq(wc_account_nprocesses(ac, 0), WC_MAX_COMMS);
+	w = wc_account_process(ac, 0, 0);
+	ck_assert_str_eq(w->comm, "(other)");
+	ck_assert_uint_eq(w->requests, 7 * 8);
+	ck_assert_uint_eq(w->wait_ns, 7 * 8 * 10);
+	ck_assert_uint_eq(w->bytes, 7 * 8 * 4096);
+	for (k = 1; k < WC_MAX_COMMS; k++) {
+		w = wc_account_process(ac, 0, k);
+		ck_assert_str_eq(w->comm, name[k - 1]);
+		ck_assert_uint_eq(w->requests, k - 1 < 40 ? 9 : 8);
+		ck_assert_uint_eq(w->wait_ns, 10 * w->requests);
+	}
+	ck_assert_uint_eq(wc_account_nprocesses(ac, 1), 1);
+	ck_assert_str_eq(wc_account_process(ac, 1, 0)->comm, "cp");
+	ck_assert_uint_eq(wc_account_process(ac, 1, 0)->wait_ns, 20);
+	ck_assert_uint_eq(wc_account_nflushers(ac, 1), 1);
+	ck_assert_str_eq(wc_account_flusher(ac, 1, 0)->comm, "cp");
 	wc_account_free(ac);
 }
 END_TEST
@@ -702,7 +781,7 @@ START_TEST(test_phases_match_model)
 				break;
 			}
 			m_add(m, &r, cat);
-			wc_account_add(ac, &r, cat, NULL);
+			wc_account_add(ac, &r, cat);
 			if (r.completed && c > last)
 				last = c;
 		}
@@ -734,7 +813,7 @@ static void both_add(struct wc_account *ac, struct model *m,
 		     const struct wc_request *r, enum wc_cat cat)
 {
 	m_add(m, r, cat);
-	wc_account_add(ac, r, cat, NULL);
+	wc_account_add(ac, r, cat);
 }
 
 static void both_check(struct wc_account *ac, struct model *m,
@@ -856,7 +935,7 @@ START_TEST(test_phase_bin_of_rounded_bytes)
 	ac = open_ac(1e9 / t, ph, 1);
 	for (i = 0; i < 2; i++) {
 		m_add(m, &r[i], WC_CAT_DATA_WRITE);
-		wc_account_add(ac, &r[i], WC_CAT_DATA_WRITE, NULL);
+		wc_account_add(ac, &r[i], WC_CAT_DATA_WRITE);
 	}
 	wc_account_finish(ac, 0, r[1].c_time);
 	m->dev[0].whole.f.device = m->dev[0].ph[0].f.device = DEV1;
@@ -941,6 +1020,7 @@ static Suite *account_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_partition_exact);
+	tcase_add_test(tc, test_processes_many_pids);
 	tcase_add_test(tc, test_completion_driven_slices);
 	tcase_add_test(tc, test_positioning_given_rate);
 	tcase_add_test(tc, test_rate_estimate_and_seeks);

@@ -93,6 +93,35 @@ static void union_add(struct busy_union *u, uint64_t lo, uint64_t hi)
 	u->hi[i] = nhi;
 }
 
+/* A table by process: a process's requests, time and bytes, by command
+ * name in the end.  While requests come it is kept by pid: a pid is a
+ * number to hash where a name is a string to look up in the input and
+ * compare, and a trace's requests come from a few pids, mostly the same
+ * one many times over.  The pids are folded into names (names_fold())
+ * in the order each first came, so that every name takes the row it
+ * would have taken had it been looked up at its first request; a table
+ * full of pids (WC_ACCOUNT_PIDS) is folded then and starts again empty,
+ * which keeps that order.  A name is the one the input knows for its
+ * pid when the table is folded (the input keeps a pid's first name). */
+#define PID_HASH (2 * WC_ACCOUNT_PIDS)      /* a power of two */
+
+struct by_pid {
+	uint32_t pid;
+	uint64_t requests, ns, bytes;
+};
+
+struct names {
+	size_t nrows;
+	struct wc_wait rows[WC_MAX_COMMS];
+	size_t npids;
+	size_t last;                     /* the pid of the last request */
+	uint16_t slot[PID_HASH];         /* pids[] index + 1; 0: free */
+	struct by_pid pids[WC_ACCOUNT_PIDS];
+};
+
+_Static_assert((PID_HASH & (PID_HASH - 1)) == 0 && WC_ACCOUNT_PIDS < 65535,
+	       "the pids' hash is a power of two of 16-bit slots");
+
 struct adev {
 	uint32_t device;
 	struct fig whole;
@@ -109,10 +138,8 @@ struct adev {
 	uint64_t stream_bytes, stream_ns, stream_n;
 	double rate;
 	bool estimated;
-	struct wc_wait flushers[WC_MAX_FLUSHERS];
-	size_t nflushers;
-	struct wc_wait procs[WC_MAX_COMMS];
-	size_t nprocs;
+	struct names flushers;           /* WC_MAX_FLUSHERS rows */
+	struct names procs;              /* WC_MAX_COMMS rows */
 };
 
 /* The phases' starts and ends cut time into spans; inside one span
@@ -143,8 +170,9 @@ struct wc_account {
 	struct wc_devtab devtab;
 	struct adev *last;               /* requests mostly stay on one */
 	uint64_t ignored_devices;
-	struct wc_wait waits[WC_MAX_COMMS];
-	size_t nwaits;
+	struct names waits;              /* WC_MAX_COMMS rows */
+	wc_account_name_fn *name;
+	const void *name_arg;
 	struct busy_union any;           /* every device's slices at once */
 };
 
@@ -413,19 +441,15 @@ WC_HOT void add_slice(struct fig *g, enum wc_cat cat, uint64_t ns,
 	g->pos_b[bin] += bytes;
 }
 
-/* strcmp(a, b) == 0, its first byte inline: the tables hold a few
- * command names, mostly unlike from their first byte, and a call to
- * strcmp() for each name up to the one that matches cost most of a
- * tally (wcsynth: 120 instructions a tally with three names). */
-static inline int name_eq(const char *a, const char *b)
+static bool name_eq(const char *a, const char *b)
 {
-	return a[0] == b[0] && strcmp(a, b) == 0;
+	return strcmp(a, b) == 0;
 }
 
-/* Counts ns for comm in the table t of *n names (at most max; the last
- * slot gathers every name past the limit as "(other)"). */
-static struct wc_wait *tally(struct wc_wait *t, size_t *n, size_t max,
-			      const char *comm, uint64_t ns)
+/* The row of comm in the table t of *n names (at most max; the last
+ * row gathers every name past the limit as "(other)"). */
+static struct wc_wait *name_row(struct wc_wait *t, size_t *n, size_t max,
+				const char *comm)
 {
 	size_t i;
 
@@ -433,18 +457,79 @@ static struct wc_wait *tally(struct wc_wait *t, size_t *n, size_t max,
 		comm = "(unknown)";
 	for (i = 0; i < *n; i++)
 		if (name_eq(t[i].comm, comm))
-			goto found;
+			return &t[i];
 	if (*n >= max - 1)
 		comm = "(other)";
 	for (i = 0; i < *n; i++)
 		if (name_eq(t[i].comm, comm))
-			goto found;
+			return &t[i];
 	i = (*n)++;
 	snprintf(t[i].comm, sizeof(t[i].comm), "%s", comm);
-found:
-	t[i].requests++;
-	t[i].wait_ns += ns;
 	return &t[i];
+}
+
+/* The pids of t to its rows of at most max names, each named by the
+ * conf's resolver; t then holds no pid. */
+static void names_fold(const struct wc_account *ac, struct names *t,
+		       size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < t->npids; i++) {
+		const struct by_pid *p = &t->pids[i];
+		struct wc_wait *w = name_row(t->rows, &t->nrows, max,
+					     ac->name ? ac->name(ac->name_arg,
+								 p->pid) :
+							NULL);
+
+		w->requests += p->requests;
+		w->wait_ns += p->ns;
+		w->bytes += p->bytes;
+	}
+	t->npids = 0;
+	t->last = 0;
+	memset(t->slot, 0, sizeof(t->slot));
+}
+
+/* The pid's tally in t, made (zero) at its first request. */
+static struct by_pid *pid_find(const struct wc_account *ac, struct names *t,
+			       size_t max, uint32_t pid)
+{
+	size_t h = (size_t)((pid * 2654435761u) & (PID_HASH - 1)), k;
+
+	for (; (k = t->slot[h]) != 0; h = (h + 1) & (PID_HASH - 1))
+		if (t->pids[k - 1].pid == pid)
+			return &t->pids[t->last = k - 1];
+	if (t->npids == WC_ACCOUNT_PIDS) {
+		names_fold(ac, t, max);
+		return pid_find(ac, t, max, pid);
+	}
+	k = t->npids++;
+	t->slot[h] = (uint16_t)(k + 1);
+	memset(&t->pids[k], 0, sizeof(t->pids[k]));
+	t->pids[k].pid = pid;
+	return &t->pids[t->last = k];
+}
+
+/* The pid's tally in t: mostly the last request's. */
+WC_HOT struct by_pid *pid_tally(const struct wc_account *ac, struct names *t,
+				size_t max, uint32_t pid)
+{
+	struct by_pid *p = &t->pids[t->last];
+
+	if (t->npids && p->pid == pid)
+		return p;
+	return pid_find(ac, t, max, pid);
+}
+
+/* One request of pid's and its ns in t. */
+WC_HOT void tally(const struct wc_account *ac, struct names *t, size_t max,
+		  uint32_t pid, uint64_t ns)
+{
+	struct by_pid *p = pid_tally(ac, t, max, pid);
+
+	p->requests++;
+	p->ns += ns;
 }
 
 /* Most time first; a handful of names, insertion sort will do. */
@@ -647,20 +732,20 @@ static bool run_take(struct adev *d, struct fig *g)
 	return true;
 }
 
-void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
-		    enum wc_cat cat, const char *comm)
+/* The process a request is of: the one that queued it, a flush's the
+ * thread that asked for it (tracker.h), not the kworker's. */
+static uint32_t process_of(const struct wc_request *rq)
 {
-	wc_account_add_proc(ac, rq, cat, comm, NULL);
+	return rq->has_cause ? rq->cause_pid : rq->pid;
 }
 
 /* The process's line: its slice within the window (the whole slice
  * without one), the request when it completed there. */
 static void add_process(struct wc_account *ac, struct adev *d,
-			const struct wc_request *rq, const char *proc,
-			uint64_t a, uint64_t slice)
+			const struct wc_request *rq, uint64_t a, uint64_t slice)
 {
 	uint64_t c = rq->c_time, o = slice;
-	struct wc_wait *t;
+	struct by_pid *p;
 
 	if (ac->has_window) {
 		/* the window is the last phase; without one there may be no
@@ -669,20 +754,20 @@ static void add_process(struct wc_account *ac, struct adev *d,
 
 		o = overlap(a, c, w->start, w->end);
 		if (!inside(c, w->start, w->end)) {
-			if (o) {
-				t = tally(d->procs, &d->nprocs, WC_MAX_COMMS,
-					  proc, o);
-				t->requests--;
-			}
+			if (o)
+				pid_tally(ac, &d->procs, WC_MAX_COMMS,
+					  process_of(rq))->ns += o;
 			return;
 		}
 	}
-	t = tally(d->procs, &d->nprocs, WC_MAX_COMMS, proc, o);
-	t->bytes += rq->bytes;
+	p = pid_tally(ac, &d->procs, WC_MAX_COMMS, process_of(rq));
+	p->requests++;
+	p->ns += o;
+	p->bytes += rq->bytes;
 }
 
-void wc_account_add_proc(struct wc_account *ac, const struct wc_request *rq,
-			 enum wc_cat cat, const char *comm, const char *proc)
+void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
+		    enum wc_cat cat)
 {
 	struct adev *d = dev_get(ac, rq->device);
 	uint64_t a, c, slice, dist = 0;
@@ -758,11 +843,10 @@ void wc_account_add_proc(struct wc_account *ac, const struct wc_request *rq,
 
 	if (rq->q_time != WC_NO_TIME && (rq->action & WC_TC(WC_TC_SYNC)) &&
 	    rq->q_time <= c)
-		tally(ac->waits, &ac->nwaits, WC_MAX_COMMS, comm, c - rq->q_time);
+		tally(ac, &ac->waits, WC_MAX_COMMS, rq->pid, c - rq->q_time);
 	if (cat == WC_CAT_FLUSH)
-		tally(d->flushers, &d->nflushers, WC_MAX_FLUSHERS,
-		      proc ? proc : comm, slice);
-	add_process(ac, d, rq, proc, a, slice);
+		tally(ac, &d->flushers, WC_MAX_FLUSHERS, process_of(rq), slice);
+	add_process(ac, d, rq, a, slice);
 
 	/* The high-water mark, not the last c: in a trace whose clock ran
 	 * backwards a completion can come before the previous one, and
@@ -833,8 +917,10 @@ void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last)
 		struct adev *d = ac->devs[i];
 
 		run_fold(d);
-		sort_tally(d->flushers, d->nflushers);
-		sort_tally(d->procs, d->nprocs);
+		names_fold(ac, &d->flushers, WC_MAX_FLUSHERS);
+		sort_tally(d->flushers.rows, d->flushers.nrows);
+		names_fold(ac, &d->procs, WC_MAX_COMMS);
+		sort_tally(d->procs.rows, d->procs.nrows);
 		d->rate = ac->media_rate;
 		d->estimated = false;
 		if (d->rate <= 0 && d->stream_n >= STREAM_MIN_COUNT &&
@@ -854,7 +940,8 @@ void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last)
 			d->whole.f.unfinished = unfinished;
 		}
 	}
-	sort_tally(ac->waits, ac->nwaits);
+	names_fold(ac, &ac->waits, WC_MAX_COMMS);
+	sort_tally(ac->waits.rows, ac->waits.nrows);
 }
 
 static int cmp_u64(const void *x, const void *y)
@@ -909,6 +996,8 @@ int wc_account_open(struct wc_account **out, const struct wc_account_conf *conf,
 		return wc_err_oom(err, NULL, NULL);
 	wc_devtab_init(&ac->devtab, WC_MAX_DEVICES);
 	ac->media_rate = conf->media_rate;
+	ac->name = conf->name;
+	ac->name_arg = conf->name_arg;
 	ac->nphases = conf->nphases;
 	if (conf->nphases)
 		memcpy(ac->phases, conf->phases,
@@ -969,36 +1058,36 @@ double wc_account_media_rate(const struct wc_account *ac, size_t i,
 
 size_t wc_account_nflushers(const struct wc_account *ac, size_t i)
 {
-	return i < wc_devtab_count(&ac->devtab) ? ac->devs[i]->nflushers : 0;
+	return i < wc_devtab_count(&ac->devtab) ? ac->devs[i]->flushers.nrows : 0;
 }
 
 const struct wc_wait *wc_account_flusher(const struct wc_account *ac, size_t i,
 					 size_t k)
 {
-	return i < wc_devtab_count(&ac->devtab) && k < ac->devs[i]->nflushers ?
-	       &ac->devs[i]->flushers[k] : NULL;
+	return i < wc_devtab_count(&ac->devtab) && k < ac->devs[i]->flushers.nrows ?
+	       &ac->devs[i]->flushers.rows[k] : NULL;
 }
 
 size_t wc_account_nprocesses(const struct wc_account *ac, size_t i)
 {
-	return i < wc_devtab_count(&ac->devtab) ? ac->devs[i]->nprocs : 0;
+	return i < wc_devtab_count(&ac->devtab) ? ac->devs[i]->procs.nrows : 0;
 }
 
 const struct wc_wait *wc_account_process(const struct wc_account *ac,
 					 size_t i, size_t k)
 {
-	return i < wc_devtab_count(&ac->devtab) && k < ac->devs[i]->nprocs ?
-	       &ac->devs[i]->procs[k] : NULL;
+	return i < wc_devtab_count(&ac->devtab) && k < ac->devs[i]->procs.nrows ?
+	       &ac->devs[i]->procs.rows[k] : NULL;
 }
 
 size_t wc_account_nwaits(const struct wc_account *ac)
 {
-	return ac->nwaits;
+	return ac->waits.nrows;
 }
 
 const struct wc_wait *wc_account_wait(const struct wc_account *ac, size_t i)
 {
-	return i < ac->nwaits ? &ac->waits[i] : NULL;
+	return i < ac->waits.nrows ? &ac->waits.rows[i] : NULL;
 }
 
 uint64_t wc_figures_io_bytes(const struct wc_figures *f)

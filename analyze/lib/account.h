@@ -6,13 +6,17 @@
  * figures: time per category with completion-driven service slices, idle
  * time, positioning versus transfer, counts and bytes, FUA writes, seeks
  * with a distance histogram, the flush D2C distribution, queue depth and
- * the time processes waited and who issued the flushes, by command name.
+ * the time processes waited, who issued the flushes and each process's
+ * service time, by command name.
  *
  *     struct wc_account *ac = NULL;
- *     struct wc_account_conf conf = { .media_rate = 0 };  // estimate it
+ *     struct wc_account_conf conf = {
+ *             .media_rate = 0,                // estimate it
+ *             .name = comm_of, .name_arg = in // pid -> command name
+ *     };
  *     if (wc_account_open(&ac, &conf, &err) < 0) goto fail;
  *     while (more requests)
- *             wc_account_add(ac, &rq, wc_classify(&cl, &rq), comm);
+ *             wc_account_add(ac, &rq, wc_classify(&cl, &rq));
  *     wc_account_finish(ac, first_event_time, last_event_time);
  *     const struct wc_figures *f = wc_account_device(ac, 0);
  *     ...
@@ -51,8 +55,9 @@
  *
  * What always holds: memory is fixed per device (at most WC_MAX_DEVICES,
  * tracker.h; requests on any further device are ignored), per phase and
- * per command name (at most WC_MAX_COMMS, the rest go to "(other)"),
- * never by the number of requests.  Figures are valid after wc_account_finish()
+ * per command name (at most WC_MAX_COMMS, the rest go to "(other)") and
+ * per pid of a table by process (at most WC_ACCOUNT_PIDS at once), never
+ * by the number of requests.  Figures are valid after wc_account_finish()
  * and until wc_account_free(), which accepts NULL.
  */
 #ifndef WC_ACCOUNT_H
@@ -114,8 +119,19 @@ struct wc_phase_window {
 	uint64_t start, end;
 };
 
+/* The command name of PID (NULL or "" when unknown: "(unknown)"); the
+ * accountant copies it before its next call. */
+typedef const char *wc_account_name_fn(const void *arg, uint32_t pid);
+
 struct wc_account_conf {
 	double media_rate;               /* bytes/s; 0: estimate from trace */
+	/* Names the processes of the tables by process (the waits, the
+	 * flushers, the time by process).  The accountant tallies them by
+	 * pid and asks for each pid's name in wc_account_finish() (earlier
+	 * only when more than WC_ACCOUNT_PIDS pids came).  NULL: every
+	 * process is "(unknown)". */
+	wc_account_name_fn *name;
+	const void *name_arg;
 	size_t nphases;                  /* <= WC_MAX_PHASES */
 	const struct wc_phase_window *phases;
 	/* A window (filter.h) to take the figures of a device over instead
@@ -133,23 +149,21 @@ struct wc_account;
 
 int wc_account_open(struct wc_account **out, const struct wc_account_conf *conf,
 		    struct wc_err *err);
-/* comm may be NULL (unknown).  Requests must come in completion order;
- * unfinished ones (rq->completed false) are only counted. */
+/* Requests must come in completion order; unfinished ones
+ * (rq->completed false) are only counted.  A completed request is its
+ * process's (the pid that queued it, or for a flush the thread that
+ * asked for it, rq->cause_pid): its slice (cut to the window, when one
+ * was given), its request and bytes when it completed inside the window
+ * go to that process's line of the device's table, a flush's slice to
+ * the device's flushers by the same process, and a sync request's Q to
+ * C to the waits by the pid that queued it. */
 void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
-		    enum wc_cat cat, const char *comm);
+		    enum wc_cat cat);
 /* Follows DEVICE from now on though no request of it came yet: a
  * filtered analysis whose window holds none of the main device's
  * requests still has its figures (all idle).  -1 when out of memory or
  * past WC_MAX_DEVICES. */
 int wc_account_add_device(struct wc_account *ac, uint32_t device);
-/* wc_account_add() with the name of the process the request is of
- * (proc; NULL: unknown): the one that queued it, or for a flush the
- * thread that asked for it.  Its slice (cut to the window, when one was
- * given), its request and bytes when it completed inside the window go
- * to that process's line of the device's table; a flush's slice goes to
- * the flushers by proc instead of comm. */
-void wc_account_add_proc(struct wc_account *ac, const struct wc_request *rq,
-			 enum wc_cat cat, const char *comm, const char *proc);
 /* Closes the window.  When no event was seen, pass first = last = 0. */
 void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last);
 
@@ -179,7 +193,7 @@ double wc_account_media_rate(const struct wc_account *ac, size_t i,
 size_t wc_account_nflushers(const struct wc_account *ac, size_t i);
 const struct wc_wait *wc_account_flusher(const struct wc_account *ac, size_t i,
 					 size_t k);
-/* Device i's time by process (wc_account_add_proc()), most time
+/* Device i's time by process (wc_account_add()), most time
  * first: at most WC_MAX_COMMS names, the rest gathered as "(other)".
  * The slices of all its processes sum to the device's busy time. */
 size_t wc_account_nprocesses(const struct wc_account *ac, size_t i);

@@ -382,11 +382,21 @@ static void filter_window(struct run *run)
 	}
 }
 
+/* The accountant's names: the input's, from its notify records. */
+static const char *input_comm(const void *in, uint32_t pid)
+{
+	return wc_input_comm(in, pid);
+}
+
 /* Opens the accountant over the phases, cut to the filter's window. */
 static int account_ready(struct run *run, struct wc_err *err)
 {
 	if (run->a->ac)
 		return 0;
+	if (run->in) {
+		run->conf.name = input_comm;
+		run->conf.name_arg = run->in;
+	}
 	if (run->filtering && !run->win_known)
 		filter_window(run);
 	if (run->filtering) {
@@ -427,7 +437,6 @@ static inline int add_request(struct run *run, const struct wc_request *rq,
 			      bool series, struct wc_err *err)
 {
 	enum wc_cat cat;
-	const char *comm = NULL, *proc = NULL;
 
 	if (!run->a->ac && account_ready(run, err) < 0)
 		return -1;
@@ -438,17 +447,7 @@ static inline int add_request(struct run *run, const struct wc_request *rq,
 		return -1;
 	if (run->o->trace)
 		trace_request(run, rq, cat);
-	if (run->in && rq->completed) {
-		const char *own = wc_input_comm(run->in, rq->pid);
-
-		/* The process the request is of: a flush's is the thread
-		 * that asked for it (tracker.h), not the kworker's. */
-		proc = rq->has_cause ? wc_input_comm(run->in, rq->cause_pid) :
-				       own;
-		if (rq->action & WC_TC(WC_TC_SYNC))
-			comm = own;
-	}
-	wc_account_add_proc(run->a->ac, rq, cat, comm, proc);
+	wc_account_add(run->a->ac, rq, cat);
 	return 0;
 }
 

@@ -26,6 +26,11 @@
  * the rest go to "(other)".  Per device. */
 #define WC_MAX_FLUSHERS 16
 
+/* Pids a table by process (account.h) tallies before it looks their
+ * names up and folds them into its names; then it starts again.  Per
+ * table; a bound on memory only, never on what the table says. */
+#define WC_ACCOUNT_PIDS 256
+
 /* Bios and requests kept in flight per device by the tracker; beyond it
  * the oldest are dropped and counted. */
 #define WC_TRACKER_MAX_INFLIGHT 65536
