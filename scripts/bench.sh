@@ -95,7 +95,7 @@ reference() {
 
 # events_of INPUT: events the analysis read (and the page cache warmed).
 events_of() {
-	"$wc" --format json "$1" | sed -n 's/^ *"events": \([0-9]*\),$/\1/p' | head -n 1
+	"$wc" --format json "$1" | sed -n 's/^ *"events": \([0-9]*\),$/\1/p' | sed -n 1p
 }
 
 # replicate_capture ARCHIVE EVENTS DIR: the recorded capture ARCHIVE
@@ -185,7 +185,7 @@ bases() {
 }
 
 echo "bench: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)," \
-	"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), Linux $(uname -r)," \
+	"$(sed -n 's/^model name[[:space:]]*: //p; T; q' /proc/cpuinfo), Linux $(uname -r)," \
 	"load $(cut -d ' ' -f 1-3 /proc/loadavg)"
 echo "bench: commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)," \
 	"$events events a shape"

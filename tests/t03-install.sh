@@ -38,6 +38,6 @@ out=$(bash -c 'source "$1"; COMP_WORDS=(wccapture lab --rec); COMP_CWORD=2; _wcc
 
 make -s --no-print-directory BUILD="$BUILD" DESTDIR="$dest" PREFIX=/opt/wc uninstall >"$TMP/log" 2>&1 ||
 	fail "make uninstall: $(tail -n 5 "$TMP/log")"
-left=$(find "$dest" -type f | head -n 5)
+left=$(find "$dest" -type f | sed -n 1,5p)
 [[ -z $left ]] || fail "left after uninstall: $left"
 echo "ok"

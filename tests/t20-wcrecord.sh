@@ -19,7 +19,7 @@ expect_exit 2 "$WCRECORD" -d /nonexistent -o "$TMP/o" 2>/dev/null
 expect_exit 2 "$WCRECORD" -d /dev/null -o "$TMP/o" 2>/dev/null
 expect_exit 2 "$WCRECORD" -b 12 -d "$TMP" -o "$TMP/o" 2>/dev/null
 {
-	"$WCRECORD" -o "$TMP/o" 2>&1 | head -n 1 || true
+	"$WCRECORD" -o "$TMP/o" 2>&1 | sed -n 1p || true
 	"$WCRECORD" -d /dev/null -o "$TMP/o" 2>&1 || true
 	"$WCRECORD" -w x -o "$TMP/o" 2>&1 || true
 } >"$TMP/errors.out"

@@ -45,7 +45,7 @@ pid=$!
 set +m
 lab_wait_copy "$TMP/log" "$pid"
 [[ $(cat "$wc") == "write through" ]] || fail "write cache not turned off during the run"
-dest_mount() { findmnt -n -o TARGET --source "/dev/$dev" | head -n 1; }
+dest_mount() { findmnt -n -o TARGET --source "/dev/$dev" | sed -n 1p; }
 lab_wait_files "$pid" dest_mount
 kill -INT "$pid"
 # And again while it cleans up, as an impatient user does: the cleanup

@@ -106,7 +106,7 @@ done
 src_reads=$("$WCANALYZE" --dump "$TMP/seed/hdd7200-ext4-cache-on-barrier-on-run1.tar.gz" |
 	awk -v dev="7,${r1#loop}" '$1 == dev && $6 == "C" && $7 ~ /R/ { print $8 "+" $10 }' | sort -u)
 missing=$(awk -F '\t' 'NR > 1 && $22 == 1 && $2 == "R" { print $3 "+" $4 / 512 }' "$d/ledger.tsv" |
-	sort -u | comm -23 - <(echo "$src_reads") | head -n 3)
+	sort -u | comm -23 - <(echo "$src_reads") | sed -n 1,3p)
 [[ -n $src_reads && -z $missing ]] || fail "region 1 reads not in the source's trace: ${missing:-no reads traced}"
 awk -F '\t' 'NR > 1 {
 	if ($22 == 1 && $2 != "R" && $2 != "S") { print "region 1 (the source) got " $2; exit 1 }

@@ -22,7 +22,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-dest_mount() { findmnt -n -o TARGET -t ext4 | grep '/wccapture\.[^/]*/dst$' | head -n 1; }
+dest_mount() { findmnt -n -o TARGET -t ext4 | grep '/wccapture\.[^/]*/dst$' | sed -n 1p; }
 
 # Starts a lab whose copy takes a while, waits until the copy writes to
 # the model disk; sets pid and the destination's daemon wdpid.
@@ -35,12 +35,12 @@ start_lab() {
 	pid=$!
 	set +m
 	lab_wait_copy "$TMP/log" "$pid"
-	wdpid=$(pgrep -x wcdisk | head -n 1 || true)
+	wdpid=$(pgrep -x wcdisk | sed -n 1p || true)
 	[[ -n $wdpid ]] || fail "no wcdisk running during the copy"
 	# some files on the destination, so the daemon serves the filesystem
 	lab_wait_files "$pid" dest_mount
 	[[ -n $LAB_MNT ]] || fail "no destination mount during the copy"
-	wdpid=$(pgrep -x wcdisk | head -n 1 || true)
+	wdpid=$(pgrep -x wcdisk | sed -n 1p || true)
 	[[ -n $wdpid ]] || fail "no wcdisk running during the copy: $(tail -n 3 "$TMP/log")"
 }
 

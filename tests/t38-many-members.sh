@@ -31,7 +31,7 @@ PY
 limits() {
 	ulimit -n 256
 	# AddressSanitizer reserves terabytes of address space: no -v for it.
-	if ! ldd "$WCANALYZE" | grep -q libasan; then
+	if ! ldd "$WCANALYZE" | grep libasan >/dev/null; then
 		ulimit -v 1048576
 	fi
 	"$@"

@@ -49,7 +49,7 @@ no_marker "wcanalyze -o"
 bash out/render.sh 2>render.err || fail "render.sh failed: $(cat render.err)"
 no_marker "render.sh"
 # Every title is one single-quoted line.
-grep -h '^title = ' out/*/*.gp | grep -qv "^title = '.*'$" &&
+grep -h '^title = ' out/*/*.gp | grep -v "^title = '.*'$" >/dev/null &&
 	fail "a title is not a single-quoted string: $(grep -h '^title = ' out/*/*.gp)"
 [[ $(for g in out/*/throughput.gp; do grep -c '' "$g"; done | sort -u | wc -l) -eq 1 ]] ||
 	fail "a name changed the number of lines of a script"
@@ -58,7 +58,7 @@ grep -h '^title = ' out/*/*.gp | grep -qv "^title = '.*'$" &&
 # Only printable ASCII on a line (escape.h: the text escape).
 ascii_only() {
 	local bad
-	bad=$(LC_ALL=C grep -n '[^ -~]' "$2" | LC_ALL=C cat -v | head -3) || true
+	bad=$(LC_ALL=C grep -n '[^ -~]' "$2" | LC_ALL=C cat -v | sed -n 1,3p) || true
 	[[ -z $bad ]] || fail "$1: raw control or non-ASCII bytes: $bad"
 }
 json_ok() {

@@ -19,7 +19,7 @@ mkdir "$TMP/src"
 (cd "$TMP/src" && DEB_BUILD_OPTIONS=parallel=2 dpkg-buildpackage -us -uc -b) \
 	>"$TMP/build.log" 2>&1 || fail "dpkg-buildpackage: $(tail -n 15 "$TMP/build.log")"
 
-deb() { compgen -G "$TMP/$1_*_*.deb" | head -n 1; }
+deb() { compgen -G "$TMP/$1_*_*.deb" | sed -n 1p; }
 a=$(deb wcanalyze)
 c=$(deb wccapture)
 [[ -n $a && -n $c ]] || fail "packages not built: $(ls "$TMP")"
@@ -54,7 +54,7 @@ dpkg-deb -x "$a" "$TMP/root"
 if command -v lintian >/dev/null 2>&1; then
 	lintian --suppress-tags running-with-root-privileges "$TMP"/wcanalyze_*.changes \
 		>"$TMP/lintian.log" 2>&1 || true
-	! grep -E '^(E|W): ' "$TMP/lintian.log" || fail "lintian: $(grep -E '^(E|W): ' "$TMP/lintian.log" | head -n 5)"
+	! grep -E '^(E|W): ' "$TMP/lintian.log" || fail "lintian: $(grep -E -m 5 '^(E|W): ' "$TMP/lintian.log")"
 	echo "ok: lintian clean"
 fi
 echo "ok: both packages built"

@@ -51,7 +51,7 @@ for w in 2,6 0.5,1.25 5.02,5.04 '10,'; do
 	[[ $got -eq $want ]] || fail "--window $w: $got requests, --dump has $want completing in it"
 	jq -e '.captures[0].filter | startswith("window ")' w.json >/dev/null || fail "--window $w: not in the header"
 done
-"$WCANALYZE" --window 2,6 "$SAMPLE" | grep -q '^  filtered: window 2 s to 6 s from the start$' ||
+"$WCANALYZE" --window 2,6 "$SAMPLE" | grep '^  filtered: window 2 s to 6 s from the start$' >/dev/null ||
 	fail "--window: the text report's header does not say it"
 
 # Two windows side by side add up to the two as one: the slices of the

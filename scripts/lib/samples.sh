@@ -21,7 +21,7 @@ sample_archives() {
 
 conf_value() {
 	local v
-	v=$(sed -n "s/^$3 = //p" "$2" | head -n 1)
+	v=$(sed -n "s/^$3 = //p; T; q" "$2")
 	[[ -z $v || $v =~ ^[A-Za-z0-9._-]+$ ]] || {
 		echo "$1: $2: $3 = '$v' is not a plain word" >&2
 		exit 1

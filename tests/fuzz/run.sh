@@ -59,7 +59,7 @@ for t in "$@"; do
 		"cov ${cov:-?}, ft ${ft:-?}, corpus ${corp:-?}, rss ${rss:-?} MB, findings $new"
 	if [[ $new -gt 0 || $rc -ne 0 ]]; then
 		status=1
-		grep -E '^(fuzz:|==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$log" | head -n 5 | sed 's/^/    /'
+		grep -E -m 5 '^(fuzz:|==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$log" | sed 's/^/    /'
 		echo "    log: $log; inputs: $found"
 	fi
 done
