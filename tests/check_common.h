@@ -13,6 +13,9 @@
  *     char t[256];                            // $TMPDIR/NAME.XXXXXX, for
  *     wc_check_template(t, sizeof(t), NAME);  // mkstemp() or mkdtemp()
  *
+ *     wc_check_timeout(tc, 30);               // 30 s a test, or the
+ *                                             // runner's longer one
+ *
  * Check runs each test in a child process (CK_FORK), and a child's exit
  * must not remove the parent's directory: the scratch directory is made
  * per process that asks for it and removed when that process exits.
@@ -98,6 +101,18 @@ static inline void wc_check_template(char *buf, size_t size, const char *name)
 	ck_assert_int_lt(snprintf(buf, size, "%s/%s.XXXXXX",
 				  tmp && *tmp ? tmp : "/tmp", name),
 			 (int)size);
+}
+
+/* Gives each test of tc SECS seconds, or CK_DEFAULT_TIMEOUT's if that is
+ * longer: tcase_set_timeout() alone overrides the 120 s run-tests.sh
+ * gives every test so that a loaded machine is not a failing test (at a
+ * load of 17 on two cores a test of 1 s took 7). */
+static inline void wc_check_timeout(TCase *tc, double secs)
+{
+	const char *env = getenv("CK_DEFAULT_TIMEOUT");
+	double d = env && *env ? strtod(env, NULL) : 0;
+
+	tcase_set_timeout(tc, d > secs ? d : secs);
 }
 
 static inline unsigned char *wc_check_slurp(const char *path, size_t *len)
