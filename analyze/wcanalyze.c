@@ -20,6 +20,7 @@
 #include "exitcodes.h"
 #include "filter.h"
 #include "input.h"
+#include "intervaltab.h"
 #include "jobs.h"
 #include "report.h"
 #include "summary.h"
@@ -36,6 +37,7 @@ enum {
 	OPT_PHASE,
 	OPT_DEVICE,
 	OPT_PROCESS,
+	OPT_INTERVAL,
 };
 
 enum mode {
@@ -64,6 +66,7 @@ struct options {
 	struct wc_filter filter;            /* --window, --phase, --device,
 	                                     * --process */
 	unsigned jobs;                      /* --jobs; 0: online CPUs */
+	uint64_t interval_ns;               /* --interval; 0: no table */
 	struct wc_whatif_spec specs[WC_WHATIF_MAX_SPECS];   /* --what-if */
 	size_t nspecs;
 };
@@ -79,6 +82,9 @@ static void usage(FILE *fp)
 		"                 [--window START,END] [--phase NAME]\n"
 		"                 [--device MAJ,MIN|NAME] [--process PID|COMM]\n"
 		"                 INPUT...\n"
+		"       " PROG " --interval SECONDS [--format text|json|csv]\n"
+		"                 [--window START,END] [--phase NAME] [--device D]\n"
+		"                 [--process P] INPUT...\n"
 		"       " PROG " --what-if SPEC [--what-if SPEC]... [--format F]\n"
 		"                 [--journal START+LEN] [--output DIR] INPUT\n"
 		"       " PROG " --dump INPUT...\n"
@@ -123,6 +129,14 @@ static void usage(FILE *fp)
 		"      --process PID|COMM\n"
 		"                  only requests that PID or command COMM queued\n"
 		"                  (or, for a flush, asked for)\n"
+		"  -i, --interval SECONDS\n"
+		"                  instead of a report, an iostat -x style table:\n"
+		"                  per SECONDS and per device r/s, w/s, f/s (flushes),\n"
+		"                  rMB/s, wMB/s, r_await, w_await, f_await (ms, from\n"
+		"                  the Q), aqu-sz and %%util; an I/O counts where it\n"
+		"                  completed; %%util is busy time, not saturation on a\n"
+		"                  device serving requests in parallel (SSD, RAID);\n"
+		"                  e.g. wcanalyze --interval 1 --device sda CAPTURE\n"
 		"  -j, --jobs N    analyse up to N inputs at once (default: the\n"
 		"                  number of CPUs); the report is the same\n"
 		"  -w, --what-if SPEC\n"
@@ -287,6 +301,27 @@ static int analyse_parallel(const struct options *o,
 	return status;
 }
 
+/* Analyses the input at path into *a (NULL when nothing could be read)
+ * and prints its warnings and failure; the exit status so far, or that
+ * failure's when it is the first. */
+static int analyse_one(const char *path, const struct wc_analysis_opts *ao,
+		       struct wc_analysis **a, int status)
+{
+	struct wc_err err;
+	int r;
+
+	wc_err_clear(&err);
+	r = wc_analysis_run(a, path, ao, &err);
+	report_warnings(*a);
+	if (r < 0) {
+		int s = report(&err);
+
+		if (status == WC_EXIT_OK)
+			status = s;
+	}
+	return status;
+}
+
 /* Opens the timeline's file (standard output for "-") and its writer. */
 static int open_trace(const struct options *o, FILE **tf,
 		      struct wc_traceevent **te)
@@ -385,21 +420,13 @@ static int run_analysis(const struct options *o)
 	}
 	for (i = 0; i < o->ninputs; i++) {
 		struct wc_analysis *a = NULL;
-		int r;
 
 		wc_err_clear(&err);
 		if (b && wc_bundle_begin(b, &ao, &err) < 0) {
 			status = report(&err);
 			goto out;
 		}
-		r = wc_analysis_run(&a, o->inputs[i], &ao, &err);
-		report_warnings(a);
-		if (r < 0) {
-			int s = report(&err);
-
-			if (status == WC_EXIT_OK)
-				status = s;
-		}
+		status = analyse_one(o->inputs[i], &ao, &a, status);
 		if (!a)
 			continue;
 		caps[n++] = a;
@@ -458,6 +485,37 @@ out:
 	for (i = 0; i < (int)n; i++)
 		wc_analysis_free(caps[i]);
 	free(caps);
+	return status;
+}
+
+/* The interval table of every input, streamed as each is analysed
+ * (intervaltab.h): no report. */
+static int run_interval(const struct options *o)
+{
+	struct wc_analysis_opts ao = o->analysis;
+	struct wc_intervaltab *t = NULL;
+	struct wc_err err;
+	int i, status = WC_EXIT_OK;
+
+	wc_err_clear(&err);
+	if (wc_intervaltab_open(&t, stdout, o->format, o->interval_ns,
+				&err) < 0)
+		return report(&err);
+	ao.btt = false;
+	ao.interval = wc_intervaltab_sink(t);
+	ao.interval_ns = o->interval_ns;
+	for (i = 0; i < o->ninputs; i++) {
+		struct wc_analysis *a = NULL;
+
+		status = analyse_one(o->inputs[i], &ao, &a, status);
+		wc_analysis_free(a);
+	}
+	wc_err_clear(&err);
+	if (wc_intervaltab_close(t, &err) < 0) {
+		snprintf(err.file, sizeof(err.file), "standard output");
+		status = report(&err);
+	}
+	wc_intervaltab_free(t);
 	return status;
 }
 
@@ -602,6 +660,20 @@ static int parse_runs(const char *arg, struct options *o)
 	}
 }
 
+/* SECONDS, from 1 microsecond to a day. */
+static int parse_interval(const char *arg, uint64_t *ns)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end || errno || !(v >= 1e-6 && v <= 86400))
+		return -1;
+	*ns = (uint64_t)(v * 1e9 + 0.5);
+	return 0;
+}
+
 static int parse_rate(const char *arg, double *bytes_per_s)
 {
 	char *end;
@@ -632,6 +704,7 @@ int main(int argc, char **argv)
 		{ "phase", required_argument, NULL, OPT_PHASE },
 		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ "process", required_argument, NULL, OPT_PROCESS },
+		{ "interval", required_argument, NULL, 'i' },
 		{ "exclude-runs", required_argument, NULL, 'x' },
 		{ "drop-first", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
@@ -644,7 +717,7 @@ int main(int argc, char **argv)
 	int c, i, nstdin;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":df:j:J:r:b:o:t:w:x:FRhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":df:i:j:J:r:b:o:t:w:x:FRhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			o.mode = MODE_DUMP;
@@ -680,6 +753,11 @@ int main(int argc, char **argv)
 			if (wc_filter_parse_process(&o.filter, optarg) < 0)
 				return usage_error("bad --process '%s' (a pid or a "
 						   "command name)", optarg);
+			break;
+		case 'i':
+			if (parse_interval(optarg, &o.interval_ns) < 0)
+				return usage_error("bad --interval '%s' (seconds, "
+						   "0.000001 to 86400)", optarg);
 			break;
 		case 't':
 			o.trace = optarg;
@@ -768,6 +846,13 @@ int main(int argc, char **argv)
 		return usage_error("%s", "--export-trace -: the report goes to "
 				   "standard output; use --format trace-event");
 
+	if (o.interval_ns && (o.trace || o.output || o.mode != MODE_ANALYZE ||
+			      o.baseline))
+		return usage_error("%s", "--interval writes its table instead of a "
+				   "report: not with --dump, --what-if, --output, "
+				   "--baseline, --export-trace or --format "
+				   "trace-event");
+
 	if (o.baseline && o.mode == MODE_ANALYZE && !baseline_known(&o))
 		return usage_error("no capture named '%s' for --baseline",
 				   o.baseline);
@@ -779,6 +864,6 @@ int main(int argc, char **argv)
 		return run_whatif(&o);
 	case MODE_ANALYZE:
 	default:
-		return run_analysis(&o);
+		return o.interval_ns ? run_interval(&o) : run_analysis(&o);
 	}
 }

@@ -28,11 +28,13 @@ declare -A stage=(
 	# the replay: requests from the tracker again, in virtual time
 	[replay]=6
 	[account]=7 [series]=7 [traceevent]=7
+	# the interval table beside the accountant: requests as they complete
+	[interval]=7
 	[analysis]=8 [whatif]=8
 	[summary]=9 [jobs]=9
 	# writers: they format, the summary or the events
 	[report]=10 [dump]=10 [outdir]=10 [plot]=10 [chart]=10 [html]=10
-	[bundle]=10
+	[bundle]=10 [intervaltab]=10
 )
 
 # "module included" pairs of the library in $1, one a line.

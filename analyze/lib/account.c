@@ -785,16 +785,7 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 		return;
 	}
 	c = rq->c_time;
-	if (rq->d_time != WC_NO_TIME)
-		a = rq->d_time;
-	else if (rq->q_time != WC_NO_TIME)
-		a = rq->q_time;
-	else
-		a = c;
-	if (d->have_prev_c && d->prev_c > a)
-		a = d->prev_c;
-	if (a > c)
-		a = c;
+	a = wc_account_slice_start(rq, d->have_prev_c, d->prev_c);
 	slice = c - a;
 
 	if (rq->bytes && d->have_prev_end) {

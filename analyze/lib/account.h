@@ -212,6 +212,27 @@ void wc_account_free(struct wc_account *ac);
  * exposed for its test. */
 size_t wc_account_pos_bin(uint64_t ns, double bytes);
 
+/* Where the service slice of rq (completed) begins on a device whose
+ * latest completion so far is prev_c (have_prev false: none yet): its D,
+ * else its Q, else its C; never before prev_c, never after its C.  The
+ * one rule of the model above, for every module that cuts time by it
+ * (the accountant, the interval table). */
+static inline uint64_t wc_account_slice_start(const struct wc_request *rq,
+					      bool have_prev, uint64_t prev_c)
+{
+	uint64_t a, c = rq->c_time;
+
+	if (rq->d_time != WC_NO_TIME)
+		a = rq->d_time;
+	else if (rq->q_time != WC_NO_TIME)
+		a = rq->q_time;
+	else
+		a = c;
+	if (have_prev && prev_c > a)
+		a = prev_c;
+	return a > c ? c : a;
+}
+
 /* Sum of busy time: window_ns - idle_ns. */
 static inline uint64_t wc_figures_busy(const struct wc_figures *f)
 {

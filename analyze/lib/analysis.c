@@ -272,6 +272,7 @@ struct run {
 	uint64_t pstart, pend;
 	bool win_known;
 	struct wc_filter_window fw;
+	struct wc_interval *iv;          /* with o->interval */
 };
 
 /* The tracker's source over a source of single events (run_source): every
@@ -388,6 +389,35 @@ static const char *input_comm(const void *in, uint32_t pid)
 	return wc_input_comm(in, pid);
 }
 
+/* Opens the interval table over the accountant's window: from the
+ * filter's start (else the first event's), to its end (else the last
+ * event's, given at the end). */
+static int interval_open(struct run *run, struct wc_err *err)
+{
+	const struct wc_analysis *a = run->a;
+	uint64_t zero = run->tr ? wc_tracker_stats(run->tr)->first_time :
+				  run->first;
+	struct wc_interval_conf ic = {
+		.len_ns = run->o->interval_ns, .end = UINT64_MAX,
+		.sink = run->o->interval, .capture = a->meta.name,
+	};
+	size_t i;
+
+	if (zero == WC_NO_TIME)
+		zero = 0;
+	ic.zero = ic.origin = zero;
+	if (run->filtering) {
+		ic.origin = run->fw.start;
+		ic.end = run->fw.end;
+	}
+	if (wc_interval_open(&run->iv, &ic, err) < 0)
+		return -1;
+	for (i = 0; i < a->meta.ndevices; i++)
+		wc_interval_name_device(run->iv, a->meta.devices[i].device,
+					a->meta.devices[i].name);
+	return 0;
+}
+
 /* Opens the accountant over the phases, cut to the filter's window. */
 static int account_ready(struct run *run, struct wc_err *err)
 {
@@ -409,6 +439,8 @@ static int account_ready(struct run *run, struct wc_err *err)
 		run->conf.window_in_trace = !run->phase_known;
 	}
 	if (wc_account_open(&run->a->ac, &run->conf, err) < 0)
+		return -1;
+	if (run->o->interval && interval_open(run, err) < 0)
 		return -1;
 	/* A window may hold none of the main device's requests: it is
 	 * still the device the report is of. */
@@ -448,6 +480,8 @@ static inline int add_request(struct run *run, const struct wc_request *rq,
 	if (run->o->trace)
 		trace_request(run, rq, cat);
 	wc_account_add(run->a->ac, rq, cat);
+	if (run->iv)
+		wc_interval_add(run->iv, rq, cat);
 	return 0;
 }
 
@@ -574,6 +608,14 @@ finish:
 	first = a->stats.first_time == WC_NO_TIME ? 0 : a->stats.first_time;
 	last = a->stats.last_time == WC_NO_TIME ? 0 : a->stats.last_time;
 	wc_account_finish(a->ac, first, last);
+	if (run->iv) {
+		/* The window's end as the accountant has it: a phase's
+		 * as phases.tsv gives it, any other cut to the last event. */
+		wc_interval_finish(run->iv, run->filtering && run->phase_known ?
+					    run->fw.end : last);
+		wc_interval_free(run->iv);
+		run->iv = NULL;
+	}
 	run->tr = NULL;
 	a->meta.events = a->stats.events;
 	wc_tracker_free(tr);
@@ -582,6 +624,8 @@ finish:
 fail_tracker:
 	wc_tracker_free(tr);
 fail:
+	wc_interval_free(run->iv);
+	run->iv = NULL;
 	run->tr = NULL;
 	return -1;
 }
@@ -691,7 +735,9 @@ static int run_input(struct wc_analysis **out, const char *path,
 		     const struct wc_analysis_opts *o, bool speculate,
 		     struct wc_err *err)
 {
-	struct wc_input_limits lim = { .speculate = speculate && !(o && o->trace) };
+	struct wc_input_limits lim = {
+		.speculate = speculate && !(o && (o->trace || o->interval)),
+	};
 	struct wc_input *in = NULL;
 	const struct wc_capture *cap;
 	struct run run = { 0 };

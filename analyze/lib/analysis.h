@@ -49,6 +49,7 @@
 #include "classify.h"
 #include "filter.h"
 #include "input.h"
+#include "interval.h"
 #include "series.h"
 #include "traceevent.h"
 #include "tracker.h"
@@ -73,9 +74,17 @@ struct wc_analysis_opts {
 	 * timeline and the accountant; the window and the phases are cut
 	 * to the filter's window. */
 	const struct wc_filter *filter;
+	/* An interval table to stream the capture's rows into (interval.h),
+	 * or NULL: every request that passed the filter, with its
+	 * category, after the accountant; intervals of interval_ns from the
+	 * window's start (the first event's, or the filter's), cut at its
+	 * end.  Not owned.  Read once, like the timeline. */
+	const struct wc_interval_sink *interval;
+	uint64_t interval_ns;
 };
 
-#define WC_ANALYSIS_OPTS_INIT { false, 0, 0, 0.0, true, false, NULL, NULL }
+#define WC_ANALYSIS_OPTS_INIT { false, 0, 0, 0.0, true, false, NULL, NULL, \
+				NULL, 0 }
 
 /* One traced device as capture.conf describes it. */
 struct wc_device_meta {

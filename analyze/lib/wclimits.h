@@ -52,4 +52,9 @@
  * (wc_analysis_series_ignored()). */
 #define WC_SERIES_MAX_DEVICES 8
 
+/* Rows of an interval table (interval.h) handed out per capture; past
+ * it rows are counted, not written: a trace whose timestamps lie years
+ * apart cannot make the table endless. */
+#define WC_INTERVAL_MAX_ROWS (1u << 24)
+
 #endif /* WC_WCLIMITS_H */
