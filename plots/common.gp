@@ -18,6 +18,10 @@ scolor(i) = word(seriescolor, (i - 1) % words(seriescolor) + 1)
 # Phases are shades of grey so that no phase looks like a category.
 phasecolor = "#303030 #8C8C8C #C4C4C4 #000000 #606060 #A8A8A8 #E0E0E0"
 pcolor(i) = word(phasecolor, (i - 1) % words(phasecolor) + 1)
+# Heat maps: requests a cell from light (one) to dark (the most), yellow
+# to dark red, so that a single request stays visible on white and the
+# percentile lines (black, blue, purple) stand out on every shade.
+heatpalette = 'set palette defined (0 "#FED976", 1 "#FD8D3C", 2 "#E31A1C", 3 "#800026")'
 fontspec = "DejaVu Sans,11"
 
 # Names such as data_read must print as they are, not as subscripts.

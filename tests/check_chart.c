@@ -173,6 +173,20 @@ static void add(struct wc_series *s, uint64_t d, uint64_t c, uint64_t sector,
 	wc_series_add(s, &rq, cat);
 }
 
+/* The chart of series s for capture sc, as the bundle draws it. */
+static int chart_of(struct wc_chart_capture *c, const struct wc_sum_capture *sc,
+		    const struct wc_series *s, struct wc_err *err)
+{
+	struct wc_figdata *fd = NULL;
+	int r;
+
+	ck_assert_int_eq(wc_figdata_build(&fd, s, sc->figs.io ?
+					  sc->figs.start_ns : WC_NO_TIME, err), 0);
+	r = wc_chart_capture(c, sc, fd, plot, out, err);
+	wc_figdata_free(fd);
+	return r;
+}
+
 START_TEST(test_capture_without_requests)
 {
 	struct wc_chart_capture c = { 0 };
@@ -184,7 +198,7 @@ START_TEST(test_capture_without_requests)
 	ck_assert_int_eq(wc_series_open(&s, &err), 0);
 	strcpy(c.dir, "two");
 	wc_err_clear(&err);
-	ck_assert_msg(wc_chart_capture(&c, &caps[1], s, plot, out, &err) == 0,
+	ck_assert_msg(chart_of(&c, &caps[1], s, &err) == 0,
 		      "%s", err.msg);
 	for (k = 0; k < WC_NCHARTS; k++) {
 		ck_assert(!c.drawn[k]);
@@ -221,7 +235,7 @@ START_TEST(test_capture)
 	add(s, T0 + 60 * MS, T0 + 70 * MS, 0, 0, WC_CAT_FLUSH);
 	strcpy(c.dir, "one");
 	wc_err_clear(&err);
-	ck_assert_msg(wc_chart_capture(&c, &caps[0], s, plot, out, &err) == 0,
+	ck_assert_msg(chart_of(&c, &caps[0], s, &err) == 0,
 		      "%s", err.msg);
 	for (i = 0; i < WC_NCHARTS; i++)
 		ck_assert_msg(c.drawn[i], "%s not drawn: %s",
@@ -254,6 +268,20 @@ START_TEST(test_capture)
 	t = text_of("one/scatter.gp");
 	ck_assert_ptr_nonnull(strstr(t, "title = 'first \"run\": sector over time'"));
 	free(t);
+	t = text_of("one/heatmap-latency.gp");
+	ck_assert_ptr_nonnull(strstr(t, "title = 'first \"run\": D2C latency over time'"));
+	/* A panel a category with latencies: flush and data_write. */
+	ck_assert_ptr_nonnull(strstr(t, "hcats = \"0 4\""));
+	ck_assert_int_eq(c.height[WC_CHART_HEAT_LATENCY], 110 + 2 * 250);
+	free(t);
+	/* The band: the one flush took 10 ms, in the bin [10, 11.2) ms. */
+	t = text_of("one/heatmap-band.dat");
+	l = line_of(t, "# flush\n");
+	ck_assert_ptr_nonnull(strstr(l, " 1 11.2202 11.2202 11.2202\n"));
+	free(t);
+	t = text_of("one/heatmap-sector.dat");
+	ck_assert_ptr_nonnull(strstr(t, "# heatmap-sector.dat"));
+	free(t);
 	wc_chart_capture_clear(&c);
 	ck_assert_ptr_null(c.curve);
 	wc_series_free(s);
@@ -263,7 +291,7 @@ END_TEST
 START_TEST(test_across)
 {
 	struct wc_chart_capture c[2] = { { .dir = "one" }, { .dir = "two" } };
-	struct wc_chart_point pt = { 0.5, 12.0 };
+	struct wc_fig_point pt = { 0.5, 12.0 };
 	bool drawn[WC_NCMP];
 	struct wc_err err;
 	const char *l;

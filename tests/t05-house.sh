@@ -32,6 +32,8 @@ declare -A stage=(
 	[interval]=7
 	[analysis]=8 [whatif]=8
 	[summary]=9 [jobs]=9
+	# the figures' numbers, from the series and beside the summary
+	[figdata]=9
 	# writers: they format, the summary or the events
 	[report]=10 [dump]=10 [outdir]=10 [plot]=10 [chart]=10 [html]=10
 	[bundle]=10 [intervaltab]=10

@@ -12,6 +12,7 @@
 
 #include "bundle.h"
 #include "chart.h"
+#include "figdata.h"
 #include "html.h"
 #include "outdir.h"
 #include "plot.h"
@@ -211,6 +212,7 @@ int wc_bundle_add(struct wc_bundle *b, struct wc_analysis *a,
 	const struct wc_series *s;
 	struct wc_series *empty = NULL;
 	struct wc_summary *one = NULL;
+	struct wc_figdata *fd = NULL;
 	struct wc_chart_capture *c;
 	int r = -1;
 
@@ -239,11 +241,14 @@ int wc_bundle_add(struct wc_bundle *b, struct wc_analysis *a,
 	 * analyses exist, so the figures cannot wait for the whole one. */
 	if (wc_summary_build(&one, &a, 1, NULL, err) < 0 ||
 	    wc_outdir_mkdir(b->out, c->dir, err) < 0 ||
-	    timeline_commit(b, c->dir, &b->timeline[b->ncaps - 1], err) < 0)
+	    timeline_commit(b, c->dir, &b->timeline[b->ncaps - 1], err) < 0 ||
+	    wc_figdata_build(&fd, s, one->caps[0].figs.io ?
+			     one->caps[0].figs.start_ns : WC_NO_TIME, err) < 0)
 		goto out_series;
-	r = wc_chart_capture(c, &one->caps[0], s, b->plot, b->out, err);
+	r = wc_chart_capture(c, &one->caps[0], fd, b->plot, b->out, err);
 
 out_series:
+	wc_figdata_free(fd);
 	wc_summary_free(one);
 	wc_series_free(empty);
 	wc_analysis_release_series(a);

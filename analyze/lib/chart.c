@@ -11,8 +11,10 @@
 #include "chart.h"
 #include "escape.h"
 
-#define TIMELINE_POINTS 300
 #define MAX_PHASE_NAMES 16
+/* The latency heat map: a panel a category, each as tall as this. */
+#define HEAT_TOP_PX 110
+#define HEAT_PANEL_PX 250
 
 static const struct wc_chart_info charts[WC_NCHARTS] = {
 	[WC_CHART_SCATTER] = { "scatter", "Sector over time: one point per "
@@ -25,6 +27,14 @@ static const struct wc_chart_info charts[WC_NCHARTS] = {
 			       1200, 760 },
 	[WC_CHART_LATENCY] = { "latency", "D2C latency CDF per category",
 			       1200, 680 },
+	[WC_CHART_HEAT_LATENCY] = { "heatmap-latency", "D2C latency over time, "
+				    "a panel a category: requests a cell "
+				    "(shade, log scale), completion time "
+				    "across, with the p50, p90 and p99 of "
+				    "each column", 1200, 0 },
+	[WC_CHART_HEAT_SECTOR] = { "heatmap-sector", "Sector over time: "
+				   "requests a cell (shade, log scale), "
+				   "dispatch time across", 1200, 680 },
 	[WC_CHART_QUEUE] = { "queue", "Queue depth over time", 1200, 600 },
 	[WC_CHART_PHASES] = { "phases", "Busy time of each phase by category, "
 			      "labelled with the busy time and the phase's "
@@ -165,26 +175,15 @@ static int vars_script(struct wc_plot *p, struct wc_outdir *d, const char *rel,
 
 /* ---- one capture ------------------------------------------------------- */
 
-/*
- * timeline.dat: the series' bins merged in groups so that a figure gets
- * at most TIMELINE_POINTS of them; a rate from a 5-microsecond bin would
- * be noise, not throughput.
- */
+/* timeline.dat: the figure data's rows (figdata.h has the method). */
 static int write_timeline(struct wc_outdir *d, const struct wc_chart_capture *c,
-			  const struct wc_series *s, uint64_t start,
-			  double *bin_ms, struct wc_err *err)
+			  const struct wc_figdata *fd, struct wc_err *err)
 {
-	size_t n = wc_series_nbins(s), k = (n + TIMELINE_POINTS - 1) / TIMELINE_POINTS;
-	uint64_t w = wc_series_bin_ns(s), origin = wc_series_origin(s);
 	char rel[PATH_MAX];
-	double cum = 0;
-	size_t g, i;
+	size_t g;
 	FILE *f;
 	int cat;
 
-	if (k == 0)
-		k = 1;
-	*bin_ms = (double)(k * w) / 1e6;
 	snprintf(rel, sizeof(rel), "%s/timeline.dat", c->dir);
 	f = wc_outdir_create(d, rel, err);
 	if (!f)
@@ -196,78 +195,36 @@ static int write_timeline(struct wc_outdir *d, const struct wc_chart_capture *c,
 		"data_write discard other)\n"
 		"# 18 flushes/s 19 flush_cum_s 20 mean_at_driver "
 		"21 mean_in_block_layer 22 max_depth 23 flushes 24 MB/s 25 IOPS\n",
-		(double)(k * w) / 1e9);
-	for (g = 0; g * k < n; g++) {
-		struct wc_series_bin sum, bin;
-		double t0 = ((double)origin - (double)start + (double)(g * k * w)) / 1e9;
-		double span, mb = 0, io = 0;
-		size_t m = 0;
+		fd->row_s);
+	for (g = 0; g < fd->nrows; g++) {
+		const struct wc_fig_row *r = &fd->rows[g];
 
-		memset(&sum, 0, sizeof(sum));
-		for (i = g * k; i < n && i < (g + 1) * k; i++, m++) {
-			wc_series_bin(s, i, &bin);
-			for (cat = 0; cat < WC_NCAT; cat++) {
-				sum.bytes[cat] += bin.bytes[cat];
-				sum.requests[cat] += bin.requests[cat];
-			}
-			sum.flush_ns += bin.flush_ns;
-			sum.driver_ns += bin.driver_ns;
-			sum.queued_ns += bin.queued_ns;
-			if (bin.max_depth > sum.max_depth)
-				sum.max_depth = bin.max_depth;
-		}
-		span = (double)(m * w) / 1e9;
-		cum += wc_secs(sum.flush_ns);
-		fprintf(f, "%.9f %.9f %.9f", t0, t0 + span / 2, span);
-		for (cat = 0; cat < WC_NCAT; cat++) {
-			fprintf(f, " %.6g", (double)sum.bytes[cat] / span / 1e6);
-			mb += (double)sum.bytes[cat] / span / 1e6;
-		}
-		for (cat = 0; cat < WC_NCAT; cat++) {
-			fprintf(f, " %.6g", (double)sum.requests[cat] / span);
-			io += (double)sum.requests[cat] / span;
-		}
+		fprintf(f, "%.9f %.9f %.9f", r->start_s, r->mid_s, r->span_s);
+		for (cat = 0; cat < WC_NCAT; cat++)
+			fprintf(f, " %.6g", r->mbps[cat]);
+		for (cat = 0; cat < WC_NCAT; cat++)
+			fprintf(f, " %.6g", r->iops[cat]);
 		fprintf(f, " %.6g %.9f %.6g %.6g %u %llu %.6g %.6g\n",
-			(double)sum.requests[WC_CAT_FLUSH] / span, cum,
-			(double)sum.driver_ns / 1e9 / span,
-			(double)sum.queued_ns / 1e9 / span, sum.max_depth,
-			(unsigned long long)sum.requests[WC_CAT_FLUSH], mb, io);
+			r->flush_rate, r->flush_cum_s, r->at_driver,
+			r->in_block_layer, r->max_depth,
+			(unsigned long long)r->flushes, r->mbps_total,
+			r->iops_total);
 	}
 	return wc_outdir_commit(d, f, rel, err);
 }
 
-/* The capture's total throughput in at most WC_CHART_CURVE_POINTS
- * points, kept for the figure across captures. */
-static int keep_curve(struct wc_chart_capture *c, const struct wc_series *s,
-		      uint64_t start, struct wc_err *err)
+/* The capture's total throughput curve, kept for the figure across
+ * captures. */
+static int keep_curve(struct wc_chart_capture *c, const struct wc_figdata *fd,
+		      struct wc_err *err)
 {
-	size_t n = wc_series_nbins(s);
-	size_t k = (n + WC_CHART_CURVE_POINTS - 1) / WC_CHART_CURVE_POINTS;
-	uint64_t w = wc_series_bin_ns(s), origin = wc_series_origin(s);
-	size_t g, i;
-
-	if (n == 0)
+	if (fd->ncurve == 0)
 		return 0;
-	c->curve = calloc((n + k - 1) / k, sizeof(*c->curve));
+	c->curve = calloc(fd->ncurve, sizeof(*c->curve));
 	if (!c->curve)
 		return nomem(err);
-	for (g = 0; g * k < n; g++) {
-		uint64_t bytes = 0;
-		size_t m = 0;
-
-		for (i = g * k; i < n && i < (g + 1) * k; i++, m++) {
-			struct wc_series_bin bin;
-			int cat;
-
-			wc_series_bin(s, i, &bin);
-			for (cat = 0; cat < WC_NCAT; cat++)
-				bytes += bin.bytes[cat];
-		}
-		c->curve[g].t = ((double)origin - (double)start +
-				 ((double)(g * k) + (double)m / 2) * (double)w) / 1e9;
-		c->curve[g].mbps = (double)bytes / ((double)m * (double)w / 1e9) / 1e6;
-	}
-	c->ncurve = g;
+	memcpy(c->curve, fd->curve, fd->ncurve * sizeof(*c->curve));
+	c->ncurve = fd->ncurve;
 	return 0;
 }
 
@@ -276,26 +233,13 @@ static int keep_curve(struct wc_chart_capture *c, const struct wc_series *s,
  * with "index" instead of filtering every line of the file for every
  * category, which took most of a large bundle's time. */
 static int write_scatter(struct wc_outdir *d, const struct wc_chart_capture *c,
-			 const struct wc_series *s, uint64_t start,
-			 unsigned *present, int *flush_block, struct wc_err *err)
+			 const struct wc_figdata *fd, struct wc_err *err)
 {
 	char rel[PATH_MAX];
-	uint64_t w = wc_series_bin_ns(s), rs = wc_series_row_sectors(s);
-	double origin = (double)wc_series_origin(s) - (double)start;
-	size_t col, row, ncols = wc_series_nbins(s), nrows = wc_series_nrows(s);
-	struct wc_series_bin bin;
+	size_t col, row, nrows = fd->ncells_rows;
 	unsigned k;
 	FILE *f;
 
-	*present = 0;
-	*flush_block = 0;
-	for (col = 0; col < ncols; col++) {
-		wc_series_bin(s, col, &bin);
-		if (bin.requests[WC_CAT_FLUSH])
-			*flush_block = 1;
-		for (row = 0; row < nrows; row++)
-			*present |= wc_series_cell(s, col, row);
-	}
 	snprintf(rel, sizeof(rel), "%s/scatter.dat", c->dir);
 	f = wc_outdir_create(d, rel, err);
 	if (!f)
@@ -308,63 +252,36 @@ static int write_scatter(struct wc_outdir *d, const struct wc_chart_capture *c,
 		"# one block per category present, two blank lines apart, flush "
 		"marks first: flushes have no sector, a line with sector -1 and "
 		"bit 0 marks the pixel column of flushes that completed in it\n",
-		(unsigned long long)wc_series_scatter_requests(s),
-		(unsigned long long)wc_series_points(s), (double)w / 1e9,
-		(unsigned long long)rs);
-	if (*flush_block) {
-		for (col = 0; col < ncols; col++) {
-			wc_series_bin(s, col, &bin);
-			if (bin.requests[WC_CAT_FLUSH])
-				fprintf(f, "%.9f -1 1\n",
-					(origin + ((double)col + 0.5) * (double)w) / 1e9);
-		}
+		(unsigned long long)fd->scatter_requests,
+		(unsigned long long)fd->points, fd->bin_s,
+		(unsigned long long)fd->row_sectors);
+	if (fd->any_flush) {
+		for (col = 0; col < fd->ncols; col++)
+			if (fd->col_flush[col])
+				fprintf(f, "%.9f -1 1\n", fd->col_t[col]);
 		fputs("\n\n", f);
 	}
 	for (k = 0; k < WC_NCAT; k++) {
-		if (!(*present & (1u << k)))
+		if (!(fd->present & (1u << k)))
 			continue;
-		for (col = 0; col < ncols; col++) {
-			double t = (origin + ((double)col + 0.5) * (double)w) / 1e9;
-
+		for (col = 0; col < fd->ncols; col++)
 			for (row = 0; row < nrows; row++)
-				if (wc_series_cell(s, col, row) & (1u << k))
-					fprintf(f, "%.9f %.0f %u\n", t,
-						((double)row + 0.5) * (double)rs,
-						1u << k);
-		}
+				if (fd->cells[col * nrows + row] & (1u << k))
+					fprintf(f, "%.9f %.0f %u\n", fd->col_t[col],
+						fd->row_y[row], 1u << k);
 		fputs("\n\n", f);
 	}
 	return wc_outdir_commit(d, f, rel, err);
 }
 
 static int write_latency(struct wc_outdir *d, const struct wc_chart_capture *c,
-			 const struct wc_series *s, char *lcats, size_t lsize,
-			 char *lcount, size_t csize, struct wc_err *err)
+			 const struct wc_figdata *fd, struct wc_err *err)
 {
-	size_t first = WC_SERIES_LAT_BINS, last = 0, i, len = 0, clen = 0;
-	uint64_t cum[WC_NCAT] = { 0 };
 	char rel[PATH_MAX];
+	size_t i;
 	FILE *f;
 	int k;
 
-	lcats[0] = '\0';
-	for (k = 0; k < WC_NCAT; k++) {
-		uint64_t n = wc_series_lat_n(s, (enum wc_cat)k);
-
-		clen += (size_t)snprintf(lcount + clen, csize - clen, "%s%llu",
-					 k ? " " : "", (unsigned long long)n);
-		if (n)
-			len += (size_t)snprintf(lcats + len, lsize - len, "%s%d",
-						len ? " " : "", k);
-		for (i = 0; i < WC_SERIES_LAT_BINS; i++) {
-			if (!wc_series_lat_count(s, (enum wc_cat)k, i))
-				continue;
-			if (i < first)
-				first = i;
-			if (i > last)
-				last = i;
-		}
-	}
 	snprintf(rel, sizeof(rel), "%s/latency.dat", c->dir);
 	f = wc_outdir_create(d, rel, err);
 	if (!f)
@@ -374,21 +291,18 @@ static int write_latency(struct wc_outdir *d, const struct wc_chart_capture *c,
 		"2-8 fraction of the category's requests at most that slow\n"
 		"# (flush journal metadata data_read data_write discard other; "
 		"NaN: no requests)\n", WC_SERIES_LAT_PER_DECADE);
-	if (first <= last) {
-		/* Start every curve at 0 at the bottom of the first bin. */
-		fprintf(f, "%.6g", (double)wc_series_lat_lower(first) / 1e6);
+	if (fd->ncdf) {
+		/* Every curve starts at 0 at the bottom of the first bin. */
+		fprintf(f, "%.6g", fd->cdf_first_ms);
 		for (k = 0; k < WC_NCAT; k++)
-			fputs(wc_series_lat_n(s, (enum wc_cat)k) ? " 0" : " NaN", f);
+			fputs(fd->lat_n[k] ? " 0" : " NaN", f);
 		fputs("\n", f);
 	}
-	for (i = first; i <= last && i < WC_SERIES_LAT_BINS; i++) {
-		fprintf(f, "%.6g", (double)wc_series_lat_lower(i + 1) / 1e6);
+	for (i = 0; i < fd->ncdf; i++) {
+		fprintf(f, "%.6g", fd->cdf[i].ms);
 		for (k = 0; k < WC_NCAT; k++) {
-			uint64_t n = wc_series_lat_n(s, (enum wc_cat)k);
-
-			cum[k] += wc_series_lat_count(s, (enum wc_cat)k, i);
-			if (n)
-				fprintf(f, " %.6f", (double)cum[k] / (double)n);
+			if (fd->lat_n[k])
+				fprintf(f, " %.6f", fd->cdf[i].frac[k]);
 			else
 				fputs(" NaN", f);
 		}
@@ -397,6 +311,94 @@ static int write_latency(struct wc_outdir *d, const struct wc_chart_capture *c,
 	return wc_outdir_commit(d, f, rel, err);
 }
 
+/* The cells of a heat map, one a line. */
+static void heat_cells(FILE *f, const struct wc_fig_cell *cell, size_t n,
+		       const char *yfmt)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++, cell++) {
+		fprintf(f, "%.9f %.9f ", cell->t0, cell->t1);
+		fprintf(f, yfmt, cell->y0, cell->y1);
+		fprintf(f, " %u\n", cell->n);
+	}
+}
+
+/* heatmap-latency.dat and heatmap-band.dat: a block a category with
+ * latencies, in category order. */
+static int write_heat_latency(struct wc_outdir *d, const struct wc_chart_capture *c,
+			      const struct wc_figdata *fd, struct wc_err *err)
+{
+	char rel[PATH_MAX];
+	size_t i;
+	FILE *f;
+	int k;
+
+	snprintf(rel, sizeof(rel), "%s/heatmap-latency.dat", c->dir);
+	f = wc_outdir_create(d, rel, err);
+	if (!f)
+		return -1;
+	fprintf(f, "# heatmap-latency.dat - D2C latency against completion "
+		"time, requests a cell (docs/bundle.md)\n# columns of %.6g s, "
+		"%d latency bins a decade; 1 t0_s 2 t1_s 3 lat0_ms 4 lat1_ms "
+		"5 requests; cells without requests left out\n# one block per "
+		"category with latencies, two blank lines apart, in the order "
+		"flush journal metadata data_read data_write discard other\n",
+		fd->heat_s, WC_SERIES_LAT_PER_DECADE);
+	for (k = 0; k < WC_NCAT; k++) {
+		if (!fd->nlat_cells[k])
+			continue;
+		fprintf(f, "# %s\n", wc_cat_name((enum wc_cat)k));
+		heat_cells(f, fd->lat_cells[k], fd->nlat_cells[k], "%.6g %.6g");
+		fputs("\n\n", f);
+	}
+	if (wc_outdir_commit(d, f, rel, err) < 0)
+		return -1;
+
+	snprintf(rel, sizeof(rel), "%s/heatmap-band.dat", c->dir);
+	f = wc_outdir_create(d, rel, err);
+	if (!f)
+		return -1;
+	fprintf(f, "# heatmap-band.dat - D2C latency percentiles per column "
+		"of heatmap-latency.dat (docs/bundle.md)\n# 1 t0_s 2 t1_s "
+		"3 mid_s 4 requests 5 p%u_ms 6 p%u_ms 7 p%u_ms: each the top of "
+		"the bin that holds it\n# one block per category, as in "
+		"heatmap-latency.dat\n", wc_fig_pct[0], wc_fig_pct[1],
+		wc_fig_pct[2]);
+	for (k = 0; k < WC_NCAT; k++) {
+		if (!fd->nband[k])
+			continue;
+		fprintf(f, "# %s\n", wc_cat_name((enum wc_cat)k));
+		for (i = 0; i < fd->nband[k]; i++) {
+			const struct wc_fig_band *b = &fd->band[k][i];
+
+			fprintf(f, "%.9f %.9f %.9f %llu %.6g %.6g %.6g\n", b->t0,
+				b->t1, (b->t0 + b->t1) / 2,
+				(unsigned long long)b->n, b->pct[0], b->pct[1],
+				b->pct[2]);
+		}
+		fputs("\n\n", f);
+	}
+	return wc_outdir_commit(d, f, rel, err);
+}
+
+static int write_heat_sector(struct wc_outdir *d, const struct wc_chart_capture *c,
+			     const struct wc_figdata *fd, struct wc_err *err)
+{
+	char rel[PATH_MAX];
+	FILE *f;
+
+	snprintf(rel, sizeof(rel), "%s/heatmap-sector.dat", c->dir);
+	f = wc_outdir_create(d, rel, err);
+	if (!f)
+		return -1;
+	fprintf(f, "# heatmap-sector.dat - requests by sector against dispatch "
+		"time (docs/bundle.md)\n# columns of %.6g s; 1 t0_s 2 t1_s "
+		"3 sector0 4 sector1 5 requests; cells without requests left "
+		"out\n", fd->heat_s);
+	heat_cells(f, fd->sec_cells, fd->nsec_cells, "%.0f %.0f");
+	return wc_outdir_commit(d, f, rel, err);
+}
 /* A row of phases.dat; a window without I/O has no parts to show. */
 static void phase_row(FILE *f, const char *label, const struct wc_sum_figs *fg)
 {
@@ -466,70 +468,120 @@ static int fig_script(struct wc_chart_capture *c, enum wc_chart k, FILE *vars,
 	return 0;
 }
 
+/* The categories with a heat map's cells, as a gnuplot word list. */
+static void heat_cats(char *buf, size_t size, const struct wc_figdata *fd)
+{
+	size_t len = 0;
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < WC_NCAT; k++)
+		if (fd->nlat_cells[k])
+			len += (size_t)snprintf(buf + len, size - len, "%s%d",
+						len ? " " : "", k);
+}
+
+/* The heat maps' figures; xmax as the other figures of time have it. */
+static int heat_figures(struct wc_chart_capture *c, const char *name,
+			const struct wc_figdata *fd, double xmax,
+			struct wc_plot *p, struct wc_outdir *d,
+			struct wc_err *err)
+{
+	char hcats[64], *buf = NULL;
+	size_t blen, npanels = 0;
+	FILE *v;
+	int k;
+
+	heat_cats(hcats, sizeof(hcats), fd);
+	for (k = 0; k < WC_NCAT; k++)
+		npanels += fd->nlat_cells[k] != 0;
+	if (!npanels) {
+		c->why[WC_CHART_HEAT_LATENCY] = "no request with both D and C";
+	} else {
+		c->height[WC_CHART_HEAT_LATENCY] = HEAT_TOP_PX +
+			HEAT_PANEL_PX * (int)npanels;
+		v = fig_vars(WC_CHART_HEAT_LATENCY, name, "D2C latency over time",
+			     &buf, &blen);
+		if (!v)
+			return nomem(err);
+		fprintf(v, "datafile = \"heatmap-latency.dat\"\n"
+			"bandfile = \"heatmap-band.dat\"\nhcats = \"%s\"\n"
+			"xmax = %.9g\ncmax = %u\nheight = %d\n", hcats, xmax,
+			fd->lat_max, c->height[WC_CHART_HEAT_LATENCY]);
+		if (fig_script(c, WC_CHART_HEAT_LATENCY, v, &buf, p, d, err) < 0)
+			return -1;
+	}
+	if (!fd->nsec_cells) {
+		c->why[WC_CHART_HEAT_SECTOR] = "no request with a sector";
+	} else {
+		v = fig_vars(WC_CHART_HEAT_SECTOR, name, "requests by sector over "
+			     "time", &buf, &blen);
+		if (!v)
+			return nomem(err);
+		fprintf(v, "datafile = \"heatmap-sector.dat\"\nxmax = %.9g\n"
+			"ymax = %.0f\ncmax = %u\n", xmax, fd->sec_top, fd->sec_max);
+		if (fig_script(c, WC_CHART_HEAT_SECTOR, v, &buf, p, d, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int wc_chart_capture(struct wc_chart_capture *c, const struct wc_sum_capture *sc,
-		     const struct wc_series *s, struct wc_plot *p,
+		     const struct wc_figdata *fd, struct wc_plot *p,
 		     struct wc_outdir *d, struct wc_err *err)
 {
 	const struct wc_sum_figs *main = &sc->figs;
 	const char *name = sc->meta->name;
-	uint64_t start = main->io ? main->start_ns : wc_series_origin(s);
 	double xmax = main->io ? wc_secs(main->wall_ns) : 0;
 	char cats[64], lcats[64], lcount[256], scats[64];
-	uint64_t flushes = 0, flush_ns = 0;
-	double bin_ms;
-	unsigned present;
-	int flush_block;
-	size_t i, len = 0, blen;
+	size_t len = 0, clen = 0, blen;
 	char *buf = NULL;
 	FILE *v;
 	int k;
 
 	for (k = 0; k < WC_NCHARTS; k++)
 		c->svg[k] = true;
-	if (wc_series_origin(s) == WC_NO_TIME)
-		start = 0;
-	for (i = 0; i < wc_series_nbins(s); i++) {
-		struct wc_series_bin bin;
-
-		wc_series_bin(s, i, &bin);
-		flushes += bin.requests[WC_CAT_FLUSH];
-		flush_ns += bin.flush_ns;
-	}
-	if (wc_series_nbins(s)) {
-		double end = ((double)wc_series_origin(s) - (double)start +
-			      (double)(wc_series_nbins(s) * wc_series_bin_ns(s))) / 1e9;
-
-		if (!main->io || end < xmax * 1.02)
-			xmax = xmax > end ? xmax : end;
-	}
+	if (fd->ncols && (!main->io || fd->end_s < xmax * 1.02))
+		xmax = xmax > fd->end_s ? xmax : fd->end_s;
 	if (xmax <= 0)
 		xmax = 1e-3;
 	/* A capture shorter than half the least bin (1 µs) has its one bin's
 	 * point past its end: gnuplot then finds no point in the range ("all
 	 * points y value undefined") and fails the bundle.  At least one
 	 * bin is drawn. */
-	if (wc_series_nbins(s) && xmax < (double)wc_series_bin_ns(s) / 1e9)
-		xmax = (double)wc_series_bin_ns(s) / 1e9;
+	if (fd->ncols && xmax < fd->bin_s)
+		xmax = fd->bin_s;
 	cat_list(cats, sizeof(cats), main->io ? main : NULL);
 
-	if (write_timeline(d, c, s, start, &bin_ms, err) < 0 ||
-	    write_scatter(d, c, s, start, &present, &flush_block, err) < 0 ||
-	    write_latency(d, c, s, lcats, sizeof(lcats), lcount, sizeof(lcount),
-			  err) < 0 ||
+	if (write_timeline(d, c, fd, err) < 0 ||
+	    write_scatter(d, c, fd, err) < 0 ||
+	    write_latency(d, c, fd, err) < 0 ||
+	    write_heat_latency(d, c, fd, err) < 0 ||
+	    write_heat_sector(d, c, fd, err) < 0 ||
 	    write_phases(d, c, sc, err) < 0 ||
-	    keep_curve(c, s, start, err) < 0)
+	    keep_curve(c, fd, err) < 0)
 		return -1;
-	c->scatter_requests = wc_series_scatter_requests(s);
-	c->points = wc_series_points(s);
+	c->scatter_requests = fd->scatter_requests;
+	c->points = fd->points;
 	c->svg[WC_CHART_SCATTER] = c->points <= WC_CHART_SVG_MAX_POINTS;
 
 	scats[0] = '\0';
 	for (k = 0; k < WC_NCAT; k++)
-		if (present & (1u << k))
+		if (fd->present & (1u << k))
 			len += (size_t)snprintf(scats + len, sizeof(scats) - len,
 						"%s%d", len ? " " : "", k);
+	lcats[0] = '\0';
+	len = 0;
+	for (k = 0; k < WC_NCAT; k++) {
+		clen += (size_t)snprintf(lcount + clen, sizeof(lcount) - clen,
+					 "%s%llu", k ? " " : "",
+					 (unsigned long long)fd->lat_n[k]);
+		if (fd->lat_n[k])
+			len += (size_t)snprintf(lcats + len, sizeof(lcats) - len,
+						"%s%d", len ? " " : "", k);
+	}
 
-	if (c->scatter_requests == 0 && flushes == 0) {
+	if (c->scatter_requests == 0 && fd->flushes == 0) {
 		c->why[WC_CHART_SCATTER] = "no request with a sector and no flush";
 	} else {
 		char note[256];
@@ -553,14 +605,13 @@ int wc_chart_capture(struct wc_chart_capture *c, const struct wc_sum_capture *sc
 		/* Few points must stay visible; many must not hide each other. */
 		fprintf(v, "\ndatafile = \"scatter.dat\"\nscats = \"%s\"\n"
 			"has_flush = %d\nps = %.2f\nxmax = %.9g\nymax = %.0f\n",
-			scats, flush_block, c->points < 2000 ? 0.8 : 0.35, xmax,
-			(double)(wc_series_nrows(s) ? wc_series_nrows(s) : 1) *
-			(double)wc_series_row_sectors(s));
+			scats, fd->any_flush, c->points < 2000 ? 0.8 : 0.35, xmax,
+			fd->scatter_top);
 		if (fig_script(c, WC_CHART_SCATTER, v, &buf, p, d, err) < 0)
 			return -1;
 	}
 
-	if (wc_series_nbins(s) == 0 || !cats[0]) {
+	if (fd->ncols == 0 || !cats[0]) {
 		c->why[WC_CHART_THROUGHPUT] = c->why[WC_CHART_FLUSHES] =
 			c->why[WC_CHART_QUEUE] = "no completed request";
 	} else {
@@ -569,7 +620,7 @@ int wc_chart_capture(struct wc_chart_capture *c, const struct wc_sum_capture *sc
 		if (!v)
 			return nomem(err);
 		fprintf(v, "datafile = \"timeline.dat\"\ncats = \"%s\"\n"
-			"xmax = %.9g\nbin_ms = %.6g\n", cats, xmax, bin_ms);
+			"xmax = %.9g\nbin_ms = %.6g\n", cats, xmax, fd->row_ms);
 		if (fig_script(c, WC_CHART_THROUGHPUT, v, &buf, p, d, err) < 0)
 			return -1;
 
@@ -578,7 +629,7 @@ int wc_chart_capture(struct wc_chart_capture *c, const struct wc_sum_capture *sc
 			return nomem(err);
 		fprintf(v, "datafile = \"timeline.dat\"\nxmax = %.9g\n"
 			"flushes = %llu\nflush_s = %.9f\n", xmax,
-			(unsigned long long)flushes, wc_secs(flush_ns));
+			(unsigned long long)fd->flushes, wc_secs(fd->flush_ns));
 		if (fig_script(c, WC_CHART_FLUSHES, v, &buf, p, d, err) < 0)
 			return -1;
 
@@ -586,7 +637,7 @@ int wc_chart_capture(struct wc_chart_capture *c, const struct wc_sum_capture *sc
 		if (!v)
 			return nomem(err);
 		fprintf(v, "datafile = \"timeline.dat\"\nxmax = %.9g\n"
-			"bin_ms = %.6g\n", xmax, bin_ms);
+			"bin_ms = %.6g\n", xmax, fd->row_ms);
 		if (fig_script(c, WC_CHART_QUEUE, v, &buf, p, d, err) < 0)
 			return -1;
 	}
@@ -602,6 +653,8 @@ int wc_chart_capture(struct wc_chart_capture *c, const struct wc_sum_capture *sc
 		if (fig_script(c, WC_CHART_LATENCY, v, &buf, p, d, err) < 0)
 			return -1;
 	}
+	if (heat_figures(c, name, fd, xmax, p, d, err) < 0)
+		return -1;
 
 	if (!main->io || main->wall_ns == 0 || !cats[0]) {
 		c->why[WC_CHART_PHASES] = "an empty window";
@@ -616,7 +669,6 @@ int wc_chart_capture(struct wc_chart_capture *c, const struct wc_sum_capture *sc
 	}
 	return 0;
 }
-
 void wc_chart_capture_clear(struct wc_chart_capture *c)
 {
 	if (!c)

@@ -1,8 +1,10 @@
 /*
  * chart.h - the figures of the bundle as data: each figure's .dat file
  * and its variables, handed to plot.h as a script; per capture, from the
- * series of its main device and its summary, and across captures, from
- * the summary (docs/bundle.md has the columns of every .dat file).
+ * figure data of its main device (figdata.h) and its summary, and across
+ * captures, from the summary (docs/bundle.md has the columns of every
+ * .dat file).  It only formats: every number is the figure data's or the
+ * summary's, chart.c chooses only axis ranges and sizes.
  *
  *     struct wc_chart_capture c[N] = { 0 };
  *     bool across[WC_NCMP];
@@ -19,6 +21,8 @@
  *  - a figure without data is not written and says why (c->why);
  *  - a capture keeps at most WC_CHART_CURVE_POINTS points of its series
  *    (its throughput curve, for the figure across captures);
+ *  - c->height[k], when not 0, is figure k's height in place of
+ *    wc_chart_info()'s (the latency heat map has a panel a category);
  *  - capture names reach the scripts only as single-quoted gnuplot
  *    strings (escape.h), and the .dat files only as folder names
  *    (outdir.h's safe names);
@@ -30,9 +34,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "figdata.h"
 #include "outdir.h"
 #include "plot.h"
-#include "series.h"
 #include "summary.h"
 #include "wcerr.h"
 
@@ -42,16 +46,17 @@
 /* The widest figure across captures, whatever their number: more groups
  * make more panels, not wider ones. */
 #define WC_CHART_MAX_WIDTH 1600
-/* Points of a capture's curve in the overlaid throughput figure: enough
- * for a 1200-pixel figure, few enough to keep per capture. */
-#define WC_CHART_CURVE_POINTS 400
+/* Points of a capture's curve in the overlaid throughput figure. */
+#define WC_CHART_CURVE_POINTS WC_FIG_CURVE_POINTS
 
 /* The figures of a capture, in the order index.html shows them. */
 enum wc_chart {
 	WC_CHART_SCATTER,
+	WC_CHART_HEAT_SECTOR,
 	WC_CHART_THROUGHPUT,
 	WC_CHART_FLUSHES,
 	WC_CHART_LATENCY,
+	WC_CHART_HEAT_LATENCY,
 	WC_CHART_QUEUE,
 	WC_CHART_PHASES,
 	WC_NCHARTS
@@ -80,25 +85,22 @@ const struct wc_chart_info *wc_chart_info(enum wc_chart k);
  * a panel a configuration, four a row. */
 struct wc_chart_info wc_chart_cmp_info(enum wc_cmp k, const struct wc_summary *s);
 
-struct wc_chart_point {
-	double t, mbps;
-};
-
 struct wc_chart_capture {
 	char dir[WC_OUTDIR_NAME_MAX + 16];  /* its folder in the bundle */
 	bool drawn[WC_NCHARTS];             /* data and script written */
 	const char *why[WC_NCHARTS];        /* why not, when not */
 	bool svg[WC_NCHARTS];               /* the figure has an SVG */
+	int height[WC_NCHARTS];             /* 0: wc_chart_info()'s */
 	uint64_t scatter_requests, points;
-	struct wc_chart_point *curve;       /* total MB/s over time */
+	struct wc_fig_point *curve;         /* total MB/s over time */
 	size_t ncurve;
 };
 
 /* Writes the per-capture files of c (folder c->dir, made) from sc, the
- * capture's summary, and s, the series of its main device (empty when
- * it had no request). */
+ * capture's summary, and fd, the figure data of its main device (of an
+ * empty series when it had no request). */
 int wc_chart_capture(struct wc_chart_capture *c, const struct wc_sum_capture *sc,
-		     const struct wc_series *s, struct wc_plot *p,
+		     const struct wc_figdata *fd, struct wc_plot *p,
 		     struct wc_outdir *d, struct wc_err *err);
 
 /* Writes the figures across the captures of s (c[i] is capture i):

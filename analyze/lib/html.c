@@ -20,7 +20,7 @@ static void swatch(FILE *f, const char *color)
 }
 
 static void figure(FILE *f, const char *dir, const struct wc_chart_info *fi,
-		   const char *alt, bool svg)
+		   int height, const char *alt, bool svg)
 {
 	char pre[WC_OUTDIR_NAME_MAX + 24];
 	const char *big = svg ? "svg" : "png";
@@ -31,7 +31,7 @@ static void figure(FILE *f, const char *dir, const struct wc_chart_info *fi,
 	fputs("<figure>\n", f);
 	fprintf(f, "<a href=\"%s%s.%s\"><img src=\"%s%s.png\" width=\"%d\" "
 		"height=\"%d\" alt=\"", pre, fi->name, big, pre, fi->name,
-		fi->width, fi->height);
+		fi->width, height ? height : fi->height);
 	wc_escape_html(f, alt);
 	fputs("\"></a>\n", f);
 	fputs("<figcaption>", f);
@@ -289,7 +289,7 @@ static void capture(FILE *f, const struct wc_html_page *pg, size_t i)
 
 		snprintf(alt, sizeof(alt), "%s: %s", m->name, fi->caption);
 		if (c->drawn[k]) {
-			figure(f, c->dir, fi, alt, c->svg[k]);
+			figure(f, c->dir, fi, c->height[k], alt, c->svg[k]);
 		} else {
 			fputs("<p>No figure: ", f);
 			wc_escape_html(f, fi->caption);
@@ -321,7 +321,7 @@ int wc_html_write(FILE *f, const struct wc_html_page *pg, struct wc_err *err)
 				wc_chart_cmp_info((enum wc_cmp)k, pg->sum);
 
 			if (pg->across[k])
-				figure(f, NULL, &fi, fi.caption, true);
+				figure(f, NULL, &fi, 0, fi.caption, true);
 		}
 	}
 	summary_table(f, pg);

@@ -34,6 +34,15 @@ struct wc_series {
 	uint64_t lat[WC_NCAT][WC_SERIES_LAT_BINS];
 	uint64_t lat_n[WC_NCAT];
 
+	/* Heat maps: columns aligned on trace-clock 0 (series.h). */
+	uint64_t heat_ns;
+	uint64_t heat_first;         /* absolute index of column 0 */
+	size_t heat_ncols;
+	uint64_t heat_row_sectors;
+	size_t heat_nrows;
+	uint32_t heat_lat[WC_SERIES_HEAT_COLS][WC_NCAT][WC_SERIES_LAT_BINS];
+	uint32_t heat_sec[WC_SERIES_HEAT_COLS][WC_SERIES_HEAT_ROWS];
+
 	uint64_t requests;
 	uint64_t incomplete;
 };
@@ -52,6 +61,8 @@ int wc_series_open(struct wc_series **out, struct wc_err *err)
 	s->origin = WC_NO_TIME;
 	s->bin_ns = WC_SERIES_FIRST_BIN_NS;
 	s->row_sectors = WC_SERIES_FIRST_ROW_SECTORS;
+	s->heat_ns = WC_SERIES_FIRST_BIN_NS;
+	s->heat_row_sectors = WC_SERIES_FIRST_ROW_SECTORS;
 	*out = s;
 	return 0;
 }
@@ -215,6 +226,106 @@ static void put_point(struct wc_series *s, uint64_t t, uint64_t sector,
 	}
 }
 
+/* ---- heat maps ---- */
+
+static void add_sat(uint32_t *c, uint32_t n)
+{
+	*c = *c > UINT32_MAX - n ? UINT32_MAX : *c + n;
+}
+
+/* Halves the heat maps' time resolution: absolute columns 2j and 2j + 1
+ * become column j, so column i moves to (first + i) / 2 - first / 2,
+ * never to a later index: one pass upwards merges in place. */
+static void heat_merge_columns(struct wc_series *s)
+{
+	uint64_t first = s->heat_first / 2;
+	size_t i, j, k, r, n = 0;
+
+	for (i = 0; i < s->heat_ncols; i++) {
+		j = (size_t)((s->heat_first + i) / 2 - first);
+		n = j + 1;
+		if (j == i)
+			continue;
+		for (k = 0; k < WC_NCAT; k++)
+			for (r = 0; r < WC_SERIES_LAT_BINS; r++)
+				add_sat(&s->heat_lat[j][k][r], s->heat_lat[i][k][r]);
+		for (r = 0; r < WC_SERIES_HEAT_ROWS; r++)
+			add_sat(&s->heat_sec[j][r], s->heat_sec[i][r]);
+		memset(s->heat_lat[i], 0, sizeof(s->heat_lat[i]));
+		memset(s->heat_sec[i], 0, sizeof(s->heat_sec[i]));
+	}
+	s->heat_first = first;
+	s->heat_ncols = n;
+	s->heat_ns *= 2;
+}
+
+/* Makes the heat maps' columns cover times lo..hi (lo <= hi). */
+static void heat_cover(struct wc_series *s, uint64_t lo, uint64_t hi)
+{
+	uint64_t a, b, from, to;
+
+	for (;;) {
+		a = lo / s->heat_ns;
+		b = hi / s->heat_ns;
+		from = s->heat_ncols && s->heat_first < a ? s->heat_first : a;
+		to = s->heat_ncols && s->heat_first + s->heat_ncols - 1 > b ?
+			s->heat_first + s->heat_ncols - 1 : b;
+		if (to - from < WC_SERIES_HEAT_COLS)
+			break;
+		heat_merge_columns(s);
+	}
+	if (s->heat_ncols && from < s->heat_first) {
+		size_t k = (size_t)(s->heat_first - from);
+
+		memmove(s->heat_lat[k], s->heat_lat[0],
+			s->heat_ncols * sizeof(s->heat_lat[0]));
+		memset(s->heat_lat[0], 0, k * sizeof(s->heat_lat[0]));
+		memmove(s->heat_sec[k], s->heat_sec[0],
+			s->heat_ncols * sizeof(s->heat_sec[0]));
+		memset(s->heat_sec[0], 0, k * sizeof(s->heat_sec[0]));
+	}
+	s->heat_first = from;
+	s->heat_ncols = (size_t)(to - from + 1);
+}
+
+static size_t heat_col(const struct wc_series *s, uint64_t t)
+{
+	return (size_t)(t / s->heat_ns - s->heat_first);
+}
+
+/* Halves the heat map's sector resolution: rows 2i and 2i + 1 become i. */
+static void heat_merge_rows(struct wc_series *s)
+{
+	size_t c, i, half = (s->heat_nrows + 1) / 2;
+
+	for (c = 0; c < s->heat_ncols; c++) {
+		uint32_t *g = s->heat_sec[c];
+
+		for (i = 0; i < half; i++) {
+			uint32_t v = g[2 * i];
+
+			if (2 * i + 1 < s->heat_nrows)
+				add_sat(&v, g[2 * i + 1]);
+			g[i] = v;
+		}
+		memset(&g[half], 0, (WC_SERIES_HEAT_ROWS - half) * sizeof(g[0]));
+	}
+	s->heat_nrows = half;
+	s->heat_row_sectors *= 2;
+}
+
+static void heat_sector(struct wc_series *s, uint64_t t, uint64_t sector)
+{
+	size_t row;
+
+	while (sector / s->heat_row_sectors >= WC_SERIES_HEAT_ROWS)
+		heat_merge_rows(s);
+	row = (size_t)(sector / s->heat_row_sectors);
+	if (row + 1 > s->heat_nrows)
+		s->heat_nrows = row + 1;
+	add_sat(&s->heat_sec[heat_col(s, t)][row], 1);
+}
+
 static size_t lat_bin(uint64_t ns)
 {
 	long i;
@@ -264,15 +375,16 @@ void wc_series_add(struct wc_series *s, const struct wc_request *rq,
 	if (has_c && rq->q_time != WC_NO_TIME && rq->q_time < lo)
 		q = rq->q_time;
 	cover(s, q, hi);
+	heat_cover(s, lo, hi);
 
 	if (has_d) {
 		b = &s->bins[col_of(s, rq->d_time)];
 		if (rq->depth > b->max_depth)
 			b->max_depth = rq->depth;
-		if (rq->bytes > 0)
-			put_point(s, rq->d_time, rq->sector, cat);
-	} else if (rq->bytes > 0) {
-		put_point(s, rq->c_time, rq->sector, cat);
+	}
+	if (rq->bytes > 0) {
+		put_point(s, lo, rq->sector, cat);
+		heat_sector(s, lo, rq->sector);
 	}
 	if (!has_c)
 		return;
@@ -285,8 +397,11 @@ void wc_series_add(struct wc_series *s, const struct wc_request *rq,
 	if (cat == WC_CAT_FLUSH)
 		spread(s, lo, rq->c_time, offsetof(struct tbin, flush_ns));
 	if (has_d) {
-		s->lat[cat][lat_bin(rq->c_time - rq->d_time)]++;
+		size_t i = lat_bin(rq->c_time - rq->d_time);
+
+		s->lat[cat][i]++;
 		s->lat_n[cat]++;
+		add_sat(&s->heat_lat[heat_col(s, rq->c_time)][cat][i], 1);
 	}
 }
 
@@ -362,6 +477,48 @@ uint64_t wc_series_lat_n(const struct wc_series *s, enum wc_cat cat)
 	if ((unsigned)cat >= WC_NCAT)
 		return 0;
 	return s->lat_n[cat];
+}
+
+uint64_t wc_series_heat_ns(const struct wc_series *s)
+{
+	return s->heat_ns;
+}
+
+uint64_t wc_series_heat_first(const struct wc_series *s)
+{
+	return s->heat_first;
+}
+
+size_t wc_series_heat_ncols(const struct wc_series *s)
+{
+	return s->heat_ncols;
+}
+
+uint64_t wc_series_heat_row_sectors(const struct wc_series *s)
+{
+	return s->heat_row_sectors;
+}
+
+size_t wc_series_heat_nrows(const struct wc_series *s)
+{
+	return s->heat_nrows;
+}
+
+uint32_t wc_series_heat_lat(const struct wc_series *s, enum wc_cat cat,
+			    size_t col, size_t i)
+{
+	if ((unsigned)cat >= WC_NCAT || col >= s->heat_ncols ||
+	    i >= WC_SERIES_LAT_BINS)
+		return 0;
+	return s->heat_lat[col][cat][i];
+}
+
+uint32_t wc_series_heat_sector(const struct wc_series *s, size_t col,
+			       size_t row)
+{
+	if (col >= s->heat_ncols || row >= s->heat_nrows)
+		return 0;
+	return s->heat_sec[col][row];
 }
 
 uint64_t wc_series_requests(const struct wc_series *s)

@@ -13,7 +13,11 @@
  *    (the timeline's bins) by WC_SERIES_ROWS sector rows, one bit per
  *    category in each cell;
  *  - a D2C latency histogram per category with fixed logarithmic bins
- *    (WC_SERIES_LAT_PER_DECADE bins a decade from 1 us to 1000 s).
+ *    (WC_SERIES_LAT_PER_DECADE bins a decade from 1 us to 1000 s);
+ *  - two heat maps on a coarser time axis of WC_SERIES_HEAT_COLS columns:
+ *    per category, D2C latency (the histogram's bins) against completion
+ *    time, and request counts by sector (WC_SERIES_HEAT_ROWS rows) against
+ *    dispatch time, the scatter's requests counted instead of marked.
  *
  * Bins adapt instead of growing: when a request falls after the last time
  * bin (or above the last sector row) neighbouring bins are merged in pairs
@@ -24,6 +28,10 @@
  * Only a time that would make the timeline start before trace-clock 0 is
  * counted in bin 0 instead (and the part of an interval before the origin
  * is dropped): a trace clock starting near 0 costs at most one bin.
+ * The heat maps' columns are aligned on trace-clock 0 instead (column j
+ * covers [j * heat_ns, (j + 1) * heat_ns)): a request before the first
+ * column moves the first column back by whole columns, and merging pairs
+ * stays exact, so no count is ever clamped into a column it is not in.
  *
  * Usage:
  *
@@ -37,7 +45,7 @@
  *     wc_series_free(s);
  *
  * What always holds:
- *  - memory is fixed at open (about 670 KiB), whatever the trace's length;
+ *  - memory is fixed at open (about 1.4 MiB), whatever the trace's length;
  *  - bin i covers [origin + i * bin_ns, origin + (i + 1) * bin_ns);
  *  - a request counts in the throughput and IOPS of the bin holding its
  *    completion (C), as iostat counts it; its D2C and Q2C intervals are
@@ -50,6 +58,9 @@
  *    wc_series_incomplete();
  *  - wc_series_points() < wc_series_scatter_requests() says that points
  *    were merged: several requests of one category fell in one cell;
+ *  - the latency heat map of a category holds wc_series_lat_n() requests,
+ *    and the sector heat map wc_series_scatter_requests() (counts
+ *    saturate at UINT32_MAX a cell);
  *  - the series owns nothing outside itself; wc_series_free(NULL) is fine.
  */
 #ifndef WC_SERIES_H
@@ -76,6 +87,10 @@
 #define WC_SERIES_LAT_PER_DECADE 20
 #define WC_SERIES_LAT_MIN_NS 1000u   /* lower edge of latency bin 0: 1 us */
 #define WC_SERIES_LAT_BINS (9 * WC_SERIES_LAT_PER_DECADE)  /* to 1000 s */
+/* Heat maps: a column is 8 timeline bins wide when both start at 1 us,
+ * about 9 pixels of a 1200-pixel figure; the sector rows 4 scatter rows. */
+#define WC_SERIES_HEAT_COLS (WC_SERIES_BINS / 8)
+#define WC_SERIES_HEAT_ROWS (WC_SERIES_ROWS / 4)
 
 struct wc_series;
 
@@ -123,6 +138,24 @@ uint64_t wc_series_lat_lower(size_t i);
 uint64_t wc_series_lat_count(const struct wc_series *s, enum wc_cat cat,
 			     size_t i);
 uint64_t wc_series_lat_n(const struct wc_series *s, enum wc_cat cat);
+
+/* Heat maps.  Column j covers trace-clock times [(heat_first + j) *
+ * heat_ns, (heat_first + j + 1) * heat_ns); heat_ncols counts columns
+ * from 0 through the last in use (0 until a request was added).  Sector
+ * row r covers [r * heat_row_sectors, (r + 1) * heat_row_sectors).
+ * wc_series_heat_lat() counts the requests of cat completed in column
+ * col with a D2C latency in latency bin i (as wc_series_lat_count());
+ * wc_series_heat_sector() the requests dispatched (else completed) in
+ * column col at a sector in row row.  Out of range: 0. */
+uint64_t wc_series_heat_ns(const struct wc_series *s);
+uint64_t wc_series_heat_first(const struct wc_series *s);
+size_t wc_series_heat_ncols(const struct wc_series *s);
+uint64_t wc_series_heat_row_sectors(const struct wc_series *s);
+size_t wc_series_heat_nrows(const struct wc_series *s);
+uint32_t wc_series_heat_lat(const struct wc_series *s, enum wc_cat cat,
+			    size_t col, size_t i);
+uint32_t wc_series_heat_sector(const struct wc_series *s, size_t col,
+			       size_t row);
 
 /* Requests added, and of those the ones never completed. */
 uint64_t wc_series_requests(const struct wc_series *s);

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# t59-heatmaps.sh - the heat maps of a bundle (issue 27): both drawn, with
+# cells in their plot area (pixels of the heat palette, not only axes),
+# shown by index.html beside the timeline's link; and the latency band's
+# numbers against --dump: for every column of flushes in
+# heatmap-band.dat, the flushes whose C falls in it (each D FN paired
+# with the next C FN of the main device) are as many, and their p50, p90
+# and p99 (the ceil(p * n / 100)-th fastest) lie in the bin whose top the
+# band gives.  The sample has flush stalls: a column holds flushes of a
+# few ms and one of hundreds.
+# shellcheck source=tests/lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+
+command -v gnuplot >/dev/null || fail "gnuplot is needed (scripts/deps.sh installs it)"
+SAMPLE=$TOP/samples/loop-ext4-cache-on-barrier-on-run1.tar.xz
+CAP=loop-ext4-cache-on-barrier-on-run1
+export WCANALYZE_PLOTS=$TOP/plots
+cd "$TMP"
+"$WCANALYZE" -o out "$SAMPLE" >/dev/null 2>err.txt || fail "bundle: $(cat err.txt)"
+
+# "WIDTH HEIGHT WARM": WARM counts pixels of the heat palette (red well
+# above blue: yellow to dark red) left of x = 1000, where the colour box
+# is not, from the top down, up to 500.
+warm_pixels() {
+	python3 - "$1" <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], 'rb').read()
+assert data[:8] == b'\x89PNG\r\n\x1a\n', 'not a PNG'
+pos, idat = 8, b''
+while pos < len(data):
+    n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b'IHDR':
+        w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+    elif kind == b'IDAT':
+        idat += body
+    pos += 12 + n
+assert depth == 8 and ctype in (2, 6), 'not 8-bit RGB(A)'
+bpp = 3 if ctype == 2 else 4
+raw, stride, prev, warm, i = zlib.decompress(idat), w * bpp, bytearray(w * bpp), 0, 0
+for y in range(h):
+    f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+    i += 1 + stride
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b = prev[x]
+        c = prev[x - bpp] if x >= bpp else 0
+        if f == 1: line[x] = (line[x] + a) & 255
+        elif f == 2: line[x] = (line[x] + b) & 255
+        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    for x in range(min(w, 1000)):
+        r, g, bl = line[x * bpp], line[x * bpp + 1], line[x * bpp + 2]
+        if r - bl > 80 and not (r > 245 and g > 245):
+            warm += 1
+    prev = line
+    if warm >= 500:
+        break
+print(w, h, warm)
+PY
+}
+
+for fig in heatmap-latency heatmap-sector; do
+	png=out/$CAP/$fig.png
+	[[ -s $png ]] || fail "$png not drawn"
+	read -r w h warm < <(warm_pixels "$png") || fail "$png: not a PNG"
+	[[ $w == 1200 ]] || fail "$png is $w pixels wide, not 1200"
+	((warm >= 500)) || fail "$png: $warm pixels of heat cells: an empty map"
+	grep -q "<img src=\"$CAP/$fig.png\" width=\"1200\" height=\"$h\"" out/index.html ||
+		fail "index.html does not show $fig.png at its size (${w}x$h)"
+done
+grep -q "<a href=\"$CAP/timeline.json\">" out/index.html || fail "index.html does not link the timeline"
+
+# The flushes' D2C latencies from --dump: "C_TIME LATENCY_S", one a line.
+"$WCANALYZE" --dump "$SAMPLE" | awk '$1 == "7,0" && $7 ~ /F/ && $9 != "+" {
+	if ($6 == "D") d[++nd] = $4
+	else if ($6 == "C" && nc < nd) { nc++; printf "%s %.9f\n", $4, $4 - d[nc] }
+}' >flushes.txt
+[[ $(wc -l <flushes.txt) -ge 8 ]] || fail "too few flushes read from --dump: $(wc -l <flushes.txt)"
+
+# The flush block of heatmap-band.dat: "T0 T1 N P50 P90 P99".
+awk '/^# flush$/ { on = 1; next } on && /^$/ { exit } on { print $1, $2, $4, $5, $6, $7 }' \
+	"out/$CAP/heatmap-band.dat" >band.txt
+[[ $(wc -l <band.txt) -ge 2 ]] || fail "no flush columns in heatmap-band.dat"
+total=0
+while read -r t0 t1 n p50 p90 p99; do
+	# The capture's first event is --dump's time 0 and the figures'.
+	sort -g -k2 flushes.txt | awk -v t0="$t0" -v t1="$t1" '$1 >= t0 && $1 < t1 { print $2 }' >col.txt
+	got=$(wc -l <col.txt)
+	[[ $got == "$n" ]] || fail "column [$t0, $t1): $n flushes in the band, $got in --dump"
+	total=$((total + n))
+	for pct in 50:"$p50" 90:"$p90" 99:"$p99"; do
+		p=${pct%%:*} top=${pct#*:}
+		awk -v p="$p" -v n="$n" -v top="$top" '
+		{ v[NR] = $1 * 1000 }
+		END {
+			r = int((p * n + 99) / 100); if (r < 1) r = 1
+			# The bin below top: 20 a decade, printed to 6 digits.
+			lo = top / 10 ^ (1 / 20)
+			if (!(v[r] >= lo * 0.99999 && v[r] < top * 1.00001)) {
+				printf "p%s of %d flushes is %.6f ms, not in [%g, %g)\n", p, n, v[r], lo, top
+				exit 1
+			}
+		}' col.txt >msg.txt || fail "column [$t0, $t1): $(cat msg.txt)"
+	done
+done <band.txt
+[[ $total == $(wc -l <flushes.txt) ]] ||
+	fail "the band holds $total flushes, --dump $(wc -l <flushes.txt)"
+# A stall and a fast flush in one column: its p50 and p99 a decade apart.
+awk '$6 > 10 * $4 { found = 1 } END { exit !found }' band.txt ||
+	fail "no column with flushes a decade apart: $(cat band.txt)"
+echo "t59: ok"
