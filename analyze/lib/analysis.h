@@ -28,7 +28,7 @@
  *    first seen; the requests of the rest are only counted), then to the
  *    accountant;
  *  - memory: btt's and the tracker's bounds (wclimits.h), and with
- *    o.series about 670 KiB a device, until wc_analysis_release_series()
+ *    o.series about 1.4 MiB a device, until wc_analysis_release_series()
  *    or wc_analysis_free();
  *  - when the input turns bad midway, wc_analysis_run() returns -1 with
  *    err filled, but *out holds the analysis of every event before the
