@@ -227,6 +227,23 @@ from_dump 1 <mdump.txt >want.txt
 table m.json >got.txt
 same want.txt got.txt "merged blkparse -d file"
 
+# ---- a hostile capture name: escaped in text, JSON and CSV ----------------
+evil=$(printf 'ev\033[2Jil,"x')
+mkdir hostile
+tar -xJf "$SAMPLE" -C hostile
+conf=$(echo hostile/*/capture.conf)
+sed -i "s/^name = .*/name = $evil/" "$conf"
+tar -cJf hostile.tar.xz -C hostile .
+"$WCANALYZE" --interval 5 hostile.tar.xz >h.txt 2>/dev/null
+"$WCANALYZE" --interval 5 --format json hostile.tar.xz >h.json 2>/dev/null
+"$WCANALYZE" --interval 5 --format csv hostile.tar.xz >h.csv 2>/dev/null
+for f in h.txt h.csv; do
+	! LC_ALL=C grep -q "$(printf '\033')" "$f" || fail "$f: a raw ESC from the capture's name"
+done
+grep -q '^interval table of ev\\033\[2Jil,"x, 5 s intervals$' h.txt || fail "text: the name not escaped: $(head -1 h.txt)"
+jq -e --arg e "$evil" '.captures[0].name == $e' h.json >/dev/null || fail "json: the name is not the capture's"
+sed -n 2p h.csv | grep -q '^"ev\\033\[2Jil,""x",' || fail "csv: the name not quoted: $(sed -n 2p h.csv)"
+
 # ---- usage errors ----------------------------------------------------------
 for bad in 0 -1 x 1e9 ''; do
 	expect_exit 2 "$WCANALYZE" --interval "$bad" "$SAMPLE" 2>/dev/null
