@@ -634,64 +634,89 @@ int r_insert(struct wc_reorder *r, const struct wc_event *ev, size_t w,
 	return 1;
 }
 
-/*
- * Late event ring[j] (t: where its run began, a: its arrival number),
- * the first of its run or after events all kept in place: into its place
- * among the ring's last events when r_fill_late() would put it there
- * (the same test, without its shortcut for one far out of order), and 1;
- * else 0 with nothing changed.  So a tie costs the run in order its loop
- * only for the tie, not the slower loop of r_fill_late() for the rest of
- * the run.
- */
+/* A payload longer than INLINE_PDU into its slot's own room on the heap:
+ * rare (a message's text, a long command name), out of r_fill()'s loop. */
 static __attribute__((noinline))
-int r_insert_near(struct wc_reorder *r, size_t t, size_t j, uint64_t a)
+int r_keep_long(struct wc_reorder *r, struct wc_event *ev,
+		struct big_pdu *big)
 {
-	size_t n = r->ring_n + (j - t), nr;
-
-	nr = r_near(r, &r->ring[j], j, n);
-	if (!nr || a >= r->emitted + r->window + (n - nr))
-		return 0;
-	return r_insert(r, &r->ring[j], j, nr, a);
+	return r_keep_pdu(r, ev, NULL, big);
 }
 
 /*
- * The rest of a run from its first late event, at j (t: where the run
- * began, end: where it ends, prev: the ring's last): a late event goes
- * into its place in the ring (r_insert()) or to the heap, and the events
- * in order close up the places of the heap's.  Returns the slot after
- * the ring's last; r->arrivals counts the events kept.  Out of the way
- * of the run in order, whose loop keeps its registers.
+ * Reads a run into the ring's free slots after its tail (one event with
+ * pull() alone) and keeps each event where it belongs: one not earlier
+ * than the ring's last stays in place (after the run's late ones, it
+ * moves down to close up their slots); a late one that goes before at
+ * most WC_REORDER_SHIFT of the ring's last events, and takes part by the
+ * time it is the ring's head, goes into its place among them
+ * (r_insert()); any other late one goes to the heap (r_late()).  So a
+ * tie (the order blkparse -d writes equal times in) or a record late by
+ * a few costs a few moves, and input in order one comparison an event.
  */
-static __attribute__((noinline))
-size_t r_fill_late(struct wc_reorder *r, size_t t, size_t j, size_t end,
-		   const struct wc_event *prev)
+static void r_fill(struct wc_reorder *r)
 {
+	size_t room = r->cap - r->ring_n - r->ring_held;
+	/* Every event is not earlier than this one when the ring is empty. */
+	static const struct wc_event none;
+	const struct wc_event *prev = &none;
 	struct wc_event *ring = r->ring;
 	uint64_t *arrival = r->ring_arrival;
 	unsigned char (*small)[INLINE_PDU] = r->ring_small;
 	struct big_pdu *big = r->ring_big;
-	size_t ring_n = r->ring_n, w, nr;
-	uint64_t a = r->arrivals, bound = r->emitted + r->window, far_time;
+	size_t t = r->tail, n = 0, j, w, end, before, nr;
+	uint64_t a, prev_time, bound = r->emitted + r->window;
+	int ret;
 
-	/* Not later than the farthest place a late event may go, wherever
-	 * w is (the ring stays sorted): one look for one far out of order. */
-	far_time = 0;
-	if (ring_n + (j - t) > WC_REORDER_SHIFT)
-		far_time = ring[r_far(r, j)].time;
-	for (w = j; j < end; j++) {
+	if (room > r->cap - t)
+		room = r->cap - t;
+	if (room > WC_REORDER_BATCH)
+		room = WC_REORDER_BATCH;
+	if (r->pull_run) {
+		ret = r->pull_run(r->ctx, 0, &ring[t], room, UINT64_MAX, 0,
+				  &n, &r->scratch);
+	} else {
+		ret = r->pull(r->ctx, 0, &ring[t], 0, &r->scratch);
+		n = 1;
+	}
+	if (ret <= 0) {
+		if (ret < 0 && r->deferred.kind == WC_ERR_NONE)
+			r->deferred = r->scratch;
+		r->eof = 1;
+		return;
+	}
+	if (r->arrivals < GENESIS_BATCH)
+		for (j = 0; j < n && r->arrivals + j < GENESIS_BATCH; j++)
+			if (ring[t + j].time < r->genesis)
+				r->genesis = ring[t + j].time;
+	end = t + n;
+	if (r->ring_n > 0)
+		prev = &ring[(t ? t : r->cap) - 1];
+	/* w: the slot after the ring's last, prev the ring's last (its
+	 * time in prev_time: the test of every event), a the next arrival
+	 * number. */
+	a = r->arrivals;
+	prev_time = prev->time;
+	for (w = j = t; j < end; j++) {
 		struct wc_event *ev = &ring[j];
+		uint64_t x = ev->time;
 
-		if (r_before(ev, prev)) {
-			/* It goes into the ring only when, after the events
-			 * before its place (all but at most nr), it takes
-			 * part, as the ring's head. */
-			if (ev->time >= far_time &&
-			    (nr = r_near(r, ev, w, ring_n + (w - t))) &&
-			    a < bound + (ring_n + (w - t) - nr)) {
+		/* r_before(ev, prev), the tie looked at only among equal
+		 * times: an event equal in (time, device, sequence) to the
+		 * ring's last arrived after it and is not late. */
+		if (x <= prev_time &&
+		    (x < prev_time || r_tie(ev) < r_tie(prev))) {
+			/* Into the ring only when, after the events before
+			 * its place (all but at most nr), it takes part, as
+			 * the ring's head. */
+			before = r->ring_n + (w - t);
+			nr = r_near(r, ev, w, before);
+			if (nr && a < bound + (before - nr)) {
 				if (!r_insert(r, ev, w, nr, a))
 					break;
 				a++;
 				prev = &ring[w++];
+				prev_time = prev->time;
 				continue;
 			}
 			r->arrivals = a;
@@ -704,115 +729,19 @@ size_t r_fill_late(struct wc_reorder *r, size_t t, size_t j, size_t end,
 			ring[w] = *ev;
 			ev = &ring[w];
 		}
-		if (!r_keep_pdu(r, ev, small[w], &big[w]))
-			break;
+		if (ev->pdu_len > INLINE_PDU) {
+			if (!r_keep_long(r, ev, &big[w]))
+				break;
+		} else {
+			r_keep_small(ev, small[w]);
+		}
 		arrival[w++] = a++;
 		prev = ev;
-	}
-	r->arrivals = a;
-	return w;
-}
-
-/* r_keep_pdu() of a long payload, out of the way of r_fill()'s loop. */
-static __attribute__((noinline))
-int r_keep_long(struct wc_reorder *r, struct wc_event *ev,
-		struct big_pdu *big)
-{
-	return r_keep_pdu(r, ev, NULL, big);
-}
-
-/*
- * Reads a run into the ring's free slots after its tail (one event with
- * pull() alone), and keeps in place the events not earlier than the
- * ring's last, up to the first late one (r_fill_late() from there).
- */
-static void r_fill(struct wc_reorder *r)
-{
-	size_t room = r->cap - r->ring_n - r->ring_held;
-	/* Every event is not earlier than this one when the ring is empty. */
-	static const struct wc_event none;
-	const struct wc_event *prev = &none;
-	/* In locals: the payloads' copies are stores of bytes, which the
-	 * compiler must otherwise assume change *r. */
-	struct wc_event *ring = r->ring;
-	uint64_t *arrival = r->ring_arrival;
-	unsigned char (*small)[INLINE_PDU] = r->ring_small;
-	size_t t = r->tail, n = 0, j, end;
-	uint64_t base, prev_time;
-	int ret;
-
-	if (room > r->cap - t)
-		room = r->cap - t;
-	if (room > WC_REORDER_BATCH)
-		room = WC_REORDER_BATCH;
-	if (r->pull_run) {
-		ret = r->pull_run(r->ctx, 0, &r->ring[t], room, UINT64_MAX, 0,
-				  &n, &r->scratch);
-	} else {
-		ret = r->pull(r->ctx, 0, &r->ring[t], 0, &r->scratch);
-		n = 1;
-	}
-	if (ret <= 0) {
-		if (ret < 0 && r->deferred.kind == WC_ERR_NONE)
-			r->deferred = r->scratch;
-		r->eof = 1;
-		return;
-	}
-	if (r->arrivals < GENESIS_BATCH)
-		for (j = 0; j < n && r->arrivals + j < GENESIS_BATCH; j++)
-			if (r->ring[t + j].time < r->genesis)
-				r->genesis = r->ring[t + j].time;
-	end = t + n;
-	if (r->ring_n > 0)
-		prev = &ring[(t ? t : r->cap) - 1];
-	/* Up to the first late event each stays where it was decoded, and
-	 * a tie or a record late by a few goes into its place: every slot
-	 * up to j holds the run's next arrival, so it is base + j, and the
-	 * ring's last is ring[j - 1] after the first (an insert leaves it
-	 * there too).  Only the event's time, its arrival and its payload
-	 * are in the loop's registers: what the rare cases need is worked
-	 * out there. */
-	base = r->arrivals - t;
-	prev_time = prev->time;
-	for (j = t; j < end; j++) {
-		struct wc_event *ev = &ring[j];
-		uint64_t x = ev->time;
-
-		/* r_before(ev, ring's last): an event equal in (time,
-		 * device, sequence) to the last arrived after it is not
-		 * late.  The tie is looked at only among equal times. */
-		if (x <= prev_time) {
-			if (j > t)
-				prev = ev - 1;
-			if (x < prev_time || r_tie(ev) < r_tie(prev)) {
-				if (!r_insert_near(r, t, j, base + j))
-					break;
-				/* The ring's last moved up to ring[j]:
-				 * prev_time holds. */
-				continue;
-			}
-		}
-		if (ev->pdu_len > INLINE_PDU) {
-			if (!r_keep_long(r, ev, &r->ring_big[j])) {
-				end = j;        /* nothing more is kept */
-				break;
-			}
-		} else {
-			r_keep_small(ev, small[j]);
-		}
-		arrival[j] = base + j;
 		prev_time = x;
 	}
-	/* The ring's last for r_fill_late(): prev is so already when the
-	 * loop broke off at a late event; said again here, the loop came
-	 * out 0.9 instructions an event shorter (GCC 12). */
-	if (j > t)
-		prev = &ring[j - 1];
-	r->arrivals = base + j;
-	if (j < end)
-		j = r_fill_late(r, t, j, end, prev);
-	r->ring_n += j - t;
-	r->tail = j == r->cap ? 0 : j;
+	r->arrivals = a;
+	r->ring_n += w - t;
+	r->tail = w == r->cap ? 0 : w;
 }
 
 /* True when ring slot a goes before heap slot b:
