@@ -34,6 +34,10 @@
 #   BENCH_MEMBERS="1000 10000 100000"  one-record members of the
 #                       many-member archives; "" skips
 #   BENCH_REPLAY_REQUESTS=4000000  requests of the what-if replay's run
+#   BENCH_COMPARE=PATH  another build's wcanalyze (say, of the commit
+#                       before a change) run beside this one on the
+#                       plain forms of every shape, rows "… (compare)",
+#                       and its reports compared with this one's
 #   BENCH_REPEAT=3      runs of each command, the least time counts
 #   BENCH_REF_REPEAT=1  the same for blkparse and btt (ten times as slow)
 set -euo pipefail
@@ -56,6 +60,7 @@ overload=${BENCH_OVERLOAD_EVENTS:-1000000}
 repeat=${BENCH_REPEAT:-3}
 ref_repeat=${BENCH_REF_REPEAT:-1}
 wc=$BUILD/wcanalyze
+compare=${BENCH_COMPARE:-}
 summary=$tmp/summary
 
 [[ -x /usr/bin/time ]] || {
@@ -199,6 +204,11 @@ for shape in $shapes; do
 	caps+=("$cap")
 	measure "$shape" "per-CPU text" "$n" "$wc" "$cap"
 	measure "$shape" "per-CPU json" "$n" "$wc" --format json "$cap"
+	if [[ -n $compare ]]; then
+		measure "$shape" "per-CPU json (compare)" "$n" "$compare" --format json "$cap"
+		cmp -s <("$wc" --format json "$cap") <("$compare" --format json "$cap") ||
+			echo "bench: WARNING: $shape: BENCH_COMPARE wrote another report" >&2
+	fi
 	measure "$shape" "per-CPU --dump" "$n" "$wc" --dump "$cap"
 	mapfile -t in < <(bases "$cap")
 	[[ $with_btt == 1 ]] ||
@@ -212,10 +222,15 @@ for shape in $shapes; do
 		rm -f "$tmp"/*.dat
 	fi
 	measure "$shape" "merged json" "$n" "$wc" --format json "$tmp/merged"
+	[[ -z $compare ]] ||
+		measure "$shape" "merged json (compare)" "$n" "$compare" --format json "$tmp/merged"
 	measure "$shape" "merged --dump" "$n" "$wc" --dump "$tmp/merged"
 	# sh opens the file as standard input anew for every run.
 	# shellcheck disable=SC2016
 	measure "$shape" "stdin json" "$n" sh -c 'exec "$0" --format json - <"$1"' "$wc" "$tmp/merged"
+	# shellcheck disable=SC2016
+	[[ -z $compare ]] ||
+		measure "$shape" "stdin json (compare)" "$n" sh -c 'exec "$0" --format json - <"$1"' "$compare" "$tmp/merged"
 	rm -f "$tmp/merged"
 	if [[ $with_archives == 1 ]]; then
 		# As wccapture packs a capture (capture.conf announcing its
