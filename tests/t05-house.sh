@@ -22,6 +22,8 @@ declare -A stage=(
 	[decode]=2 [encode]=2
 	# side files and the recorder's parts read or write raw records
 	[capture]=3 [recorder]=3 [merge]=3
+	# what the input makes of records: the record filter (notify, sequence)
+	[recfilter]=3
 	[input]=4
 	[tracker]=5 [btt]=5 [filter]=5
 	[classify]=6

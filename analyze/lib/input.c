@@ -15,19 +15,11 @@
 
 #include "capture.h"
 #include "decode.h"
+#include "hot.h"
 #include "map.h"
 #include "merge.h"
+#include "recfilter.h"
 #include "source.h"
-
-/* seq_last()'s answers a stream keeps, one a slot by its key's device
- * and CPU (seq_hint()): a power of two. */
-#define SEQ_HINTS 16u
-
-struct seq_hint {
-	uint64_t key;
-	uint32_t *val;          /* into in->seqs, or NULL: none */
-	uint64_t at;            /* the in->seq_added it is valid at */
-};
 
 struct stream {
 	char *file;             /* path, or archive member */
@@ -85,17 +77,6 @@ struct stream {
 	struct scout_name *names;
 	uint32_t nnames, names_next, names_cap;
 	uint64_t names_upto;    /* batches before this one were scouted */
-	/* seq_last()'s last answer from the map for this stream: its key,
-	 * value and the in->seq_added it is valid at (seq_met once there
-	 * is one); and, once the stream met a second key, its answers for
-	 * the keys it met, one a slot: SEQ_HINTS of them, allocated only
-	 * then, as a per-CPU file (one key) is most streams, and an archive
-	 * may hold 100,000 of them. */
-	uint64_t seq_key;
-	uint32_t *seq_val;
-	uint64_t seq_at;
-	int seq_met;
-	struct seq_hint *seq_hints;
 };
 
 
@@ -139,13 +120,8 @@ struct wc_input {
 	struct wc_merge *merge;
 	struct wc_reorder *reorder;
 	struct wc_capture *capture;
-	struct wc_map *comms;    /* pid -> struct comm, made at the first name */
+	struct wc_recfilter *filter;  /* process names, sequence gaps */
 	bool blk_names;         /* names as blkparse gives them */
-	/* Last sequence number seen per (device, CPU): sequences are
-	 * numbered per CPU and device, and a merged file interleaves many
-	 * of them.  Made at the first numbered record. */
-	struct wc_map *seqs;
-	uint64_t seq_added;      /* keys added to seqs so far */
 	int failed;
 };
 
@@ -944,10 +920,6 @@ base_name:
  * (rb_batch; notify records other than messages not counted). */
 #define BLKPARSE_BATCH 512u
 
-struct comm {
-	char name[COMM_SIZE];
-};
-
 /* A process notify a scout pass read, for the batch it is in. */
 struct scout_name {
 	uint64_t batch;
@@ -958,34 +930,12 @@ struct scout_name {
 static int comm_add(struct wc_input *in, uint32_t pid, const unsigned char *p,
 		    size_t len)
 {
-	struct comm *comm;
-	int r;
-
-	if (!in->comms && wc_map_open(&in->comms, sizeof(struct comm),
-				      WC_INPUT_MAX_PIDS, NULL) < 0)
-		return -1;
-	r = wc_map_put(in->comms, pid, (void **)&comm, NULL);
-	if (r < 0)
-		return -1;
-	/* The first name seen for a pid stays, as in blkparse; past
-	 * WC_INPUT_MAX_PIDS pids, new ones get none. */
-	if (r != WC_MAP_ADDED)
-		return 0;
-	/* A command name may lack its NUL. */
-	if (len > COMM_SIZE - 1)
-		len = COMM_SIZE - 1;
-	memcpy(comm->name, p, len);
-	comm->name[len] = '\0';
-	return 0;
+	return wc_recfilter_name(in->filter, pid, p, len);
 }
 
 const char *wc_input_comm(const struct wc_input *in, uint32_t pid)
 {
-	const struct comm *comm = in->comms ? wc_map_get(in->comms, pid) : NULL;
-
-	if (!comm)
-		return NULL;
-	return comm->name;
+	return wc_recfilter_comm(in->filter, pid);
 }
 
 void wc_input_set_blkparse_names(struct wc_input *in)
@@ -1144,7 +1094,7 @@ static int scout_read_batch(struct wc_input *in, struct stream *s,
 		if (!queue) {
 			if (comm_add(in, ev.pid, ev.pdu, ev.pdu_len) < 0)
 				return -2;
-		} else if (!(in->comms && wc_map_get(in->comms, ev.pid))) {
+		} else if (!wc_recfilter_comm(in->filter, ev.pid)) {
 			names_put(in, s, b, ev.pid, ev.pdu, ev.pdu_len);
 		}
 	}
@@ -1258,79 +1208,6 @@ static int scout_batch(struct wc_input *in, unsigned i, struct wc_err *err)
 		s->scout = NULL;
 	}
 	return 0;
-}
-
-/* ---- sequence gaps ---------------------------------------------------- */
-
-/* The slot of a (device, CPU) key among a stream's hints: its CPU plus
- * four times its device's minor, so up to 16 CPUs of one device, or 4
- * of 4 devices, have a slot each. */
-static inline size_t seq_hint(uint64_t key)
-{
-	return (size_t)(key + (key >> 30)) & (SEQ_HINTS - 1);
-}
-
-/* seq_last() when the stream keeps no answer for key: the map's, kept
- * in the key's hint and as the stream's last answer.  Out of line: its
- * registers would cost the decoder's loop, which pull_run() inlines, a
- * spill or two a record. */
-static __attribute__((noinline))
-int seq_find(struct wc_input *in, struct stream *s, uint64_t key,
-	     uint32_t **last)
-{
-	struct seq_hint *h;
-
-	/* Out of memory for them, the map answers every key change. */
-	if (!s->seq_hints && s->seq_met && key != s->seq_key)
-		s->seq_hints = calloc(SEQ_HINTS, sizeof(*s->seq_hints));
-	*last = NULL;
-	if (!in->seqs && wc_map_open(&in->seqs, sizeof(uint32_t),
-				     WC_INPUT_MAX_SEQ_KEYS, NULL) < 0)
-		return -1;
-	switch (wc_map_put(in->seqs, key, (void **)last, NULL)) {
-	case WC_MAP_ADDED:
-		in->seq_added++;
-		break;
-	case -1:
-		return -1;
-	}
-	if (s->seq_hints) {
-		h = &s->seq_hints[seq_hint(key)];
-		h->key = key;
-		h->val = *last;
-		h->at = in->seq_added;
-	}
-	s->seq_key = key;
-	s->seq_val = *last;
-	s->seq_at = in->seq_added;
-	s->seq_met = 1;
-	return 0;
-}
-
-/*
- * The last sequence number of KEY, read by stream s, made 0 when new;
- * *last is NULL when WC_INPUT_MAX_SEQ_KEYS keys are taken.  -1 when out
- * of memory.  Each stream keeps its last answer from the map (seq_key,
- * seq_val, where pull_run() starts a run from) and, from its second key
- * on, its answers one a slot (seq_hint()): a stream's events mostly share
- * a key, the streams of a merge take turns (one answer kept for all of
- * them missed at every turn), and the one stream of a merged file takes
- * its CPUs' keys in turns.  An answer stays valid while no key was added
- * since (seq_added): only a put that adds one moves the map (map.h).
- */
-static inline int seq_last(struct wc_input *in, struct stream *s,
-			   uint64_t key, uint32_t **last)
-{
-	const struct seq_hint *h;
-
-	if (s->seq_hints) {
-		h = &s->seq_hints[seq_hint(key)];
-		if (h->val && h->key == key && h->at == in->seq_added) {
-			*last = h->val;
-			return 0;
-		}
-	}
-	return seq_find(in, s, key, last);
 }
 
 /* ---- reading ---------------------------------------------------------- */
@@ -1504,14 +1381,84 @@ static void end_stream(struct wc_input *in, unsigned i)
 	s->done = true;
 }
 
-/* Next event of stream i for the merge: notify records are taken here. */
-static int pull(void *ctx, unsigned i, struct wc_event *ev, unsigned flags,
-		struct wc_err *err)
+/*
+ * Stream i's records as the decoder gives them, up to MAX and LIMIT as
+ * wc_decoder_next_run() reads them, through the record filter
+ * (recfilter.h), until a read keeps at least one event: 1 with *got of
+ * them in out, else the decoder's 0, -1 or 2.  The stream is open.
+ */
+static inline int read_events(struct wc_input *in, struct stream *s, unsigned i,
+		       struct wc_event *out, size_t max, uint64_t limit,
+		       unsigned flags, size_t *got, struct wc_err *err)
 {
-	struct wc_input *in = ctx;
-	struct stream *s = &in->streams[i];
+	size_t n, k;
 	int r;
 
+	for (;;) {
+		r = wc_decoder_next_run(s->dec, out, max, limit,
+					flags & WC_PULL_BUFFERED, &n, err);
+		if (__builtin_expect(r != 1, 0)) {
+			if (r == 2)
+				return 2;
+			if (r == 0 && s->from_kept && !s->chunk_end) {
+				/* Its records in memory go with the
+				 * decoder. */
+				if (flags & WC_PULL_BUFFERED)
+					return 2;
+				/* The records kept in memory are over: the
+				 * handle again, where they end. */
+				drop_decoder(in, s);
+				if (open_stream(in, i, err) < 0) {
+					end_stream(in, i);
+					return -1;
+				}
+				continue;
+			}
+			end_stream(in, i);
+			return r;
+		}
+		s->info.events += n;
+		if (__builtin_expect(wc_recfilter_run(in->filter, out, n, &k,
+						      &s->info.skips) < 0, 0)) {
+			/* The events before it go first; the failure at
+			 * the next call. */
+			if (!k) {
+				end_stream(in, i);
+				return wc_err_oom(err, in->path, NULL);
+			}
+			s->oom = true;
+			s->run = NULL;
+		}
+		/* Only notify records: on to the next event. */
+		if (k) {
+			*got = k;
+			return 1;
+		}
+	}
+}
+
+/*
+ * pull_run()'s start for a stream that is not known to be read straight
+ * (s->run): its failure waiting, its end, blkparse's next batch of
+ * names, its handle to open.  1 to read on, at most *max events, else
+ * what pull_run() returns.  The stream is read a record at a time while
+ * each event must be looked at on its own (pull_one()): when it may be
+ * closed under the merge, when blkparse's batches of its per-CPU file
+ * name the pids (--dump), and while it reads the records kept at a close (its handle
+ * again where they end).  Else it is read straight from now on, until
+ * its decoder changes.
+ */
+static __attribute__((noinline)) int pull_start(struct wc_input *in,
+						unsigned i, size_t *max,
+						struct wc_err *err)
+{
+	struct stream *s = &in->streams[i];
+
+	if (s->oom) {
+		s->oom = false;
+		end_stream(in, i);
+		return wc_err_oom(err, in->path, NULL);
+	}
 	if (s->done)
 		return 0;
 	s->pinned = false;
@@ -1524,185 +1471,59 @@ static int pull(void *ctx, unsigned i, struct wc_event *ev, unsigned flags,
 		end_stream(in, i);
 		return -1;
 	}
-	for (;;) {
-		r = flags & WC_PULL_BUFFERED ?
-		    wc_decoder_next_buffered(s->dec, ev, err) :
-		    wc_decoder_next(s->dec, ev, err);
-		if (r == 2)
-			return 2;
-		if (r == 0 && s->from_kept && !s->chunk_end) {
-			/* Its records in memory go with the decoder. */
-			if (flags & WC_PULL_BUFFERED)
-				return 2;
-			/* The records kept in memory are over: the handle
-			 * again, where they end. */
-			drop_decoder(in, s);
-			if (open_stream(in, i, err) < 0) {
-				end_stream(in, i);
-				return -1;
-			}
-			continue;
-		}
-		if (r <= 0) {
-			end_stream(in, i);
-			return r;
-		}
-		s->info.events++;
-		/* With the scout ahead, a name read here is one it already
-		 * gave, or the scout failed. */
-		if (wc_event_is_notify(ev) && ev->action != WC_ACTION_MESSAGE) {
-			if (ev->action == WC_ACTION_PROCESS &&
-			    comm_add(in, ev->pid, ev->pdu, ev->pdu_len) < 0)
-				return wc_err_oom(err, in->path, NULL);
-			continue;
-		}
-		if (s->batch_left)
-			s->batch_left--;
-		/* tracefs records all carry sequence 0: nothing to count. */
-		if (ev->sequence && !wc_event_is_notify(ev)) {
-			uint32_t *last;
+	if (s->from_kept || (in->blk_names && !in->single) || in->may_close)
+		*max = 1;
+	else
+		s->run = s->dec;
+	return 1;
+}
 
-			if (seq_last(in, s, (uint64_t)ev->device << 32 |
-					     ev->cpu, &last) < 0)
-				return wc_err_oom(err, in->path, NULL);
-			if (last && *last && ev->sequence > *last + 1)
-				s->info.skips += ev->sequence - *last - 1;
-			if (last)
-				*last = ev->sequence;
+/* The one event a stream not read straight handed out, EV. */
+static __attribute__((noinline)) void pull_one(struct wc_input *in,
+					       struct stream *s,
+					       struct wc_event *ev)
+{
+	if (s->batch_left)
+		s->batch_left--;
+	if (in->may_close && !s->in_memory) {
+		/* The merge keeps this event while the stream may be closed
+		 * under it: its payload must outlive the decoder's buffer. */
+		s->used = ++in->tick;
+		if (ev->pdu_len <= WC_INPUT_STASH) {
+			memcpy(s->stash, ev->pdu, ev->pdu_len);
+			ev->pdu = s->stash;
+		} else {
+			s->pinned = true;
 		}
-		if (in->may_close && !s->in_memory) {
-			/* The merge keeps this event while the stream may be
-			 * closed under it: its payload must outlive the
-			 * decoder's buffer. */
-			s->used = ++in->tick;
-			if (ev->pdu_len <= WC_INPUT_STASH) {
-				memcpy(s->stash, ev->pdu, ev->pdu_len);
-				ev->pdu = s->stash;
-			} else {
-				s->pinned = true;
-			}
-		}
-		return 1;
 	}
 }
 
-/*
- * pull() for a run of stream i (wc_merge_set_pull_run()): the decoder
- * decodes the run from its buffer, and what pull() does per record is
- * done here in a loop over them, in the same order.  What is not the
- * common case goes through pull(), one event at a time.
- */
+/* The next events of stream i for the merge (wc_merge_pull_run_fn). */
 static int pull_run(void *ctx, unsigned i, struct wc_event *out, size_t max,
 		    uint64_t limit, unsigned flags, size_t *got,
 		    struct wc_err *err)
 {
 	struct wc_input *in = ctx;
 	struct stream *s = &in->streams[i];
-	size_t n, j, k = 0;
-	uint64_t key, key2;
-	uint32_t *last, *last2, *tmp;
 	int r;
 
 	*got = 0;
-	if (!s->run && (s->done || !s->dec || s->from_kept || s->oom ||
-			in->blk_names || in->may_close)) {
-		if (s->oom) {
-			s->oom = false;
-			end_stream(in, i);
-			return wc_err_oom(err, in->path, NULL);
-		}
-		r = pull(ctx, i, out, flags, err);
-		*got = r == 1;
+	if (__builtin_expect(!s->run, 0) &&
+	    (r = pull_start(in, i, &max, err)) != 1)
 		return r;
-	}
-	/* Streams that take turns every few events ask per run: the test
-	 * above is made once per decoder. */
-	s->run = s->dec;
-	for (;;) {
-		r = wc_decoder_next_run(s->dec, out, max, limit,
-					flags & WC_PULL_BUFFERED, &n, err);
-		if (r == 2)
-			return 2;
-		if (r <= 0) {
-			end_stream(in, i);
-			return r;
-		}
-		s->info.events += n;
-		/* seq_last()'s answer for the stream in locals for the run:
-		 * only its calls here can add a key meanwhile.  And the
-		 * answer before it, for the key before: a merged file's
-		 * records take their CPUs' keys in turns, and a turn back
-		 * to the key before then costs no look at the hints.  It
-		 * is forgotten when a key is added (the map may move). */
-		key = s->seq_key;
-		last = s->seq_at == in->seq_added ? s->seq_val : NULL;
-		key2 = 0;
-		last2 = NULL;
-		for (j = 0; j < n; j++) {
-			struct wc_event *ev = &out[j];
+	r = read_events(in, s, i, out, max, limit, flags, got, err);
+	if (__builtin_expect(!s->run, 0) && r == 1)
+		pull_one(in, s, out);
+	return r;
+}
 
-			if (wc_event_is_notify(ev)) {
-				if (ev->action == WC_ACTION_MESSAGE)
-					goto keep;
-				if (ev->action == WC_ACTION_PROCESS &&
-				    comm_add(in, ev->pid, ev->pdu, ev->pdu_len) < 0)
-					goto fail_oom;
-				continue;
-			}
-			if (ev->sequence) {
-				uint64_t evkey = (uint64_t)ev->device << 32 |
-						 ev->cpu;
+/* One event of stream i: a run of one. */
+static int pull(void *ctx, unsigned i, struct wc_event *ev, unsigned flags,
+		struct wc_err *err)
+{
+	size_t got;
 
-				if (evkey != key || !last) {
-					uint64_t added = in->seq_added;
-
-					if (evkey == key2 && last2) {
-						key2 = key;
-						tmp = last;
-						last = last2;
-						last2 = tmp;
-						key = evkey;
-						goto have_last;
-					}
-					key2 = key;
-					last2 = last;
-					if (seq_last(in, s, evkey, &last) < 0)
-						goto fail_oom;
-					if (in->seq_added != added)
-						last2 = NULL;
-				}
-				key = evkey;
-have_last:
-				if (last) {
-					if (*last && ev->sequence > *last + 1)
-						s->info.skips += ev->sequence -
-								 *last - 1;
-					*last = ev->sequence;
-				}
-			}
-keep:
-			if (k != j)
-				out[k] = *ev;
-			k++;
-		}
-		/* Only notify records: on to the next event, as pull(). */
-		if (k) {
-			*got = k;
-			return 1;
-		}
-	}
-
-fail_oom:
-	/* The events before it go first, as from pull(); the failure at
-	 * the next call. */
-	if (k) {
-		s->oom = true;
-		s->run = NULL;
-		*got = k;
-		return 1;
-	}
-	end_stream(in, i);
-	return wc_err_oom(err, in->path, NULL);
+	return pull_run(ctx, i, ev, 1, UINT64_MAX, flags, &got, err);
 }
 
 static void make_name(struct wc_input *in)
@@ -1804,6 +1625,10 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
 	}
 	if (wc_capture_new(&in->capture, err) < 0)
 		goto fail;
+	if (wc_recfilter_open(&in->filter) < 0) {
+		wc_err_oom(err, path, NULL);
+		goto fail;
+	}
 	if (resolve(in, err) < 0)
 		goto fail;
 	qsort(in->streams, in->nstreams, sizeof(*in->streams), stream_cmp);
@@ -2015,14 +1840,12 @@ void wc_input_free(struct wc_input *in)
 		wc_decoder_free(in->streams[i].dec);
 		free(in->streams[i].mem);
 		free(in->streams[i].kept);
-		free(in->streams[i].seq_hints);
 		free(in->streams[i].file);
 		free(in->streams[i].dev);
 	}
 	free(in->streams);
 	wc_capture_free(in->capture);
-	wc_map_free(in->comms);
-	wc_map_free(in->seqs);
+	wc_recfilter_free(in->filter);
 	if (in->spill_fd >= 0)
 		close(in->spill_fd);
 	free(in->name);

@@ -272,6 +272,8 @@ uint64_t wc_input_genesis(const struct wc_input *in);
  * the input keeps for itself (process names for wc_input_comm(), the wall
  * clock timestamp), with one exception, as in blkparse: message notify
  * records (WC_TC_NOTIFY with WC_TN_MESSAGE) are handed out as events.
+ * The record filter (recfilter.h) decides it, and counts the sequence
+ * gaps, the same for an event read alone or in a run.
  *
  * Resolving PATH: "-" is standard input; a directory is searched for
  * NAME.blktrace.CPU files (in its trace/ subdirectory when there is one,
