@@ -191,6 +191,46 @@ START_TEST(test_flush_difference)
 }
 END_TEST
 
+/* A difference mostly off the device still says what moved on it: b's
+ * runs idle 45-55 ms longer a round, and their flushes take 2 ms
+ * against 1 ms, every run alike: the device's difference is real and
+ * the finding names its part (flush) and sub-cause (count x median). */
+START_TEST(test_device_cause_off_device)
+{
+	struct wc_analysis *caps[6];
+	struct wc_summary *s;
+	const struct wc_finding *f;
+	int r;
+
+	for (r = 0; r < 3; r++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "a-run%d", r + 1);
+		caps[r] = cap(name, "a", 1000000, 5000000 + (uint64_t)r * 1000000);
+		snprintf(name, sizeof(name), "b-run%d", r + 1);
+		caps[3 + r] = cap(name, "b", 2000000,
+				  50000000 + (uint64_t)r * 5000000);
+		((struct wc_capture_meta *)wc_analysis_meta(caps[r]))->run = r + 1;
+		((struct wc_capture_meta *)wc_analysis_meta(caps[3 + r]))->run = r + 1;
+	}
+	s = build(caps, 6, NULL);
+	ck_assert_uint_eq(s->ngroups, 2);
+	f = find(s, WC_FIND_DIFFERENCE);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_str_eq(str(f, "cause"), "off_device");
+	ck_assert_int_eq(s->groups[1].verdict, WC_VERDICT_REAL);
+	ck_assert_msg(strstr(f->text, "On the device, mostly flush: +0.010 s.") != NULL,
+		      "%s", f->text);
+	ck_assert_msg(strstr(f->text, "Flushes: 10 x median 2.00 ms a run, "
+				      "against 10 x 1.00 ms.") != NULL,
+		      "%s", f->text);
+	ck_assert_str_eq(str(f, "device_cause"), "flush");
+	ck_assert(fabs(num(f, "device_cause_s") - 0.010) < 1e-9);
+	wc_summary_free(s);
+	free_caps(caps, 6);
+}
+END_TEST
+
 /* The findings of one capture: flushes take most of its device time. */
 START_TEST(test_findings_one)
 {
@@ -718,6 +758,7 @@ static Suite *summary_suite(void)
 	tcase_add_test(tc, test_noise);
 	tcase_add_test(tc, test_three_verdicts);
 	tcase_add_test(tc, test_off_split);
+	tcase_add_test(tc, test_device_cause_off_device);
 	tcase_add_test(tc, test_run_order);
 	tcase_add_test(tc, test_unknown_baseline);
 	tcase_add_test(tc, test_disk_baselines);

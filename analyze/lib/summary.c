@@ -1178,6 +1178,48 @@ static void say_subcause(struct wc_finding *f, const struct wc_summary *s,
 	}
 }
 
+/* Where the time off the device moved: the command's CPU time, another
+ * traced device busy (the source), the rest; each with its verdict. */
+static void say_off_split(struct wc_finding *f, const struct wc_sum_group *g)
+{
+	const struct wc_test *cpu = &g->test[WC_MEAS_OFF_CPU];
+	const struct wc_test *other = &g->test[WC_MEAS_OFF_OTHER];
+	const struct wc_test *rest = &g->test[WC_MEAS_OFF_REST];
+
+	if (!cpu->known || !other->known || !rest->known)
+		return;
+	num(f, "off_cpu_s", cpu->diff_s);
+	num(f, "off_other_s", other->diff_s);
+	num(f, "off_rest_s", rest->diff_s);
+	say(f, " Off the device, the command's CPU time moved %+.3f s (%s), "
+	    "another traced device's busy time %+.3f s (%s) and the rest (the "
+	    "page cache, throttling, sleeping) %+.3f s (%s).", cpu->diff_s,
+	    wc_verdict_label(cpu->verdict), other->diff_s,
+	    wc_verdict_label(other->verdict), rest->diff_s,
+	    wc_verdict_label(rest->verdict));
+}
+
+/* When the difference is mostly off the device, what moved on it: its
+ * largest part, with that part's sub-cause. */
+static void say_device_cause(struct wc_finding *f, const struct wc_summary *s,
+			     const struct wc_sum_group *g)
+{
+	int q, best = -1;
+
+	for (q = 0; q < WC_NCAT; q++)
+		if (g->diff.part_ns[q] &&
+		    (best < 0 || llabs(g->diff.part_ns[q]) >
+					 llabs(g->diff.part_ns[best])))
+			best = q;
+	if (best < 0)
+		return;
+	str(f, "device_cause", wc_part_key(best));
+	num(f, "device_cause_s", ssecs(g->diff.part_ns[best]));
+	say(f, " On the device, mostly %s: %+.3f s.", wc_part_label(best),
+	    ssecs(g->diff.part_ns[best]));
+	say_subcause(f, s, g, best);
+}
+
 /* "1, 2, 3" of group g's run numbers, or "N runs" when one is unknown. */
 static void runs_of(const struct wc_summary *s, size_t g, char *buf,
 		    size_t size)
@@ -1334,6 +1376,8 @@ static void find_difference(struct wc_summary *s, size_t set)
 		}
 		say(f, ".");
 		say_subcause(f, s, g, p);
+		if (p == WC_PART_IDLE)
+			say_off_split(f, g);
 	} else if (w) {
 		say(f, ".");
 	}
@@ -1352,6 +1396,8 @@ static void find_difference(struct wc_summary *s, size_t set)
 		    "the baseline: %s differences cross disks.", crossing,
 		    crossing == 1 ? "" : "s", crossing == 1 ? "its" : "their");
 	say_verdict(f, s, g);
+	if (w && g->diff.main_part == WC_PART_IDLE)
+		say_device_cause(f, s, g);
 	say_runs(f, s, gi);
 }
 
