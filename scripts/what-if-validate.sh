@@ -14,8 +14,9 @@
 #
 # Pairs: every two configurations (write cache, barriers) of the same
 # filesystem on the same model disk, and the same configuration on two
-# model disks (capture.conf disk_model; loop captures are not on a model
-# disk and are left out).  For a run of A:
+# model disks with the same workload (capture.conf disk_model; lab_workload,
+# source_files and source_bytes; loop captures are not on a model disk
+# and are left out).  For a run of A:
 #   device predicted = A's recorded device time (wcanalyze's busy time)
 #                      + (replay as B - replay as recorded)
 #   wall predicted   = A's copy + delete walls + the same difference of
@@ -58,7 +59,7 @@ trap 'rm -rf "$work"' EXIT
 source "$top/scripts/lib/samples.sh"
 sample_archives what-if-validate "$samples"
 
-# index: disk fs cache barrier name archive ledger-busy-s
+# index: disk fs cache barrier name archive ledger-busy-s workload
 : >"$work/index"
 for a in "${archives[@]}"; do
 	tar -xOf "$a" --wildcards --no-wildcards-match-slash '*/capture.conf' >"$work/conf" 2>/dev/null ||
@@ -76,7 +77,8 @@ for a in "${archives[@]}"; do
 		awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 			$c["op"] ~ /^[RWFD]$/ { s += $c["end_ns"] - $c["late_ns"] - $c["start_ns"] }
 			END { printf "%.9f", s / 1e9 }')
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$disk" "$fs" "$wc" "$bar" "$name" "$a" "$ledger" >>"$work/index"
+	workload=$(conf_value what-if-validate "$work/conf" lab_workload),$(conf_value what-if-validate "$work/conf" source_files),$(conf_value what-if-validate "$work/conf" source_bytes)
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$disk" "$fs" "$wc" "$bar" "$name" "$a" "$ledger" "$workload" >>"$work/index"
 done
 [[ -s $work/index ]] || { echo "what-if-validate: no model-disk captures in $samples" >&2; exit 1; }
 
@@ -95,19 +97,19 @@ def wall: [.phases[] | select(.name == "copy" or .name == "delete") | .wall_s] |
     $w.name, ($w | busy), ($w | wall) ]
 | map(tostring) | join("\t")'
 : >"$work/rows"
-while IFS=$'\t' read -r disk fs wc bar name a _; do
+while IFS=$'\t' read -r disk fs wc bar name a _ workload; do
 	specs=()
 	targets=()
-	while IFS=$'\t' read -r d2 _ wc2 bar2; do
+	while IFS=$'\t' read -r d2 _ wc2 bar2 w2; do
 		if [[ $d2 == "$disk" && "$wc2,$bar2" != "$wc,$bar" ]]; then
 			specs+=(--what-if "cache=$wc2,barrier=$bar2")
-		elif [[ $d2 != "$disk" && "$wc2,$bar2" == "$wc,$bar" ]]; then
+		elif [[ $d2 != "$disk" && "$wc2,$bar2" == "$wc,$bar" && $w2 == "$workload" ]]; then
 			specs+=(--what-if "disk=$d2")
 		else
 			continue
 		fi
 		targets+=("$d2 $fs $wc2 $bar2")
-	done < <(awk -F'\t' -v fs="$fs" '$2 == fs { print $1 "\t" $2 "\t" $3 "\t" $4 }' "$work/configs" | sort -u)
+	done < <(awk -F'\t' -v fs="$fs" '$2 == fs { print $1 "\t" $2 "\t" $3 "\t" $4 "\t" $8 }' "$work/configs" | sort -u)
 	[[ ${#specs[@]} -gt 0 ]] || continue
 	"$wcanalyze" --format json "${specs[@]}" "$a" 2>"$work/err" >"$work/json" || {
 		echo "what-if-validate: $a: $(cat "$work/err")" >&2

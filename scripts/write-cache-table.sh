@@ -3,14 +3,21 @@
 # section 3, made from the captures in samples/ and what wcanalyze prints
 # for them, so that no number in them is typed by hand.
 #
-#   scripts/write-cache-table.sh [--samples DIR] [--update FILE]
+#   scripts/write-cache-table.sh [--samples DIR] [--queue-depth] [--update FILE]
 #
-# Prints the tables (Markdown) on standard output.  With --update, puts
-# them into FILE between the lines
+# Prints the tables (Markdown) on standard output, or with --queue-depth
+# the table of queue depth 1 against 32 (Table 6: each comparison's
+# difference in the disk's busy time with its verdict, on a disk DISK-qd1
+# and on DISK).  With --update, puts them into FILE instead, between the
+# lines
 #   <!-- write-cache-table: begin (scripts/write-cache-table.sh --update) -->
 #   <!-- write-cache-table: end -->
-# instead.  tests/t47-write-cache-guide.sh regenerates them and fails
-# when the page differs.
+# and Table 6 between
+#   <!-- write-cache-queue-depth: begin (scripts/write-cache-table.sh --update) -->
+#   <!-- write-cache-queue-depth: end -->
+# where FILE has these (they are optional).
+# tests/t47-write-cache-guide.sh regenerates them and fails when the page
+# differs.
 #
 # Every capture of the lab matrix (capture.conf with fs, write_cache,
 # barrier) is used, grouped by disk (capture.conf disk_model; "loop"
@@ -27,15 +34,17 @@ build=${BUILD:-$top/build}
 wcanalyze=$build/wcanalyze
 samples=$top/samples
 update=
+print=main
 
 usage() {
-	echo "usage: write-cache-table.sh [--samples DIR] [--update FILE]" >&2
+	echo "usage: write-cache-table.sh [--samples DIR] [--queue-depth] [--update FILE]" >&2
 	exit 2
 }
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--samples) [[ $# -ge 2 ]] || usage; samples=$2; shift 2 ;;
 	--update) [[ $# -ge 2 ]] || usage; update=$2; shift 2 ;;
+	--queue-depth) print=queue-depth; shift ;;
 	*) usage ;;
 	esac
 done
@@ -75,7 +84,7 @@ done
 
 # Disks in a fixed order (the report's kind of disk first), then any other.
 disks=()
-for d in hdd7200 ssd ssd-plp loop $(cut -f1 "$work/index" | sort -u); do
+for d in hdd7200 hdd7200-qd1 ssd ssd-plp loop $(cut -f1 "$work/index" | sort -u); do
 	grep -q "^$d	" "$work/index" || continue
 	[[ " ${disks[*]} " == *" $d "* ]] || disks+=("$d")
 done
@@ -117,7 +126,9 @@ def dmean(f): map([.phases[] | select(.name == "delete")][0] | f) | if any(. == 
     ($g.tests.busy.difference_s // 0),
     ($c | dmean(.requests.journal)), ($c | dmean(.bytes.journal)),
     ($c | dmean(.requests.flush)), ($c | dmean(.time_s.flush)),
-    ($c | dmean(.requests.metadata)), ($c | dmean(.time_s.idle))
+    ($c | dmean(.requests.metadata)), ($c | dmean(.time_s.idle)),
+    ([$r.groups[] | select(.tests.busy.verdict == "baseline") | .figures_s.busy.mean][0] // "-"),
+    ($g.tests.busy.interval_s[0] // "-"), ($g.tests.busy.interval_s[1] // "-")
   ]
 | map(tostring) | join("\t")'
 
@@ -137,10 +148,11 @@ for d in "${disks[@]}"; do
 			{ echo "write-cache-table: wcanalyze failed on $d $fs" >&2; exit 1; }
 		jq -r "$jq_rows" "$work/json" | sed "s/^/$d	$base	/" >>"$work/rows"
 
-		# The report's three subtractions, each its own comparison of two
-		# configurations, so that the difference, its parts and the noise
-		# verdict are wcanalyze's: A minus B, B the baseline.
-		for pair in on,on:on,off off,off:on,off off,on:off,off; do
+		# The report's three subtractions, and the cache off with barriers
+		# on (Table 6), each its own comparison of two configurations, so
+		# that the difference, its parts and the noise verdict are
+		# wcanalyze's: A minus B, B the baseline.
+		for pair in on,on:on,off off,off:on,off off,on:off,off off,on:on,on; do
 			a=${pair%:*} b=${pair#*:}
 			mapfile -t files < <(awk -F'\t' -v a="$a" -v b="$b" \
 				'$3 "," $4 == a || $3 "," $4 == b { print $6 }' "$work/set")
@@ -327,8 +339,58 @@ END {
 	}
 }' "$work/pairs" >>"$work/table"
 
+# Table 6: queue depth 1 against 32, from the same pairs, on each disk
+# DISK-qd1 beside DISK.  A share is the difference over B's busy time, so
+# that two scales of the workload compare.
+awk -F'\t' "$awk_format"'
+FILENAME == ARGV[1] { files[$1] = $3; mb[$1] = $4 / 1e6; next }
+{ row[$1 SUBSEP $3 SUBSEP $2] = $0; seen[$1] = 1 }
+function share(x, b) { return x == "-" || b == "-" || b == 0 ? "-" : sprintf("%+.1f %%", 100 * x / b) }
+function cell(key,   f) {
+	if (!(key in row)) return "| - | - | not recorded "
+	split(row[key], f, "\t")
+	return sprintf("| %s (%s to %s) | %s | %s ", d(f[33]), d(f[41]), d(f[42]), share(f[33], f[40]),
+		f[19] == "too_few_runs" ? "too few runs to tell" : f[19] == "within_noise" ? "within noise" : f[19])
+}
+END {
+	np = split("on,on:on,off off,on:on,on off,off:on,off off,on:off,off", pairs, " ")
+	what["on,on:on,off"] = "barriers, with the cache on"
+	what["off,on:on,on"] = "the cache off, with barriers on"
+	what["off,off:on,off"] = "the cache off, without barriers"
+	what["off,on:off,off"] = "barriers, with the cache off"
+	nfs = split("xfs ext3 ext4", fss, " ")
+	for (q in seen) {
+		if (q !~ /-qd1$/) continue
+		base = substr(q, 1, length(q) - 4)
+		if (!(base in seen)) continue
+		printf "**Table 6.**  Queue depth 1 against 32: the same comparisons on `%s`\n", q
+		printf "(one command at a time) and on `%s` (32 queued), each its own\n", base
+		print "wcanalyze `--baseline` run (A minus B, B the baseline): the difference in"
+		print "the disk'"'"'s busy time with its 95 % interval, its share of B'"'"'s busy time,"
+		print "and the verdict (Welch'"'"'s t-test).  The two were recorded at different"
+		printf "scales (`%s`: %s files, %.1f MB; `%s`: %s files, %.1f MB): compare the\n", q, files[q], mb[q], base, files[base], mb[base]
+		print "shares and verdicts, not the seconds."
+		print ""
+		printf "| fs | comparison | what it isolates | %s: disk s (95 %%) | share | verdict | %s: disk s (95 %%) | share | verdict |\n", q, base
+		print "| --- | --- | --- | ---: | ---: | --- | ---: | ---: | --- |"
+		for (j = 1; j <= nfs; j++) for (k = 1; k <= np; k++) {
+			k1 = q SUBSEP fss[j] SUBSEP pairs[k]; k2 = base SUBSEP fss[j] SUBSEP pairs[k]
+			if (!(k1 in row) && !(k2 in row)) continue
+			split(pairs[k], ab, ":")
+			printf "| %s | (cache %s, barriers %s) - (cache %s, barriers %s) | %s %s%s|\n", fss[j],
+				substr(ab[1], 1, index(ab[1], ",") - 1), substr(ab[1], index(ab[1], ",") + 1),
+				substr(ab[2], 1, index(ab[2], ",") - 1), substr(ab[2], index(ab[2], ",") + 1),
+				what[pairs[k]], cell(k1), cell(k2)
+		}
+	}
+}' <(sort -u "$work/workloads") "$work/pairs" >"$work/qd"
+
 if [[ -z $update ]]; then
-	cat "$work/table"
+	if [[ $print == queue-depth ]]; then
+		cat "$work/qd"
+	else
+		cat "$work/table"
+	fi
 	exit 0
 fi
 
@@ -338,8 +400,19 @@ end='<!-- write-cache-table: end -->'
 	echo "write-cache-table: $update: needs one line '$begin' and one '$end'" >&2
 	exit 1
 }
-awk -v begin="$begin" -v end="$end" -v table="$work/table" '
+# Puts file $3 between the lines $1 and $2 of the page.
+put_block() {
+	awk -v begin="$1" -v end="$2" -v table="$3" '
 $0 == begin { print; while ((getline l < table) > 0) print l; skip = 1; next }
 $0 == end { skip = 0 }
-!skip' "$update" >"$work/page"
+!skip' "$work/page" >"$work/page.new"
+	mv "$work/page.new" "$work/page"
+}
+cp "$update" "$work/page"
+put_block "$begin" "$end" "$work/table"
+qbegin='<!-- write-cache-queue-depth: begin (scripts/write-cache-table.sh --update) -->'
+qend='<!-- write-cache-queue-depth: end -->'
+if [[ $(grep -cxF "$qbegin" "$update") -eq 1 && $(grep -cxF "$qend" "$update") -eq 1 ]]; then
+	put_block "$qbegin" "$qend" "$work/qd"
+fi
 cat "$work/page" >"$update"

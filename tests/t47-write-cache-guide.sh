@@ -31,6 +31,21 @@ BUILD=$BUILD bash "$TOP/scripts/write-cache-table.sh" >"$TMP/table" 2>"$TMP/err"
 matches "$page" || fail "docs/write-cache.md's tables differ from what wcanalyze prints for samples/ (run scripts/write-cache-table.sh --update docs/write-cache.md):
 $(head -n 40 "$TMP/diff")"
 
+# Table 6 (queue depth 1 against 32), where the page has its markers:
+# the block is what the script prints with --queue-depth.
+qbegin='<!-- write-cache-queue-depth: begin (scripts/write-cache-table.sh --update) -->'
+qend='<!-- write-cache-queue-depth: end -->'
+: >"$TMP/qd"
+if grep -qxF "$qbegin" "$page"; then
+	BUILD=$BUILD bash "$TOP/scripts/write-cache-table.sh" --queue-depth >"$TMP/qd" 2>"$TMP/err" ||
+		fail "write-cache-table.sh --queue-depth failed: $(cat "$TMP/err")"
+	[[ -s $TMP/qd ]] || fail "write-cache-table.sh --queue-depth printed nothing"
+	diff -u <(awk -v begin="$qbegin" -v end="$qend" '$0 == end { inside = 0 } inside; $0 == begin { inside = 1 }' "$page") \
+		"$TMP/qd" >"$TMP/diff" ||
+		fail "docs/write-cache.md's Table 6 differs from write-cache-table.sh --queue-depth:
+$(head -n 40 "$TMP/diff")"
+fi
+
 # The comparison can fail: one digit of the first number with three
 # decimals in the block changed.
 cp "$page" "$TMP/page.md"
@@ -53,10 +68,11 @@ cmp -s "$page" "$TMP/changed.md" || fail "--update did not restore the page: $(s
 
 # A measured number the prose quotes (seconds or milliseconds with two or
 # three decimals) must be one of the tables' numbers.
-awk -v begin="$begin" -v end="$end" '$0 == begin { inside = 1 } !inside; $0 == end { inside = 0 }' "$page" |
+awk -v begin="$begin" -v end="$end" -v qbegin="$qbegin" -v qend="$qend" '
+$0 == begin || $0 == qbegin { inside = 1 } !inside; $0 == end || $0 == qend { inside = 0 }' "$page" |
 	grep -oE '[0-9]+\.[0-9]{2,3} m?s\b' | sort -u >"$TMP/quoted" || true
 while read -r num _; do
-	grep -qE "(^|[ +-])$num( |\$)" "$TMP/table" ||
+	grep -qE "(^|[ +-])$num( |\$)" "$TMP/table" "$TMP/qd" ||
 		fail "docs/write-cache.md quotes $num, which is in none of the generated tables"
 done <"$TMP/quoted"
 
