@@ -26,53 +26,20 @@ secs=${2:-10}
 [[ $disk =~ ^[A-Za-z0-9._-]+$ && -f $top/capture/disks/$disk ]] ||
 	{ echo "wcdisk_fio: no capture/disks/$disk" >&2; exit 2; }
 [[ $secs =~ ^[1-9][0-9]*$ ]] || { echo "usage: wcdisk_fio.sh [DISK [SECONDS]]" >&2; exit 2; }
-[[ $(id -u) -eq 0 ]] || { echo "wcdisk_fio: needs root" >&2; exit 1; }
-[[ -x $build/wcdisk ]] || { echo "wcdisk_fio: no $build/wcdisk: run make" >&2; exit 1; }
 command -v fio >/dev/null || { echo "wcdisk_fio: no fio: scripts/deps.sh fio" >&2; exit 1; }
 command -v jq >/dev/null || { echo "wcdisk_fio: no jq: scripts/deps.sh check" >&2; exit 1; }
+# shellcheck source=bench/lib/wcdisk.sh
+source "$top/bench/lib/wcdisk.sh"
+wd_setup wcdisk_fio "$build"
+work=$WD_WORK
 
-work="" loop="" wdpid=""
-stop_disk() {
-	local i
-	if [[ -n $loop ]]; then
-		losetup -d "$loop" 2>/dev/null || true
-		loop=""
-	fi
-	for ((i = 0; i < 50; i++)); do
-		[[ $(losetup -a) != *"$work"/* ]] && break
-		sleep 0.1
-	done
-	if [[ -n $work ]] && awk -v m="$work/mnt" '$2 == m { f = 1 } END { exit !f }' /proc/self/mounts; then
-		fusermount3 -u "$work/mnt" || fusermount3 -u -z "$work/mnt" || true
-	fi
-	if [[ -n $wdpid ]]; then
-		kill -TERM "$wdpid" 2>/dev/null || true
-		wait "$wdpid" 2>/dev/null || true
-		wdpid=""
-	fi
-}
-cleanup() {
-	stop_disk
-	[[ -z $work ]] || rm -rf "$work"
-}
-trap cleanup EXIT
-work=$(mktemp -d /var/tmp/wcdisk-fio.XXXXXX)
-mkdir "$work/mnt"
-
-# start_disk PARAM...: a fresh wcdisk and loop device; sets loop
+# start_disk PARAM...: a fresh wcdisk on a fresh 4 GiB sparse image and a
+# loop device on it: WD_LOOP
 start_disk() {
-	local i
-	rm -f "$work/model.img" "$work/ready" "$work/ledger.tsv"
+	rm -f "$work/model.img"
 	truncate -s 4G "$work/model.img"
-	"$build/wcdisk" --disk "$top/capture/disks/$disk" "$@" --ledger "$work/ledger.tsv" \
-		--ready "$work/ready" "$work/model.img" "$work/mnt" 2>"$work/wcdisk.log" &
-	wdpid=$!
-	for ((i = 0; i < 200; i++)); do
-		[[ -e $work/ready && -e $work/mnt/disk ]] && break
-		kill -0 "$wdpid" 2>/dev/null || { echo "wcdisk_fio: wcdisk failed: $(cat "$work/wcdisk.log")" >&2; exit 1; }
-		sleep 0.05
-	done
-	loop=$(losetup -f --show --direct-io=on "$work/mnt/disk")
+	wd_start "$work/model.img" --disk "$top/capture/disks/$disk" "$@"
+	wd_attach "$work/mnt/disk"
 }
 
 # the ledger's commands: mean service (ms) and mean queue at a pick
@@ -86,7 +53,7 @@ job() {
 	local name=$1 cache=$2 rw=$3 bs=$4 depth=$5 out
 	shift 5
 	start_disk -p "write_cache=$cache"
-	out=$(fio --name="$name" --filename="$loop" --direct=1 --ioengine=libaio \
+	out=$(fio --name="$name" --filename="$WD_LOOP" --direct=1 --ioengine=libaio \
 		--rw="$rw" --bs="$bs" --iodepth="$depth" --output-format=json "$@")
 	case $rw in
 	read | write)
@@ -99,7 +66,7 @@ job() {
 		printf '%-28s cache %-3s  %8.1f IOPS  %s\n' "$name" "$cache" \
 			"$(jq -r '.jobs[0].write.iops' <<<"$out")" "$(ledger_means)" ;;
 	esac
-	stop_disk
+	wd_stop
 }
 
 echo "wcdisk_fio: $disk, $secs s a random job, $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -115,10 +82,10 @@ done
 job "read-1m-outer-1GiB" on read 1M 4 --size=1G
 # a flush of a full cache: 4,096 scattered 4 KiB writes, then fsync
 start_disk -p write_cache=on -p idle_destage_ms=0
-fio --name=fill --filename="$loop" --direct=1 --ioengine=libaio --rw=randwrite --bs=4k \
+fio --name=fill --filename="$WD_LOOP" --direct=1 --ioengine=libaio --rw=randwrite --bs=4k \
 	--iodepth=32 --number_ios=4096 --end_fsync=1 --output-format=json >/dev/null
 awk -F '\t' 'NR > 1 && $2 == "F" && $16 > 0 { f[$1] = ($9 - $19 - $8) / 1e6; b[$1] = $16 }
 	NR > 1 && $2 == "S" && $20 > 0 { n[$20]++ }
 	END { for (k in f) printf "%-28s cache on   %8.1f ms  destaged %.1f MiB in %d ranges\n",
 		"flush-full-cache", f[k], b[k] / 1048576, n[k] }' "$work/ledger.tsv"
-stop_disk
+wd_stop

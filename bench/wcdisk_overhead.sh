@@ -24,54 +24,16 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 n=${1:-20000}
 [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "usage: wcdisk_overhead.sh [N]" >&2; exit 2; }
-[[ $(id -u) -eq 0 ]] || { echo "wcdisk_overhead: needs root" >&2; exit 1; }
-[[ -x $build/wcdisk ]] || { echo "wcdisk_overhead: no $build/wcdisk: run make" >&2; exit 1; }
-
-work="" loops=() wdpid=""
-cleanup() {
-	local l i
-	for l in "${loops[@]}"; do
-		losetup -d "$l" 2>/dev/null || true
-	done
-	# a loop device is released some time after losetup -d returns; the
-	# FUSE mount stays busy until then
-	for ((i = 0; i < 50; i++)); do
-		[[ $(losetup -a) != *"$work"/* ]] && break
-		sleep 0.1
-	done
-	if [[ -n $work ]] && awk -v m="$work/mnt" '$2 == m { f = 1 } END { exit !f }' /proc/self/mounts; then
-		fusermount3 -u "$work/mnt" || fusermount3 -u -z "$work/mnt" || true
-	fi
-	if [[ -n $wdpid ]]; then
-		kill -TERM "$wdpid" 2>/dev/null || true
-		wait "$wdpid" 2>/dev/null || true
-	fi
-	[[ -z $work ]] || rm -rf "$work"
-}
-trap cleanup EXIT
-work=$(mktemp -d /var/tmp/wcdisk-overhead.XXXXXX)
-mkdir "$work/mnt"
+# shellcheck source=bench/lib/wcdisk.sh
+source "$top/bench/lib/wcdisk.sh"
+wd_setup wcdisk_overhead "$build"
+work=$WD_WORK
 truncate -s 256M "$work/plain.img" "$work/model.img"
 
 # ssd-plp with every cost zero: what is left is wcdisk's bookkeeping
-"$build/wcdisk" --disk "$top/capture/disks/ssd-plp" -p read_us=0 -p write_us=0 \
+wd_start "$work/model.img" --disk "$top/capture/disks/ssd-plp" -p read_us=0 -p write_us=0 \
 	-p overhead_us=0 -p flush_us=0 -p interface_mbs=100000 -p media_outer_mbs=100000 \
-	-p media_inner_mbs=100000 --ledger "$work/ledger.tsv" --ready "$work/ready" \
-	"$work/model.img" "$work/mnt" 2>"$work/wcdisk.log" &
-wdpid=$!
-for ((i = 0; i < 200; i++)); do
-	[[ -e $work/ready ]] && break
-	kill -0 "$wdpid" 2>/dev/null || { echo "wcdisk_overhead: wcdisk failed: $(cat "$work/wcdisk.log")" >&2; exit 1; }
-	sleep 0.05
-done
-[[ -e $work/ready ]] || { echo "wcdisk_overhead: wcdisk did not start" >&2; exit 1; }
-
-attach() {
-	local l
-	l=$(losetup -f --show --direct-io=on "$1")
-	loops+=("$l")
-	echo "$l"
-}
+	-p media_inner_mbs=100000
 
 now_ns() { date +%s%N; }
 
@@ -100,6 +62,8 @@ run() {
 }
 
 echo "$n synchronous 4 KiB direct requests each way; $(nproc) cores, load $(cut -d ' ' -f 1-3 /proc/loadavg)"
-run plain "$(attach "$work/plain.img")"
+wd_attach "$work/plain.img"
+run plain "$WD_LOOP"
 run fuse "$work/mnt/disk"
-run lab "$(attach "$work/mnt/disk")"
+wd_attach "$work/mnt/disk"
+run lab "$WD_LOOP"

@@ -12,7 +12,7 @@
 source "$(dirname "$0")/lib/common.sh"
 
 cd "$TOP"
-mapfile -t scripts < <(ls capture/wccapture scripts/*.sh scripts/lib/*.sh bench/*.sh \
+mapfile -t scripts < <(ls capture/wccapture scripts/*.sh scripts/lib/*.sh bench/*.sh bench/lib/*.sh \
 	tests/*.sh tests/lib/*.sh tests/fixtures/*/*.sh tests/fuzz/*.sh .ci/run 2>/dev/null)
 [[ ${#scripts[@]} -gt 10 ]] || fail "found only ${#scripts[@]} scripts"
 
