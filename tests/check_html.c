@@ -176,10 +176,30 @@ START_TEST(test_across_and_differences)
 	ck_assert_ptr_nonnull(strstr(h, "<img src=\"compare-time.png\" width=\"1000\""));
 	ck_assert_ptr_nonnull(strstr(h, "compare-configs.png"));
 	ck_assert_ptr_null(strstr(h, "compare-phases.png"));
-	ck_assert_ptr_nonnull(strstr(h, "<td>#2</td><td class=\"l nw\">quiet</td><td>-</td><td>1</td><td>#1 (another disk)</td><td>-1.500</td>"));
+	ck_assert_ptr_nonnull(strstr(h, "<td>#2</td><td class=\"l nw\">quiet</td><td>-</td><td>1</td><td>#1 (another disk)</td><td class=\"l nw\""));
 	ck_assert_ptr_nonnull(strstr(h, "</td><td>&lt;i&gt;ssd&lt;/i&gt;</td><td>1</td><td>#1</td>"));
-	ck_assert_ptr_nonnull(strstr(h, "<td>-1.500</td><td class=\"l\">device: too few runs to tell; wall: too few runs to tell</td>"));
-	ck_assert_ptr_nonnull(strstr(h, "<td class=\"l\">baseline</td>"));
+	/* A verdict a word or two on one line, the test in its title. */
+	ck_assert_ptr_nonnull(strstr(h, "<td class=\"l nw\" title=\"too few runs to tell\">too few runs</td>"
+				     "<td class=\"l nw\" title=\"too few runs to tell\">too few runs</td><td>-1.500</td>"));
+	ck_assert_ptr_nonnull(strstr(h, "<td class=\"l\" colspan=\"2\">baseline</td>"));
+	free(h);
+
+	/* Tested: the difference, the interval and the runs in the title. */
+	groups[1].verdict = WC_VERDICT_REAL;
+	groups[1].test[WC_MEAS_BUSY] = (struct wc_test){
+		.known = true, .verdict = WC_VERDICT_REAL, .n = 3, .base_n = 2,
+		.diff_s = -1.5, .has_interval = true, .lo_s = -2.25, .hi_s = -0.75,
+	};
+	groups[1].wall_verdict = WC_VERDICT_NOISE;
+	groups[1].test[WC_MEAS_WALL] = (struct wc_test){
+		.known = true, .verdict = WC_VERDICT_NOISE, .n = 3, .base_n = 2,
+		.diff_s = 0.25, .has_interval = true, .lo_s = -1, .hi_s = 1.5,
+	};
+	h = page();
+	ck_assert_ptr_nonnull(strstr(h, "<td class=\"l nw\" title=\"real: -1.500 s, 95 % interval "
+				     "-2.250 to -0.750 s; 3 and 2 runs\">real</td><td class=\"l nw\" "
+				     "title=\"within noise: +0.250 s, 95 % interval -1.000 to +1.500 s; "
+				     "3 and 2 runs\">noise</td><td>-1.500</td>"));
 	free(h);
 }
 END_TEST

@@ -94,6 +94,30 @@ static void cell_diff(FILE *f, int64_t ns)
 	fprintf(f, "<td>%+.3f</td>", (double)ns / 1e9);
 }
 
+/* A verdict in a word or two, so that a row stays one line however many
+ * parts the table has; the title holds the test: the label in full, and
+ * where the measure is known on both sides the difference of the means,
+ * its 95 % interval (with two runs a side or more) and the runs. */
+static void cell_verdict(FILE *f, enum wc_verdict v, const struct wc_test *t)
+{
+	static const char *const word[] = {
+		[WC_VERDICT_BASELINE] = "baseline",
+		[WC_VERDICT_REAL] = "real",
+		[WC_VERDICT_NOISE] = "noise",
+		[WC_VERDICT_TOO_FEW] = "too few runs",
+	};
+
+	fprintf(f, "<td class=\"l nw\" title=\"%s", wc_verdict_label(v));
+	if (t->known)
+		fprintf(f, ": %+.3f s", t->diff_s);
+	if (t->known && t->has_interval)
+		fprintf(f, ", 95 %% interval %+.3f to %+.3f s", t->lo_s, t->hi_s);
+	if (t->known)
+		fprintf(f, "; %zu and %zu runs", t->n, t->base_n);
+	fprintf(f, "\">%s</td>",
+		(unsigned)v < sizeof(word) / sizeof(word[0]) ? word[v] : "?");
+}
+
 /* The summary's differences: a row per group of runs (a capture when it
  * ran once), its parts, and what the noise rule says. */
 static void differences(FILE *f, const struct wc_html_page *pg)
@@ -114,10 +138,17 @@ static void differences(FILE *f, const struct wc_html_page *pg)
 		fputs("Each group against the fastest group on the same disk, "
 		      "with the same workload and scale (its comparable set): "
 		      "the column <i>against</i> numbers it.", f);
-	table_head(f, pg->plot, "</p>\n<table>\n<tr><th>#</th>"
+	fputs("  Verdicts, on the main device's busy time and on the wall "
+	      "clock (Welch's t-test, 95 %): <i>real</i>, the difference "
+	      "exceeds the noise; <i>noise</i>, it is within the noise; "
+	      "<i>too few runs</i> to tell.  A verdict's title gives the "
+	      "difference and its interval.", f);
+	/* The verdicts beside the names, where a wide table of parts does
+	 * not push them out of sight; the parts scroll inside their box. */
+	table_head(f, pg->plot, "</p>\n<div class=\"wide\"><table>\n<tr><th>#</th>"
 		   "<th class=\"l\">captures</th><th>disk</th><th>runs</th>"
-		   "<th>against</th><th>wall</th>",
-		   "<th class=\"l\">noise</th></tr>\n");
+		   "<th>against</th><th class=\"l\">device verdict</th>"
+		   "<th class=\"l\">wall verdict</th><th>wall</th>", "</tr>\n");
 	for (g = 0; g < s->ngroups; g++) {
 		const struct wc_sum_group *gr = &s->groups[g];
 
@@ -131,17 +162,18 @@ static void differences(FILE *f, const struct wc_html_page *pg)
 		wc_escape_html(f, gr->disk_model[0] ? gr->disk_model : "-");
 		fprintf(f, "</td><td>%zu</td><td>#%zu%s</td>", gr->n,
 			gr->base + 1, gr->cross_disk ? " (another disk)" : "");
+		if (gr->verdict == WC_VERDICT_BASELINE) {
+			fputs("<td class=\"l\" colspan=\"2\">baseline</td>", f);
+		} else {
+			cell_verdict(f, gr->verdict, &gr->test[WC_MEAS_BUSY]);
+			cell_verdict(f, gr->wall_verdict, &gr->test[WC_MEAS_WALL]);
+		}
 		cell_diff(f, gr->diff.wall_ns);
 		for (k = 0; k < WC_NPARTS; k++)
 			cell_diff(f, gr->diff.part_ns[k]);
-		if (gr->verdict == WC_VERDICT_BASELINE)
-			fputs("<td class=\"l\">baseline</td></tr>\n", f);
-		else
-			fprintf(f, "<td class=\"l\">device: %s; wall: %s"
-				"</td></tr>\n", wc_verdict_label(gr->verdict),
-				wc_verdict_label(gr->wall_verdict));
+		fputs("</tr>\n", f);
 	}
-	fputs("</table>\n", f);
+	fputs("</table></div>\n", f);
 }
 
 static void head(FILE *f, const struct wc_html_page *pg)
