@@ -2,9 +2,10 @@
  * check_diskmodel.c - unit tests of analyze/lib/diskmodel.c: the seek
  * curve's end points and mean, rotational latency from the clock, zoned
  * media rates, the write cache (fill, destage when full, when idle and on
- * flush, in elevator order), FUA and write-through, command queueing
- * (shortest positioning first, the age limit, the drain around a SATA
- * flush), destage rows partitioning busy time, parameter files.
+ * flush, in elevator order and rotational order), FUA and write-through,
+ * command queueing (shortest positioning first, the age limit, the drain
+ * around a SATA flush), destage rows partitioning busy time, parameter
+ * files.
  */
 #include <check.h>
 #include <math.h>
@@ -209,6 +210,7 @@ START_TEST(destage_elevator_order)
 
 	plain_params(&p);
 	p.idle_destage_ms = 0;
+	p.destage_window = 1;	/* pure C-LOOK */
 	d = open_disk(&p, 1 * GB / 512 * 512);
 	/* the head goes to sector 400000 (a read) */
 	wc_disk_serve(d, WC_DISK_READ, 400000ull * 512, 4096, false, GB, &c);
@@ -230,6 +232,62 @@ START_TEST(destage_elevator_order)
 	wc_disk_serve(d, WC_DISK_WRITE, 500008ull * 512, 4096, true, c.end_ns, &c);
 	ck_assert_uint_gt(c.position_ns, 0);
 	wc_disk_free(d);
+}
+END_TEST
+
+/* The flush of a cache of 1,024 scattered 4 KiB writes, destaged with a
+ * window of n: the flush's destage time, and the rows' positioning. */
+static uint64_t scattered_flush_ns(enum wc_disk_kind kind, uint64_t n,
+				   uint64_t *rows_pos)
+{
+	struct wc_disk_params p;
+	struct wc_disk *d;
+	struct wc_disk_cost c;
+	const struct wc_disk_cost *rows;
+	uint64_t x = 12345, t = GB;
+	size_t nrows;
+
+	plain_params(&p);
+	p.model = kind;
+	p.idle_destage_ms = 0;
+	p.destage_window = n;
+	d = open_disk(&p, 100 * GB / 512 * 512);
+	for (int i = 0; i < 1024; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		wc_disk_serve(d, WC_DISK_WRITE, (x >> 20) % (100 * GB / 4096) * 4096,
+			      4096, false, t, &c);
+		t = c.end_ns;
+	}
+	wc_disk_serve(d, WC_DISK_FLUSH, 0, 0, false, t, &c);
+	check_sum(&c);
+	ck_assert_uint_eq(c.dirty_bytes, 0);
+	nrows = wc_disk_destaged(d, &rows);
+	*rows_pos = 0;
+	for (size_t i = 0; i < nrows; i++)
+		*rows_pos += rows[i].position_ns;
+	wc_disk_free(d);
+	return c.destage_ns;
+}
+
+START_TEST(destage_rotational_order)
+{
+	uint64_t clook, rpo, pos1, pos32, a, b;
+
+	/* Of the next 32 ranges, the one the head reaches first: on a
+	 * scattered cache that saves much of each rotational latency (half
+	 * a revolution, 4.17 ms, on average in C-LOOK order).  Measured
+	 * here: 3.20 s against 5.43 s. */
+	clook = scattered_flush_ns(WC_DISK_HDD, 1, &pos1);
+	rpo = scattered_flush_ns(WC_DISK_HDD, 32, &pos32);
+	ck_assert_uint_lt(pos32, pos1);
+	ck_assert_msg(rpo < clook * 7 / 10, "window 32: %llu ns, C-LOOK %llu ns",
+		      (unsigned long long)rpo, (unsigned long long)clook);
+	/* An ssd's positioning is the same for every range: the window
+	 * changes nothing. */
+	a = scattered_flush_ns(WC_DISK_SSD, 1, &pos1);
+	b = scattered_flush_ns(WC_DISK_SSD, 32, &pos32);
+	ck_assert_uint_eq(a, b);
+	ck_assert_uint_eq(pos1, pos32);
 }
 END_TEST
 
@@ -729,6 +787,7 @@ static Suite *diskmodel_suite(void)
 	tcase_add_test(tc, zones);
 	tcase_add_test(tc, cache_fill_and_destage_when_full);
 	tcase_add_test(tc, destage_elevator_order);
+	tcase_add_test(tc, destage_rotational_order);
 	tcase_add_test(tc, destage_when_idle);
 	tcase_add_test(tc, flush_and_plp);
 	tcase_add_test(tc, fua_and_write_through);

@@ -36,13 +36,19 @@
  * that fits is taken at interface_mbs (cache hit, no positioning); dirty
  * ranges are kept sorted and merged.  The destage policy (each destaged
  * range is one media write with its own seek, rotation and transfer, and
- * one row of its own, op WC_DISK_DESTAGE; see "Destage rows" below):
- *  - when a write does not fit: enough of it, in elevator order (C-LOOK
- *    from the head's position upward, then from the lowest sector), and the
- *    write waits for it (its destage_ns; the rows' cause_seq is its seq);
+ * one row of its own, op WC_DISK_DESTAGE; see "Destage rows" below) picks
+ * each range as a drive's rotational position ordering does: of the next
+ * destage_window ranges in elevator order (C-LOOK: from the head's
+ * position upward, then from the lowest sector), the one with the
+ * shortest positioning time from where the head is when it would start,
+ * the first in elevator order among equals (so an ssd, whose positioning
+ * is the same for every range, and destage_window 1 destage in pure
+ * C-LOOK order).  It destages:
+ *  - when a write does not fit: enough of it, and the write waits for it
+ *    (its destage_ns; the rows' cause_seq is its seq);
  *  - when idle: once idle_destage_ms have passed since the last command
- *    ended with no command waiting, the disk destages range after range in
- *    elevator order (cause_seq 0); a command arriving meanwhile starts when
+ *    ended with no command waiting, the disk destages range after range
+ *    (cause_seq 0); a command arriving meanwhile starts when
  *    the range being written ends (it waited in the queue, start_ns);
  *  - on a flush: all of it, and the flush waits (its destage_ns, the rows'
  *    cause_seq is its seq).  With plp = 1 (power-loss protection) the cache
@@ -167,6 +173,7 @@
 #define WC_DISK_MAX_EXTENTS 8192
 #define WC_DISK_MAX_PENDING 1024
 #define WC_DISK_MAX_QUEUE 256
+#define WC_DISK_MAX_DESTAGE_WINDOW 256
 
 enum wc_disk_kind { WC_DISK_HDD, WC_DISK_SSD };
 
@@ -190,6 +197,8 @@ struct wc_disk_params {
 	uint64_t queue_depth;		/* 1 .. WC_DISK_MAX_QUEUE; 1: none */
 	double queue_age_ms;		/* the age limit; 0: none */
 	bool flush_queued;		/* NVMe: a flush is a queued command */
+	uint64_t destage_window;	/* 1 .. WC_DISK_MAX_DESTAGE_WINDOW;
+					 * 1 (the default): pure C-LOOK */
 };
 
 /* WC_DISK_DESTAGE is no command: a ledger row of a range written from the
