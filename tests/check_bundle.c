@@ -658,7 +658,7 @@ static Suite *bundle_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 60);
+	wc_check_timeout(tc, 60);
 	tcase_add_test(tc, test_files_without_gnuplot);
 	tcase_add_test(tc, test_timeline_adds_up);
 	tcase_add_test(tc, test_scatter_and_latency);

@@ -193,7 +193,7 @@ static Suite *datacache_suite(void)
 	Suite *s = suite_create("datacache");
 	TCase *tc = tcase_create("core");
 
-	tcase_set_timeout(tc, 60);
+	wc_check_timeout(tc, 60);
 	tcase_add_test(tc, random_against_model);
 	tcase_add_test(tc, edges);
 	tcase_add_test(tc, full_cache_flush);

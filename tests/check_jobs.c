@@ -116,7 +116,7 @@ static Suite *jobs_suite(void)
 	Suite *s = suite_create("jobs");
 	TCase *tc = tcase_create("jobs");
 
-	tcase_set_timeout(tc, 60);
+	wc_check_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_threads_change_nothing, 0, 4);
 	tcase_add_test(tc, test_options_reach_threads);
 	tcase_add_test(tc, test_cpus);

@@ -162,7 +162,7 @@ static Suite *prioq_suite(void)
 	Suite *s = suite_create("prioq");
 	TCase *tc = tcase_create("heap");
 
-	tcase_set_timeout(tc, 30);
+	wc_check_timeout(tc, 30);
 	tcase_add_loop_test(tc, test_matches_model, 0, 4);
 	tcase_add_test(tc, test_equal_keys_first_in_first_out);
 	tcase_add_test(tc, test_replace_on_empty_puts);

@@ -379,7 +379,7 @@ static Suite *series_suite(void)
 	Suite *s = suite_create("series");
 	TCase *tc = tcase_create("core");
 
-	tcase_set_timeout(tc, 60);
+	wc_check_timeout(tc, 60);
 	tcase_add_test(tc, test_empty);
 	tcase_add_test(tc, test_one_request);
 	tcase_add_test(tc, test_conservation_across_merges);

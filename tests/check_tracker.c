@@ -740,7 +740,7 @@ static Suite *tracker_suite(void)
 	Suite *s = suite_create("tracker");
 	TCase *tc = tcase_create("core");
 
-	tcase_set_timeout(tc, 60);
+	wc_check_timeout(tc, 60);
 	tcase_add_test(tc, test_merge);
 	tcase_add_test(tc, test_flush_pairs_in_order);
 	tcase_add_test(tc, test_flush_cause);
