@@ -7,14 +7,15 @@
 # Variables set by wcanalyze: out, title, datafile (heatmap-latency.dat:
 # a block a category of hcats, cells t0 t1 lat0 lat1 requests), bandfile
 # (heatmap-band.dat: the same blocks, t0 t1 mid requests p50 p90 p99),
-# hcats (categories with latencies, in block order), xmax (s), cmax (the
-# largest cell), height (pixels).
+# hcats (categories with latencies, in block order), ylo and yhi (the
+# latency span of each, ms), xmin and xmax (s: the columns' span, the
+# first may begin before 0), cmax (the largest cell), height (pixels).
 do for [fmt in formats] {
 	eval outcmd(fmt, 1200, height)
 	set lmargin 12
 	set rmargin 14
 	set multiplot layout words(hcats), 1 title title
-	set xrange [0:xmax]
+	set xrange [xmin:xmax]
 	set logscale y 10
 	set format y "%g"
 	set logscale cb 10
@@ -30,6 +31,7 @@ do for [fmt in formats] {
 		k = word(hcats, i) + 0
 		set xlabel (i == words(hcats) ? "completion time since the capture started (s)" : "")
 		set ylabel cname(k) . ": D2C (ms)"
+		set yrange [word(ylo, i) + 0:word(yhi, i) + 0]
 		plot datafile index (i - 1) using (($1 + $2) / 2):(sqrt($3 * $4)):1:2:3:4:5 \
 			with boxxyerror lc palette notitle, \
 		     bandfile index (i - 1) using 1:5:($2 - $1):(0) with vectors nohead \

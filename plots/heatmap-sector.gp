@@ -3,15 +3,16 @@
 # how much of it, where the scatter only says whether.
 #
 # Variables set by wcanalyze: out, title, datafile (heatmap-sector.dat:
-# cells t0 t1 sector0 sector1 requests), xmax (s), ymax (sectors), cmax
-# (the largest cell).
+# cells t0 t1 sector0 sector1 requests), xmin and xmax (s: the columns'
+# span, the first may begin before 0), ymax (sectors), cmax (the largest
+# cell).
 do for [fmt in formats] {
 	eval outcmd(fmt, 1200, 680)
 	set title title
 	set xlabel "dispatch time since the capture started (s)"
 	set ylabel "sector (512-byte units)"
 	if (ymax >= 1e6) { set format y "%.1s%c" } else { set format y "%.0f" }
-	set xrange [0:xmax]
+	set xrange [xmin:xmax]
 	set yrange [0:ymax]
 	set logscale cb 10
 	set cbrange [1:(cmax > 1 ? cmax : 2)]

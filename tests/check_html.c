@@ -93,6 +93,7 @@ static void setup(void)
 
 	strcpy(charts[0].dir, "_img_src_x");
 	charts[0].drawn[WC_CHART_SCATTER] = true;
+	charts[0].nosvg[WC_CHART_SCATTER] = "too many points for a browser";
 	charts[0].drawn[WC_CHART_LATENCY] = true;
 	charts[0].svg[WC_CHART_LATENCY] = true;
 	charts[0].why[WC_CHART_PHASES] = "an <empty> window";

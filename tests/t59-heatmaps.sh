@@ -7,7 +7,8 @@
 # with the next C FN of the main device) are as many, and their p50, p90
 # and p99 (the ceil(p * n / 100)-th fastest) lie in the bin whose top the
 # band gives.  The sample has flush stalls: a column holds flushes of a
-# few ms and one of hundreds.
+# few ms and one of hundreds.  A second sample has a category whose only
+# column begins before the capture's first event: its panel must draw.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -16,7 +17,9 @@ SAMPLE=$TOP/samples/loop-ext4-cache-on-barrier-on-run1.tar.xz
 CAP=loop-ext4-cache-on-barrier-on-run1
 export WCANALYZE_PLOTS=$TOP/plots
 cd "$TMP"
-"$WCANALYZE" -o out "$SAMPLE" >/dev/null 2>err.txt || fail "bundle: $(cat err.txt)"
+EARLY=$TOP/samples/hdd7200-ext3-cache-on-barrier-off-run2.tar.xz
+"$WCANALYZE" -o out "$SAMPLE" "$EARLY" >/dev/null 2>err.txt || fail "bundle: $(cat err.txt)"
+[[ ! -e out/gnuplot.log ]] || fail "gnuplot complained: $(head -5 out/gnuplot.log)"
 
 # "WIDTH HEIGHT WARM": WARM counts pixels of the heat palette (red well
 # above blue: yellow to dark red) left of x = 1000, where the colour box

@@ -3,6 +3,7 @@
  * chart.h and docs/bundle.md).
  */
 #include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -468,31 +469,54 @@ static int fig_script(struct wc_chart_capture *c, enum wc_chart k, FILE *vars,
 	return 0;
 }
 
-/* The categories with a heat map's cells, as a gnuplot word list. */
-static void heat_cats(char *buf, size_t size, const struct wc_figdata *fd)
+/* The categories with a heat map's cells, and the latency axis of each
+ * (its cells' span, at least two decades about their middle, so that a
+ * panel of one bin still has tics), as gnuplot word lists. */
+static void heat_cats(FILE *v, const struct wc_figdata *fd)
 {
-	size_t len = 0;
-	int k;
+	static const char *const list[3] = { "hcats", "ylo", "yhi" };
+	int k, l, n;
 
-	buf[0] = '\0';
-	for (k = 0; k < WC_NCAT; k++)
-		if (fd->nlat_cells[k])
-			len += (size_t)snprintf(buf + len, size - len, "%s%d",
-						len ? " " : "", k);
+	for (l = 0; l < 3; l++) {
+		fprintf(v, "%s = \"", list[l]);
+		for (k = 0, n = 0; k < WC_NCAT; k++) {
+			double lo = fd->lat_lo[k], hi = fd->lat_hi[k], mid;
+
+			if (!fd->nlat_cells[k])
+				continue;
+			mid = sqrt(lo * hi);
+			if (hi < 100 * lo) {
+				lo = lo < mid / 10 ? lo : mid / 10;
+				hi = hi > mid * 10 ? hi : mid * 10;
+			}
+			if (n++)
+				fputs(" ", v);
+			if (l == 0)
+				fprintf(v, "%d", k);
+			else
+				fprintf(v, "%.6g", l == 1 ? lo : hi);
+		}
+		fputs("\"\n", v);
+	}
 }
 
-/* The heat maps' figures; xmax as the other figures of time have it. */
+/* The heat maps' figures: time across from 0 to xmax, as the other
+ * figures of time, widened to the columns' span (aligned on the trace
+ * clock, the first may begin before 0): a panel whose cells all fell
+ * outside gnuplot's x range would fail its plot. */
 static int heat_figures(struct wc_chart_capture *c, const char *name,
 			const struct wc_figdata *fd, double xmax,
 			struct wc_plot *p, struct wc_outdir *d,
 			struct wc_err *err)
 {
-	char hcats[64], *buf = NULL;
+	double xmin = fd->heat_from_s < 0 ? fd->heat_from_s : 0;
+	char *buf = NULL;
 	size_t blen, npanels = 0;
 	FILE *v;
 	int k;
 
-	heat_cats(hcats, sizeof(hcats), fd);
+	if (fd->heat_to_s > xmax)
+		xmax = fd->heat_to_s;
 	for (k = 0; k < WC_NCAT; k++)
 		npanels += fd->nlat_cells[k] != 0;
 	if (!npanels) {
@@ -504,10 +528,11 @@ static int heat_figures(struct wc_chart_capture *c, const char *name,
 			     &buf, &blen);
 		if (!v)
 			return nomem(err);
-		fprintf(v, "datafile = \"heatmap-latency.dat\"\n"
-			"bandfile = \"heatmap-band.dat\"\nhcats = \"%s\"\n"
-			"xmax = %.9g\ncmax = %u\nheight = %d\n", hcats, xmax,
+		fprintf(v, "formats = \"png\"\ndatafile = \"heatmap-latency.dat\"\n"
+			"bandfile = \"heatmap-band.dat\"\nxmin = %.9g\n"
+			"xmax = %.9g\ncmax = %u\nheight = %d\n", xmin, xmax,
 			fd->lat_max, c->height[WC_CHART_HEAT_LATENCY]);
+		heat_cats(v, fd);
 		if (fig_script(c, WC_CHART_HEAT_LATENCY, v, &buf, p, d, err) < 0)
 			return -1;
 	}
@@ -518,8 +543,9 @@ static int heat_figures(struct wc_chart_capture *c, const char *name,
 			     "time", &buf, &blen);
 		if (!v)
 			return nomem(err);
-		fprintf(v, "datafile = \"heatmap-sector.dat\"\nxmax = %.9g\n"
-			"ymax = %.0f\ncmax = %u\n", xmax, fd->sec_top, fd->sec_max);
+		fprintf(v, "formats = \"png\"\ndatafile = \"heatmap-sector.dat\"\n"
+			"xmin = %.9g\nxmax = %.9g\nymax = %.0f\ncmax = %u\n",
+			xmin, xmax, fd->sec_top, fd->sec_max);
 		if (fig_script(c, WC_CHART_HEAT_SECTOR, v, &buf, p, d, err) < 0)
 			return -1;
 	}
@@ -564,6 +590,13 @@ int wc_chart_capture(struct wc_chart_capture *c, const struct wc_sum_capture *sc
 	c->scatter_requests = fd->scatter_requests;
 	c->points = fd->points;
 	c->svg[WC_CHART_SCATTER] = c->points <= WC_CHART_SVG_MAX_POINTS;
+	if (!c->svg[WC_CHART_SCATTER])
+		c->nosvg[WC_CHART_SCATTER] = "too many points for a browser";
+	/* A heat map's SVG is a box a cell and a colour box of hundreds a
+	 * panel: 100 to 200 KB a capture that the PNG shows as well. */
+	c->svg[WC_CHART_HEAT_LATENCY] = c->svg[WC_CHART_HEAT_SECTOR] = false;
+	c->nosvg[WC_CHART_HEAT_LATENCY] = c->nosvg[WC_CHART_HEAT_SECTOR] =
+		"PNG only, to keep the bundle small";
 
 	scats[0] = '\0';
 	for (k = 0; k < WC_NCAT; k++)

@@ -90,6 +90,7 @@ struct wc_chart_capture {
 	bool drawn[WC_NCHARTS];             /* data and script written */
 	const char *why[WC_NCHARTS];        /* why not, when not */
 	bool svg[WC_NCHARTS];               /* the figure has an SVG */
+	const char *nosvg[WC_NCHARTS];      /* why not, when not */
 	int height[WC_NCHARTS];             /* 0: wc_chart_info()'s */
 	uint64_t scatter_requests, points;
 	struct wc_fig_point *curve;         /* total MB/s over time */

@@ -236,6 +236,10 @@ static int heat_latency(struct wc_figdata *fd, const struct wc_series *s,
 	size_t nc = wc_series_heat_ncols(s), j, i, ncells, nband;
 	int k;
 
+	if (nc) {
+		fd->heat_from_s = heat_t(s, 0, start_ns);
+		fd->heat_to_s = heat_t(s, nc, start_ns);
+	}
 	for (k = 0; k < WC_NCAT; k++) {
 		ncells = nband = 0;
 		for (j = 0; j < nc; j++) {
@@ -272,6 +276,10 @@ static int heat_latency(struct wc_figdata *fd, const struct wc_series *s,
 				cell->n = c;
 				if (c > fd->lat_max)
 					fd->lat_max = c;
+				if (fd->lat_lo[k] == 0 || cell->y0 < fd->lat_lo[k])
+					fd->lat_lo[k] = cell->y0;
+				if (cell->y1 > fd->lat_hi[k])
+					fd->lat_hi[k] = cell->y1;
 				n += c;
 			}
 			if (n) {

@@ -141,8 +141,10 @@ struct wc_figdata {
 
 	/* the heat maps */
 	double heat_s;                        /* a column's width */
+	double heat_from_s, heat_to_s;        /* the columns' span (0 0: none) */
 	struct wc_fig_cell *lat_cells[WC_NCAT];
 	size_t nlat_cells[WC_NCAT];
+	double lat_lo[WC_NCAT], lat_hi[WC_NCAT];   /* its cells' span, ms */
 	uint32_t lat_max;                     /* the largest cell count */
 	struct wc_fig_band *band[WC_NCAT];
 	size_t nband[WC_NCAT];

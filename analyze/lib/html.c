@@ -19,11 +19,12 @@ static void swatch(FILE *f, const char *color)
 		fprintf(f, "<span class=\"sw\" style=\"background:%s\"></span>", color);
 }
 
+/* A figure; nosvg says why it has no SVG (NULL: it has one). */
 static void figure(FILE *f, const char *dir, const struct wc_chart_info *fi,
-		   int height, const char *alt, bool svg)
+		   int height, const char *alt, const char *nosvg)
 {
 	char pre[WC_OUTDIR_NAME_MAX + 24];
-	const char *big = svg ? "svg" : "png";
+	const char *big = nosvg ? "png" : "svg";
 
 	snprintf(pre, sizeof(pre), "%s%s", dir ? dir : "", dir ? "/" : "");
 	/* The image is there even when gnuplot was not: render.sh then
@@ -37,10 +38,13 @@ static void figure(FILE *f, const char *dir, const struct wc_chart_info *fi,
 	fputs("<figcaption>", f);
 	wc_escape_html(f, fi->caption);
 	fputs(" (", f);
-	if (svg)
+	if (!nosvg) {
 		fprintf(f, "<a href=\"%s%s.svg\">SVG</a>, ", pre, fi->name);
-	else
-		fputs("no SVG: too many points for a browser, ", f);
+	} else {
+		fputs("no SVG: ", f);
+		wc_escape_html(f, nosvg);
+		fputs(", ", f);
+	}
 	fprintf(f, "<a href=\"%s%s.gp\">gnuplot script</a>)</figcaption>\n"
 		"</figure>\n", pre, fi->name);
 }
@@ -321,7 +325,8 @@ static void capture(FILE *f, const struct wc_html_page *pg, size_t i)
 
 		snprintf(alt, sizeof(alt), "%s: %s", m->name, fi->caption);
 		if (c->drawn[k]) {
-			figure(f, c->dir, fi, c->height[k], alt, c->svg[k]);
+			figure(f, c->dir, fi, c->height[k], alt, c->svg[k] ? NULL :
+			       c->nosvg[k] ? c->nosvg[k] : "PNG only");
 		} else {
 			fputs("<p>No figure: ", f);
 			wc_escape_html(f, fi->caption);
@@ -353,7 +358,7 @@ int wc_html_write(FILE *f, const struct wc_html_page *pg, struct wc_err *err)
 				wc_chart_cmp_info((enum wc_cmp)k, pg->sum);
 
 			if (pg->across[k])
-				figure(f, NULL, &fi, 0, fi.caption, true);
+				figure(f, NULL, &fi, 0, fi.caption, NULL);
 		}
 	}
 	summary_table(f, pg);
