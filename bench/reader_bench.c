@@ -14,32 +14,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "decode.h"
 #include "dump.h"
 #include "encode.h"
 #include "input.h"
 
 #define FIXTURE "tests/fixtures/reader/ext4/loop1.blktrace."
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static long maxrss_kb(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_maxrss;
-}
 
 struct rec {
 	struct wc_event ev;
@@ -205,14 +188,14 @@ int main(int argc, char **argv)
 	if (make(argv[optind], 0, n / 2) < 0 || make(argv[optind], 1, n - n / 2) < 0)
 		return 1;
 	snprintf(base, sizeof(base), "%s/bench", argv[optind]);
-	rss0 = maxrss_kb();
+	rss0 = bench_maxrss_kib();
 	for (pass = 0; pass < 2; pass++) {
-		t0 = now();
+		t0 = bench_now();
 		if (run(base, pass, &events) < 0)
 			return 1;
 		printf("reader_bench: %-6s %lu events in %.2f s: %.2f M events/s, peak RSS %ld KiB (before: %ld KiB)\n",
-		       pass ? "dump" : "decode", events, now() - t0,
-		       (double)events / (now() - t0) / 1e6, maxrss_kb(), rss0);
+		       pass ? "dump" : "decode", events, bench_now() - t0,
+		       (double)events / (bench_now() - t0) / 1e6, bench_maxrss_kib(), rss0);
 	}
 	if (!keep) {
 		snprintf(base, sizeof(base), "%s/bench.blktrace.0", argv[optind]);

@@ -2,25 +2,28 @@
  * replay_bench - how fast the what-if replay goes, and that its memory
  * stays flat.
  *
- *   replay_bench [-n REQUESTS] [-d DISK]... CAPTURE
+ *   replay_bench [-n REQUESTS] [-r RUNS] [-d DISK]... CAPTURE
  *
  * Reads the main device's requests of CAPTURE (a sample archive; its
  * destination is capture.conf's) once into memory, then hands them to
  * the replay (replay.h) again and again, each copy shifted in time past
  * the one before, until REQUESTS (default 4,000,000) have been replayed,
  * through each disk model DISK (capture/disks/hdd7200 and ssd by
- * default), with its write cache as the file says and then off.  Prints requests per second of the replay alone (its source
- * is the array, no input and no tracker), of wall and of CPU time (the
- * machine may be shared), and the peak resident memory.
+ * default), with its write cache as the file says and then off.  Each
+ * of those runs RUNS times (default 1) and the least CPU time counts
+ * (bench.h).  Prints requests per second of the replay alone (its
+ * source is the array, no input and no tracker), of wall and of CPU
+ * time, the peak resident memory, and a digest of every replayed
+ * request's times and place: two builds that print the same digest
+ * replayed to the same nanosecond.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "analysis.h"
+#include "bench.h"
 #include "input.h"
 #include "replay.h"
 #include "tracker.h"
@@ -35,30 +38,6 @@ struct feed {
 	const struct reqs *r;
 	uint64_t left, pos, round;
 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static double cpu(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static long maxrss_kb(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_maxrss;
-}
 
 static int input_batch(void *ctx, const struct wc_event **evs, size_t *n,
 		       struct wc_err *err)
@@ -99,6 +78,7 @@ int main(int argc, char **argv)
 	const char *disks[8] = { "capture/disks/hdd7200", "capture/disks/ssd" };
 	size_t ndisks = 0, k;
 	uint64_t n = 4000000;
+	unsigned runs = 1;
 	struct wc_analysis *a = NULL;
 	struct wc_tracker *tr = NULL;
 	struct wc_input *in = NULL;
@@ -109,15 +89,17 @@ int main(int argc, char **argv)
 	uint32_t dev;
 	int c;
 
-	while ((c = getopt(argc, argv, "n:d:")) != -1) {
+	while ((c = getopt(argc, argv, "n:r:d:")) != -1) {
 		if (c == 'n')
 			n = strtoull(optarg, NULL, 10);
+		else if (c == 'r')
+			runs = (unsigned)strtoul(optarg, NULL, 10);
 		else if (c == 'd' && ndisks < 8)
 			disks[ndisks++] = optarg;
 		else
 			goto usage;
 	}
-	if (optind + 1 != argc || n == 0)
+	if (optind + 1 != argc || n == 0 || runs == 0)
 		goto usage;
 	if (ndisks == 0)
 		ndisks = 2;
@@ -154,11 +136,10 @@ int main(int argc, char **argv)
 	       argv[optind], (unsigned long long)n);
 
 	for (k = 0; k < 2 * ndisks; k++) {
-		struct feed f = { &r, n, 0, 0 };
 		struct wc_replay_conf conf;
-		struct wc_replay *rp = NULL;
-		uint64_t got = 0;
-		double t0, t, c0, ct;
+		double bt = 0, bct = 0;
+		uint64_t got = 0, h = 0, out_of_order = 0;
+		unsigned run;
 
 		wc_replay_conf_init(&conf);
 		conf.device = dev;
@@ -172,30 +153,51 @@ int main(int argc, char **argv)
 		 * media, the queue's picks at work */
 		if (k % 2)
 			conf.disk.write_cache = false;
-		if (wc_replay_open(&rp, &conf, feed_next, &f, &err) < 0) {
-			fprintf(stderr, "replay_bench: %s: %s\n", disks[k / 2], err.msg);
-			return 1;
+		for (run = 0; run < runs; run++) {
+			struct feed f = { &r, n, 0, 0 };
+			struct wc_replay *rp = NULL;
+			double t0, t, c0, ct;
+
+			if (wc_replay_open(&rp, &conf, feed_next, &f, &err) < 0) {
+				fprintf(stderr, "replay_bench: %s: %s\n", disks[k / 2],
+					err.msg);
+				return 1;
+			}
+			got = 0;
+			h = BENCH_DIGEST_INIT;
+			t0 = bench_now();
+			c0 = bench_cpu();
+			while (wc_replay_next(rp, &rq, &err) > 0) {
+				h = bench_digest(h, rq.sector);
+				h = bench_digest(h, rq.q_time);
+				h = bench_digest(h, rq.d_time);
+				h = bench_digest(h, rq.c_time);
+				h = bench_digest(h, (uint64_t)rq.device << 32 | rq.depth);
+				got++;
+			}
+			t = bench_now() - t0;
+			ct = bench_cpu() - c0;
+			if (run == 0 || ct < bct) {
+				bct = ct;
+				bt = t;
+			}
+			out_of_order = wc_replay_stats(rp)->late +
+				wc_replay_stats(rp)->forced;
+			wc_replay_free(rp);
 		}
-		t0 = now();
-		c0 = cpu();
-		while (wc_replay_next(rp, &rq, &err) > 0)
-			got++;
-		t = now() - t0;
-		ct = cpu() - c0;
-		printf("replay: %s cache %s: %llu requests in %.3f s (cpu %.3f s): "
-		       "%.2f M requests/s, %.2f M a CPU second, peak RSS %ld KiB, "
-		       "%llu taken out of order\n", disks[k / 2],
-		       conf.disk.write_cache ? "on" : "off", (unsigned long long)got,
-		       t, ct, (double)got / t / 1e6, (double)got / ct / 1e6,
-		       maxrss_kb(),
-		       (unsigned long long)(wc_replay_stats(rp)->late +
-					    wc_replay_stats(rp)->forced));
-		wc_replay_free(rp);
+		printf("replay: %s cache %s: %llu requests in %.3f s (cpu %.3f s, "
+		       "least of %u): %.2f M requests/s, %.2f M a CPU second, "
+		       "peak RSS %ld KiB, %llu taken out of order, digest %016llx\n",
+		       disks[k / 2], conf.disk.write_cache ? "on" : "off",
+		       (unsigned long long)got, bt, bct, runs,
+		       (double)got / bt / 1e6, (double)got / bct / 1e6,
+		       bench_maxrss_kib(), (unsigned long long)out_of_order,
+		       (unsigned long long)h);
 	}
 	free(r.rq);
 	wc_analysis_free(a);
 	return 0;
 usage:
-	fprintf(stderr, "usage: replay_bench [-n REQUESTS] [-d DISK]... CAPTURE\n");
+	fprintf(stderr, "usage: replay_bench [-n REQUESTS] [-r RUNS] [-d DISK]... CAPTURE\n");
 	return 2;
 }

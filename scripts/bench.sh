@@ -341,7 +341,7 @@ done
 
 # --- the what-if replay alone: a sample's requests through the model -----
 # (target: 1 M requests a second; docs/what-if.md)
-"$BUILD/bench/replay_bench" -n "${BENCH_REPLAY_REQUESTS:-4000000}" \
+"$BUILD/bench/replay_bench" -n "${BENCH_REPLAY_REQUESTS:-4000000}" -r "$repeat" \
 	samples/hdd7200-ext4-cache-on-barrier-on-run2.tar.xz | sed 's/^/bench: /'
 
 echo
