@@ -1,6 +1,7 @@
 /*
  * check_diskmodel.c - unit tests of analyze/lib/diskmodel.c: the seek
- * curve's end points and mean, rotational latency from the clock, zoned
+ * curve's end points and mean, rotational latency from the clock (the
+ * platter's angle exactly fmod()'s), zoned
  * media rates, the write cache (fill, destage when full, when idle and on
  * flush, in elevator order and rotational order), FUA and write-through,
  * command queueing (shortest positioning first, the age limit, the drain
@@ -131,6 +132,54 @@ START_TEST(rotation_from_clock)
 	ck_assert(llabs((long long)c.rotation_ns - (long long)(rev / 2)) <= 2);
 	ck_assert_uint_lt(c.rotation_ns, rev);
 	wc_disk_free(d);
+}
+END_TEST
+
+/* The platter's angle is fmod()'s, to the bit, wherever the clock is:
+ * near every whole turn, at a trace's times and at the far end. */
+START_TEST(angle_is_fmod_exactly)
+{
+	static const double rpms[] = { 7200, 5400, 10000, 15000, 1, 100000, 7 };
+	struct wc_disk_params p;
+	struct wc_disk *d;
+	unsigned seed = 26;
+	size_t r;
+	int i, k;
+
+	for (r = 0; r < sizeof(rpms) / sizeof(rpms[0]); r++) {
+		double rev = 60.0 * 1e9 / rpms[r];
+
+		plain_params(&p);
+		p.rpm = rpms[r];
+		d = open_disk(&p, 1 * GB / 512 * 512);
+		for (i = 0; i < 20000; i++) {
+			uint64_t t;
+
+			switch (i % 4) {
+			case 0:		/* anywhere */
+				t = (uint64_t)rand_r(&seed) << 33 ^
+					(uint64_t)rand_r(&seed) << 11 ^
+					(uint64_t)rand_r(&seed);
+				break;
+			case 1:		/* a trace's first hours */
+				t = ((uint64_t)rand_r(&seed) << 16 ^
+				     (uint64_t)rand_r(&seed)) % (10000 * GB);
+				break;
+			default:	/* a ns or two off a whole turn */
+				k = rand_r(&seed) % 5 - 2;
+				t = (uint64_t)((double)(rand_r(&seed) % 100000000) * rev);
+				t = (uint64_t)((int64_t)t + k);
+				break;
+			}
+			ck_assert_msg(wc_disk_angle_at(d, t) ==
+				      fmod((double)t, rev) / rev,
+				      "rpm %g, t %llu", rpms[r], (unsigned long long)t);
+		}
+		ck_assert(wc_disk_angle_at(d, 0) == 0);
+		ck_assert(wc_disk_angle_at(d, UINT64_MAX) ==
+			  fmod((double)UINT64_MAX, rev) / rev);
+		wc_disk_free(d);
+	}
 }
 END_TEST
 
@@ -784,6 +833,7 @@ static Suite *diskmodel_suite(void)
 	tcase_add_test(tc, seek_curve);
 	tcase_add_test(tc, seek_params_rejected);
 	tcase_add_test(tc, rotation_from_clock);
+	tcase_add_test(tc, angle_is_fmod_exactly);
 	tcase_add_test(tc, zones);
 	tcase_add_test(tc, cache_fill_and_destage_when_full);
 	tcase_add_test(tc, destage_elevator_order);

@@ -13,6 +13,10 @@
 #define NS 1e9
 #define SECTOR 512u
 #define LINE_MAX_LEN 256
+#define NONE UINT32_MAX
+/* Seek times are remembered by distance up to this many cylinders (4 MiB
+ * of memo at most; a disk with more computes each). */
+#define SEEK_MEMO_MAX (1u << 20)
 
 struct extent {
 	uint64_t start, end;		/* sectors, [start, end) */
@@ -26,6 +30,7 @@ struct pend {
 	uint64_t s, e;			/* sectors, [s, e) */
 	uint64_t cyl;
 	double angle;			/* of its first sector, in turns */
+	uint32_t next;			/* the next in arrival order, or free */
 };
 
 struct wc_disk {
@@ -34,6 +39,11 @@ struct wc_disk {
 	double rev_ns;
 	double tracks;			/* tracks the image spans */
 	double seek_a, seek_b;		/* ns per sqrt(cylinder), per cylinder */
+	/* seek_memo[k]: 1 + the seek over k cylinders; 0: not yet worked
+	 * out (the scheduler prices 32 candidates a pick, each a distance
+	 * away; the curve's square root need not be taken again) */
+	uint32_t *seek_memo;
+	uint64_t overhead_ns, stream_ns, age_ns;	/* of p, in ns */
 	uint64_t cache_bytes;
 	uint64_t seq;
 	uint64_t busy_until;		/* end of the last command or destage */
@@ -41,6 +51,7 @@ struct wc_disk {
 	uint64_t idle_ns;		/* idle destage since the last command */
 	/* the head: where the last media access ended, and when */
 	uint64_t head_sector;
+	uint64_t head_cyl;		/* of head_sector; 0 while !head_valid */
 	uint64_t head_time;
 	bool head_valid;
 	/* read-ahead: the segment [ra_lo, ra_hi) and, while the head keeps
@@ -52,9 +63,12 @@ struct wc_disk {
 	struct extent *ext;
 	size_t next;
 	uint64_t dirty_sectors;
-	/* commands waiting, in arrival order */
+	/* commands waiting: a list in arrival order from pend_head (the
+	 * pick takes one from anywhere in the device's queue), the unused
+	 * slots on a list from pend_free */
 	struct pend *pend;
 	size_t npend;
+	uint32_t pend_head, pend_tail, pend_free;
 	uint64_t last_arrival;
 	/* destage rows since the last command was picked */
 	struct wc_disk_cost *rows;
@@ -296,6 +310,8 @@ out:
 
 /* ------------------------------------------------------------ geometry */
 
+static uint64_t ns_of(double x);
+
 int wc_disk_open(struct wc_disk **dp, const struct wc_disk_params *p,
 		 uint64_t capacity_bytes, struct wc_err *err)
 {
@@ -323,8 +339,15 @@ int wc_disk_open(struct wc_disk **dp, const struct wc_disk_params *p,
 	d->ext = calloc(WC_DISK_MAX_EXTENTS, sizeof(*d->ext));
 	d->pend = calloc(WC_DISK_MAX_PENDING, sizeof(*d->pend));
 	d->rows = calloc(WC_DISK_MAX_EXTENTS + 1, sizeof(*d->rows));
-	if (!d->ext || !d->pend || !d->rows)
+	if (p->model == WC_DISK_HDD && p->cylinders <= SEEK_MEMO_MAX)
+		d->seek_memo = calloc(p->cylinders, sizeof(*d->seek_memo));
+	if (!d->ext || !d->pend || !d->rows ||
+	    (p->model == WC_DISK_HDD && p->cylinders <= SEEK_MEMO_MAX &&
+	     !d->seek_memo))
 		goto free_disk;
+	for (uint32_t i = 0; i < WC_DISK_MAX_PENDING; i++)
+		d->pend[i].next = i + 1 < WC_DISK_MAX_PENDING ? i + 1 : NONE;
+	d->pend_head = d->pend_tail = NONE;
 	d->p = *p;
 	d->sectors = capacity_bytes / SECTOR;
 	d->rev_ns = 60.0 * NS / p->rpm;
@@ -338,6 +361,9 @@ int wc_disk_open(struct wc_disk **dp, const struct wc_disk_params *p,
 	if (d->seek_b < 0)
 		d->seek_b = 0;
 	d->cache_bytes = p->write_cache ? p->cache_kib * 1024 : 0;
+	d->overhead_ns = ns_of(p->overhead_us * 1000);
+	d->stream_ns = (uint64_t)(p->stream_window_us * 1000);
+	d->age_ns = ns_of(p->queue_age_ms * 1e6);
 	*dp = d;
 	return 0;
 free_disk:
@@ -353,6 +379,7 @@ void wc_disk_free(struct wc_disk *d)
 	free(d->ext);
 	free(d->pend);
 	free(d->rows);
+	free(d->seek_memo);
 	free(d);
 }
 
@@ -441,27 +468,79 @@ static void place(const struct wc_disk *d, uint64_t sector, uint64_t *cyl,
 	*angle = x - floor(x);
 }
 
+/* wc_disk_seek_ns(), remembered. */
+static uint64_t seek_of(struct wc_disk *d, uint64_t distance)
+{
+	uint64_t ns;
+
+	if (!d->seek_memo || distance >= d->p.cylinders)
+		return wc_disk_seek_ns(d, distance);
+	if (d->seek_memo[distance] != 0)
+		return d->seek_memo[distance] - 1;
+	ns = wc_disk_seek_ns(d, distance);
+	if (ns < UINT32_MAX)	/* at most seek_full_ms: always */
+		d->seek_memo[distance] = (uint32_t)(ns + 1);
+	return ns;
+}
+
+/* Cylinders between the head and cyl. */
+static uint64_t head_distance(const struct wc_disk *d, uint64_t cyl)
+{
+	return cyl > d->head_cyl ? cyl - d->head_cyl : d->head_cyl - cyl;
+}
+
+/* A media access to sector at time t needs no positioning: the head is
+ * still streaming from where the last one ended. */
+static bool streaming(const struct wc_disk *d, uint64_t sector, uint64_t t)
+{
+	return d->head_valid && sector == d->head_sector &&
+		t - d->head_time <= d->stream_ns;
+}
+
+/* fmod() is exact (its remainder x - n rev_ns, n the whole quotient,
+ * is always a double), so any way of finding that remainder gives the
+ * same bits; glibc's fmod() takes a step per bit of the quotient, a few
+ * hundred instructions at a trace's times.  Here: n = floor(x / rev_ns)
+ * is the whole quotient or one above it (the quotient is far below 2^53
+ * and rounded once, and a whole number is never rounded past), and
+ * fma() forms x - n rev_ns with one rounding, none when n is right; a
+ * negative remainder says n was one above. */
+double wc_disk_angle_at(const struct wc_disk *d, uint64_t t)
+{
+	double x = (double)t, n = floor(x / d->rev_ns);
+	double r = fma(-n, d->rev_ns, x);
+
+	if (r < 0)
+		r = fma(-(n - 1), d->rev_ns, x);
+	else if (r >= d->rev_ns)
+		r = fma(-(n + 1), d->rev_ns, x);
+	return r / d->rev_ns;
+}
+
+/* The wait at time t (the seek done) until angle comes under the head. */
+static uint64_t rotation(const struct wc_disk *d, uint64_t t, double angle)
+{
+	double head = wc_disk_angle_at(d, t);
+
+	return ns_of((angle - head - floor(angle - head)) * d->rev_ns);
+}
+
 /* Positioning for a media access at time t to sector (at cyl, angle): no
- * I/O, no change; what media() pays and what the scheduler compares. */
-static void locate(const struct wc_disk *d, uint64_t t, uint64_t sector,
+ * I/O; what media() pays.  The scheduler prices the same way in
+ * position_below(). */
+static void locate(struct wc_disk *d, uint64_t t, uint64_t sector,
 		   uint64_t cyl, double angle, bool is_read, uint64_t *seek,
 		   uint64_t *rot)
 {
-	uint64_t hcyl;
-	double head;
-
 	*seek = *rot = 0;
-	if (d->head_valid && sector == d->head_sector &&
-	    t - d->head_time <= (uint64_t)(d->p.stream_window_us * 1000))
-		return;		/* still streaming: no positioning */
+	if (streaming(d, sector, t))
+		return;
 	if (d->p.model != WC_DISK_HDD) {
 		*seek = ns_of((is_read ? d->p.read_us : d->p.write_us) * 1000);
 		return;
 	}
-	hcyl = d->head_valid ? wc_disk_cylinder(d, d->head_sector) : 0;
-	*seek = wc_disk_seek_ns(d, cyl > hcyl ? cyl - hcyl : hcyl - cyl);
-	head = fmod((double)(t + *seek), d->rev_ns) / d->rev_ns;
-	*rot = ns_of((angle - head - floor(angle - head)) * d->rev_ns);
+	*seek = seek_of(d, head_distance(d, cyl));
+	*rot = rotation(d, t + *seek, angle);
 }
 
 /* One media access at time t of [sector, sector + n): adds its parts to
@@ -486,6 +565,7 @@ static uint64_t media(struct wc_disk *d, uint64_t t, uint64_t sector,
 	*xfer += tx;
 	t += sk + rt + tx;
 	d->head_sector = sector + n;
+	d->head_cyl = wc_disk_cylinder(d, d->head_sector);
 	d->head_time = t;
 	d->head_valid = true;
 	if (is_read && d->p.readahead_kib > 0) {
@@ -560,7 +640,7 @@ static void ext_add(struct wc_disk *d, uint64_t s, uint64_t e)
 /* The dirty range destage_one() writes next at time t: of the next
  * destage_window ranges in C-LOOK order from the head, the one with the
  * shortest positioning, the first among equals. */
-static size_t destage_pick(const struct wc_disk *d, uint64_t t)
+static size_t destage_pick(struct wc_disk *d, uint64_t t)
 {
 	uint64_t head = d->head_valid ? d->head_sector : 0, best = UINT64_MAX;
 	uint64_t n = d->p.destage_window < d->next ? d->p.destage_window : d->next;
@@ -663,7 +743,7 @@ static void serve_one(struct wc_disk *d, const struct pend *q, uint64_t t,
 	c->tag = q->r.tag;
 	c->background_ns = d->idle_ns;
 	d->idle_ns = 0;
-	c->overhead_ns = ns_of(d->p.overhead_us * 1000);
+	c->overhead_ns = d->overhead_ns;
 	t += c->overhead_ns;
 	iface = ns_of((double)q->r.bytes / (d->p.interface_mbs * 1e6) * NS);
 
@@ -720,14 +800,19 @@ static void serve_one(struct wc_disk *d, const struct pend *q, uint64_t t,
 	d->busy_until = d->last_end = t;
 }
 
-/* The positioning command q would pay starting at t: what the scheduler
- * orders by.  A cache hit, a discard or a queued flush pays none. */
-static uint64_t position_of(const struct wc_disk *d, const struct pend *q,
-			    uint64_t t)
+/* The positioning command q would pay starting at t, what the scheduler
+ * orders by, when it is below limit; else some value of at least limit
+ * (the candidate cannot win: it is not priced in full).  A cache hit, a
+ * discard or a queued flush pays none.  *far is a distance in cylinders
+ * whose seek alone is at least limit (UINT64_MAX: none known); the
+ * caller lowers limit only, so every distance from *far on stays out of
+ * the running without its seek worked out. */
+static uint64_t position_below(struct wc_disk *d, const struct pend *q,
+			       uint64_t t, uint64_t limit, uint64_t *far)
 {
-	uint64_t sk, rt;
+	uint64_t dist, sk;
 
-	t += ns_of(d->p.overhead_us * 1000);
+	t += d->overhead_ns;
 	switch (q->r.op) {
 	case WC_DISK_READ:
 		if (read_cached(d, q->s, q->e, t))
@@ -740,8 +825,20 @@ static uint64_t position_of(const struct wc_disk *d, const struct pend *q,
 	default:
 		return 0;
 	}
-	locate(d, t, q->s, q->cyl, q->angle, q->r.op == WC_DISK_READ, &sk, &rt);
-	return sk + rt;
+	if (streaming(d, q->s, t))
+		return 0;
+	if (d->p.model != WC_DISK_HDD)
+		return ns_of((q->r.op == WC_DISK_READ ? d->p.read_us :
+			      d->p.write_us) * 1000);
+	dist = head_distance(d, q->cyl);
+	if (dist >= *far)
+		return limit;
+	sk = seek_of(d, dist);
+	if (sk >= limit) {
+		*far = dist;
+		return limit;
+	}
+	return sk + rotation(d, t + sk, q->angle);
 }
 
 void wc_disk_advance(struct wc_disk *d, uint64_t t)
@@ -765,11 +862,14 @@ int wc_disk_submit(struct wc_disk *d, const struct wc_disk_req *r)
 {
 	struct pend *q;
 	uint64_t e;
+	uint32_t i;
 
 	rows_fresh(d);
 	if (d->npend >= WC_DISK_MAX_PENDING)
 		return -1;
-	q = &d->pend[d->npend];
+	i = d->pend_free;
+	q = &d->pend[i];
+	d->pend_free = q->next;
 	q->r = *r;
 	if (q->r.arrival_ns < d->last_arrival)
 		q->r.arrival_ns = d->last_arrival;
@@ -785,22 +885,32 @@ int wc_disk_submit(struct wc_disk *d, const struct wc_disk_req *r)
 		q->s = q->e = 0;
 	place(d, q->s, &q->cyl, &q->angle);
 	q->seq = ++d->seq;
+	q->next = NONE;
+	if (d->pend_tail == NONE)
+		d->pend_head = i;
+	else
+		d->pend[d->pend_tail].next = i;
+	d->pend_tail = i;
 	d->npend++;
 	return 0;
 }
 
 uint64_t wc_disk_next_start(const struct wc_disk *d)
 {
+	const struct pend *first;
+
 	if (d->npend == 0)
 		return UINT64_MAX;
-	return d->pend[0].r.arrival_ns > d->busy_until ?
-		d->pend[0].r.arrival_ns : d->busy_until;
+	first = &d->pend[d->pend_head];
+	return first->r.arrival_ns > d->busy_until ?
+		first->r.arrival_ns : d->busy_until;
 }
 
 bool wc_disk_next(struct wc_disk *d, struct wc_disk_cost *c)
 {
-	uint64_t t, best_pos = UINT64_MAX, pos;
-	size_t inq = 0, n, i, best = 0;
+	uint64_t t, best_pos = UINT64_MAX, pos, far = UINT64_MAX;
+	uint32_t cand[WC_DISK_MAX_QUEUE], i, prev;
+	size_t inq = 0, n, k, best = 0;
 	struct pend q;
 
 	rows_fresh(d);
@@ -808,33 +918,43 @@ bool wc_disk_next(struct wc_disk *d, struct wc_disk_cost *c)
 		return false;
 	t = wc_disk_next_start(d);
 	/* the device's queue: the first queue_depth that have arrived */
-	while (inq < d->npend && inq < d->p.queue_depth &&
-	       d->pend[inq].r.arrival_ns <= t)
-		inq++;
+	for (i = d->pend_head; i != NONE && inq < d->p.queue_depth &&
+	     d->pend[i].r.arrival_ns <= t; i = d->pend[i].next)
+		cand[inq++] = i;
 	/* a SATA flush: alone, once all before it are done, and before all
 	 * after it */
 	n = inq;
 	if (!d->p.flush_queued)
-		for (i = 0; i < inq; i++)
-			if (d->pend[i].r.op == WC_DISK_FLUSH) {
-				n = i == 0 ? 1 : i;
+		for (k = 0; k < inq; k++)
+			if (d->pend[cand[k]].r.op == WC_DISK_FLUSH) {
+				n = k == 0 ? 1 : k;
 				break;
 			}
 	if (d->p.queue_age_ms > 0 &&
-	    t - d->pend[0].r.arrival_ns >= ns_of(d->p.queue_age_ms * 1e6)) {
+	    t - d->pend[d->pend_head].r.arrival_ns >= d->age_ns) {
 		best = 0;	/* the age limit: the oldest */
 	} else {
-		for (i = 0; i < n && best_pos > 0; i++) {
-			pos = position_of(d, &d->pend[i], t);
+		/* in arrival order, so that the oldest of equals wins */
+		for (k = 0; k < n && best_pos > 0; k++) {
+			pos = position_below(d, &d->pend[cand[k]], t, best_pos,
+					     &far);
 			if (pos < best_pos) {
 				best_pos = pos;
-				best = i;
+				best = k;
 			}
 		}
 	}
-	q = d->pend[best];
-	memmove(&d->pend[best], &d->pend[best + 1],
-		(d->npend - best - 1) * sizeof(*d->pend));
+	i = cand[best];
+	prev = best == 0 ? NONE : cand[best - 1];
+	q = d->pend[i];
+	if (prev == NONE)
+		d->pend_head = q.next;
+	else
+		d->pend[prev].next = q.next;
+	if (d->pend_tail == i)
+		d->pend_tail = prev;
+	d->pend[i].next = d->pend_free;
+	d->pend_free = i;
 	d->npend--;
 	serve_one(d, &q, t, c);
 	c->queued = (uint32_t)inq;

@@ -315,6 +315,9 @@ uint64_t wc_disk_cylinder(const struct wc_disk *d, uint64_t sector);
 double wc_disk_media_rate(const struct wc_disk *d, uint64_t sector);
 uint64_t wc_disk_dirty_bytes(const struct wc_disk *d);
 uint64_t wc_disk_rev_ns(const struct wc_disk *d);
+/* The platter's angle at time t, in turns, [0, 1): exactly
+ * fmod((double)t, rev_ns) / rev_ns, rev_ns = 60 s / rpm unrounded. */
+double wc_disk_angle_at(const struct wc_disk *d, uint64_t t);
 
 void wc_disk_free(struct wc_disk *d);
 
