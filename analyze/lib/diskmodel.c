@@ -527,7 +527,7 @@ static uint64_t rotation(const struct wc_disk *d, uint64_t t, double angle)
 
 /* Positioning for a media access at time t to sector (at cyl, angle): no
  * I/O; what media() pays.  The scheduler prices the same way in
- * position_below(). */
+ * position_floor() and position_of(). */
 static void locate(struct wc_disk *d, uint64_t t, uint64_t sector,
 		   uint64_t cyl, double angle, bool is_read, uint64_t *seek,
 		   uint64_t *rot)
@@ -800,19 +800,15 @@ static void serve_one(struct wc_disk *d, const struct pend *q, uint64_t t,
 	d->busy_until = d->last_end = t;
 }
 
-/* The positioning command q would pay starting at t, what the scheduler
- * orders by, when it is below limit; else some value of at least limit
- * (the candidate cannot win: it is not priced in full).  A cache hit, a
- * discard or a queued flush pays none.  *far is a distance in cylinders
- * whose seek alone is at least limit (UINT64_MAX: none known); the
- * caller lowers limit only, so every distance from *far on stays out of
- * the running without its seek worked out. */
-static uint64_t position_below(struct wc_disk *d, const struct pend *q,
-			       uint64_t t, uint64_t limit, uint64_t *far)
+/* What the scheduler orders by: the positioning command q would pay
+ * starting at t.  A cache hit, a discard or a queued flush pays none,
+ * nor a media access while the head streams; an SSD's is fixed.  Those
+ * are the whole of it (*whole); for a media access of an hdd the seek
+ * is returned, and position_of() adds the rotation after it. */
+static uint64_t position_floor(struct wc_disk *d, const struct pend *q,
+			       uint64_t t, bool *whole)
 {
-	uint64_t dist, sk;
-
-	t += d->overhead_ns;
+	*whole = true;
 	switch (q->r.op) {
 	case WC_DISK_READ:
 		if (read_cached(d, q->s, q->e, t))
@@ -830,15 +826,49 @@ static uint64_t position_below(struct wc_disk *d, const struct pend *q,
 	if (d->p.model != WC_DISK_HDD)
 		return ns_of((q->r.op == WC_DISK_READ ? d->p.read_us :
 			      d->p.write_us) * 1000);
-	dist = head_distance(d, q->cyl);
-	if (dist >= *far)
-		return limit;
-	sk = seek_of(d, dist);
-	if (sk >= limit) {
-		*far = dist;
-		return limit;
+	*whole = false;
+	return seek_of(d, head_distance(d, q->cyl));
+}
+
+static uint64_t position_of(const struct wc_disk *d, const struct pend *q,
+			    uint64_t t, uint64_t floor_ns, bool whole)
+{
+	return whole ? floor_ns : floor_ns + rotation(d, t + floor_ns, q->angle);
+}
+
+/* Shortest positioning first among the first n of cand (in arrival
+ * order), the oldest of equals: the index in cand.  Every candidate's
+ * floor (its seek) is known cheaply; the rotation after it, which
+ * takes most of the work, is added only where the floor leaves a chance
+ * to win, against the best so far, starting from the candidate of the
+ * lowest floor. */
+static size_t pick_sptf(struct wc_disk *d, const uint32_t *cand, size_t n,
+			uint64_t t)
+{
+	uint64_t floor_ns[WC_DISK_MAX_QUEUE], best_pos, pos;
+	bool whole[WC_DISK_MAX_QUEUE];
+	size_t k, best = 0;
+
+	t += d->overhead_ns;
+	for (k = 0; k < n; k++) {
+		floor_ns[k] = position_floor(d, &d->pend[cand[k]], t, &whole[k]);
+		if (floor_ns[k] < floor_ns[best])
+			best = k;
 	}
-	return sk + rotation(d, t + sk, q->angle);
+	best_pos = position_of(d, &d->pend[cand[best]], t, floor_ns[best],
+			       whole[best]);
+	for (k = 0; k < n; k++) {
+		/* at least floor: no better than the best so far */
+		if (k == best || floor_ns[k] > best_pos ||
+		    (floor_ns[k] == best_pos && k > best))
+			continue;
+		pos = position_of(d, &d->pend[cand[k]], t, floor_ns[k], whole[k]);
+		if (pos < best_pos || (pos == best_pos && k < best)) {
+			best_pos = pos;
+			best = k;
+		}
+	}
+	return best;
 }
 
 void wc_disk_advance(struct wc_disk *d, uint64_t t)
@@ -908,9 +938,9 @@ uint64_t wc_disk_next_start(const struct wc_disk *d)
 
 bool wc_disk_next(struct wc_disk *d, struct wc_disk_cost *c)
 {
-	uint64_t t, best_pos = UINT64_MAX, pos, far = UINT64_MAX;
 	uint32_t cand[WC_DISK_MAX_QUEUE], i, prev;
-	size_t inq = 0, n, k, best = 0;
+	size_t inq = 0, n, k, best;
+	uint64_t t;
 	struct pend q;
 
 	rows_fresh(d);
@@ -931,19 +961,10 @@ bool wc_disk_next(struct wc_disk *d, struct wc_disk_cost *c)
 				break;
 			}
 	if (d->p.queue_age_ms > 0 &&
-	    t - d->pend[d->pend_head].r.arrival_ns >= d->age_ns) {
+	    t - d->pend[d->pend_head].r.arrival_ns >= d->age_ns)
 		best = 0;	/* the age limit: the oldest */
-	} else {
-		/* in arrival order, so that the oldest of equals wins */
-		for (k = 0; k < n && best_pos > 0; k++) {
-			pos = position_below(d, &d->pend[cand[k]], t, best_pos,
-					     &far);
-			if (pos < best_pos) {
-				best_pos = pos;
-				best = k;
-			}
-		}
-	}
+	else
+		best = pick_sptf(d, cand, n, t);
 	i = cand[best];
 	prev = best == 0 ? NONE : cand[best - 1];
 	q = d->pend[i];

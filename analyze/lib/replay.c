@@ -77,6 +77,29 @@ struct pidrec {
 	uint32_t slot[PID_HIST];     /* + 1; 0: none */
 };
 
+/* The window: requests read and not yet taken, in order of recorded D,
+ * equal Ds in the order read.  The source hands them out in order of
+ * completion, which is nearly the order of D, and they stay a horizon
+ * long (thousands): most come after every one the window holds and are
+ * appended to a ring kept in that order; one that overtook at most
+ * WIN_SCAN others is put in its place among the ring's last; the rest (a
+ * request in flight while many others completed) wait in a heap.  The
+ * first is the earlier of the ring's first and the heap's. */
+#define WIN_SCAN 16
+
+struct win_ent {
+	uint64_t key;                /* recorded D */
+	uint64_t seq;                /* order read */
+	uint32_t slot;
+};
+
+struct window {
+	struct win_ent *ring;        /* cap: 0 or a power of 2 */
+	uint32_t cap, first, n;
+	struct wc_prioq *heap;       /* tie: seq */
+	uint64_t seq;
+};
+
 struct wc_replay {
 	struct wc_replay_conf c;
 	uint64_t points[WC_REPLAY_MAX_POINTS];
@@ -90,7 +113,7 @@ struct wc_replay {
 
 	struct slot *s;
 	uint32_t nalloc, nused, free_head, held;
-	struct wc_prioq *window;     /* key: recorded D */
+	struct window window;
 	struct wc_prioq *rec;        /* key: recorded C, taken slots */
 	struct wc_prioq *ready;      /* key: virtual D */
 	struct wc_map *pids;
@@ -172,7 +195,7 @@ int wc_replay_open(struct wc_replay **out, const struct wc_replay_conf *c,
 	rp->st.first_c = rp->st.last_c = WC_NO_TIME;
 	if (wc_disk_open(&rp->disk, &c->disk, c->capacity_bytes, err) < 0)
 		goto fail;
-	if (wc_prioq_open(&rp->window, 1024, err) < 0 ||
+	if (wc_prioq_open(&rp->window.heap, 64, err) < 0 ||
 	    wc_prioq_open(&rp->rec, 1024, err) < 0 ||
 	    wc_prioq_open(&rp->ready, 1024, err) < 0 ||
 	    wc_map_open(&rp->pids, sizeof(struct pidrec), WC_REPLAY_MAX_PIDS,
@@ -190,7 +213,8 @@ void wc_replay_free(struct wc_replay *rp)
 	if (!rp)
 		return;
 	wc_disk_free(rp->disk);
-	wc_prioq_free(rp->window);
+	wc_prioq_free(rp->window.heap);
+	free(rp->window.ring);
 	wc_prioq_free(rp->rec);
 	wc_prioq_free(rp->ready);
 	wc_map_free(rp->pids);
@@ -201,6 +225,81 @@ void wc_replay_free(struct wc_replay *rp)
 const struct wc_replay_stats *wc_replay_stats(const struct wc_replay *rp)
 {
 	return &rp->st;
+}
+
+/* ---- the window -------------------------------------------------------- */
+
+static int win_grow(struct window *w, struct wc_err *err)
+{
+	uint32_t cap = w->cap ? 2 * w->cap : 1024, k;
+	struct win_ent *ring = malloc((size_t)cap * sizeof(*ring));
+
+	if (!ring)
+		return oom(err);
+	for (k = 0; k < w->n; k++)
+		ring[k] = w->ring[(w->first + k) & (w->cap - 1)];
+	free(w->ring);
+	w->ring = ring;
+	w->cap = cap;
+	w->first = 0;
+	return 0;
+}
+
+static int win_put(struct window *w, uint64_t key, uint32_t slot,
+		   struct wc_err *err)
+{
+	uint64_t seq = w->seq++;
+	uint32_t k = 0, j, at;
+
+	/* the ring's last ones with a later D: the new one goes before them */
+	while (k < w->n && k <= WIN_SCAN &&
+	       w->ring[(w->first + w->n - 1 - k) & (w->cap - 1)].key > key)
+		k++;
+	if (k > WIN_SCAN)
+		return wc_prioq_put(w->heap, key, seq, slot, err);
+	if (w->n == w->cap && win_grow(w, err) < 0)
+		return -1;
+	for (j = 0; j < k; j++) {
+		at = (w->first + w->n - j) & (w->cap - 1);
+		w->ring[at] = w->ring[(at - 1) & (w->cap - 1)];
+	}
+	at = (w->first + w->n - k) & (w->cap - 1);
+	w->ring[at].key = key;
+	w->ring[at].seq = seq;
+	w->ring[at].slot = slot;
+	w->n++;
+	return 0;
+}
+
+/* The first of the window: true with its D and slot; from_heap says
+ * where it is, for win_drop(). */
+static bool win_peek(const struct window *w, uint64_t *key, uint32_t *slot,
+		     bool *from_heap)
+{
+	struct wc_prioq_entry e;
+	bool h = wc_prioq_peek(w->heap, &e);
+	const struct win_ent *r = w->n ? &w->ring[w->first] : NULL;
+
+	if (!h && !r)
+		return false;
+	*from_heap = h && (!r || e.key < r->key ||
+			   (e.key == r->key && e.tie < r->seq));
+	*key = *from_heap ? e.key : r->key;
+	*slot = *from_heap ? (uint32_t)e.item : r->slot;
+	return true;
+}
+
+/* Removes the first (win_peek() said where it is). */
+static void win_drop(struct window *w, bool from_heap)
+{
+	struct wc_prioq_entry e;
+
+	if (from_heap) {
+		wc_prioq_get(w->heap, &e);
+	} else {
+		w->first = (w->first + 1) & (w->cap - 1);
+		w->n--;
+	}
 }
 
 /* ---- slots ------------------------------------------------------------- */
@@ -317,7 +416,7 @@ static int read_one(struct wc_replay *rp, struct wc_err *err)
 	s->state = S_WINDOW;
 	if (s->rq.c_time > rp->last_read_c)
 		rp->last_read_c = s->rq.c_time;
-	if (wc_prioq_put(rp->window, s->rq.d_time, 0, i, err) < 0)
+	if (win_put(&rp->window, s->rq.d_time, i, err) < 0)
 		return -1;
 	return 1;
 }
@@ -556,11 +655,12 @@ static bool dropped(const struct wc_replay *rp, const struct slot *s)
 /* The earliest virtual dispatch of a request not yet taken. */
 static uint64_t lower_bound(const struct wc_replay *rp)
 {
-	struct wc_prioq_entry e;
-	uint64_t lb = NEVER;
+	uint64_t lb = NEVER, key;
+	uint32_t slot;
+	bool heap;
 
-	if (wc_prioq_peek(rp->window, &e))
-		lb = e.key;
+	if (win_peek(&rp->window, &key, &slot, &heap))
+		lb = key;
 	if (!rp->src_done) {
 		uint64_t u = rp->last_read_c > rp->c.horizon_ns ?
 			rp->last_read_c - rp->c.horizon_ns : 0;
@@ -684,15 +784,17 @@ static enum step step(struct wc_replay *rp, struct wc_request *out, bool force,
 /* Takes the window's first request when its D is far enough behind. */
 static bool take_one(struct wc_replay *rp, bool force, struct wc_err *err)
 {
-	struct wc_prioq_entry e;
+	uint64_t key;
+	uint32_t slot;
+	bool heap;
 
-	if (!wc_prioq_peek(rp->window, &e))
+	if (!win_peek(&rp->window, &key, &slot, &heap))
 		return false;
 	if (!force && !rp->src_done &&
-	    rp->last_read_c < e.key + rp->c.horizon_ns)
+	    rp->last_read_c < key + rp->c.horizon_ns)
 		return false;
-	wc_prioq_get(rp->window, &e);
-	take(rp, (uint32_t)e.item, err);
+	win_drop(&rp->window, heap);
+	take(rp, slot, err);
 	return true;
 }
 
