@@ -182,6 +182,32 @@ START_TEST(test_slice_across_rows)
 }
 END_TEST
 
+/* A completion on an edge ends the interval before it: the trace's last
+ * completion, on an edge, makes no row of length 0. */
+START_TEST(test_edge)
+{
+	struct wc_interval_sink sink;
+	struct keep k;
+	struct wc_interval *iv = open_iv(&k, &sink, S, 0, UINT64_MAX);
+	struct wc_request a = mkrq(DEV_A, 0, 0, 0, 512, READ);
+	struct wc_request b = mkrq(DEV_A, 1500 * MS, 1500 * MS, 2 * S, 512,
+				   WRITE);
+
+	add(iv, &a);
+	add(iv, &b);
+	wc_interval_finish(iv, 2 * S);
+	ck_assert_uint_eq(k.n, 2);
+	ck_assert_uint_eq(k.rows[0].start_ns, 0);       /* holds the origin */
+	ck_assert_uint_eq(k.rows[0].ios[WC_IO_READ], 1);
+	ck_assert_uint_eq(k.rows[1].start_ns, S);
+	ck_assert_uint_eq(k.rows[1].len_ns, S);
+	ck_assert_uint_eq(k.rows[1].ios[WC_IO_WRITE], 1);
+	ck_assert_uint_eq(k.rows[1].busy_ns, 500 * MS);
+	close_to(k.rows[1].per_s[WC_IO_WRITE], 1.0);
+	wc_interval_free(iv);
+}
+END_TEST
+
 /* An empty flush is f/s with its f_await; an empty request that is not
  * a flush counts in no column but is busy; discards apart. */
 START_TEST(test_kinds)
@@ -383,6 +409,7 @@ static Suite *interval_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_one_read);
 	tcase_add_test(tc, test_slice_across_rows);
+	tcase_add_test(tc, test_edge);
 	tcase_add_test(tc, test_kinds);
 	tcase_add_test(tc, test_window);
 	tcase_add_test(tc, test_devices_in_order);

@@ -54,7 +54,7 @@ from_dump() {
 		hi = c < fin ? c : fin
 		if (hi > lo) busy(dev, lo, hi)
 		if (c < org || c > fin) return
-		k = row(c)
+		k = c > org ? row(c - 1) : 0     # closed on the right
 		rows[dev, k] = 1
 		if (kd < 0) return
 		st = (q >= 0 && q <= c) ? q : d

@@ -283,7 +283,9 @@ void wc_interval_add(struct wc_interval *iv, const struct wc_request *rq,
 		add_busy(iv, d, lo, hi);
 	if (c < iv->origin || c > iv->end)
 		return;
-	k = row_of(iv, c);
+	/* A completion on an edge ends the row before it: intervals are
+	 * closed on the right, so the last one never has length 0. */
+	k = c > iv->origin ? row_of(iv, c - 1) : 0;
 	if (d->open && k < d->k)
 		k = d->k;            /* a clock that stepped back */
 	open_row(iv, d, k);

@@ -21,9 +21,10 @@
  *
  * The model, after the kernel's counters that iostat reads
  * (/proc/diskstats, Documentation/admin-guide/iostats.rst):
- *  - intervals are [origin + k * len_ns, origin + (k + 1) * len_ns), the
- *    last one cut at the end (the earlier of conf.end and
- *    wc_interval_finish()'s time): a row's rates are over its own length;
+ *  - intervals are (origin + k * len_ns, origin + (k + 1) * len_ns] (the
+ *    first one holds origin too), the last one cut at the end (the
+ *    earlier of conf.end and wc_interval_finish()'s time): a row's rates
+ *    are over its own length, which is never 0 but for an empty window;
  *  - a completed request counts in the interval holding its C, as the
  *    kernel counts I/Os, sectors and ticks when a request completes:
  *    reads and writes with bytes by their WRITE flag (journal and
@@ -100,8 +101,7 @@ struct wc_interval_row {
 	uint64_t bytes[WC_NIO];
 	uint64_t await_ns[WC_NIO];       /* sums of start-to-C */
 	uint64_t busy_ns;                /* service slices in the interval */
-	/* Derived; 0 for a row of length 0 (a completion on the very edge
-	 * where the trace ends). */
+	/* Derived; 0 for a row of length 0 (an empty window). */
 	double per_s[WC_NIO];            /* r/s, w/s, f/s, d/s */
 	double mib_s[WC_NIO];            /* rMB/s ...: 2^20 bytes, as iostat -m */
 	double await_ms[WC_NIO];         /* 0 without completions */
