@@ -7,8 +7,10 @@
 # with the next C FN of the main device) are as many, and their p50, p90
 # and p99 (the ceil(p * n / 100)-th fastest) lie in the bin whose top the
 # band gives.  The sample has flush stalls: a column holds flushes of a
-# few ms and one of hundreds.  A second sample has a category whose only
-# column begins before the capture's first event: its panel must draw.
+# few ms and one of hundreds.  A synthetic capture has a category whose
+# only cell lies in a column that begins before the capture's first
+# event (columns are aligned on the trace clock's 0), its middle before
+# 0: its panel must draw (gnuplot failed "all points y value undefined").
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -17,9 +19,39 @@ SAMPLE=$TOP/samples/loop-ext4-cache-on-barrier-on-run1.tar.xz
 CAP=loop-ext4-cache-on-barrier-on-run1
 export WCANALYZE_PLOTS=$TOP/plots
 cd "$TMP"
-EARLY=$TOP/samples/hdd7200-ext3-cache-on-barrier-off-run2.tar.xz
-"$WCANALYZE" -o out "$SAMPLE" "$EARLY" >/dev/null 2>err.txt || fail "bundle: $(cat err.txt)"
+# 10 s of writes after one read 100 ms into a column of 2^17 us (the
+# width 128 columns over 10 s take): the read's cell is centred 34.5 ms
+# before the first event.
+mkdir -p early/trace
+python3 - <<'PY'
+import struct
+def act(what, *cats):
+    return what | sum(1 << (16 + c) for c in cats)
+w = 131072000
+t0 = 10 * w + 100000000
+recs, seq = [], 0
+def request(t, lat, rw, sector):
+    global seq
+    for what, cat, dt in ((1, 4, 0), (7, 6, 1000), (8, 7, 1000 + lat)):
+        seq += 1
+        recs.append((seq, t + dt, sector, act(what, rw, cat)))
+request(t0, 5000000, 0, 8)
+for i in range(200):
+    request(t0 + 10000000 + i * 50000000, 2000000, 1, 4096 + 8 * i)
+with open('early/trace/loop1.blktrace.0', 'wb') as f:
+    for seq, t, sector, a in sorted(recs, key=lambda r: r[1]):
+        f.write(struct.pack('<IIQQIIIIIHH', 0x65617407, seq, t, sector, 4096,
+                            a, 100, (7 << 20) | 1, 0, 0, 0))
+with open('early/capture.conf', 'w') as f:
+    f.write('format_version = 1\nname = early\n')
+PY
+"$WCANALYZE" -o out "$SAMPLE" >/dev/null 2>err.txt || fail "bundle: $(cat err.txt)"
 [[ ! -e out/gnuplot.log ]] || fail "gnuplot complained: $(head -5 out/gnuplot.log)"
+"$WCANALYZE" -o early-out early >/dev/null 2>err.txt || fail "bundle of early: $(cat err.txt)"
+[[ -s early-out/early/heatmap-latency.png ]] || fail "early: no heatmap-latency.png"
+awk '/^# data_read$/ { on = 1; next } on && NF == 5 { print; exit }' early-out/early/heatmap-latency.dat >cell.txt
+awk '{ exit !(($1 + $2) / 2 < 0 && $2 > 0) }' cell.txt ||
+	fail "the synthetic read's cell is not centred before 0: $(cat cell.txt)"
 
 # "WIDTH HEIGHT WARM": WARM counts pixels of the heat palette (red well
 # above blue: yellow to dark red) left of x = 1000, where the colour box
