@@ -1041,12 +1041,20 @@ START_TEST(test_many_large_members)
 	struct wc_input_limits few = { .max_open = 4, .small_member = 1,
 				       .no_memory = true };
 	struct wc_err err;
-	uint64_t d1, d2;
+	uint64_t d1, d2, d3;
 
 	archive_of_streams(256, 340, 0);
 	ck_assert_msg(digest(apath, NULL, &d1, &err) == 256 * 340, "%s", err.msg);
+	/* 254 members copied aside, all open at once on the temporary
+	 * file's one descriptor (WC_INPUT_ASIDE_OPEN): well under 64. */
+	limit_files(64);
 	ck_assert_msg(digest(apath, &few, &d2, &err) == 256 * 340, "%s", err.msg);
 	ck_assert_uint_eq(d1, d2);
+	/* The other path: one kept open, the rest closed and taken up
+	 * again in the pool of handles. */
+	few.aside_open = 1;
+	ck_assert_msg(digest(apath, &few, &d3, &err) == 256 * 340, "%s", err.msg);
+	ck_assert_uint_eq(d1, d3);
 	unlink(apath);
 }
 END_TEST
@@ -1058,7 +1066,10 @@ END_TEST
  * a stream: taken up from memory, then from the reopened handle). */
 START_TEST(test_members_kept)
 {
-	struct wc_input_limits kept = { .max_open = 3, .small_member = 1 };
+	/* Copied aside, a member is kept open (WC_INPUT_ASIDE_OPEN): one
+	 * only, so that the others are closed. */
+	struct wc_input_limits kept = { .max_open = 3, .small_member = 1,
+					.aside_open = 1 };
 	struct wc_err err;
 	uint64_t d1, d2, d3;
 
@@ -1069,10 +1080,10 @@ START_TEST(test_members_kept)
 	unlink(apath);
 	/* One stream closed at a time, 5000 records of 48 or 64 bytes
 	 * each, 128 KiB kept: it goes back to its handle several times. */
-	archive_of_streams(4, 5000, 0);
-	ck_assert_msg(digest(apath, NULL, &d1, &err) == 4 * 5000, "%s", err.msg);
+	archive_of_streams(5, 5000, 0);
+	ck_assert_msg(digest(apath, NULL, &d1, &err) == 5 * 5000, "%s", err.msg);
 	kept.mem_budget = 128 * 1024;
-	ck_assert_msg(digest(apath, &kept, &d3, &err) == 4 * 5000, "%s", err.msg);
+	ck_assert_msg(digest(apath, &kept, &d3, &err) == 5 * 5000, "%s", err.msg);
 	ck_assert_uint_eq(d1, d3);
 	unlink(apath);
 }
@@ -1083,16 +1094,24 @@ END_TEST
  * opening more. */
 START_TEST(test_pinned_streams)
 {
-	struct wc_input_limits two = { .max_open = 2, .no_memory = true };
+	struct wc_input_limits two = { .max_open = 2, .no_memory = true,
+				       .aside_open = 1 };
 	struct wc_err err;
 	uint64_t d;
 
-	archive_of_streams(3, 4, 100);
+	/* One member from the archive, three copied aside, one of them
+	 * kept open: two share the pool's other handle. */
+	archive_of_streams(4, 4, 100);
 	ck_assert_uint_eq(digest(apath, &two, &d, &err), 0);
 	ck_assert_ptr_nonnull(strstr(err.msg, "more than 2 trace files hold payloads"));
-	/* With room for all three, the same archive reads. */
-	two.max_open = 3;
-	ck_assert_msg(digest(apath, &two, &d, &err) == 12, "%s", err.msg);
+	/* Members copied aside and kept open are never closed: their
+	 * payloads need no stash. */
+	two.aside_open = 0;
+	ck_assert_msg(digest(apath, &two, &d, &err) == 16, "%s", err.msg);
+	/* With room for all of them, the same archive reads. */
+	two.aside_open = 1;
+	two.max_open = 4;
+	ck_assert_msg(digest(apath, &two, &d, &err) == 16, "%s", err.msg);
 	unlink(apath);
 }
 END_TEST

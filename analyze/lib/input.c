@@ -38,6 +38,8 @@ struct stream {
 	bool spilled;           /* copied to in->spill_fd at spill_off, memlen
 				 * bytes: read from there, never from the
 				 * archive */
+	bool aside;             /* spilled, and kept open outside the pool
+				 * of handles (WC_INPUT_ASIDE_OPEN) */
 	uint64_t spill_off;
 	struct wc_source *ahead;  /* its member, read ahead on a thread since
 				   * the scan met it, until its first pull
@@ -1344,7 +1346,8 @@ static int open_stream(struct wc_input *in, unsigned i, struct wc_err *err)
 	}
 	if (s->has_kept)
 		return open_kept(in, i, err);
-	if (in->nopen >= in->lim.max_open && make_room(in, err) < 0)
+	if (!s->aside && in->nopen >= in->lim.max_open &&
+	    make_room(in, err) < 0)
 		return -1;
 	if (s->ahead) {
 		src = s->ahead;
@@ -1355,7 +1358,8 @@ static int open_stream(struct wc_input *in, unsigned i, struct wc_err *err)
 	if (decoder_at(src, i, s->started, s->resume, s->swapped, &s->dec,
 		       err) < 0)
 		return -1;
-	in->open[in->nopen++] = i;
+	if (!s->aside)
+		in->open[in->nopen++] = i;
 	return 0;
 }
 
@@ -1485,7 +1489,7 @@ static __attribute__((noinline)) void pull_one(struct wc_input *in,
 {
 	if (s->batch_left)
 		s->batch_left--;
-	if (in->may_close && !s->in_memory) {
+	if (in->may_close && !s->in_memory && !s->aside) {
 		/* The merge keeps this event while the stream may be closed
 		 * under it: its payload must outlive the decoder's buffer. */
 		s->used = ++in->tick;
@@ -1603,7 +1607,7 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
 			 const struct wc_input_limits *lim, struct wc_err *err)
 {
 	struct wc_input *in;
-	size_t i, nhandles;
+	size_t i, nhandles, naside;
 
 	*out = NULL;
 	in = calloc(1, sizeof(*in));
@@ -1617,6 +1621,8 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
 		in->lim.small_member = WC_INPUT_SMALL_MEMBER;
 	if (!in->lim.mem_budget || in->lim.mem_budget > WC_INPUT_MEM_BUDGET)
 		in->lim.mem_budget = WC_INPUT_MEM_BUDGET;
+	if (!in->lim.aside_open || in->lim.aside_open > WC_INPUT_ASIDE_OPEN)
+		in->lim.aside_open = WC_INPUT_ASIDE_OPEN;
 	in->spill_fd = -1;
 	in->path = strdup(path);
 	if (!in->path) {
@@ -1634,8 +1640,15 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
 	qsort(in->streams, in->nstreams, sizeof(*in->streams), stream_cmp);
 	if (twice(in, err) < 0)
 		goto fail;
-	for (i = 0, nhandles = 0; i < in->nstreams; i++)
-		nhandles += !in->streams[i].in_memory;
+	for (i = 0, nhandles = 0, naside = 0; i < in->nstreams; i++) {
+		struct stream *s = &in->streams[i];
+
+		if (s->spilled && naside < in->lim.aside_open) {
+			s->aside = true;
+			naside++;
+		}
+		nhandles += !s->in_memory && !s->aside;
+	}
 	in->may_close = nhandles > in->lim.max_open;
 	for (i = 0; i < in->nstreams; i++) {
 		in->streams[i].info.name = in->streams[i].file;

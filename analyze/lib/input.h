@@ -89,8 +89,10 @@ struct wc_input;
  * of read-ahead + one libarchive handle: about 230 KB for gzip, more for
  * xz or zstd with large windows) + WC_INPUT_AHEAD x 896 KiB more for the
  * members read on threads (twice that with wc_input_set_blkparse_names()'s
- * scouts) + the per-file costs, and at most
- * WC_INPUT_MAX_OPEN + 2 descriptors.
+ * scouts) + WC_INPUT_ASIDE_OPEN x 8 KiB for the members copied aside
+ * (72 KiB each at most) + the per-file costs, and at most
+ * WC_INPUT_MAX_OPEN + 2 descriptors (the members copied aside share
+ * one).
  */
 #define WC_INPUT_MAX_OPEN     64u
 #define WC_INPUT_STASH        32u
@@ -109,6 +111,16 @@ struct wc_input;
  * at most, whatever their number. */
 #define WC_INPUT_HANDLES      (WC_INPUT_MAX_OPEN / 2u)
 #define WC_INPUT_SPILL_MAX    (64ull << 30)
+/* The first WC_INPUT_ASIDE_OPEN members copied aside stay open from
+ * their first event to their last, outside the WC_INPUT_MAX_OPEN
+ * handles: they share the temporary file's one descriptor (pread) and
+ * each holds a buffer of 8 KiB (wc_source_open_region(), source.h),
+ * grown to at most 72 KiB by a record of that size: 8 MiB in all, at
+ * most 72 MiB whatever the records.  A time-ordered merge of more
+ * members than handles then closes none of them: each event past the
+ * handles took a close and a reopen (1,000 members of 1.2 MB took
+ * 467 s).  Members past those share the handles as above. */
+#define WC_INPUT_ASIDE_OPEN   1024u
 /* A stream closed for want of handles keeps the records its handle can
  * still read, up to WC_INPUT_KEEP bytes, WC_INPUT_KEEP_ALL for all closed
  * streams, within WC_INPUT_MEM_BUDGET (shared with the small members;
@@ -144,6 +156,9 @@ struct wc_input_limits {
 	bool speculate;           /* the scan may stop at the last trace
 				   * file capture.conf announces (below);
 				   * off by default */
+	unsigned aside_open;      /* WC_INPUT_ASIDE_OPEN (1: the members
+				   * copied aside past the first share the
+				   * handles, as those past the default do) */
 };
 int wc_input_open_limits(struct wc_input **out, const char *path,
 			 const struct wc_input_limits *lim, struct wc_err *err);

@@ -21,7 +21,11 @@
  * is taken over whole, never copied.  Reading in the same steps with or
  * without a thread gives the same offsets in messages. */
 #define HEAD WC_SOURCE_MAX_PEEK
-/* The first read of a region (wc_source_open_region()). */
+/* The buffer of a region (wc_source_open_region()), and its first read.
+ * A merge of many members copied aside keeps all of them open at once:
+ * a region's buffer grows to BUF_SIZE only for a record that does not
+ * fit (a payload of kilobytes). */
+#define REGION_BUF 8192u
 #define REGION_FIRST 4096u
 /* A reader thread that filled its ring sleeps until no more than this
  * many of its blocks are left unread. */
@@ -88,6 +92,7 @@ struct wc_source {
 	char *path;
 	char *member;
 	unsigned char *buf;
+	size_t cap;           /* bytes at buf of a file's or region's own */
 	size_t start;         /* first unconsumed byte in buf */
 	size_t end;           /* one past the last valid byte */
 	uint64_t base;        /* stream offset of buf[0] */
@@ -118,6 +123,7 @@ static int src_alloc(struct wc_source **out, const char *path,
 	src->member = member ? strdup(member) : NULL;
 	/* Bytes already in memory are read in place: no read-ahead buffer. */
 	src->buf = want_buf ? malloc(BUF_SIZE) : NULL;
+	src->cap = BUF_SIZE;
 	src->read_err = handle ? calloc(1, sizeof(*src->read_err)) : NULL;
 	if (!src->path || (member && !src->member) || (want_buf && !src->buf) ||
 	    (handle && !src->read_err))
@@ -224,8 +230,14 @@ int wc_source_open_region(struct wc_source **out, int fd, uint64_t off,
 	struct wc_source *src = NULL;
 
 	*out = NULL;
-	if (src_alloc(&src, path, member, true, false, err) < 0)
+	if (src_alloc(&src, path, member, false, false, err) < 0)
 		return -1;
+	src->buf = malloc(REGION_BUF);
+	src->cap = REGION_BUF;
+	if (!src->buf) {
+		wc_source_free(src);
+		return wc_err_oom(err, path, member);
+	}
 	src->kind = SRC_REGION;
 	src->fd = fd;
 	src->roff = off;
@@ -753,10 +765,24 @@ int wc_source_skip(struct wc_source *src, uint64_t n, struct wc_err *err)
 	return 0;
 }
 
+/* A region's buffer grown for a peek of N bytes past it (N at most
+ * WC_SOURCE_MAX_PEEK), with REGION_BUF more to read into. */
+static int src_grow(struct wc_source *src, size_t n, struct wc_err *err)
+{
+	size_t cap = n + REGION_BUF < BUF_SIZE ? n + REGION_BUF : BUF_SIZE;
+	unsigned char *buf = realloc(src->buf, cap);
+
+	if (!buf)
+		return wc_err_oom(err, src->path, src->member);
+	src->buf = buf;
+	src->cap = cap;
+	return 0;
+}
+
 /* Reads more bytes after end; returns bytes read, 0 at the end, -1 on error. */
 static ssize_t src_fill(struct wc_source *src, struct wc_err *err)
 {
-	size_t room = BUF_SIZE - src->end;
+	size_t room = src->cap - src->end;
 	ssize_t n;
 
 	uint64_t at = src->base + src->end;
@@ -896,15 +922,18 @@ ssize_t wc_source_peek_all(struct wc_source *src, size_t n,
 				return -1;
 			continue;
 		}
-		if (BUF_SIZE - src->start < n || src->end == BUF_SIZE) {
+		if (src->cap - src->start < n || src->end == src->cap) {
 			/* Slide the unconsumed tail to the front: the
-			 * buffer always has room for the largest peek. */
+			 * buffer has room for the largest peek, once a
+			 * region's has grown for it. */
 			size_t left = src->end - src->start;
 
 			memmove(src->buf, src->buf + src->start, left);
 			src->base += src->start;
 			src->start = 0;
 			src->end = left;
+			if (src->cap < n && src_grow(src, n, err) < 0)
+				return -1;
 		}
 		if (src_fill(src, err) < 0)
 			return -1;

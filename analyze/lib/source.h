@@ -152,7 +152,10 @@ void wc_source_tail_free(struct wc_source_tail *tail);
  * a temporary file while the archive was scanned), under the names PATH
  * and MEMBER: read with pread(), so any number of regions share FD, and
  * skipping is counting.  FD stays the caller's and must outlive the
- * source.  Costs the read-ahead buffer, as a file does. */
+ * source.  Costs a buffer of 8 KiB, not a file's read-ahead: a merge of
+ * many members keeps them all open (input.h); a peek past it (a record
+ * with a payload of kilobytes) grows it by the peek's size, so at most
+ * 8 KiB more than the largest peek, WC_SOURCE_MAX_PEEK. */
 int wc_source_open_region(struct wc_source **out, int fd, uint64_t off,
 			  uint64_t len, const char *path, const char *member,
 			  struct wc_err *err);
