@@ -35,37 +35,25 @@ need_root
 T=/sys/kernel/tracing
 tracer_wait
 
-loop="" pid=""
-cleanup() {
-	# A recorder left running would keep the tracer for ever.
-	if [[ -n $pid ]] && kill -TERM "$pid" 2>/dev/null; then
-		wait "$pid" 2>/dev/null || true
-	fi
-	umount "$TMP/mnt" 2>/dev/null || true
-	[[ -z $loop ]] || losetup -d "$loop" 2>/dev/null || true
-	cleanup_common
-}
-trap cleanup EXIT
-
 state() {
 	local f
 	for f in current_tracer trace_clock buffer_size_kb saved_cmdlines_size \
 		tracing_on options/bin options/context-info options/record-cmd; do
 		echo "$f: $(cat "$T/$f")"
 	done
-	echo "enable: $(cat "/sys/block/${loop#/dev/}/trace/enable")"
+	echo "enable: $(cat "/sys/block/${LOOP#/dev/}/trace/enable")"
 }
 
 truncate -s 128M "$TMP/img"
-loop=$(losetup -f --show "$TMP/img")
-dev=${loop#/dev/}
-mkfs.ext4 -q -F "$loop"
+LOOP=$(losetup -f --show "$TMP/img")
+dev=${LOOP#/dev/}
+mkfs.ext4 -q -F "$LOOP"
 mkdir "$TMP/mnt"
 before=$(state)
 
 # 1. A command traced from start to end.
-"$WCRECORD" -d "$loop" -o "$TMP/t1" -b 8192 --stats "$TMP/t1.stats" -- \
-	sh -c "mount $loop $TMP/mnt && dd if=/dev/zero of=$TMP/mnt/f bs=64k count=64 status=none &&
+"$WCRECORD" -d "$LOOP" -o "$TMP/t1" -b 8192 --stats "$TMP/t1.stats" -- \
+	sh -c "mount $LOOP $TMP/mnt && dd if=/dev/zero of=$TMP/mnt/f bs=64k count=64 status=none &&
 	       sync && rm $TMP/mnt/f && sync && umount $TMP/mnt" 2>"$TMP/t1.err" ||
 	fail "wcrecord with a command failed: $(cat "$TMP/t1.err")"
 [[ $(state) == "$before" ]] || { diff <(echo "$before") <(state); fail "tracefs not restored after a command"; }
@@ -91,14 +79,14 @@ grep -q '^D2C ' "$TMP/t1.btt" || fail "btt found no D2C times"
 
 # 2. No command: SIGTERM is the normal way to stop, exit 0.
 "$WCRECORD" -d "$dev" -o "$TMP/t2" --ready "$TMP/t2.ready" 2>"$TMP/t2.err" &
-pid=$!
+BG_PID=$!
 for ((i = 0; i < 100; i++)); do [[ -e $TMP/t2.ready ]] && break; sleep 0.05; done
 [[ -e $TMP/t2.ready ]] || fail "wcrecord never became ready: $(cat "$TMP/t2.err")"
 [[ $(cat "/sys/block/$dev/trace/enable") == 1 ]] || fail "device tracing not enabled while recording"
-dd if="$loop" of=/dev/null bs=4k count=16 iflag=direct status=none
-kill -TERM "$pid"
-rc=0; wait "$pid" || rc=$?
-pid=""
+dd if="$LOOP" of=/dev/null bs=4k count=16 iflag=direct status=none
+kill -TERM "$BG_PID"
+rc=0; wait "$BG_PID" || rc=$?
+BG_PID=""
 [[ $rc -eq 0 ]] || fail "stopped by SIGTERM, exit $rc: $(cat "$TMP/t2.err")"
 [[ $(state) == "$before" ]] || fail "tracefs not restored after SIGTERM"
 # Into a file: "| grep -q" can end blkparse with SIGPIPE under pipefail.
@@ -107,11 +95,11 @@ grep -qE ' Q +RS? .*\[dd\]$' "$TMP/t2.txt" || fail "reads of the SIGTERM run not
 
 # 3. SIGINT while a command runs: the command is interrupted, exit 130.
 "$WCRECORD" -d "$dev" -o "$TMP/t3" --ready "$TMP/t3.ready" -- sleep 30 2>"$TMP/t3.err" &
-pid=$!
+BG_PID=$!
 for ((i = 0; i < 100; i++)); do [[ -e $TMP/t3.ready ]] && break; sleep 0.05; done
-kill -INT "$pid"
-rc=0; wait "$pid" || rc=$?
-pid=""
+kill -INT "$BG_PID"
+rc=0; wait "$BG_PID" || rc=$?
+BG_PID=""
 [[ $rc -eq 130 ]] || fail "SIGINT during a command: exit $rc, expected 130"
 [[ $(state) == "$before" ]] || fail "tracefs not restored after SIGINT"
 

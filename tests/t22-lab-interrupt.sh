@@ -15,21 +15,9 @@ source "$TOP/tests/fixtures/capture/archive.sh"
 need_root
 tracer_wait
 
-loop="" pid=""
-cleanup() {
-	# SIGTERM, never SIGKILL: wccapture must get to undo its mounts,
-	# loop devices and tracing even when this test fails.
-	if [[ -n $pid ]] && kill -TERM "$pid" 2>/dev/null; then
-		wait "$pid" 2>/dev/null || true
-	fi
-	[[ -z $loop ]] || losetup -d "$loop" 2>/dev/null || true
-	cleanup_common
-}
-trap cleanup EXIT
-
 truncate -s 512M "$TMP/disk.img"
-loop=$(losetup -f --show "$TMP/disk.img")
-dev=${loop#/dev/}
+LOOP=$(losetup -f --show "$TMP/disk.img")
+dev=${LOOP#/dev/}
 wc=/sys/block/$dev/queue/write_cache
 echo "write back" >"$wc"
 loops_before=$(losetup -a | wc -l)
@@ -39,24 +27,24 @@ loops_before=$(losetup -a | wc -l)
 # and cannot trap it, unlike wccapture run from a terminal.
 set -m
 bash "$TOP/capture/wccapture" lab --warmup 0 --fs ext4 --cache off --barrier on \
-	--device "$loop" --destroy-data --files 4000 --size 40M --recorder tracefs \
+	--device "$LOOP" --destroy-data --files 4000 --size 40M --recorder tracefs \
 	-o "$TMP/out" >"$TMP/table" 2>"$TMP/log" &
-pid=$!
+BG_PID=$!
 set +m
-lab_wait_copy "$TMP/log" "$pid"
+lab_wait_copy "$TMP/log" "$BG_PID"
 [[ $(cat "$wc") == "write through" ]] || fail "write cache not turned off during the run"
 dest_mount() { findmnt -n -o TARGET --source "/dev/$dev" | sed -n 1p; }
-lab_wait_files "$pid" dest_mount
-kill -INT "$pid"
+lab_wait_files "$BG_PID" dest_mount
+kill -INT "$BG_PID"
 # And again while it cleans up, as an impatient user does: the cleanup
 # must not be cut short by the second one.
 for ((i = 0; i < 200; i++)); do
 	grep -qs 'cleaning up' "$TMP/log" && break
 	sleep 0.01
 done
-kill -INT "$pid" 2>/dev/null || true
-rc=0; wait "$pid" || rc=$?
-pid=""
+kill -INT "$BG_PID" 2>/dev/null || true
+rc=0; wait "$BG_PID" || rc=$?
+BG_PID=""
 [[ $rc -eq 130 ]] || fail "interrupted lab exited $rc, expected 130: $(tail -n 3 "$TMP/log")"
 grep -q 'incomplete capture saved as' "$TMP/log" || fail "no incomplete archive reported"
 
@@ -116,31 +104,31 @@ memory_interrupt() {
 	rm -f "$TMP/sync.pid"
 	set -m
 	PATH=$TMP/bin:$PATH bash "$TOP/capture/wccapture" lab --warmup 0 --fs ext4 --cache off --barrier on \
-		--device "$loop" --destroy-data --files 200 --size 8M --memory 64M \
+		--device "$LOOP" --destroy-data --files 200 --size 8M --memory 64M \
 		--recorder tracefs -o "$out" >/dev/null 2>"$TMP/mem.log" &
-	pid=$!
+	BG_PID=$!
 	set +m
 	# Up to 90 s: wccapture waits up to a minute for a busy blk tracer.
 	for ((i = 0; i < 1800; i++)); do
 		[[ -s $TMP/sync.pid ]] && break
-		kill -0 "$pid" 2>/dev/null || break
+		kill -0 "$BG_PID" 2>/dev/null || break
 		sleep 0.05
 	done
 	[[ -s $TMP/sync.pid ]] || fail "--memory $sig: the copy's sync never ran: $(tail -n 3 "$TMP/mem.log")"
 	sp=$(cat "$TMP/sync.pid")
 	[[ -n $(memcg_dir) ]] || fail "--memory $sig: no memory cgroup during the copy"
 	t0=$SECONDS
-	kill "-$sig" "$pid"
+	kill "-$sig" "$BG_PID"
 	# The hanging sync sleeps 120 s: a lab still running after 60 s
 	# waits for the copy.
 	for ((i = 0; i < 1200; i++)); do
-		kill -0 "$pid" 2>/dev/null || break
+		kill -0 "$BG_PID" 2>/dev/null || break
 		sleep 0.05
 	done
-	kill -0 "$pid" 2>/dev/null &&
+	kill -0 "$BG_PID" 2>/dev/null &&
 		fail "--memory $sig: the lab is still running $((SECONDS - t0)) s after SIG$sig (it waits for the copy)"
-	rc=0; wait "$pid" || rc=$?
-	pid=""
+	rc=0; wait "$BG_PID" || rc=$?
+	BG_PID=""
 	[[ $rc -eq $want ]] || fail "--memory $sig: lab exited $rc, expected $want: $(tail -n 3 "$TMP/mem.log")"
 	grep -q "interrupted by SIG$sig" "$TMP/mem.log" || fail "--memory $sig: no word of the signal"
 	# killed, it may stay a zombie a moment until it is reaped

@@ -70,24 +70,17 @@ else
 fi
 
 need_root
-loop=""
-cleanup() {
-	umount "$TMP/mnt" 2>/dev/null || true
-	[[ -z $loop ]] || losetup -d "$loop" 2>/dev/null || true
-	cleanup_common
-}
-trap cleanup EXIT
 truncate -s 64M "$TMP/img"
-loop=$(losetup -f --show "$TMP/img")
-mkfs.ext4 -q -F "$loop"
+LOOP=$(losetup -f --show "$TMP/img")
+mkfs.ext4 -q -F "$LOOP"
 mkdir "$TMP/mnt"
-mount "$loop" "$TMP/mnt"
+mount "$LOOP" "$TMP/mnt"
 echo keep >"$TMP/mnt/precious"
 rc=0
-bash "$W" lab --device "$loop" --destroy-data --fs ext4 --cache on --barrier on \
+bash "$W" lab --device "$LOOP" --destroy-data --fs ext4 --cache on --barrier on \
 	--recorder tracefs -o "$TMP/out" >/dev/null 2>"$TMP/err" || rc=$?
 [[ $rc -eq 1 ]] || fail "a mounted --device: exit $rc, expected 1"
-grep -q "^wccapture: $loop: mounted on $TMP/mnt; refusing to format it$" "$TMP/err" ||
+grep -q "^wccapture: $LOOP: mounted on $TMP/mnt; refusing to format it$" "$TMP/err" ||
 	fail "unexpected message: $(cat "$TMP/err")"
 [[ $(cat "$TMP/mnt/precious") == keep ]] || fail "the mounted device was touched"
 [[ ! -e $TMP/out ]] || ! compgen -G "$TMP/out/*" >/dev/null || fail "archives written after a refusal"
@@ -115,7 +108,7 @@ grep -qx "wccapture: $TMP/keep/hdd7200-ext4-cache-on-barrier-on-run2.tar.gz exis
 	fail "a lab over an existing archive: $(cat "$TMP/err")"
 echo precious >"$TMP/keep/mine.tar.gz"
 rc=0
-bash "$W" record --device "$loop" --name mine -o "$TMP/keep" -- true >/dev/null 2>"$TMP/err" || rc=$?
+bash "$W" record --device "$LOOP" --name mine -o "$TMP/keep" -- true >/dev/null 2>"$TMP/err" || rc=$?
 [[ $rc -eq 1 ]] || fail "a record over an existing archive: exit $rc, expected 1"
 grep -qx "wccapture: $TMP/keep/mine.tar.gz exists; not overwriting it (--name or -o give a new name)" "$TMP/err" ||
 	fail "a record over an existing archive: $(cat "$TMP/err")"

@@ -11,23 +11,16 @@ source "$TOP/tests/fixtures/capture/archive.sh"
 need_root
 tracer_wait
 
-loop=""
-cleanup() {
-	umount "$TMP/mnt" 2>/dev/null || true
-	[[ -z $loop ]] || losetup -d "$loop" 2>/dev/null || true
-	cleanup_common
-}
-trap cleanup EXIT
 truncate -s 128M "$TMP/img"
-loop=$(losetup -f --show "$TMP/img")
-dev=${loop#/dev/}
-mkfs.ext4 -q -F "$loop"
+LOOP=$(losetup -f --show "$TMP/img")
+dev=${LOOP#/dev/}
+mkfs.ext4 -q -F "$LOOP"
 mkdir "$TMP/mnt"
-mount "$loop" "$TMP/mnt"
+mount "$LOOP" "$TMP/mnt"
 wc_before=$(cat "/sys/block/$dev/queue/write_cache")
 
 rc=0
-bash "$TOP/capture/wccapture" record --device "$loop" --name mine --recorder tracefs -o "$TMP/out" -- \
+bash "$TOP/capture/wccapture" record --device "$LOOP" --name mine --recorder tracefs -o "$TMP/out" -- \
 	sh -c "cp -a $TOP/capture $TMP/mnt/c && sync && rm -r $TMP/mnt/c && sync" 2>"$TMP/log" || rc=$?
 [[ $rc -eq 0 ]] || fail "record exited $rc: $(tail -n 3 "$TMP/log")"
 d=$(archive_open "$TMP/out/mine.tar.gz")

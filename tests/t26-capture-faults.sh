@@ -18,24 +18,13 @@ source "$TOP/tests/fixtures/capture/archive.sh"
 need_root
 tracer_wait
 
-loop="" pid="" work=""
-cleanup() {
-	# SIGCONT and SIGTERM, never SIGKILL: a wccapture left stopped by a
-	# failing check must still undo its mounts and tracing.
-	if [[ -n $pid ]] && kill -TERM "$pid" 2>/dev/null; then
-		kill -CONT "$pid" 2>/dev/null || true
-		wait "$pid" 2>/dev/null || true
-	fi
-	[[ -z $loop ]] || losetup -d "$loop" 2>/dev/null || true
-	cleanup_common
-}
-trap cleanup EXIT
+work=""
 
 # The destination: a loop device of ours given with --device, so that its
 # write cache setting can be seen coming back.
 truncate -s 400M "$TMP/disk.img"
-loop=$(losetup -f --show "$TMP/disk.img")
-dev=${loop#/dev/}
+LOOP=$(losetup -f --show "$TMP/disk.img")
+dev=${LOOP#/dev/}
 wc=/sys/block/$dev/queue/write_cache
 echo "write back" >"$wc"
 
@@ -57,19 +46,19 @@ lab_stopped() {
 	# ignored and could not trap it, unlike wccapture run from a terminal.
 	set -m
 	WCCAPTURE_TEST_STOP=$point bash "$TOP/capture/wccapture" lab --warmup 0 --fs ext4 --cache off \
-		--barrier on --device "$loop" --destroy-data --source "$src" --recorder tracefs \
+		--barrier on --device "$LOOP" --destroy-data --source "$src" --recorder tracefs \
 		-o "$TMP/$name" >/dev/null 2>"$TMP/$name.log" &
-	pid=$!
+	BG_PID=$!
 	set +m
 	# Up to 90 s: wccapture waits up to a minute for a busy blk tracer.
 	for ((i = 0; i < 1800; i++)); do
-		if [[ $(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null) == T ]]; then
+		if [[ $(awk '{ print $3 }' "/proc/$BG_PID/stat" 2>/dev/null) == T ]]; then
 			work=$(comm -13 <(echo "$before") <(compgen -G '/var/tmp/wccapture.*' || true))
 			[[ $work == /var/tmp/wccapture.* && $work != *$'\n'* ]] ||
 				fail "$name: cannot tell wccapture's work directory: '$work'"
 			return 0
 		fi
-		kill -0 "$pid" 2>/dev/null || break
+		kill -0 "$BG_PID" 2>/dev/null || break
 		sleep 0.05
 	done
 	fail "$name: wccapture never stopped at $point: $(tail -n 3 "$TMP/$name.log")"
@@ -78,9 +67,9 @@ lab_stopped() {
 # resume NAME WANT: lets the stopped run go on and waits for exit WANT.
 resume() {
 	local name=$1 want=$2 rc=0
-	kill -CONT "$pid"
-	wait "$pid" || rc=$?
-	pid=""
+	kill -CONT "$BG_PID"
+	wait "$BG_PID" || rc=$?
+	BG_PID=""
 	[[ $rc -eq $want ]] || fail "$name: wccapture exited $rc, expected $want: $(tail -n 3 "$TMP/$name.log")"
 }
 
@@ -88,9 +77,9 @@ resume() {
 after_fault() {
 	local name=$1 d
 	! grep -qF "$work" /proc/self/mounts || fail "$name: mounts left behind"
-	! grep -q "^$loop " /proc/self/mounts || fail "$name: $loop left mounted"
+	! grep -q "^$LOOP " /proc/self/mounts || fail "$name: $LOOP left mounted"
 	[[ $(losetup -a) != *"$work"* ]] || fail "$name: loop devices left attached"
-	losetup "$loop" >/dev/null 2>&1 || fail "$name: $loop (not wccapture's) was detached"
+	losetup "$LOOP" >/dev/null 2>&1 || fail "$name: $LOOP (not wccapture's) was detached"
 	[[ $(cat "/sys/block/$dev/trace/enable") == 0 ]] || fail "$name: tracing left enabled on $dev"
 	[[ $(tracefs_state) == "$tracefs_before" ]] ||
 		{ diff <(echo "$tracefs_before") <(tracefs_state) >&2; fail "$name: tracefs settings not restored"; }
@@ -108,7 +97,7 @@ fault_signal() {
 	local point=$1 sig=$2 name=$1-$2 want
 	case $sig in INT) want=130 ;; TERM) want=143 ;; esac
 	lab_stopped "$name" "$point"
-	kill "-$sig" "$pid"
+	kill "-$sig" "$BG_PID"
 	resume "$name" "$want"
 	grep -q "interrupted by SIG$sig" "$TMP/$name.log" || fail "$name: no word of the signal"
 	after_fault "$name"
@@ -119,7 +108,7 @@ fault_signal() {
 fault_recorder() {
 	local point=$1 name=$1-recorder rec
 	lab_stopped "$name" "$point"
-	rec=$(pgrep -P "$pid" -x wcrecord || true)
+	rec=$(pgrep -P "$BG_PID" -x wcrecord || true)
 	[[ -n $rec ]] || fail "$name: no wcrecord running under wccapture"
 	kill -KILL "$rec"
 	resume "$name" 1

@@ -14,9 +14,8 @@ tracer_wait
 
 img=$TMP/spare.img
 truncate -s 400M "$img"
-dev=$(losetup -f --show "$img") || skip "no free loop device"
-cleanup_dev() { umount -q "$dev" 2>/dev/null || true; losetup -d "$dev" 2>/dev/null || true; cleanup_common; }
-trap cleanup_dev EXIT
+LOOP=$(losetup -f --show "$img") || skip "no free loop device"
+dev=$LOOP
 kn=${dev##*/}
 wc_before=$(cat "/sys/block/$kn/queue/write_cache")
 

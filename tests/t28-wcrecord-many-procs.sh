@@ -20,24 +20,17 @@ unnamed_max=$((nproc / 200))
 need_root
 tracer_wait
 
-loop=""
-cleanup() {
-	[[ -z $loop ]] || losetup -d "$loop" 2>/dev/null || true
-	cleanup_common
-}
-trap cleanup EXIT
-
 truncate -s 32M "$TMP/img"
-loop=$(losetup -f --show "$TMP/img")
-dev=${loop#/dev/}
+LOOP=$(losetup -f --show "$TMP/img")
+dev=${LOOP#/dev/}
 
 # One process per write: each dd is a new pid the recorder must name.
 cat >"$TMP/work.sh" <<EOF
 for ((i = 0; i < $nproc; i++)); do
-	dd if=/dev/zero of=$loop bs=4k count=1 seek=\$i oflag=direct status=none
+	dd if=/dev/zero of=$LOOP bs=4k count=1 seek=\$i oflag=direct status=none
 done
 EOF
-"$WCRECORD" -d "$loop" -o "$TMP/r" --stats "$TMP/r.stats" -- bash "$TMP/work.sh" \
+"$WCRECORD" -d "$LOOP" -o "$TMP/r" --stats "$TMP/r.stats" -- bash "$TMP/work.sh" \
 	2>"$TMP/r.err" || fail "wcrecord failed: $(cat "$TMP/r.err")"
 grep -qx 'events_dropped = 0' "$TMP/r.stats" || fail "events dropped: $(cat "$TMP/r.stats")"
 grep -qx 'invalid_bytes = 0' "$TMP/r.stats" || fail "invalid bytes: $(cat "$TMP/r.stats")"

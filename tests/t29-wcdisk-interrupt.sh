@@ -13,15 +13,6 @@ need_root
 tracer_wait
 need_wcdisk
 
-pid=""
-cleanup() {
-	if [[ -n $pid ]] && kill -TERM "$pid" 2>/dev/null; then
-		wait "$pid" 2>/dev/null || true
-	fi
-	cleanup_common
-}
-trap cleanup EXIT
-
 dest_mount() { findmnt -n -o TARGET -t ext4 | grep '/wccapture\.[^/]*/dst$' | sed -n 1p; }
 
 # Starts a lab whose copy takes a while, waits until the copy writes to
@@ -32,13 +23,13 @@ start_lab() {
 	bash "$TOP/capture/wccapture" lab --warmup 0 --disk hdd7200 --fs ext4 --cache on --barrier on \
 		--workload fsync --files 3000 --size 12M --recorder tracefs \
 		-o "$out" >/dev/null 2>"$TMP/log" &
-	pid=$!
+	BG_PID=$!
 	set +m
-	lab_wait_copy "$TMP/log" "$pid"
+	lab_wait_copy "$TMP/log" "$BG_PID"
 	wdpid=$(pgrep -x wcdisk | sed -n 1p || true)
 	[[ -n $wdpid ]] || fail "no wcdisk running during the copy"
 	# some files on the destination, so the daemon serves the filesystem
-	lab_wait_files "$pid" dest_mount
+	lab_wait_files "$BG_PID" dest_mount
 	[[ -n $LAB_MNT ]] || fail "no destination mount during the copy"
 	wdpid=$(pgrep -x wcdisk | sed -n 1p || true)
 	[[ -n $wdpid ]] || fail "no wcdisk running during the copy: $(tail -n 3 "$TMP/log")"
@@ -49,8 +40,7 @@ nothing_left() {
 	! pgrep -x wcdisk >/dev/null || fail "$1: a wcdisk daemon is left"
 	[[ $(losetup -a) != *wccapture* ]] || fail "$1: loop devices left: $(losetup -a)"
 	! grep -q wccapture /proc/self/mounts || fail "$1: mounts left behind"
-	[[ $(loop_settings) == "$before" ]] ||
-		{ diff <(echo "$before") <(loop_settings) || true; fail "$1: loop queue settings changed"; }
+	loop_settings_kept "$before" "$1"
 	if compgen -G '/sys/fs/cgroup/memory/wccapture.*' >/dev/null ||
 		compgen -G '/sys/fs/cgroup/wccapture.*' >/dev/null; then
 		fail "$1: memory cgroup left"
@@ -63,17 +53,17 @@ before=$(loop_settings)
 # stop with an error and clean up (the dead mount included).
 start_lab "$TMP/out1"
 kill -KILL "$wdpid" || fail "wcdisk $wdpid gone before it was killed: $(tail -n 3 "$TMP/log")"
-rc=0; wait "$pid" || rc=$?
-pid=""
+rc=0; wait "$BG_PID" || rc=$?
+BG_PID=""
 [[ $rc -eq 1 ]] || fail "lab exited $rc after wcdisk was killed, expected 1: $(tail -n 3 "$TMP/log")"
 nothing_left "wcdisk killed"
 echo "ok: wcdisk killed: $(grep -m 1 -E 'failed|error' "$TMP/log" || tail -n 1 "$TMP/log")"
 
 # 2. Ctrl-C: exit 130, an incomplete archive, nothing left.
 start_lab "$TMP/out2"
-kill -INT "$pid"
-rc=0; wait "$pid" || rc=$?
-pid=""
+kill -INT "$BG_PID"
+rc=0; wait "$BG_PID" || rc=$?
+BG_PID=""
 [[ $rc -eq 130 ]] || fail "interrupted lab exited $rc, expected 130: $(tail -n 3 "$TMP/log")"
 a=$TMP/out2/hdd7200-ext4-cache-on-barrier-on-run1.tar.gz
 [[ -f $a ]] || fail "no archive after the interrupt"

@@ -30,15 +30,6 @@ expect_exit 2 bash "$W" crash --tear half
 need_root
 need_wcdisk
 
-pid=""
-cleanup() {
-	if [[ -n $pid ]] && kill -TERM "$pid" 2>/dev/null; then
-		wait "$pid" 2>/dev/null || true
-	fi
-	cleanup_common
-}
-trap cleanup EXIT
-
 works_before=$(compgen -G '/var/tmp/wccapture.*' || true)
 before=$(loop_settings)
 
@@ -57,8 +48,7 @@ nothing_left() {
 	for w in $(awk '{ print $2 }' /proc/self/mounts | grep -o '/var/tmp/wccapture\.[^/]*' || true); do
 		[[ -d $w ]] || fail "$1: a mount in $w is left"
 	done
-	[[ $(loop_settings) == "$before" ]] ||
-		{ diff <(echo "$before") <(loop_settings) || true; fail "$1: loop queue settings changed"; }
+	loop_settings_kept "$before" "$1"
 }
 
 out=$TMP/out
@@ -90,17 +80,17 @@ echo "ok: barriers on: $clean_on clean, $rep_on repaired by replay; barriers off
 set -m
 bash "$W" crash --fs ext4 --cache on --barrier on --cuts 40 --files 8 \
 	-o "$TMP/out2" >/dev/null 2>"$TMP/log2" &
-pid=$!
+BG_PID=$!
 set +m
 for ((i = 0; i < 600; i++)); do
 	grep -q ': cut 2 ' "$TMP/log2" && break
-	kill -0 "$pid" 2>/dev/null || break
+	kill -0 "$BG_PID" 2>/dev/null || break
 	sleep 0.1
 done
 grep -q ': cut 2 ' "$TMP/log2" || fail "the interrupted run never reached its second cut: $(tail -n 3 "$TMP/log2")"
-kill -TERM "$pid"
-rc=0; wait "$pid" || rc=$?
-pid=""
+kill -TERM "$BG_PID"
+rc=0; wait "$BG_PID" || rc=$?
+BG_PID=""
 [[ $rc -eq 143 ]] || fail "SIGTERM: exit $rc, expected 143: $(tail -n 3 "$TMP/log2")"
 nothing_left "SIGTERM"
 echo "ok: SIGTERM during the cuts: exit 143, nothing left"

@@ -21,6 +21,14 @@
 #                 says in LOG that its copy starts; fail if it never does
 #   lab_wait_files PID CMD... wait until the mount point CMD prints holds
 #                 a file below its top level; set LAB_MNT to it
+#   BG_PID, LOOP  a test's background job and loop device, undone at
+#                 exit by cleanup_common where set: the job gets SIGTERM
+#                 and SIGCONT (were it left stopped), never SIGKILL, and is
+#                 waited for, so that wccapture or wcrecord undoes its
+#                 mounts, loop devices and tracing even when a check
+#                 failed; then the device is unmounted where it is still
+#                 mounted, and detached.  A test sets BG_PID="" once it
+#                 has waited for the job itself.
 # shellcheck shell=bash
 set -euo pipefail
 
@@ -35,7 +43,17 @@ TRACEFS=/sys/kernel/tracing
 TRACEFS_MOUNTED=0
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/wctest.XXXXXX")
+BG_PID="" LOOP=""
 cleanup_common() {
+	if [[ -n $BG_PID ]] && kill -TERM "$BG_PID" 2>/dev/null; then
+		kill -CONT "$BG_PID" 2>/dev/null || true
+		wait "$BG_PID" 2>/dev/null || true
+	fi
+	# before $TMP goes: a device a test mounted in it holds its files
+	if [[ -n $LOOP ]]; then
+		umount -q "$LOOP" 2>/dev/null || true
+		losetup -d "$LOOP" 2>/dev/null || true
+	fi
 	rm -rf "$TMP"
 	if [[ $TRACEFS_MOUNTED == 1 ]]; then
 		umount "$TRACEFS" || echo "cannot unmount $TRACEFS" >&2
