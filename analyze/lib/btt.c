@@ -33,6 +33,7 @@ struct bdev {
 	uint32_t device;
 	bool seen_q;             /* btt ignores a device until its first Q */
 	struct kept_q *root;
+	struct kept_q *max;      /* the kept Q of the highest start, or NULL */
 	struct ageq age;         /* kept Qs, oldest first */
 	size_t n;
 };
@@ -283,6 +284,18 @@ void tree_erase(struct bdev *d, struct kept_q *node)
 	struct kept_q *child, *parent;
 	bool red;
 
+	/* The highest start goes: the next highest is the greatest of its
+	 * left, or else its parent (it has no right, and is its parent's
+	 * right or the root). */
+	if (node == d->max) {
+		if ((child = node->left) != NULL)
+			while (child->right)
+				child = child->right;
+		else
+			child = node->parent;
+		d->max = child;
+	}
+
 	if (!node->left) {
 		child = node->right;
 	} else if (!node->right) {
@@ -435,17 +448,25 @@ int on_queue(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 	uint64_t s = ev->sector;
 
 	d->seen_q = true;
-	/* The classic descent, with one test a level: a Q of the same
-	 * start is the last node it went right at (le, start <= s), as
-	 * the keys are distinct; the extra levels below it are walked
-	 * only when a Q takes another's place. */
-	while ((n = *link) != NULL) {
-		parent = n;
-		if (s < n->start) {
-			link = &n->left;
-		} else {
-			le = n;
-			link = &n->right;
+	if (d->max && s > d->max->start) {
+		/* Writeback queues a file's bios in ascending sectors: a Q
+		 * mostly starts past every kept one, and then goes right of
+		 * the highest, where the descent would end. */
+		parent = d->max;
+		link = &parent->right;
+	} else {
+		/* The classic descent, with one test a level: a Q of the
+		 * same start is the last node it went right at (le, start
+		 * <= s), as the keys are distinct; the extra levels below
+		 * it are walked only when a Q takes another's place. */
+		while ((n = *link) != NULL) {
+			parent = n;
+			if (s < n->start) {
+				link = &n->left;
+			} else {
+				le = n;
+				link = &n->right;
+			}
 		}
 	}
 	if (le && le->start == s) {
@@ -470,6 +491,8 @@ int on_queue(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 	q->parent = parent;
 	q->red = true;
 	*link = q;
+	if (!d->max || s > d->max->start)
+		d->max = q;
 	d->n++;
 	insert_color(d, q);
 	age_append(d, q);
