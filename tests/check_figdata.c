@@ -11,45 +11,19 @@
 #include <string.h>
 
 #include "check_common.h"
+#include "check_series.h"
 #include "figdata.h"
 
 #define US 1000ull
 #define MS 1000000ull
 #define S (1000 * MS)
 
-static struct wc_request mkrq(uint64_t d, uint64_t c, uint64_t sector,
-			      uint32_t bytes)
-{
-	struct wc_request rq;
-
-	memset(&rq, 0, sizeof(rq));
-	rq.q_time = d;
-	rq.d_time = d;
-	rq.c_time = c;
-	rq.sector = sector;
-	rq.bytes = bytes;
-	rq.completed = true;
-	rq.nbios = 1;
-	rq.depth = 1;
-	return rq;
-}
-
 static void add(struct wc_series *s, uint64_t d, uint64_t lat, uint64_t sector,
 		uint32_t bytes, enum wc_cat cat)
 {
-	struct wc_request rq = mkrq(d, d + lat, sector, bytes);
+	struct wc_request rq = wc_check_request(d, d + lat, sector, bytes);
 
 	wc_series_add(s, &rq, cat);
-}
-
-static struct wc_series *open_series(void)
-{
-	struct wc_series *s = NULL;
-	struct wc_err err;
-
-	wc_err_clear(&err);
-	ck_assert_int_eq(wc_series_open(&s, &err), 0);
-	return s;
 }
 
 static struct wc_figdata *build(const struct wc_series *s, uint64_t start)
@@ -75,7 +49,7 @@ static size_t bin_of(uint64_t ns)
 
 START_TEST(test_empty)
 {
-	struct wc_series *s = open_series();
+	struct wc_series *s = wc_check_series();
 	struct wc_figdata *fd = build(s, WC_NO_TIME);
 	int k;
 
@@ -107,7 +81,7 @@ START_TEST(test_band_ranks)
 		9 * MS, 10 * MS, 10 * MS, 11 * MS, 300 * MS,
 	};
 	static const size_t rank[WC_FIG_NPCT] = { 5, 9, 10 };
-	struct wc_series *s = open_series();
+	struct wc_series *s = wc_check_series();
 	struct wc_figdata *fd;
 	const struct wc_fig_band *b;
 	size_t i;
@@ -143,7 +117,7 @@ END_TEST
  */
 START_TEST(test_flush_stalls_apart)
 {
-	struct wc_series *s = open_series();
+	struct wc_series *s = wc_check_series();
 	struct wc_figdata *fd;
 	size_t i, low = 0, high = 0;
 
@@ -194,7 +168,7 @@ static uint64_t cells_sum(const struct wc_fig_cell *c, size_t n)
  */
 START_TEST(test_heat_bounded_exact)
 {
-	struct wc_series *s = open_series();
+	struct wc_series *s = wc_check_series();
 	struct wc_figdata *fd;
 	uint64_t t, n = 0;
 	size_t i;
@@ -249,7 +223,7 @@ END_TEST
  * CDF ends at 1. */
 START_TEST(test_timeline_carries_bytes)
 {
-	struct wc_series *s = open_series();
+	struct wc_series *s = wc_check_series();
 	struct wc_figdata *fd;
 	uint64_t bytes = 0;
 	double got = 0;

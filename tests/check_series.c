@@ -9,38 +9,11 @@
 #include <string.h>
 
 #include "check_common.h"
+#include "check_series.h"
 #include "series.h"
 
 #define MS 1000000ull
 #define S (1000 * MS)
-
-static struct wc_request mkrq(uint64_t d, uint64_t c, uint64_t sector,
-			      uint32_t bytes)
-{
-	struct wc_request rq;
-
-	memset(&rq, 0, sizeof(rq));
-	rq.q_time = d;
-	rq.d_time = d;
-	rq.c_time = c;
-	rq.sector = sector;
-	rq.bytes = bytes;
-	rq.completed = true;
-	rq.nbios = 1;
-	rq.depth = 1;
-	return rq;
-}
-
-static struct wc_series *open_series(void)
-{
-	struct wc_series *s = NULL;
-	struct wc_err err;
-
-	wc_err_clear(&err);
-	ck_assert_int_eq(wc_series_open(&s, &err), 0);
-	ck_assert_ptr_nonnull(s);
-	return s;
-}
 
 /* Sums every bin: what the figures would show in total. */
 static void totals(const struct wc_series *s, struct wc_series_bin *sum)
@@ -66,7 +39,7 @@ static void totals(const struct wc_series *s, struct wc_series_bin *sum)
 
 START_TEST(test_empty)
 {
-	struct wc_series *s = open_series();
+	struct wc_series *s = wc_check_series();
 	struct wc_series_bin b;
 
 	ck_assert_uint_eq(wc_series_origin(s), WC_NO_TIME);
@@ -83,8 +56,8 @@ END_TEST
 
 START_TEST(test_one_request)
 {
-	struct wc_series *s = open_series();
-	struct wc_request rq = mkrq(5 * S, 5 * S + 3 * MS, 4096, 65536);
+	struct wc_series *s = wc_check_series();
+	struct wc_request rq = wc_check_request(5 * S, 5 * S + 3 * MS, 4096, 65536);
 	struct wc_series_bin b;
 	size_t dcol, ccol;
 	uint64_t w;
@@ -128,7 +101,7 @@ END_TEST
  */
 START_TEST(test_conservation_across_merges)
 {
-	struct wc_series *s = open_series();
+	struct wc_series *s = wc_check_series();
 	struct wc_series_bin sum;
 	uint64_t t, bytes = 0, d2c = 0, q2c = 0, flush = 0, n = 0, nflush = 0;
 	uint64_t span = 3600 * S;
@@ -136,7 +109,7 @@ START_TEST(test_conservation_across_merges)
 
 	for (t = 100 * S; t < 100 * S + span; t += 7 * MS + (uint64_t)(rand_r(&seed) % 50) * MS) {
 		uint64_t lat = 1000 + (uint64_t)(rand_r(&seed) % 40) * MS;
-		struct wc_request rq = mkrq(t, t + lat, (uint64_t)rand_r(&seed) % 1000000, 4096);
+		struct wc_request rq = wc_check_request(t, t + lat, (uint64_t)rand_r(&seed) % 1000000, 4096);
 		enum wc_cat cat = (enum wc_cat)(n % WC_NCAT);
 
 		rq.q_time = t - 100000;
@@ -182,9 +155,9 @@ END_TEST
 /* Completion order: a later request may have been dispatched earlier. */
 START_TEST(test_dispatched_before_origin)
 {
-	struct wc_series *s = open_series();
-	struct wc_request a = mkrq(10 * S, 10 * S + 500 * MS, 100, 512);
-	struct wc_request b = mkrq(9 * S, 11 * S, 200, 512);
+	struct wc_series *s = wc_check_series();
+	struct wc_request a = wc_check_request(10 * S, 10 * S + 500 * MS, 100, 512);
+	struct wc_request b = wc_check_request(9 * S, 11 * S, 200, 512);
 	struct wc_series_bin sum;
 
 	wc_series_add(s, &a, WC_CAT_DATA_READ);
@@ -206,10 +179,10 @@ END_TEST
 /* Going back needs more room than the bins have: merge, then shift. */
 START_TEST(test_before_origin_full_timeline)
 {
-	struct wc_series *s = open_series();
-	struct wc_request a = mkrq(50 * S, 50 * S + MS, 0, 512);
-	struct wc_request b = mkrq(50 * S + 1000 * MS, 50 * S + 1001 * MS, 0, 512);
-	struct wc_request c = mkrq(49 * S, 52 * S, 0, 512);
+	struct wc_series *s = wc_check_series();
+	struct wc_request a = wc_check_request(50 * S, 50 * S + MS, 0, 512);
+	struct wc_request b = wc_check_request(50 * S + 1000 * MS, 50 * S + 1001 * MS, 0, 512);
+	struct wc_request c = wc_check_request(49 * S, 52 * S, 0, 512);
 	struct wc_series_bin sum;
 	uint64_t before;
 
@@ -230,9 +203,9 @@ END_TEST
 /* A trace clock that starts at 0 cannot shift before 0: bin 0 takes it. */
 START_TEST(test_near_time_zero)
 {
-	struct wc_series *s = open_series();
-	struct wc_request a = mkrq(500, 2 * MS, 0, 512);
-	struct wc_request b = mkrq(0, 3 * MS, 0, 512);
+	struct wc_series *s = wc_check_series();
+	struct wc_request a = wc_check_request(500, 2 * MS, 0, 512);
+	struct wc_request b = wc_check_request(0, 3 * MS, 0, 512);
 	struct wc_series_bin sum;
 
 	wc_series_add(s, &a, WC_CAT_OTHER);
@@ -249,10 +222,10 @@ END_TEST
 
 START_TEST(test_scatter_merges_per_cell)
 {
-	struct wc_series *s = open_series();
-	struct wc_request a = mkrq(S, S + MS, 800, 4096);
-	struct wc_request b = mkrq(S + 10, S + MS + 10, 801, 4096);
-	struct wc_request c = mkrq(S + 20, S + MS + 20, 802, 4096);
+	struct wc_series *s = wc_check_series();
+	struct wc_request a = wc_check_request(S, S + MS, 800, 4096);
+	struct wc_request b = wc_check_request(S + 10, S + MS + 10, 801, 4096);
+	struct wc_request c = wc_check_request(S + 20, S + MS + 20, 802, 4096);
 
 	wc_series_add(s, &a, WC_CAT_JOURNAL);
 	wc_series_add(s, &b, WC_CAT_JOURNAL);    /* same cell, same category */
@@ -268,10 +241,10 @@ END_TEST
 
 START_TEST(test_rows_grow_with_sectors)
 {
-	struct wc_series *s = open_series();
-	struct wc_request a = mkrq(S, S + MS, 0, 4096);
-	struct wc_request b = mkrq(S, S + MS, 8, 4096);
-	struct wc_request c = mkrq(S, S + MS, 2000000000ull, 4096);
+	struct wc_series *s = wc_check_series();
+	struct wc_request a = wc_check_request(S, S + MS, 0, 4096);
+	struct wc_request b = wc_check_request(S, S + MS, 8, 4096);
+	struct wc_request c = wc_check_request(S, S + MS, 2000000000ull, 4096);
 
 	wc_series_add(s, &a, WC_CAT_DATA_READ);
 	wc_series_add(s, &b, WC_CAT_DATA_WRITE);
@@ -291,7 +264,7 @@ END_TEST
 
 START_TEST(test_latency_edges)
 {
-	struct wc_series *s = open_series();
+	struct wc_series *s = wc_check_series();
 	size_t i;
 	uint64_t n = 0;
 
@@ -300,8 +273,8 @@ START_TEST(test_latency_edges)
 	ck_assert_uint_eq(wc_series_lat_lower(3 * WC_SERIES_LAT_PER_DECADE), 1000000);
 	for (i = 1; i < WC_SERIES_LAT_BINS; i++) {
 		uint64_t lo = wc_series_lat_lower(i);
-		struct wc_request at = mkrq(S, S + lo, 0, 512);
-		struct wc_request below = mkrq(S, S + lo - 1, 0, 512);
+		struct wc_request at = wc_check_request(S, S + lo, 0, 512);
+		struct wc_request below = wc_check_request(S, S + lo - 1, 0, 512);
 
 		ck_assert_uint_gt(lo, wc_series_lat_lower(i - 1));
 		wc_series_add(s, &at, WC_CAT_DATA_READ);
@@ -317,9 +290,9 @@ END_TEST
 
 START_TEST(test_latency_extremes)
 {
-	struct wc_series *s = open_series();
-	struct wc_request fast = mkrq(S, S + 10, 0, 512);
-	struct wc_request slow = mkrq(S, S + 5000 * S, 0, 512);
+	struct wc_series *s = wc_check_series();
+	struct wc_request fast = wc_check_request(S, S + 10, 0, 512);
+	struct wc_request slow = wc_check_request(S, S + 5000 * S, 0, 512);
 
 	wc_series_add(s, &fast, WC_CAT_FLUSH);
 	wc_series_add(s, &slow, WC_CAT_FLUSH);
@@ -332,9 +305,9 @@ END_TEST
 
 START_TEST(test_incomplete)
 {
-	struct wc_series *s = open_series();
-	struct wc_request a = mkrq(S, WC_NO_TIME, 64, 4096);
-	struct wc_request b = mkrq(WC_NO_TIME, WC_NO_TIME, 64, 4096);
+	struct wc_series *s = wc_check_series();
+	struct wc_request a = wc_check_request(S, WC_NO_TIME, 64, 4096);
+	struct wc_request b = wc_check_request(WC_NO_TIME, WC_NO_TIME, 64, 4096);
 	struct wc_series_bin sum;
 
 	a.completed = false;
@@ -355,11 +328,11 @@ END_TEST
 /* Many requests, bins always within bounds: nothing grows with length. */
 START_TEST(test_bounded)
 {
-	struct wc_series *s = open_series();
+	struct wc_series *s = wc_check_series();
 	uint64_t i;
 
 	for (i = 0; i < 2000000; i++) {
-		struct wc_request rq = mkrq(i * 50000, i * 50000 + 40000,
+		struct wc_request rq = wc_check_request(i * 50000, i * 50000 + 40000,
 					    (i * 7919) % 100000000, 4096);
 
 		wc_series_add(s, &rq, (enum wc_cat)(i % WC_NCAT));
