@@ -44,6 +44,7 @@ struct wc_disk {
 	 * away; the curve's square root need not be taken again) */
 	uint32_t *seek_memo;
 	uint64_t overhead_ns, stream_ns, age_ns;	/* of p, in ns */
+	uint64_t read_ns, write_ns;			/* ssd positioning */
 	uint64_t cache_bytes;
 	uint64_t seq;
 	uint64_t busy_until;		/* end of the last command or destage */
@@ -364,6 +365,8 @@ int wc_disk_open(struct wc_disk **dp, const struct wc_disk_params *p,
 	d->overhead_ns = ns_of(p->overhead_us * 1000);
 	d->stream_ns = (uint64_t)(p->stream_window_us * 1000);
 	d->age_ns = ns_of(p->queue_age_ms * 1e6);
+	d->read_ns = ns_of(p->read_us * 1000);
+	d->write_ns = ns_of(p->write_us * 1000);
 	*dp = d;
 	return 0;
 free_disk:
@@ -536,7 +539,7 @@ static void locate(struct wc_disk *d, uint64_t t, uint64_t sector,
 	if (streaming(d, sector, t))
 		return;
 	if (d->p.model != WC_DISK_HDD) {
-		*seek = ns_of((is_read ? d->p.read_us : d->p.write_us) * 1000);
+		*seek = is_read ? d->read_ns : d->write_ns;
 		return;
 	}
 	*seek = seek_of(d, head_distance(d, cyl));
@@ -824,8 +827,7 @@ static uint64_t position_floor(struct wc_disk *d, const struct pend *q,
 	if (streaming(d, q->s, t))
 		return 0;
 	if (d->p.model != WC_DISK_HDD)
-		return ns_of((q->r.op == WC_DISK_READ ? d->p.read_us :
-			      d->p.write_us) * 1000);
+		return q->r.op == WC_DISK_READ ? d->read_ns : d->write_ns;
 	*whole = false;
 	return seek_of(d, head_distance(d, q->cyl));
 }
@@ -854,6 +856,10 @@ static size_t pick_sptf(struct wc_disk *d, const uint32_t *cand, size_t n,
 		floor_ns[k] = position_floor(d, &d->pend[cand[k]], t, &whole[k]);
 		if (floor_ns[k] < floor_ns[best])
 			best = k;
+		if (floor_ns[k] == 0 && whole[k]) {
+			n = k + 1;	/* none after it can do better */
+			break;
+		}
 	}
 	best_pos = position_of(d, &d->pend[cand[best]], t, floor_ns[best],
 			       whole[best]);
