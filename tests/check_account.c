@@ -187,6 +187,78 @@ START_TEST(test_positioning_given_rate)
 }
 END_TEST
 
+/* Behind a write-back cache a write (not FUA) positions nothing and the
+ * next flush is split against the bytes absorbed since the previous
+ * one, on the cached device only, and in the phases as on the device. */
+static void cache_run(struct wc_account *ac)
+{
+	struct wc_request rq[] = {
+		mk(DEV1, 0, 0, 10000, 0, 4000, W),              /* absorbed */
+		mk(DEV2, 0, 0, 10000, 0, 4000, W),              /* 6000 */
+		mk(DEV1, 0, 10000, 20000, 9000, 4000, 0),       /* read: 6000 */
+		mk(DEV1, 0, 20000, 30000, 90000, 4000,
+		   W | WC_TC(WC_TC_FUA)),                       /* FUA: 6000 */
+		mk(DEV1, 0, 30000, 31000, 900000, 8000, W),     /* absorbed */
+		mk(DEV1, 0, 31000, 81000, 0, 0, 0),             /* destage */
+		mk(DEV1, 0, 81000, 82000, 0, 0, 0),             /* nothing */
+	};
+	enum wc_cat cat[] = { WC_CAT_DATA_WRITE, WC_CAT_DATA_WRITE,
+			      WC_CAT_DATA_READ, WC_CAT_JOURNAL,
+			      WC_CAT_METADATA, WC_CAT_FLUSH, WC_CAT_FLUSH };
+	size_t i;
+
+	for (i = 0; i < sizeof(rq) / sizeof(rq[0]); i++)
+		wc_account_add(ac, &rq[i], cat[i]);
+	wc_account_finish(ac, 0, 100000);
+}
+
+START_TEST(test_write_cache_positioning)
+{
+	const struct wc_phase_window ph[] = { { 0, 56000 }, { 56000, 100000 } };
+	struct wc_account_conf conf = { .media_rate = 1e9, .write_cache = 1,
+					.cache_device = DEV1, .nphases = 2,
+					.phases = ph };
+	struct wc_account *ac = NULL;
+	const struct wc_figures *f;
+	struct wc_err err;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_account_open(&ac, &conf, &err), 0);
+	cache_run(ac);
+	f = wc_account_device(ac, 0);
+	ck_assert_uint_eq(f->device, DEV1);
+	/* the read, the FUA write, the flush's 50000 - 12000 */
+	ck_assert_uint_eq(f->destage_positioning_ns, 38000);
+	ck_assert_uint_eq(f->destage_transfer_ns, 12000);
+	ck_assert_uint_eq(f->positioning_ns, 6000 + 6000 + 38000);
+	ck_assert_uint_eq(sum_parts(f), f->window_ns);
+	/* The flush reaches over the edge at 56000: half of it, and half
+	 * of its bytes, in each phase. */
+	f = wc_account_phase(ac, 0, 0);
+	ck_assert_uint_eq(f->destage_positioning_ns, 25000 - 6000);
+	ck_assert_uint_eq(f->destage_transfer_ns, 6000);
+	ck_assert_uint_eq(f->positioning_ns, 6000 + 6000 + 19000);
+	f = wc_account_phase(ac, 0, 1);
+	ck_assert_uint_eq(f->destage_positioning_ns, 19000);
+	ck_assert_uint_eq(f->positioning_ns, 19000);
+	/* Another device: not behind that cache. */
+	f = wc_account_device(ac, 1);
+	ck_assert_uint_eq(f->device, DEV2);
+	ck_assert_uint_eq(f->positioning_ns, 6000);
+	wc_account_free(ac);
+
+	/* Cache off: every write positions, no flush is split. */
+	conf.write_cache = 0;
+	ck_assert_int_eq(wc_account_open(&ac, &conf, &err), 0);
+	cache_run(ac);
+	f = wc_account_device(ac, 0);
+	ck_assert_uint_eq(f->destage_positioning_ns, 0);
+	ck_assert_uint_eq(f->destage_transfer_ns, 0);
+	ck_assert_uint_eq(f->positioning_ns, 6000 + 6000 + 6000);
+	wc_account_free(ac);
+}
+END_TEST
+
 START_TEST(test_rate_estimate_and_seeks)
 {
 	struct wc_account *ac = open_ac(0, NULL, 0);
@@ -1023,6 +1095,7 @@ static Suite *account_suite(void)
 	tcase_add_test(tc, test_processes_many_pids);
 	tcase_add_test(tc, test_completion_driven_slices);
 	tcase_add_test(tc, test_positioning_given_rate);
+	tcase_add_test(tc, test_write_cache_positioning);
 	tcase_add_test(tc, test_rate_estimate_and_seeks);
 	tcase_add_test(tc, test_flush_percentiles);
 	tcase_add_test(tc, test_waits_and_unfinished);

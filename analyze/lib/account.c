@@ -29,7 +29,17 @@ struct fig {
 	uint64_t lat_d2c[LAT_BINS];
 	uint64_t pos_s[POS_BINS];      /* slice ns */
 	double pos_b[POS_BINS];        /* bytes */
+	/* The same for flushes of a write-back cache: the flush's slice
+	 * against the bytes the cache absorbed since the previous one. */
+	uint64_t dpos_s[POS_BINS];
+	double dpos_b[POS_BINS];
 };
+
+/* How a slice splits into positioning and transfer: not at all (a flush
+ * with nothing to destage, a discard, a write the cache absorbed: its
+ * slice is the interface's transfer), as a media access, or as a
+ * flush's destage. */
+enum pos_kind { POS_NONE, POS_MEDIA, POS_DESTAGE };
 
 /* Requests a run holds before it may give way to another phase's: a
  * fold costs a pass over the histograms, so a trace whose completions
@@ -136,6 +146,8 @@ struct adev {
 	bool have_prev_c, have_prev_end;
 	uint64_t prev_c, prev_end;
 	uint64_t stream_bytes, stream_ns, stream_n;
+	bool cached;                   /* its write cache is on */
+	uint64_t absorbed;             /* bytes written since the last flush */
 	double rate;
 	bool estimated;
 	struct names flushers;           /* WC_MAX_FLUSHERS rows */
@@ -152,6 +164,8 @@ struct adev {
 
 struct wc_account {
 	double media_rate;
+	int write_cache;
+	uint32_t cache_device;
 	size_t nphases;                  /* the conf's, and the window */
 	struct wc_phase_window phases[MAX_PHASES];
 	bool has_window;                 /* phases[nphases - 1] is it */
@@ -353,6 +367,8 @@ static struct adev *dev_get(struct wc_account *ac, uint32_t device)
 		}
 	}
 	d->device = device;
+	d->cached = ac->write_cache == 1 &&
+		    (ac->cache_device == 0 || ac->cache_device == device);
 	d->whole.f.device = device;
 	for (i = 0; i < ac->nphases; i++)
 		d->phases[i].f.device = device;
@@ -428,17 +444,23 @@ WC_HOT void count_request(struct fig *g, const struct facts *x)
 		f->max_depth = x->depth;
 }
 
-/* bin: the slice's positioning bin, or SIZE_MAX to work it out. */
-WC_HOT void add_slice(struct fig *g, enum wc_cat cat, uint64_t ns,
-		      double bytes, size_t bin)
+/* bin: the slice's positioning bin, or SIZE_MAX to work it out; bytes:
+ * what it splits against (pos_kind). */
+WC_HOT void add_slice(struct fig *g, enum wc_cat cat, enum pos_kind k,
+		      uint64_t ns, double bytes, size_t bin)
 {
 	g->f.time_ns[cat] += ns;
-	if (!has_positioning(cat) || bytes <= 0)
+	if (k == POS_NONE || bytes <= 0)
 		return;
 	if (bin == SIZE_MAX)
 		bin = pos_bin(ns, bytes);
-	g->pos_s[bin] += ns;
-	g->pos_b[bin] += bytes;
+	if (k == POS_MEDIA) {
+		g->pos_s[bin] += ns;
+		g->pos_b[bin] += bytes;
+	} else {
+		g->dpos_s[bin] += ns;
+		g->dpos_b[bin] += bytes;
+	}
 }
 
 static bool name_eq(const char *a, const char *b)
@@ -550,8 +572,8 @@ static void sort_tally(struct wc_wait *t, size_t n)
  * edge, or completes on one. */
 static void add_phases_each(struct wc_account *ac, struct adev *d,
 			    const struct wc_request *rq, enum wc_cat cat,
-			    uint64_t a, uint64_t slice, size_t bin,
-			    const struct facts *x)
+			    enum pos_kind k, double pbytes, uint64_t a,
+			    uint64_t slice, size_t bin, const struct facts *x)
 {
 	uint64_t c = rq->c_time;
 	size_t p;
@@ -562,14 +584,13 @@ static void add_phases_each(struct wc_account *ac, struct adev *d,
 		uint64_t o = overlap(a, c, w->start, w->end);
 
 		if (o) {
-			double b = slice ? (double)rq->bytes * (double)o /
+			double b = slice ? pbytes * (double)o /
 					   (double)slice : 0.0;
 
 			/* Most requests lie inside one phase: the same
 			 * slice, the same bin. */
-			add_slice(g, cat, o, b,
-				  o == slice && b == (double)rq->bytes ? bin :
-									 SIZE_MAX);
+			add_slice(g, cat, k, o, b,
+				  o == slice && b == pbytes ? bin : SIZE_MAX);
 		}
 		if (rq->d_time != WC_NO_TIME && rq->d_time <= c)
 			g->f.inflight_ns += overlap(rq->d_time, c, w->start,
@@ -607,13 +628,14 @@ static bool span_find(struct wc_account *ac, uint64_t t)
  * none: each covering phase gets what the device got, the rest nothing,
  * with no test per phase; completions mostly stay in one span. */
 WC_HOT void add_phases(struct wc_account *ac, struct adev *d,
-		    const struct wc_request *rq, enum wc_cat cat, uint64_t a,
+		    const struct wc_request *rq, enum wc_cat cat,
+		    enum pos_kind k, double pbytes, uint64_t a,
 		    uint64_t slice, size_t bin, const struct facts *x)
 {
 	uint64_t c = rq->c_time, from = a;
 	bool d2c = rq->d_time != WC_NO_TIME && rq->d_time <= c;
 	double b;
-	size_t k;
+	size_t i;
 
 	if (d2c && rq->d_time < from)
 		from = rq->d_time;
@@ -623,21 +645,21 @@ WC_HOT void add_phases(struct wc_account *ac, struct adev *d,
 		goto each;
 	if (ac->span_n == 0)
 		return;
-	b = slice ? (double)rq->bytes * (double)slice / (double)slice : 0.0;
-	if (b != (double)rq->bytes)
+	b = slice ? pbytes * (double)slice / (double)slice : 0.0;
+	if (b != pbytes)
 		bin = SIZE_MAX;
-	for (k = 0; k < ac->span_n; k++) {
-		struct fig *g = &d->phases[ac->span_cover[k]];
+	for (i = 0; i < ac->span_n; i++) {
+		struct fig *g = &d->phases[ac->span_cover[i]];
 
 		if (slice)
-			add_slice(g, cat, slice, b, bin);
+			add_slice(g, cat, k, slice, b, bin);
 		if (d2c)
 			g->f.inflight_ns += c - rq->d_time;
 		count_request(g, x);
 	}
 	return;
 each:
-	add_phases_each(ac, d, rq, cat, a, slice, bin, x);
+	add_phases_each(ac, d, rq, cat, k, pbytes, a, slice, bin, x);
 }
 
 /* The one phase that gets all of the request, exactly what its device
@@ -647,8 +669,8 @@ each:
  * device gets its bytes in bin 0 then, the phases nothing), or bytes *
  * slice / slice is not the bytes. */
 WC_HOT struct fig *sole_phase(struct wc_account *ac, struct adev *d,
-			   const struct wc_request *rq, uint64_t a,
-			   uint64_t slice)
+			   const struct wc_request *rq, double pbytes,
+			   uint64_t a, uint64_t slice)
 {
 	uint64_t c = rq->c_time, from = a;
 
@@ -658,8 +680,7 @@ WC_HOT struct fig *sole_phase(struct wc_account *ac, struct adev *d,
 	if (!(c > ac->span_lo && c < ac->span_hi) && !span_find(ac, c))
 		return NULL;
 	if (from < ac->span_lo || ac->span_n != 1 || slice == 0 ||
-	    (double)rq->bytes * (double)slice / (double)slice !=
-	    (double)rq->bytes)
+	    pbytes * (double)slice / (double)slice != pbytes)
 		return NULL;
 	return &d->phases[ac->span_cover[0]];
 }
@@ -704,8 +725,10 @@ static void fig_merge(struct fig *g, const struct fig *run)
 	f->inflight_ns += r->inflight_ns;
 	if (r->max_depth > f->max_depth)
 		f->max_depth = r->max_depth;
-	for (i = 0; i < POS_BINS; i++)
+	for (i = 0; i < POS_BINS; i++) {
 		g->pos_s[i] += run->pos_s[i];
+		g->dpos_s[i] += run->dpos_s[i];
+	}
 }
 
 /* Gives the run's figures to its phase and its device; the run is then
@@ -775,6 +798,8 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 	struct facts x;
 	struct fig *t, *g;
 	size_t bin = SIZE_MAX;
+	enum pos_kind kind = POS_NONE;
+	double pbytes = 0;
 
 	if (!d) {
 		ac->ignored_devices++;
@@ -793,9 +818,31 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 		dist = rq->sector > d->prev_end ? rq->sector - d->prev_end :
 						  d->prev_end - rq->sector;
 	}
+	/* What the slice splits against.  Behind a write-back cache a
+	 * write (but a FUA one) is absorbed: the platter does nothing for
+	 * it then, its slice is the interface's transfer, and its bytes are
+	 * the media's work of the next flush, whose slice is then split as
+	 * the destage of those bytes.  A read is a media access whatever
+	 * the cache (the trace cannot tell a read-ahead hit). */
+	if (has_positioning(cat) && rq->bytes) {
+		if (d->cached && (rq->action & WC_TC(WC_TC_WRITE)) &&
+		    !wc_request_is_fua(rq)) {
+			d->absorbed += rq->bytes;
+		} else {
+			kind = POS_MEDIA;
+			pbytes = (double)rq->bytes;
+		}
+	} else if (cat == WC_CAT_FLUSH && d->cached) {
+		if (d->absorbed) {
+			kind = POS_DESTAGE;
+			pbytes = (double)d->absorbed;
+		}
+		d->absorbed = 0;
+	}
 	/* Streaming: it starts where the previous one ended, so the slice
-	 * is transfer only; what it shows is the media rate. */
-	if (seek_known && dist == 0 && has_positioning(cat) &&
+	 * is transfer only; what it shows is the media rate (not behind
+	 * the cache: that would be the interface's). */
+	if (seek_known && dist == 0 && kind == POS_MEDIA &&
 	    rq->bytes >= WC_STREAM_MIN_BYTES && slice > 0) {
 		d->stream_bytes += rq->bytes;
 		d->stream_ns += slice;
@@ -803,13 +850,13 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 	}
 
 	facts_of(&x, rq, cat, seek_known, dist);
-	if (has_positioning(cat) && rq->bytes)
-		bin = pos_bin(slice, rq->bytes);
+	if (kind != POS_NONE)
+		bin = pos_bin(slice, pbytes);
 	/* The figures that count the request: its device's, or the run's
 	 * when it goes wholly to the run's phase g. */
 	t = &d->whole;
 	g = NULL;
-	if (ac->nphases && (g = sole_phase(ac, d, rq, a, slice))) {
+	if (ac->nphases && (g = sole_phase(ac, d, rq, pbytes, a, slice))) {
 		if (g == d->run_phase || run_take(d, g)) {
 			t = &d->run;
 			d->run_n++;
@@ -820,17 +867,22 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 	count_request(t, &x);
 	t->f.time_ns[cat] += slice;
 	union_add(&ac->any, a, c);
-	if (bin != SIZE_MAX) {
+	if (kind == POS_MEDIA) {
 		t->pos_s[bin] += slice;
-		d->whole.pos_b[bin] += rq->bytes;
+		d->whole.pos_b[bin] += pbytes;
 		if (g)
-			g->pos_b[bin] += rq->bytes;
+			g->pos_b[bin] += pbytes;
+	} else if (kind == POS_DESTAGE) {
+		t->dpos_s[bin] += slice;
+		d->whole.dpos_b[bin] += pbytes;
+		if (g)
+			g->dpos_b[bin] += pbytes;
 	}
 	/* No D: WC_NO_TIME is above any C. */
 	if (rq->d_time <= c)
 		t->f.inflight_ns += c - rq->d_time;
 	if (ac->nphases && !g)
-		add_phases(ac, d, rq, cat, a, slice, bin, &x);
+		add_phases(ac, d, rq, cat, kind, pbytes, a, slice, bin, &x);
 
 	if (rq->q_time != WC_NO_TIME && (rq->action & WC_TC(WC_TC_SYNC)) &&
 	    rq->q_time <= c)
@@ -855,8 +907,8 @@ static void fig_finish(struct fig *g, uint64_t start, uint64_t end,
 		       double rate)
 {
 	struct wc_figures *f = &g->f;
-	uint64_t busy = 0, pos_total = 0;
-	double pos = 0, t;
+	uint64_t busy = 0, pos_total = 0, dslices = 0;
+	double pos = 0, dpos = 0, t;
 	int c;
 	size_t i;
 
@@ -880,13 +932,22 @@ static void fig_finish(struct fig *g, uint64_t start, uint64_t end,
 	t = 1e9 / rate;
 	for (i = 0; i < POS_BINS; i++) {
 		double x = (double)g->pos_s[i] - g->pos_b[i] * t;
+		double y = (double)g->dpos_s[i] - g->dpos_b[i] * t;
 
 		if (x > 0)
 			pos += x;
+		if (y > 0)
+			dpos += y;
+		dslices += g->dpos_s[i];
 	}
 	f->positioning_ns = (uint64_t)llround(pos);
 	if (f->positioning_ns > pos_total)
 		f->positioning_ns = pos_total;
+	f->destage_positioning_ns = (uint64_t)llround(dpos);
+	if (f->destage_positioning_ns > dslices)
+		f->destage_positioning_ns = dslices;
+	f->destage_transfer_ns = dslices - f->destage_positioning_ns;
+	f->positioning_ns += f->destage_positioning_ns;
 }
 
 void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last)
@@ -989,6 +1050,8 @@ int wc_account_open(struct wc_account **out, const struct wc_account_conf *conf,
 	ac->media_rate = conf->media_rate;
 	ac->name = conf->name;
 	ac->name_arg = conf->name_arg;
+	ac->write_cache = conf->write_cache;
+	ac->cache_device = conf->cache_device;
 	ac->nphases = conf->nphases;
 	if (conf->nphases)
 		memcpy(ac->phases, conf->phases,

@@ -36,6 +36,16 @@
  *    the one estimated from streaming requests (a request that starts
  *    where the previous one on the device ended, issued before that one
  *    completed, 64 KiB or more), or unknown (positioning unknown);
+ *  - behind a write-back cache (conf's write_cache 1, on cache_device
+ *    or every device) a write that is not FUA was absorbed: its slice is
+ *    all transfer (to the cache), it is no streaming request, and its
+ *    bytes are destaged by the next flush on the device, whose slice is
+ *    split the same way against them: destage transfer = the bytes
+ *    absorbed since the previous flush / media rate, at most the slice,
+ *    destage positioning = the rest, counted in positioning too.  An
+ *    estimate: the trace does not see what the cache wrote back while
+ *    the device looked idle, or while a write waited for room (then
+ *    inside that write's slice, counted as its transfer);
  *  - a seek is a request (with bytes) starting more than 128 sectors from
  *    where the previous one on its device ended, in completion order,
  *    which is the order the device served them.
@@ -93,7 +103,11 @@ struct wc_figures {
 	uint64_t requests[WC_NCAT];      /* completed in the window */
 	uint64_t bytes[WC_NCAT];
 	bool positioning_known;          /* false: no media rate */
-	uint64_t positioning_ns;         /* part of journal+metadata+data */
+	uint64_t positioning_ns;         /* part of journal+metadata+data,
+	                                  * and destage_positioning_ns */
+	uint64_t destage_positioning_ns; /* part of flush: write cache on */
+	uint64_t destage_transfer_ns;    /* the rest of the flushes that
+	                                  * destaged absorbed writes */
 	uint64_t fua_writes;
 	uint64_t seeks;                  /* > 128 sectors from previous end */
 	uint64_t seek_candidates;        /* requests with bytes after a first */
@@ -132,6 +146,8 @@ struct wc_account_conf {
 	 * process is "(unknown)". */
 	wc_account_name_fn *name;
 	const void *name_arg;
+	int write_cache;                 /* 1: on, the rest: off or unknown */
+	uint32_t cache_device;           /* dev_t it is on; 0: every device */
 	size_t nphases;                  /* <= WC_MAX_PHASES */
 	const struct wc_phase_window *phases;
 	/* A window (filter.h) to take the figures of a device over instead

@@ -559,6 +559,10 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 	a->nphases = nphases;
 	a->has_series = run->o->series;
 	conf->media_rate = run->o->media_rate;
+	/* capture.conf's write cache is the destination's (before a
+	 * --device filter makes another device the main one). */
+	conf->write_cache = a->meta.write_cache;
+	conf->cache_device = a->meta.main_from_conf ? a->meta.main_device : 0;
 	conf->nphases = nphases;
 	conf->phases = win;
 	if (run->o->filter && wc_filter_any(run->o->filter))

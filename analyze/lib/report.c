@@ -399,9 +399,17 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 
 	fprintf(f, "\n");
 	if (g->positioning_known) {
+		bool destage = sc->figs.destage_s[0] + sc->figs.destage_s[1] > 0;
+
 		fprintf(f, "positioning    %.6f s, %.1f%% of journal+metadata+data"
-			" time\n", sc->figs.col[WC_COL_POSITIONING],
-			sc->positioning_pct);
+			"%s time\n", sc->figs.col[WC_COL_POSITIONING],
+			sc->positioning_pct, destage ? "+destage" : "");
+		if (destage)
+			fprintf(f, "  in flushes   destage positioning %.6f s, "
+				"transfer %.6f s\n"
+				"               (estimated: the writes the cache "
+				"absorbed since the previous flush)\n",
+				sc->figs.destage_s[0], sc->figs.destage_s[1]);
 		fprintf(f, "media rate     %.1f MB/s, %s\n", dv->media_rate / 1e6,
 			dv->media_rate_estimated ? "estimated from streaming requests" :
 			      "given with --media-rate");
@@ -1002,6 +1010,16 @@ static void json_figures(FILE *f, const struct wc_sum_device *dv,
 	fprintf(f, ",\n%s\"positioning_s\": ", ind);
 	if (sf && sf->col[WC_COL_POSITIONING] >= 0)
 		fprintf(f, "%.9f", sf->col[WC_COL_POSITIONING]);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n%s\"destage_positioning_s\": ", ind);
+	if (sf && sf->destage_s[0] >= 0)
+		fprintf(f, "%.9f", sf->destage_s[0]);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n%s\"destage_transfer_s\": ", ind);
+	if (sf && sf->destage_s[1] >= 0)
+		fprintf(f, "%.9f", sf->destage_s[1]);
 	else
 		fputs("null", f);
 	fprintf(f, ",\n%s\"media_rate_mb_s\": ", ind);

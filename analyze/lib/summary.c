@@ -151,6 +151,7 @@ static void figs_of(struct wc_sum_figs *s, const struct wc_figures *g,
 		s->part_ns[WC_PART_IDLE] = wall_ns;
 		s->col[WC_COL_WALL] = secs(wall_ns);
 		s->col[WC_COL_POSITIONING] = -1;
+		s->destage_s[0] = s->destage_s[1] = -1;
 		shares_of(s);
 		return;
 	}
@@ -173,6 +174,13 @@ static void figs_of(struct wc_sum_figs *s, const struct wc_figures *g,
 	s->col[WC_COL_POSITIONING] = g->positioning_known ?
 				     secs(g->positioning_ns) : -1;
 	s->col[WC_COL_DATA] = secs(data);
+	s->split_s = secs(g->time_ns[WC_CAT_JOURNAL] +
+			  g->time_ns[WC_CAT_METADATA] + data +
+			  g->destage_positioning_ns + g->destage_transfer_ns);
+	s->destage_s[0] = g->positioning_known ?
+			  secs(g->destage_positioning_ns) : -1;
+	s->destage_s[1] = g->positioning_known ?
+			  secs(g->destage_transfer_ns) : -1;
 	shares_of(s);
 }
 
@@ -213,7 +221,6 @@ static int fill_devices(struct wc_sum_capture *c, const struct wc_analysis *a)
 	const struct wc_account *ac = wc_analysis_account(a);
 	const struct wc_wait **w;
 	const double *v = c->figs.col;
-	double pos_all;
 	size_t i;
 
 	c->partial = wc_analysis_partial(a);
@@ -221,9 +228,8 @@ static int fill_devices(struct wc_sum_capture *c, const struct wc_analysis *a)
 	c->filter = wc_analysis_filter(a);
 	c->tracking = wc_analysis_tracker_stats(a);
 	btt_of(&c->btt, wc_analysis_btt(a));
-	pos_all = v[WC_COL_JOURNAL] + v[WC_COL_METADATA] + v[WC_COL_DATA];
-	c->positioning_pct = pos_all > 0 && v[WC_COL_POSITIONING] >= 0 ?
-			     100 * v[WC_COL_POSITIONING] / pos_all : 0.0;
+	c->positioning_pct = c->figs.split_s > 0 && v[WC_COL_POSITIONING] >= 0 ?
+			     100 * v[WC_COL_POSITIONING] / c->figs.split_s : 0.0;
 	c->ndevices = wc_account_ndevices(ac);
 	if (c->ndevices) {
 		c->devices = calloc(c->ndevices, sizeof(*c->devices));
@@ -262,8 +268,7 @@ static int fill_devices(struct wc_sum_capture *c, const struct wc_analysis *a)
 static void measures_of(struct wc_sum_capture *c)
 {
 	const struct wc_sum_figs *g = &c->figs;
-	double jmd = g->col[WC_COL_JOURNAL] + g->col[WC_COL_METADATA] +
-		     g->col[WC_COL_DATA];
+	double split = g->split_s;
 	int k;
 
 	for (k = 0; k < WC_NCAT; k++)
@@ -271,8 +276,8 @@ static void measures_of(struct wc_sum_capture *c)
 	c->meas[WC_MEAS_BUSY] = secs(g->wall_ns - g->part_ns[WC_PART_IDLE]);
 	c->meas[WC_MEAS_POSITIONING] = g->col[WC_COL_POSITIONING];
 	c->meas[WC_MEAS_TRANSFER] = g->col[WC_COL_POSITIONING] < 0 ? -1 :
-		jmd > g->col[WC_COL_POSITIONING] ?
-		jmd - g->col[WC_COL_POSITIONING] : 0;
+		split > g->col[WC_COL_POSITIONING] ?
+		split - g->col[WC_COL_POSITIONING] : 0;
 	c->meas[WC_MEAS_OFF_DEVICE] = secs(g->part_ns[WC_PART_IDLE]);
 	c->meas[WC_MEAS_WALL] = secs(g->wall_ns);
 }
@@ -927,9 +932,12 @@ static void find_most_time(struct wc_summary *s, const struct wc_sum_capture *c)
 	    best != WC_CAT_OTHER && c->meas[WC_MEAS_POSITIONING] >= 0) {
 		num(f, "positioning_s", c->meas[WC_MEAS_POSITIONING]);
 		num(f, "transfer_s", c->meas[WC_MEAS_TRANSFER]);
-		say(f, " Of journal, metadata and data together, positioning "
-		    "(seeks and rotation) took %.3f s (%.0f %%) and transfer "
-		    "%.3f s.", c->meas[WC_MEAS_POSITIONING], c->positioning_pct,
+		say(f, " Of journal, metadata and data together%s, "
+		    "positioning (seeks and rotation) took %.3f s (%.0f %%) "
+		    "and transfer %.3f s.",
+		    c->figs.destage_s[0] + c->figs.destage_s[1] > 0 ?
+		    " with the flushes' destage" : "",
+		    c->meas[WC_MEAS_POSITIONING], c->positioning_pct,
 		    c->meas[WC_MEAS_TRANSFER]);
 	}
 }

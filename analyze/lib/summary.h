@@ -145,6 +145,13 @@ struct wc_sum_figs {
 	uint64_t requests[WC_NCAT];    /* completed in the window */
 	uint64_t bytes[WC_NCAT];
 	uint64_t all_requests, all_bytes;      /* their sums */
+	/* What positioning is a part of, seconds: journal, metadata and
+	 * data, and with the write cache on the flushes that destaged what
+	 * it absorbed (their split: destage_s[0] positioning, [1] transfer,
+	 * both in col[WC_COL_POSITIONING] and the transfer measure; < 0
+	 * when positioning is unknown). */
+	double split_s;
+	double destage_s[2];
 };
 
 /* A device's figures beyond its parts, for every writer. */
