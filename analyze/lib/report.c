@@ -420,7 +420,9 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 	} else {
 		fprintf(f, "positioning    unknown: too few streaming requests "
 			"to estimate the media rate\n"
-			"               (give it with --media-rate)\n");
+			"               (%sgive it with --media-rate)\n",
+			m->write_cache == 1 ? "the cache's writes do not "
+			"show it: " : "");
 	}
 	fprintf(f, "FUA writes     %" PRIu64 "\n", g->fua_writes);
 	text_latency(f, "flush D2C", &g->flush_d2c);
