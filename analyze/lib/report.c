@@ -870,7 +870,9 @@ int wc_report_compare_detail(FILE *f, const struct wc_summary *s,
 	if (s->ncaps)
 		text_filter(f, &s->caps[0], "");
 	fprintf(f, "time on the main device, seconds; wc = write cache, "
-		"bar = barriers;\nposn = positioning part of jrnl+meta+data%s"
+		"bar = barriers;\nposn = positioning part of jrnl+meta+data "
+		"(and with the cache on of the\nflushes' destage; ? without "
+		"a media rate)%s"
 		"\n\n", s->any_runs ? ";\ngroups: runs of one configuration, "
 		"means and the wall's standard deviation" : "");
 	cmp_head_line(f, s, w, &dc);
