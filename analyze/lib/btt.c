@@ -277,7 +277,7 @@ static void erase_color(struct bdev *d, struct kept_q *node,
 		node->red = false;
 }
 
-/* Inline where it is called: once per kept Q a C ends. */
+/* Once per kept Q a C ends, and per Q forgotten past the bound. */
 WC_HOT
 void tree_erase(struct bdev *d, struct kept_q *node)
 {
@@ -438,8 +438,9 @@ static void forget_oldest(struct wc_btt *b, struct bdev *d)
 	b->dropped++;
 }
 
-/* Not inlined, nor are on_issue() and on_complete(): the call that
- * dispatches to them then saves no registers for the others. */
+/* A Q, a D and a C each do their own work on the device's tree, each in
+ * a function of its own: the dispatch every Q, D and C goes through
+ * stays the device's lookup and a test of the event's kind. */
 static __attribute__((noinline))
 int on_queue(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 	     struct wc_err *err)
@@ -538,7 +539,7 @@ int wc_btt_failed(const struct wc_btt *b)
 	return b->failed ? -1 : 0;
 }
 
-/* The dispatch of one wanted event, inline in both callers. */
+/* The dispatch of one wanted event to its device's Q, D or C. */
 WC_HOT
 int add_one(struct wc_btt *b, const struct wc_event *ev, struct wc_err *err)
 {
