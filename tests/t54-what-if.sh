@@ -3,7 +3,8 @@
 # holds the capture, its replay as recorded and each what-if; two runs
 # give the same bytes; a prediction of another configuration is within
 # 10 % of its recorded device time; a spec or a disk that is wrong, or
-# standard input, is a usage error.
+# standard input, is a usage error.  As root: the same on a user's own
+# capture, made by "wccapture record" on a loop device through tracefs.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -67,4 +68,49 @@ expect_exit 2 "$WCANALYZE" --what-if nosuchkey=1 "$SAMPLE"
 expect_exit 2 "$WCANALYZE" --what-if disk=nosuchdisk "$SAMPLE"
 expect_exit 2 "$WCANALYZE" --what-if cache=off "$SAMPLE" "$SAMPLE"
 expect_exit 2 "$WCANALYZE" --what-if cache=off - <"$SAMPLE"
-exit 0
+
+# A user's own capture: "wccapture record" of a copy and a delete on an
+# ext4 loop device.  It names no model disk (replayed as recorded on
+# hdd7200, and said so); each recorded request is replayed once, in its
+# category; the cache off drops the flushes; an SSD is busy for less
+# time; two runs give the same bytes.
+need_root
+# shellcheck source=tests/fixtures/capture/archive.sh
+source "$TOP/tests/fixtures/capture/archive.sh"
+tracer_wait
+truncate -s 128M "$TMP/img"
+LOOP=$(losetup -f --show "$TMP/img")
+mkfs.ext4 -q -F "$LOOP"
+mkdir "$TMP/mnt"
+mount "$LOOP" "$TMP/mnt"
+bash "$TOP/capture/wccapture" record --device "$LOOP" --name mine --recorder tracefs \
+	-o "$TMP/rec" -- sh -c "cp -a $TOP/analyze $TOP/capture $TMP/mnt/ && sync &&
+		rm -r $TMP/mnt/analyze $TMP/mnt/capture && sync" 2>"$TMP/rec.log" ||
+	fail "record failed: $(tail -n 3 "$TMP/rec.log")"
+umount "$TMP/mnt"
+losetup -d "$LOOP"
+LOOP=""
+REC=$TMP/rec/mine.tar.gz
+"$WCANALYZE" --format csv --what-if cache=off --what-if disk=ssd "$REC" >r.csv 2>r.err ||
+	fail "what-if on a record capture: $(cat r.err)"
+grep -q 'names no model disk: replayed as recorded on hdd7200' r.err ||
+	fail "no word of the disk replayed on: $(cat r.err)"
+"$WCANALYZE" --format csv --what-if cache=off --what-if disk=ssd "$REC" >r2.csv 2>/dev/null
+cmp -s r.csv r2.csv || fail "two runs on the record capture differ"
+# requests by category (columns 16 to 22: flush first), and busy time
+row() { awk -F, -v n="$1" -v f="$2" '$1 == n && $2 == "all" { print $f }' r.csv; }
+reqs() { awk -F, -v n="$1" '$1 == n && $2 == "all" { print $16, $17, $18, $19, $20, $21, $22 }' r.csv; }
+rec_reqs=$(reqs mine) base_reqs=$(reqs "mine replayed as recorded")
+off_reqs=$(reqs "mine what-if cache=off")
+read -r nflush nrest <<<"$rec_reqs"
+[[ $nflush -gt 0 && -n $nrest ]] || fail "the record capture has no flush or no requests: $rec_reqs"
+[[ $base_reqs == "$rec_reqs" ]] ||
+	fail "replayed as recorded: requests $base_reqs, recorded $rec_reqs"
+[[ $off_reqs == "0 $nrest" ]] || fail "cache off: requests $off_reqs, expected 0 $nrest"
+[[ $(row "mine replayed as recorded" 30) == hdd7200 && $(row "mine what-if disk=ssd" 30) == ssd ]] ||
+	fail "the replays' disks: $(row "mine replayed as recorded" 30), $(row "mine what-if disk=ssd" 30)"
+busy_rec=$(awk -F, '$1 == "mine replayed as recorded" && $2 == "all" { print $6 - $7 }' r.csv)
+busy_ssd=$(awk -F, '$1 == "mine what-if disk=ssd" && $2 == "all" { print $6 - $7 }' r.csv)
+awk -v h="$busy_rec" -v s="$busy_ssd" 'BEGIN { exit !(h > 0 && s > 0 && s < h) }' ||
+	fail "busy on ssd $busy_ssd s, on hdd7200 $busy_rec s"
+grep -q '^mine what-if cache=off,command,' r.csv || fail "no command phase in the what-if"
