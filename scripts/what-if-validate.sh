@@ -24,7 +24,8 @@
 #   model            = the replay as B's device time, against B's
 #                      ledger (the model's own time per request, summed)
 # and the table gives the mean over A's runs against the mean of B's
-# runs, with the error in % of B's.
+# runs, with the error in % of B's, and the range of B's own walls (the
+# same configuration's runs differ by more than 10 % on a loaded host).
 #
 #   BUILD=DIR   where wcanalyze was built (default: build/)
 set -euo pipefail
@@ -123,20 +124,23 @@ while IFS=$'\t' read -r disk fs wc bar name a _ workload; do
 	done < <(jq -r "$jq_rows" "$work/json")
 done <"$work/index"
 
-# B's recorded figures, per configuration: mean busy, wall, ledger.
+# B's recorded figures, per configuration: mean busy, wall, ledger, and
+# the least and largest wall of its runs.
 awk -F'\t' '{ print $1 " " $2 " " $3 " " $4 "\t" $5 }' "$work/index" >"$work/names"
 awk -F'\t' -v OFS='\t' '
 FILENAME == ARGV[1] { cfg[$5] = $1 " " $2 " " $3 " " $4; led[$5] = $7; next }
 # A -> B rows: the recorded A row holds A`s own busy and wall
-{ n = $3; if (!(n in seen)) { seen[n] = 1; c = cfg[n]; rb[c] += $4; rw[c] += $5; lb[c] += led[n]; k[c]++ } }
-END { for (c in k) print c, rb[c] / k[c], rw[c] / k[c], lb[c] / k[c], k[c] }' \
+{ n = $3; if (!(n in seen)) { seen[n] = 1; c = cfg[n]; rb[c] += $4; rw[c] += $5; lb[c] += led[n]; k[c]++
+	if (!(c in lo) || $5 < lo[c]) lo[c] = $5
+	if (!(c in hi) || $5 > hi[c]) hi[c] = $5 } }
+END { for (c in k) print c, rb[c] / k[c], rw[c] / k[c], lb[c] / k[c], k[c], lo[c], hi[c] }' \
 	"$work/index" "$work/rows" >"$work/recorded"
 [[ -z $tsv ]] || cp "$work/rows" "$tsv"
 
 awk -F'\t' '
 function pct(p, r) { return r > 0 ? sprintf("%+.1f %%", (p - r) / r * 100) : "-" }
 function cfg(s,   f) { split(s, f, " "); return f[1] " " f[2] " cache " f[3] ", barriers " f[4] }
-FILENAME == ARGV[1] { rb[$1] = $2; rw[$1] = $3; lb[$1] = $4; runs[$1] = $5; next }
+FILENAME == ARGV[1] { rb[$1] = $2; rw[$1] = $3; lb[$1] = $4; runs[$1] = $5; lo[$1] = $6; hi[$1] = $7; next }
 {
 	key = $1 "\t" $2
 	if (!(key in n)) order[++npairs] = key
@@ -146,16 +150,16 @@ FILENAME == ARGV[1] { rb[$1] = $2; rw[$1] = $3; lb[$1] = $4; runs[$1] = $5; next
 	pm[key] += $8
 }
 END {
-	print "| from A | predict B | A runs | device predicted (s) | B recorded | error | wall predicted (s) | B recorded | error | model (s) | B ledger | error |"
-	print "|---|---|---|---|---|---|---|---|---|---|---|---|"
+	print "| from A | predict B | A runs | device predicted (s) | B recorded | error | wall predicted (s) | B recorded | error | model (s) | B ledger | error | B runs, wall (s) |"
+	print "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for (i = 1; i <= npairs; i++) {
 		key = order[i]
 		split(key, ab, "\t")
 		b = ab[2]
 		d = pd[key] / n[key]; w = pw[key] / n[key]; m = pm[key] / n[key]
-		printf "| %s | %s | %d | %.3f | %.3f | %s | %.2f | %.2f | %s | %.3f | %.3f | %s |\n",
+		printf "| %s | %s | %d | %.3f | %.3f | %s | %.2f | %.2f | %s | %.3f | %.3f | %s | %.2f to %.2f |\n",
 			cfg(ab[1]), cfg(b), n[key], d, rb[b], pct(d, rb[b]), w, rw[b], pct(w, rw[b]),
-			m, lb[b], pct(m, lb[b])
+			m, lb[b], pct(m, lb[b]), lo[b], hi[b]
 	}
 }' "$work/recorded" "$work/rows" >"$work/table"
 
@@ -177,6 +181,8 @@ NR > 2 {
 	sd[g] += d; sw[g] += w; sm[g] += m
 	if (d <= 10) kd[g]++
 	if (w <= 10) kw[g]++
+	split($14, r, " to ")
+	if (num($8) >= num(r[1]) && num($8) <= num(r[2])) kr[g]++
 	if (m <= 10) km[g]++
 	if (d > xd[g]) xd[g] = d
 	if (w > xw[g]) xw[g] = w
@@ -187,12 +193,12 @@ END {
 	name[2] = "one disk, B needs flushes A lacks"
 	name[3] = "across disks"
 	print ""
-	print "| pairs | n | device within 10 % | mean, largest error | wall within 10 % | mean, largest error | model within 10 % of the ledger | mean, largest error |"
-	print "|---|---|---|---|---|---|---|---|"
+	print "| pairs | n | device within 10 % | mean, largest error | wall within 10 % | within B'"'"'s runs | mean, largest error | model within 10 % of the ledger | mean, largest error |"
+	print "|---|---|---|---|---|---|---|---|---|"
 	for (g = 1; g <= 3; g++) {
 		if (!n[g]) continue
-		printf "| %s | %d | %d | %.1f %%, %.1f %% | %d | %.1f %%, %.1f %% | %d | %.1f %%, %.1f %% |\n",
-			name[g], n[g], kd[g], sd[g] / n[g], xd[g], kw[g], sw[g] / n[g], xw[g],
+		printf "| %s | %d | %d | %.1f %%, %.1f %% | %d | %d | %.1f %%, %.1f %% | %d | %.1f %%, %.1f %% |\n",
+			name[g], n[g], kd[g], sd[g] / n[g], xd[g], kw[g], kr[g], sw[g] / n[g], xw[g],
 			km[g], sm[g] / n[g], xm[g]
 	}
 }' "$work/table" >"$work/summary"
