@@ -8,7 +8,7 @@
 # Prints the tables (Markdown) on standard output, or with --queue-depth
 # the table of queue depth 1 against 32 (Table 6: each comparison's
 # difference in the disk's busy time with its verdict, on a disk DISK-qd1
-# and on DISK).  With --update, puts them into FILE instead, between the
+# and on DISK; --update takes it from DIR/queue-depth where that exists).  With --update, puts them into FILE instead, between the
 # lines
 #   <!-- write-cache-table: begin (scripts/write-cache-table.sh --update) -->
 #   <!-- write-cache-table: end -->
@@ -367,9 +367,14 @@ END {
 		printf "(one command at a time) and on `%s` (32 queued), each its own\n", base
 		print "wcanalyze `--baseline` run (A minus B, B the baseline): the difference in"
 		print "the disk'"'"'s busy time with its 95 % interval, its share of B'"'"'s busy time,"
-		print "and the verdict (Welch'"'"'s t-test).  The two were recorded at different"
-		printf "scales (`%s`: %s files, %.1f MB; `%s`: %s files, %.1f MB): compare the\n", q, files[q], mb[q], base, files[base], mb[base]
-		print "shares and verdicts, not the seconds."
+		print "and the verdict (Welch'"'"'s t-test)."
+		if (files[q] == files[base] && mb[q] == mb[base])
+			printf "Both were recorded with the same workload (%s files, %.1f MB).\n", files[q], mb[q]
+		else {
+			print "The two were recorded at different"
+			printf "scales (`%s`: %s files, %.1f MB; `%s`: %s files, %.1f MB): compare the\n", q, files[q], mb[q], base, files[base], mb[base]
+			print "shares and verdicts, not the seconds."
+		}
 		print ""
 		printf "| fs | comparison | what it isolates | %s: disk s (95 %%) | share | verdict | %s: disk s (95 %%) | share | verdict |\n", q, base
 		print "| --- | --- | --- | ---: | ---: | --- | ---: | ---: | --- |"
@@ -413,6 +418,11 @@ put_block "$begin" "$end" "$work/table"
 qbegin='<!-- write-cache-queue-depth: begin (scripts/write-cache-table.sh --update) -->'
 qend='<!-- write-cache-queue-depth: end -->'
 if [[ $(grep -cxF "$qbegin" "$update") -eq 1 && $(grep -cxF "$qend" "$update") -eq 1 ]]; then
+	# Table 6's captures are a matrix of their own (one scale, both queue
+	# depths) in DIR/queue-depth, where there is one.
+	if [[ -d $samples/queue-depth ]]; then
+		bash "$0" --samples "$samples/queue-depth" --queue-depth >"$work/qd"
+	fi
 	put_block "$qbegin" "$qend" "$work/qd"
 fi
 cat "$work/page" >"$update"

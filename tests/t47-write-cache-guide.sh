@@ -37,7 +37,9 @@ qbegin='<!-- write-cache-queue-depth: begin (scripts/write-cache-table.sh --upda
 qend='<!-- write-cache-queue-depth: end -->'
 : >"$TMP/qd"
 if grep -qxF "$qbegin" "$page"; then
-	BUILD=$BUILD bash "$TOP/scripts/write-cache-table.sh" --queue-depth >"$TMP/qd" 2>"$TMP/err" ||
+	qd_samples=$TOP/samples
+	[[ ! -d $qd_samples/queue-depth ]] || qd_samples=$qd_samples/queue-depth
+	BUILD=$BUILD bash "$TOP/scripts/write-cache-table.sh" --samples "$qd_samples" --queue-depth >"$TMP/qd" 2>"$TMP/err" ||
 		fail "write-cache-table.sh --queue-depth failed: $(cat "$TMP/err")"
 	[[ -s $TMP/qd ]] || fail "write-cache-table.sh --queue-depth printed nothing"
 	diff -u <(awk -v begin="$qbegin" -v end="$qend" '$0 == end { inside = 0 } inside; $0 == begin { inside = 1 }' "$page") \
