@@ -59,16 +59,7 @@ sample_archives regen-samples "$top/samples"
 [[ $(wc -l <"$work/excerpt") -gt 10 ]] || { echo "regen-samples: the report's opening is too short" >&2; exit 1; }
 begin='<!-- samples-report: begin (scripts/regen-samples.sh) -->'
 end='<!-- samples-report: end -->'
-readme=$top/README.md
-[[ $(grep -cxF "$begin" "$readme") -eq 1 && $(grep -cxF "$end" "$readme") -eq 1 ]] || {
-	echo "regen-samples: README.md needs one line '$begin' and one '$end'" >&2
-	exit 1
-}
-awk -v begin="$begin" -v end="$end" -v excerpt="$work/excerpt" '
-$0 == begin { print; while ((getline l < excerpt) > 0) print l; skip = 1; next }
-$0 == end { skip = 0 }
-!skip' "$readme" >"$work/readme"
-cat "$work/readme" >"$readme"
+put_between regen-samples "$top/README.md" "$begin" "$end" "$work/excerpt"
 
 [[ $tests -eq 1 ]] || exit 0
 echo "regen-samples: the tests tied to samples/" >&2

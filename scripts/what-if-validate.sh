@@ -210,12 +210,4 @@ if [[ -z $update ]]; then
 fi
 begin='<!-- what-if-table: begin (scripts/what-if-validate.sh --update) -->'
 end='<!-- what-if-table: end -->'
-[[ $(grep -cxF "$begin" "$update") -eq 1 && $(grep -cxF "$end" "$update") -eq 1 ]] || {
-	echo "what-if-validate: $update: needs one line '$begin' and one '$end'" >&2
-	exit 1
-}
-awk -v begin="$begin" -v end="$end" -v table="$work/table" '
-$0 == begin { print; while ((getline l < table) > 0) print l; skip = 1; next }
-$0 == end { skip = 0 }
-!skip' "$update" >"$work/page"
-cat "$work/page" >"$update"
+put_between what-if-validate "$update" "$begin" "$end" "$work/table"

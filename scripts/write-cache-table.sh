@@ -401,20 +401,8 @@ fi
 
 begin='<!-- write-cache-table: begin (scripts/write-cache-table.sh --update) -->'
 end='<!-- write-cache-table: end -->'
-[[ $(grep -cxF "$begin" "$update") -eq 1 && $(grep -cxF "$end" "$update") -eq 1 ]] || {
-	echo "write-cache-table: $update: needs one line '$begin' and one '$end'" >&2
-	exit 1
-}
-# Puts file $3 between the lines $1 and $2 of the page.
-put_block() {
-	awk -v begin="$1" -v end="$2" -v table="$3" '
-$0 == begin { print; while ((getline l < table) > 0) print l; skip = 1; next }
-$0 == end { skip = 0 }
-!skip' "$work/page" >"$work/page.new"
-	mv "$work/page.new" "$work/page"
-}
 cp "$update" "$work/page"
-put_block "$begin" "$end" "$work/table"
+put_between write-cache-table "$work/page" "$begin" "$end" "$work/table"
 qbegin='<!-- write-cache-queue-depth: begin (scripts/write-cache-table.sh --update) -->'
 qend='<!-- write-cache-queue-depth: end -->'
 if [[ $(grep -cxF "$qbegin" "$update") -eq 1 && $(grep -cxF "$qend" "$update") -eq 1 ]]; then
@@ -423,6 +411,6 @@ if [[ $(grep -cxF "$qbegin" "$update") -eq 1 && $(grep -cxF "$qend" "$update") -
 	if [[ -d $samples/queue-depth ]]; then
 		bash "$0" --samples "$samples/queue-depth" --queue-depth >"$work/qd"
 	fi
-	put_block "$qbegin" "$qend" "$work/qd"
+	put_between write-cache-table "$work/page" "$qbegin" "$qend" "$work/qd"
 fi
 cat "$work/page" >"$update"

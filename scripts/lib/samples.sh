@@ -7,6 +7,10 @@
 #   conf_value PROG FILE KEY   prints capture.conf FILE's KEY; fails (as
 #                              PROG) unless it is a plain word, because
 #                              it reaches Markdown, specs and file names
+#   put_between PROG FILE BEGIN END BLOCK
+#                              replaces what lies between FILE's lines
+#                              BEGIN and END with file BLOCK's lines;
+#                              fails (as PROG) unless FILE has one of each
 # shellcheck shell=bash
 
 sample_archives() {
@@ -27,4 +31,19 @@ conf_value() {
 		exit 1
 	}
 	printf '%s' "$v"
+}
+
+put_between() {
+	local new
+	[[ $(grep -cxF "$3" "$2") -eq 1 && $(grep -cxF "$4" "$2") -eq 1 ]] || {
+		echo "$1: $2: needs one line '$3' and one '$4'" >&2
+		exit 1
+	}
+	new=$(mktemp "${TMPDIR:-/tmp}/wcblock.XXXXXX")
+	awk -v begin="$3" -v end="$4" -v block="$5" '
+$0 == begin { print; while ((getline l < block) > 0) print l; skip = 1; next }
+$0 == end { skip = 0 }
+!skip' "$2" >"$new"
+	cat "$new" >"$2"
+	rm -f "$new"
 }
