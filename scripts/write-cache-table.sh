@@ -401,6 +401,7 @@ fi
 
 begin='<!-- write-cache-table: begin (scripts/write-cache-table.sh --update) -->'
 end='<!-- write-cache-table: end -->'
+has_markers write-cache-table "$update" "$begin" "$end"
 cp "$update" "$work/page"
 put_between write-cache-table "$work/page" "$begin" "$end" "$work/table"
 qbegin='<!-- write-cache-queue-depth: begin (scripts/write-cache-table.sh --update) -->'

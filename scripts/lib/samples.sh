@@ -7,6 +7,9 @@
 #   conf_value PROG FILE KEY   prints capture.conf FILE's KEY; fails (as
 #                              PROG) unless it is a plain word, because
 #                              it reaches Markdown, specs and file names
+#   has_markers PROG FILE BEGIN END
+#                              fails (as PROG) unless FILE has one line
+#                              BEGIN and one line END
 #   put_between PROG FILE BEGIN END BLOCK
 #                              replaces what lies between FILE's lines
 #                              BEGIN and END with file BLOCK's lines;
@@ -33,12 +36,16 @@ conf_value() {
 	printf '%s' "$v"
 }
 
-put_between() {
-	local new
+has_markers() {
 	[[ $(grep -cxF "$3" "$2") -eq 1 && $(grep -cxF "$4" "$2") -eq 1 ]] || {
 		echo "$1: $2: needs one line '$3' and one '$4'" >&2
 		exit 1
 	}
+}
+
+put_between() {
+	local new
+	has_markers "$@"
 	new=$(mktemp "${TMPDIR:-/tmp}/wcblock.XXXXXX")
 	awk -v begin="$3" -v end="$4" -v block="$5" '
 $0 == begin { print; while ((getline l < block) > 0) print l; skip = 1; next }
