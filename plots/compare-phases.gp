@@ -5,10 +5,13 @@
 #
 # Variables set by wcanalyze: out, title, datafile (columns: first
 # capture's name, fs, write cache, barriers, disk (its model, or "-"),
-# then per phase mean, lowest and highest wall seconds; NaN when no run
-# has the phase), phases (the phase names), ncap (groups), panels,
-# npanels, ptitle1..., width, height.
-grlabel(i) = sprintf("#%d", int(i) + 1) . "\n" . strcol(2) . "\ncache " . strcol(3) . "\nbarriers " . strcol(4) . "\n" . strcol(5)
+# then per phase mean, lowest and highest wall seconds (NaN when no run
+# has the phase), last the runs with phases.tsv), phases (the phase
+# names), ncap (groups), panels, npanels, ptitle1..., width, height.
+# wcanalyze leaves out a panel where no run has phases; a group without
+# phases in a panel drawn keeps its place, labelled so.
+phased = 3 * words(phases) + 6
+grlabel(i) = sprintf("#%d", int(i) + 1) . "\n" . strcol(2) . "\ncache " . strcol(3) . "\nbarriers " . strcol(4) . "\n" . strcol(5) . (column(phased) > 0 ? "" : "\nno phases.tsv")
 # Rows of other panels are NaN: autoscaling then sees only this panel's.
 in(v) = column(0) >= a && column(0) <= b ? v : NaN
 # ... and their labels empty, when a narrow panel shows their places.

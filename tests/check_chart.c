@@ -94,6 +94,7 @@ static void make_summary(void)
 	groups[1].disk_model = meta[1].disk_model;
 	groups[1].cross_disk = true;
 	groups[1].set = 1;
+	groups[0].phased = groups[1].phased = 1;
 	groups[0].mean_part_ns[WC_CAT_FLUSH] = 250 * MS;
 	groups[0].mean_part_ns[WC_CAT_DATA_WRITE] = 500 * MS;
 	groups[0].mean_part_ns[WC_PART_IDLE] = 1250 * MS;
@@ -331,10 +332,13 @@ START_TEST(test_across)
 	l = line_of(t, "\"one\" ");
 	starts(l, "\"one\" \"xfs\" \"on\" \"off\" \"hdd_7200\" 0.500000000 "
 	       "0.500000000 0.500000000 0.375000000 0.375000000 0.375000000 "
-	       "NaN NaN NaN\n");
+	       "NaN NaN NaN 1\n");
 	l = line_of(t, "\"two\" ");
 	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" NaN NaN NaN NaN NaN NaN "
-	       "0.750000000 0.750000000 0.750000000\n");
+	       "0.750000000 0.750000000 0.750000000 1\n");
+	free(t);
+	t = text_of("compare-phases.gp");
+	ck_assert_ptr_nonnull(strstr(t, "panels = \"0 0 1 1\"\n"));
 	free(t);
 
 	/* A panel a group, the blocks of its runs; names only quoted. */
@@ -361,6 +365,34 @@ START_TEST(test_across)
 	l = line_of(t, "\"two\" ");
 	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" \"-\" 1 ");
 	free(t);
+
+	/* The second disk without phases: its panel, which would have no
+	 * bar, is left out (gnuplot stopped on it: "all points y value
+	 * undefined"); its row says it has no run with phases. */
+	caps[1].nphases = 0;
+	groups[1].phased = 0;
+	ck_assert_int_eq(wc_chart_across(c, &sum, drawn, plot, out, &err), 0);
+	ck_assert(drawn[WC_CMP_PHASES]);
+	t = text_of("compare-phases.dat");
+	ck_assert_ptr_nonnull(strstr(t, "per phase (copy__a_ sync) the mean"));
+	l = line_of(t, "\"two\" ");
+	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" NaN NaN NaN NaN NaN NaN 0\n");
+	free(t);
+	t = text_of("compare-phases.gp");
+	ck_assert_ptr_nonnull(strstr(t, "panels = \"0 0\"\n"
+				     "ptitle1 = 'disk hdd_7200: #1'\n"
+				     "npanels = 1\nwidth = 1000\nheight = 450\n"));
+	free(t);
+	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_PHASES, &sum).height, 90 + 360);
+	ck_assert_int_eq(wc_chart_cmp_info(WC_CMP_TIME, &sum).height, 90 + 420 * 2);
+	/* No capture with phases: no figure. */
+	caps[0].nphases = 0;
+	groups[0].phased = 0;
+	ck_assert_int_eq(wc_chart_across(c, &sum, drawn, plot, out, &err), 0);
+	ck_assert(drawn[WC_CMP_TIME] && !drawn[WC_CMP_PHASES]);
+	caps[0].nphases = 3;
+	caps[1].nphases = 1;
+	groups[0].phased = groups[1].phased = 1;
 
 	/* One capture: no figure across captures, nor a difference
 	 * without a baseline. */

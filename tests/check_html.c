@@ -205,6 +205,40 @@ START_TEST(test_across_and_differences)
 }
 END_TEST
 
+/* Under the phases figure, the captures without phases.tsv by number
+ * and escaped name; without any, why there is no figure. */
+START_TEST(test_phaseless)
+{
+	static struct wc_sum_phase ph = { .name = "copy" };
+	char *h;
+
+	across[WC_CMP_TIME] = true;
+	h = page();
+	ck_assert_ptr_nonnull(strstr(h, "<p>No figure: Wall time of each phase "));
+	ck_assert_ptr_nonnull(strstr(h, " (no capture has phases.tsv).</p>"));
+	free(h);
+
+	caps[1].nphases = 1;
+	caps[1].phases = &ph;
+	groups[1].phased = 1;
+	across[WC_CMP_PHASES] = true;
+	h = page();
+	ck_assert_ptr_nonnull(strstr(h, "compare-phases.png"));
+	ck_assert_ptr_nonnull(strstr(h, "<p>Without phases.tsv, so not in the "
+				     "wall time of each phase: #1 &lt;img src=x "
+				     "onerror=alert(1)&gt;&amp;&quot;.  A "));
+	ck_assert_ptr_null(strstr(h, "No figure: Wall time of each phase"));
+	free(h);
+
+	/* Every capture with phases: nothing to say. */
+	caps[0].nphases = 1;
+	caps[0].phases = &ph;
+	h = page();
+	ck_assert_ptr_null(strstr(h, "Without phases.tsv"));
+	free(h);
+}
+END_TEST
+
 START_TEST(test_write_fails)
 {
 	struct wc_html_page pg = {
@@ -230,6 +264,7 @@ static Suite *html_suite(void)
 	tcase_add_test(tc, test_escaped);
 	tcase_add_test(tc, test_numbers_and_figures);
 	tcase_add_test(tc, test_across_and_differences);
+	tcase_add_test(tc, test_phaseless);
 	tcase_add_test(tc, test_write_fails);
 	suite_add_tcase(s, tc);
 	return s;

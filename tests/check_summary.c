@@ -159,6 +159,7 @@ START_TEST(test_flush_difference)
 	size_t p;
 
 	ck_assert_uint_eq(s->ngroups, 2);
+	ck_assert_uint_eq(s->groups[0].phased, 1);  /* its run has phases */
 	ck_assert(s->has_diff);
 	ck_assert_uint_eq(s->base_group, 0);       /* the fastest */
 	ck_assert_str_eq(s->base_name, "fast");

@@ -68,7 +68,10 @@ static const struct wc_chart_info cmp_charts[WC_NCMP] = {
  * runs of one configuration), at most PANEL_BARS a panel, a new panel
  * where the disk changes, so that a figure is never wider than
  * WC_CHART_MAX_WIDTH and bars on two disks, whose times differ tenfold,
- * do not share an axis.  A panel is a range of group numbers.
+ * do not share an axis.  A panel is a range of group numbers.  The
+ * phases figure leaves out a panel in which no run has phases.tsv: it
+ * would have no bar to scale (gnuplot stops there, "all points y value
+ * undefined"), and the page names the groups without phases.
  */
 #define PANEL_BARS 12
 #define PANEL_BAR_PX 110
@@ -80,8 +83,24 @@ static bool panel_ends(const struct wc_summary *s, size_t first, size_t g)
 	       g + 1 - first == PANEL_BARS;
 }
 
-/* The panels of the groups of s; *most: the bars of the widest. */
-static size_t panel_count(const struct wc_summary *s, size_t *most)
+/* Whether figure k draws the panel of groups first to last. */
+static bool panel_drawn(enum wc_cmp k, const struct wc_summary *s,
+			size_t first, size_t last)
+{
+	size_t g;
+
+	if (k != WC_CMP_PHASES)
+		return true;
+	for (g = first; g <= last; g++)
+		if (s->groups[g].phased)
+			return true;
+	return false;
+}
+
+/* The panels figure k draws of the groups of s; *most: the bars of the
+ * widest. */
+static size_t panel_count(enum wc_cmp k, const struct wc_summary *s,
+			  size_t *most)
 {
 	size_t g, first = 0, n = 0;
 
@@ -89,6 +108,10 @@ static size_t panel_count(const struct wc_summary *s, size_t *most)
 	for (g = 0; g < s->ngroups; g++) {
 		if (!panel_ends(s, first, g))
 			continue;
+		if (!panel_drawn(k, s, first, g)) {
+			first = g + 1;
+			continue;
+		}
 		if (g + 1 - first > *most)
 			*most = g + 1 - first;
 		n++;
@@ -109,7 +132,7 @@ struct wc_chart_info wc_chart_cmp_info(enum wc_cmp k, const struct wc_summary *s
 		[WC_CMP_CONFIGS] = 470,
 	};
 	struct wc_chart_info i = cmp_charts[k];
-	size_t most, n = panel_count(s, &most), cols;
+	size_t most, n = panel_count(k, s, &most), cols;
 
 	if (k == WC_CMP_THROUGHPUT) {
 		/* A panel a group, four a row at most: 1,560 pixels. */
@@ -777,7 +800,8 @@ static void panel_vars(FILE *v, enum wc_cmp k, const struct wc_summary *s)
 	for (g = 0; g < s->ngroups; g++) {
 		if (!panel_ends(s, first, g))
 			continue;
-		fprintf(v, "%s%zu %zu", n++ ? " " : "", first, g);
+		if (panel_drawn(k, s, first, g))
+			fprintf(v, "%s%zu %zu", n++ ? " " : "", first, g);
 		first = g + 1;
 	}
 	fputs("\"\n", v);
@@ -788,6 +812,10 @@ static void panel_vars(FILE *v, enum wc_cmp k, const struct wc_summary *s)
 
 		if (!panel_ends(s, first, g))
 			continue;
+		if (!panel_drawn(k, s, first, g)) {
+			first = g + 1;
+			continue;
+		}
 		if (m && m[0])
 			wc_outdir_safe_name(m, disk, sizeof(disk));
 		else
@@ -881,7 +909,8 @@ static int compare_time(const struct wc_chart_capture *c,
 
 /* Wall time per phase and group: the union of the phase names, in order
  * of first appearance; the mean of the runs that have the phase and
- * their range. */
+ * their range; the runs with phases.tsv, so that a group without keeps
+ * its place in its panel and says why it has no bar. */
 static int compare_phases(const struct wc_chart_capture *c,
 			  const struct wc_summary *s, bool *drawn,
 			  struct wc_plot *p, struct wc_outdir *d,
@@ -917,7 +946,8 @@ static int compare_phases(const struct wc_chart_capture *c,
 	fprintf(f, "# compare-phases.dat - wall time per phase and group of "
 		"runs (docs/bundle.md)\n# 1 first capture 2 fs 3 write_cache "
 		"4 barriers 5 disk, then per phase (%s) the mean, lowest and "
-		"highest run's seconds (NaN: no run has it)\n", plist);
+		"highest run's seconds (NaN: no run has it), last the runs "
+		"with phases.tsv\n", plist);
 	for (g = 0; g < s->ngroups; g++) {
 		size_t first = s->groups[g].members[0];
 
@@ -931,7 +961,7 @@ static int compare_phases(const struct wc_chart_capture *c,
 			else
 				fputs(" NaN NaN NaN", f);
 		}
-		fputs("\n", f);
+		fprintf(f, " %zu\n", s->groups[g].phased);
 	}
 	if (wc_outdir_commit(d, f, rel, err) < 0)
 		return -1;

@@ -228,6 +228,48 @@ static void cap_number(FILE *f, const struct wc_summary *s, size_t i)
 		fprintf(f, "#%zu", s->caps[i].group + 1);
 }
 
+/* Captures without phases named under the phases figure, at most this
+ * many: the rest are counted. */
+#define PHASELESS_NAMED 12
+
+/* What the phases figure across captures leaves out: the captures
+ * without phases.tsv, or the whole figure when none has one. */
+static void phases_note(FILE *f, const struct wc_html_page *pg)
+{
+	const struct wc_summary *s = pg->sum;
+	size_t i, n = 0;
+
+	for (i = 0; i < s->ncaps; i++)
+		if (!s->caps[i].nphases)
+			n++;
+	if (!n)
+		return;
+	if (n == s->ncaps) {
+		fputs("<p>No figure: ", f);
+		wc_escape_html(f, wc_chart_cmp_info(WC_CMP_PHASES, s).caption);
+		fputs(" (no capture has phases.tsv).</p>\n", f);
+		return;
+	}
+	fputs("<p>Without phases.tsv, so not in the wall time of each "
+	      "phase: ", f);
+	for (i = 0, n = 0; i < s->ncaps; i++) {
+		if (s->caps[i].nphases)
+			continue;
+		if (++n > PHASELESS_NAMED)
+			continue;
+		if (n > 1)
+			fputs(", ", f);
+		cap_number(f, s, i);
+		fputs(" ", f);
+		wc_escape_html(f, s->caps[i].meta->name);
+	}
+	if (n > PHASELESS_NAMED)
+		fprintf(f, " and %zu more", n - PHASELESS_NAMED);
+	fputs(".  A configuration none of whose runs has one keeps its place "
+	      "without a bar; a disk none of whose captures has one has no "
+	      "panel.</p>\n", f);
+}
+
 /* Time by category of every capture. */
 static void summary_table(FILE *f, const struct wc_html_page *pg)
 {
@@ -359,6 +401,8 @@ int wc_html_write(FILE *f, const struct wc_html_page *pg, struct wc_err *err)
 
 			if (pg->across[k])
 				figure(f, NULL, &fi, 0, fi.caption, NULL);
+			if (k == WC_CMP_PHASES)
+				phases_note(f, pg);
 		}
 	}
 	summary_table(f, pg);

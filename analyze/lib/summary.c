@@ -517,6 +517,9 @@ static int make_groups(struct wc_summary *s)
 		gr->disk_model = s->caps[gr->members[0]].meta->disk_model;
 		if (gr->n > 1)
 			s->any_runs = true;
+		for (j = 0; j < gr->n; j++)
+			if (s->caps[gr->members[j]].nphases)
+				gr->phased++;
 		for (c = 0; c < WC_NCOLS; c++) {
 			for (j = 0; j < gr->n; j++)
 				v[j] = s->caps[gr->members[j]].figs.col[c];

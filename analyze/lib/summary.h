@@ -274,6 +274,7 @@ struct wc_sum_group {
 	size_t n;
 	size_t *members;               /* capture indexes, in input order */
 	size_t set;                    /* index into the comparable sets */
+	size_t phased;                 /* runs with phases (phases.tsv) */
 	/* capture.conf's disk_model of the first capture, "" unknown; points
 	 * into the analysis. */
 	const char *disk_model;
