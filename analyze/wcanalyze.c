@@ -846,7 +846,7 @@ int main(int argc, char **argv)
 
 	if (o.trace && o.output)
 		return usage_error("%s", "--output writes each capture's timeline "
-				   "into the bundle (CAPTURE/timeline.json): not "
+				   "into the bundle (CAPTURE/timeline.json.gz): not "
 				   "with --format trace-event or --export-trace");
 	if (o.trace && !o.trace_only && !strcmp(o.trace, "-"))
 		return usage_error("%s", "--export-trace -: the report goes to "

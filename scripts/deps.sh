@@ -4,7 +4,8 @@
 #   scripts/deps.sh [--no-install] TARGET
 #
 #   scripts/deps.sh build   what building the programs needs: compiler,
-#                           pkg-config, libarchive, libfuse3 (wcdisk)
+#                           pkg-config, libarchive, zlib (the bundle's
+#                           timelines), libfuse3 (wcdisk)
 #   scripts/deps.sh demo    that, and gnuplot ("make demo")
 #   scripts/deps.sh check   everything: Check, the tools the tests compare
 #                           against or drive, the browser, capture's tools,
@@ -38,6 +39,7 @@ build_needs=(
 	make:make
 	pkg-config:pkg-config
 	pc:libarchive:libarchive-dev
+	pc:zlib:zlib1g-dev
 	pc:fuse3:libfuse3-dev
 )
 check_needs=(

@@ -15,6 +15,8 @@ declare -A stage=(
 	# the shared layer: errors, limits, the format, small structures
 	[wcerr]=0 [wclimits]=0 [blktrace_format]=0 [event]=0 [list]=0
 	[map]=0 [prioq]=0 [escape]=0 [diskmodel]=0 [devtab]=0 [hot]=0
+	# a FILE that writes gzip (the bundle's timelines)
+	[gzfile]=0
 	# the model disk's pure parts beside its model: the volatile cache's
 	# data and the platter log that power cuts replay (wcdisk does the I/O)
 	[datacache]=0 [platterlog]=0

@@ -6,7 +6,8 @@
 # thread: tests/lib/check-trace-event.py), on a recorded sample, on a
 # merged "blkparse -d" file and on standard input; a slice per completed
 # request, as many as --dump's completions less those that end a flush
-# sequence; names from the input reach the JSON escaped.
+# sequence; names from the input reach the JSON escaped; a bundle's
+# CAPTURE/timeline.json.gz is the same JSON, gzip-compressed.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -102,16 +103,23 @@ assert any(n.startswith('x"\\\x01\x1b]0;t\x07\ufffd\ufffd</script>') for n in na
 assert 'ph"\\\x01\ufffd(' in names, names
 assert 'x"\\\x01\ufffd\u202e<a>\x7f!' in procs, procs
 PY
-# ---- the bundle: each capture's timeline.json, linked ---------------------
+# ---- the bundle: each capture's timeline.json.gz, linked ------------------
 WCANALYZE_GNUPLOT='' "$WCANALYZE" -o bundle "$SAMPLE" merged.bin >/dev/null 2>err ||
 	fail "bundle: exit $?: $(cat err)"
 for d in loop-ext4-cache-on-barrier-on-run1 merged.bin; do
-	[[ -f bundle/$d/timeline.json ]] || fail "bundle: no $d/timeline.json: $(ls bundle)"
-	python3 "$CHECK" "bundle/$d/timeline.json" 1000 >/dev/null || fail "bundle: $d/timeline.json"
-	grep -q "href=\"$d/timeline.json\"" bundle/index.html || fail "bundle: index.html does not link $d/timeline.json"
+	tl=bundle/$d/timeline.json.gz
+	[[ -f $tl ]] || fail "bundle: no $tl: $(ls "bundle/$d")"
+	[[ ! -e bundle/$d/timeline.json ]] || fail "bundle: $d/timeline.json beside the .gz"
+	gzip -t "$tl" || fail "bundle: $tl is not whole gzip"
+	python3 "$CHECK" "$tl" 1000 >/dev/null || fail "bundle: $tl"
+	grep -q "href=\"$d/timeline.json.gz\"" bundle/index.html || fail "bundle: index.html does not link $tl"
 done
-cmp -s sample.json bundle/loop-ext4-cache-on-barrier-on-run1/timeline.json ||
+# The same JSON as --format trace-event's, at a fraction of its size.
+gunzip -c bundle/loop-ext4-cache-on-barrier-on-run1/timeline.json.gz | cmp -s sample.json - ||
 	fail "bundle: the timeline differs from --format trace-event's"
+raw=$(wc -c <sample.json)
+gz=$(wc -c <bundle/loop-ext4-cache-on-barrier-on-run1/timeline.json.gz)
+[[ $((gz * 5)) -lt $raw ]] || fail "bundle: the timeline takes $gz bytes compressed, of $raw"
 [[ -z $(find bundle -name '.wc-*') ]] || fail "bundle: a timeline left under its fresh name"
 expect_exit 2 "$WCANALYZE" -o bundle2 --export-trace x.json "$SAMPLE"
 expect_exit 2 "$WCANALYZE" --export-trace - "$SAMPLE"

@@ -107,7 +107,7 @@ for fig in heatmap-latency heatmap-sector; do
 	grep -q "<img src=\"$CAP/$fig.png\" width=\"1200\" height=\"$h\"" out/index.html ||
 		fail "index.html does not show $fig.png at its size (${w}x$h)"
 done
-grep -q "<a href=\"$CAP/timeline.json\">" out/index.html || fail "index.html does not link the timeline"
+grep -q "<a href=\"$CAP/timeline.json.gz\">" out/index.html || fail "index.html does not link the timeline"
 
 # The flushes' D2C latencies from --dump: "C_TIME LATENCY_S", one a line.
 "$WCANALYZE" --dump "$SAMPLE" | awk '$1 == "7,0" && $7 ~ /F/ && $9 != "+" {

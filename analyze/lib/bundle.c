@@ -13,6 +13,7 @@
 #include "bundle.h"
 #include "chart.h"
 #include "figdata.h"
+#include "gzfile.h"
 #include "html.h"
 #include "outdir.h"
 #include "plot.h"
@@ -30,11 +31,12 @@ struct wc_bundle {
 	struct wc_plot *plot;
 	struct wc_chart_capture *charts;  /* one per capture added */
 	uint64_t *ignored;                /* requests past the series' devices */
-	bool *timeline;                   /* CAPTURE/timeline.json written */
+	bool *timeline;                   /* CAPTURE/timeline.json.gz written */
 	size_t ncaps, capsize;
 	/* The timeline of the capture being analysed (wc_bundle_begin()),
-	 * under a fresh name in DIR until its folder is known. */
-	FILE *tl_file;
+	 * under a fresh name in DIR until its folder is known: the JSON
+	 * goes through tl_gz, compressed into tl_file. */
+	FILE *tl_file, *tl_gz;
 	struct wc_traceevent *tl;
 };
 
@@ -54,6 +56,8 @@ static void timeline_discard(struct wc_bundle *b)
 {
 	wc_traceevent_free(b->tl);
 	b->tl = NULL;
+	wc_gzfile_close(b->tl_gz, NULL);
+	b->tl_gz = NULL;
 	if (b->tl_file)
 		wc_outdir_discard(b->out, b->tl_file);
 	b->tl_file = NULL;
@@ -65,10 +69,14 @@ int wc_bundle_begin(struct wc_bundle *b, struct wc_analysis_opts *o,
 	timeline_discard(b);
 	o->series = true;
 	o->trace = NULL;
-	b->tl_file = wc_outdir_create(b->out, "timeline.json", err);
+	b->tl_file = wc_outdir_create(b->out, "timeline.json.gz", err);
 	if (!b->tl_file)
 		return -1;
-	if (wc_traceevent_open(&b->tl, b->tl_file, err) < 0) {
+	/* Compressed: a timeline has a slice a request, about 600 bytes of
+	 * JSON each, a twelfth of that in gzip, which ui.perfetto.dev and
+	 * chrome://tracing open as they are. */
+	b->tl_gz = wc_gzfile_open(b->tl_file, err);
+	if (!b->tl_gz || wc_traceevent_open(&b->tl, b->tl_gz, err) < 0) {
 		timeline_discard(b);
 		return -1;
 	}
@@ -90,8 +98,11 @@ static int timeline_commit(struct wc_bundle *b, const char *dir, bool *done,
 	r = wc_traceevent_close(b->tl, err);
 	wc_traceevent_free(b->tl);
 	b->tl = NULL;
+	if (wc_gzfile_close(b->tl_gz, r < 0 ? NULL : err) < 0)
+		r = -1;
+	b->tl_gz = NULL;
 	b->tl_file = NULL;
-	snprintf(rel, sizeof(rel), "%s/timeline.json", dir);
+	snprintf(rel, sizeof(rel), "%s/timeline.json.gz", dir);
 	if (r < 0) {
 		wc_outdir_discard(b->out, f);
 		return named(b, rel, err);

@@ -29,8 +29,9 @@
  *   report.txt, report.json, summary.csv   from report.h
  *   index.html, render.sh, gnuplot.log (only when gnuplot said something)
  *   bundle-files.txt   every file and folder above, one a line
- *   CAPTURE/   per capture: timeline.json (wc_bundle_begin(): the
- *              Trace Event Format, for ui.perfetto.dev), timeline.dat
+ *   CAPTURE/   per capture: timeline.json.gz (wc_bundle_begin(): the
+ *              Trace Event Format, gzip-compressed (gzfile.h), for
+ *              ui.perfetto.dev and chrome://tracing), timeline.dat
  *              scatter.dat latency.dat
  *              phases.dat, and scatter throughput flushes latency queue
  *              phases, each as .gp script, .png and .svg
@@ -92,7 +93,7 @@ int wc_bundle_open(struct wc_bundle **out, const char *dir, struct wc_err *err);
 
 /* Before analysing a capture for the bundle: sets o->series and points
  * o->trace at the capture's timeline (traceevent.h), written under a
- * fresh name until wc_bundle_add() moves it to CAPTURE/timeline.json.
+ * fresh name until wc_bundle_add() moves it to CAPTURE/timeline.json.gz.
  * A timeline begun for a capture that is never added (its analysis
  * failed) is dropped by the next call, wc_bundle_close() or
  * wc_bundle_free().  Without this call a capture has no timeline. */

@@ -334,9 +334,10 @@ static void capture(FILE *f, const struct wc_html_page *pg, size_t i)
 		c->dir, c->dir);
 	if (pg->timeline && pg->timeline[i])
 		fprintf(f, "<p>Timeline of every request, flush, queue depth and "
-			"phase: <a href=\"%s/timeline.json\">%s/timeline.json</a> "
-			"(open it in ui.perfetto.dev or chrome://tracing; the "
-			"bundle itself links to nothing off this folder).</p>\n",
+			"phase: <a href=\"%s/timeline.json.gz\">%s/timeline.json.gz"
+			"</a> (open it as it is in ui.perfetto.dev or "
+			"chrome://tracing; the bundle itself links to nothing "
+			"off this folder).</p>\n",
 			c->dir, c->dir);
 	if (sf->io) {
 		fputs("<table>\n<tr><th class=\"l\">category</th><th>time (s)</th>"

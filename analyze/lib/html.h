@@ -34,7 +34,7 @@ struct wc_html_page {
 	const struct wc_chart_capture *charts;  /* one per capture of sum */
 	const uint64_t *ignored;        /* per capture: requests on devices
 	                                 * past WC_SERIES_MAX_DEVICES */
-	const bool *timeline;           /* per capture: CAPTURE/timeline.json
+	const bool *timeline;           /* per capture: CAPTURE/timeline.json.gz
 	                                 * written (NULL: none) */
 	const bool *across;             /* [WC_NCMP], from wc_chart_across() */
 	const struct wc_plot *plot;     /* colours, and whether it rendered */

@@ -3,7 +3,9 @@
 file (JSON object form) as its documentation asks, and as wcanalyze
 promises (analyze/lib/traceevent.h):
 
-  - the file is one JSON object whose traceEvents is a list;
+  - the file (gzip-compressed when its name ends in .gz, as the bundle
+    writes it: one gzip member) is one JSON object whose traceEvents is
+    a list;
   - every event has ph, ts, pid and tid; ts is a number;
   - on every thread (pid, tid), B and E pair: never an E without an open
     B, none left open at the end;
@@ -13,6 +15,7 @@ promises (analyze/lib/traceevent.h):
 
 Prints one line of counts; exits 1 with the first problem found.
 """
+import gzip
 import json
 import sys
 from collections import defaultdict
@@ -28,6 +31,11 @@ def main():
     min_slices = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     with open(path, "rb") as f:
         raw = f.read()
+    if path.endswith(".gz"):
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as e:
+            fail("%s: not whole gzip: %s" % (path, e))
     try:
         doc = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as e:
