@@ -2,10 +2,11 @@
 # t05-house.sh - the house drawn from the library's includes: no cycle,
 # and no arrow back up (a module including the header of a later stage of
 # the pipeline: source -> decoder -> merge -> tracker -> classifier ->
-# accountant -> analysis -> summary -> writers).  Every module of
+# accountant -> analysis -> summary -> writers), and no module including
+# one that is behind another's facade (the input's parts).  Every module of
 # analyze/lib must have a stage here, so that a new one is placed on
-# purpose.  The check is run on copies with an arrow up and with a cycle
-# planted, which must fail.
+# purpose.  The check is run on copies with an arrow up, a cycle and a
+# part included from outside its facade planted, which must fail.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -26,7 +27,9 @@ declare -A stage=(
 	[capture]=3 [recorder]=3 [merge]=3
 	# what the input makes of records: the record filter (notify, sequence)
 	[recfilter]=3
-	[input]=4
+	# the input (input.h) and the parts behind it: its bounds, the stream
+	# table and its handles, an archive's members, blkparse's names
+	[inputdefs]=0 [input]=4 [streams]=4 [members]=4 [blknames]=4
 	[tracker]=5 [btt]=5 [filter]=5
 	[classify]=6
 	# the replay: requests from the tracker again, in virtual time
@@ -42,6 +45,10 @@ declare -A stage=(
 	[report]=10 [dump]=10 [outdir]=10 [plot]=10 [chart]=10 [html]=10
 	[bundle]=10 [intervaltab]=10
 )
+
+# Modules behind a facade: only the facade and its other parts include
+# them (the archive shortcut and blkparse's names stay behind input.h).
+declare -A behind=([streams]=input [members]=input [blknames]=input)
 
 # "module included" pairs of the library in $1, one a line.
 edges() {
@@ -67,6 +74,11 @@ check_house() {
 			fi
 		done
 		[[ -n ${stage[$a]+x} && -n ${stage[$b]+x} ]] || continue
+		if [[ -n ${behind[$b]+x} && $a != "${behind[$b]}" &&
+			${behind[$a]:-} != "${behind[$b]}" ]]; then
+			echo "behind ${behind[$b]}.h: $a includes $b.h"
+			bad=1
+		fi
 		if ((stage[$b] > stage[$a])); then
 			echo "arrow back up: $a (stage ${stage[$a]}) includes $b.h (stage ${stage[$b]})"
 			bad=1
@@ -94,6 +106,11 @@ cp -a "$TOP/analyze/lib" "$TMP/loop"
 sed -i '0,/^#include "wcerr.h"/s//#include "wcerr.h"\n#include "chart.h"/' "$TMP/loop/outdir.h"
 out=$(check_house "$TMP/loop") && fail "a cycle outdir -> chart -> outdir was not seen"
 [[ $out == *cycle* ]] || fail "cycle: $out"
+
+cp -a "$TOP/analyze/lib" "$TMP/behind"
+sed -i '0,/^#include "input.h"/s//#include "input.h"\n#include "blknames.h"/' "$TMP/behind/analysis.c"
+out=$(check_house "$TMP/behind") && fail "analysis including blknames.h was not seen"
+[[ $out == *"behind input.h: analysis includes blknames.h"* ]] || fail "behind: $out"
 
 printf '#include "wcerr.h"\n' >"$TMP/loop/new.c"
 out=$(check_house "$TMP/loop") && fail "a module without a stage was not seen"

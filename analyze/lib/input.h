@@ -11,7 +11,10 @@
  *
  * Pipeline behind this interface, each a pull iterator over the one
  * before: source (bytes of one stream) -> decode (records -> struct
- * wc_event) -> merge (k-way by time over the streams).
+ * wc_event) -> merge (k-way by time over the streams).  The input
+ * resolves the path and wires the parts behind it: the stream table and
+ * its pool of handles (streams.h) and blkparse's names for --dump
+ * (blknames.h).
  *
  * Usage:
  *
@@ -33,7 +36,7 @@
  *  - events come in non-decreasing time; among equal times the order is
  *    blkparse's, so a dump of them matches "blkparse -i" line for line;
  *  - memory is bounded whatever the input, never by the trace's length
- *    nor by the number of its files (see "Bounds" below);
+ *    nor by the number of its files (inputdefs.h, "Bounds");
  *  - wc_input_next() returns 1 with an event, 0 at the end, -1 on bad
  *    input or a system failure; after -1 it keeps returning -1.  A
  *    truncated last record is such a failure: every event before it has
@@ -48,126 +51,18 @@
 
 #include "capture.h"
 #include "event.h"
+#include "inputdefs.h"
 #include "wcerr.h"
 #include "wclimits.h"
 
 struct wc_input;
 
-/*
- * Bounds.  An input of many NAME.blktrace.N files (a folder, or an archive
- * of 100,000 one-record members) must not need a handle per file:
- *  - at most WC_INPUT_MAX_OPEN files or archive handles are open at once.
- *    Past that, the stream used longest ago is closed and taken up again
- *    later at the record where it stopped (a seek for a file or for a
- *    member copied aside, WC_INPUT_HANDLES below; for a member read
- *    from the archive, the archive read again from its start up to
- *    there: slower, never larger; those are closed last).  A stream closed first reads ahead into
- *    memory what it can, within the budgets below, and is taken up from
- *    there: its handle is reopened only where those records end, once
- *    per up to WC_INPUT_KEEP bytes instead of once per resume.  The
- *    event a closed stream still has waiting in the merge keeps its
- *    payload in a stash of WC_INPUT_STASH bytes; a
- *    stream whose waiting payload is larger is never closed, and when
- *    every open stream is such, the input fails ("more than N trace files
- *    hold payloads ... at once") rather than exceed the bound;
- *  - archive members of at most WC_INPUT_SMALL_MEMBER bytes are read whole
- *    while the archive is scanned, up to WC_INPUT_MEM_BUDGET bytes in all;
- *    they need no handle;
- *  - an input has at most WC_INPUT_MAX_STREAMS trace files (more is an
- *    input error), each costing about 200 bytes plus its name here and in
- *    the merge.
- *  - when every member of a compressed archive (a compressed tar or
- *    cpio, or a zip; not a plain tar or cpio, which is read in place)
- *    can keep its handle, the first WC_INPUT_AHEAD members that need
- *    one are each read ahead on a thread of their own, started when the
- *    scan meets the member
- *    (wc_source_open_member_ahead(), source.h): 1 MiB of blocks
- *    instead of 128 KiB, and a thread with a stack of WC_SOURCE_STACK,
- *    each.  Past WC_INPUT_MAX_OPEN members they are stopped.
- * So memory is at most WC_INPUT_MEM_BUDGET (the small members and the
- * records kept, together) + WC_INPUT_MAX_OPEN x (128 KiB
- * of read-ahead + one libarchive handle: about 230 KB for gzip, more for
- * xz or zstd with large windows) + WC_INPUT_AHEAD x 896 KiB more for the
- * members read on threads (twice that with wc_input_set_blkparse_names()'s
- * scouts) + WC_INPUT_ASIDE_OPEN x 8 KiB for the members copied aside
- * (72 KiB each at most) + the per-file costs, and at most
- * WC_INPUT_MAX_OPEN + 2 descriptors (the members copied aside share
- * one).
- */
-#define WC_INPUT_MAX_OPEN     64u
-#define WC_INPUT_STASH        32u
-#define WC_INPUT_SMALL_MEMBER (1u << 20)
-#define WC_INPUT_MEM_BUDGET   (64u << 20)
-#define WC_INPUT_MAX_STREAMS  (1u << 18)
-#define WC_INPUT_AHEAD        16u
-/* Of the members that need a handle (not read whole), the first
- * WC_INPUT_HANDLES (max_open / 2 with smaller limits) are read from the
- * archive; the scan copies each one after them to a temporary file in
- * TMPDIR (or /tmp; unnamed, gone with the input), WC_INPUT_SPILL_MAX
- * bytes at most in all, and they are read from there: reopening one is
- * a seek, never a decompression of the archive again.  So an archive of
- * many large members (a capture of a machine with more CPUs than
- * WC_INPUT_MAX_OPEN) is decompressed about WC_INPUT_HANDLES + 1 times
- * at most, whatever their number. */
-#define WC_INPUT_HANDLES      (WC_INPUT_MAX_OPEN / 2u)
-#define WC_INPUT_SPILL_MAX    (64ull << 30)
-/* The first WC_INPUT_ASIDE_OPEN members copied aside stay open from
- * their first event to their last, outside the WC_INPUT_MAX_OPEN
- * handles: they share the temporary file's one descriptor (pread) and
- * each holds a buffer of 8 KiB (wc_source_open_region(), source.h),
- * grown to at most 72 KiB by a record of that size: 8 MiB in all, at
- * most 72 MiB whatever the records.  A time-ordered merge of more
- * members than handles then closes none of them: each event past the
- * handles took a close and a reopen (1,000 members of 1.2 MB took
- * 467 s).  Members past those share the handles as above. */
-#define WC_INPUT_ASIDE_OPEN   1024u
-/* A stream closed for want of handles keeps the records its handle can
- * still read, up to WC_INPUT_KEEP bytes, WC_INPUT_KEEP_ALL for all closed
- * streams, within WC_INPUT_MEM_BUDGET (shared with the small members;
- * none below WC_INPUT_KEEP_MIN). */
-#define WC_INPUT_KEEP         (4u << 20)
-#define WC_INPUT_KEEP_ALL     (16u << 20)
-#define WC_INPUT_KEEP_MIN     (64u << 10)
-/* wc_input_set_blkparse_names() on an archive whose members share
- * handles: process names read ahead and queued, at most this many a
- * stream and in all (32 bytes each: at most 2 MiB). */
-#define WC_INPUT_SCOUT_NAMES     4096u
-#define WC_INPUT_SCOUT_NAMES_ALL 65536u
-
-/* One per-CPU stream of an input. */
-struct wc_stream_info {
-	const char *name;        /* file or archive member name */
-	uint32_t cpu;            /* from the name, or UINT32_MAX when unknown */
-	uint64_t events;         /* records decoded so far */
-	uint64_t skips;          /* sequence numbers missing (blkparse "skips") */
-};
-
 int wc_input_open(struct wc_input **out, const char *path, struct wc_err *err);
 
-/* The same with smaller bounds than the defaults (for tests: members
- * re-read, streams closed and resumed, without megabytes of fixtures).
- * A field of 0, or past its default, means the default. */
-struct wc_input_limits {
-	unsigned max_open;        /* WC_INPUT_MAX_OPEN */
-	size_t small_member;      /* WC_INPUT_SMALL_MEMBER; 0: default */
-	size_t mem_budget;        /* WC_INPUT_MEM_BUDGET */
-	bool no_memory;           /* read no member into memory, keep no
-				   * records of a closed stream */
-	bool speculate;           /* the scan may stop at the last trace
-				   * file capture.conf announces (below);
-				   * off by default */
-	unsigned aside_open;      /* WC_INPUT_ASIDE_OPEN (1: the members
-				   * copied aside past the first share the
-				   * handles, as those past the default do) */
-};
+/* The same with smaller bounds than the defaults (struct
+ * wc_input_limits, inputdefs.h). */
 int wc_input_open_limits(struct wc_input **out, const char *path,
 			 const struct wc_input_limits *lim, struct wc_err *err);
-/* WC_INPUT_HANDLES for these limits (LIM already defaulted, as in the
- * input): max_open / 2, at least 1. */
-static inline size_t wc_input_handles(const struct wc_input_limits *lim)
-{
-	return lim->max_open / 2u ? lim->max_open / 2u : 1u;
-}
 /*
  * Speculation (lim.speculate).  Listing an archive's members takes a
  * decompression of the whole archive before the first event; a capture
