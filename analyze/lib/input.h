@@ -13,8 +13,8 @@
  * before: source (bytes of one stream) -> decode (records -> struct
  * wc_event) -> merge (k-way by time over the streams).  The input
  * resolves the path and wires the parts behind it: the stream table and
- * its pool of handles (streams.h) and blkparse's names for --dump
- * (blknames.h).
+ * its pool of handles (streams.h), an archive's members and the archive
+ * shortcut (members.h), and blkparse's names for --dump (blknames.h).
  *
  * Usage:
  *

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* One per-CPU stream of an input. */
 struct wc_stream_info {
@@ -127,6 +128,15 @@ struct wc_input_limits {
 static inline size_t wc_input_handles(const struct wc_input_limits *lim)
 {
 	return lim->max_open / 2u ? lim->max_open / 2u : 1u;
+}
+
+/* The last part of a path or archive member name (after its last '/'):
+ * how a trace file or side file is known, in a folder or an archive. */
+static inline const char *wc_input_base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
 }
 
 #endif /* WC_INPUTDEFS_H */
