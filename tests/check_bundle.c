@@ -4,7 +4,8 @@
  * alone), through the bundle's API: the folder's files,
  * what the .dat files say against what went in, the .gp scripts, the page,
  * names made safe and unique, running without gnuplot or with a gnuplot
- * that fails, and misuse.
+ * that fails, misuse, and the timeline (compressed, linked, and where
+ * the limit ends it).
  *
  * Captures are made by hand: a few hundred requests (data, metadata,
  * journal, flushes) on one device, as events through
@@ -22,6 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "analysis.h"
 #include "bundle.h"
@@ -146,9 +148,11 @@ static void make_trace(struct src *s, struct truth *tr, unsigned seed)
 	qsort(s->ev, s->n, sizeof(s->ev[0]), by_time);
 }
 
-/* Runs one hand-made capture through the bundle, as wcanalyze does. */
-static struct wc_analysis *feed(struct wc_bundle *b, const char *name,
-				unsigned seed, struct truth *tr)
+/* Runs one hand-made capture through the bundle, as wcanalyze does,
+ * with its timeline when timeline. */
+static struct wc_analysis *feed_as(struct wc_bundle *b, const char *name,
+				   unsigned seed, struct truth *tr,
+				   bool timeline)
 {
 	static struct src s;
 	struct wc_capture_meta meta;
@@ -174,6 +178,8 @@ static struct wc_analysis *feed(struct wc_bundle *b, const char *name,
 				   s.ev[s.n - 1].time, 0, 0, 0 };
 	o.series = true;
 	wc_err_clear(&err);
+	if (timeline)
+		ck_assert_int_eq(wc_bundle_begin(b, &o, &err), 0);
 	ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, &meta, ph, 2,
 						&o, &err), 0);
 	ck_assert_int_eq(wc_bundle_add(b, a, &err), 0);
@@ -181,6 +187,12 @@ static struct wc_analysis *feed(struct wc_bundle *b, const char *name,
 	ck_assert(!wc_analysis_has_series(a));
 	ck_assert_ptr_null(wc_analysis_series(a, DEV));
 	return a;
+}
+
+static struct wc_analysis *feed(struct wc_bundle *b, const char *name,
+				unsigned seed, struct truth *tr)
+{
+	return feed_as(b, name, seed, tr, false);
 }
 
 static char *path(const char *rel)
@@ -652,6 +664,50 @@ START_TEST(test_many_points_no_svg)
 }
 END_TEST
 
+/* A capture's timeline, gzip-compressed, linked; with the limit below
+ * its requests it ends where the page says, and the rest is counted. */
+START_TEST(test_timeline_limit)
+{
+	struct wc_bundle *b = open_bundle();
+	struct wc_analysis *a[2];
+	struct truth tr;
+	struct wc_err err;
+	static char json[1 << 20];
+	char *html;
+	gzFile gz;
+	int n;
+
+	a[0] = feed_as(b, "whole", 10, &tr, true);
+	wc_bundle_timeline_limit(b, 50);
+	a[1] = feed_as(b, "cut", 10, &tr, true);
+	wc_err_clear(&err);
+	ck_assert_int_eq(close_with(b, a, 2, &err), 0);
+	ck_assert(!exists("cut/timeline.json"));
+	gz = gzopen(path("cut/timeline.json.gz"), "rb");
+	ck_assert_ptr_nonnull(gz);
+	n = gzread(gz, json, sizeof(json) - 1);
+	ck_assert_int_gt(n, 0);
+	json[n] = '\0';
+	ck_assert_int_eq(gzclose(gz), Z_OK);
+	ck_assert_ptr_nonnull(strstr(json, "\"name\":\"timeline ends here: "
+				     "at most 50 requests drawn\""));
+	ck_assert_ptr_nonnull(strstr(json, "\"slices\":50,\"not_drawn\":0,"
+				     "\"unfinished\":0,\"past_limit\":190,"));
+	html = slurp("index.html");
+	ck_assert_ptr_nonnull(strstr(html, "<p>Timeline of every request, flush, "
+				     "queue depth and phase: <a href=\"whole/"
+				     "timeline.json.gz\">"));
+	ck_assert_ptr_nonnull(strstr(html, "<p>Timeline of the first 50 requests "
+				     "(flushes among them), with the queue depth "
+				     "and the phases, to "));
+	ck_assert_ptr_nonnull(strstr(html, "the 190 after are not drawn"));
+	free(html);
+	wc_bundle_free(b);
+	wc_analysis_free(a[0]);
+	wc_analysis_free(a[1]);
+}
+END_TEST
+
 static Suite *bundle_suite(void)
 {
 	Suite *s = suite_create("bundle");
@@ -668,6 +724,7 @@ static Suite *bundle_suite(void)
 	tcase_add_test(tc, test_gnuplot_fails);
 	tcase_add_test(tc, test_misuse);
 	tcase_add_test(tc, test_many_points_no_svg);
+	tcase_add_test(tc, test_timeline_limit);
 	suite_add_tcase(s, tc);
 	return s;
 }

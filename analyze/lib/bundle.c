@@ -32,6 +32,8 @@ struct wc_bundle {
 	struct wc_chart_capture *charts;  /* one per capture added */
 	uint64_t *ignored;                /* requests past the series' devices */
 	bool *timeline;                   /* CAPTURE/timeline.json.gz written */
+	struct wc_traceevent_stats *tl_stats;   /* and what it holds */
+	uint64_t tl_limit;                /* requests a timeline draws */
 	size_t ncaps, capsize;
 	/* The timeline of the capture being analysed (wc_bundle_begin()),
 	 * under a fresh name in DIR until its folder is known: the JSON
@@ -80,13 +82,20 @@ int wc_bundle_begin(struct wc_bundle *b, struct wc_analysis_opts *o,
 		timeline_discard(b);
 		return -1;
 	}
+	wc_traceevent_limit(b->tl, b->tl_limit);
 	o->trace = b->tl;
 	return 0;
 }
 
-/* Ends the pending timeline and moves it into the capture's folder. */
+void wc_bundle_timeline_limit(struct wc_bundle *b, uint64_t slices)
+{
+	b->tl_limit = slices;
+}
+
+/* Ends the pending timeline and moves it into the capture's folder;
+ * *st: what it holds. */
 static int timeline_commit(struct wc_bundle *b, const char *dir, bool *done,
-			   struct wc_err *err)
+			   struct wc_traceevent_stats *st, struct wc_err *err)
 {
 	char rel[WC_OUTDIR_NAME_MAX + 32];
 	FILE *f = b->tl_file;
@@ -95,6 +104,7 @@ static int timeline_commit(struct wc_bundle *b, const char *dir, bool *done,
 	*done = false;
 	if (!b->tl)
 		return 0;
+	wc_traceevent_stats(b->tl, st);
 	r = wc_traceevent_close(b->tl, err);
 	wc_traceevent_free(b->tl);
 	b->tl = NULL;
@@ -131,6 +141,7 @@ int wc_bundle_open(struct wc_bundle **out, const char *dir, struct wc_err *err)
 		nomem(err);
 		goto fail_free;
 	}
+	b->tl_limit = WC_BUNDLE_TIMELINE_SLICES;
 	/* The templates first: without them no folder is made. */
 	if (wc_plot_open(&b->plot, err) < 0 ||
 	    wc_outdir_open(&b->out, dir, err) < 0)
@@ -197,6 +208,7 @@ static int grow(struct wc_bundle *b, struct wc_err *err)
 	struct wc_chart_capture *c;
 	uint64_t *ig;
 	bool *tl;
+	struct wc_traceevent_stats *ts;
 
 	if (b->ncaps < b->capsize)
 		return 0;
@@ -212,6 +224,10 @@ static int grow(struct wc_bundle *b, struct wc_err *err)
 	if (!tl)
 		return nomem(err);
 	b->timeline = tl;
+	ts = realloc(b->tl_stats, n * sizeof(*ts));
+	if (!ts)
+		return nomem(err);
+	b->tl_stats = ts;
 	b->capsize = n;
 	return 0;
 }
@@ -239,6 +255,7 @@ int wc_bundle_add(struct wc_bundle *b, struct wc_analysis *a,
 	cap_dir(b, meta->name, c->dir, sizeof(c->dir));
 	b->ignored[b->ncaps] = wc_analysis_series_ignored(a);
 	b->timeline[b->ncaps] = false;
+	memset(&b->tl_stats[b->ncaps], 0, sizeof(b->tl_stats[0]));
 	b->ncaps++;
 
 	s = wc_analysis_series(a, meta->main_device);
@@ -252,7 +269,8 @@ int wc_bundle_add(struct wc_bundle *b, struct wc_analysis *a,
 	 * analyses exist, so the figures cannot wait for the whole one. */
 	if (wc_summary_build(&one, &a, 1, NULL, err) < 0 ||
 	    wc_outdir_mkdir(b->out, c->dir, err) < 0 ||
-	    timeline_commit(b, c->dir, &b->timeline[b->ncaps - 1], err) < 0 ||
+	    timeline_commit(b, c->dir, &b->timeline[b->ncaps - 1],
+			    &b->tl_stats[b->ncaps - 1], err) < 0 ||
 	    wc_figdata_build(&fd, s, one->caps[0].figs.io ?
 			     one->caps[0].figs.start_ns : WC_NO_TIME, err) < 0)
 		goto out_series;
@@ -304,7 +322,8 @@ static int write_html(struct wc_bundle *b, const struct wc_summary *s,
 {
 	struct wc_html_page pg = {
 		.sum = s, .charts = b->charts, .ignored = b->ignored,
-		.timeline = b->timeline, .across = across, .plot = b->plot,
+		.timeline = b->timeline, .timeline_stats = b->tl_stats,
+		.across = across, .plot = b->plot,
 	};
 	char *report = NULL;
 	FILE *f;
@@ -381,6 +400,7 @@ void wc_bundle_free(struct wc_bundle *b)
 	free(b->charts);
 	free(b->ignored);
 	free(b->timeline);
+	free(b->tl_stats);
 	wc_plot_free(b->plot);
 	wc_outdir_free(b->out);
 	free(b->index);

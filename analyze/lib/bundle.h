@@ -31,7 +31,8 @@
  *   bundle-files.txt   every file and folder above, one a line
  *   CAPTURE/   per capture: timeline.json.gz (wc_bundle_begin(): the
  *              Trace Event Format, gzip-compressed (gzfile.h), for
- *              ui.perfetto.dev and chrome://tracing), timeline.dat
+ *              ui.perfetto.dev and chrome://tracing; at most the first
+ *              WC_BUNDLE_TIMELINE_SLICES requests), timeline.dat
  *              scatter.dat latency.dat
  *              phases.dat, and scatter throughput flushes latency queue
  *              phases, each as .gp script, .png and .svg
@@ -82,9 +83,18 @@
 #ifndef WC_BUNDLE_H
 #define WC_BUNDLE_H
 
+#include <stdint.h>
+
 #include "analysis.h"
 #include "summary.h"
 #include "wcerr.h"
+
+/* Requests drawn in a capture's timeline, by default.  A request is
+ * 50 to 60 bytes of gzip (600 to 800 of JSON with its counters), so a
+ * timeline stays at about 6 MB (75 MB of JSON for the viewer to load)
+ * however long the trace; the page says where one ends, and wcanalyze
+ * --export-trace writes every request. */
+#define WC_BUNDLE_TIMELINE_SLICES 100000
 
 struct wc_bundle;
 
@@ -99,6 +109,11 @@ int wc_bundle_open(struct wc_bundle **out, const char *dir, struct wc_err *err);
  * wc_bundle_free().  Without this call a capture has no timeline. */
 int wc_bundle_begin(struct wc_bundle *b, struct wc_analysis_opts *o,
 		    struct wc_err *err);
+
+/* The requests a capture's timeline draws from the next wc_bundle_begin()
+ * on (traceevent.h's limit): WC_BUNDLE_TIMELINE_SLICES unless set, 0
+ * for every request. */
+void wc_bundle_timeline_limit(struct wc_bundle *b, uint64_t slices);
 
 /* Adds the capture a (analysed with o.series: else a usage error) and
  * writes its .dat and .gp files from the series of its main device; then

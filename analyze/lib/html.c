@@ -308,6 +308,35 @@ static void summary_table(FILE *f, const struct wc_html_page *pg)
 	fputs("</table>\n", f);
 }
 
+/* The link to a capture's timeline, and where it ends when the
+ * bundle's limit cut it. */
+static void timeline(FILE *f, const struct wc_html_page *pg, size_t i)
+{
+	const struct wc_traceevent_stats *st =
+		pg->timeline_stats ? &pg->timeline_stats[i] : NULL;
+	const char *dir = pg->charts[i].dir;
+
+	if (st && st->ends_s >= 0)
+		fprintf(f, "<p>Timeline of the first %llu requests (flushes "
+			"among them), with the queue depth and the phases, to "
+			"%.3f s: ",
+			(unsigned long long)st->slices, st->ends_s);
+	else
+		fputs("<p>Timeline of every request, flush, queue depth and "
+		      "phase: ", f);
+	fprintf(f, "<a href=\"%s/timeline.json.gz\">%s/timeline.json.gz</a> "
+		"(open it as it is in ui.perfetto.dev or chrome://tracing; the "
+		"bundle itself links to nothing off this folder).", dir, dir);
+	if (st && st->ends_s >= 0)
+		fprintf(f, "  A bundle's timeline draws at most %llu requests "
+			"a capture, so that it stays small enough to attach; "
+			"the %llu after are not drawn (<code>wcanalyze "
+			"--export-trace FILE INPUT</code> writes them all).",
+			(unsigned long long)st->slices,
+			(unsigned long long)st->past_limit);
+	fputs("</p>\n", f);
+}
+
 /* A capture's section: its settings, its parts and its figures. */
 static void capture(FILE *f, const struct wc_html_page *pg, size_t i)
 {
@@ -333,12 +362,7 @@ static void capture(FILE *f, const struct wc_html_page *pg, size_t i)
 	fprintf(f, ".  Data and scripts: <a href=\"%s/\">%s/</a>.</p>\n",
 		c->dir, c->dir);
 	if (pg->timeline && pg->timeline[i])
-		fprintf(f, "<p>Timeline of every request, flush, queue depth and "
-			"phase: <a href=\"%s/timeline.json.gz\">%s/timeline.json.gz"
-			"</a> (open it as it is in ui.perfetto.dev or "
-			"chrome://tracing; the bundle itself links to nothing "
-			"off this folder).</p>\n",
-			c->dir, c->dir);
+		timeline(f, pg, i);
 	if (sf->io) {
 		fputs("<table>\n<tr><th class=\"l\">category</th><th>time (s)</th>"
 		      "<th>share</th><th>requests</th><th>bytes</th></tr>\n", f);

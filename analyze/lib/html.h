@@ -27,6 +27,7 @@
 #include "chart.h"
 #include "plot.h"
 #include "summary.h"
+#include "traceevent.h"
 #include "wcerr.h"
 
 struct wc_html_page {
@@ -36,6 +37,9 @@ struct wc_html_page {
 	                                 * past WC_SERIES_MAX_DEVICES */
 	const bool *timeline;           /* per capture: CAPTURE/timeline.json.gz
 	                                 * written (NULL: none) */
+	const struct wc_traceevent_stats *timeline_stats;  /* per capture
+	                                 * with a timeline: what it holds
+	                                 * (NULL: every request) */
 	const bool *across;             /* [WC_NCMP], from wc_chart_across() */
 	const struct wc_plot *plot;     /* colours, and whether it rendered */
 	const char *report;             /* report.txt's text */

@@ -18,6 +18,8 @@
 /* MB/s is sampled at the start of each bin, once the bin is over: on a
  * thread of its own, whose times increase by whole bins. */
 #define RATE_TID 200000
+/* The thread of the instant that marks where a limited timeline ends. */
+#define END_TID 300000
 /* Flushes in flight whose covered bytes are remembered, per device. */
 #define FLUSH_RING 16
 
@@ -49,6 +51,9 @@ struct tdev {
 struct capstat {
 	char *name;
 	uint64_t slices, not_drawn, unfinished;
+	uint64_t past_limit;
+	bool ended;              /* the limit was reached, at ends */
+	int64_t ends;
 };
 
 struct wc_traceevent {
@@ -59,6 +64,10 @@ struct wc_traceevent {
 	bool in_capture;
 	bool have_origin;
 	uint64_t origin;
+	uint64_t limit;          /* slices a capture, 0: none */
+	uint64_t drawn;          /* slices of this capture */
+	bool ended;              /* drawn reached limit ... */
+	int64_t ends;            /* ... at this time: nothing after it */
 	int pid_base;
 	struct tdev devs[WC_MAX_DEVICES];
 	size_t ndevs;
@@ -85,6 +94,28 @@ int wc_traceevent_open(struct wc_traceevent **out, FILE *f,
 	fputs("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n", f);
 	*out = t;
 	return 0;
+}
+
+void wc_traceevent_limit(struct wc_traceevent *t, uint64_t slices)
+{
+	t->limit = slices;
+}
+
+void wc_traceevent_stats(const struct wc_traceevent *t,
+			 struct wc_traceevent_stats *out)
+{
+	const struct capstat *c = t->nstats ? &t->stats[t->nstats - 1] : NULL;
+
+	memset(out, 0, sizeof(*out));
+	out->ends_s = -1;
+	if (!c)
+		return;
+	out->slices = c->slices;
+	out->not_drawn = c->not_drawn;
+	out->past_limit = c->past_limit;
+	out->unfinished = c->unfinished;
+	if (c->ended)
+		out->ends_s = (double)c->ends / 1e9;
 }
 
 /* Microseconds with nanosecond digits, from signed nanoseconds. */
@@ -135,6 +166,8 @@ void wc_traceevent_begin(struct wc_traceevent *t, const char *capture)
 
 	t->in_capture = true;
 	t->have_origin = false;
+	t->drawn = 0;
+	t->ended = false;
 	t->ndevs = 0;
 	t->last_dev = NULL;
 	t->pid_base = (int)(t->ncap * PIDS_PER_CAPTURE) + 1;
@@ -277,6 +310,8 @@ static void one_event(struct wc_traceevent *t, const struct wc_event *ev)
 	    what != WC_TA_REQUEUE)
 		return;
 	ts = rel(t, ev->time);
+	if (t->ended && ts > t->ends)
+		return;
 	d = dev_of(t, ev->device, ts);
 	if (!d)
 		return;
@@ -367,6 +402,22 @@ static struct lane *lane_for(struct wc_traceevent *t, struct tdev *d,
 	return NULL;
 }
 
+/* The limit is reached with a slice ending at end: the timeline of the
+ * capture ends there, marked across every track (a global instant). */
+static void end_here(struct wc_traceevent *t, struct tdev *d, int64_t end,
+		     struct capstat *cs)
+{
+	t->ended = true;
+	t->ends = end;
+	if (cs) {
+		cs->ended = true;
+		cs->ends = end;
+	}
+	head(t, 'i', end, d->pid, END_TID);
+	fprintf(t->f, ",\"s\":\"g\",\"name\":\"timeline ends here: at most "
+		"%" PRIu64 " requests drawn\"}", t->limit);
+}
+
 void wc_traceevent_request(struct wc_traceevent *t, const struct wc_request *rq,
 			   enum wc_cat cat, const char *comm,
 			   const char *cause)
@@ -383,6 +434,11 @@ void wc_traceevent_request(struct wc_traceevent *t, const struct wc_request *rq,
 	if (!rq->completed) {
 		if (cs)
 			cs->unfinished++;
+		return;
+	}
+	if (t->ended) {
+		if (cs)
+			cs->past_limit++;
 		return;
 	}
 	end = rel(t, rq->c_time);
@@ -442,6 +498,8 @@ void wc_traceevent_request(struct wc_traceevent *t, const struct wc_request *rq,
 	}
 	head(t, 'E', end, d->pid, tid);
 	fputs("}", t->f);
+	if (t->limit && ++t->drawn == t->limit)
+		end_here(t, d, end, cs);
 }
 
 void wc_traceevent_end(struct wc_traceevent *t, const struct wc_phase *phases,
@@ -495,8 +553,14 @@ int wc_traceevent_close(struct wc_traceevent *t, struct wc_err *err)
 		fprintf(t->f, "%s{\"name\":", i ? "," : "");
 		wc_escape_json(t->f, c->name);
 		fprintf(t->f, ",\"slices\":%" PRIu64 ",\"not_drawn\":%" PRIu64
-			",\"unfinished\":%" PRIu64 "}", c->slices, c->not_drawn,
+			",\"unfinished\":%" PRIu64, c->slices, c->not_drawn,
 			c->unfinished);
+		if (c->ended) {
+			fprintf(t->f, ",\"past_limit\":%" PRIu64 ",\"ends_us\":",
+				c->past_limit);
+			put_us(t->f, c->ends);
+		}
+		fputs("}", t->f);
 	}
 	fputs("]}}\n", t->f);
 	if (fflush(t->f) != 0 || ferror(t->f))

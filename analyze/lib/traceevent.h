@@ -39,7 +39,14 @@
  *  - a process "CAPTURE phases" with a thread per phase of phases.tsv,
  *    one B/E slice each;
  *  - "otherData": per capture its name, the slices drawn, those not
- *    drawn, and requests the trace ended before completing.
+ *    drawn, and requests the trace ended before completing; with a
+ *    limit (wc_traceevent_limit()) reached, "past_limit" and "ends_us";
+ *  - with a limit of N slices a capture (the bundle's, so that its file
+ *    is bounded whatever the trace's length), a capture's timeline ends
+ *    with its N-th slice: at that slice's end (ends_us) an instant event
+ *    "timeline ends here" marks it; no later request is drawn (they are
+ *    counted in past_limit) and no counter sample after that time is
+ *    written.  A capture within the limit is written as without one.
  *
  * What always holds: every event has ph, ts, pid and tid; B and E pair
  * on each thread; timestamps never decrease on a thread (pid, tid) even
@@ -71,6 +78,20 @@ struct wc_phase;
 /* Writes the head of the JSON object to f (which it does not own). */
 int wc_traceevent_open(struct wc_traceevent **out, FILE *f,
 		       struct wc_err *err);
+
+/* At most slices requests drawn a capture (set it before the capture
+ * begins); 0, the default: every request. */
+void wc_traceevent_limit(struct wc_traceevent *t, uint64_t slices);
+
+/* What the timeline holds of the capture begun last: requests drawn,
+ * not drawn (past the lanes), past the limit, and where it ends. */
+struct wc_traceevent_stats {
+	uint64_t slices, not_drawn, past_limit, unfinished;
+	double ends_s;          /* s from the capture's first event; < 0
+	                         * when the limit was not reached */
+};
+void wc_traceevent_stats(const struct wc_traceevent *t,
+			 struct wc_traceevent_stats *out);
 
 /* The analysis' calls, in this order for each capture: begin, then the
  * events in trace order and the requests as the tracker hands them out
