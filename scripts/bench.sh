@@ -317,7 +317,7 @@ fi
 # --- archives of many one-record members ---------------------------------
 # Each member once kept a libarchive handle (~230 KB) for the whole merge:
 # 100,000 members needed gigabytes.  Now small members are read whole at
-# the scan (input.h): peak RSS grows by bytes per member, not a handle.
+# the scan (inputdefs.h): peak RSS grows by bytes per member, not a handle.
 for n in ${BENCH_MEMBERS-1000 10000 100000}; do
 	python3 - "$tmp/m$n.tar.gz" "$n" <<'PY'
 import io, struct, sys, tarfile
@@ -340,7 +340,7 @@ PY
 done
 
 # --- archives of many large members --------------------------------------
-# More members than handles (input.h): those past WC_INPUT_HANDLES are
+# More members than handles (inputdefs.h): those past WC_INPUT_HANDLES are
 # copied to a temporary file at the scan and read from there, all open
 # at once; they were closed and reopened at every event (1,000 members
 # took 648 s).

@@ -4,7 +4,7 @@
  * names only.
  *
  * blkparse names a pid by the first process notify it reads for it, and
- * it reads each per-CPU file BLKNAMES_BATCH (512) records at a time
+ * it reads each per-CPU file WC_BLKNAMES_BATCH (512) records at a time
  * (notify records other than messages not counted): every file's first
  * batch before it prints anything, the next batch of a file right after
  * it printed the last event of the one before.  So when one pid carries

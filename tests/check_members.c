@@ -1,0 +1,241 @@
+/*
+ * check_members.c - unit tests of analyze/lib/members.c: how the scan has
+ * each member read (whole from memory, on a handle, copied aside past
+ * the handles, so that the streams never need to be closed), the side
+ * files, one capture an archive, and the end of an archive read without
+ * the shortcut.  The shortcut itself is tested through the input
+ * (check_input, test_spec_*), which is how it is used.
+ */
+#include <archive.h>
+#include <archive_entry.h>
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "check_common.h"
+#include "encode.h"
+#include "members.h"
+#include "recfilter.h"
+#include "streams.h"
+
+#define Q_WRITE (WC_TA_QUEUE | WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_QUEUE))
+
+/* NREC queue records of stream K of N, with 16-byte payloads of the
+ * byte K; *len bytes. */
+static unsigned char *records(unsigned k, unsigned n, unsigned nrec,
+			      size_t *len)
+{
+	unsigned char pdu[16], *buf = malloc((size_t)nrec * 128);
+	unsigned r;
+
+	ck_assert_ptr_nonnull(buf);
+	memset(pdu, (int)k, sizeof(pdu));
+	*len = 0;
+	for (r = 0; r < nrec; r++) {
+		struct wc_event ev = {
+			.sequence = r + 1, .time = 1000 + (uint64_t)r * n + k,
+			.bytes = 4096, .action = Q_WRITE, .pid = k,
+			.device = WC_DEV_MAKE(8, 0), .cpu = k, .pdu = pdu,
+			.pdu_len = sizeof(pdu),
+		};
+		ssize_t w = wc_blk_encode(buf + *len, 128, &ev,
+					  WC_BLK_VERSION_7, false, NULL);
+
+		ck_assert_int_gt(w, 0);
+		*len += (size_t)w;
+	}
+	return buf;
+}
+
+static void add(struct archive *a, const char *name, const void *data,
+		size_t n)
+{
+	struct archive_entry *e = archive_entry_new();
+
+	archive_entry_set_pathname(e, name);
+	archive_entry_set_size(e, (la_int64_t)n);
+	archive_entry_set_filetype(e, AE_IFREG);
+	archive_entry_set_perm(e, 0644);
+	ck_assert_int_eq(archive_write_header(a, e), ARCHIVE_OK);
+	if (n)
+		ck_assert_int_eq(archive_write_data(a, data, n), (la_ssize_t)n);
+	archive_entry_free(e);
+}
+
+/* An archive at PATH (gzip'd when GZ) of NAMES[0..n): capture.conf for a
+ * name ending so, else NREC[i] records of the next of the trace files. */
+static void write_archive(const char *path, bool gz, const char *const *names,
+			  const unsigned *nrec, unsigned n)
+{
+	static const char conf[] = "name = held\n";
+	struct archive *a = archive_write_new();
+	unsigned i, k = 0, ntrace = 0;
+
+	archive_write_set_format_pax_restricted(a);
+	if (gz)
+		archive_write_add_filter_gzip(a);
+	ck_assert_int_eq(archive_write_open_filename(a, path), ARCHIVE_OK);
+	for (i = 0; i < n; i++)
+		ntrace += !strstr(names[i], "capture.conf");
+	for (i = 0; i < n; i++) {
+		size_t len;
+		unsigned char *b;
+
+		if (strstr(names[i], "capture.conf")) {
+			add(a, names[i], conf, sizeof(conf) - 1);
+			continue;
+		}
+		b = records(k++, ntrace, nrec[i], &len);
+		add(a, names[i], b, len);
+		free(b);
+	}
+	archive_write_close(a);
+	archive_write_free(a);
+}
+
+static void limits(struct wc_input_limits *lim)
+{
+	memset(lim, 0, sizeof(*lim));
+	lim->max_open = 2;              /* one member on a handle */
+	lim->small_member = 4096;       /* 20 records are, 200 are not */
+	lim->mem_budget = WC_INPUT_MEM_BUDGET;
+	lim->aside_open = WC_INPUT_ASIDE_OPEN;
+}
+
+/*
+ * A member of 20 records read whole, three of 200: the first on an
+ * archive handle (WC_INPUT_HANDLES is 1 with two open at most), the two
+ * after it copied aside.  So no stream needs closing: pulled round-robin,
+ * at most one holds a handle of the pool, and every event is there.
+ */
+static void held(bool gz)
+{
+	static const char *const names[] = {
+		"c/capture.conf", "c/trace/sda.blktrace.0",
+		"c/trace/sda.blktrace.1", "c/trace/sda.blktrace.2",
+		"c/trace/sda.blktrace.3",
+	};
+	static const unsigned nrec[] = { 0, 20, 200, 200, 200 };
+	const char *path = wc_check_path(gz ? "held.tar.gz" : "held.tar");
+	struct wc_input_limits lim;
+	struct wc_recfilter *f = NULL;
+	struct wc_streams *st = NULL;
+	struct wc_members *m = NULL;
+	struct wc_capture *cap = NULL;
+	struct wc_event ev;
+	struct wc_err err;
+	unsigned k, got[4] = { 0 }, live;
+
+	write_archive(path, gz, names, nrec, 5);
+	limits(&lim);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_recfilter_open(&f), 0);
+	ck_assert_int_eq(wc_capture_new(&cap, &err), 0);
+	ck_assert_int_eq(wc_streams_new(&st, path, &lim, f, &err), 0);
+	ck_assert_msg(wc_members_scan(&m, path, st, cap, &lim, &err) == 0,
+		      "%s", err.msg);
+	ck_assert_str_eq(cap->name, "held");
+	ck_assert(wc_members_packed(m) == gz);
+	ck_assert(!wc_members_speculated(m));
+	ck_assert_int_eq(wc_streams_seal(st, WC_STREAMS_MEMBERS, &err), 0);
+	ck_assert_uint_eq(wc_streams_count(st), 4);
+	ck_assert(wc_streams_in_memory(st, 0));
+	for (k = 1; k < 4; k++)
+		ck_assert(!wc_streams_in_memory(st, k));
+	ck_assert(!wc_streams_may_close(st));
+	do {
+		live = 0;
+		for (k = 0; k < 4; k++) {
+			int r = wc_streams_pull(st, k, &ev, 0, &err);
+
+			ck_assert_msg(r >= 0, "%s", err.msg);
+			ck_assert_uint_le(wc_streams_open_count(st), 1);
+			if (r == 0)
+				continue;
+			ck_assert_uint_eq(ev.time, 1000 + got[k] * 4 + k);
+			ck_assert_uint_eq(ev.pdu[15], k);
+			got[k]++;
+			live++;
+		}
+	} while (live);
+	for (k = 0; k < 4; k++)
+		ck_assert_uint_eq(got[k], nrec[k + 1]);
+	/* Without the shortcut the end is the input's own. */
+	ck_assert_int_eq(wc_members_end(m, 0, &err), 0);
+	ck_assert_int_eq(wc_members_end(m, -1, &err), -1);
+	ck_assert_int_eq(err.kind, WC_ERR_NONE);
+	ck_assert_int_eq(wc_members_end(NULL, 0, &err), 0);
+	wc_members_free(m);
+	wc_streams_free(st);
+	wc_capture_free(cap);
+	wc_recfilter_free(f);
+}
+
+START_TEST(test_held)
+{
+	held(false);
+	held(true);
+}
+END_TEST
+
+/* The scan of NAMES fails saying WHY; the table is the caller's still. */
+static void refused(const char *const *names, unsigned n, const char *why)
+{
+	static const unsigned nrec[] = { 5, 5, 5, 5 };
+	const char *path = wc_check_path("refused.tar");
+	struct wc_input_limits lim;
+	struct wc_recfilter *f = NULL;
+	struct wc_streams *st = NULL;
+	struct wc_members *m = NULL;
+	struct wc_capture *cap = NULL;
+	struct wc_err err;
+
+	write_archive(path, false, names, nrec, n);
+	limits(&lim);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_recfilter_open(&f), 0);
+	ck_assert_int_eq(wc_capture_new(&cap, &err), 0);
+	ck_assert_int_eq(wc_streams_new(&st, path, &lim, f, &err), 0);
+	ck_assert_int_eq(wc_members_scan(&m, path, st, cap, &lim, &err), -1);
+	ck_assert_ptr_null(m);
+	ck_assert_msg(strstr(err.msg, why), "%s", err.msg);
+	wc_streams_free(st);
+	wc_capture_free(cap);
+	wc_recfilter_free(f);
+}
+
+START_TEST(test_one_capture)
+{
+	static const char *const two[] = {
+		"a/trace/sda.blktrace.0", "b/trace/sda.blktrace.1",
+	};
+	static const char *const conf_twice[] = {
+		"c/capture.conf", "c/trace/sda.blktrace.0", "./c/capture.conf",
+	};
+	static const char *const bad_cpu[] = {
+		"c/trace/sda.blktrace.0", "c/trace/sda.blktrace.65536",
+	};
+	static const char *const none[] = { "c/trace/notes.txt" };
+
+	refused(two, 2, "the archive holds two captures, in a/ and b/");
+	refused(conf_twice, 3, "twice in the archive");
+	refused(bad_cpu, 2, "its CPU part is no number");
+	refused(none, 1, "archive without traces");
+}
+END_TEST
+
+static Suite *members_suite(void)
+{
+	Suite *s = suite_create("members");
+	TCase *tc = tcase_create("core");
+
+	wc_check_timeout(tc, 60);
+	tcase_add_test(tc, test_held);
+	tcase_add_test(tc, test_one_capture);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+WC_CHECK_MAIN(members_suite)
