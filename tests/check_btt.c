@@ -263,6 +263,62 @@ START_TEST(test_lost_completions_bounded)
 }
 END_TEST
 
+/* Past the cap, the oldest still kept goes: a Q that ended, or that a
+ * newer Q replaced (which makes it young), is skipped, and so is every
+ * one of them once the Qs kept are listed anew by age. */
+START_TEST(test_forget_skips_ended_and_replaced)
+{
+	const uint64_t n = WC_BTT_MAX_KEPT;
+	struct wc_btt *b = NULL;
+	struct wc_err err;
+	struct wc_event e;
+	uint64_t i, t = 1000, q2c = 0;
+
+#define ADD(what, sector) do { \
+		e = E(t++, (what), (sector) * 8, 4096); \
+		ck_assert_int_eq(wc_btt_add(b, &e, &err), 0); \
+	} while (0)
+#define ENDS(sector, found) do { \
+		ADD(WC_TA_COMPLETE, sector); \
+		q2c += (found); \
+		ck_assert_uint_eq(wc_btt_q2c(b)->n, q2c); \
+	} while (0)
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_btt_open(&b, &err), 0);
+	/* Q 0 to n, at sectors 0 to 8n: Q 0 is forgotten. */
+	for (i = 0; i <= n; i++)
+		ADD(WC_TA_QUEUE, i);
+	ck_assert_uint_eq(wc_btt_dropped(b), 1);
+	ENDS(0, 0);
+	/* Q 1 and 2 end, Q 3 is replaced: five more Qs (n + 1 to n + 5)
+	 * forget Q 4, 5 and 6. */
+	ENDS(1, 1);
+	ENDS(2, 1);
+	ADD(WC_TA_QUEUE, 3);
+	for (i = n + 1; i <= n + 5; i++)
+		ADD(WC_TA_QUEUE, i);
+	ck_assert_uint_eq(wc_btt_dropped(b), 4);
+	ck_assert_uint_eq(wc_btt_kept(b), n);
+	ENDS(6, 0);
+	ENDS(3, 1);
+	ENDS(7, 1);
+	/* n more Qs: two fill the tree, the others forget Q 8 to n, then
+	 * Q n + 1 to n + 5, the oldest of a new list. */
+	for (i = n + 6; i < 2 * n + 6; i++)
+		ADD(WC_TA_QUEUE, i);
+	ck_assert_uint_eq(wc_btt_dropped(b), 4 + n - 2);
+	ck_assert_uint_eq(wc_btt_kept(b), n);
+	ENDS(n, 0);
+	ENDS(n + 5, 0);
+	ENDS(n + 6, 1);
+	ENDS(2 * n + 5, 1);
+	ck_assert_uint_eq(wc_btt_kept(b), n - 2);
+#undef ENDS
+#undef ADD
+	wc_btt_free(b);
+}
+END_TEST
+
 /* Past WC_MAX_DEVICES, Qs on a new device are counted and ignored; the
  * devices kept go on working. */
 START_TEST(test_device_cap)
@@ -441,6 +497,7 @@ static Suite *btt_suite(void)
 	tcase_add_test(tc, test_tdelta_floor_and_requeue);
 	tcase_add_test(tc, test_partial_cover);
 	tcase_add_test(tc, test_lost_completions_bounded);
+	tcase_add_test(tc, test_forget_skips_ended_and_replaced);
 	tcase_add_test(tc, test_replaced_counts_as_new);
 	tcase_add_test(tc, test_device_cap);
 	tcase_add_test(tc, test_hidden_behind_larger);

@@ -6,7 +6,6 @@
 
 #include "devtab.h"
 #include "hot.h"
-#include "list.h"
 
 /*
  * btt keeps its pending Qs in a red-black tree keyed by start sector and
@@ -15,28 +14,50 @@
  * give btt's numbers in those cases too, this is the same tree with the
  * same classic insert and erase rebalancing (the kernel's lib/rbtree.c of
  * the time, which btt carries), walked and erased in the same order.
+ *
+ * A kept Q is one cache line: its links, its extent and times, and its
+ * place in the Q order (age), which is all that forgetting the
+ * oldest needs (forget_oldest()).
  */
+enum { LEFT, RIGHT };
+
 struct kept_q {
-	struct kept_q *parent, *left, *right;
-	/* The device's kept Qs, oldest Q first; a free node uses the
-	 * link's next only, as the pool's link. */
-	WC_TAILQ_ENTRY(kept_q) age;
-	uint64_t start, end;     /* sectors, end exclusive */
+	struct kept_q *parent;
+	struct kept_q *child[2];   /* LEFT: lower starts, RIGHT: higher */
+	uint64_t start, end;       /* sectors, end exclusive */
 	uint64_t q_time;
-	uint64_t d_time;         /* NO_D until a D covers it */
-	bool red;
+	uint64_t d_time;           /* NO_D until a D covers it */
+	/* Order of the Qs kept, on every device (a Q taking another's
+	 * place is new): 0 while the node is free.  63 bits: more Qs than
+	 * a trace of a thousand years at ten million a second. */
+	uint64_t age : 63;
+	uint64_t red : 1;
 };
 
-WC_TAILQ_HEAD(ageq, kept_q);
+_Static_assert(sizeof(struct kept_q) <= 64, "a kept Q fits a cache line");
+
+/* A kept Q and its age when the device's oldest were listed: still the
+ * same Q while its age is unchanged. */
+struct aged {
+	uint64_t age;
+	struct kept_q *q;
+};
 
 struct bdev {
 	uint32_t device;
 	bool seen_q;             /* btt ignores a device until its first Q */
 	struct kept_q *root;
 	struct kept_q *max;      /* the kept Q of the highest start, or NULL */
-	struct ageq age;         /* kept Qs, oldest first */
 	size_t n;
+	/* Only past WC_BTT_MAX_KEPT: the Qs kept when the cap was last
+	 * reached, oldest first, and the next one to look at. */
+	struct aged *oldest;
+	size_t noldest, next_oldest;
 };
+
+/* Nodes come from blocks of this many, so that the Qs of one request,
+ * queued one after the other, mostly lie next to each other. */
+#define BLOCK_NODES 256
 
 struct wc_btt {
 	/* At most WC_MAX_DEVICES, by their number in devtab. */
@@ -47,11 +68,14 @@ struct wc_btt {
 	struct wc_btt_stat q2c, d2c;
 	uint64_t dropped;
 	uint64_t replaced;
-	/* Erased nodes wait here for the next Q instead of going back to
-	 * malloc: never more than the most Qs ever kept at once. */
+	uint64_t next_age;
+	/* Erased nodes wait here for the next Q (linked by parent): never
+	 * more than the most Qs ever kept at once, in blocks. */
 	struct kept_q *pool;
-	struct kept_q **found;   /* scratch for one walk */
-	size_t nfound, cfound;
+	struct kept_q **blocks;
+	size_t nblocks;
+	struct kept_q **found;   /* scratch for one walk: room for cfound */
+	size_t cfound;
 	bool failed;
 	struct wc_err err;
 };
@@ -89,36 +113,54 @@ struct bdev *add_dev(struct wc_btt *b, uint32_t device)
 		return NULL;
 	d = &b->devs[i];
 	memset(d, 0, sizeof(*d));
-	WC_TAILQ_INIT(&d->age);
 	d->device = device;
 	return d;
 }
 
-/* ---- the device's kept Qs in Q order, and the pool --------------------- */
+/* ---- the pool ----------------------------------------------------------- */
 
-static void age_append(struct bdev *d, struct kept_q *q)
+/* A new block into the pool, when the pool is empty: as many times as
+ * the most Qs kept at once needs. */
+static __attribute__((noinline, cold)) int pool_grow(struct wc_btt *b)
 {
-	WC_TAILQ_INSERT_TAIL(&d->age, q, age);
-}
+	struct kept_q **bl = realloc(b->blocks,
+				     (b->nblocks + 1) * sizeof(*bl));
+	struct kept_q *q;
+	size_t i;
 
-static void age_unlink(struct bdev *d, struct kept_q *q)
-{
-	WC_TAILQ_REMOVE(&d->age, q, age);
+	if (!bl)
+		return -1;
+	b->blocks = bl;
+	q = aligned_alloc(64, BLOCK_NODES * sizeof(*q));
+	if (!q)
+		return -1;
+	b->blocks[b->nblocks++] = q;
+	/* Handed out in address order. */
+	for (i = BLOCK_NODES; i-- > 0;) {
+		q[i].parent = b->pool;
+		q[i].age = 0;
+		b->pool = &q[i];
+	}
+	return 0;
 }
 
 static struct kept_q *pool_get(struct wc_btt *b)
 {
 	struct kept_q *q = b->pool;
 
-	if (!q)
-		return malloc(sizeof(*q));
-	b->pool = WC_TAILQ_NEXT(q, age);
+	if (!q) {
+		if (pool_grow(b) < 0)
+			return NULL;
+		q = b->pool;
+	}
+	b->pool = q->parent;
 	return q;
 }
 
 static void pool_put(struct wc_btt *b, struct kept_q *q)
 {
-	WC_TAILQ_NEXT(q, age) = b->pool;
+	q->age = 0;
+	q->parent = b->pool;
 	b->pool = q;
 }
 
@@ -129,41 +171,35 @@ static bool is_red(const struct kept_q *n)
 	return n && n->red;
 }
 
+/* Which child of its parent n is (LEFT for a NULL left child too, as
+ * the rebalancing after an erase asks it of a missing node). */
+static int side_of(const struct kept_q *parent, const struct kept_q *n)
+{
+	return parent->child[LEFT] == n ? LEFT : RIGHT;
+}
+
 static void replace_child(struct bdev *d, struct kept_q *parent,
 			  struct kept_q *old, struct kept_q *new)
 {
 	if (!parent)
 		d->root = new;
-	else if (parent->left == old)
-		parent->left = new;
 	else
-		parent->right = new;
+		parent->child[side_of(parent, old)] = new;
 }
 
-static void rotate_left(struct bdev *d, struct kept_q *node)
+/* node goes down on side dir, its child of the other side takes its
+ * place: dir LEFT is the classic rotate_left, RIGHT rotate_right. */
+WC_HOT void rotate(struct bdev *d, struct kept_q *node, int dir)
 {
-	struct kept_q *right = node->right, *parent = node->parent;
+	struct kept_q *up = node->child[!dir], *parent = node->parent;
 
-	node->right = right->left;
-	if (node->right)
-		node->right->parent = node;
-	right->left = node;
-	right->parent = parent;
-	replace_child(d, parent, node, right);
-	node->parent = right;
-}
-
-static void rotate_right(struct bdev *d, struct kept_q *node)
-{
-	struct kept_q *left = node->left, *parent = node->parent;
-
-	node->left = left->right;
-	if (node->left)
-		node->left->parent = node;
-	left->right = node;
-	left->parent = parent;
-	replace_child(d, parent, node, left);
-	node->parent = left;
+	node->child[!dir] = up->child[dir];
+	if (node->child[!dir])
+		node->child[!dir]->parent = node;
+	up->child[dir] = node;
+	up->parent = parent;
+	replace_child(d, parent, node, up);
+	node->parent = up;
 }
 
 static void insert_color(struct bdev *d, struct kept_q *node)
@@ -171,44 +207,29 @@ static void insert_color(struct bdev *d, struct kept_q *node)
 	struct kept_q *parent, *gparent, *uncle, *tmp;
 
 	while ((parent = node->parent) && parent->red) {
+		/* side: where the parent hangs from the grandparent; the
+		 * two mirrored cases of the classic code are one. */
+		int side;
+
 		gparent = parent->parent;
-		if (parent == gparent->left) {
-			uncle = gparent->right;
-			if (is_red(uncle)) {
-				uncle->red = false;
-				parent->red = false;
-				gparent->red = true;
-				node = gparent;
-				continue;
-			}
-			if (parent->right == node) {
-				rotate_left(d, parent);
-				tmp = parent;
-				parent = node;
-				node = tmp;
-			}
+		side = side_of(gparent, parent);
+		uncle = gparent->child[!side];
+		if (is_red(uncle)) {
+			uncle->red = false;
 			parent->red = false;
 			gparent->red = true;
-			rotate_right(d, gparent);
-		} else {
-			uncle = gparent->left;
-			if (is_red(uncle)) {
-				uncle->red = false;
-				parent->red = false;
-				gparent->red = true;
-				node = gparent;
-				continue;
-			}
-			if (parent->left == node) {
-				rotate_right(d, parent);
-				tmp = parent;
-				parent = node;
-				node = tmp;
-			}
-			parent->red = false;
-			gparent->red = true;
-			rotate_left(d, gparent);
+			node = gparent;
+			continue;
 		}
+		if (parent->child[!side] == node) {
+			rotate(d, parent, side);
+			tmp = parent;
+			parent = node;
+			node = tmp;
+		}
+		parent->red = false;
+		gparent->red = true;
+		rotate(d, gparent, !side);
 	}
 	d->root->red = false;
 }
@@ -219,58 +240,32 @@ static void erase_color(struct bdev *d, struct kept_q *node,
 	struct kept_q *other;
 
 	while (!is_red(node) && node != d->root) {
-		if (parent->left == node) {
-			other = parent->right;
-			if (other->red) {
-				other->red = false;
-				parent->red = true;
-				rotate_left(d, parent);
-				other = parent->right;
-			}
-			if (!is_red(other->left) && !is_red(other->right)) {
-				other->red = true;
-				node = parent;
-				parent = node->parent;
-			} else {
-				if (!is_red(other->right)) {
-					other->left->red = false;
-					other->red = true;
-					rotate_right(d, other);
-					other = parent->right;
-				}
-				other->red = parent->red;
-				parent->red = false;
-				other->right->red = false;
-				rotate_left(d, parent);
-				node = d->root;
-				break;
-			}
+		int side = side_of(parent, node);
+
+		other = parent->child[!side];
+		if (other->red) {
+			other->red = false;
+			parent->red = true;
+			rotate(d, parent, side);
+			other = parent->child[!side];
+		}
+		if (!is_red(other->child[LEFT]) && !is_red(other->child[RIGHT])) {
+			other->red = true;
+			node = parent;
+			parent = node->parent;
 		} else {
-			other = parent->left;
-			if (other->red) {
-				other->red = false;
-				parent->red = true;
-				rotate_right(d, parent);
-				other = parent->left;
-			}
-			if (!is_red(other->left) && !is_red(other->right)) {
+			if (!is_red(other->child[!side])) {
+				other->child[side]->red = false;
 				other->red = true;
-				node = parent;
-				parent = node->parent;
-			} else {
-				if (!is_red(other->left)) {
-					other->right->red = false;
-					other->red = true;
-					rotate_left(d, other);
-					other = parent->left;
-				}
-				other->red = parent->red;
-				parent->red = false;
-				other->left->red = false;
-				rotate_right(d, parent);
-				node = d->root;
-				break;
+				rotate(d, other, !side);
+				other = parent->child[!side];
 			}
+			other->red = parent->red;
+			parent->red = false;
+			other->child[!side]->red = false;
+			rotate(d, parent, side);
+			node = d->root;
+			break;
 		}
 	}
 	if (node)
@@ -288,27 +283,27 @@ void tree_erase(struct bdev *d, struct kept_q *node)
 	 * left, or else its parent (it has no right, and is its parent's
 	 * right or the root). */
 	if (node == d->max) {
-		if ((child = node->left) != NULL)
-			while (child->right)
-				child = child->right;
+		if ((child = node->child[LEFT]) != NULL)
+			while (child->child[RIGHT])
+				child = child->child[RIGHT];
 		else
 			child = node->parent;
 		d->max = child;
 	}
 
-	if (!node->left) {
-		child = node->right;
-	} else if (!node->right) {
-		child = node->left;
+	if (!node->child[LEFT]) {
+		child = node->child[RIGHT];
+	} else if (!node->child[RIGHT]) {
+		child = node->child[LEFT];
 	} else {
 		/* Two children: the successor takes the node's place. */
 		struct kept_q *old = node, *left;
 
-		node = node->right;
-		while ((left = node->left) != NULL)
+		node = node->child[RIGHT];
+		while ((left = node->child[LEFT]) != NULL)
 			node = left;
 		replace_child(d, old->parent, old, node);
-		child = node->right;
+		child = node->child[RIGHT];
 		parent = node->parent;
 		red = node->red;
 		if (parent == old) {
@@ -316,14 +311,14 @@ void tree_erase(struct bdev *d, struct kept_q *node)
 		} else {
 			if (child)
 				child->parent = parent;
-			parent->left = child;
-			node->right = old->right;
-			old->right->parent = node;
+			parent->child[LEFT] = child;
+			node->child[RIGHT] = old->child[RIGHT];
+			old->child[RIGHT]->parent = node;
 		}
 		node->parent = old->parent;
 		node->red = old->red;
-		node->left = old->left;
-		old->left->parent = node;
+		node->child[LEFT] = old->child[LEFT];
+		old->child[LEFT]->parent = node;
 		goto color;
 	}
 	parent = node->parent;
@@ -338,74 +333,52 @@ color:
 }
 
 /*
- * btt's rb_foreach: collects the kept Qs inside [s, e) in its order (the
- * node, then its left subtree, then its right).  It goes left only while
- * s is left of the node's start and right only while the node ends
- * before e, so it is a range search: its cost is the tree's height plus
- * the Qs starting inside [s, e), never the number kept.  A stack instead
- * of recursion: a pending right subtree waits at most once per level,
- * and a red-black tree of WC_BTT_MAX_KEPT nodes is under 40 levels deep.
+ * btt's rb_foreach: the kept Qs inside [s, e) in its order (the node,
+ * then its left subtree, then its right).  It goes left only while s is
+ * left of the node's start and right only while the node ends before e,
+ * so it is a range search: its cost is the tree's height plus the Qs
+ * starting inside [s, e), never the number kept.  A stack instead of
+ * recursion: a pending right subtree waits at most once per level, and a
+ * red-black tree of WC_BTT_MAX_KEPT nodes is under 40 levels deep.
+ *
+ * A C collects what it finds (b->found, room for every kept Q made
+ * beforehand), to end them in the walk's order as btt releases its list;
+ * a D stamps its time on them where it finds them (collect false), the
+ * same nodes visited, as btt's D sets d_time on each Q of its list.
+ * Returns the number collected.
  */
 #define WALK_DEPTH 128
 _Static_assert(WC_BTT_MAX_KEPT < (1 << 30), "2 log2(kept + 1) must fit the walk's stack");
 
 WC_HOT
-int walk(struct wc_btt *b, struct kept_q *n, uint64_t s, uint64_t e)
+size_t walk(struct wc_btt *b, struct kept_q *n, uint64_t s, uint64_t e,
+	    bool collect, uint64_t d_time)
 {
 	struct kept_q *stack[WALK_DEPTH];
-	size_t top = 0;
+	size_t top = 0, nfound = 0;
 
 	while (n) {
-		if (s <= n->start && n->end <= e) {
-			if (b->nfound == b->cfound) {
-				size_t c = b->cfound ? b->cfound * 2 : 64;
-				struct kept_q **f = realloc(b->found,
-							    c * sizeof(*f));
+		uint64_t end = n->end;
 
-				if (!f)
-					return -1;
-				b->found = f;
-				b->cfound = c;
-			}
-			b->found[b->nfound++] = n;
+		if (s <= n->start && end <= e) {
+			if (collect)
+				b->found[nfound++] = n;
+			else
+				n->d_time = d_time;
 		}
 		/* Node, left subtree, right subtree: a right child goes
 		 * on the stack only while a left subtree comes first. */
-		if (s < n->start && n->left) {
-			if (n->end < e && n->right)
-				stack[top++] = n->right;
-			n = n->left;
-		} else if (n->end < e && n->right) {
-			n = n->right;
+		if (s < n->start && n->child[LEFT]) {
+			if (end < e && n->child[RIGHT])
+				stack[top++] = n->child[RIGHT];
+			n = n->child[LEFT];
+		} else if (end < e && n->child[RIGHT]) {
+			n = n->child[RIGHT];
 		} else {
 			n = top ? stack[--top] : NULL;
 		}
 	}
-	return 0;
-}
-
-/* The same walk for a D, which only stamps: order does not matter and
- * nothing needs collecting, so the nodes it visits are the walk's and a
- * pending right subtree waits on a stack, as in walk(). */
-WC_HOT
-void walk_stamp(struct kept_q *n, uint64_t s, uint64_t e, uint64_t t)
-{
-	struct kept_q *stack[WALK_DEPTH];
-	size_t top = 0;
-
-	while (n) {
-		if (s <= n->start && n->end <= e)
-			n->d_time = t;
-		if (s < n->start && n->left) {
-			if (n->end < e && n->right)
-				stack[top++] = n->right;
-			n = n->left;
-		} else if (n->end < e && n->right) {
-			n = n->right;
-		} else {
-			n = top ? stack[--top] : NULL;
-		}
-	}
+	return nfound;
 }
 
 /* ---- btt's events ------------------------------------------------------ */
@@ -422,20 +395,65 @@ static void stat_add(struct wc_btt_stat *s, uint64_t v)
 	if (v > s->max)
 		s->max = v;
 	s->n++;
-	s->total += (double)v;
+	s->total += v;
+}
+
+static int by_age(const void *a, const void *b)
+{
+	uint64_t x = ((const struct aged *)a)->age;
+	uint64_t y = ((const struct aged *)b)->age;
+
+	return (x > y) - (x < y);
+}
+
+/* Lists the device's kept Qs oldest first in d->oldest.  Once per
+ * WC_BTT_MAX_KEPT Qs forgotten or ended at most: every entry of the
+ * last list was forgotten, or ended or replaced since. */
+static __attribute__((noinline, cold)) int list_oldest(struct bdev *d)
+{
+	struct kept_q *stack[WALK_DEPTH], *n = d->root;
+	size_t top = 0, k = 0;
+	struct aged *a = realloc(d->oldest, d->n * sizeof(*a));
+
+	if (!a)
+		return -1;
+	d->oldest = a;
+	while (n || top) {
+		if (!n)
+			n = stack[--top];
+		a[k].age = n->age;
+		a[k++].q = n;
+		if (n->child[RIGHT])
+			stack[top++] = n->child[RIGHT];
+		n = n->child[LEFT];
+	}
+	qsort(a, k, sizeof(*a), by_age);
+	d->noldest = k;
+	d->next_oldest = 0;
+	return 0;
 }
 
 /* Forgets the device's oldest kept Q.  Only lost completions (or a queue
  * longer than WC_BTT_MAX_KEPT) fill the tree this far; btt would keep
- * them forever. */
-static void forget_oldest(struct wc_btt *b, struct bdev *d)
+ * them forever.  The oldest is the first of the last list still kept
+ * with its age (a Q queued since is younger than all of them), or else
+ * the first of a new list. */
+static int forget_oldest(struct wc_btt *b, struct bdev *d)
 {
-	struct kept_q *q = WC_TAILQ_FIRST(&d->age);
+	for (;;) {
+		while (d->next_oldest < d->noldest) {
+			struct aged *a = &d->oldest[d->next_oldest++];
 
-	tree_erase(d, q);
-	age_unlink(d, q);
-	pool_put(b, q);
-	b->dropped++;
+			if (a->q->age == a->age) {
+				tree_erase(d, a->q);
+				pool_put(b, a->q);
+				b->dropped++;
+				return 0;
+			}
+		}
+		if (list_oldest(d) < 0)
+			return -1;
+	}
 }
 
 /* A Q, a D and a C each do their own work on the device's tree, each in
@@ -454,21 +472,21 @@ int on_queue(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 		 * mostly starts past every kept one, and then goes right of
 		 * the highest, where the descent would end. */
 		parent = d->max;
-		link = &parent->right;
+		link = &parent->child[RIGHT];
 	} else {
-		/* The classic descent, with one test a level: a Q of the
-		 * same start is the last node it went right at (le, start
-		 * <= s), as the keys are distinct; the extra levels below
-		 * it are walked only when a Q takes another's place. */
-		while ((n = *link) != NULL) {
+		/* The classic descent, the side a level taken from one
+		 * comparison rather than a guess at it: a Q of the same
+		 * start is the last node it went right at (le, start <=
+		 * s), as the keys are distinct. */
+		int right = RIGHT;
+
+		for (n = d->root; n; n = n->child[right]) {
+			right = s >= n->start;
 			parent = n;
-			if (s < n->start) {
-				link = &n->left;
-			} else {
-				le = n;
-				link = &n->right;
-			}
+			le = right ? n : le;
 		}
+		if (parent)
+			link = &parent->child[right];
 	}
 	if (le && le->start == s) {
 		/* btt 2.09 lets the newer Q take the older one's place:
@@ -476,19 +494,19 @@ int on_queue(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 		le->end = s + (ev->bytes >> 9);
 		le->q_time = ev->time;
 		le->d_time = NO_D;
-		age_unlink(d, le);
-		age_append(d, le);
+		le->age = ++b->next_age;
 		b->replaced++;
 		return 0;
 	}
 	q = pool_get(b);
 	if (!q)
 		return oom(b, err);
-	q->left = q->right = NULL;
+	q->child[LEFT] = q->child[RIGHT] = NULL;
 	q->start = s;
 	q->end = s + (ev->bytes >> 9);
 	q->q_time = ev->time;
 	q->d_time = NO_D;
+	q->age = ++b->next_age;
 	q->parent = parent;
 	q->red = true;
 	*link = q;
@@ -496,18 +514,34 @@ int on_queue(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 		d->max = q;
 	d->n++;
 	insert_color(d, q);
-	age_append(d, q);
 	/* Only a new Q grows the tree; one taking a place does not. */
-	if (d->n > WC_BTT_MAX_KEPT)
-		forget_oldest(b, d);
+	if (d->n > WC_BTT_MAX_KEPT && forget_oldest(b, d) < 0)
+		return oom(b, err);
 	return 0;
 }
 
 static __attribute__((noinline))
-int on_issue(struct bdev *d, const struct wc_event *ev)
+int on_issue(struct wc_btt *b, struct bdev *d, const struct wc_event *ev)
 {
-	walk_stamp(d->root, ev->sector, ev->sector + (ev->bytes >> 9),
-		   ev->time);
+	walk(b, d->root, ev->sector, ev->sector + (ev->bytes >> 9), false,
+	     ev->time);
+	return 0;
+}
+
+/* Room in b->found for every Q kept on a device of n. */
+static __attribute__((noinline, cold)) int grow_found(struct wc_btt *b,
+						       size_t n)
+{
+	size_t c = b->cfound ? b->cfound : 64;
+	struct kept_q **f;
+
+	while (c < n)
+		c *= 2;
+	f = realloc(b->found, c * sizeof(*f));
+	if (!f)
+		return -1;
+	b->found = f;
+	b->cfound = c;
 	return 0;
 }
 
@@ -515,20 +549,21 @@ static __attribute__((noinline))
 int on_complete(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 		struct wc_err *err)
 {
-	size_t i;
+	uint64_t c = ev->time;
+	size_t i, n;
 
-	b->nfound = 0;
-	if (walk(b, d->root, ev->sector, ev->sector + (ev->bytes >> 9)) < 0)
+	if (b->cfound < d->n && grow_found(b, d->n) < 0)
 		return oom(b, err);
+	n = walk(b, d->root, ev->sector, ev->sector + (ev->bytes >> 9), true,
+		 0);
 	/* Erased in the walk's order, as btt releases its list. */
-	for (i = 0; i < b->nfound; i++) {
+	for (i = 0; i < n; i++) {
 		struct kept_q *q = b->found[i];
 
-		stat_add(&b->q2c, tdelta(q->q_time, ev->time));
+		stat_add(&b->q2c, tdelta(q->q_time, c));
 		if (q->d_time != NO_D)
-			stat_add(&b->d2c, tdelta(q->d_time, ev->time));
+			stat_add(&b->d2c, tdelta(q->d_time, c));
 		tree_erase(d, q);
-		age_unlink(d, q);
 		pool_put(b, q);
 	}
 	return 0;
@@ -562,7 +597,7 @@ int add_one(struct wc_btt *b, const struct wc_event *ev, struct wc_err *err)
 	if (!d->seen_q)
 		return 0;
 	if (what == WC_TA_ISSUE)
-		return on_issue(d, ev);
+		return on_issue(b, d, ev);
 	return on_complete(b, d, ev, err);
 }
 
@@ -640,28 +675,18 @@ double wc_btt_mean_s(const struct wc_btt_stat *s)
 	return s->n ? s->total / (double)s->n / 1e9 : 0.0;
 }
 
-/* Frees n and every node after it on its age list or the pool. */
-static void free_list(struct kept_q *n)
-{
-	while (n) {
-		struct kept_q *next = WC_TAILQ_NEXT(n, age);
-
-		free(n);
-		n = next;
-	}
-}
-
 void wc_btt_free(struct wc_btt *b)
 {
 	size_t i;
 
 	if (!b)
 		return;
-	/* Every kept Q is on its device's age list, every other node in
-	 * the pool: no tree walk needed. */
+	/* Every node, kept or in the pool, lies in one of the blocks. */
+	for (i = 0; i < b->nblocks; i++)
+		free(b->blocks[i]);
 	for (i = 0; i < wc_devtab_count(&b->devtab); i++)
-		free_list(WC_TAILQ_FIRST(&b->devs[i].age));
-	free_list(b->pool);
+		free(b->devs[i].oldest);
+	free(b->blocks);
 	free(b->found);
 	free(b);
 }

@@ -57,7 +57,7 @@
 struct wc_btt_stat {
 	uint64_t n;
 	uint64_t min, max;
-	double total;         /* sum, for the mean */
+	uint64_t total;       /* sum, for the mean (a __u64 in btt too) */
 };
 
 struct wc_btt;

@@ -252,24 +252,32 @@ WC_HOT struct node *node_new(struct wc_tracker *tr, struct dev *d,
 		wc_err_oom(err, NULL, NULL);
 		return NULL;
 	}
-	/* Field by field, not a memset and then the fields: this runs
-	 * for nearly every Q and D. */
+	/* Field by field, not a memset and then the fields (nor a
+	 * compound literal, which is one): this runs for nearly every Q
+	 * and D, and the request's padding is never read. */
 	n->hnext = NULL;
 	n->hprev = NULL;
 	n->kind = kind;
 	n->seq = tr->seq++;
 	n->at_driver = false;
 	n->requeued = false;
-	n->rq = (struct wc_request){
-		.device = ev->device,
-		.sector = kind == K_BIO || kind == K_RQ ? ev->sector : 0,
-		.bytes = ev->bytes,
-		.action = ev->action & ~(uint64_t)0xffff,
-		.q_time = WC_NO_TIME,
-		.d_time = WC_NO_TIME,
-		.c_time = WC_NO_TIME,
-		.pid = ev->pid,
-	};
+	n->rq.device = ev->device;
+	n->rq.sector = kind == K_BIO || kind == K_RQ ? ev->sector : 0;
+	n->rq.bytes = ev->bytes;
+	n->rq.action = ev->action & ~(uint64_t)0xffff;
+	n->rq.q_time = WC_NO_TIME;
+	n->rq.d_time = WC_NO_TIME;
+	n->rq.c_time = WC_NO_TIME;
+	n->rq.nbios = 0;
+	n->rq.pid = ev->pid;
+	n->rq.cause_pid = 0;
+	n->rq.has_cause = false;
+	n->rq.depth = 0;
+	n->rq.error = 0;
+	n->rq.completed = false;
+	n->rq.requeues = 0;
+	_Static_assert(sizeof(n->rq) == 88,
+		       "a field added to wc_request is set here too");
 	list_add_tail(l, n);
 	if (kind == K_BIO || kind == K_RQ)
 		hash_insert(tr, n);
