@@ -34,7 +34,8 @@ struct wc_input {
 	struct wc_capture *capture;
 	struct wc_recfilter *filter;  /* process names, sequence gaps */
 	struct wc_blknames *names;    /* names as blkparse gives them */
-	bool names_oom;         /* ... could not be had: said at the next */
+	bool names_oom;         /* ... had no memory for their scouts: said
+				 * by the next wc_input_next() */
 	int failed;
 };
 
@@ -236,7 +237,9 @@ void wc_input_set_blkparse_names(struct wc_input *in)
 	struct wc_err err;
 
 	wc_err_clear(&err);
-	if (wc_blknames_open(&in->names, in->streams, in->filter,
+	/* Once: the scouts of a second call would read ahead again. */
+	if (!in->names &&
+	    wc_blknames_open(&in->names, in->streams, in->filter,
 			     wc_members_packed(in->members), &err) < 0) {
 		in->failed = 1;
 		in->names_oom = true;
