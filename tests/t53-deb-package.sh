@@ -16,8 +16,17 @@ command -v dh >/dev/null 2>&1 || skip "needs debhelper"
 mkdir "$TMP/src"
 (cd "$TOP" && git ls-files -z | xargs -0 cp --parents -t "$TMP/src") ||
 	fail "cannot copy the tree"
-(cd "$TMP/src" && DEB_BUILD_OPTIONS=parallel=2 dpkg-buildpackage -us -uc -b) \
+# The package builds in its own tree with its own flags: BUILD (exported
+# by tests/lib/common.sh) and make's MAKEFLAGS (BUILD=build-san
+# SANITIZE=1 under CI's second run) would send that build into the
+# caller's build folder, and every test after this one would run the
+# package's binaries (PREFIX=/usr, no sanitizer) instead.
+before=$(cksum <"$WCANALYZE")
+(cd "$TMP/src" && env -u BUILD -u SANITIZE -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	DEB_BUILD_OPTIONS=parallel=2 dpkg-buildpackage -us -uc -b) \
 	>"$TMP/build.log" 2>&1 || fail "dpkg-buildpackage: $(tail -n 15 "$TMP/build.log")"
+[[ $(cksum <"$WCANALYZE") == "$before" ]] ||
+	fail "the package build rewrote $WCANALYZE (the caller's build)"
 
 deb() { compgen -G "$TMP/$1_*_*.deb" | sed -n 1p; }
 a=$(deb wcanalyze)
