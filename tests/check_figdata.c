@@ -255,7 +255,7 @@ static Suite *figdata_suite(void)
 	Suite *s = suite_create("figdata");
 	TCase *tc = tcase_create("core");
 
-	tcase_set_timeout(tc, 60);
+	wc_check_timeout(tc, 60);
 	tcase_add_test(tc, test_empty);
 	tcase_add_test(tc, test_band_ranks);
 	tcase_add_test(tc, test_flush_stalls_apart);

@@ -1614,7 +1614,7 @@ static Suite *input_suite(void)
 	Suite *s = suite_create("input");
 	TCase *tc = tcase_create("resolve");
 
-	tcase_set_timeout(tc, 30);
+	wc_check_timeout(tc, 30);
 	tcase_add_test(tc, test_directory);
 	tcase_add_test(tc, test_base_and_file_names);
 	tcase_add_test(tc, test_name_without_slash);

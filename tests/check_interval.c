@@ -406,7 +406,7 @@ static Suite *interval_suite(void)
 	Suite *s = suite_create("interval");
 	TCase *tc = tcase_create("core");
 
-	tcase_set_timeout(tc, 60);
+	wc_check_timeout(tc, 60);
 	tcase_add_test(tc, test_one_read);
 	tcase_add_test(tc, test_slice_across_rows);
 	tcase_add_test(tc, test_edge);

@@ -254,7 +254,7 @@ static Suite *recfilter_suite(void)
 	Suite *s = suite_create("recfilter");
 	TCase *tc = tcase_create("core");
 
-	tcase_set_timeout(tc, 60);
+	wc_check_timeout(tc, 60);
 	tcase_add_test(tc, test_notify);
 	tcase_add_test(tc, test_gaps);
 	tcase_add_test(tc, test_batch_of_one);
