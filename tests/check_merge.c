@@ -7,7 +7,9 @@
  * order is blkparse's and not just "some" order.  Also: one pending event
  * per stream, deferred failures, genesis; the reorder window's key, its
  * payload copies and its genesis; with wc_reorder_set_blkparse(), the
- * order of a direct model of "blkparse -i -" (do_pipe()).
+ * order of a direct model of "blkparse -i -" (do_pipe()).  The reorder
+ * window's routes (wc_reorder_set_route()) are run on the same inputs
+ * and compared event by event.
  */
 #include <check.h>
 #include <stdio.h>
@@ -1029,6 +1031,156 @@ START_TEST(test_reorder_sorted)
 }
 END_TEST
 
+/* ---- the window's routes, one against another ---- */
+
+/* Reads q through a window of w events by route: by pull() (mode 0) or
+ * by runs (1), in batches copied (0, 1) or in place (2), of max events
+ * or, for max 0, of sizes drawn from seed (the same for every route);
+ * checks every payload and fills got[] with the events' arrivals in the
+ * order they went out; the count.  *sorted: the events of the batches
+ * that said they were a run of the ring. */
+static unsigned route_run(struct seqsrc *q, size_t window,
+			  enum wc_reorder_route route, unsigned mode,
+			  size_t max, unsigned seed, unsigned *got,
+			  unsigned *sorted)
+{
+	struct wc_event buf[WC_REORDER_BATCH];
+	const struct wc_event *evs = buf;
+	struct wc_reorder *r = NULL;
+	struct wc_err err;
+	size_t k, nb, m;
+	unsigned i = 0;
+
+	q->pos = 0;
+	*sorted = 0;
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_reorder_open(&r, window, seq_pull, q, &err), 0);
+	wc_reorder_set_route(r, route);
+	if (mode)
+		wc_reorder_set_pull_run(r, seq_pull_run);
+	for (;;) {
+		m = max ? max : 1 + (size_t)rand_r(&seed) % WC_REORDER_BATCH;
+		if ((mode == 2 ? wc_reorder_next_ref(r, &evs, m, &nb, &err) :
+		     wc_reorder_next_batch(r, buf, m, &nb, &err)) <= 0)
+			break;
+		/* Checked without an assertion per event, which Check
+		 * would report to its parent process one by one. */
+		if (nb < 1 || nb > m || i + nb > q->n)
+			ck_abort_msg("a batch of %zu events, asked %zu, after %u",
+				     nb, m, i);
+		if (wc_reorder_sorted(r))
+			*sorted += (unsigned)nb;
+		for (k = 0; k < nb; k++, i++) {
+			char pdu[24];
+
+			snprintf(pdu, sizeof(pdu), "event %u", evs[k].cpu);
+			if (strcmp((const char *)evs[k].pdu, pdu) != 0)
+				ck_abort_msg("event %u: payload '%s'", evs[k].cpu,
+					     (const char *)evs[k].pdu);
+			got[i] = evs[k].cpu;
+		}
+	}
+	ck_assert_int_eq(err.kind, WC_ERR_NONE);
+	wc_reorder_free(r);
+	return i;
+}
+
+/*
+ * The window's three routes in (the ring in place, the ring's last
+ * WC_REORDER_SHIFT moved up a slot, the heap) against the heap alone
+ * and against the ring without the move, on the same inputs, event by
+ * event: input in order, ties everywhere (blkparse -d's order among
+ * equal times, by the sort's key), late by 1 to WC_REORDER_SHIFT + 2
+ * and far out of order, CPU buffers interleaved, no order at all; with
+ * windows small and large, batches of one, a few and WC_REORDER_BATCH
+ * events and of random sizes, one event or one run at a time, copied or
+ * in place.
+ */
+START_TEST(test_reorder_routes_agree)
+{
+	static struct seqsrc q;
+	static unsigned got[3][2000];
+	static const size_t windows[] = { 1, 2, 8, 9, 16, 64, 300, 3000 };
+	static const size_t maxes[] = { 1, 3, WC_REORDER_BATCH, 0 };
+	static const enum wc_reorder_route routes[] = {
+		WC_REORDER_ROUTE_ALL, WC_REORDER_ROUTE_NO_SHIFT,
+		WC_REORDER_ROUTE_HEAP,
+	};
+	unsigned seed = 2029u + (unsigned)_i, shape = (unsigned)_i % 5;
+	unsigned i, d, w, b, mode, k, n[3], sorted[3];
+
+	memset(&q, 0, sizeof(q));
+	q.n = 2000;
+	for (i = 0; i < q.n; i++) {
+		struct wc_event *e = &q.evs[i];
+
+		e->time = (uint64_t)i * 10;
+		e->device = 1;
+		e->sequence = i;
+		if (shape == 1) {               /* ties: four events a time */
+			e->time = i / 4 * 10;
+			e->device = (uint32_t)rand_r(&seed) % 2;
+			e->sequence = (uint32_t)rand_r(&seed) % 4;
+		} else if (shape == 3) {        /* CPU buffers interleaved */
+			e->time = (i % 100) * 40 + (i / 200) * 4000 +
+				  (i / 100 % 2) * 20;
+		} else if (shape == 4) {        /* no order */
+			e->time = (uint64_t)rand_r(&seed) % 5000;
+			e->device = (uint32_t)rand_r(&seed) % 2;
+		}
+	}
+	if (shape == 2) {                       /* late by a few, or far */
+		for (i = WC_REORDER_SHIFT + 3; i < q.n;
+		     i += 1 + (unsigned)rand_r(&seed) % 4) {
+			d = 1 + (unsigned)rand_r(&seed) % (WC_REORDER_SHIFT + 2);
+			switch (rand_r(&seed) % 4) {
+			case 0:
+				q.evs[i].time = q.evs[i - d].time - 1;
+				break;
+			case 1:
+				q.evs[i].time = q.evs[i - d].time;
+				q.evs[i].device = 0;
+				break;
+			case 2:
+				q.evs[i] = q.evs[i - d];
+				break;
+			default:
+				q.evs[i].time = (uint64_t)rand_r(&seed) % (i * 10);
+				break;
+			}
+		}
+	}
+	for (w = 0; w < sizeof(windows) / sizeof(windows[0]); w++)
+		for (b = 0; b < sizeof(maxes) / sizeof(maxes[0]); b++)
+			for (mode = 0; mode < 3; mode++) {
+				unsigned bseed = seed + w * 16 + b * 4 + mode;
+
+				for (k = 0; k < 3; k++)
+					n[k] = route_run(&q, windows[w], routes[k],
+							 mode, maxes[b], bseed,
+							 got[k], &sorted[k]);
+				for (k = 1; k < 3; k++) {
+					ck_assert_uint_eq(n[k], q.n);
+					for (i = 0; i < q.n; i++)
+						if (got[k][i] != got[0][i])
+							ck_abort_msg("shape %u window %zu max %zu mode %u: "
+								     "event %u is %u by route %u, %u by the ring",
+								     shape, windows[w], maxes[b], mode,
+								     i, got[k][i], k, got[0][i]);
+				}
+				/* Each route is the one it says: the heap alone
+				 * hands out no run of the ring; without the move,
+				 * fewer events go out in runs of the ring. */
+				ck_assert_uint_eq(sorted[2], 0);
+				if (mode == 2 && shape == 0)
+					ck_assert_uint_gt(sorted[0], 0);
+				if (mode == 2 && (shape == 1 || shape == 2) &&
+				    windows[w] >= 16)
+					ck_assert_uint_lt(sorted[1], sorted[0]);
+			}
+}
+END_TEST
+
 /* ---- blkparse's order of a single stream ---- */
 
 /* seq_pull() with the arrival in pid: bp mode follows (device, cpu),
@@ -1197,6 +1349,7 @@ static Suite *merge_suite(void)
 	tcase_add_test(ro, test_reorder_late_mid_run);
 	tcase_add_test(ro, test_reorder_sorted);
 	tcase_add_loop_test(ro, test_reorder_ring_insert_model, 0, 8);
+	tcase_add_loop_test(ro, test_reorder_routes_agree, 0, 10);
 	tcase_add_loop_test(ro, test_reorder_blkparse_matches_model, 0, 12);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, ro);

@@ -269,14 +269,6 @@ void wc_merge_free(struct wc_merge *m)
 #define INLINE_PDU 32u
 #define GENESIS_BATCH 512u   /* blkparse reads a pipe 512 events at a time */
 
-struct slot {
-	struct wc_event ev;
-	uint64_t arrival;
-	unsigned char *pdu;      /* heap copy when the payload is large */
-	size_t pdu_cap;
-	unsigned char small[INLINE_PDU];
-};
-
 /* A payload longer than INLINE_PDU, kept on the heap. */
 struct big_pdu {
 	unsigned char *p;
@@ -288,6 +280,9 @@ struct big_pdu {
  * their heads, so the output is the same as from one heap over the whole
  * window: a ring of events sorted by (time, device, sequence, arrival),
  * mostly in arrival order, and a heap of the others (late events).
+ * Both hold their events in slots of one kind: an event, its arrival
+ * number and its payload's room, at one index into the same arrays; the
+ * ring is slots 0 to cap - 1 in turn, the heap takes free ones above.
  *
  * The ring is where a run is decoded: pull_run() writes straight into
  * its free slots, an event not earlier than the ring's last stays where
@@ -318,18 +313,18 @@ struct wc_reorder {
 	wc_merge_pull_fn pull;
 	wc_merge_pull_run_fn pull_run;   /* or NULL */
 	void *ctx;
-	/* The ring, sorted (above): cap slots, of which the events in
+	/* The slots, 2 * cap of them, each with its own payload room. */
+	struct wc_event *ev;
+	uint64_t *arrival;
+	unsigned char (*small)[INLINE_PDU];
+	struct big_pdu *big;
+	/* The ring, sorted (above): slots 0..cap-1, of which the events in
 	 * the window (ring_n from head) and the ones handed out by the last
 	 * next_batch() (ring_held before head), whose payloads the caller
-	 * may still read.  Each slot has its own payload room. */
-	struct wc_event *ring;
-	uint64_t *ring_arrival;
-	unsigned char (*ring_small)[INLINE_PDU];
-	struct big_pdu *ring_big;
+	 * may still read. */
 	size_t cap, head, tail, ring_n, ring_held;
 	/* Late events (and, for wc_reorder_set_blkparse(), all events) in
-	 * slots of their own, handed out through the heap. */
-	struct slot *slots;
+	 * slots cap..2 cap-1, handed out through the heap. */
 	struct wc_prioq *heap;   /* items: slot numbers */
 	size_t nheap;            /* events in the heap: no call when 0 */
 	size_t *late;            /* slots not in the heap yet, a ring */
@@ -340,7 +335,12 @@ struct wc_reorder {
 	 * read them, so the window refills into others until the next call. */
 	size_t held[WC_REORDER_BATCH];
 	size_t nheld;
-	size_t used;             /* slots 0..used-1 have held an event */
+	size_t used;             /* slots cap..cap+used-1 have held an event */
+	/* wc_reorder_set_route(): whether a late event may go into the
+	 * ring, and what an event read into an empty ring is compared with
+	 * (no event goes before it, or every event does). */
+	int ring_insert;
+	const struct wc_event *first_prev;
 	/* A batch of wc_reorder_next_ref() that is not a run of the ring. */
 	struct wc_event outbuf[WC_REORDER_BATCH];
 	int ring_run;            /* the last batch was a run of the ring */
@@ -372,45 +372,57 @@ static uint64_t r_tie(const struct wc_event *ev)
 	return (uint64_t)ev->device << 32 | ev->sequence;
 }
 
+/* What the first event read into an empty ring is compared with: none
+ * goes before the least key, so every event stays in the ring; every
+ * event but one of the greatest key goes before the greatest, so every
+ * event goes through the heap (WC_REORDER_ROUTE_HEAP). */
+static const struct wc_event key_least;
+static const struct wc_event key_greatest = {
+	.time = UINT64_MAX, .device = UINT32_MAX, .sequence = UINT32_MAX,
+};
+
 int wc_reorder_open(struct wc_reorder **out, size_t window,
 		    wc_merge_pull_fn pull, void *ctx, struct wc_err *err)
 {
 	struct wc_reorder *r;
-	size_t i, nslots;
+	size_t i, cap;
 
 	*out = NULL;
 	if (window == 0)
 		window = 1;
-	/* The window, a run read ahead and a batch handed out. */
-	nslots = window + 2 * WC_REORDER_BATCH;
+	/* The window, a run read ahead and a batch handed out: in the ring,
+	 * and as many for the heap. */
+	cap = window + 2 * WC_REORDER_BATCH;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		goto fail;
+	r->cap = cap;
 	/* calloc()'s pages are touched only when used: the slots of late
 	 * events cost nothing for input in order. */
-	r->ring = calloc(nslots, sizeof(*r->ring));
-	r->ring_arrival = calloc(nslots, sizeof(*r->ring_arrival));
-	r->ring_small = calloc(nslots, sizeof(*r->ring_small));
-	r->ring_big = calloc(nslots, sizeof(*r->ring_big));
-	r->slots = calloc(nslots, sizeof(*r->slots));
+	r->ev = calloc(2 * cap, sizeof(*r->ev));
+	r->arrival = calloc(2 * cap, sizeof(*r->arrival));
+	r->small = calloc(2 * cap, sizeof(*r->small));
+	r->big = calloc(2 * cap, sizeof(*r->big));
 	r->late = calloc(LATE_CAP, sizeof(*r->late));
-	r->free_slots = calloc(nslots, sizeof(*r->free_slots));
+	r->free_slots = calloc(cap, sizeof(*r->free_slots));
 	r->batch = window < GENESIS_BATCH ? window : GENESIS_BATCH;
 	r->batch_slots = calloc(r->batch, sizeof(*r->batch_slots));
-	if (!r->ring || !r->ring_arrival || !r->ring_small || !r->ring_big ||
-	    !r->slots || !r->late || !r->free_slots || !r->batch_slots)
+	if (!r->ev || !r->arrival || !r->small || !r->big || !r->late ||
+	    !r->free_slots || !r->batch_slots)
 		goto fail_free;
 	/* The whole window from the start: no put() can fail later. */
 	if (wc_prioq_open(&r->heap, window, err) < 0)
 		goto fail_free;
 	r->window = window;
-	r->cap = nslots;
 	r->pull = pull;
 	r->ctx = ctx;
 	r->genesis = UINT64_MAX;
-	for (i = 0; i < nslots; i++)
-		r->free_slots[i] = nslots - 1 - i;
-	r->nfree = nslots;
+	r->ring_insert = 1;
+	r->first_prev = &key_least;
+	/* Taken from the top: the heap's slots from cap up. */
+	for (i = 0; i < cap; i++)
+		r->free_slots[i] = 2 * cap - 1 - i;
+	r->nfree = cap;
 	wc_err_clear(&r->deferred);
 	wc_err_clear(&r->scratch);
 	*out = r;
@@ -470,20 +482,15 @@ int r_keep_pdu(struct wc_reorder *r, struct wc_event *ev,
 WC_HOT
 int r_keep(struct wc_reorder *r, size_t i)
 {
-	struct slot *sl = &r->slots[i];
-	struct big_pdu big = { sl->pdu, sl->pdu_cap };
-	int ok;
+	struct wc_event *ev = &r->ev[i];
 
-	ok = r_keep_pdu(r, &sl->ev, sl->small, &big);
-	sl->pdu = big.p;
-	sl->pdu_cap = big.cap;
-	if (!ok)
+	if (!r_keep_pdu(r, ev, r->small[i], &r->big[i]))
 		return 0;
-	if (i >= r->used)
-		r->used = i + 1;
-	sl->arrival = r->arrivals++;
-	if (sl->arrival < GENESIS_BATCH && sl->ev.time < r->genesis)
-		r->genesis = sl->ev.time;
+	if (i - r->cap >= r->used)
+		r->used = i - r->cap + 1;
+	r->arrival[i] = r->arrivals++;
+	if (r->arrival[i] < GENESIS_BATCH && ev->time < r->genesis)
+		r->genesis = ev->time;
 	r->nfree--;
 	return 1;
 }
@@ -491,13 +498,11 @@ int r_keep(struct wc_reorder *r, size_t i)
 /* Reads one event into a free slot, *slot; 0 at the end or on failure. */
 static int r_take(struct wc_reorder *r, size_t *slot)
 {
-	struct slot *sl;
 	size_t i;
 	int ret;
 
 	i = *slot = r->free_slots[r->nfree - 1];
-	sl = &r->slots[i];
-	ret = r->pull(r->ctx, 0, &sl->ev, 0, &r->scratch);
+	ret = r->pull(r->ctx, 0, &r->ev[i], 0, &r->scratch);
 	if (ret <= 0) {
 		if (ret < 0 && r->deferred.kind == WC_ERR_NONE)
 			r->deferred = r->scratch;
@@ -518,12 +523,12 @@ static int r_late(struct wc_reorder *r, const struct wc_event *ev)
 {
 	size_t i = r->free_slots[r->nfree - 1];
 
-	r->slots[i].ev = *ev;
+	r->ev[i] = *ev;
 	if (!r_keep(r, i))
 		return 0;
 	/* The heap takes events in arrival order (its ties go first in,
 	 * first out): not before those waiting. */
-	if (r->late_n == 0 && r->slots[i].arrival < r->emitted + r->window) {
+	if (r->late_n == 0 && r->arrival[i] < r->emitted + r->window) {
 		wc_prioq_put(r->heap, ev->time, r_tie(ev), i, NULL);
 		r->nheap++;
 	} else {
@@ -561,7 +566,7 @@ size_t r_near(const struct wc_reorder *r, const struct wc_event *ev,
 {
 	if (n <= WC_REORDER_SHIFT)
 		return n;
-	return r_before(ev, &r->ring[r_far(r, w)]) ? 0 : WC_REORDER_SHIFT;
+	return r_before(ev, &r->ev[r_far(r, w)]) ? 0 : WC_REORDER_SHIFT;
 }
 
 /*
@@ -584,10 +589,10 @@ static __attribute__((noinline))
 int r_insert(struct wc_reorder *r, const struct wc_event *ev, size_t w,
 	     size_t n, uint64_t a)
 {
-	struct wc_event *ring = r->ring;
-	uint64_t *arrival = r->ring_arrival;
-	unsigned char (*small)[INLINE_PDU] = r->ring_small;
-	struct big_pdu *big = r->ring_big, b;
+	struct wc_event *ring = r->ev;
+	uint64_t *arrival = r->arrival;
+	unsigned char (*small)[INLINE_PDU] = r->small;
+	struct big_pdu *big = r->big, b;
 	struct wc_event x = *ev;   /* ev may be at w, where the last moves */
 	size_t q, p, k, i;
 	int ok, long_moved;
@@ -657,15 +662,13 @@ int r_keep_long(struct wc_reorder *r, struct wc_event *ev,
 static void r_fill(struct wc_reorder *r)
 {
 	size_t room = r->cap - r->ring_n - r->ring_held;
-	/* Every event is not earlier than this one when the ring is empty. */
-	static const struct wc_event none;
-	const struct wc_event *prev = &none;
-	struct wc_event *ring = r->ring;
-	uint64_t *arrival = r->ring_arrival;
-	unsigned char (*small)[INLINE_PDU] = r->ring_small;
-	struct big_pdu *big = r->ring_big;
+	const struct wc_event *prev = r->first_prev;
+	struct wc_event *ring = r->ev;
+	uint64_t *arrival = r->arrival;
+	unsigned char (*small)[INLINE_PDU] = r->small;
+	struct big_pdu *big = r->big;
 	size_t t = r->tail, n = 0, j, w, end, before, nr;
-	uint64_t a, prev_time, bound = r->emitted + r->window;
+	uint64_t a, prev_time, bound;
 	int ret;
 
 	if (room > r->cap - t)
@@ -697,6 +700,10 @@ static void r_fill(struct wc_reorder *r)
 	 * number. */
 	a = r->arrivals;
 	prev_time = prev->time;
+	/* A late event goes into the ring only if it takes part by its turn
+	 * (below): with a bound of 0 none does, and every late event goes
+	 * through the heap (WC_REORDER_ROUTE_NO_SHIFT). */
+	bound = r->ring_insert ? r->emitted + r->window : 0;
 	for (w = j = t; j < end; j++) {
 		struct wc_event *ev = &ring[j];
 		uint64_t x = ev->time;
@@ -750,7 +757,7 @@ WC_HOT
 int r_ring_first(const struct wc_reorder *r, size_t a,
 		 const struct wc_prioq_entry *b)
 {
-	const struct wc_event *x = &r->ring[a];
+	const struct wc_event *x = &r->ev[a];
 	uint64_t tx;
 
 	if (x->time != b->key)
@@ -758,7 +765,7 @@ int r_ring_first(const struct wc_reorder *r, size_t a,
 	tx = r_tie(x);
 	if (tx != b->tie)
 		return tx < b->tie;
-	return r->ring_arrival[a] < r->slots[b->item].arrival;
+	return r->arrival[a] < r->arrival[b->item];
 }
 
 /*
@@ -785,13 +792,13 @@ static size_t r_ring_run(struct wc_reorder *r, size_t max, uint64_t bound,
 	if (m > r->cap - r->head)
 		m = r->cap - r->head;
 	if (r->late_n > 0 &&
-	    m > r->slots[r->late[r->late_head]].arrival - bound)
-		m = r->slots[r->late[r->late_head]].arrival - bound;
+	    m > r->arrival[r->late[r->late_head]] - bound)
+		m = r->arrival[r->late[r->late_head]] - bound;
 	if (r->nheap == 0 || m == 0)
 		return m;
 	wc_prioq_peek(r->heap, &top);
 	for (i = 0; i < m; i++) {
-		if (!r->eof && r->ring_arrival[r->head + i] >= bound + i)
+		if (!r->eof && r->arrival[r->head + i] >= bound + i)
 			break;
 		if (!r_ring_first(r, r->head + i, &top))
 			break;
@@ -823,13 +830,13 @@ static size_t r_batch(struct wc_reorder *r, struct wc_event *out, size_t max,
 		}
 		bound = r->eof ? UINT64_MAX : r->emitted + r->window;
 		while (r->late_n > 0 &&
-		       r->slots[r->late[r->late_head]].arrival < bound) {
+		       r->arrival[r->late[r->late_head]] < bound) {
 			i = r->late[r->late_head];
 			if (++r->late_head == LATE_CAP)
 				r->late_head = 0;
 			r->late_n--;
-			wc_prioq_put(r->heap, r->slots[i].ev.time,
-				     r_tie(&r->slots[i].ev), i, NULL);
+			wc_prioq_put(r->heap, r->ev[i].time,
+				     r_tie(&r->ev[i]), i, NULL);
 			r->nheap++;
 		}
 		m = r_ring_run(r, max - k, bound, &heap_next);
@@ -837,10 +844,10 @@ static size_t r_batch(struct wc_reorder *r, struct wc_event *out, size_t max,
 			/* A batch that is one run of the ring is not copied:
 			 * its slots are held until the next call anyway. */
 			if (ref && k == 0) {
-				*evs = &r->ring[r->head];
+				*evs = &r->ev[r->head];
 				max = m;
 			} else {
-				memcpy(&out[k], &r->ring[r->head],
+				memcpy(&out[k], &r->ev[r->head],
 				       m * sizeof(*out));
 			}
 			k += m;
@@ -855,10 +862,10 @@ static size_t r_batch(struct wc_reorder *r, struct wc_event *out, size_t max,
 		if (r->late_n == 0 && r->nheap == 0)
 			break;
 		if (!(heap_next && r->nheap > 0) &&
-		    r->ring_n > 0 && r->ring_arrival[r->head] < bound &&
+		    r->ring_n > 0 && r->arrival[r->head] < bound &&
 		    (r->nheap == 0 || !wc_prioq_peek(r->heap, &top) ||
 		     r_ring_first(r, r->head, &top))) {
-			out[k++] = r->ring[r->head];
+			out[k++] = r->ev[r->head];
 			if (++r->head == r->cap)
 				r->head = 0;
 			r->ring_n--;
@@ -866,7 +873,7 @@ static size_t r_batch(struct wc_reorder *r, struct wc_event *out, size_t max,
 		} else if (r->nheap > 0) {
 			wc_prioq_get(r->heap, &top);
 			r->nheap--;
-			out[k++] = r->slots[top.item].ev;
+			out[k++] = r->ev[top.item];
 			r->held[r->nheld++] = top.item;
 		} else {
 			break;
@@ -896,8 +903,8 @@ static void bp_read_batch(struct wc_reorder *r)
 		n++;
 	while (n > 0) {
 		i = r->batch_slots[--n];
-		wc_prioq_put(r->heap, r->slots[i].ev.time,
-			     r_tie(&r->slots[i].ev), i, NULL);
+		wc_prioq_put(r->heap, r->ev[i].time,
+			     r_tie(&r->ev[i]), i, NULL);
 		r->nheap++;
 	}
 }
@@ -958,7 +965,7 @@ static int bp_next(struct wc_reorder *r, struct wc_prioq_entry *top)
 			continue;
 		}
 		if (!r->eof && !r->stalled &&
-		    !bp_in_sequence(r, &r->slots[top->item].ev))
+		    !bp_in_sequence(r, &r->ev[top->item]))
 			r->stalled = 1;
 		if (r->stalled && !r->eof && r->window - r->count >= r->batch) {
 			bp_read_batch(r);
@@ -994,7 +1001,7 @@ static int r_next(struct wc_reorder *r, struct wc_event *out, size_t max,
 			if (!bp_next(r, &top))
 				break;
 			i = top.item;
-			out[k] = r->slots[i].ev;
+			out[k] = r->ev[i];
 			r->held[r->nheld++] = i;
 			r->count--;
 		}
@@ -1040,6 +1047,13 @@ void wc_reorder_set_pull_run(struct wc_reorder *r, wc_merge_pull_run_fn run)
 	r->pull_run = run;
 }
 
+void wc_reorder_set_route(struct wc_reorder *r, enum wc_reorder_route route)
+{
+	r->ring_insert = route == WC_REORDER_ROUTE_ALL;
+	r->first_prev = route == WC_REORDER_ROUTE_HEAP ? &key_greatest :
+			&key_least;
+}
+
 int wc_reorder_sorted(const struct wc_reorder *r)
 {
 	return r->ring_run;
@@ -1056,21 +1070,20 @@ void wc_reorder_free(struct wc_reorder *r)
 
 	if (!r)
 		return;
-	/* Free slots are taken lowest first: only the first used ones can
-	 * hold a payload, and a short input does not touch the whole window. */
-	if (r->slots)
-		for (i = 0; i < r->used; i++)
-			free(r->slots[i].pdu);
 	/* The ring is written from its start on: no more slots than
-	 * arrivals were. */
-	if (r->ring_big)
+	 * arrivals were.  The heap's free slots are taken lowest first: only
+	 * the first used ones can hold a payload.  So a short input does not
+	 * touch the whole window. */
+	if (r->big) {
 		for (i = 0; i < r->cap && i < r->arrivals; i++)
-			free(r->ring_big[i].p);
-	free(r->slots);
-	free(r->ring);
-	free(r->ring_arrival);
-	free(r->ring_small);
-	free(r->ring_big);
+			free(r->big[i].p);
+		for (i = 0; i < r->used; i++)
+			free(r->big[r->cap + i].p);
+	}
+	free(r->ev);
+	free(r->arrival);
+	free(r->small);
+	free(r->big);
 	free(r->late);
 	wc_prioq_free(r->heap);
 	free(r->free_slots);
