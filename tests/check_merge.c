@@ -7,9 +7,9 @@
  * order is blkparse's and not just "some" order.  Also: one pending event
  * per stream, deferred failures, genesis; the reorder window's key, its
  * payload copies and its genesis; with wc_reorder_set_blkparse(), the
- * order of a direct model of "blkparse -i -" (do_pipe()).  The reorder
- * window's routes (wc_reorder_set_route()) are run on the same inputs
- * and compared event by event.
+ * order of a direct model of "blkparse -i -" (do_pipe()).  Each merger's
+ * routes (wc_merge_set_route(), wc_reorder_set_route()) are run on the
+ * same inputs and compared event by event.
  */
 #include <check.h>
 #include <stdio.h>
@@ -342,6 +342,118 @@ START_TEST(test_hand_over_matches_blkparse_model)
 		}
 		ck_assert_uint_eq(got, n);
 		wc_merge_free(m);
+	}
+}
+END_TEST
+
+/* The streams of b through a merge by route, a run at a time or not, in
+ * batches of max events or, for max 0, of sizes drawn from seed (the
+ * same for every route): each event's (stream, index) into got[], each
+ * payload checked; the count. */
+static unsigned merge_route_run(struct bfake *b, enum wc_merge_route route,
+				int runs, size_t max, unsigned seed,
+				unsigned got[][2])
+{
+	struct wc_event evs[9];
+	struct wc_merge *m = NULL;
+	struct wc_err err;
+	unsigned s, n = 0;
+	size_t k, nb, mx;
+
+	for (s = 0; s < MAXS; s++)
+		b->f.pos[s] = 0;
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_merge_open(&m, b->f.nstreams, buf_pull, b, &err), 0);
+	wc_merge_set_route(m, route);
+	if (runs)
+		wc_merge_set_pull_run(m, buf_pull_run);
+	for (;;) {
+		mx = max ? max : 1 + (size_t)rand_r(&seed) % 9;
+		if (wc_merge_next_batch(m, evs, mx, &nb, &err) <= 0)
+			break;
+		/* Checked without an assertion per event, which Check
+		 * would report to its parent process one by one. */
+		if (nb < 1 || nb > mx || n + nb > MAXS * MAXN)
+			ck_abort_msg("a batch of %zu events, asked %zu, after %u",
+				     nb, mx, n);
+		for (k = 0; k < nb; k++, n++) {
+			char pdu[8];
+
+			snprintf(pdu, sizeof(pdu), "%u.%u", evs[k].cpu,
+				 evs[k].sequence);
+			if (strcmp((const char *)evs[k].pdu, pdu) != 0)
+				ck_abort_msg("event %u.%u: payload '%s'",
+					     evs[k].cpu, evs[k].sequence,
+					     (const char *)evs[k].pdu);
+			got[n][0] = evs[k].cpu;
+			got[n][1] = evs[k].sequence;
+		}
+	}
+	ck_assert_int_eq(err.kind, WC_ERR_NONE);
+	wc_merge_free(m);
+	return n;
+}
+
+/*
+ * The hand-over's two routes (the runner-up beside the heap, or in it)
+ * on the same streams, event by event: 1, 2, 3, 5 and 64 streams (the
+ * loop's index picks K) taking turns every event, all at one time, in
+ * long runs and at random times with ties everywhere, streams ending in
+ * another's run; batches of one, a few and of random sizes, one event
+ * or one run at a time.
+ */
+START_TEST(test_merge_routes_agree)
+{
+	static const unsigned ks[] = { 1, 2, 3, 5, 64 };
+	static const size_t maxes[] = { 1, 4, 9, 0 };
+	static struct bfake b;
+	static unsigned got[2][MAXS * MAXN][2];
+	unsigned K = ks[_i], seed = 4711 + (unsigned)_i, trial;
+
+	/* 64 streams of up to MAXN events: fewer trials, as many events. */
+	for (trial = 0; trial < (K < 64 ? 200u : 40u); trial++) {
+		unsigned s, i, shape = trial % 4, n[2], x, runs;
+		size_t mi;
+
+		memset(&b, 0, sizeof(b));
+		fake_init(&b.f, K);
+		for (s = 0; s < K; s++) {
+			uint64_t t = (uint64_t)(rand_r(&seed) % 3);
+
+			b.f.len[s] = (unsigned)rand_r(&seed) % (MAXN + 1);
+			for (i = 0; i < b.f.len[s]; i++) {
+				if (shape == 0)          /* turns of one event */
+					b.f.times[s][i] = (uint64_t)i * K + s;
+				else if (shape == 1)     /* all at one time */
+					b.f.times[s][i] = i / 8;
+				else if (shape == 2)     /* long runs */
+					b.f.times[s][i] = t += (uint64_t)
+						(rand_r(&seed) % 5 == 0 ?
+						 rand_r(&seed) % 30 : 0);
+				else                     /* few times, ties */
+					b.f.times[s][i] = t += (uint64_t)
+						(rand_r(&seed) % 3 == 0);
+			}
+		}
+		for (mi = 0; mi < sizeof(maxes) / sizeof(maxes[0]); mi++)
+			for (runs = 0; runs < 2; runs++) {
+				unsigned bseed = seed + trial + (unsigned)mi;
+
+				n[0] = merge_route_run(&b, WC_MERGE_ROUTE_ALL, (int)runs,
+						       maxes[mi], bseed, got[0]);
+				n[1] = merge_route_run(&b, WC_MERGE_ROUTE_HEAP, (int)runs,
+						       maxes[mi], bseed, got[1]);
+				ck_assert_uint_eq(n[1], n[0]);
+				for (x = 0; x < n[0]; x++)
+					if (got[1][x][0] != got[0][x][0] ||
+					    got[1][x][1] != got[0][x][1])
+						ck_abort_msg("K %u trial %u max %zu runs %u: "
+							     "event %u is %u.%u by the heap, "
+							     "%u.%u beside it", K, trial,
+							     maxes[mi], runs, x,
+							     got[1][x][0], got[1][x][1],
+							     got[0][x][0], got[0][x][1]);
+			}
 	}
 }
 END_TEST
@@ -1337,6 +1449,7 @@ static Suite *merge_suite(void)
 	tcase_add_test(tc, test_matches_blkparse_model);
 	tcase_add_test(tc, test_batch_matches_blkparse_model);
 	tcase_add_loop_test(tc, test_hand_over_matches_blkparse_model, 0, 4);
+	tcase_add_loop_test(tc, test_merge_routes_agree, 0, 5);
 	tcase_add_test(tc, test_one_pending_per_stream);
 	tcase_add_test(tc, test_failure_is_deferred);
 	tcase_add_test(tc, test_genesis_is_earliest_first);

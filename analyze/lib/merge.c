@@ -21,7 +21,12 @@
  * later than the heap's top, else the top does and the old lead takes
  * its place in one replace().  So two streams that take turns every few
  * events (two CPU files) never touch the heap, and more streams touch it
- * only when a third one is due. */
+ * only when a third one is due.
+ *
+ * With WC_MERGE_ROUTE_HEAP the runner-up stays in the heap, as its top,
+ * and every hand-over is a replace(): the heap alone decides, as a plain
+ * k-way merge does.  The loop is written once; each route gets its own
+ * copy of it from the compiler (m_next_batch()'s constant argument). */
 struct wc_merge {
 	unsigned nstreams;
 	wc_merge_pull_fn pull;
@@ -33,6 +38,7 @@ struct wc_merge {
 	long last;              /* the lead, or -1 (none yet, or all ended) */
 	long runner;            /* the runner-up, or -1 (none) */
 	uint64_t limit;         /* the runner-up's time, UINT64_MAX if none */
+	int runner_in_heap;     /* WC_MERGE_ROUTE_HEAP */
 	int primed;
 	int failed;
 	uint64_t genesis;
@@ -124,12 +130,17 @@ static void m_prime(struct wc_merge *m)
 	m->primed = 1;
 }
 
-/* The heap's top becomes the runner-up (none when it is empty). */
-static void m_next_runner(struct wc_merge *m)
+/* The heap's top becomes the runner-up (none when it is empty); the
+ * runner-up before, if any, has taken the lead.  in_heap: the route
+ * where the runner-up stays in the heap. */
+WC_HOT
+void m_next_runner(struct wc_merge *m, int in_heap)
 {
 	struct wc_prioq_entry e;
 
-	if (wc_prioq_get(m->heap, &e)) {
+	if (in_heap && m->runner >= 0)
+		wc_prioq_get(m->heap, &e);
+	if (in_heap ? wc_prioq_peek(m->heap, &e) : wc_prioq_get(m->heap, &e)) {
 		m->runner = (long)e.item;
 		m->limit = e.key;
 	} else {
@@ -140,15 +151,24 @@ static void m_next_runner(struct wc_merge *m)
 
 /* The lead's event ev is later than the runner-up's: the runner-up takes
  * the lead, and the old lead, with the newest rank, goes among the
- * others; the new lead's stream. */
-static unsigned m_hand_over(struct wc_merge *m, unsigned s,
-			    const struct wc_event *ev)
+ * others; the new lead's stream.  in_heap: as m_next_runner(). */
+WC_HOT
+unsigned m_hand_over(struct wc_merge *m, unsigned s,
+		     const struct wc_event *ev, int in_heap)
 {
 	unsigned lead = (unsigned)m->runner;
 	uint64_t tie = m_tie(m);
 	struct wc_prioq_entry top;
 
 	m->pend[s] = *ev;
+	if (in_heap) {
+		/* The runner-up is the top: out, and the old lead in. */
+		wc_prioq_replace(m->heap, ev->time, tie, s, NULL);
+		wc_prioq_peek(m->heap, &top);
+		m->runner = (long)top.item;
+		m->limit = top.key;
+		return lead;
+	}
 	/* The newest rank wins ties: the old lead goes before a top of
 	 * its own time. */
 	if (!wc_prioq_peek(m->heap, &top) || ev->time <= top.key) {
@@ -162,8 +182,10 @@ static unsigned m_hand_over(struct wc_merge *m, unsigned s,
 	return lead;
 }
 
-int wc_merge_next_batch(struct wc_merge *m, struct wc_event *out, size_t max,
-			size_t *got, struct wc_err *err)
+/* wc_merge_next_batch() by the route in_heap says (a constant). */
+WC_HOT
+int m_next_batch(struct wc_merge *m, struct wc_event *out, size_t max,
+		 size_t *got, struct wc_err *err, int in_heap)
 {
 	size_t k = 0;
 	unsigned s;
@@ -174,7 +196,7 @@ int wc_merge_next_batch(struct wc_merge *m, struct wc_event *out, size_t max,
 		goto fail;
 	if (!m->primed) {
 		m_prime(m);
-		m_next_runner(m);
+		m_next_runner(m, in_heap);
 	}
 	while (k < max) {
 		if (m->last >= 0) {
@@ -210,7 +232,7 @@ int wc_merge_next_batch(struct wc_merge *m, struct wc_event *out, size_t max,
 			}
 			if (r) {
 				/* Later than the runner-up's: there is one. */
-				s = m_hand_over(m, s, &out[k]);
+				s = m_hand_over(m, s, &out[k], in_heap);
 				out[k++] = m->pend[s];
 				m->last = (long)s;
 				continue;
@@ -221,7 +243,7 @@ int wc_merge_next_batch(struct wc_merge *m, struct wc_event *out, size_t max,
 		if (m->runner < 0)
 			break;
 		s = (unsigned)m->runner;
-		m_next_runner(m);
+		m_next_runner(m, in_heap);
 		out[k++] = m->pend[s];
 		m->last = (long)s;
 	}
@@ -238,6 +260,22 @@ fail:
 	return -1;
 }
 
+/* The heap route's copy, out of the way of the usual one. */
+static __attribute__((noinline))
+int m_next_batch_heap(struct wc_merge *m, struct wc_event *out, size_t max,
+		      size_t *got, struct wc_err *err)
+{
+	return m_next_batch(m, out, max, got, err, 1);
+}
+
+int wc_merge_next_batch(struct wc_merge *m, struct wc_event *out, size_t max,
+			size_t *got, struct wc_err *err)
+{
+	if (m->runner_in_heap)
+		return m_next_batch_heap(m, out, max, got, err);
+	return m_next_batch(m, out, max, got, err, 0);
+}
+
 int wc_merge_next(struct wc_merge *m, struct wc_event *ev, struct wc_err *err)
 {
 	size_t got;
@@ -248,6 +286,11 @@ int wc_merge_next(struct wc_merge *m, struct wc_event *ev, struct wc_err *err)
 void wc_merge_set_pull_run(struct wc_merge *m, wc_merge_pull_run_fn run)
 {
 	m->pull_run = run;
+}
+
+void wc_merge_set_route(struct wc_merge *m, enum wc_merge_route route)
+{
+	m->runner_in_heap = route == WC_MERGE_ROUTE_HEAP;
 }
 
 uint64_t wc_merge_genesis(const struct wc_merge *m)

@@ -8,7 +8,9 @@
  *               stream.  The stream in the lead and the runner-up are kept
  *               beside the heap, so a hand-over between two streams that
  *               take turns every few events costs no heap operation; the
- *               heap is touched only when a third stream is due.  Among equal times the order is blkparse's: a
+ *               heap is touched only when a third stream is due (the
+ *               same order as through the heap alone: wc_merge_set_route()
+ *               below).  Among equal times the order is blkparse's: a
  *               stream that just handed out an event wins ties; a stream
  *               that falls behind goes before the streams already waiting
  *               at its time; at start-up a stream whose first time equals
@@ -107,6 +109,21 @@ typedef int (*wc_merge_pull_run_fn)(void *ctx, unsigned stream,
 				    uint64_t limit, unsigned flags,
 				    size_t *got, struct wc_err *err);
 void wc_merge_set_pull_run(struct wc_merge *m, wc_merge_pull_run_fn run);
+/*
+ * The routes of a hand-over between streams.  The order out is the same
+ * whichever is set: check_merge runs the same streams through both and
+ * compares them event by event.  Set before the first next.
+ *   WC_MERGE_ROUTE_ALL   the runner-up kept beside the heap, which a
+ *                        hand-over between two streams does not touch
+ *                        (the default);
+ *   WC_MERGE_ROUTE_HEAP  the runner-up kept in the heap, as its top:
+ *                        every hand-over goes through the heap.
+ */
+enum wc_merge_route {
+	WC_MERGE_ROUTE_ALL,
+	WC_MERGE_ROUTE_HEAP,
+};
+void wc_merge_set_route(struct wc_merge *m, enum wc_merge_route route);
 uint64_t wc_merge_genesis(const struct wc_merge *m);
 void wc_merge_free(struct wc_merge *m);
 
