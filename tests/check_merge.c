@@ -1445,7 +1445,7 @@ static Suite *merge_suite(void)
 	TCase *tc = tcase_create("k-way");
 	TCase *ro = tcase_create("reorder");
 
-	tcase_set_timeout(tc, 30);
+	wc_check_timeout(tc, 30);
 	tcase_add_test(tc, test_matches_blkparse_model);
 	tcase_add_test(tc, test_batch_matches_blkparse_model);
 	tcase_add_loop_test(tc, test_hand_over_matches_blkparse_model, 0, 4);
