@@ -484,6 +484,162 @@ START_TEST(test_batches_and_walk_order)
 }
 END_TEST
 
+/* Writeback's shape, with what breaks it now and then: requests of 1 to
+ * 12 adjacent 4 KiB bios from two streams, queued up to a depth that
+ * changes (from one or two to past LIST_MAX), dispatched and completed a
+ * few requests apart, the queue sometimes drained; and a Q overlapping
+ * the last request, one over all of a request, one under a sector, a
+ * bio queued again longer, one inside it, a C lost or covering half its
+ * request. */
+#define WB_EVENTS 400000
+
+static size_t writeback(struct wc_event *evs, size_t max)
+{
+	uint64_t x = 0x2545f4914f6cdd1dull, t = 0, next[2] = { 0, 1ull << 30 };
+	uint64_t start[512], left_start[64];
+	uint32_t nbios[512], left_bios[64];
+	size_t n = 0, pending = 0, left = 0, round = 0;
+
+	while (n + 32 + 2 * 512 + 64 < max) {
+		static const size_t depth[] = { 2, 40, 4, 300, 20, 1 };
+		size_t target = depth[(round / 4000) % 6], k;
+		/* Every other stretch, none of the rare events: lists
+		 * longer than their record may be. */
+		bool rare = (round++ / 9000) % 2 == 0;
+		uint64_t r;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		r = x;
+		t += 1 + r % 50;
+		if (pending < 512 && (pending < target || r % 3 == 0) &&
+		    pending < target + 8) {
+			int st = (int)(r >> 20 & 1);
+			uint64_t sector = next[st];
+
+			if (rare && r % 151 == 0 && sector >= 4)
+				sector -= 4;
+			if (rare && r % 167 == 0)
+				sector += 16;
+			nbios[pending] = (uint32_t)(1 + (r >> 8) % 12);
+			start[pending] = sector;
+			for (k = 0; k < nbios[pending]; k++)
+				evs[n++] = E(t + k, WC_TA_QUEUE, sector + 8 * k,
+					     rare && r % 173 == 0 && k == 0 ?
+					     256 : 4096);
+			if (rare && r % 127 == 0)
+				evs[n++] = E(t + k, WC_TA_QUEUE, sector,
+					     (uint32_t)(1 + (r >> 40) % 3) * 4096);
+			/* One from before the request over all of it: its
+			 * bios hide behind it. */
+			if (rare && r % 167 == 0)
+				evs[n++] = E(t + k, WC_TA_QUEUE, sector - 8,
+					     (nbios[pending] + 1) * 4096);
+			/* A bio inside the request's first, longer, and its
+			 * C: hidden behind it. */
+			if (rare && r % 163 == 0) {
+				evs[n++] = E(t + k, WC_TA_QUEUE, sector,
+					     nbios[pending] * 4096);
+				evs[n++] = E(t + k + 1, WC_TA_QUEUE, sector + 2,
+					     1024);
+				evs[n++] = E(t + k + 2, WC_TA_COMPLETE,
+					     sector + 2, 1024);
+			}
+			next[st] = sector + 8 * nbios[pending] +
+				   (r % 5 == 0 ? 64 : 0);
+			pending++;
+		} else if (pending) {
+			size_t i = (r >> 4) % (pending < 4 ? pending : 4);
+			uint32_t bytes = nbios[i] * 4096;
+
+			evs[n++] = E(t, WC_TA_ISSUE, start[i], bytes);
+			if (!rare || r % 211 != 0)
+				evs[n++] = E(t + 1 + r % 7, WC_TA_COMPLETE,
+					     start[i], rare && r % 97 == 0 ?
+					     bytes / 2 : bytes);
+			/* Lost or half: completed at the next drain. */
+			if (rare && (r % 211 == 0 || r % 97 == 0) && left < 64) {
+				left_start[left] = start[i];
+				left_bios[left++] = nbios[i];
+			}
+			start[i] = start[pending - 1];
+			nbios[i] = nbios[pending - 1];
+			pending--;
+		}
+		if (round % 3001 == 0 && n + 2 * (pending + left) < max) {
+			for (k = 0; k < pending; k++) {
+				evs[n++] = E(t, WC_TA_ISSUE, start[k],
+					     nbios[k] * 4096);
+				evs[n++] = E(t + 5, WC_TA_COMPLETE, start[k],
+					     nbios[k] * 4096);
+			}
+			for (k = 0; k < left; k++)
+				evs[n++] = E(t + 6, WC_TA_COMPLETE, left_start[k],
+					     left_bios[k] * 4096);
+			/* And what overlaps or was replaced longer: a C over
+			 * each stream's every sector (no Q reaches past it, so
+			 * none hides) empties the tree. */
+			evs[n++] = E(t + 7, WC_TA_COMPLETE, 0, 0xfffffe00u);
+			evs[n++] = E(t + 7, WC_TA_COMPLETE, 1ull << 30,
+				     0xfffffe00u);
+			pending = left = 0;
+		}
+	}
+	return n;
+}
+
+/* What the walks find depends on the tree's shape only where Qs overlap:
+ * a btt that lists disjoint Qs (wc_btt_open()) and one that keeps the
+ * tree at every event (wc_btt_open_tree()) give the same figures, on
+ * the hostile mix and on writeback's shape, one event at a time and by
+ * batches. */
+START_TEST(test_list_and_tree_agree)
+{
+	struct wc_event *evs = calloc(WB_EVENTS, sizeof(*evs));
+	struct wc_btt *list = NULL, *tree = NULL, *bat = NULL;
+	struct wc_err err;
+	size_t i, k, n, round;
+
+	ck_assert_ptr_nonnull(evs);
+	wc_err_clear(&err);
+	for (round = 0; round < 2; round++) {
+		if (round == 0) {
+			n = MIX_EVENTS;
+			mix(evs, n);
+		} else {
+			n = writeback(evs, WB_EVENTS);
+		}
+		ck_assert_int_eq(wc_btt_open(&list, &err), 0);
+		ck_assert_int_eq(wc_btt_open_tree(&tree, &err), 0);
+		ck_assert_int_eq(wc_btt_open(&bat, &err), 0);
+		for (i = 0; i < n; i++) {
+			ck_assert_int_eq(wc_btt_add(list, &evs[i], &err), 0);
+			ck_assert_int_eq(wc_btt_add(tree, &evs[i], &err), 0);
+		}
+		for (i = 0, k = 1; i < n; i += k, k = k % 97 + 1)
+			ck_assert_int_eq(wc_btt_add_batch(bat, evs + i,
+				i + k > n ? n - i : k), 0);
+		ck_assert_int_eq(wc_btt_status(bat, &err), 0);
+		ck_assert_mem_eq(wc_btt_q2c(list), wc_btt_q2c(tree),
+				 sizeof(struct wc_btt_stat));
+		ck_assert_mem_eq(wc_btt_d2c(list), wc_btt_d2c(tree),
+				 sizeof(struct wc_btt_stat));
+		ck_assert_mem_eq(wc_btt_q2c(bat), wc_btt_q2c(tree),
+				 sizeof(struct wc_btt_stat));
+		ck_assert_mem_eq(wc_btt_d2c(bat), wc_btt_d2c(tree),
+				 sizeof(struct wc_btt_stat));
+		ck_assert_uint_eq(wc_btt_kept(list), wc_btt_kept(tree));
+		ck_assert_uint_eq(wc_btt_dropped(list), wc_btt_dropped(tree));
+		ck_assert_uint_gt(wc_btt_q2c(tree)->n, n / 8);
+		wc_btt_free(list);
+		wc_btt_free(tree);
+		wc_btt_free(bat);
+	}
+	free(evs);
+}
+END_TEST
+
 static Suite *btt_suite(void)
 {
 	Suite *s = suite_create("btt");
@@ -502,6 +658,7 @@ static Suite *btt_suite(void)
 	tcase_add_test(tc, test_device_cap);
 	tcase_add_test(tc, test_hidden_behind_larger);
 	tcase_add_test(tc, test_batches_and_walk_order);
+	tcase_add_test(tc, test_list_and_tree_agree);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -43,9 +43,49 @@ struct aged {
 	struct kept_q *q;
 };
 
+/*
+ * btt's walk misses a kept Q only behind another that overlaps it: a node
+ * it stands on that ends at or past the walk's end while the Q lies in its
+ * right subtree, so starts after the node and ends before the node's end.
+ * While the Qs kept on a device are disjoint (each a sector long at
+ * least, none past the last sector number), every walk finds exactly the
+ * Qs inside its range whatever the tree's shape: the device then keeps
+ * them as a list in start order, and records only what shapes the tree,
+ * each Q added, each replaced (with its new end) and each C that ended
+ * some.  The tree itself stays as it was when the list began (the
+ * LIST_MIN-th Q kept), untouched.  A Q that would overlap another, or a
+ * list or record too long, brings the tree up to date: the record
+ * replayed on it gives btt's tree exactly, and the device keeps the tree
+ * until it is empty again.  A list that empties leaves nothing to shape:
+ * the old tree goes, and the device starts again with an empty one.
+ */
+#define LIST_MAX 256      /* Qs listed at most */
+#define CHANGES_MAX 4096  /* changes recorded at most */
+/* A device with fewer Qs in flight (a queue of one or two, as when each
+ * request is one bio) keeps the tree: its walks see a node or two, which
+ * costs less than the list and its record. */
+#define LIST_MIN 16
+
+struct listed_q {
+	uint64_t start, end;
+	uint64_t q_time, d_time;
+	uint64_t age;
+};
+
+enum change_kind { ADDED, REPLACED, ENDED };
+
+/* Added or replaced: the Q's start and length; ended: the C's. */
+struct change {
+	uint64_t s;
+	uint32_t len;
+	uint32_t kind;
+};
+
 struct bdev {
 	uint32_t device;
-	bool seen_q;             /* btt ignores a device until its first Q */
+	/* UNSEEN until its first Q (btt ignores a device until then), then
+	 * the tree, or the list while the tree's shape cannot matter. */
+	enum { UNSEEN, TREE, LISTED } mode;
 	struct kept_q *root;
 	struct kept_q *max;      /* the kept Q of the highest start, or NULL */
 	size_t n;
@@ -53,6 +93,16 @@ struct bdev {
 	 * reached, oldest first, and the next one to look at. */
 	struct aged *oldest;
 	size_t noldest, next_oldest;
+	/* While LISTED, changes[] says how the tree would
+	 * have been shaped (below), and the n kept Qs are in list[], in
+	 * order, but for a hole of clist - n slots at gap, where the last Q
+	 * went in: the next, a request's next bio, mostly goes there. */
+	bool keep_tree;          /* no list until the tree is empty */
+	size_t nbase;            /* Qs in the tree when the record began */
+	struct listed_q *list;
+	size_t clist, gap;
+	struct change *changes;
+	size_t nchanges, cchanges;
 };
 
 /* Nodes come from blocks of this many, so that the Qs of one request,
@@ -76,6 +126,7 @@ struct wc_btt {
 	size_t nblocks;
 	struct kept_q **found;   /* scratch for one walk: room for cfound */
 	size_t cfound;
+	bool listing;            /* false: every device keeps its tree */
 	bool failed;
 	struct wc_err err;
 };
@@ -114,6 +165,9 @@ struct bdev *add_dev(struct wc_btt *b, uint32_t device)
 	d = &b->devs[i];
 	memset(d, 0, sizeof(*d));
 	d->device = device;
+	/* Not listed before its tree was once empty: a device whose C was
+	 * lost from the start would never end a list, only replay it. */
+	d->keep_tree = true;
 	return d;
 }
 
@@ -202,7 +256,7 @@ WC_HOT void rotate(struct bdev *d, struct kept_q *node, int dir)
 	node->parent = up;
 }
 
-static void insert_color(struct bdev *d, struct kept_q *node)
+WC_HOT void insert_color(struct bdev *d, struct kept_q *node)
 {
 	struct kept_q *parent, *gparent, *uncle, *tmp;
 
@@ -456,76 +510,58 @@ static int forget_oldest(struct wc_btt *b, struct bdev *d)
 	}
 }
 
-/* A Q, a D and a C each do their own work on the device's tree, each in
- * a function of its own: the dispatch every Q, D and C goes through
- * stays the device's lookup and a test of the event's kind. */
-static __attribute__((noinline))
-int on_queue(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
-	     struct wc_err *err)
+/* Where a Q starting at s goes in d's tree (*parent, *link), or the kept
+ * Q that already starts there. */
+WC_HOT
+struct kept_q *tree_place(struct bdev *d, uint64_t s, struct kept_q **parent,
+			  struct kept_q ***link)
 {
-	struct kept_q **link = &d->root, *parent = NULL, *le = NULL, *n, *q;
-	uint64_t s = ev->sector;
+	struct kept_q *le = NULL, *n;
 
-	d->seen_q = true;
+	*parent = NULL;
+	*link = &d->root;
 	if (d->max && s > d->max->start) {
 		/* Writeback queues a file's bios in ascending sectors: a Q
 		 * mostly starts past every kept one, and then goes right of
 		 * the highest, where the descent would end. */
-		parent = d->max;
-		link = &parent->child[RIGHT];
-	} else {
-		/* The classic descent, the side a level taken from one
-		 * comparison rather than a guess at it: a Q of the same
-		 * start is the last node it went right at (le, start <=
-		 * s), as the keys are distinct. */
+		*parent = d->max;
+		*link = &d->max->child[RIGHT];
+		return NULL;
+	}
+	/* The classic descent, the side a level taken from one comparison
+	 * rather than a guess at it: a Q of the same start is the last
+	 * node it went right at (le, start <= s), as the keys are
+	 * distinct. */
+	{
+		struct kept_q *p = NULL;
 		int right = RIGHT;
 
 		for (n = d->root; n; n = n->child[right]) {
 			right = s >= n->start;
-			parent = n;
+			p = n;
 			le = right ? n : le;
 		}
-		if (parent)
-			link = &parent->child[right];
+		if (p) {
+			*parent = p;
+			*link = &p->child[right];
+		}
 	}
-	if (le && le->start == s) {
-		/* btt 2.09 lets the newer Q take the older one's place:
-		 * the older one's C was lost. */
-		le->end = s + (ev->bytes >> 9);
-		le->q_time = ev->time;
-		le->d_time = NO_D;
-		le->age = ++b->next_age;
-		b->replaced++;
-		return 0;
-	}
-	q = pool_get(b);
-	if (!q)
-		return oom(b, err);
+	return le && le->start == s ? le : NULL;
+}
+
+/* Links q (start and end set) where tree_place() said. */
+WC_HOT
+void tree_link(struct bdev *d, struct kept_q *q, struct kept_q *parent,
+	       struct kept_q **link)
+{
 	q->child[LEFT] = q->child[RIGHT] = NULL;
-	q->start = s;
-	q->end = s + (ev->bytes >> 9);
-	q->q_time = ev->time;
-	q->d_time = NO_D;
-	q->age = ++b->next_age;
 	q->parent = parent;
 	q->red = true;
 	*link = q;
-	if (!d->max || s > d->max->start)
+	if (!d->max || q->start > d->max->start)
 		d->max = q;
 	d->n++;
 	insert_color(d, q);
-	/* Only a new Q grows the tree; one taking a place does not. */
-	if (d->n > WC_BTT_MAX_KEPT && forget_oldest(b, d) < 0)
-		return oom(b, err);
-	return 0;
-}
-
-static __attribute__((noinline))
-int on_issue(struct wc_btt *b, struct bdev *d, const struct wc_event *ev)
-{
-	walk(b, d->root, ev->sector, ev->sector + (ev->bytes >> 9), false,
-	     ev->time);
-	return 0;
 }
 
 /* Room in b->found for every Q kept on a device of n. */
@@ -545,27 +581,426 @@ static __attribute__((noinline, cold)) int grow_found(struct wc_btt *b,
 	return 0;
 }
 
-static __attribute__((noinline))
-int on_complete(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
-		struct wc_err *err)
+/* Ends, as btt's C does, the kept Qs a walk of d's tree over [s, e)
+ * finds, in its order; into the figures with the C's time c when
+ * figured (not when a record is replayed). */
+WC_HOT
+int tree_end(struct wc_btt *b, struct bdev *d, uint64_t s, uint64_t e,
+	     uint64_t c, bool figured)
 {
-	uint64_t c = ev->time;
 	size_t i, n;
 
 	if (b->cfound < d->n && grow_found(b, d->n) < 0)
-		return oom(b, err);
-	n = walk(b, d->root, ev->sector, ev->sector + (ev->bytes >> 9), true,
-		 0);
+		return -1;
+	n = walk(b, d->root, s, e, true, 0);
 	/* Erased in the walk's order, as btt releases its list. */
 	for (i = 0; i < n; i++) {
 		struct kept_q *q = b->found[i];
 
-		stat_add(&b->q2c, tdelta(q->q_time, c));
-		if (q->d_time != NO_D)
-			stat_add(&b->d2c, tdelta(q->d_time, c));
+		if (figured) {
+			stat_add(&b->q2c, tdelta(q->q_time, c));
+			if (q->d_time != NO_D)
+				stat_add(&b->d2c, tdelta(q->d_time, c));
+		}
 		tree_erase(d, q);
 		pool_put(b, q);
 	}
+	return 0;
+}
+
+/* The first of n listed Qs starting at s or after it (n when none): a
+ * search whose steps are worked out, not branched on. */
+WC_HOT
+size_t lower_bound(const struct listed_q *a, size_t n, uint64_t s)
+{
+	const struct listed_q *base = a;
+
+	if (n == 0)
+		return 0;
+	while (n > 1) {
+		size_t half = n / 2;
+
+		base = base[half].start < s ? base + half : base;
+		n -= half;
+	}
+	return (size_t)(base - a) + (base->start < s);
+}
+
+/* The listed Q number i (in start order). */
+WC_HOT
+struct listed_q *listed(const struct bdev *d, size_t i)
+{
+	return &d->list[i < d->gap ? i : i + (d->clist - d->n)];
+}
+
+/* The number of the first listed Q starting at s or after it. */
+WC_HOT
+size_t list_find(const struct bdev *d, uint64_t s)
+{
+	size_t g = d->gap;
+
+	if (g > 0 && d->list[g - 1].start >= s)
+		return lower_bound(d->list, g, s);
+	return g + lower_bound(d->list + g + (d->clist - d->n), d->n - g, s);
+}
+
+/* The number of the first listed Q from number i on that ends past e
+ * (d->n when none): in the list's two parts, before the hole and after. */
+WC_HOT
+size_t list_ends_after(const struct bdev *d, size_t i, uint64_t e)
+{
+	const struct listed_q *after = d->list + (d->clist - d->n);
+
+	for (; i < d->gap && d->list[i].end <= e; i++)
+		;
+	if (i >= d->gap)
+		for (; i < d->n && after[i].end <= e; i++)
+			;
+	return i;
+}
+
+/* Moves the hole to before listed Q number i. */
+WC_HOT
+void list_move_gap(struct bdev *d, size_t i)
+{
+	size_t hole = d->clist - d->n;
+
+	if (i < d->gap)
+		memmove(d->list + i + hole, d->list + i,
+			(d->gap - i) * sizeof(*d->list));
+	else if (i > d->gap)
+		memmove(d->list + d->gap, d->list + d->gap + hole,
+			(i - d->gap) * sizeof(*d->list));
+	d->gap = i;
+}
+
+/* Room for one more listed Q and one more change (the caps tested
+ * before). */
+static __attribute__((noinline, cold)) int list_grow(struct bdev *d)
+{
+	if (d->n == d->clist) {
+		size_t c = d->clist ? 2 * d->clist : 32;
+		struct listed_q *l = realloc(d->list, c * sizeof(*l));
+
+		if (!l)
+			return -1;
+		/* The Qs after the hole go to the end. */
+		memmove(l + d->gap + (c - d->n), l + d->gap,
+			(d->n - d->gap) * sizeof(*l));
+		d->list = l;
+		d->clist = c;
+	}
+	if (d->nchanges == d->cchanges) {
+		size_t c = d->cchanges ? 2 * d->cchanges : 64;
+		struct change *ch = realloc(d->changes, c * sizeof(*ch));
+
+		if (!ch)
+			return -1;
+		d->changes = ch;
+		d->cchanges = c;
+	}
+	return 0;
+}
+
+WC_HOT
+void record(struct bdev *d, enum change_kind kind, uint64_t s, uint32_t len)
+{
+	struct change *c = &d->changes[d->nchanges++];
+
+	c->s = s;
+	c->len = len;
+	c->kind = kind;
+}
+
+/* The listed Qs become btt's tree: the record replayed on the tree as
+ * the list found it, then each node given its listed Q's times and age
+ * (the same starts, in the same order). */
+static __attribute__((noinline, cold)) int list_to_tree(struct wc_btt *b,
+							 struct bdev *d)
+{
+	struct kept_q *stack[WALK_DEPTH], *n, *parent, **link;
+	size_t k, top = 0;
+
+	d->n = d->nbase;
+	for (k = 0; k < d->nchanges; k++) {
+		const struct change *c = &d->changes[k];
+
+		if (c->kind == ENDED) {
+			if (tree_end(b, d, c->s, c->s + c->len, 0, false) < 0)
+				return -1;
+			continue;
+		}
+		n = tree_place(d, c->s, &parent, &link);
+		if (c->kind == REPLACED) {
+			n->end = c->s + c->len;
+			continue;
+		}
+		n = pool_get(b);
+		if (!n)
+			return -1;
+		n->start = c->s;
+		n->end = c->s + c->len;
+		tree_link(d, n, parent, link);
+	}
+	/* In order of start, as the list. */
+	k = 0;
+	n = d->root;
+	while (n || top) {
+		if (n) {
+			stack[top++] = n;
+			n = n->child[LEFT];
+			continue;
+		}
+		n = stack[--top];
+		n->q_time = listed(d, k)->q_time;
+		n->d_time = listed(d, k)->d_time;
+		n->age = listed(d, k)->age;
+		k++;
+		n = n->child[RIGHT];
+	}
+	/* The list is empty, its Qs in the tree. */
+	d->gap = 0;
+	d->nchanges = 0;
+	d->mode = TREE;
+	d->keep_tree = true;
+	return 0;
+}
+
+/* The tree's Qs, from the LIST_MIN-th on, become the list, when they are
+ * disjoint (else the tree stays until it is empty); not when out of
+ * memory either: the tree then goes on as it would anyway. */
+static __attribute__((noinline, cold)) void tree_to_list(struct bdev *d)
+{
+	struct kept_q *stack[WALK_DEPTH], *n = d->root;
+	size_t top = 0, k = 0;
+
+	d->keep_tree = true;
+	if (!d->list) {
+		d->list = malloc(LIST_MAX * sizeof(*d->list));
+		if (!d->list)
+			return;
+		d->clist = LIST_MAX;
+	}
+	while (n || top) {
+		if (n) {
+			stack[top++] = n;
+			n = n->child[LEFT];
+			continue;
+		}
+		n = stack[--top];
+		if (n->end <= n->start ||
+		    (k > 0 && n->start < d->list[k - 1].end))
+			return;
+		d->list[k].start = n->start;
+		d->list[k].end = n->end;
+		d->list[k].q_time = n->q_time;
+		d->list[k].d_time = n->d_time;
+		d->list[k].age = n->age;
+		k++;
+		n = n->child[RIGHT];
+	}
+	d->gap = k;
+	d->nbase = k;
+	d->nchanges = 0;
+	d->mode = LISTED;
+	d->keep_tree = false;
+}
+
+/* The tree a list began with, when the list empties: its nodes back to
+ * the pool. */
+static __attribute__((noinline, cold)) void base_free(struct wc_btt *b,
+						      struct bdev *d)
+{
+	struct kept_q *stack[WALK_DEPTH], *n;
+	size_t top = 0;
+
+	if (d->root)
+		stack[top++] = d->root;
+	while (top) {
+		n = stack[--top];
+		if (n->child[LEFT])
+			stack[top++] = n->child[LEFT];
+		if (n->child[RIGHT])
+			stack[top++] = n->child[RIGHT];
+		pool_put(b, n);
+	}
+	d->root = d->max = NULL;
+}
+
+/* A Q, a D and a C each do their own work on the device's tree or list,
+ * each in a function of its own: the dispatch every Q, D and C goes
+ * through stays the device's lookup and a test of the event's kind. */
+static __attribute__((noinline))
+int tree_queue(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
+	       struct wc_err *err)
+{
+	struct kept_q *parent, **link, *q;
+	uint64_t s = ev->sector;
+
+	d->mode = TREE;
+	q = tree_place(d, s, &parent, &link);
+	if (q) {
+		/* btt 2.09 lets the newer Q take the older one's place:
+		 * the older one's C was lost. */
+		q->end = s + (ev->bytes >> 9);
+		q->q_time = ev->time;
+		q->d_time = NO_D;
+		q->age = ++b->next_age;
+		b->replaced++;
+		return 0;
+	}
+	q = pool_get(b);
+	if (!q)
+		return oom(b, err);
+	q->start = s;
+	q->end = s + (ev->bytes >> 9);
+	q->q_time = ev->time;
+	q->d_time = NO_D;
+	q->age = ++b->next_age;
+	tree_link(d, q, parent, link);
+	/* Only a new Q grows the tree; one taking a place does not. */
+	if (d->n > WC_BTT_MAX_KEPT && forget_oldest(b, d) < 0)
+		return oom(b, err);
+	if (d->n == LIST_MIN && b->listing && !d->keep_tree)
+		tree_to_list(d);
+	return 0;
+}
+
+static __attribute__((noinline))
+int list_queue(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
+	       struct wc_err *err)
+{
+	uint64_t s = ev->sector, e = s + (ev->bytes >> 9);
+	size_t n = d->n, g = d->gap, i;
+	struct listed_q *q, *next;
+
+	/* Less than a sector, or past the last: a walk could miss it. */
+	if (e <= s || d->nchanges == CHANGES_MAX)
+		goto tree;
+	if ((g == 0 || d->list[g - 1].start < s) &&
+	    (g == n || s < d->list[g + (d->clist - n)].start)) {
+		/* In the hole, after the last Q that came. */
+		i = g;
+	} else {
+		i = list_find(d, s);
+		q = listed(d, i);
+		if (i < n && q->start == s) {
+			if (i + 1 < n && e > listed(d, i + 1)->start)
+				goto tree;
+			if (d->nchanges == d->cchanges && list_grow(d) < 0)
+				return oom(b, err);
+			q->end = e;
+			q->q_time = ev->time;
+			q->d_time = NO_D;
+			q->age = ++b->next_age;
+			b->replaced++;
+			record(d, REPLACED, s, ev->bytes >> 9);
+			return 0;
+		}
+	}
+	if ((i > 0 && listed(d, i - 1)->end > s) ||
+	    (i < n && e > listed(d, i)->start) || n == LIST_MAX)
+		goto tree;
+	if ((n == d->clist || d->nchanges == d->cchanges) && list_grow(d) < 0)
+		return oom(b, err);
+	list_move_gap(d, i);
+	next = &d->list[d->gap++];
+	next->start = s;
+	next->end = e;
+	next->q_time = ev->time;
+	next->d_time = NO_D;
+	next->age = ++b->next_age;
+	d->n++;
+	record(d, ADDED, s, ev->bytes >> 9);
+	return 0;
+tree:
+	if (list_to_tree(b, d) < 0)
+		return oom(b, err);
+	return tree_queue(b, d, ev, err);
+}
+
+static __attribute__((noinline))
+int tree_issue(struct wc_btt *b, struct bdev *d, const struct wc_event *ev)
+{
+	walk(b, d->root, ev->sector, ev->sector + (ev->bytes >> 9), false,
+	     ev->time);
+	return 0;
+}
+
+static __attribute__((noinline))
+int list_issue(struct bdev *d, const struct wc_event *ev)
+{
+	uint64_t s = ev->sector, e = s + (ev->bytes >> 9);
+	struct listed_q *after = d->list + (d->clist - d->n);
+	size_t i, j;
+
+	/* Disjoint and in start order, so in end order too: the Qs inside
+	 * are the ones from the first starting at s or after, up to the
+	 * first ending past e. */
+	i = list_find(d, s);
+	j = list_ends_after(d, i, e);
+	for (; i < j && i < d->gap; i++)
+		d->list[i].d_time = ev->time;
+	for (; i < j; i++)
+		after[i].d_time = ev->time;
+	return 0;
+}
+
+static __attribute__((noinline))
+int tree_complete(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
+		  struct wc_err *err)
+{
+	if (tree_end(b, d, ev->sector, ev->sector + (ev->bytes >> 9),
+		     ev->time, true) < 0)
+		return oom(b, err);
+	/* Empty, the tree has no shape left to keep. */
+	if (d->n == 0)
+		d->keep_tree = false;
+	return 0;
+}
+
+static __attribute__((noinline))
+int list_complete(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
+		  struct wc_err *err)
+{
+	uint64_t s = ev->sector, e = s + (ev->bytes >> 9), c = ev->time;
+	const struct listed_q *after = d->list + (d->clist - d->n);
+	size_t i, j, k;
+
+	/* The Qs inside, as for a D. */
+	i = list_find(d, s);
+	j = list_ends_after(d, i, e);
+	if (j == i)
+		return 0;
+	if (d->nchanges == CHANGES_MAX) {
+		if (list_to_tree(b, d) < 0)
+			return oom(b, err);
+		return tree_complete(b, d, ev, err);
+	}
+	for (k = i; k < j; k++) {
+		const struct listed_q *q = k < d->gap ? &d->list[k] : &after[k];
+
+		stat_add(&b->q2c, tdelta(q->q_time, c));
+		if (q->d_time != NO_D)
+			stat_add(&b->d2c, tdelta(q->d_time, c));
+	}
+	/* Into the hole: it moves only when it is not next to them. */
+	if (d->gap < i)
+		list_move_gap(d, i);
+	else if (d->gap > j)
+		list_move_gap(d, j);
+	d->gap = i;
+	d->n -= j - i;
+	/* An empty list is an empty tree. */
+	if (d->n == 0) {
+		base_free(b, d);
+		d->gap = 0;
+		d->nchanges = 0;
+		d->mode = TREE;
+	} else if (d->nchanges < d->cchanges || list_grow(d) == 0)
+		record(d, ENDED, s, ev->bytes >> 9);
+	else
+		return oom(b, err);
 	return 0;
 }
 
@@ -593,12 +1028,15 @@ int add_one(struct wc_btt *b, const struct wc_event *ev, struct wc_err *err)
 		}
 	}
 	if (what == WC_TA_QUEUE)
-		return on_queue(b, d, ev, err);
-	if (!d->seen_q)
-		return 0;
-	if (what == WC_TA_ISSUE)
-		return on_issue(b, d, ev);
-	return on_complete(b, d, ev, err);
+		return d->mode == LISTED ? list_queue(b, d, ev, err) :
+					   tree_queue(b, d, ev, err);
+	if (d->mode == TREE)
+		return what == WC_TA_ISSUE ? tree_issue(b, d, ev) :
+					     tree_complete(b, d, ev, err);
+	if (d->mode == LISTED)
+		return what == WC_TA_ISSUE ? list_issue(d, ev) :
+					     list_complete(b, d, ev, err);
+	return 0;
 }
 
 int wc_btt_add_wanted(struct wc_btt *b, const struct wc_event *ev,
@@ -630,14 +1068,25 @@ int wc_btt_status(const struct wc_btt *b, struct wc_err *err)
 	return -1;
 }
 
-int wc_btt_open(struct wc_btt **out, struct wc_err *err)
+static int btt_open(struct wc_btt **out, bool listing, struct wc_err *err)
 {
 	*out = calloc(1, sizeof(**out));
 	if (!*out)
 		return wc_err_oom(err, NULL, NULL);
 	wc_err_clear(&(*out)->err);
 	wc_devtab_init(&(*out)->devtab, WC_MAX_DEVICES);
+	(*out)->listing = listing;
 	return 0;
+}
+
+int wc_btt_open(struct wc_btt **out, struct wc_err *err)
+{
+	return btt_open(out, true, err);
+}
+
+int wc_btt_open_tree(struct wc_btt **out, struct wc_err *err)
+{
+	return btt_open(out, false, err);
 }
 
 const struct wc_btt_stat *wc_btt_q2c(const struct wc_btt *b)
@@ -684,8 +1133,11 @@ void wc_btt_free(struct wc_btt *b)
 	/* Every node, kept or in the pool, lies in one of the blocks. */
 	for (i = 0; i < b->nblocks; i++)
 		free(b->blocks[i]);
-	for (i = 0; i < wc_devtab_count(&b->devtab); i++)
+	for (i = 0; i < wc_devtab_count(&b->devtab); i++) {
 		free(b->devs[i].oldest);
+		free(b->devs[i].list);
+		free(b->devs[i].changes);
+	}
 	free(b->blocks);
 	free(b->found);
 	free(b);

@@ -36,7 +36,11 @@
  *
  * Memory: the Qs in flight, per device, in a red-black tree; a D or C
  * costs the tree's height plus the kept Qs starting inside it, never the
- * number kept.  Qs whose C was lost stay there, as in btt; past
+ * number kept.  While a device's kept Qs are disjoint (none can hide
+ * another from a walk, so the tree's shape cannot change a figure) and
+ * number 16 to 256, they are a list in start order instead, with a
+ * record of at most 4,096 changes from which the tree is made the moment
+ * its shape matters: 74 KiB a device at most.  Qs whose C was lost stay there, as in btt; past
  * WC_BTT_MAX_KEPT on a device the oldest (by Q time) is forgotten, one
  * per new Q (counted by wc_btt_dropped()), so a trace that lost many
  * completions, or queued more than that many bios at once, can differ
@@ -63,6 +67,11 @@ struct wc_btt_stat {
 struct wc_btt;
 
 int wc_btt_open(struct wc_btt **out, struct wc_err *err);
+/* wc_btt_open() for a btt that keeps its tree at every event, also while
+ * the Qs kept are disjoint and their tree's shape cannot change a figure
+ * (wc_btt_open()'s btt keeps them as a list then): the same figures,
+ * more slowly; for the test that runs both on the same events. */
+int wc_btt_open_tree(struct wc_btt **out, struct wc_err *err);
 /* False for an event wc_btt_add() ignores whatever came before (the
  * rules above): a caller with many such events (G, I, M, P, U, notify)
  * may skip the call for them, and the figures are the same. */
