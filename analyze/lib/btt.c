@@ -867,8 +867,8 @@ int tree_queue(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 }
 
 static __attribute__((noinline))
-int list_queue(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
-	       struct wc_err *err)
+int list_queue_any(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
+		   struct wc_err *err)
 {
 	uint64_t s = ev->sector, e = s + (ev->bytes >> 9);
 	size_t n = d->n, g = d->gap, i;
@@ -917,6 +917,33 @@ tree:
 	if (list_to_tree(b, d) < 0)
 		return oom(b, err);
 	return tree_queue(b, d, ev, err);
+}
+
+/* list_queue_any() for the Q most are, a request's next bio: into the
+ * hole, after the last Q that came, with room for it and its record
+ * already made, touching neither neighbour. */
+static __attribute__((noinline))
+int list_queue(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
+	       struct wc_err *err)
+{
+	uint64_t s = ev->sector, e = s + (ev->bytes >> 9);
+	size_t g = d->gap, hole = d->clist - d->n;
+	struct listed_q *next;
+
+	if (e <= s || d->nchanges == d->cchanges || hole == 0 ||
+	    (g > 0 && d->list[g - 1].end > s) ||
+	    (g < d->n && e > d->list[g + hole].start))
+		return list_queue_any(b, d, ev, err);
+	next = &d->list[g];
+	next->start = s;
+	next->end = e;
+	next->q_time = ev->time;
+	next->d_time = NO_D;
+	next->age = ++b->next_age;
+	d->gap = g + 1;
+	d->n++;
+	record(d, ADDED, s, ev->bytes >> 9);
+	return 0;
 }
 
 static __attribute__((noinline))
