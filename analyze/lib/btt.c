@@ -452,6 +452,32 @@ static void stat_add(struct wc_btt_stat *s, uint64_t v)
 	s->total += v;
 }
 
+/* The differences one C ended on a list (their number, least, greatest
+ * and sum), into the figures at once. */
+struct deltas {
+	uint64_t n, min, max, sum;
+};
+
+static void deltas_add(struct deltas *x, uint64_t v)
+{
+	x->n++;
+	x->min = v < x->min ? v : x->min;
+	x->max = v > x->max ? v : x->max;
+	x->sum += v;
+}
+
+static void stat_add_deltas(struct wc_btt_stat *s, const struct deltas *x)
+{
+	if (!x->n)
+		return;
+	if (s->n == 0 || x->min < s->min)
+		s->min = x->min;
+	if (x->max > s->max)
+		s->max = x->max;
+	s->n += x->n;
+	s->total += x->sum;
+}
+
 static int by_age(const void *a, const void *b)
 {
 	uint64_t x = ((const struct aged *)a)->age;
@@ -991,7 +1017,8 @@ int list_complete(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 		  struct wc_err *err)
 {
 	uint64_t s = ev->sector, e = s + (ev->bytes >> 9), c = ev->time;
-	const struct listed_q *after = d->list + (d->clist - d->n);
+	struct deltas q2c = { 0, UINT64_MAX, 0, 0 }, d2c = q2c;
+	const struct listed_q *run;
 	size_t i, j, k;
 
 	/* The Qs inside, as for a D. */
@@ -1004,18 +1031,22 @@ int list_complete(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 			return oom(b, err);
 		return tree_complete(b, d, ev, err);
 	}
-	for (k = i; k < j; k++) {
-		const struct listed_q *q = k < d->gap ? &d->list[k] : &after[k];
-
-		stat_add(&b->q2c, tdelta(q->q_time, c));
-		if (q->d_time != NO_D)
-			stat_add(&b->d2c, tdelta(q->d_time, c));
-	}
-	/* Into the hole: it moves only when it is not next to them. */
-	if (d->gap < i)
-		list_move_gap(d, i);
-	else if (d->gap > j)
+	/* Into the hole, which moves next to them: they lie in one run,
+	 * just before it or just after. */
+	if (d->gap > j) {
 		list_move_gap(d, j);
+		run = d->list + i;
+	} else {
+		list_move_gap(d, i);
+		run = d->list + i + (d->clist - d->n);
+	}
+	for (k = 0; k < j - i; k++) {
+		deltas_add(&q2c, tdelta(run[k].q_time, c));
+		if (run[k].d_time != NO_D)
+			deltas_add(&d2c, tdelta(run[k].d_time, c));
+	}
+	stat_add_deltas(&b->q2c, &q2c);
+	stat_add_deltas(&b->d2c, &d2c);
 	d->gap = i;
 	d->n -= j - i;
 	/* An empty list is an empty tree. */
