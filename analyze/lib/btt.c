@@ -61,6 +61,10 @@ struct aged {
  */
 #define LIST_MAX 256      /* Qs listed at most */
 #define CHANGES_MAX 4096  /* changes recorded at most */
+/* A device's first lists record at most this many, twice as many after
+ * each list that ended empty, up to CHANGES_MAX: a device whose C was
+ * lost, so that its list never ends, replays a short record once. */
+#define CHANGES_FIRST 1024
 /* A device with fewer Qs in flight (a queue of one or two, as when each
  * request is one bio) keeps the tree: its walks see a node or two, which
  * costs less than the list and its record. */
@@ -102,7 +106,7 @@ struct bdev {
 	struct listed_q *list;
 	size_t clist, gap;
 	struct change *changes;
-	size_t nchanges, cchanges;
+	size_t nchanges, cchanges, changes_max;
 };
 
 /* Nodes come from blocks of this many, so that the Qs of one request,
@@ -168,6 +172,7 @@ struct bdev *add_dev(struct wc_btt *b, uint32_t device)
 	/* Not listed before its tree was once empty: a device whose C was
 	 * lost from the start would never end a list, only replay it. */
 	d->keep_tree = true;
+	d->changes_max = CHANGES_FIRST;
 	return d;
 }
 
@@ -901,7 +906,7 @@ int list_queue_any(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 	struct listed_q *q, *next;
 
 	/* Less than a sector, or past the last: a walk could miss it. */
-	if (e <= s || d->nchanges == CHANGES_MAX)
+	if (e <= s || d->nchanges == d->changes_max)
 		goto tree;
 	if ((g == 0 || d->list[g - 1].start < s) &&
 	    (g == n || s < d->list[g + (d->clist - n)].start)) {
@@ -1026,7 +1031,7 @@ int list_complete(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 	j = list_ends_after(d, i, e);
 	if (j == i)
 		return 0;
-	if (d->nchanges == CHANGES_MAX) {
+	if (d->nchanges == d->changes_max) {
 		if (list_to_tree(b, d) < 0)
 			return oom(b, err);
 		return tree_complete(b, d, ev, err);
@@ -1055,6 +1060,8 @@ int list_complete(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 		d->gap = 0;
 		d->nchanges = 0;
 		d->mode = TREE;
+		if (d->changes_max < CHANGES_MAX)
+			d->changes_max *= 2;
 	} else if (d->nchanges < d->cchanges || list_grow(d) == 0)
 		record(d, ENDED, s, ev->bytes >> 9);
 	else
