@@ -265,7 +265,8 @@ START_TEST(test_memory)
 
 	snprintf(dir, sizeof(dir), "%s", wc_check_tmpdir());
 	write_stream(dir, 0, 1, 100, 16, true);
-	snprintf(file, sizeof(file), "%s/sda.blktrace.0", dir);
+	ck_assert_int_lt(snprintf(file, sizeof(file), "%s/sda.blktrace.0", dir),
+			 (int)sizeof(file));
 	bytes = wc_check_slurp(file, &len);
 	ck_assert_ptr_nonnull(bytes);
 	limits(&lim, 1, true);

@@ -97,7 +97,10 @@ void wc_bundle_timeline_limit(struct wc_bundle *b, uint64_t slices)
 static int timeline_commit(struct wc_bundle *b, const char *dir, bool *done,
 			   struct wc_traceevent_stats *st, struct wc_err *err)
 {
-	char rel[WC_OUTDIR_NAME_MAX + 32];
+	/* The capture's folder (a safe name with a "-N" suffix when
+	 * taken), then the file's own name. */
+	char rel[sizeof(((struct wc_chart_capture *)0)->dir) +
+		 sizeof("/timeline.json.gz")];
 	FILE *f = b->tl_file;
 	int r;
 
