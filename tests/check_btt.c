@@ -640,6 +640,117 @@ START_TEST(test_list_and_tree_agree)
 }
 END_TEST
 
+/* Runs evs through a btt that lists (wc_btt_open()) and one that keeps
+ * its tree (wc_btt_open_tree()), asserts the same figures from both, and
+ * returns the tree's number of Q2C. */
+static uint64_t list_and_tree(const struct wc_event *evs, size_t n)
+{
+	struct wc_btt *list = NULL, *tree = NULL;
+	struct wc_err err;
+	uint64_t q2c;
+	size_t i;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_btt_open(&list, &err), 0);
+	ck_assert_int_eq(wc_btt_open_tree(&tree, &err), 0);
+	for (i = 0; i < n; i++) {
+		ck_assert_int_eq(wc_btt_add(list, &evs[i], &err), 0);
+		ck_assert_int_eq(wc_btt_add(tree, &evs[i], &err), 0);
+	}
+	ck_assert_mem_eq(wc_btt_q2c(list), wc_btt_q2c(tree),
+			 sizeof(struct wc_btt_stat));
+	ck_assert_mem_eq(wc_btt_d2c(list), wc_btt_d2c(tree),
+			 sizeof(struct wc_btt_stat));
+	ck_assert_uint_eq(wc_btt_kept(list), wc_btt_kept(tree));
+	q2c = wc_btt_q2c(tree)->n;
+	wc_btt_free(list);
+	wc_btt_free(tree);
+	return q2c;
+}
+
+/* A device listed: a Q and its C (a device is listed only once its tree
+ * was empty), then LIST_MIN (16) Qs of 8 sectors, 16 apart, all issued
+ * by one D; with bytes, one more Q at sector before the last of them,
+ * which the tree has when it would be listed.  Returns the number of
+ * events. */
+static size_t listed_16(struct wc_event *evs, uint64_t sector, uint32_t bytes)
+{
+	size_t n = 0, i;
+
+	evs[n++] = E(1, WC_TA_QUEUE, 0, 4096);
+	evs[n++] = E(2, WC_TA_COMPLETE, 0, 4096);
+	for (i = 0; i < 16; i++) {
+		if (i == 15 && bytes)
+			evs[n++] = E(24, WC_TA_QUEUE, sector, bytes);
+		evs[n++] = E(10 + i, WC_TA_QUEUE, 16 * i, 4096);
+	}
+	evs[n++] = E(40, WC_TA_ISSUE, 0, 256 * 512);
+	return n;
+}
+
+/* The Qs that make a device's Qs overlap, or not a sector long, must
+ * keep the tree, or bring it back from the list: btt's walk can miss a
+ * Q behind them that the list would end (a kept Q ending where the C
+ * does hides the Qs of its right subtree).  Each is tried after each
+ * listed Q X, so that in some of the trees the Q behind X is hidden
+ * (counted, to show the test reaches the cases where a list would be
+ * wrong), while listed and in the tree about to be listed:
+ *  - X queued again longer, over the next Q to its end, and a C over it;
+ *  - a Q of 256 bytes (no sector) where X ends, and a C over X; when
+ *    listed, also with the next Q ended first, so that it goes into the
+ *    list's hole;
+ *  - a Q whose end is past the last sector number (it wraps), and a C
+ *    over the last listed Q. */
+START_TEST(test_list_and_tree_agree_on_the_edges)
+{
+	struct wc_event evs[40];
+	unsigned hidden[7] = { 0 };
+	uint64_t x;
+	size_t n, k;
+
+	for (x = 0; x < 16; x++) {
+		if (x < 15) {
+			n = listed_16(evs, 0, 0);
+			evs[n++] = E(50, WC_TA_QUEUE, 16 * x, 12288);
+			evs[n++] = E(60, WC_TA_COMPLETE, 16 * x, 12288);
+			hidden[0] += list_and_tree(evs, n) < 3;
+
+			n = listed_16(evs, 16 * x, 12288);
+			evs[n++] = E(60, WC_TA_COMPLETE, 16 * x, 12288);
+			hidden[1] += list_and_tree(evs, n) < 3;
+		}
+
+		n = listed_16(evs, 0, 0);
+		evs[n++] = E(50, WC_TA_QUEUE, 16 * x + 8, 256);
+		evs[n++] = E(60, WC_TA_COMPLETE, 16 * x, 4096);
+		hidden[2] += list_and_tree(evs, n) < 3;
+
+		n = listed_16(evs, 16 * x + 8, 256);
+		evs[n++] = E(60, WC_TA_COMPLETE, 16 * x, 4096);
+		hidden[3] += list_and_tree(evs, n) < 3;
+
+		if (x < 15) {
+			n = listed_16(evs, 0, 0);
+			evs[n++] = E(45, WC_TA_COMPLETE, 16 * x + 16, 4096);
+			evs[n++] = E(50, WC_TA_QUEUE, 16 * x + 8, 256);
+			evs[n++] = E(60, WC_TA_COMPLETE, 16 * x, 4096);
+			hidden[4] += list_and_tree(evs, n) < 4;
+		}
+	}
+	n = listed_16(evs, 0, 0);
+	evs[n++] = E(50, WC_TA_QUEUE, UINT64_MAX - 3, 4096);
+	evs[n++] = E(60, WC_TA_COMPLETE, 16 * 15, 4096);
+	hidden[5] += list_and_tree(evs, n) < 3;
+
+	n = listed_16(evs, UINT64_MAX - 3, 4096);
+	evs[n++] = E(60, WC_TA_COMPLETE, 16 * 15, 4096);
+	hidden[6] += list_and_tree(evs, n) < 3;
+
+	for (k = 0; k < 7; k++)
+		ck_assert_msg(hidden[k] > 0, "case %zu never hides a Q", k);
+}
+END_TEST
+
 static Suite *btt_suite(void)
 {
 	Suite *s = suite_create("btt");
@@ -659,6 +770,7 @@ static Suite *btt_suite(void)
 	tcase_add_test(tc, test_hidden_behind_larger);
 	tcase_add_test(tc, test_batches_and_walk_order);
 	tcase_add_test(tc, test_list_and_tree_agree);
+	tcase_add_test(tc, test_list_and_tree_agree_on_the_edges);
 	suite_add_tcase(s, tc);
 	return s;
 }
