@@ -688,6 +688,43 @@ static size_t listed_16(struct wc_event *evs, uint64_t sector, uint32_t bytes)
 	return n;
 }
 
+
+/* A list full (256 Qs) whose Qs are then queued again (replaced) must
+ * not grow: the Qs that come next, each after the last, go to the tree,
+ * not into room the replacements made.  Figures as the tree's. */
+START_TEST(test_list_room_bounded)
+{
+	enum { LISTED = 256, REPLACED = 300, MORE = 100 };
+	struct wc_event *evs = calloc(2 + LISTED + REPLACED + MORE + 1,
+				      sizeof(*evs));
+	struct wc_btt *list = NULL;
+	struct wc_err err;
+	size_t n = 0, i;
+	uint64_t t = 10;
+
+	ck_assert_ptr_nonnull(evs);
+	/* A device is listed only once its tree was empty. */
+	evs[n++] = E(1, WC_TA_QUEUE, 0, 4096);
+	evs[n++] = E(2, WC_TA_COMPLETE, 0, 4096);
+	for (i = 0; i < LISTED; i++)
+		evs[n++] = E(t++, WC_TA_QUEUE, 16 * i, 4096);
+	for (i = 0; i < REPLACED; i++)
+		evs[n++] = E(t++, WC_TA_QUEUE, 16 * (i % LISTED), 4096);
+	for (i = 0; i < MORE; i++)
+		evs[n++] = E(t++, WC_TA_QUEUE, 16 * (LISTED + i), 4096);
+	evs[n++] = E(t++, WC_TA_COMPLETE, 0, 16u * (LISTED + MORE) * 512);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_btt_open(&list, &err), 0);
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(wc_btt_add(list, &evs[i], &err), 0);
+	ck_assert_uint_le(wc_btt_list_room(list), 256);
+	ck_assert_uint_gt(wc_btt_list_room(list), 0);
+	wc_btt_free(list);
+	ck_assert_uint_gt(list_and_tree(evs, n), LISTED);
+	free(evs);
+}
+END_TEST
+
 /* The Qs that make a device's Qs overlap, or not a sector long, must
  * keep the tree, or bring it back from the list: btt's walk can miss a
  * Q behind them that the list would end (a kept Q ending where the C
@@ -771,6 +808,7 @@ static Suite *btt_suite(void)
 	tcase_add_test(tc, test_batches_and_walk_order);
 	tcase_add_test(tc, test_list_and_tree_agree);
 	tcase_add_test(tc, test_list_and_tree_agree_on_the_edges);
+	tcase_add_test(tc, test_list_room_bounded);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -705,11 +705,14 @@ void list_move_gap(struct bdev *d, size_t i)
 	d->gap = i;
 }
 
-/* Room for one more listed Q and one more change (the caps tested
- * before). */
-static __attribute__((noinline, cold)) int list_grow(struct bdev *d)
+/* Room for one more change and, when a Q is to be added (q), one more
+ * listed Q (the caps tested before).  A change that adds no Q (a Q
+ * replaced, a C) must not grow the list: the hole's room is what lets
+ * the short path (list_queue()) add Qs, so a list grown past LIST_MAX
+ * would stay past it. */
+static __attribute__((noinline, cold)) int list_grow(struct bdev *d, bool q)
 {
-	if (d->n == d->clist) {
+	if (q && d->n == d->clist) {
 		size_t c = d->clist ? 2 * d->clist : 32;
 		struct listed_q *l = realloc(d->list, c * sizeof(*l));
 
@@ -918,7 +921,8 @@ int list_queue_any(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 		if (i < n && q->start == s) {
 			if (i + 1 < n && e > listed(d, i + 1)->start)
 				goto tree;
-			if (d->nchanges == d->cchanges && list_grow(d) < 0)
+			if (d->nchanges == d->cchanges &&
+			    list_grow(d, false) < 0)
 				return oom(b, err);
 			q->end = e;
 			q->q_time = ev->time;
@@ -932,7 +936,8 @@ int list_queue_any(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 	if ((i > 0 && listed(d, i - 1)->end > s) ||
 	    (i < n && e > listed(d, i)->start) || n == LIST_MAX)
 		goto tree;
-	if ((n == d->clist || d->nchanges == d->cchanges) && list_grow(d) < 0)
+	if ((n == d->clist || d->nchanges == d->cchanges) &&
+	    list_grow(d, true) < 0)
 		return oom(b, err);
 	list_move_gap(d, i);
 	next = &d->list[d->gap++];
@@ -1062,7 +1067,7 @@ int list_complete(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 		d->mode = TREE;
 		if (d->changes_max < CHANGES_MAX)
 			d->changes_max *= 2;
-	} else if (d->nchanges < d->cchanges || list_grow(d) == 0)
+	} else if (d->nchanges < d->cchanges || list_grow(d, false) == 0)
 		record(d, ENDED, s, ev->bytes >> 9);
 	else
 		return oom(b, err);
@@ -1182,6 +1187,16 @@ uint64_t wc_btt_kept(const struct wc_btt *b)
 	for (i = 0; i < wc_devtab_count(&b->devtab); i++)
 		n += b->devs[i].n;
 	return n;
+}
+
+size_t wc_btt_list_room(const struct wc_btt *b)
+{
+	size_t i, room = 0;
+
+	for (i = 0; i < wc_devtab_count(&b->devtab); i++)
+		if (b->devs[i].clist > room)
+			room = b->devs[i].clist;
+	return room;
 }
 
 double wc_btt_mean_s(const struct wc_btt_stat *s)

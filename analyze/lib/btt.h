@@ -118,6 +118,9 @@ uint64_t wc_btt_dropped(const struct wc_btt *b);
 uint64_t wc_btt_ignored(const struct wc_btt *b);
 /* Qs kept now, on every device: in flight, or never to complete. */
 uint64_t wc_btt_kept(const struct wc_btt *b);
+/* The most Qs any device's list has room for: 256 at most, whatever the
+ * trace (the bound behind the memory figure above). */
+size_t wc_btt_list_room(const struct wc_btt *b);
 /* Mean in seconds, 0 when n == 0. */
 double wc_btt_mean_s(const struct wc_btt_stat *s);
 void wc_btt_free(struct wc_btt *b);
