@@ -40,12 +40,12 @@
  * another from a walk, so the tree's shape cannot change a figure) and
  * number 16 to 256, they are a list in start order instead, with a
  * record of at most 4,096 changes from which the tree is made the moment
- * its shape matters: 74 KiB a device at most.  Qs whose C was lost stay there, as in btt; past
- * WC_BTT_MAX_KEPT on a device the oldest (by Q time) is forgotten, one
- * per new Q (counted by wc_btt_dropped()), so a trace that lost many
- * completions, or queued more than that many bios at once, can differ
- * from btt.  Freed Qs are reused, so after the first peak a trace runs
- * without malloc.
+ * its shape matters: 74 KiB a device at most (wc_btt_list_room()).  Qs
+ * whose C was lost stay there, as in btt; past WC_BTT_MAX_KEPT on a
+ * device the oldest (by Q time) is forgotten, one per new Q (counted by
+ * wc_btt_dropped()), so a trace that lost many completions, or queued
+ * more than that many bios at once, can differ from btt.  Freed Qs are
+ * reused, so after the first peak a trace runs without malloc.
  */
 #ifndef WC_BTT_H
 #define WC_BTT_H
