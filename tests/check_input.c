@@ -5,8 +5,6 @@
  * records, messages, sequence gaps, and the archive diagnostics.
  * Fixtures: tests/fixtures/reader/ext4 (recorded through tracefs).
  */
-#include <archive.h>
-#include <archive_entry.h>
 #include <check.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -20,6 +18,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "check_archive.h"
 #include "check_common.h"
 #include "encode.h"
 #include "input.h"
@@ -151,19 +150,6 @@ START_TEST(test_missing)
 }
 END_TEST
 
-static void add(struct archive *a, const char *name, const void *data, size_t n)
-{
-	struct archive_entry *e = archive_entry_new();
-
-	archive_entry_set_pathname(e, name);
-	archive_entry_set_size(e, (la_int64_t)n);
-	archive_entry_set_filetype(e, AE_IFREG);
-	archive_entry_set_perm(e, 0644);
-	ck_assert_int_eq(archive_write_header(a, e), ARCHIVE_OK);
-	if (n)
-		ck_assert_int_eq(archive_write_data(a, data, n), (la_ssize_t)n);
-	archive_entry_free(e);
-}
 
 static char apath[64];
 
@@ -212,14 +198,14 @@ START_TEST(test_capture_archive)
 
 	/* Traces first, conf last: the order in the archive does not matter. */
 	b = wc_check_slurp(FIX "/loop1.blktrace.1", &n);
-	add(a, "xfs-wc-on/trace/loop1.blktrace.1", b, n);
+	wc_check_archive_add(a, "xfs-wc-on/trace/loop1.blktrace.1", b, n);
 	free(b);
-	add(a, "xfs-wc-on/info/uname", "Linux\n", 6);
+	wc_check_archive_add(a, "xfs-wc-on/info/uname", "Linux\n", 6);
 	b = wc_check_slurp(FIX "/loop1.blktrace.0", &n);
-	add(a, "xfs-wc-on/trace/loop1.blktrace.0", b, n);
+	wc_check_archive_add(a, "xfs-wc-on/trace/loop1.blktrace.0", b, n);
 	free(b);
-	add(a, "xfs-wc-on/phases.tsv", phases, sizeof(phases) - 1);
-	add(a, "xfs-wc-on/capture.conf", conf, sizeof(conf) - 1);
+	wc_check_archive_add(a, "xfs-wc-on/phases.tsv", phases, sizeof(phases) - 1);
+	wc_check_archive_add(a, "xfs-wc-on/capture.conf", conf, sizeof(conf) - 1);
 	archive_end(a);
 
 	ck_assert_uint_eq(count(apath, &in), FIX_EVENTS);
@@ -257,8 +243,8 @@ START_TEST(test_archive_diagnostics)
 	unlink(apath);
 
 	a = archive_start();
-	add(a, "run/capture.conf", "name = x\n", 9);
-	add(a, "run/notes", "hello", 5);
+	wc_check_archive_add(a, "run/capture.conf", "name = x\n", 9);
+	wc_check_archive_add(a, "run/notes", "hello", 5);
 	archive_end(a);
 	wc_err_clear(&err);
 	ck_assert_int_eq(wc_input_open(&in, apath, &err), -1);
@@ -631,8 +617,8 @@ START_TEST(test_blkparse_names)
 	names_files(dir, &b0, &n0, &b1, &n1);
 	names_check(dir, NULL);
 	a = archive_start();
-	add(a, "c/trace/sda.blktrace.0", b0, n0);
-	add(a, "c/trace/sda.blktrace.1", b1, n1);
+	wc_check_archive_add(a, "c/trace/sda.blktrace.0", b0, n0);
+	wc_check_archive_add(a, "c/trace/sda.blktrace.1", b1, n1);
 	archive_end(a);
 	free(b0);
 	free(b1);
@@ -991,7 +977,7 @@ static void archive_of_streams(unsigned nmembers, unsigned nrec,
 		unsigned char *b = make_stream(k, nmembers, nrec, pdu_big, &n);
 
 		snprintf(name, sizeof(name), "run/trace/sda.blktrace.%u", k);
-		add(a, name, b, n);
+		wc_check_archive_add(a, name, b, n);
 		free(b);
 	}
 	archive_end(a);
@@ -1163,7 +1149,7 @@ START_TEST(test_members_ahead_cut)
 	a = archive_start();
 	for (k = 0; k < 3; k++) {
 		snprintf(name, sizeof(name), "run/trace/sda.blktrace.%u", k);
-		add(a, name, b[k], len[k]);
+		wc_check_archive_add(a, name, b[k], len[k]);
 		snprintf(file, sizeof(file), "%s/sda.blktrace.%u", dir, k);
 		fp = fopen(file, "wb");
 		ck_assert_uint_eq(fwrite(b[k], 1, len[k], fp), len[k]);
@@ -1310,7 +1296,7 @@ static void spec_archive(const struct spec_member *m, size_t n)
 		uint32_t x = 12345;
 
 		if (m[i].text) {
-			add(a, m[i].name, m[i].text, strlen(m[i].text));
+			wc_check_archive_add(a, m[i].name, m[i].text, strlen(m[i].text));
 			continue;
 		}
 		if (m[i].random) {
@@ -1320,12 +1306,12 @@ static void spec_archive(const struct spec_member *m, size_t n)
 				x = x * 1103515245u + 12345u;
 				b[j] = (unsigned char)(x >> 23);
 			}
-			add(a, m[i].name, b, m[i].random);
+			wc_check_archive_add(a, m[i].name, b, m[i].random);
 			free(b);
 			continue;
 		}
 		b = make_stream((unsigned)m[i].k, SPEC_STREAMS, m[i].nrec, 0, &len);
-		add(a, m[i].name, b, len);
+		wc_check_archive_add(a, m[i].name, b, len);
 		free(b);
 	}
 	archive_end(a);

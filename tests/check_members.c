@@ -6,14 +6,13 @@
  * the shortcut.  The shortcut itself is tested through the input
  * (check_input, test_spec_*), which is how it is used.
  */
-#include <archive.h>
-#include <archive_entry.h>
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "capture.h"
+#include "check_archive.h"
 #include "check_common.h"
 #include "encode.h"
 #include "members.h"
@@ -49,20 +48,6 @@ static unsigned char *records(unsigned k, unsigned n, unsigned nrec,
 	return buf;
 }
 
-static void add(struct archive *a, const char *name, const void *data,
-		size_t n)
-{
-	struct archive_entry *e = archive_entry_new();
-
-	archive_entry_set_pathname(e, name);
-	archive_entry_set_size(e, (la_int64_t)n);
-	archive_entry_set_filetype(e, AE_IFREG);
-	archive_entry_set_perm(e, 0644);
-	ck_assert_int_eq(archive_write_header(a, e), ARCHIVE_OK);
-	if (n)
-		ck_assert_int_eq(archive_write_data(a, data, n), (la_ssize_t)n);
-	archive_entry_free(e);
-}
 
 /* An archive at PATH (gzip'd when GZ) of NAMES[0..n): capture.conf for a
  * name ending so, else NREC[i] records of the next of the trace files. */
@@ -84,11 +69,11 @@ static void write_archive(const char *path, bool gz, const char *const *names,
 		unsigned char *b;
 
 		if (strstr(names[i], "capture.conf")) {
-			add(a, names[i], conf, sizeof(conf) - 1);
+			wc_check_archive_add(a, names[i], conf, sizeof(conf) - 1);
 			continue;
 		}
 		b = records(k++, ntrace, nrec[i], &len);
-		add(a, names[i], b, len);
+		wc_check_archive_add(a, names[i], b, len);
 		free(b);
 	}
 	archive_write_close(a);

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_archive.h"
 #include "check_common.h"
 #include "source.h"
 
@@ -176,19 +177,13 @@ END_TEST
 static void add_bytes(struct archive *a, const char *name, size_t n,
 		      unsigned char (*gen)(size_t))
 {
-	struct archive_entry *e = archive_entry_new();
-	unsigned char *b = malloc(n);
+	unsigned char *b = malloc(n ? n : 1);
 	size_t i;
 
+	ck_assert_ptr_nonnull(b);
 	for (i = 0; i < n; i++)
 		b[i] = gen(i);
-	archive_entry_set_pathname(e, name);
-	archive_entry_set_size(e, (la_int64_t)n);
-	archive_entry_set_filetype(e, AE_IFREG);
-	archive_entry_set_perm(e, 0644);
-	ck_assert_int_eq(archive_write_header(a, e), ARCHIVE_OK);
-	ck_assert_int_eq(archive_write_data(a, b, n), (la_ssize_t)n);
-	archive_entry_free(e);
+	wc_check_archive_add(a, name, b, n);
 	free(b);
 }
 
