@@ -71,12 +71,7 @@ static void write_cpu(const char *dir, unsigned cpu, unsigned nrec,
  */
 static void pull_names(const char *dir, bool scouts, bool in_memory)
 {
-	struct wc_input_limits lim = {
-		.max_open = WC_INPUT_MAX_OPEN,
-		.small_member = WC_INPUT_SMALL_MEMBER,
-		.mem_budget = WC_INPUT_MEM_BUDGET,
-		.aside_open = WC_INPUT_ASIDE_OPEN,
-	};
+	struct wc_input_limits lim = { 0 };
 	struct wc_recfilter *f = NULL;
 	struct wc_streams *st = NULL;
 	struct wc_blknames *bn = NULL;
@@ -86,6 +81,7 @@ static void pull_names(const char *dir, bool scouts, bool in_memory)
 	unsigned n;
 
 	wc_err_clear(&err);
+	wc_input_limits_default(&lim);
 	ck_assert_int_eq(wc_recfilter_open(&f), 0);
 	ck_assert_int_eq(wc_streams_new(&st, dir, &lim, f, &err), 0);
 	snprintf(file, sizeof(file), "%s/sda.blktrace.0", dir);
@@ -125,12 +121,7 @@ static void pull_names(const char *dir, bool scouts, bool in_memory)
  */
 static void pull_batch(const char *dir, bool scouts, bool in_memory)
 {
-	struct wc_input_limits lim = {
-		.max_open = WC_INPUT_MAX_OPEN,
-		.small_member = WC_INPUT_SMALL_MEMBER,
-		.mem_budget = WC_INPUT_MEM_BUDGET,
-		.aside_open = WC_INPUT_ASIDE_OPEN,
-	};
+	struct wc_input_limits lim = { 0 };
 	struct wc_recfilter *f = NULL;
 	struct wc_streams *st = NULL;
 	struct wc_blknames *bn = NULL;
@@ -140,6 +131,7 @@ static void pull_batch(const char *dir, bool scouts, bool in_memory)
 	unsigned n, named = 0;
 
 	wc_err_clear(&err);
+	wc_input_limits_default(&lim);
 	ck_assert_int_eq(wc_recfilter_open(&f), 0);
 	ck_assert_int_eq(wc_streams_new(&st, dir, &lim, f, &err), 0);
 	snprintf(file, sizeof(file), "%s/sda.blktrace.0", dir);

@@ -299,14 +299,7 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
 		return wc_err_oom(err, path, NULL);
 	if (lim)
 		in->lim = *lim;
-	if (!in->lim.max_open || in->lim.max_open > WC_INPUT_MAX_OPEN)
-		in->lim.max_open = WC_INPUT_MAX_OPEN;
-	if (!in->lim.small_member || in->lim.small_member > WC_INPUT_SMALL_MEMBER)
-		in->lim.small_member = WC_INPUT_SMALL_MEMBER;
-	if (!in->lim.mem_budget || in->lim.mem_budget > WC_INPUT_MEM_BUDGET)
-		in->lim.mem_budget = WC_INPUT_MEM_BUDGET;
-	if (!in->lim.aside_open || in->lim.aside_open > WC_INPUT_ASIDE_OPEN)
-		in->lim.aside_open = WC_INPUT_ASIDE_OPEN;
+	wc_input_limits_default(&in->lim);
 	in->path = strdup(path);
 	if (!in->path) {
 		wc_err_oom(err, path, NULL);

@@ -8,7 +8,7 @@
  *
  * What always holds: every bound is a compile-time constant; the struct
  * wc_input_limits a module is given has been defaulted by
- * wc_input_open_limits() (no field 0, none past its default).
+ * wc_input_limits_default() (no field 0, none past its default).
  */
 #ifndef WC_INPUTDEFS_H
 #define WC_INPUTDEFS_H
@@ -123,6 +123,20 @@ struct wc_input_limits {
 				   * copied aside past the first share the
 				   * handles, as those past the default do) */
 };
+/* Gives every field of LIM that is 0 or past its default the default:
+ * the limits as the input and its parts use them. */
+static inline void wc_input_limits_default(struct wc_input_limits *lim)
+{
+	if (!lim->max_open || lim->max_open > WC_INPUT_MAX_OPEN)
+		lim->max_open = WC_INPUT_MAX_OPEN;
+	if (!lim->small_member || lim->small_member > WC_INPUT_SMALL_MEMBER)
+		lim->small_member = WC_INPUT_SMALL_MEMBER;
+	if (!lim->mem_budget || lim->mem_budget > WC_INPUT_MEM_BUDGET)
+		lim->mem_budget = WC_INPUT_MEM_BUDGET;
+	if (!lim->aside_open || lim->aside_open > WC_INPUT_ASIDE_OPEN)
+		lim->aside_open = WC_INPUT_ASIDE_OPEN;
+}
+
 /* WC_INPUT_HANDLES for these limits (LIM already defaulted, as in the
  * input): max_open / 2, at least 1. */
 static inline size_t wc_input_handles(const struct wc_input_limits *lim)
