@@ -47,17 +47,21 @@ enum pos_kind { POS_NONE, POS_MEDIA, POS_DESTAGE };
 #define RUN_MIN 1024
 
 /* The union of every device's service slices: the time some traced
- * device was busy.  Its newest UNION_MAX disjoint intervals are kept,
- * sorted; slices come in completion order, so a new one overlaps only
- * the newest few (busy stretches merge into one), and an older interval
- * dropped when the ring is full can only be overlapped again by a slice
- * that began before it: that overlap is then counted twice.  The total
- * is exact for traces whose slices never reach back over UNION_MAX
- * stretches of idle time (docs/methodology.md, "Off the device"). */
+ * device was busy.  At least its newest UNION_MAX disjoint intervals are
+ * kept, sorted; slices come in completion order, so a new one overlaps
+ * only the newest few (busy stretches merge into one), and an older
+ * interval dropped can only be overlapped again by a slice that began
+ * before it: that overlap is then counted twice.  The total is exact for
+ * traces whose slices never reach back over UNION_MAX stretches of idle
+ * time (docs/methodology.md, "Off the device").  There is room for twice
+ * as many, and the oldest UNION_MAX go at once when it is full: a trace
+ * of short requests with idle time between them makes a new interval at
+ * every completion, and forgetting one at a time moved the whole array
+ * each time. */
 #define UNION_MAX 64
 
 struct busy_union {
-	uint64_t lo[UNION_MAX], hi[UNION_MAX];
+	uint64_t lo[2 * UNION_MAX], hi[2 * UNION_MAX];
 	size_t n;
 	uint64_t total;
 };
@@ -84,13 +88,12 @@ static void union_add(struct busy_union *u, uint64_t lo, uint64_t hi)
 			nhi = u->hi[j];
 	}
 	u->total += hi - lo - covered;
-	if (j == i && u->n == UNION_MAX) {
-		/* No room: forget the oldest. */
-		memmove(u->lo, u->lo + 1, (UNION_MAX - 1) * sizeof(u->lo[0]));
-		memmove(u->hi, u->hi + 1, (UNION_MAX - 1) * sizeof(u->hi[0]));
-		u->n--;
-		if (i > 0)
-			i--;
+	if (j == i && u->n == 2 * UNION_MAX) {
+		/* No room: forget the oldest half. */
+		memmove(u->lo, u->lo + UNION_MAX, UNION_MAX * sizeof(u->lo[0]));
+		memmove(u->hi, u->hi + UNION_MAX, UNION_MAX * sizeof(u->hi[0]));
+		u->n -= UNION_MAX;
+		i = i > UNION_MAX ? i - UNION_MAX : 0;
 		j = i;
 	}
 	/* Intervals [i, j) become one, [nlo, nhi], at i. */
