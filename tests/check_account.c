@@ -8,6 +8,7 @@
  * that tests each phase for each request, on hostile phase lists.
  */
 #include <check.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,6 +136,47 @@ START_TEST(test_partition_exact)
 		}
 	}
 	wc_account_free(ac);
+}
+END_TEST
+
+/*
+ * The union of every device's slices stays exact for a slice that
+ * reaches back over UNION_MAX (64) stretches of idle time, however many
+ * disjoint intervals came before it: N short slices on one device with
+ * idle time between, then one on another device that covers the newest
+ * 64 of them and the idle time between.  N runs over 130 values, so the
+ * union has dropped its oldest at every distance before the last slice.
+ */
+START_TEST(test_busy_union_reaches_back)
+{
+	const uint64_t reach = 64;
+	uint64_t n;
+
+	for (n = 900; n < 1030; n++) {
+		struct wc_account *ac = open_ac(0, NULL, 0);
+		uint64_t i, d2, c2, want = 0;
+		struct wc_request r;
+
+		for (i = 0; i < n; i++) {
+			r = mk(DEV1, i * 1000, i * 1000, i * 1000 + 100, i * 8,
+			       4096, W);
+			wc_account_add(ac, &r, WC_CAT_DATA_WRITE);
+			want += 100;
+		}
+		/* From inside the 64th newest slice to past the newest. */
+		d2 = (n - reach) * 1000 + 50;
+		c2 = (n - 1) * 1000 + 300;
+		r = mk(DEV2, d2, d2, c2, 0, 4096, W);
+		wc_account_add(ac, &r, WC_CAT_DATA_WRITE);
+		/* Its slice adds what the 64 slices it covers do not: the
+		 * idle time between them and 200 after the last. */
+		want += (reach - 1) * 900 + 200;
+		wc_account_finish(ac, 0, n * 1000);
+		ck_assert_msg(wc_account_busy_any(ac) == want,
+			      "%" PRIu64 " slices: busy %" PRIu64 ", want %" PRIu64,
+			      n, wc_account_busy_any(ac), want);
+		wc_account_free(ac);
+	}
 }
 END_TEST
 
@@ -1093,6 +1135,7 @@ static Suite *account_suite(void)
 
 	tcase_add_test(tc, test_partition_exact);
 	tcase_add_test(tc, test_processes_many_pids);
+	tcase_add_test(tc, test_busy_union_reaches_back);
 	tcase_add_test(tc, test_completion_driven_slices);
 	tcase_add_test(tc, test_positioning_given_rate);
 	tcase_add_test(tc, test_write_cache_positioning);
