@@ -655,11 +655,29 @@ static int run_loop(struct recorder *r, pid_t child, int *child_status,
 	}
 }
 
+/* The signals wcrecord stops on (and SIGCHLD, its command's end). */
+static void stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGCHLD);
+}
+
 static pid_t command_start(char **argv, struct wc_err *err)
 {
-	pid_t pid = fork();
+	sigset_t stops, old;
+	pid_t pid;
 
+	/* Held from the fork until the command's handlers are its own
+	 * again: a signal forwarded at once (run_loop()) must end the
+	 * command, not run wcrecord's handler in the child. */
+	stop_signals(&stops);
+	sigprocmask(SIG_BLOCK, &stops, &old);
+	pid = fork();
 	if (pid < 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		wc_err_set(err, WC_ERR_SYSTEM, argv[0], NULL, WC_NO_OFFSET,
 			   "fork: %s", strerror(errno));
 		return -1;
@@ -669,10 +687,12 @@ static pid_t command_start(char **argv, struct wc_err *err)
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
 		signal(SIGCHLD, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		execvp(argv[0], argv);
 		fprintf(stderr, "%s: %s: %s\n", PROG, argv[0], strerror(errno));
 		_exit(127);
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return pid;
 }
 
@@ -738,6 +758,7 @@ int main(int argc, char **argv)
 	unsigned long buffer_kb = 65536;
 	double seconds = 0;
 	struct sigaction sa;
+	sigset_t stops;
 	struct wc_err err;
 	const char *undo = NULL, *restore = NULL;
 	int status = 0, rc = WC_EXIT_OK, c, i;
@@ -831,6 +852,10 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGCHLD, &sa, NULL);
+	/* A recorder that inherited these blocked could not be stopped,
+	 * and one pending would never arrive. */
+	stop_signals(&stops);
+	sigprocmask(SIG_UNBLOCK, &stops, NULL);
 
 	r->undo = wc_undo_open(undo, "/sys/", &err);
 	if (!r->undo) {
@@ -867,7 +892,9 @@ int main(int argc, char **argv)
 		if (child < 0)
 			goto fail_tracing;
 	}
-	if (!got_signal && run_loop(r, child, &status, seconds, &err) < 0)
+	/* Even when a signal came already: a command started must get it,
+	 * and its end is waited for. */
+	if (run_loop(r, child, &status, seconds, &err) < 0)
 		goto fail_tracing;
 	if (devices_stop(r, &err) < 0 || pipes_drain(r, &err) < 0)
 		goto fail_tracing;

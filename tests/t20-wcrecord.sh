@@ -103,6 +103,19 @@ BG_PID=""
 [[ $rc -eq 130 ]] || fail "SIGINT during a command: exit $rc, expected 130"
 [[ $(state) == "$before" ]] || fail "tracefs not restored after SIGINT"
 
+# 3b. A SIGINT that comes before the command starts (here: pending when
+# wcrecord starts, from a parent that blocked it) still interrupts the
+# command, which is not left running: exit 130, and quickly.
+start=$("$WCRECORD" --now)
+rc=0
+perl -MPOSIX -e 'sigprocmask(SIG_BLOCK, POSIX::SigSet->new(SIGINT));
+	kill "INT", $$; exec @ARGV or exit 127' -- \
+	"$WCRECORD" -d "$dev" -o "$TMP/t3b" -- sleep 6 2>"$TMP/t3b.err" || rc=$?
+took=$(($("$WCRECORD" --now) - start))
+[[ $rc -eq 130 ]] || fail "SIGINT before the command: exit $rc, expected 130: $(cat "$TMP/t3b.err")"
+[[ $took -lt 5000000000 ]] || fail "SIGINT before the command: the command ran on ($took ns)"
+[[ $(state) == "$before" ]] || fail "tracefs not restored after an early SIGINT"
+
 # 4. -w: stops by itself.
 start=$("$WCRECORD" --now)
 "$WCRECORD" -d "$dev" -o "$TMP/t5" -w 0.5 2>"$TMP/t5.err" || fail "-w 0.5 failed: $(cat "$TMP/t5.err")"
