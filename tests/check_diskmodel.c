@@ -825,6 +825,112 @@ START_TEST(param_files)
 }
 END_TEST
 
+
+/* A parameter file is the user's or an installed disk's, never a
+ * device, a FIFO or a stream without end: each fails at once, and a NUL
+ * inside a line is an error, not a cut. */
+START_TEST(param_files_hostile)
+{
+	struct wc_disk_params p;
+	struct wc_err err;
+	const char *fifo = wc_check_path("fifo");
+	const char *nul = wc_check_path("nul");
+	FILE *fp;
+
+	wc_disk_params_init(&p);
+	wc_err_clear(&err);
+	ck_assert_int_lt(wc_disk_params_load(&p, "/dev/zero", &err), 0);
+	ck_assert_msg(strstr(err.msg, "not a regular file"), "%s", err.msg);
+
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	wc_err_clear(&err);
+	ck_assert_int_lt(wc_disk_params_load(&p, fifo, &err), 0);
+	ck_assert_msg(strstr(err.msg, "not a regular file"), "%s", err.msg);
+
+	/* "rpm = 5400\0...": the rest of the line was dropped silently */
+	fp = fopen(nul, "w");
+	ck_assert_ptr_nonnull(fp);
+	fwrite("model = ssd\nrpm = 5400\0 garbage\n", 1, 33, fp);
+	fclose(fp);
+	wc_err_clear(&err);
+	ck_assert_int_lt(wc_disk_params_load(&p, nul, &err), 0);
+	ck_assert_msg(strstr(err.msg, "NUL"), "%s", err.msg);
+	ck_assert_uint_eq(err.offset, 22);
+
+	/* a stream of NULs (the reader used to take them as empty lines,
+	 * for ever) */
+	fp = fopen("/dev/zero", "r");
+	ck_assert_ptr_nonnull(fp);
+	wc_err_clear(&err);
+	ck_assert_int_lt(wc_disk_params_read(&p, fp, "/dev/zero", &err), 0);
+	fclose(fp);
+	/* nor one of blank lines without end */
+	fp = fopen(nul, "w");
+	for (int i = 0; i < 70000; i++)
+		fputc('\n', fp);
+	fclose(fp);
+	wc_err_clear(&err);
+	ck_assert_int_lt(wc_disk_params_load(&p, nul, &err), 0);
+	ck_assert_msg(strstr(err.msg, "larger than"), "%s", err.msg);
+	unlink(nul);
+}
+END_TEST
+
+/* A disk's name from a capture is looked up, never opened as a path. */
+START_TEST(disk_names)
+{
+	static const char *const bad[] = {
+		"", "/etc/passwd", "../disks/ssd", "a/b", ".hidden", "-x", "..",
+		"ssd..", "a\x1b[2Jb", "ssd\n", "a b",
+		"0123456789012345678901234567890123456789012345678901234567890123x",
+	};
+	struct wc_disk_params p;
+	struct wc_err err;
+	const char *dirs[3] = { NULL, wc_check_path("none"), wc_check_path("d") };
+	char path[512];
+	FILE *fp;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		wc_err_clear(&err);
+		ck_assert_msg(wc_disk_name_check(bad[i], &err) < 0, "%s", bad[i]);
+		ck_assert_int_eq(err.kind, WC_ERR_INPUT);
+	}
+	ck_assert_int_eq(wc_disk_name_check("hdd7200", NULL), 0);
+	ck_assert_int_eq(wc_disk_name_check("ssd-plp_2.0+x", NULL), 0);
+
+	ck_assert_int_eq(mkdir(dirs[2], 0700), 0);
+	snprintf(path, sizeof(path), "%s/fast", dirs[2]);
+	fp = fopen(path, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs("model = ssd\n", fp);
+	fclose(fp);
+	wc_disk_params_init(&p);
+	wc_err_clear(&err);
+	ck_assert_msg(wc_disk_params_find(&p, "fast", dirs, 3, &err) == 0, "%s",
+		      err.msg);
+	ck_assert_int_eq(p.model, WC_DISK_SSD);
+	/* a path is refused before any folder is looked in */
+	wc_err_clear(&err);
+	ck_assert_int_lt(wc_disk_params_find(&p, path, dirs, 3, &err), 0);
+	ck_assert_msg(strstr(err.msg, "never opened as a path"), "%s", err.msg);
+	wc_err_clear(&err);
+	ck_assert_int_lt(wc_disk_params_find(&p, "slow", dirs, 3, &err), 0);
+	ck_assert_int_eq(err.kind, WC_ERR_USAGE);
+	/* an installed disk that is a link, or a FIFO, is not read */
+	snprintf(path, sizeof(path), "%s/link", dirs[2]);
+	ck_assert_int_eq(symlink("/etc/passwd", path), 0);
+	wc_err_clear(&err);
+	ck_assert_int_lt(wc_disk_params_find(&p, "link", dirs, 3, &err), 0);
+	ck_assert_msg(strstr(err.msg, "symbolic link"), "%s", err.msg);
+	snprintf(path, sizeof(path), "%s/fifo", dirs[2]);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	wc_err_clear(&err);
+	ck_assert_int_lt(wc_disk_params_find(&p, "fifo", dirs, 3, &err), 0);
+	ck_assert_msg(strstr(err.msg, "not a regular file"), "%s", err.msg);
+}
+END_TEST
+
 static Suite *diskmodel_suite(void)
 {
 	Suite *s = suite_create("diskmodel");
@@ -848,6 +954,12 @@ static Suite *diskmodel_suite(void)
 	tcase_add_test(tc, queue_drains_around_flush);
 	tcase_add_test(tc, destage_accounting);
 	tcase_add_test(tc, param_files);
+	suite_add_tcase(s, tc);
+	/* each case fails at once, or not at all */
+	tc = tcase_create("hostile");
+	tcase_set_timeout(tc, 10);
+	tcase_add_test(tc, param_files_hostile);
+	tcase_add_test(tc, disk_names);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,12 +1,16 @@
 /*
  * diskmodel.c - see diskmodel.h.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "diskmodel.h"
 
@@ -244,19 +248,137 @@ static char *trim(char *s)
 	return s;
 }
 
-int wc_disk_params_load(struct wc_disk_params *p, const char *path,
-			struct wc_err *err)
+/* Opens PATH for reading without waiting (a FIFO would wait for a writer
+ * for ever) and takes only a regular file no longer than a parameter file
+ * can be (a device such as /dev/zero never ends); OFLAGS may add
+ * O_NOFOLLOW.  The stream, or NULL with err filled. */
+static FILE *params_open(const char *path, int oflags, struct wc_err *err)
+{
+	struct stat st;
+	FILE *fp;
+	int fd, e;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+		  (oflags & O_NOFOLLOW));
+	if (fd < 0) {
+		e = errno;
+		if (e == ELOOP && (oflags & O_NOFOLLOW))
+			wc_err_set(err, WC_ERR_INPUT, path, NULL, WC_NO_OFFSET,
+				   "a symbolic link: not followed");
+		else
+			wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
+				   "%s", strerror(e));
+		errno = e;
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0) {
+		wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET, "%s",
+			   strerror(errno));
+		goto close_fd;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		wc_err_set(err, WC_ERR_INPUT, path, NULL, WC_NO_OFFSET,
+			   "not a regular file");
+		goto close_fd;
+	}
+	if (st.st_size > (off_t)WC_DISK_PARAMS_MAX_BYTES) {
+		wc_err_set(err, WC_ERR_INPUT, path, NULL, WC_NO_OFFSET,
+			   "larger than %u bytes: no disk's parameters",
+			   WC_DISK_PARAMS_MAX_BYTES);
+		goto close_fd;
+	}
+	fp = fdopen(fd, "r");
+	if (!fp) {
+		wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET, "%s",
+			   strerror(errno));
+		goto close_fd;
+	}
+	return fp;
+close_fd:
+	close(fd);
+	errno = 0;
+	return NULL;
+}
+
+static int params_load(struct wc_disk_params *p, const char *path,
+		       int oflags, struct wc_err *err)
 {
 	FILE *fp;
 	int rc;
 
-	fp = fopen(path, "r");
+	fp = params_open(path, oflags, err);
 	if (!fp)
-		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
-				  "%s", strerror(errno));
+		return -1;
 	rc = wc_disk_params_read(p, fp, path, err);
 	fclose(fp);
 	return rc;
+}
+
+int wc_disk_params_load(struct wc_disk_params *p, const char *path,
+			struct wc_err *err)
+{
+	return params_load(p, path, 0, err);
+}
+
+int wc_disk_name_check(const char *name, struct wc_err *err)
+{
+	size_t n = strlen(name), i;
+
+	if (n == 0 || n > WC_DISK_NAME_MAX)
+		return wc_err_set(err, WC_ERR_INPUT, NULL, NULL, WC_NO_OFFSET,
+				  "disk name '%.64s': %s%u bytes", name,
+				  n ? "longer than " : "empty, not 1 to ",
+				  WC_DISK_NAME_MAX);
+	if (name[0] == '.' || name[0] == '-' || strstr(name, ".."))
+		goto bad;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)name[i]) &&
+		    !strchr("._+-", name[i]))
+			goto bad;
+	return 0;
+bad:
+	return wc_err_set(err, WC_ERR_INPUT, NULL, NULL, WC_NO_OFFSET,
+			  "disk name '%.64s': not a name (letters, digits, "
+			  "'.', '_', '+', '-', not first '.' or '-'): refused, "
+			  "never opened as a path", name);
+}
+
+int wc_disk_params_find(struct wc_disk_params *p, const char *name,
+			const char *const *dirs, size_t ndirs,
+			struct wc_err *err)
+{
+	struct wc_err e2;
+	char path[4096];
+	size_t i;
+
+	if (wc_disk_name_check(name, err) < 0)
+		return -1;
+	for (i = 0; i < ndirs; i++) {
+		FILE *fp;
+		int rc;
+
+		if (!dirs[i] || !*dirs[i])
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dirs[i],
+				     name) >= sizeof(path))
+			continue;
+		/* the installed disks are plain files: a link there is
+		 * followed by no one */
+		wc_err_clear(&e2);
+		fp = params_open(path, O_NOFOLLOW, &e2);
+		if (!fp && errno == ENOENT)
+			continue;
+		if (!fp) {
+			if (err && err->kind == WC_ERR_NONE)
+				*err = e2;
+			return -1;
+		}
+		rc = wc_disk_params_read(p, fp, path, err);
+		fclose(fp);
+		return rc;
+	}
+	return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+			  "no model disk '%s'", name);
 }
 
 int wc_disk_params_read(struct wc_disk_params *p, FILE *fp, const char *path,
@@ -264,15 +386,43 @@ int wc_disk_params_read(struct wc_disk_params *p, FILE *fp, const char *path,
 {
 	char line[LINE_MAX_LEN], *k, *v, *eq, *hash;
 	uint64_t off = 0, len;
-	int rc = -1;
+	bool end = false;
+	int rc = -1, c;
 
-	while (fgets(line, sizeof(line), fp)) {
-		len = strlen(line);
-		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
-			wc_err_set(err, WC_ERR_INPUT, path, NULL, off,
-				   "line longer than %d bytes", LINE_MAX_LEN - 2);
-			goto out;
+	/* Byte by byte, not fgets(): a NUL would cut the line silently (and
+	 * a stream of them would read for ever as empty lines). */
+	while (!end) {
+		len = 0;
+		for (;;) {
+			c = getc(fp);
+			if (c == EOF) {
+				end = true;
+				break;
+			}
+			if (off + len >= WC_DISK_PARAMS_MAX_BYTES) {
+				wc_err_set(err, WC_ERR_INPUT, path, NULL,
+					   off + len, "longer than %u bytes: "
+					   "no disk's parameters",
+					   WC_DISK_PARAMS_MAX_BYTES);
+				goto out;
+			}
+			if (c == '\0') {
+				wc_err_set(err, WC_ERR_INPUT, path, NULL,
+					   off + len, "a NUL byte in a "
+					   "parameter line");
+				goto out;
+			}
+			if (c == '\n')
+				break;
+			if (len == sizeof(line) - 2) {
+				wc_err_set(err, WC_ERR_INPUT, path, NULL, off,
+					   "line longer than %d bytes",
+					   LINE_MAX_LEN - 2);
+				goto out;
+			}
+			line[len++] = (char)c;
 		}
+		line[len] = '\0';
 		hash = strchr(line, '#');
 		if (hash)
 			*hash = '\0';
@@ -298,7 +448,7 @@ int wc_disk_params_read(struct wc_disk_params *p, FILE *fp, const char *path,
 				goto out;
 			}
 		}
-		off += len;
+		off += len + !end;
 	}
 	if (ferror(fp)) {
 		wc_err_set(err, WC_ERR_SYSTEM, path, NULL, off, "read error");

@@ -165,6 +165,7 @@
 #define WC_DISKMODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -174,6 +175,9 @@
 #define WC_DISK_MAX_PENDING 1024
 #define WC_DISK_MAX_QUEUE 256
 #define WC_DISK_MAX_DESTAGE_WINDOW 256
+/* A parameter file is a few dozen lines: past this it is none. */
+#define WC_DISK_PARAMS_MAX_BYTES (64u * 1024)
+#define WC_DISK_NAME_MAX 64u
 
 enum wc_disk_kind { WC_DISK_HDD, WC_DISK_SSD };
 
@@ -260,13 +264,37 @@ int wc_disk_param_set(struct wc_disk_params *p, const char *key,
 		      const char *value, struct wc_err *err);
 
 /* Reads "key = value" lines ('#' comments, blank lines) from path and sets
- * each; a line that is too long, has no '=' or sets a bad value fails with
- * its byte offset (WC_ERR_INPUT). */
+ * each; a line that is too long, holds a NUL byte, has no '=' or sets a
+ * bad value fails with its byte offset (WC_ERR_INPUT).  PATH is the
+ * user's own (wcdisk --disk, a what-if's disk=PATH): a link is followed,
+ * but only a regular file of at most WC_DISK_PARAMS_MAX_BYTES is read,
+ * opened without blocking (a FIFO, /dev/zero or a terminal fails at once,
+ * never waits or reads for ever). */
 int wc_disk_params_load(struct wc_disk_params *p, const char *path,
 			struct wc_err *err);
 
-/* The same from an open stream; path names it in messages. */
+/* The same from an open stream; path names it in messages.  At most
+ * WC_DISK_PARAMS_MAX_BYTES are read (past them it fails): a stream that
+ * never ends is refused, never read for ever. */
 int wc_disk_params_read(struct wc_disk_params *p, FILE *fp, const char *path,
+			struct wc_err *err);
+
+/*
+ * A disk's name, as a capture gives it (capture.conf disk_model): 1 to
+ * WC_DISK_NAME_MAX bytes of letters, digits, '.', '_', '+' and '-', not
+ * starting with '.' or '-', holding no "..".  A name is looked up among
+ * the installed disks, never opened as a path: a capture is a stranger's.
+ * 0, or -1 (WC_ERR_INPUT, the name in the message cut to 64 bytes).
+ */
+int wc_disk_name_check(const char *name, struct wc_err *err);
+
+/* Loads the disk NAME (checked as above) from the first of
+ * dirs[0..ndirs) that holds a file of that name (NULL or "" dirs are
+ * skipped), read as wc_disk_params_load() reads, except that a link is
+ * not followed (the installed disks are plain files).  -1 with
+ * WC_ERR_USAGE "no model disk 'NAME'" when no folder holds it. */
+int wc_disk_params_find(struct wc_disk_params *p, const char *name,
+			const char *const *dirs, size_t ndirs,
 			struct wc_err *err);
 
 /* Writes every parameter as a "key = value" line, loadable again. */

@@ -129,33 +129,39 @@ bad_onoff:
 
 /* ---- disks ------------------------------------------------------------- */
 
-/* Loads the disk NAME (a path when it holds a '/'). */
-static int disk_load(struct wc_disk_params *p, const char *name,
+/* Loads the disk NAME from the installed disks.  USER: NAME is the
+ * user's own (a what-if's disk=), and a path when it holds a '/'; a
+ * capture's disk_model is a stranger's, always a name
+ * (wc_disk_name_check()), never opened as a path. */
+static int disk_load(struct wc_disk_params *p, const char *name, bool user,
 		     struct wc_err *err)
 {
-	const char *env = getenv("WCANALYZE_DISKS");
-	const char *dirs[3] = { env, WC_DATADIR "/disks", "capture/disks" };
-	char path[1024];
-	size_t i;
+	const char *dirs[3] = { getenv("WCANALYZE_DISKS"), WC_DATADIR "/disks",
+				"capture/disks" };
+	struct wc_err e2;
 
 	wc_disk_params_init(p);
-	if (strchr(name, '/'))
+	if (user && strchr(name, '/'))
 		return wc_disk_params_load(p, name, err);
-	if (!*name || name[0] == '.')
-		goto none;
-	for (i = 0; i < 3; i++) {
-		if (!dirs[i] || !*dirs[i])
-			continue;
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dirs[i], name) >=
-		    sizeof(path))
-			continue;
-		if (access(path, R_OK) == 0)
-			return wc_disk_params_load(p, path, err);
+	wc_err_clear(&e2);
+	if (wc_disk_name_check(name, &e2) < 0) {
+		/* the user's own word is a usage error */
+		if (err && err->kind == WC_ERR_NONE) {
+			*err = e2;
+			err->kind = user ? WC_ERR_USAGE : WC_ERR_INPUT;
+		}
+		return -1;
 	}
-none:
-	return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
-			  "no model disk '%.64s' ($WCANALYZE_DISKS, %s/disks, "
-			  "capture/disks)", name, WC_DATADIR);
+	if (wc_disk_params_find(p, name, dirs, 3, NULL) == 0)
+		return 0;
+	/* again for the message: a file that is there and wrong says why */
+	wc_disk_params_init(p);
+	if (wc_disk_params_find(p, name, dirs, 3, err) < 0 &&
+	    err && err->kind == WC_ERR_USAGE)
+		snprintf(err->msg, sizeof(err->msg), "no model disk '%.64s' "
+			 "($WCANALYZE_DISKS, %s/disks, capture/disks)", name,
+			 WC_DATADIR);
+	return -1;
 }
 
 /* The parameters wcdisk served the capture with (info/disk.conf, as
@@ -453,6 +459,7 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 	const struct wc_figures *mf;
 	struct scenario sc;
 	struct wc_whatif *w;
+	struct wc_err derr;
 	const char *rec_disk;
 	uint64_t cap;
 	int rec_cache, rec_barrier, r;
@@ -489,6 +496,7 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 	sc.rc.device = rm->main_device;
 	wc_analysis_classifier(w->a[0], &sc.rc.cl);
 	rec_disk = rm->disk_model[0] ? rm->disk_model : "hdd7200";
+	wc_err_clear(&derr);
 	{
 		char text[DISK_CONF_MAX];
 		size_t len = read_member(path, "info/disk.conf", text,
@@ -502,11 +510,11 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 	}
 	if (from_conf) {
 		/* as wcdisk served it */
-	} else if (disk_load(&sc.rc.disk, rec_disk, NULL) < 0) {
-		note(w, "the capture's disk '%.64s' is no model disk: replayed "
-		     "as recorded on hdd7200", rec_disk);
+	} else if (disk_load(&sc.rc.disk, rec_disk, false, &derr) < 0) {
+		note(w, "the capture's disk '%.64s' is no model disk (%s): "
+		     "replayed as recorded on hdd7200", rec_disk, derr.msg);
 		rec_disk = "hdd7200";
-		if (disk_load(&sc.rc.disk, rec_disk, err) < 0)
+		if (disk_load(&sc.rc.disk, rec_disk, false, err) < 0)
 			goto fail;
 	} else if (!rm->disk_model[0]) {
 		note(w, "the capture names no model disk: replayed as recorded "
@@ -543,7 +551,7 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 		int cache, barrier;
 		char what[300];
 
-		if (s->disk[0] && disk_load(&x.rc.disk, disk, err) < 0)
+		if (s->disk[0] && disk_load(&x.rc.disk, disk, true, err) < 0)
 			goto fail;
 		cache = s->cache >= 0 ? s->cache : rec_cache;
 		barrier = s->barrier >= 0 ? s->barrier : rec_barrier;

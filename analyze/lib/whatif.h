@@ -19,7 +19,8 @@
  *
  * A SPEC is KEY=VALUE items separated by commas:
  *   disk=NAME      a model disk: a file of capture/disks (hdd7200, ssd,
- *                  ssd-plp) or a path holding a '/';
+ *                  ssd-plp) or, the user's own, a path holding a '/'
+ *                  (a regular file only, wc_disk_params_load());
  *   cache=on|off   the write cache (the model's write_cache);
  *   barrier=on|off barriers: off drops the flushes and FUA, and the waits
  *                  they caused;
@@ -28,7 +29,9 @@
  *                  applied after disk= in the order given.
  * What the spec does not say is as recorded: the capture's model disk
  * (capture.conf disk_model; hdd7200 for a capture without one), its write
- * cache and barriers.
+ * cache and barriers.  A capture's disk_model is a stranger's: a name
+ * (wc_disk_name_check()) looked up among the disk files, never a path;
+ * one that is no name is refused with a note and hdd7200 used.
  *
  * Disk files are looked for in $WCANALYZE_DISKS, WC_DATADIR/disks (where
  * "make install" puts them), then capture/disks under the current folder.

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t61-what-if-hostile.sh - what a stranger's capture can make --what-if
+# do, and what a user's own disk file can: a capture's disk_model is a
+# name looked up among the installed disks, never a path opened (not
+# /etc/passwd, /dev/zero or a FIFO); a user's disk=PATH or wcdisk --disk
+# PATH is read only when it is a regular file, and fails at once when not.
+# Each case runs under a timeout: before the fix the FIFO and /dev/zero
+# never ended.
+# shellcheck source=tests/lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+
+export WCANALYZE_DISKS=$TOP/capture/disks
+cd "$TMP"
+mkfifo fifo
+
+# A capture folder: the reader's ext4 fixture with a capture.conf.
+capture() {
+	rm -rf cap
+	mkdir cap
+	cp "$TOP"/tests/fixtures/reader/ext4/loop1.blktrace.* cap/
+	printf 'format_version = 1\nname = hostile\n%s\n' "$1" >cap/capture.conf
+}
+
+# A capture's disk_model: refused with a note, replayed on hdd7200.
+for model in "$TMP/fifo" /dev/zero /etc/passwd ../capture/disks/ssd \
+	.hidden -ssd "$(printf 'a\033[2Jb')"; do
+	capture "disk_model = $model"
+	rc=0
+	timeout 60 "$WCANALYZE" --what-if cache=off cap >out.txt 2>err.txt || rc=$?
+	[[ $rc -eq 0 ]] || fail "disk_model '$model': exit $rc: $(cat err.txt)"
+	grep -q "never opened as a path.*replayed as recorded on hdd7200" err.txt ||
+		fail "disk_model '$model': no word of the refusal: $(cat err.txt)"
+	LC_ALL=C grep -q $'\033' err.txt && fail "disk_model '$model': an escape reached the terminal"
+	grep -q 'hostile replayed as recorded' out.txt || fail "disk_model '$model': no replay"
+done
+# A name is still looked up.
+capture "disk_model = ssd"
+"$WCANALYZE" --what-if cache=off cap >out.txt 2>err.txt || fail "disk_model ssd: $(cat err.txt)"
+grep -q "no model disk" err.txt && fail "disk_model ssd was not found: $(cat err.txt)"
+
+# The user's own path: only a regular file, at once.
+for f in /dev/zero "$TMP/fifo"; do
+	rc=0
+	timeout 60 "$WCANALYZE" --what-if "disk=$f" cap >out.txt 2>err.txt || rc=$?
+	[[ $rc -eq 2 ]] || fail "disk=$f: exit $rc, expected 2: $(cat err.txt)"
+	grep -q 'not a regular file' err.txt || fail "disk=$f: $(cat err.txt)"
+done
+printf 'model = ssd\nrpm = 5400\0 x\n' >nul
+expect_exit 2 timeout 60 "$WCANALYZE" --what-if disk="$TMP/nul" cap
+if [[ -x $BUILD/wcdisk ]]; then
+	for f in /dev/zero "$TMP/fifo" "$TMP/nul"; do
+		rc=0
+		timeout 60 "$BUILD/wcdisk" --disk "$f" --print-params >out.txt 2>err.txt || rc=$?
+		[[ $rc -ne 0 && $rc -ne 124 ]] || fail "wcdisk --disk $f --print-params: exit $rc"
+	done
+fi
+exit 0
