@@ -55,4 +55,36 @@ if [[ -x $BUILD/wcdisk ]]; then
 		[[ $rc -ne 0 && $rc -ne 124 ]] || fail "wcdisk --disk $f --print-params: exit $rc"
 	done
 fi
+# info/disk.conf is read as capture.conf is: no FIFO waited on, no link
+# followed (neither the file nor its folder), in a folder or an archive.
+capture "disk_model = hdd7200"
+mkdir cap/info
+mkfifo cap/info/disk.conf
+rc=0
+timeout 60 "$WCANALYZE" --what-if cache=off cap >out.txt 2>err.txt || rc=$?
+[[ $rc -eq 2 ]] || fail "info/disk.conf a FIFO: exit $rc, expected 2: $(cat err.txt)"
+grep -q 'info/disk.conf: not a regular file' err.txt || fail "FIFO: $(cat err.txt)"
+rm cap/info/disk.conf
+ln -s "$TOP/capture/disks/ssd" cap/info/disk.conf
+expect_exit 2 "$WCANALYZE" --what-if cache=off cap 2>err.txt
+grep -q 'disk.conf: a symbolic link: not followed' err.txt ||
+	fail "info/disk.conf a link was followed: $(cat err.txt)"
+tar cf linked.tar cap
+expect_exit 2 "$WCANALYZE" --what-if cache=off linked.tar 2>err.txt
+grep -q 'cap/info/disk.conf: not a regular file' err.txt ||
+	fail "info/disk.conf a link in an archive was taken: $(cat err.txt)"
+rm -r cap/info
+mkdir elsewhere
+cp "$TOP/capture/disks/ssd" elsewhere/disk.conf
+ln -s "$TMP/elsewhere" cap/info
+expect_exit 2 "$WCANALYZE" --what-if cache=off cap 2>err.txt
+grep -q 'cap/info: a symbolic link: not followed' err.txt || fail "info/ a link: $(cat err.txt)"
+# A regular info/disk.conf is still read, in a folder and an archive.
+rm cap/info
+mkdir cap/info
+cp "$TOP/capture/disks/ssd" cap/info/disk.conf
+"$WCANALYZE" --what-if cache=off cap >out.txt 2>err.txt || fail "info/disk.conf: $(cat err.txt)"
+grep -q "no model disk\|not a disk" err.txt && fail "info/disk.conf not read: $(cat err.txt)"
+tar czf good.tar.gz cap
+"$WCANALYZE" --what-if cache=off good.tar.gz >out2.txt 2>err.txt || fail "archive: $(cat err.txt)"
 exit 0

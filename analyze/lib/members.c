@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "capture.h"
@@ -644,4 +645,129 @@ void wc_members_free(struct wc_members *m)
 	free(m->capdir);
 	free(m->path);
 	free(m);
+}
+
+/* ---- the capture's own files, on request -------------------------------- */
+
+/* NAME (an archive member's) is the capture's FILE: FILE itself or
+ * FOLDER/FILE, FOLDER one component (the capture's), "./" in front
+ * ignored. */
+static bool is_capture_file(const char *name, const char *file)
+{
+	size_t n, k = strlen(file);
+	const char *slash;
+
+	while (name[0] == '.' && name[1] == '/') {
+		name += 2;
+		while (*name == '/')
+			name++;
+	}
+	if (!strcmp(name, file))
+		return true;
+	slash = strchr(name, '/');
+	n = strlen(name);
+	return slash && slash > name && (size_t)(n - (size_t)(slash - name) - 1) == k &&
+	       !strcmp(slash + 1, file);
+}
+
+/* PATH/FILE of a capture folder, with no link among FILE's folders
+ * (capture.conf's checks do the last component). */
+static int folder_file(const char *path, const char *file, char **text,
+		       size_t *len, struct wc_err *err)
+{
+	char p[4096];
+	const char *s;
+	struct stat st;
+
+	for (s = strchr(file, '/'); s; s = strchr(s + 1, '/')) {
+		if ((size_t)snprintf(p, sizeof(p), "%s/%.*s", path,
+				     (int)(s - file), file) >= sizeof(p))
+			return wc_err_set(err, WC_ERR_INPUT, path, NULL,
+					  WC_NO_OFFSET, "path too long");
+		if (lstat(p, &st) == 0 && S_ISLNK(st.st_mode))
+			return wc_err_set(err, WC_ERR_INPUT, p, NULL,
+					  WC_NO_OFFSET,
+					  "a symbolic link: not followed");
+	}
+	if ((size_t)snprintf(p, sizeof(p), "%s/%s", path, file) >= sizeof(p))
+		return wc_err_set(err, WC_ERR_INPUT, path, NULL, WC_NO_OFFSET,
+				  "path too long");
+	return wc_capture_read_file(p, text, len, err);
+}
+
+int wc_members_read_files(const char *path, const char *const *files,
+			  size_t n, char **texts, size_t *lens,
+			  struct wc_err *err)
+{
+	struct archive_entry *ent;
+	struct archive *a = NULL;
+	struct stat st;
+	size_t i, found = 0;
+	int r, ret = -1;
+
+	for (i = 0; i < n; i++) {
+		texts[i] = NULL;
+		lens[i] = 0;
+	}
+	if (!strcmp(path, "-"))
+		return 0;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		for (i = 0; i < n; i++)
+			if (folder_file(path, files[i], &texts[i], &lens[i],
+					err) < 0)
+				goto fail;
+		return 0;
+	}
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	a = archive_read_new();
+	if (!a)
+		return wc_err_oom(err, path, NULL);
+	archive_read_support_filter_all(a);
+	archive_read_support_format_all(a);
+	/* a trace file, not an archive: it has none of them */
+	if (archive_read_open_filename(a, path, 64 * 1024) != ARCHIVE_OK) {
+		ret = 0;
+		goto out;
+	}
+	while (found < n && ((r = archive_read_next_header(a, &ent)) ==
+			     ARCHIVE_OK || r == ARCHIVE_WARN)) {
+		const char *name = archive_entry_pathname(ent);
+
+		if (!name)
+			continue;
+		for (i = 0; i < n; i++)
+			if (is_capture_file(name, files[i]))
+				break;
+		if (i == n)
+			continue;
+		/* A link, FIFO or device member is no file of the capture's;
+		 * nothing is extracted, but it is said, as for a folder. */
+		if (archive_entry_filetype(ent) != AE_IFREG) {
+			wc_err_set(err, WC_ERR_INPUT, path, name, WC_NO_OFFSET,
+				   "not a regular file");
+			goto fail;
+		}
+		if (texts[i]) {
+			wc_err_set(err, WC_ERR_INPUT, path, name, WC_NO_OFFSET,
+				   "twice in the archive: refused (which of "
+				   "the two is the capture's?)");
+			goto fail;
+		}
+		if (read_member_text(a, ent, path, name, &texts[i], &lens[i],
+				     err) < 0)
+			goto fail;
+		found++;
+	}
+	ret = 0;
+	goto out;
+fail:
+	for (i = 0; i < n; i++) {
+		free(texts[i]);
+		texts[i] = NULL;
+		lens[i] = 0;
+	}
+out:
+	archive_read_free(a);
+	return ret;
 }

@@ -3,8 +3,6 @@
  */
 #include "whatif.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +12,7 @@
 #include <unistd.h>
 
 #include "input.h"
+#include "members.h"
 #include "tracker.h"
 
 #ifndef WC_DATADIR
@@ -164,88 +163,17 @@ static int disk_load(struct wc_disk_params *p, const char *name, bool user,
 	return -1;
 }
 
-/* The parameters wcdisk served the capture with (info/disk.conf, as
- * wccapture keeps them), at most this long. */
-#define DISK_CONF_MAX 16384
-
-/* NAME is FILE or FOLDER/FILE (one folder above: the capture's). */
-static bool is_member(const char *name, const char *file)
-{
-	size_t n = strlen(name), k = strlen(file);
-
-	if (n < k || strcmp(name + n - k, file))
-		return false;
-	if (n == k)
-		return true;
-	return name[n - k - 1] == '/' && !memchr(name, '/', n - k - 1);
-}
-
-/* Reads the capture's FILE (info/disk.conf, capture.conf) into buf
- * (NUL-terminated); 0 when it has none (or it is too long, or the input
- * is no archive or folder). */
-static size_t read_member(const char *path, const char *file, char *buf,
-			  size_t size)
-{
-	struct archive_entry *ent;
-	struct archive *a;
-	struct stat st;
-	size_t got = 0;
-	la_ssize_t r;
-
-	buf[0] = '\0';
-	if (!strcmp(path, "-"))
-		return 0;
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		char p[4096];
-		FILE *fp;
-
-		if ((size_t)snprintf(p, sizeof(p), "%s/%s", path, file) >=
-		    sizeof(p) || !(fp = fopen(p, "r")))
-			return 0;
-		got = fread(buf, 1, size - 1, fp);
-		if (!feof(fp))
-			got = 0;
-		fclose(fp);
-		buf[got] = '\0';
-		return got;
-	}
-	a = archive_read_new();
-	if (!a)
-		return 0;
-	archive_read_support_filter_all(a);
-	archive_read_support_format_all(a);
-	if (archive_read_open_filename(a, path, 65536) != ARCHIVE_OK)
-		goto out;
-	while (archive_read_next_header(a, &ent) == ARCHIVE_OK) {
-		const char *name = archive_entry_pathname(ent);
-
-		if (!name || !is_member(name, file))
-			continue;
-		if (archive_entry_size(ent) < 0 ||
-		    archive_entry_size(ent) >= (la_int64_t)size)
-			break;
-		while (got < size - 1 &&
-		       (r = archive_read_data(a, buf + got, size - 1 - got)) > 0)
-			got += (size_t)r;
-		break;
-	}
-out:
-	archive_read_free(a);
-	buf[got] = '\0';
-	return got;
-}
-
 /* capture.conf's disk_regions (the devices one wcdisk served, the
  * destination first) as replay regions: each region is an image of the
  * same size, one after the other.  Returns the number of devices named,
  * 0 when none (or the first is not the main device). */
-static size_t disk_regions(const char *path, const struct wc_capture_meta *m,
+static size_t disk_regions(char *text, const struct wc_capture_meta *m,
 			   uint64_t img, struct wc_replay_conf *rc)
 {
-	char text[DISK_CONF_MAX], *line, *save = NULL, *tok, *save2 = NULL;
+	char *line, *save = NULL, *tok, *save2 = NULL;
 	size_t n = 0, i;
 
-	if (!read_member(path, "capture.conf", text, sizeof(text)))
+	if (!text)
 		return 0;
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
@@ -427,26 +355,15 @@ static void scenario_meta(struct wc_capture_meta *m,
 		m->config[0] = '\0';
 }
 
-static int recorded_capacity(const char *path, uint64_t *cap)
+static uint64_t recorded_capacity(const struct wc_capture_meta *m)
 {
-	struct wc_input *in = NULL;
-	const struct wc_capture *c;
-	unsigned long long src;
-	char *end;
+	uint64_t src = m->source_bytes;
 
-	*cap = 500000000000ull / 512 * 512;
-	if (wc_input_open(&in, path, NULL) < 0)
-		return 0;
-	c = wc_input_capture(in);
-	errno = 0;
-	src = strtoull(c->source_bytes, &end, 10);
 	/* wccapture's image: the tree twice plus 512 MiB, whole MiB */
-	if (c->disk_model[0] && c->source_bytes[0] && !*end && !errno &&
-	    src < (1ull << 50))
-		*cap = (src * 2 + 512ull * 1024 * 1024 + 1048575) / 1048576 *
+	if (m->disk_model[0] && src && src < (1ull << 50))
+		return (src * 2 + 512ull * 1024 * 1024 + 1048575) / 1048576 *
 			1048576;
-	wc_input_free(in);
-	return 1;
+	return 500000000000ull / 512 * 512;
 }
 
 int wc_whatif_run(struct wc_whatif **out, const char *path,
@@ -462,7 +379,11 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 	struct wc_err derr;
 	const char *rec_disk;
 	uint64_t cap;
-	int rec_cache, rec_barrier, r;
+	static const char *const side_files[2] = { "capture.conf",
+						   "info/disk.conf" };
+	char *side[2] = { NULL, NULL };
+	size_t side_len[2];
+	int rec_cache, rec_barrier, r, ret = -1;
 	bool from_conf;
 	size_t i, k;
 
@@ -479,16 +400,20 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 		return wc_err_oom(err, NULL, NULL);
 	r = wc_analysis_run(&w->a[0], path, &ao, err);
 	if (r < 0)
-		goto fail;
+		goto free_side;
 	w->n = 1;
 	rm = wc_analysis_meta(w->a[0]);
 	mf = wc_analysis_main(w->a[0]);
 	if (!mf) {
 		wc_err_set(err, WC_ERR_INPUT, path, NULL, WC_NO_OFFSET,
 			   "no I/O on the main device: nothing to replay");
-		goto fail;
+		goto free_side;
 	}
-	recorded_capacity(path, &cap);
+	cap = recorded_capacity(rm);
+	/* capture.conf for its disk_regions, info/disk.conf for the disk
+	 * as wcdisk served it: read as every file of a capture is */
+	if (wc_members_read_files(path, side_files, 2, side, side_len, err) < 0)
+		goto free_side;
 
 	/* The recorded configuration, on its model disk. */
 	memset(&sc, 0, sizeof(sc));
@@ -498,12 +423,10 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 	rec_disk = rm->disk_model[0] ? rm->disk_model : "hdd7200";
 	wc_err_clear(&derr);
 	{
-		char text[DISK_CONF_MAX];
-		size_t len = read_member(path, "info/disk.conf", text,
-					 sizeof(text));
+		size_t len = side_len[1];
 
-		from_conf = len > 0 && disk_from_conf(&sc.rc.disk, text, len);
-		if (len > 0 && !from_conf)
+		from_conf = side[1] && disk_from_conf(&sc.rc.disk, side[1], len);
+		if (side[1] && !from_conf)
 			note(w, "the capture's info/disk.conf is not a disk's "
 			     "parameters: replayed as recorded with the "
 			     "parameters of disk '%.64s'", rec_disk);
@@ -515,7 +438,7 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 		     "replayed as recorded on hdd7200", rec_disk, derr.msg);
 		rec_disk = "hdd7200";
 		if (disk_load(&sc.rc.disk, rec_disk, false, err) < 0)
-			goto fail;
+			goto free_side;
 	} else if (!rm->disk_model[0]) {
 		note(w, "the capture names no model disk: replayed as recorded "
 		     "on hdd7200");
@@ -526,7 +449,7 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 	sc.rc.disk.write_cache = rec_cache;
 	sc.rc.capacity_bytes = cap;
 	{
-		size_t nd = disk_regions(path, rm, cap, &sc.rc);
+		size_t nd = disk_regions(side[0], rm, cap, &sc.rc);
 
 		/* the regions, each an image of the same size */
 		if (nd > 1)
@@ -542,7 +465,7 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 		      rec_cache, rec_barrier);
 	snprintf(w->base_name, sizeof(w->base_name), "%s", sc.meta.name);
 	if (replay_analyse(w, path, &sc, w->a[0], &ao, err) < 0)
-		goto fail;
+		goto free_side;
 
 	for (i = 0; i < n; i++) {
 		const struct wc_whatif_spec *s = &specs[i];
@@ -552,14 +475,14 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 		char what[300];
 
 		if (s->disk[0] && disk_load(&x.rc.disk, disk, true, err) < 0)
-			goto fail;
+			goto free_side;
 		cache = s->cache >= 0 ? s->cache : rec_cache;
 		barrier = s->barrier >= 0 ? s->barrier : rec_barrier;
 		x.rc.disk.write_cache = cache;
 		for (k = 0; k < s->nitems; k++)
 			if (wc_disk_param_set(&x.rc.disk, s->items[k].key,
 					      s->items[k].value, err) < 0)
-				goto fail;
+				goto free_side;
 		x.rc.capacity_bytes = s->capacity ? s->capacity : cap;
 		/* No flush reaches a disk without barriers, nor one that
 		 * says its cache is off (the kernel drops them). */
@@ -576,7 +499,7 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 		scenario_meta(&x.meta, rm, what, disk, x.rc.disk.write_cache,
 			      barrier);
 		if (replay_analyse(w, path, &x, w->a[0], &ao, err) < 0)
-			goto fail;
+			goto free_side;
 	}
 	for (i = 1; i < w->n; i++)
 		if (w->st[i].late || w->st[i].forced) {
@@ -587,10 +510,13 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 			break;
 		}
 	*out = w;
-	return 0;
-fail:
+	w = NULL;
+	ret = 0;
+free_side:
+	free(side[0]);
+	free(side[1]);
 	wc_whatif_free(w);
-	return -1;
+	return ret;
 }
 
 size_t wc_whatif_count(const struct wc_whatif *w)
