@@ -30,6 +30,17 @@ expect_exit 2 bash "$W" crash --tear half
 need_root
 need_wcdisk
 
+# --print-params reaches crash through a pipe, never a file of a name
+# anyone can guess in TMPDIR (a link planted there made root write
+# through it): with TMPDIR a folder that does not exist the disk's
+# parameters are still read, and its power-loss protection refused.
+rc=0
+TMPDIR=$TMP/no-such-folder bash "$W" crash --disk ssd-plp --fs ext4 \
+	-o "$TMP/plp" >/dev/null 2>"$TMP/plp.err" || rc=$?
+if [[ $rc -ne 2 ]] || ! grep -q 'power-loss protection (plp = on)' "$TMP/plp.err"; then
+	fail "crash --disk ssd-plp with TMPDIR missing: exit $rc: $(cat "$TMP/plp.err")"
+fi
+
 works_before=$(compgen -G '/var/tmp/wccapture.*' || true)
 before=$(loop_settings)
 
