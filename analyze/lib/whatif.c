@@ -303,7 +303,7 @@ static int replay_analyse(struct wc_whatif *w, const char *path,
 	while ((r = wc_replay_next(p.rp, &rq, err)) > 0)
 		;
 	if (r < 0)
-		goto fail;
+		goto close_pass;
 	first = ts->first_time == WC_NO_TIME ? 0 : ts->first_time;
 	last = ts->last_time == WC_NO_TIME ? 0 : ts->last_time;
 	last = wc_replay_map_end(p.rp, last);
@@ -325,18 +325,13 @@ static int replay_analyse(struct wc_whatif *w, const char *path,
 		return -1;
 	r = wc_analysis_run_requests(&w->a[w->n], replay_source, p.rp, &sc->meta,
 				     phases, np, first, last, ao, err);
-	if (r < 0) {
-		wc_analysis_free(w->a[w->n]);
-		w->a[w->n] = NULL;
-		goto fail;
-	}
+	if (r < 0)
+		goto close_pass;     /* a part of it: wc_whatif_free() frees */
 	w->st[w->n] = *wc_replay_stats(p.rp);
 	w->n++;
+close_pass:
 	pass_close(&p);
-	return 0;
-fail:
-	pass_close(&p);
-	return -1;
+	return r < 0 ? -1 : 0;
 }
 
 /* The capture's name with a suffix, and its configuration key marked so
@@ -556,7 +551,9 @@ void wc_whatif_free(struct wc_whatif *w)
 
 	if (!w)
 		return;
-	for (i = 0; i < w->n; i++)
+	/* past n too: an analysis that failed midway is handed out with
+	 * its part (wc_analysis_run()) before it was counted */
+	for (i = 0; i < sizeof(w->a) / sizeof(w->a[0]); i++)
 		wc_analysis_free(w->a[i]);
 	free(w);
 }
