@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@ enum {
 	OPT_DEVICE,
 	OPT_PROCESS,
 	OPT_INTERVAL,
+	OPT_EQUIVALENCE,
 };
 
 enum mode {
@@ -59,6 +61,9 @@ struct options {
 	int exclude_runs[WC_MAX_EXCLUDE];
 	size_t nexclude;
 	bool drop_first;
+	/* --equivalence: the bound of "no larger than", seconds or a share
+	 * of the baseline's wall (0: the summary's default) */
+	double equiv_s, equiv_share;
 	const char *output;                 /* --output DIR: a bundle */
 	const char *trace;                  /* --export-trace FILE, or "-"
 	                                     * for --format trace-event */
@@ -78,6 +83,7 @@ static void usage(FILE *fp)
 		"                 [--journal START+LEN] [--media-rate MB/s]\n"
 		"                 [--baseline NAME] [--runs] [--output DIR]\n"
 		"                 [--exclude-runs N,...] [--drop-first]\n"
+		"                 [--equivalence SECONDS|PERCENT%%]\n"
 		"                 [--export-trace FILE] [--jobs N]\n"
 		"                 [--window START,END] [--phase NAME]\n"
 		"                 [--device MAJ,MIN|NAME] [--process PID|COMM]\n"
@@ -111,6 +117,13 @@ static void usage(FILE *fp)
 		"  -F, --drop-first\n"
 		"                  leave each configuration's first run out\n"
 		"                  (warm-up captures are always left out)\n"
+		"      --equivalence SECONDS|PERCENT%%\n"
+		"                  the bound X of the verdict \"no larger than X\":\n"
+		"                  a difference whose 90 %% interval lies inside\n"
+		"                  +-X (two one-sided tests); in seconds, or a\n"
+		"                  percentage of the baseline's mean wall (default\n"
+		"                  5%%); real means the 95 %% interval excludes 0,\n"
+		"                  not decided neither\n"
 		"  -R, --runs      the text comparison ends with every run's detail\n"
 		"                  (its name, its phases against the baseline's)\n"
 		"  -o, --output DIR\n"
@@ -385,6 +398,7 @@ static int summary_of(struct wc_summary **sum, struct wc_analysis *const *caps,
 	struct wc_summary_opts so = {
 		.baseline = o->baseline, .exclude_runs = o->exclude_runs,
 		.nexclude = o->nexclude, .drop_first = o->drop_first,
+		.equiv_s = o->equiv_s, .equiv_share = o->equiv_share,
 	};
 
 	return wc_summary_build_opts(sum, caps, n, &so, err);
@@ -693,6 +707,31 @@ static int parse_rate(const char *arg, double *bytes_per_s)
 	return 0;
 }
 
+/* --equivalence: "0.25" or "0.25s" seconds, "5%" of the baseline's
+ * mean wall. */
+static int parse_equivalence(const char *arg, struct options *o)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || errno || !isfinite(v) || !(v > 0))
+		return -1;
+	if (!strcmp(end, "%")) {
+		if (v > 100)
+			return -1;
+		o->equiv_share = v / 100;
+		o->equiv_s = 0;
+		return 0;
+	}
+	if (*end && strcmp(end, "s"))
+		return -1;
+	o->equiv_s = v;
+	o->equiv_share = 0;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -713,6 +752,7 @@ int main(int argc, char **argv)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "exclude-runs", required_argument, NULL, 'x' },
 		{ "drop-first", no_argument, NULL, 'F' },
+		{ "equivalence", required_argument, NULL, OPT_EQUIVALENCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -816,6 +856,13 @@ int main(int argc, char **argv)
 			break;
 		case 'F':
 			o.drop_first = true;
+			break;
+		case OPT_EQUIVALENCE:
+			if (parse_equivalence(optarg, &o) < 0)
+				return usage_error("bad --equivalence '%s' (seconds "
+						   "above 0, or a percentage above 0 "
+						   "and up to 100 followed by %%)",
+						   optarg);
 			break;
 		case 'h':
 			usage(stdout);

@@ -4,15 +4,15 @@
 # zero when they added time and down from zero when they saved it, a dot
 # at the mean wall difference (the sum of the parts), and a bar through
 # the dot from the lowest to the highest run's wall difference: what the
-# noise test weighs.  Under each bar: the group number as in report.txt's
+# verdicts weigh.  Under each bar: the group number as in report.txt's
 # group tables, the configuration, the runs and the tests' verdicts: on
 # the device's time ("disk:", whether the disk caused it) and the wall's.
 #
 # Variables set by wcanalyze: out, title, datafile (columns: first
 # capture's name, fs, write cache, barriers, disk (its model, or "-"),
 # role ("baseline", "other-disk" when its baseline is on another disk,
-# else "-"), runs, verdict on device time (baseline, real, noise,
-# too-few), mean wall difference s, lowest and highest run's wall
+# else "-"), runs, verdict on device time (baseline, real, bounded,
+# undecided), mean wall difference s, lowest and highest run's wall
 # difference s, then the mean difference in seconds of flush journal
 # metadata data_read data_write discard other and off_device, then the
 # wall's verdict), ncap (the configurations), flat (1: every difference
@@ -25,7 +25,7 @@ pos(k) = k < 1 ? 0 : sum [j=0:k-1] (part(j) > 0 ? part(j) : 0)
 neg(k) = k < 1 ? 0 : sum [j=0:k-1] (part(j) < 0 ? part(j) : 0)
 lo(k) = part(k) >= 0 ? pos(k) : neg(k) + part(k)
 hi(k) = part(k) >= 0 ? pos(k) + part(k) : neg(k)
-verdict(s) = s eq "real" ? "REAL" : s eq "noise" ? "within noise" : s eq "baseline" ? "baseline" : "too few runs"
+verdict(s) = s eq "real" ? "REAL" : s eq "bounded" ? "no larger than bound" : s eq "baseline" ? "baseline" : "not decided"
 grlabel(i) = sprintf("#%d", int(i) + 1) . "\n" . strcol(2) . "\ncache " . strcol(3) . "\nbarriers " . strcol(4) . "\n" . strcol(5) . sprintf("\n%d run%s\n", int(column(7)), int(column(7)) == 1 ? "" : "s") . (strcol(8) eq "baseline" ? "baseline" : "disk: " . verdict(strcol(8)) . "\nwall: " . verdict(strcol(20))) . (strcol(6) eq "other-disk" ? "\nother disk!" : "")
 pk(i) = int(word(parts, i))
 # Dots in the background colour at +-0.1 s keep a panel of zeros (a

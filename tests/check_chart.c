@@ -452,7 +452,7 @@ START_TEST(test_configs)
 	sum.any_runs = true;
 	groups[0].verdict = WC_VERDICT_BASELINE;
 	groups[1].verdict = WC_VERDICT_REAL;
-	groups[1].wall_verdict = WC_VERDICT_NOISE;
+	groups[1].wall_verdict = WC_VERDICT_BOUNDED;
 	groups[0].col[WC_COL_WALL] = (struct wc_stat){ 3, 2.0, 0.1, 1.9, 2.1 };
 	groups[1].col[WC_COL_WALL] = (struct wc_stat){ 3, 1.0, 0.2, 0.75, 1.5 };
 	groups[1].diff.wall_ns = -1000 * (int64_t)MS;
@@ -474,7 +474,7 @@ START_TEST(test_configs)
 		  "\"real\" -1.000000000 -1.250000000 -0.500000000 "
 		  "-0.750000000 0.000000000 ");
 	/* The wall's verdict last, beside the device's (column 8). */
-	ck_assert_ptr_nonnull(strstr(l, " -0.250000000 \"noise\"\n"));
+	ck_assert_ptr_nonnull(strstr(l, " -0.250000000 \"bounded\"\n"));
 	free(t);
 	t = text_of("compare-configs.gp");
 	ck_assert_ptr_nonnull(strstr(t, "ncap = 2\nflat = 0\n"));

@@ -75,8 +75,8 @@ static void setup(void)
 	groups[0].verdict = WC_VERDICT_BASELINE;
 	groups[1].n = 1;
 	groups[1].members = &members[1];
-	groups[1].verdict = WC_VERDICT_TOO_FEW;
-	groups[1].wall_verdict = WC_VERDICT_TOO_FEW;
+	groups[1].verdict = WC_VERDICT_UNDECIDED;
+	groups[1].wall_verdict = WC_VERDICT_UNDECIDED;
 	groups[1].diff.wall_ns = -1500 * (int64_t)MS;
 	groups[1].diff.part_ns[WC_PART_IDLE] = -1500 * (int64_t)MS;
 
@@ -180,8 +180,8 @@ START_TEST(test_across_and_differences)
 	ck_assert_ptr_nonnull(strstr(h, "<td>#2</td><td class=\"l nw\">quiet</td><td>-</td><td>1</td><td>#1 (another disk)</td><td class=\"l nw\""));
 	ck_assert_ptr_nonnull(strstr(h, "</td><td>&lt;i&gt;ssd&lt;/i&gt;</td><td>1</td><td>#1</td>"));
 	/* A verdict a word or two on one line, the test in its title. */
-	ck_assert_ptr_nonnull(strstr(h, "<td class=\"l nw\" title=\"too few runs to tell\">too few runs</td>"
-				     "<td class=\"l nw\" title=\"too few runs to tell\">too few runs</td><td>-1.500</td>"));
+	ck_assert_ptr_nonnull(strstr(h, "<td class=\"l nw\" title=\"not decided\">not decided</td>"
+				     "<td class=\"l nw\" title=\"not decided\">not decided</td><td>-1.500</td>"));
 	ck_assert_ptr_nonnull(strstr(h, "<td class=\"l\" colspan=\"2\">baseline</td>"));
 	free(h);
 
@@ -191,16 +191,17 @@ START_TEST(test_across_and_differences)
 		.known = true, .verdict = WC_VERDICT_REAL, .n = 3, .base_n = 2,
 		.diff_s = -1.5, .has_interval = true, .lo_s = -2.25, .hi_s = -0.75,
 	};
-	groups[1].wall_verdict = WC_VERDICT_NOISE;
+	groups[1].wall_verdict = WC_VERDICT_BOUNDED;
 	groups[1].test[WC_MEAS_WALL] = (struct wc_test){
-		.known = true, .verdict = WC_VERDICT_NOISE, .n = 3, .base_n = 2,
+		.known = true, .verdict = WC_VERDICT_BOUNDED, .n = 3, .base_n = 2,
 		.diff_s = 0.25, .has_interval = true, .lo_s = -1, .hi_s = 1.5,
+		.bound_s = 2,
 	};
 	h = page();
 	ck_assert_ptr_nonnull(strstr(h, "<td class=\"l nw\" title=\"real: -1.500 s, 95 % interval "
 				     "-2.250 to -0.750 s; 3 and 2 runs\">real</td><td class=\"l nw\" "
-				     "title=\"within noise: +0.250 s, 95 % interval -1.000 to +1.500 s; "
-				     "3 and 2 runs\">noise</td><td>-1.500</td>"));
+				     "title=\"no larger than +-2.000 s: +0.250 s, 95 % interval -1.000 to "
+				     "+1.500 s; 3 and 2 runs\">no larger than 2.000 s</td><td>-1.500</td>"));
 	free(h);
 }
 END_TEST

@@ -268,7 +268,7 @@ START_TEST(test_csv_baseline)
 		"diff_off_device_s,verdict_flush,ci95_lo_flush_s,"
 		"ci95_hi_flush_s,verdict_journal,";
 	static const char tail[] = ",verdict_wall,ci95_lo_wall_s,"
-		"ci95_hi_wall_s\n";
+		"ci95_hi_wall_s,bound_s,runs_to_decide_busy,runs_to_decide_wall\n";
 	static const char ratio_head[] = ",bytes_other,disk,ratio_wall,ratio_busy,"
 		"ratio_flush,ratio_journal,ratio_metadata,ratio_positioning,"
 		"ratio_data,group,baseline_group,across_disks,diff_wall_s,";
@@ -290,18 +290,19 @@ START_TEST(test_csv_baseline)
 	ck_assert_ptr_nonnull(strstr(p, ",4.000000,,,,1.000000,2,1,0,"));
 	/* No phase "remove" in the baseline: the ratio and difference
 	 * columns are empty. */
-	/* One run a side: every measure too few runs to tell, without an
-	 * interval; the baseline's own row says so. */
-	ck_assert_ptr_nonnull(strstr(p, ",too_few_runs,,,too_few_runs,,,"));
+	/* One run a side: every measure not decided, without an interval;
+	 * the baseline's own row says so. */
+	ck_assert_ptr_nonnull(strstr(p, ",not_decided,,,not_decided,,,"));
 	p = after(t, "\nfast,all,");
 	ck_assert_ptr_nonnull(strstr(p, ",baseline,,,baseline,,,"));
 	p = after(t, "\nother,remove,");
 	p = strstr(p, ",,,,,,,,3,1,0,,,,,,,,,");
 	ck_assert_ptr_nonnull(p);
-	/* A phase's row has no verdicts: three empty cells a measure. */
+	/* A phase's row has no verdicts: three empty cells a measure, and
+	 * three for the bound and the runs that would decide. */
 	p += strlen(",,,,,,,,3,1,0,,,,,,,,,");
-	ck_assert_uint_eq(strspn(p, ","), 3 * WC_NMEAS);
-	ck_assert_int_eq(p[3 * WC_NMEAS], '\n');
+	ck_assert_uint_eq(strspn(p, ","), 3 * WC_NMEAS + 3);
+	ck_assert_int_eq(p[3 * WC_NMEAS + 3], '\n');
 	free(t);
 	t = render(WC_FORMAT_CSV, caps, 3, "nosuch", -1);
 	free(t);

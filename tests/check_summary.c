@@ -3,8 +3,9 @@
  * scripted captures whose answers are known: parts of every difference
  * sum to its wall exactly, runs group by configuration (not by name), the
  * default baseline is the fastest group of the same disk and workload, a
- * named one says which groups cross disks, Welch's rule tells noise from a
- * real difference, and each finding names what the script put in.
+ * named one says which groups cross disks, each verdict says what it
+ * excludes (real, no larger than X, not decided with the runs that would
+ * decide it), and each finding names what the script put in.
  */
 #include <check.h>
 #include <math.h>
@@ -175,8 +176,9 @@ START_TEST(test_flush_difference)
 	}
 	ck_assert_int_eq(s->caps[0].diff.wall_ns, 0);
 	ck_assert_int_eq(s->caps[0].diff.main_part, -1);
-	ck_assert_int_eq(s->groups[1].verdict, WC_VERDICT_TOO_FEW);
+	ck_assert_int_eq(s->groups[1].verdict, WC_VERDICT_UNDECIDED);
 	ck_assert(!s->groups[1].test[WC_MEAS_BUSY].has_interval);
+	ck_assert_uint_eq(s->groups[1].test[WC_MEAS_BUSY].runs_needed, 0);
 
 	f = find(s, WC_FIND_DIFFERENCE);
 	ck_assert_ptr_nonnull(f);
@@ -184,7 +186,8 @@ START_TEST(test_flush_difference)
 	ck_assert_str_eq(str(f, "capture"), "slow");
 	ck_assert(fabs(num(f, "wall_s") - 0.030) < 1e-9);
 	ck_assert_ptr_nonnull(strstr(f->text, "mostly flush: +0.030 s"));
-	ck_assert_ptr_nonnull(strstr(f->text, "too few runs to tell"));
+	ck_assert_msg(strstr(f->text, "It is not decided: with 1 and 1 runs "
+			     "there is no spread") != NULL, "%s", f->text);
 	/* No ratios without a named baseline. */
 	ck_assert(!slow->has_ratio);
 	wc_summary_free(s);
@@ -355,9 +358,9 @@ START_TEST(test_groups)
 }
 END_TEST
 
-/* Welch's rule: three runs each, equal in truth -> within noise; apart by
- * far more than their spread -> real. */
-START_TEST(test_noise)
+/* Three runs each whose device time never varies: equal -> an interval
+ * of no width at 0, inside any bound: no larger than it; apart -> real. */
+START_TEST(test_never_vary)
 {
 	static const uint64_t gap_a[3] = { 5000000, 5300000, 4800000 };
 	static const uint64_t gap_b[3] = { 5100000, 4900000, 5250000 };
@@ -373,13 +376,17 @@ START_TEST(test_noise)
 	s = build(caps, 6, NULL);
 	ck_assert_uint_eq(s->ngroups, 2);
 	i = 1 - s->base_group;
-	ck_assert_int_eq(s->groups[i].verdict, WC_VERDICT_NOISE);
+	ck_assert_int_eq(s->groups[i].verdict, WC_VERDICT_BOUNDED);
 	ck_assert_int_eq(s->groups[s->base_group].verdict, WC_VERDICT_BASELINE);
 	f = find(s, WC_FIND_DIFFERENCE);
 	ck_assert_ptr_nonnull(f);
-	/* The walls vary with the gaps; the device's time never does. */
-	ck_assert_ptr_nonnull(strstr(f->text, "3 and 3 runs) it is within "
-				     "noise"));
+	/* The walls vary with the gaps; the device's time never does.  The
+	 * bound is 5 % of the baseline's mean wall: 10 rounds of 2.001 ms
+	 * + 1 ms + about 5 ms, 80 ms; 4 ms. */
+	ck_assert(fabs(s->groups[i].equiv_s - 0.004) < 0.0002);
+	ck_assert_msg(strstr(f->text, "3 and 3 runs) it is no larger than "
+			     "+-0.004 s (5 % of the baseline's wall)") != NULL,
+		      "%s", f->text);
 	ck_assert_int_eq(s->groups[i].test[WC_MEAS_BUSY].diff_s, 0);
 	ck_assert(s->groups[i].meas[WC_MEAS_WALL].sd > 0);
 	wc_summary_free(s);
@@ -509,14 +516,16 @@ START_TEST(test_disk_baselines)
 }
 END_TEST
 
-/* Three verdicts on device time: two runs a side that differ by +0.215 s
- * with sd 0.029 s and 0.002 s are t = 10.5 on 1 degree of freedom (12.7
- * needed): too few runs to tell, not "within noise"; with the spreads
- * alike the same difference is real; means apart by one standard error
- * are within noise.  Each part gets its own test. */
+/* The three verdicts on device time, each worked out here by hand.
+ * Busy times a = 0.48, 0.50, 0.52 (mean 0.50, sd 0.02); a's wall adds 10
+ * gaps of 5 ms: 0.55 s, so the default bound is 5 % of it, 0.0275 s. */
 static void verdict_runs(const double *busy_a, const double *busy_b, size_t n,
-			 struct wc_summary **out, struct wc_analysis **caps)
+			 struct wc_summary **out, struct wc_analysis **caps,
+			 double equiv_s)
 {
+	struct wc_summary_opts o = { .baseline = "a", .keep_warmups = true,
+				     .equiv_s = equiv_s };
+	struct wc_err err;
 	size_t i;
 
 	/* Busy time is ten rounds of a 2 ms write and a flush. */
@@ -528,7 +537,10 @@ static void verdict_runs(const double *busy_a, const double *busy_b, size_t n,
 				  (uint64_t)llround(busy_b[i] * 1e8) - 2000000,
 				  5000000);
 	}
-	*out = build(caps, 2 * n, "a");
+	wc_err_clear(&err);
+	*out = NULL;
+	ck_assert_msg(wc_summary_build_opts(out, caps, 2 * n, &o, &err) == 0,
+		      "%s", err.msg);
 }
 
 START_TEST(test_three_verdicts)
@@ -541,41 +553,84 @@ START_TEST(test_three_verdicts)
 	struct wc_analysis *caps[6];
 	struct wc_summary *s;
 	const struct wc_test *t;
+	const struct wc_finding *f;
+	double se = 0.02 * sqrt(2.0 / 3);
 
-	verdict_runs(few_a, few_b, 2, &s, caps);
+	/* Not decided, with the runs that would decide it: two runs a side
+	 * 0.215 s apart, sd 0.041/sqrt(2) = 0.0290 and 0.0028/sqrt(2) =
+	 * 0.0020: se = 0.0205, t = 10.5 on df = 1.01 -> 1, where 12.706 is
+	 * needed; 0.215 is over the bound, so it cannot be "no larger".  At
+	 * three runs a side, se = sqrt((0.0290^2 + 0.0020^2) / 3) = 0.0168
+	 * on df = 2.02 -> 2: 4.303 x 0.0168 = 0.072 < 0.215, real. */
+	verdict_runs(few_a, few_b, 2, &s, caps, 0);
 	t = &s->groups[1].test[WC_MEAS_BUSY];
 	ck_assert(fabs(t->diff_s - 0.215) < 1e-6);
 	ck_assert(t->t > 10 && t->t < 11);
-	ck_assert(t->df < 1.1);
-	ck_assert_int_eq(t->verdict, WC_VERDICT_TOO_FEW);
-	ck_assert_int_eq(s->groups[1].verdict, WC_VERDICT_TOO_FEW);
+	ck_assert(t->df > 1 && t->df < 1.1);
+	ck_assert(fabs(t->bound_s - 0.0275) < 1e-4);
+	ck_assert_int_eq(t->verdict, WC_VERDICT_UNDECIDED);
+	ck_assert_int_eq(s->groups[1].verdict, WC_VERDICT_UNDECIDED);
+	ck_assert_uint_eq(t->runs_needed, 3);
 	ck_assert(t->lo_s < 0 && t->hi_s > 0.43);
-	/* The flushes carry all of it; the data writes never moved. */
+	/* The flushes carry all of it; the data writes never moved: an
+	 * interval of no width at 0, no larger than the bound. */
 	ck_assert_int_eq(s->groups[1].test[WC_CAT_FLUSH].verdict,
-			 WC_VERDICT_TOO_FEW);
+			 WC_VERDICT_UNDECIDED);
 	ck_assert_int_eq(s->groups[1].test[WC_CAT_DATA_WRITE].verdict,
-			 WC_VERDICT_NOISE);
+			 WC_VERDICT_BOUNDED);
 	ck_assert_int_eq(s->groups[0].test[WC_CAT_FLUSH].verdict,
 			 WC_VERDICT_BASELINE);
-	ck_assert_ptr_nonnull(strstr(find(s, WC_FIND_DIFFERENCE)->text,
-				     "too few runs to tell: more runs could"));
+	f = find(s, WC_FIND_DIFFERENCE);
+	ck_assert_msg(strstr(f->text, "it is not decided: it excludes neither "
+			     "0 nor a change over +-0.028 s") != NULL &&
+		      strstr(f->text, "; 3 runs a side would decide it at this "
+			     "spread") != NULL, "%s", f->text);
+	ck_assert(fabs(num(f, "runs_needed") - 3) < 1e-9);
 	wc_summary_free(s);
 	free_caps(caps, 4);
 
-	verdict_runs(alike_a, alike_b, 3, &s, caps);
+	/* Real: the same 0.215 s at sd 0.02 a side, three runs: se =
+	 * 0.02 sqrt(2/3) = 0.0163, df = 4: 0.215 +- 2.776 se excludes 0. */
+	verdict_runs(alike_a, alike_b, 3, &s, caps, 0);
 	t = &s->groups[1].test[WC_MEAS_BUSY];
-	/* se = 0.02 * sqrt(2 / 3), df = 4: 0.215 +- 2.776 se. */
 	ck_assert(fabs(t->df - 4) < 1e-6);
-	ck_assert(fabs(t->lo_s - (0.215 - 2.776 * 0.02 * sqrt(2.0 / 3))) < 1e-6);
+	ck_assert(fabs(t->lo_s - (0.215 - 2.776 * se)) < 1e-6);
 	ck_assert_int_eq(t->verdict, WC_VERDICT_REAL);
+	ck_assert_uint_eq(t->runs_needed, 0);
 	wc_summary_free(s);
 	free_caps(caps, 6);
 
-	verdict_runs(alike_a, near_b, 3, &s, caps);
+	/* Means 0.01 s apart, se 0.0163, df 4.  95 %: 0.01 < 2.776 se =
+	 * 0.045, not real.  90 % (one-sided 95 %, 2.132 on 4 df): 0.01 +-
+	 * 0.0348, from -0.0248 to +0.0448.  At the bound 0.05 s it lies
+	 * inside: no larger than 0.05 s. */
+	verdict_runs(alike_a, near_b, 3, &s, caps, 0.05);
 	t = &s->groups[1].test[WC_MEAS_BUSY];
-	ck_assert(fabs(t->t - 0.01 / (0.02 * sqrt(2.0 / 3))) < 1e-6);
-	ck_assert_int_eq(t->verdict, WC_VERDICT_NOISE);
+	ck_assert(fabs(t->t - 0.01 / se) < 1e-6);
+	ck_assert(fabs(t->lo90_s - (0.01 - 2.132 * se)) < 1e-6);
+	ck_assert(fabs(t->hi90_s - (0.01 + 2.132 * se)) < 1e-6);
 	ck_assert(t->lo_s < 0 && t->hi_s > 0);
+	ck_assert(fabs(t->bound_s - 0.05) < 1e-12);
+	ck_assert_int_eq(t->verdict, WC_VERDICT_BOUNDED);
+	f = find(s, WC_FIND_DIFFERENCE);
+	ck_assert_msg(strstr(f->text, "it is no larger than +-0.050 s (the "
+			     "bound set by --equivalence): its 90 % interval, "
+			     "-0.025 to +0.045 s, lies inside") != NULL, "%s",
+		      f->text);
+	wc_summary_free(s);
+	free_caps(caps, 6);
+
+	/* The same runs at the default bound 0.0275 s: +0.0448 is outside,
+	 * not decided.  With n runs a side df = 2(n - 1) and se = 0.02
+	 * sqrt(2/n); no larger needs 0.01 + t90 se < 0.0275, i.e. t90
+	 * sqrt(2/n) < 0.875: n = 8 gives 1.761 x 0.5 = 0.8805, n = 9 gives
+	 * 1.746 x 0.4714 = 0.823 (real would need 2.120 x 0.4714 < 0.5).
+	 * Nine runs a side: "|t| = 0.61 with 3 and 3" is not "within
+	 * noise", it is undecided. */
+	verdict_runs(alike_a, near_b, 3, &s, caps, 0);
+	t = &s->groups[1].test[WC_MEAS_BUSY];
+	ck_assert_int_eq(t->verdict, WC_VERDICT_UNDECIDED);
+	ck_assert_uint_eq(t->runs_needed, 9);
 	wc_summary_free(s);
 	free_caps(caps, 6);
 }
@@ -756,7 +811,7 @@ static Suite *summary_suite(void)
 	tcase_add_test(tc, test_findings_one);
 	tcase_add_test(tc, test_capture_figures);
 	tcase_add_test(tc, test_groups);
-	tcase_add_test(tc, test_noise);
+	tcase_add_test(tc, test_never_vary);
 	tcase_add_test(tc, test_three_verdicts);
 	tcase_add_test(tc, test_off_split);
 	tcase_add_test(tc, test_device_cause_off_device);

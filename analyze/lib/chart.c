@@ -59,7 +59,7 @@ static const struct wc_chart_info cmp_charts[WC_NCMP] = {
 			     "its runs: what each category added (above zero) "
 			     "or saved (below), the dot at the mean wall "
 			     "difference, the bar through it the runs' range, "
-			     "and the verdicts of the noise test under the "
+			     "and the verdicts of the tests under the "
 			     "label; a panel a disk", 0, 0 },
 };
 
@@ -1066,8 +1066,8 @@ static const char *verdict_word(enum wc_verdict v)
 	switch (v) {
 	case WC_VERDICT_BASELINE: return "baseline";
 	case WC_VERDICT_REAL: return "real";
-	case WC_VERDICT_NOISE: return "noise";
-	default: return "too-few";
+	case WC_VERDICT_BOUNDED: return "bounded";
+	default: return "undecided";
 	}
 }
 
@@ -1096,7 +1096,7 @@ static int compare_configs(const struct wc_chart_capture *c,
 	      "range, seconds (docs/bundle.md)\n"
 	      "# 1 first capture 2 fs 3 write_cache 4 barriers 5 disk 6 role "
 	      "(baseline, other-disk or -) 7 runs 8 verdict on device time "
-	      "(baseline real noise too-few) 9 mean wall difference 10 lowest "
+	      "(baseline real bounded undecided) 9 mean wall difference 10 lowest "
 	      "11 highest run's wall difference, 12-19 flush journal metadata "
 	      "data_read data_write discard other off_device, 20 the wall's "
 	      "verdict\n", f);

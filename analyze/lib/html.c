@@ -107,23 +107,29 @@ static void cell_verdict(FILE *f, enum wc_verdict v, const struct wc_test *t)
 	static const char *const word[] = {
 		[WC_VERDICT_BASELINE] = "baseline",
 		[WC_VERDICT_REAL] = "real",
-		[WC_VERDICT_NOISE] = "noise",
-		[WC_VERDICT_TOO_FEW] = "too few runs",
+		[WC_VERDICT_BOUNDED] = "no larger than",
+		[WC_VERDICT_UNDECIDED] = "not decided",
 	};
+	char words[96];
 
-	fprintf(f, "<td class=\"l nw\" title=\"%s", wc_verdict_label(v));
+	fprintf(f, "<td class=\"l nw\" title=\"%s",
+		t->known ? wc_test_words(t, words, sizeof(words)) :
+		wc_verdict_label(v));
 	if (t->known)
 		fprintf(f, ": %+.3f s", t->diff_s);
 	if (t->known && t->has_interval)
 		fprintf(f, ", 95 %% interval %+.3f to %+.3f s", t->lo_s, t->hi_s);
 	if (t->known)
 		fprintf(f, "; %zu and %zu runs", t->n, t->base_n);
-	fprintf(f, "\">%s</td>",
-		(unsigned)v < sizeof(word) / sizeof(word[0]) ? word[v] : "?");
+	fprintf(f, "\">%s", (unsigned)v < sizeof(word) / sizeof(word[0]) ?
+		word[v] : "?");
+	if (v == WC_VERDICT_BOUNDED)
+		fprintf(f, " %.3f s", t->bound_s);
+	fputs("</td>", f);
 }
 
 /* The summary's differences: a row per group of runs (a capture when it
- * ran once), its parts, and what the noise rule says. */
+ * ran once), its parts, and what the verdicts exclude. */
 static void differences(FILE *f, const struct wc_html_page *pg)
 {
 	const struct wc_summary *s = pg->sum;
@@ -143,10 +149,16 @@ static void differences(FILE *f, const struct wc_html_page *pg)
 		      "with the same workload and scale (its comparable set): "
 		      "the column <i>against</i> numbers it.", f);
 	fputs("  Verdicts, on the main device's busy time and on the wall "
-	      "clock (Welch's t-test, 95 %): <i>real</i>, the difference "
-	      "exceeds the noise; <i>noise</i>, it is within the noise; "
-	      "<i>too few runs</i> to tell.  A verdict's title gives the "
-	      "difference and its interval.", f);
+	      "clock (Welch's t-test): <i>real</i>, the 95 % interval "
+	      "excludes 0; <i>no larger than</i> X, the 90 % interval lies "
+	      "inside &plusmn;X (two one-sided tests), X being ", f);
+	if (s->equiv_s > 0)
+		fprintf(f, "%.3f s (--equivalence)", s->equiv_s);
+	else
+		fprintf(f, "%g %% of the baseline's mean wall", s->equiv_share * 100);
+	fputs("; <i>not decided</i>, neither is excluded.  A verdict's title "
+	      "gives the difference, its interval and, when not decided, "
+	      "the runs a side that would decide it.", f);
 	/* The verdicts beside the names, where a wide table of parts does
 	 * not push them out of sight; the parts scroll inside their box. */
 	table_head(f, pg->plot, "</p>\n<div class=\"wide\"><table>\n<tr><th>#</th>"

@@ -658,7 +658,7 @@ static bool meas_idle(const struct wc_sum_group *gr,
 /* One measure's row: difference, 95 % interval, verdict. */
 static void text_test_row(FILE *f, int m, const struct wc_test *t)
 {
-	char lo[24], hi[24];
+	char lo[24], hi[24], words[96];
 
 	if (t->has_interval) {
 		snprintf(lo, sizeof(lo), "%+.3f", t->lo_s);
@@ -667,8 +667,8 @@ static void text_test_row(FILE *f, int m, const struct wc_test *t)
 		snprintf(lo, sizeof(lo), "-");
 		snprintf(hi, sizeof(hi), "-");
 	}
-	fprintf(f, "  %-20s %+9.3f %9s %9s  %s\n", wc_meas_key(m), t->diff_s, lo,
-		hi, wc_verdict_label(t->verdict));
+	fprintf(f, "  %-16s %+8.3f %8s %8s  %s\n", wc_meas_key(m), t->diff_s, lo,
+		hi, wc_test_words(t, words, sizeof(words)));
 }
 
 /* The verdicts of every group against its baseline: a line with the
@@ -676,19 +676,28 @@ static void text_test_row(FILE *f, int m, const struct wc_test *t)
  * known and not 0 throughout (summary.h, docs/methodology.md). */
 static void text_verdicts(FILE *f, const struct wc_summary *s, int w)
 {
-	char label[32], base[32];
+	char label[32], base[32], wd[96], ww[96];
 	size_t g;
 	int m;
 
 	if (!s->any_runs) {
-		fprintf(f, "one run per configuration: too few runs to tell a "
-			"difference from noise\n");
+		fprintf(f, "one run per configuration: no verdict is decided "
+			"(a test needs two runs a side)\n");
 		return;
 	}
-	fprintf(f, "verdicts: each measure's difference of the means, seconds, "
-		"its 95 %% interval\n(Welch's t-test); whether the disk caused "
-		"it is decided on the device's\nbusy time, the wall's verdict "
-		"beside it\n");
+	fprintf(f, "verdicts: each measure's difference of the means (seconds) "
+		"and its 95 %%\ninterval (Welch's t-test): real when the "
+		"interval excludes 0; no larger\nthan X when the 90 %% interval "
+		"lies inside +-X (two one-sided tests), X = ");
+	if (s->equiv_s > 0)
+		fprintf(f, "%.3f s\n(--equivalence)", s->equiv_s);
+	else
+		fprintf(f, "%g %%\nof the baseline's mean wall",
+			s->equiv_share * 100);
+	fprintf(f, "; else not decided, with the runs a side that would\n"
+		"decide it at the spread seen.  Whether the disk caused it is "
+		"decided on the\ndevice's busy time, the wall's verdict beside "
+		"it\n");
 	for (g = 0; g < s->ngroups; g++) {
 		const struct wc_sum_group *gr = &s->groups[g];
 		const struct wc_sum_group *b = &s->groups[gr->base];
@@ -697,14 +706,14 @@ static void text_verdicts(FILE *f, const struct wc_summary *s, int w)
 			continue;
 		row_label(s, g, w, label, sizeof(label));
 		row_label(s, gr->base, w, base, sizeof(base));
-		fprintf(f, "\n%s against %s (%zu and %zu runs): device %s, wall "
-			"%s\n", label, base, gr->n, b->n,
-			wc_verdict_label(gr->verdict),
-			wc_verdict_label(gr->wall_verdict));
+		fprintf(f, "\n%s against %s (%zu and %zu runs): device %s,\n"
+			"  wall %s\n", label, base, gr->n, b->n,
+			wc_test_words(&gr->test[WC_MEAS_BUSY], wd, sizeof(wd)),
+			wc_test_words(&gr->test[WC_MEAS_WALL], ww, sizeof(ww)));
 		if (gr->n < 2 || b->n < 2)
 			continue;
-		fprintf(f, "  %-20s %9s %9s %9s  %s\n", "measure", "diff",
-			"95 % from", "to", "verdict");
+		fprintf(f, "  %-16s %8s %8s %8s  %s\n", "measure", "diff",
+			"95 % lo", "hi", "verdict");
 		for (m = 0; m < WC_NMEAS; m++)
 			if (gr->test[m].known && !meas_idle(gr, b, m))
 				text_test_row(f, m, &gr->test[m]);
@@ -1173,13 +1182,21 @@ static void json_tests(FILE *f, const struct wc_sum_group *gr)
 		}
 		fprintf(f, "{\"verdict\": \"%s\", \"runs\": %zu, "
 			"\"baseline_runs\": %zu, \"difference_s\": %.9f, "
-			"\"interval_s\": ", wc_verdict_key(t->verdict), t->n,
-			t->base_n, t->diff_s);
+			"\"bound_s\": %.9f, \"runs_to_decide\": ",
+			wc_verdict_key(t->verdict), t->n, t->base_n, t->diff_s,
+			t->bound_s);
+		if (t->runs_needed)
+			fprintf(f, "%zu", t->runs_needed);
+		else
+			fputs("null", f);
+		fputs(", \"interval_s\": ", f);
 		if (!t->has_interval) {
-			fputs("null, \"welch_t\": null, \"welch_df\": null}", f);
+			fputs("null, \"interval90_s\": null, \"welch_t\": null, "
+			      "\"welch_df\": null}", f);
 			continue;
 		}
-		fprintf(f, "[%.9f, %.9f], \"welch_t\": ", t->lo_s, t->hi_s);
+		fprintf(f, "[%.9f, %.9f], \"interval90_s\": [%.9f, %.9f], "
+			"\"welch_t\": ", t->lo_s, t->hi_s, t->lo90_s, t->hi90_s);
 		json_finite(f, t->t, "%.6f");
 		fprintf(f, ", \"welch_df\": %.3f}", t->df);
 	}
@@ -1221,9 +1238,9 @@ static void json_groups(FILE *f, const struct wc_summary *s)
 			fprintf(f, ",\n     \"difference\": ");
 			json_diff(f, s, g, &gr->diff);
 			fprintf(f, ",\n     \"verdict\": \"%s\", "
-				"\"wall_verdict\": \"%s\"",
+				"\"wall_verdict\": \"%s\", \"bound_s\": %.9f",
 				wc_verdict_key(gr->verdict),
-				wc_verdict_key(gr->wall_verdict));
+				wc_verdict_key(gr->wall_verdict), gr->equiv_s);
 			json_tests(f, gr);
 		}
 		fprintf(f, "}");
@@ -1456,6 +1473,27 @@ static void csv_tests(FILE *f, const struct wc_sum_group *gr, bool whole)
 	}
 }
 
+/* The group's equivalence bound and the runs a side that would decide
+ * its device and wall verdicts (empty: decided, or cannot be said), on
+ * the row of a whole capture. */
+static void csv_bound(FILE *f, const struct wc_sum_group *gr, bool whole)
+{
+	static const int m[2] = { WC_MEAS_BUSY, WC_MEAS_WALL };
+	int k;
+
+	if (!whole) {
+		fputs(",,,", f);
+		return;
+	}
+	fprintf(f, ",%.9f", gr->equiv_s);
+	for (k = 0; k < 2; k++) {
+		if (gr->test[m[k]].runs_needed)
+			fprintf(f, ",%zu", gr->test[m[k]].runs_needed);
+		else
+			fputc(',', f);
+	}
+}
+
 /* One row: the capture's or a phase's figures (all idle without I/O in
  * the window), then the ratio columns when a baseline was named and the
  * difference columns when there are differences. */
@@ -1506,6 +1544,7 @@ static void csv_row(FILE *f, const struct wc_summary *s,
 				json_sns(f, d->part_ns[c]);
 		}
 		csv_tests(f, &s->groups[sc->group], sf == &sc->figs);
+		csv_bound(f, &s->groups[sc->group], sf == &sc->figs);
 	}
 	fprintf(f, "\n");
 }
@@ -1536,6 +1575,7 @@ int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err)
 		for (c = 0; c < WC_NMEAS; c++)
 			fprintf(f, ",verdict_%s,ci95_lo_%s_s,ci95_hi_%s_s",
 				wc_meas_key(c), wc_meas_key(c), wc_meas_key(c));
+		fprintf(f, ",bound_s,runs_to_decide_busy,runs_to_decide_wall");
 	}
 	fprintf(f, "\n");
 	for (i = 0; i < s->ncaps; i++) {

@@ -65,8 +65,8 @@ const char *wc_verdict_key(enum wc_verdict v)
 	switch (v) {
 	case WC_VERDICT_BASELINE: return "baseline";
 	case WC_VERDICT_REAL: return "real";
-	case WC_VERDICT_NOISE: return "within_noise";
-	case WC_VERDICT_TOO_FEW: return "too_few_runs";
+	case WC_VERDICT_BOUNDED: return "no_larger_than";
+	case WC_VERDICT_UNDECIDED: return "not_decided";
 	}
 	return "?";
 }
@@ -76,10 +76,35 @@ const char *wc_verdict_label(enum wc_verdict v)
 	switch (v) {
 	case WC_VERDICT_BASELINE: return "baseline";
 	case WC_VERDICT_REAL: return "real";
-	case WC_VERDICT_NOISE: return "within noise";
-	case WC_VERDICT_TOO_FEW: return "too few runs to tell";
+	case WC_VERDICT_BOUNDED: return "no larger than the bound";
+	case WC_VERDICT_UNDECIDED: return "not decided";
 	}
 	return "?";
+}
+
+const char *wc_test_words(const struct wc_test *t, char *buf, size_t size)
+{
+	switch (t->verdict) {
+	case WC_VERDICT_BOUNDED:
+		snprintf(buf, size, "no larger than +-%.3f s", t->bound_s);
+		break;
+	case WC_VERDICT_UNDECIDED:
+		if (!t->has_interval)
+			snprintf(buf, size, "not decided (one run a side)");
+		else if (!t->runs_needed)
+			snprintf(buf, size, "not decided");
+		else if (t->runs_needed > WC_RUNS_NEEDED_MAX)
+			snprintf(buf, size, "not decided (>%d runs a side)",
+				 WC_RUNS_NEEDED_MAX);
+		else
+			snprintf(buf, size, "not decided (%zu runs a side)",
+				 t->runs_needed);
+		break;
+	default:
+		snprintf(buf, size, "%s", wc_verdict_label(t->verdict));
+		break;
+	}
+	return buf;
 }
 
 const char *wc_col_key(enum wc_col c)
@@ -645,7 +670,7 @@ static bool base_phase(const struct wc_summary *s, size_t base,
 }
 
 /* Student's t, two-sided 95 %, for df degrees of freedom (rounded down,
- * which errs towards "within noise"). */
+ * which widens the interval: it errs towards "not decided"). */
 static double t95(double df)
 {
 	static const double t[30] = {
@@ -664,23 +689,72 @@ static double t95(double df)
 	return 1.96 + 2.4 / (double)k;
 }
 
-/* The large-sample quantile: a |t| at or below it stays within noise
- * whatever the number of runs; above it and below t95(df), more runs
- * could tell. */
-#define Z95 1.96
-
-/* Welch's t-test of measure a against the baseline's b (summary.h,
- * docs/methodology.md "Verdicts"). */
-static void test_of(struct wc_test *t, const struct wc_stat *a,
-		    const struct wc_stat *b)
+/* Student's t, one-sided 95 % (the two-sided 90 % interval of the two
+ * one-sided tests), rounded down likewise. */
+static double t90(double df)
 {
-	double va, vb, se2, se, q, tol;
+	static const double t[30] = {
+		6.314, 2.920, 2.353, 2.132, 2.015, 1.943, 1.895, 1.860, 1.833,
+		1.812, 1.796, 1.782, 1.771, 1.761, 1.753, 1.746, 1.740, 1.734,
+		1.729, 1.725, 1.721, 1.717, 1.714, 1.711, 1.708, 1.706, 1.703,
+		1.701, 1.699, 1.697,
+	};
+	int k = (int)floor(df);
+
+	if (k < 1)
+		k = 1;
+	if (k <= 30)
+		return t[k - 1];
+	/* Within 0.002 of the table from 31 on (1.684 at 40, 1.658 at
+	 * 120). */
+	return 1.645 + 1.56 / (double)k;
+}
+
+/* The verdict of a difference d whose standard error is se on df
+ * degrees of freedom, against the bound x (docs/methodology.md,
+ * "Verdicts"): real when the 95 % interval excludes 0, no larger than
+ * x when the 90 % interval lies inside +-x, else not decided. */
+static enum wc_verdict decide(double d, double se, double df, double x)
+{
+	if (fabs(d) > t95(df) * se)
+		return WC_VERDICT_REAL;
+	if (fabs(d) + t90(df) * se < x)
+		return WC_VERDICT_BOUNDED;
+	return WC_VERDICT_UNDECIDED;
+}
+
+/* The runs a side that would decide difference d at the sample
+ * deviations sa and sb (both sides of n runs, Welch's degrees of
+ * freedom for them); WC_RUNS_NEEDED_MAX + 1 when none up to that. */
+static size_t runs_to_decide(double d, double sa, double sb, double x)
+{
+	double v = sa * sa + sb * sb;
+	double w = sa * sa * sa * sa + sb * sb * sb * sb;
+	size_t n;
+
+	for (n = 2; n <= WC_RUNS_NEEDED_MAX; n++) {
+		double se = sqrt(v / (double)n);
+		double df = w > 0 ? v * v * (double)(n - 1) / w : 1;
+
+		if (decide(d, se, df, x) != WC_VERDICT_UNDECIDED)
+			return n;
+	}
+	return WC_RUNS_NEEDED_MAX + 1;
+}
+
+/* Welch's t-test of measure a against the baseline's b, with the
+ * equivalence bound x (summary.h, docs/methodology.md "Verdicts"). */
+static void test_of(struct wc_test *t, const struct wc_stat *a,
+		    const struct wc_stat *b, double x)
+{
+	double va, vb, se2, se, q, q90, tol;
 
 	memset(t, 0, sizeof(*t));
 	t->n = a->n;
 	t->base_n = b->n;
+	t->bound_s = x;
 	t->known = a->n && b->n;
-	t->verdict = WC_VERDICT_TOO_FEW;
+	t->verdict = WC_VERDICT_UNDECIDED;
 	if (!t->known)
 		return;
 	t->diff_s = a->mean - b->mean;
@@ -694,13 +768,14 @@ static void test_of(struct wc_test *t, const struct wc_stat *a,
 	 * are equal (a sum of doubles divided by n is not exact). */
 	tol = 0.5e-9 + 1e-12 * fmax(fabs(a->mean), fabs(b->mean));
 	if (se2 <= 0 || sqrt(se2) < tol) {
-		/* Runs that never vary: any difference is beyond noise. */
+		/* Runs that never vary: an interval of no width, which
+		 * excludes 0 unless the means are equal. */
 		if (fabs(t->diff_s) <= tol)
 			t->diff_s = 0;
 		t->t = t->diff_s > 0 ? INFINITY : t->diff_s < 0 ? -INFINITY : 0;
 		t->df = (double)(a->n + b->n - 2);
-		t->lo_s = t->hi_s = t->diff_s;
-		t->verdict = t->diff_s != 0 ? WC_VERDICT_REAL : WC_VERDICT_NOISE;
+		t->lo_s = t->hi_s = t->lo90_s = t->hi90_s = t->diff_s;
+		t->verdict = decide(t->diff_s, 0, t->df, x);
 		return;
 	}
 	se = sqrt(se2);
@@ -708,10 +783,14 @@ static void test_of(struct wc_test *t, const struct wc_stat *a,
 	t->df = se2 * se2 / (va * va / (double)(a->n - 1) +
 			     vb * vb / (double)(b->n - 1));
 	q = t95(t->df);
+	q90 = t90(t->df);
 	t->lo_s = t->diff_s - q * se;
 	t->hi_s = t->diff_s + q * se;
-	t->verdict = fabs(t->t) > q ? WC_VERDICT_REAL :
-		     fabs(t->t) > Z95 ? WC_VERDICT_TOO_FEW : WC_VERDICT_NOISE;
+	t->lo90_s = t->diff_s - q90 * se;
+	t->hi90_s = t->diff_s + q90 * se;
+	t->verdict = decide(t->diff_s, se, t->df, x);
+	if (t->verdict == WC_VERDICT_UNDECIDED)
+		t->runs_needed = runs_to_decide(t->diff_s, a->sd, b->sd, x);
 }
 
 /* Every measure of group gr against its baseline group; the verdict on
@@ -721,8 +800,12 @@ static void verdict_of(struct wc_summary *s, struct wc_sum_group *gr)
 	const struct wc_sum_group *b = &s->groups[gr->base];
 	int m;
 
+	/* One bound for every measure: the difference's size that does
+	 * not matter is a share of the time the user waits. */
+	gr->equiv_s = s->equiv_s > 0 ? s->equiv_s :
+		      s->equiv_share * b->meas[WC_MEAS_WALL].mean;
 	for (m = 0; m < WC_NMEAS; m++) {
-		test_of(&gr->test[m], &gr->meas[m], &b->meas[m]);
+		test_of(&gr->test[m], &gr->meas[m], &b->meas[m], gr->equiv_s);
 		if (gr == b)
 			gr->test[m].verdict = WC_VERDICT_BASELINE;
 	}
@@ -1093,34 +1176,85 @@ static void find_flushes(struct wc_summary *s, const struct wc_sum_capture *c)
 	say(f, ".");
 }
 
-/* The sentences on noise for group g against its baseline group: the
- * verdict on the device's time with its interval, the wall's beside. */
+/* A test's verdict in a sentence's parentheses: wc_test_words(), with
+ * the runs that would decide it spelt out. */
+static const char *sentence_words(const struct wc_test *t, char *buf,
+				  size_t size)
+{
+	if (t->verdict != WC_VERDICT_UNDECIDED)
+		return wc_test_words(t, buf, size);
+	if (!t->has_interval)
+		snprintf(buf, size, "not decided: one run a side");
+	else if (!t->runs_needed)
+		snprintf(buf, size, "not decided");
+	else if (t->runs_needed > WC_RUNS_NEEDED_MAX)
+		snprintf(buf, size, "not decided: over %d runs a side would "
+			 "decide it", WC_RUNS_NEEDED_MAX);
+	else
+		snprintf(buf, size, "not decided: %zu runs a side would "
+			 "decide it", t->runs_needed);
+	return buf;
+}
+
+/* What the bound X of "no larger than X" is, in words. */
+static void say_bound(struct wc_finding *f, const struct wc_summary *s)
+{
+	if (s->equiv_s > 0)
+		say(f, "the bound set by --equivalence");
+	else
+		say(f, "%g %% of the baseline's wall", s->equiv_share * 100);
+}
+
+/* The sentences on group g's verdicts against its baseline group: the
+ * one on the device's time with what it excludes, the wall's beside. */
 static void say_verdict(struct wc_finding *f, const struct wc_summary *s,
 			const struct wc_sum_group *g)
 {
 	const struct wc_test *d = &g->test[WC_MEAS_BUSY];
 	const struct wc_test *w = &g->test[WC_MEAS_WALL];
 	const struct wc_sum_group *b = &s->groups[g->base];
+	char words[96];
 
 	str(f, "verdict", wc_verdict_key(g->verdict));
 	str(f, "wall_verdict", wc_verdict_key(g->wall_verdict));
 	num(f, "busy_s", d->diff_s);
+	num(f, "bound_s", g->equiv_s);
 	if (!d->has_interval) {
-		say(f, " There are too few runs to tell it from noise (%zu and "
-		    "%zu runs): record each configuration at least twice, "
-		    "three times or more for a small difference.", g->n, b->n);
+		say(f, " It is not decided: with %zu and %zu runs there is no "
+		    "spread to test against; record each configuration at "
+		    "least twice, three times or more for a small "
+		    "difference.", g->n, b->n);
 		return;
 	}
 	num(f, "busy_lo_s", d->lo_s);
 	num(f, "busy_hi_s", d->hi_s);
 	say(f, " On the device's time (%+.3f s, 95 %% interval %+.3f to "
-	    "%+.3f s, Welch's t-test, %zu and %zu runs) it is %s", d->diff_s,
-	    d->lo_s, d->hi_s, g->n, b->n,
-	    g->verdict == WC_VERDICT_REAL ? "real: the disk's work changed" :
-	    g->verdict == WC_VERDICT_NOISE ? "within noise" :
-	    "too few runs to tell: more runs could");
+	    "%+.3f s, Welch's t-test, %zu and %zu runs) it is ", d->diff_s,
+	    d->lo_s, d->hi_s, g->n, b->n);
+	if (g->verdict == WC_VERDICT_REAL) {
+		say(f, "real: the disk's work changed (the interval "
+		    "excludes 0)");
+	} else if (g->verdict == WC_VERDICT_BOUNDED) {
+		say(f, "no larger than +-%.3f s (", g->equiv_s);
+		say_bound(f, s);
+		say(f, "): its 90 %% interval, %+.3f to %+.3f s, lies inside",
+		    d->lo90_s, d->hi90_s);
+	} else {
+		num(f, "runs_needed", (double)d->runs_needed);
+		say(f, "not decided: it excludes neither 0 nor a change over "
+		    "+-%.3f s (", g->equiv_s);
+		say_bound(f, s);
+		say(f, ")");
+		if (d->runs_needed > WC_RUNS_NEEDED_MAX)
+			say(f, ", and over %d runs a side would be needed at "
+			    "this spread", WC_RUNS_NEEDED_MAX);
+		else if (d->runs_needed)
+			say(f, "; %zu runs a side would decide it at this "
+			    "spread", d->runs_needed);
+	}
 	say(f, "; the wall's difference (%+.3f s, %+.3f to %+.3f s) is %s.",
-	    w->diff_s, w->lo_s, w->hi_s, wc_verdict_label(g->wall_verdict));
+	    w->diff_s, w->lo_s, w->hi_s, sentence_words(w, words,
+						       sizeof(words)));
 }
 
 /* The mean over group g's runs of a main-device count: flushes, journal
@@ -1180,12 +1314,14 @@ static void say_subcause(struct wc_finding *f, const struct wc_summary *s,
 	if ((p == WC_CAT_JOURNAL || p == WC_CAT_METADATA ||
 	     p == WC_CAT_DATA_READ || p == WC_CAT_DATA_WRITE) &&
 	    pos->known && tr->known) {
+		char wp[96], wt[96];
+
 		num(f, "positioning_s", pos->diff_s);
 		num(f, "transfer_s", tr->diff_s);
 		say(f, " Of journal, metadata and data, positioning (seeks and "
 		    "rotation) moved %+.3f s (%s) and transfer %+.3f s (%s).",
-		    pos->diff_s, wc_verdict_label(pos->verdict), tr->diff_s,
-		    wc_verdict_label(tr->verdict));
+		    pos->diff_s, sentence_words(pos, wp, sizeof(wp)), tr->diff_s,
+		    sentence_words(tr, wt, sizeof(wt)));
 	}
 }
 
@@ -1196,6 +1332,7 @@ static void say_off_split(struct wc_finding *f, const struct wc_sum_group *g)
 	const struct wc_test *cpu = &g->test[WC_MEAS_OFF_CPU];
 	const struct wc_test *other = &g->test[WC_MEAS_OFF_OTHER];
 	const struct wc_test *rest = &g->test[WC_MEAS_OFF_REST];
+	char wc[96], wo[96], wr[96];
 
 	if (!cpu->known || !other->known || !rest->known)
 		return;
@@ -1205,9 +1342,9 @@ static void say_off_split(struct wc_finding *f, const struct wc_sum_group *g)
 	say(f, " Off the device, the command's CPU time moved %+.3f s (%s), "
 	    "another traced device's busy time %+.3f s (%s) and the rest (the "
 	    "page cache, throttling, sleeping) %+.3f s (%s).", cpu->diff_s,
-	    wc_verdict_label(cpu->verdict), other->diff_s,
-	    wc_verdict_label(other->verdict), rest->diff_s,
-	    wc_verdict_label(rest->verdict));
+	    sentence_words(cpu, wc, sizeof(wc)), other->diff_s,
+	    sentence_words(other, wo, sizeof(wo)), rest->diff_s,
+	    sentence_words(rest, wr, sizeof(wr)));
 }
 
 /* When the difference is mostly off the device, what moved on it: its
@@ -1908,6 +2045,9 @@ int wc_summary_build_opts(struct wc_summary **out,
 	n = nk;
 	s->ncaps = n;
 	s->named_baseline = baseline;
+	s->equiv_s = o->equiv_s > 0 ? o->equiv_s : 0;
+	s->equiv_share = o->equiv_share > 0 ? o->equiv_share :
+			 WC_EQUIV_SHARE_DEFAULT;
 	s->caps = calloc(n ? n : 1, sizeof(*s->caps));
 	if (!s->caps)
 		goto fail_summary;

@@ -50,14 +50,15 @@
  *  - verdicts (docs/methodology.md, "Verdicts"): every measure of a
  *    group (each category's time, the device's busy total, positioning
  *    and transfer, the time off the device, the wall) is tested against
- *    its baseline group's by Welch's t-test at 95 % (two-sided), with
- *    the difference's 95 % interval.  A measure's verdict is real when
- *    |t| exceeds Student's quantile for its degrees of freedom; too few
- *    runs to tell when a side has fewer than two runs, or when |t| lies
- *    between 1.96 (the quantile with unbounded degrees of freedom) and
- *    that quantile: more runs could tell; within noise otherwise.  The
- *    group's verdict, "did the disk cause it", is its busy total's; the
- *    wall's verdict is stated beside it;
+ *    its baseline group's by Welch's t-test, with the difference's 95 %
+ *    interval.  Each verdict says what it excludes: real when the 95 %
+ *    interval excludes 0; else no larger than X when the 90 % interval
+ *    lies inside +-X (two one-sided tests at 5 %, TOST), X being the
+ *    group's equivalence bound (wc_summary_opts); else not decided, with
+ *    the runs a side that would decide it at the spreads observed (none
+ *    can be said when a side has fewer than two runs).  The group's
+ *    verdict, "did the disk cause it", is its busy total's; the wall's
+ *    verdict is stated beside it;
  *  - ratios (the older --baseline output) are a capture's columns to the
  *    named baseline capture's own, unknown (< 0) when either is unknown
  *    or the baseline's is 0.
@@ -245,15 +246,19 @@ struct wc_stat {
 
 enum wc_verdict {
 	WC_VERDICT_BASELINE,           /* the baseline group itself */
-	WC_VERDICT_REAL,               /* exceeds the noise */
-	WC_VERDICT_NOISE,              /* within noise */
-	WC_VERDICT_TOO_FEW,            /* too few runs to tell */
+	WC_VERDICT_REAL,               /* the 95 % interval excludes 0 */
+	WC_VERDICT_BOUNDED,            /* no larger than the bound: the 90 %
+	                                * interval inside +-bound_s (TOST) */
+	WC_VERDICT_UNDECIDED,          /* neither: not decided */
 };
 
-/* "baseline", "real", "within_noise", "too_few_runs" (JSON, CSV). */
+/* "baseline", "real", "no_larger_than", "not_decided" (JSON, CSV). */
 const char *wc_verdict_key(enum wc_verdict v);
-/* "baseline", "real", "within noise", "too few runs to tell". */
+/* "baseline", "real", "no larger than the bound", "not decided". */
 const char *wc_verdict_label(enum wc_verdict v);
+
+/* Runs a side beyond which runs_needed is not searched. */
+#define WC_RUNS_NEEDED_MAX 1000
 
 /* The test of one measure of a group against its baseline group. */
 struct wc_test {
@@ -262,13 +267,27 @@ struct wc_test {
 	enum wc_verdict verdict;
 	size_t n, base_n;              /* runs with the figure known */
 	double diff_s;                 /* mean less the baseline's mean */
-	/* With two runs or more a side: the 95 % interval of diff_s
-	 * (equal to it when no run varies), Welch's t (+-INFINITY then)
-	 * and its degrees of freedom. */
+	double bound_s;                /* X of "no larger than X": the
+	                                * group's equivalence bound */
+	/* With two runs or more a side: the 95 % interval of diff_s and
+	 * the 90 % one of the equivalence test (both equal to it when no
+	 * run varies), Welch's t (+-INFINITY then) and its degrees of
+	 * freedom. */
 	bool has_interval;
 	double lo_s, hi_s;
+	double lo90_s, hi90_s;
 	double t, df;
+	/* Not decided: the runs a side that would decide it (real or no
+	 * larger than bound_s) if the means and spreads stayed as they
+	 * are; 0 when that cannot be said (a side has fewer than two
+	 * runs), WC_RUNS_NEEDED_MAX + 1 when more than that many. */
+	size_t runs_needed;
 };
+
+/* The verdict in words with what it excludes: "real", "no larger than
+ * +-0.093 s", "not decided (7 runs a side)" (the runs that would decide
+ * it), "not decided (one run a side)", "baseline".  Returns buf. */
+const char *wc_test_words(const struct wc_test *t, char *buf, size_t size);
 
 struct wc_sum_group {
 	size_t n;
@@ -293,6 +312,7 @@ struct wc_sum_group {
 	 * verdict on device time (test[WC_MEAS_BUSY]'s) and the wall's. */
 	struct wc_test test[WC_NMEAS];
 	enum wc_verdict verdict, wall_verdict;
+	double equiv_s;                /* its tests' bound_s */
 };
 
 enum wc_finding_kind {
@@ -325,7 +345,7 @@ struct wc_finding {
 	size_t nnums, nstrs;
 	struct { const char *key; double value; } num[WC_FINDING_MAX_NUMS];
 	struct { const char *key; char value[256]; } str[WC_FINDING_MAX_STRS];
-	char text[1536];               /* a few sentences, full stops */
+	char text[2048];               /* a few sentences, full stops */
 };
 
 /* The JSON name of a kind: "most_time", "device_idle", "flushes",
@@ -360,6 +380,9 @@ struct wc_summary {
 	const char *base_name;         /* the named capture, or the name of
 	                                * the base_group's first capture */
 	bool any_cross_disk;           /* some group's cross_disk */
+	/* The equivalence bound as asked (wc_summary_opts): seconds when
+	 * equiv_s > 0, else a share of each baseline's mean wall. */
+	double equiv_s, equiv_share;
 	/* Captures given but left out of everything above (never in
 	 * caps), with why: "warm-up", "--exclude-runs", "--drop-first". */
 	size_t nleft_out;
@@ -380,7 +403,14 @@ struct wc_summary_opts {
 	/* Else captures of run_role = warmup are left out when another
 	 * capture is not one. */
 	bool keep_warmups;
+	/* The equivalence bound X of "no larger than X", in seconds when
+	 * equiv_s > 0, else equiv_share of the baseline group's mean wall
+	 * (WC_EQUIV_SHARE_DEFAULT when 0 too). */
+	double equiv_s;
+	double equiv_share;
 };
+
+#define WC_EQUIV_SHARE_DEFAULT 0.05
 
 /* Builds the summary of caps[0..n) (n >= 1) less the captures opts leaves
  * out (opts may be NULL: only warm-ups are); they are listed in
