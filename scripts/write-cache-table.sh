@@ -23,8 +23,9 @@
 # barrier) is used, grouped by disk (capture.conf disk_model; "loop"
 # without one) and filesystem.  Each such set is analysed with one
 # wcanalyze run whose baseline is its "cache on, barriers on" capture:
-# the default mount, the report's 124 s.  The differences and the noise
-# verdicts are wcanalyze's own (docs/methodology.md, section 10).
+# the default mount, the report's 124 s.  The differences and the
+# verdicts (real, no larger than X, not decided) are wcanalyze's own
+# (docs/methodology.md, "Verdicts").
 #
 #   BUILD=DIR   where wcanalyze was built (default: build/)
 set -euo pipefail
@@ -128,7 +129,9 @@ def dmean(f): map([.phases[] | select(.name == "delete")][0] | f) | if any(. == 
     ($c | dmean(.requests.flush)), ($c | dmean(.time_s.flush)),
     ($c | dmean(.requests.metadata)), ($c | dmean(.time_s.idle)),
     ([$r.groups[] | select(.tests.busy.verdict == "baseline") | .figures_s.busy.mean][0] // "-"),
-    ($g.tests.busy.interval_s[0] // "-"), ($g.tests.busy.interval_s[1] // "-")
+    ($g.tests.busy.interval_s[0] // "-"), ($g.tests.busy.interval_s[1] // "-"),
+    ($g.bound_s // "-"), ($g.tests.busy.runs_to_decide // "-"),
+    ($g.tests.wall.runs_to_decide // "-")
   ]
 | map(tostring) | join("\t")'
 
@@ -150,7 +153,7 @@ for d in "${disks[@]}"; do
 
 		# The report's three subtractions, and the cache off with barriers
 		# on (Table 6), each its own comparison of two configurations, so
-		# that the difference, its parts and the noise verdict are
+		# that the difference, its parts and the verdict are
 		# wcanalyze's: A minus B, B the baseline.
 		for pair in on,on:on,off off,off:on,off off,on:off,off off,on:on,on; do
 			a=${pair%:*} b=${pair#*:}
@@ -179,18 +182,24 @@ function ms(x) { return x == "-" ? "-" : sprintf("%.2f", x * 1000) }
 function range(a, b) { return a == b ? a : a "-" b }
 function one(x) { return x == "-" ? "-" : sprintf("%.1f", x) }
 function kib(x) { return x == "-" ? "-" : sprintf("%.0f", x / 1024) }
-function verdict(v, t) {
+# A verdict with what it excludes (docs/methodology.md, "Verdicts"): t
+# Welch'"'"'s t, x the bound X, n the runs a side that would decide it.
+function verdict(v, t, x, n) {
 	if (v == "baseline") return "baseline"
-	if (v == "too_few_runs") return t == "-" ? "too few runs to tell" : sprintf("too few runs to tell (t = %.2f)", t)
 	if (v == "real") return t == "-" ? "real (runs never vary)" : sprintf("real (t = %.2f)", t)
-	if (v == "within_noise") return sprintf("within noise (t = %.2f)", t)
+	if (v == "no_larger_than") return sprintf("no larger than ±%.3f s", x)
+	if (v == "not_decided") {
+		if (t == "-") return "not decided (one run a side)"
+		if (n == "-") return sprintf("not decided (t = %.2f)", t)
+		return sprintf("not decided (t = %.2f; %s runs a side would decide)", t, n > 1000 ? "over 1000" : n)
+	}
 	return v
 }
 # The verdicts of a row: on the disk'"'"'s busy time, with its difference,
-# then the wall'"'"'s (docs/methodology.md, "Verdicts").
+# then the wall'"'"'s.
 function verdicts(f) {
 	if (f[19] == "baseline") return "baseline"
-	return "disk " d(f[33]) " s: " verdict(f[19], f[20]) "; wall: " verdict(f[31], f[32])
+	return "disk " d(f[33]) " s: " verdict(f[19], f[20], f[43], f[44]) "; wall: " verdict(f[31], f[32], f[43], f[45])
 }'
 awk -F'\t' -v report_on_on="${report[on,on]}" -v report_on_off="${report[on,off]}" \
 	-v report_off_on="${report[off,on]}" -v report_off_off="${report[off,off]}" "$awk_format"'
@@ -245,7 +254,10 @@ END {
 	print "**Table 2.**  Where the difference went: each configuration'"'"'s mean wall"
 	print "time minus that of the same disk and filesystem with the cache and"
 	print "barriers on (wcanalyze `--baseline`, its difference attribution: the"
-	print "parts sum to the difference), and the verdicts (Welch'"'"'s t-test at 95 %):"
+	print "parts sum to the difference), and the verdicts (Welch'"'"'s t-test): real"
+	print "when the 95 % interval excludes 0, no larger than ±X when the 90 %"
+	print "interval lies inside it (X = 5 % of the baseline'"'"'s mean wall), else not"
+	print "decided, with the runs a side that would decide it at the spread seen;"
 	print "whether the disk caused it, decided on the disk'"'"'s busy time (its"
 	print "difference first), then the wall'"'"'s.  Seconds; data = data read + data"
 	print "write; other = discard + other requests; off device = time the disk was"
@@ -350,7 +362,7 @@ function cell(key,   f) {
 	if (!(key in row)) return "| - | - | not recorded "
 	split(row[key], f, "\t")
 	return sprintf("| %s (%s to %s) | %s | %s ", d(f[33]), d(f[41]), d(f[42]), share(f[33], f[40]),
-		f[19] == "too_few_runs" ? "too few runs to tell" : f[19] == "within_noise" ? "within noise" : f[19])
+		verdict(f[19], f[20], f[43], f[44]))
 }
 END {
 	np = split("on,on:on,off off,on:on,on off,off:on,off off,on:off,off", pairs, " ")
@@ -367,7 +379,7 @@ END {
 		printf "(one command at a time) and on `%s` (32 queued), each its own\n", base
 		print "wcanalyze `--baseline` run (A minus B, B the baseline): the difference in"
 		print "the disk'"'"'s busy time with its 95 % interval, its share of B'"'"'s busy time,"
-		print "and the verdict (Welch'"'"'s t-test)."
+		print "and the verdict (Welch'"'"'s t-test: real, no larger than ±X, or not decided)."
 		if (files[q] == files[base] && mb[q] == mb[base])
 			printf "Both were recorded with the same workload (%s files, %.1f MB).\n", files[q], mb[q]
 		else {

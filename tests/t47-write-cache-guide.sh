@@ -74,7 +74,7 @@ awk -v begin="$begin" -v end="$end" -v qbegin="$qbegin" -v qend="$qend" '
 $0 == begin || $0 == qbegin { inside = 1 } !inside; $0 == end || $0 == qend { inside = 0 }' "$page" |
 	grep -oE '[0-9]+\.[0-9]{2,3} m?s\b' | sort -u >"$TMP/quoted" || true
 while read -r num _; do
-	grep -qE "(^|[ +-])$num( |\$)" "$TMP/table" "$TMP/qd" ||
+	grep -qE "(^|[ +-]|±)$num( |\$)" "$TMP/table" "$TMP/qd" ||
 		fail "docs/write-cache.md quotes $num, which is in none of the generated tables"
 done <"$TMP/quoted"
 
