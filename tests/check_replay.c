@@ -363,6 +363,113 @@ START_TEST(regions)
 }
 END_TEST
 
+/* Replays rq[0..n) (already in completion order); 1 with every request
+ * out in order of virtual completion, -1 with err filled. */
+static int replay_all(const struct wc_replay_conf *c,
+		      const struct wc_request *rq, size_t n,
+		      struct wc_request *out, struct wc_err *err)
+{
+	struct feed f = { rq, n, 0 };
+	struct wc_replay *rp = NULL;
+	struct wc_request got;
+	size_t k = 0;
+	int r;
+
+	wc_err_clear(err);
+	ck_assert_int_eq(wc_replay_open(&rp, c, feed_next, &f, err), 0);
+	while ((r = wc_replay_next(rp, &got, err)) > 0) {
+		ck_assert_uint_le(got.d_time, got.c_time);
+		ck_assert(k == 0 || got.c_time >= out[k - 1].c_time);
+		ck_assert_uint_lt(k, n);
+		out[k++] = got;
+	}
+	wc_replay_free(rp);
+	return r < 0 ? -1 : (int)k;
+}
+
+/* Recorded times at the replay's bound or past it (near 2^63, where a
+ * signed difference overflowed, and near 2^64) are refused with the
+ * bound named; just below it a trace replays as it does near 0, every
+ * time shifted by the same amount, to the nanosecond. */
+START_TEST(times_at_the_bound)
+{
+	static const uint64_t bases[] = {
+		WC_REPLAY_MAX_NS, (1ull << 63) - 20 * MS, 1ull << 63,
+		UINT64_MAX - 30 * MS,
+	};
+	struct wc_replay_conf c;
+	struct wc_request in[4], near0[4], out[4];
+	struct wc_err err;
+	uint64_t b;
+	size_t i, k;
+
+	conf_of(&c);
+	in[0] = mk(RD, 100, 8, 0, 0, 1 * MS);
+	in[1] = mk(RD, 100, 800, 2 * MS, 2 * MS, 3 * MS);
+	in[2] = mk(WR, 200, 8000, 1 * MS, 2 * MS, 4 * MS);
+	in[3] = mk(RD, 100, 80, 5 * MS, 5 * MS, 6 * MS);
+	ck_assert_int_eq(replay_all(&c, in, 4, near0, &err), 4);
+	for (i = 0; i < sizeof(bases) / sizeof(bases[0]); i++) {
+		struct wc_request sh[4];
+
+		for (k = 0; k < 4; k++) {
+			sh[k] = in[k];
+			sh[k].q_time += bases[i];
+			sh[k].d_time += bases[i];
+			sh[k].c_time += bases[i];
+		}
+		ck_assert_int_lt(replay_all(&c, sh, 4, out, &err), 0);
+		ck_assert_int_eq(err.kind, WC_ERR_INPUT);
+		ck_assert_msg(strstr(err.msg, "2^62"), "%s", err.msg);
+	}
+	b = WC_REPLAY_MAX_NS - 1000 * MS;
+	for (k = 0; k < 4; k++) {
+		in[k].q_time += b;
+		in[k].d_time += b;
+		in[k].c_time += b;
+	}
+	ck_assert_int_eq(replay_all(&c, in, 4, out, &err), 4);
+	for (k = 0; k < 4; k++) {
+		ck_assert_uint_eq(out[k].sector, near0[k].sector);
+		ck_assert_uint_eq(out[k].q_time, near0[k].q_time + b);
+		ck_assert_uint_eq(out[k].d_time, near0[k].d_time + b);
+		ck_assert_uint_eq(out[k].c_time, near0[k].c_time + b);
+	}
+}
+END_TEST
+
+/* A disk at 0.001 MB/s given 5,000 writes of 4 GiB would take 2.1e19 ns,
+ * past 2^64: virtual time stops at the bound with an error that says
+ * so, never wraps. */
+START_TEST(virtual_time_bound)
+{
+	enum { N = 5000 };
+	struct wc_replay_conf c;
+	struct wc_request *in = calloc(N, sizeof(*in));
+	struct wc_request *out = calloc(N, sizeof(*out));
+	struct wc_err err;
+	size_t k;
+
+	ck_assert_ptr_nonnull(in);
+	ck_assert_ptr_nonnull(out);
+	conf_of(&c);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_disk_param_set(&c.disk, "media_outer_mbs", "0.001", &err), 0);
+	ck_assert_int_eq(wc_disk_param_set(&c.disk, "media_inner_mbs", "0.001", &err), 0);
+	ck_assert_int_eq(wc_disk_param_set(&c.disk, "interface_mbs", "0.001", &err), 0);
+	c.capacity_bytes = 1ull << 40;
+	for (k = 0; k < N; k++) {
+		in[k] = mk(WR, 100 + (uint32_t)k, 0, k * MS, k * MS, k * MS + 1);
+		in[k].bytes = UINT32_MAX / 512 * 512;
+	}
+	ck_assert_int_lt(replay_all(&c, in, N, out, &err), 0);
+	ck_assert_int_eq(err.kind, WC_ERR_INPUT);
+	ck_assert_msg(strstr(err.msg, "virtual time"), "%s", err.msg);
+	free(in);
+	free(out);
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
 	Suite *s = suite_create("replay");
@@ -376,6 +483,8 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, slower_disk);
 	tcase_add_test(tc, order_and_determinism);
 	tcase_add_test(tc, regions);
+	tcase_add_test(tc, times_at_the_bound);
+	tcase_add_test(tc, virtual_time_bound);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -103,4 +103,42 @@ cp "$TOP"/tests/fixtures/reader/ext4/loop1.blktrace.* cut/
 truncate -s 6000 cut/loop1.blktrace.0
 exits 2 "$WCANALYZE" --what-if cache=off cut
 grep -q 'truncated record' err.txt || fail "cut: $(cat err.txt)"
+# Times at the replay's bound: a hand-made trace of N writes, each
+# queued, dispatched and completed (blktrace version 7, little-endian,
+# device 7,1), from BASE ns on, 1 ms apart.
+mktrace() {
+	python3 - "$1" "$2" "$3" "$4" <<'PY'
+import struct, sys
+out, base, n, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+W = 1 << (16 + 1)
+acts = ((1, W | 1 << (16 + 4)), (7, W | 1 << (16 + 6)), (8, W | 1 << (16 + 7)))
+seq = 0
+with open(out, "wb") as f:
+    for i in range(n):
+        for k, (what, cat) in enumerate(acts):
+            seq += 1
+            t = base + i * 1000000 + k * 1000
+            f.write(struct.pack("<IIQQIIIIIHH", 0x65617407, seq, t,
+                                8 * i * (size // 4096 + 1), size, what | cat,
+                                100 + i, (7 << 20) | 1, 0, 0, 0))
+PY
+}
+for base in 4611686018427387904 9223372036854775000 18446744073700000000; do
+	rm -rf big
+	mkdir big
+	mktrace big/loop1.blktrace.0 "$base" 3 4096
+	exits 2 timeout 60 "$WCANALYZE" --what-if cache=off big
+	grep -q '2^62' err.txt || fail "times from $base: $(cat err.txt)"
+done
+rm -rf big
+mkdir big
+mktrace big/loop1.blktrace.0 4611685918427387904 3 4096
+exits 0 timeout 60 "$WCANALYZE" --what-if cache=off big
+# A disk at 0.001 MB/s given 5,000 writes of 4 GiB: 2.1e19 ns, past 2^64.
+printf 'model = ssd\nmedia_outer_mbs = 0.001\nmedia_inner_mbs = 0.001\ninterface_mbs = 0.001\n' >slow
+rm -rf big
+mkdir big
+mktrace big/loop1.blktrace.0 0 5000 4294966784
+exits 2 timeout 120 "$WCANALYZE" --what-if disk="$TMP/slow" big
+grep -q 'virtual time reached 2^62 ns' err.txt || fail "slow disk: $(cat err.txt)"
 exit 0

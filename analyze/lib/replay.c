@@ -128,6 +128,7 @@ struct wc_replay {
 	int64_t lag_min;             /* <= 0 */
 	uint64_t seq;
 	bool src_done, failed, finished;
+	bool stopped;                /* failed: src_err says why */
 	struct wc_err src_err;
 	struct wc_replay_stats st;
 };
@@ -155,6 +156,37 @@ void wc_replay_conf_init(struct wc_replay_conf *c)
 static int oom(struct wc_err *err)
 {
 	return wc_err_oom(err, NULL, NULL);
+}
+
+/* ---- time arithmetic ----------------------------------------------------
+ * Times are unsigned and, recorded or virtual, below WC_REPLAY_MAX_NS
+ * (read_one() and serve() see to it), so a lag, the difference of two
+ * of them, lies within +-2^62 and a time plus a lag within [-2^62, 2^63):
+ * computed here without a signed overflow, and never below 0.  A time
+ * from elsewhere (a phase's edge, at most 2^63 - 1) saturates instead of
+ * wrapping. */
+
+/* v - r as a lag. */
+static int64_t lag_of(uint64_t v, uint64_t r)
+{
+	uint64_t d = v >= r ? v - r : r - v;
+
+	if (d > (uint64_t)INT64_MAX)
+		d = (uint64_t)INT64_MAX;
+	return v >= r ? (int64_t)d : -(int64_t)d;
+}
+
+/* t moved by lag, at least 0, at most UINT64_MAX - 1 (not WC_NO_TIME). */
+static uint64_t at_lag(uint64_t t, int64_t lag)
+{
+	uint64_t m;
+
+	if (lag >= 0) {
+		m = (uint64_t)lag;
+		return t < UINT64_MAX - 1 - m ? t + m : UINT64_MAX - 1;
+	}
+	m = (uint64_t)(-(lag + 1)) + 1;      /* |lag|, INT64_MIN too */
+	return t > m ? t - m : 0;
 }
 
 int wc_replay_open(struct wc_replay **out, const struct wc_replay_conf *c,
@@ -402,6 +434,15 @@ static int read_one(struct wc_replay *rp, struct wc_err *err)
 		rp->st.unfinished++;
 		return 1;
 	}
+	if (rq.c_time >= WC_REPLAY_MAX_NS ||
+	    (rq.d_time != WC_NO_TIME && rq.d_time >= WC_REPLAY_MAX_NS) ||
+	    (rq.q_time != WC_NO_TIME && rq.q_time >= WC_REPLAY_MAX_NS)) {
+		wc_err_set(err, WC_ERR_INPUT, NULL, NULL, WC_NO_OFFSET,
+			   "a request at %llu ns: the replay takes recorded "
+			   "times below 2^62 ns (146 years) only",
+			   (unsigned long long)rq.c_time);
+		return -1;
+	}
 	i = slot_new(rp, err);
 	if (i == NONE)
 		return -1;
@@ -488,16 +529,16 @@ static void complete_until(struct wc_replay *rp, uint64_t t, struct wc_err *err)
 static void make_ready(struct wc_replay *rp, uint32_t i, struct wc_err *err)
 {
 	struct slot *s = &rp->s[i];
-	int64_t vd = (int64_t)s->rq.d_time + (s->has_parent ? s->lag : 0);
-	int64_t vq = s->rq.q_time == WC_NO_TIME ? vd :
-		(int64_t)s->rq.q_time + (s->has_qparent ? s->qlag : 0);
+	uint64_t vd = at_lag(s->rq.d_time, s->has_parent ? s->lag : 0);
+	uint64_t vq = s->rq.q_time == WC_NO_TIME ? vd :
+		at_lag(s->rq.q_time, s->has_qparent ? s->qlag : 0);
 
 	/* never dispatched before it was issued: a hold that is over by
 	 * then holds nothing */
 	if (vd < vq)
 		vd = vq;
-	s->vd = vd < 0 ? 0 : (uint64_t)vd;
-	s->vq = vq < 0 ? 0 : (uint64_t)vq;
+	s->vd = vd;
+	s->vq = vq;
 	s->state = S_READY;
 	wc_prioq_put(rp->ready, s->vd, rp->seq++, i, err);
 }
@@ -628,7 +669,7 @@ static void done(struct wc_replay *rp, uint32_t i, uint64_t vc,
 	uint32_t e;
 
 	s->vc = vc;
-	s->lag = (int64_t)vc - (int64_t)s->rq.c_time;
+	s->lag = lag_of(vc, s->rq.c_time);
 	s->state = S_DONE;
 	if (s->lag < rp->lag_min)
 		rp->lag_min = s->lag;
@@ -670,7 +711,7 @@ static uint64_t lower_bound(const struct wc_replay *rp)
 	}
 	if (lb == NEVER)
 		return NEVER;
-	return (int64_t)lb + rp->lag_min < 0 ? 0 : (uint64_t)((int64_t)lb + rp->lag_min);
+	return at_lag(lb, rp->lag_min);
 }
 
 static enum wc_disk_op op_of(const struct slot *s)
@@ -695,6 +736,15 @@ static void serve(struct wc_replay *rp, struct wc_request *out,
 	wc_disk_next(rp->disk, &cost);
 	i = (uint32_t)cost.tag;
 	s = &rp->s[i];
+	/* Each command costs far less than 2^62 ns (a 4 GiB transfer at
+	 * the slowest rate a disk may have, 0.001 MB/s, is 4.3e15 ns), so
+	 * the model's own sums have not wrapped when this stops them. */
+	if (cost.end_ns >= WC_REPLAY_MAX_NS)
+		wc_err_set(err, WC_ERR_INPUT, NULL, NULL, WC_NO_OFFSET,
+			   "virtual time reached 2^62 ns (146 years) after "
+			   "%llu requests: the disk is too slow for this "
+			   "trace to replay",
+			   (unsigned long long)rp->st.replayed);
 	rp->inflight--;
 	rp->st.busy_ns += cost.end_ns - cost.start_ns;
 	done(rp, i, cost.end_ns, err);
@@ -814,6 +864,11 @@ int wc_replay_next(struct wc_replay *rp, struct wc_request *rq,
 {
 	struct wc_err e2;
 
+	if (rp->stopped) {
+		if (err)
+			*err = rp->src_err;
+		return -1;
+	}
 	wc_err_clear(&e2);
 	for (;;) {
 		enum step r = step(rp, rq, false, &e2);
@@ -867,6 +922,9 @@ int wc_replay_next(struct wc_replay *rp, struct wc_request *rq,
 	}
 	return 0;
 fail:
+	/* stopped for good: the same answer at every call after */
+	rp->stopped = true;
+	rp->src_err = e2;
 	if (err)
 		*err = e2;
 	return -1;
@@ -876,12 +934,9 @@ fail:
 
 static uint64_t shift(const struct wc_replay *rp, uint32_t i, uint64_t t)
 {
-	int64_t v;
-
 	if (i == NONE || rp->s[i].state != S_DONE)
 		return t;
-	v = (int64_t)t + rp->s[i].lag;
-	return v < 0 ? 0 : (uint64_t)v;
+	return at_lag(t, rp->s[i].lag);
 }
 
 uint64_t wc_replay_map_point(const struct wc_replay *rp, size_t i)

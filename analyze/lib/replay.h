@@ -94,6 +94,11 @@
 #define WC_REPLAY_MAX_PIDS (1u << 16)
 #define WC_REPLAY_MAX_POINTS 160u
 #define WC_REPLAY_MAX_REGIONS 4u
+/* Times, recorded and virtual, stay below 2^62 ns (146 years): a
+ * request recorded at or past it is refused, and a replay whose virtual
+ * time reaches it stops (both WC_ERR_INPUT, naming the bound), so that
+ * every lag and every sum of a time and a lag is exact in 64 bits. */
+#define WC_REPLAY_MAX_NS (1ull << 62)
 
 /* The rules' defaults (docs/what-if.md says why these). */
 #define WC_REPLAY_GAP_NS 1000000ull          /* 1 ms: "right after" */
