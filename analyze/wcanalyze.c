@@ -162,7 +162,9 @@ static void usage(FILE *fp)
 		"                  replay INPUT's main device through the disk model\n"
 		"                  as recorded and as SPEC says (KEY=VALUE,...: disk=\n"
 		"                  hdd7200|ssd|ssd-plp|PATH, cache=on|off,\n"
-		"                  barrier=on|off, capacity=BYTES, or a disk\n"
+		"                  barrier=on|off, capacity=BYTES, kernel=2.6.24: the\n"
+		"                  block layer's ordering before 2.6.37, barriers\n"
+		"                  drained and wrapped in two flushes, or a disk\n"
 		"                  parameter); compared with the replay as recorded\n"
 		"  -h, --help      show this help and exit\n"
 		"  -V, --version   show the version and exit\n");

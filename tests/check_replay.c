@@ -470,6 +470,142 @@ START_TEST(virtual_time_bound)
 }
 END_TEST
 
+/* Replays rq[0..n) as replay() does, keeping every request handed out in
+ * the order handed out (a barrier's flushes are none of rq). */
+static size_t replay_seq(const struct wc_replay_conf *c,
+			 const struct wc_request *rq, size_t n,
+			 struct wc_request *out, size_t max,
+			 struct wc_replay_stats *st)
+{
+	struct wc_request sorted[64];
+	struct feed f = { sorted, n, 0 };
+	struct wc_replay *rp = NULL;
+	struct wc_err err;
+	size_t k = 0;
+	int r;
+
+	ck_assert_uint_le(n, 64);
+	memcpy(sorted, rq, n * sizeof(*rq));
+	qsort(sorted, n, sizeof(*sorted), by_c);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_replay_open(&rp, c, feed_next, &f, &err), 0);
+	while (k < max && (r = wc_replay_next(rp, &out[k], &err)) > 0)
+		k++;
+	ck_assert_uint_lt(k, max);
+	ck_assert_int_eq(wc_replay_next(rp, &out[k], &err), 0);
+	*st = *wc_replay_stats(rp);
+	wc_replay_free(rp);
+	return k;
+}
+
+/*
+ * The 2.6.24 ordering (replay.h, docs/what-if.md): two data writes go to
+ * the disk at 0 and 1 us; XFS's log write J is issued at 10 us, while
+ * they are in flight, and another data write W3 at 11 us; J's writer
+ * reads 1 ms after J completed.  The disk serves one command at a time,
+ * each 4 KiB write taking the same c (read off the first).
+ *
+ * Today's ordering: J and W3 go to the disk when issued (10 and 11 us).
+ * Under the drain, with the cache off (QUEUE_ORDERED_DRAIN): J goes once
+ * both writes completed, at 2c, and completes at 3c; W3, issued after
+ * J, goes at 3c; the read at 3c + 1 ms.  With the cache on
+ * (QUEUE_ORDERED_DRAIN_FLUSH): a flush at the end of the second write,
+ * J when it completed, a second flush when J completed; W3 and the read
+ * wait for the second flush: six requests come out, in that order.
+ */
+START_TEST(drain_2624)
+{
+	struct wc_replay_conf c;
+	struct wc_request in[5], out[16];
+	struct wc_replay_stats st;
+	struct wc_err err;
+	uint64_t cw;
+	size_t n;
+
+	conf_of(&c);
+	in[0] = mk(WR, 100, 8, 0, 0, 5 * MS);
+	in[1] = mk(WR, 200, 5000, 1 * US, 1 * US, 6 * MS);
+	in[2] = mk(JR, 300, 16, 10 * US, 10 * US, 7 * MS);
+	in[3] = mk(WR, 400, 9000, 11 * US, 11 * US, 6 * MS + 500 * US);
+	in[4] = mk(RD, 300, 20000, 8 * MS, 8 * MS, 9 * MS);
+
+	/* today's ordering: nothing waits for J but its writer's read */
+	n = replay_seq(&c, in, 5, out, 16, &st);
+	ck_assert_uint_eq(n, 5);
+	ck_assert_uint_eq(st.barriers, 0);
+	ck_assert_uint_eq(out[2].d_time, 10 * US);   /* J */
+	ck_assert_uint_eq(out[3].d_time, 11 * US);   /* W3 */
+
+	/* the drain, cache off */
+	c.barriers = WC_BARRIERS_LOG;
+	c.drop_flushes = c.drop_fua = true;
+	n = replay_seq(&c, in, 5, out, 16, &st);
+	ck_assert_uint_eq(n, 5);
+	ck_assert_uint_eq(st.barriers, 1);
+	ck_assert_uint_eq(st.barrier_flushes, 0);
+	cw = out[0].c_time - out[0].d_time;
+	ck_assert_uint_gt(cw, 10 * US);             /* both in flight at 10 us */
+	ck_assert_uint_eq(out[0].c_time, cw);
+	ck_assert_uint_eq(out[1].c_time, 2 * cw);
+	ck_assert_uint_eq(out[2].sector, JOURNAL + 16);
+	ck_assert_uint_eq(out[2].d_time, 2 * cw);
+	ck_assert_uint_eq(out[2].c_time, 3 * cw);
+	ck_assert_uint_eq(out[3].sector, 9000);
+	ck_assert_uint_eq(out[3].d_time, 3 * cw);
+	ck_assert_uint_eq(out[3].c_time, 4 * cw);
+	ck_assert_uint_eq(out[4].d_time, 3 * cw + 1 * MS);
+	ck_assert_uint_eq(out[2].q_time, 10 * US);   /* issued when it was */
+
+	/* the drain and two flushes, cache on */
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_disk_param_set(&c.disk, "write_cache", "on", &err), 0);
+	n = replay_seq(&c, in, 5, out, 16, &st);
+	ck_assert_uint_eq(n, 7);
+	ck_assert_uint_eq(st.barriers, 1);
+	ck_assert_uint_eq(st.barrier_flushes, 2);
+	ck_assert_uint_eq(out[2].bytes, 0);          /* the first flush */
+	ck_assert(out[2].action & WC_TC(WC_TC_FLUSH));
+	ck_assert_uint_eq(out[2].d_time, out[1].c_time);
+	ck_assert_uint_eq(out[3].sector, JOURNAL + 16);
+	ck_assert(!(out[3].action & WC_TC(WC_TC_FUA)));
+	ck_assert_uint_eq(out[3].d_time, out[2].c_time);
+	ck_assert_uint_eq(out[4].bytes, 0);          /* the second flush */
+	ck_assert_uint_eq(out[4].d_time, out[3].c_time);
+	ck_assert_uint_eq(out[4].pid, 300);
+	ck_assert_uint_eq(out[5].sector, 9000);
+	ck_assert_uint_eq(out[5].d_time, out[4].c_time);
+	ck_assert_uint_eq(out[6].d_time, out[4].c_time + 1 * MS);
+
+	/* barriers off under 2.6.24: nothing drained, J goes when issued */
+	c.barriers = WC_BARRIERS_NONE;
+	n = replay_seq(&c, in, 5, out, 16, &st);
+	ck_assert_uint_eq(n, 5);
+	ck_assert_uint_eq(out[2].d_time, 10 * US);
+}
+END_TEST
+
+/* jbd's rule: only the journal write carrying FUA or PREFLUSH (today's
+ * commit block) is a barrier; the journal's other blocks are not. */
+START_TEST(commit_barrier_2624)
+{
+	struct wc_replay_conf c;
+	struct wc_request in[3], out[16];
+	struct wc_replay_stats st;
+
+	conf_of(&c);
+	c.barriers = WC_BARRIERS_COMMIT;
+	c.drop_flushes = c.drop_fua = true;
+	in[0] = mk(JR, 300, 0, 0, 0, 5 * MS);
+	in[1] = mk(JR, 300, 8, 1 * US, 1 * US, 6 * MS);
+	in[2] = mk(JR, 300, 16, 2 * US, 2 * US, 7 * MS);
+	in[2].action |= WC_TC(WC_TC_FUA) | WC_TC(WC_TC_FLUSH);
+	ck_assert_uint_eq(replay_seq(&c, in, 3, out, 16, &st), 3);
+	ck_assert_uint_eq(st.barriers, 1);
+	ck_assert_uint_eq(out[1].d_time, 1 * US);
+	ck_assert_uint_eq(out[2].d_time, out[1].c_time);
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
 	Suite *s = suite_create("replay");
@@ -485,6 +621,8 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, regions);
 	tcase_add_test(tc, times_at_the_bound);
 	tcase_add_test(tc, virtual_time_bound);
+	tcase_add_test(tc, drain_2624);
+	tcase_add_test(tc, commit_barrier_2624);
 	suite_add_tcase(s, tc);
 	return s;
 }

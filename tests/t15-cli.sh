@@ -19,7 +19,8 @@ done < <(grep -o -- '--[a-z-]*' help.out | sort -u)
 "$WCANALYZE" --version >version.out
 grep -Eq '^wcanalyze [0-9]+\.[0-9]+\.[0-9]+$' version.out || fail "--version: $(cat version.out)"
 
-for args in "--no-such-option x" "-Z x" ""; do
+for args in "--no-such-option x" "-Z x" "" "--what-if kernel=2.6.25 x" \
+	"--equivalence 0 x" "--equivalence 101% x"; do
 	rc=0
 	# shellcheck disable=SC2086 # split on purpose
 	"$WCANALYZE" $args >out 2>err || rc=$?

@@ -63,6 +63,8 @@ struct slot {
 	bool has_qparent;
 	bool live;                   /* not yet handed out or dropped */
 	bool has_parent;
+	bool barrier;                /* drained as a barrier (2.6.24) */
+	bool synthetic;              /* a barrier's flush, not recorded */
 	enum wc_cat cat;
 };
 
@@ -129,6 +131,13 @@ struct wc_replay {
 	uint64_t seq;
 	bool src_done, failed, finished;
 	bool stopped;                /* failed: src_err says why */
+	/* The barrier being drained (2.6.24 ordering), NONE: none; its next
+	 * part to give the disk, whether one is at the disk, and the latest
+	 * virtual completion. */
+	uint32_t gate;
+	int gate_part;
+	bool gate_busy;
+	uint64_t last_end;
 	struct wc_err src_err;
 	struct wc_replay_stats st;
 };
@@ -220,6 +229,7 @@ int wc_replay_open(struct wc_replay **out, const struct wc_replay_conf *c,
 	rp->ctx = ctx;
 	rp->free_head = NONE;
 	rp->last_any = rp->last_flush = NONE;
+	rp->gate = NONE;
 	for (i = 0; i < ANY_HIST; i++)
 		rp->any_hist[i] = NONE;
 	for (i = 0; i < JOURNAL_HIST; i++)
@@ -400,6 +410,18 @@ static void point_at(struct wc_replay *rp, uint32_t *where, uint32_t i)
 
 /* ---- reading ----------------------------------------------------------- */
 
+/* A barrier write under the 2.6.24 ordering (replay.h): XFS's log
+ * buffers, jbd's commit block (today's jbd2 marks it PREFLUSH|FUA). */
+static bool is_barrier(const struct wc_replay_conf *c, const struct slot *s)
+{
+	if (s->cat != WC_CAT_JOURNAL)
+		return false;
+	if (c->barriers == WC_BARRIERS_LOG)
+		return true;
+	return c->barriers == WC_BARRIERS_COMMIT &&
+	       (s->rq.action & (WC_TC(WC_TC_FUA) | WC_TC(WC_TC_FLUSH)));
+}
+
 /* Reads one request; 0 when the source has ended (or failed). */
 static int read_one(struct wc_replay *rp, struct wc_err *err)
 {
@@ -454,6 +476,7 @@ static int read_one(struct wc_replay *rp, struct wc_err *err)
 	if (s->rq.q_time != WC_NO_TIME && s->rq.q_time > s->rq.d_time)
 		s->rq.q_time = s->rq.d_time;
 	s->cat = wc_classify(&rp->c.cl, &s->rq);
+	s->barrier = is_barrier(&rp->c, s);
 	s->state = S_WINDOW;
 	if (s->rq.c_time > rp->last_read_c)
 		rp->last_read_c = s->rq.c_time;
@@ -725,6 +748,8 @@ static enum wc_disk_op op_of(const struct slot *s)
 	return WC_DISK_READ;
 }
 
+static void gate_served(struct wc_replay *rp, uint32_t i, struct wc_err *err);
+
 /* Lets the model pick and serve the next queued request; fills *out. */
 static void serve(struct wc_replay *rp, struct wc_request *out,
 		  struct wc_err *err)
@@ -747,7 +772,11 @@ static void serve(struct wc_replay *rp, struct wc_request *out,
 			   (unsigned long long)rp->st.replayed);
 	rp->inflight--;
 	rp->st.busy_ns += cost.end_ns - cost.start_ns;
-	done(rp, i, cost.end_ns, err);
+	rp->last_end = cost.end_ns;
+	if (i == rp->gate || s->synthetic)
+		s->vc = cost.end_ns;
+	else
+		done(rp, i, cost.end_ns, err);
 
 	*out = s->rq;
 	if (out->q_time != WC_NO_TIME)
@@ -760,6 +789,8 @@ static void serve(struct wc_replay *rp, struct wc_request *out,
 	rp->st.last_c = s->vc;
 	rp->st.replayed++;
 	s->live = false;
+	if (i == rp->gate || s->synthetic)
+		gate_served(rp, i, err);
 	slot_put(rp, i);
 }
 
@@ -777,7 +808,8 @@ static void submit(struct wc_replay *rp, uint32_t i)
 	r.offset = (s->first + s->rq.sector) * 512;
 	r.bytes = s->rq.bytes;
 	r.fua = wc_request_is_fua(&s->rq);
-	if (r.fua && rp->c.drop_fua) {
+	/* a barrier's write goes without FUA: its second flush stands in */
+	if (r.fua && (rp->c.drop_fua || s->barrier)) {
 		r.fua = false;
 		rp->st.dropped_fua++;
 	}
@@ -786,6 +818,97 @@ static void submit(struct wc_replay *rp, uint32_t i)
 	s->state = S_QUEUED;
 	s->depth = ++rp->inflight;
 	wc_disk_submit(rp->disk, &r);
+}
+
+/* ---- the 2.6.24 ordering ------------------------------------------------
+ * A barrier taken from the ready queue opens the gate: nothing else is
+ * given to the disk until it closes.  Once the disk has served all it
+ * held (the drain), the barrier's parts go to it one at a time, each when
+ * the one before completed: flush, write, flush with the write cache on
+ * (block/ll_rw_blk.c start_ordered(): QUEUE_ORDERED_DRAIN_FLUSH), the
+ * write alone with it off (QUEUE_ORDERED_DRAIN).  The barrier completes,
+ * for what waits for it, with its last part. */
+enum { PART_PRE, PART_WRITE, PART_POST, PART_END };
+
+static void gate_open(struct wc_replay *rp, uint32_t i)
+{
+	rp->gate = i;
+	rp->gate_part = rp->c.disk.write_cache ? PART_PRE : PART_WRITE;
+	rp->gate_busy = false;
+	ref(rp, i);
+	rp->st.barriers++;
+}
+
+/* When the gate gives the disk its next part: NEVER while the disk
+ * still serves what came before (the drain) or a part. */
+static uint64_t gate_next(const struct wc_replay *rp)
+{
+	uint64_t t = rp->s[rp->gate].vd;
+
+	if (rp->gate_busy || rp->inflight)
+		return NEVER;
+	return rp->last_end > t ? rp->last_end : t;
+}
+
+/* Gives the disk the barrier's next part at gate_next(). */
+static int gate_submit(struct wc_replay *rp, struct wc_err *err)
+{
+	const struct slot *b = &rp->s[rp->gate];
+	uint64_t t = gate_next(rp);
+	struct slot *f;
+	uint32_t i;
+
+	if (rp->gate_part == PART_WRITE) {
+		rp->s[rp->gate].vd = t;
+		submit(rp, rp->gate);
+		rp->gate_busy = true;
+		return 0;
+	}
+	i = slot_new(rp, err);
+	if (i == NONE)
+		return -1;
+	b = &rp->s[rp->gate];        /* slot_new() may move the slots */
+	f = &rp->s[i];
+	f->rq.device = b->rq.device;
+	f->rq.action = WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_FLUSH);
+	f->rq.q_time = WC_NO_TIME;
+	f->rq.d_time = f->rq.c_time = t;
+	f->rq.pid = f->rq.cause_pid = b->rq.pid;
+	f->rq.has_cause = true;
+	f->rq.completed = true;
+	f->first = b->first;
+	f->cat = WC_CAT_FLUSH;
+	f->synthetic = true;
+	f->vq = f->vd = t;
+	rp->st.barrier_flushes++;
+	submit(rp, i);
+	rp->gate_busy = true;
+	return 0;
+}
+
+/* Part i of the barrier was served (and handed out): the next, or the
+ * barrier done at its last part's completion. */
+static void gate_served(struct wc_replay *rp, uint32_t i, struct wc_err *err)
+{
+	uint32_t b = rp->gate;
+	uint64_t end = rp->s[i].vc;
+
+	rp->gate_busy = false;
+	if (rp->gate_part == PART_PRE) {
+		rp->gate_part = PART_WRITE;
+		return;
+	}
+	if (rp->gate_part == PART_WRITE && rp->c.disk.write_cache) {
+		rp->gate_part = PART_POST;
+		return;
+	}
+	rp->gate_part = PART_END;
+	rp->gate = NONE;
+	/* what was held behind it goes to the disk from now on */
+	if (rp->last_submit < end)
+		rp->last_submit = end;
+	done(rp, b, end, err);
+	unref(rp, b);
 }
 
 enum step { STEP_OUT, STEP_MOVED, STEP_WAIT, STEP_IDLE };
@@ -800,12 +923,20 @@ static enum step step(struct wc_replay *rp, struct wc_request *out, bool force,
 
 	if (wc_prioq_peek(rp->ready, &e))
 		a = e.key;
+	/* a barrier being drained: the rest wait behind it */
+	if (rp->gate != NONE)
+		a = gate_next(rp);
 	st = wc_disk_next_start(rp->disk);
 	if (a == NEVER && st == NEVER)
 		return STEP_IDLE;
 	t = a <= st ? a : st;
 	if (!force && t >= lower_bound(rp))
 		return STEP_WAIT;
+	if (a <= st && rp->gate != NONE) {
+		if (gate_submit(rp, err) < 0)
+			return STEP_IDLE;
+		return STEP_MOVED;
+	}
 	/* the model holds WC_DISK_MAX_PENDING: the rest wait here */
 	if (a <= st && wc_disk_pending(rp->disk) < WC_DISK_MAX_PENDING) {
 		uint32_t i;
@@ -822,6 +953,10 @@ static enum step step(struct wc_replay *rp, struct wc_request *out, bool force,
 			done(rp, i, s->vd, err);
 			s->live = false;
 			slot_put(rp, i);
+			return STEP_MOVED;
+		}
+		if (s->barrier) {
+			gate_open(rp, i);
 			return STEP_MOVED;
 		}
 		submit(rp, i);

@@ -61,6 +61,20 @@
  * waits for what it waited for.  drop_fua sends FUA writes as plain
  * writes.
  *
+ * barriers (not WC_BARRIERS_NONE) replays under the block layer's
+ * ordering before 2.6.37 (docs/what-if.md, "The 2.6.24 ordering"): the
+ * filesystem's barrier writes (WC_BARRIERS_LOG: every journal write, as
+ * XFS's xlog_sync() marked each log buffer ordered; WC_BARRIERS_COMMIT:
+ * a journal write carrying FUA or PREFLUSH, jbd's commit block) are
+ * drained: one goes to the disk only once every request given to it
+ * before has completed, and nothing given after starts until it has
+ * completed.  With the disk's write cache on it goes as a cache flush,
+ * the write without FUA and a second flush (QUEUE_ORDERED_DRAIN_FLUSH:
+ * libata without FUA), the flushes handed out as requests of their own;
+ * with it off, alone (QUEUE_ORDERED_DRAIN).  What waits for a barrier
+ * waits for its second flush.  The caller drops today's flushes and FUA
+ * (drop_flushes, drop_fua): the barrier is what replaces them.
+ *
  * The requests go to the model (wc_disk_submit()) in order of virtual
  * dispatch (ties in the order taken), and the model picks what it
  * serves next by its own queueing and flush rules (diskmodel.h), one at a
@@ -119,6 +133,14 @@ enum wc_replay_rule {
 	WC_NRULES
 };
 
+/* Which writes are barriers under the 2.6.24 ordering (above). */
+enum wc_replay_barriers {
+	WC_BARRIERS_NONE,            /* today's ordering */
+	WC_BARRIERS_LOG,             /* every journal write (XFS) */
+	WC_BARRIERS_COMMIT,          /* journal writes with FUA or PREFLUSH
+	                              * (ext3/ext4 barrier=1) */
+};
+
 /* "process", "flush", "journal", "completion", "held", "open". */
 const char *wc_replay_rule_name(enum wc_replay_rule r);
 
@@ -136,6 +158,7 @@ struct wc_replay_conf {
 	struct wc_classifier cl;     /* which writes are the journal's */
 	bool drop_flushes;
 	bool drop_fua;
+	enum wc_replay_barriers barriers;
 	uint64_t gap_ns;
 	uint64_t think_max_ns;
 	uint64_t horizon_ns;
@@ -154,6 +177,8 @@ struct wc_replay_stats {
 	uint64_t empty;              /* empty requests that are no flush: no
 	                              * time on any disk, not handed out */
 	uint64_t dropped_fua;        /* sent without FUA */
+	uint64_t barriers;           /* barrier writes drained (2.6.24) */
+	uint64_t barrier_flushes;    /* the flushes their expansion added */
 	uint64_t rule[WC_NRULES];    /* requests with a parent by each rule
 	                              * (a request may have several), and
 	                              * the open ones */

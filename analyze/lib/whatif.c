@@ -88,6 +88,14 @@ int wc_whatif_spec_parse(struct wc_whatif_spec *s, const char *text,
 		} else if (!strcmp(k, "barrier") || !strcmp(k, "barriers")) {
 			if ((s->barrier = onoff(v)) < 0)
 				goto bad_onoff;
+		} else if (!strcmp(k, "kernel")) {
+			if (strcmp(v, "2.6.24"))
+				return wc_err_set(err, WC_ERR_USAGE, NULL, NULL,
+						  WC_NO_OFFSET, "what-if '%.64s': "
+						  "kernel must be 2.6.24 (the block "
+						  "layer's ordering before 2.6.37), "
+						  "not '%.64s'", text, v);
+			s->kernel_2624 = true;
 		} else if (!strcmp(k, "capacity")) {
 			char *end;
 			unsigned long long c;
@@ -334,6 +342,27 @@ close_pass:
 	return r < 0 ? -1 : 0;
 }
 
+/* kernel=2.6.24: today's flushes and FUA give way to the barriers of
+ * the filesystem as it was then (replay.h, docs/what-if.md). */
+static void kernel_2624(struct wc_whatif *w, const struct wc_whatif_spec *s,
+			const struct wc_capture_meta *rm, int barrier,
+			struct wc_replay_conf *rc)
+{
+	rc->drop_flushes = true;
+	rc->drop_fua = true;
+	if (!barrier)
+		rc->barriers = WC_BARRIERS_NONE;
+	else if (!strcmp(rm->fs, "xfs"))
+		rc->barriers = WC_BARRIERS_LOG;
+	else
+		rc->barriers = WC_BARRIERS_COMMIT;
+	if (barrier && strcmp(rm->fs, "xfs") && strcmp(rm->fs, "ext3") &&
+	    strcmp(rm->fs, "ext4"))
+		note(w, "what-if '%.64s': the capture names no filesystem "
+		     "of 2.6.24's (xfs, ext3, ext4): its journal writes with "
+		     "FUA or PREFLUSH are taken as the barriers", s->text);
+}
+
 /* The capture's name with a suffix, and its configuration key marked so
  * that no replay groups with a recorded run. */
 static void scenario_meta(struct wc_capture_meta *m,
@@ -483,7 +512,9 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 		 * says its cache is off (the kernel drops them). */
 		x.rc.drop_flushes = !barrier || !x.rc.disk.write_cache;
 		x.rc.drop_fua = x.rc.drop_flushes;
-		if (!x.rc.drop_flushes && mf->requests[WC_CAT_FLUSH] == 0 &&
+		if (s->kernel_2624)
+			kernel_2624(w, s, rm, barrier, &x.rc);
+		else if (!x.rc.drop_flushes && mf->requests[WC_CAT_FLUSH] == 0 &&
 		    (!rec_barrier || !rec_cache))
 			note(w, "what-if '%.64s': the capture holds no flush (it "
 			     "was recorded with the cache %s and barriers %s), "
@@ -495,6 +526,13 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 			      barrier);
 		if (replay_analyse(w, path, &x, w->a[0], &ao, err) < 0)
 			goto free_side;
+		if (x.rc.barriers != WC_BARRIERS_NONE &&
+		    w->st[w->n - 1].barriers == 0)
+			note(w, "what-if '%.64s': no journal write of the capture "
+			     "is a barrier (%s), so the replay drains nothing: "
+			     "record it with barriers on", s->text,
+			     x.rc.barriers == WC_BARRIERS_LOG ? "no journal write "
+			     "was found" : "none carries FUA or PREFLUSH");
 	}
 	for (i = 1; i < w->n; i++)
 		if (w->st[i].late || w->st[i].forced) {

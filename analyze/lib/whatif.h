@@ -25,6 +25,12 @@
  *   barrier=on|off barriers: off drops the flushes and FUA, and the waits
  *                  they caused;
  *   capacity=BYTES the modelled disk's size;
+ *   kernel=2.6.24  the block layer's ordering before 2.6.37 (replay.h's
+ *                  barriers): today's flushes and FUA dropped, and with
+ *                  barriers on the filesystem's barrier writes drained
+ *                  and, with the cache on, wrapped in two flushes (XFS:
+ *                  every journal write; ext3, ext4 and others: journal
+ *                  writes with FUA or PREFLUSH, the commit blocks);
  *   any parameter of diskmodel.h (queue_depth=1, cache_kib=8192, ...),
  *                  applied after disk= in the order given.
  * What the spec does not say is as recorded: the capture's model disk
@@ -66,6 +72,7 @@ struct wc_whatif_spec {
 	char disk[256];              /* disk=, or "" */
 	int cache;                   /* 1, 0, -1 as recorded */
 	int barrier;                 /* 1, 0, -1 as recorded */
+	bool kernel_2624;            /* kernel=2.6.24: its ordering */
 	uint64_t capacity;           /* 0: as recorded */
 	size_t nitems;               /* diskmodel parameters, in order */
 	struct { char key[32]; char value[64]; } items[WC_WHATIF_MAX_ITEMS];
