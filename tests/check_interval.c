@@ -3,7 +3,8 @@
  * requests: what a row counts and derives (iostat's definitions), a
  * slice cut at the edges, idle rows left out, the window, devices' rows
  * in time order, the rows' busy time equal to the accountant's, and the
- * row cap against a trace whose timestamps lie far apart.
+ * rows bounded by the requests against a trace whose timestamps lie far
+ * apart.
  */
 #include <check.h>
 #include <math.h>
@@ -142,7 +143,8 @@ START_TEST(test_one_read)
 }
 END_TEST
 
-/* A write served from 0.5 s to 3.5 s: busy cut at every edge, all of its
+/* A write served from 0.5 s to 3.5 s: busy cut at every edge, the rows
+ * it keeps wholly busy handed out as one row of their length, all of its
  * await in the row it completes in (the kernel's weighted time), and
  * the idle rows after it left out. */
 START_TEST(test_slice_across_rows)
@@ -156,28 +158,33 @@ START_TEST(test_slice_across_rows)
 				   512, READ);
 
 	add(iv, &w);
-	/* Rows 0, 1 and 2 are final once the slice reaches past them. */
-	ck_assert_uint_eq(k.n, 3);
+	/* Rows 0, 1 and 2 are final once the slice reaches past them;
+	 * 1 and 2, busy throughout, are one row of 2 s. */
+	ck_assert_uint_eq(k.n, 2);
 	close_to(k.rows[0].util_pct, 50.0);
+	ck_assert_uint_eq(k.rows[0].len_ns, S);
+	ck_assert_uint_eq(k.rows[1].start_ns, S);
+	ck_assert_uint_eq(k.rows[1].len_ns, 2 * S);
+	ck_assert_uint_eq(k.rows[1].busy_ns, 2 * S);
 	close_to(k.rows[1].util_pct, 100.0);
-	close_to(k.rows[2].util_pct, 100.0);
 	ck_assert_uint_eq(k.rows[1].ios[WC_IO_WRITE], 0);
 	add(iv, &r);
 	wc_interval_finish(iv, 10500 * MS);
-	ck_assert_uint_eq(k.n, 5);
-	ck_assert_uint_eq(k.rows[3].start_ns, 3 * S);
-	ck_assert_uint_eq(k.rows[3].busy_ns, 500 * MS);
-	ck_assert_uint_eq(k.rows[3].ios[WC_IO_WRITE], 1);
+	ck_assert_uint_eq(k.n, 4);
+	ck_assert_uint_eq(k.rows[2].start_ns, 3 * S);
+	ck_assert_uint_eq(k.rows[2].len_ns, S);
+	ck_assert_uint_eq(k.rows[2].busy_ns, 500 * MS);
+	ck_assert_uint_eq(k.rows[2].ios[WC_IO_WRITE], 1);
 	/* No Q: the await is from its D. */
-	close_to(k.rows[3].await_ms[WC_IO_WRITE], 3000.0);
-	close_to(k.rows[3].aqu_sz, 3.0);
+	close_to(k.rows[2].await_ms[WC_IO_WRITE], 3000.0);
+	close_to(k.rows[2].aqu_sz, 3.0);
 	/* Rows 4 to 9 were idle: not handed out.  The last row is cut at
 	 * the end, and its rates are over its length. */
-	ck_assert_uint_eq(k.rows[4].start_ns, 10 * S);
-	ck_assert_uint_eq(k.rows[4].len_ns, 500 * MS);
-	close_to(k.rows[4].per_s[WC_IO_READ], 2.0);
-	close_to(k.rows[4].util_pct, 20.0);
-	close_to(k.rows[4].start_s, 10.0);
+	ck_assert_uint_eq(k.rows[3].start_ns, 10 * S);
+	ck_assert_uint_eq(k.rows[3].len_ns, 500 * MS);
+	close_to(k.rows[3].per_s[WC_IO_READ], 2.0);
+	close_to(k.rows[3].util_pct, 20.0);
+	close_to(k.rows[3].start_s, 10.0);
 	wc_interval_free(iv);
 }
 END_TEST
@@ -358,32 +365,65 @@ START_TEST(test_busy_sum)
 }
 END_TEST
 
+struct tally {
+	uint64_t n, busy, len;
+};
+
 static void count_row(void *ctx, const struct wc_interval_row *r)
 {
-	(void)r;
-	(*(uint64_t *)ctx)++;
+	struct tally *t = ctx;
+
+	t->n++;
+	t->busy += r->busy_ns;
+	t->len += r->len_ns;
 }
 
-/* One request served over 2^62 ns in 1 ms intervals: the table stops at
- * the cap and counts the rest, without a loop per row. */
-START_TEST(test_row_cap)
+/* One request served over 2^62 ns in 1 ms intervals (issue 39: 2^58 ns
+ * gave 16,777,216 rows): at most three rows a request, the whole busy
+ * time in them, and no loop per interval. */
+START_TEST(test_rows_bounded_by_requests)
 {
-	uint64_t n = 0;
-	struct wc_interval_sink sink = { .row = count_row, .ctx = &n };
+	struct tally t = { 0 };
+	struct wc_interval_sink sink = { .row = count_row, .ctx = &t };
 	struct wc_interval_conf conf = {
 		.len_ns = MS, .origin = 0, .end = UINT64_MAX, .sink = &sink,
 	};
 	struct wc_interval *iv = NULL;
 	struct wc_request rq = mkrq(DEV_A, 0, 0, 1ull << 62, 4096, WRITE);
 	struct wc_err err;
+	unsigned seed = 7;
+	uint64_t c = 0;
+	size_t i;
 
 	wc_err_clear(&err);
 	ck_assert_int_eq(wc_interval_open(&iv, &conf, &err), 0);
 	add(iv, &rq);
 	wc_interval_finish(iv, 1ull << 62);
-	ck_assert_uint_eq(n, WC_INTERVAL_MAX_ROWS);
-	ck_assert_uint_eq(wc_interval_not_written(iv) + n,
-			  ((1ull << 62) + MS - 1) / MS);   /* the last one partial */
+	ck_assert_uint_le(t.n, 3);
+	ck_assert_uint_eq(t.busy, 1ull << 62);
+	ck_assert_uint_eq(t.len, 1ull << 62);
+	ck_assert_uint_eq(wc_interval_not_written(iv), 0);
+	wc_interval_free(iv);
+
+	/* 2000 requests on two devices, each dispatched up to 2^50 ns
+	 * before its completion, gaps as large between them. */
+	memset(&t, 0, sizeof(t));
+	conf.len_ns = 1000;
+	ck_assert_int_eq(wc_interval_open(&iv, &conf, &err), 0);
+	for (i = 0; i < 2000; i++) {
+		uint64_t d;
+
+		seed = seed * 1103515245u + 12345u;
+		c += ((uint64_t)seed << 20) % (1ull << 50);
+		d = c - ((uint64_t)seed << 18) % (c + 1);
+		rq = mkrq(i % 3 ? DEV_A : DEV_B, d, d, c, 4096,
+			  seed & 1 ? WRITE : READ);
+		add(iv, &rq);
+	}
+	wc_interval_finish(iv, c);
+	ck_assert_uint_le(t.n, 3 * 2000);
+	ck_assert_uint_gt(t.n, 2000);
+	ck_assert_uint_eq(wc_interval_not_written(iv), 0);
 	wc_interval_free(iv);
 }
 END_TEST
@@ -414,7 +454,7 @@ static Suite *interval_suite(void)
 	tcase_add_test(tc, test_window);
 	tcase_add_test(tc, test_devices_in_order);
 	tcase_add_test(tc, test_busy_sum);
-	tcase_add_test(tc, test_row_cap);
+	tcase_add_test(tc, test_rows_bounded_by_requests);
 	tcase_add_test(tc, test_bad_and_null);
 	suite_add_tcase(s, tc);
 	return s;

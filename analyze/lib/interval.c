@@ -127,8 +127,10 @@ static uint64_t row_len(const struct wc_interval *iv, uint64_t k)
 }
 
 /* Hands out a row (unless it is idle) as the sink sees it, counted
- * against WC_INTERVAL_MAX_ROWS. */
-static void put_row(struct wc_interval *iv, const struct idev *d, uint64_t k)
+ * against WC_INTERVAL_MAX_ROWS; span rows from k on (1, or a run of
+ * wholly busy rows handed out as one). */
+static void put_rows(struct wc_interval *iv, const struct idev *d, uint64_t k,
+		     uint64_t span)
 {
 	struct wc_interval_row r;
 	uint64_t q = 0;
@@ -151,7 +153,7 @@ static void put_row(struct wc_interval *iv, const struct idev *d, uint64_t k)
 	r.device = d->device;
 	r.name = d->name;
 	r.start_ns = row_start(iv, k);
-	r.len_ns = row_len(iv, k);
+	r.len_ns = span > 1 ? span * iv->len : row_len(iv, k);
 	r.start_s = (double)(r.start_ns - iv->zero) / 1e9;
 	if (r.start_ns < iv->zero)
 		r.start_s = -(double)(iv->zero - r.start_ns) / 1e9;
@@ -177,6 +179,11 @@ static void put_row(struct wc_interval *iv, const struct idev *d, uint64_t k)
 	iv->sink->row(iv->sink->ctx, &r);
 }
 
+static void put_row(struct wc_interval *iv, const struct idev *d, uint64_t k)
+{
+	put_rows(iv, d, k, 1);
+}
+
 static void row_clear(struct idev *d)
 {
 	memset(d->ios, 0, sizeof(d->ios));
@@ -197,18 +204,18 @@ static void open_row(struct wc_interval *iv, struct idev *d, uint64_t k)
 	d->k = k;
 }
 
-/* Rows k .. k + n - 1 wholly busy and final: handed out one by one
- * while the cap allows, the rest only counted. */
+/* Rows k .. k + n - 1 wholly busy, with no completion, and final: one
+ * row of n intervals' length, so that a slice adds at most three rows
+ * however many intervals it spans (interval.h's bound). */
 static void full_rows(struct wc_interval *iv, struct idev *d, uint64_t k,
 		      uint64_t n)
 {
-	for (; n && iv->rows < WC_INTERVAL_MAX_ROWS; n--, k++) {
-		open_row(iv, d, k);
-		d->busy_ns = row_len(iv, k);
-		put_row(iv, d, k);
-		d->open = false;
-	}
-	iv->not_written += n;
+	if (!n)
+		return;
+	open_row(iv, d, k);
+	d->busy_ns = n * iv->len;
+	put_rows(iv, d, k, n);
+	d->open = false;
 }
 
 /* The slice [lo, hi) (hi > lo, both inside [origin, end]) cut at the

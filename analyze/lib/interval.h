@@ -53,15 +53,20 @@
  *    wc_interval_finish().  A device's rows come in time order; rows of
  *    different devices interleave as their completions close them.  A
  *    row with no completion and no busy time is not handed out (iostat
- *    -z): the rows are at most the intervals the requests' slices and
- *    completions touch.
+ *    -z); a run of intervals that one request's slice keeps wholly
+ *    busy, with no completion in them, is handed out as one row of
+ *    their total length (len_ns a multiple of conf.len_ns, %util 100,
+ *    no I/O): each of them would say the same.
  *
- * What always holds: memory is one open row per device (at most
- * WC_MAX_DEVICES; requests on any further device are ignored), never by
- * the number of requests or rows; at most WC_INTERVAL_MAX_ROWS rows are
- * handed out per table (the rest are counted, wc_interval_not_written(),
- * without a loop per row), so time stays bounded by the requests however
- * far apart a hostile trace's timestamps lie.  Names given to
+ * What always holds: at most three rows a request given to
+ * wc_interval_add() (the row its slice starts in, one for the run of
+ * rows it keeps busy, the row it ends and completes in), so rows, output
+ * and time are bounded by the requests, never by how far apart a
+ * hostile trace's timestamps lie (issue 39: one request of 2^58 ns gave
+ * 16,777,216 rows); and never more than WC_INTERVAL_MAX_ROWS a table
+ * (the rest counted, wc_interval_not_written()).  Memory is one open
+ * row per device (at most WC_MAX_DEVICES; requests on any further
+ * device are ignored), never by the number of requests or rows.  Names given to
  * wc_interval_name_device() are copied (cut at 63 bytes) and handed out
  * as given: the sink escapes them.  wc_interval_free(NULL) is fine.
  */

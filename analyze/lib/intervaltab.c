@@ -13,6 +13,7 @@ struct wc_intervaltab {
 	size_t ncaps;
 	char capture[256];               /* the current capture's name */
 	uint64_t nrows;                  /* rows of the current capture */
+	uint64_t len_ns;                 /* the intervals' length */
 };
 
 /* The device's number, "MAJ,MIN", into buf. */
@@ -48,7 +49,7 @@ static void text_row(struct wc_intervaltab *t, const struct wc_interval_row *r)
 	char e[WC_ESCAPE_SIZE(64)], dev[24];
 
 	fprintf(t->f, "%8.3f %-10s %8.2f %8.2f %7.2f %7.2f %7.2f %7.2f "
-		"%7.2f %7.2f %7.2f %6.1f\n", r->start_s,
+		"%7.2f %7.2f %7.2f %6.1f", r->start_s,
 		r->name ? wc_escape_text(r->name, e, sizeof(e)) :
 			  dev_number(r, dev, sizeof(dev)),
 		r->per_s[WC_IO_READ], r->per_s[WC_IO_WRITE],
@@ -56,6 +57,11 @@ static void text_row(struct wc_intervaltab *t, const struct wc_interval_row *r)
 		r->mib_s[WC_IO_WRITE], r->await_ms[WC_IO_READ],
 		r->await_ms[WC_IO_WRITE], r->await_ms[WC_IO_FLUSH],
 		r->aqu_sz, r->util_pct);
+	/* A run of intervals the device was busy throughout, completing
+	 * nothing, is one row (interval.h): its end said. */
+	if (r->len_ns > t->len_ns)
+		fprintf(t->f, "  to %.3f", r->start_s + (double)r->len_ns / 1e9);
+	fputc('\n', t->f);
 }
 
 /* JSON and CSV keys of the per-kind figures, in enum wc_iokind's order. */
@@ -145,6 +151,7 @@ static void sink_begin(void *ctx, const char *capture, uint64_t len_ns)
 	struct wc_intervaltab *t = ctx;
 
 	t->nrows = 0;
+	t->len_ns = len_ns;
 	switch (t->fmt) {
 	case WC_FORMAT_TEXT:
 		text_begin(t, capture, len_ns);
