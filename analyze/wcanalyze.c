@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -40,6 +41,7 @@ enum {
 	OPT_PROCESS,
 	OPT_INTERVAL,
 	OPT_EQUIVALENCE,
+	OPT_TIMELINE_LIMIT,
 };
 
 enum mode {
@@ -68,6 +70,8 @@ struct options {
 	const char *trace;                  /* --export-trace FILE, or "-"
 	                                     * for --format trace-event */
 	bool trace_only;                    /* --format trace-event */
+	bool timeline_limit_set;
+	uint64_t timeline_limit;            /* --timeline-limit; 0: none */
 	struct wc_filter filter;            /* --window, --phase, --device,
 	                                     * --process */
 	unsigned jobs;                      /* --jobs; 0: online CPUs */
@@ -84,7 +88,8 @@ static void usage(FILE *fp)
 		"                 [--baseline NAME] [--runs] [--output DIR]\n"
 		"                 [--exclude-runs N,...] [--drop-first]\n"
 		"                 [--equivalence SECONDS|PERCENT%%]\n"
-		"                 [--export-trace FILE] [--jobs N]\n"
+		"                 [--export-trace FILE] [--timeline-limit N]\n"
+		"                 [--jobs N]\n"
 		"                 [--window START,END] [--phase NAME]\n"
 		"                 [--device MAJ,MIN|NAME] [--process PID|COMM]\n"
 		"                 INPUT...\n"
@@ -137,6 +142,10 @@ static void usage(FILE *fp)
 		"                  report/*/heatmap-latency.png\n"
 		"  -t, --export-trace FILE\n"
 		"                  also write the timeline (as trace-event) to FILE\n"
+		"      --timeline-limit N\n"
+		"                  the timeline of a capture ends with its N-th\n"
+		"                  request drawn, or its 16 N-th event (default\n"
+		"                  1000000: about 700 MB of JSON); 0: every request\n"
 		"      --window START,END\n"
 		"                  only requests completed from START to END seconds\n"
 		"                  after the start (of --phase's phase, if given);\n"
@@ -362,6 +371,7 @@ static int open_trace(const struct options *o, FILE **tf,
 		report(&err);
 		return -1;
 	}
+	wc_traceevent_limit(*te, o->timeline_limit);
 	return 0;
 }
 
@@ -404,6 +414,22 @@ static int summary_of(struct wc_summary **sum, struct wc_analysis *const *caps,
 	};
 
 	return wc_summary_build_opts(sum, caps, n, &so, err);
+}
+
+/* Says where a capture's timeline ended when the limit cut it. */
+static void timeline_notice(const char *input, const struct wc_traceevent *te)
+{
+	struct wc_traceevent_stats st;
+	char e[WC_ESCAPE_SIZE(1024)];
+
+	wc_traceevent_stats(te, &st);
+	if (st.ends_s < 0)
+		return;
+	fprintf(stderr, PROG ": %s: the timeline ends at %.6f s, %" PRIu64
+		" requests drawn, %" PRIu64 " after it left out "
+		"(--timeline-limit 0 draws every one)\n",
+		wc_escape_text(input, e, sizeof(e)), st.ends_s, st.slices,
+		st.past_limit);
 }
 
 static int run_analysis(const struct options *o)
@@ -449,6 +475,8 @@ static int run_analysis(const struct options *o)
 			goto out;
 		}
 		status = analyse_one(o->inputs[i], &ao, &a, status);
+		if (te)
+			timeline_notice(o->inputs[i], te);
 		if (!a)
 			continue;
 		caps[n++] = a;
@@ -645,6 +673,20 @@ static int parse_journal(const char *arg, struct wc_analysis_opts *a)
 	return 0;
 }
 
+/* A count from 0 to 2^64 - 1, digits only. */
+static int parse_count(const char *arg, uint64_t *n)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (end == arg || *end || errno || *arg < '0' || *arg > '9')
+		return -1;
+	*n = v;
+	return 0;
+}
+
 static int parse_jobs(const char *arg, unsigned *jobs)
 {
 	unsigned long v;
@@ -746,6 +788,7 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "what-if", required_argument, NULL, 'w' },
 		{ "export-trace", required_argument, NULL, 't' },
+		{ "timeline-limit", required_argument, NULL, OPT_TIMELINE_LIMIT },
 		{ "runs", no_argument, NULL, 'R' },
 		{ "window", required_argument, NULL, OPT_WINDOW },
 		{ "phase", required_argument, NULL, OPT_PHASE },
@@ -761,7 +804,8 @@ int main(int argc, char **argv)
 	};
 	struct options o = { .mode = MODE_ANALYZE, .format = WC_FORMAT_TEXT,
 			     .analysis = WC_ANALYSIS_OPTS_INIT,
-			     .filter = WC_FILTER_INIT };
+			     .filter = WC_FILTER_INIT,
+			     .timeline_limit = WC_TRACEEVENT_DEFAULT_SLICES };
 	int c, i, nstdin;
 
 	opterr = 0;
@@ -810,6 +854,13 @@ int main(int argc, char **argv)
 		case 't':
 			o.trace = optarg;
 			o.trace_only = false;
+			break;
+		case OPT_TIMELINE_LIMIT:
+			if (parse_count(optarg, &o.timeline_limit) < 0)
+				return usage_error("bad --timeline-limit '%s' (a "
+						   "number of requests, 0 for "
+						   "all)", optarg);
+			o.timeline_limit_set = true;
 			break;
 		case 'j':
 			if (parse_jobs(optarg, &o.jobs) < 0)
@@ -897,6 +948,9 @@ int main(int argc, char **argv)
 		return usage_error("%s", "--output writes each capture's timeline "
 				   "into the bundle (CAPTURE/timeline.json.gz): not "
 				   "with --format trace-event or --export-trace");
+	if (o.timeline_limit_set && !o.trace)
+		return usage_error("%s", "--timeline-limit is for --format "
+				   "trace-event and --export-trace");
 	if (o.trace && !o.trace_only && !strcmp(o.trace, "-"))
 		return usage_error("%s", "--export-trace -: the report goes to "
 				   "standard output; use --format trace-event");

@@ -4,13 +4,16 @@
  * with a limit of N slices a capture ends with its N-th slice, marked by
  * a global instant at that slice's end, no counter after it, the rest
  * counted in past_limit; within the limit, or without one, nothing of
- * that is written.
+ * that is written; the events a limited capture writes are bounded
+ * (traceevent.h) even when no request is ever drawn; times 2^63 ns and
+ * more after the first event neither overflow nor go backwards.
  */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture.h"
 #include "check_common.h"
 #include "traceevent.h"
 
@@ -151,6 +154,111 @@ START_TEST(test_within)
 }
 END_TEST
 
+static void open_timeline(FILE **f, size_t *len, char **buf,
+			   struct wc_traceevent **t, uint64_t limit)
+{
+	struct wc_err err;
+
+	*buf = NULL;
+	*f = open_memstream(buf, len);
+	ck_assert_ptr_nonnull(*f);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_traceevent_open(t, *f, &err), 0);
+	wc_traceevent_limit(*t, limit);
+	wc_traceevent_begin(*t, "cap");
+}
+
+static void close_timeline(FILE *f, struct wc_traceevent *t,
+			   const struct wc_phase *ph, size_t nph)
+{
+	struct wc_err err;
+
+	wc_err_clear(&err);
+	wc_traceevent_end(t, ph, nph);
+	ck_assert_msg(wc_traceevent_close(t, &err) == 0, "%s", err.msg);
+	wc_traceevent_free(t);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* With a limit of N, a capture of dispatches that never complete and
+ * requeues (a counter sample each, no slice ever drawn) still ends:
+ * at most 16 N + 300 events, none over 4 KiB (issue 39: 176 KB of
+ * zstd made 7.4 GB of JSON). */
+START_TEST(test_events_bounded)
+{
+	const uint64_t limit = 10;
+	struct wc_traceevent *t = NULL;
+	struct wc_traceevent_stats st;
+	char *buf, *p, *q;
+	size_t len = 0, n;
+	FILE *f;
+	int i;
+
+	open_timeline(&f, &len, &buf, &t, limit);
+	for (i = 0; i < 20000; i++) {
+		struct wc_event e = ev(T0 + (uint64_t)i * MS,
+				       i % 2 ? WC_TA_REQUEUE : WC_TA_ISSUE);
+
+		wc_traceevent_events(t, &e, 1);
+	}
+	wc_traceevent_stats(t, &st);
+	close_timeline(f, t, NULL, 0);
+	n = count(buf, "{\"ph\":");
+	ck_assert_msg(n <= WC_TRACEEVENT_EVENTS_PER_SLICE * limit + 300,
+		      "%zu events", n);
+	ck_assert_ptr_nonnull(strstr(buf, "timeline ends here: at most 160 "
+				     "events written"));
+	/* No event over 4 KiB: one a line. */
+	for (p = buf; (q = strchr(p, '\n')); p = q + 1)
+		ck_assert_uint_le((size_t)(q - p), 4096);
+	ck_assert_uint_le(len, (WC_TRACEEVENT_EVENTS_PER_SLICE * limit + 300) *
+			       4096 + 4096);
+	free(buf);
+}
+END_TEST
+
+/* A completion 2^63 ns after the first event (UBSan: negation of
+ * INT64_MIN in the MB/s bins), and a phase ending 2^63 + 5 ns after it
+ * (its end mark came before its start): no time before the first event,
+ * the phase's E not before its B. */
+START_TEST(test_far_times)
+{
+	struct wc_traceevent *t = NULL;
+	struct wc_phase ph;
+	struct wc_request rq;
+	struct wc_event e[3] = { ev(T0, WC_TA_ISSUE),
+				 ev(T0 + (1ull << 63), WC_TA_COMPLETE),
+				 ev(UINT64_MAX, WC_TA_COMPLETE) };
+	char *buf, *b, *en;
+	size_t len = 0;
+	FILE *f;
+
+	open_timeline(&f, &len, &buf, &t, 0);
+	wc_traceevent_events(t, e, 3);
+	memset(&rq, 0, sizeof(rq));
+	rq.device = DEV;
+	rq.bytes = 4096;
+	rq.q_time = rq.d_time = T0;
+	rq.c_time = T0 + (1ull << 63);
+	rq.nbios = 1;
+	rq.completed = true;
+	wc_traceevent_request(t, &rq, WC_CAT_DATA_WRITE, "cp", NULL);
+	memset(&ph, 0, sizeof(ph));
+	ph.name = "copy";
+	ph.start = T0 + 5;
+	ph.end = T0 + (1ull << 63) + 5;
+	close_timeline(f, t, &ph, 1);
+	ck_assert_msg(!strstr(buf, "\"ts\":-"), "a time before the first "
+		      "event:\n%s", buf);
+	b = strstr(buf, "\"ph\":\"B\",\"ts\":0.005,");
+	ck_assert_ptr_nonnull(b);
+	en = strstr(b, "\"ph\":\"E\",\"ts\":");
+	ck_assert_ptr_nonnull(en);
+	ck_assert(strtod(en + strlen("\"ph\":\"E\",\"ts\":"), NULL) >= 0.005);
+	free(buf);
+}
+END_TEST
+
 static Suite *traceevent_suite(void)
 {
 	Suite *s = suite_create("traceevent");
@@ -158,6 +266,8 @@ static Suite *traceevent_suite(void)
 
 	tcase_add_test(tc, test_limit);
 	tcase_add_test(tc, test_within);
+	tcase_add_test(tc, test_events_bounded);
+	tcase_add_test(tc, test_far_times);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -7,7 +7,9 @@
 # merged "blkparse -d" file and on standard input; a slice per completed
 # request, as many as --dump's completions less those that end a flush
 # sequence; names from the input reach the JSON escaped; a bundle's
-# CAPTURE/timeline.json.gz is the same JSON, gzip-compressed.
+# CAPTURE/timeline.json.gz is the same JSON, gzip-compressed.  Times
+# 2^63 ns apart keep the structure; --timeline-limit bounds the events
+# even when no request is ever drawn.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -103,6 +105,46 @@ assert any(n.startswith('x"\\\x01\x1b]0;t\x07\ufffd\ufffd</script>') for n in na
 assert 'ph"\\\x01\ufffd(' in names, names
 assert 'x"\\\x01\ufffd\u202e<a>\x7f!' in procs, procs
 PY
+# ---- times 2^63 ns apart, and a bounded size (issue 39) -------------------
+# A write completing 2^63 ns after its dispatch, and a phase ending past
+# it: no time before the first event (UBSan negated INT64_MIN), the
+# phase's end not before its start (it wrapped to -9.2e15 us).  Then a
+# capture of 20,000 dispatches that never complete: with --timeline-limit
+# 10, at most 16 * 10 + 300 events (traceevent.h), none over 4 KiB.
+mkdir -p far/trace flood/trace
+python3 - <<'PY'
+import struct
+def act(what, *cats):
+    return what | sum(1 << (16 + c) for c in cats)
+def write(path, recs):
+    with open(path, 'wb') as f:
+        for seq, (t, a) in enumerate(recs, 1):
+            f.write(struct.pack('<IIQQIIIIIHH', 0x65617407, seq, t, 8, 4096,
+                                a, 100, (7 << 20) | 1, 0, 0, 0))
+t0 = 1000000000
+write('far/trace/loop1.blktrace.0', [(t0, act(1, 1, 4)), (t0, act(7, 1, 6)),
+                                     (t0 + (1 << 63), act(8, 1, 7))])
+with open('far/phases.tsv', 'w') as f:
+    f.write('copy\t%d\t%d\t1\t0\t0\n' % (t0 + 5, t0 + (1 << 63) + 5))
+write('flood/trace/loop1.blktrace.0',
+      [(t0 + i * 1000, act(7, 1, 6)) for i in range(20000)])
+for d in ('far', 'flood'):
+    with open(d + '/capture.conf', 'w') as f:
+        f.write('format_version = 1\nname = %s\n' % d)
+PY
+"$WCANALYZE" --format trace-event far >far.json 2>err || fail "far: exit $?: $(cat err)"
+python3 "$CHECK" far.json 1 >/dev/null || fail "far: structure"
+jq -e '[.traceEvents[].ts] | min >= 0' far.json >/dev/null || fail "far: a time before the first event"
+"$WCANALYZE" --format trace-event --timeline-limit 10 flood >flood.json 2>err ||
+	fail "flood: exit $?: $(cat err)"
+grep -q 'the timeline ends at' err || fail "flood: no word on where the timeline ends: $(cat err)"
+python3 "$CHECK" flood.json 0 >/dev/null || fail "flood: structure"
+n=$(jq '.traceEvents | length' flood.json)
+((n <= 16 * 10 + 300)) || fail "flood: $n events with --timeline-limit 10"
+awk 'length > 4096 { exit 1 }' flood.json || fail "flood: an event over 4 KiB"
+expect_exit 2 "$WCANALYZE" --timeline-limit 10 flood
+expect_exit 2 "$WCANALYZE" --format trace-event --timeline-limit -1 flood
+
 # ---- the bundle: each capture's timeline.json.gz, linked ------------------
 WCANALYZE_GNUPLOT='' "$WCANALYZE" -o bundle "$SAMPLE" merged.bin >/dev/null 2>err ||
 	fail "bundle: exit $?: $(cat err)"

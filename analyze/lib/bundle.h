@@ -93,7 +93,7 @@
  * 50 to 60 bytes of gzip (600 to 800 of JSON with its counters), so a
  * timeline stays at about 6 MB (75 MB of JSON for the viewer to load)
  * however long the trace; the page says where one ends, and wcanalyze
- * --export-trace writes every request. */
+ * --export-trace --timeline-limit 0 writes every request. */
 #define WC_BUNDLE_TIMELINE_SLICES 100000
 
 struct wc_bundle;

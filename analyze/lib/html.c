@@ -343,7 +343,8 @@ static void timeline(FILE *f, const struct wc_html_page *pg, size_t i)
 		fprintf(f, "  A bundle's timeline draws at most %llu requests "
 			"a capture, so that it stays small enough to attach; "
 			"the %llu after are not drawn (<code>wcanalyze "
-			"--export-trace FILE INPUT</code> writes them all).",
+			"--export-trace FILE --timeline-limit 0 INPUT</code> "
+			"writes them all).",
 			(unsigned long long)st->slices,
 			(unsigned long long)st->past_limit);
 	fputs("</p>\n", f);

@@ -22,6 +22,11 @@
 #define END_TID 300000
 /* Flushes in flight whose covered bytes are remembered, per device. */
 #define FLUSH_RING 16
+/* Times are signed nanoseconds from the capture's first event, kept
+ * within +-2^62 (146 years): far enough for any trace, and room for a
+ * bin's width or a sign on either side without overflow (issue 39: a
+ * completion 2^63 ns after the first event negated INT64_MIN). */
+#define REL_MAX ((int64_t)1 << 62)
 
 struct lane {
 	int64_t last;            /* ns since the origin: its last slice's end */
@@ -56,6 +61,11 @@ struct capstat {
 	int64_t ends;
 };
 
+struct wc_traceevent;
+struct tdev;
+struct capstat;
+static bool events_full(struct wc_traceevent *t, struct tdev *d, int64_t ts);
+
 struct wc_traceevent {
 	FILE *f;
 	bool first;              /* no event written yet: no comma */
@@ -68,6 +78,7 @@ struct wc_traceevent {
 	uint64_t drawn;          /* slices of this capture */
 	bool ended;              /* drawn reached limit ... */
 	int64_t ends;            /* ... at this time: nothing after it */
+	uint64_t events;         /* events of this capture written */
 	int pid_base;
 	struct tdev devs[WC_MAX_DEVICES];
 	size_t ndevs;
@@ -135,6 +146,7 @@ static void head(struct wc_traceevent *t, char ph, int64_t ts, int pid,
 	put_us(t->f, ts);
 	fprintf(t->f, ",\"pid\":%d,\"tid\":%ld", pid, tid);
 	t->first = false;
+	t->events++;
 }
 
 /* A metadata event naming a process or thread. */
@@ -167,6 +179,7 @@ void wc_traceevent_begin(struct wc_traceevent *t, const char *capture)
 	t->in_capture = true;
 	t->have_origin = false;
 	t->drawn = 0;
+	t->events = 0;
 	t->ended = false;
 	t->ndevs = 0;
 	t->last_dev = NULL;
@@ -201,9 +214,20 @@ void wc_traceevent_name_device(struct wc_traceevent *t, uint32_t device,
 	t->nnames++;
 }
 
+/* time as signed nanoseconds from the origin, saturated at +-REL_MAX:
+ * never decreasing as time grows, so that clamped times keep every
+ * thread's order (a phase ending past 2^63 ns wrapped to before its
+ * start). */
 static int64_t rel(const struct wc_traceevent *t, uint64_t time)
 {
-	return (int64_t)(time - t->origin);
+	uint64_t d;
+
+	if (time >= t->origin) {
+		d = time - t->origin;
+		return d > (uint64_t)REL_MAX ? REL_MAX : (int64_t)d;
+	}
+	d = t->origin - time;
+	return d > (uint64_t)REL_MAX ? -REL_MAX : -(int64_t)d;
 }
 
 /* The device's state, made on first sight; NULL past WC_MAX_DEVICES. */
@@ -274,6 +298,7 @@ static void rate_sample(struct wc_traceevent *t, struct tdev *d, int64_t bin,
 static void rate_advance(struct wc_traceevent *t, struct tdev *d, int64_t ts)
 {
 	const int64_t w = (int64_t)WC_TRACEEVENT_RATE_NS;
+	/* ts within +-REL_MAX (rel()): no overflow on either side. */
 	int64_t bin = ts >= 0 ? ts / w * w : -((-ts + w - 1) / w) * w;
 
 	if (!d->rate_open) {
@@ -313,7 +338,7 @@ static void one_event(struct wc_traceevent *t, const struct wc_event *ev)
 	if (t->ended && ts > t->ends)
 		return;
 	d = dev_of(t, ev->device, ts);
-	if (!d)
+	if (!d || events_full(t, d, ts))
 		return;
 	switch (what) {
 	case WC_TA_ISSUE:
@@ -402,10 +427,17 @@ static struct lane *lane_for(struct wc_traceevent *t, struct tdev *d,
 	return NULL;
 }
 
+/* The events a limited capture may write before its timeline ends. */
+static uint64_t event_cap(const struct wc_traceevent *t)
+{
+	return t->limit > UINT64_MAX / WC_TRACEEVENT_EVENTS_PER_SLICE ?
+	       UINT64_MAX : t->limit * WC_TRACEEVENT_EVENTS_PER_SLICE;
+}
+
 /* The limit is reached with a slice ending at end: the timeline of the
  * capture ends there, marked across every track (a global instant). */
 static void end_here(struct wc_traceevent *t, struct tdev *d, int64_t end,
-		     struct capstat *cs)
+		     struct capstat *cs, bool by_events)
 {
 	t->ended = true;
 	t->ends = end;
@@ -414,8 +446,26 @@ static void end_here(struct wc_traceevent *t, struct tdev *d, int64_t end,
 		cs->ends = end;
 	}
 	head(t, 'i', end, d->pid, END_TID);
-	fprintf(t->f, ",\"s\":\"g\",\"name\":\"timeline ends here: at most "
-		"%" PRIu64 " requests drawn\"}", t->limit);
+	if (by_events)
+		fprintf(t->f, ",\"s\":\"g\",\"name\":\"timeline ends here: at "
+			"most %" PRIu64 " events written\"}", event_cap(t));
+	else
+		fprintf(t->f, ",\"s\":\"g\",\"name\":\"timeline ends here: at "
+			"most %" PRIu64 " requests drawn\"}", t->limit);
+}
+
+/* With a limit, true (and the timeline ended at ts) once the capture's
+ * events reach their cap: counters of requests never drawn (dispatches
+ * that never complete, requeues) cannot make the file endless. */
+static bool events_full(struct wc_traceevent *t, struct tdev *d, int64_t ts)
+{
+	struct capstat *cs = t->nstats ? &t->stats[t->nstats - 1] : NULL;
+
+	if (!t->limit || t->events < event_cap(t))
+		return false;
+	if (!t->ended)
+		end_here(t, d, ts, cs, true);
+	return true;
 }
 
 void wc_traceevent_request(struct wc_traceevent *t, const struct wc_request *rq,
@@ -445,6 +495,11 @@ void wc_traceevent_request(struct wc_traceevent *t, const struct wc_request *rq,
 	d = dev_of(t, rq->device, end);
 	if (!d)
 		return;
+	if (events_full(t, d, end)) {
+		if (cs)
+			cs->past_limit++;
+		return;
+	}
 	/* Q, else D, else C; each clamped into [start, end], so that a
 	 * clock that stepped back cannot unbalance a lane. */
 	start = rq->q_time != WC_NO_TIME ? rel(t, rq->q_time) :
@@ -499,7 +554,7 @@ void wc_traceevent_request(struct wc_traceevent *t, const struct wc_request *rq,
 	head(t, 'E', end, d->pid, tid);
 	fputs("}", t->f);
 	if (t->limit && ++t->drawn == t->limit)
-		end_here(t, d, end, cs);
+		end_here(t, d, end, cs, false);
 }
 
 void wc_traceevent_end(struct wc_traceevent *t, const struct wc_phase *phases,

@@ -41,20 +41,32 @@
  *  - "otherData": per capture its name, the slices drawn, those not
  *    drawn, and requests the trace ended before completing; with a
  *    limit (wc_traceevent_limit()) reached, "past_limit" and "ends_us";
- *  - with a limit of N slices a capture (the bundle's, so that its file
- *    is bounded whatever the trace's length), a capture's timeline ends
- *    with its N-th slice: at that slice's end (ends_us) an instant event
- *    "timeline ends here" marks it; no later request is drawn (they are
- *    counted in past_limit) and no counter sample after that time is
- *    written.  A capture within the limit is written as without one.
+ *  - with a limit of N slices a capture (the bundle's, and wcanalyze's
+ *    own by default, so that a file is bounded whatever the trace's
+ *    length), a capture's timeline ends with its N-th slice, or with the
+ *    event that brings its events to WC_TRACEEVENT_EVENTS_PER_SLICE * N
+ *    (counter samples of requests never drawn: dispatches that never
+ *    complete, requeues), whichever comes first: at that time (ends_us)
+ *    an instant event "timeline ends here" marks it; no later request
+ *    is drawn (they are counted in past_limit) and no counter sample
+ *    after that time, nor past the events' cap, is written.  A capture
+ *    within the limit is written as without one.
  *
  * What always holds: every event has ph, ts, pid and tid; B and E pair
  * on each thread; timestamps never decrease on a thread (pid, tid) even
  * when the trace's clock steps back (a time is clamped to its thread's
- * last); every name from the input (capture, process, device, phase)
- * goes through wc_escape_json().  Memory: fixed per device (at most
- * WC_MAX_DEVICES a capture), a few bytes per capture for otherData.
- * wc_traceevent_free(NULL) is fine.
+ * last) or its times lie more than 2^63 ns apart (times are kept within
+ * +-2^62 ns of the capture's first event, so arithmetic on them never
+ * overflows); every name from the input (capture, process, device,
+ * phase) goes through wc_escape_json().  Size: with a limit of N, at
+ * most WC_TRACEEVENT_EVENTS_PER_SLICE * N + 300 events a capture (the
+ * cap, what one call writes past it, the last MB/s samples and the
+ * phases), none over 4 KiB (names are cut: a capture's at 511 bytes,
+ * processes' at 16, devices' and phases' at 63, each at most 6 bytes of
+ * JSON a byte), plus otherData's line a capture; without a limit the
+ * events are bounded by the trace's events, not by its times.
+ * Memory: fixed per device (at most WC_MAX_DEVICES a capture), a few
+ * bytes per capture for otherData.  wc_traceevent_free(NULL) is fine.
  */
 #ifndef WC_TRACEEVENT_H
 #define WC_TRACEEVENT_H
@@ -71,6 +83,12 @@
 #define WC_TRACEEVENT_LANES 256                 /* request lanes a device */
 #define WC_TRACEEVENT_FLUSH_LANES 16            /* flush lanes a device */
 #define WC_TRACEEVENT_RATE_NS 10000000ull       /* the MB/s bin: 10 ms */
+/* Events a limited capture writes per slice of its limit, at most: a
+ * drawn request takes 4 and 2 to 4 counter samples. */
+#define WC_TRACEEVENT_EVENTS_PER_SLICE 16u
+/* wcanalyze's limit for --format trace-event and --export-trace unless
+ * --timeline-limit says otherwise: about 700 MB of JSON at most. */
+#define WC_TRACEEVENT_DEFAULT_SLICES 1000000u
 
 struct wc_traceevent;
 struct wc_phase;
