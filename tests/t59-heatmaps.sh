@@ -11,6 +11,7 @@
 # only cell lies in a column that begins before the capture's first
 # event (columns are aligned on the trace clock's 0), its middle before
 # 0: its panel must draw (gnuplot failed "all points y value undefined").
+# A read of 1000 s makes bounds gnuplot must read as numbers.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -45,6 +46,34 @@ with open('early/trace/loop1.blktrace.0', 'wb') as f:
 with open('early/capture.conf', 'w') as f:
     f.write('format_version = 1\nname = early\n')
 PY
+# A read whose D2C is 1000 s beside fast ones (issue 39): the latency
+# panel's bound was written "1e+06" (ms), which gnuplot 5.4 cannot read
+# as a number from a string ("trailing characters"), and -o failed.
+mkdir -p slow/trace
+python3 - <<'PY'
+import struct
+def act(what, *cats):
+    return what | sum(1 << (16 + c) for c in cats)
+recs, seq = [], 0
+def request(t, lat, rw, sector):
+    global seq
+    for what, cat, dt in ((1, 4, 0), (7, 6, 1000), (8, 7, 1000 + lat)):
+        seq += 1
+        recs.append((seq, t + dt, sector, act(what, rw, cat)))
+t0 = 1000000000
+request(t0, 1000 * 1000000000, 0, 8)
+for i in range(20):
+    request(t0 + i * 1000000, 1000000, 0, 4096 + 8 * i)
+with open('slow/trace/loop1.blktrace.0', 'wb') as f:
+    for seq, t, sector, a in sorted(recs, key=lambda r: r[1]):
+        f.write(struct.pack('<IIQQIIIIIHH', 0x65617407, seq, t, sector, 4096,
+                            a, 100, (7 << 20) | 1, 0, 0, 0))
+with open('slow/capture.conf', 'w') as f:
+    f.write('format_version = 1\nname = slow\n')
+PY
+"$WCANALYZE" -o slow-out slow >/dev/null 2>err.txt || fail "bundle of slow: $(cat err.txt)"
+[[ ! -e slow-out/gnuplot.log ]] || fail "slow: gnuplot complained: $(head -5 slow-out/gnuplot.log)"
+[[ -s slow-out/slow/heatmap-latency.png ]] || fail "slow: no heatmap-latency.png"
 "$WCANALYZE" -o out "$SAMPLE" >/dev/null 2>err.txt || fail "bundle: $(cat err.txt)"
 [[ ! -e out/gnuplot.log ]] || fail "gnuplot complained: $(head -5 out/gnuplot.log)"
 "$WCANALYZE" -o early-out early >/dev/null 2>err.txt || fail "bundle of early: $(cat err.txt)"

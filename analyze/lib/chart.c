@@ -460,6 +460,29 @@ static int write_phases(struct wc_outdir *d, const struct wc_chart_capture *c,
 }
 
 /* Opens the variables of capture figure k with its output and title. */
+/* x as a number gnuplot 5.4 reads both as a literal and from a string
+ * (word(list, i) + 0): its string conversion stops at an exponent after
+ * a mantissa without a point ("1e+06" is "trailing characters", and a
+ * request with D2C over about 891 s made the heat map's bound that), so
+ * the mantissa always gets one; not finite, 0.  Into buf (GP_NUM
+ * bytes). */
+#define GP_NUM 40
+static const char *gp_num(char *buf, double x)
+{
+	char *e;
+
+	if (!isfinite(x))
+		x = 0;
+	snprintf(buf, GP_NUM, "%.9g", x);
+	e = strchr(buf, 'e');
+	if (e && !memchr(buf, '.', (size_t)(e - buf))) {
+		memmove(e + 2, e, strlen(e) + 1);
+		e[0] = '.';
+		e[1] = '0';
+	}
+	return buf;
+}
+
 static FILE *fig_vars(enum wc_chart k, const char *name, const char *what,
 		      char **buf, size_t *blen)
 {
@@ -498,6 +521,7 @@ static int fig_script(struct wc_chart_capture *c, enum wc_chart k, FILE *vars,
 static void heat_cats(FILE *v, const struct wc_figdata *fd)
 {
 	static const char *const list[3] = { "hcats", "ylo", "yhi" };
+	char num[GP_NUM];
 	int k, l, n;
 
 	for (l = 0; l < 3; l++) {
@@ -517,7 +541,7 @@ static void heat_cats(FILE *v, const struct wc_figdata *fd)
 			if (l == 0)
 				fprintf(v, "%d", k);
 			else
-				fprintf(v, "%.6g", l == 1 ? lo : hi);
+				fputs(gp_num(num, l == 1 ? lo : hi), v);
 		}
 		fputs("\"\n", v);
 	}
@@ -533,6 +557,7 @@ static int heat_figures(struct wc_chart_capture *c, const char *name,
 			struct wc_err *err)
 {
 	double xmin = fd->heat_from_s < 0 ? fd->heat_from_s : 0;
+	char n1[GP_NUM], n2[GP_NUM], n3[GP_NUM];
 	char *buf = NULL;
 	size_t blen, npanels = 0;
 	FILE *v;
@@ -552,8 +577,9 @@ static int heat_figures(struct wc_chart_capture *c, const char *name,
 		if (!v)
 			return nomem(err);
 		fprintf(v, "formats = \"png\"\ndatafile = \"heatmap-latency.dat\"\n"
-			"bandfile = \"heatmap-band.dat\"\nxmin = %.9g\n"
-			"xmax = %.9g\ncmax = %u\nheight = %d\n", xmin, xmax,
+			"bandfile = \"heatmap-band.dat\"\nxmin = %s\n"
+			"xmax = %s\ncmax = %u\nheight = %d\n", gp_num(n1, xmin),
+			gp_num(n2, xmax),
 			fd->lat_max, c->height[WC_CHART_HEAT_LATENCY]);
 		heat_cats(v, fd);
 		if (fig_script(c, WC_CHART_HEAT_LATENCY, v, &buf, p, d, err) < 0)
@@ -567,8 +593,9 @@ static int heat_figures(struct wc_chart_capture *c, const char *name,
 		if (!v)
 			return nomem(err);
 		fprintf(v, "formats = \"png\"\ndatafile = \"heatmap-sector.dat\"\n"
-			"xmin = %.9g\nxmax = %.9g\nymax = %.0f\ncmax = %u\n",
-			xmin, xmax, fd->sec_top, fd->sec_max);
+			"xmin = %s\nxmax = %s\nymax = %s\ncmax = %u\n",
+			gp_num(n1, xmin), gp_num(n2, xmax),
+			gp_num(n3, fd->sec_top), fd->sec_max);
 		if (fig_script(c, WC_CHART_HEAT_SECTOR, v, &buf, p, d, err) < 0)
 			return -1;
 	}
@@ -583,6 +610,7 @@ int wc_chart_capture(struct wc_chart_capture *c, const struct wc_sum_capture *sc
 	const char *name = sc->meta->name;
 	double xmax = main->io ? wc_secs(main->wall_ns) : 0;
 	char cats[64], lcats[64], lcount[256], scats[64];
+	char n1[GP_NUM], n2[GP_NUM];
 	size_t len = 0, clen = 0, blen;
 	char *buf = NULL;
 	FILE *v;
@@ -660,9 +688,9 @@ int wc_chart_capture(struct wc_chart_capture *c, const struct wc_sum_capture *sc
 				"formats = \"png\"");
 		/* Few points must stay visible; many must not hide each other. */
 		fprintf(v, "\ndatafile = \"scatter.dat\"\nscats = \"%s\"\n"
-			"has_flush = %d\nps = %.2f\nxmax = %.9g\nymax = %.0f\n",
-			scats, fd->any_flush, c->points < 2000 ? 0.8 : 0.35, xmax,
-			fd->scatter_top);
+			"has_flush = %d\nps = %.2f\nxmax = %s\nymax = %s\n",
+			scats, fd->any_flush, c->points < 2000 ? 0.8 : 0.35,
+			gp_num(n1, xmax), gp_num(n2, fd->scatter_top));
 		if (fig_script(c, WC_CHART_SCATTER, v, &buf, p, d, err) < 0)
 			return -1;
 	}
@@ -676,15 +704,16 @@ int wc_chart_capture(struct wc_chart_capture *c, const struct wc_sum_capture *sc
 		if (!v)
 			return nomem(err);
 		fprintf(v, "datafile = \"timeline.dat\"\ncats = \"%s\"\n"
-			"xmax = %.9g\nbin_ms = %.6g\n", cats, xmax, fd->row_ms);
+			"xmax = %s\nbin_ms = %s\n", cats, gp_num(n1, xmax),
+			gp_num(n2, fd->row_ms));
 		if (fig_script(c, WC_CHART_THROUGHPUT, v, &buf, p, d, err) < 0)
 			return -1;
 
 		v = fig_vars(WC_CHART_FLUSHES, name, "cache flushes", &buf, &blen);
 		if (!v)
 			return nomem(err);
-		fprintf(v, "datafile = \"timeline.dat\"\nxmax = %.9g\n"
-			"flushes = %llu\nflush_s = %.9f\n", xmax,
+		fprintf(v, "datafile = \"timeline.dat\"\nxmax = %s\n"
+			"flushes = %llu\nflush_s = %.9f\n", gp_num(n1, xmax),
 			(unsigned long long)fd->flushes, wc_secs(fd->flush_ns));
 		if (fig_script(c, WC_CHART_FLUSHES, v, &buf, p, d, err) < 0)
 			return -1;
@@ -692,8 +721,8 @@ int wc_chart_capture(struct wc_chart_capture *c, const struct wc_sum_capture *sc
 		v = fig_vars(WC_CHART_QUEUE, name, "queue depth", &buf, &blen);
 		if (!v)
 			return nomem(err);
-		fprintf(v, "datafile = \"timeline.dat\"\nxmax = %.9g\n"
-			"bin_ms = %.6g\n", xmax, fd->row_ms);
+		fprintf(v, "datafile = \"timeline.dat\"\nxmax = %s\n"
+			"bin_ms = %s\n", gp_num(n1, xmax), gp_num(n2, fd->row_ms));
 		if (fig_script(c, WC_CHART_QUEUE, v, &buf, p, d, err) < 0)
 			return -1;
 	}
@@ -983,7 +1012,7 @@ static int compare_throughput(const struct wc_chart_capture *c,
 			      bool *drawn, struct wc_plot *p,
 			      struct wc_outdir *d, struct wc_err *err)
 {
-	char rel[64], title[160], fs[40], disk[40], *buf = NULL;
+	char rel[64], title[160], fs[40], disk[40], num[GP_NUM], *buf = NULL;
 	struct wc_chart_info fi;
 	size_t i, j, g, blen, cols;
 	FILE *f, *v;
@@ -1032,9 +1061,10 @@ static int compare_throughput(const struct wc_chart_capture *c,
 	}
 	fi = wc_chart_cmp_info(WC_CMP_THROUGHPUT, s);
 	cols = s->ngroups < 4 ? s->ngroups : 4;
-	fprintf(v, "ngroups = %zu\ncols = %zu\nrows = %zu\nxmax = %.9g\n"
+	fprintf(v, "ngroups = %zu\ncols = %zu\nrows = %zu\nxmax = %s\n"
 		"width = %d\nheight = %d\n", s->ngroups, cols,
-		(s->ngroups + cols - 1) / cols, xmax, fi.width, fi.height);
+		(s->ngroups + cols - 1) / cols, gp_num(num, xmax), fi.width,
+		fi.height);
 	return cmp_script(WC_CMP_THROUGHPUT, v, &buf, drawn, p, d, err);
 }
 
