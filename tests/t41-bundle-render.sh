@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # t41-bundle-render.sh - a bundle made where gnuplot is not installed still
 # holds every .dat and .gp file and says how to render them; its render.sh
-# then renders every figure the page shows, and a bundle made with gnuplot
-# has the same figures.
+# then renders every figure the page shows, also in capture folders
+# named -P, - and --help, and a bundle made with gnuplot has the same
+# figures.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -43,6 +44,21 @@ while read -r img; do
 		[[ ! -e nognu/${img%.png}.svg ]] || fail "render.sh: ${img%.png}.svg drawn, not linked"
 	fi
 done <imgs
+
+# Captures named -P, - and --help (issue 39): render.sh named their
+# folders to dirname and cd as options ("dirname: invalid option").
+for n in -P - --help; do
+	mkdir -p "opt/c$n"
+	cp -r synth-a/. "opt/c$n/"
+	sed -i "s/^name = .*/name = $n/" "opt/c$n/capture.conf"
+done
+PATH=$TMP/empty "$WCANALYZE" -o optb opt/c-P opt/c- opt/c--help >stdout 2>stderr ||
+	fail "captures named as options: $(cat stderr)"
+(cd optb && bash ./render.sh) 2>render.err || fail "render.sh with folders named as options: $(cat render.err)"
+for n in -P - --help; do
+	[[ -d optb/$n ]] || fail "no folder '$n' in the bundle: $(ls optb)"
+	[[ -s optb/$n/throughput.png ]] || fail "render.sh did not draw $n/throughput.png"
+done
 
 # With gnuplot: the same figures, rendered, and no log left behind.
 "$WCANALYZE" -o withgnu synth-a synth-b >stdout 2>stderr || fail "with gnuplot: $(cat stderr)"

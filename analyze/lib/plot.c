@@ -249,10 +249,12 @@ static int write_render_sh(struct wc_outdir *d, struct wc_err *err)
 	      "# SVG) from its .dat and .gp files.  Needs gnuplot (Debian:\n"
 	      "# apt-get install gnuplot-nox).\n"
 	      "set -euo pipefail\n"
-	      "cd \"$(dirname \"$0\")\"\n"
-	      "for g in *.gp */*.gp; do\n"
+	      "# A capture's folder may be named -P, - or --help: every path\n"
+	      "# starts with ./ and no name goes to dirname or cd bare.\n"
+	      "cd -- \"$(dirname -- \"$0\")\"\n"
+	      "for g in ./*.gp ./*/*.gp; do\n"
 	      "\t[[ -e $g ]] || continue\n"
-	      "\t(cd \"$(dirname \"$g\")\" && gnuplot \"$(basename \"$g\")\")\n"
+	      "\t(cd -- \"${g%/*}\" && gnuplot \"./${g##*/}\")\n"
 	      "done\n", f);
 	fchmod(fileno(f), 0755);
 	return wc_outdir_commit(d, f, "render.sh", err);
