@@ -91,4 +91,17 @@ void fuzz_split(const uint8_t *data, size_t size, const char *sep,
 		void (*fn)(void *ctx, size_t i, const uint8_t *p, size_t n),
 		void *ctx);
 
+/* The capture folder of fuzz_interval, fuzz_timeline and fuzz_whatif:
+ * the input cut at each FUZZ_SEP into the options (lines "KEY VALUE",
+ * into opts, cut at optsize - 1), lines added to capture.conf (after
+ * "format_version = 1" and "name = cap"), phases.tsv, then the trace
+ * files cap/trace/d.blktrace.0, .1, ... (at most FUZZ_CAPTURE_STREAMS).
+ * The folder is fuzz_path()'s "cap". */
+#define FUZZ_SEP "\nWCFUZZ\n"
+#define FUZZ_CAPTURE_STREAMS 8
+void fuzz_capture(const uint8_t *data, size_t size, char *opts,
+		  size_t optsize);
+/* The value of the first line "KEY VALUE" of opts, into value. */
+bool fuzz_option(const char *opts, const char *key, char *value, size_t size);
+
 #endif /* WC_FUZZ_H */

@@ -738,3 +738,61 @@ size_t fuzz_dump(const char *path)
 	free(few_buf);
 	return events;
 }
+
+/* ---- a capture folder with options (fuzz_interval, _timeline, _whatif) */
+
+struct capture_parts {
+	char *opts;
+	size_t optsize;
+};
+
+static void capture_part(void *ctx, size_t i, const uint8_t *p, size_t n)
+{
+	struct capture_parts *c = ctx;
+	char rel[64];
+
+	if (i == 0) {
+		n = n < c->optsize - 1 ? n : c->optsize - 1;
+		memcpy(c->opts, p, n);
+		c->opts[n] = '\0';
+	} else if (i == 1) {
+		fuzz_append("cap/capture.conf", p, n);
+	} else if (i == 2) {
+		fuzz_write("cap/phases.tsv", p, n);
+	} else if (i < 3 + FUZZ_CAPTURE_STREAMS) {
+		snprintf(rel, sizeof(rel), "cap/trace/d.blktrace.%zu", i - 3);
+		fuzz_write(rel, p, n);
+	}
+}
+
+void fuzz_capture(const uint8_t *data, size_t size, char *opts,
+		  size_t optsize)
+{
+	static const char head[] = "format_version = 1\nname = cap\n";
+	struct capture_parts c = { opts, optsize };
+
+	opts[0] = '\0';
+	fuzz_write("cap/capture.conf", head, sizeof(head) - 1);
+	fuzz_split(data, size, FUZZ_SEP, capture_part, &c);
+}
+
+bool fuzz_option(const char *opts, const char *key, char *value, size_t size)
+{
+	size_t klen = strlen(key);
+	const char *p = opts;
+
+	while (*p) {
+		const char *end = strchr(p, '\n');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (len > klen && !memcmp(p, key, klen) && p[klen] == ' ') {
+			len -= klen + 1;
+			len = len < size - 1 ? len : size - 1;
+			memcpy(value, p + klen + 1, len);
+			value[len] = '\0';
+			return true;
+		}
+		p += len + (end != NULL);
+	}
+	return false;
+}
