@@ -15,20 +15,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "bundle.h"
-#include "dump.h"
-#include "escape.h"
+#include "analysis/analysis.h"
+#include "out/bundle.h"
+#include "out/dump.h"
+#include "base/escape.h"
 #include "exitcodes.h"
-#include "filter.h"
-#include "input.h"
-#include "intervaltab.h"
-#include "jobs.h"
-#include "report.h"
-#include "summary.h"
-#include "traceevent.h"
-#include "wcerr.h"
-#include "whatif.h"
+#include "model/filter.h"
+#include "input/input.h"
+#include "out/intervaltab.h"
+#include "analysis/jobs.h"
+#include "out/report.h"
+#include "compare/summary.h"
+#include "model/traceevent.h"
+#include "base/wcerr.h"
+#include "disk/whatif.h"
 
 #define PROG "wcanalyze"
 #define WC_MAX_EXCLUDE 64           /* run numbers --exclude-runs holds */

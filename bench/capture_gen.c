@@ -30,8 +30,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "blktrace_format.h"
-#include "encode.h"
+#include "format/blktrace_format.h"
+#include "format/encode.h"
 #include "exitcodes.h"
 
 #define PROG "capture_gen"

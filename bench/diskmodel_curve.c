@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "diskmodel.h"
+#include "disk/diskmodel.h"
 
 #define MS 1e6
 

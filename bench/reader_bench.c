@@ -17,10 +17,10 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "decode.h"
-#include "dump.h"
-#include "encode.h"
-#include "input.h"
+#include "input/decode.h"
+#include "out/dump.h"
+#include "format/encode.h"
+#include "input/input.h"
 
 #define FIXTURE "tests/fixtures/reader/ext4/loop1.blktrace."
 

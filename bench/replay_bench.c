@@ -22,11 +22,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis.h"
+#include "analysis/analysis.h"
 #include "bench.h"
-#include "input.h"
-#include "replay.h"
-#include "tracker.h"
+#include "input/input.h"
+#include "disk/replay.h"
+#include "model/tracker.h"
 
 struct reqs {
 	struct wc_request *rq;

@@ -33,10 +33,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode.h"
-#include "encode.h"
+#include "input/decode.h"
+#include "format/encode.h"
 #include "exitcodes.h"
-#include "source.h"
+#include "input/source.h"
 
 #define PROG "replicate"
 #define MAX_FILES 1024

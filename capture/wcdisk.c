@@ -11,7 +11,7 @@
  * flushes arrive as fsync.  The disk holds many requests at once, as a
  * disk with a command queue does: FUSE's low-level API lets one thread
  * take requests as they arrive (submit_command(): each goes into the
- * model's queue, analyze/lib/diskmodel.h) and another answer them
+ * model's queue, analyze/lib/disk/diskmodel.h) and another answer them
  * (schedule(): the model picks the next command, and it is answered when
  * the model says it ends).  Every command served, and every range the
  * model destaged, is one row of the ledger (docs/capture-format.md,
@@ -19,11 +19,11 @@
  *
  * With --platter-log the images are the platter: a write the model caches
  * stays in memory
- * (the data cache, analyze/lib/datacache.h) until the model destages it,
+ * (the data cache, analyze/lib/disk/datacache.h) until the model destages it,
  * reads see the cache's newer data, and with --platter-log every write
  * reaching the platter is logged with its time, so that `wcdisk --replay`
  * can rebuild the platter as a power cut at any time would have left it
- * (analyze/lib/platterlog.h).
+ * (analyze/lib/disk/platterlog.h).
  */
 #define FUSE_USE_VERSION 35
 
@@ -46,11 +46,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "datacache.h"
-#include "diskmodel.h"
+#include "disk/datacache.h"
+#include "disk/diskmodel.h"
 #include "exitcodes.h"
-#include "platterlog.h"
-#include "wcerr.h"
+#include "disk/platterlog.h"
+#include "base/wcerr.h"
 
 #define PROG "wcdisk"
 #define FILE_NAME "disk"

@@ -29,10 +29,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "blktrace_format.h"
+#include "format/blktrace_format.h"
 #include "exitcodes.h"
-#include "recorder.h"
-#include "wcerr.h"
+#include "record/recorder.h"
+#include "base/wcerr.h"
 
 #define PROG "wcrecord"
 #define MAX_DEVS 16

@@ -5,7 +5,7 @@
 #
 # Colours are the Okabe-Ito palette, chosen to stay distinct for readers
 # with colour-blindness; flushes get the strongest one.  The order is the
-# order of enum wc_cat (analyze/lib/classify.h).
+# order of enum wc_cat (analyze/lib/model/classify.h).
 catname = "flush journal metadata data_read data_write discard other"
 catcolor = "#D55E00 #7B3294 #CC79A7 #0072B2 #009E73 #56B4E9 #999999"
 idlecolor = "#D9D9D9"

@@ -1,5 +1,5 @@
 /*
- * check_account.c - unit tests of analyze/lib/account.c: the partition of
+ * check_account.c - unit tests of analyze/lib/model/account.c: the partition of
  * the window to the nanosecond (per device and per phase, over random
  * requests), completion-driven slices, positioning against a given and an
  * estimated media rate, seeks, flush percentiles, waits by command,
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "account.h"
+#include "model/account.h"
 #include "check_common.h"
 
 #define DEV1 WC_DEV_MAKE(8u, 0u)

@@ -1,5 +1,5 @@
 /*
- * check_analysis.c - unit tests of analyze/lib/analysis.c over scripted
+ * check_analysis.c - unit tests of analyze/lib/analysis/analysis.c over scripted
  * event sources: the main device (named or busiest), the consumers it
  * owns (btt, the per-device series) switched on and off, --journal, a source failing midway (partial result kept), the window
  * and phases partitioned to the nanosecond, btt figures wired in.
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
+#include "analysis/analysis.h"
 #include "check_common.h"
 
 #define DEV1 WC_DEV_MAKE(7u, 1u)

@@ -1,5 +1,5 @@
 /*
- * check_blknames.c - unit tests of analyze/lib/blknames.c: a pid is named
+ * check_blknames.c - unit tests of analyze/lib/input/blknames.c: a pid is named
  * when blkparse would have read its name, by 512-record batches of each
  * per-CPU file, not when the reader meets the notify; the first name
  * read stays; a stream held in memory and a file scout the same.
@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blknames.h"
+#include "input/blknames.h"
 #include "check_common.h"
-#include "encode.h"
-#include "recfilter.h"
-#include "streams.h"
+#include "format/encode.h"
+#include "input/recfilter.h"
+#include "input/streams.h"
 
 #define Q_WRITE (WC_TA_QUEUE | WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_QUEUE))
 

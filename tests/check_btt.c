@@ -1,5 +1,5 @@
 /*
- * check_btt.c - unit tests of analyze/lib/btt.c: btt's per-bio Q2C and
+ * check_btt.c - unit tests of analyze/lib/compat/btt.c: btt's per-bio Q2C and
  * D2C rules one by one (merged bios inherit D and C, duplicate Q start
  * sectors dropped, empty and notify and cgroup-flagged records ignored,
  * devices ignored until their first Q, tdelta's 1 ns floor, the last D
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btt.h"
+#include "compat/btt.h"
 #include "check_common.h"
 
 #define DEV WC_DEV_MAKE(8u, 0u)

@@ -1,5 +1,5 @@
 /*
- * check_bundle.c - tests of analyze/lib/bundle.c and the modules it
+ * check_bundle.c - tests of analyze/lib/out/bundle.c and the modules it
  * orders (check_outdir, check_chart, check_plot and check_html test each
  * alone), through the bundle's API: the folder's files,
  * what the .dat files say against what went in, the .gp scripts, the page,
@@ -25,8 +25,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "analysis.h"
-#include "bundle.h"
+#include "analysis/analysis.h"
+#include "out/bundle.h"
 #include "check_common.h"
 
 #define DEV WC_DEV_MAKE(7u, 1u)

@@ -1,5 +1,5 @@
 /*
- * check_capture.c - unit tests of analyze/lib/capture.c: capture.conf and
+ * check_capture.c - unit tests of analyze/lib/input/capture.c: capture.conf and
  * phases.tsv into typed fields, values out of range refused with a note
  * naming file, line and key, and the file reader's refusals (FIFO, size).
  * Fixtures: tests/fixtures/capture-conf/.
@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "blktrace_format.h"
-#include "capture.h"
+#include "format/blktrace_format.h"
+#include "input/capture.h"
 #include "check_common.h"
 
 #define FIX "tests/fixtures/capture-conf"

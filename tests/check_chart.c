@@ -1,5 +1,5 @@
 /*
- * check_chart.c - unit tests of analyze/lib/chart.c on summaries made by
+ * check_chart.c - unit tests of analyze/lib/out/chart.c on summaries made by
  * hand: a capture without requests (every figure says why it is
  * missing), one with a few requests (the figures written, phases.dat
  * from the summary's parts, the curve kept), and the files across
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chart.h"
+#include "out/chart.h"
 #include "check_common.h"
 
 #define MS 1000000ull

@@ -1,5 +1,5 @@
 /*
- * check_classify.c - unit tests of analyze/lib/classify.c: every rule of
+ * check_classify.c - unit tests of analyze/lib/model/classify.c: every rule of
  * wc_classify() in its order, both journal methods, the stable names.
  */
 #include <check.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check_common.h"
-#include "classify.h"
+#include "model/classify.h"
 
 #define T(b) WC_TC(b)
 #define DEV WC_DEV_MAKE(7u, 1u)

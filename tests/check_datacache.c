@@ -1,5 +1,5 @@
 /*
- * check_datacache.c - unit tests of analyze/lib/datacache.c.
+ * check_datacache.c - unit tests of analyze/lib/disk/datacache.c.
  *
  * The cache is checked against a plain model (an array with one optional
  * sector per slot of a small disk) over long random sequences of put,
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "check_common.h"
-#include "datacache.h"
+#include "disk/datacache.h"
 
 #define S WC_DATACACHE_SECTOR
 #define DISK 512			/* sectors of the modelled disk */

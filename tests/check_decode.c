@@ -1,5 +1,5 @@
 /*
- * check_decode.c - unit tests of analyze/lib/decode.c on records written
+ * check_decode.c - unit tests of analyze/lib/input/decode.c on records written
  * here with wc_blk_encode() (whose bytes check_encode.c holds against the
  * uapi layout, and raw bytes where a record must be bad): v7 and v8, both
  * byte orders,
@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "check_common.h"
-#include "decode.h"
-#include "encode.h"
+#include "input/decode.h"
+#include "format/encode.h"
 
 struct rec {
 	uint32_t sequence;

@@ -1,5 +1,5 @@
 /*
- * check_devtab.c - unit tests of analyze/lib/devtab.h.
+ * check_devtab.c - unit tests of analyze/lib/base/devtab.h.
  *
  * The table is checked against a plain model (the devices added, in
  * order, searched one by one): numbers in the order added, the cap, and
@@ -9,9 +9,9 @@
 #include <check.h>
 #include <stdint.h>
 
-#include "blktrace_format.h"
+#include "format/blktrace_format.h"
 #include "check_common.h"
-#include "devtab.h"
+#include "base/devtab.h"
 
 /* The model's answer: device's number among the n added, or -1. */
 static int m_find(const uint32_t *added, unsigned n, uint32_t device)

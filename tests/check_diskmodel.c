@@ -1,5 +1,5 @@
 /*
- * check_diskmodel.c - unit tests of analyze/lib/diskmodel.c: the seek
+ * check_diskmodel.c - unit tests of analyze/lib/disk/diskmodel.c: the seek
  * curve's end points and mean, rotational latency from the clock (the
  * platter's angle exactly fmod()'s), zoned
  * media rates, the write cache (fill, destage when full, when idle and on
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "check_common.h"
-#include "diskmodel.h"
+#include "disk/diskmodel.h"
 
 #define MS 1000000ull
 #define GB (1000000000ull)

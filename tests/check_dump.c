@@ -1,5 +1,5 @@
 /*
- * check_dump.c - unit tests of analyze/lib/dump.c: the exact text of each
+ * check_dump.c - unit tests of analyze/lib/out/dump.c: the exact text of each
  * kind of line, the RWBS letters, and the events blkparse prints nothing
  * for.  The expected lines follow blkparse 1.2's default format; the shell
  * tests compare whole traces with blkparse itself.
@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "check_common.h"
-#include "decode.h"
-#include "dump.h"
+#include "input/decode.h"
+#include "out/dump.h"
 
 static struct wc_event mkev(unsigned what, uint64_t cats, uint64_t time,
 			    uint64_t sector, uint32_t bytes)

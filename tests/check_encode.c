@@ -1,5 +1,5 @@
 /*
- * check_encode.c - unit tests of analyze/lib/encode.c: the bytes of a v7
+ * check_encode.c - unit tests of analyze/lib/format/encode.c: the bytes of a v7
  * and a v8 record laid out here by hand (so the encoder is not only
  * checked against the decoder it mirrors), round trips through the
  * decoder in both versions and byte orders with cgroup ids and payloads,
@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "check_common.h"
-#include "decode.h"
-#include "encode.h"
+#include "input/decode.h"
+#include "format/encode.h"
 
 static const struct wc_event sample = {
 	.sequence = 42, .time = 123456789012ull, .sector = 987654321ull,

@@ -1,5 +1,5 @@
 /*
- * check_escape.c - unit tests of analyze/lib/escape.c: the exact escape
+ * check_escape.c - unit tests of analyze/lib/base/escape.c: the exact escape
  * of hostile strings for each place, and, over every byte value and many
  * random strings, the properties escape.h promises (text is printable
  * ASCII, JSON is valid UTF-8 without raw controls, a gnuplot literal is
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "check_common.h"
-#include "escape.h"
+#include "base/escape.h"
 
 /* What fn writes for s, as a string (static buffer). */
 static const char *put(void (*fn)(FILE *, const char *), const char *s)

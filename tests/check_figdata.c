@@ -1,5 +1,5 @@
 /*
- * check_figdata.c - unit tests of analyze/lib/figdata.c (and the heat
+ * check_figdata.c - unit tests of analyze/lib/compare/figdata.c (and the heat
  * maps of series.c it reads) with hand-made requests: the percentile
  * band against ranks counted by hand, flush stalls that the band tells
  * apart in time, counts kept across the heat columns' merges and shifts
@@ -12,7 +12,7 @@
 
 #include "check_common.h"
 #include "check_series.h"
-#include "figdata.h"
+#include "compare/figdata.h"
 
 #define US 1000ull
 #define MS 1000000ull

@@ -1,5 +1,5 @@
 /*
- * check_gzfile.c - unit tests of analyze/lib/gzfile.c: what goes in
+ * check_gzfile.c - unit tests of analyze/lib/out/gzfile.c: what goes in
  * comes out of zlib's inflate whole, as one gzip member with mtime 0,
  * the same bytes for the same input whatever the writes' sizes and
  * flushes; a full disk under it is an error of wc_gzfile_close(), and
@@ -13,7 +13,7 @@
 #include <zlib.h>
 
 #include "check_common.h"
-#include "gzfile.h"
+#include "out/gzfile.h"
 
 #define N (3 * 1024 * 1024)
 

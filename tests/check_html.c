@@ -1,5 +1,5 @@
 /*
- * check_html.c - unit tests of analyze/lib/html.c on a summary made by
+ * check_html.c - unit tests of analyze/lib/out/html.c on a summary made by
  * hand: hostile names escaped everywhere they appear, the summary's
  * numbers as they are, a capture without I/O, figures missing with their
  * reason, a scatter without SVG, the figures across captures, the
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "check_common.h"
-#include "html.h"
+#include "out/html.h"
 
 #define MS 1000000ull
 #define EVIL "<img src=x onerror=alert(1)>&\""

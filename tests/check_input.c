@@ -1,5 +1,5 @@
 /*
- * check_input.c - unit tests of analyze/lib/input.c: resolving every kind
+ * check_input.c - unit tests of analyze/lib/input/input.c: resolving every kind
  * of INPUT (directory, base name, per-CPU file name, merged file, stdin,
  * archive), capture.conf and phases.tsv, process names from notify
  * records, messages, sequence gaps, and the archive diagnostics.
@@ -17,12 +17,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis.h"
+#include "analysis/analysis.h"
 #include "check_archive.h"
 #include "check_common.h"
-#include "encode.h"
-#include "input.h"
-#include "merge.h"
+#include "format/encode.h"
+#include "input/input.h"
+#include "input/merge.h"
 
 #define FIX "tests/fixtures/reader/ext4"
 /* blkparse prints 263 events for the ext4 fixture. */

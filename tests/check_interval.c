@@ -1,5 +1,5 @@
 /*
- * check_interval.c - unit tests of analyze/lib/interval.c with hand-made
+ * check_interval.c - unit tests of analyze/lib/model/interval.c with hand-made
  * requests: what a row counts and derives (iostat's definitions), a
  * slice cut at the edges, idle rows left out, the window, devices' rows
  * in time order, the rows' busy time equal to the accountant's, and the
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "account.h"
+#include "model/account.h"
 #include "check_common.h"
-#include "interval.h"
+#include "model/interval.h"
 
 #define MS 1000000ull
 #define S (1000 * MS)

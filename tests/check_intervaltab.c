@@ -1,5 +1,5 @@
 /*
- * check_intervaltab.c - unit tests of analyze/lib/intervaltab.c: the
+ * check_intervaltab.c - unit tests of analyze/lib/out/intervaltab.c: the
  * rows as text, JSON and CSV, a hostile capture and device name escaped
  * in each, and a write error reported at close.
  */
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check_common.h"
-#include "intervaltab.h"
+#include "out/intervaltab.h"
 
 #define S 1000000000ull
 

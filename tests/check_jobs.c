@@ -1,5 +1,5 @@
 /*
- * check_jobs.c - unit tests of analyze/lib/jobs.c: several threads give
+ * check_jobs.c - unit tests of analyze/lib/analysis/jobs.c: several threads give
  * each job exactly what wc_analysis_run() alone gives it (figures and
  * failures, in each job's own slot), and the options reach every
  * thread's analysis.  Fixtures: tests/fixtures/reader.
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check_common.h"
-#include "jobs.h"
+#include "analysis/jobs.h"
 
 static const char *const paths[] = {
 	"tests/fixtures/reader/ext4",

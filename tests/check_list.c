@@ -1,5 +1,5 @@
 /*
- * check_list.c - unit tests of analyze/lib/list.h: the tail queue against
+ * check_list.c - unit tests of analyze/lib/base/list.h: the tail queue against
  * a plain array doing the same inserts and removals at head, middle and
  * tail, walked both ways through the links; FOREACH_SAFE removing as it
  * goes; an element on two queues at once.
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check_common.h"
-#include "list.h"
+#include "base/list.h"
 
 struct item {
 	int v;

@@ -1,5 +1,5 @@
 /*
- * check_map.c - unit tests of analyze/lib/map.c: against a plain array
+ * check_map.c - unit tests of analyze/lib/base/map.c: against a plain array
  * model with keys that collide on purpose (multiples of a large power of
  * two, 0 and UINT64_MAX), values surviving every growth, the bound, a
  * value-less set, and the sizes it refuses.
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "check_common.h"
-#include "map.h"
+#include "base/map.h"
 
 struct val {
 	uint64_t key_copy;

@@ -1,5 +1,5 @@
 /*
- * check_members.c - unit tests of analyze/lib/members.c: how the scan has
+ * check_members.c - unit tests of analyze/lib/input/members.c: how the scan has
  * each member read (whole from memory, on a handle, copied aside past
  * the handles, so that the streams never need to be closed), the side
  * files, one capture an archive, and the end of an archive read without
@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture.h"
+#include "input/capture.h"
 #include "check_archive.h"
 #include "check_common.h"
-#include "encode.h"
-#include "members.h"
-#include "recfilter.h"
-#include "streams.h"
+#include "format/encode.h"
+#include "input/members.h"
+#include "input/recfilter.h"
+#include "input/streams.h"
 
 #define Q_WRITE (WC_TA_QUEUE | WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_QUEUE))
 

@@ -1,5 +1,5 @@
 /*
- * check_merge.c - unit tests of analyze/lib/merge.c.
+ * check_merge.c - unit tests of analyze/lib/input/merge.c.
  *
  * The k-way merge is checked against a direct model of blkparse's own
  * merge (a list of streams kept sorted by next time, as its ms_sort and
@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "check_common.h"
-#include "merge.h"
+#include "input/merge.h"
 
 #define MAXS 64
 #define MAXN 64

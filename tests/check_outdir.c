@@ -1,5 +1,5 @@
 /*
- * check_outdir.c - unit tests of analyze/lib/outdir.c: a file appears
+ * check_outdir.c - unit tests of analyze/lib/out/outdir.c: a file appears
  * only when committed, a link planted at its name is replaced and its
  * target left alone, a link or a file in place of a folder is refused,
  * a discarded file leaves the old one, the bound on open files, reading
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "check_common.h"
-#include "outdir.h"
+#include "out/outdir.h"
 
 static struct wc_outdir *open_out(const char *name)
 {

@@ -1,5 +1,5 @@
 /*
- * check_platterlog.c - unit tests of analyze/lib/platterlog.c: records
+ * check_platterlog.c - unit tests of analyze/lib/disk/platterlog.c: records
  * survive encode and decode, hostile records fail with their field's
  * offset, and a power cut lands what the header says: whole records that
  * ended, none that had not started, a prefix of sectors (sector-atomic)
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check_common.h"
-#include "platterlog.h"
+#include "disk/platterlog.h"
 
 #define CAP (1024ull * 1024 * 1024)
 

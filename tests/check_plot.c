@@ -1,5 +1,5 @@
 /*
- * check_plot.c - unit tests of analyze/lib/plot.c: the templates found
+ * check_plot.c - unit tests of analyze/lib/out/plot.c: the templates found
  * through $WCANALYZE_PLOTS and their colours, a script assembled from
  * its header, variables, common.gp and template, and rendering with
  * stand-ins for gnuplot (small shell scripts): figures moved in over a
@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "check_common.h"
-#include "plot.h"
-#include "summary.h"
+#include "out/plot.h"
+#include "compare/summary.h"
 
 static void write_file(const char *path, const char *text, mode_t mode)
 {

@@ -1,5 +1,5 @@
 /*
- * check_prioq.c - unit tests of analyze/lib/prioq.c.
+ * check_prioq.c - unit tests of analyze/lib/base/prioq.c.
  *
  * The heap is checked against a plain model (an array searched for its
  * smallest entry by the same order: key, tie, then insertion) over long
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "check_common.h"
-#include "prioq.h"
+#include "base/prioq.h"
 
 #define MODEL_MAX 4096
 

@@ -1,5 +1,5 @@
 /*
- * check_recfilter.c - unit tests of analyze/lib/recfilter.c: which records
+ * check_recfilter.c - unit tests of analyze/lib/input/recfilter.c: which records
  * become events, process names, sequence gaps, their bounds, and that a
  * stream filtered a record at a time gives what it gives in batches of
  * any size (the one implementation the input's per-event and run paths
@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "check_common.h"
-#include "recfilter.h"
-#include "wclimits.h"
+#include "input/recfilter.h"
+#include "base/wclimits.h"
 
 #define Q_ACTION (WC_TC(WC_TC_QUEUE) | WC_TA_QUEUE)
 #define NOTIFY_TIME (WC_TC(WC_TC_NOTIFY) | WC_TN_TIMESTAMP)

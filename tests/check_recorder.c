@@ -1,5 +1,5 @@
 /*
- * check_recorder.c - unit tests of analyze/lib/recorder.h: the undo list
+ * check_recorder.c - unit tests of analyze/lib/record/recorder.h: the undo list
  * puts plain files standing in for tracefs settings back, newest first,
  * from memory and from its file (as wcrecord --restore does after a
  * SIGKILL); a hostile undo file is refused whole, nothing restored; a
@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "check_common.h"
-#include "encode.h"
-#include "recorder.h"
+#include "format/encode.h"
+#include "record/recorder.h"
 
 static const char *dir;
 

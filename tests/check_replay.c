@@ -1,5 +1,5 @@
 /*
- * check_replay.c - unit tests of analyze/lib/replay.c: the dependency
+ * check_replay.c - unit tests of analyze/lib/disk/replay.c: the dependency
  * rules on small hand-made traces, dropped flushes, the order requests
  * come out in, determinism.
  *
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "check_common.h"
-#include "replay.h"
+#include "disk/replay.h"
 
 #define MS 1000000ull
 #define US 1000ull

@@ -1,5 +1,5 @@
 /*
- * check_report.c - unit tests of analyze/lib/report.c on analyses of a
+ * check_report.c - unit tests of analyze/lib/out/report.c on analyses of a
  * scripted source: the text report stays within 80 columns and plain
  * ASCII, JSON carries the schema's keys with time_s summing to window_s,
  * CSV has one row per capture and per phase, the comparison table and
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "check_common.h"
-#include "report.h"
+#include "out/report.h"
 
 #include "lib/scripted.h"
 

@@ -1,5 +1,5 @@
 /*
- * check_series.c - unit tests of analyze/lib/series.c with hand-made
+ * check_series.c - unit tests of analyze/lib/model/series.c with hand-made
  * requests: conservation of bytes and time across bin merges, the shift
  * back for requests dispatched before the origin, per-pixel merging of
  * scatter points, latency bin edges.
@@ -10,7 +10,7 @@
 
 #include "check_common.h"
 #include "check_series.h"
-#include "series.h"
+#include "model/series.h"
 
 #define MS 1000000ull
 #define S (1000 * MS)

@@ -15,7 +15,7 @@
 
 #include <string.h>
 
-#include "series.h"
+#include "model/series.h"
 
 static inline struct wc_request wc_check_request(uint64_t d, uint64_t c,
 						 uint64_t sector, uint32_t bytes)

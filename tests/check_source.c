@@ -1,5 +1,5 @@
 /*
- * check_source.c - unit tests of analyze/lib/source.c: peek and consume
+ * check_source.c - unit tests of analyze/lib/input/source.c: peek and consume
  * across buffer refills, exact offsets, short peeks at the end, the
  * largest peek, descriptors, and archive members read in place, on the
  * caller's thread or read ahead on one of their own: the same bytes, and
@@ -20,7 +20,7 @@
 
 #include "check_archive.h"
 #include "check_common.h"
-#include "source.h"
+#include "input/source.h"
 
 #define BIG 300000u
 

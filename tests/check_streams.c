@@ -1,5 +1,5 @@
 /*
- * check_streams.c - unit tests of analyze/lib/streams.c: trace files'
+ * check_streams.c - unit tests of analyze/lib/input/streams.c: trace files'
  * names, the order of the table, and the bounded pool of handles: never
  * more streams open than it has, the event a closed stream handed out
  * kept valid (its payload in the stash), streams whose payloads cannot
@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "check_common.h"
-#include "encode.h"
-#include "recfilter.h"
-#include "streams.h"
+#include "format/encode.h"
+#include "input/recfilter.h"
+#include "input/streams.h"
 
 #define Q_WRITE (WC_TA_QUEUE | WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_QUEUE))
 

@@ -1,5 +1,5 @@
 /*
- * check_summary.c - unit tests of analyze/lib/summary.c on analyses of
+ * check_summary.c - unit tests of analyze/lib/compare/summary.c on analyses of
  * scripted captures whose answers are known: parts of every difference
  * sum to its wall exactly, runs group by configuration (not by name), the
  * default baseline is the fastest group of the same disk and workload, a
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "summary.h"
+#include "compare/summary.h"
 
 #include "lib/scripted.h"
 

@@ -1,5 +1,5 @@
 /*
- * check_traceevent.c - unit tests of analyze/lib/traceevent.c's limit
+ * check_traceevent.c - unit tests of analyze/lib/model/traceevent.c's limit
  * (the shell test t52 checks the timeline's structure on real traces):
  * with a limit of N slices a capture ends with its N-th slice, marked by
  * a global instant at that slice's end, no counter after it, the rest
@@ -15,7 +15,7 @@
 
 #include "capture.h"
 #include "check_common.h"
-#include "traceevent.h"
+#include "model/traceevent.h"
 
 #define DEV WC_DEV_MAKE(7u, 1u)
 #define MS 1000000ull

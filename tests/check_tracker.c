@@ -1,5 +1,5 @@
 /*
- * check_tracker.c - unit tests of analyze/lib/tracker.c over a scripted
+ * check_tracker.c - unit tests of analyze/lib/model/tracker.c over a scripted
  * event source: merges, splits, requeues, empty flushes paired in order,
  * the empty completion that ends a flush sequence, lost events counted,
  * the in-flight cap, thousands in flight with keys queued twice and
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "check_common.h"
-#include "tracker.h"
+#include "model/tracker.h"
 
 #define DEV WC_DEV_MAKE(7u, 1u)
 #define T(b) WC_TC(b)

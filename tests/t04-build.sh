@@ -25,16 +25,16 @@ grep -q -- '-DWC_T04' "$TMP/1" || fail "CPPFLAGS did not reach the compiler"
 grep -q -- ' -O0' "$TMP/1" || fail "CFLAGS did not reach the compiler"
 grep -q -- '-MMD -MP' "$TMP/1" || fail "no -MMD -MP"
 ! grep -q -- '-Werror' "$TMP/1" || fail "-Werror without DEVELOPER=1"
-[[ -s $TMP/b/analyze/lib/decode.d ]] || fail "no dependency file for decode.o"
+[[ -s $TMP/b/analyze/lib/input/decode.d ]] || fail "no dependency file for decode.o"
 
 mk >"$TMP/2" 2>&1 || fail "second build: $(tail -n 5 "$TMP/2")"
 [[ -z $(compiled "$TMP/2") ]] || fail "nothing changed, yet compiled: $(compiled "$TMP/2")"
 
-touch "$src/analyze/lib/decode.h"
+touch "$src/analyze/lib/input/decode.h"
 mk >"$TMP/3" 2>&1 || fail "build after touching decode.h: $(tail -n 5 "$TMP/3")"
 c=$(compiled "$TMP/3")
-[[ " $c" == *" analyze/lib/decode.c "* ]] || fail "decode.h touched, decode.c not compiled (compiled: $c)"
-[[ " $c" != *" analyze/lib/wcerr.c "* ]] || fail "decode.h touched, wcerr.c compiled, which does not include it"
+[[ " $c" == *" analyze/lib/input/decode.c "* ]] || fail "decode.h touched, decode.c not compiled (compiled: $c)"
+[[ " $c" != *" analyze/lib/base/wcerr.c "* ]] || fail "decode.h touched, wcerr.c compiled, which does not include it"
 
 mk PREFIX=/opt/t04 >"$TMP/4" 2>&1 || fail "build with another PREFIX: $(tail -n 5 "$TMP/4")"
 grep -q 'PREFIX changed' "$TMP/4" || fail "a new PREFIX not noticed"
@@ -43,5 +43,5 @@ grep -q /opt/t04/share/wcanalyze "$prog" || fail "wcanalyze does not look for it
 
 mk PREFIX=/opt/t04 DEVELOPER=1 V=1 >"$TMP/5" 2>&1 || fail "DEVELOPER=1 build: $(tail -n 5 "$TMP/5")"
 grep -q -- '-Werror' "$TMP/5" || fail "DEVELOPER=1 without -Werror"
-grep -q -- '-Werror.*analyze/lib/wcerr.c' "$TMP/5" || fail "DEVELOPER=1 did not rebuild everything"
+grep -q -- '-Werror.*analyze/lib/base/wcerr.c' "$TMP/5" || fail "DEVELOPER=1 did not rebuild everything"
 echo "ok"

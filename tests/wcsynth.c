@@ -49,7 +49,7 @@
  * positioning parts: the model's own bookkeeping, not the analyser's
  * formula (how the analyser recovers them: docs/methodology.md).
  *
- * Records go through analyze/lib/blktrace_format.h, version 7, sequence
+ * Records go through analyze/lib/format/blktrace_format.h, version 7, sequence
  * numbers per CPU from 1, plus process-name notify records.
  */
 #include <endian.h>
@@ -63,9 +63,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "blktrace_format.h"
-#include "classify.h"
-#include "encode.h"
+#include "format/blktrace_format.h"
+#include "model/classify.h"
+#include "format/encode.h"
 #include "exitcodes.h"
 
 #define PROG "wcsynth"

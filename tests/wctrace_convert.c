@@ -48,10 +48,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blktrace_format.h"
-#include "decode.h"
-#include "encode.h"
-#include "source.h"
+#include "format/blktrace_format.h"
+#include "input/decode.h"
+#include "format/encode.h"
+#include "input/source.h"
 
 struct conv {
 	bool v8, swap, split, notify;

@@ -49,7 +49,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis.h"
+#include "analysis/analysis.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -29,7 +29,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bundle.h"
+#include "out/bundle.h"
 #include "fuzz.h"
 
 #ifndef FUZZ_PLOTS

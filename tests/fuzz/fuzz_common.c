@@ -14,10 +14,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dump.h"
+#include "out/dump.h"
 #include "fuzz.h"
-#include "input.h"
-#include "report.h"
+#include "input/input.h"
+#include "out/report.h"
 
 void fuzz_fail(const char *what, const char *fmt, ...)
 {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """check-trace-event.py FILE [MIN_SLICES] - checks a Trace Event Format
 file (JSON object form) as its documentation asks, and as wcanalyze
-promises (analyze/lib/traceevent.h):
+promises (analyze/lib/model/traceevent.h):
 
   - the file (gzip-compressed when its name ends in .gz, as the bundle
     writes it: one gzip member) is one JSON object whose traceEvents is

@@ -14,8 +14,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "event.h"
-#include "wcerr.h"
+#include "format/event.h"
+#include "base/wcerr.h"
 
 #define SCRIPTED_MAX 256
 

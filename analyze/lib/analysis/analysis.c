@@ -1,0 +1,1005 @@
+#include "analysis/analysis.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/devtab.h"
+#include "input/input.h"
+
+struct wc_analysis {
+	struct wc_capture_meta meta;
+	struct wc_classifier cl;    /* how its requests were classified */
+	struct wc_account *ac;
+	struct wc_btt *btt;
+	/* The first WC_SERIES_MAX_DEVICES devices' series, by number. */
+	struct wc_series *series[WC_SERIES_MAX_DEVICES];
+	struct wc_devtab series_devs;
+	bool has_series;
+	uint64_t series_ignored;
+	struct wc_tracker_stats stats;
+	struct wc_phase_result phases[WC_MAX_PHASES];
+	size_t nphases;
+	int main_index;
+	bool partial;
+	char main_missing[200];     /* why the destination has no figures */
+	char filter[320];           /* the filters in words, or "" */
+	bool filter_device;         /* the main device is the filter's */
+	size_t nwarnings;
+	char warnings[WC_ANALYSIS_MAX_WARNINGS][320];
+};
+
+static void warn(struct wc_analysis *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn(struct wc_analysis *a, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (a->nwarnings >= WC_ANALYSIS_MAX_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(a->warnings[a->nwarnings++], sizeof(a->warnings[0]), fmt, ap);
+	va_end(ap);
+}
+
+static void warn_capture(struct wc_analysis *a, const struct wc_capture *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nnotes; i++)
+		warn(a, "%s", c->notes[i]);
+	if (c->nnotes_more)
+		warn(a, "and %zu more such lines in the capture's files",
+		     c->nnotes_more);
+}
+
+/* ---- capture metadata -------------------------------------------------- */
+
+static void meta_unknown(struct wc_capture_meta *m, const char *name)
+{
+	memset(m, 0, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "%s", name ? name : "");
+	m->write_cache = -1;
+	m->barrier = -1;
+	m->events_dropped = -1;
+	m->main_rotational = -1;
+	m->complete = -1;
+	m->journal_method = WC_JOURNAL_HEURISTIC;
+	m->run = m->lab_position = -1;
+	m->load_before = m->load_after = -1;
+	m->dirty_kb_end = -1;
+}
+
+/* A whole number from 0 to max in s, all of it; -1 otherwise. */
+static int64_t meta_int(const char *s, int64_t max)
+{
+	int64_t v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > (max - (*s - '0')) / 10)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	return v;
+}
+
+/* The first of a load average's numbers ("1.25 0.80 0.50"), < 0 when it
+ * does not parse or is out of any host's range. */
+static double meta_load(const char *s)
+{
+	char *end;
+	double v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	v = strtod(s, &end);
+	if (end == s || (*end && *end != ' ') || !(v >= 0 && v < 1e6))
+		return -1;
+	return v;
+}
+
+/* The run number a name ends with ("...-run3"), or -1. */
+static int name_run(const char *name)
+{
+	const char *p = strrchr(name, '-');
+
+	if (!p || strncmp(p, "-run", 4))
+		return -1;
+	return (int)meta_int(p + 4, 999999);
+}
+
+/* Appends "key=value;" to the host key when the value is present. */
+static void host_add(struct wc_capture_meta *m, const char *key,
+		     const char *v)
+{
+	size_t len = strlen(m->host), i;
+	int w;
+
+	if (!v[0])
+		return;
+	w = snprintf(m->host + len, sizeof(m->host) - len, "%s=%s;", key, v);
+	if (w < 0 || (size_t)w >= sizeof(m->host) - len) {
+		m->host[len] = '\0';
+		return;
+	}
+	for (i = len + strlen(key) + 1; i < len + (size_t)w - 1; i++)
+		if (m->host[i] == ';' || m->host[i] == '=')
+			m->host[i] = '_';
+}
+
+static void meta_host(struct wc_capture_meta *m, const struct wc_capture *c)
+{
+	int64_t v;
+	size_t k;
+
+	v = meta_int(c->run, 999999);
+	m->run = v >= 0 ? (int)v : name_run(m->name);
+	m->warmup = !strcmp(c->run_role, "warmup");
+	v = meta_int(c->lab_position, 999999);
+	m->lab_position = (int)v;
+	m->load_before = meta_load(c->host_loadavg_before);
+	m->load_after = meta_load(c->host_loadavg_after);
+	m->dirty_kb_end = meta_int(c->host_dirty_kb_end, INT64_MAX / 1024);
+	v = meta_int(c->source_bytes, INT64_MAX);
+	m->source_bytes = v > 0 ? (uint64_t)v : 0;
+	host_add(m, "tool_version", c->tool_version);
+	host_add(m, "tool_commit", c->tool_commit);
+	host_add(m, "kernel", c->kernel);
+	host_add(m, "recorder", c->recorder);
+	host_add(m, "host_cpus", c->host_cpus);
+	host_add(m, "host_mem_total_kb", c->host_mem_total_kb);
+	for (k = 0; k < 6; k++)
+		host_add(m, wc_capture_vm_dirty_keys[k], c->vm_dirty[k]);
+}
+
+/* The configuration key: what runs of one experiment share, nothing that
+ * differs from run to run (name, kernel, times); "" when capture.conf
+ * says none of it. */
+static void meta_config(struct wc_capture_meta *m, const struct wc_capture *c)
+{
+	int w;
+
+	m->config[0] = '\0';
+	if (!c->fs[0] && c->write_cache < 0 && c->barrier < 0 &&
+	    !c->write_cache_method[0] && !c->disk[0] && !c->disk_model[0] &&
+	    !c->workload[0] && !c->command[0] && !c->source_files[0] &&
+	    !c->source_bytes[0])
+		return;
+	w = snprintf(m->config, sizeof(m->config), "fs=%s;write_cache=%d;"
+		     "write_cache_method=%s;barrier=%d;disk=%s;disk_model=%s;"
+		     "workload=%s;command=%s;source_files=%s;source_bytes=%s;",
+		     c->fs, c->write_cache, c->write_cache_method, c->barrier,
+		     c->disk, c->disk_model, c->workload, c->command,
+		     c->source_files, c->source_bytes);
+	/* Too long to compare whole: no group rather than a wrong one. */
+	if (w < 0 || (size_t)w >= sizeof(m->config))
+		m->config[0] = '\0';
+}
+
+/* The comparable set's key (analysis.h): the configuration's keys that
+ * the write cache and barrier settings do not change. */
+static void meta_comparable(struct wc_capture_meta *m,
+			    const struct wc_capture *c)
+{
+	int w;
+
+	w = snprintf(m->comparable, sizeof(m->comparable), "disk=%s;"
+		     "disk_model=%s;workload=%s;command=%s;source_files=%s;"
+		     "source_bytes=%s;", c->disk, c->disk_model, c->workload,
+		     c->command, c->source_files, c->source_bytes);
+	if (w < 0 || (size_t)w >= sizeof(m->comparable))
+		m->comparable[0] = '\0';
+}
+
+static void meta_from_capture(struct wc_capture_meta *m,
+			      const struct wc_input *in)
+{
+	const struct wc_capture *c = wc_input_capture(in);
+	const struct wc_capture_device *dest = wc_capture_destination(c);
+	size_t i;
+	int pos;
+
+	meta_unknown(m, wc_input_name(in));
+	snprintf(m->fs, sizeof(m->fs), "%s", c->fs);
+	m->write_cache = c->write_cache;
+	m->barrier = c->barrier;
+	snprintf(m->kernel, sizeof(m->kernel), "%s", c->kernel);
+	snprintf(m->mount_options, sizeof(m->mount_options), "%s",
+		 c->mount_options);
+	snprintf(m->recorder, sizeof(m->recorder), "%s", c->recorder);
+	m->complete = c->complete;
+	m->events_dropped = c->events_dropped;
+	meta_config(m, c);
+	meta_comparable(m, c);
+	meta_host(m, c);
+	snprintf(m->disk_model, sizeof(m->disk_model), "%s", c->disk_model);
+	snprintf(m->disk, sizeof(m->disk), "%s", c->disk);
+
+	/* The devices in the order "devices" lists them. */
+	for (pos = 1; m->ndevices < WC_MAX_DEVICES; pos++) {
+		const struct wc_capture_device *d = NULL;
+
+		for (i = 0; i < c->ndevices && !d; i++)
+			if (c->devices[i].listed == pos)
+				d = &c->devices[i];
+		if (!d)
+			break;
+		m->devices[m->ndevices].device = d->dev;
+		snprintf(m->devices[m->ndevices].name,
+			 sizeof(m->devices[0].name), "%s", d->name);
+		m->devices[m->ndevices].rotational = d->rotational;
+		m->ndevices++;
+	}
+	if (dest) {
+		m->main_device = dest->dev;
+		m->main_from_conf = dest->dev != 0;
+		m->main_rotational = dest->rotational;
+	}
+	if (c->journal_known) {
+		m->journal_method = WC_JOURNAL_RANGE;
+		m->journal_start = c->journal_start;
+		m->journal_len = c->journal_sectors;
+	}
+}
+
+/* ---- the run ----------------------------------------------------------- */
+
+struct run {
+	struct wc_analysis *a;
+	const struct wc_analysis_opts *o;
+	const struct wc_input *in;       /* for process names, or NULL */
+	struct wc_classifier cl;
+	wc_event_source next;            /* run_source's events; else in's */
+	void *ctx;
+	/* run_requests: requests instead of events, over [first, last] */
+	wc_request_source rnext;
+	void *rctx;
+	uint64_t first, last;
+	/* The accountant opens at the first request (or the end): a window
+	 * from the capture's start needs its first event's time. */
+	struct wc_account_conf conf;
+	struct wc_phase_window win[WC_MAX_PHASES];
+	struct wc_tracker *tr;
+	/* With o->filter: a copy, its device looked up; the window once
+	 * known (win_known). */
+	bool filtering;
+	struct wc_filter filt;
+	bool phase_known;             /* filt.phase found: pstart, pend */
+	uint64_t pstart, pend;
+	bool win_known;
+	struct wc_filter_window fw;
+	struct wc_interval *iv;          /* with o->interval */
+};
+
+/* The tracker's source over a source of single events (run_source): every
+ * event goes to btt first, as it passes.  btt keeps its own failure (out
+ * of memory) for the end of the run. */
+static int feed(void *ctx, struct wc_event *ev, struct wc_err *err)
+{
+	struct run *run = ctx;
+	int r = run->next(run->ctx, ev, err);
+
+	if (r > 0 && run->a->btt)
+		wc_btt_add(run->a->btt, ev, NULL);
+	if (r > 0 && run->o->trace)
+		wc_traceevent_events(run->o->trace, ev, 1);
+	return r;
+}
+
+/* The tracker's batch source over the input: btt sees the whole batch
+ * before the tracker reads it, which changes nothing for either (neither
+ * looks at the other).  btt takes the batch in one call
+ * (wc_btt_add_batch()), its filter and dispatch inline there. */
+static int feed_batch(void *ctx, const struct wc_event **evs, size_t *n,
+		      struct wc_err *err)
+{
+	struct run *run = ctx;
+	struct wc_btt *btt = run->a->btt;
+	size_t got = 0;
+	int r;
+
+	/* A batch from the input, which the tracker reads where the input
+	 * holds it: one call down the input's chain per batch, no copy per
+	 * event. */
+	r = wc_input_next_ref(run->ctx, evs, WC_INPUT_BATCH, &got, err);
+	*n = got;
+	if (r > 0 && btt)
+		wc_btt_add_batch(btt, *evs, got);
+	if (r > 0 && run->o->trace)
+		wc_traceevent_events(run->o->trace, *evs, got);
+	return r;
+}
+
+/* Gives rq to its device's series; -1 with err when out of memory. */
+static int add_series(struct wc_analysis *a, const struct wc_request *rq,
+		      enum wc_cat cat, struct wc_err *err)
+{
+	struct wc_series *s;
+	int i = wc_devtab_find(&a->series_devs, rq->device);
+
+	if (i >= 0) {
+		s = a->series[i];
+	} else {
+		if (wc_devtab_count(&a->series_devs) == WC_SERIES_MAX_DEVICES) {
+			a->series_ignored++;
+			return 0;
+		}
+		if (wc_series_open(&s, err) < 0)
+			return -1;
+		a->series[wc_devtab_add(&a->series_devs, rq->device)] = s;
+	}
+	wc_series_add(s, rq, cat);
+	return 0;
+}
+
+/* A request to the timeline, with the names of its process and of the
+ * thread that asked for it (a flush's cause). */
+static void trace_request(struct run *run, const struct wc_request *rq,
+			  enum wc_cat cat)
+{
+	const char *comm = NULL, *cause = NULL;
+
+	if (run->in) {
+		comm = wc_input_comm(run->in, rq->pid);
+		if (rq->has_cause)
+			cause = wc_input_comm(run->in, rq->cause_pid);
+	}
+	wc_traceevent_request(run->o->trace, rq, cat, comm, cause);
+}
+
+/* The filter's window, once the capture's first event is known; the
+ * phases cut to it. */
+static void filter_window(struct run *run)
+{
+	struct wc_analysis *a = run->a;
+	uint64_t origin = run->tr ? wc_tracker_stats(run->tr)->first_time :
+				    run->first;
+	size_t i;
+
+	if (origin == WC_NO_TIME)
+		origin = 0;
+	if (run->filt.phase[0] && !run->phase_known) {
+		/* No such phase: an empty window at the start. */
+		run->fw.start = run->fw.end = origin;
+	} else {
+		wc_filter_window_of(&run->filt, origin, run->phase_known,
+				    run->pstart, run->pend, &run->fw);
+	}
+	run->win_known = true;
+	for (i = 0; i < a->nphases; i++) {
+		struct wc_phase_result *p = &a->phases[i];
+
+		p->start = p->start > run->fw.start ? p->start : run->fw.start;
+		p->end = p->end < run->fw.end ? p->end : run->fw.end;
+		if (p->end < p->start)
+			p->end = p->start;
+		p->wall_s = (double)(p->end - p->start) / 1e9;
+		run->win[i].start = p->start;
+		run->win[i].end = p->end;
+	}
+}
+
+/* The accountant's names: the input's, from its notify records. */
+static const char *input_comm(const void *in, uint32_t pid)
+{
+	return wc_input_comm(in, pid);
+}
+
+/* Opens the interval table over the accountant's window: from the
+ * filter's start (else the first event's), to its end (else the last
+ * event's, given at the end). */
+static int interval_open(struct run *run, struct wc_err *err)
+{
+	const struct wc_analysis *a = run->a;
+	uint64_t zero = run->tr ? wc_tracker_stats(run->tr)->first_time :
+				  run->first;
+	struct wc_interval_conf ic = {
+		.len_ns = run->o->interval_ns, .end = UINT64_MAX,
+		.sink = run->o->interval, .capture = a->meta.name,
+	};
+	size_t i;
+
+	if (zero == WC_NO_TIME)
+		zero = 0;
+	ic.zero = ic.origin = zero;
+	if (run->filtering) {
+		ic.origin = run->fw.start;
+		ic.end = run->fw.end;
+	}
+	if (wc_interval_open(&run->iv, &ic, err) < 0)
+		return -1;
+	for (i = 0; i < a->meta.ndevices; i++)
+		wc_interval_name_device(run->iv, a->meta.devices[i].device,
+					a->meta.devices[i].name);
+	return 0;
+}
+
+/* Opens the accountant over the phases, cut to the filter's window. */
+static int account_ready(struct run *run, struct wc_err *err)
+{
+	if (run->a->ac)
+		return 0;
+	if (run->in) {
+		run->conf.name = input_comm;
+		run->conf.name_arg = run->in;
+	}
+	if (run->filtering && !run->win_known)
+		filter_window(run);
+	if (run->filtering) {
+		run->conf.has_window = true;
+		run->conf.window.start = run->fw.start;
+		run->conf.window.end = run->fw.end;
+		/* A phase is phases.tsv's, as its figures are without a
+		 * filter; any other window is within the trace's events:
+		 * no idle time made up past its last. */
+		run->conf.window_in_trace = !run->phase_known;
+	}
+	if (wc_account_open(&run->a->ac, &run->conf, err) < 0)
+		return -1;
+	if (run->o->interval && interval_open(run, err) < 0)
+		return -1;
+	/* A window may hold none of the main device's requests: it is
+	 * still the device the report is of. */
+	if (run->filtering && (run->a->filter_device || run->a->meta.main_from_conf) &&
+	    wc_account_add_device(run->a->ac, run->a->meta.main_device) < 0)
+		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+				  "out of memory");
+	return 0;
+}
+
+/* True when rq passes the device and process filters. */
+static bool filter_pass(const struct run *run, const struct wc_request *rq)
+{
+	const char *comm = NULL, *cause = NULL;
+
+	if (run->in) {
+		comm = wc_input_comm(run->in, rq->pid);
+		if (rq->has_cause)
+			cause = wc_input_comm(run->in, rq->cause_pid);
+	}
+	return wc_filter_keep(&run->filt, rq, comm, cause);
+}
+
+/* One request to the series (when kept) and the accountant. */
+static inline int add_request(struct run *run, const struct wc_request *rq,
+			      bool series, struct wc_err *err)
+{
+	enum wc_cat cat;
+
+	if (!run->a->ac && account_ready(run, err) < 0)
+		return -1;
+	if (run->filtering && !filter_pass(run, rq))
+		return 0;
+	cat = wc_classify(&run->cl, rq);
+	if (series && add_series(run->a, rq, cat, err) < 0)
+		return -1;
+	if (run->o->trace)
+		trace_request(run, rq, cat);
+	wc_account_add(run->a->ac, rq, cat);
+	if (run->iv)
+		wc_interval_add(run->iv, rq, cat);
+	return 0;
+}
+
+/* Requests taken from the tracker at once: one call for many. */
+#define WC_ANALYSIS_REQUESTS 32
+
+/* The filter of o, its device and phase looked up in the capture's
+ * metadata (what cannot be found is a warning, and nothing passes). */
+static void filter_setup(struct run *run)
+{
+	struct wc_analysis *a = run->a;
+	const char *names[WC_MAX_DEVICES];
+	uint32_t devs[WC_MAX_DEVICES];
+	size_t i;
+
+	run->filtering = true;
+	run->filt = *run->o->filter;
+	wc_filter_describe(&run->filt, a->filter, sizeof(a->filter));
+	for (i = 0; i < a->meta.ndevices; i++) {
+		devs[i] = a->meta.devices[i].device;
+		names[i] = a->meta.devices[i].name;
+	}
+	if (run->filt.has_device &&
+	    !wc_filter_resolve_device(&run->filt, devs, names, a->meta.ndevices))
+		warn(a, "%s: --device %s: capture.conf names no such device: "
+		     "nothing passes the filter", a->meta.name,
+		     run->filt.device_name);
+	if (run->filt.has_device && run->filt.device_known) {
+		/* The figures are of the device filtered on. */
+		a->meta.main_device = run->filt.device;
+		a->filter_device = true;
+	}
+	for (i = 0; run->filt.phase[0] && i < a->nphases && !run->phase_known; i++)
+		if (!strcmp(a->phases[i].name, run->filt.phase)) {
+			run->phase_known = true;
+			run->pstart = a->phases[i].start;
+			run->pend = a->phases[i].end;
+		}
+	if (run->filt.phase[0] && !run->phase_known)
+		warn(a, "%s: --phase %s: phases.tsv has no such phase: nothing "
+		     "passes the filter", a->meta.name, run->filt.phase);
+}
+
+static int analyse(struct run *run, const struct wc_phase *phases,
+		   size_t nphases, struct wc_err *err)
+{
+	struct wc_analysis *a = run->a;
+	struct wc_phase_window *win = run->win;
+	struct wc_account_conf *conf = &run->conf;
+	struct wc_tracker *tr = NULL;
+	struct wc_request rqs[WC_ANALYSIS_REQUESTS];
+	bool series = run->o->series;
+	struct wc_traceevent *te = run->o->trace;
+	uint64_t first, last;
+	size_t i, n;
+	int r;
+
+	if (nphases > WC_MAX_PHASES)
+		nphases = WC_MAX_PHASES;
+	for (i = 0; i < nphases; i++) {
+		struct wc_phase_result *p = &a->phases[i];
+
+		snprintf(p->name, sizeof(p->name), "%s",
+			 phases[i].name ? phases[i].name : "");
+		p->start = phases[i].start;
+		p->end = phases[i].end > phases[i].start ? phases[i].end :
+							   phases[i].start;
+		p->wall_s = (double)(p->end - p->start) / 1e9;
+		p->real_s = phases[i].real_s;
+		p->user_s = phases[i].user_s;
+		p->sys_s = phases[i].sys_s;
+		win[i].start = p->start;
+		win[i].end = p->end;
+	}
+	a->nphases = nphases;
+	a->has_series = run->o->series;
+	conf->media_rate = run->o->media_rate;
+	/* capture.conf's write cache is the destination's (before a
+	 * --device filter makes another device the main one). */
+	conf->write_cache = a->meta.write_cache;
+	conf->cache_device = a->meta.main_from_conf ? a->meta.main_device : 0;
+	conf->nphases = nphases;
+	conf->phases = win;
+	if (run->o->filter && wc_filter_any(run->o->filter))
+		filter_setup(run);
+	if (te) {
+		wc_traceevent_begin(te, a->meta.name);
+		for (i = 0; i < a->meta.ndevices; i++)
+			wc_traceevent_name_device(te, a->meta.devices[i].device,
+						  a->meta.devices[i].name);
+	}
+	if (run->o->btt && wc_btt_open(&a->btt, err) < 0)
+		goto fail;
+	if (run->rnext) {
+		memset(&a->stats, 0, sizeof(a->stats));
+		while ((r = run->rnext(run->rctx, rqs, err)) > 0) {
+			if (add_request(run, rqs, series, err) < 0)
+				goto fail;
+			a->stats.requests++;
+		}
+		a->stats.first_time = run->first;
+		a->stats.last_time = run->last;
+		if (r < 0)
+			a->partial = true;
+		goto finish;
+	}
+	if ((run->in ? wc_tracker_open_batch(&tr, feed_batch, run, err) :
+		       wc_tracker_open_source(&tr, feed, run, err)) < 0)
+		goto fail;
+	run->tr = tr;
+
+	while ((r = wc_tracker_next_batch(tr, rqs, WC_ANALYSIS_REQUESTS, &n,
+					  err)) > 0) {
+		for (i = 0; i < n; i++)
+			if (add_request(run, &rqs[i], series, err) < 0)
+				goto fail_tracker;
+	}
+	a->stats = *wc_tracker_stats(tr);
+	if (r < 0)
+		a->partial = true;
+finish:
+	if (te)
+		wc_traceevent_end(te, phases, nphases);
+	if (a->btt && wc_btt_status(a->btt, err) < 0)
+		goto fail_tracker;
+	if (account_ready(run, err) < 0)
+		goto fail_tracker;
+	first = a->stats.first_time == WC_NO_TIME ? 0 : a->stats.first_time;
+	last = a->stats.last_time == WC_NO_TIME ? 0 : a->stats.last_time;
+	wc_account_finish(a->ac, first, last);
+	if (run->iv) {
+		/* The window's end as the accountant has it: a phase's
+		 * as phases.tsv gives it, any other cut to the last event. */
+		wc_interval_finish(run->iv, run->filtering && run->phase_known ?
+					    run->fw.end : last);
+		wc_interval_free(run->iv);
+		run->iv = NULL;
+	}
+	run->tr = NULL;
+	a->meta.events = a->stats.events;
+	wc_tracker_free(tr);
+	return r < 0 ? -1 : 0;
+
+fail_tracker:
+	wc_tracker_free(tr);
+fail:
+	wc_interval_free(run->iv);
+	run->iv = NULL;
+	run->tr = NULL;
+	return -1;
+}
+
+/* The destination from capture.conf, else the device that moved most. */
+/* capture.conf named a destination the trace has no I/O on: an empty
+ * report must say why, naming what the trace does hold. */
+static void say_main_missing(struct wc_analysis *a, size_t n)
+{
+	char *p = a->main_missing, *end = p + sizeof(a->main_missing);
+	size_t i, shown = n < 6 ? n : 6;
+
+	p += snprintf(p, (size_t)(end - p), "capture.conf names device %u,%u "
+		      "as the destination, but the trace ",
+		      WC_DEV_MAJOR(a->meta.main_device),
+		      WC_DEV_MINOR(a->meta.main_device));
+	if (n == 0) {
+		snprintf(p, (size_t)(end - p), "holds no I/O");
+		return;
+	}
+	p += snprintf(p, (size_t)(end - p), "holds I/O only on ");
+	for (i = 0; i < shown && p < end; i++) {
+		uint32_t d = wc_account_device(a->ac, i)->device;
+
+		p += snprintf(p, (size_t)(end - p), "%s%u,%u",
+			      i == 0 ? "" : i + 1 == n ? " and " : ", ",
+			      WC_DEV_MAJOR(d), WC_DEV_MINOR(d));
+	}
+	if (shown < n && p < end)
+		snprintf(p, (size_t)(end - p), " and %zu more", n - shown);
+}
+
+static void pick_main(struct wc_analysis *a)
+{
+	size_t i, n = wc_account_ndevices(a->ac);
+	uint64_t best = 0;
+
+	a->main_index = -1;
+	if (a->filter_device) {
+		/* Only that device's requests passed. */
+		a->main_index = wc_account_find(a->ac, a->meta.main_device);
+		return;
+	}
+	if (a->meta.main_from_conf)
+		a->main_index = wc_account_find(a->ac, a->meta.main_device);
+	if (a->main_index < 0 && a->meta.main_from_conf)
+		say_main_missing(a, n);
+	if (a->main_index >= 0 || a->meta.main_from_conf)
+		return;
+	a->meta.main_among = n;
+	for (i = 0; i < n; i++) {
+		const struct wc_figures *f = wc_account_device(a->ac, i);
+		uint64_t b = wc_figures_io_bytes(f);
+
+		if (a->main_index < 0 || b > best) {
+			best = b;
+			a->main_index = (int)i;
+		}
+	}
+	if (a->main_index >= 0)
+		a->meta.main_device = wc_account_device(a->ac, (size_t)a->main_index)->device;
+	for (i = 0; i < a->meta.ndevices; i++)
+		if (a->meta.devices[i].device == a->meta.main_device)
+			a->meta.main_rotational = a->meta.devices[i].rotational;
+}
+
+static void setup_classifier(struct run *run)
+{
+	const struct wc_capture_meta *m = &run->a->meta;
+
+	if (run->o->journal_given) {
+		/* The user's range is on the destination when there is one
+		 * named, else on whatever device the sectors land. */
+		wc_classifier_range(&run->cl,
+				    m->main_from_conf ? m->main_device : 0,
+				    run->o->journal_start, run->o->journal_len);
+		run->a->meta.journal_method = WC_JOURNAL_RANGE;
+		run->a->meta.journal_start = run->o->journal_start;
+		run->a->meta.journal_len = run->o->journal_len;
+	} else if (m->journal_method == WC_JOURNAL_RANGE) {
+		wc_classifier_range(&run->cl,
+				    m->main_from_conf ? m->main_device : 0,
+				    m->journal_start, m->journal_len);
+	} else {
+		wc_classifier_heuristic(&run->cl);
+	}
+	run->a->cl = run->cl;
+}
+
+static const struct wc_analysis_opts default_opts = WC_ANALYSIS_OPTS_INIT;
+
+static int64_t stream_skips(const struct wc_input *in)
+{
+	size_t i, n = wc_input_nstreams(in);
+	uint64_t sum = 0;
+
+	/* Saturating: the counts come from the input, and so can be huge. */
+	for (i = 0; i < n; i++) {
+		uint64_t s = wc_input_stream(in, i)->skips;
+
+		sum = s > (uint64_t)INT64_MAX - sum ? (uint64_t)INT64_MAX : sum + s;
+	}
+	return (int64_t)sum;
+}
+
+static int run_input(struct wc_analysis **out, const char *path,
+		     const struct wc_analysis_opts *o, bool speculate,
+		     struct wc_err *err)
+{
+	struct wc_input_limits lim = {
+		.speculate = speculate && !(o && (o->trace || o->interval)),
+	};
+	struct wc_input *in = NULL;
+	const struct wc_capture *cap;
+	struct run run = { 0 };
+	struct wc_analysis *a;
+	size_t np;
+	int64_t skips;
+	int r;
+
+	*out = NULL;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return wc_err_oom(err, path, NULL);
+	wc_devtab_init(&a->series_devs, WC_SERIES_MAX_DEVICES);
+	if (wc_input_open_limits(&in, path, &lim, err) < 0)
+		goto fail_analysis;
+	meta_from_capture(&a->meta, in);
+	cap = wc_input_capture(in);
+	warn_capture(a, cap);
+	np = cap->nphases < WC_MAX_PHASES ? cap->nphases : WC_MAX_PHASES;
+	run.a = a;
+	run.o = o ? o : &default_opts;
+	run.in = in;
+	run.ctx = in;
+	setup_classifier(&run);
+	r = analyse(&run, cap->phases, np, err);
+	if (r < 0 && !a->partial)
+		goto fail_input;
+	/* What the recorder lost (capture.conf) plus what went missing
+	 * between the recorder and us (sequence gaps). */
+	skips = stream_skips(in);
+	if (a->meta.events_dropped >= 0)
+		a->meta.events_dropped = skips > INT64_MAX - a->meta.events_dropped ?
+			INT64_MAX : a->meta.events_dropped + skips;
+	else if (!cap->has_events_dropped)
+		a->meta.events_dropped = skips;   /* a plain trace */
+	pick_main(a);
+	if (a->main_missing[0])
+		warn(a, "%s: %s", path, a->main_missing);
+	if (wc_input_backwards(in))
+		warn(a, "%s: time goes backwards %llu times (events kept in the "
+		     "order read)", path,
+		     (unsigned long long)wc_input_backwards(in));
+	wc_input_free(in);
+	*out = a;
+	return r;
+
+fail_input:
+	wc_input_free(in);
+fail_analysis:
+	wc_analysis_free(a);
+	return -1;
+}
+
+/*
+ * A capture that announces its trace files is first read with the scan's
+ * shortcut (input.h, speculation); when it did not hold (WC_ERR_AGAIN),
+ * everything of that try goes and the input is read once more the whole
+ * way, whose result and messages are those of a reader without it.
+ */
+int wc_analysis_run(struct wc_analysis **out, const char *path,
+		    const struct wc_analysis_opts *o, struct wc_err *err)
+{
+	struct wc_err first;
+	int r;
+
+	wc_err_clear(&first);
+	r = run_input(out, path, o, true, &first);
+	if (r < 0 && first.kind == WC_ERR_AGAIN) {
+		wc_analysis_free(*out);
+		*out = NULL;
+		return run_input(out, path, o, false, err);
+	}
+	if (r < 0 && err && err->kind == WC_ERR_NONE)
+		*err = first;
+	return r;
+}
+
+/* run_source() and run_requests(): metadata given, no input. */
+static int run_given(struct wc_analysis **out, struct run *run,
+		     const struct wc_capture_meta *meta,
+		     const struct wc_phase *phases, size_t nphases,
+		     const struct wc_analysis_opts *o, struct wc_err *err)
+{
+	struct wc_analysis *a;
+	int r;
+
+	*out = NULL;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return wc_err_oom(err, NULL, NULL);
+	wc_devtab_init(&a->series_devs, WC_SERIES_MAX_DEVICES);
+	if (meta)
+		a->meta = *meta;
+	else
+		meta_unknown(&a->meta, "");
+	run->a = a;
+	run->o = o ? o : &default_opts;
+	setup_classifier(run);
+	r = analyse(run, phases, nphases, err);
+	if (r < 0 && !a->partial) {
+		wc_analysis_free(a);
+		return -1;
+	}
+	pick_main(a);
+	*out = a;
+	return r;
+}
+
+int wc_analysis_run_requests(struct wc_analysis **out, wc_request_source next,
+			     void *ctx, const struct wc_capture_meta *meta,
+			     const struct wc_phase *phases, size_t nphases,
+			     uint64_t first, uint64_t last,
+			     const struct wc_analysis_opts *o,
+			     struct wc_err *err)
+{
+	struct wc_analysis_opts ro = o ? *o : default_opts;
+	struct run run = { 0 };
+
+	ro.btt = false;          /* no events: nothing for btt */
+	run.rnext = next;
+	run.rctx = ctx;
+	run.first = first;
+	run.last = last;
+	return run_given(out, &run, meta, phases, nphases, &ro, err);
+}
+
+int wc_analysis_run_source(struct wc_analysis **out, wc_event_source next,
+			   void *ctx, const struct wc_capture_meta *meta,
+			   const struct wc_phase *phases, size_t nphases,
+			   const struct wc_analysis_opts *o,
+			   struct wc_err *err)
+{
+	struct run run = { 0 };
+
+	run.next = next;
+	run.ctx = ctx;
+	return run_given(out, &run, meta, phases, nphases, o, err);
+}
+
+/* ---- accessors --------------------------------------------------------- */
+
+const struct wc_capture_meta *wc_analysis_meta(const struct wc_analysis *a)
+{
+	return &a->meta;
+}
+
+void wc_analysis_classifier(const struct wc_analysis *a,
+			    struct wc_classifier *cl)
+{
+	*cl = a->cl;
+}
+
+const struct wc_figures *wc_analysis_main(const struct wc_analysis *a)
+{
+	if (a->main_index < 0)
+		return NULL;
+	return wc_account_device(a->ac, (size_t)a->main_index);
+}
+
+const struct wc_account *wc_analysis_account(const struct wc_analysis *a)
+{
+	return a->ac;
+}
+
+int wc_analysis_main_index(const struct wc_analysis *a)
+{
+	return a->main_index;
+}
+
+size_t wc_analysis_nphases(const struct wc_analysis *a)
+{
+	return a->nphases;
+}
+
+const struct wc_phase_result *wc_analysis_phase(const struct wc_analysis *a,
+						size_t p)
+{
+	return p < a->nphases ? &a->phases[p] : NULL;
+}
+
+const struct wc_figures *wc_analysis_phase_figures(const struct wc_analysis *a,
+						   size_t p)
+{
+	if (a->main_index < 0)
+		return NULL;
+	return wc_account_phase(a->ac, (size_t)a->main_index, p);
+}
+
+const struct wc_btt *wc_analysis_btt(const struct wc_analysis *a)
+{
+	return a->btt;
+}
+
+const struct wc_series *wc_analysis_series(const struct wc_analysis *a,
+					   uint32_t device)
+{
+	int i = wc_devtab_find(&a->series_devs, device);
+
+	return i < 0 ? NULL : a->series[i];
+}
+
+bool wc_analysis_has_series(const struct wc_analysis *a)
+{
+	return a->has_series;
+}
+
+uint64_t wc_analysis_series_ignored(const struct wc_analysis *a)
+{
+	return a->series_ignored;
+}
+
+void wc_analysis_release_series(struct wc_analysis *a)
+{
+	size_t i;
+
+	for (i = 0; i < wc_devtab_count(&a->series_devs); i++)
+		wc_series_free(a->series[i]);
+	wc_devtab_init(&a->series_devs, WC_SERIES_MAX_DEVICES);
+	a->has_series = false;
+}
+
+const struct wc_tracker_stats *wc_analysis_tracker_stats(
+	const struct wc_analysis *a)
+{
+	return &a->stats;
+}
+
+size_t wc_analysis_nwarnings(const struct wc_analysis *a)
+{
+	return a->nwarnings;
+}
+
+const char *wc_analysis_warning(const struct wc_analysis *a, size_t i)
+{
+	return i < a->nwarnings ? a->warnings[i] : NULL;
+}
+
+const char *wc_analysis_main_missing(const struct wc_analysis *a)
+{
+	return a->main_missing[0] ? a->main_missing : NULL;
+}
+
+const char *wc_analysis_filter(const struct wc_analysis *a)
+{
+	return a->filter[0] ? a->filter : NULL;
+}
+
+bool wc_analysis_partial(const struct wc_analysis *a)
+{
+	return a->partial;
+}
+
+void wc_analysis_free(struct wc_analysis *a)
+{
+	if (!a)
+		return;
+	wc_analysis_release_series(a);
+	wc_account_free(a->ac);
+	wc_btt_free(a->btt);
+	free(a);
+}

@@ -1,0 +1,247 @@
+/*
+ * analysis.h - analyse one input end to end: input -> tracker ->
+ * classifier -> accountant, with the capture's metadata, and the other
+ * consumers of events and requests the caller switches on: btt's figures
+ * (every event) and a time series per device (every request).
+ *
+ *     struct wc_analysis_opts o = WC_ANALYSIS_OPTS_INIT;
+ *     struct wc_analysis *a = NULL;
+ *     o.series = true;               // e.g. for a bundle's figures
+ *     if (wc_analysis_run(&a, path, &o, &err) < 0)
+ *             report(&err);          // a may still hold a partial result
+ *     meta = wc_analysis_meta(a);     // name, fs, write_cache, barrier ...
+ *     main = wc_analysis_main(a);     // figures of the main device
+ *     wc_report_text(stdout, &a, 1, NULL, &err);
+ *     wc_analysis_free(a);
+ *
+ * Metadata comes from the capture's capture.conf (docs/capture-format.md);
+ * what a plain trace cannot tell is unknown (-1 or an empty string here,
+ * null in JSON).  The main device is capture.conf's destination, or the
+ * device that moved the most bytes.
+ *
+ * What always holds:
+ *  - the analysis owns its consumers and nothing outside it sees events
+ *    or requests as they pass: btt (on by default, the reports print it)
+ *    sees every event before the tracker; with o.series, every request
+ *    the tracker hands out (unfinished ones too) goes, with its category,
+ *    to its device's series (at most WC_SERIES_MAX_DEVICES devices, the
+ *    first seen; the requests of the rest are only counted), then to the
+ *    accountant;
+ *  - memory: btt's and the tracker's bounds (wclimits.h), and with
+ *    o.series about 1.4 MiB a device, until wc_analysis_release_series()
+ *    or wc_analysis_free();
+ *  - when the input turns bad midway, wc_analysis_run() returns -1 with
+ *    err filled, but *out holds the analysis of every event before the
+ *    failure (wc_analysis_partial() is then true); on other failures *out
+ *    is NULL;
+ *  - the analysis owns everything it hands out; wc_analysis_free(NULL)
+ *    is fine.
+ */
+#ifndef WC_ANALYSIS_H
+#define WC_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/account.h"
+#include "compat/btt.h"
+#include "model/classify.h"
+#include "model/filter.h"
+#include "input/input.h"
+#include "model/interval.h"
+#include "model/series.h"
+#include "model/traceevent.h"
+#include "model/tracker.h"
+#include "base/wcerr.h"
+#include "base/wclimits.h"
+
+struct wc_analysis_opts {
+	bool journal_given;        /* --journal START+LEN */
+	uint64_t journal_start;
+	uint64_t journal_len;
+	double media_rate;         /* --media-rate, bytes/s; 0: estimate */
+	bool btt;                  /* btt's Q2C and D2C (the reports need them) */
+	bool series;               /* a time series per device */
+	/* A timeline to stream the capture into (traceevent.h), or NULL:
+	 * it sees every event after btt and every request with its
+	 * category and process names before the accountant.  Not owned.
+	 * An input read into it is read once, without the scan's
+	 * shortcut: what was written cannot be taken back. */
+	struct wc_traceevent *trace;
+	/* Which requests to look at (filter.h), or NULL: all.  Applied to
+	 * the tracker's requests before the classifier, the series, the
+	 * timeline and the accountant; the window and the phases are cut
+	 * to the filter's window. */
+	const struct wc_filter *filter;
+	/* An interval table to stream the capture's rows into (interval.h),
+	 * or NULL: every request that passed the filter, with its
+	 * category, after the accountant; intervals of interval_ns from the
+	 * window's start (the first event's, or the filter's), cut at its
+	 * end.  Not owned.  Read once, like the timeline. */
+	const struct wc_interval_sink *interval;
+	uint64_t interval_ns;
+};
+
+#define WC_ANALYSIS_OPTS_INIT { false, 0, 0, 0.0, true, false, NULL, NULL, \
+				NULL, 0 }
+
+/* One traced device as capture.conf describes it. */
+struct wc_device_meta {
+	uint32_t device;           /* dev_t */
+	char name[64];             /* e.g. "loop1", or "" */
+	int rotational;            /* 1, 0, or -1 unknown */
+};
+
+struct wc_capture_meta {
+	char name[256];
+	char fs[32];               /* "" unknown */
+	int write_cache;           /* 1 on, 0 off, -1 unknown */
+	int barrier;               /* 1 on, 0 off, -1 unknown */
+	uint64_t events;           /* events read */
+	int64_t events_dropped;    /* capture.conf, plus sequence gaps; */
+	                           /* -1 when neither is known */
+	uint32_t main_device;      /* dev_t of the main device */
+	bool main_from_conf;       /* destination named in capture.conf */
+	size_t main_among;         /* devices with I/O it was picked from
+	                            * when capture.conf names none */
+	int main_rotational;       /* 1, 0, -1 unknown */
+	enum wc_journal_method journal_method;
+	uint64_t journal_start, journal_len;   /* when method is range */
+	size_t ndevices;
+	struct wc_device_meta devices[WC_MAX_DEVICES];
+	int complete;              /* capture.conf complete: 1, 0, -1 */
+	char kernel[128];          /* capture.conf kernel, or "" */
+	char mount_options[256];   /* capture.conf mount_options, or "" */
+	char recorder[32];         /* capture.conf recorder, or "" */
+	/* The configuration runs share (summary.h groups by it): capture.conf's
+	 * fs, write_cache, write_cache_method, barrier, disk, disk_model,
+	 * workload, command, source_files and source_bytes as "key=value;"
+	 * pairs, or "" when capture.conf has none of them. */
+	char config[1536];
+	/* What makes wall times comparable at all, the configuration less
+	 * the settings compared (fs, write_cache, write_cache_method,
+	 * barrier): disk, disk_model, workload, command, source_files and
+	 * source_bytes as "key=value;" pairs ("" values when absent, so that
+	 * captures without capture.conf share one); "" only when too long. */
+	char comparable[1280];
+	char disk_model[256];      /* capture.conf disk_model, or "" */
+	char disk[64];             /* capture.conf disk, or "" */
+	/* The run and the host it ran on (docs/capture-format.md, "Host
+	 * state and the run design"), for the summary's bias checks: */
+	int run;                   /* capture.conf run, else the name's
+	                            * "-runN" ending; -1 unknown */
+	bool warmup;               /* run_role = warmup */
+	int lab_position;          /* capture.conf lab_position; -1 */
+	/* "key=value;" pairs of what should be equal in compared runs:
+	 * tool_version, tool_commit, kernel, recorder, host_cpus,
+	 * host_mem_total_kb and the vm_dirty_* keys, those present only
+	 * (';' and '=' in values replaced by '_'). */
+	char host[1024];
+	double load_before;        /* 1-minute load average, < 0 unknown */
+	double load_after;
+	int64_t dirty_kb_end;      /* Dirty when the workload ended; -1 */
+	uint64_t source_bytes;     /* capture.conf source_bytes; 0 unknown */
+};
+
+/* A phase of the capture (its figures: wc_analysis_phase_figures()). */
+struct wc_phase_result {
+	char name[64];
+	uint64_t start, end;
+	double wall_s;              /* end - start */
+	/* phases.tsv's own times of the command: wall, user and system
+	 * CPU (0 when phases.tsv has no such column). */
+	double real_s, user_s, sys_s;
+};
+
+struct wc_analysis;
+
+/* Analyses the input at path (anything wc_input_open() takes).  An
+ * archive whose capture.conf announces its trace files is read with the
+ * scan's shortcut (input.h, speculation); when the archive was not as
+ * announced, or the read failed, everything of that try is thrown away
+ * and the input read once more without it: the result and messages are
+ * always those of the whole scan, at the cost of a second read then. */
+int wc_analysis_run(struct wc_analysis **out, const char *path,
+		    const struct wc_analysis_opts *o, struct wc_err *err);
+
+/* Analyses events from any source, with metadata given by the caller
+ * (meta may be NULL: all unknown; meta->name names the capture).  Phases
+ * may be NULL when nphases is 0.  For tests and tools. */
+int wc_analysis_run_source(struct wc_analysis **out, wc_event_source next,
+			   void *ctx, const struct wc_capture_meta *meta,
+			   const struct wc_phase *phases, size_t nphases,
+			   const struct wc_analysis_opts *o,
+			   struct wc_err *err);
+
+/* Analyses requests instead of events (a replay's, replay.h: no btt)
+ * over the window [first, last], with metadata and phases given as for
+ * wc_analysis_run_source().  The tracker's statistics are those of the
+ * requests: requests, first_time and last_time. */
+int wc_analysis_run_requests(struct wc_analysis **out, wc_request_source next,
+			     void *ctx, const struct wc_capture_meta *meta,
+			     const struct wc_phase *phases, size_t nphases,
+			     uint64_t first, uint64_t last,
+			     const struct wc_analysis_opts *o,
+			     struct wc_err *err);
+
+const struct wc_capture_meta *wc_analysis_meta(const struct wc_analysis *a);
+/* The classifier its requests were classified with (--journal, the
+ * capture's journal range, or the heuristic). */
+void wc_analysis_classifier(const struct wc_analysis *a,
+			    struct wc_classifier *cl);
+/* Figures of the main device over the whole window (NULL: no I/O seen). */
+const struct wc_figures *wc_analysis_main(const struct wc_analysis *a);
+/* The accountant, for every device and phase. */
+const struct wc_account *wc_analysis_account(const struct wc_analysis *a);
+/* Index of the main device in the accountant, or -1. */
+int wc_analysis_main_index(const struct wc_analysis *a);
+size_t wc_analysis_nphases(const struct wc_analysis *a);
+const struct wc_phase_result *wc_analysis_phase(const struct wc_analysis *a,
+						size_t p);
+/* Figures of the main device over phase p (NULL: no I/O seen). */
+const struct wc_figures *wc_analysis_phase_figures(const struct wc_analysis *a,
+						   size_t p);
+/* btt's figures, or NULL when o.btt was off. */
+const struct wc_btt *wc_analysis_btt(const struct wc_analysis *a);
+/* The series of device (dev_t), or NULL: o.series was off, the device had
+ * no request, it came past WC_SERIES_MAX_DEVICES, or the series were
+ * released. */
+const struct wc_series *wc_analysis_series(const struct wc_analysis *a,
+					   uint32_t device);
+/* True when the analysis ran with o.series and its series were not
+ * released. */
+bool wc_analysis_has_series(const struct wc_analysis *a);
+/* Requests on devices past the first WC_SERIES_MAX_DEVICES, not in any
+ * series. */
+uint64_t wc_analysis_series_ignored(const struct wc_analysis *a);
+/* Frees the series (a bundle keeps only a few hundred points of them once
+ * its figures are written); everything else stays. */
+void wc_analysis_release_series(struct wc_analysis *a);
+const struct wc_tracker_stats *wc_analysis_tracker_stats(
+	const struct wc_analysis *a);
+/*
+ * Warnings about the input that did not stop the analysis, one line each
+ * without the program's name: values capture.conf or phases.tsv gave that
+ * were refused (capture.h), and whatever else the input could only note.
+ * At most WC_ANALYSIS_MAX_WARNINGS; the last one says how many more.
+ */
+#define WC_ANALYSIS_MAX_WARNINGS 12u
+size_t wc_analysis_nwarnings(const struct wc_analysis *a);
+const char *wc_analysis_warning(const struct wc_analysis *a, size_t i);
+
+/* Why the main device has no figures when capture.conf named one the
+ * trace holds no I/O on ("capture.conf names device 7,0 as the
+ * destination, but the trace holds I/O only on 7,1 and 7,2"), or NULL. */
+const char *wc_analysis_main_missing(const struct wc_analysis *a);
+
+/* The filters in words (filter.h, wc_filter_describe()), or NULL when
+ * the analysis ran without any. */
+const char *wc_analysis_filter(const struct wc_analysis *a);
+
+/* True when the input failed midway and only part of it was analysed. */
+bool wc_analysis_partial(const struct wc_analysis *a);
+
+void wc_analysis_free(struct wc_analysis *a);
+
+#endif /* WC_ANALYSIS_H */

@@ -1,0 +1,71 @@
+#include "analysis/jobs.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct pool {
+	struct wc_job *jobs;
+	size_t n;
+	size_t next;             /* the next job to take, under lock */
+	const struct wc_analysis_opts *o;
+	pthread_mutex_t lock;
+};
+
+static void run_one(struct wc_job *j, const struct wc_analysis_opts *o)
+{
+	j->a = NULL;
+	wc_err_clear(&j->err);
+	j->status = wc_analysis_run(&j->a, j->path, o, &j->err);
+}
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+
+	for (;;) {
+		size_t i;
+
+		pthread_mutex_lock(&p->lock);
+		i = p->next < p->n ? p->next++ : p->n;
+		pthread_mutex_unlock(&p->lock);
+		if (i == p->n)
+			break;
+		run_one(&p->jobs[i], p->o);
+	}
+	return NULL;
+}
+
+unsigned wc_jobs_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (unsigned)n : 1u;
+}
+
+void wc_jobs_analyse(struct wc_job *jobs, size_t n,
+		     const struct wc_analysis_opts *o, unsigned njobs)
+{
+	struct pool p = { jobs, n, 0, o, PTHREAD_MUTEX_INITIALIZER };
+	pthread_t *tids = NULL;
+	size_t i, started = 0;
+
+	if (njobs == 0)
+		njobs = wc_jobs_cpus();
+	if (njobs > n)
+		njobs = (unsigned)n;
+	if (njobs > 1)
+		tids = calloc(njobs, sizeof(*tids));
+	for (i = 0; tids && i + 1 < njobs; i++) {
+		if (pthread_create(&tids[i], NULL, worker, &p) != 0)
+			break;
+		started++;
+	}
+	/* The calling thread takes its share too: everything, when no
+	 * thread could be started or none was wanted. */
+	worker(&p);
+	for (i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	free(tids);
+}

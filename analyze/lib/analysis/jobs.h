@@ -1,0 +1,54 @@
+/*
+ * jobs.h - analyse several inputs at once, one thread per input at a time,
+ * results in input order (wcanalyze -j N).
+ *
+ *     struct wc_job *jobs = calloc(n, sizeof(*jobs));
+ *
+ *     for (i = 0; i < n; i++)
+ *             jobs[i].path = paths[i];
+ *     wc_jobs_analyse(jobs, n, &opts, 4);
+ *     for (i = 0; i < n; i++) {             // as wc_analysis_run() left it
+ *             if (jobs[i].status < 0)
+ *                     report(&jobs[i].err);
+ *             if (jobs[i].a)
+ *                     use(jobs[i].a);       // the caller frees it
+ *     }
+ *
+ * What always holds:
+ *  - job i ends exactly as wc_analysis_run(&jobs[i].a, jobs[i].path, o,
+ *    &jobs[i].err) would have left it, with its return in jobs[i].status:
+ *    an analysis depends only on its own input, so the report of -j N is
+ *    byte for byte the one of -j 1;
+ *  - at most njobs inputs are analysed at once (0 means the number of
+ *    online CPUs); each takes the memory of one analysis, so the peak is
+ *    about njobs times that of one;
+ *  - an analysis owns all it feeds (analysis.h), so nothing is shared
+ *    between threads; with njobs 1, or one input, everything runs in the
+ *    calling thread, one input after the other;
+ *  - inputs are started in order; the calling thread works too, so
+ *    njobs 2 starts one more thread, and when threads cannot be started
+ *    the ones there are (at least the caller) do all the inputs: it
+ *    never fails as a whole.
+ */
+#ifndef WC_JOBS_H
+#define WC_JOBS_H
+
+#include <stddef.h>
+
+#include "analysis/analysis.h"
+#include "base/wcerr.h"
+
+struct wc_job {
+	const char *path;        /* in: anything wc_input_open() takes */
+	struct wc_analysis *a;   /* out: the analysis, or NULL */
+	int status;              /* out: wc_analysis_run()'s return */
+	struct wc_err err;       /* out: filled when status < 0 */
+};
+
+void wc_jobs_analyse(struct wc_job *jobs, size_t n,
+		     const struct wc_analysis_opts *o, unsigned njobs);
+
+/* The number of online CPUs, at least 1. */
+unsigned wc_jobs_cpus(void);
+
+#endif /* WC_JOBS_H */

@@ -1,0 +1,74 @@
+/*
+ * map.h - one integer-keyed hash map: a uint64_t key to a fixed-size value
+ * stored in the map, with a bound on how many keys it takes.  For the
+ * tables the analysis keeps per pid, per (device, CPU) and the like.
+ *
+ *     struct wc_map *m = NULL;
+ *     struct name { char comm[17]; } *v;
+ *
+ *     if (wc_map_open(&m, sizeof(*v), 4096, &err) < 0)
+ *             goto fail;                       // out of memory
+ *     switch (wc_map_put(m, pid, (void **)&v, &err)) {
+ *     case WC_MAP_ADDED:  fill(v); break;      // new key, value zeroed
+ *     case WC_MAP_FOUND:  break;               // v is the value kept
+ *     case WC_MAP_FULL:   count_ignored(); break;   // v is NULL
+ *     default:            goto fail;           // out of memory
+ *     }
+ *     v = wc_map_get(m, pid);                  // NULL when absent
+ *     wc_map_free(m);
+ *
+ * What always holds:
+ *  - open addressing with linear probing in one array of slots (key, a
+ *    used flag, the value), at most half full: a look-up costs O(1) on
+ *    average whatever the keys, and nothing is allocated per key;
+ *  - the array doubles when a new key would make it more than half full,
+ *    so memory is at most about 4 x max x (value size + 16) bytes; a put
+ *    of a new key past max keys returns WC_MAP_FULL and changes nothing;
+ *  - keys are never removed one by one (the tables it serves only grow
+ *    to their bound), only all at once (wc_map_clear()); any uint64_t is
+ *    a key, 0 and UINT64_MAX included;
+ *  - a value pointer is valid until the next wc_map_put() that adds a
+ *    key (WC_MAP_ADDED: it may move the array; one that finds its key or
+ *    is full moves nothing), wc_map_clear() or wc_map_free(); values
+ *    start zeroed;
+ *  - the map owns its memory; wc_map_free(NULL) is fine.
+ */
+#ifndef WC_MAP_H
+#define WC_MAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/wcerr.h"
+
+enum wc_map_put_result {
+	WC_MAP_FOUND = 0,   /* the key was there: *value is its value */
+	WC_MAP_ADDED = 1,   /* new key: *value is zeroed, for the caller */
+	WC_MAP_FULL = 2,    /* new key past max: *value is NULL */
+};
+
+struct wc_map;
+
+/* A map of at most max keys (max >= 1), each with value_size bytes
+ * (0 is allowed: a set). */
+int wc_map_open(struct wc_map **out, size_t value_size, size_t max,
+		struct wc_err *err);
+
+/* The value of key, or NULL. */
+void *wc_map_get(const struct wc_map *m, uint64_t key);
+
+/* Finds key, or adds it: returns an enum wc_map_put_result, or -1 when
+ * out of memory (err filled, the map unchanged). */
+int wc_map_put(struct wc_map *m, uint64_t key, void **value,
+	       struct wc_err *err);
+
+/* Forgets every key and keeps the memory: for a cache that starts over
+ * when it is full. */
+void wc_map_clear(struct wc_map *m);
+
+/* Keys in the map. */
+size_t wc_map_count(const struct wc_map *m);
+
+void wc_map_free(struct wc_map *m);
+
+#endif /* WC_MAP_H */

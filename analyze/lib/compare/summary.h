@@ -1,0 +1,449 @@
+/*
+ * summary.h - the analysis' one computed summary: every number the text,
+ * JSON, CSV and HTML writers print about one capture or across captures
+ * (seconds, shares, the comparison columns, ratios, run groups with their
+ * spread, the differences against the baseline and the findings).  The
+ * writers only format what is here; nothing is derived twice.
+ *
+ *     struct wc_analysis *caps[N];          // from wc_analysis_run()
+ *     struct wc_summary *s = NULL;
+ *     if (wc_summary_build(&s, caps, n, baseline, &err) < 0)
+ *             report(&err);                 // WC_ERR_USAGE: no such baseline
+ *     wc_report_write(stdout, fmt, s, &err);
+ *     wc_summary_free(s);                   // before the analyses
+ *
+ * The model (docs/methodology.md, "Differences, runs and findings"):
+ *  - a capture's wall (or a phase's) is split into parts: the time of each
+ *    category on the main device and the device's idle time ("off
+ *    device": CPU, page cache, throttling), in integer nanoseconds that
+ *    sum to the wall exactly;
+ *  - captures of the same configuration (capture.conf's fs, write cache,
+ *    barriers, disk, workload: wc_capture_meta.config) form a group, its
+ *    runs; a capture without that key is a group of its own.  Groups are
+ *    numbered in the order of their first capture;
+ *  - groups whose captures share wc_capture_meta.comparable (the disk,
+ *    disk model, workload and its scale: files and bytes) form a
+ *    comparable set; sets are numbered in the order of their first
+ *    group.  Wall times across sets measure the disk or the amount of
+ *    work, not the write cache and barrier settings compared: a 7200 rpm
+ *    disk's fastest configuration says nothing about an ssd's, and a run
+ *    on half the files is faster whatever its settings;
+ *  - without a named baseline every set has its own: the group of the
+ *    smallest mean wall in the set (the first such group on a tie), and
+ *    every group's differences, verdict and the difference findings are
+ *    against its set's baseline (a set of one group is its own baseline,
+ *    with differences of 0);
+ *  - with baseline, the group of the capture of that name is the one
+ *    baseline of every group; a group in another set is compared all the
+ *    same, and cross_disk says when its disk (capture.conf disk or
+ *    disk_model) differs from the baseline's: the writers and the
+ *    findings say so;
+ *  - differences exist when a baseline was named or a comparable set has
+ *    two groups or more;
+ *  - a group's mean parts are rounded to whole nanoseconds and its mean
+ *    wall is their sum, so that every difference (a capture's or a
+ *    group's mean minus its baseline group's mean) has parts summing to
+ *    its wall difference exactly;
+ *  - a phase's difference is against its baseline group's phases of the
+ *    same name (the first of that name in each run); unknown when none
+ *    of its runs has one;
+ *  - verdicts (docs/methodology.md, "Verdicts"): every measure of a
+ *    group (each category's time, the device's busy total, positioning
+ *    and transfer, the time off the device, the wall) is tested against
+ *    its baseline group's by Welch's t-test, with the difference's 95 %
+ *    interval.  Each verdict says what it excludes: real when the 95 %
+ *    interval excludes 0; else no larger than X when the 90 % interval
+ *    lies inside +-X (two one-sided tests at 5 %, TOST), X being the
+ *    group's equivalence bound (wc_summary_opts); else not decided, with
+ *    the runs a side that would decide it at the spreads observed (none
+ *    can be said when a side has fewer than two runs).  The group's
+ *    verdict, "did the disk cause it", is its busy total's; the wall's
+ *    verdict is stated beside it;
+ *  - ratios (the older --baseline output) are a capture's columns to the
+ *    named baseline capture's own, unknown (< 0) when either is unknown
+ *    or the baseline's is 0.
+ *
+ * Memory grows with the number of captures, phases, devices (at most
+ * WC_MAX_DEVICES a capture) and waiting processes, never with the number
+ * of requests.  The summary points into the analyses (names, metadata,
+ * the accountant's counts): they must outlive it.  wc_summary_free(NULL) is fine.
+ */
+#ifndef WC_SUMMARY_H
+#define WC_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/analysis.h"
+#include "base/wcerr.h"
+
+/* The columns of the comparison table. */
+enum wc_col {
+	WC_COL_WALL,
+	WC_COL_BUSY,
+	WC_COL_FLUSH,
+	WC_COL_JOURNAL,
+	WC_COL_METADATA,
+	WC_COL_POSITIONING,    /* part of journal+metadata+data; may be unknown */
+	WC_COL_DATA,           /* data read + data write */
+	WC_NCOLS
+};
+
+/* The parts of a wall time: the categories of classify.h, then idle. */
+#define WC_PART_IDLE WC_NCAT
+#define WC_NPARTS (WC_NCAT + 1)
+
+/* JSON and CSV key of a column: "wall", "busy", ..., "positioning", "data". */
+const char *wc_col_key(enum wc_col c);
+/* A part's key: wc_cat_name(), or "off_device" for WC_PART_IDLE. */
+const char *wc_part_key(int part);
+/* A part in words for sentences and tables: "flush", "data write", "off
+ * the device". */
+const char *wc_part_label(int part);
+
+/* What a difference is tested on: each category's time (enum wc_cat's
+ * order, the parts of a wall but off the device), then these. */
+enum wc_measure {
+	WC_MEAS_BUSY = WC_NCAT,        /* the main device's busy total */
+	WC_MEAS_POSITIONING,           /* of journal+metadata+data, when the
+	                                * media rate is known */
+	WC_MEAS_TRANSFER,              /* journal+metadata+data less it */
+	WC_MEAS_OFF_DEVICE,            /* the main device idle, split into: */
+	WC_MEAS_OFF_OTHER,             /* another traced device busy */
+	WC_MEAS_OFF_CPU,               /* the command's CPU time (phases.tsv
+	                                * user + sys) in the rest */
+	WC_MEAS_OFF_REST,              /* the rest: page cache, throttling,
+	                                * sleeping */
+	WC_MEAS_WALL,
+	WC_NMEAS
+};
+
+/* "flush", ..., "busy", "positioning", "transfer", "off_device",
+ * "off_device_other", "off_device_cpu", "off_device_rest", "wall". */
+const char *wc_meas_key(int m);
+/* In words: "flush", ..., "the device's busy time", "positioning". */
+const char *wc_meas_label(int m);
+
+/* Nanoseconds as seconds, for every writer. */
+static inline double wc_secs(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+/* A capture.conf switch (1, 0, -1 unknown) as "on", "off" or "?". */
+const char *wc_onoff(int v);
+
+/* The figures of a capture or a phase on the main device. */
+struct wc_sum_figs {
+	bool io;                       /* a request completed in the window */
+	uint64_t start_ns;             /* the window's start (trace clock), when io */
+	uint64_t wall_ns;
+	uint64_t part_ns[WC_NPARTS];   /* sum == wall_ns */
+	double col[WC_NCOLS];          /* seconds, < 0 unknown */
+	double share[WC_NPARTS];       /* % of wall_ns, 0 when it is 0 */
+	double busy_pct;               /* % of wall_ns not idle */
+	uint64_t requests[WC_NCAT];    /* completed in the window */
+	uint64_t bytes[WC_NCAT];
+	uint64_t all_requests, all_bytes;      /* their sums */
+	/* What positioning is a part of, seconds: journal, metadata and
+	 * data, and with the write cache on the flushes that destaged what
+	 * it absorbed (their split: destage_s[0] positioning, [1] transfer,
+	 * both in col[WC_COL_POSITIONING] and the transfer measure; < 0
+	 * when positioning is unknown). */
+	double split_s;
+	double destage_s[2];
+};
+
+/* A device's figures beyond its parts, for every writer. */
+struct wc_sum_device {
+	uint32_t device;
+	const char *name;              /* capture.conf's name of it, or NULL */
+	struct wc_sum_figs figs;       /* over the capture's window */
+	/* The accountant's counts: latencies, seeks and their histogram,
+	 * FUA writes, the deepest queue.  Never NULL. */
+	const struct wc_figures *raw;
+	double media_rate;             /* bytes/s used for positioning, 0
+	                                * when unknown */
+	bool media_rate_estimated;     /* from the trace, not --media-rate */
+	double queue_mean;             /* mean requests at the driver */
+	double seek_pct;               /* seeks of the requests that could
+	                                * seek, % (0 of none) */
+};
+
+/* btt's Q2C and D2C over every device, with their means. */
+struct wc_sum_btt {
+	bool on;                       /* run with o.btt; else all 0 */
+	struct wc_btt_stat q2c, d2c;
+	double q2c_mean_s, d2c_mean_s;
+	uint64_t forgotten, ignored;
+};
+
+/* A difference against the baseline group's mean (of the capture's or
+ * the phase's group: wc_sum_group.base). */
+struct wc_sum_diff {
+	bool known;
+	int64_t wall_ns;
+	int64_t part_ns[WC_NPARTS];    /* sum == wall_ns exactly */
+	/* The part that moved most in the direction of the wall's change,
+	 * or -1 when the wall did not change. */
+	int main_part;
+};
+
+struct wc_sum_phase {
+	const char *name;
+	uint64_t start_ns, end_ns;     /* as phases.tsv gives them */
+	double wall_s;                 /* end - start */
+	struct wc_sum_figs figs;
+	bool has_ratio;                /* a named baseline with this phase */
+	double ratio[WC_NCOLS];
+	struct wc_sum_diff diff;
+};
+
+struct wc_sum_capture {
+	const struct wc_analysis *a;
+	const struct wc_capture_meta *meta;
+	size_t group;                  /* index into the groups */
+	struct wc_sum_figs figs;
+	bool partial;                  /* the input ended early */
+	const char *filter;            /* the filters the analysis applied,
+	                                * in words (filter.h), or NULL */
+	const char *missing;           /* why the main device has no figures
+	                                * (capture.conf names one the trace
+	                                * has no I/O on), or NULL */
+	/* Positioning's share of journal+metadata+data time, %, when
+	 * figs.col[WC_COL_POSITIONING] is known. */
+	double positioning_pct;
+	size_t ndevices;               /* every device with I/O, the */
+	struct wc_sum_device *devices; /* accountant's order */
+	const struct wc_sum_device *main;      /* in devices, NULL: no I/O */
+	/* Every measure in seconds, < 0 unknown (the CPU part and the
+	 * rest without phases.tsv). */
+	double meas[WC_NMEAS];
+	/* phases.tsv's times of the command: its wall (real) and CPU (user
+	 * + sys) summed over its phases; < 0 without phases or when they
+	 * have no times (every real_s 0). */
+	double command_wall_s, command_cpu_s;
+	const struct wc_tracker_stats *tracking;
+	struct wc_sum_btt btt;
+	size_t nprocs;                 /* the main device's time by process, */
+	const struct wc_wait *const *procs;    /* most first (account.h) */
+	size_t nwaits;                 /* processes waiting on sync requests, */
+	const struct wc_wait *const *waits;    /* longest wait first */
+	bool has_ratio;                /* a baseline was named */
+	double ratio[WC_NCOLS];
+	struct wc_sum_diff diff;
+	size_t nphases;
+	struct wc_sum_phase *phases;
+};
+
+/* Mean, standard deviation (n - 1; 0 when n < 2), range, of the n runs
+ * where the figure is known. */
+struct wc_stat {
+	size_t n;
+	double mean, sd, min, max;
+};
+
+enum wc_verdict {
+	WC_VERDICT_BASELINE,           /* the baseline group itself */
+	WC_VERDICT_REAL,               /* the 95 % interval excludes 0 */
+	WC_VERDICT_BOUNDED,            /* no larger than the bound: the 90 %
+	                                * interval inside +-bound_s (TOST) */
+	WC_VERDICT_UNDECIDED,          /* neither: not decided */
+};
+
+/* "baseline", "real", "no_larger_than", "not_decided" (JSON, CSV). */
+const char *wc_verdict_key(enum wc_verdict v);
+/* "baseline", "real", "no larger than the bound", "not decided". */
+const char *wc_verdict_label(enum wc_verdict v);
+
+/* Runs a side beyond which runs_needed is not searched. */
+#define WC_RUNS_NEEDED_MAX 1000
+
+/* The test of one measure of a group against its baseline group. */
+struct wc_test {
+	bool known;                    /* the figure is known in a run of
+	                                * each side: the rest is valid */
+	enum wc_verdict verdict;
+	size_t n, base_n;              /* runs with the figure known */
+	double diff_s;                 /* mean less the baseline's mean */
+	double bound_s;                /* X of "no larger than X": the
+	                                * group's equivalence bound */
+	/* With two runs or more a side: the 95 % interval of diff_s and
+	 * the 90 % one of the equivalence test (both equal to it when no
+	 * run varies), Welch's t (+-INFINITY then) and its degrees of
+	 * freedom. */
+	bool has_interval;
+	double lo_s, hi_s;
+	double lo90_s, hi90_s;
+	double t, df;
+	/* Not decided: the runs a side that would decide it (real or no
+	 * larger than bound_s) if the means and spreads stayed as they
+	 * are; 0 when that cannot be said (a side has fewer than two
+	 * runs), WC_RUNS_NEEDED_MAX + 1 when more than that many. */
+	size_t runs_needed;
+};
+
+/* The verdict in words with what it excludes: "real", "no larger than
+ * +-0.093 s", "not decided (7 runs a side)" (the runs that would decide
+ * it), "not decided (one run a side)", "baseline".  Returns buf. */
+const char *wc_test_words(const struct wc_test *t, char *buf, size_t size);
+
+struct wc_sum_group {
+	size_t n;
+	size_t *members;               /* capture indexes, in input order */
+	size_t set;                    /* index into the comparable sets */
+	size_t phased;                 /* runs with phases (phases.tsv) */
+	/* capture.conf's disk_model of the first capture, "" unknown; points
+	 * into the analysis. */
+	const char *disk_model;
+	/* When differences were computed: the group compared with (itself
+	 * for a baseline), and whether its disk is another (only with a
+	 * named baseline). */
+	size_t base;
+	bool cross_disk;
+	struct wc_stat col[WC_NCOLS];  /* seconds */
+	struct wc_stat part[WC_NPARTS];
+	uint64_t mean_part_ns[WC_NPARTS];
+	uint64_t mean_wall_ns;         /* sum of mean_part_ns */
+	struct wc_sum_diff diff;       /* mean against the baseline's mean */
+	struct wc_stat meas[WC_NMEAS]; /* seconds, over the runs */
+	/* When differences were computed: every measure's test, the
+	 * verdict on device time (test[WC_MEAS_BUSY]'s) and the wall's. */
+	struct wc_test test[WC_NMEAS];
+	enum wc_verdict verdict, wall_verdict;
+	double equiv_s;                /* its tests' bound_s */
+};
+
+enum wc_finding_kind {
+	WC_FIND_MOST_TIME,             /* what took most of the time */
+	WC_FIND_DEVICE_IDLE,           /* time off the device */
+	WC_FIND_FLUSHES,               /* count, median, p99, issuers */
+	WC_FIND_DIFFERENCE,            /* largest difference and its cause:
+	                                * one per comparable set of two
+	                                * groups or more, or one against a
+	                                * named baseline */
+	WC_FIND_SKIPPED,               /* a configuration compared with
+	                                * nothing, and why */
+	WC_FIND_LEFT_OUT,              /* captures left out of the
+	                                * comparison (warm-ups, options) */
+	WC_FIND_RUN_ORDER,             /* whether the first run is the
+	                                * slowest more often than chance */
+	WC_FIND_HOST_STATE,            /* compared captures whose host,
+	                                * tools or load differ */
+	WC_FIND_DIRTY,                 /* data still unwritten at the end */
+};
+
+#define WC_FINDING_MAX_NUMS 16
+#define WC_FINDING_MAX_STRS 10
+
+/* A finding: a sentence and the numbers it was made from.  Strings may
+ * hold capture and process names as found in the input: writers make
+ * them safe for where they go. */
+struct wc_finding {
+	enum wc_finding_kind kind;
+	size_t nnums, nstrs;
+	struct { const char *key; double value; } num[WC_FINDING_MAX_NUMS];
+	struct { const char *key; char value[256]; } str[WC_FINDING_MAX_STRS];
+	char text[2048];               /* a few sentences, full stops */
+};
+
+/* The JSON name of a kind: "most_time", "device_idle", "flushes",
+ * "difference", "skipped", "left_out", "run_order", "host_state",
+ * "dirty_at_end". */
+const char *wc_finding_kind_name(enum wc_finding_kind k);
+
+/* A comparable set of groups (wc_capture_meta.comparable). */
+struct wc_sum_set {
+	size_t ngroups;
+	size_t first;                  /* its first group */
+	/* Without a named baseline (and with differences): the set's own
+	 * baseline group, and the name of that group's first capture. */
+	size_t base_group;
+	const char *base_name;
+};
+
+struct wc_summary {
+	size_t ncaps;
+	struct wc_sum_capture *caps;   /* in input order */
+	size_t ngroups;
+	struct wc_sum_group *groups;
+	size_t *members;               /* the groups' members, one array */
+	bool any_runs;                 /* some group has two runs or more */
+	const char *named_baseline;    /* as given, or NULL */
+	size_t nsets;                  /* comparable sets, >= 1 when ncaps */
+	struct wc_sum_set *sets;
+	bool has_diff;                 /* differences were computed */
+	/* When has_diff: the named baseline's group, or, without one, the
+	 * first set's baseline (each group's own: groups[g].base). */
+	size_t base_group;
+	const char *base_name;         /* the named capture, or the name of
+	                                * the base_group's first capture */
+	bool any_cross_disk;           /* some group's cross_disk */
+	/* The equivalence bound as asked (wc_summary_opts): seconds when
+	 * equiv_s > 0, else a share of each baseline's mean wall. */
+	double equiv_s, equiv_share;
+	/* Captures given but left out of everything above (never in
+	 * caps), with why: "warm-up", "--exclude-runs", "--drop-first". */
+	size_t nleft_out;
+	const struct wc_capture_meta **left_out;
+	const char **left_out_why;
+	size_t nfindings;
+	struct wc_finding *findings;
+};
+
+/* What to leave out of a comparison (docs/methodology.md, "Bias"). */
+struct wc_summary_opts {
+	const char *baseline;          /* a capture's name, or NULL */
+	/* The baseline by position: caps[baseline_index - 1], or 0: by
+	 * name (baseline) or none.  Two captures may share a name (the
+	 * what-if's replays are named after the capture); a position
+	 * cannot. */
+	size_t baseline_index;
+	/* Runs (capture.conf run, else the name's "-runN") to leave out,
+	 * of every configuration. */
+	const int *exclude_runs;
+	size_t nexclude;
+	bool drop_first;               /* each configuration's first run */
+	/* Else captures of run_role = warmup are left out when another
+	 * capture is not one. */
+	bool keep_warmups;
+	/* The equivalence bound X of "no larger than X", in seconds when
+	 * equiv_s > 0, else equiv_share of the baseline group's mean wall
+	 * (WC_EQUIV_SHARE_DEFAULT when 0 too). */
+	double equiv_s;
+	double equiv_share;
+};
+
+#define WC_EQUIV_SHARE_DEFAULT 0.05
+
+/* Builds the summary of caps[0..n) (n >= 1) less the captures opts leaves
+ * out (opts may be NULL: only warm-ups are); they are listed in
+ * left_out, never in caps.  Fails with WC_ERR_USAGE when
+ * no capture has the baseline's name (or position) or it was left out,
+ * or when every capture was; with WC_ERR_SYSTEM when out of memory. */
+int wc_summary_build_opts(struct wc_summary **out,
+			  struct wc_analysis *const *caps, size_t n,
+			  const struct wc_summary_opts *opts, struct wc_err *err);
+/* The same with only a baseline, leaving nothing out. */
+int wc_summary_build(struct wc_summary **out, struct wc_analysis *const *caps,
+		     size_t n, const char *baseline, struct wc_err *err);
+
+void wc_summary_free(struct wc_summary *s);
+
+/* The name group g's differences are against: the named baseline, or
+ * the first capture of its set's baseline group.  NULL without
+ * differences. */
+const char *wc_summary_base_name(const struct wc_summary *s, size_t g);
+
+/* The wall time (s) of phase `name` (summed when a run has it twice)
+ * over the runs of group g that have it: n (0 when none has), mean, sd,
+ * lowest and highest. */
+void wc_summary_group_phase_wall(const struct wc_summary *s, size_t g,
+				 const char *name, struct wc_stat *out);
+
+/* The figures of phase `name` of a capture, NULL when it has none. */
+const struct wc_sum_phase *wc_summary_phase(const struct wc_sum_capture *c,
+					    const char *name);
+
+#endif /* WC_SUMMARY_H */

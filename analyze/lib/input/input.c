@@ -1,0 +1,521 @@
+#include "input/input.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "input/blknames.h"
+#include "input/capture.h"
+#include "input/members.h"
+#include "input/merge.h"
+#include "input/recfilter.h"
+#include "input/streams.h"
+
+struct wc_input {
+	char *path;
+	/* The batch of wc_input_next_ref() when it is not the window's. */
+	struct wc_event batch[WC_INPUT_BATCH];
+	struct wc_input_limits lim;
+	uint64_t last_time;     /* of the event handed out last */
+	uint64_t backwards;     /* events earlier than the one before */
+	struct wc_streams *streams;
+	struct wc_members *members;   /* an archive's, or NULL */
+	char *name;
+	enum wc_streams_kind kind;
+	struct wc_merge *merge;
+	struct wc_reorder *reorder;
+	struct wc_capture *capture;
+	struct wc_recfilter *filter;  /* process names, sequence gaps */
+	struct wc_blknames *names;    /* names as blkparse gives them */
+	bool names_oom;         /* ... had no memory for their scouts: said
+				 * by the next wc_input_next() */
+	int failed;
+};
+
+/* ---- capture.conf and phases.tsv -------------------------------------- */
+
+static int load_side_files(struct wc_input *in, const char *dir,
+			   struct wc_err *err)
+{
+	static const char *const files[] = { "capture.conf", "phases.tsv" };
+	char path[4096];
+	size_t i, len;
+	char *text;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		if (wc_capture_read_file(path, &text, &len, err) < 0)
+			return -1;
+		if (text && i == 0)
+			wc_capture_parse_conf(in->capture, text, len, path);
+		else if (text)
+			wc_capture_parse_phases(in->capture, text, len, path);
+		free(text);
+	}
+	return 0;
+}
+
+/* ---- resolving a path ------------------------------------------------- */
+
+/* Adds DIR/BASE.blktrace.N for every N (all of them when base is NULL). */
+static int scan_dir(struct wc_input *in, const char *dir, const char *base,
+		    struct wc_err *err)
+{
+	struct dirent *de;
+	DIR *d;
+	int r = 0;
+
+	d = opendir(dir);
+	if (!d)
+		return wc_err_set(err, WC_ERR_INPUT, in->path, NULL, WC_NO_OFFSET,
+				  "%s", strerror(errno));
+	while ((de = readdir(d)) != NULL) {
+		char path[4096], dev[4096];
+		size_t baselen;
+		long cpu = wc_streams_name_cpu(de->d_name, &baselen);
+		struct stat st;
+
+		if (cpu == WC_STREAMS_NOT_TRACE)
+			continue;
+		if (base && (strlen(base) != baselen ||
+			     strncmp(de->d_name, base, baselen) != 0))
+			continue;
+		/* "NAME" in the current directory names its files plainly. */
+		if (strcmp(dir, ".") == 0 && !strchr(in->path, '/'))
+			snprintf(path, sizeof(path), "%s", de->d_name);
+		else
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (cpu == WC_STREAMS_CPU_BAD) {
+			r = wc_streams_cpu_bad(path, NULL, err);
+			break;
+		}
+		/* A folder may come from a stranger's archive: a link in it
+		 * could point at any file the user may read (and a bad
+		 * trace's message would show its first bytes).  Said, not
+		 * followed; the streams open them with O_NOFOLLOW too, for a
+		 * link put there after this look. */
+		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+			r = wc_err_set(err, WC_ERR_INPUT, path, NULL,
+				       WC_NO_OFFSET,
+				       "a symbolic link: not followed");
+			break;
+		}
+		if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		snprintf(dev, sizeof(dev), "%.*s", (int)baselen, de->d_name);
+		r = wc_streams_add(in->streams, path, dev, (uint32_t)cpu, err);
+		if (r < 0)
+			break;
+	}
+	closedir(d);
+	return r;
+}
+
+/* 1 when the first bytes of PATH are a blktrace magic in either order,
+ * 0 when not, -1 when PATH cannot be read (err says why: an unreadable
+ * file is the system's refusal, not a bad trace). */
+static int starts_with_magic(const char *path, int *empty, struct wc_err *err)
+{
+	unsigned char b[4];
+	uint32_t m;
+	ssize_t n;
+	int fd;
+
+	*empty = 0;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
+				  "%s", strerror(errno));
+	n = read(fd, b, sizeof(b));
+	if (n < 0) {
+		wc_err_set(err, WC_ERR_SYSTEM, path, NULL, 0, "%s",
+			   strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if (n == 0)
+		*empty = 1;
+	if (n != 4)
+		return 0;
+	memcpy(&m, b, 4);
+	return (m & WC_BLK_MAGIC_MASK) == WC_BLK_MAGIC ||
+	       (__builtin_bswap32(m) & WC_BLK_MAGIC_MASK) == WC_BLK_MAGIC;
+}
+
+static int resolve(struct wc_input *in, struct wc_err *err)
+{
+	const char *path = in->path;
+	char tmp[4096], dir[4096];
+	struct stat st;
+	size_t baselen;
+	int empty, magic;
+
+	if (strcmp(path, "-") == 0) {
+		in->kind = WC_STREAMS_SINGLE;
+		return wc_streams_add(in->streams, "-", "-", UINT32_MAX, err);
+	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		struct stat st2;
+
+		snprintf(dir, sizeof(dir), "%s/trace", path);
+		if (lstat(dir, &st2) == 0 && S_ISLNK(st2.st_mode))
+			return wc_err_set(err, WC_ERR_INPUT, dir, NULL,
+					  WC_NO_OFFSET,
+					  "a symbolic link: not followed");
+		if (stat(dir, &st2) < 0 || !S_ISDIR(st2.st_mode))
+			snprintf(dir, sizeof(dir), "%s", path);
+		if (load_side_files(in, path, err) < 0)
+			return -1;
+		if (scan_dir(in, dir, NULL, err) < 0)
+			return -1;
+		if (wc_streams_count(in->streams) == 0)
+			return wc_err_set(err, WC_ERR_INPUT, path, NULL,
+					  WC_NO_OFFSET,
+					  "not a trace: no NAME.blktrace.CPU files in the directory");
+		return 0;
+	}
+	if (stat(path, &st) == 0) {
+		if (!S_ISREG(st.st_mode))
+			return wc_err_set(err, WC_ERR_INPUT, path, NULL,
+					  WC_NO_OFFSET,
+					  "not a trace: not a regular file");
+		magic = starts_with_magic(path, &empty, err);
+		if (magic < 0)
+			return -1;
+		if (magic) {
+			if (wc_streams_name_cpu(wc_input_base_name(path), &baselen) >= 0)
+				goto base_name;
+			in->kind = WC_STREAMS_SINGLE;
+			return wc_streams_add(in->streams, path, path, UINT32_MAX, err);
+		}
+		if (empty)
+			return wc_err_set(err, WC_ERR_INPUT, path, NULL, 0,
+					  "not a trace: empty file");
+		if (wc_members_scan(&in->members, path, in->streams,
+				    in->capture, &in->lim, err) < 0)
+			return -1;
+		in->kind = WC_STREAMS_MEMBERS;
+		return 0;
+	}
+	if (errno != ENOENT)
+		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
+				  "%s", strerror(errno));
+
+base_name:
+	/* NAME stands for NAME.blktrace.0 ... NAME.blktrace.N. */
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	snprintf(dir, sizeof(dir), "%s", dirname(tmp));
+	snprintf(tmp, sizeof(tmp), "%s", wc_input_base_name(path));
+	if (wc_streams_name_cpu(tmp, &baselen) >= 0)
+		tmp[baselen] = '\0';
+	if (scan_dir(in, dir, tmp, err) < 0)
+		return -1;
+	if (wc_streams_count(in->streams) == 0)
+		return wc_err_set(err, WC_ERR_INPUT, path, NULL, WC_NO_OFFSET,
+				  "no such file, and no %s.blktrace.CPU files",
+				  tmp);
+	return 0;
+}
+
+/* ---- process names ---------------------------------------------------- */
+
+const char *wc_input_comm(const struct wc_input *in, uint32_t pid)
+{
+	return wc_recfilter_comm(in->filter, pid);
+}
+
+void wc_input_set_blkparse_names(struct wc_input *in)
+{
+	struct wc_err err;
+
+	wc_err_clear(&err);
+	/* Once: the scouts of a second call would read ahead again. */
+	if (!in->names &&
+	    wc_blknames_open(&in->names, in->streams, in->filter,
+			     wc_members_packed(in->members), &err) < 0) {
+		in->failed = 1;
+		in->names_oom = true;
+	}
+	/* Read in blkparse's batches, a single stream knows the names
+	 * blkparse knew when it printed. */
+	if (in->reorder)
+		wc_reorder_set_blkparse(in->reorder);
+}
+
+static void make_name(struct wc_input *in)
+{
+	static const char *const ext[] = {
+		".tar.gz", ".tgz", ".tar.xz", ".tar.zst", ".tar.bz2", ".tar",
+		".zip", ".cpio",
+	};
+	const char *conf_name = in->capture->name;
+	char buf[4096];
+	size_t i, n;
+
+	if (conf_name && *conf_name) {
+		in->name = strdup(conf_name);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%s", in->path);
+	n = strlen(buf);
+	while (n > 1 && buf[n - 1] == '/')
+		buf[--n] = '\0';
+	/* snprintf may not read from its own buffer: move the base name. */
+	memmove(buf, wc_input_base_name(buf), strlen(wc_input_base_name(buf)) + 1);
+	n = strlen(buf);
+	for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		size_t e = strlen(ext[i]);
+
+		if (n > e && strcmp(buf + n - e, ext[i]) == 0) {
+			buf[n - e] = '\0';
+			break;
+		}
+	}
+	in->name = strdup(buf);
+}
+
+int wc_input_open(struct wc_input **out, const char *path, struct wc_err *err)
+{
+	return wc_input_open_limits(out, path, NULL, err);
+}
+
+int wc_input_open_limits(struct wc_input **out, const char *path,
+			 const struct wc_input_limits *lim, struct wc_err *err)
+{
+	struct wc_input *in;
+	size_t n;
+
+	*out = NULL;
+	in = calloc(1, sizeof(*in));
+	if (!in)
+		return wc_err_oom(err, path, NULL);
+	if (lim)
+		in->lim = *lim;
+	wc_input_limits_default(&in->lim);
+	in->path = strdup(path);
+	if (!in->path) {
+		wc_err_oom(err, path, NULL);
+		goto fail;
+	}
+	if (wc_capture_new(&in->capture, err) < 0)
+		goto fail;
+	if (wc_recfilter_open(&in->filter) < 0) {
+		wc_err_oom(err, path, NULL);
+		goto fail;
+	}
+	if (wc_streams_new(&in->streams, path, &in->lim, in->filter, err) < 0)
+		goto fail;
+	if (resolve(in, err) < 0)
+		goto fail;
+	if (wc_streams_seal(in->streams, in->kind, err) < 0)
+		goto fail;
+	make_name(in);
+	if (!in->name) {
+		wc_err_oom(err, path, NULL);
+		goto fail;
+	}
+	n = wc_streams_count(in->streams);
+	if (in->kind == WC_STREAMS_SINGLE) {
+		if (wc_reorder_open(&in->reorder, WC_REORDER_WINDOW,
+				    wc_streams_pull, in->streams, err) < 0)
+			goto fail;
+		wc_reorder_set_pull_run(in->reorder, wc_streams_pull_run);
+	} else if (wc_merge_open(&in->merge, (unsigned)n, wc_streams_pull,
+				 in->streams, err) < 0) {
+		goto fail;
+	} else {
+		wc_merge_set_pull_run(in->merge, wc_streams_pull_run);
+	}
+	*out = in;
+	return 0;
+
+fail:
+	wc_input_free(in);
+	return -1;
+}
+
+/* Counts the events of a batch earlier than the one before them. */
+static void count_backwards(struct wc_input *in, const struct wc_event *evs,
+			    size_t n)
+{
+	/* In locals: the events' fields could be the input's for all the
+	 * compiler knows, and it would reload both per event. */
+	uint64_t last = in->last_time, back = in->backwards;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		back += evs[k].time < last;
+		last = evs[k].time;
+	}
+	in->last_time = last;
+	in->backwards = back;
+}
+
+/* A batch into evs, or with ref where the window holds it (*ref). */
+/* At the end of an input that may have handed out nothing: -1 when not
+ * one record was read (every trace file empty, an empty standard input),
+ * which would otherwise pass as a capture of no time; else 0. */
+static __attribute__((noinline)) int no_records(struct wc_input *in,
+						struct wc_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < wc_streams_count(in->streams); i++)
+		if (wc_streams_info(in->streams, i)->events)
+			return 0;
+	return wc_err_set(err, WC_ERR_INPUT, in->path, NULL, WC_NO_OFFSET,
+			  wc_streams_count(in->streams) > 1 ? "no trace record: every trace file is empty" :
+					     "no trace record: the trace is empty");
+}
+
+/* After a failure, -1 again; the first time after
+ * wc_input_set_blkparse_names() ran out of memory, with why. */
+static __attribute__((noinline)) int failed_again(struct wc_input *in,
+						  struct wc_err *err)
+{
+	if (!in->names_oom)
+		return -1;
+	in->names_oom = false;
+	return wc_err_oom(err, in->path, NULL);
+}
+
+static int next_batch(struct wc_input *in, struct wc_event *evs, size_t max,
+		      const struct wc_event **ref, size_t *got,
+		      struct wc_err *err)
+{
+	int r;
+
+	*got = 0;
+	if (in->failed)
+		return failed_again(in, err);
+	/* A stream that may be closed keeps one payload in its stash. */
+	if (wc_streams_may_close(in->streams) || max > WC_INPUT_BATCH)
+		max = wc_streams_may_close(in->streams) ? 1 : WC_INPUT_BATCH;
+	if (in->reorder && ref)
+		r = wc_reorder_next_ref(in->reorder, ref, max, got, err);
+	else if (in->reorder)
+		r = wc_reorder_next_batch(in->reorder, evs, max, got, err);
+	else
+		r = wc_merge_next_batch(in->merge, evs, max, got, err);
+	if (r == 0 && !in->last_time && !in->backwards)
+		r = no_records(in, err);
+	if (r < 0)
+		in->failed = 1;
+	if (ref && !in->reorder)
+		*ref = evs;
+	/* A clock that steps back, or a stream out of order beyond what
+	 * the merge can mend: counted, said once at the end.  A run of the
+	 * window's ring is in time order: only its first event may be
+	 * earlier than the one before. */
+	if (in->reorder && ref && *got && wc_reorder_sorted(in->reorder)) {
+		in->backwards += (*ref)[0].time < in->last_time;
+		in->last_time = (*ref)[*got - 1].time;
+	} else {
+		count_backwards(in, ref ? *ref : evs, *got);
+	}
+	return r;
+}
+
+/* The end, or a failure (R): the archive's to confirm when its scan took
+ * the shortcut (members.h). */
+static __attribute__((noinline)) int input_end(struct wc_input *in, int r,
+					       struct wc_err *err)
+{
+	if (!wc_members_speculated(in->members))
+		return r;
+	r = wc_members_end(in->members, r, err);
+	in->failed = r < 0;
+	return r;
+}
+
+int wc_input_next_batch(struct wc_input *in, struct wc_event *evs, size_t max,
+			size_t *got, struct wc_err *err)
+{
+	int r = next_batch(in, evs, max, NULL, got, err);
+
+	if (__builtin_expect(r <= 0, 0))
+		r = input_end(in, r, err);
+	return r;
+}
+
+int wc_input_next_ref(struct wc_input *in, const struct wc_event **evs,
+		      size_t max, size_t *got, struct wc_err *err)
+{
+	int r;
+
+	*evs = in->batch;
+	r = next_batch(in, in->batch, max ? max : WC_INPUT_BATCH, evs, got,
+		       err);
+	if (__builtin_expect(r <= 0, 0))
+		r = input_end(in, r, err);
+	return r;
+}
+
+bool wc_input_speculated(const struct wc_input *in)
+{
+	return wc_members_speculated(in->members);
+}
+
+int wc_input_next(struct wc_input *in, struct wc_event *ev, struct wc_err *err)
+{
+	size_t got;
+
+	return wc_input_next_batch(in, ev, 1, &got, err);
+}
+
+uint64_t wc_input_backwards(const struct wc_input *in)
+{
+	return in->backwards;
+}
+
+void wc_input_free(struct wc_input *in)
+{
+	if (!in)
+		return;
+	wc_merge_free(in->merge);
+	wc_reorder_free(in->reorder);
+	wc_members_free(in->members);
+	wc_blknames_free(in->names);
+	wc_streams_free(in->streams);
+	wc_capture_free(in->capture);
+	wc_recfilter_free(in->filter);
+	free(in->name);
+	free(in->path);
+	free(in);
+}
+
+const char *wc_input_name(const struct wc_input *in)
+{
+	return in->name;
+}
+
+const struct wc_capture *wc_input_capture(const struct wc_input *in)
+{
+	return in->capture;
+}
+
+size_t wc_input_nstreams(const struct wc_input *in)
+{
+	return wc_streams_count(in->streams);
+}
+
+const struct wc_stream_info *wc_input_stream(const struct wc_input *in,
+					     size_t i)
+{
+	return wc_streams_info(in->streams, i);
+}
+
+uint64_t wc_input_genesis(const struct wc_input *in)
+{
+	if (in->reorder)
+		return wc_reorder_genesis(in->reorder);
+	return in->merge ? wc_merge_genesis(in->merge) : 0;
+}

@@ -1,0 +1,773 @@
+#include "input/members.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "input/capture.h"
+#include "input/source.h"
+#include "input/streams.h"
+
+struct wc_members {
+	char *path;
+	struct wc_streams *st;
+	struct wc_capture *capture;
+	struct wc_input_limits lim;
+	size_t handles;         /* members the scan found that need one */
+	size_t large;           /* members read neither whole nor aside */
+	int spill_fd;           /* the members copied aside (the table's), or -1 */
+	uint64_t spill_used;    /* bytes in it */
+	size_t nahead;          /* members it started reading ahead */
+	bool packed;            /* members are decompressed to be read */
+	/* The scan stopped at the last trace file capture.conf announced
+	 * and handed its handle to that member's reader, which checks the
+	 * rest of the archive (tail): the end waits for that check. */
+	bool speculated;
+	bool spec_over;         /* the end or a failure was reported: */
+	int spec_r;             /* ... and which, for the calls after it */
+	struct wc_source_tail *tail;
+	/* The capture folder of the first trace file or side file
+	 * (capture_dir()), and the side files met. */
+	char *capdir;
+	size_t capdir_len;
+	unsigned nside[2];
+};
+
+/* libarchive's reason, which it does not always give (a zip cut inside
+ * a header): never a "(null)" in a message. */
+static const char *ar_why(struct archive *a)
+{
+	const char *why = archive_error_string(a);
+
+	return why ? why : "cut short or damaged (libarchive gives no reason)";
+}
+
+/* A member of this base name is read as capture.conf or phases.tsv. */
+static bool is_side_file(const char *base)
+{
+	return !strcmp(base, "capture.conf") || !strcmp(base, "phases.tsv");
+}
+
+static void parse_side(struct wc_members *m, const char *base, const char *text,
+		       size_t len, const char *where)
+{
+	if (!strcmp(base, "capture.conf"))
+		wc_capture_parse_conf(m->capture, text, len, where);
+	else
+		wc_capture_parse_phases(m->capture, text, len, where);
+}
+
+/*
+ * Reads the member's data past the SIZE bytes taken (GOT of them) to its
+ * end, so that libarchive's end-of-entry checks run (a zip member's CRC,
+ * the end of a deflate stream): a member whose data stop early, or whose
+ * checks fail, is refused with libarchive's reason, never taken for the
+ * bytes read so far.  0 when it ended where its size said, -1 with err
+ * filled.
+ */
+static int member_to_end(struct archive *a, const char *path,
+			 const char *member, size_t got, size_t size,
+			 ssize_t last, struct wc_err *err)
+{
+	char scratch[512];
+	ssize_t n = last;
+
+	while (n > 0)
+		n = archive_read_data(a, scratch, sizeof(scratch));
+	if (n < 0)
+		return wc_err_set(err, WC_ERR_INPUT, path, member, got, "%s",
+				  ar_why(a));
+	if (got < size)
+		return wc_err_set(err, WC_ERR_INPUT, path, member, got,
+				  "the member ends here, before the %zu bytes "
+				  "its header gives", size);
+	return 0;
+}
+
+static int read_member_text(struct archive *a, struct archive_entry *ent,
+			    const char *path, const char *member, char **text,
+			    size_t *len, struct wc_err *err)
+{
+	la_int64_t size = archive_entry_size_is_set(ent) ?
+			  archive_entry_size(ent) : WC_CAPTURE_MAX_BYTES;
+	size_t cap, got = 0;
+	char *buf;
+	ssize_t n = 0;
+
+	if (size < 0 || size > WC_CAPTURE_MAX_BYTES)
+		return wc_err_set(err, WC_ERR_INPUT, path, member, WC_NO_OFFSET,
+				  "larger than %u bytes", WC_CAPTURE_MAX_BYTES);
+	/* As large as the member says it is, no larger. */
+	cap = (size_t)size;
+	buf = malloc(cap + 1);
+	if (!buf)
+		return wc_err_oom(err, path, NULL);
+	while (got < cap) {
+		n = archive_read_data(a, buf + got, cap - got);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	/* Without a size in its header (WC_CAPTURE_MAX_BYTES then), a
+	 * member that ends sooner is whole. */
+	if (member_to_end(a, path, member, got,
+			  archive_entry_size_is_set(ent) ? cap : got,
+			  n < 0 ? n : 1, err) < 0) {
+		free(buf);
+		return -1;
+	}
+	buf[got] = '\0';
+	*text = buf;
+	*len = got;
+	return 0;
+}
+
+/*
+ * Reads member NAME, just added as stream I, whole into memory when it
+ * is small and the budget allows: it then needs no archive handle of its
+ * own, however many such members there are.  1 when it did, 0 when not,
+ * -1 with err filled.
+ */
+static int keep_small_member(struct wc_members *m, struct archive *a,
+			     struct archive_entry *ent, size_t i,
+			     const char *name, struct wc_err *err)
+{
+	unsigned char *mem;
+	la_int64_t size;
+	size_t got = 0;
+	ssize_t n = 0;
+
+	if (!archive_entry_size_is_set(ent))
+		return 0;
+	size = archive_entry_size(ent);
+	if (m->lim.no_memory || size < 0 ||
+	    (uint64_t)size > m->lim.small_member ||
+	    (uint64_t)size > m->lim.mem_budget - wc_streams_mem_used(m->st))
+		return 0;
+	mem = malloc(size ? (size_t)size : 1);
+	if (!mem)
+		return wc_err_oom(err, m->path, NULL);
+	while (got < (size_t)size) {
+		n = archive_read_data(a, mem + got, (size_t)size - got);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	if (member_to_end(a, m->path, name, got, (size_t)size,
+			  n < 0 ? n : 1, err) < 0) {
+		free(mem);
+		return -1;
+	}
+	wc_streams_hold_memory(m->st, i, mem, got);
+	return 1;
+}
+
+/* An unnamed temporary file in TMPDIR (or /tmp), gone with its
+ * descriptor; -1 with err filled. */
+static int spill_open(struct wc_members *m, struct wc_err *err)
+{
+	const char *dir = getenv("TMPDIR");
+	char tmpl[4096];
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		/* A filesystem without O_TMPFILE: a name, unlinked at once. */
+		snprintf(tmpl, sizeof(tmpl), "%s/wcanalyze.XXXXXX", dir);
+		fd = mkostemp(tmpl, O_CLOEXEC);
+		if (fd >= 0)
+			unlink(tmpl);
+	}
+	if (fd < 0)
+		return wc_err_set(err, WC_ERR_SYSTEM, dir, NULL, WC_NO_OFFSET,
+				  "cannot make a temporary file for the "
+				  "members read aside: %s", strerror(errno));
+	m->spill_fd = fd;
+	wc_streams_set_aside(m->st, fd);
+	return 0;
+}
+
+/*
+ * Member NAME, just added as stream I, when neither read whole nor among the first
+ * WC_INPUT_HANDLES members that need a handle: copied to the spill file
+ * now, as the scan decompresses the archive anyway, and read from there.
+ * Each member past those first ones would need its own handle, and more
+ * than WC_INPUT_MAX_OPEN of them share handles by closing the stream
+ * used longest ago: in a time-ordered merge of many CPUs, that is the
+ * one needed next, and each reopening decompressed the archive again
+ * from its start (80 members of 1.6 MB as tar.xz did not finish in
+ * 25 minutes).  Copied aside, a member is reopened with no
+ * decompression at all, as a file in a folder is.  The member is read
+ * to its end (libarchive's checks run).  Disk instead of time: at most
+ * WC_INPUT_SPILL_MAX bytes.  1 when copied, 0 when not, -1 with err
+ * filled.
+ */
+static int spill_member(struct wc_members *m, struct archive *a,
+			struct archive_entry *ent, size_t i, const char *name,
+			struct wc_err *err)
+{
+	const size_t chunk = 64u * 1024u;
+	uint64_t got = 0, start = m->spill_used;
+	unsigned char *buf;
+	ssize_t n, w;
+	size_t off;
+	int ret = -1;
+
+	if (++m->large <= wc_input_handles(&m->lim))
+		return 0;
+	if (m->spill_fd < 0 && spill_open(m, err) < 0)
+		return -1;
+	buf = malloc(chunk);
+	if (!buf)
+		return wc_err_oom(err, m->path, NULL);
+	while ((n = archive_read_data(a, buf, chunk)) != 0) {
+		if (n == ARCHIVE_RETRY)
+			continue;
+		if (n < 0) {
+			wc_err_set(err, WC_ERR_INPUT, m->path, name, got,
+				   "%s", ar_why(a));
+			goto out;
+		}
+		if (m->spill_used + (uint64_t)n > WC_INPUT_SPILL_MAX) {
+			wc_err_set(err, WC_ERR_INPUT, m->path, name, got,
+				   "the members past the first %zu that need a "
+				   "handle hold more than %llu bytes, the most "
+				   "copied to a temporary file: refused",
+				   wc_input_handles(&m->lim),
+				   (unsigned long long)WC_INPUT_SPILL_MAX);
+			goto out;
+		}
+		for (off = 0; off < (size_t)n; off += (size_t)w) {
+			w = pwrite(m->spill_fd, buf + off, (size_t)n - off,
+				   (off_t)(m->spill_used + off));
+			if (w < 0 && errno == EINTR) {
+				w = 0;
+				continue;
+			}
+			if (w <= 0) {
+				wc_err_set(err, WC_ERR_SYSTEM, m->path, name,
+					   got + off,
+					   "copying the member to a temporary "
+					   "file in %s: %s",
+					   getenv("TMPDIR") && *getenv("TMPDIR") ?
+					   getenv("TMPDIR") : "/tmp",
+					   w < 0 ? strerror(errno) : "no room");
+				goto out;
+			}
+		}
+		m->spill_used += (uint64_t)n;
+		got += (uint64_t)n;
+	}
+	if (archive_entry_size_is_set(ent) &&
+	    got < (uint64_t)archive_entry_size(ent)) {
+		wc_err_set(err, WC_ERR_INPUT, m->path, name, got,
+			   "the member ends here, before the %lld bytes its "
+			   "header gives", (long long)archive_entry_size(ent));
+		goto out;
+	}
+	wc_streams_hold_aside(m->st, i, start, got);
+	ret = 1;
+out:
+	free(buf);
+	return ret;
+}
+
+/*
+ * Members of a compressed archive each decompress it from its start: on
+ * threads of their own, started as the scan meets them, that work runs
+ * beside the scan, the analysis and each other instead of one member
+ * after the other before the analysis.  Only while every member can keep
+ * its handle (past WC_INPUT_MAX_OPEN, streams are closed and taken up
+ * again on the caller's thread: those started are stopped), and for at
+ * most WC_INPUT_AHEAD members.
+ */
+static int ahead_at_scan(struct wc_members *m, struct archive *a, size_t i,
+			 const char *name, bool held, struct wc_err *err)
+{
+	int format = archive_format(a) & ARCHIVE_FORMAT_BASE_MASK;
+	struct wc_source *src = NULL;
+
+	/* A plain tar or cpio has nothing to decompress: read in place,
+	 * a thread only moves the bytes to another core's cache (0.2 s
+	 * more CPU time on the 490 MB of the sample's 10 M events). */
+	m->packed = archive_filter_count(a) > 1 ||
+		    (format != ARCHIVE_FORMAT_TAR && format != ARCHIVE_FORMAT_CPIO);
+	if (held || !m->packed)
+		return 0;
+	if (++m->handles > m->lim.max_open) {
+		if (m->nahead)
+			wc_streams_stop_ahead(m->st);
+		m->nahead = 0;
+		return 0;
+	}
+	if (m->nahead >= WC_INPUT_AHEAD)
+		return 0;
+	if (wc_source_open_member_ahead(&src, m->path, name, err) < 0)
+		return -1;
+	wc_streams_hold_ahead(m->st, i, src);
+	m->nahead++;
+	return 0;
+}
+
+/* An entry after the last announced trace file, on its reader's thread
+ * (wc_source_adopt_member_ahead()): one the whole scan would have taken
+ * (a trace file, capture.conf, phases.tsv) means the archive is not as
+ * announced. */
+static int tail_entry(const char *path, struct archive_entry *ent,
+		      struct wc_err *why)
+{
+	const char *name = archive_entry_pathname(ent), *base;
+
+	if (!name || archive_entry_filetype(ent) != AE_IFREG)
+		return 0;
+	base = wc_input_base_name(name);
+	if (wc_streams_name_cpu(name, NULL) != WC_STREAMS_NOT_TRACE ||
+	    is_side_file(base))
+		return wc_err_set(why, WC_ERR_AGAIN, path, name, WC_NO_OFFSET,
+				  "not as capture.conf announced: after its "
+				  "last trace file");
+	return 0;
+}
+
+/*
+ * At the scan's NTRACE-th trace member: when it is the last one
+ * capture.conf announced (trace_files), read from the archive, and every
+ * member that needs a handle so far has a thread of its own, the scan
+ * hands its handle to that member's reader instead of decompressing the
+ * rest of the archive on the caller's thread first (and the member's own
+ * thread decompressing it again up to the member): 1 then, and the scan
+ * ends here as it would have at the archive's end; 0 to scan on.
+ */
+static int speculate_at(struct wc_members *m, struct archive *a,
+			size_t ntrace, size_t i, const char *name, bool held,
+			struct wc_err *err)
+{
+	int format = archive_format(a) & ARCHIVE_FORMAT_BASE_MASK;
+	struct wc_source *src = NULL;
+	int r;
+
+	if (!m->lim.speculate || !m->capture->trace_files ||
+	    ntrace != m->capture->trace_files || held)
+		return 0;
+	if (archive_filter_count(a) <= 1 &&
+	    (format == ARCHIVE_FORMAT_TAR || format == ARCHIVE_FORMAT_CPIO))
+		return 0;
+	if (m->handles + 1 > m->lim.max_open || m->nahead != m->handles ||
+	    m->nahead >= WC_INPUT_AHEAD)
+		return 0;
+	r = wc_source_adopt_member_ahead(&src, &m->tail, m->path, name, a,
+					 tail_entry, err);
+	if (r != 0)
+		return r < 0 ? -1 : 0;
+	wc_streams_hold_ahead(m->st, i, src);
+	m->packed = true;
+	m->handles++;
+	m->nahead++;
+	m->speculated = true;
+	return 1;
+}
+
+/*
+ * The capture folder member NAME belongs to: its folder, without the
+ * "./" in front, and for a trace file without a last "trace" (where
+ * wccapture puts them; capture.conf and phases.tsv are beside it).  Its
+ * length in *len, 0 for the archive's top.
+ */
+static const char *capture_dir(const char *name, bool trace, size_t *len)
+{
+	const char *end, *q;
+
+	while (name[0] == '.' && name[1] == '/') {
+		name += 2;
+		while (*name == '/')
+			name++;
+	}
+	end = strrchr(name, '/');
+	if (!end) {
+		*len = 0;
+		return name;
+	}
+	if (trace) {
+		for (q = end; q > name && q[-1] != '/'; q--)
+			;
+		if (end - q == 5 && strncmp(q, "trace", 5) == 0)
+			end = q > name ? q - 1 : q;
+	}
+	*len = (size_t)(end - name);
+	return name;
+}
+
+/*
+ * One archive is one capture: its trace files and side files all in one
+ * capture folder, at most one capture.conf and one phases.tsv.  A tar of
+ * two capture folders would otherwise be read as one trace spliced from
+ * two clocks, under the last capture.conf's name and the first's
+ * destination.  Refused with the reason (the folders can be unpacked and
+ * analysed each); SIDE is 0 for capture.conf, 1 for phases.tsv, -1 for a
+ * trace file.
+ */
+static int one_capture(struct wc_members *m, const char *name, int side,
+		       struct wc_err *err)
+{
+	size_t len;
+	const char *dir = capture_dir(name, side < 0, &len);
+
+	if (!m->capdir) {
+		m->capdir = strndup(dir, len);
+		if (!m->capdir)
+			return wc_err_oom(err, m->path, NULL);
+		m->capdir_len = len;
+	} else if (len != m->capdir_len || strncmp(dir, m->capdir, len)) {
+		return wc_err_set(err, WC_ERR_INPUT, m->path, name,
+				  WC_NO_OFFSET,
+				  "the archive holds two captures, in %s%s and "
+				  "%.*s%s: refused (unpack it and analyse each "
+				  "capture folder)",
+				  m->capdir_len ? m->capdir : ".",
+				  m->capdir_len ? "/" : "", len ? (int)len : 1,
+				  len ? dir : ".", len ? "/" : "");
+	}
+	if (side >= 0 && ++m->nside[side] > 1)
+		return wc_err_set(err, WC_ERR_INPUT, m->path, name,
+				  WC_NO_OFFSET, "twice in the archive: refused "
+				  "(which of the two is the capture's?)");
+	return 0;
+}
+
+static int scan_archive(struct wc_members *m, struct wc_err *err)
+{
+	struct archive_entry *ent;
+	struct archive *a;
+	size_t entries = 0, ntrace = 0;
+	int r, ret = -1;
+
+	a = archive_read_new();
+	if (!a)
+		return wc_err_oom(err, m->path, NULL);
+	archive_read_support_filter_all(a);
+	archive_read_support_format_all(a);
+	if (archive_read_open_filename(a, m->path, 64 * 1024) != ARCHIVE_OK) {
+		wc_err_set(err, WC_ERR_INPUT, m->path, NULL, 0,
+			   "not a trace or archive: %s", ar_why(a));
+		goto out;
+	}
+	while ((r = archive_read_next_header(a, &ent)) == ARCHIVE_OK ||
+	       r == ARCHIVE_WARN) {
+		const char *name = archive_entry_pathname(ent);
+		const char *base;
+		size_t baselen;
+		long cpu;
+
+		entries++;
+		if (!name || archive_entry_filetype(ent) != AE_IFREG)
+			continue;
+		base = wc_input_base_name(name);
+		cpu = wc_streams_name_cpu(name, &baselen);
+		if (cpu == WC_STREAMS_CPU_BAD) {
+			wc_streams_cpu_bad(m->path, name, err);
+			goto out;
+		}
+		if (cpu >= 0) {
+			char dev[4096];
+			size_t i = wc_streams_count(m->st);
+			int held;
+
+			if (one_capture(m, name, -1, err) < 0)
+				goto out;
+			snprintf(dev, sizeof(dev), "%.*s", (int)baselen, name);
+			if (wc_streams_add(m->st, name, dev, (uint32_t)cpu,
+					   err) < 0)
+				goto out;
+			/* Read whole, copied aside, or neither (read from
+			 * the archive on a handle of its own). */
+			held = keep_small_member(m, a, ent, i, name, err);
+			if (held == 0)
+				held = spill_member(m, a, ent, i, name, err);
+			if (held < 0)
+				goto out;
+			r = speculate_at(m, a, ++ntrace, i, name, held, err);
+			if (r < 0)
+				goto out;
+			if (r > 0) {
+				/* The handle is the member's reader's now. */
+				a = NULL;
+				ret = 0;
+				goto out;
+			}
+			if (ahead_at_scan(m, a, i, name, held, err) < 0)
+				goto out;
+		} else if (is_side_file(base)) {
+			char *text = NULL, where[1024];
+			size_t len = 0;
+
+			if (one_capture(m, name, strcmp(base, "phases.tsv") == 0,
+					err) < 0)
+				goto out;
+			if (read_member_text(a, ent, m->path, name, &text,
+					     &len, err) < 0)
+				goto out;
+			snprintf(where, sizeof(where), "%s: %s", m->path, name);
+			parse_side(m, base, text, len, where);
+			free(text);
+		}
+	}
+	if (r != ARCHIVE_EOF) {
+		/* A file libarchive cannot make sense of at all. */
+		if (entries == 0)
+			wc_err_set(err, WC_ERR_INPUT, m->path, NULL, 0,
+				   "not a trace or archive: %s",
+				   ar_why(a));
+		else
+			wc_err_set(err, WC_ERR_INPUT, m->path, NULL,
+				   WC_NO_OFFSET, "%s", ar_why(a));
+		goto out;
+	}
+	if (entries == 0) {
+		wc_err_set(err, WC_ERR_INPUT, m->path, NULL, WC_NO_OFFSET,
+			   "empty archive");
+		goto out;
+	}
+	if (wc_streams_count(m->st) == 0 &&
+	    (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) ==
+	    ARCHIVE_FORMAT_MTREE) {
+		/* libarchive takes a text file of path-like lines (/etc/passwd)
+		 * for an mtree listing: it is no archive of files. */
+		wc_err_set(err, WC_ERR_INPUT, m->path, NULL, 0,
+			   "not a trace or archive");
+		goto out;
+	}
+	if (wc_streams_count(m->st) == 0) {
+		wc_err_set(err, WC_ERR_INPUT, m->path, NULL, WC_NO_OFFSET,
+			   "archive without traces (no NAME.blktrace.CPU member)");
+		goto out;
+	}
+	ret = 0;
+out:
+	archive_read_free(a);
+	return ret;
+}
+
+int wc_members_scan(struct wc_members **out, const char *path,
+		    struct wc_streams *st, struct wc_capture *cap,
+		    const struct wc_input_limits *lim, struct wc_err *err)
+{
+	struct wc_members *m;
+
+	*out = NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return wc_err_oom(err, path, NULL);
+	m->path = strdup(path);
+	if (!m->path) {
+		free(m);
+		return wc_err_oom(err, path, NULL);
+	}
+	m->st = st;
+	m->capture = cap;
+	m->lim = *lim;
+	m->spill_fd = -1;
+	if (scan_archive(m, err) < 0) {
+		wc_members_free(m);
+		return -1;
+	}
+	*out = m;
+	return 0;
+}
+
+bool wc_members_packed(const struct wc_members *m)
+{
+	return m && m->packed;
+}
+
+bool wc_members_speculated(const struct wc_members *m)
+{
+	return m && m->speculated;
+}
+
+/*
+ * The end of a speculative input (R, the input's 0 or -1): the rest
+ * of the archive must be as announced, and any failure may come from
+ * the speculation (a read of the last trace file that the whole scan
+ * would have refused before the analysis began): WC_ERR_AGAIN says to
+ * read the input again without it (wc_analysis_run() does).
+ */
+int wc_members_end(struct wc_members *m, int r, struct wc_err *err)
+{
+	struct wc_err why;
+	char msg[sizeof(why.msg)];
+
+	if (!m || !m->speculated)
+		return r;
+	if (m->spec_over)
+		return m->spec_r;
+	m->spec_over = true;
+	m->spec_r = -1;
+	wc_err_clear(&why);
+	if (r == 0) {
+		if (wc_source_tail_wait(m->tail, &why) == 0) {
+			m->spec_r = 0;
+			return 0;
+		}
+		if (err && err->kind == WC_ERR_NONE) {
+			*err = why;
+			err->kind = WC_ERR_AGAIN;
+		}
+		return -1;
+	}
+	if (err && err->kind != WC_ERR_NONE && err->kind != WC_ERR_AGAIN) {
+		/* Cut to fit: the reread says the real message. */
+		snprintf(msg, sizeof(msg), "read again without the shortcut: %.470s",
+			 err->msg);
+		memcpy(err->msg, msg, sizeof(msg));
+		err->kind = WC_ERR_AGAIN;
+	} else if (err && err->kind == WC_ERR_NONE) {
+		wc_err_set(err, WC_ERR_AGAIN, m->path, NULL, WC_NO_OFFSET,
+			   "read again without the shortcut");
+	}
+	return -1;
+}
+
+void wc_members_free(struct wc_members *m)
+{
+	if (!m)
+		return;
+	/* Stops the tail's check (the member's reader, the table's, waits
+	 * for nothing then). */
+	wc_source_tail_free(m->tail);
+	free(m->capdir);
+	free(m->path);
+	free(m);
+}
+
+/* ---- the capture's own files, on request -------------------------------- */
+
+/* NAME (an archive member's) is the capture's FILE: FILE itself or
+ * FOLDER/FILE, FOLDER one component (the capture's), "./" in front
+ * ignored. */
+static bool is_capture_file(const char *name, const char *file)
+{
+	size_t n, k = strlen(file);
+	const char *slash;
+
+	while (name[0] == '.' && name[1] == '/') {
+		name += 2;
+		while (*name == '/')
+			name++;
+	}
+	if (!strcmp(name, file))
+		return true;
+	slash = strchr(name, '/');
+	n = strlen(name);
+	return slash && slash > name && (size_t)(n - (size_t)(slash - name) - 1) == k &&
+	       !strcmp(slash + 1, file);
+}
+
+/* PATH/FILE of a capture folder, with no link among FILE's folders
+ * (capture.conf's checks do the last component). */
+static int folder_file(const char *path, const char *file, char **text,
+		       size_t *len, struct wc_err *err)
+{
+	char p[4096];
+	const char *s;
+	struct stat st;
+
+	for (s = strchr(file, '/'); s; s = strchr(s + 1, '/')) {
+		if ((size_t)snprintf(p, sizeof(p), "%s/%.*s", path,
+				     (int)(s - file), file) >= sizeof(p))
+			return wc_err_set(err, WC_ERR_INPUT, path, NULL,
+					  WC_NO_OFFSET, "path too long");
+		if (lstat(p, &st) == 0 && S_ISLNK(st.st_mode))
+			return wc_err_set(err, WC_ERR_INPUT, p, NULL,
+					  WC_NO_OFFSET,
+					  "a symbolic link: not followed");
+	}
+	if ((size_t)snprintf(p, sizeof(p), "%s/%s", path, file) >= sizeof(p))
+		return wc_err_set(err, WC_ERR_INPUT, path, NULL, WC_NO_OFFSET,
+				  "path too long");
+	return wc_capture_read_file(p, text, len, err);
+}
+
+int wc_members_read_files(const char *path, const char *const *files,
+			  size_t n, char **texts, size_t *lens,
+			  struct wc_err *err)
+{
+	struct archive_entry *ent;
+	struct archive *a = NULL;
+	struct stat st;
+	size_t i, found = 0;
+	int r, ret = -1;
+
+	for (i = 0; i < n; i++) {
+		texts[i] = NULL;
+		lens[i] = 0;
+	}
+	if (!strcmp(path, "-"))
+		return 0;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		for (i = 0; i < n; i++)
+			if (folder_file(path, files[i], &texts[i], &lens[i],
+					err) < 0)
+				goto fail;
+		return 0;
+	}
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	a = archive_read_new();
+	if (!a)
+		return wc_err_oom(err, path, NULL);
+	archive_read_support_filter_all(a);
+	archive_read_support_format_all(a);
+	/* a trace file, not an archive: it has none of them */
+	if (archive_read_open_filename(a, path, 64 * 1024) != ARCHIVE_OK) {
+		ret = 0;
+		goto out;
+	}
+	while (found < n && ((r = archive_read_next_header(a, &ent)) ==
+			     ARCHIVE_OK || r == ARCHIVE_WARN)) {
+		const char *name = archive_entry_pathname(ent);
+
+		if (!name)
+			continue;
+		for (i = 0; i < n; i++)
+			if (is_capture_file(name, files[i]))
+				break;
+		if (i == n)
+			continue;
+		/* A link, FIFO or device member is no file of the capture's;
+		 * nothing is extracted, but it is said, as for a folder. */
+		if (archive_entry_filetype(ent) != AE_IFREG) {
+			wc_err_set(err, WC_ERR_INPUT, path, name, WC_NO_OFFSET,
+				   "not a regular file");
+			goto fail;
+		}
+		if (texts[i]) {
+			wc_err_set(err, WC_ERR_INPUT, path, name, WC_NO_OFFSET,
+				   "twice in the archive: refused (which of "
+				   "the two is the capture's?)");
+			goto fail;
+		}
+		if (read_member_text(a, ent, path, name, &texts[i], &lens[i],
+				     err) < 0)
+			goto fail;
+		found++;
+	}
+	ret = 0;
+	goto out;
+fail:
+	for (i = 0; i < n; i++) {
+		free(texts[i]);
+		texts[i] = NULL;
+		lens[i] = 0;
+	}
+out:
+	archive_read_free(a);
+	return ret;
+}

@@ -1,0 +1,110 @@
+/*
+ * members.h - an archive as an input: the scan of its members, which
+ * adds its trace files to the stream table (streams.h) and reads its
+ * capture.conf and phases.tsv, and the archive shortcut.
+ *
+ * The scan reads the archive once, through libarchive, extracting
+ * nothing.  Each NAME.blktrace.CPU member becomes a stream, read in the
+ * cheapest way its bounds allow (inputdefs.h, "Bounds"):
+ *  - whole into memory at the scan, when small and the budget allows;
+ *  - from the archive on a handle of its own, for the first
+ *    WC_INPUT_HANDLES members that need one; on a compressed archive,
+ *    while every member can keep its handle, the first WC_INPUT_AHEAD of
+ *    them read ahead on threads started as the scan meets them;
+ *  - copied aside to an unnamed temporary file, past those: reopening
+ *    one is a seek, never a decompression of the archive again.
+ * One archive is one capture: its trace files and side files in one
+ * capture folder (a trace file may be in its trace/ subfolder), at most
+ * one capture.conf and one phases.tsv; otherwise it is refused.
+ *
+ * The archive shortcut (input.h, "Speculation"; lim.speculate).  When
+ * capture.conf announces its trace files (trace_files) and the scan
+ * meets the last of them, read from a compressed archive with every
+ * member so far on a thread, the scan stops there and hands its handle
+ * to that member's reader, which reads the member and then checks the
+ * rest of the archive's headers on its thread (tail_entry()).  The input
+ * opens with what the whole scan would have found if the rest holds no
+ * trace file, capture.conf or phases.tsv.  Whether it did is known at
+ * the input's end: wc_members_end() waits for the check and turns an
+ * archive not as announced, or any failure of a speculative input, into
+ * WC_ERR_AGAIN (read it again without the shortcut:
+ * wc_analysis_run() does).  This module is the only one that knows the
+ * shortcut; the streams read the adopted member as any member read
+ * ahead, and the input asks this module at its end.
+ *
+ *     struct wc_members *m = NULL;
+ *
+ *     if (wc_members_scan(&m, path, st, capture, &lim, &err) < 0)
+ *             goto fail;                  // st holds what was added
+ *     wc_streams_seal(st, WC_STREAMS_MEMBERS, &err);
+ *     ... pull the streams; at the input's end (R: 0 or -1):
+ *     r = wc_members_end(m, r, &err);
+ *     ...
+ *     wc_members_free(m);                 // before wc_streams_free(st)
+ *
+ * What always holds:
+ *  - a member refused (a CPU part that is no number, a member cut short
+ *    or failing libarchive's checks, two captures, a side file twice)
+ *    fails the scan with the reason, never a quiet omission;
+ *  - the scan's memory is the members it held (counted by the table)
+ *    and one 64 KiB buffer while it copies a member aside; the copies
+ *    are at most WC_INPUT_SPILL_MAX bytes;
+ *  - the members' bytes, read-ahead sources and temporary file belong to
+ *    the table once given; the scan owns its capture folder's name and
+ *    the shortcut's check, which wc_members_free() stops: free it before
+ *    the table, so that the adopted member's reader waits for nothing;
+ *    wc_members_free(NULL) is fine, and the other functions take NULL
+ *    for an input that is no archive.
+ */
+#ifndef WC_MEMBERS_H
+#define WC_MEMBERS_H
+
+#include <stdbool.h>
+
+#include "input/capture.h"
+#include "input/inputdefs.h"
+#include "input/streams.h"
+#include "base/wcerr.h"
+
+struct wc_members;
+
+/* Scans the archive at PATH (not a trace file: the caller looked at its
+ * first bytes) into ST and CAP, within LIM (defaulted).  0, or -1 with
+ * err filled (*out NULL). */
+int wc_members_scan(struct wc_members **out, const char *path,
+		    struct wc_streams *st, struct wc_capture *cap,
+		    const struct wc_input_limits *lim, struct wc_err *err);
+
+/* The archive is decompressed to be read (not a plain tar or cpio). */
+bool wc_members_packed(const struct wc_members *m);
+/* The scan stopped at the last trace file capture.conf announced. */
+bool wc_members_speculated(const struct wc_members *m);
+
+/* The input's end or failure, R (0 or -1), as the archive allows: R
+ * itself unless the scan took the shortcut; then, once, 0 when the rest
+ * of the archive was as announced, else -1 with err of kind
+ * WC_ERR_AGAIN (saying why, or the failure's message after "read again
+ * without the shortcut: "), and the same answer at every call after. */
+int wc_members_end(struct wc_members *m, int r, struct wc_err *err);
+
+void wc_members_free(struct wc_members *m);
+
+/*
+ * The capture's own files FILES[0..n) ("capture.conf", "info/disk.conf":
+ * paths inside the capture folder) from the input at PATH, a capture
+ * folder or an archive of one, read in one pass with capture.conf's
+ * checks: in a folder wc_capture_read_file()'s (a regular file opened
+ * without blocking, no link followed, none among its folders either, at
+ * most WC_CAPTURE_MAX_BYTES); in an archive the scan's (a member FILE or
+ * FOLDER/FILE, a regular member only, at most WC_CAPTURE_MAX_BYTES, read
+ * to its end so that libarchive's checks run, never extracted).  The
+ * archive is read as far as the last of them.  texts[i] is the file's
+ * bytes with a NUL after them (lens[i] without it; the caller frees), or
+ * NULL when the capture has no such file, or the input is standard input
+ * or a trace file.  0, or -1 with err filled and every texts[i] NULL.
+ */
+int wc_members_read_files(const char *path, const char *const *files,
+			  size_t n, char **texts, size_t *lens,
+			  struct wc_err *err);
+
+#endif /* WC_MEMBERS_H */

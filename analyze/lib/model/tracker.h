@@ -1,0 +1,164 @@
+/*
+ * tracker.h - follows every request through its life on each device.
+ *
+ * Pulls events from an event source (event.h; usually a struct wc_input's
+ * wc_input_next) and hands
+ * out one struct wc_request each time a request completes (C), then, once
+ * the events run out, one for every request still in flight (completed is
+ * false for those).  Q, back and front merges, G, I, D, C, requeue, split
+ * and remap are followed per device; empty flush requests (no sector) pair
+ * D with C in order.  Lost or missing events are counted, never invented.
+ *
+ *     struct wc_tracker *tr = NULL;
+ *     struct wc_request rq;
+ *     if (wc_tracker_open_source(&tr, next, ctx, &err) < 0) goto fail;
+ *     while ((r = wc_tracker_next(tr, &rq, &err)) > 0)
+ *             account(&rq);
+ *     wc_tracker_free(tr);
+ *
+ * A caller with work of its own per request takes them a batch at a time
+ * (wc_tracker_next_batch()): one call for many requests.
+ *
+ * A source that has its events in an array already (a batch from
+ * wc_input_next_batch()) opens the tracker with wc_tracker_open_batch()
+ * instead: the tracker then reads each event where it lies, without a
+ * call and a copy per event.  The requests are the same, in the same
+ * order, wherever the batches begin and end.
+ *
+ * How bios become requests (docs/methodology.md has the reasons):
+ *  - a Q with bytes starts a bio; a D with bytes [s, s+n) takes every
+ *    queued bio that starts inside it, following the chain s, s + len, ...
+ *    (merged bios are contiguous), so a request's q_time is its earliest
+ *    bio's Q.  A bio longer than the D that takes it (a split) keeps its
+ *    remainder queued for the next D;
+ *  - a requeue (R) puts the request back; its next D moves d_time;
+ *  - a C with bytes completes the dispatched request starting at its
+ *    sector; a C with no bytes completes the oldest empty request (flush)
+ *    dispatched on that device;
+ *  - an empty Q (a flush bio) is paired with the next empty D on its
+ *    device, first in first out; an empty D without one is the block
+ *    layer's own flush for the latest write queued with PREFLUSH or FUA
+ *    on the device, whose pid it takes as cause_pid;
+ *  - an empty C without the FLUSH flag, when no such empty request is in
+ *    flight, ends a preflush/FUA sequence (blk-mq completes the original
+ *    request that way): counted in stats.sequence_ends, nothing else;
+ *  - a C that matches nothing is counted in stats.orphan_completions;
+ *    a D without any Q gives a request with q_time WC_NO_TIME.
+ *
+ * What always holds:
+ *  - requests come in order of completion time (c_time), then the
+ *    unfinished ones;
+ *  - memory is bounded by the requests and bios in flight; to survive
+ *    lost events, at most WC_TRACKER_MAX_INFLIGHT bios and requests are
+ *    kept per device, the oldest are dropped and counted beyond that;
+ *    at most WC_MAX_DEVICES devices are followed, the first seen: a
+ *    corrupt device field cannot make the tracker grow or slow down;
+ *    finished ones are reused, so once the most ever in flight has been
+ *    reached the tracker allocates nothing; each event costs the same
+ *    however long the trace (one hash look-up per bio or request);
+ *  - every event (notify records too) counts in stats.events; a module
+ *    that must see the events too (btt) sits in the source, as the
+ *    analysis puts it there (analysis.h);
+ *  - the tracker does not own the input or the source: free the tracker
+ *    first.  wc_tracker_free(NULL) is fine.
+ */
+#ifndef WC_TRACKER_H
+#define WC_TRACKER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format/event.h"
+#include "base/wcerr.h"
+#include "base/wclimits.h"
+
+#define WC_NO_TIME UINT64_MAX
+
+struct wc_request {
+	uint32_t device;
+	uint64_t sector;         /* at dispatch (after remap) */
+	uint32_t bytes;          /* 0 for an empty flush */
+	uint64_t action;         /* category bits of the dispatch (D) event */
+	uint64_t q_time;         /* earliest Q of its bios, or WC_NO_TIME */
+	uint64_t d_time;         /* last D (after any requeue), or WC_NO_TIME */
+	uint64_t c_time;         /* WC_NO_TIME when !completed */
+	uint32_t nbios;          /* bios merged into it (>= 1 when Q was seen) */
+	uint32_t pid;            /* pid of the first bio's Q, or of D */
+	/* An empty flush: the thread that asked for it.  Its own empty Q's
+	 * pid when it had one (blkdev_issue_flush() from fsync, say), else
+	 * the pid of the latest write queued on the device with PREFLUSH
+	 * or FUA before its D (blk-mq's flush machinery dispatches the
+	 * flush from a kworker on that write's behalf: "Q FWFSM
+	 * [jbd2/sda1-8]", then "D FN [kworker/0:1H]").  has_cause false:
+	 * neither was seen, or the request is not an empty flush. */
+	uint32_t cause_pid;
+	bool has_cause;
+	uint32_t depth;          /* requests at the driver when it was issued */
+	uint16_t error;
+	bool completed;          /* false: the trace ended before its C */
+	uint32_t requeues;       /* times it was requeued */
+};
+
+/*
+ * Where requests come from, for every module that pulls them (the
+ * replay, an analysis of replayed requests): 1 with one in *rq, 0 at the
+ * end, -1 on failure with err filled.  ctx is the source's own state;
+ * wc_tracker_next() has this shape for a struct wc_tracker.
+ */
+typedef int (*wc_request_source)(void *ctx, struct wc_request *rq,
+				 struct wc_err *err);
+
+/* Counters over everything the tracker has read so far. */
+struct wc_tracker_stats {
+	uint64_t events;              /* every event, notify records included */
+	uint64_t io_events;           /* events that are not notify records */
+	uint64_t first_time;          /* earliest / latest non-notify event, or */
+	uint64_t last_time;           /* WC_NO_TIME when there was none */
+	uint64_t requests;            /* completed requests handed out */
+	uint64_t unfinished;          /* dispatched, no C before the end */
+	uint64_t never_dispatched;    /* bios queued, never seen in a D */
+	uint64_t orphan_completions;  /* C without a matching D */
+	uint64_t sequence_ends;       /* empty C ending a flush sequence */
+	uint64_t dropped_inflight;    /* forgotten beyond the in-flight cap */
+	uint64_t ignored_events;      /* Q, D, R or C on a device past the
+				       * first WC_MAX_DEVICES */
+};
+
+struct wc_tracker;
+
+/* Over a source (event.h); ctx is passed to next unchanged. */
+int wc_tracker_open_source(struct wc_tracker **out, wc_event_source next,
+			   void *ctx, struct wc_err *err);
+/*
+ * Where events come from a batch at a time: returns 1 with *evs pointing
+ * at *n >= 1 events, which stay valid (the source does not touch them)
+ * until the next call; 0 at the end; -1 on failure with err filled.
+ * ctx is passed back unchanged.  The tracker only reads the events.
+ */
+typedef int (*wc_tracker_batch_source)(void *ctx, const struct wc_event **evs,
+				       size_t *n, struct wc_err *err);
+
+/* Over a batch source: the same requests as wc_tracker_open_source()
+ * over the same events one at a time. */
+int wc_tracker_open_batch(struct wc_tracker **out,
+			  wc_tracker_batch_source next, void *ctx,
+			  struct wc_err *err);
+/* 1 with a request in *rq, 0 at the end.  When the source fails, the
+ * requests completed before the failure and then the unfinished ones are
+ * still handed out; the call that would return 0 returns -1 instead,
+ * with err filled, and keeps returning -1. */
+int wc_tracker_next(struct wc_tracker *tr, struct wc_request *rq,
+		    struct wc_err *err);
+/* Up to max (>= 1) requests at once into rqs: 1 with *got >= 1, 0 at
+ * the end, -1 as wc_tracker_next() (whose requests these are, in the same
+ * order: it is a batch of one).  A batch never holds requests completed
+ * by events of two different batches of a batch source, so what the
+ * source learned by then (wc_input_comm()) is what a caller of
+ * wc_tracker_next() would see. */
+int wc_tracker_next_batch(struct wc_tracker *tr, struct wc_request *rqs,
+			  size_t max, size_t *got, struct wc_err *err);
+const struct wc_tracker_stats *wc_tracker_stats(const struct wc_tracker *tr);
+void wc_tracker_free(struct wc_tracker *tr);
+
+#endif /* WC_TRACKER_H */

@@ -1,0 +1,1616 @@
+#include "out/report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/escape.h"
+
+static const char *const col_label[WC_NCAT] = {
+	"flush", "journal", "metadata", "data read", "data write", "discard",
+	"other",
+};
+
+int wc_format_parse(const char *s, enum wc_format *fmt)
+{
+	if (!strcmp(s, "text"))
+		*fmt = WC_FORMAT_TEXT;
+	else if (!strcmp(s, "json"))
+		*fmt = WC_FORMAT_JSON;
+	else if (!strcmp(s, "csv"))
+		*fmt = WC_FORMAT_CSV;
+	else
+		return -1;
+	return 0;
+}
+
+static int finish(FILE *f, struct wc_err *err)
+{
+	if (fflush(f) == EOF || ferror(f))
+		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+				  "write error: %s", strerror(errno));
+	return 0;
+}
+
+static double secs(uint64_t ns)
+{
+	return wc_secs(ns);
+}
+
+/* Bytes in binary units, at most 10 characters. */
+static const char *human_bytes(uint64_t b, char *buf, size_t size)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)b;
+	int u = 0;
+
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, size, "%" PRIu64 " B", b);
+	else
+		snprintf(buf, size, "%.1f %s", v, unit[u]);
+	return buf;
+}
+
+/* A duration in ms, 3 significant-ish digits. */
+static const char *ms(uint64_t ns, char *buf, size_t size)
+{
+	double v = (double)ns / 1e6;
+
+	if (v < 10)
+		snprintf(buf, size, "%.3f", v);
+	else if (v < 1000)
+		snprintf(buf, size, "%.1f", v);
+	else
+		snprintf(buf, size, "%.0f", v);
+	return buf;
+}
+
+/* Seconds in at most 6 characters. */
+static const char *s6(double v, char *buf, size_t size)
+{
+	if (v < 10)
+		snprintf(buf, size, "%.3f", v);
+	else if (v < 100)
+		snprintf(buf, size, "%.2f", v);
+	else if (v < 1000)
+		snprintf(buf, size, "%.1f", v);
+	else
+		snprintf(buf, size, "%.0f", v);
+	return buf;
+}
+
+/* True when the word at s is a unit: s, ms or %, with any punctuation. */
+static bool is_unit(const char *s)
+{
+	size_t n = strspn(s, "ms%");
+
+	return n && n <= 2 && (n == 1 || !strncmp(s, "ms", 2)) &&
+	       (!s[n] || s[n] == ' ' || strchr(".,;:)", s[n]));
+}
+
+/* A sentence for a terminal: wrapped to 78 columns after "  - ", bytes
+ * that are not printable ASCII shown as '?'. */
+static void text_sentence(FILE *f, const char *raw)
+{
+	char buf[WC_ESCAPE_SIZE(sizeof(((struct wc_finding *)0)->text))];
+	const char *s = wc_escape_text(raw, buf, sizeof(buf));
+	size_t col = 0, i, w;
+
+	fputs("  - ", f);
+	col = 4;
+	while (*s) {
+		while (*s == ' ')
+			s++;
+		for (w = 0; s[w] && s[w] != ' '; w++)
+			;
+		if (!w)
+			break;
+		/* A unit stays on the line of its number: "12.3 ms", "4 %". */
+		while (s[w] == ' ' && is_unit(s + w + 1)) {
+			for (w++; s[w] && s[w] != ' '; w++)
+				;
+		}
+		if (col > 4 && col + 1 + w > 78) {
+			fputs("\n    ", f);
+			col = 4;
+		} else if (col > 4) {
+			fputc(' ', f);
+			col++;
+		}
+		for (i = 0; i < w; i++) {
+			unsigned char ch = (unsigned char)s[i];
+
+			fputc(ch >= 0x20 && ch < 0x7f ? ch : '?', f);
+		}
+		col += w;
+		s += w;
+	}
+	fputc('\n', f);
+}
+
+static void text_findings(FILE *f, const struct wc_summary *s)
+{
+	size_t i;
+
+	if (!s->nfindings)
+		return;
+	fprintf(f, "findings\n");
+	for (i = 0; i < s->nfindings; i++)
+		text_sentence(f, s->findings[i].text);
+	fprintf(f, "\n");
+}
+
+static const char *devname(const struct wc_capture_meta *m, uint32_t dev,
+			   char *buf, size_t size)
+{
+	char e[WC_ESCAPE_SIZE(sizeof(m->devices[0].name))];
+	size_t i;
+
+	for (i = 0; i < m->ndevices; i++)
+		if (m->devices[i].device == dev && m->devices[i].name[0]) {
+			snprintf(buf, size, "%s (%u,%u)",
+				 wc_escape_text(m->devices[i].name, e, sizeof(e)),
+				 WC_DEV_MAJOR(dev), WC_DEV_MINOR(dev));
+			return buf;
+		}
+	snprintf(buf, size, "%u,%u", WC_DEV_MAJOR(dev), WC_DEV_MINOR(dev));
+	return buf;
+}
+
+/* ---- text, one capture ------------------------------------------------- */
+
+static void text_categories(FILE *f, const struct wc_sum_figs *sf)
+{
+	char b[32];
+	int c;
+
+	fprintf(f, "%-12s %12s %7s %10s %12s\n", "", "time (s)", "share",
+		"requests", "bytes");
+	fprintf(f, "%-12s %12.6f %6.1f%%\n", "idle",
+		secs(sf->part_ns[WC_PART_IDLE]),
+		sf->share[WC_PART_IDLE]);
+	for (c = 0; c < WC_NCAT; c++)
+		fprintf(f, "%-12s %12.6f %6.1f%% %10" PRIu64 " %12s\n",
+			col_label[c], secs(sf->part_ns[c]),
+			sf->share[c], sf->requests[c],
+			human_bytes(sf->bytes[c], b, sizeof(b)));
+	fprintf(f, "%-12s %12.6f %6.1f%% %10" PRIu64 " %12s\n", "window",
+		secs(sf->wall_ns), sf->wall_ns ? 100.0 : 0.0, sf->all_requests,
+		human_bytes(sf->all_bytes, b, sizeof(b)));
+}
+
+static void text_latency(FILE *f, const char *what, const struct wc_latency *l)
+{
+	char a[5][24];
+
+	if (!l->n) {
+		fprintf(f, "%-14s none\n", what);
+		return;
+	}
+	fprintf(f, "%-14s n %" PRIu64 ", ms: min %s p50 %s p90 %s p99 %s max %s\n",
+		what, l->n, ms(l->min, a[0], 24), ms(l->p50, a[1], 24),
+		ms(l->p90, a[2], 24), ms(l->p99, a[3], 24),
+		ms(l->max, a[4], 24));
+}
+
+/* 2^k as 128, 1Ki, 32Mi, ... */
+static const char *pow2_label(int k, char *buf, size_t size)
+{
+	static const char *const suffix[] = { "", "Ki", "Mi", "Gi", "Ti" };
+
+	snprintf(buf, size, "%llu%s", 1ull << (k % 10), suffix[k / 10]);
+	return buf;
+}
+
+static void text_seeks(FILE *f, const struct wc_sum_device *d)
+{
+	const struct wc_figures *g = d->raw;
+	char line[96], lo[16], item[40];
+	int k, shown = 0;
+	size_t len = 0;
+
+	fprintf(f, "seeks          %" PRIu64 " of %" PRIu64
+		" requests (%.1f%%) moved more than 128 sectors\n",
+		g->seeks, g->seek_candidates, d->seek_pct);
+	if (g->seeks)
+		fprintf(f, "  by distance, sectors at least:\n");
+	for (k = 0; k < WC_SEEK_BINS; k++) {
+		if (!g->seek_hist[k])
+			continue;
+		snprintf(item, sizeof(item), "%6s: %-10" PRIu64,
+			 pow2_label(k, lo, sizeof(lo)), g->seek_hist[k]);
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "  %s",
+					item);
+		if (++shown % 4 == 0) {
+			while (len && line[len - 1] == ' ')
+				line[--len] = '\0';
+			fprintf(f, "%s\n", line);
+			len = 0;
+		}
+	}
+	if (len) {
+		while (len && line[len - 1] == ' ')
+			line[--len] = '\0';
+		fprintf(f, "%s\n", line);
+	}
+}
+
+static void text_phases(FILE *f, const struct wc_sum_capture *c)
+{
+	char w[6][16];
+	size_t p;
+
+	if (!c->nphases)
+		return;
+	fprintf(f, "\nphases (s)       wall   busy  flush journal metadata   data\n");
+	for (p = 0; p < c->nphases; p++) {
+		const struct wc_sum_phase *ph = &c->phases[p];
+		const double *v = ph->figs.col;
+		char e[13];
+
+		fprintf(f, "  %-12s %6s %6s %6s %7s %8s %6s\n",
+			wc_escape_text(ph->name, e, sizeof(e)),
+			s6(v[WC_COL_WALL], w[0], 16), s6(v[WC_COL_BUSY], w[1], 16),
+			s6(v[WC_COL_FLUSH], w[2], 16),
+			s6(v[WC_COL_JOURNAL], w[3], 16),
+			s6(v[WC_COL_METADATA], w[4], 16),
+			s6(v[WC_COL_DATA], w[5], 16));
+	}
+}
+
+static void text_waits(FILE *f, const struct wc_sum_capture *c)
+{
+	size_t i, n = c->nwaits;
+
+	if (!n)
+		return;
+	fprintf(f, "\nprocesses waiting on sync requests (Q to C)\n");
+	fprintf(f, "  %-20s %10s %12s\n", "command", "requests", "waited (s)");
+	for (i = 0; i < n && i < 10; i++) {
+		const struct wc_wait *w = c->waits[i];
+
+		char e[21];
+
+		fprintf(f, "  %-20s %10" PRIu64 " %12.6f\n",
+			wc_escape_text(w->comm, e, sizeof(e)),
+			w->requests, secs(w->wait_ns));
+	}
+	if (n > 10)
+		fprintf(f, "  (%zu more)\n", n - 10);
+}
+
+/* The main device's time by process: who the device worked for. */
+static void text_procs(FILE *f, const struct wc_sum_capture *c)
+{
+	size_t i, n = c->nprocs;
+
+	if (!n)
+		return;
+	fprintf(f, "\ndevice time by process (flushes: the thread that asked)\n");
+	fprintf(f, "  %-20s %10s %12s %12s\n", "command", "requests",
+		"bytes", "time (s)");
+	for (i = 0; i < n && i < 10; i++) {
+		const struct wc_wait *w = c->procs[i];
+		char e[21], b[32];
+
+		fprintf(f, "  %-20s %10" PRIu64 " %12s %12.6f\n",
+			wc_escape_text(w->comm, e, sizeof(e)), w->requests,
+			human_bytes(w->bytes, b, sizeof(b)), secs(w->wait_ns));
+	}
+	if (n > 10)
+		fprintf(f, "  (%zu more)\n", n - 10);
+}
+
+static void text_btt(FILE *f, const struct wc_sum_btt *b)
+{
+	const struct wc_btt_stat *st[2] = { &b->q2c, &b->d2c };
+	const double mean[2] = { b->q2c_mean_s, b->d2c_mean_s };
+	const char *name[2] = { "Q2C", "D2C" };
+	int i;
+
+	fprintf(f, "\nbtt, all devices (s)       MIN           AVG           MAX"
+		"           N\n");
+	for (i = 0; i < 2; i++)
+		fprintf(f, "  %-3s           %13.9f %13.9f %13.9f %11" PRIu64 "\n",
+			name[i], secs(st[i]->min), mean[i],
+			secs(st[i]->max), st[i]->n);
+	if (b->forgotten)
+		fprintf(f, "  (%" PRIu64 " queued bios never completed were "
+			"forgotten: btt itself may differ)\n", b->forgotten);
+	if (b->ignored)
+		fprintf(f, "  (%" PRIu64 " queued bios on devices past the first "
+			"%d were ignored)\n", b->ignored, WC_MAX_DEVICES);
+}
+
+/* The filters, when the analysis applied any: every figure below is
+ * of what passed them. */
+static void text_filter(FILE *f, const struct wc_sum_capture *sc,
+			const char *indent)
+{
+	if (!sc->filter)
+		return;
+	fprintf(f, "%sfiltered: ", indent);
+	wc_escape_text_put(f, sc->filter);
+	fputs("\n", f);
+}
+
+int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
+		   struct wc_err *err)
+{
+	const struct wc_sum_capture *sc = &s->caps[i];
+	const struct wc_capture_meta *m = sc->meta;
+	const struct wc_sum_device *dv = sc->main;
+	const struct wc_figures *g = dv ? dv->raw : NULL;
+	const struct wc_tracker_stats *st = sc->tracking;
+	char b[64], e[WC_ESCAPE_SIZE(sizeof(m->mount_options))], e2[41];
+
+	text_findings(f, s);
+	/* Names and settings are the input's: escaped for a terminal. */
+	fprintf(f, "capture %s\n", m->name[0] ?
+		wc_escape_text(m->name, e, sizeof(e)) : "(unnamed)");
+	text_filter(f, sc, "  ");
+	fprintf(f, "  fs %s, write cache %s, barriers %s\n",
+		m->fs[0] ? wc_escape_text(m->fs, e, sizeof(e)) : "?",
+		wc_onoff(m->write_cache), wc_onoff(m->barrier));
+	if (m->kernel[0] || m->recorder[0])
+		fprintf(f, "  kernel %s, recorder %s\n",
+			m->kernel[0] ? wc_escape_text(m->kernel, e2, 41) : "?",
+			m->recorder[0] ? wc_escape_text(m->recorder, e, 21) : "?");
+	if (m->mount_options[0])
+		fprintf(f, "  mount %.69s%s\n",
+			wc_escape_text(m->mount_options, e, sizeof(e)),
+			strlen(e) > 69 ? "..." : "");
+	fprintf(f, "  %" PRIu64 " events, %s dropped%s\n", m->events,
+		m->events_dropped >= 0 ? (snprintf(b, sizeof(b), "%" PRId64,
+					  m->events_dropped), b) : "?",
+		sc->partial ? ", input ended early: partial" :
+		m->complete == 0 ? ", capture incomplete" : "");
+	if (!g) {
+		fprintf(f, "  %s\n", sc->missing ? sc->missing :
+			"no completed I/O in the trace");
+		return finish(f, err);
+	}
+	fprintf(f, "  device %s%s, %s\n", devname(m, g->device, b, sizeof(b)),
+		m->main_from_conf ? ", the destination" : ", the busiest",
+		m->main_rotational == 1 ? "rotational" :
+		m->main_rotational == 0 ? "not rotational" :
+					  "rotational: unknown");
+	/* A plain trace of several devices ("blkparse -d" of a whole
+	 * machine): say which the figures below are of, and why. */
+	if (!m->main_from_conf && m->main_among > 1)
+		fprintf(f, "    (most bytes of the %zu devices with I/O: "
+			"capture.conf names none)\n", m->main_among);
+	if (m->journal_method == WC_JOURNAL_RANGE)
+		fprintf(f, "  journal: sectors %" PRIu64 "+%" PRIu64 "\n",
+			m->journal_start, m->journal_len);
+	else
+		fprintf(f, "  journal: guessed from flags (FUA, preflush, or "
+			"sync+meta writes)\n");
+	fprintf(f, "  window %.6f s, busy %.6f s (%.1f%%)\n\n",
+		sc->figs.col[WC_COL_WALL], sc->figs.col[WC_COL_BUSY],
+		sc->figs.busy_pct);
+	text_categories(f, &sc->figs);
+
+	fprintf(f, "\n");
+	if (g->positioning_known) {
+		bool destage = sc->figs.destage_s[0] + sc->figs.destage_s[1] > 0;
+
+		fprintf(f, "positioning    %.6f s, %.1f%% of journal+metadata+data"
+			"%s time\n", sc->figs.col[WC_COL_POSITIONING],
+			sc->positioning_pct, destage ? "+destage" : "");
+		if (destage)
+			fprintf(f, "  in flushes   destage positioning %.6f s, "
+				"transfer %.6f s\n"
+				"               (estimated: the writes the cache "
+				"absorbed since the previous flush)\n",
+				sc->figs.destage_s[0], sc->figs.destage_s[1]);
+		fprintf(f, "media rate     %.1f MB/s, %s\n", dv->media_rate / 1e6,
+			dv->media_rate_estimated ? "estimated from streaming requests" :
+			      "given with --media-rate");
+		if (m->main_rotational != 1)
+			fprintf(f, "  (device %s rotational: positioning is not "
+				"seek time)\n",
+				m->main_rotational == 0 ? "not" : "maybe not");
+	} else {
+		fprintf(f, "positioning    unknown: too few streaming requests "
+			"to estimate the media rate\n"
+			"               (%sgive it with --media-rate)\n",
+			m->write_cache == 1 ? "the cache's writes do not "
+			"show it: " : "");
+	}
+	fprintf(f, "FUA writes     %" PRIu64 "\n", g->fua_writes);
+	text_latency(f, "flush D2C", &g->flush_d2c);
+	text_latency(f, "all D2C", &g->d2c);
+	fprintf(f, "queue depth    mean %.2f, max %u\n", dv->queue_mean,
+		g->max_depth);
+	text_seeks(f, dv);
+	if (st->orphan_completions || st->unfinished || st->dropped_inflight ||
+	    st->never_dispatched)
+		fprintf(f, "lost events    %" PRIu64 " completions without issue,"
+			" %" PRIu64 " unfinished,\n               %" PRIu64
+			" never issued, %" PRIu64 " forgotten (in-flight cap)\n",
+			st->orphan_completions, st->unfinished,
+			st->never_dispatched, st->dropped_inflight);
+	if (st->ignored_events)
+		fprintf(f, "ignored        %" PRIu64 " events on devices past the "
+			"first %d\n", st->ignored_events, WC_MAX_DEVICES);
+	text_phases(f, sc);
+	text_procs(f, sc);
+	text_waits(f, sc);
+	text_btt(f, &sc->btt);
+	return finish(f, err);
+}
+
+/* ---- text, comparison -------------------------------------------------- */
+
+/* 5 columns each, so that the disk fits in 80 with the runs' columns. */
+static const char *const cmp_head[WC_NCOLS] = {
+	"wall", "busy", "flush", "jrnl", "meta", "posn", "data",
+};
+
+/* The disk column: the disk model, cut to DISK_MAX_W (the model disks'
+ * names fit; the text report names a longer one whole elsewhere). */
+#define DISK_MAX_W 7
+
+/* Short heads of the parts, 6 columns each. */
+static const char *const part_head[WC_NPARTS] = {
+	"flush", "journl", "meta", "dread", "dwrite", "discrd", "other",
+	"offdev",
+};
+
+/* Signed seconds in at most 6 characters: "0" when nothing changed. */
+static const char *s6signed(double v, char *buf, size_t size)
+{
+	char a[16];
+
+	if (v == 0)
+		snprintf(buf, size, "0");
+	else
+		snprintf(buf, size, "%c%s", v < 0 ? '-' : '+',
+			 s6(v < 0 ? -v : v, a, sizeof(a)));
+	return buf;
+}
+
+/* Room for names in an 80-column row: the rest takes 63 columns. */
+#define NAME_MAX_W 16
+
+/* The width of the name column, or 0 when a name does not fit or rows
+ * are groups of runs (rows are then numbered and listed below). */
+static int name_width(const struct wc_summary *s)
+{
+	size_t i, w = 7;
+
+	if (s->any_runs)
+		return 0;
+	for (i = 0; i < s->ncaps; i++) {
+		const struct wc_capture_meta *m = s->caps[i].meta;
+		char e[WC_ESCAPE_SIZE(sizeof(m->name))];
+		size_t l = strlen(wc_escape_text(m->name, e, sizeof(e)));
+
+		if (l > NAME_MAX_W)
+			return 0;
+		if (l > w)
+			w = l;
+	}
+	return (int)w;
+}
+
+/* The label of group g (a capture, without runs). */
+static void row_label(const struct wc_summary *s, size_t g, int w, char *buf,
+		      size_t size)
+{
+	if (w)
+		wc_escape_text(s->caps[s->groups[g].members[0]].meta->name, buf,
+			       size < NAME_MAX_W + 1 ? size : NAME_MAX_W + 1);
+	else
+		snprintf(buf, size, "#%zu", g + 1);
+}
+
+/* The disk column: the disk models themselves when every one fits in
+ * DISK_MAX_W, else d1, d2 ... in the order of their first group, named
+ * whole under the table, so that two models cut to the same text never
+ * look alike. */
+struct disk_col {
+	int width;
+	size_t *num;                   /* per group, 0 unknown; NULL: names */
+	size_t n;                      /* models numbered */
+};
+
+static int disk_col_open(struct disk_col *dc, const struct wc_summary *s)
+{
+	char b[DISK_MAX_W + 2];
+	size_t g, h;
+	bool fit = true;
+
+	memset(dc, 0, sizeof(*dc));
+	dc->width = 4;
+	for (g = 0; g < s->ngroups; g++) {
+		size_t l = strlen(wc_escape_text(s->groups[g].disk_model, b,
+						 sizeof(b)));
+
+		if (l > DISK_MAX_W)
+			fit = false;
+		else if ((int)l > dc->width)
+			dc->width = (int)l;
+	}
+	if (fit)
+		return 0;
+	dc->num = calloc(s->ngroups ? s->ngroups : 1, sizeof(*dc->num));
+	if (!dc->num)
+		return -1;
+	for (g = 0; g < s->ngroups; g++) {
+		const char *d = s->groups[g].disk_model;
+
+		if (!d[0])
+			continue;
+		for (h = 0; h < g && strcmp(s->groups[h].disk_model, d); h++)
+			;
+		dc->num[g] = h < g ? dc->num[h] : ++dc->n;
+	}
+	snprintf(b, sizeof(b), "d%zu", dc->n);
+	dc->width = strlen(b) > 4 ? (int)strlen(b) : 4;
+	return 0;
+}
+
+/* Group g's cell: its model escaped, or its number; "-" unknown. */
+static const char *disk_cell(const struct disk_col *dc,
+			     const struct wc_summary *s, size_t g, char *buf,
+			     size_t size)
+{
+	const char *d = s->groups[g].disk_model;
+
+	if (!d[0])
+		return "-";
+	if (dc->num)
+		snprintf(buf, size, "d%zu", dc->num[g]);
+	else
+		wc_escape_text(d, buf, size);
+	return buf;
+}
+
+/* Under the table: what each number stands for, cut to a line. */
+static void disk_legend(FILE *f, const struct disk_col *dc,
+			const struct wc_summary *s)
+{
+	char b[80 - 8];
+	size_t g, k = 0;
+
+	for (g = 0; dc->num && g < s->ngroups; g++) {
+		if (dc->num[g] != k + 1)
+			continue;
+		k++;
+		fprintf(f, "%sd%zu = %s\n", k == 1 ? "\ndisks:\n" : "", k,
+			wc_escape_text(s->groups[g].disk_model, b, sizeof(b)));
+	}
+}
+
+static void cmp_head_line(FILE *f, const struct wc_summary *s, int w,
+			  const struct disk_col *dc)
+{
+	int c;
+
+	fprintf(f, "%-*s %-4s %-3s %-3s %-*s", w ? w : 7, s->any_runs ?
+		"group" : "capture", "fs", "wc", "bar", dc->width, "disk");
+	if (s->any_runs)
+		fprintf(f, " %2s", "n");
+	for (c = 0; c < WC_NCOLS; c++) {
+		fprintf(f, " %5s", cmp_head[c]);
+		if (s->any_runs && c == WC_COL_WALL)
+			fprintf(f, " %5s", "+-sd");
+	}
+	fprintf(f, "\n");
+}
+
+static void cmp_row_start(FILE *f, const struct wc_summary *s, size_t g,
+			  int w, const struct disk_col *dc)
+{
+	const struct wc_capture_meta *m = s->caps[s->groups[g].members[0]].meta;
+	char label[32], fs[5], disk[DISK_MAX_W + 1];
+
+	row_label(s, g, w, label, sizeof(label));
+	fprintf(f, "%-*s %-4s %-3s %-3s %-*s", w ? w : 7, label,
+		m->fs[0] ? wc_escape_text(m->fs, fs, sizeof(fs)) : "?",
+		wc_onoff(m->write_cache),
+		wc_onoff(m->barrier), dc->width,
+		disk_cell(dc, s, g, disk, sizeof(disk)));
+	if (s->any_runs)
+		fprintf(f, " %2zu", s->groups[g].n);
+}
+
+/* A table of differences: one row per label, wall then every part. */
+static void diff_head_line(FILE *f, int w)
+{
+	int p;
+
+	fprintf(f, "%-*s %6s", w, "", "wall");
+	for (p = 0; p < WC_NPARTS; p++)
+		fprintf(f, " %6s", part_head[p]);
+	fprintf(f, "\n");
+}
+
+static void diff_row(FILE *f, const char *label, int w,
+		     const struct wc_sum_diff *d)
+{
+	char b[16];
+	int p;
+
+	fprintf(f, "%-*s %6s", w, label, s6signed((double)d->wall_ns / 1e9, b,
+						      sizeof(b)));
+	for (p = 0; p < WC_NPARTS; p++)
+		fprintf(f, " %6s", s6signed((double)d->part_ns[p] / 1e9, b,
+					    sizeof(b)));
+	fprintf(f, "\n");
+}
+
+/* True when measure m is 0 in every run of both sides: nothing to say. */
+static bool meas_idle(const struct wc_sum_group *gr,
+		      const struct wc_sum_group *b, int m)
+{
+	return gr->meas[m].max == 0 && b->meas[m].max == 0;
+}
+
+/* One measure's row: difference, 95 % interval, verdict. */
+static void text_test_row(FILE *f, int m, const struct wc_test *t)
+{
+	char lo[24], hi[24], words[96];
+
+	if (t->has_interval) {
+		snprintf(lo, sizeof(lo), "%+.3f", t->lo_s);
+		snprintf(hi, sizeof(hi), "%+.3f", t->hi_s);
+	} else {
+		snprintf(lo, sizeof(lo), "-");
+		snprintf(hi, sizeof(hi), "-");
+	}
+	fprintf(f, "  %-16s %+8.3f %8s %8s  %s\n", wc_meas_key(m), t->diff_s, lo,
+		hi, wc_test_words(t, words, sizeof(words)));
+}
+
+/* The verdicts of every group against its baseline: a line with the
+ * verdict on device time and the wall's, then a row per measure that is
+ * known and not 0 throughout (summary.h, docs/methodology.md). */
+static void text_verdicts(FILE *f, const struct wc_summary *s, int w)
+{
+	char label[32], base[32], wd[96], ww[96];
+	size_t g;
+	int m;
+
+	if (!s->any_runs) {
+		fprintf(f, "one run per configuration: no verdict is decided "
+			"(a test needs two runs a side)\n");
+		return;
+	}
+	fprintf(f, "verdicts: each measure's difference of the means (seconds) "
+		"and its 95 %%\ninterval (Welch's t-test): real when the "
+		"interval excludes 0; no larger\nthan X when the 90 %% interval "
+		"lies inside +-X (two one-sided tests), X = ");
+	if (s->equiv_s > 0)
+		fprintf(f, "%.3f s\n(--equivalence)", s->equiv_s);
+	else
+		fprintf(f, "%g %%\nof the baseline's mean wall",
+			s->equiv_share * 100);
+	fprintf(f, "; else not decided, with the runs a side that would\n"
+		"decide it at the spread seen.  Whether the disk caused it is "
+		"decided on the\ndevice's busy time, the wall's verdict beside "
+		"it\n");
+	for (g = 0; g < s->ngroups; g++) {
+		const struct wc_sum_group *gr = &s->groups[g];
+		const struct wc_sum_group *b = &s->groups[gr->base];
+
+		if (g == gr->base)
+			continue;
+		row_label(s, g, w, label, sizeof(label));
+		row_label(s, gr->base, w, base, sizeof(base));
+		fprintf(f, "\n%s against %s (%zu and %zu runs): device %s,\n"
+			"  wall %s\n", label, base, gr->n, b->n,
+			wc_test_words(&gr->test[WC_MEAS_BUSY], wd, sizeof(wd)),
+			wc_test_words(&gr->test[WC_MEAS_WALL], ww, sizeof(ww)));
+		if (gr->n < 2 || b->n < 2)
+			continue;
+		fprintf(f, "  %-16s %8s %8s %8s  %s\n", "measure", "diff",
+			"95 % lo", "hi", "verdict");
+		for (m = 0; m < WC_NMEAS; m++)
+			if (gr->test[m].known && !meas_idle(gr, b, m))
+				text_test_row(f, m, &gr->test[m]);
+	}
+}
+
+/* Labels of the per-phase rows: 16 columns, 63 for the figures. */
+#define PHASE_W 16
+
+/* Who a run is in the per-phase table: its name when the tables show
+ * names, else "#G", or "#G.R" for run R of a group with runs. */
+static void run_label(const struct wc_summary *s, size_t ci, int w,
+		      char *buf, size_t size)
+{
+	const struct wc_sum_capture *c = &s->caps[ci];
+	const struct wc_sum_group *gr = &s->groups[c->group];
+	size_t r;
+
+	if (w) {
+		wc_escape_text(c->meta->name, buf, size);
+	} else if (gr->n > 1) {
+		for (r = 0; gr->members[r] != ci; r++)
+			;
+		snprintf(buf, size, "#%zu.%zu", c->group + 1, r + 1);
+	} else {
+		snprintf(buf, size, "#%zu", c->group + 1);
+	}
+}
+
+/* The rows of the differences of comparable set `set` (SIZE_MAX: every
+ * group); '*' marks a group on another disk than its baseline. */
+static void diff_rows(FILE *f, const struct wc_summary *s, size_t set,
+		      int w, int lw)
+{
+	char label[300];
+	size_t g;
+
+	diff_head_line(f, lw);
+	for (g = 0; g < s->ngroups; g++) {
+		if (set != SIZE_MAX && s->groups[g].set != set)
+			continue;
+		row_label(s, g, w, label, sizeof(label));
+		if (s->groups[g].cross_disk)
+			strcat(label, "*");
+		diff_row(f, label, lw, &s->groups[g].diff);
+	}
+}
+
+static void text_differences(FILE *f, const struct wc_summary *s, int w,
+			     const struct disk_col *dc)
+{
+	char label[300], disk[DISK_MAX_W + 1];
+	size_t k;
+	int lw = (w ? w : 7) + (s->any_cross_disk ? 1 : 0);
+
+	row_label(s, s->base_group, w, label, sizeof(label));
+	if (s->named_baseline || s->nsets < 2) {
+		fprintf(f, "\ndifference to %s (%s), seconds, + slower;\n"
+			"dread/dwrite = data read/write, offdev = device idle "
+			"(CPU, page cache,\nthrottling)\n\n", label,
+			s->named_baseline ? "the baseline" : "the fastest");
+		diff_rows(f, s, SIZE_MAX, w, lw);
+	} else {
+		fprintf(f, "\ndifference to the fastest configuration of the "
+			"same disk, workload and scale,\nseconds, + slower; "
+			"dread/dwrite = data read/write, offdev = device idle\n"
+			"(CPU, page cache, throttling)\n");
+		for (k = 0; k < s->nsets; k++) {
+			size_t b = s->sets[k].base_group;
+
+			/* Alone on its disk: nothing to compare with. */
+			if (s->sets[k].ngroups < 2)
+				continue;
+			row_label(s, b, w, label, sizeof(label));
+			fprintf(f, "\ndisk %s: difference to %s\n",
+				disk_cell(dc, s, b, disk, sizeof(disk)), label);
+			diff_rows(f, s, k, w, lw);
+		}
+	}
+	if (s->any_cross_disk) {
+		row_label(s, s->base_group, w, label, sizeof(label));
+		fprintf(f, "* ran on another disk than the baseline %s\n  "
+			"(disk %s): its difference crosses disks\n", label,
+			disk_cell(dc, s, s->base_group, disk, sizeof(disk)));
+	}
+	fprintf(f, "\n");
+	text_verdicts(f, s, w);
+}
+
+/* Per phase: a run's phases against the baseline's of that name, under
+ * a line naming the run (per-run detail: one row per phase and run). */
+static void text_phase_differences(FILE *f, const struct wc_summary *s, int w)
+{
+	char label[300];
+	bool head = false;
+	size_t i, p;
+
+	for (i = 0; i < s->ncaps; i++) {
+		const struct wc_sum_capture *c = &s->caps[i];
+		bool named = false;
+
+		for (p = 0; p < c->nphases; p++) {
+			const struct wc_sum_phase *ph = &c->phases[p];
+
+			if (!ph->diff.known)
+				continue;
+			if (!head) {
+				fprintf(f, "\nper phase, against its baseline's "
+					"phase of that name\n\n");
+				diff_head_line(f, PHASE_W);
+				head = true;
+			}
+			if (!named) {
+				run_label(s, i, w, label, sizeof(label));
+				fprintf(f, "%s\n", label);
+				named = true;
+			}
+			label[0] = label[1] = ' ';
+			wc_escape_text(ph->name, label + 2, PHASE_W - 1);
+			diff_row(f, label, PHASE_W, &ph->diff);
+		}
+	}
+}
+
+/* The names of the captures the table numbers: "#G NAME", or for a
+ * group of runs "#G.R NAME" a run. */
+static void text_members(FILE *f, const struct wc_summary *s)
+{
+	size_t g, i;
+
+	for (g = 0; g < s->ngroups; g++) {
+		const struct wc_sum_group *gr = &s->groups[g];
+
+		for (i = 0; i < gr->n; i++) {
+			if (gr->n > 1)
+				fprintf(f, "#%zu.%zu ", g + 1, i + 1);
+			else
+				fprintf(f, "#%zu ", g + 1);
+			wc_escape_text_put(f, s->caps[gr->members[i]].meta->name);
+			fputs("\n", f);
+		}
+	}
+}
+
+int wc_report_compare(FILE *f, const struct wc_summary *s, struct wc_err *err)
+{
+	return wc_report_compare_detail(f, s, WC_REPORT_BRIEF, err);
+}
+
+int wc_report_compare_detail(FILE *f, const struct wc_summary *s,
+			     enum wc_report_detail detail, struct wc_err *err)
+{
+	bool runs = detail == WC_REPORT_RUNS, more = false;
+	int w = name_width(s);
+	struct disk_col dc;
+	size_t i, g;
+	char b[16];
+	int c;
+
+	if (disk_col_open(&dc, s) < 0)
+		return wc_err_oom(err, NULL, NULL);
+	text_findings(f, s);
+	if (s->ncaps)
+		text_filter(f, &s->caps[0], "");
+	fprintf(f, "time on the main device, seconds; wc = write cache, "
+		"bar = barriers;\nposn = positioning part of jrnl+meta+data "
+		"(and with the cache on of the\nflushes' destage; ? without "
+		"a media rate)%s"
+		"\n\n", s->any_runs ? ";\ngroups: runs of one configuration, "
+		"means and the wall's standard deviation" : "");
+	cmp_head_line(f, s, w, &dc);
+	for (g = 0; g < s->ngroups; g++) {
+		const struct wc_sum_group *gr = &s->groups[g];
+
+		cmp_row_start(f, s, g, w, &dc);
+		for (c = 0; c < WC_NCOLS; c++) {
+			double v = gr->col[c].n ? gr->col[c].mean : -1;
+
+			fprintf(f, " %5s", v < 0 ? "?" : s6(v, b, sizeof(b)));
+			if (s->any_runs && c == WC_COL_WALL)
+				fprintf(f, " %5s", gr->n > 1 ?
+					s6(gr->col[c].sd, b, sizeof(b)) : "-");
+		}
+		fprintf(f, "\n");
+	}
+	if (s->named_baseline && !s->any_runs) {
+		fputs("\nratio to ", f);
+		wc_escape_text_put(f, s->named_baseline);
+		fputs("\n", f);
+		cmp_head_line(f, s, w, &dc);
+		for (g = 0; g < s->ngroups; g++) {
+			const struct wc_sum_capture *sc =
+				&s->caps[s->groups[g].members[0]];
+
+			cmp_row_start(f, s, g, w, &dc);
+			for (c = 0; c < WC_NCOLS; c++) {
+				if (sc->ratio[c] < 0)
+					fprintf(f, " %5s", "-");
+				else
+					fprintf(f, " %5.2f", sc->ratio[c]);
+			}
+			fprintf(f, "\n");
+		}
+	}
+	/* Rows of one capture each are named here; groups of runs are
+	 * named by their columns, their runs in the detail. */
+	if (!w && !s->any_runs) {
+		fprintf(f, "\n");
+		text_members(f, s);
+	}
+	disk_legend(f, &dc, s);
+	if (s->has_diff)
+		text_differences(f, s, w, &dc);
+	/* Per-run detail last, behind one heading: a reader of the summary
+	 * above stops before it. */
+	for (i = 0; i < s->ncaps && !more; i++)
+		more = s->groups[s->caps[i].group].n > 1 ||
+		       (s->has_diff && s->caps[i].nphases);
+	if (more && runs) {
+		fputs("\n---- per-run detail ", f);
+		for (c = 0; c < 60; c++)
+			putc('-', f);
+		fputs("\n", f);
+		if (!w && s->any_runs) {
+			fputs("\n", f);
+			text_members(f, s);
+		}
+		if (s->has_diff)
+			text_phase_differences(f, s, w);
+	} else if (more) {
+		fputs("\nper-run detail (every run's name, its phases against "
+		      "the baseline's): --runs\n", f);
+	}
+	free(dc.num);
+	return finish(f, err);
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+static void json_str(FILE *f, const char *s)
+{
+	wc_escape_json(f, s);
+}
+
+static void json_opt_str(FILE *f, const char *s)
+{
+	if (s[0])
+		json_str(f, s);
+	else
+		fputs("null", f);
+}
+
+static void json_bool3(FILE *f, int v)
+{
+	fputs(v == 1 ? "true" : v == 0 ? "false" : "null", f);
+}
+
+static void json_cats_s(FILE *f, const struct wc_sum_figs *sf)
+{
+	int c;
+
+	fprintf(f, "{\"idle\": %.9f", sf ? secs(sf->part_ns[WC_PART_IDLE]) : 0.0);
+	for (c = 0; c < WC_NCAT; c++)
+		fprintf(f, ", \"%s\": %.9f", wc_cat_name((enum wc_cat)c),
+			sf ? secs(sf->part_ns[c]) : 0.0);
+	fputc('}', f);
+}
+
+static void json_cats_u(FILE *f, const uint64_t *v)
+{
+	int c;
+
+	fputc('{', f);
+	for (c = 0; c < WC_NCAT; c++)
+		fprintf(f, "%s\"%s\": %" PRIu64, c ? ", " : "",
+			wc_cat_name((enum wc_cat)c), v ? v[c] : 0);
+	fputc('}', f);
+}
+
+static void json_latency(FILE *f, const struct wc_latency *l)
+{
+	if (!l->n) {
+		fprintf(f, "{\"n\": 0, \"min\": null, \"p50\": null, "
+			"\"p90\": null, \"p99\": null, \"max\": null}");
+		return;
+	}
+	fprintf(f, "{\"n\": %" PRIu64 ", \"min\": %.9f, \"p50\": %.9f, "
+		"\"p90\": %.9f, \"p99\": %.9f, \"max\": %.9f}", l->n,
+		secs(l->min), secs(l->p50), secs(l->p90), secs(l->p99),
+		secs(l->max));
+}
+
+/* The figures every device (and the capture itself) carries; dv NULL:
+ * the capture's main device had no I/O. */
+static void json_figures(FILE *f, const struct wc_sum_device *dv,
+			 const char *ind)
+{
+	const struct wc_sum_figs *sf = dv ? &dv->figs : NULL;
+	const struct wc_figures *g = dv ? dv->raw : NULL;
+	bool est = dv && dv->media_rate_estimated;
+	double rate = dv ? dv->media_rate : 0;
+	int k, first = 1;
+
+	fprintf(f, "%s\"window_s\": %.9f,\n", ind, sf ? secs(sf->wall_ns) : 0.0);
+	fprintf(f, "%s\"time_s\": ", ind);
+	json_cats_s(f, sf);
+	fprintf(f, ",\n%s\"positioning_s\": ", ind);
+	if (sf && sf->col[WC_COL_POSITIONING] >= 0)
+		fprintf(f, "%.9f", sf->col[WC_COL_POSITIONING]);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n%s\"destage_positioning_s\": ", ind);
+	if (sf && sf->destage_s[0] >= 0)
+		fprintf(f, "%.9f", sf->destage_s[0]);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n%s\"destage_transfer_s\": ", ind);
+	if (sf && sf->destage_s[1] >= 0)
+		fprintf(f, "%.9f", sf->destage_s[1]);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n%s\"media_rate_mb_s\": ", ind);
+	if (rate > 0)
+		fprintf(f, "%.3f", rate / 1e6);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n%s\"media_rate_estimated\": %s,\n", ind,
+		rate > 0 ? (est ? "true" : "false") : "null");
+	fprintf(f, "%s\"requests\": ", ind);
+	json_cats_u(f, sf ? sf->requests : NULL);
+	fprintf(f, ",\n%s\"bytes\": ", ind);
+	json_cats_u(f, sf ? sf->bytes : NULL);
+	fprintf(f, ",\n%s\"fua_writes\": %" PRIu64 ",\n", ind,
+		g ? g->fua_writes : 0);
+	fprintf(f, "%s\"seeks\": {\"count\": %" PRIu64 ", \"requests\": %"
+		PRIu64 ", \"histogram\": [", ind, g ? g->seeks : 0,
+		g ? g->seek_candidates : 0);
+	for (k = 0; g && k < WC_SEEK_BINS; k++) {
+		if (!g->seek_hist[k])
+			continue;
+		fprintf(f, "%s{\"min_sectors\": %" PRIu64 ", \"count\": %" PRIu64
+			"}", first ? "" : ", ", (uint64_t)1 << k,
+			g->seek_hist[k]);
+		first = 0;
+	}
+	fprintf(f, "]},\n%s\"flush_d2c_s\": ", ind);
+	if (g)
+		json_latency(f, &g->flush_d2c);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n%s\"d2c_s\": ", ind);
+	if (g)
+		json_latency(f, &g->d2c);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n%s\"queue_depth\": {\"mean\": %.3f, \"max\": %u}", ind,
+		dv ? dv->queue_mean : 0.0, g ? g->max_depth : 0);
+}
+
+static void json_btt_stat(FILE *f, const struct wc_btt_stat *s, double mean)
+{
+	if (!s->n) {
+		fprintf(f, "{\"n\": 0, \"min\": null, \"mean\": null, "
+			"\"max\": null}");
+		return;
+	}
+	fprintf(f, "{\"n\": %" PRIu64 ", \"min\": %.9f, \"mean\": %.9f, "
+		"\"max\": %.9f}", s->n, secs(s->min), mean,
+		secs(s->max));
+}
+
+static void json_num_or_null(FILE *f, double v, const char *fmt)
+{
+	if (v < 0)
+		fputs("null", f);
+	else
+		fprintf(f, fmt, v);
+}
+
+static void json_ratios(FILE *f, const double r[WC_NCOLS])
+{
+	int c;
+
+	fputc('{', f);
+	for (c = 0; c < WC_NCOLS; c++) {
+		fprintf(f, "%s\"%s\": ", c ? ", " : "", wc_col_key((enum wc_col)c));
+		json_num_or_null(f, r[c], "%.6f");
+	}
+	fputc('}', f);
+}
+
+/* Signed ns as seconds, exact: the parts of a difference, printed, still
+ * sum to its wall to the last digit. */
+static void json_sns(FILE *f, int64_t ns)
+{
+	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+
+	fprintf(f, "%s%" PRIu64 ".%09" PRIu64, ns < 0 ? "-" : "",
+		a / 1000000000u, a % 1000000000u);
+}
+
+/* The difference d of a capture, phase or group of group g against g's
+ * baseline. */
+static void json_diff(FILE *f, const struct wc_summary *s, size_t g,
+		      const struct wc_sum_diff *d)
+{
+	const struct wc_sum_group *gr = &s->groups[g];
+	int p;
+
+	fprintf(f, "{\"baseline\": ");
+	json_str(f, wc_summary_base_name(s, g));
+	fprintf(f, ", \"baseline_group\": %zu, \"baseline_runs\": %zu, "
+		"\"across_disks\": %s, \"wall_s\": ", gr->base + 1,
+		s->groups[gr->base].n, gr->cross_disk ? "true" : "false");
+	json_sns(f, d->wall_ns);
+	fprintf(f, ", \"parts_s\": {");
+	for (p = 0; p < WC_NPARTS; p++) {
+		fprintf(f, "%s\"%s\": ", p ? ", " : "", wc_part_key(p));
+		json_sns(f, d->part_ns[p]);
+	}
+	fprintf(f, "}, \"main_cause\": ");
+	if (d->main_part >= 0)
+		fprintf(f, "\"%s\"", wc_part_key(d->main_part));
+	else
+		fputs("null", f);
+	fputc('}', f);
+}
+
+static void json_stat(FILE *f, const struct wc_stat *st)
+{
+	if (!st->n) {
+		fputs("{\"n\": 0, \"mean\": null, \"sd\": null, \"min\": null, "
+		      "\"max\": null}", f);
+		return;
+	}
+	fprintf(f, "{\"n\": %zu, \"mean\": %.9f, \"sd\": ", st->n, st->mean);
+	if (st->n > 1)
+		fprintf(f, "%.9f", st->sd);
+	else
+		fputs("null", f);
+	fprintf(f, ", \"min\": %.9f, \"max\": %.9f}", st->min, st->max);
+}
+
+/* A number, or null when it is not finite (t of runs that never vary). */
+static void json_finite(FILE *f, double v, const char *fmt)
+{
+	if (isfinite(v))
+		fprintf(f, fmt, v);
+	else
+		fputs("null", f);
+}
+
+/* The group's tests, one object per measure (null when unknown). */
+static void json_tests(FILE *f, const struct wc_sum_group *gr)
+{
+	int m;
+
+	fprintf(f, ",\n     \"tests\": {");
+	for (m = 0; m < WC_NMEAS; m++) {
+		const struct wc_test *t = &gr->test[m];
+
+		fprintf(f, "%s\n       \"%s\": ", m ? "," : "", wc_meas_key(m));
+		if (!t->known) {
+			fputs("null", f);
+			continue;
+		}
+		fprintf(f, "{\"verdict\": \"%s\", \"runs\": %zu, "
+			"\"baseline_runs\": %zu, \"difference_s\": %.9f, "
+			"\"bound_s\": %.9f, \"runs_to_decide\": ",
+			wc_verdict_key(t->verdict), t->n, t->base_n, t->diff_s,
+			t->bound_s);
+		if (t->runs_needed)
+			fprintf(f, "%zu", t->runs_needed);
+		else
+			fputs("null", f);
+		fputs(", \"interval_s\": ", f);
+		if (!t->has_interval) {
+			fputs("null, \"interval90_s\": null, \"welch_t\": null, "
+			      "\"welch_df\": null}", f);
+			continue;
+		}
+		fprintf(f, "[%.9f, %.9f], \"interval90_s\": [%.9f, %.9f], "
+			"\"welch_t\": ", t->lo_s, t->hi_s, t->lo90_s, t->hi90_s);
+		json_finite(f, t->t, "%.6f");
+		fprintf(f, ", \"welch_df\": %.3f}", t->df);
+	}
+	fputc('}', f);
+}
+
+static void json_groups(FILE *f, const struct wc_summary *s)
+{
+	size_t g, i;
+	int c;
+
+	fprintf(f, "  \"groups\": [");
+	for (g = 0; g < s->ngroups; g++) {
+		const struct wc_sum_group *gr = &s->groups[g];
+
+		fprintf(f, "%s\n    {\"group\": %zu, \"runs\": %zu, "
+			"\"disk\": ", g ? "," : "", g + 1, gr->n);
+		json_opt_str(f, gr->disk_model);
+		fprintf(f, ", \"comparable_set\": %zu, \"captures\": [",
+			gr->set + 1);
+		for (i = 0; i < gr->n; i++) {
+			fputs(i ? ", " : "", f);
+			json_str(f, s->caps[gr->members[i]].meta->name);
+		}
+		fprintf(f, "],\n     \"figures_s\": {");
+		for (c = 0; c < WC_NCOLS; c++) {
+			fprintf(f, "%s\n       \"%s\": ", c ? "," : "",
+				wc_col_key((enum wc_col)c));
+			json_stat(f, &gr->col[c]);
+		}
+		fprintf(f, "},\n     \"parts_s\": {");
+		for (c = 0; c < WC_NPARTS; c++) {
+			fprintf(f, "%s\n       \"%s\": ", c ? "," : "",
+				wc_part_key(c));
+			json_stat(f, &gr->part[c]);
+		}
+		fprintf(f, "}");
+		if (s->has_diff) {
+			fprintf(f, ",\n     \"difference\": ");
+			json_diff(f, s, g, &gr->diff);
+			fprintf(f, ",\n     \"verdict\": \"%s\", "
+				"\"wall_verdict\": \"%s\", \"bound_s\": %.9f",
+				wc_verdict_key(gr->verdict),
+				wc_verdict_key(gr->wall_verdict), gr->equiv_s);
+			json_tests(f, gr);
+		}
+		fprintf(f, "}");
+	}
+	fprintf(f, "%s],\n", s->ngroups ? "\n  " : "");
+}
+
+static void json_findings(FILE *f, const struct wc_summary *s)
+{
+	size_t i, k;
+
+	fprintf(f, "  \"findings\": [");
+	for (i = 0; i < s->nfindings; i++) {
+		const struct wc_finding *fd = &s->findings[i];
+
+		fprintf(f, "%s\n    {\"kind\": \"%s\"", i ? "," : "",
+			wc_finding_kind_name(fd->kind));
+		for (k = 0; k < fd->nstrs; k++) {
+			fprintf(f, ", \"%s\": ", fd->str[k].key);
+			json_str(f, fd->str[k].value);
+		}
+		for (k = 0; k < fd->nnums; k++)
+			fprintf(f, ", \"%s\": %.9g", fd->num[k].key,
+				fd->num[k].value);
+		fprintf(f, ",\n     \"sentence\": ");
+		json_str(f, fd->text);
+		fputc('}', f);
+	}
+	fprintf(f, "%s],\n", s->nfindings ? "\n  " : "");
+}
+
+static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
+{
+	const struct wc_sum_capture *sc = &s->caps[ci];
+	const struct wc_capture_meta *m = sc->meta;
+	const struct wc_tracker_stats *st = sc->tracking;
+	const struct wc_sum_btt *b = &sc->btt;
+	size_t i, n = sc->ndevices;
+	char dev[32];
+
+	fprintf(f, "    {\n      \"name\": ");
+	json_str(f, m->name);
+	fprintf(f, ",\n      \"group\": %zu", sc->group + 1);
+	if (sc->filter) {
+		/* Only when filtered: the schema's other keys never move. */
+		fprintf(f, ",\n      \"filter\": ");
+		json_str(f, sc->filter);
+	}
+	fprintf(f, ",\n      \"fs\": ");
+	if (m->fs[0])
+		json_str(f, m->fs);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n      \"write_cache\": ");
+	json_bool3(f, m->write_cache);
+	fprintf(f, ",\n      \"barrier\": ");
+	json_bool3(f, m->barrier);
+	fprintf(f, ",\n      \"disk\": ");
+	json_opt_str(f, m->disk_model);
+	fprintf(f, ",\n      \"complete\": ");
+	json_bool3(f, m->complete);
+	fprintf(f, ",\n      \"partial\": %s",
+		sc->partial ? "true" : "false");
+	fprintf(f, ",\n      \"kernel\": ");
+	json_opt_str(f, m->kernel);
+	fprintf(f, ",\n      \"recorder\": ");
+	json_opt_str(f, m->recorder);
+	fprintf(f, ",\n      \"mount_options\": ");
+	json_opt_str(f, m->mount_options);
+	fprintf(f, ",\n      \"events\": %" PRIu64, m->events);
+	fprintf(f, ",\n      \"events_dropped\": ");
+	if (m->events_dropped >= 0)
+		fprintf(f, "%" PRId64, m->events_dropped);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n      \"device\": ");
+	if (sc->main) {
+		snprintf(dev, sizeof(dev), "%u,%u", WC_DEV_MAJOR(sc->main->device),
+			 WC_DEV_MINOR(sc->main->device));
+		json_str(f, dev);
+	} else {
+		fputs("null", f);
+	}
+	fprintf(f, ",\n      \"device_source\": \"%s\"",
+		m->main_from_conf ? "capture.conf" : "most_io");
+	fprintf(f, ",\n      \"rotational\": ");
+	json_bool3(f, m->main_rotational);
+	fprintf(f, ",\n      \"journal\": {\"method\": \"%s\", "
+		"\"start_sector\": ", wc_journal_method_name(m->journal_method));
+	if (m->journal_method == WC_JOURNAL_RANGE)
+		fprintf(f, "%" PRIu64 ", \"sectors\": %" PRIu64 "}",
+			m->journal_start, m->journal_len);
+	else
+		fprintf(f, "null, \"sectors\": null}");
+	fprintf(f, ",\n");
+	json_figures(f, sc->main, "      ");
+
+	fprintf(f, ",\n      \"devices\": [");
+	for (i = 0; i < n; i++) {
+		const struct wc_sum_device *d = &sc->devices[i];
+		const char *name = d->name;
+
+		snprintf(dev, sizeof(dev), "%u,%u", WC_DEV_MAJOR(d->device),
+			 WC_DEV_MINOR(d->device));
+		fprintf(f, "%s\n        {\n          \"device\": ", i ? "," : "");
+		json_str(f, dev);
+		fprintf(f, ",\n          \"name\": ");
+		if (name)
+			json_str(f, name);
+		else
+			fputs("null", f);
+		fprintf(f, ",\n");
+		json_figures(f, d, "          ");
+		fprintf(f, "\n        }");
+	}
+	fprintf(f, "%s],\n      \"phases\": [", n ? "\n      " : "");
+	for (i = 0; i < sc->nphases; i++) {
+		const struct wc_sum_phase *p = &sc->phases[i];
+
+		fprintf(f, "%s\n        {\"name\": ", i ? "," : "");
+		json_str(f, p->name);
+		fprintf(f, ", \"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64
+			", \"wall_s\": %.9f,\n         \"time_s\": ",
+			p->start_ns, p->end_ns, p->wall_s);
+		/* Without I/O, the phase was all idle. */
+		json_cats_s(f, &p->figs);
+		fprintf(f, ",\n         \"positioning_s\": ");
+		if (p->figs.col[WC_COL_POSITIONING] >= 0)
+			fprintf(f, "%.9f", p->figs.col[WC_COL_POSITIONING]);
+		else
+			fputs("null", f);
+		fprintf(f, ",\n         \"requests\": ");
+		json_cats_u(f, p->figs.requests);
+		fprintf(f, ",\n         \"bytes\": ");
+		json_cats_u(f, p->figs.bytes);
+		if (s->named_baseline) {
+			fprintf(f, ",\n         \"ratio_to_baseline\": ");
+			if (sc->phases[i].has_ratio)
+				json_ratios(f, sc->phases[i].ratio);
+			else
+				fputs("null", f);
+		}
+		if (sc->phases[i].diff.known) {
+			fprintf(f, ",\n         \"difference\": ");
+			json_diff(f, s, sc->group, &sc->phases[i].diff);
+		}
+		fprintf(f, "}");
+	}
+	fprintf(f, "%s],\n      \"processes\": [", sc->nphases ? "\n      " : "");
+	for (i = 0; i < sc->nprocs; i++) {
+		const struct wc_wait *w = sc->procs[i];
+
+		fprintf(f, "%s{\"name\": ", i ? ", " : "");
+		json_str(f, w->comm);
+		fprintf(f, ", \"requests\": %" PRIu64 ", \"bytes\": %" PRIu64
+			", \"time_s\": %.9f}", w->requests, w->bytes,
+			secs(w->wait_ns));
+	}
+	fprintf(f, "],\n      \"tracking\": {\"orphan_completions\": %"
+		PRIu64 ", \"unfinished\": %" PRIu64 ", \"never_dispatched\": %"
+		PRIu64 ", \"dropped_inflight\": %" PRIu64
+		", \"sequence_ends\": %" PRIu64 ", \"ignored_events\": %" PRIu64
+		"}",
+		st->orphan_completions,
+		st->unfinished, st->never_dispatched, st->dropped_inflight,
+		st->sequence_ends, st->ignored_events);
+	fprintf(f, ",\n      \"btt\": {\"q2c\": ");
+	json_btt_stat(f, &b->q2c, b->q2c_mean_s);
+	fprintf(f, ", \"d2c\": ");
+	json_btt_stat(f, &b->d2c, b->d2c_mean_s);
+	fprintf(f, ", \"forgotten\": %" PRIu64 ", \"ignored\": %" PRIu64 "}",
+		b->forgotten, b->ignored);
+	if (sc->has_ratio) {
+		fprintf(f, ",\n      \"ratio_to_baseline\": ");
+		json_ratios(f, sc->ratio);
+	}
+	if (sc->diff.known) {
+		fprintf(f, ",\n      \"difference\": ");
+		json_diff(f, s, sc->group, &sc->diff);
+	}
+	fprintf(f, "\n    }");
+}
+
+int wc_report_json(FILE *f, const struct wc_summary *s, struct wc_err *err)
+{
+	size_t i;
+
+	fprintf(f, "{\n  \"format\": \"wcanalyze\",\n  \"version\": 1,\n");
+	if (s->named_baseline) {
+		fprintf(f, "  \"baseline\": ");
+		json_str(f, s->named_baseline);
+		fprintf(f, ",\n");
+	}
+	json_findings(f, s);
+	json_groups(f, s);
+	fprintf(f, "  \"captures\": [");
+	for (i = 0; i < s->ncaps; i++) {
+		fprintf(f, "%s\n", i ? "," : "");
+		json_capture(f, s, i);
+	}
+	fprintf(f, "%s]\n}\n", s->ncaps ? "\n  " : "");
+	return finish(f, err);
+}
+
+/* ---- CSV --------------------------------------------------------------- */
+
+static void csv_str(FILE *f, const char *s)
+{
+	wc_escape_csv(f, s);
+}
+
+/* The group's verdicts on the row of a whole capture (whole), empty
+ * cells on a phase's: per measure its verdict and 95 % interval. */
+static void csv_tests(FILE *f, const struct wc_sum_group *gr, bool whole)
+{
+	int m;
+
+	for (m = 0; m < WC_NMEAS; m++) {
+		const struct wc_test *t = &gr->test[m];
+
+		if (!whole || !t->known) {
+			fputs(",,,", f);
+			continue;
+		}
+		fprintf(f, ",%s", wc_verdict_key(t->verdict));
+		if (t->has_interval)
+			fprintf(f, ",%.9f,%.9f", t->lo_s, t->hi_s);
+		else
+			fputs(",,", f);
+	}
+}
+
+/* The group's equivalence bound and the runs a side that would decide
+ * its device and wall verdicts (empty: decided, or cannot be said), on
+ * the row of a whole capture. */
+static void csv_bound(FILE *f, const struct wc_sum_group *gr, bool whole)
+{
+	static const int m[2] = { WC_MEAS_BUSY, WC_MEAS_WALL };
+	int k;
+
+	if (!whole) {
+		fputs(",,,", f);
+		return;
+	}
+	fprintf(f, ",%.9f", gr->equiv_s);
+	for (k = 0; k < 2; k++) {
+		if (gr->test[m[k]].runs_needed)
+			fprintf(f, ",%zu", gr->test[m[k]].runs_needed);
+		else
+			fputc(',', f);
+	}
+}
+
+/* One row: the capture's or a phase's figures (all idle without I/O in
+ * the window), then the ratio columns when a baseline was named and the
+ * difference columns when there are differences. */
+static void csv_row(FILE *f, const struct wc_summary *s,
+		    const struct wc_sum_capture *sc, const char *phase,
+		    const struct wc_sum_figs *sf, const double *ratio,
+		    const struct wc_sum_diff *d)
+{
+	const struct wc_capture_meta *m = sc->meta;
+	int c;
+
+	csv_str(f, m->name);
+	fputc(',', f);
+	csv_str(f, phase);
+	fprintf(f, ",");
+	csv_str(f, m->fs);
+	fprintf(f, ",%s,%s,%.9f,%.9f", m->write_cache < 0 ? "" :
+		wc_onoff(m->write_cache), m->barrier < 0 ? "" :
+		wc_onoff(m->barrier), secs(sf->wall_ns),
+		secs(sf->part_ns[WC_PART_IDLE]));
+	for (c = 0; c < WC_NCAT; c++)
+		fprintf(f, ",%.9f", secs(sf->part_ns[c]));
+	if (sf->col[WC_COL_POSITIONING] >= 0)
+		fprintf(f, ",%.9f", sf->col[WC_COL_POSITIONING]);
+	else
+		fprintf(f, ",");
+	for (c = 0; c < WC_NCAT; c++)
+		fprintf(f, ",%" PRIu64, sf->requests[c]);
+	for (c = 0; c < WC_NCAT; c++)
+		fprintf(f, ",%" PRIu64, sf->bytes[c]);
+	fputc(',', f);
+	csv_str(f, m->disk_model);
+	for (c = 0; s->named_baseline && c < WC_NCOLS; c++) {
+		if (!ratio || ratio[c] < 0)
+			fprintf(f, ",");
+		else
+			fprintf(f, ",%.6f", ratio[c]);
+	}
+	if (s->has_diff) {
+		fprintf(f, ",%zu,%zu,%d,", sc->group + 1,
+			s->groups[sc->group].base + 1,
+			s->groups[sc->group].cross_disk);
+		if (d && d->known)
+			json_sns(f, d->wall_ns);
+		for (c = 0; c < WC_NPARTS; c++) {
+			fputc(',', f);
+			if (d && d->known)
+				json_sns(f, d->part_ns[c]);
+		}
+		csv_tests(f, &s->groups[sc->group], sf == &sc->figs);
+		csv_bound(f, &s->groups[sc->group], sf == &sc->figs);
+	}
+	fprintf(f, "\n");
+}
+
+int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err)
+{
+	size_t i, p;
+	int c;
+
+	fprintf(f, "capture,phase,fs,write_cache,barrier,window_s,idle_s");
+	for (c = 0; c < WC_NCAT; c++)
+		fprintf(f, ",%s_s", wc_cat_name((enum wc_cat)c));
+	fprintf(f, ",positioning_s");
+	for (c = 0; c < WC_NCAT; c++)
+		fprintf(f, ",requests_%s", wc_cat_name((enum wc_cat)c));
+	for (c = 0; c < WC_NCAT; c++)
+		fprintf(f, ",bytes_%s", wc_cat_name((enum wc_cat)c));
+	/* Last of the fixed columns, so that the first 29 never moved. */
+	fprintf(f, ",disk");
+	/* Only with a baseline, so the default columns never change. */
+	for (c = 0; s->named_baseline && c < WC_NCOLS; c++)
+		fprintf(f, ",ratio_%s", wc_col_key((enum wc_col)c));
+	/* Only when there is something to compare with. */
+	if (s->has_diff) {
+		fprintf(f, ",group,baseline_group,across_disks,diff_wall_s");
+		for (c = 0; c < WC_NPARTS; c++)
+			fprintf(f, ",diff_%s_s", wc_part_key(c));
+		for (c = 0; c < WC_NMEAS; c++)
+			fprintf(f, ",verdict_%s,ci95_lo_%s_s,ci95_hi_%s_s",
+				wc_meas_key(c), wc_meas_key(c), wc_meas_key(c));
+		fprintf(f, ",bound_s,runs_to_decide_busy,runs_to_decide_wall");
+	}
+	fprintf(f, "\n");
+	for (i = 0; i < s->ncaps; i++) {
+		const struct wc_sum_capture *sc = &s->caps[i];
+
+		csv_row(f, s, sc, "all", &sc->figs,
+			sc->has_ratio ? sc->ratio : NULL, &sc->diff);
+		for (p = 0; p < sc->nphases; p++) {
+			const struct wc_sum_phase *ph = &sc->phases[p];
+
+			csv_row(f, s, sc, ph->name, &ph->figs,
+				ph->has_ratio ? ph->ratio : NULL, &ph->diff);
+		}
+	}
+	return finish(f, err);
+}
+
+int wc_report_write(FILE *f, enum wc_format fmt, const struct wc_summary *s,
+		    struct wc_err *err)
+{
+	return wc_report_write_detail(f, fmt, s, WC_REPORT_BRIEF, err);
+}
+
+int wc_report_write_detail(FILE *f, enum wc_format fmt,
+			   const struct wc_summary *s,
+			   enum wc_report_detail detail, struct wc_err *err)
+{
+	switch (fmt) {
+	case WC_FORMAT_JSON:
+		return wc_report_json(f, s, err);
+	case WC_FORMAT_CSV:
+		return wc_report_csv(f, s, err);
+	default:
+		if (s->ncaps == 1 && !s->named_baseline)
+			return wc_report_text(f, s, 0, err);
+		return wc_report_compare_detail(f, s, detail, err);
+	}
+}
