@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture.h"
+#include "input/capture.h"
 #include "check_common.h"
 #include "model/traceevent.h"
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diskmodel.h"
+#include "disk/diskmodel.h"
 #include "fuzz.h"
 
 static char *write_params(const struct wc_disk_params *p, size_t *len)

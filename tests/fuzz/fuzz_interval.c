@@ -20,9 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "filter.h"
+#include "model/filter.h"
 #include "fuzz.h"
-#include "intervaltab.h"
+#include "out/intervaltab.h"
 
 struct counting {
 	const struct wc_interval_sink *next;

@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filter.h"
+#include "model/filter.h"
 #include "fuzz.h"
-#include "traceevent.h"
+#include "model/traceevent.h"
 
 #define THREADS 4096
 

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "whatif.h"
+#include "disk/whatif.h"
 
 #define MAX_SPECS 3
 
