@@ -175,6 +175,8 @@ static void usage(FILE *fp)
 		"                  block layer's ordering before 2.6.37, barriers\n"
 		"                  drained and wrapped in two flushes, or a disk\n"
 		"                  parameter); compared with the replay as recorded\n"
+		"                  (not with --baseline, --export-trace or\n"
+		"                  --format trace-event)\n"
 		"  -h, --help      show this help and exit\n"
 		"  -V, --version   show the version and exit\n");
 }
@@ -961,6 +963,14 @@ int main(int argc, char **argv)
 			      o.baseline))
 		return usage_error("%s", "--interval writes its table instead of a "
 				   "report: not with --dump, --what-if, --output, "
+				   "--baseline, --export-trace or --format "
+				   "trace-event");
+
+	/* The what-if's baseline is its replay as recorded, and its
+	 * captures are replays: no timeline of them is written. */
+	if (o.mode == MODE_WHATIF && (o.trace || o.baseline))
+		return usage_error("%s", "--what-if compares with the replay as "
+				   "recorded and writes no timeline: not with "
 				   "--baseline, --export-trace or --format "
 				   "trace-event");
 

@@ -114,6 +114,19 @@ g = json.load(open(sys.argv[1]))["groups"]
 sys.exit(not (g[0]["verdict"] != "baseline" and g[1]["verdict"] == "baseline"))
 PY
 
+# Options the what-if would ignore are refused: exit 2, nothing on
+# standard output, the hint to --help.
+for args in "--export-trace t.json" "--format trace-event" "--baseline cap"; do
+	rc=0
+	# shellcheck disable=SC2086 # split on purpose
+	"$WCANALYZE" --what-if cache=off $args cap >out.txt 2>err.txt || rc=$?
+	[[ $rc -eq 2 ]] || fail "--what-if $args: exit $rc, expected 2"
+	[[ ! -s out.txt ]] || fail "--what-if $args: printed to stdout"
+	grep -q "not with --baseline, --export-trace or --format trace-event" err.txt ||
+		fail "--what-if $args: $(cat err.txt)"
+done
+[[ ! -e t.json ]] || fail "--what-if --export-trace wrote t.json"
+
 # Times at the replay's bound: a hand-made trace of N writes, each
 # queued, dispatched and completed (blktrace version 7, little-endian,
 # device 7,1), from BASE ns on, 1 ms apart.
