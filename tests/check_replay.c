@@ -606,6 +606,48 @@ START_TEST(commit_barrier_2624)
 }
 END_TEST
 
+/* More requests within the horizon than the replay holds: those taken
+ * before their horizon passed are counted once each, never once per turn
+ * of the loop (the note said 326,780 for 200,000 requests). */
+START_TEST(forced_counts_requests)
+{
+	enum { N = 200000 };
+	struct wc_replay_conf c;
+	struct wc_request *in = calloc(N, sizeof(*in));
+	struct wc_request *out = calloc(N, sizeof(*out));
+	struct wc_replay *rp = NULL;
+	const struct wc_replay_stats *st;
+	struct feed f = { in, N, 0 };
+	struct wc_request got;
+	struct wc_err err;
+	size_t k;
+	int r;
+
+	ck_assert_ptr_nonnull(in);
+	ck_assert_ptr_nonnull(out);
+	conf_of(&c);
+	for (k = 0; k < N; k++)
+		in[k] = mk(RD, 100 + (uint32_t)(k % 1000), 8 * k, k * US,
+			   k * US, k * US + 500);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_replay_open(&rp, &c, feed_next, &f, &err), 0);
+	k = 0;
+	while ((r = wc_replay_next(rp, &got, &err)) > 0)
+		k++;
+	ck_assert_int_eq(r, 0);
+	st = wc_replay_stats(rp);
+	ck_assert_uint_eq(k, N);
+	ck_assert_uint_gt(st->forced, 0);
+	ck_assert_uint_le(st->forced, N);
+	ck_assert_uint_le(st->out_of_order, N);
+	ck_assert_uint_ge(st->out_of_order, st->forced);
+	ck_assert_uint_ge(st->out_of_order, st->late);
+	wc_replay_free(rp);
+	free(in);
+	free(out);
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
 	Suite *s = suite_create("replay");
@@ -621,6 +663,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, regions);
 	tcase_add_test(tc, times_at_the_bound);
 	tcase_add_test(tc, virtual_time_bound);
+	tcase_add_test(tc, forced_counts_requests);
 	tcase_add_test(tc, drain_2624);
 	tcase_add_test(tc, commit_barrier_2624);
 	suite_add_tcase(s, tc);

@@ -973,12 +973,19 @@ static bool take_one(struct wc_replay *rp, bool force, struct wc_err *err)
 	uint32_t slot;
 	bool heap;
 
+	bool early;
+
 	if (!win_peek(&rp->window, &key, &slot, &heap))
 		return false;
-	if (!force && !rp->src_done &&
-	    rp->last_read_c < key + rp->c.horizon_ns)
+	early = !rp->src_done && rp->last_read_c < key + rp->c.horizon_ns;
+	if (!force && early)
 		return false;
 	win_drop(&rp->window, heap);
+	/* per request, not per turn of wc_replay_next()'s loop */
+	if (early)
+		rp->st.forced++;
+	if (early || key < rp->last_taken_d)
+		rp->st.out_of_order++;
 	take(rp, slot, err);
 	return true;
 }
@@ -1023,14 +1030,13 @@ int wc_replay_next(struct wc_replay *rp, struct wc_request *rq,
 		}
 		/* held full: take or act in the order we have */
 		if (!rp->src_done) {
-			rp->st.forced++;
 			if (take_one(rp, true, &e2))
 				continue;
 			r = step(rp, rq, true, &e2);
-			if (r == STEP_OUT)
-				return 1;
 			if (e2.kind != WC_ERR_NONE)
 				goto fail;
+			if (r == STEP_OUT)
+				return 1;
 			/* Cannot happen (what is held and not waiting is at
 			 * most the pids' last requests, fewer than the bound):
 			 * read on rather than stop. */
@@ -1041,10 +1047,11 @@ int wc_replay_next(struct wc_replay *rp, struct wc_request *rq,
 		if (take_one(rp, true, &e2))
 			continue;
 		if (r == STEP_WAIT) {
-			if (step(rp, rq, true, &e2) == STEP_OUT)
-				return 1;
+			r = step(rp, rq, true, &e2);
 			if (e2.kind != WC_ERR_NONE)
 				goto fail;
+			if (r == STEP_OUT)
+				return 1;
 			continue;
 		}
 		break;

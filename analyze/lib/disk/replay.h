@@ -183,7 +183,9 @@ struct wc_replay_stats {
 	                              * (a request may have several), and
 	                              * the open ones */
 	uint64_t late;               /* read after a later D was taken */
-	uint64_t forced;             /* taken early: WC_REPLAY_MAX_HELD held */
+	uint64_t forced;             /* requests taken before their horizon
+	                              * passed: WC_REPLAY_MAX_HELD held */
+	uint64_t out_of_order;       /* requests late or forced, each once */
 	uint64_t pids_full;          /* pids past WC_REPLAY_MAX_PIDS */
 	uint64_t busy_ns;            /* the model's time serving requests
 	                              * (start to end, destage waited for

@@ -535,11 +535,11 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 			     "was found" : "none carries FUA or PREFLUSH");
 	}
 	for (i = 1; i < w->n; i++)
-		if (w->st[i].late || w->st[i].forced) {
+		if (w->st[i].out_of_order) {
 			note(w, "%llu requests were taken out of their order of "
 			     "dispatch (in flight longer than the horizon, or "
 			     "too many held)",
-			     (unsigned long long)(w->st[i].late + w->st[i].forced));
+			     (unsigned long long)w->st[i].out_of_order);
 			break;
 		}
 	*out = w;
