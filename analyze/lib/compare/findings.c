@@ -1,0 +1,1039 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "compare/findings.h"
+#include "compare/summary.h"
+#include "compare/stats.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct wc_finding *finding(struct wc_summary *s,
+				  enum wc_finding_kind kind)
+{
+	struct wc_finding *f = &s->findings[s->nfindings++];
+
+	memset(f, 0, sizeof(*f));
+	f->kind = kind;
+	return f;
+}
+
+static void num(struct wc_finding *f, const char *key, double v)
+{
+	if (f->nnums < WC_FINDING_MAX_NUMS) {
+		f->num[f->nnums].key = key;
+		f->num[f->nnums++].value = v;
+	}
+}
+
+static void str(struct wc_finding *f, const char *key, const char *v)
+{
+	if (f->nstrs < WC_FINDING_MAX_STRS) {
+		f->str[f->nstrs].key = key;
+		snprintf(f->str[f->nstrs++].value, sizeof(f->str[0].value),
+			 "%s", v);
+	}
+}
+
+static void __attribute__((format(printf, 2, 3)))
+say(struct wc_finding *f, const char *fmt, ...)
+{
+	size_t len = strlen(f->text);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f->text + len, sizeof(f->text) - len, fmt, ap);
+	va_end(ap);
+}
+
+/* A duration of milliseconds, three significant digits. */
+static const char *ms(uint64_t ns, char *buf, size_t size)
+{
+	double v = (double)ns / 1e6;
+
+	snprintf(buf, size, v < 10 ? "%.2f" : v < 100 ? "%.1f" : "%.0f", v);
+	return buf;
+}
+
+/* Who: "The slowest capture, NAME (group #G, run R)," or "NAME" alone. */
+static void subject(const struct wc_summary *s, const struct wc_sum_capture *c,
+		    char *buf, size_t size)
+{
+	char run[48] = "";
+
+	if (c->meta->run > 0)
+		snprintf(run, sizeof(run), ", run %d", c->meta->run);
+	if (s->ncaps > 1)
+		snprintf(buf, size, "The slowest capture, %s (group #%zu%s),",
+			 c->meta->name, c->group + 1, run);
+	else
+		snprintf(buf, size, "%s", c->meta->name[0] ? c->meta->name :
+			 "The capture");
+}
+
+/* The main device's name for sentences. */
+static const char *main_name(const struct wc_sum_capture *c)
+{
+	return c->main && c->main->name ? c->main->name : "the main device";
+}
+
+static void find_most_time(struct wc_summary *s, const struct wc_sum_capture *c)
+{
+	struct wc_finding *f = finding(s, WC_FIND_MOST_TIME);
+	const struct wc_sum_figs *g = &c->figs;
+	char who[320];
+	int k, best = 0;
+
+	subject(s, c, who, sizeof(who));
+	for (k = 1; k < WC_NCAT; k++)
+		if (g->part_ns[k] > g->part_ns[best])
+			best = k;
+	str(f, "capture", c->meta->name);
+	str(f, "device", main_name(c));
+	num(f, "wall_s", secs(g->wall_ns));
+	say(f, "%s took %.3f s in the trace's window", who, secs(g->wall_ns));
+	if (c->command_wall_s >= 0) {
+		num(f, "command_wall_s", c->command_wall_s);
+		say(f, " (its command ran %.3f s, phases.tsv)", c->command_wall_s);
+	}
+	if (!g->part_ns[best]) {
+		say(f, ", and no request completed on its main device.");
+		return;
+	}
+	str(f, "category", wc_part_key(best));
+	num(f, "time_s", secs(g->part_ns[best]));
+	num(f, "share", pct(g->part_ns[best], g->wall_ns) / 100);
+	say(f, "; of the time of %s, %s took most: %.3f s, %.1f %% of the "
+	    "wall.", main_name(c), wc_part_label(best), secs(g->part_ns[best]),
+	    pct(g->part_ns[best], g->wall_ns));
+	/* Why it took that long: positioning against transfer. */
+	if (best != WC_CAT_FLUSH && best != WC_CAT_DISCARD &&
+	    best != WC_CAT_OTHER && c->meas[WC_MEAS_POSITIONING] >= 0) {
+		num(f, "positioning_s", c->meas[WC_MEAS_POSITIONING]);
+		num(f, "transfer_s", c->meas[WC_MEAS_TRANSFER]);
+		say(f, " Of journal, metadata and data together%s, "
+		    "positioning (seeks and rotation) took %.3f s (%.0f %%) "
+		    "and transfer %.3f s.",
+		    c->figs.destage_s[0] + c->figs.destage_s[1] > 0 ?
+		    " with the flushes' destage" : "",
+		    c->meas[WC_MEAS_POSITIONING], c->positioning_pct,
+		    c->meas[WC_MEAS_TRANSFER]);
+	}
+}
+
+/* "NAME" of the traced devices but the main one, up to three, with
+ * their count; "" when there are none. */
+static size_t other_devices(const struct wc_sum_capture *c, char *buf,
+			    size_t size)
+{
+	size_t i, n = 0, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < c->ndevices; i++) {
+		if (&c->devices[i] == c->main)
+			continue;
+		if (n < 3 && len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s",
+						n ? ", " : "",
+						c->devices[i].name ?
+						c->devices[i].name : "unnamed");
+		n++;
+	}
+	if (n > 3 && len < size)
+		snprintf(buf + len, size - len, " and %zu more", n - 3);
+	return n;
+}
+
+static void find_idle(struct wc_summary *s, const struct wc_sum_capture *c)
+{
+	struct wc_finding *f = finding(s, WC_FIND_DEVICE_IDLE);
+	uint64_t idle = c->figs.part_ns[WC_PART_IDLE];
+	double other = c->meas[WC_MEAS_OFF_OTHER];
+	char devs[200];
+	size_t nd = other_devices(c, devs, sizeof(devs));
+
+	str(f, "capture", c->meta->name);
+	str(f, "device", main_name(c));
+	num(f, "idle_s", secs(idle));
+	num(f, "wall_s", secs(c->figs.wall_ns));
+	num(f, "share", pct(idle, c->figs.wall_ns) / 100);
+	num(f, "other_device_s", other);
+	say(f, "In %s, %s was idle for %.3f s (%.1f %% of the wall)",
+	    c->meta->name, main_name(c), secs(idle), pct(idle, c->figs.wall_ns));
+	if (nd) {
+		str(f, "other_devices", devs);
+		say(f, ": the other traced device%s (%s) %s busy for %.3f s of "
+		    "it", nd == 1 ? "" : "s", devs, nd == 1 ? "was" : "were",
+		    other);
+	} else {
+		say(f, ": no other device was traced");
+	}
+	if (c->meas[WC_MEAS_OFF_CPU] >= 0) {
+		num(f, "cpu_s", c->meas[WC_MEAS_OFF_CPU]);
+		num(f, "rest_s", c->meas[WC_MEAS_OFF_REST]);
+		say(f, ", the command's CPU time (user + sys, phases.tsv: %.3f s) "
+		    "accounts for %.3f s of the rest, and %.3f s remain: the page "
+		    "cache, throttling, sleeping.", c->command_cpu_s,
+		    c->meas[WC_MEAS_OFF_CPU], c->meas[WC_MEAS_OFF_REST]);
+	} else {
+		say(f, "; the rest went to the CPU, the page cache or "
+		    "throttling (no CPU time in phases.tsv to tell them apart).");
+	}
+}
+
+/* How many configurations had flushes, and the most flush time of one
+ * (its group in *most). */
+static size_t groups_with_flushes(const struct wc_summary *s, size_t *most)
+{
+	size_t g, n = 0;
+
+	*most = 0;
+	for (g = 0; g < s->ngroups; g++) {
+		if (s->groups[g].part[WC_CAT_FLUSH].max > 0)
+			n++;
+		if (s->groups[g].part[WC_CAT_FLUSH].mean >
+		    s->groups[*most].part[WC_CAT_FLUSH].mean)
+			*most = g;
+	}
+	return n;
+}
+
+static void find_flushes(struct wc_summary *s, const struct wc_sum_capture *c)
+{
+	struct wc_finding *f = finding(s, WC_FIND_FLUSHES);
+	const struct wc_figures *g = wc_analysis_main(c->a);
+	const struct wc_account *ac = wc_analysis_account(c->a);
+	int idx = wc_analysis_main_index(c->a);
+	uint64_t n = g ? g->requests[WC_CAT_FLUSH] : 0, jbd = 0;
+	uint64_t t = c->figs.part_ns[WC_CAT_FLUSH];
+	char who[256] = "", a[16], b[16];
+	size_t k, nf, len = 0, most, nwith;
+
+	str(f, "capture", c->meta->name);
+	num(f, "count", (double)n);
+	num(f, "time_s", secs(t));
+	num(f, "share", pct(t, c->figs.wall_ns) / 100);
+	if (!n) {
+		say(f, "No cache flush reached the main device of %s",
+		    c->meta->name);
+		nwith = s->ngroups > 1 ? groups_with_flushes(s, &most) : 0;
+		if (nwith) {
+			num(f, "groups_with_flushes", (double)nwith);
+			say(f, "; across the comparison, %zu of %zu configurations "
+			    "had flushes (the most: group #%zu, %.3f s a run)",
+			    nwith, s->ngroups, most + 1,
+			    s->groups[most].part[WC_CAT_FLUSH].mean);
+		}
+		say(f, ".");
+		return;
+	}
+	nf = idx >= 0 ? wc_account_nflushers(ac, (size_t)idx) : 0;
+	for (k = 0; k < nf; k++) {
+		const struct wc_wait *w = wc_account_flusher(ac, (size_t)idx, k);
+
+		if (!strncmp(w->comm, "jbd2/", 5))
+			jbd += w->requests;
+		if (k < 3 && len < sizeof(who))
+			len += (size_t)snprintf(who + len, sizeof(who) - len,
+						"%s%s (%llu)", k ? ", " : "",
+						w->comm,
+						(unsigned long long)w->requests);
+	}
+	if (nf > 3 && len < sizeof(who))
+		snprintf(who + len, sizeof(who) - len, " and %zu more", nf - 3);
+	say(f, "In %s, %llu cache flush%s", c->meta->name,
+	    (unsigned long long)n, n == 1 ? "" : "es");
+	if (g->flush_d2c.n) {
+		num(f, "p50_s", secs(g->flush_d2c.p50));
+		num(f, "p99_s", secs(g->flush_d2c.p99));
+		say(f, " x median %s ms (p99 %s ms)",
+		    ms(g->flush_d2c.p50, a, sizeof(a)),
+		    ms(g->flush_d2c.p99, b, sizeof(b)));
+	}
+	say(f, " took %.3f s (%.1f %% of the wall)", secs(t),
+	    pct(t, c->figs.wall_ns));
+	if (nf == 1 && !strcmp(wc_account_flusher(ac, (size_t)idx, 0)->comm,
+			       "(unknown)")) {
+		/* A trace without process names (no notify records). */
+		say(f, "; the trace does not name the processes that issued "
+		    "them");
+	} else if (who[0]) {
+		str(f, "issued_by", who);
+		say(f, "; issued by %s", who);
+	}
+	if (jbd) {
+		num(f, "journal_commits", (double)jbd);
+		say(f, "; jbd2's %llu are its journal commits",
+		    (unsigned long long)jbd);
+	}
+	say(f, ".");
+}
+
+/* A test's verdict in a sentence's parentheses: wc_test_words(), with
+ * the runs that would decide it spelt out. */
+static const char *sentence_words(const struct wc_test *t, char *buf,
+				  size_t size)
+{
+	if (t->verdict != WC_VERDICT_UNDECIDED)
+		return wc_test_words(t, buf, size);
+	if (!t->has_interval)
+		snprintf(buf, size, "not decided: one run a side");
+	else if (!t->runs_needed)
+		snprintf(buf, size, "not decided");
+	else if (t->runs_needed > WC_RUNS_NEEDED_MAX)
+		snprintf(buf, size, "not decided: over %d runs a side would "
+			 "decide it", WC_RUNS_NEEDED_MAX);
+	else
+		snprintf(buf, size, "not decided: %zu runs a side would "
+			 "decide it", t->runs_needed);
+	return buf;
+}
+
+/* What the bound X of "no larger than X" is, in words. */
+static void say_bound(struct wc_finding *f, const struct wc_summary *s)
+{
+	if (s->equiv_s > 0)
+		say(f, "the bound set by --equivalence");
+	else
+		say(f, "%g %% of the baseline's wall", s->equiv_share * 100);
+}
+
+/* The sentences on group g's verdicts against its baseline group: the
+ * one on the device's time with what it excludes, the wall's beside. */
+static void say_verdict(struct wc_finding *f, const struct wc_summary *s,
+			const struct wc_sum_group *g)
+{
+	const struct wc_test *d = &g->test[WC_MEAS_BUSY];
+	const struct wc_test *w = &g->test[WC_MEAS_WALL];
+	const struct wc_sum_group *b = &s->groups[g->base];
+	char words[96];
+
+	str(f, "verdict", wc_verdict_key(g->verdict));
+	str(f, "wall_verdict", wc_verdict_key(g->wall_verdict));
+	num(f, "busy_s", d->diff_s);
+	num(f, "bound_s", g->equiv_s);
+	if (!d->has_interval) {
+		say(f, " It is not decided: with %zu and %zu runs there is no "
+		    "spread to test against; record each configuration at "
+		    "least twice, three times or more for a small "
+		    "difference.", g->n, b->n);
+		return;
+	}
+	num(f, "busy_lo_s", d->lo_s);
+	num(f, "busy_hi_s", d->hi_s);
+	say(f, " On the device's time (%+.3f s, 95 %% interval %+.3f to "
+	    "%+.3f s, Welch's t-test, %zu and %zu runs) it is ", d->diff_s,
+	    d->lo_s, d->hi_s, g->n, b->n);
+	if (g->verdict == WC_VERDICT_REAL) {
+		say(f, "real: the disk's work changed (the interval "
+		    "excludes 0)");
+	} else if (g->verdict == WC_VERDICT_BOUNDED) {
+		say(f, "no larger than +-%.3f s (", g->equiv_s);
+		say_bound(f, s);
+		say(f, "): its 90 %% interval, %+.3f to %+.3f s, lies inside",
+		    d->lo90_s, d->hi90_s);
+	} else {
+		num(f, "runs_needed", (double)d->runs_needed);
+		say(f, "not decided: it excludes neither 0 nor a change over "
+		    "+-%.3f s (", g->equiv_s);
+		say_bound(f, s);
+		say(f, ")");
+		if (d->runs_needed > WC_RUNS_NEEDED_MAX)
+			say(f, ", and over %d runs a side would be needed at "
+			    "this spread", WC_RUNS_NEEDED_MAX);
+		else if (d->runs_needed)
+			say(f, "; %zu runs a side would decide it at this "
+			    "spread", d->runs_needed);
+	}
+	say(f, "; the wall's difference (%+.3f s, %+.3f to %+.3f s) is %s.",
+	    w->diff_s, w->lo_s, w->hi_s, sentence_words(w, words,
+						       sizeof(words)));
+}
+
+/* The mean over group g's runs of a main-device count: flushes, journal
+ * writes; and the mean median flush D2C in ns (0 without one). */
+static double mean_requests(const struct wc_summary *s,
+			    const struct wc_sum_group *g, int cat)
+{
+	double sum = 0;
+	size_t j;
+
+	for (j = 0; j < g->n; j++)
+		sum += (double)s->caps[g->members[j]].figs.requests[cat];
+	return g->n ? sum / (double)g->n : 0;
+}
+
+static double mean_flush_p50(const struct wc_summary *s,
+			     const struct wc_sum_group *g)
+{
+	double sum = 0;
+	size_t j, k = 0;
+
+	for (j = 0; j < g->n; j++) {
+		const struct wc_figures *x =
+			wc_analysis_main(s->caps[g->members[j]].a);
+
+		if (x && x->flush_d2c.n) {
+			sum += (double)x->flush_d2c.p50;
+			k++;
+		}
+	}
+	return k ? sum / (double)k : 0;
+}
+
+/* Why the main part moved: flushes as count x median cost, journal
+ * writes as a count, positioning against transfer. */
+static void say_subcause(struct wc_finding *f, const struct wc_summary *s,
+			 const struct wc_sum_group *g, int p)
+{
+	const struct wc_sum_group *b = &s->groups[g->base];
+	const struct wc_test *pos = &g->test[WC_MEAS_POSITIONING];
+	const struct wc_test *tr = &g->test[WC_MEAS_TRANSFER];
+
+	if (p == WC_CAT_FLUSH) {
+		double n = mean_requests(s, g, WC_CAT_FLUSH);
+		double nb = mean_requests(s, b, WC_CAT_FLUSH);
+
+		num(f, "flushes", n);
+		num(f, "baseline_flushes", nb);
+		say(f, " Flushes: %.0f x median %.2f ms a run, against %.0f x "
+		    "%.2f ms.", n, mean_flush_p50(s, g) / 1e6, nb,
+		    mean_flush_p50(s, b) / 1e6);
+	} else if (p == WC_CAT_JOURNAL) {
+		say(f, " Journal writes: %.0f a run, against %.0f.",
+		    mean_requests(s, g, WC_CAT_JOURNAL),
+		    mean_requests(s, b, WC_CAT_JOURNAL));
+	}
+	if ((p == WC_CAT_JOURNAL || p == WC_CAT_METADATA ||
+	     p == WC_CAT_DATA_READ || p == WC_CAT_DATA_WRITE) &&
+	    pos->known && tr->known) {
+		char wp[96], wt[96];
+
+		num(f, "positioning_s", pos->diff_s);
+		num(f, "transfer_s", tr->diff_s);
+		say(f, " Of journal, metadata and data, positioning (seeks and "
+		    "rotation) moved %+.3f s (%s) and transfer %+.3f s (%s).",
+		    pos->diff_s, sentence_words(pos, wp, sizeof(wp)), tr->diff_s,
+		    sentence_words(tr, wt, sizeof(wt)));
+	}
+}
+
+/* Where the time off the device moved: the command's CPU time, another
+ * traced device busy (the source), the rest; each with its verdict. */
+static void say_off_split(struct wc_finding *f, const struct wc_sum_group *g)
+{
+	const struct wc_test *cpu = &g->test[WC_MEAS_OFF_CPU];
+	const struct wc_test *other = &g->test[WC_MEAS_OFF_OTHER];
+	const struct wc_test *rest = &g->test[WC_MEAS_OFF_REST];
+	char wc[96], wo[96], wr[96];
+
+	if (!cpu->known || !other->known || !rest->known)
+		return;
+	num(f, "off_cpu_s", cpu->diff_s);
+	num(f, "off_other_s", other->diff_s);
+	num(f, "off_rest_s", rest->diff_s);
+	say(f, " Off the device, the command's CPU time moved %+.3f s (%s), "
+	    "another traced device's busy time %+.3f s (%s) and the rest (the "
+	    "page cache, throttling, sleeping) %+.3f s (%s).", cpu->diff_s,
+	    sentence_words(cpu, wc, sizeof(wc)), other->diff_s,
+	    sentence_words(other, wo, sizeof(wo)), rest->diff_s,
+	    sentence_words(rest, wr, sizeof(wr)));
+}
+
+/* When the difference is mostly off the device, what moved on it: its
+ * largest part, with that part's sub-cause. */
+static void say_device_cause(struct wc_finding *f, const struct wc_summary *s,
+			     const struct wc_sum_group *g)
+{
+	int q, best = -1;
+
+	for (q = 0; q < WC_NCAT; q++)
+		if (g->diff.part_ns[q] &&
+		    (best < 0 || llabs(g->diff.part_ns[q]) >
+					 llabs(g->diff.part_ns[best])))
+			best = q;
+	if (best < 0)
+		return;
+	str(f, "device_cause", wc_part_key(best));
+	num(f, "device_cause_s", ssecs(g->diff.part_ns[best]));
+	say(f, " On the device, mostly %s: %+.3f s.", wc_part_label(best),
+	    ssecs(g->diff.part_ns[best]));
+	say_subcause(f, s, g, best);
+}
+
+/* "1, 2, 3" of group g's run numbers, or "N runs" when one is unknown. */
+static void runs_of(const struct wc_summary *s, size_t g, char *buf,
+		    size_t size)
+{
+	const struct wc_sum_group *gr = &s->groups[g];
+	size_t j, len = 0;
+
+	for (j = 0; j < gr->n; j++)
+		if (s->caps[gr->members[j]].meta->run <= 0)
+			break;
+	if (j < gr->n) {
+		snprintf(buf, size, "%zu run%s", gr->n, gr->n == 1 ? "" : "s");
+		return;
+	}
+	for (j = 0; j < gr->n && len < size; j++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%d",
+					j ? ", " : "",
+					s->caps[gr->members[j]].meta->run);
+}
+
+/* Which runs the finding used: group gi's and its baseline's. */
+static void say_runs(struct wc_finding *f, const struct wc_summary *s,
+		     size_t gi)
+{
+	char a[128], b[128];
+
+	runs_of(s, gi, a, sizeof(a));
+	runs_of(s, s->groups[gi].base, b, sizeof(b));
+	str(f, "runs_used", a);
+	str(f, "baseline_runs_used", b);
+	say(f, " Runs used: %s against %s.", a, b);
+}
+
+/* How a group is named in a sentence: its first capture, with its runs. */
+static void group_name(const struct wc_summary *s, size_t g, char *buf,
+		       size_t size)
+{
+	const struct wc_sum_group *gr = &s->groups[g];
+	const char *name = s->caps[gr->members[0]].meta->name;
+
+	if (gr->n > 1)
+		snprintf(buf, size, "%s (mean of %zu runs)", name, gr->n);
+	else
+		snprintf(buf, size, "%s", name);
+}
+
+/* A group's disk for sentences: capture.conf's disk_model, else its
+ * disk, else "". */
+static const char *disk_of(const struct wc_summary *s, size_t g)
+{
+	const struct wc_capture_meta *m = s->caps[s->groups[g].members[0]].meta;
+
+	return m->disk_model[0] ? m->disk_model : m->disk;
+}
+
+/* "On disk D, " before a set's finding when there are several sets; the
+ * set's number too when another set has the same disk (another workload
+ * or scale).  False when it says nothing. */
+static bool say_set(struct wc_finding *f, const struct wc_summary *s,
+		    size_t set)
+{
+	const char *d;
+	size_t k;
+	bool twin = false;
+
+	if (set == SIZE_MAX || s->nsets < 2)
+		return false;
+	d = disk_of(s, s->sets[set].first);
+	for (k = 0; k < s->nsets; k++)
+		if (k != set && !strcmp(disk_of(s, s->sets[k].first), d))
+			twin = true;
+	if (d[0])
+		say(f, "On disk %s", d);
+	else
+		say(f, "On the captures without a disk model");
+	if (twin)
+		say(f, " (comparable set %zu)", set + 1);
+	say(f, ", ");
+	return true;
+}
+
+/* The largest difference in comparable set `set` against its baseline,
+ * or, with set == SIZE_MAX (a named baseline), over every group. */
+static void find_difference(struct wc_summary *s, size_t set)
+{
+	const struct wc_sum_group *g = NULL, *b;
+	struct wc_finding *f;
+	char who[320], base[320];
+	size_t k, gi, crossing = 0;
+	bool on;
+	int64_t w;
+
+	for (k = 0; k < s->ngroups; k++) {
+		if (k == s->groups[k].base ||
+		    (set != SIZE_MAX && s->groups[k].set != set))
+			continue;
+		if (s->groups[k].cross_disk)
+			crossing++;
+		if (!g || llabs(s->groups[k].diff.wall_ns) >
+			  llabs(g->diff.wall_ns))
+			g = &s->groups[k];
+	}
+	if (!g)
+		return;
+	gi = (size_t)(g - s->groups);
+	b = &s->groups[g->base];
+	f = finding(s, WC_FIND_DIFFERENCE);
+	w = g->diff.wall_ns;
+	group_name(s, gi, who, sizeof(who));
+	group_name(s, g->base, base, sizeof(base));
+	str(f, "capture", s->caps[g->members[0]].meta->name);
+	str(f, "baseline", wc_summary_base_name(s, gi));
+	if (disk_of(s, gi)[0])
+		str(f, "disk", disk_of(s, gi));
+	if (g->cross_disk && disk_of(s, g->base)[0])
+		str(f, "baseline_disk", disk_of(s, g->base));
+	num(f, "wall_s", ssecs(w));
+	num(f, "runs", (double)g->n);
+	num(f, "baseline_runs", (double)b->n);
+	on = say_set(f, s, set);
+	if (!w)
+		say(f, "%s took as long as the baseline %s.", who, base);
+	else
+		say(f, "%s largest difference against the baseline %s: %s "
+		    "took %.3f s %s (%.3f s against %.3f s)", on ? "the" :
+		    "The", base, who, fabs(ssecs(w)), w > 0 ? "longer" : "less",
+		    secs(g->mean_wall_ns), secs(b->mean_wall_ns));
+	if (w && g->diff.main_part >= 0) {
+		int p = g->diff.main_part;
+		int q, o = -1;
+
+		str(f, "cause", wc_part_key(p));
+		num(f, "cause_s", ssecs(g->diff.part_ns[p]));
+		num(f, "cause_share", (double)g->diff.part_ns[p] / (double)w);
+		say(f, ", mostly %s: %+.3f s", wc_part_label(p),
+		    ssecs(g->diff.part_ns[p]));
+		/* The largest part that went the other way, when it hides
+		 * much of the main one (an idle device absorbs slow flushes
+		 * when nothing waits for them). */
+		for (q = 0; q < WC_NPARTS; q++)
+			if (g->diff.part_ns[q] * (w > 0 ? 1 : -1) < 0 &&
+			    (o < 0 || llabs(g->diff.part_ns[q]) >
+				      llabs(g->diff.part_ns[o])))
+				o = q;
+		if (o >= 0 && llabs(g->diff.part_ns[o]) * 10 >
+			      llabs(g->diff.part_ns[p])) {
+			str(f, "offset_by", wc_part_key(o));
+			num(f, "offset_s", ssecs(g->diff.part_ns[o]));
+			say(f, ", offset by %s: %+.3f s", wc_part_label(o),
+			    ssecs(g->diff.part_ns[o]));
+		} else {
+			say(f, ", %.0f %% of the difference",
+			    100.0 * (double)g->diff.part_ns[p] / (double)w);
+		}
+		say(f, ".");
+		say_subcause(f, s, g, p);
+		if (p == WC_PART_IDLE)
+			say_off_split(f, g);
+	} else if (w) {
+		say(f, ".");
+	}
+	if (g->cross_disk) {
+		const char *d = disk_of(s, gi), *bd = disk_of(s, g->base);
+
+		say(f, " It compares across disks: %s ran on %s%s, the baseline "
+		    "on %s%s, so the difference is the disk's as much as the "
+		    "configuration's.", who, d[0] ? "disk " : "",
+		    d[0] ? d : "an unknown disk", bd[0] ? "disk " : "",
+		    bd[0] ? bd : "an unknown disk");
+		crossing--;
+	}
+	if (crossing)
+		say(f, " %zu other configuration%s ran on another disk than "
+		    "the baseline: %s differences cross disks.", crossing,
+		    crossing == 1 ? "" : "s", crossing == 1 ? "its" : "their");
+	say_verdict(f, s, g);
+	if (w && g->diff.main_part == WC_PART_IDLE)
+		say_device_cause(f, s, g);
+	say_runs(f, s, gi);
+}
+
+/* "NAME, NAME and NAME" of up to three names, "and N more" after. */
+static void names_of(const char *const *names, size_t n, char *buf,
+		     size_t size)
+{
+	size_t k, len = 0;
+
+	buf[0] = '\0';
+	for (k = 0; k < n && k < 3 && len < size; k++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+					k ? (k + 1 == n ? " and " : ", ") : "",
+					names[k]);
+	if (n > 3 && len < size)
+		snprintf(buf + len, size - len, " and %zu more", n - 3);
+}
+
+static void find_left_out(struct wc_summary *s)
+{
+	struct wc_finding *f;
+	char list[256] = "";
+	size_t k, len = 0;
+
+	if (!s->nleft_out)
+		return;
+	f = finding(s, WC_FIND_LEFT_OUT);
+	num(f, "count", (double)s->nleft_out);
+	for (k = 0; k < s->nleft_out && k < 3 && len < sizeof(list); k++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len,
+					"%s%s (%s)", k ? ", " : "",
+					s->left_out[k]->name,
+					s->left_out_why[k]);
+	if (s->nleft_out > 3 && len < sizeof(list))
+		snprintf(list + len, sizeof(list) - len, " and %zu more",
+			 s->nleft_out - 3);
+	str(f, "captures", list);
+	say(f, "Left out of everything here: %s.", list);
+}
+
+/* The keys of two "k=v;" lists whose values differ, as "k1, k2". */
+static void differing_keys(const char *a, const char *b, char *buf,
+			   size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	while (*a && *b) {
+		size_t ka = strcspn(a, "="), kb = strcspn(b, "=");
+		size_t la = strcspn(a, ";"), lb = strcspn(b, ";");
+
+		if ((la != lb || memcmp(a, b, la)) && len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%.*s",
+						len ? ", " : "", (int)ka, a);
+		(void)kb;
+		a += la + (a[la] == ';');
+		b += lb + (b[lb] == ';');
+	}
+}
+
+/* A configuration alone in its comparable set, without a named baseline,
+ * is compared with nothing: say why, once per such set (at most four). */
+static void find_skipped(struct wc_summary *s)
+{
+	size_t k, o, said = 0;
+
+	if (s->named_baseline || s->nsets < 2)
+		return;
+	for (k = 0; k < s->nsets && said < 4; k++) {
+		const struct wc_sum_capture *c, *x;
+		struct wc_finding *f;
+		char keys[160];
+
+		if (s->sets[k].ngroups > 1)
+			continue;
+		c = &s->caps[s->groups[s->sets[k].first].members[0]];
+		o = k ? 0 : 1;
+		x = &s->caps[s->groups[s->sets[o].first].members[0]];
+		differing_keys(c->meta->comparable, x->meta->comparable, keys,
+			       sizeof(keys));
+		f = finding(s, WC_FIND_SKIPPED);
+		str(f, "capture", c->meta->name);
+		str(f, "differs_in", keys);
+		say(f, "%s (group #%zu) is compared with no other configuration: "
+		    "none has its disk, workload and scale; against %s, its "
+		    "capture.conf differs in %s (--baseline compares across all "
+		    "the same).", c->meta->name, c->group + 1, x->meta->name,
+		    keys[0] ? keys : "a key too long to compare");
+		said++;
+	}
+}
+
+/* P(X >= k) for X the number of successes of independent trials of
+ * probabilities p[0..n): the chance of k or more first runs slowest when
+ * the run order does not matter. */
+static double tail_at_least(const double *p, size_t n, size_t k)
+{
+	double d[257] = { 1 }, q = 0;
+	size_t i, j;
+
+	if (n > 256)
+		n = 256;
+	for (i = 0; i < n; i++) {
+		for (j = i + 1; j > 0; j--)
+			d[j] = d[j] * (1 - p[i]) + d[j - 1] * p[i];
+		d[0] *= 1 - p[i];
+	}
+	for (j = k; j <= n; j++)
+		q += d[j];
+	return q;
+}
+
+/* Whether each configuration's first run (its lowest run number) is its
+ * slowest more often than chance would make it: over the groups of
+ * three runs or more, all numbered, the count of groups whose first run
+ * has the longest wall (and, apart, the most busy time), against the
+ * Poisson-binomial tail with 1/n a group (docs/methodology.md, "Bias"). */
+static void find_run_order(struct wc_summary *s)
+{
+	double p[256], excess_wall = 0, excess_off = 0, excess_busy = 0;
+	double tail_wall, tail_busy;
+	const char *names[256];
+	size_t g, j, ng = 0, kw = 0, kb = 0, nn = 0;
+	int run = -1;
+	struct wc_finding *f;
+	char list[256];
+
+	for (g = 0; g < s->ngroups && ng < 256; g++) {
+		const struct wc_sum_group *gr = &s->groups[g];
+		size_t first = 0, sw = 0, sb = 0;
+		double ow = 0, oo = 0, ob = 0;
+
+		if (gr->n < 3)
+			continue;
+		for (j = 0; j < gr->n; j++)
+			if (s->caps[gr->members[j]].meta->run <= 0)
+				break;
+		if (j < gr->n)
+			continue;
+		for (j = 1; j < gr->n; j++) {
+			const struct wc_sum_capture *c = &s->caps[gr->members[j]];
+
+			if (c->meta->run < s->caps[gr->members[first]].meta->run)
+				first = j;
+		}
+		for (j = 0; j < gr->n; j++) {
+			const struct wc_sum_capture *c = &s->caps[gr->members[j]];
+
+			if (c->meas[WC_MEAS_WALL] >
+			    s->caps[gr->members[sw]].meas[WC_MEAS_WALL])
+				sw = j;
+			if (c->meas[WC_MEAS_BUSY] >
+			    s->caps[gr->members[sb]].meas[WC_MEAS_BUSY])
+				sb = j;
+			if (j == first)
+				continue;
+			ow += c->meas[WC_MEAS_WALL];
+			oo += c->meas[WC_MEAS_OFF_DEVICE];
+			ob += c->meas[WC_MEAS_BUSY];
+		}
+		{
+			const struct wc_sum_capture *c =
+				&s->caps[gr->members[first]];
+			double m = (double)(gr->n - 1);
+
+			excess_wall += c->meas[WC_MEAS_WALL] - ow / m;
+			excess_off += c->meas[WC_MEAS_OFF_DEVICE] - oo / m;
+			excess_busy += c->meas[WC_MEAS_BUSY] - ob / m;
+			if (run < 0 || c->meta->run < run)
+				run = c->meta->run;
+			if (nn < 256)
+				names[nn++] = c->meta->name;
+		}
+		kw += sw == first;
+		kb += sb == first;
+		p[ng++] = 1.0 / (double)gr->n;
+	}
+	if (ng < 2)
+		return;
+	tail_wall = tail_at_least(p, ng, kw);
+	tail_busy = tail_at_least(p, ng, kb);
+	f = finding(s, WC_FIND_RUN_ORDER);
+	num(f, "groups", (double)ng);
+	num(f, "first_slowest_wall", (double)kw);
+	num(f, "chance_wall", tail_wall);
+	num(f, "first_slowest_busy", (double)kb);
+	num(f, "chance_busy", tail_busy);
+	num(f, "excess_wall_s", excess_wall / (double)ng);
+	num(f, "excess_off_device_s", excess_off / (double)ng);
+	num(f, "excess_busy_s", excess_busy / (double)ng);
+	num(f, "effect", tail_wall < 0.05 || tail_busy < 0.05);
+	say(f, "Run order: each configuration's first run (run %d where "
+	    "numbered so) was its slowest in %zu of %zu groups of three runs or "
+	    "more on the wall (%.2g by chance) and in %zu on the device's busy "
+	    "time (%.2g by chance)", run, kw, ng, tail_wall, kb, tail_busy);
+	if (tail_wall >= 0.05 && tail_busy >= 0.05) {
+		say(f, ": no run-order effect.");
+		return;
+	}
+	names_of(names, nn, list, sizeof(list));
+	str(f, "runs", list);
+	say(f, ": a run-order effect. On average it took %+.3f s longer than "
+	    "the other runs, %+.3f s of it off the device and %+.3f s on it. "
+	    "Its runs (%s) carry a warm-up or a drift of the host; "
+	    "--drop-first leaves them out.", excess_wall / (double)ng,
+	    excess_off / (double)ng, excess_busy / (double)ng, list);
+}
+
+/* The value of key in a "k=v;" list into buf, or false. */
+static bool host_value(const char *host, const char *key, char *buf,
+		       size_t size)
+{
+	size_t kl = strlen(key);
+
+	while (*host) {
+		size_t l = strcspn(host, ";");
+
+		if (l > kl && !strncmp(host, key, kl) && host[kl] == '=') {
+			snprintf(buf, size, "%.*s", (int)(l - kl - 1),
+				 host + kl + 1);
+			return true;
+		}
+		host += l + (host[l] == ';');
+	}
+	return false;
+}
+
+/* Compared captures whose recorded host state or tools differ: per key,
+ * the most common value and the captures with another (at most three
+ * keys); and load averages before the captures far apart. */
+static void find_host_state(struct wc_summary *s)
+{
+	static const char *const keys[] = {
+		"tool_version", "tool_commit", "kernel", "recorder",
+		"host_cpus", "host_mem_total_kb", "vm_dirty_ratio",
+		"vm_dirty_background_ratio", "vm_dirty_bytes",
+		"vm_dirty_background_bytes", "vm_dirty_expire_centisecs",
+		"vm_dirty_writeback_centisecs",
+	};
+	struct wc_finding *f = NULL;
+	size_t k, i, j, said = 0, lo = 0, hi = 0, nl = 0;
+
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]) && said < 3; k++) {
+		char v[128], w[128], common[128] = "", odd[128] = "";
+		const char *odd_names[256];
+		size_t best = 0, nodd = 0, nwith = 0;
+		char list[256];
+
+		/* The most common value: the one most captures share. */
+		for (i = 0; i < s->ncaps; i++) {
+			size_t same = 0;
+
+			if (!host_value(s->caps[i].meta->host, keys[k], v,
+					sizeof(v)))
+				continue;
+			nwith++;
+			for (j = 0; j < s->ncaps; j++)
+				if (host_value(s->caps[j].meta->host, keys[k], w,
+					       sizeof(w)) && !strcmp(v, w))
+					same++;
+			if (same > best) {
+				best = same;
+				snprintf(common, sizeof(common), "%s", v);
+			}
+		}
+		if (best == nwith)
+			continue;
+		for (i = 0; i < s->ncaps; i++)
+			if (host_value(s->caps[i].meta->host, keys[k], v,
+				       sizeof(v)) && strcmp(v, common)) {
+				if (!odd[0])
+					snprintf(odd, sizeof(odd), "%s", v);
+				if (nodd < 256)
+					odd_names[nodd++] = s->caps[i].meta->name;
+			}
+		if (!f) {
+			f = finding(s, WC_FIND_HOST_STATE);
+			say(f, "Compared captures were recorded on unlike hosts "
+			    "or tools:");
+		}
+		names_of(odd_names, nodd, list, sizeof(list));
+		if (said < 2)
+			str(f, keys[k], list);
+		say(f, "%s %s: %zu capture%s %s, %s (%s)%s", said ? ";" : "",
+		    keys[k], best, best == 1 ? "" : "s", common, odd, list,
+		    nodd > 1 ? " and others" : "");
+		said++;
+	}
+	for (i = 0; i < s->ncaps; i++) {
+		double l = s->caps[i].meta->load_before;
+
+		if (l < 0)
+			continue;
+		if (!nl || l < s->caps[lo].meta->load_before)
+			lo = i;
+		if (!nl || l > s->caps[hi].meta->load_before)
+			hi = i;
+		nl++;
+	}
+	if (nl > 1 && s->caps[hi].meta->load_before >
+		      2 * s->caps[lo].meta->load_before &&
+	    s->caps[hi].meta->load_before -
+		    s->caps[lo].meta->load_before > 1) {
+		if (!f) {
+			f = finding(s, WC_FIND_HOST_STATE);
+			say(f, "Compared captures were recorded on unlike hosts:");
+		} else {
+			say(f, ";");
+		}
+		num(f, "load_min", s->caps[lo].meta->load_before);
+		num(f, "load_max", s->caps[hi].meta->load_before);
+		say(f, " the load average before them ranged from %.2f (%s) to "
+		    "%.2f (%s)", s->caps[lo].meta->load_before,
+		    s->caps[lo].meta->name, s->caps[hi].meta->load_before,
+		    s->caps[hi].meta->name);
+	}
+	if (f)
+		say(f, ". Their walls carry that difference; the device's time "
+		    "much less.");
+}
+
+/* Captures that ended with data unwritten: of a copy, less data written
+ * on the main device than the source holds (90 %), or Dirty at the end
+ * over 16 MiB (capture.conf host_dirty_kb_end).  At most three named. */
+static void find_dirty(struct wc_summary *s)
+{
+	const char *names[256];
+	struct wc_finding *f;
+	size_t i, n = 0;
+	const struct wc_sum_capture *first = NULL;
+	char list[256];
+
+	for (i = 0; i < s->ncaps && n < 256; i++) {
+		const struct wc_sum_capture *c = &s->caps[i];
+		uint64_t written = c->figs.bytes[WC_CAT_DATA_WRITE];
+		bool copy = strstr(c->meta->config, "copy-delete;") != NULL;
+
+		if ((copy && c->meta->source_bytes &&
+		     (double)written < 0.9 * (double)c->meta->source_bytes) ||
+		    c->meta->dirty_kb_end > 16 * 1024) {
+			if (!first)
+				first = c;
+			names[n++] = c->meta->name;
+		}
+	}
+	if (!n)
+		return;
+	f = finding(s, WC_FIND_DIRTY);
+	names_of(names, n, list, sizeof(list));
+	str(f, "captures", list);
+	num(f, "count", (double)n);
+	num(f, "written_bytes", (double)first->figs.bytes[WC_CAT_DATA_WRITE]);
+	say(f, "Dirty data was still pending when the trace ended in %s: ",
+	    list);
+	if (first->meta->source_bytes)
+		say(f, "%s wrote %.0f MiB of data to its main device against a "
+		    "%.0f MiB source", first->meta->name,
+		    (double)first->figs.bytes[WC_CAT_DATA_WRITE] / 1048576.0,
+		    (double)first->meta->source_bytes / 1048576.0);
+	else
+		say(f, "%s", first->meta->name);
+	if (first->meta->dirty_kb_end >= 0)
+		say(f, "%sDirty was %.0f MiB when its workload ended",
+		    first->meta->source_bytes ? ", and " : " ",
+		    (double)first->meta->dirty_kb_end / 1024.0);
+	say(f, ". The writing of the rest is not in the trace: end the "
+	    "command with sync to measure it.");
+}
+
+int wc_summary_findings(struct wc_summary *s)
+{
+	const struct wc_sum_capture *slow = &s->caps[0];
+	size_t i;
+
+	/* Three on the slowest capture, a difference and at most one skip
+	 * a set, then those on the whole comparison. */
+	s->findings = calloc(3 + 2 * s->nsets + 5, sizeof(*s->findings));
+	if (!s->findings)
+		return -1;
+	for (i = 1; i < s->ncaps; i++)
+		if (s->caps[i].figs.wall_ns > slow->figs.wall_ns)
+			slow = &s->caps[i];
+	find_left_out(s);
+	find_most_time(s, slow);
+	find_idle(s, slow);
+	find_flushes(s, slow);
+	if (s->has_diff && s->named_baseline)
+		find_difference(s, SIZE_MAX);
+	else if (s->has_diff)
+		for (i = 0; i < s->nsets; i++)
+			find_difference(s, i);
+	find_skipped(s);
+	find_run_order(s);
+	find_host_state(s);
+	find_dirty(s);
+	return 0;
+}
