@@ -8,12 +8,15 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/analysis.h"
 #include "out/bundle.h"
@@ -25,6 +28,7 @@
 #include "out/intervaltab.h"
 #include "analysis/jobs.h"
 #include "out/report.h"
+#include "base/sandbox.h"
 #include "compare/summary.h"
 #include "model/traceevent.h"
 #include "base/wcerr.h"
@@ -42,6 +46,7 @@ enum {
 	OPT_INTERVAL,
 	OPT_EQUIVALENCE,
 	OPT_TIMELINE_LIMIT,
+	OPT_NO_SANDBOX,
 };
 
 enum mode {
@@ -72,6 +77,8 @@ struct options {
 	bool trace_only;                    /* --format trace-event */
 	bool timeline_limit_set;
 	uint64_t timeline_limit;            /* --timeline-limit; 0: none */
+	bool no_sandbox;                    /* --no-sandbox */
+	bool verbose;                       /* --verbose */
 	struct wc_filter filter;            /* --window, --phase, --device,
 	                                     * --process */
 	unsigned jobs;                      /* --jobs; 0: online CPUs */
@@ -92,7 +99,7 @@ static void usage(FILE *fp)
 		"                 [--jobs N]\n"
 		"                 [--window START,END] [--phase NAME]\n"
 		"                 [--device MAJ,MIN|NAME] [--process PID|COMM]\n"
-		"                 INPUT...\n"
+		"                 [--no-sandbox] [--verbose] INPUT...\n"
 		"       " PROG " --interval SECONDS [--format text|json|csv]\n"
 		"                 [--window START,END] [--phase NAME] [--device D]\n"
 		"                 [--process P] INPUT...\n"
@@ -177,6 +184,13 @@ static void usage(FILE *fp)
 		"                  parameter); compared with the replay as recorded\n"
 		"                  (not with --baseline, --export-trace or\n"
 		"                  --format trace-event)\n"
+		"      --no-sandbox\n"
+		"                  do not restrict wcanalyze with Landlock (by\n"
+		"                  default it may then read only its inputs, the\n"
+		"                  installed plots and disks, /usr and TMPDIR, and\n"
+		"                  write only its output, standard output and\n"
+		"                  TMPDIR: docs/security.md)\n"
+		"  -v, --verbose   say whether the Landlock sandbox is on\n"
 		"  -h, --help      show this help and exit\n"
 		"  -V, --version   show the version and exit\n");
 }
@@ -270,9 +284,146 @@ static int dump_one(const char *path)
 	return status;
 }
 
+/* Allows path for reading as an input: the file or folder, or for a
+ * base name (NAME of NAME.blktrace.N) the folder holding it. */
+static int allow_input(struct wc_sandbox *sb, const char *path,
+		       struct wc_err *err)
+{
+	char dir[PATH_MAX];
+	const char *slash;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	if (access(path, F_OK) == 0)
+		return wc_sandbox_allow(sb, path, WC_SANDBOX_READ, err);
+	slash = strrchr(path, '/');
+	if (!slash)
+		return wc_sandbox_allow(sb, ".", WC_SANDBOX_READ, err);
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path + 1), path);
+	return wc_sandbox_allow(sb, dir, WC_SANDBOX_READ, err);
+}
+
+/*
+ * Least privilege before the first byte of input is read (sandbox.h,
+ * docs/security.md): reading only the inputs, the installed data (the
+ * plots and disks wherever they are looked for), /usr (the libraries a
+ * decompressor or iconv loads late, gnuplot and its fonts) and a few
+ * system files, and TMPDIR; writing only the output (the bundle's
+ * folder, made by now, or the timeline's file, open by now), TMPDIR
+ * and /dev/null; standard input and output are open already.  gnuplot
+ * runs under the same rules.  Where the kernel has no Landlock,
+ * wcanalyze goes on and says so under --verbose.  A test may name a
+ * file in WCANALYZE_SANDBOX_PROBE: it is opened once the rules hold,
+ * and the outcome said on standard error (t61).
+ */
+static void sandbox_probe(void)
+{
+	const char *probe = getenv("WCANALYZE_SANDBOX_PROBE");
+	char e[WC_ESCAPE_SIZE(1024)];
+	int fd;
+
+	if (!probe)
+		return;
+	fd = open(probe, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fprintf(stderr, PROG ": sandbox probe: %s: %s\n",
+		wc_escape_text(probe, e, sizeof(e)),
+		fd < 0 ? strerror(errno) : "opened");
+	if (fd >= 0)
+		close(fd);
+}
+
+static int sandbox_on(const struct options *o)
+{
+	static const char *const sys_read[] = {
+		"/etc/ld.so.cache", "/etc/localtime", "/etc/fonts",
+		"/var/cache/fontconfig", "/etc/gnuplot",
+	};
+	const char *const env_read[] = {
+		"WCANALYZE_PLOTS", "WCANALYZE_DISKS",
+	};
+	struct wc_sandbox *sb = NULL;
+	char exe[PATH_MAX], cand[PATH_MAX + 32];
+	const char *tmp = getenv("TMPDIR"), *gp;
+	struct wc_err err;
+	ssize_t n;
+	size_t i;
+	int rc = 0;
+
+	if (o->no_sandbox) {
+		if (o->verbose)
+			fprintf(stderr, PROG ": sandbox off (--no-sandbox)\n");
+		sandbox_probe();
+		return 0;
+	}
+	wc_err_clear(&err);
+	if (wc_sandbox_open(&sb, &err) < 0)
+		return report(&err), -1;
+	if (!sb) {
+		if (o->verbose)
+			fprintf(stderr, PROG ": this kernel has no Landlock: "
+				"running with every right of its user\n");
+		sandbox_probe();
+		return 0;
+	}
+	for (i = 0; i < (size_t)o->ninputs && rc == 0; i++)
+		rc = allow_input(sb, o->inputs[i], &err);
+	for (i = 0; i < o->nspecs && rc == 0; i++)
+		if (strchr(o->specs[i].disk, '/'))
+			rc = wc_sandbox_allow(sb, o->specs[i].disk,
+					      WC_SANDBOX_READ, &err);
+	if (rc == 0)
+		rc = wc_sandbox_allow(sb, tmp && *tmp ? tmp : "/tmp",
+				      WC_SANDBOX_WRITE, &err);
+	if (rc == 0 && o->output)
+		rc = wc_sandbox_allow(sb, o->output, WC_SANDBOX_WRITE, &err);
+	if (rc == 0 && o->trace && strcmp(o->trace, "-"))
+		rc = wc_sandbox_allow(sb, o->trace, WC_SANDBOX_WRITE, &err);
+	if (rc == 0)
+		rc = wc_sandbox_allow(sb, "/dev/null", WC_SANDBOX_WRITE, &err);
+	if (rc == 0)
+		rc = wc_sandbox_allow(sb, "/usr", WC_SANDBOX_EXEC, &err);
+	gp = getenv("WCANALYZE_GNUPLOT");
+	if (rc == 0 && gp && strchr(gp, '/'))
+		rc = wc_sandbox_allow(sb, gp, WC_SANDBOX_EXEC, &err);
+	for (i = 0; i < sizeof(sys_read) / sizeof(sys_read[0]) && rc == 0; i++)
+		rc = wc_sandbox_allow(sb, sys_read[i], WC_SANDBOX_READ, &err);
+	for (i = 0; i < sizeof(env_read) / sizeof(env_read[0]) && rc == 0; i++)
+		rc = wc_sandbox_allow(sb, getenv(env_read[i]), WC_SANDBOX_READ,
+				      &err);
+	/* Where plot.h and whatif.h look for the installed data. */
+	if (rc == 0)
+		rc = wc_sandbox_allow(sb, WC_DATADIR, WC_SANDBOX_READ, &err);
+	if (rc == 0)
+		rc = wc_sandbox_allow(sb, "plots", WC_SANDBOX_READ, &err);
+	if (rc == 0)
+		rc = wc_sandbox_allow(sb, "capture/disks", WC_SANDBOX_READ, &err);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (rc == 0 && n > 0 && (exe[n] = '\0', strrchr(exe, '/'))) {
+		*strrchr(exe, '/') = '\0';
+		snprintf(cand, sizeof(cand), "%s/../plots", exe);
+		rc = wc_sandbox_allow(sb, cand, WC_SANDBOX_READ, &err);
+		snprintf(cand, sizeof(cand), "%s/../share/wcanalyze", exe);
+		if (rc == 0)
+			rc = wc_sandbox_allow(sb, cand, WC_SANDBOX_READ, &err);
+	}
+	if (rc == 0)
+		rc = wc_sandbox_enforce(sb, &err);
+	wc_sandbox_free(sb);
+	if (rc < 0)
+		return report(&err), -1;
+	if (o->verbose)
+		fprintf(stderr, PROG ": sandbox on (Landlock ABI %d)\n",
+			wc_sandbox_abi());
+	sandbox_probe();
+	return 0;
+}
+
 static int run_dump(const struct options *o)
 {
 	int i, status = WC_EXIT_OK;
+
+	if (sandbox_on(o) < 0)
+		return WC_EXIT_FAILURE;
 
 	for (i = 0; i < o->ninputs; i++) {
 		int s = dump_one(o->inputs[i]);
@@ -463,6 +614,10 @@ static int run_analysis(const struct options *o)
 		status = WC_EXIT_FAILURE;
 		goto out;
 	}
+	if (sandbox_on(o) < 0) {
+		status = WC_EXIT_FAILURE;
+		goto out;
+	}
 	ao.trace = te;
 	if (!b && !te) {
 		status = analyse_parallel(o, &ao, caps, &n);
@@ -549,6 +704,8 @@ static int run_interval(const struct options *o)
 	struct wc_err err;
 	int i, status = WC_EXIT_OK;
 
+	if (sandbox_on(o) < 0)
+		return WC_EXIT_FAILURE;
 	wc_err_clear(&err);
 	if (wc_intervaltab_open(&t, stdout, o->format, o->interval_ns,
 				&err) < 0)
@@ -591,6 +748,10 @@ static int run_whatif(const struct options *o)
 		if (wc_bundle_open(&b, o->output, &err) < 0)
 			return report(&err);
 		wo.analysis.series = true;
+	}
+	if (sandbox_on(o) < 0) {
+		status = WC_EXIT_FAILURE;
+		goto out;
 	}
 	if (wc_whatif_run(&w, o->inputs[0], o->specs, o->nspecs, &wo, &err) < 0) {
 		status = err.kind == WC_ERR_USAGE ? (report(&err), WC_EXIT_USAGE) :
@@ -802,6 +963,8 @@ int main(int argc, char **argv)
 		{ "exclude-runs", required_argument, NULL, 'x' },
 		{ "drop-first", no_argument, NULL, 'F' },
 		{ "equivalence", required_argument, NULL, OPT_EQUIVALENCE },
+		{ "no-sandbox", no_argument, NULL, OPT_NO_SANDBOX },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -813,7 +976,7 @@ int main(int argc, char **argv)
 	int c, i, nstdin;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":df:i:j:J:r:b:o:t:w:x:FRhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":df:i:j:J:r:b:o:t:w:x:FRhvV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			o.mode = MODE_DUMP;
@@ -920,6 +1083,12 @@ int main(int argc, char **argv)
 						   "above 0, or a percentage above 0 "
 						   "and up to 100 followed by %%)",
 						   optarg);
+			break;
+		case OPT_NO_SANDBOX:
+			o.no_sandbox = true;
+			break;
+		case 'v':
+			o.verbose = true;
 			break;
 		case 'h':
 			usage(stdout);
