@@ -21,8 +21,17 @@
 
 #define MAX_NOTES 8
 
+/* The requests the tracker handed out, read once from the input by the
+ * first replay and handed out again from here to every other. */
+struct reqs {
+	struct wc_request *v;
+	size_t n, cap;
+	bool whole;                  /* read to the input's end */
+};
+
 struct wc_whatif {
 	size_t n;
+	struct reqs reqs;
 	struct wc_analysis *a[2 + WC_WHATIF_MAX_SPECS];
 	struct wc_replay_stats st[2 + WC_WHATIF_MAX_SPECS];
 	char base_name[256];
@@ -236,6 +245,8 @@ struct pass {
 	struct wc_input *in;
 	struct wc_tracker *tr;
 	struct wc_replay *rp;
+	struct reqs *keep;
+	size_t pos;                  /* in keep, read from memory */
 };
 
 static int input_batch(void *ctx, const struct wc_event **evs, size_t *n,
@@ -248,14 +259,58 @@ static int input_batch(void *ctx, const struct wc_event **evs, size_t *n,
 	return r;
 }
 
-static int tracker_source(void *ctx, struct wc_request *rq, struct wc_err *err)
-{
-	return wc_tracker_next(ctx, rq, err);
-}
-
 static int replay_source(void *ctx, struct wc_request *rq, struct wc_err *err)
 {
 	return wc_replay_next(ctx, rq, err);
+}
+
+/* The tracker's requests, kept as they go by (the first pass). */
+static int keeping_source(void *ctx, struct wc_request *rq,
+			  struct wc_err *err)
+{
+	struct pass *p = ctx;
+	struct reqs *k = p->keep;
+	int r = wc_tracker_next(p->tr, rq, err);
+
+	if (r <= 0) {
+		k->whole = r == 0;
+		return r;
+	}
+	if (k->n == k->cap) {
+		size_t ncap = k->cap ? 2 * k->cap : 65536;
+		struct wc_request *nv;
+
+		if (k->cap >= WC_WHATIF_MAX_REQUESTS)
+			return wc_err_set(err, WC_ERR_INPUT, NULL, NULL,
+					  WC_NO_OFFSET, "more than %u requests:"
+					  " --what-if holds them in memory, at "
+					  "most %u (%zu MB)",
+					  WC_WHATIF_MAX_REQUESTS,
+					  WC_WHATIF_MAX_REQUESTS,
+					  (size_t)WC_WHATIF_MAX_REQUESTS *
+					  sizeof(*rq) >> 20);
+		if (ncap > WC_WHATIF_MAX_REQUESTS)
+			ncap = WC_WHATIF_MAX_REQUESTS;
+		nv = realloc(k->v, ncap * sizeof(*nv));
+		if (!nv)
+			return wc_err_oom(err, NULL, NULL);
+		k->v = nv;
+		k->cap = ncap;
+	}
+	k->v[k->n++] = *rq;
+	return 1;
+}
+
+/* The kept requests again, in the order the tracker handed them out. */
+static int kept_source(void *ctx, struct wc_request *rq, struct wc_err *err)
+{
+	struct pass *p = ctx;
+
+	(void)err;
+	if (p->pos == p->keep->n)
+		return 0;
+	*rq = p->keep->v[p->pos++];
+	return 1;
 }
 
 static void pass_close(struct pass *p)
@@ -266,13 +321,19 @@ static void pass_close(struct pass *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static int pass_open(struct pass *p, const char *path,
+/* A replay of the requests: from memory once they were all read, else
+ * from the input, keeping them. */
+static int pass_open(struct pass *p, const char *path, struct reqs *keep,
 		     const struct wc_replay_conf *rc, struct wc_err *err)
 {
 	memset(p, 0, sizeof(*p));
+	p->keep = keep;
+	if (keep->whole)
+		return wc_replay_open(&p->rp, rc, kept_source, p, err);
+	keep->n = 0;
 	if (wc_input_open(&p->in, path, err) < 0 ||
 	    wc_tracker_open_batch(&p->tr, input_batch, p->in, err) < 0 ||
-	    wc_replay_open(&p->rp, rc, tracker_source, p->tr, err) < 0) {
+	    wc_replay_open(&p->rp, rc, keeping_source, p, err) < 0) {
 		pass_close(p);
 		return -1;
 	}
@@ -306,7 +367,7 @@ static int replay_analyse(struct wc_whatif *w, const char *path,
 	}
 	rc.points = points;
 	rc.npoints = 2 * np;
-	if (pass_open(&p, path, &rc, err) < 0)
+	if (pass_open(&p, path, &w->reqs, &rc, err) < 0)
 		return -1;
 	while ((r = wc_replay_next(p.rp, &rq, err)) > 0)
 		;
@@ -329,7 +390,7 @@ static int replay_analyse(struct wc_whatif *w, const char *path,
 	}
 	pass_close(&p);
 
-	if (pass_open(&p, path, &rc, err) < 0)
+	if (pass_open(&p, path, &w->reqs, &rc, err) < 0)
 		return -1;
 	r = wc_analysis_run_requests(&w->a[w->n], replay_source, p.rp, &sc->meta,
 				     phases, np, first, last, ao, err);
@@ -599,5 +660,6 @@ void wc_whatif_free(struct wc_whatif *w)
 	 * its part (wc_analysis_run()) before it was counted */
 	for (i = 0; i < sizeof(w->a) / sizeof(w->a[0]); i++)
 		wc_analysis_free(w->a[i]);
+	free(w->reqs.v);
 	free(w);
 }

@@ -49,10 +49,21 @@
  * would cost (the filesystem's flushes are not in it).
  *
  * What always holds: the same input and specs give the same analyses to
- * the nanosecond; each replay reads the input twice (once to carry the
- * phases' edges into virtual time, once to analyse), memory is the
- * replay's bound (replay.h) and the analyses'; the result owns its
- * analyses; wc_whatif_free(NULL) is fine.
+ * the nanosecond.  Input: the recorded analysis reads it once, the
+ * capture's own files are read in one more pass (capture.conf,
+ * info/disk.conf: members.h), and the first replay reads its requests
+ * once more through a tracker, keeping every request the tracker hands
+ * out; every replay after it (each replays twice: once to carry the
+ * phases' edges into virtual time, once to analyse) takes them from
+ * memory.  Memory: those requests, at most WC_WHATIF_MAX_REQUESTS
+ * (4,194,304 of sizeof(struct wc_request) bytes; past them the what-if
+ * fails with an input error that says so), plus the replay's bound
+ * (replay.h) and the analyses'.  Time: the replays' work is linear in
+ * the requests times 2 (1 + the specs), each request's cost bounded by
+ * the model's queue (WC_DISK_MAX_QUEUE) and the replay's held requests
+ * (WC_REPLAY_MAX_HELD); virtual time stops at WC_REPLAY_MAX_NS.  Output:
+ * at most 2 + WC_WHATIF_MAX_SPECS analyses and MAX_NOTES notes.  The
+ * result owns its analyses; wc_whatif_free(NULL) is fine.
  */
 #ifndef WC_WHATIF_H
 #define WC_WHATIF_H
@@ -67,6 +78,9 @@
 #include "base/wcerr.h"
 
 #define WC_WHATIF_MAX_SPECS 16
+/* The requests the replays hold in memory, read once (past them the
+ * what-if fails with an input error that says so). */
+#define WC_WHATIF_MAX_REQUESTS (1u << 22)
 #define WC_WHATIF_MAX_ITEMS 16
 
 struct wc_whatif_spec {
