@@ -94,6 +94,7 @@ START_TEST(test_good)
 	ck_assert_str_eq(d->name, "loop2");
 	ck_assert_uint_eq(d->dev, WC_DEV_MAKE(7, 2));
 	ck_assert_int_eq(d->rotational, 0);
+	ck_assert_uint_eq(d->timeout_ms, 30000);
 	ck_assert_int_eq(d->listed, 2);
 	d = wc_capture_device(c, "loop1");
 	ck_assert_int_eq(d->listed, 1);
@@ -133,6 +134,9 @@ START_TEST(test_bad_values)
 	ck_assert(has_note(c, "line 7: journal_start_sector"));
 	ck_assert_int_eq(c->complete, -1);
 	ck_assert(has_note(c, "line 9: complete"));
+	ck_assert_uint_eq(d->timeout_ms, 0);
+	ck_assert(has_note(c, "line 10: device.loop1.timeout_ms: not "
+			      "milliseconds"));
 
 	/* phases: end before start, a negative time and a short row are
 	 * left out; bad seconds are noted and taken as 0. */

@@ -263,6 +263,108 @@ START_TEST(test_lost_and_unfinished)
 }
 END_TEST
 
+#define SEC 1000000000ull
+
+/* The same as run(), with the bound of DEV set to BOUND ns first (0:
+ * the default). */
+static size_t run_bound(const struct wc_event *evs, size_t n,
+			uint64_t bound, struct wc_request *out, size_t max,
+			struct wc_tracker_stats *st)
+{
+	struct src s = { evs, n, 0, SIZE_MAX };
+	struct wc_tracker *tr = NULL;
+	struct wc_err err;
+	struct wc_request rq;
+	size_t k = 0;
+	int r;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_tracker_open_source(&tr, src_next, &s, &err), 0);
+	if (bound)
+		ck_assert_int_eq(wc_tracker_set_bound(tr, DEV, bound), 0);
+	while ((r = wc_tracker_next(tr, &rq, &err)) > 0) {
+		ck_assert_uint_lt(k, max);
+		out[k++] = rq;
+	}
+	ck_assert_int_eq(r, 0);
+	*st = *wc_tracker_stats(tr);
+	wc_tracker_free(tr);
+	return k;
+}
+
+START_TEST(test_no_invented_pairing)
+{
+	/* A capture that lost events (a CPU's file missing): the C of the
+	 * first D and the D of the last C are gone.  The oldest dispatch
+	 * at the sector is 49 s old when that C comes: older than any
+	 * command may take (the default bound, 30 s), it is not the C's. */
+	const struct wc_event evs[] = {
+		E(1 * SEC, WC_TA_ISSUE, W, 100, 4096),   /* its C lost */
+		E(1 * SEC, WC_TA_ISSUE, 0, 0, 0),        /* flush, C lost */
+		E(45 * SEC, WC_TA_ISSUE, W, 100, 4096),
+		E(45 * SEC + 1000, WC_TA_COMPLETE, W, 100, 4096),
+		E(46 * SEC, WC_TA_ISSUE, FLUSH, 0, 0),
+		E(46 * SEC + 500, WC_TA_COMPLETE, FLUSH, 0, 0),
+		E(50 * SEC, WC_TA_COMPLETE, W, 100, 4096), /* its D lost */
+	};
+	struct wc_request rq[4];
+	struct wc_tracker_stats st;
+	size_t n = run_bound(evs, 7, 0, rq, 4, &st);
+
+	ck_assert_uint_eq(n, 4);
+	/* Each C is the young dispatch's, at the young depth. */
+	ck_assert(rq[0].completed);
+	ck_assert_uint_eq(rq[0].d_time, 45 * SEC);
+	ck_assert_uint_eq(rq[0].c_time - rq[0].d_time, 1000);
+	ck_assert_uint_eq(rq[0].depth, 1);
+	ck_assert(rq[1].completed);
+	ck_assert_uint_eq(rq[1].bytes, 0);
+	ck_assert_uint_eq(rq[1].d_time, 46 * SEC);
+	ck_assert_uint_eq(rq[1].depth, 1);
+	/* The old ones never completed, and are handed out as such. */
+	ck_assert(!rq[2].completed);
+	ck_assert(!rq[3].completed);
+	ck_assert_uint_eq(rq[2].d_time, 1 * SEC);
+	ck_assert_uint_eq(rq[3].d_time, 1 * SEC);
+	ck_assert_uint_eq(st.requests, 2);
+	ck_assert_uint_eq(st.unfinished, 2);
+	ck_assert_uint_eq(st.expired, 2);
+	ck_assert_uint_eq(st.orphan_completions, 1);
+}
+END_TEST
+
+START_TEST(test_bound_of_device)
+{
+	/* A device whose timeout is 5 s: a C 6 s after its D is not its
+	 * D's; one 4 s after is.  A bio-based device's C is matched to a
+	 * Q only within the bound too. */
+	const struct wc_event evs[] = {
+		E(0, WC_TA_ISSUE, W, 8, 4096),
+		E(4 * SEC, WC_TA_COMPLETE, W, 8, 4096),
+		E(10 * SEC, WC_TA_ISSUE, W, 8, 4096),
+		E(16 * SEC, WC_TA_COMPLETE, W, 8, 4096),
+		E(20 * SEC, WC_TA_QUEUE, W, 64, 4096),
+		E(26 * SEC, WC_TA_COMPLETE, W, 64, 4096),
+	};
+	struct wc_request rq[4];
+	struct wc_tracker_stats st;
+	size_t n = run_bound(evs, 6, 5 * SEC, rq, 4, &st);
+
+	ck_assert_uint_eq(n, 2);
+	ck_assert(rq[0].completed);
+	ck_assert_uint_eq(rq[0].c_time - rq[0].d_time, 4 * SEC);
+	ck_assert(!rq[1].completed);
+	ck_assert_uint_eq(rq[1].d_time, 10 * SEC);
+	ck_assert_uint_eq(st.orphan_completions, 2);
+	ck_assert_uint_eq(st.expired, 1);
+	ck_assert_uint_eq(st.never_dispatched, 1);
+	/* With the default bound, all three pair. */
+	n = run_bound(evs, 6, 0, rq, 4, &st);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(st.orphan_completions, 0);
+}
+END_TEST
+
 START_TEST(test_bio_based_completion)
 {
 	/* Device mapper completes bios it never dispatched as requests. */
@@ -747,6 +849,8 @@ static Suite *tracker_suite(void)
 	tcase_add_test(tc, test_requeue);
 	tcase_add_test(tc, test_split);
 	tcase_add_test(tc, test_lost_and_unfinished);
+	tcase_add_test(tc, test_no_invented_pairing);
+	tcase_add_test(tc, test_bound_of_device);
 	tcase_add_test(tc, test_bio_based_completion);
 	tcase_add_test(tc, test_bio_based_completion_list);
 	tcase_add_test(tc, test_source_fails);

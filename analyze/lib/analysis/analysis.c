@@ -232,6 +232,7 @@ static void meta_from_capture(struct wc_capture_meta *m,
 		snprintf(m->devices[m->ndevices].name,
 			 sizeof(m->devices[0].name), "%s", d->name);
 		m->devices[m->ndevices].rotational = d->rotational;
+		m->devices[m->ndevices].timeout_ns = d->timeout_ms * 1000000u;
 		m->ndevices++;
 	}
 	if (dest) {
@@ -592,6 +593,11 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 		       wc_tracker_open_source(&tr, feed, run, err)) < 0)
 		goto fail;
 	run->tr = tr;
+	/* Each device's command timeout bounds what a C may pair with. */
+	for (i = 0; i < a->meta.ndevices; i++)
+		if (a->meta.devices[i].device && a->meta.devices[i].timeout_ns)
+			wc_tracker_set_bound(tr, a->meta.devices[i].device,
+					     a->meta.devices[i].timeout_ns);
 
 	while ((r = wc_tracker_next_batch(tr, rqs, WC_ANALYSIS_REQUESTS, &n,
 					  err)) > 0) {

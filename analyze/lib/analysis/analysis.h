@@ -91,6 +91,9 @@ struct wc_device_meta {
 	uint32_t device;           /* dev_t */
 	char name[64];             /* e.g. "loop1", or "" */
 	int rotational;            /* 1, 0, or -1 unknown */
+	uint64_t timeout_ns;       /* its command timeout, the tracker's
+				    * bound (tracker.h); 0 unknown: the
+				    * default */
 };
 
 struct wc_capture_meta {

@@ -265,11 +265,23 @@ static void set_device_key(struct wc_capture *c, const char *key, const char *v,
 	struct wc_capture_device *d;
 	int b;
 
-	if (!dot || (strcmp(dot, ".dev") && strcmp(dot, ".rotational")))
+	if (!dot || (strcmp(dot, ".dev") && strcmp(dot, ".rotational") &&
+		     strcmp(dot, ".timeout_ms")))
 		return;     /* role and keys to come */
 	d = device_slot(c, name, (size_t)(dot - name), where, line);
 	if (!d)
 		return;
+	if (!strcmp(dot, ".timeout_ms")) {
+		uint64_t ms;
+
+		d->timeout_ms = 0;
+		if (parse_uint(v, 86400000, &ms) && ms > 0)
+			d->timeout_ms = ms;
+		else
+			note(c, where, line, key,
+			     "not milliseconds from 1 to 86400000, ignored");
+		return;
+	}
 	if (!strcmp(dot, ".dev")) {
 		if (!parse_devt(v, &d->dev)) {
 			d->dev = 0;

@@ -80,6 +80,8 @@ struct wc_capture_device {
 	char name[64];           /* DEV, the kernel name */
 	uint32_t dev;            /* dev_t of device.DEV.dev; 0 unknown */
 	int rotational;          /* 1, 0, -1 unknown */
+	uint64_t timeout_ms;     /* device.DEV.timeout_ms, 1 to 86400000
+				  * (a day); 0 unknown */
 	int listed;              /* position in "devices" + 1; 0 not listed */
 };
 

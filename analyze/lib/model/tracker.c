@@ -16,7 +16,13 @@
  * its device's list of its kind, oldest first, so the cap can drop the
  * oldest.
  */
-enum kind { K_BIO, K_RQ, K_EBIO, K_ERQ, K_NKINDS };
+enum kind { K_BIO, K_RQ, K_EBIO, K_ERQ, K_XRQ, K_NKINDS };
+
+/* K_XRQ: a request of either kind whose dispatch expired (older than
+ * its device's bound with no C): only on its list, handed out at the
+ * end as unfinished.  The RQ and ERQ lists stay in order of dispatch
+ * (a request back from a requeue goes to the tail), so the expired
+ * ones are always at their heads. */
 
 struct node {
 	struct node *hnext;           /* hash chain (BIO, RQ only) */
@@ -45,6 +51,7 @@ struct dev {
 				       * there is one */
 	uint32_t asker_pid;           /* latest write queued asking for a */
 	bool has_asker;               /* flush (PREFLUSH or FUA) */
+	uint64_t bound;               /* ns a dispatch stays a candidate */
 	struct list lists[K_NKINDS];
 };
 
@@ -77,6 +84,14 @@ struct wc_tracker {
 	struct wc_devtab devtab;
 	struct dev *last_dev;         /* traces mostly stay on one; NULL
 				       * before the first */
+	/* The bounds given (wc_tracker_set_bound()), for devices to come;
+	 * device 0 is the default. */
+	struct {
+		uint32_t device;
+		uint64_t ns;
+	} bounds[WC_MAX_DEVICES];
+	size_t nbounds;
+	uint64_t bound;               /* the default */
 
 	/* Dropped nodes wait here for reuse instead of going back to
 	 * malloc: never more than the most ever in flight at once. */
@@ -200,6 +215,10 @@ struct dev *dev_add(struct wc_tracker *tr, uint32_t device)
 	for (k = 0; k < K_NKINDS; k++)
 		WC_TAILQ_INIT(&d->lists[k].q);
 	d->device = device;
+	d->bound = tr->bound;
+	for (k = 0; (size_t)k < tr->nbounds; k++)
+		if (tr->bounds[k].device == device)
+			d->bound = tr->bounds[k].ns;
 	return d;
 }
 
@@ -282,6 +301,54 @@ WC_HOT struct node *node_new(struct wc_tracker *tr, struct dev *d,
 	if (kind == K_BIO || kind == K_RQ)
 		hash_insert(tr, n);
 	return n;
+}
+
+/* Moves n, a request of kind (K_RQ or K_ERQ) whose dispatch is older
+ * than its device's bound, to the expired list: no C is its any more. */
+static __attribute__((noinline, cold))
+void expire_node(struct wc_tracker *tr, struct dev *d, struct node *n,
+		 enum kind kind)
+{
+	struct list *x = &d->lists[K_XRQ];
+
+	if (kind == K_RQ)
+		hash_remove(tr, n);
+	list_del(&d->lists[kind], n);
+	if (n->at_driver && d->at_driver)
+		d->at_driver--;
+	if (kind == K_RQ && n->requeued)
+		d->requeued--;
+	n->at_driver = false;
+	n->requeued = false;
+	n->kind = K_XRQ;
+	tr->stats.expired++;
+	if (x->n >= WC_TRACKER_MAX_INFLIGHT) {
+		tr->stats.dropped_inflight++;
+		node_drop(tr, d, list_first(x));
+	}
+	list_add_tail(x, n);
+}
+
+/* Whether a dispatch at d_time is past the bound at now (a clock that
+ * stepped back expires nothing). */
+static inline bool too_old(const struct dev *d, uint64_t d_time, uint64_t now)
+{
+	return now > d_time && now - d_time > d->bound;
+}
+
+/* Expires the device's dispatches older than the bound at now: the
+ * heads of its lists, which are in order of dispatch.  Two tests per D
+ * and C when nothing expires. */
+WC_HOT void expire(struct wc_tracker *tr, struct dev *d, uint64_t now)
+{
+	struct node *n;
+
+	while ((n = list_first(&d->lists[K_RQ])) &&
+	       too_old(d, n->rq.d_time, now))
+		expire_node(tr, d, n, K_RQ);
+	while ((n = list_first(&d->lists[K_ERQ])) &&
+	       too_old(d, n->rq.d_time, now))
+		expire_node(tr, d, n, K_ERQ);
 }
 
 static uint64_t sectors_of(uint32_t bytes)
@@ -378,6 +445,7 @@ static int on_issue(struct wc_tracker *tr, struct dev *d,
 	struct node *n, *b;
 	uint64_t e;
 
+	expire(tr, d, ev->time);
 	if (ev->bytes == 0) {
 		n = node_new(tr, d, K_ERQ, ev, err);
 		if (!n)
@@ -400,9 +468,11 @@ static int on_issue(struct wc_tracker *tr, struct dev *d,
 	 * one: most D start a request. */
 	n = d->requeued ? hash_find(tr, ev->device, ev->sector, K_RQ) : NULL;
 	if (n && !n->at_driver) {
-		/* Back from a requeue. */
+		/* Back from a requeue: last in order of dispatch. */
 		n->requeued = false;
 		d->requeued--;
+		list_del(&d->lists[K_RQ], n);
+		list_add_tail(&d->lists[K_RQ], n);
 		n->rq.bytes = ev->bytes;
 		n->rq.action = ev->action & ~(uint64_t)0xffff;
 		goto dispatched;
@@ -458,6 +528,7 @@ WC_HOT int on_complete(struct wc_tracker *tr, struct dev *d,
 {
 	struct node *n;
 
+	expire(tr, d, ev->time);
 	if (ev->bytes == 0) {
 		n = list_first(&d->lists[K_ERQ]);
 		/* blk-mq's flush machinery ends a preflush/FUA sequence with
@@ -472,9 +543,12 @@ WC_HOT int on_complete(struct wc_tracker *tr, struct dev *d,
 	} else {
 		n = hash_find(tr, ev->device, ev->sector, K_RQ);
 		/* Bio-based devices (device mapper) complete bios that were
-		 * never dispatched as requests. */
-		if (!n)
+		 * never dispatched as requests, within the bound too. */
+		if (!n) {
 			n = hash_find(tr, ev->device, ev->sector, K_BIO);
+			if (n && too_old(d, n->rq.q_time, ev->time))
+				n = NULL;
+		}
 	}
 	if (!n) {
 		tr->stats.orphan_completions++;
@@ -593,8 +667,11 @@ static int drain(struct wc_tracker *tr, struct wc_request *rq)
 			tr->stats.never_dispatched++;
 			node_drop(tr, d, n);
 		}
-		n = list_first(&d->lists[K_RQ]) ? list_first(&d->lists[K_RQ]) :
-						  list_first(&d->lists[K_ERQ]);
+		n = list_first(&d->lists[K_RQ]);
+		if (!n)
+			n = list_first(&d->lists[K_ERQ]);
+		if (!n)
+			n = list_first(&d->lists[K_XRQ]);
 		if (n) {
 			*rq = n->rq;
 			rq->completed = false;
@@ -725,6 +802,7 @@ static int tracker_open(struct wc_tracker **out, wc_tracker_batch_source bnext,
 	tr->bnext = bnext;
 	tr->bctx = bctx;
 	wc_devtab_init(&tr->devtab, WC_MAX_DEVICES);
+	tr->bound = WC_TRACKER_BOUND_NS;
 	tr->stats.first_time = WC_NO_TIME;
 	tr->stats.last_time = WC_NO_TIME;
 	wc_err_clear(&tr->src_err);
@@ -754,6 +832,28 @@ int wc_tracker_open_batch(struct wc_tracker **out,
 			  struct wc_err *err)
 {
 	return tracker_open(out, next, ctx, err);
+}
+
+int wc_tracker_set_bound(struct wc_tracker *tr, uint32_t device, uint64_t ns)
+{
+	size_t i;
+
+	if (ns == 0)
+		return -1;
+	if (device == 0) {
+		tr->bound = ns;
+		return 0;
+	}
+	for (i = 0; i < tr->nbounds; i++)
+		if (tr->bounds[i].device == device)
+			break;
+	if (i == WC_MAX_DEVICES)
+		return -1;
+	tr->bounds[i].device = device;
+	tr->bounds[i].ns = ns;
+	if (i == tr->nbounds)
+		tr->nbounds++;
+	return 0;
 }
 
 const struct wc_tracker_stats *wc_tracker_stats(const struct wc_tracker *tr)

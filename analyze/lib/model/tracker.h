@@ -33,8 +33,20 @@
  *    remainder queued for the next D;
  *  - a requeue (R) puts the request back; its next D moves d_time;
  *  - a C with bytes completes the dispatched request starting at its
- *    sector; a C with no bytes completes the oldest empty request (flush)
- *    dispatched on that device;
+ *    sector, the oldest when there are several; a C with no bytes
+ *    completes the oldest empty request (flush) dispatched on that
+ *    device;
+ *  - no invented pairing: a dispatch older than its device's bound (the
+ *    command timeout, wc_tracker_set_bound(); WC_TRACKER_BOUND_NS
+ *    unless set) is no longer a candidate for any C.  The kernel gives
+ *    up on a command that takes longer (it times out, then is retried
+ *    with a new D or failed), so a C that would pair with it belongs
+ *    to a dispatch the trace lost, and the old D to a C it lost.  Such
+ *    a dispatch expires (stats.expired) as soon as an event on its
+ *    device comes later than its D plus the bound: it is no longer at
+ *    the driver (depth) and is handed out at the end as unfinished.
+ *    A bio-based device's C is matched to a queued bio within the same
+ *    bound from its Q;
  *  - an empty Q (a flush bio) is paired with the next empty D on its
  *    device, first in first out; an empty D without one is the block
  *    layer's own flush for the latest write queued with PREFLUSH or FUA
@@ -42,7 +54,8 @@
  *  - an empty C without the FLUSH flag, when no such empty request is in
  *    flight, ends a preflush/FUA sequence (blk-mq completes the original
  *    request that way): counted in stats.sequence_ends, nothing else;
- *  - a C that matches nothing is counted in stats.orphan_completions;
+ *  - a C that matches nothing (within the bound) is counted in
+ *    stats.orphan_completions, never turned into a latency;
  *    a D without any Q gives a request with q_time WC_NO_TIME.
  *
  * What always holds:
@@ -118,7 +131,11 @@ struct wc_tracker_stats {
 	uint64_t requests;            /* completed requests handed out */
 	uint64_t unfinished;          /* dispatched, no C before the end */
 	uint64_t never_dispatched;    /* bios queued, never seen in a D */
-	uint64_t orphan_completions;  /* C without a matching D */
+	uint64_t orphan_completions;  /* C without a matching D (within
+				       * the bound) */
+	uint64_t expired;             /* dispatches no C came for within
+				       * the bound (also in unfinished or
+				       * dropped_inflight) */
 	uint64_t sequence_ends;       /* empty C ending a flush sequence */
 	uint64_t dropped_inflight;    /* forgotten beyond the in-flight cap */
 	uint64_t ignored_events;      /* Q, D, R or C on a device past the
@@ -158,6 +175,17 @@ int wc_tracker_next(struct wc_tracker *tr, struct wc_request *rq,
  * wc_tracker_next() would see. */
 int wc_tracker_next_batch(struct wc_tracker *tr, struct wc_request *rqs,
 			  size_t max, size_t *got, struct wc_err *err);
+/*
+ * The bound of a dispatch on DEVICE (dev_t; 0: every device without a
+ * bound of its own), in ns >= 1: a C more than that after a D is not
+ * that D's.  Call before the first wc_tracker_next*(); 0, or -1 when
+ * ns is 0 or more than WC_MAX_DEVICES devices were given one.  The
+ * default is WC_TRACKER_BOUND_NS, the SCSI disk driver's command
+ * timeout (SD_TIMEOUT, 30 * HZ, drivers/scsi/sd.h), which also is
+ * blk-mq's default request timeout.
+ */
+#define WC_TRACKER_BOUND_NS (30ull * 1000000000ull)
+int wc_tracker_set_bound(struct wc_tracker *tr, uint32_t device, uint64_t ns);
 const struct wc_tracker_stats *wc_tracker_stats(const struct wc_tracker *tr);
 void wc_tracker_free(struct wc_tracker *tr);
 

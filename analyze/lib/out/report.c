@@ -433,9 +433,10 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 	if (st->orphan_completions || st->unfinished || st->dropped_inflight ||
 	    st->never_dispatched)
 		fprintf(f, "lost events    %" PRIu64 " completions without issue,"
-			" %" PRIu64 " unfinished,\n               %" PRIu64
+			" %" PRIu64 " unfinished (%" PRIu64 " past the bound),"
+			"\n               %" PRIu64
 			" never issued, %" PRIu64 " forgotten (in-flight cap)\n",
-			st->orphan_completions, st->unfinished,
+			st->orphan_completions, st->unfinished, st->expired,
 			st->never_dispatched, st->dropped_inflight);
 	if (st->ignored_events)
 		fprintf(f, "ignored        %" PRIu64 " events on devices past the "
@@ -1400,12 +1401,14 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 			secs(w->wait_ns));
 	}
 	fprintf(f, "],\n      \"tracking\": {\"orphan_completions\": %"
-		PRIu64 ", \"unfinished\": %" PRIu64 ", \"never_dispatched\": %"
+		PRIu64 ", \"unfinished\": %" PRIu64 ", \"expired\": %" PRIu64
+		", \"never_dispatched\": %"
 		PRIu64 ", \"dropped_inflight\": %" PRIu64
 		", \"sequence_ends\": %" PRIu64 ", \"ignored_events\": %" PRIu64
 		"}",
 		st->orphan_completions,
-		st->unfinished, st->never_dispatched, st->dropped_inflight,
+		st->unfinished, st->expired, st->never_dispatched,
+		st->dropped_inflight,
 		st->sequence_ends, st->ignored_events);
 	fprintf(f, ",\n      \"btt\": {\"q2c\": ");
 	json_btt_stat(f, &b->q2c, b->q2c_mean_s);
