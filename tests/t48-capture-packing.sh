@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # t48-capture-packing.sh - wccapture packs a capture in the order a reader
-# wants it: capture.conf, phases.tsv, then every trace file (announced in
+# wants it: capture.conf, phases.tsv, counters.tsv, then every trace file (announced in
 # capture.conf's trace_files), then everything else, so wcanalyze's scan
 # can stop at the last trace file (docs/capture-format.md, "Order").  The
 # packing alone, as a capture's end runs it: its functions are taken from
@@ -31,6 +31,7 @@ pack() {
 	OUTDIR=$TMP/out
 	mkdir -p "$STAGE/trace" "$STAGE/info/sub"
 	[[ $phases == no ]] || printf 'phase\tstart_ns\tend_ns\treal_s\tuser_s\tsys_s\n' >"$STAGE/phases.tsv"
+	printf 'when\tdevice\tdisk\tstart_ns\tend_ns\tstat\n' >"$STAGE/counters.tsv"
 	for c in 0 1 10 2; do
 		printf 't' >"$STAGE/trace/sda.blktrace.$c"
 	done
@@ -51,6 +52,7 @@ cat >"$TMP/want1" <<'LIST'
 cap1/
 cap1/capture.conf
 cap1/phases.tsv
+cap1/counters.tsv
 cap1/info/sub/phases.tsv
 cap1/info/sub/zz.blktrace.3
 cap1/trace/loop0.blktrace.0
@@ -73,7 +75,7 @@ grep -qx 'name = cap1' "$TMP/conf1" || fail "cap1: the other keys are lost"
 
 pack cap2 no
 tar -tzf "$TMP/out/cap2.tar.gz" | sed -n 1,3p >"$TMP/list2"
-printf 'cap2/\ncap2/capture.conf\ncap2/info/sub/phases.tsv\n' >"$TMP/want2"
+printf 'cap2/\ncap2/capture.conf\ncap2/counters.tsv\n' >"$TMP/want2"
 cmp -s "$TMP/want2" "$TMP/list2" || { diff "$TMP/want2" "$TMP/list2"; fail "cap2: without phases.tsv, capture.conf is not first"; }
 # Trace files of different sizes: the smallest first, the largest last
 # (names in order between files of one size).
@@ -94,4 +96,4 @@ tar -tzf "$TMP/out/cap3.tar.gz" | grep blktrace >"$TMP/list3"
 printf 'cap3/trace/%s\n' loop0.blktrace.1 sda.blktrace.1 loop0.blktrace.0 \
 	sda.blktrace.0 loop0.blktrace.2 >"$TMP/want3"
 cmp -s "$TMP/want3" "$TMP/list3" || { diff "$TMP/want3" "$TMP/list3"; fail "cap3: trace files not smallest first"; }
-echo "ok: capture.conf, phases.tsv, the 6 trace files announced, then the rest; traces smallest first"
+echo "ok: capture.conf, phases.tsv, counters.tsv, the 6 trace files announced, then the rest; traces smallest first"
