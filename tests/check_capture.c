@@ -1,6 +1,7 @@
 /*
- * check_capture.c - unit tests of analyze/lib/input/capture.c: capture.conf and
- * phases.tsv into typed fields, values out of range refused with a note
+ * check_capture.c - unit tests of analyze/lib/input/capture.c:
+ * capture.conf, phases.tsv and counters.tsv into typed fields, values out
+ * of range refused with a note
  * naming file, line and key, and the file reader's refusals (FIFO, size).
  * Fixtures: tests/fixtures/capture-conf/.
  */
@@ -290,6 +291,67 @@ START_TEST(test_trace_files)
 }
 END_TEST
 
+/* counters.tsv: the kernel's stat fields of 6.x (17), 4.18 (15), older
+ * (11) and an old partition (4) kept; every other row left out with a
+ * note naming its line and column. */
+START_TEST(test_counters)
+{
+	static const char text[] =
+		"when\tdevice\tdisk\tstart_ns\tend_ns\tstat\n"
+		"before\tvda\tvda\t10\t20\t1 2 3 4 5 6 7 8 0 10 11 12 13 14 15 16 17\n"
+		"after\tsda2\tsda\t30\t30\t1 2 3 4\n"
+		"before\tsdb\tsdb\t1\t2\t1 2 3 4 5 6 7 8 0 10 11 12 13 14 15\n"
+		"after\tsdc\tsdc\t1\t2\t18446744073709551615 2 3 4 5 6 7 8 0 10 11\n"
+		"during\tvda\tvda\t1\t2\t1 2 3 4\n"              /* 6 */
+		"after\tvda\tvda\t5\t4\t1 2 3 4\n"               /* 7 */
+		"after\tvda\tvda\t5\tx\t1 2 3 4\n"               /* 8 */
+		"after\tv/da\tvda\t5\t6\t1 2 3 4\n"              /* 9 */
+		"after\tvda\tvda\t5\t6\t1 2 3 4 5\n"             /* 10 */
+		"after\tvda\tvda\t5\t6\t1 2 -3 4\n"              /* 11 */
+		"after\tvda\tvda\t5\t6\n"                         /* 12 */
+		"after\tvda\tvda\t5\t6\t1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18\n";
+	struct wc_capture *c = parse(NULL, NULL);
+	const struct wc_counters_row *r;
+
+	ck_assert(!c->has_counters);
+	ck_assert(wc_capture_parse_side(c, "counters.tsv", text,
+					sizeof(text) - 1, "counters.tsv"));
+	ck_assert(c->has_counters);
+	ck_assert_uint_eq(c->ncounters, 4);
+	r = &c->counters[0];
+	ck_assert_str_eq(r->device, "vda");
+	ck_assert_str_eq(r->disk, "vda");
+	ck_assert(!r->after);
+	ck_assert_uint_eq(r->start, 10);
+	ck_assert_uint_eq(r->end, 20);
+	ck_assert_uint_eq(r->nfields, 17);
+	ck_assert_uint_eq(r->f[0], 1);
+	ck_assert_uint_eq(r->f[16], 17);
+	r = &c->counters[1];
+	ck_assert(r->after);
+	ck_assert_str_eq(r->device, "sda2");
+	ck_assert_str_eq(r->disk, "sda");
+	ck_assert_uint_eq(r->nfields, 4);
+	ck_assert_uint_eq(c->counters[2].nfields, 15);
+	ck_assert_uint_eq(c->counters[3].nfields, 11);
+	ck_assert_uint_eq(c->counters[3].f[0], UINT64_MAX);
+	ck_assert(has_note(c, "line 6: when: not before or after"));
+	ck_assert(has_note(c, "line 7: end_ns: before start_ns"));
+	ck_assert(has_note(c, "line 8: end_ns: not a time"));
+	ck_assert(has_note(c, "line 9: device: not a device's kernel name"));
+	ck_assert(has_note(c, "line 10: stat: 5 counters, not 17, 15, 11 or 4"));
+	ck_assert(has_note(c, "line 11: stat: not up to 17 counters"));
+	ck_assert(has_note(c, "line 12: fewer than 6 fields"));
+	ck_assert(has_note(c, "line 13: stat: not up to 17 counters"));
+	ck_assert_uint_eq(c->nnotes, 8);
+	wc_capture_free(c);
+
+	c = parse(NULL, NULL);
+	ck_assert(!wc_capture_parse_side(c, "ledger.tsv", "x", 1, "ledger.tsv"));
+	wc_capture_free(c);
+}
+END_TEST
+
 static Suite *capture_suite(void)
 {
 	Suite *s = suite_create("capture");
@@ -302,6 +364,7 @@ static Suite *capture_suite(void)
 	tcase_add_test(tc, test_limits);
 	tcase_add_test(tc, test_read_file_refusals);
 	tcase_add_test(tc, test_trace_files);
+	tcase_add_test(tc, test_counters);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -578,6 +578,119 @@ void wc_capture_parse_phases(struct wc_capture *c, const char *text,
 	each_line(c, text, len, where, phase_line, &full);
 }
 
+/* ---- counters.tsv ------------------------------------------------------ */
+
+/* A kernel name as sysfs has it: no '/', not "." or "..", fits. */
+static bool counters_name(char *dst, size_t size, const char *v)
+{
+	size_t n = strlen(v);
+
+	if (n == 0 || n >= size || strchr(v, '/') || !strcmp(v, ".") ||
+	    !strcmp(v, ".."))
+		return false;
+	memcpy(dst, v, n + 1);
+	return true;
+}
+
+static void counters_line(struct wc_capture *c, char *s, const char *where,
+			  size_t line, void *ctx)
+{
+	static const char *const names[] = {
+		"when", "device", "disk", "start_ns", "end_ns", "stat",
+	};
+	struct wc_counters_row r;
+	char *f[6], *tok, *save = NULL;
+	bool *full = ctx;
+	int nf = 0, k;
+
+	if (!strncmp(s, "when\t", 5) || !*trim(s))
+		return;
+	memset(&r, 0, sizeof(r));
+	for (tok = strtok_r(s, "\t", &save); tok && nf < 6;
+	     tok = strtok_r(NULL, "\t", &save))
+		f[nf++] = trim(tok);
+	if (nf < 6) {
+		note(c, where, line, NULL, "fewer than 6 fields, ignored");
+		return;
+	}
+	if (!strcmp(f[0], "after"))
+		r.after = true;
+	else if (strcmp(f[0], "before")) {
+		note(c, where, line, names[0], "not before or after, row ignored");
+		return;
+	}
+	for (k = 1; k <= 2; k++)
+		if (!counters_name(k == 1 ? r.device : r.disk, sizeof(r.device),
+				   f[k])) {
+			note(c, where, line, names[k],
+			     "not a device's kernel name, row ignored");
+			return;
+		}
+	for (k = 3; k <= 4; k++)
+		if (!parse_uint(f[k], UINT64_MAX, k == 3 ? &r.start : &r.end)) {
+			note(c, where, line, names[k],
+			     "not a time in ns from 0 to 2^64-1, row ignored");
+			return;
+		}
+	if (r.end < r.start) {
+		note(c, where, line, names[4], "before start_ns, row ignored");
+		return;
+	}
+	for (tok = strtok_r(f[5], " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		if (r.nfields == WC_CAPTURE_STAT_FIELDS ||
+		    !parse_uint(tok, UINT64_MAX, &r.f[r.nfields])) {
+			note(c, where, line, names[5],
+			     "not up to %u counters, row ignored",
+			     WC_CAPTURE_STAT_FIELDS);
+			return;
+		}
+		r.nfields++;
+	}
+	if (r.nfields != 17 && r.nfields != 15 && r.nfields != 11 &&
+	    r.nfields != 4) {
+		note(c, where, line, names[5],
+		     "%u counters, not 17, 15, 11 or 4: row ignored", r.nfields);
+		return;
+	}
+	if (c->ncounters >= WC_CAPTURE_MAX_COUNTERS) {
+		if (!*full)
+			note(c, where, line, NULL,
+			     "more than %u rows, the rest ignored",
+			     WC_CAPTURE_MAX_COUNTERS);
+		*full = true;
+		return;
+	}
+	c->counters[c->ncounters++] = r;
+}
+
+void wc_capture_parse_counters(struct wc_capture *c, const char *text,
+			       size_t len, const char *where)
+{
+	bool full = false;
+
+	c->has_counters = true;
+	each_line(c, text, len, where, counters_line, &full);
+}
+
+const char *const wc_capture_side_files[] = {
+	"capture.conf", "phases.tsv", "counters.tsv", NULL,
+};
+
+bool wc_capture_parse_side(struct wc_capture *c, const char *base,
+			   const char *text, size_t len, const char *where)
+{
+	if (!strcmp(base, "capture.conf"))
+		wc_capture_parse_conf(c, text, len, where);
+	else if (!strcmp(base, "phases.tsv"))
+		wc_capture_parse_phases(c, text, len, where);
+	else if (!strcmp(base, "counters.tsv"))
+		wc_capture_parse_counters(c, text, len, where);
+	else
+		return false;
+	return true;
+}
+
 /* ---- lookups ----------------------------------------------------------- */
 
 const struct wc_capture_device *wc_capture_device(const struct wc_capture *c,

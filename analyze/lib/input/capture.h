@@ -1,8 +1,8 @@
 /*
- * capture.h - a capture's own description, capture.conf and phases.tsv
- * (docs/capture-format.md), read once into one typed struct.
+ * capture.h - a capture's own description, capture.conf, phases.tsv and
+ * counters.tsv (docs/capture-format.md), read once into one typed struct.
  *
- * The input (input.h) finds the two files beside the trace or in the
+ * The input (input.h) finds the files beside the trace or in the
  * archive and fills a struct wc_capture through this module; everything
  * downstream reads typed fields, never "key = value" strings.
  *
@@ -64,6 +64,8 @@
 #define WC_CAPTURE_MAX_LINE    4096u       /* bytes of one line */
 #define WC_CAPTURE_MAX_PHASES  ((unsigned)WC_MAX_PHASES)   /* rows kept */
 #define WC_CAPTURE_MAX_DEVICES ((unsigned)WC_MAX_DEVICES)  /* device.DEV.* kept */
+#define WC_CAPTURE_MAX_COUNTERS 64u        /* counters.tsv rows kept */
+#define WC_CAPTURE_STAT_FIELDS 17u         /* fields of a stat file, at most */
 #define WC_CAPTURE_MAX_NOTES   8u
 #define WC_CAPTURE_NOTE_SIZE   256u
 
@@ -73,6 +75,20 @@ struct wc_phase {
 	uint64_t start;          /* trace clock, ns */
 	uint64_t end;
 	double real_s, user_s, sys_s;
+};
+
+/* One row of counters.tsv: a device's /sys/class/block/DEV/stat, read
+ * between start and end (trace clock, ns).  Its fields as
+ * Documentation/admin-guide/iostats.rst numbers them, from 0: nfields is
+ * 17, 15, 11 (a disk, or a partition since 2.6.25) or 4 (a partition
+ * before: reads, sectors read, writes, sectors written). */
+struct wc_counters_row {
+	char device[64];         /* the device read */
+	char disk[64];           /* the traced device holding it (itself) */
+	bool after;              /* "after" the workload; else "before" */
+	uint64_t start, end;
+	unsigned nfields;
+	uint64_t f[WC_CAPTURE_STAT_FIELDS];
 };
 
 /* One device.DEV.* group of capture.conf. */
@@ -136,6 +152,10 @@ struct wc_capture {
 	size_t ndevices;         /* listed and unlisted, in first-seen order */
 	struct wc_capture_device devices[WC_CAPTURE_MAX_DEVICES];
 
+	bool has_counters;       /* a counters.tsv was read */
+	size_t ncounters;        /* rows that parsed, in the file's order */
+	struct wc_counters_row counters[WC_CAPTURE_MAX_COUNTERS];
+
 	size_t nphases;
 	struct wc_phase phases[WC_CAPTURE_MAX_PHASES];
 	char phase_names[WC_CAPTURE_MAX_PHASES][64];
@@ -168,6 +188,18 @@ void wc_capture_parse_conf(struct wc_capture *c, const char *text, size_t len,
 			   const char *where);
 void wc_capture_parse_phases(struct wc_capture *c, const char *text,
 			     size_t len, const char *where);
+/* counters.tsv: rows past WC_CAPTURE_MAX_COUNTERS, and rows whose "when"
+ * is not before or after, whose names are empty or too long, whose times
+ * or fields do not parse (or whose end comes before its start, or whose
+ * field count is none a kernel prints) are left out and noted. */
+void wc_capture_parse_counters(struct wc_capture *c, const char *text,
+			       size_t len, const char *where);
+/* Parses a side file by its base name (capture.conf, phases.tsv,
+ * counters.tsv); false, and nothing read, for any other name. */
+bool wc_capture_parse_side(struct wc_capture *c, const char *base,
+			   const char *text, size_t len, const char *where);
+/* The side files' base names, NULL-terminated. */
+extern const char *const wc_capture_side_files[];
 
 /* The device.NAME.* group of NAME, or NULL. */
 const struct wc_capture_device *wc_capture_device(const struct wc_capture *c,

@@ -39,24 +39,22 @@ struct wc_input {
 	int failed;
 };
 
-/* ---- capture.conf and phases.tsv -------------------------------------- */
+/* ---- capture.conf, phases.tsv and counters.tsv ------------------------ */
 
 static int load_side_files(struct wc_input *in, const char *dir,
 			   struct wc_err *err)
 {
-	static const char *const files[] = { "capture.conf", "phases.tsv" };
+	const char *const *f;
 	char path[4096];
-	size_t i, len;
+	size_t len;
 	char *text;
 
-	for (i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+	for (f = wc_capture_side_files; *f; f++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, *f);
 		if (wc_capture_read_file(path, &text, &len, err) < 0)
 			return -1;
-		if (text && i == 0)
-			wc_capture_parse_conf(in->capture, text, len, path);
-		else if (text)
-			wc_capture_parse_phases(in->capture, text, len, path);
+		if (text)
+			wc_capture_parse_side(in->capture, *f, text, len, path);
 		free(text);
 	}
 	return 0;

@@ -121,7 +121,7 @@ uint64_t wc_input_backwards(const struct wc_input *in);
 /* A short name for the input: the capture's name, or the path's base name. */
 const char *wc_input_name(const struct wc_input *in);
 
-/* capture.conf and phases.tsv as read (capture.h); every field unknown
+/* capture.conf, phases.tsv and counters.tsv as read (capture.h); every field unknown
  * for a plain trace.  Never NULL for an open input. */
 const struct wc_capture *wc_input_capture(const struct wc_input *in);
 

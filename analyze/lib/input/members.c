@@ -36,7 +36,7 @@ struct wc_members {
 	 * (capture_dir()), and the side files met. */
 	char *capdir;
 	size_t capdir_len;
-	unsigned nside[2];
+	unsigned nside[3];      /* each of wc_capture_side_files */
 };
 
 /* libarchive's reason, which it does not always give (a zip cut inside
@@ -48,19 +48,21 @@ static const char *ar_why(struct archive *a)
 	return why ? why : "cut short or damaged (libarchive gives no reason)";
 }
 
-/* A member of this base name is read as capture.conf or phases.tsv. */
-static bool is_side_file(const char *base)
+/* The side file (capture.h) a member of this base name is read as, its
+ * index in wc_capture_side_files, or -1. */
+static int side_file(const char *base)
 {
-	return !strcmp(base, "capture.conf") || !strcmp(base, "phases.tsv");
+	int i;
+
+	for (i = 0; wc_capture_side_files[i]; i++)
+		if (!strcmp(base, wc_capture_side_files[i]))
+			return i;
+	return -1;
 }
 
-static void parse_side(struct wc_members *m, const char *base, const char *text,
-		       size_t len, const char *where)
+static bool is_side_file(const char *base)
 {
-	if (!strcmp(base, "capture.conf"))
-		wc_capture_parse_conf(m->capture, text, len, where);
-	else
-		wc_capture_parse_phases(m->capture, text, len, where);
+	return side_file(base) >= 0;
 }
 
 /*
@@ -319,8 +321,8 @@ static int ahead_at_scan(struct wc_members *m, struct archive *a, size_t i,
 
 /* An entry after the last announced trace file, on its reader's thread
  * (wc_source_adopt_member_ahead()): one the whole scan would have taken
- * (a trace file, capture.conf, phases.tsv) means the archive is not as
- * announced. */
+ * (a trace file, or a side file: capture.conf, phases.tsv, counters.tsv)
+ * means the archive is not as announced. */
 static int tail_entry(const char *path, struct archive_entry *ent,
 		      struct wc_err *why)
 {
@@ -407,12 +409,12 @@ static const char *capture_dir(const char *name, bool trace, size_t *len)
 
 /*
  * One archive is one capture: its trace files and side files all in one
- * capture folder, at most one capture.conf and one phases.tsv.  A tar of
- * two capture folders would otherwise be read as one trace spliced from
- * two clocks, under the last capture.conf's name and the first's
- * destination.  Refused with the reason (the folders can be unpacked and
- * analysed each); SIDE is 0 for capture.conf, 1 for phases.tsv, -1 for a
- * trace file.
+ * capture folder, at most one of each side file.  A tar of two capture
+ * folders would otherwise be read as one trace spliced from two clocks,
+ * under the last capture.conf's name and the first's destination.
+ * Refused with the reason (the folders can be unpacked and analysed
+ * each); SIDE is the index of its side file in wc_capture_side_files,
+ * -1 for a trace file.
  */
 static int one_capture(struct wc_members *m, const char *name, int side,
 		       struct wc_err *err)
@@ -508,14 +510,14 @@ static int scan_archive(struct wc_members *m, struct wc_err *err)
 			char *text = NULL, where[1024];
 			size_t len = 0;
 
-			if (one_capture(m, name, strcmp(base, "phases.tsv") == 0,
-					err) < 0)
+			if (one_capture(m, name, side_file(base), err) < 0)
 				goto out;
 			if (read_member_text(a, ent, m->path, name, &text,
 					     &len, err) < 0)
 				goto out;
 			snprintf(where, sizeof(where), "%s: %s", m->path, name);
-			parse_side(m, base, text, len, where);
+			wc_capture_parse_side(m->capture, base, text, len,
+					      where);
 			free(text);
 		}
 	}

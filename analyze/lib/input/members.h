@@ -1,7 +1,8 @@
 /*
  * members.h - an archive as an input: the scan of its members, which
  * adds its trace files to the stream table (streams.h) and reads its
- * capture.conf and phases.tsv, and the archive shortcut.
+ * side files (capture.conf, phases.tsv, counters.tsv), and the archive
+ * shortcut.
  *
  * The scan reads the archive once, through libarchive, extracting
  * nothing.  Each NAME.blktrace.CPU member becomes a stream, read in the
@@ -15,7 +16,7 @@
  *    one is a seek, never a decompression of the archive again.
  * One archive is one capture: its trace files and side files in one
  * capture folder (a trace file may be in its trace/ subfolder), at most
- * one capture.conf and one phases.tsv; otherwise it is refused.
+ * one of each side file; otherwise it is refused.
  *
  * The archive shortcut (input.h, "Speculation"; lim.speculate).  When
  * capture.conf announces its trace files (trace_files) and the scan
@@ -24,7 +25,7 @@
  * to that member's reader, which reads the member and then checks the
  * rest of the archive's headers on its thread (tail_entry()).  The input
  * opens with what the whole scan would have found if the rest holds no
- * trace file, capture.conf or phases.tsv.  Whether it did is known at
+ * trace file or side file.  Whether it did is known at
  * the input's end: wc_members_end() waits for the check and turns an
  * archive not as announced, or any failure of a speculative input, into
  * WC_ERR_AGAIN (read it again without the shortcut:
