@@ -188,9 +188,35 @@ static int queue(struct wc_plot *p, const char *rel, struct wc_err *err)
 	return 0;
 }
 
-/* The figures script rel ("F/x.gp") makes, F/x.png and F/x.svg, are the
- * bundle's files whether gnuplot renders them now or render.sh later. */
-static void note_figures(struct wc_outdir *d, const char *rel)
+/* Whether the script's variables make it draw format fmt ("png",
+ * "svg"): the words of its `formats = "..."` line, else common.gp's
+ * default, both. */
+static bool draws(const char *vars, const char *fmt)
+{
+	const char *v = vars ? strstr(vars, "formats = \"") : NULL;
+	size_t n = strlen(fmt);
+
+	if (!v)
+		return true;
+	v += strlen("formats = \"");
+	while (*v && *v != '"') {
+		size_t w = strcspn(v, " \"");
+
+		if (w == n && !strncmp(v, fmt, n))
+			return true;
+		v += w;
+		v += *v == ' ';
+	}
+	return false;
+}
+
+/* The figures script rel ("F/x.gp") makes, F/x.png and F/x.svg where its
+ * formats name them, are the bundle's files whether gnuplot renders them
+ * now or render.sh later; only those: a re-run removes what the list
+ * names and it did not write again, and a user's own F/x.svg beside a
+ * PNG-only figure is not the bundle's. */
+static void note_figures(struct wc_outdir *d, const char *rel,
+			 const char *vars)
 {
 	char fig[PATH_MAX];
 	size_t n = strlen(rel);
@@ -199,9 +225,11 @@ static void note_figures(struct wc_outdir *d, const char *rel)
 		return;
 	memcpy(fig, rel, n - 3);
 	memcpy(fig + n - 3, ".png", 5);
-	wc_outdir_note(d, fig);
+	if (draws(vars, "png"))
+		wc_outdir_note(d, fig);
 	memcpy(fig + n - 3, ".svg", 5);
-	wc_outdir_note(d, fig);
+	if (draws(vars, "svg"))
+		wc_outdir_note(d, fig);
 }
 
 int wc_plot_script(struct wc_plot *p, struct wc_outdir *d, const char *rel,
@@ -230,7 +258,7 @@ int wc_plot_script(struct wc_plot *p, struct wc_outdir *d, const char *rel,
 	if (wc_outdir_commit(d, f, rel, err) < 0)
 		goto fail_body;
 	free(body);
-	note_figures(d, rel);
+	note_figures(d, rel, vars);
 	return queue(p, rel, err);
 
 fail_body:
