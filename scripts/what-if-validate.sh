@@ -18,7 +18,11 @@
 # source_files and source_bytes; loop captures are not on a model disk
 # and are left out).  For a run of A:
 #   device predicted = A's recorded device time (wcanalyze's busy time)
-#                      + (replay as B - replay as recorded)
+#                      + (replay as B - replay as recorded) on one disk;
+#                      across disks A's recorded device time x (replay
+#                      as B / replay as recorded): the model's error on
+#                      A scales with the disk, and a difference larger
+#                      than A's own time would predict a negative one
 #   wall predicted   = A's copy + delete walls + the same difference of
 #                      the replays' copy + delete walls
 #   model            = the replay as B's device time, against B's
@@ -145,7 +149,11 @@ FILENAME == ARGV[1] { rb[$1] = $2; rw[$1] = $3; lb[$1] = $4; runs[$1] = $5; lo[$
 	key = $1 "\t" $2
 	if (!(key in n)) order[++npairs] = key
 	n[key]++
-	pd[key] += $4 + ($8 - $6)
+	split($1, da, " "); split($2, db, " ")
+	if (da[1] == db[1] || $6 <= 0)
+		pd[key] += $4 + ($8 - $6)
+	else
+		pd[key] += $4 * $8 / $6
 	pw[key] += $5 + ($9 - $7)
 	pm[key] += $8
 }

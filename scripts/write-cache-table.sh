@@ -54,7 +54,7 @@ done
 work=$(mktemp -d "${TMPDIR:-/tmp}/wctable.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# The report's own copy times (2009, XFS, one run each), in the order of
+# The report's own copy times (2008, XFS, one run each), in the order of
 # its configurations: cache on + barriers, cache on + nobarrier, cache
 # off + barriers, cache off + nobarrier.  2m04s, 51 s, 1m35s, 1m09s.
 declare -A report=([on,on]=124 [on,off]=51 [off,on]=95 [off,off]=69)
@@ -226,7 +226,7 @@ END {
 
 	print "**Table 1.**  Time per configuration: the mean of the runs (wall: the whole"
 	print "capture, ± the runs'"'"' standard deviation; copy and delete: the phases)."
-	print "The report'"'"'s column is its XFS copy time on a 2009 kernel and disk."
+	print "The report'"'"'s column is its XFS copy time on a 2008 kernel (2.6.23/24) and disk."
 	print ""
 	print "| disk | fs | write cache | barriers | runs | wall s | copy s | delete s | the report, s | captures | figure (`make demo`) |"
 	print "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |"

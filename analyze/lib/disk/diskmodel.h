@@ -20,8 +20,8 @@
  *    dominates short seeks, the linear term long ones); seek(0) = 0.  Both
  *    coefficients must be >= 0 (the curve rises): avg within
  *    [(10 track + 5 full) / 15, (7 track + 8 full) / 15].  (The variant
- *    whose mean over uniformly distributed distances is avg, in
- *    domain.md section 5, has a negative square-root term for datasheet
+ *    whose mean over uniformly distributed distances is avg has a
+ *    negative square-root term for datasheet
  *    values such as 1 / 8.5 / 20 ms and dips below track-to-track.)  The media rate falls linearly
  *    from media_outer_mbs on the first cylinder to media_inner_mbs on the
  *    last (zoned recording); a track holds one revolution at its rate, so
