@@ -7,7 +7,8 @@
 #
 # In order:
 #   1. docs/write-cache.md's tables (scripts/write-cache-table.sh --update)
-#   2. docs/what-if.md's table (scripts/what-if-validate.sh --update)
+#   2. docs/what-if.md's tables (scripts/what-if-validate.sh --update,
+#      scripts/report-2624.sh --update)
 #   3. README.md's report excerpt: the opening of
 #      "wcanalyze samples/*.tar.xz" (its findings and its table of groups)
 #      between the lines
@@ -44,6 +45,7 @@ echo "regen-samples: docs/write-cache.md" >&2
 bash "$top/scripts/write-cache-table.sh" --update "$top/docs/write-cache.md"
 echo "regen-samples: docs/what-if.md" >&2
 bash "$top/scripts/what-if-validate.sh" --update "$top/docs/what-if.md"
+bash "$top/scripts/report-2624.sh" --update "$top/docs/what-if.md"
 
 # The report's opening: everything before the first table of differences.
 echo "regen-samples: README.md" >&2

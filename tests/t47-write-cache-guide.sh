@@ -113,3 +113,26 @@ while IFS='|' read -r _ disk fs wc bar runs wall _ _ _ caps _; do
 done < <(grep '^| ' "$TMP/table" | grep -F 'phases.png')
 [[ $n -gt 0 ]] || fail "Table 1 links to no capture"
 echo "ok: the tables match wcanalyze on $n captures"
+
+# The report's table (docs/what-if.md): the report's four XFS times
+# beside the replay under 2.6.24 ordering, with the bounds; regenerated
+# by scripts/report-2624.sh and compared with the page.
+wif=$TOP/docs/what-if.md
+rbegin='<!-- report-2624: begin (scripts/report-2624.sh --update) -->'
+rend='<!-- report-2624: end -->'
+[[ $(grep -cxF "$rbegin" "$wif") -eq 1 && $(grep -cxF "$rend" "$wif") -eq 1 ]] ||
+	fail "docs/what-if.md needs one '$rbegin' line and one '$rend' line"
+BUILD=$BUILD bash "$TOP/scripts/report-2624.sh" >"$TMP/r2624" 2>"$TMP/err" ||
+	fail "report-2624.sh failed: $(cat "$TMP/err")"
+awk -v begin="$rbegin" -v end="$rend" '$0 == end { inside = 0 } inside; $0 == begin { inside = 1 }' "$wif" |
+	diff -u - "$TMP/r2624" >"$TMP/diff" ||
+	fail "docs/what-if.md's report table differs from scripts/report-2624.sh (run it with --update docs/what-if.md):
+$(head -n 40 "$TMP/diff")"
+# Four configurations, each with the report's time, and both bounds.
+for row in "cache on, barriers | 124 |" "cache on, nobarrier | 51 |" \
+	"cache off, barriers | 95 |" "cache off, nobarrier | 69 |"; do
+	grep -qF "| $row" "$TMP/r2624" || fail "the report's table has no row '$row'"
+done
+grep -q '^- Lower bound: ' "$TMP/r2624" || fail "the report's table states no lower bound"
+grep -q '^- Upper bound: ' "$TMP/r2624" || fail "the report's table states no upper bound"
+echo "ok: the report's table matches the 2.6.24 replay"
