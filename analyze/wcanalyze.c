@@ -47,6 +47,7 @@ enum {
 	OPT_EQUIVALENCE,
 	OPT_TIMELINE_LIMIT,
 	OPT_NO_SANDBOX,
+	OPT_CAPTURE_PAGES,
 };
 
 enum mode {
@@ -72,6 +73,8 @@ struct options {
 	 * of the baseline's wall (0: the summary's default) */
 	double equiv_s, equiv_share;
 	const char *output;                 /* --output DIR: a bundle */
+	bool all_pages;                     /* --capture-pages all */
+	bool pages_given;                   /* --capture-pages at all */
 	const char *trace;                  /* --export-trace FILE, or "-"
 	                                     * for --format trace-event */
 	bool trace_only;                    /* --format trace-event */
@@ -93,6 +96,7 @@ static void usage(FILE *fp)
 		"usage: " PROG " [--format text|json|csv|trace-event]\n"
 		"                 [--journal START+LEN] [--media-rate MB/s]\n"
 		"                 [--baseline NAME] [--runs] [--output DIR]\n"
+		"                 [--capture-pages named|all]\n"
 		"                 [--exclude-runs N,...] [--drop-first]\n"
 		"                 [--equivalence SECONDS|PERCENT%%]\n"
 		"                 [--export-trace FILE] [--timeline-limit N]\n"
@@ -147,6 +151,10 @@ static void usage(FILE *fp)
 		"                  sector over time shaded by requests;\n"
 		"                  e.g. wcanalyze -o report CAPTURE, then open\n"
 		"                  report/*/heatmap-latency.png\n"
+		"      --capture-pages named|all\n"
+		"                  with --output, which captures get their figures\n"
+		"                  and timeline: those the findings name (default:\n"
+		"                  the few that answer, rendered in seconds) or all\n"
 		"  -t, --export-trace FILE\n"
 		"                  also write the timeline (as trace-event) to FILE\n"
 		"      --timeline-limit N\n"
@@ -608,6 +616,7 @@ static int run_analysis(const struct options *o)
 			status = report(&err);
 			goto out;
 		}
+		wc_bundle_all_pages(b, o->all_pages);
 		ao.series = true;
 	}
 	if (o->trace && open_trace(o, &tf, &te) < 0) {
@@ -747,6 +756,8 @@ static int run_whatif(const struct options *o)
 	if (o->output) {
 		if (wc_bundle_open(&b, o->output, &err) < 0)
 			return report(&err);
+		/* A replay's few analyses: each is the answer. */
+		wc_bundle_all_pages(b, true);
 		wo.analysis.series = true;
 	}
 	if (sandbox_on(o) < 0) {
@@ -951,6 +962,7 @@ int main(int argc, char **argv)
 		{ "media-rate", required_argument, NULL, 'r' },
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "capture-pages", required_argument, NULL, OPT_CAPTURE_PAGES },
 		{ "what-if", required_argument, NULL, 'w' },
 		{ "export-trace", required_argument, NULL, 't' },
 		{ "timeline-limit", required_argument, NULL, OPT_TIMELINE_LIMIT },
@@ -1050,6 +1062,13 @@ int main(int argc, char **argv)
 		case 'o':
 			o.output = optarg;
 			break;
+		case OPT_CAPTURE_PAGES:
+			if (strcmp(optarg, "named") && strcmp(optarg, "all"))
+				return usage_error("bad --capture-pages '%s' (named "
+						   "or all)", optarg);
+			o.all_pages = !strcmp(optarg, "all");
+			o.pages_given = true;
+			break;
 		case 'w': {
 			struct wc_err e;
 
@@ -1124,6 +1143,9 @@ int main(int argc, char **argv)
 	if (o.timeline_limit_set && !o.trace)
 		return usage_error("%s", "--timeline-limit is for --format "
 				   "trace-event and --export-trace");
+	if (o.pages_given && !o.output)
+		return usage_error("%s", "--capture-pages chooses the pages of a "
+				   "bundle: only with --output");
 	if (o.trace && !o.trace_only && !strcmp(o.trace, "-"))
 		return usage_error("%s", "--export-trace -: the report goes to "
 				   "standard output; use --format trace-event");

@@ -475,6 +475,74 @@ START_TEST(test_names_and_compare)
 }
 END_TEST
 
+/* Whether a finding of s names name as its capture or baseline. */
+static bool named_in(const struct wc_summary *s, const char *name)
+{
+	size_t k, j;
+
+	for (k = 0; k < s->nfindings; k++)
+		for (j = 0; j < s->findings[k].nstrs; j++)
+			if ((!strcmp(s->findings[k].str[j].key, "capture") ||
+			     !strcmp(s->findings[k].str[j].key, "baseline")) &&
+			    !strcmp(s->findings[k].str[j].value, name))
+				return true;
+	return false;
+}
+
+/* Pages (figures, data, timeline) for the captures the findings name,
+ * the others kept to their section of the page; every one on request. */
+START_TEST(test_pages_named)
+{
+	static const char *const names[] = { "p1", "p2", "p3", "p4", "p5", "p6" };
+	const size_t n = sizeof(names) / sizeof(names[0]);
+	struct wc_analysis *a[6];
+	struct wc_summary *s = NULL;
+	struct wc_bundle *b;
+	struct truth tr;
+	struct wc_err err;
+	char *html, *list, rel[64];
+	size_t i, paged = 0;
+	int all;
+
+	for (all = 0; all < 2; all++) {
+		b = open_bundle();
+		wc_bundle_all_pages(b, all);
+		for (i = 0; i < n; i++)
+			a[i] = feed_as(b, names[i], 20 + (unsigned)i, &tr, true);
+		wc_err_clear(&err);
+		ck_assert_int_eq(wc_summary_build(&s, a, n, NULL, &err), 0);
+		ck_assert_int_eq(wc_bundle_close(b, s, &err), 0);
+		html = slurp("index.html");
+		list = slurp("bundle-files.txt");
+		for (i = 0, paged = 0; i < n; i++) {
+			bool page = all || named_in(s, names[i]);
+
+			paged += page;
+			snprintf(rel, sizeof(rel), "%s/scatter.gp", names[i]);
+			ck_assert_msg(exists(rel) == page, "%s: %d", rel, page);
+			snprintf(rel, sizeof(rel), "%s/timeline.json.gz", names[i]);
+			ck_assert_msg(exists(rel) == page, "%s: %d", rel, page);
+			ck_assert_msg(exists(names[i]) == page, "%s", names[i]);
+			snprintf(rel, sizeof(rel), "\n%s/", names[i]);
+			ck_assert_msg(!strstr(list, rel) == !page, "%s listed", rel);
+			snprintf(rel, sizeof(rel), "<img src=\"%s/", names[i]);
+			ck_assert_msg(!strstr(html, rel) == !page, "%s", rel);
+		}
+		/* Some are left out by default, and the page says how to
+		 * have them. */
+		ck_assert(all ? paged == n : paged < n && paged > 0);
+		ck_assert((strstr(html, "--capture-pages all") == NULL) == (all != 0));
+		free(html);
+		free(list);
+		wc_summary_free(s);
+		s = NULL;
+		wc_bundle_free(b);
+		for (i = 0; i < n; i++)
+			wc_analysis_free(a[i]);
+	}
+}
+END_TEST
+
 START_TEST(test_renders_with_gnuplot)
 {
 	static const char png[8] = { '\x89', 'P', 'N', 'G', '\r', '\n', '\x1a', '\n' };
@@ -720,6 +788,7 @@ static Suite *bundle_suite(void)
 	tcase_add_test(tc, test_scatter_and_latency);
 	tcase_add_test(tc, test_phases);
 	tcase_add_test(tc, test_names_and_compare);
+	tcase_add_test(tc, test_pages_named);
 	tcase_add_test(tc, test_renders_with_gnuplot);
 	tcase_add_test(tc, test_gnuplot_fails);
 	tcase_add_test(tc, test_misuse);

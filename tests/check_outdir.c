@@ -115,6 +115,41 @@ START_TEST(test_commit_and_discard)
 }
 END_TEST
 
+/* A folder taken back: what this run wrote there goes, and leaves the
+ * list; a file of the user's keeps itself and its folder. */
+START_TEST(test_forget)
+{
+	struct wc_outdir *d = open_out("out");
+	struct wc_err err;
+	char *list;
+	FILE *fp;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_outdir_mkdir(d, "gone", &err), 0);
+	ck_assert_int_eq(wc_outdir_mkdir(d, "mine", &err), 0);
+	ck_assert_int_eq(wc_outdir_mkdir(d, "kept", &err), 0);
+	put(d, "gone/a.txt", "a\n");
+	put(d, "gone/b.txt", "b\n");
+	put(d, "mine/c.txt", "c\n");
+	put(d, "kept/d.txt", "d\n");
+	fp = fopen(wc_check_path("out/mine/precious"), "w");
+	ck_assert_ptr_nonnull(fp);
+	fclose(fp);
+	wc_outdir_forget(d, "gone");
+	wc_outdir_forget(d, "mine");
+	wc_outdir_forget(d, "kep");     /* no folder of that name */
+	ck_assert_int_ne(access(wc_check_path("out/gone"), F_OK), 0);
+	ck_assert_int_ne(access(wc_check_path("out/mine/c.txt"), F_OK), 0);
+	ck_assert_int_eq(access(wc_check_path("out/mine/precious"), F_OK), 0);
+	ck_assert_int_eq(access(wc_check_path("out/kept/d.txt"), F_OK), 0);
+	ck_assert_int_eq(wc_outdir_sweep(d, "list", &err), 0);
+	list = text_of("out/list");
+	ck_assert_str_eq(list, "kept/\nkept/d.txt\n");
+	free(list);
+	wc_outdir_free(d);
+}
+END_TEST
+
 START_TEST(test_links)
 {
 	struct wc_outdir *d = open_out("out");
@@ -295,6 +330,7 @@ static Suite *outdir_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_commit_and_discard);
+	tcase_add_test(tc, test_forget);
 	tcase_add_test(tc, test_links);
 	tcase_add_test(tc, test_bound);
 	tcase_add_test(tc, test_names);

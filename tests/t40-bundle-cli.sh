@@ -87,6 +87,13 @@ WCANALYZE_GNUPLOT='' "$WCANALYZE" -o again "$FIX/reader/xfs" >/dev/null 2>&1 ||
 left=$(cd again && printf '%s\n' * | LC_ALL=C sort | tr '\n' ' ')
 [[ $left == "bundle-files.txt ext4 index.html notes.txt render.sh report.json report.txt summary.csv xfs " ]] ||
 	fail "after a second bundle: $left"
+# --capture-pages: named or all, and only for a bundle.
+expect_exit 2 "$WCANALYZE" --capture-pages all "$FIX/reader/xfs"
+expect_exit 2 "$WCANALYZE" -o pages --capture-pages some "$FIX/reader/xfs"
+[[ ! -e pages ]] || fail "a bad --capture-pages left a folder behind"
+WCANALYZE_GNUPLOT='' "$WCANALYZE" -o pages --capture-pages all "$FIX/reader/xfs" \
+	"$FIX/reader/ext4" >/dev/null 2>&1 || fail "--capture-pages all failed"
+[[ -s pages/xfs/scatter.gp && -s pages/ext4/scatter.gp ]] || fail "--capture-pages all: $(ls pages)"
 rc=0
 WCANALYZE_PLOTS=$TMP "$WCANALYZE" -o t "$FIX/reader/xfs" >stdout 2>stderr || rc=$?
 [[ $rc -eq 2 ]] || fail "no templates: exit $rc, expected 2"

@@ -40,7 +40,8 @@ mk in2 "\$(touch $TMP/marker2)'\`touch $TMP/marker3\`'\"@title\\"
 # shellcheck disable=SC2016 # the backquotes are the attack, not for bash
 mk "$(printf 'nl\n`touch marker4`\nset output')"
 rc=0
-"$WCANALYZE" -o out in1 in2 nl* >stdout 2>stderr || rc=$?
+# Every capture's scripts, whatever the findings name.
+"$WCANALYZE" -o out --capture-pages all in1 in2 nl* >stdout 2>stderr || rc=$?
 [[ $rc -eq 0 ]] || fail "hostile names: exit $rc: $(cat stderr)"
 # The figures were drawn: gnuplot did read the scripts.
 [[ $(find out -name 'throughput.png' | wc -l) -eq 3 ]] ||
@@ -134,7 +135,7 @@ mk own3 index.html
 mk own4 report.txt
 mk own5 ../../escape
 rc=0
-WCANALYZE_GNUPLOT='' timeout 30 "$WCANALYZE" -o own own1 own2 own3 own4 own5 \
+WCANALYZE_GNUPLOT='' timeout 30 "$WCANALYZE" -o own --capture-pages all own1 own2 own3 own4 own5 \
 	>stdout 2>stderr || rc=$?
 [[ $rc -ne 124 ]] || fail "captures named compare-time: wcanalyze -o hung"
 [[ $rc -eq 0 ]] || fail "captures named as the bundle's files: exit $rc: $(cat stderr)"

@@ -32,6 +32,8 @@ struct wc_bundle {
 	struct wc_chart_capture *charts;  /* one per capture added */
 	uint64_t *ignored;                /* requests past the series' devices */
 	bool *timeline;                   /* CAPTURE/timeline.json.gz written */
+	bool *page;                       /* the capture keeps its page */
+	bool all_pages;                   /* wc_bundle_all_pages() */
 	struct wc_traceevent_stats *tl_stats;   /* and what it holds */
 	uint64_t tl_limit;                /* requests a timeline draws */
 	size_t ncaps, capsize;
@@ -85,6 +87,11 @@ int wc_bundle_begin(struct wc_bundle *b, struct wc_analysis_opts *o,
 	wc_traceevent_limit(b->tl, b->tl_limit);
 	o->trace = b->tl;
 	return 0;
+}
+
+void wc_bundle_all_pages(struct wc_bundle *b, bool all)
+{
+	b->all_pages = all;
 }
 
 void wc_bundle_timeline_limit(struct wc_bundle *b, uint64_t slices)
@@ -227,6 +234,10 @@ static int grow(struct wc_bundle *b, struct wc_err *err)
 	if (!tl)
 		return nomem(err);
 	b->timeline = tl;
+	tl = realloc(b->page, n * sizeof(*tl));
+	if (!tl)
+		return nomem(err);
+	b->page = tl;
 	ts = realloc(b->tl_stats, n * sizeof(*ts));
 	if (!ts)
 		return nomem(err);
@@ -258,6 +269,7 @@ int wc_bundle_add(struct wc_bundle *b, struct wc_analysis *a,
 	cap_dir(b, meta->name, c->dir, sizeof(c->dir));
 	b->ignored[b->ncaps] = wc_analysis_series_ignored(a);
 	b->timeline[b->ncaps] = false;
+	b->page[b->ncaps] = true;
 	memset(&b->tl_stats[b->ncaps], 0, sizeof(b->tl_stats[0]));
 	b->ncaps++;
 
@@ -320,12 +332,54 @@ static int write_reports(struct wc_bundle *b, const struct wc_summary *s,
 	return r;
 }
 
+/* Whether a finding of s names capture i as the capture it is about or
+ * the baseline it was compared with. */
+static bool findings_name(const struct wc_summary *s, size_t i)
+{
+	const char *name = s->caps[i].meta->name;
+	size_t k, j;
+
+	for (k = 0; k < s->nfindings; k++)
+		for (j = 0; j < s->findings[k].nstrs; j++)
+			if ((!strcmp(s->findings[k].str[j].key, "capture") ||
+			     !strcmp(s->findings[k].str[j].key, "baseline")) &&
+			    !strcmp(s->findings[k].str[j].value, name))
+				return true;
+	return false;
+}
+
+/* Keeps the pages of the captures the findings name (or every one) and
+ * takes back the rest: their files, folder and queued figures. */
+static void choose_pages(struct wc_bundle *b, const struct wc_summary *s)
+{
+	size_t i, k = 0;
+	int j;
+
+	for (i = 0; i < b->ncaps; i++)
+		k += b->page[i] = b->all_pages || findings_name(s, i);
+	for (i = 0; i < b->ncaps && k; i++) {
+		struct wc_chart_capture *c = &b->charts[i];
+
+		if (b->page[i])
+			continue;
+		wc_plot_forget(b->plot, c->dir);
+		wc_outdir_forget(b->out, c->dir);
+		b->timeline[i] = false;
+		for (j = 0; j < WC_NCHARTS; j++)
+			c->drawn[j] = false;
+	}
+	/* None named: a page each rather than none. */
+	for (i = 0; i < b->ncaps && !k; i++)
+		b->page[i] = true;
+}
+
 static int write_html(struct wc_bundle *b, const struct wc_summary *s,
 		      const bool *across, struct wc_err *err)
 {
 	struct wc_html_page pg = {
 		.sum = s, .charts = b->charts, .ignored = b->ignored,
 		.timeline = b->timeline, .timeline_stats = b->tl_stats,
+		.page = b->page,
 		.across = across, .plot = b->plot,
 	};
 	char *report = NULL;
@@ -364,6 +418,7 @@ int wc_bundle_close(struct wc_bundle *b, const struct wc_summary *s,
 		return wc_err_set(err, WC_ERR_USAGE, wc_outdir_path(b->out), NULL,
 				  WC_NO_OFFSET, "bundle: the summary is not of "
 				  "its captures");
+	choose_pages(b, s);
 	if (write_reports(b, s, err) < 0 ||
 	    wc_chart_across(b->charts, s, across, b->plot, b->out, err) < 0)
 		return -1;
@@ -403,6 +458,7 @@ void wc_bundle_free(struct wc_bundle *b)
 	free(b->charts);
 	free(b->ignored);
 	free(b->timeline);
+	free(b->page);
 	free(b->tl_stats);
 	wc_plot_free(b->plot);
 	wc_outdir_free(b->out);

@@ -29,7 +29,7 @@
  *   report.txt, report.json, summary.csv   from report.h
  *   index.html, render.sh, gnuplot.log (only when gnuplot said something)
  *   bundle-files.txt   every file and folder above, one a line
- *   CAPTURE/   per capture: timeline.json.gz (wc_bundle_begin(): the
+ *   CAPTURE/   per capture with a page (wc_bundle_all_pages()): timeline.json.gz (wc_bundle_begin(): the
  *              Trace Event Format, gzip-compressed (gzfile.h), for
  *              ui.perfetto.dev and chrome://tracing; at most the first
  *              WC_BUNDLE_TIMELINE_SLICES requests), timeline.dat
@@ -83,6 +83,7 @@
 #ifndef WC_BUNDLE_H
 #define WC_BUNDLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "analysis/analysis.h"
@@ -114,6 +115,15 @@ int wc_bundle_begin(struct wc_bundle *b, struct wc_analysis_opts *o,
  * on (traceevent.h's limit): WC_BUNDLE_TIMELINE_SLICES unless set, 0
  * for every request. */
 void wc_bundle_timeline_limit(struct wc_bundle *b, uint64_t slices);
+
+/* Which captures get their page (figures, their data and timeline):
+ * by default (all false) the captures the findings name (summary.h:
+ * a finding's "capture" or "baseline"), every capture when none is
+ * named; with all, every capture.  The others keep their section of
+ * index.html (settings and time by category) without figures, and no
+ * folder.  Rendering a figure costs a gnuplot run: a comparison of
+ * sixty captures draws a few pages, not sixty. */
+void wc_bundle_all_pages(struct wc_bundle *b, bool all);
 
 /* Adds the capture a (analysed with o.series: else a usage error) and
  * writes its .dat and .gp files from the series of its main device; then

@@ -372,8 +372,14 @@ static void capture(FILE *f, const struct wc_html_page *pg, size_t i)
 		fprintf(f, "; %llu requests on devices beyond the first %d "
 			"are not in the figures",
 			(unsigned long long)pg->ignored[i], WC_SERIES_MAX_DEVICES);
-	fprintf(f, ".  Data and scripts: <a href=\"%s/\">%s/</a>.</p>\n",
-		c->dir, c->dir);
+	if (pg->page && !pg->page[i])
+		fputs(".  Its figures and timeline are not in this bundle: "
+		      "the findings do not name it (<code>wcanalyze -o DIR "
+		      "--capture-pages all</code> draws every capture's).</p>\n",
+		      f);
+	else
+		fprintf(f, ".  Data and scripts: <a href=\"%s/\">%s/</a>.</p>\n",
+			c->dir, c->dir);
 	if (pg->timeline && pg->timeline[i])
 		timeline(f, pg, i);
 	if (sf->io) {
@@ -399,7 +405,7 @@ static void capture(FILE *f, const struct wc_html_page *pg, size_t i)
 			"<th>100%%</th><th></th><th></th></tr>\n</table>\n",
 			sf->col[WC_COL_WALL]);
 	}
-	for (k = 0; k < WC_NCHARTS; k++) {
+	for (k = 0; k < WC_NCHARTS && (!pg->page || pg->page[i]); k++) {
 		const struct wc_chart_info *fi = wc_chart_info((enum wc_chart)k);
 		char alt[512];
 

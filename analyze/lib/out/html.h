@@ -40,6 +40,9 @@ struct wc_html_page {
 	const struct wc_traceevent_stats *timeline_stats;  /* per capture
 	                                 * with a timeline: what it holds
 	                                 * (NULL: every request) */
+	const bool *page;               /* per capture: its figures and folder
+	                                 * are in the bundle (NULL: every
+	                                 * capture's; bundle.h) */
 	const bool *across;             /* [WC_NCMP], from wc_chart_across() */
 	const struct wc_plot *plot;     /* colours, and whether it rendered */
 	const char *report;             /* report.txt's text */

@@ -372,6 +372,30 @@ void wc_outdir_remove(struct wc_outdir *d, const char *rel)
 	close(fd);
 }
 
+void wc_outdir_forget(struct wc_outdir *d, const char *sub)
+{
+	size_t i, k = 0, n = strlen(sub);
+	bool folder = false;
+
+	for (i = 0; i < d->nwritten; i++) {
+		char *w = d->written[i];
+
+		if (strncmp(w, sub, n) || w[n] != '/') {
+			d->written[k++] = w;
+			continue;
+		}
+		if (w[n + 1])
+			wc_outdir_remove(d, w);
+		else
+			folder = true;
+		free(w);
+	}
+	d->nwritten = k;
+	/* Only when empty: a file of the user's keeps its folder. */
+	if (folder)
+		unlinkat(d->dirfd, sub, AT_REMOVEDIR);
+}
+
 int wc_outdir_read(const struct wc_outdir *d, const char *rel, char **out,
 		   struct wc_err *err)
 {

@@ -100,6 +100,12 @@ int wc_outdir_sweep(struct wc_outdir *d, const char *list, struct wc_err *err);
 /* Removes the file rel, when it is there. */
 void wc_outdir_remove(struct wc_outdir *d, const char *rel);
 
+/* Takes back what this run wrote in the folder sub ("FOLDER"): removes
+ * every file noted there (committed, or noted by wc_outdir_note()), then
+ * the folder when that leaves it empty, and drops them from the list
+ * wc_outdir_sweep() writes.  A file this run did not write stays. */
+void wc_outdir_forget(struct wc_outdir *d, const char *sub);
+
 /* Reads the whole file rel into *out (to be freed), not through a link;
  * with d NULL, rel is a path of the system read as it is (templates). */
 int wc_outdir_read(const struct wc_outdir *d, const char *rel, char **out,

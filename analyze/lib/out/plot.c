@@ -188,6 +188,19 @@ static int queue(struct wc_plot *p, const char *rel, struct wc_err *err)
 	return 0;
 }
 
+void wc_plot_forget(struct wc_plot *p, const char *sub)
+{
+	size_t i, k = 0, n = strlen(sub);
+
+	for (i = 0; i < p->nscripts; i++) {
+		if (!strncmp(p->scripts[i], sub, n) && p->scripts[i][n] == '/')
+			free(p->scripts[i]);
+		else
+			p->scripts[k++] = p->scripts[i];
+	}
+	p->nscripts = k;
+}
+
 /* Whether the script's variables make it draw format fmt ("png",
  * "svg"): the words of its `formats = "..."` line, else common.gp's
  * default, both. */

@@ -57,6 +57,11 @@ const char *wc_plot_color(const struct wc_plot *p, int part);
 int wc_plot_script(struct wc_plot *p, struct wc_outdir *d, const char *rel,
 		   const char *tpl, const char *vars, struct wc_err *err);
 
+/* Drops the queued scripts of the folder sub ("FOLDER"): neither
+ * rendered nor in render.sh (the caller takes back the folder's files:
+ * outdir.h's wc_outdir_forget()). */
+void wc_plot_forget(struct wc_plot *p, const char *sub);
+
 /* Writes render.sh into d and renders every queued script, when there is
  * a gnuplot. */
 int wc_plot_render(struct wc_plot *p, struct wc_outdir *d,
