@@ -103,5 +103,9 @@ void fuzz_capture(const uint8_t *data, size_t size, char *opts,
 		  size_t optsize);
 /* The value of the first line "KEY VALUE" of opts, into value. */
 bool fuzz_option(const char *opts, const char *key, char *value, size_t size);
+/* The filters opts names ("window", "phase", "device", "process", as
+ * wcanalyze parses them; a value it refuses leaves that filter out). */
+struct wc_filter;
+void fuzz_filters(const char *opts, struct wc_filter *f);
 
 #endif /* WC_FUZZ_H */

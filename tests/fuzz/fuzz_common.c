@@ -17,6 +17,7 @@
 #include "out/dump.h"
 #include "fuzz.h"
 #include "input/input.h"
+#include "model/filter.h"
 #include "out/report.h"
 
 void fuzz_fail(const char *what, const char *fmt, ...)
@@ -774,6 +775,20 @@ void fuzz_capture(const uint8_t *data, size_t size, char *opts,
 	opts[0] = '\0';
 	fuzz_write("cap/capture.conf", head, sizeof(head) - 1);
 	fuzz_split(data, size, FUZZ_SEP, capture_part, &c);
+}
+
+void fuzz_filters(const char *opts, struct wc_filter *f)
+{
+	char v[256];
+
+	if (fuzz_option(opts, "window", v, sizeof(v)))
+		(void)wc_filter_parse_window(f, v);
+	if (fuzz_option(opts, "phase", v, sizeof(v)))
+		(void)wc_filter_parse_phase(f, v);
+	if (fuzz_option(opts, "device", v, sizeof(v)))
+		(void)wc_filter_parse_device(f, v);
+	if (fuzz_option(opts, "process", v, sizeof(v)))
+		(void)wc_filter_parse_process(f, v);
 }
 
 bool fuzz_option(const char *opts, const char *key, char *value, size_t size)

@@ -133,14 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (end != v && isfinite(s) && s >= 1e-6 && s <= 86400)
 			len_ns = (uint64_t)(s * 1e9);
 	}
-	if (fuzz_option(opts, "window", v, sizeof(v)))
-		(void)wc_filter_parse_window(&f, v);
-	if (fuzz_option(opts, "phase", v, sizeof(v)))
-		(void)wc_filter_parse_phase(&f, v);
-	if (fuzz_option(opts, "device", v, sizeof(v)))
-		(void)wc_filter_parse_device(&f, v);
-	if (fuzz_option(opts, "process", v, sizeof(v)))
-		(void)wc_filter_parse_process(&f, v);
+	fuzz_filters(opts, &f);
 	fuzz_path(path, sizeof(path), "cap");
 	for (i = 0; i < 3; i++)
 		table(path, &f, len_ns, fmts[i]);

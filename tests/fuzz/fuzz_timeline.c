@@ -131,14 +131,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_capture(data, size, opts, sizeof(opts));
 	if (fuzz_option(opts, "limit", v, sizeof(v)))
 		limit = strtoull(v, NULL, 10) % 1000;
-	if (fuzz_option(opts, "window", v, sizeof(v)))
-		(void)wc_filter_parse_window(&f, v);
-	if (fuzz_option(opts, "phase", v, sizeof(v)))
-		(void)wc_filter_parse_phase(&f, v);
-	if (fuzz_option(opts, "device", v, sizeof(v)))
-		(void)wc_filter_parse_device(&f, v);
-	if (fuzz_option(opts, "process", v, sizeof(v)))
-		(void)wc_filter_parse_process(&f, v);
+	fuzz_filters(opts, &f);
 	fuzz_path(path, sizeof(path), "cap");
 	timeline(path, &f, limit);
 	timeline(path, NULL, 0);
