@@ -20,59 +20,42 @@ SAMPLE=$TOP/samples/loop-ext4-cache-on-barrier-on-run1.tar.xz
 CAP=loop-ext4-cache-on-barrier-on-run1
 export WCANALYZE_PLOTS=$TOP/plots
 cd "$TMP"
-# 10 s of writes after one read 100 ms into a column of 2^17 us (the
-# width 128 columns over 10 s take): the read's cell is centred 34.5 ms
-# before the first event.
-mkdir -p early/trace
+# early: 10 s of writes after one read 100 ms into a column of 2^17 us
+# (the width 128 columns over 10 s take): the read's cell is centred
+# 34.5 ms before the first event.
+# slow: a read whose D2C is 1000 s beside fast ones (issue 39): the
+# latency panel's bound was written "1e+06" (ms), which gnuplot 5.4
+# cannot read as a number from a string ("trailing characters"), and -o
+# failed.
+mkdir -p early/trace slow/trace
 python3 - <<'PY'
 import struct
 def act(what, *cats):
     return what | sum(1 << (16 + c) for c in cats)
+def capture(name, reqs, conf=''):
+    recs, seq = [], 0
+    for t, lat, rw, sector in reqs:
+        for what, cat, dt in ((1, 4, 0), (7, 6, 1000), (8, 7, 1000 + lat)):
+            seq += 1
+            recs.append((seq, t + dt, sector, act(what, rw, cat)))
+    with open(name + '/trace/loop1.blktrace.0', 'wb') as f:
+        for seq, t, sector, a in sorted(recs, key=lambda r: r[1]):
+            f.write(struct.pack('<IIQQIIIIIHH', 0x65617407, seq, t, sector,
+                                4096, a, 100, (7 << 20) | 1, 0, 0, 0))
+    with open(name + '/capture.conf', 'w') as f:
+        f.write('format_version = 1\nname = %s\n%s' % (name, conf))
 w = 131072000
 t0 = 10 * w + 100000000
-recs, seq = [], 0
-def request(t, lat, rw, sector):
-    global seq
-    for what, cat, dt in ((1, 4, 0), (7, 6, 1000), (8, 7, 1000 + lat)):
-        seq += 1
-        recs.append((seq, t + dt, sector, act(what, rw, cat)))
-request(t0, 5000000, 0, 8)
-for i in range(200):
-    request(t0 + 10000000 + i * 50000000, 2000000, 1, 4096 + 8 * i)
-with open('early/trace/loop1.blktrace.0', 'wb') as f:
-    for seq, t, sector, a in sorted(recs, key=lambda r: r[1]):
-        f.write(struct.pack('<IIQQIIIIIHH', 0x65617407, seq, t, sector, 4096,
-                            a, 100, (7 << 20) | 1, 0, 0, 0))
-with open('early/capture.conf', 'w') as f:
-    f.write('format_version = 1\nname = early\n')
-PY
-# A read whose D2C is 1000 s beside fast ones (issue 39): the latency
-# panel's bound was written "1e+06" (ms), which gnuplot 5.4 cannot read
-# as a number from a string ("trailing characters"), and -o failed.
-mkdir -p slow/trace
-python3 - <<'PY'
-import struct
-def act(what, *cats):
-    return what | sum(1 << (16 + c) for c in cats)
-recs, seq = [], 0
-def request(t, lat, rw, sector):
-    global seq
-    for what, cat, dt in ((1, 4, 0), (7, 6, 1000), (8, 7, 1000 + lat)):
-        seq += 1
-        recs.append((seq, t + dt, sector, act(what, rw, cat)))
+capture('early', [(t0, 5000000, 0, 8)] +
+        [(t0 + 10000000 + i * 50000000, 2000000, 1, 4096 + 8 * i)
+         for i in range(200)])
 t0 = 1000000000
-request(t0, 1000 * 1000000000, 0, 8)
-for i in range(20):
-    request(t0 + i * 1000000, 1000000, 0, 4096 + 8 * i)
-with open('slow/trace/loop1.blktrace.0', 'wb') as f:
-    for seq, t, sector, a in sorted(recs, key=lambda r: r[1]):
-        f.write(struct.pack('<IIQQIIIIIHH', 0x65617407, seq, t, sector, 4096,
-                            a, 100, (7 << 20) | 1, 0, 0, 0))
-with open('slow/capture.conf', 'w') as f:
-    # The read's device may take a day: no bound stops its 1000 s D2C
-    # (docs/methodology.md, "No invented pairing").
-    f.write('format_version = 1\nname = slow\ndevices = loop1\n'
-            'device.loop1.dev = 7:1\ndevice.loop1.timeout_ms = 86400000\n')
+# The read's device may take a day: no bound stops its 1000 s D2C
+# (docs/methodology.md, "No invented pairing").
+capture('slow', [(t0, 1000 * 1000000000, 0, 8)] +
+        [(t0 + i * 1000000, 1000000, 0, 4096 + 8 * i) for i in range(20)],
+        'devices = loop1\ndevice.loop1.dev = 7:1\n'
+        'device.loop1.timeout_ms = 86400000\n')
 PY
 "$WCANALYZE" -o slow-out slow >/dev/null 2>err.txt || fail "bundle of slow: $(cat err.txt)"
 [[ ! -e slow-out/gnuplot.log ]] || fail "slow: gnuplot complained: $(head -5 slow-out/gnuplot.log)"
