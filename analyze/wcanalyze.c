@@ -293,7 +293,8 @@ static int dump_one(const char *path)
 }
 
 /* Allows path for reading as an input: the file or folder, or for a
- * base name (NAME of NAME.blktrace.N) the folder holding it. */
+ * base name (NAME of NAME.blktrace.N) or one CPU's file of it (the
+ * others are read too) the folder holding it. */
 static int allow_input(struct wc_sandbox *sb, const char *path,
 		       struct wc_err *err)
 {
@@ -302,9 +303,10 @@ static int allow_input(struct wc_sandbox *sb, const char *path,
 
 	if (!strcmp(path, "-"))
 		return 0;
-	if (access(path, F_OK) == 0)
-		return wc_sandbox_allow(sb, path, WC_SANDBOX_READ, err);
 	slash = strrchr(path, '/');
+	if (access(path, F_OK) == 0 &&
+	    !strstr(slash ? slash : path, ".blktrace."))
+		return wc_sandbox_allow(sb, path, WC_SANDBOX_READ, err);
 	if (!slash)
 		return wc_sandbox_allow(sb, ".", WC_SANDBOX_READ, err);
 	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path + 1), path);
