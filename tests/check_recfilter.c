@@ -108,6 +108,30 @@ START_TEST(test_gaps)
 }
 END_TEST
 
+START_TEST(test_repeats)
+{
+	struct wc_recfilter *f = NULL;
+	/* A merged file of CPU 0's file given three times: each record
+	 * thrice in a row; CPU 1's once; tracefs's 0s never repeat. */
+	struct wc_event evs[] = {
+		event(Q_ACTION, 8, 0, 1), event(Q_ACTION, 8, 0, 1),
+		event(Q_ACTION, 8, 0, 1), event(Q_ACTION, 8, 1, 1),
+		event(Q_ACTION, 8, 0, 2), event(Q_ACTION, 8, 0, 2),
+		event(Q_ACTION, 8, 0, 2), event(Q_ACTION, 8, 1, 2),
+		event(Q_ACTION, 8, 1, 0), event(Q_ACTION, 8, 1, 0),
+	};
+	uint64_t skips = 0;
+	size_t kept;
+
+	ck_assert_int_eq(wc_recfilter_open(&f), 0);
+	ck_assert_int_eq(wc_recfilter_run(f, evs, 10, &kept, &skips), 0);
+	ck_assert_uint_eq(kept, 10);
+	ck_assert_uint_eq(skips, 0);
+	ck_assert_uint_eq(wc_recfilter_repeats(f), 4);
+	wc_recfilter_free(f);
+}
+END_TEST
+
 /* blkparse's skips of a stream of records, the plain way: the last
  * number of every (device, CPU) in an array. */
 struct model {
@@ -257,6 +281,7 @@ static Suite *recfilter_suite(void)
 	wc_check_timeout(tc, 60);
 	tcase_add_test(tc, test_notify);
 	tcase_add_test(tc, test_gaps);
+	tcase_add_test(tc, test_repeats);
 	tcase_add_test(tc, test_batch_of_one);
 	suite_add_tcase(s, tc);
 	return s;

@@ -786,6 +786,12 @@ static int run_input(struct wc_analysis **out, const char *path,
 	pick_main(a);
 	if (a->main_missing[0])
 		warn(a, "%s: %s", path, a->main_missing);
+	if (wc_input_repeats(in))
+		warn(a, "%s: %llu records repeat the sequence number of the "
+		     "record before them on their CPU: the same records more "
+		     "than once (a file given twice to blkparse -d?); requests, "
+		     "bytes and times count each copy", path,
+		     (unsigned long long)wc_input_repeats(in));
 	if (wc_input_backwards(in))
 		warn(a, "%s: time goes backwards %llu times (events kept in the "
 		     "order read)", path,

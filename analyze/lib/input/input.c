@@ -469,6 +469,11 @@ int wc_input_next(struct wc_input *in, struct wc_event *ev, struct wc_err *err)
 	return wc_input_next_batch(in, ev, 1, &got, err);
 }
 
+uint64_t wc_input_repeats(const struct wc_input *in)
+{
+	return in->filter ? wc_recfilter_repeats(in->filter) : 0;
+}
+
 uint64_t wc_input_backwards(const struct wc_input *in)
 {
 	return in->backwards;

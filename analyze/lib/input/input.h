@@ -113,6 +113,11 @@ int wc_input_next_ref(struct wc_input *in, const struct wc_event **evs,
 		      size_t max, size_t *got, struct wc_err *err);
 void wc_input_free(struct wc_input *in);
 
+/* Records read so far that repeat the sequence number of the record
+ * before them on their CPU (wc_recfilter_repeats(), recfilter.h):
+ * duplicated records, each analysed as an event of its own. */
+uint64_t wc_input_repeats(const struct wc_input *in);
+
 /* Events handed out so far whose time is earlier than the event's before
  * them (a clock that stepped back, a file out of order): they are passed
  * on as read, and counted here so a caller can warn once. */

@@ -34,12 +34,18 @@ struct wc_recfilter {
 	 * one empties the cache. */
 	struct wc_map *seqs;
 	struct seq_slot cache[SEQ_CACHE];
+	uint64_t repeats;       /* records repeating the number before */
 };
 
 int wc_recfilter_open(struct wc_recfilter **out)
 {
 	*out = calloc(1, sizeof(**out));
 	return *out ? 0 : -1;
+}
+
+uint64_t wc_recfilter_repeats(const struct wc_recfilter *f)
+{
+	return f->repeats;
 }
 
 void wc_recfilter_free(struct wc_recfilter *f)
@@ -147,6 +153,8 @@ int wc_recfilter_run(struct wc_recfilter *f, struct wc_event *evs, size_t n,
 			if (last) {
 				if (*last && ev->sequence > *last + 1)
 					sk += ev->sequence - *last - 1;
+				else if (ev->sequence == *last)
+					f->repeats++;
 				*last = ev->sequence;
 			}
 		}

@@ -69,6 +69,14 @@ int wc_recfilter_open(struct wc_recfilter **out);
 int wc_recfilter_run(struct wc_recfilter *f, struct wc_event *evs, size_t n,
 		     size_t *kept, uint64_t *skips);
 
+/* Records filtered so far whose sequence number is the one of the record
+ * before them of their (device, CPU): the same record twice, as in a
+ * merged "blkparse -d" file of a per-CPU file given more than once.  The
+ * window is that one record a (device, CPU), the memory the gap count's;
+ * a copy further away is counted as a gap's end instead, or not at all.
+ * Tracefs's records (all 0) never count. */
+uint64_t wc_recfilter_repeats(const struct wc_recfilter *f);
+
 /* Process name of PID from the process notifies filtered so far, or
  * NULL. */
 const char *wc_recfilter_comm(const struct wc_recfilter *f, uint32_t pid);
