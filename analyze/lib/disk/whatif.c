@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "input/input.h"
-#include "input/members.h"
 #include "model/tracker.h"
 
 #ifndef WC_DATADIR
@@ -497,7 +496,7 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 	cap = recorded_capacity(rm);
 	/* capture.conf for its disk_regions, info/disk.conf for the disk
 	 * as wcdisk served it: read as every file of a capture is */
-	if (wc_members_read_files(path, side_files, 2, side, side_len, err) < 0)
+	if (wc_input_read_files(path, side_files, 2, side, side_len, err) < 0)
 		goto free_side;
 
 	/* The recorded configuration, on its model disk. */

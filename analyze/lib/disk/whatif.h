@@ -51,7 +51,7 @@
  * What always holds: the same input and specs give the same analyses to
  * the nanosecond.  Input: the recorded analysis reads it once, the
  * capture's own files are read in one more pass (capture.conf,
- * info/disk.conf: members.h), and the first replay reads its requests
+ * info/disk.conf: input.h), and the first replay reads its requests
  * once more through a tracker, keeping every request the tracker hands
  * out; every replay after it (each replays twice: once to carry the
  * phases' edges into virtual time, once to analyse) takes them from

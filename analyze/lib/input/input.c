@@ -500,6 +500,13 @@ const char *wc_input_name(const struct wc_input *in)
 	return in->name;
 }
 
+int wc_input_read_files(const char *path, const char *const *files,
+			size_t n, char **texts, size_t *lens,
+			struct wc_err *err)
+{
+	return wc_members_read_files(path, files, n, texts, lens, err);
+}
+
 const struct wc_capture *wc_input_capture(const struct wc_input *in)
 {
 	return in->capture;

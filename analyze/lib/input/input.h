@@ -130,6 +130,24 @@ const char *wc_input_name(const struct wc_input *in);
  * for a plain trace.  Never NULL for an open input. */
 const struct wc_capture *wc_input_capture(const struct wc_input *in);
 
+/*
+ * The capture's own files FILES[0..n) ("capture.conf", "info/disk.conf":
+ * paths inside the capture folder) from the input at PATH, a capture
+ * folder or an archive of one, read in one pass with capture.conf's
+ * checks: in a folder wc_capture_read_file()'s (a regular file opened
+ * without blocking, no link followed, none among its folders either, at
+ * most WC_CAPTURE_MAX_BYTES); in an archive the scan's (a member FILE or
+ * FOLDER/FILE, a regular member only, at most WC_CAPTURE_MAX_BYTES, read
+ * to its end so that libarchive's checks run, never extracted).  The
+ * archive is read as far as the last of them.  texts[i] is the file's
+ * bytes with a NUL after them (lens[i] without it; the caller frees), or
+ * NULL when the capture has no such file, or the input is standard input
+ * or a trace file.  0, or -1 with err filled and every texts[i] NULL.
+ */
+int wc_input_read_files(const char *path, const char *const *files,
+			size_t n, char **texts, size_t *lens,
+			struct wc_err *err);
+
 /* Streams, in the order blkparse would read them. */
 size_t wc_input_nstreams(const struct wc_input *in);
 const struct wc_stream_info *wc_input_stream(const struct wc_input *in, size_t i);
