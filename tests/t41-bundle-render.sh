@@ -52,7 +52,7 @@ for n in -P - --help; do
 	cp -r synth-a/. "opt/c$n/"
 	sed -i "s/^name = .*/name = $n/" "opt/c$n/capture.conf"
 done
-PATH=$TMP/empty "$WCANALYZE" -o optb opt/c-P opt/c- opt/c--help >stdout 2>stderr ||
+PATH=$TMP/empty "$WCANALYZE" --capture-pages all -o optb opt/c-P opt/c- opt/c--help >stdout 2>stderr ||
 	fail "captures named as options: $(cat stderr)"
 (cd optb && bash ./render.sh) 2>render.err || fail "render.sh with folders named as options: $(cat render.err)"
 for n in -P - --help; do
