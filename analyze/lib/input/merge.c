@@ -496,6 +496,26 @@ void r_keep_small(struct wc_event *ev, unsigned char *small)
 	ev->pdu = small;
 }
 
+/* A payload longer than INLINE_PDU into its slot's own room on the heap:
+ * rare (a message's text, a long command name), out of r_fill()'s loop.
+ * 0 when out of memory. */
+static __attribute__((noinline))
+int r_keep_long(struct wc_reorder *r, struct wc_event *ev,
+		struct big_pdu *big)
+{
+	if (big->cap < ev->pdu_len) {
+		unsigned char *p = realloc(big->p, ev->pdu_len);
+
+		if (!p)
+			return r_oom(r);
+		big->p = p;
+		big->cap = ev->pdu_len;
+	}
+	memcpy(big->p, ev->pdu, ev->pdu_len);
+	ev->pdu = big->p;
+	return 1;
+}
+
 /* Copies ev's payload, which lives in the stream's buffer only until the
  * next pull, into small or big, and points ev at the copy; 0 when out of
  * memory. */
@@ -503,20 +523,9 @@ WC_HOT
 int r_keep_pdu(struct wc_reorder *r, struct wc_event *ev,
 	       unsigned char *small, struct big_pdu *big)
 {
-	if (ev->pdu_len > INLINE_PDU) {
-		if (big->cap < ev->pdu_len) {
-			unsigned char *p = realloc(big->p, ev->pdu_len);
-
-			if (!p)
-				return r_oom(r);
-			big->p = p;
-			big->cap = ev->pdu_len;
-		}
-		memcpy(big->p, ev->pdu, ev->pdu_len);
-		ev->pdu = big->p;
-	} else {
-		r_keep_small(ev, small);
-	}
+	if (ev->pdu_len > INLINE_PDU)
+		return r_keep_long(r, ev, big);
+	r_keep_small(ev, small);
 	return 1;
 }
 
@@ -644,7 +653,7 @@ int r_insert(struct wc_reorder *r, const struct wc_event *ev, size_t w,
 	 * it: nothing has moved when that fails. */
 	if (x.pdu_len > INLINE_PDU) {
 		b = big[w];
-		ok = r_keep_pdu(r, &x, NULL, &b);
+		ok = r_keep_long(r, &x, &b);
 		big[w] = b;
 		if (!ok)
 			return 0;
@@ -682,14 +691,6 @@ int r_insert(struct wc_reorder *r, const struct wc_event *ev, size_t w,
 	return 1;
 }
 
-/* A payload longer than INLINE_PDU into its slot's own room on the heap:
- * rare (a message's text, a long command name), out of r_fill()'s loop. */
-static __attribute__((noinline))
-int r_keep_long(struct wc_reorder *r, struct wc_event *ev,
-		struct big_pdu *big)
-{
-	return r_keep_pdu(r, ev, NULL, big);
-}
 
 /*
  * Reads a run into the ring's free slots after its tail (one event with
