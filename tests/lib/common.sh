@@ -18,7 +18,8 @@
 #                 booted without it; fail if CMD leaves it mounted there;
 #                 return CMD's status
 #   lab_wait_copy LOG PID   wait until the wccapture lab running as PID
-#                 says in LOG that its copy starts; fail if it never does
+#                 says in LOG that its copy starts; fail if it never does,
+#                 with what the job's processes are waiting on (job_state)
 #   lab_wait_files PID CMD... wait until the mount point CMD prints holds
 #                 a file below its top level; set LAB_MNT to it
 #   BG_PID, LOOP  a test's background job and loop device, undone at
@@ -131,7 +132,17 @@ lab_wait_copy() {
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.05
 	done
-	grep -q ': copy$' "$log" || fail "the copy phase never started: $(tail -n 3 "$log")"
+	grep -q ': copy$' "$log" || fail "the copy phase never started after ${i}/1800 polls: $(tail -n 3 "$log")
+$(job_state "$pid")"
+}
+
+# What a job still running is doing, for a failure message: each of its
+# processes with state, kernel wait channel and age.
+job_state() {
+	local pid=$1
+	kill -0 "$pid" 2>/dev/null || { echo "(the job has exited)"; return 0; }
+	ps -e -o pgid=,pid=,ppid=,stat=,wchan:24=,etimes=,args= 2>/dev/null |
+		awk -v g="$(ps -o pgid= -p "$pid" | tr -d ' ')" '$1 == g' | cut -c 1-200 || true
 }
 
 lab_wait_files() {
