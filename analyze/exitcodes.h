@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * exitcodes.h - the exit statuses of every program in the project.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * wcanalyze - where the time goes when a journaling filesystem copies or
  * deletes a tree: reads blktrace captures and attributes elapsed time.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench.h - what every benchmark in bench/ measures with: wall and CPU
  * time and the peak resident memory, and a digest that shows two runs

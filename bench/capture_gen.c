@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * capture_gen - writes a large synthetic capture for the benchmarks, in
  * constant memory, however many events are asked for.

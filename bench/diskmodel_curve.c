@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * diskmodel_curve - prints what a disk model does with its parameters, for
  * docs/model-disk.md: the seek curve, rotational latency over arrivals

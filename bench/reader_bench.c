@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * reader_bench - how fast the reader goes, and that its memory stays flat.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # record-merge-heavy.sh - records the merge-heavy capture of "make bench"
 # (bench/merge-heavy-xfs.tar.xz): a copy of many small files onto XFS on
 # a plain loop image, then sync.  Writeback submits each file's pages as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * replay_bench - how fast the what-if replay goes, and that its memory
  * stays flat.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * replicate - makes a long trace of a short recorded one, for the
  * benchmarks: the recording is repeated in time until it has enough

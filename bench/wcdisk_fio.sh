@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # wcdisk_fio.sh - the model disk measured as a disk is: fio against a loop
 # device (direct I/O) on the file wcdisk serves, for docs/model-disk.md's
 # table against a 2008 7200 rpm SATA disk's published figures.  Root (a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # wcdisk_overhead.sh - how many requests a second wcdisk serves when its
 # model costs nothing, and what FUSE adds to each request, for
 # docs/model-disk.md.  Root (a FUSE mount and loop devices); run it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * wcdisk - a model disk: serves one image file through FUSE and answers
  * each request only when a disk model says the disk would have finished.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * wcrecord - record block-layer traces through the tracefs "blk" tracer.
  *

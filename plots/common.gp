@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # common.gp - what every figure shares: category names and colours (one
 # colour per category, the same in every figure), fonts and the two
 # output formats.  wcanalyze copies this file into every .gp script it

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # compare-configs.gp - what each configuration added or saved against its
 # baseline, the mean of its runs: one diverging bar per configuration
 # (run group), the parts of its mean wall-time difference stacked up from

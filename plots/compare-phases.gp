@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # compare-phases.gp - wall time of each phase (copy, sync, delete, ...)
 # in each configuration: one group of bars per group of runs, one bar per
 # phase at the mean of its runs, with their range.  A panel per disk, at

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # compare-throughput.gp - total throughput over time, small multiples: a
 # panel per group of runs (one configuration), its runs overlaid, each
 # run's clock starting at its own first event; every panel has the same

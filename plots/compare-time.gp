@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # compare-time.gp - where the time went in each configuration, side by
 # side: one stacked bar per group of runs, the mean busy time of its
 # runs by category, a bar through its top from the lowest to the highest

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # flushes.gp - cache flushes per second, and the cumulative time spent in
 # flush requests (the sum of their D2C times) against elapsed time.
 #

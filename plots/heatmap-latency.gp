@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # heatmap-latency.gp - D2C latency against completion time, a panel a
 # category: each cell shaded by its requests (log scale), and each
 # column's p50, p90 and p99 drawn across it.  A CDF of the whole capture

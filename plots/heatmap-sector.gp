@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # heatmap-sector.gp - sector against dispatch time, each cell shaded by
 # the requests in it (log scale): where on the disk the time went, and
 # how much of it, where the scatter only says whether.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # latency.gp - D2C latency (dispatch to completion) CDF per category,
 # from a histogram with 20 logarithmic bins a decade.
 #

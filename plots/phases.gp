@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # phases.gp - where the time of each phase went: one stacked bar per
 # phase (and one for the whole capture), busy time by category.  Idle time
 # is left out of the bars (it would dwarf the rest when the device waited

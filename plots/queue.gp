@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # queue.gp - queue depth over time: the mean number of requests at the
 # driver (dispatched, not completed) and in the block layer (queued, not
 # completed) in each bin, weighted by time, and the deepest queue seen by

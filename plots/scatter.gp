@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # scatter.gp - sector over time: one point per request, coloured by
 # category, flushes marked in a strip above the data (flushes have no
 # sector).  Requests are binned per pixel: a point stands for every

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # throughput.gp - MB/s and IOPS over time, stacked by category; each time
 # bin counts the requests that completed in it, as iostat does.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench.sh - speed and memory benchmarks ("make bench").  Never part of
 # "make check": numbers depend on the machine.  Each step prints its own
 # line; a summary table closes the run.  docs/performance.md has the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # demo.sh - what "make demo" runs: the bug-report bundle of every capture
 # in samples/ (wcanalyze -o), written to ./demo-report; prints the path of
 # its index.html.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # deps.sh - make sure what a target needs is installed.
 #
 #   scripts/deps.sh [--no-install] TARGET

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # regen-samples.sh - remake everything derived from the captures in
 # samples/, after the samples or the analysis changed, so that no table
 # or excerpt in the documents is typed by hand.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-tests.sh - runs Check test programs and shell tests, then prints one
 # closing line "tests: N passed, N failed, N skipped".
 #

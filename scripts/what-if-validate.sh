@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # what-if-validate.sh - the validation table of docs/what-if.md: for each
 # pair of configurations recorded on a model disk in samples/, predict B
 # from each run of A with wcanalyze --what-if and compare with B's runs

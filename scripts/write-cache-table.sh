@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # write-cache-table.sh - the measured tables of docs/write-cache.md,
 # section 3, made from the captures in samples/ and what wcanalyze prints
 # for them, so that no number in them is typed by hand.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_account.c - unit tests of analyze/lib/model/account.c: the partition of
  * the window to the nanosecond (per device and per phase, over random

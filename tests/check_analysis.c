@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_analysis.c - unit tests of analyze/lib/analysis/analysis.c over scripted
  * event sources: the main device (named or busiest), the consumers it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_archive.h - writing archive members in the Check tests of the
  * modules that read archives (check_input, check_members, check_source).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_blknames.c - unit tests of analyze/lib/input/blknames.c: a pid is named
  * when blkparse would have read its name, by 512-record batches of each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_btt.c - unit tests of analyze/lib/compat/btt.c: btt's per-bio Q2C and
  * D2C rules one by one (merged bios inherit D and C, duplicate Q start

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_bundle.c - tests of analyze/lib/out/bundle.c and the modules it
  * orders (check_outdir, check_chart, check_plot and check_html test each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_capture.c - unit tests of analyze/lib/input/capture.c:
  * capture.conf, phases.tsv and counters.tsv into typed fields, values out

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_chart.c - unit tests of analyze/lib/out/chart.c on summaries made by
  * hand: a capture without requests (every figure says why it is

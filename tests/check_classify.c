@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_classify.c - unit tests of analyze/lib/model/classify.c: every rule of
  * wc_classify() in its order, both journal methods, the stable names.

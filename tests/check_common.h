@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_common.h - what every Check program (tests/check_<module>.c)
  * shares, so that each holds only its own tests:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_datacache.c - unit tests of analyze/lib/disk/datacache.c.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_decode.c - unit tests of analyze/lib/input/decode.c on records written
  * here with wc_blk_encode() (whose bytes check_encode.c holds against the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_diskmodel.c - unit tests of analyze/lib/disk/diskmodel.c: the seek
  * curve's end points and mean, rotational latency from the clock (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_dump.c - unit tests of analyze/lib/out/dump.c: the exact text of each
  * kind of line, the RWBS letters, and the events blkparse prints nothing

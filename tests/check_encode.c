@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_encode.c - unit tests of analyze/lib/format/encode.c: the bytes of a v7
  * and a v8 record laid out here by hand (so the encoder is not only

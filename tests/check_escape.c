@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_escape.c - unit tests of analyze/lib/base/escape.c: the exact escape
  * of hostile strings for each place, and, over every byte value and many

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_figdata.c - unit tests of analyze/lib/compare/figdata.c (and the heat
  * maps of series.c it reads) with hand-made requests: the percentile

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_gzfile.c - unit tests of analyze/lib/out/gzfile.c: what goes in
  * comes out of zlib's inflate whole, as one gzip member with mtime 0,

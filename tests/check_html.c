@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_html.c - unit tests of analyze/lib/out/html.c on a summary made by
  * hand: hostile names escaped everywhere they appear, the summary's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_input.c - unit tests of analyze/lib/input/input.c: resolving every kind
  * of INPUT (directory, base name, per-CPU file name, merged file, stdin,

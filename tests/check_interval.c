@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_interval.c - unit tests of analyze/lib/model/interval.c with hand-made
  * requests: what a row counts and derives (iostat's definitions), a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_intervaltab.c - unit tests of analyze/lib/out/intervaltab.c: the
  * rows as text, JSON and CSV, a hostile capture and device name escaped

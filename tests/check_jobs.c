@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_jobs.c - unit tests of analyze/lib/analysis/jobs.c: several threads give
  * each job exactly what wc_analysis_run() alone gives it (figures and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_list.c - unit tests of analyze/lib/base/list.h: the tail queue against
  * a plain array doing the same inserts and removals at head, middle and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_map.c - unit tests of analyze/lib/base/map.c: against a plain array
  * model with keys that collide on purpose (multiples of a large power of

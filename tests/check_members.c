@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_members.c - unit tests of analyze/lib/input/members.c: how the scan has
  * each member read (whole from memory, on a handle, copied aside past

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_merge.c - unit tests of analyze/lib/input/merge.c.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_outdir.c - unit tests of analyze/lib/out/outdir.c: a file appears
  * only when committed, a link planted at its name is replaced and its

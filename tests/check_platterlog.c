@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_platterlog.c - unit tests of analyze/lib/disk/platterlog.c: records
  * survive encode and decode, hostile records fail with their field's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_plot.c - unit tests of analyze/lib/out/plot.c: the templates found
  * through $WCANALYZE_PLOTS and their colours, a script assembled from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_recfilter.c - unit tests of analyze/lib/input/recfilter.c: which records
  * become events, process names, sequence gaps, their bounds, and that a

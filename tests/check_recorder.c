@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_recorder.c - unit tests of analyze/lib/record/recorder.h: the undo list
  * puts plain files standing in for tracefs settings back, newest first,

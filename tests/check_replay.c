@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_replay.c - unit tests of analyze/lib/disk/replay.c: the dependency
  * rules on small hand-made traces, dropped flushes, the order requests

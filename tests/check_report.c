@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_report.c - unit tests of analyze/lib/out/report.c on analyses of a
  * scripted source: the text report stays within 80 columns and plain

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_series.c - unit tests of analyze/lib/model/series.c with hand-made
  * requests: conservation of bytes and time across bin merges, the shift

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_series.h - what the Check programs of the series and of the
  * figure data (check_series.c, check_figdata.c) share: a request

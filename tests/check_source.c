@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_source.c - unit tests of analyze/lib/input/source.c: peek and consume
  * across buffer refills, exact offsets, short peeks at the end, the

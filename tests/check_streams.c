@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_streams.c - unit tests of analyze/lib/input/streams.c: trace files'
  * names, the order of the table, and the bounded pool of handles: never

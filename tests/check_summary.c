@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_summary.c - unit tests of analyze/lib/compare/summary.c on analyses of
  * scripted captures whose answers are known: parts of every difference

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_traceevent.c - unit tests of analyze/lib/model/traceevent.c's limit
  * (the shell test t52 checks the timeline's structure on real traces):

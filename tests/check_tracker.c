@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_tracker.c - unit tests of analyze/lib/model/tracker.c over a scripted
  * event source: merges, splits, requeues, empty flushes paired in order,

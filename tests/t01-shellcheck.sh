@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t01-shellcheck.sh - every bash script of the project is shellcheck-clean,
 # and none cuts a pipeline short.  Under pipefail a reader that stops
 # early (head, grep -q, grep -m) leaves the writer to die of SIGPIPE

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t02-deps.sh - scripts/deps.sh, which "make demo" and "make check" run
 # first: with everything present it says nothing; a user who is not root
 # and lacks a package gets the exact apt-get command and exit 1, and

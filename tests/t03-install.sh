@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t03-install.sh - make install honours DESTDIR and PREFIX (programs, man
 # pages, gnuplot templates, docs, bash completion), the installed wcanalyze finds its templates
 # without help, and make uninstall takes everything away again.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t04-build.sh - the build's promises (GNUmakefile): CPPFLAGS and CFLAGS
 # reach the compiler, -Werror only with DEVELOPER=1, a second make does
 # nothing, a header touched rebuilds what includes it and nothing else

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t05-house.sh - the house drawn from the library's folders and includes.
 # Each folder of analyze/lib is a stage of the pipeline, and a module's
 # stage is its folder: a module may include the headers of its own stage
@@ -129,4 +130,62 @@ printf '#include "base/wcerr.h"\n' >"$TMP/new/misc/new2.c"
 out=$(check_house "$TMP/new") && fail "a module without a stage was not seen"
 [[ $out == *"new.c is in no stage folder"* ]] || fail "no stage: $out"
 [[ $out == *"misc is no stage"* ]] || fail "no stage folder: $out"
+# The licence: COPYING holds it, and every source file names it in its
+# first two lines (after a #! line): C, shell, gnuplot, make, python,
+# and any script whatever its name (a first line "#!").  Samples, test
+# fixtures and fuzz corpora are data, not source.
+spdx='SPDX-License-Identifier: GPL-2.0-or-later'
+# no_spdx DIR: the source files of the git tree DIR without the line,
+# one a line.
+no_spdx() {
+	# shellcheck disable=SC2016 # an awk program
+	(cd "$1" && git ls-files -co --exclude-standard -z |
+		grep -zv -E '^(samples/|tests/fixtures/|docs/)|/corpus-[^/]*/|/crashers/' |
+		xargs -0 -r awk -v spdx="$spdx" '
+			# pending: a source file whose first line lacks the line.
+			FNR == 1 {
+				if (pending != "")
+					print pending
+				pending = ""
+				src = FILENAME ~ /\.(c|h|sh|gp|py|mk)$/ ||
+					FILENAME ~ /^(GNUmakefile|\.ci\/run|completion\/.*|debian\/rules)$/ ||
+					$0 ~ /^#!/
+				if (src && index($0, spdx) == 0)
+					pending = FILENAME
+				else
+					nextfile
+				next
+			}
+			FNR == 2 {
+				if (index($0, spdx) != 0)
+					pending = ""
+				nextfile
+			}
+			END {
+				if (pending != "")
+					print pending
+			}')
+}
+grep -F 'GNU GENERAL PUBLIC LICENSE' "$TOP/COPYING" >/dev/null || fail "no COPYING"
+grep -F 'License: GPL-2+' "$TOP/debian/copyright" >/dev/null ||
+	fail "debian/copyright does not say GPL-2+"
+out=$(no_spdx "$TOP")
+[[ -z $out ]] || fail "no $spdx line atop: $out"
+# Planted in a scratch tree: a C file and a script without a suffix,
+# each without the line, and one of each with it.
+mkdir -p "$TMP/lic/analyze/lib/base" "$TMP/lic/scripts"
+git -C "$TMP/lic" init -q
+printf 'int x;\n' >"$TMP/lic/analyze/lib/base/planted.c"
+printf '#!/bin/sh\necho hi\n' >"$TMP/lic/scripts/planted"
+printf '/* %s */\nint y;\n' "$spdx" >"$TMP/lic/analyze/lib/base/licensed.c"
+printf '#!/bin/sh\n# %s\n' "$spdx" >"$TMP/lic/scripts/licensed"
+printf 'no licence needed\n' >"$TMP/lic/scripts/data"
+out=$(no_spdx "$TMP/lic")
+[[ $out == *planted.c* ]] || fail "a C file without its licence line was not seen: $out"
+[[ $out == *scripts/planted* ]] || fail "a script without its licence line was not seen: $out"
+[[ $out != *licensed* && $out != *data* ]] || fail "licensed or data files named: $out"
+
+# Tests run by name: no two share a number.
+dups=$(cd "$TOP/tests" && printf '%s\n' t[0-9]*.sh | sed 's/-.*//' | sort | uniq -d)
+[[ -z $dups ]] || fail "tests sharing a number: $dups"
 exit 0

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t10-dump-fixtures.sh - "wcanalyze --dump" prints the same event lines as
 # "blkparse -i" for the recorded fixtures and for traces derived from them:
 # the other byte order, remap, split and notify records (process names,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t11-dump-archives.sh - a capture packed as tar, tar.gz, tar.xz, tar.zst,
 # tar.bz2, zip and cpio dumps exactly as the unpacked directory does, and
 # as blkparse prints the trace files; nothing is extracted to disk.

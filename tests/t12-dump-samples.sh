@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t12-dump-samples.sh - for every capture archive in samples/, the event
 # lines of "wcanalyze --dump ARCHIVE" are those of blkparse on the
 # extracted trace files (all devices, in name order).  Run 1 of each

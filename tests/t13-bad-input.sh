@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t13-bad-input.sh - every kind of bad input gets one diagnostic line that
 # names the file (and archive member), the byte offset and the reason, and
 # exit status 2; the events before a bad record are still dumped (the same

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t14-dump-live.sh - records a fresh trace on this machine through tracefs
 # (tests/fixtures/reader/record.sh: ext4 and xfs on a loop device, a small
 # copy, sync and delete) and checks that "wcanalyze --dump" prints the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t15-cli.sh - the command line: --help, --version, usage errors (exit 2
 # with a hint), several inputs, output write errors.
 # shellcheck source=tests/lib/common.sh

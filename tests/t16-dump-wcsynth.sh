@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t16-dump-wcsynth.sh - traces from the synthetic generator carry what the
 # tracefs fixtures lack: sequence numbers from 1, process notify records,
 # big-endian records, two devices in a capture directory.  Their dumps

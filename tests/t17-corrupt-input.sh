@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t17-corrupt-input.sh - a few hundred corrupted copies of a fixture
 # (bytes overwritten at random places, cut at random lengths, both byte
 # orders): wcanalyze --dump must never crash or hang; it exits 0 or 2, and

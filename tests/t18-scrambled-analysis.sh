@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t18-scrambled-analysis.sh - traces that decode cleanly but make no sense
 # (times backwards or far ahead, wild sectors and sizes, unknown actions,
 # a second device, errors: wctrace_convert --scramble) go through the whole

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t19-fuzz-replay.sh - every fuzz target (tests/fuzz/fuzz_*.c) on its seed
 # corpus and on every input a fuzzer once failed on (tests/fuzz/crashers/
 # TARGET/), through replay.c with this build's compiler: what libFuzzer

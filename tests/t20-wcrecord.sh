@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t20-wcrecord.sh - wcrecord records a loop device through tracefs into
 # per-CPU files that blkparse and btt read without complaint, names the
 # processes, stops cleanly on SIGTERM and SIGINT, refuses a device that is

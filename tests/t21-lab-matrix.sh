@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t21-lab-matrix.sh - a tiny lab matrix (every fs x cache x barrier, 100
 # files, 4 MB) gives one valid archive per applicable configuration and
 # lists XFS without barriers as not applicable; flush requests reach the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t22-lab-interrupt.sh - SIGINT in the middle of a lab run (twice: once
 # more during the cleanup) leaves no
 # mount, no loop device of its own, no tracing and the write cache as it

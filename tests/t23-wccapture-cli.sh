@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t23-wccapture-cli.sh - wccapture's help (every option, as in the
 # manual), its usage errors (exit 2, saved messages pointing at --help),
 # its refusals of devices that are not there or attached to nothing, of

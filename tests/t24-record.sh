@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t24-record.sh - "wccapture record" traces a mounted disk while a command
 # runs, changes nothing on it, and archives one "command" phase with the
 # fs, journal range and command status; a failing command still gives a

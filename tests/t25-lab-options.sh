@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t25-lab-options.sh - --source DIR is copied and never changed, --runs
 # repeats a configuration, --first-run numbers its runs, --name prefixes
 # the archives, and the counts in capture.conf are those of the source

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t26-capture-faults.sh - wccapture lab stopped by SIGINT or SIGTERM at
 # each point of a capture (prepared, copying, deleting, packing), and its
 # recorder killed with SIGKILL while copying or deleting: every time,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t27-lab-device.sh - wccapture lab --device DEV --destroy-data on a block
 # device of our own (a loop device standing in for a spare disk): the
 # device is formatted and traced as the destination, the archive says so,

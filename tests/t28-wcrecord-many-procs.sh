@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t28-wcrecord-many-procs.sh - wcrecord names processes however many
 # there are: a command that runs more short-lived processes than any
 # fixed table of pids holds (5000 dd, each one direct write) gets its

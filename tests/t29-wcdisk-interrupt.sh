@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t29-wcdisk-interrupt.sh - a lab on the model disk that loses its wcdisk
 # daemon (SIGKILL) in the middle of the copy fails, and one interrupted
 # by SIGINT exits 130 with an incomplete archive; either way nothing is

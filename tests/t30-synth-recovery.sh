@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t30-synth-recovery.sh - on wcsynth's traces, whose answers are known,
 # wcanalyze recovers every category's time within 2 %, the positioning
 # time within 2 % and the media rate within 5 %, for several disk models

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t31-btt-agreement.sh - the "btt" figures of --format json equal btt's
 # "All Devices" Q2C and D2C rows (N exactly, MIN/AVG/MAX within 0.1 %)
 # on the reader's recorded traces, every archive in samples/ and a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t32-report-cli.sh - wcanalyze's analysis mode against saved outputs:
 # text, comparison with --baseline, JSON and CSV (with and without
 # --baseline) of synthetic captures and of a recorded trace; exit statuses

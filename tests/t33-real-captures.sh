@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t33-real-captures.sh - the attribution on recorded traces: every CSV row
 # (capture and phase) partitions its window to the nanosecond, every
 # request is completed (no lost events on these recordings), and on the

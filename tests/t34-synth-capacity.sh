@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t34-synth-capacity.sh - wcsynth's disk model holds 8 GiB (16777216
 # sectors); every request it writes, on both devices, must lie inside it.
 # Enough files that the data area and the source device fill up and wrap:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t35-jobs.sh - "wcanalyze -j N" analyses several inputs at once and
 # writes exactly what -j 1 writes: the same report on standard output,
 # the same messages on standard error in input order, the same exit

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t36-hostile-side-files.sh - what a capture's own files can do to the
 # reader: a FIFO named capture.conf or phases.tsv is refused at once (it
 # used to block for ever), an unreadable file is reported with its errno

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t37-difference.sh - difference attribution, runs and findings on wcsynth
 # captures whose answers are known (docs/methodology.md section 10):
 #  - two captures that differ only in flush cost: the attributed flush

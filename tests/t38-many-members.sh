@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t38-many-members.sh - an archive of 20,000 one-record NAME.blktrace.N
 # members, and a folder of 2,000 such files, read under 256 open files and
 # a 1 GB address space: each member once kept its own libarchive handle

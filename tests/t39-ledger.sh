@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t39-ledger.sh - end-to-end proof of attribution: real filesystem traffic
 # (a copy with every file fsynced, then a delete, on XFS, ext3 and ext4,
 # write cache on and off) on the hdd7200 model disk, and what wcanalyze

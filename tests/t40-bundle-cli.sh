@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t40-bundle-cli.sh - wcanalyze -o DIR: exit status, the path it prints,
 # the files of the bundle, the .dat files against saved outputs (reader
 # fixtures xfs and ext4), the errors of the option, and a second bundle

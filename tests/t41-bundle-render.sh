@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t41-bundle-render.sh - a bundle made where gnuplot is not installed still
 # holds every .dat and .gp file and says how to render them; its render.sh
 # then renders every figure the page shows, also in capture folders

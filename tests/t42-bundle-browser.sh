@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t42-bundle-browser.sh - index.html in a real browser (headless Chromium,
 # Debian's chromium package): every image it shows loads, a page with one
 # image missing is caught (so the check can fail), and a screenshot of the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t43-bundle-large.sh - a capture with many requests: the scatter is binned
 # per pixel (far fewer points than requests, and the figure says points
 # were merged), the time series are rebinned, and the data files stay

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t44-demo.sh - what "make demo" runs (scripts/demo.sh): the bundle of a
 # folder of capture archives, the path of index.html as the last line of
 # standard output, a previous demo replaced and a stranger's folder left

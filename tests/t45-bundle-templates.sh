@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t45-bundle-templates.sh - where wcanalyze -o finds the gnuplot templates
 # (docs/bundle.md): $WCANALYZE_PLOTS, then next to the program as
 # "make install" lays it out, then ./plots; and what it says when there

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t46-bundle-hostile.sh - captures whose names are made to attack the
 # output side (issue 8): a name must not run a command through gnuplot,
 # must reach JSON as valid UTF-8 and a terminal without control bytes;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t48-capture-packing.sh - wccapture packs a capture in the order a reader
 # wants it: capture.conf, phases.tsv, counters.tsv, then every trace file (announced in
 # capture.conf's trace_files), then everything else, so wcanalyze's scan

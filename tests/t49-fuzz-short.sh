@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t49-fuzz-short.sh - each libFuzzer target (tests/fuzz/) built with
 # clang, ASan and UBSan ("make fuzz-build", into $TOP/build-fuzz, shared
 # with "make fuzz" and reused when up to date) runs for a short while

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t50-forms-agree.sh - one trace, whatever form it comes in, gives one
 # report.  Every recorded and generated input of the tree (the reader
 # fixtures, traces derived from them, every sample capture, the

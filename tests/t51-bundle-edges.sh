@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t51-bundle-edges.sh - two edges of the bundle (issue 22): a capture
 # shorter than about 1 us (its one time bin's point lay past the end of
 # the axis: gnuplot failed on throughput.gp, "all points y value

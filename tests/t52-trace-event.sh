@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t52-trace-event.sh - the timeline for Perfetto and chrome://tracing
 # (issue 27): --format trace-event and --export-trace write the Trace
 # Event Format's JSON as its documentation asks (every event has ph, ts,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t53-deb-package.sh - dpkg-buildpackage -us -uc -b builds the two Debian
 # packages from a copy of the tree: wcanalyze (the analyzer, its manual,
 # templates, docs and completion; Recommends gnuplot) and wccapture (the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t54-what-if.sh - wcanalyze --what-if on a sample capture: the report
 # holds the capture, its replay as recorded and each what-if; two runs
 # give the same bytes; a prediction of another configuration is within

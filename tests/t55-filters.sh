@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t55-filters.sh - --window, --phase, --device and --process (issue 27):
 # a filtered report's parts sum to its window to the nanosecond; the
 # window holds the requests --dump shows completing in it; the phase

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t56-hostile-archives.sh - archives and folders made to mislead the
 # reader (issue 22), each refused with its reason instead of analysed:
 # two captures in one tar (once read as one trace spliced from two

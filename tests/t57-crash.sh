@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t57-crash.sh - power cuts on the model disk (wccapture crash): a small
 # seeded run on ext4 with the disk's cache on.  With barriers off at least
 # one cut loses fsynced data or corrupts the filesystem; with barriers on

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t58-processes.sh - device time by process (issue 27) against --dump:
 # each request is the process's that queued the bio it starts with (the
 # D's sector; a split's rest, the split bio's), a flush the one whose empty Q it was or, for a flush a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t59-interval.sh - --interval (issue 27): the iostat-style table against
 # the same intervals computed here, in awk, from --dump's events: per
 # device and interval the reads, writes, flushes and discards that

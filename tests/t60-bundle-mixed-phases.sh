@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t60-bundle-mixed-phases.sh - a bundle of captures with phases.tsv and
 # without.  A disk none of whose captures had phases made a panel of
 # compare-phases with no bar: gnuplot stopped there ("all points y value

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * wcsynth - writes a synthetic blktrace capture from a scripted disk model
  * whose answers are known, so tests can check what wcanalyze recovers.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * wctrace_convert - rewrites one blktrace file for the reader's tests.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
 # wcdisk.sh - sourced by bench/wcdisk_*.sh: the model disk served through
 # FUSE from a work folder, loop devices on it, and their undoing on every

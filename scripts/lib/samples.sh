@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # samples.sh - sourced by the scripts that make docs' tables from the
 # captures in samples/ (write-cache-table.sh, what-if-validate.sh).
 #

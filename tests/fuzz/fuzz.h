@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz.h - what the fuzz targets in tests/fuzz/ share.
  *

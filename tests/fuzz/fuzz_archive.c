@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_archive.c - a file read as an archive through libarchive (tar
  * plain or compressed, zip, cpio): member names, capture.conf,

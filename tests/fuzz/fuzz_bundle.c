@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_bundle.c - a capture folder through the analysis and the bundle
  * writer (wcanalyze -o), figures written but not drawn (no gnuplot).

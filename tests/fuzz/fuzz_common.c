@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_common.c - the checks and scratch files of the fuzz targets
  * (fuzz.h).  Test code: it prints and aborts, the library never does.

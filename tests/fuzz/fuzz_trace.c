@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_trace.c - raw trace bytes through decode, reorder and merge, the
  * tracker, the classifier, the accountant, --dump and every report.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make-corpus.sh - rebuilds the seed corpora tests/fuzz/corpus-*/ from
 # tests/fixtures/reader and samples/: small whole traces, the same turned
 # into v8, the other byte order, notify/remap/split/cgroup records and

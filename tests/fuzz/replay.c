@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * replay.c - runs a fuzz target's LLVMFuzzerTestOneInput() on saved
  * inputs, without libFuzzer: how "make check" keeps every seed and every

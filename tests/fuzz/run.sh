@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run.sh - runs libFuzzer targets built by "make fuzz" (FUZZ_BUILD), each
 # for FUZZ_SECONDS, one after the other, and prints per target one line:
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """check-trace-event.py FILE [MIN_SLICES] - checks a Trace Event Format
 file (JSON object form) as its documentation asks, and as wcanalyze
 promises (analyze/lib/model/traceevent.h):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # common.sh - sourced by the shell tests (tests/t*.sh).
 #
 # Gives: $TOP, $BUILD, $WCANALYZE, $WCRECORD, $WCSYNTH, a scratch $TMP

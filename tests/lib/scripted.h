@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * scripted.h - a source of events a Check test writes out one by one, for
  * wc_analysis_run_source() (analysis.h): the events come back in the

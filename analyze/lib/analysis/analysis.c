@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "analysis/analysis.h"
 
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * analysis.h - analyse one input end to end: input -> tracker ->
  * classifier -> accountant, with the capture's metadata, and the other

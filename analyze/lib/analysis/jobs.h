@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * jobs.h - analyse several inputs at once, one thread per input at a time,
  * results in input order (wcanalyze -j N).

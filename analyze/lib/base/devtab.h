@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * devtab.h - which of the devices met so far a device number is.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * escape.c - input text made safe for each place it is written (see
  * escape.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * escape.h - makes a string that came from an input (a capture's name,
  * a phase, a device, a process, an archive member) safe for the place it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hot.h - WC_HOT, the mark of a function on the per-event path.
  *

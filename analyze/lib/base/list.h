@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * list.h - intrusive doubly linked tail queues, in the manner of OpenBSD's
  * sys/queue.h TAILQ: the links live inside the element, so putting an

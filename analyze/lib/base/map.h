@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * map.h - one integer-keyed hash map: a uint64_t key to a fixed-size value
  * stored in the map, with a bound on how many keys it takes.  For the

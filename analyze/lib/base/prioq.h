@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * prioq.h - a binary min-heap of small entries with their keys inline,
  * in the manner of git's prio-queue.h: put, get, peek, replace.

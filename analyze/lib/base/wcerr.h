@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * wcerr.h - how library code reports a failure without printing.
  *

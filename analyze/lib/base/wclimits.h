@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * wclimits.h - every bound the analysis puts on what it keeps, in one
  * place, so that "memory bounded whatever the input" can be read off a

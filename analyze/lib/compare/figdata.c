@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * figdata.c - the numbers of a capture's figures (see figdata.h).
  */

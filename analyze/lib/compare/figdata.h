@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * figdata.h - the numbers of a capture's figures, derived from the series
  * of its main device (series.h): the timeline's rates, the throughput

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "compare/summary.h"
 #include "compare/findings.h"
 #include "compare/stats.h"

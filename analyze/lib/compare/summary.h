@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * summary.h - the analysis' one computed summary: every number the text,
  * JSON, CSV and HTML writers print about one capture or across captures

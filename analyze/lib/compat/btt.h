@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * btt.h - Q2C and D2C per bio, as btt prints them on its "All Devices"
  * rows, so that users can check our numbers against a tool they trust.

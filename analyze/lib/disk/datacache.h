@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * datacache.h - the data a disk's volatile write cache holds: the newest
  * contents of each 512-byte sector written and not yet on the platter.

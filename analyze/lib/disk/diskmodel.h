@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * diskmodel.h - the service time of each request on a modelled disk, and
  * the ledger row that says where that time went.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * platterlog.h - the platter log: every write that reached a model disk's
  * platter, in the order the head wrote it, with when; and what of each is

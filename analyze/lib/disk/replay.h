@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * replay.h - the main device's requests replayed through the disk model
  * (diskmodel.h) in virtual time: what the capture would have taken on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * whatif.h - what a capture would have taken in another configuration:
  * its main device's requests replayed through the disk model (replay.h)

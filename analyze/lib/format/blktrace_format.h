@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * blktrace_format.h - the on-disk blktrace record layout, defined once.
  *

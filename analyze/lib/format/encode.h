@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * encode.h - struct wc_event back into a blktrace record: the decoder's
  * inverse, for everything that writes traces (the test generators, the

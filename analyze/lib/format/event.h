@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * event.h - one decoded blktrace record in host byte order.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * blknames.h - process names as blkparse gives them, for --dump: the
  * scouts that read each stream's records ahead of the merge for their

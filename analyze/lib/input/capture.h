@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * capture.h - a capture's own description, capture.conf, phases.tsv and
  * counters.tsv (docs/capture-format.md), read once into one typed struct.

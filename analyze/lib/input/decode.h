@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * decode.h - blktrace records from a source, as struct wc_event.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * input.h - one INPUT on the command line, as a time-ordered event stream.
  *

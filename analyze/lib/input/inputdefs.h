@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * inputdefs.h - what an input (input.h) and the modules behind it share:
  * its bounds on memory, handles and threads, the smaller ones a test may

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * members.h - an archive as an input: the scan of its members, which
  * adds its trace files to the stream table (streams.h) and reads its

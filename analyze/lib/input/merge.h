@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * merge.h - puts the events of several streams into one time order.
  *

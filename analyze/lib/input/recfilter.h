@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * recfilter.h - the record filter: which records of a trace become
  * events, and what the input learns from the others.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * source.h - the bytes of one stream: a plain file, standard input, or one
  * member of an archive read through libarchive (never extracted to disk).

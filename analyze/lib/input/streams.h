@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * streams.h - the trace files of an input as a table of streams, the
  * bounded pool of handles they share, and the runs of events the merge

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * account.h - where the time went: the partition of a capture's window.
  *

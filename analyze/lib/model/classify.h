@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * classify.h - says what a request was for: the categories time goes to.
  *

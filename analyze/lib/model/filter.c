@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * filter.c - the requests an analysis looks at (see filter.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * filter.h - which requests an analysis looks at, as btt and blkparse
  * users choose them: a time window, a phase, a device, a process.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * interval.h - the iostat-style interval table: per device and per
  * interval of a fixed length, the figures sysstat's `iostat -x` prints

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * series.c - bounded-memory time series for the figures (see series.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * series.h - what happened over time on one device, in fixed memory, for
  * the figures of a bug-report bundle.

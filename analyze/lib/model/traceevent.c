@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * traceevent.c - the Trace Event Format timeline (see traceevent.h).
  */

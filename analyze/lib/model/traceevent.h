@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * traceevent.h - the capture as a timeline for ui.perfetto.dev and
  * chrome://tracing: the Trace Event Format's JSON object form

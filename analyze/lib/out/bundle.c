@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bundle.c - the bug-report bundle: reports, figures, index.html (see
  * bundle.h and docs/bundle.md).  It only orders the work: outdir.h

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bundle.h - writes a bug-report bundle: one self-contained folder with
  * the reports, the figures of every capture and across captures, and a

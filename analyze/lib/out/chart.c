@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * chart.c - the bundle's figures as data files and script variables (see
  * chart.h and docs/bundle.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * chart.h - the figures of the bundle as data: each figure's .dat file
  * and its variables, handed to plot.h as a script; per capture, from the

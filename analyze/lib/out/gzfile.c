@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * gzfile.c - a FILE that writes gzip (see gzfile.h), a stdio cookie
  * around zlib's deflate.

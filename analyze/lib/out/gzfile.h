@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * gzfile.h - a FILE that writes gzip: what is written to it is
  * compressed (zlib's deflate) into another FILE, so that a writer that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * html.c - the bundle's index.html (see html.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * html.h - the bundle's index.html: the summary's findings, tables and
  * differences, the figures chart.h wrote, and the text report, in one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * intervaltab.h - writes the interval table (interval.h) as text, JSON
  * or CSV while the analysis streams its rows: the writer only formats

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * outdir.c - an output folder written without following links (see
  * outdir.h).

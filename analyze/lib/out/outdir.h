@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * outdir.h - an output folder written without following links: the
  * bundle's folder and its capture folders (bundle.h, docs/security.md).

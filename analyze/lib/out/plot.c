@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * plot.c - gnuplot templates, scripts and rendering (see plot.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * plot.h - the bundle's gnuplot side: finds the templates, assembles each
  * figure's .gp script from its variables and template, and renders the

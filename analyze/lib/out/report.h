@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report.h - writes a summary (summary.h) as text, JSON or CSV to a
  * FILE *.  The writers only format: every number comes from the summary

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * recorder.h - the parts of wcrecord(8) that need no tracer to be tested:
  * the undo list of the settings it changes, the writing of a setting, the

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# t59-heatmaps.sh - the heat maps of a bundle (issue 27): both drawn, with
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t69-heatmaps.sh - the heat maps of a bundle (issue 27): both drawn, with
 # cells in their plot area (pixels of the heat palette, not only axes),
 # shown by index.html beside the timeline's link; and the latency band's
 # numbers against --dump: for every column of flushes in
