@@ -151,12 +151,56 @@ START_TEST(test_write_error)
 }
 END_TEST
 
+/* Every kind of I/O (interval.h's order) has its rate, throughput and
+ * await in the text table: a row of one kind only shows its figures. */
+START_TEST(test_text_every_kind)
+{
+	int k;
+
+	for (k = 0; k < WC_NIO; k++) {
+		const char *path = wc_check_path("k.out");
+		struct wc_intervaltab *t = NULL;
+		const struct wc_interval_sink *sink;
+		struct wc_interval_row r;
+		struct wc_err err;
+		FILE *f = fopen(path, "w");
+		size_t n;
+		char *b;
+
+		ck_assert_ptr_nonnull(f);
+		wc_err_clear(&err);
+		ck_assert_int_eq(wc_intervaltab_open(&t, f, WC_FORMAT_TEXT, S,
+						     &err), 0);
+		sink = wc_intervaltab_sink(t);
+		sink->begin(sink->ctx, "c", S);
+		memset(&r, 0, sizeof(r));
+		r.len_ns = S;
+		r.ios[k] = 7;
+		r.per_s[k] = 7.25;
+		r.mib_s[k] = 3.5;
+		r.await_ms[k] = 9.75;
+		sink->row(sink->ctx, &r);
+		sink->end(sink->ctx, 0);
+		ck_assert_int_eq(wc_intervaltab_close(t, &err), 0);
+		wc_intervaltab_free(t);
+		fclose(f);
+		b = (char *)wc_check_slurp(path, &n);
+		/* Flushes carry no data: no throughput. */
+		ck_assert_msg(strstr(b, " 7.25") && strstr(b, " 9.75") &&
+			      (k == WC_IO_FLUSH || strstr(b, " 3.50")),
+			      "kind %d missing:\n%s", k, b);
+		free(b);
+	}
+}
+END_TEST
+
 static Suite *intervaltab_suite(void)
 {
 	Suite *s = suite_create("intervaltab");
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_text);
+	tcase_add_test(tc, test_text_every_kind);
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_csv);
 	tcase_add_test(tc, test_write_error);

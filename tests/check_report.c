@@ -8,6 +8,7 @@
  * baseline is given, and an unknown baseline is refused in every format.
  */
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,7 +240,8 @@ START_TEST(test_json_baseline)
 	ck_assert_ptr_nonnull(strstr(after(p, "\"btt\": "),
 		"\"ratio_to_baseline\": {\"wall\": 1.000000, \"busy\": 1.000000, "
 		"\"flush\": 1.000000, \"journal\": null, \"metadata\": null, "
-		"\"positioning\": null, \"data\": 1.000000},\n      \"difference\""));
+		"\"positioning\": null, \"data\": 1.000000, \"discard\": null, "
+		"\"other\": null},\n      \"difference\""));
 	/* flush: 8 x 4 ms against 8 x 1 ms, whole capture and phase copy. */
 	p = after(t, "\"name\": \"slow\"");
 	ck_assert_ptr_nonnull(strstr(after(p, "\"btt\": "),
@@ -272,7 +274,7 @@ START_TEST(test_csv_baseline)
 		"ci95_hi_wall_s,bound_s,runs_to_decide_busy,runs_to_decide_wall\n";
 	static const char ratio_head[] = ",bytes_other,disk,ratio_wall,ratio_busy,"
 		"ratio_flush,ratio_journal,ratio_metadata,ratio_positioning,"
-		"ratio_data,group,baseline_group,across_disks,diff_wall_s,";
+		"ratio_data,ratio_discard,ratio_other,group,baseline_group,across_disks,diff_wall_s,";
 	struct wc_analysis *caps[3] = { capture("fast", 1000000),
 					capture("slow", 4000000),
 					capture_ph("other", 2000000, "remove") };
@@ -286,9 +288,9 @@ START_TEST(test_csv_baseline)
 	t = render(WC_FORMAT_CSV, caps, 3, "fast", 0);
 	ck_assert_ptr_nonnull(strstr(t, ratio_head));
 	ck_assert_ptr_nonnull(strstr(t, ",1.000000,1.000000,1.000000,,,,1.000000,"
-				     "1,1,0,0.000000000,"));
+				     ",,1,1,0,0.000000000,"));
 	p = after(t, "\nslow,all,");
-	ck_assert_ptr_nonnull(strstr(p, ",4.000000,,,,1.000000,2,1,0,"));
+	ck_assert_ptr_nonnull(strstr(p, ",4.000000,,,,1.000000,,,2,1,0,"));
 	/* No phase "remove" in the baseline: the ratio and difference
 	 * columns are empty. */
 	/* One run a side: every measure not decided, without an interval;
@@ -297,11 +299,11 @@ START_TEST(test_csv_baseline)
 	p = after(t, "\nfast,all,");
 	ck_assert_ptr_nonnull(strstr(p, ",baseline,,,baseline,,,"));
 	p = after(t, "\nother,remove,");
-	p = strstr(p, ",,,,,,,,3,1,0,,,,,,,,,");
+	p = strstr(p, ",,,,,,,,,,3,1,0,,,,,,,,,");
 	ck_assert_ptr_nonnull(p);
 	/* A phase's row has no verdicts: three empty cells a measure, and
 	 * three for the bound and the runs that would decide. */
-	p += strlen(",,,,,,,,3,1,0,,,,,,,,,");
+	p += strlen(",,,,,,,,,,3,1,0,,,,,,,,,");
 	ck_assert_uint_eq(strspn(p, ","), 3 * WC_NMEAS + 3);
 	ck_assert_int_eq(p[3 * WC_NMEAS + 3], '\n');
 	free(t);
@@ -310,6 +312,152 @@ START_TEST(test_csv_baseline)
 	wc_analysis_free(caps[0]);
 	wc_analysis_free(caps[1]);
 	wc_analysis_free(caps[2]);
+}
+END_TEST
+
+/* A request of every category, in classify.h's order: a category added
+ * there without a request here fails test_every_category. */
+static const struct {
+	bool set;
+	uint64_t flags;
+	uint32_t bytes;
+} cat_req[WC_NCAT] = {
+	[WC_CAT_FLUSH] = { true, W | WC_TC(WC_TC_FLUSH), 0 },
+	[WC_CAT_JOURNAL] = { true, W | WC_TC(WC_TC_FUA), 4096 },
+	[WC_CAT_METADATA] = { true, W | WC_TC(WC_TC_META), 4096 },
+	[WC_CAT_DATA_READ] = { true, 0, 4096 },
+	[WC_CAT_DATA_WRITE] = { true, W, 4096 },
+	[WC_CAT_DISCARD] = { true, W | WC_TC(WC_TC_DISCARD), 4096 },
+	[WC_CAT_OTHER] = { true, W, 0 },
+};
+
+/* A capture of 8 requests of category cat, 2 ms each, in one phase. */
+static struct wc_analysis *capture_cat(const char *name, int cat)
+{
+	const struct wc_phase ph[1] = { { "copy", 1000000, 90000000, 0, 0, 0 } };
+	struct wc_capture_meta m;
+	struct wc_analysis *a = NULL;
+	struct scripted s = { .n = 0 };
+	struct wc_err err;
+	uint64_t t = 1000000, fl = cat_req[cat].flags;
+	uint32_t by = cat_req[cat].bytes;
+	int i;
+
+	ck_assert_msg(cat_req[cat].set, "no request of category %s",
+		      wc_cat_name((enum wc_cat)cat));
+	memset(&m, 0, sizeof(m));
+	snprintf(m.name, sizeof(m.name), "%s", name);
+	strcpy(m.fs, "ext4");
+	m.write_cache = 1;
+	m.barrier = 1;
+	m.complete = 1;
+	m.main_rotational = 0;
+	for (i = 0; i < 8; i++, t += 5000000) {
+		uint64_t sec = 8000 + (uint64_t)i * 64;
+
+		add(&s, t, WC_TA_QUEUE, fl, sec, by);
+		add(&s, t + 1000, WC_TA_ISSUE, fl, sec, by);
+		add(&s, t + 2001000, WC_TA_COMPLETE, fl, sec, by);
+	}
+	add(&s, 90000000, WC_TA_PLUG, 0, 0, 0);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_analysis_run_source(&a, scripted_next, &s, &m, ph, 1,
+						NULL, &err), 0);
+	return a;
+}
+
+/* The line after the first that starts with head, or NULL. */
+static const char *line_after(const char *t, const char *head)
+{
+	const char *p = t;
+
+	while (p && *p) {
+		if (!strncmp(p, head, strlen(head)))
+			return strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* The words of a line, at most max. */
+static size_t words(const char *line, char w[][24], size_t max)
+{
+	size_t n = 0;
+
+	while (*line && *line != '\n' && n < max) {
+		size_t l = 0;
+
+		while (*line == ' ')
+			line++;
+		if (!*line || *line == '\n')
+			break;
+		while (*line && *line != ' ' && *line != '\n' && l < 23)
+			w[n][l++] = *line++;
+		w[n++][l] = '\0';
+	}
+	return n;
+}
+
+/* A table's row whose columns but wall, busy and positioning (a part of
+ * others) must add up to busy: head is the header line, row the row,
+ * aligned from the right. */
+static void assert_adds_up(const char *head, const char *row,
+			   const char *what)
+{
+	char hw[32][24], rw[32][24];
+	size_t nh, nr, k;
+	double busy = -1, sum = 0;
+
+	ck_assert_ptr_nonnull(head);
+	ck_assert_ptr_nonnull(row);
+	nh = words(head, hw, 32);
+	nr = words(row, rw, 32);
+	for (k = 1; k <= nh && k <= nr; k++) {
+		const char *h = hw[nh - k], *v = rw[nr - k];
+
+		if (!strcmp(h, "busy"))
+			busy = atof(v);
+		else if (strcmp(h, "wall") && strcmp(h, "posn") &&
+			 strcmp(h, "disk") && strcmp(h, "+-sd") &&
+			 strcmp(h, "n"))
+			sum += atof(v);
+		if (!strcmp(h, "wall"))
+			break;
+	}
+	ck_assert_msg(busy > 0.0159 && busy < 0.0161, "%s: busy %g", what, busy);
+	ck_assert_msg(sum > busy - 0.0005 && sum < busy + 0.0005,
+		      "%s: the columns add up to %g of busy %g:\n%.200s\n%.200s",
+		      what, sum, busy, head, row);
+}
+
+START_TEST(test_every_category)
+{
+	int c;
+
+	for (c = 0; c < WC_NCAT; c++) {
+		struct wc_analysis *caps[2] = { capture_cat("a", c),
+						capture_cat("b", c) };
+		const char *h;
+		char *t = render(WC_FORMAT_TEXT, caps, 2, NULL, 0), what[64];
+
+		assert_80_ascii(t);
+		snprintf(what, sizeof(what), "comparison, %s",
+			 wc_cat_name((enum wc_cat)c));
+		h = strstr(t, "\ncapture ");
+		ck_assert_msg(h != NULL, "%s: no table", what);
+		assert_adds_up(h + 1, strchr(h + 1, '\n') + 1, what);
+		free(t);
+		t = render(WC_FORMAT_TEXT, caps, 1, NULL, 0);
+		snprintf(what, sizeof(what), "phases, %s",
+			 wc_cat_name((enum wc_cat)c));
+		h = strstr(t, "\nphases (s)");
+		ck_assert_msg(h != NULL, "%s: no table", what);
+		assert_adds_up(h + 1, line_after(h + 1, "phases"), what);
+		free(t);
+		wc_analysis_free(caps[0]);
+		wc_analysis_free(caps[1]);
+	}
 }
 END_TEST
 
@@ -339,6 +487,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_json_baseline);
 	tcase_add_test(tc, test_csv_baseline);
 	tcase_add_test(tc, test_format_parse);
+	tcase_add_test(tc, test_every_category);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -11,6 +11,7 @@
 
 static const char *const col_key[WC_NCOLS] = {
 	"wall", "busy", "flush", "journal", "metadata", "positioning", "data",
+	"discard", "other",
 };
 
 static const char *const part_label[WC_NPARTS] = {
@@ -186,6 +187,8 @@ static void figs_of(struct wc_sum_figs *s, const struct wc_figures *g,
 	s->col[WC_COL_POSITIONING] = g->positioning_known ?
 				     secs(g->positioning_ns) : -1;
 	s->col[WC_COL_DATA] = secs(data);
+	s->col[WC_COL_DISCARD] = secs(g->time_ns[WC_CAT_DISCARD]);
+	s->col[WC_COL_OTHER] = secs(g->time_ns[WC_CAT_OTHER]);
 	s->split_s = secs(g->time_ns[WC_CAT_JOURNAL] +
 			  g->time_ns[WC_CAT_METADATA] + data +
 			  g->destage_positioning_ns + g->destage_transfer_ns);

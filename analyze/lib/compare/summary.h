@@ -88,6 +88,8 @@ enum wc_col {
 	WC_COL_METADATA,
 	WC_COL_POSITIONING,    /* part of journal+metadata+data; may be unknown */
 	WC_COL_DATA,           /* data read + data write */
+	WC_COL_DISCARD,        /* so that busy's parts are all columns: */
+	WC_COL_OTHER,          /* flush+jrnl+meta+data+discard+other */
 	WC_NCOLS
 };
 
@@ -95,7 +97,8 @@ enum wc_col {
 #define WC_PART_IDLE WC_NCAT
 #define WC_NPARTS (WC_NCAT + 1)
 
-/* JSON and CSV key of a column: "wall", "busy", ..., "positioning", "data". */
+/* JSON and CSV key of a column: "wall", "busy", ..., "data", "discard",
+ * "other". */
 const char *wc_col_key(enum wc_col c);
 /* A part's key: wc_cat_name(), or "off_device" for WC_PART_IDLE. */
 const char *wc_part_key(int part);

@@ -40,8 +40,9 @@ static void text_begin(struct wc_intervaltab *t, const char *capture,
 		"busy time: on a\n"
 		"  device serving requests in parallel (SSD, RAID) 100 %% is "
 		"not saturation\n"
-		"    time device        r/s      w/s     f/s   rMB/s   wMB/s "
-		"r_await w_await f_await  aqu-sz  %%util\n",
+		"    time device        r/s      w/s     f/s     d/s   rMB/s "
+		"  wMB/s   dMB/s r_await w_await f_await d_await  aqu-sz  "
+		"%%util\n",
 		(double)len_ns / 1e9);
 }
 
@@ -50,14 +51,15 @@ static void text_row(struct wc_intervaltab *t, const struct wc_interval_row *r)
 	char e[WC_ESCAPE_SIZE(64)], dev[24];
 
 	fprintf(t->f, "%8.3f %-10s %8.2f %8.2f %7.2f %7.2f %7.2f %7.2f "
-		"%7.2f %7.2f %7.2f %6.1f", r->start_s,
+		"%7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %6.1f", r->start_s,
 		r->name ? wc_escape_text(r->name, e, sizeof(e)) :
 			  dev_number(r, dev, sizeof(dev)),
 		r->per_s[WC_IO_READ], r->per_s[WC_IO_WRITE],
-		r->per_s[WC_IO_FLUSH], r->mib_s[WC_IO_READ],
-		r->mib_s[WC_IO_WRITE], r->await_ms[WC_IO_READ],
+		r->per_s[WC_IO_FLUSH], r->per_s[WC_IO_DISCARD],
+		r->mib_s[WC_IO_READ], r->mib_s[WC_IO_WRITE],
+		r->mib_s[WC_IO_DISCARD], r->await_ms[WC_IO_READ],
 		r->await_ms[WC_IO_WRITE], r->await_ms[WC_IO_FLUSH],
-		r->aqu_sz, r->util_pct);
+		r->await_ms[WC_IO_DISCARD], r->aqu_sz, r->util_pct);
 	/* A run of intervals the device was busy throughout, completing
 	 * nothing, is one row (interval.h): its end said. */
 	if (r->len_ns > t->len_ns)

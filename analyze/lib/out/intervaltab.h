@@ -17,8 +17,8 @@
  *  - text: per capture a heading (its name, the interval, what a row
  *    counts, the note on %util), then a line a row: the start in
  *    seconds from the capture's first event, the device (capture.conf's
- *    name, else MAJ,MIN), r/s, w/s, f/s, rMB/s, wMB/s, r_await,
- *    w_await, f_await (ms), aqu-sz, %util; discards are in JSON and CSV;
+ *    name, else MAJ,MIN), r/s, w/s, f/s, d/s, rMB/s, wMB/s, dMB/s,
+ *    r_await, w_await, f_await, d_await (ms), aqu-sz, %util;
  *  - json: {"interval_s": S, "captures": [{"name": ..., "rows": [...],
  *    "rows_not_written": N}, ...]}, a row an object of every figure of
  *    struct wc_interval_row (docs/json-format.md);

@@ -244,24 +244,27 @@ static void text_seeks(FILE *f, const struct wc_sum_device *d)
 
 static void text_phases(FILE *f, const struct wc_sum_capture *c)
 {
-	char w[6][16];
+	char w[8][16];
 	size_t p;
 
 	if (!c->nphases)
 		return;
-	fprintf(f, "\nphases (s)       wall   busy  flush journal metadata   data\n");
+	fprintf(f, "\nphases (s)       wall   busy  flush journal metadata   data "
+		"discard  other\n");
 	for (p = 0; p < c->nphases; p++) {
 		const struct wc_sum_phase *ph = &c->phases[p];
 		const double *v = ph->figs.col;
 		char e[13];
 
-		fprintf(f, "  %-12s %6s %6s %6s %7s %8s %6s\n",
+		fprintf(f, "  %-12s %6s %6s %6s %7s %8s %6s %7s %6s\n",
 			wc_escape_text(ph->name, e, sizeof(e)),
 			s6(v[WC_COL_WALL], w[0], 16), s6(v[WC_COL_BUSY], w[1], 16),
 			s6(v[WC_COL_FLUSH], w[2], 16),
 			s6(v[WC_COL_JOURNAL], w[3], 16),
 			s6(v[WC_COL_METADATA], w[4], 16),
-			s6(v[WC_COL_DATA], w[5], 16));
+			s6(v[WC_COL_DATA], w[5], 16),
+			s6(v[WC_COL_DISCARD], w[6], 16),
+			s6(v[WC_COL_OTHER], w[7], 16));
 	}
 }
 
@@ -453,8 +456,30 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 
 /* 5 columns each, so that the disk fits in 80 with the runs' columns. */
 static const char *const cmp_head[WC_NCOLS] = {
-	"wall", "busy", "flush", "jrnl", "meta", "posn", "data",
+	"wall", "busy", "flush", "jrnl", "meta", "posn", "data", "disc",
+	"other",
 };
+
+/* Whether column c is in the text table: discard and other only when a
+ * group spent time there, so that a comparison without them keeps room
+ * for its names; every other column always.  JSON and CSV have all. */
+static bool col_shown(const struct wc_summary *s, int c)
+{
+	size_t g;
+
+	if (c != WC_COL_DISCARD && c != WC_COL_OTHER)
+		return true;
+	for (g = 0; g < s->ngroups; g++)
+		if (s->groups[g].col[c].n && s->groups[g].col[c].mean > 0)
+			return true;
+	return false;
+}
+
+/* The optional columns shown, 6 columns each. */
+static int cols_extra(const struct wc_summary *s)
+{
+	return col_shown(s, WC_COL_DISCARD) + col_shown(s, WC_COL_OTHER);
+}
 
 /* The disk column: the disk model, cut to DISK_MAX_W (the model disks'
  * names fit; the text report names a longer one whole elsewhere). */
@@ -479,14 +504,21 @@ static const char *s6signed(double v, char *buf, size_t size)
 	return buf;
 }
 
-/* Room for names in an 80-column row: the rest takes 63 columns. */
+/* Room for names in an 80-column row: the rest takes 15 columns, the
+ * disk column's width and 6 for each value column shown; never more
+ * than NAME_MAX_W. */
+#define ROW_REST_W 15
 #define NAME_MAX_W 16
 
 /* The width of the name column, or 0 when a name does not fit or rows
  * are groups of runs (rows are then numbered and listed below). */
-static int name_width(const struct wc_summary *s)
+static int name_width(const struct wc_summary *s, int disk_w)
 {
-	size_t i, w = 7;
+	size_t i, w = 7, max = 80 - ROW_REST_W - (size_t)disk_w -
+			       6 * (WC_NCOLS - 2 + (size_t)cols_extra(s));
+
+	if (max > NAME_MAX_W)
+		max = NAME_MAX_W;
 
 	if (s->any_runs)
 		return 0;
@@ -495,7 +527,7 @@ static int name_width(const struct wc_summary *s)
 		char e[WC_ESCAPE_SIZE(sizeof(m->name))];
 		size_t l = strlen(wc_escape_text(m->name, e, sizeof(e)));
 
-		if (l > NAME_MAX_W)
+		if (l > max)
 			return 0;
 		if (l > w)
 			w = l;
@@ -528,6 +560,9 @@ static int disk_col_open(struct disk_col *dc, const struct wc_summary *s)
 {
 	char b[DISK_MAX_W + 2];
 	size_t g, h;
+	/* Groups of runs have their n and +-sd columns: an optional column
+	 * fits in 80 only with the models numbered. */
+	size_t max = s->any_runs && cols_extra(s) ? 4 : DISK_MAX_W;
 	bool fit = true;
 
 	memset(dc, 0, sizeof(*dc));
@@ -536,7 +571,7 @@ static int disk_col_open(struct disk_col *dc, const struct wc_summary *s)
 		size_t l = strlen(wc_escape_text(s->groups[g].disk_model, b,
 						 sizeof(b)));
 
-		if (l > DISK_MAX_W)
+		if (l > max)
 			fit = false;
 		else if ((int)l > dc->width)
 			dc->width = (int)l;
@@ -592,16 +627,27 @@ static void disk_legend(FILE *f, const struct disk_col *dc,
 	}
 }
 
+/* The label column's width: the names', else 7 for "#N", 5 ("group")
+ * for groups of runs with an optional column. */
+static int label_width(const struct wc_summary *s, int w)
+{
+	if (w)
+		return w;
+	return s->any_runs && cols_extra(s) ? 5 : 7;
+}
+
 static void cmp_head_line(FILE *f, const struct wc_summary *s, int w,
 			  const struct disk_col *dc)
 {
 	int c;
 
-	fprintf(f, "%-*s %-4s %-3s %-3s %-*s", w ? w : 7, s->any_runs ?
+	fprintf(f, "%-*s %-4s %-3s %-3s %-*s", label_width(s, w), s->any_runs ?
 		"group" : "capture", "fs", "wc", "bar", dc->width, "disk");
 	if (s->any_runs)
 		fprintf(f, " %2s", "n");
 	for (c = 0; c < WC_NCOLS; c++) {
+		if (!col_shown(s, c))
+			continue;
 		fprintf(f, " %5s", cmp_head[c]);
 		if (s->any_runs && c == WC_COL_WALL)
 			fprintf(f, " %5s", "+-sd");
@@ -616,7 +662,7 @@ static void cmp_row_start(FILE *f, const struct wc_summary *s, size_t g,
 	char label[32], fs[5], disk[DISK_MAX_W + 1];
 
 	row_label(s, g, w, label, sizeof(label));
-	fprintf(f, "%-*s %-4s %-3s %-3s %-*s", w ? w : 7, label,
+	fprintf(f, "%-*s %-4s %-3s %-3s %-*s", label_width(s, w), label,
 		m->fs[0] ? wc_escape_text(m->fs, fs, sizeof(fs)) : "?",
 		wc_onoff(m->write_cache),
 		wc_onoff(m->barrier), dc->width,
@@ -869,22 +915,25 @@ int wc_report_compare_detail(FILE *f, const struct wc_summary *s,
 			     enum wc_report_detail detail, struct wc_err *err)
 {
 	bool runs = detail == WC_REPORT_RUNS, more = false;
-	int w = name_width(s);
 	struct disk_col dc;
 	size_t i, g;
 	char b[16];
 	int c;
 
+	int w;
+
 	if (disk_col_open(&dc, s) < 0)
 		return wc_err_oom(err, NULL, NULL);
+	w = name_width(s, dc.width);
 	text_findings(f, s);
 	if (s->ncaps)
 		text_filter(f, &s->caps[0], "");
 	fprintf(f, "time on the main device, seconds; wc = write cache, "
 		"bar = barriers;\nposn = positioning part of jrnl+meta+data "
 		"(and with the cache on of the\nflushes' destage; ? without "
-		"a media rate)%s"
-		"\n\n", s->any_runs ? ";\ngroups: runs of one configuration, "
+		"a media rate)%s%s"
+		"\n\n", cols_extra(s) ? ";\ndisc = discards, other = "
+		"empty requests that are not flushes" : "", s->any_runs ? ";\ngroups: runs of one configuration, "
 		"means and the wall's standard deviation" : "");
 	cmp_head_line(f, s, w, &dc);
 	for (g = 0; g < s->ngroups; g++) {
@@ -894,6 +943,8 @@ int wc_report_compare_detail(FILE *f, const struct wc_summary *s,
 		for (c = 0; c < WC_NCOLS; c++) {
 			double v = gr->col[c].n ? gr->col[c].mean : -1;
 
+			if (!col_shown(s, c))
+				continue;
 			fprintf(f, " %5s", v < 0 ? "?" : s6(v, b, sizeof(b)));
 			if (s->any_runs && c == WC_COL_WALL)
 				fprintf(f, " %5s", gr->n > 1 ?
@@ -912,6 +963,8 @@ int wc_report_compare_detail(FILE *f, const struct wc_summary *s,
 
 			cmp_row_start(f, s, g, w, &dc);
 			for (c = 0; c < WC_NCOLS; c++) {
+				if (!col_shown(s, c))
+					continue;
 				if (sc->ratio[c] < 0)
 					fprintf(f, " %5s", "-");
 				else
