@@ -603,7 +603,9 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 	while ((r = wc_tracker_next_batch(tr, rqs, WC_ANALYSIS_REQUESTS, &n,
 					  err)) > 0) {
 		for (i = 0; i < n; i++)
-			if (add_request(run, &rqs[i], series, err) < 0)
+			if ((run->o->keep && run->o->keep(run->o->keep_ctx,
+							  &rqs[i], err) < 0) ||
+			    add_request(run, &rqs[i], series, err) < 0)
 				goto fail_tracker;
 	}
 	a->stats = *wc_tracker_stats(tr);
@@ -747,13 +749,16 @@ static int run_input(struct wc_analysis **out, const char *path,
 		     struct wc_err *err)
 {
 	struct wc_input_limits lim = {
-		.speculate = speculate && !(o && (o->trace || o->interval)),
+		.speculate = speculate && !(o && (o->trace || o->interval ||
+						  o->keep || o->nfiles)),
+		.files = o ? o->files : NULL,
+		.nfiles = o && o->texts && o->lens ? o->nfiles : 0,
 	};
 	struct wc_input *in = NULL;
 	const struct wc_capture *cap;
 	struct run run = { 0 };
 	struct wc_analysis *a;
-	size_t np;
+	size_t np, i;
 	int64_t skips;
 	int r;
 
@@ -764,6 +769,8 @@ static int run_input(struct wc_analysis **out, const char *path,
 	wc_devtab_init(&a->series_devs, WC_SERIES_MAX_DEVICES);
 	if (wc_input_open_limits(&in, path, &lim, err) < 0)
 		goto fail_analysis;
+	for (i = 0; i < lim.nfiles && i < WC_INPUT_MAX_FILES; i++)
+		o->texts[i] = wc_input_take_file(in, i, &o->lens[i]);
 	meta_from_capture(&a->meta, in);
 	cap = wc_input_capture(in);
 	warn_capture(a, cap);

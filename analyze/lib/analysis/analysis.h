@@ -82,10 +82,25 @@ struct wc_analysis_opts {
 	 * end.  Not owned.  Read once, like the timeline. */
 	const struct wc_interval_sink *interval;
 	uint64_t interval_ns;
+	/* Every request the tracker hands out, before the filter, or NULL
+	 * (the what-if keeps them to replay: whatif.h); a -1 from it ends
+	 * the run with its err, and no analysis is handed out.  Read once,
+	 * like the timeline. */
+	int (*keep)(void *ctx, const struct wc_request *rq,
+		    struct wc_err *err);
+	void *keep_ctx;
+	/* The capture's own files to read in the same pass (input.h,
+	 * wc_input_take_file()), at most WC_INPUT_MAX_FILES: texts[i] and
+	 * lens[i] get files[i] (NULL when the capture has none; the caller
+	 * frees, after a failure too).  Read once, like the timeline. */
+	const char *const *files;
+	size_t nfiles;
+	char **texts;
+	size_t *lens;
 };
 
 #define WC_ANALYSIS_OPTS_INIT { false, 0, 0, 0.0, true, false, NULL, NULL, \
-				NULL, 0 }
+				NULL, 0, NULL, NULL, NULL, 0, NULL, NULL }
 
 /* One traced device as capture.conf describes it. */
 struct wc_device_meta {

@@ -26,7 +26,7 @@
 struct reqs {
 	struct wc_request *v;
 	size_t n, cap;
-	bool whole;                  /* read to the input's end */
+	size_t max;                  /* held at most */
 };
 
 struct wc_whatif {
@@ -242,55 +242,35 @@ static int disk_from_conf(struct wc_disk_params *p, char *text, size_t len)
 /* ---- one replay --------------------------------------------------------- */
 
 struct pass {
-	struct wc_input *in;
-	struct wc_tracker *tr;
 	struct wc_replay *rp;
-	struct reqs *keep;
-	size_t pos;                  /* in keep, read from memory */
+	const struct reqs *keep;
+	size_t pos;                  /* in keep */
 };
-
-static int input_batch(void *ctx, const struct wc_event **evs, size_t *n,
-		       struct wc_err *err)
-{
-	size_t got = 0;
-	int r = wc_input_next_ref(ctx, evs, WC_INPUT_BATCH, &got, err);
-
-	*n = got;
-	return r;
-}
 
 static int replay_source(void *ctx, struct wc_request *rq, struct wc_err *err)
 {
 	return wc_replay_next(ctx, rq, err);
 }
 
-/* The tracker's requests, kept as they go by (the first pass). */
-static int keeping_source(void *ctx, struct wc_request *rq,
-			  struct wc_err *err)
+/* The recorded analysis's tap (wc_analysis_opts.keep): every request its
+ * tracker hands out, kept, up to the bound. */
+static int keep_request(void *ctx, const struct wc_request *rq,
+			struct wc_err *err)
 {
-	struct pass *p = ctx;
-	struct reqs *k = p->keep;
-	int r = wc_tracker_next(p->tr, rq, err);
+	struct reqs *k = ctx;
 
-	if (r <= 0) {
-		k->whole = r == 0;
-		return r;
-	}
 	if (k->n == k->cap) {
 		size_t ncap = k->cap ? 2 * k->cap : 65536;
 		struct wc_request *nv;
 
-		if (k->cap >= WC_WHATIF_MAX_REQUESTS)
+		if (k->cap >= k->max)
 			return wc_err_set(err, WC_ERR_INPUT, NULL, NULL,
-					  WC_NO_OFFSET, "more than %u requests:"
+					  WC_NO_OFFSET, "more than %zu requests:"
 					  " --what-if holds them in memory, at "
-					  "most %u (%zu MB)",
-					  WC_WHATIF_MAX_REQUESTS,
-					  WC_WHATIF_MAX_REQUESTS,
-					  (size_t)WC_WHATIF_MAX_REQUESTS *
-					  sizeof(*rq) >> 20);
-		if (ncap > WC_WHATIF_MAX_REQUESTS)
-			ncap = WC_WHATIF_MAX_REQUESTS;
+					  "most %zu (%zu MB)", k->max, k->max,
+					  k->max * sizeof(*rq) >> 20);
+		if (ncap > k->max)
+			ncap = k->max;
 		nv = realloc(k->v, ncap * sizeof(*nv));
 		if (!nv)
 			return wc_err_oom(err, NULL, NULL);
@@ -316,28 +296,16 @@ static int kept_source(void *ctx, struct wc_request *rq, struct wc_err *err)
 static void pass_close(struct pass *p)
 {
 	wc_replay_free(p->rp);
-	wc_tracker_free(p->tr);
-	wc_input_free(p->in);
 	memset(p, 0, sizeof(*p));
 }
 
-/* A replay of the requests: from memory once they were all read, else
- * from the input, keeping them. */
-static int pass_open(struct pass *p, const char *path, struct reqs *keep,
+/* A replay of the kept requests, from memory. */
+static int pass_open(struct pass *p, const struct reqs *keep,
 		     const struct wc_replay_conf *rc, struct wc_err *err)
 {
 	memset(p, 0, sizeof(*p));
 	p->keep = keep;
-	if (keep->whole)
-		return wc_replay_open(&p->rp, rc, kept_source, p, err);
-	keep->n = 0;
-	if (wc_input_open(&p->in, path, err) < 0 ||
-	    wc_tracker_open_batch(&p->tr, input_batch, p->in, err) < 0 ||
-	    wc_replay_open(&p->rp, rc, keeping_source, p, err) < 0) {
-		pass_close(p);
-		return -1;
-	}
-	return 0;
+	return wc_replay_open(&p->rp, rc, kept_source, p, err);
 }
 
 struct scenario {
@@ -347,7 +315,7 @@ struct scenario {
 
 /* Replays once to carry the phases' edges into virtual time, then again
  * into an analysis. */
-static int replay_analyse(struct wc_whatif *w, const char *path,
+static int replay_analyse(struct wc_whatif *w,
 			  const struct scenario *sc, const struct wc_analysis *rec,
 			  const struct wc_analysis_opts *ao, struct wc_err *err)
 {
@@ -367,7 +335,7 @@ static int replay_analyse(struct wc_whatif *w, const char *path,
 	}
 	rc.points = points;
 	rc.npoints = 2 * np;
-	if (pass_open(&p, path, &w->reqs, &rc, err) < 0)
+	if (pass_open(&p, &w->reqs, &rc, err) < 0)
 		return -1;
 	while ((r = wc_replay_next(p.rp, &rq, err)) > 0)
 		;
@@ -390,7 +358,7 @@ static int replay_analyse(struct wc_whatif *w, const char *path,
 	}
 	pass_close(&p);
 
-	if (pass_open(&p, path, &w->reqs, &rc, err) < 0)
+	if (pass_open(&p, &w->reqs, &rc, err) < 0)
 		return -1;
 	r = wc_analysis_run_requests(&w->a[w->n], replay_source, p.rp, &sc->meta,
 				     phases, np, first, last, ao, err);
@@ -467,7 +435,7 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 	static const char *const side_files[2] = { "capture.conf",
 						   "info/disk.conf" };
 	char *side[2] = { NULL, NULL };
-	size_t side_len[2];
+	size_t side_len[2] = { 0, 0 };
 	int rec_cache, rec_barrier, r, ret = -1;
 	bool from_conf;
 	size_t i, k;
@@ -478,12 +446,31 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 				  "more than %d what-ifs", WC_WHATIF_MAX_SPECS);
 	if (!strcmp(path, "-"))
 		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
-				  "--what-if reads its input several times: "
-				  "not from standard input");
+				  "--what-if replays a capture (its "
+				  "capture.conf names the disk): not from "
+				  "standard input");
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return wc_err_oom(err, NULL, NULL);
+	w->reqs.max = o && o->max_requests &&
+		o->max_requests < WC_WHATIF_MAX_REQUESTS ? o->max_requests :
+		WC_WHATIF_MAX_REQUESTS;
+	/* One pass over the input: the recorded analysis keeps every
+	 * request its tracker hands out, and the capture's own files
+	 * (capture.conf for its disk_regions, info/disk.conf for the disk
+	 * as wcdisk served it, read as every file of a capture is). */
+	ao.keep = keep_request;
+	ao.keep_ctx = &w->reqs;
+	ao.files = side_files;
+	ao.nfiles = 2;
+	ao.texts = side;
+	ao.lens = side_len;
 	r = wc_analysis_run(&w->a[0], path, &ao, err);
+	ao.keep = NULL;
+	ao.keep_ctx = NULL;
+	ao.nfiles = 0;
+	ao.texts = NULL;
+	ao.lens = NULL;
 	if (r < 0)
 		goto free_side;
 	w->n = 1;
@@ -495,10 +482,6 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 		goto free_side;
 	}
 	cap = recorded_capacity(rm);
-	/* capture.conf for its disk_regions, info/disk.conf for the disk
-	 * as wcdisk served it: read as every file of a capture is */
-	if (wc_input_read_files(path, side_files, 2, side, side_len, err) < 0)
-		goto free_side;
 
 	/* The recorded configuration, on its model disk. */
 	memset(&sc, 0, sizeof(sc));
@@ -549,7 +532,7 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 	scenario_meta(&sc.meta, rm, "replayed as recorded", rec_disk,
 		      rec_cache, rec_barrier);
 	snprintf(w->base_name, sizeof(w->base_name), "%s", sc.meta.name);
-	if (replay_analyse(w, path, &sc, w->a[0], &ao, err) < 0)
+	if (replay_analyse(w, &sc, w->a[0], &ao, err) < 0)
 		goto free_side;
 
 	for (i = 0; i < n; i++) {
@@ -585,7 +568,7 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 		snprintf(what, sizeof(what), "what-if %s", s->text);
 		scenario_meta(&x.meta, rm, what, disk, x.rc.disk.write_cache,
 			      barrier);
-		if (replay_analyse(w, path, &x, w->a[0], &ao, err) < 0)
+		if (replay_analyse(w, &x, w->a[0], &ao, err) < 0)
 			goto free_side;
 		if (x.rc.barriers != WC_BARRIERS_NONE &&
 		    w->st[w->n - 1].barriers == 0)

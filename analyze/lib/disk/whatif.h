@@ -50,15 +50,16 @@
  * would cost (the filesystem's flushes are not in it).
  *
  * What always holds: the same input and specs give the same analyses to
- * the nanosecond.  Input: the recorded analysis reads it once, the
- * capture's own files are read in one more pass (capture.conf,
- * info/disk.conf: input.h), and the first replay reads its requests
- * once more through a tracker, keeping every request the tracker hands
- * out; every replay after it (each replays twice: once to carry the
- * phases' edges into virtual time, once to analyse) takes them from
- * memory.  Memory: those requests, at most WC_WHATIF_MAX_REQUESTS
- * (4,194,304 of sizeof(struct wc_request) bytes; past them the what-if
- * fails with an input error that says so), plus the replay's bound
+ * the nanosecond.  Input: read once, by the recorded analysis, which
+ * keeps every request its tracker hands out (wc_analysis_opts.keep) and
+ * the capture's own files (capture.conf, info/disk.conf:
+ * wc_input_take_file(), input.h) in the same pass; every replay (each
+ * replays twice: once to carry the phases' edges into virtual time,
+ * once to analyse) takes the requests from memory.  Memory: those
+ * requests, at most WC_WHATIF_MAX_REQUESTS (4,194,304 of
+ * sizeof(struct wc_request) bytes; o.max_requests for a smaller bound;
+ * past it the what-if fails with an input error that gives the bound
+ * and hands out nothing), plus the replay's bound
  * (replay.h) and the analyses'.  Time: the replays' work is linear in
  * the requests times 2 (1 + the specs), each request's cost bounded by
  * the model's queue (WC_DISK_MAX_QUEUE) and the replay's held requests
@@ -102,6 +103,9 @@ int wc_whatif_spec_parse(struct wc_whatif_spec *s, const char *text,
 
 struct wc_whatif_opts {
 	struct wc_analysis_opts analysis;   /* journal, media rate, series */
+	/* The requests held at most; 0 or more than WC_WHATIF_MAX_REQUESTS:
+	 * WC_WHATIF_MAX_REQUESTS (a smaller bound is for tests). */
+	size_t max_requests;
 };
 
 struct wc_whatif;

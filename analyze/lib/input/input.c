@@ -38,6 +38,9 @@ struct wc_input {
 	bool names_oom;         /* ... had no memory for their scouts: said
 				 * by the next wc_input_next() */
 	int failed;
+	/* lim.files of a capture folder (an archive's: members) */
+	char *ftext[WC_INPUT_MAX_FILES];
+	size_t flen[WC_INPUT_MAX_FILES];
 };
 
 /* ---- capture.conf, phases.tsv and counters.tsv ------------------------ */
@@ -173,6 +176,10 @@ static int resolve(struct wc_input *in, struct wc_err *err)
 			snprintf(dir, sizeof(dir), "%s", path);
 		if (load_side_files(in, path, err) < 0)
 			return -1;
+		if (in->lim.nfiles &&
+		    wc_members_read_files(path, in->lim.files, in->lim.nfiles,
+					  in->ftext, in->flen, err) < 0)
+			return -1;
 		if (scan_dir(in, dir, NULL, err) < 0)
 			return -1;
 		if (wc_streams_count(in->streams) == 0)
@@ -299,6 +306,11 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
 	if (lim)
 		in->lim = *lim;
 	wc_input_limits_default(&in->lim);
+	if (in->lim.nfiles > WC_INPUT_MAX_FILES)
+		in->lim.nfiles = WC_INPUT_MAX_FILES;
+	/* The files kept may come after the last trace file. */
+	if (in->lim.nfiles)
+		in->lim.speculate = false;
 	in->path = strdup(path);
 	if (!in->path) {
 		wc_err_oom(err, path, NULL);
@@ -482,8 +494,12 @@ uint64_t wc_input_backwards(const struct wc_input *in)
 
 void wc_input_free(struct wc_input *in)
 {
+	size_t i;
+
 	if (!in)
 		return;
+	for (i = 0; i < WC_INPUT_MAX_FILES; i++)
+		free(in->ftext[i]);
 	wc_merge_free(in->merge);
 	wc_reorder_free(in->reorder);
 	wc_members_free(in->members);
@@ -506,6 +522,21 @@ int wc_input_read_files(const char *path, const char *const *files,
 			struct wc_err *err)
 {
 	return wc_members_read_files(path, files, n, texts, lens, err);
+}
+
+char *wc_input_take_file(struct wc_input *in, size_t i, size_t *len)
+{
+	char *t;
+
+	*len = 0;
+	if (in->members)
+		return wc_members_take_file(in->members, i, len);
+	if (i >= WC_INPUT_MAX_FILES || !in->ftext[i])
+		return NULL;
+	t = in->ftext[i];
+	*len = in->flen[i];
+	in->ftext[i] = NULL;
+	return t;
 }
 
 const struct wc_capture *wc_input_capture(const struct wc_input *in)

@@ -149,6 +149,17 @@ int wc_input_read_files(const char *path, const char *const *files,
 			size_t n, char **texts, size_t *lens,
 			struct wc_err *err);
 
+/*
+ * The same files read in the input's own pass, for a caller that must
+ * read its input once (the what-if): lim.files[i] (inputdefs.h), kept
+ * whole by wc_input_open_limits() with the checks above (an archive's
+ * scan keeps them as it meets them; speculation is off with them).
+ * Hands the text over (NUL after it, *len bytes without it; the caller
+ * frees), or NULL when the capture has no such file, it was taken
+ * already, or the input is standard input or a trace file.
+ */
+char *wc_input_take_file(struct wc_input *in, size_t i, size_t *len);
+
 /* Streams, in the order blkparse would read them. */
 size_t wc_input_nstreams(const struct wc_input *in);
 const struct wc_stream_info *wc_input_stream(const struct wc_input *in, size_t i);

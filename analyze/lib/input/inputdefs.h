@@ -123,7 +123,14 @@ struct wc_input_limits {
 	unsigned aside_open;      /* WC_INPUT_ASIDE_OPEN (1: the members
 				   * copied aside past the first share the
 				   * handles, as those past the default do) */
+	/* The capture's own files to keep whole from the one scan
+	 * (wc_input_take_file(), input.h), at most WC_INPUT_MAX_FILES of
+	 * them; NULL: none.  Not defaulted: kept as given. */
+	const char *const *files;
+	size_t nfiles;
 };
+/* lim.files at the most. */
+#define WC_INPUT_MAX_FILES 4u
 /* Gives every field of LIM that is 0 or past its default the default:
  * the limits as the input and its parts use them. */
 static inline void wc_input_limits_default(struct wc_input_limits *lim)

@@ -38,6 +38,9 @@ struct wc_members {
 	char *capdir;
 	size_t capdir_len;
 	unsigned nside[3];      /* each of wc_capture_side_files */
+	/* lim.files' texts, kept by the scan */
+	char *ftext[WC_INPUT_MAX_FILES];
+	size_t flen[WC_INPUT_MAX_FILES];
 };
 
 /* libarchive's reason, which it does not always give (a zip cut inside
@@ -445,6 +448,46 @@ static int one_capture(struct wc_members *m, const char *name, int side,
 	return 0;
 }
 
+static bool is_capture_file(const char *name, const char *file);
+
+/* The index in lim.files of the member NAME, or -1. */
+static int kept_file(const struct wc_members *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->lim.nfiles && i < WC_INPUT_MAX_FILES; i++)
+		if (is_capture_file(name, m->lim.files[i]))
+			return (int)i;
+	return -1;
+}
+
+/* Keeps the member NAME, lim.files[K], whole: with the checks of
+ * wc_input_read_files() (input.h), a regular member, once, at most
+ * WC_CAPTURE_MAX_BYTES.  TEXT, when not NULL, is its text read already
+ * (a side file's), given over. */
+static int keep_file(struct wc_members *m, struct archive *a,
+		     struct archive_entry *ent, const char *name, int k,
+		     char *text, size_t len, struct wc_err *err)
+{
+	if (archive_entry_filetype(ent) != AE_IFREG) {
+		free(text);
+		return wc_err_set(err, WC_ERR_INPUT, m->path, name,
+				  WC_NO_OFFSET, "not a regular file");
+	}
+	if (m->ftext[k]) {
+		free(text);
+		return wc_err_set(err, WC_ERR_INPUT, m->path, name,
+				  WC_NO_OFFSET, "twice in the archive: refused "
+				  "(which of the two is the capture's?)");
+	}
+	if (!text && read_member_text(a, ent, m->path, name, &text, &len,
+				      err) < 0)
+		return -1;
+	m->ftext[k] = text;
+	m->flen[k] = len;
+	return 0;
+}
+
 static int scan_archive(struct wc_members *m, struct wc_err *err)
 {
 	struct archive_entry *ent;
@@ -468,8 +511,16 @@ static int scan_archive(struct wc_members *m, struct wc_err *err)
 		const char *base;
 		size_t baselen;
 		long cpu;
+		int keep;
 
 		entries++;
+		keep = name ? kept_file(m, name) : -1;
+		if (keep >= 0 && (archive_entry_filetype(ent) != AE_IFREG ||
+				  !is_side_file(wc_input_base_name(name)))) {
+			if (keep_file(m, a, ent, name, keep, NULL, 0, err) < 0)
+				goto out;
+			continue;
+		}
 		if (!name || archive_entry_filetype(ent) != AE_IFREG)
 			continue;
 		base = wc_input_base_name(name);
@@ -519,7 +570,13 @@ static int scan_archive(struct wc_members *m, struct wc_err *err)
 			snprintf(where, sizeof(where), "%s: %s", m->path, name);
 			wc_capture_parse_side(m->capture, base, text, len,
 					      where);
-			free(text);
+			if (keep >= 0) {
+				if (keep_file(m, a, ent, name, keep, text, len,
+					      err) < 0)
+					goto out;
+			} else {
+				free(text);
+			}
 		}
 	}
 	if (r != ARCHIVE_EOF) {
@@ -640,14 +697,31 @@ int wc_members_end(struct wc_members *m, int r, struct wc_err *err)
 
 void wc_members_free(struct wc_members *m)
 {
+	size_t i;
+
 	if (!m)
 		return;
 	/* Stops the tail's check (the member's reader, the table's, waits
 	 * for nothing then). */
 	wc_source_tail_free(m->tail);
+	for (i = 0; i < WC_INPUT_MAX_FILES; i++)
+		free(m->ftext[i]);
 	free(m->capdir);
 	free(m->path);
 	free(m);
+}
+
+char *wc_members_take_file(struct wc_members *m, size_t i, size_t *len)
+{
+	char *t;
+
+	*len = 0;
+	if (!m || i >= WC_INPUT_MAX_FILES || !m->ftext[i])
+		return NULL;
+	t = m->ftext[i];
+	*len = m->flen[i];
+	m->ftext[i] = NULL;
+	return t;
 }
 
 /* ---- the capture's own files, on request -------------------------------- */

@@ -91,6 +91,10 @@ int wc_members_end(struct wc_members *m, int r, struct wc_err *err);
 
 void wc_members_free(struct wc_members *m);
 
+/* The text of lim.files[i] kept by the scan (wc_input_take_file(),
+ * input.h), handed over: NULL when the archive has no such member. */
+char *wc_members_take_file(struct wc_members *m, size_t i, size_t *len);
+
 /* wc_input_read_files() (input.h), behind the input's door. */
 int wc_members_read_files(const char *path, const char *const *files,
 			  size_t n, char **texts, size_t *lens,

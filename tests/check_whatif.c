@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * check_whatif.c - unit tests of analyze/lib/disk/whatif.c: how often the
+ * what-if reads its input, and its bound on the requests it holds.
+ *
+ * An archive is read through libarchive's archive_read_open_filename():
+ * this program defines that function itself, counting the calls and
+ * handing each to libarchive's (dlsym(RTLD_NEXT)), so every pass over a
+ * capture archive, whoever in the library makes it, is counted.  A
+ * small sample's members are all held in memory by the scan (input.h),
+ * so one analysis of it opens the archive exactly once.
+ */
+#include <archive.h>
+#include <check.h>
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_common.h"
+#include "disk/whatif.h"
+
+#define SAMPLE "samples/hdd7200-ext4-cache-on-barrier-on-run2.tar.xz"
+
+static unsigned archive_opens;
+
+int archive_read_open_filename(struct archive *a, const char *name,
+			       size_t block)
+{
+	int (*real)(struct archive *, const char *, size_t);
+
+	archive_opens++;
+	*(void **)&real = dlsym(RTLD_NEXT, "archive_read_open_filename");
+	ck_assert_ptr_nonnull(real);
+	return real(a, name, block);
+}
+
+static void disks(void)
+{
+	const char *top = getenv("WC_TOP");
+	char d[4096];
+
+	snprintf(d, sizeof(d), "%s/capture/disks", top ? top : ".");
+	setenv("WCANALYZE_DISKS", d, 1);
+}
+
+static void specs(struct wc_whatif_spec *s, size_t n)
+{
+	static const char *const text[] = { "cache=off",
+					    "disk=ssd,barrier=off",
+					    "kernel=2.6.24" };
+	struct wc_err err;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		wc_err_clear(&err);
+		ck_assert_msg(wc_whatif_spec_parse(&s[i], text[i], &err) == 0,
+			      "%s", err.msg);
+	}
+}
+
+/* The capture, its replay as recorded and three what-ifs: one pass over
+ * the archive, as the analysis alone makes. */
+START_TEST(reads_input_once)
+{
+	struct wc_whatif_spec s[3];
+	struct wc_analysis *a = NULL;
+	struct wc_whatif *w = NULL;
+	struct wc_err err;
+	unsigned alone;
+
+	disks();
+	specs(s, 3);
+	wc_err_clear(&err);
+	archive_opens = 0;
+	ck_assert_msg(wc_analysis_run(&a, SAMPLE, NULL, &err) == 0, "%s",
+		      err.msg);
+	alone = archive_opens;
+	wc_analysis_free(a);
+	ck_assert_uint_eq(alone, 1);
+
+	archive_opens = 0;
+	ck_assert_msg(wc_whatif_run(&w, SAMPLE, s, 3, NULL, &err) == 0, "%s",
+		      err.msg);
+	ck_assert_uint_eq(wc_whatif_count(w), 5);
+	ck_assert_msg(archive_opens == 1, "the archive was opened %u times",
+		      archive_opens);
+	wc_whatif_free(w);
+}
+END_TEST
+
+/* Past the requests it may hold, the what-if stops with an input error
+ * that gives the bound, and hands out nothing. */
+START_TEST(request_bound)
+{
+	struct wc_whatif_opts o = { .analysis = WC_ANALYSIS_OPTS_INIT,
+				    .max_requests = 100 };
+	struct wc_whatif_spec s[1];
+	struct wc_whatif *w = NULL;
+	struct wc_err err;
+
+	disks();
+	specs(s, 1);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_whatif_run(&w, SAMPLE, s, 1, &o, &err), -1);
+	ck_assert_ptr_null(w);
+	ck_assert_int_eq(err.kind, WC_ERR_INPUT);
+	ck_assert_msg(strstr(err.msg, "more than 100 requests: --what-if "
+			     "holds them in memory, at most 100"), "%s",
+		      err.msg);
+
+	/* 0: the default bound, which the sample is well under */
+	o.max_requests = 0;
+	wc_err_clear(&err);
+	ck_assert_msg(wc_whatif_run(&w, SAMPLE, s, 1, &o, &err) == 0, "%s",
+		      err.msg);
+	wc_whatif_free(w);
+}
+END_TEST
+
+static Suite *whatif_suite(void)
+{
+	Suite *s = suite_create("whatif");
+	TCase *tc = tcase_create("input");
+
+	wc_check_timeout(tc, 60);
+	tcase_add_test(tc, reads_input_once);
+	tcase_add_test(tc, request_bound);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+WC_CHECK_MAIN(whatif_suite)
