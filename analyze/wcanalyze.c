@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
+#include "base/buildinfo.h"
 #include "out/bundle.h"
 #include "out/dump.h"
 #include "base/escape.h"
@@ -408,7 +409,7 @@ static int sandbox_on(const struct options *o)
 				      &err);
 	/* Where plot.h and whatif.h look for the installed data. */
 	if (rc == 0)
-		rc = wc_sandbox_allow(sb, WC_DATADIR, WC_SANDBOX_READ, &err);
+		rc = wc_sandbox_allow(sb, wc_datadir, WC_SANDBOX_READ, &err);
 	if (rc == 0)
 		rc = wc_sandbox_allow(sb, "plots", WC_SANDBOX_READ, &err);
 	if (rc == 0)
@@ -1121,7 +1122,7 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return WC_EXIT_OK;
 		case 'V':
-			printf(PROG " " WC_VERSION "\n");
+			printf(PROG " %s\n", wc_version);
 			return WC_EXIT_OK;
 		case ':':
 			return usage_error("option '%s' needs an argument",

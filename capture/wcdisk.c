@@ -47,6 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/buildinfo.h"
 #include "disk/datacache.h"
 #include "disk/diskmodel.h"
 #include "exitcodes.h"
@@ -1276,7 +1277,7 @@ int main(int argc, char **argv)
 			rc = WC_EXIT_OK;
 			goto free_args;
 		case 'V':
-			printf("wcdisk %s\n", WC_VERSION);
+			printf("wcdisk %s\n", wc_version);
 			rc = WC_EXIT_OK;
 			goto free_args;
 		default:

@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/buildinfo.h"
 #include "format/blktrace_format.h"
 #include "exitcodes.h"
 #include "record/recorder.h"
@@ -896,7 +897,7 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return WC_EXIT_OK;
 		case 'V':
-			printf("wcrecord %s\n", WC_VERSION);
+			printf("wcrecord %s\n", wc_version);
 			return WC_EXIT_OK;
 		default:
 			usage(stderr);

@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# run-tests.sh - runs Check test programs and shell tests, then prints one
-# closing line "tests: N passed, N failed, N skipped".
+# run-tests.sh [-j N] TEST... - runs Check test programs and shell tests,
+# N at once (default: $WCANALYZE_JOBS, else the number of CPUs), then
+# prints one closing line "tests: N passed, N failed, N skipped".  Each
+# test's lines are printed when it ends, whole, never interleaved.  Tests
+# may run side by side because each works in its own mktemp folder and
+# those that need root take turns on /run/lock/wcanalyze-root.lock
+# (need_root, tests/lib/common.sh); a test that builds does so in its
+# own folder.
 #
 # A Check program counts each of its checks (its per-test timeout raised
 # from Check's 4 s to 120 s: a loaded machine is not a failing test).  A shell test counts once:
@@ -21,17 +27,39 @@ skip_root=${WCANALYZE_SKIP_ROOT:-0}
 # The line need_root prints when WCANALYZE_SKIP_ROOT=1 (tests/lib/common.sh).
 skip_root_line="skip: root part not run (WCANALYZE_SKIP_ROOT=1)"
 
+jobs=${WCANALYZE_JOBS:-$(nproc 2>/dev/null || echo 1)}
+if [[ ${1:-} == -j ]]; then
+	jobs=$2
+	shift 2
+elif [[ ${1:-} == -j* ]]; then
+	jobs=${1#-j}
+	shift
+fi
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "run-tests.sh: -j wants a count, not '$jobs'" >&2; exit 2; }
+
 passed=0 failed=0 skipped=0
 failures=()
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
 
-for t in "$@"; do
+# run I TEST: runs TEST into $logs/I.log, its exit status into $logs/I.rc.
+run() {
+	local rc=0
+	case $2 in
+	*.sh) (cd "$top" && bash "$2") >"$logs/$1.log" 2>&1 || rc=$? ;;
+	*) (cd "$top" && CK_VERBOSITY=${CK_VERBOSITY:-normal} CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-120} "$2") >"$logs/$1.log" 2>&1 || rc=$? ;;
+	esac
+	echo "$rc" >"$logs/$1.rc.tmp"
+	mv "$logs/$1.rc.tmp" "$logs/$1.rc"
+}
+
+# report I TEST: counts and prints the result of a test that has ended.
+report() {
+	local t=$2 log=$logs/$1.log rc name line n f e bad
+	rc=$(cat "$logs/$1.rc")
 	name=${t##*/}
 	case $t in
 	*.sh)
-		rc=0
-		(cd "$top" && bash "$t") >"$log" 2>&1 || rc=$?
 		if [[ $rc -eq 0 ]]; then
 			passed=$((passed + 1)); echo "PASS: $name"
 		elif [[ $rc -eq 77 && ($strict != 1 || ($skip_root == 1 &&
@@ -45,13 +73,11 @@ for t in "$@"; do
 		fi
 		;;
 	*)
-		rc=0
-		(cd "$top" && CK_VERBOSITY=${CK_VERBOSITY:-normal} CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-120} "$t") >"$log" 2>&1 || rc=$?
 		line=$(grep -Eo 'Checks: [0-9]+, Failures: [0-9]+, Errors: [0-9]+' "$log" | tail -n 1 || true)
 		if [[ -z $line ]]; then
 			failed=$((failed + 1)); failures+=("$name")
 			echo "FAIL: $name (exit $rc, no Check summary)"; sed 's/^/    /' "$log" | tail -n 40
-			continue
+			return 0
 		fi
 		[[ $line =~ Checks:\ ([0-9]+),\ Failures:\ ([0-9]+),\ Errors:\ ([0-9]+) ]]
 		n=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]} e=${BASH_REMATCH[3]}
@@ -65,6 +91,25 @@ for t in "$@"; do
 		fi
 		;;
 	esac
+}
+
+# Start up to $jobs tests; report each as it ends, in the order they end.
+tests=("$@")
+declare -A running=()
+next=0
+while [[ $next -lt ${#tests[@]} || ${#running[@]} -gt 0 ]]; do
+	while [[ $next -lt ${#tests[@]} && ${#running[@]} -lt $jobs ]]; do
+		run "$next" "${tests[$next]}" &
+		running[$next]=$!
+		next=$((next + 1))
+	done
+	wait -n || true
+	for i in "${!running[@]}"; do
+		[[ -e $logs/$i.rc ]] || continue
+		wait "${running[$i]}" || true
+		unset "running[$i]"
+		report "$i" "${tests[$i]}"
+	done
 done
 
 [[ ${#failures[@]} -eq 0 ]] || echo "failed: ${failures[*]}"

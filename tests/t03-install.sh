@@ -2,14 +2,27 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # t03-install.sh - make install honours DESTDIR and PREFIX (programs, man
 # pages, gnuplot templates, docs, bash completion), the installed wcanalyze finds its templates
-# without help, and make uninstall takes everything away again.
+# without help, and make uninstall takes everything away again.  It
+# installs from its own copy of the build, where a PREFIX other than the
+# build's recompiles one object only (analyze/lib/base/buildinfo.o, as
+# git's prefix), whatever else was built.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
 cd "$TOP"
-dest=$TMP/dest
-make -s --no-print-directory BUILD="$BUILD" DESTDIR="$dest" PREFIX=/opt/wc install >"$TMP/log" 2>&1 ||
+dest=$TMP/dest b=$TMP/build
+own_build "$b"
+touch "$TMP/before"
+make -s --no-print-directory BUILD="$b" DESTDIR="$dest" PREFIX=/opt/wc install >"$TMP/log" 2>&1 ||
 	fail "make install: $(tail -n 5 "$TMP/log")"
+# Unless the caller's flags differ from the build's (then all rebuilds),
+# PREFIX reached one object.
+if cmp -s "$BUILD/build-flags" "$b/build-flags"; then
+	rebuilt=$(cd "$b" && find . -name '*.o' -newer "$TMP/before" | sort)
+	[[ $rebuilt == ./analyze/lib/base/buildinfo.o ]] ||
+		fail "PREFIX=/opt/wc rebuilt more than buildinfo.o: $(head -c 300 <<<"$rebuilt")"
+fi
+[[ $("$dest/opt/wc/bin/wcanalyze" --version) == "wcanalyze "* ]] || fail "installed --version"
 for f in bin/wcanalyze sbin/wccapture sbin/wcrecord share/man/man1/wcanalyze.1 \
 	share/man/man8/wccapture.8 share/man/man8/wcrecord.8 \
 	share/wcanalyze/plots/common.gp share/wcanalyze/plots/scatter.gp \
@@ -37,7 +50,7 @@ out=$(bash -c 'source "$1"; COMP_WORDS=(wccapture lab --rec); COMP_CWORD=2; _wcc
 	"$dest/opt/wc/share/bash-completion/completions/wccapture")
 [[ $out == --recorder ]] || fail "wccapture lab --rec completes to '$out'"
 
-make -s --no-print-directory BUILD="$BUILD" DESTDIR="$dest" PREFIX=/opt/wc uninstall >"$TMP/log" 2>&1 ||
+make -s --no-print-directory BUILD="$b" DESTDIR="$dest" PREFIX=/opt/wc uninstall >"$TMP/log" 2>&1 ||
 	fail "make uninstall: $(tail -n 5 "$TMP/log")"
 left=$(find "$dest" -type f | sed -n 1,5p)
 [[ -z $left ]] || fail "left after uninstall: $left"

@@ -64,8 +64,8 @@ for d in "$TOP"/tests/fixtures/reader/*/; do
 	done
 done
 
-for s in "$TOP"/samples/*.tar.* "$TOP"/samples/*.tgz; do
-	[[ -e $s ]] || continue
+mapfile -t picked < <(samples_pick "$TOP"/samples/*.tar.* "$TOP"/samples/*.tgz)
+for s in "${picked[@]}"; do
 	rm -rf "$TMP/x" && mkdir "$TMP/x"
 	tar -C "$TMP/x" -xf "$s"
 	compare "sample ${s##*/}" "$s" "$TMP/x"

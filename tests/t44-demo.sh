@@ -45,10 +45,13 @@ DEMO_SAMPLES=$TMP/none DEMO_OUT=$TMP/d2 bash "$TOP/scripts/demo.sh" >out 2>err |
 [[ $rc -ne 0 ]] || fail "no captures: exit 0"
 grep -q "^demo: no captures in $TMP/none" err || fail "no captures: $(cat err)"
 
-# The real samples, as make demo runs them.
-real=("$TOP"/samples/*.tar.*)
+# The real samples, as make demo runs them (three of them unless
+# WCANALYZE_SLOW=1: samples_pick).
+mapfile -t real < <(samples_pick "$TOP"/samples/*.tar.*)
 [[ ${#real[@]} -gt 0 ]] || skip "no samples/*.tar.* yet"
-DEMO_OUT=$TMP/real bash "$TOP/scripts/demo.sh" >out 2>err || fail "demo on samples/: $(cat err)"
+mkdir picked
+ln -s "${real[@]}" picked/
+DEMO_SAMPLES=$TMP/picked DEMO_OUT=$TMP/real bash "$TOP/scripts/demo.sh" >out 2>err || fail "demo on samples/: $(cat err)"
 [[ $(tail -n 1 out) == "$TMP/real/index.html" ]] || fail "demo on samples/ printed '$(cat out)'"
 [[ ! -e real/gnuplot.log ]] || fail "gnuplot complained: $(head real/gnuplot.log)"
 # Small enough to attach: figures and a timeline for the captures the
@@ -56,5 +59,10 @@ DEMO_OUT=$TMP/real bash "$TOP/scripts/demo.sh" >out 2>err || fail "demo on sampl
 size=$(du -sb real | cut -f1)
 [[ $size -lt 20000000 ]] || fail "the demo bundle is $size bytes, not under 20 MB"
 pages=$(find real -mindepth 2 -name timeline.json.gz | wc -l)
-[[ $pages -ge 1 && $pages -lt ${#real[@]} ]] || fail "$pages capture pages for ${#real[@]} samples"
+# (three samples may all be named: "fewer" is checked on all of them)
+if [[ ${WCANALYZE_SLOW:-0} == 1 ]]; then
+	[[ $pages -ge 1 && $pages -lt ${#real[@]} ]] || fail "$pages capture pages for ${#real[@]} samples"
+else
+	[[ $pages -ge 1 && $pages -le ${#real[@]} ]] || fail "$pages capture pages for ${#real[@]} samples"
+fi
 echo "ok: ${#real[@]} samples"

@@ -13,7 +13,8 @@ unset WCANALYZE_PLOTS
 export WCANALYZE_GNUPLOT=''
 
 # Installed layout: PREFIX/bin/wcanalyze and PREFIX/share/wcanalyze/plots.
-make -s -C "$TOP" BUILD="$BUILD" DESTDIR="$TMP/dest" PREFIX=/opt/wc install >install.log 2>&1 ||
+own_build "$TMP/build"
+make -s -C "$TOP" BUILD="$TMP/build" DESTDIR="$TMP/dest" PREFIX=/opt/wc install >install.log 2>&1 ||
 	fail "make install failed: $(tail -n 5 install.log)"
 [[ -s dest/opt/wc/share/wcanalyze/plots/common.gp ]] || fail "make install did not install plots/"
 mkdir run

@@ -71,7 +71,8 @@ add_trace "fixtures ext4 and xfs as two devices" two/*
 add_trace "wcsynth plain" plain.blktrace.*
 "$WCSYNTH" -n 80 -b -o -S 7 -c cap/synth-two >/dev/null
 "$WCSYNTH" -n 120 -N -F -S 3 -c cap/synth-ncq >/dev/null
-for s in "$TOP"/samples/*.tar.xz "$TOP"/bench/merge-heavy-xfs.tar.xz; do
+mapfile -t picked < <(samples_pick "$TOP"/samples/*.tar.xz)
+for s in "${picked[@]}" "$TOP"/bench/merge-heavy-xfs.tar.xz; do
 	tar -xf "$s" -C cap
 done
 [[ -d cap/hdd7200-xfs-cache-on-barrier-on-run1 ]] || fail "samples/ is not unpacked as expected"

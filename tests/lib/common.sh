@@ -14,6 +14,16 @@
 #                 WCANALYZE_STRICT=1 (CI's sanitizer run: the part of each
 #                 test before need_root still runs)
 #   expect_exit N CMD...   run CMD, fail unless it exits N
+#   samples_pick FILE...  prints, one a line, the captures of samples/
+#                 among FILE... a test re-reads: all of them with
+#                 WCANALYZE_SLOW=1 (make check-slow, CI), else three
+#                 ($SAMPLES_QUICK: one per file system, both disks,
+#                 cache and barriers on and off), to keep make check
+#                 in minutes
+#   own_build DIR a copy of $BUILD in DIR (objects, flags, times), for a
+#                 test that builds or installs: make check runs the tests
+#                 side by side on $BUILD's programs, which no test may
+#                 rebuild for another PREFIX under the others' feet
 #   without_tracefs CMD... run CMD (after need_root) in a mount namespace
 #                 of its own where tracefs is not mounted, as on a machine
 #                 booted without it; fail if CMD leaves it mounted there;
@@ -65,6 +75,29 @@ cleanup_common() {
 trap cleanup_common EXIT
 
 skip() { echo "skip: $*"; exit 77; }
+
+SAMPLES_QUICK=(hdd7200-xfs-cache-on-barrier-on-run1
+	hdd7200-ext3-cache-off-barrier-off-run1 ssd-ext4-cache-on-barrier-off-run1)
+samples_pick() {
+	local f name q
+	for f in "$@"; do
+		[[ -e $f ]] || continue
+		if [[ ${WCANALYZE_SLOW:-0} != 1 ]]; then
+			name=${f##*/}
+			name=${name%%.t*}
+			for q in "${SAMPLES_QUICK[@]}"; do
+				[[ $name == "$q" ]] && break
+			done
+			[[ $name == "$q" ]] || continue
+		fi
+		printf '%s\n' "$f"
+	done
+}
+
+own_build() {
+	[[ -f $BUILD/build-flags ]] || fail "no build in $BUILD"
+	cp -a --reflink=auto "$BUILD" "$1" || fail "cannot copy $BUILD to $1"
+}
 SKIP_ROOT_MSG="root part not run (WCANALYZE_SKIP_ROOT=1)"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 

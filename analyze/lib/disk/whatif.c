@@ -5,6 +5,7 @@
 #include "disk/whatif.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/buildinfo.h"
 #include "input/input.h"
 #include "model/tracker.h"
-
-#ifndef WC_DATADIR
-#define WC_DATADIR "/usr/local/share/wcanalyze"
-#endif
 
 #define MAX_NOTES 8
 
@@ -152,9 +150,12 @@ bad_onoff:
 static int disk_load(struct wc_disk_params *p, const char *name, bool user,
 		     struct wc_err *err)
 {
-	const char *dirs[3] = { getenv("WCANALYZE_DISKS"), WC_DATADIR "/disks",
+	char installed[PATH_MAX];
+	const char *dirs[3] = { getenv("WCANALYZE_DISKS"), installed,
 				"capture/disks" };
 	struct wc_err e2;
+
+	snprintf(installed, sizeof(installed), "%s/disks", wc_datadir);
 
 	wc_disk_params_init(p);
 	if (user && strchr(name, '/'))
@@ -176,7 +177,7 @@ static int disk_load(struct wc_disk_params *p, const char *name, bool user,
 	    err && err->kind == WC_ERR_USAGE)
 		snprintf(err->msg, sizeof(err->msg), "no model disk '%.64s' "
 			 "($WCANALYZE_DISKS, %s/disks, capture/disks)", name,
-			 WC_DATADIR);
+			 wc_datadir);
 	return -1;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "input/capture.h"
+#include "base/buildinfo.h"
 #include "base/escape.h"
 #include "model/traceevent.h"
 #include "base/wclimits.h"
@@ -601,8 +602,8 @@ int wc_traceevent_close(struct wc_traceevent *t, struct wc_err *err)
 {
 	size_t i;
 
-	fputs("\n],\"otherData\":{\"tool\":\"wcanalyze " WC_VERSION "\","
-	      "\"captures\":[", t->f);
+	fprintf(t->f, "\n],\"otherData\":{\"tool\":\"wcanalyze %s\","
+		"\"captures\":[", wc_version);
 	for (i = 0; i < t->nstats; i++) {
 		const struct capstat *c = &t->stats[i];
 

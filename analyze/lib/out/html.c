@@ -7,12 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/buildinfo.h"
 #include "base/escape.h"
 #include "out/html.h"
-
-#ifndef WC_VERSION
-#define WC_VERSION "unknown"
-#endif
 
 static void swatch(FILE *f, const char *color)
 {
@@ -219,7 +216,7 @@ static void head(FILE *f, const struct wc_html_page *pg)
 		"<a href=\"summary.csv\">summary.csv</a>.  Every figure is drawn "
 		"by gnuplot from the <code>.dat</code> and <code>.gp</code> files "
 		"beside it; <a href=\"render.sh\">render.sh</a> draws them again.</p>\n",
-		WC_VERSION, n, n == 1 ? "" : "s");
+		wc_version, n, n == 1 ? "" : "s");
 	if (!wc_plot_rendered(pg->plot))
 		fputs("<p class=\"note\">The figures are not rendered: gnuplot was "
 		      "not available.  Run <code>render.sh</code> in this folder "

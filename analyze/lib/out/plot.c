@@ -17,14 +17,8 @@
 #include <unistd.h>
 
 #include "out/plot.h"
+#include "base/buildinfo.h"
 #include "compare/summary.h"
-
-#ifndef WC_VERSION
-#define WC_VERSION "unknown"
-#endif
-#ifndef WC_DATADIR
-#define WC_DATADIR "/usr/local/share/wcanalyze"
-#endif
 
 /* gnuplots running at once, at most. */
 #define MAX_PARALLEL 8
@@ -102,12 +96,13 @@ static int find_templates(struct wc_plot *p, struct wc_err *err)
 				return 0;
 		}
 	}
-	if (try_templates(p, WC_DATADIR "/plots") || try_templates(p, "plots"))
+	if ((fits(cand, sizeof(cand), "%s/plots", wc_datadir) &&
+	     try_templates(p, cand)) || try_templates(p, "plots"))
 		return 0;
 	return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
-			  "gnuplot templates not found in " WC_DATADIR
-			  "/plots nor ./plots: set WCANALYZE_PLOTS to the "
-			  "source tree's plots folder");
+			  "gnuplot templates not found in %s/plots nor "
+			  "./plots: set WCANALYZE_PLOTS to the source tree's "
+			  "plots folder", wc_datadir);
 }
 
 /* Reads NAME = "#.. #.." from common.gp, so that the page's colour keys
@@ -264,7 +259,7 @@ int wc_plot_script(struct wc_plot *p, struct wc_outdir *d, const char *rel,
 	fprintf(f, "# %s - written by wcanalyze %s from plots/%s.gp.\n"
 		"# Render it again (PNG and SVG) in its folder: gnuplot %s\n"
 		"# The figure's variables:\n%s\n",
-		base ? base + 1 : rel, WC_VERSION, tpl, base ? base + 1 : rel,
+		base ? base + 1 : rel, wc_version, tpl, base ? base + 1 : rel,
 		vars);
 	fputs(p->common, f);
 	fputs("\n", f);
