@@ -185,6 +185,38 @@ out=$(no_spdx "$TMP/lic")
 [[ $out == *scripts/planted* ]] || fail "a script without its licence line was not seen: $out"
 [[ $out != *licensed* && $out != *data* ]] || fail "licensed or data files named: $out"
 
+# HACKING.md is the newcomer's map: every module of the library (its
+# header) has its line "- `stage/module.h` what it is", and no line names
+# a module that is gone.
+# hacking_gaps ROOT: what ROOT's map leaves out or names in vain.
+hacking_gaps() {
+	local listed have m
+	# shellcheck disable=SC2016 # Markdown's backquotes, not a shell's
+	listed=$(sed -n 's/^- `\([a-z]*\/[A-Za-z0-9_]*\.h\)` .*/\1/p' "$1/HACKING.md" | sort)
+	have=$(cd "$1/analyze/lib" && printf '%s\n' */*.h | sort)
+	for m in $(comm -13 <(echo "$listed") <(echo "$have")); do
+		echo "HACKING.md does not list $m"
+	done
+	for m in $(comm -23 <(echo "$listed") <(echo "$have")); do
+		echo "HACKING.md lists $m, which is no module"
+	done
+}
+[[ -f $TOP/HACKING.md ]] || fail "no HACKING.md"
+out=$(hacking_gaps "$TOP")
+[[ -z $out ]] || fail "$out"
+[[ $(wc -l <"$TOP/HACKING.md") -lt 200 ]] || fail "HACKING.md is 200 lines or more"
+mkdir -p "$TMP/map/analyze/lib/base"
+cp "$TOP/HACKING.md" "$TMP/map/"
+cp -a "$TOP/analyze/lib/." "$TMP/map/analyze/lib/"
+printf '/* x */\n' >"$TMP/map/analyze/lib/base/unlisted.h"
+# shellcheck disable=SC2016 # Markdown's backquotes, not a shell's
+sed -i '/^- `base\/map.h`/d' "$TMP/map/HACKING.md"
+mv "$TMP/map/analyze/lib/base/prioq.h" "$TMP/map/analyze/lib/base/heap.h"
+out=$(hacking_gaps "$TMP/map")
+[[ $out == *"does not list base/unlisted.h"* && $out == *"does not list base/map.h"* &&
+	$out == *"lists base/prioq.h, which is no module"* ]] ||
+	fail "a module missing from HACKING.md or a stale line was not seen: $out"
+
 # Tests run by name: no two share a number.
 dups=$(cd "$TOP/tests" && printf '%s\n' t[0-9]*.sh | sed 's/-.*//' | sort | uniq -d)
 [[ -z $dups ]] || fail "tests sharing a number: $dups"
