@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 	/* destage on flush: the cache filled with sequential 64 KiB writes,
 	 * then with scattered 4 KiB writes */
 	p.write_cache = true;
-	p.idle_destage_ms = 0;
+	p.idle_destage = false;
 	for (int scattered = 0; scattered < 2; scattered++) {
 		uint64_t len = scattered ? 4096 : 65536, k = p.cache_kib * 1024 / len;
 

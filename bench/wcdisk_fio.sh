@@ -82,7 +82,7 @@ for cache in on off; do
 done
 job "read-1m-outer-1GiB" on read 1M 4 --size=1G
 # a flush of a full cache: 4,096 scattered 4 KiB writes, then fsync
-start_disk -p write_cache=on -p idle_destage_ms=0
+start_disk -p write_cache=on -p idle_destage=off
 fio --name=fill --filename="$WD_LOOP" --direct=1 --ioengine=libaio --rw=randwrite --bs=4k \
 	--iodepth=32 --number_ios=4096 --end_fsync=1 --output-format=json >/dev/null
 awk -F '\t' 'NR > 1 && $2 == "F" && $16 > 0 { f[$1] = ($9 - $19 - $8) / 1e6; b[$1] = $16 }

@@ -224,7 +224,7 @@ START_TEST(cache_fill_and_destage_when_full)
 
 	plain_params(&p);
 	p.cache_kib = 1024;	/* 1 MiB */
-	p.idle_destage_ms = 0;
+	p.idle_destage = false;
 	d = open_disk(&p, 1 * GB / 512 * 512);
 	for (i = 0; i < 16; i++) {	/* 16 x 64 KiB, scattered: fills it */
 		wc_disk_serve(d, WC_DISK_WRITE, (i * 7919 % 16) * 50 * 1000 * 1000ull / 512 * 512,
@@ -259,7 +259,7 @@ START_TEST(destage_elevator_order)
 	struct wc_disk_cost c;
 
 	plain_params(&p);
-	p.idle_destage_ms = 0;
+	p.idle_destage = false;
 	p.destage_window = 1;	/* pure C-LOOK */
 	d = open_disk(&p, 1 * GB / 512 * 512);
 	/* the head goes to sector 400000 (a read) */
@@ -299,7 +299,7 @@ static uint64_t scattered_flush_ns(enum wc_disk_kind kind, uint64_t n,
 
 	plain_params(&p);
 	p.model = kind;
-	p.idle_destage_ms = 0;
+	p.idle_destage = false;
 	p.destage_window = n;
 	d = open_disk(&p, 100 * GB / 512 * 512);
 	for (int i = 0; i < 1024; i++) {
@@ -402,7 +402,7 @@ START_TEST(flush_and_plp)
 	struct wc_disk_cost c;
 
 	plain_params(&p);
-	p.idle_destage_ms = 0;
+	p.idle_destage = false;
 	p.flush_us = 20;
 	d = open_disk(&p, 1 * GB / 512 * 512);
 	wc_disk_serve(d, WC_DISK_FLUSH, 0, 0, false, GB, &c);	/* empty */
@@ -435,7 +435,7 @@ START_TEST(fua_and_write_through)
 	struct wc_disk_cost c;
 
 	plain_params(&p);
-	p.idle_destage_ms = 0;
+	p.idle_destage = false;
 	d = open_disk(&p, 1 * GB / 512 * 512);
 	wc_disk_serve(d, WC_DISK_WRITE, 1 << 20, 4096, false, GB, &c);
 	ck_assert(c.cache_hit);
@@ -636,7 +636,7 @@ START_TEST(queue_drains_around_flush)
 
 	for (q = 0; q < 2; q++) {
 		plain_params(&p);
-		p.idle_destage_ms = 0;
+		p.idle_destage = false;
 		p.flush_queued = q == 1;
 		d = open_disk(&p, cap);
 		/* a write the cache takes, so the flush has work; two far
@@ -932,6 +932,244 @@ START_TEST(disk_names)
 }
 END_TEST
 
+/* A write that waits for room: without the overlap it pays destage then
+ * its interface time; with it, the later of the two (issue 40). */
+START_TEST(interface_overlaps_destage)
+{
+	struct wc_disk_params p;
+	struct wc_disk *d;
+	struct wc_disk_cost c, off_c;
+	uint64_t t, i, iface = (uint64_t)llround(65536 / 250e6 * 1e9);
+	int overlap;
+
+	for (overlap = 0; overlap < 2; overlap++) {
+		plain_params(&p);
+		p.cache_kib = 1024;
+		p.idle_destage = false;
+		p.interface_overlap = overlap;
+		d = open_disk(&p, 1 * GB / 512 * 512);
+		for (i = 0, t = GB; i < 16; i++) {
+			wc_disk_serve(d, WC_DISK_WRITE, i * 50000000ull / 512 * 512,
+				      65536, false, t, &c);
+			t = c.end_ns + 1000;
+		}
+		wc_disk_serve(d, WC_DISK_WRITE, 900ull << 20, 65536, false, t, &c);
+		check_sum(&c);
+		ck_assert_uint_gt(c.destage_ns, iface);	/* a seek at least */
+		if (!overlap) {
+			ck_assert_uint_eq(c.transfer_ns, iface);
+			off_c = c;
+		} else {
+			/* the destage outlasts the transfer: none left after */
+			ck_assert_uint_eq(c.transfer_ns, 0);
+			ck_assert_uint_eq(c.destage_ns, off_c.destage_ns);
+			ck_assert_uint_eq(c.end_ns - c.start_ns,
+					  off_c.end_ns - off_c.start_ns - iface);
+		}
+		/* a write that needs no room still pays its transfer */
+		wc_disk_serve(d, WC_DISK_WRITE, 900ull << 20, 4096, false,
+			      c.end_ns + MS, &c);
+		ck_assert_uint_eq(c.destage_ns, 0);
+		ck_assert(llabs((long long)c.transfer_ns - (long long)(4096 / 250e6 * 1e9)) <= 1);
+		wc_disk_free(d);
+	}
+}
+END_TEST
+
+/* A write seeks on the curve through the write figures: track-to-track
+ * write_settle_track_ms above a read's, average and full stroke
+ * write_settle_ms above; a write that does not move the head, no longer. */
+START_TEST(write_settle)
+{
+	struct wc_disk_params p;
+	struct wc_disk *d;
+	struct wc_disk_cost r, w;
+	uint64_t far = 500ull << 20, t, n, k;
+	double mean = 0, wsum = 0, wt;
+
+	plain_params(&p);
+	p.write_cache = false;
+	p.write_settle_ms = 1.0;
+	p.write_settle_track_ms = 0.1;
+	d = open_disk(&p, 1 * GB / 512 * 512);
+	n = p.cylinders;
+	ck_assert_uint_eq(wc_disk_seek_write_ns(d, 0), 0);
+	ck_assert_uint_eq(wc_disk_seek_write_ns(d, 1), wc_disk_seek_ns(d, 1) + MS / 10);
+	ck_assert(llabs((long long)wc_disk_seek_write_ns(d, n + 1) - (long long)(21 * MS)) <= 1);
+	for (k = 1; k < n; k++) {
+		ck_assert_uint_ge(wc_disk_seek_write_ns(d, k), wc_disk_seek_write_ns(d, k - 1));
+		wt = 2.0 * (double)(n - k);
+		mean += wt * (double)wc_disk_seek_write_ns(d, k);
+		wsum += wt;
+	}
+	mean /= wsum;
+	ck_assert_msg(fabs(mean - 9.5e6) < 0.01e6, "mean write seek %.0f ns", mean);
+	wc_disk_serve(d, WC_DISK_READ, 0, 4096, false, GB, &r);
+	wc_disk_serve(d, WC_DISK_READ, far, 4096, false, r.end_ns + MS, &r);
+	check_sum(&r);
+	wc_disk_serve(d, WC_DISK_READ, 0, 4096, false, r.end_ns + MS, &w);
+	wc_disk_serve(d, WC_DISK_WRITE, far, 4096, false, w.end_ns + MS, &w);
+	check_sum(&w);
+	ck_assert_uint_gt(w.seek_ns, r.seek_ns + MS / 10);
+	ck_assert_uint_eq(w.seek_ns, wc_disk_seek_write_ns(d, wc_disk_cylinder(d, far / 512)));
+	/* the same cylinder, a little later on the track: no seek, no settle */
+	t = w.end_ns + 10 * MS;
+	wc_disk_serve(d, WC_DISK_WRITE, far + 8192, 4096, false, t, &w);
+	ck_assert_uint_eq(w.seek_ns, 0);
+	wc_disk_free(d);
+}
+END_TEST
+
+/* Two sequential streams read in turn: one read-ahead segment follows
+ * only the last; two keep both (a drive's segmented buffer). */
+START_TEST(readahead_segments_interleaved)
+{
+	struct wc_disk_params p;
+	struct wc_disk *d;
+	struct wc_disk_cost c;
+	uint64_t a = 0, b = 600ull << 20, t;
+	int segs, i, hits;
+
+	for (segs = 1; segs <= 2; segs++) {
+		plain_params(&p);
+		p.readahead_kib = 512;
+		p.readahead_segments = (uint64_t)segs;
+		d = open_disk(&p, 1 * GB / 512 * 512);
+		t = GB;
+		hits = 0;
+		for (i = 0; i < 4; i++) {
+			/* 20 ms apart: each segment grows to its 512 KiB
+			 * before the other stream's read stops it */
+			wc_disk_serve(d, WC_DISK_READ, a + (uint64_t)i * 65536, 65536,
+				      false, t, &c);
+			check_sum(&c);
+			hits += c.cache_hit;
+			t += 20 * MS;
+			wc_disk_serve(d, WC_DISK_READ, b + (uint64_t)i * 65536, 65536,
+				      false, t, &c);
+			hits += c.cache_hit;
+			t += 20 * MS;
+		}
+		/* the first read of each stream misses; with two segments
+		 * every later one hits, with one none does */
+		ck_assert_int_eq(hits, segs == 1 ? 0 : 6);
+		wc_disk_free(d);
+	}
+}
+END_TEST
+
+/* idle_destage_ms 0: the destage starts as soon as the last command
+ * ends; idle_destage off: never. */
+START_TEST(destage_when_head_free)
+{
+	struct wc_disk_params p;
+	struct wc_disk *d;
+	struct wc_disk_cost c;
+	const struct wc_disk_cost *rows;
+	uint64_t end;
+
+	plain_params(&p);
+	p.idle_destage_ms = 0;
+	d = open_disk(&p, 1 * GB / 512 * 512);
+	wc_disk_serve(d, WC_DISK_WRITE, 1 << 20, 65536, false, GB, &c);
+	end = c.end_ns;
+	wc_disk_serve(d, WC_DISK_READ, 0, 4096, false, end + 1000, &c);
+	ck_assert_uint_eq(wc_disk_destaged(d, &rows), 1);
+	ck_assert_uint_eq(rows[0].start_ns, end);
+	ck_assert_uint_eq(rows[0].cause_seq, 0);
+	ck_assert_uint_eq(c.start_ns, rows[0].end_ns);
+	ck_assert_uint_eq(c.dirty_bytes, 0);
+	wc_disk_free(d);
+
+	p.idle_destage = false;
+	d = open_disk(&p, 1 * GB / 512 * 512);
+	wc_disk_serve(d, WC_DISK_WRITE, 1 << 20, 65536, false, GB, &c);
+	wc_disk_serve(d, WC_DISK_READ, 0, 4096, false, c.end_ns + 1000 * MS, &c);
+	ck_assert_uint_eq(c.dirty_bytes, 65536);
+	ck_assert_uint_eq(c.background_ns, 0);
+	wc_disk_free(d);
+}
+END_TEST
+
+/* An ssd's flush of many scattered ranges: with destage_parallel one
+ * program latency for the run, not one a range. */
+START_TEST(ssd_flush_parallel)
+{
+	struct wc_disk_params p;
+	struct wc_disk *d;
+	struct wc_disk_cost c;
+	uint64_t t, i, xfer, n = 1000;
+	int par;
+
+	for (par = 0; par < 2; par++) {
+		plain_params(&p);
+		p.model = WC_DISK_SSD;
+		p.media_outer_mbs = p.media_inner_mbs = 500;
+		p.write_us = 200;
+		p.cache_kib = 16384;
+		p.idle_destage = false;
+		p.destage_parallel = par;
+		d = open_disk(&p, 1 * GB / 512 * 512);
+		for (i = 0, t = GB; i < n; i++) {
+			wc_disk_serve(d, WC_DISK_WRITE, i * 1000000ull / 512 * 512,
+				      4096, false, t, &c);
+			t = c.end_ns + 1000;
+		}
+		wc_disk_serve(d, WC_DISK_FLUSH, 0, 0, false, t, &c);
+		check_sum(&c);
+		xfer = n * (uint64_t)llround(4096 / 500e6 * 1e9);
+		if (par)
+			ck_assert(llabs((long long)c.destage_ns -
+					(long long)(200000 + xfer)) <= (long long)n);
+		else
+			ck_assert(llabs((long long)c.destage_ns -
+					(long long)(n * 200000 + xfer)) <= (long long)n);
+		wc_disk_free(d);
+	}
+}
+END_TEST
+
+/* With interface_overlap a write the cache takes, or a read it holds,
+ * does not wait for an idle destage range in progress: only the head is
+ * busy.  A read from the media still waits for the range. */
+START_TEST(buffer_hit_during_idle_destage)
+{
+	struct wc_disk_params p;
+	struct wc_disk *d;
+	struct wc_disk_cost c;
+	const struct wc_disk_cost *rows;
+	uint64_t end, arrival;
+	int overlap;
+
+	for (overlap = 0; overlap < 2; overlap++) {
+		plain_params(&p);
+		p.idle_destage_ms = 0;
+		p.interface_overlap = overlap;
+		d = open_disk(&p, 1 * GB / 512 * 512);
+		wc_disk_serve(d, WC_DISK_WRITE, 1 << 20, 65536, false, GB, &c);
+		end = c.end_ns;
+		arrival = end + 100000;	/* the destage has begun */
+		wc_disk_serve(d, WC_DISK_WRITE, 500ull << 20, 4096, false, arrival, &c);
+		check_sum(&c);
+		ck_assert_uint_eq(wc_disk_destaged(d, &rows), 1);
+		ck_assert_uint_eq(rows[0].start_ns, end);
+		ck_assert_uint_gt(rows[0].end_ns, arrival);
+		if (overlap) {
+			ck_assert_uint_eq(c.start_ns, arrival);
+			ck_assert_uint_lt(c.end_ns, rows[0].end_ns);
+		} else {
+			ck_assert_uint_eq(c.start_ns, rows[0].end_ns);
+		}
+		/* a media read right after waits for the head either way */
+		end = rows[0].end_ns;
+		wc_disk_serve(d, WC_DISK_READ, 800ull << 20, 4096, false, c.end_ns + 1000, &c);
+		check_sum(&c);
+		ck_assert_uint_ge(c.start_ns, end);
+		wc_disk_free(d);
+	}
+}
+END_TEST
+
 static Suite *diskmodel_suite(void)
 {
 	Suite *s = suite_create("diskmodel");
@@ -955,6 +1193,12 @@ static Suite *diskmodel_suite(void)
 	tcase_add_test(tc, queue_drains_around_flush);
 	tcase_add_test(tc, destage_accounting);
 	tcase_add_test(tc, param_files);
+	tcase_add_test(tc, interface_overlaps_destage);
+	tcase_add_test(tc, write_settle);
+	tcase_add_test(tc, readahead_segments_interleaved);
+	tcase_add_test(tc, destage_when_head_free);
+	tcase_add_test(tc, ssd_flush_parallel);
+	tcase_add_test(tc, buffer_hit_during_idle_destage);
 	suite_add_tcase(s, tc);
 	/* each case fails at once, or not at all */
 	tc = tcase_create("hostile");

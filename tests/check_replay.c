@@ -86,7 +86,7 @@ static void conf_of(struct wc_replay_conf *c)
 	ck_assert_int_eq(wc_disk_param_set(&c->disk, "model", "ssd", &err), 0);
 	ck_assert_int_eq(wc_disk_param_set(&c->disk, "write_cache", "off", &err), 0);
 	ck_assert_int_eq(wc_disk_param_set(&c->disk, "overhead_us", "0", &err), 0);
-	ck_assert_int_eq(wc_disk_param_set(&c->disk, "idle_destage_ms", "0", &err), 0);
+	ck_assert_int_eq(wc_disk_param_set(&c->disk, "idle_destage", "off", &err), 0);
 	ck_assert_int_eq(wc_disk_param_set(&c->disk, "stream_window_us", "0", &err), 0);
 	c->capacity_bytes = 1ull << 30;
 	c->device = 7;

@@ -38,6 +38,15 @@ struct pend {
 	uint32_t next;			/* the next in arrival order, or free */
 };
 
+/* One read-ahead segment: [lo, hi) read and, while the head keeps
+ * reading after it, its growth from time on at rate bytes/s. */
+struct ra_seg {
+	bool valid, growing;
+	uint64_t lo, hi, time;
+	double rate;
+	uint64_t used;			/* the last time it served: LRU */
+};
+
 struct wc_disk {
 	struct wc_disk_params p;
 	uint64_t sectors;
@@ -49,22 +58,27 @@ struct wc_disk {
 	 * away; the curve's square root need not be taken again) */
 	uint32_t *seek_memo;
 	uint64_t overhead_ns, stream_ns, age_ns;	/* of p, in ns */
+	double wseek_a, wseek_b;	/* the write curve's (write settle) */
 	uint64_t read_ns, write_ns;			/* ssd positioning */
 	uint64_t cache_bytes;
 	uint64_t seq;
 	uint64_t busy_until;		/* end of the last command or destage */
 	uint64_t last_end;		/* end of the last command */
+	bool idle_busy;			/* busy_until is an idle destage's */
 	uint64_t idle_ns;		/* idle destage since the last command */
 	/* the head: where the last media access ended, and when */
 	uint64_t head_sector;
 	uint64_t head_cyl;		/* of head_sector; 0 while !head_valid */
 	uint64_t head_time;
 	bool head_valid;
-	/* read-ahead: the segment [ra_lo, ra_hi) and, while the head keeps
-	 * reading, its growth from ra_time on at ra_rate bytes/s */
-	bool ra_valid, ra_growing;
-	uint64_t ra_lo, ra_hi, ra_time;
-	double ra_rate;
+	/* read-ahead: readahead_segments segments, at most one growing
+	 * (the one the head reads into); ra_clock orders their use */
+	struct ra_seg ra[WC_DISK_MAX_RA_SEGMENTS];
+	uint64_t ra_clock;
+	/* the end of the last destage range (ssd destage_parallel: the
+	 * next range written back to back pays no program latency) */
+	uint64_t destage_end;
+	bool destage_end_valid;
 	/* the write cache: sorted, disjoint, non-adjacent dirty ranges */
 	struct extent *ext;
 	size_t next;
@@ -118,6 +132,12 @@ static const struct pdesc {
 	D(queue_age_ms, 0, 1e6),
 	B(flush_queued),
 	U(destage_window, 1, WC_DISK_MAX_DESTAGE_WINDOW),
+	B(interface_overlap),
+	D(write_settle_ms, 0, 1000),
+	D(write_settle_track_ms, 0, 1000),
+	U(readahead_segments, 1, WC_DISK_MAX_RA_SEGMENTS),
+	B(idle_destage),
+	B(destage_parallel),
 #undef D
 #undef U
 #undef B
@@ -147,6 +167,14 @@ void wc_disk_params_init(struct wc_disk_params *p)
 	/* pure C-LOOK, what a parameter file written before destage_window
 	 * existed recorded; capture/disks/hdd7200 says 32 */
 	p->destage_window = 1;
+	/* the model as it was before these existed, for the same reason:
+	 * a capture's info/disk.conf without them replays as recorded */
+	p->interface_overlap = false;
+	p->write_settle_ms = 0;
+	p->write_settle_track_ms = 0;
+	p->readahead_segments = 1;
+	p->idle_destage = true;
+	p->destage_parallel = false;
 }
 
 int wc_disk_param_set(struct wc_disk_params *p, const char *key,
@@ -479,12 +507,18 @@ int wc_disk_open(struct wc_disk **dp, const struct wc_disk_params *p,
 		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
 				  "media_inner_mbs is above media_outer_mbs");
 	t = p->seek_track_ms, a = p->seek_avg_ms, f = p->seek_full_ms;
-	if (p->model == WC_DISK_HDD &&
-	    (t > a || a > f || -10 * t + 15 * a - 5 * f < -1e-9 ||
-	     7 * t - 15 * a + 8 * f < -1e-9))
-		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
-				  "seek times %g/%g/%g ms: average must lie in [%g, %g] ms for a rising seek curve",
-				  t, a, f, (10 * t + 5 * f) / 15, (7 * t + 8 * f) / 15);
+	for (int w = 0; w < 2 && p->model == WC_DISK_HDD; w++) {
+		double wt = t + (w ? p->write_settle_track_ms : 0);
+		double wa = a + (w ? p->write_settle_ms : 0);
+		double wf = f + (w ? p->write_settle_ms : 0);
+
+		if (wt > wa || wa > wf || -10 * wt + 15 * wa - 5 * wf < -1e-9 ||
+		    7 * wt - 15 * wa + 8 * wf < -1e-9)
+			return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+					  "%sseek times %g/%g/%g ms: average must lie in [%g, %g] ms for a rising seek curve",
+					  w ? "write " : "", wt, wa, wf,
+					  (10 * wt + 5 * wf) / 15, (7 * wt + 8 * wf) / 15);
+	}
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		goto no_memory;
@@ -512,6 +546,16 @@ int wc_disk_open(struct wc_disk **dp, const struct wc_disk_params *p,
 		d->seek_a = 0;
 	if (d->seek_b < 0)
 		d->seek_b = 0;
+	/* writes: the same curve through the write figures */
+	t += p->write_settle_track_ms;
+	a += p->write_settle_ms;
+	f += p->write_settle_ms;
+	d->wseek_a = (-10 * t + 15 * a - 5 * f) / (3 * sqrt(n)) * 1e6;
+	d->wseek_b = (7 * t - 15 * a + 8 * f) / (3 * n) * 1e6;
+	if (d->wseek_a < 0)
+		d->wseek_a = 0;
+	if (d->wseek_b < 0)
+		d->wseek_b = 0;
 	d->cache_bytes = p->write_cache ? p->cache_kib * 1024 : 0;
 	d->overhead_ns = ns_of(p->overhead_us * 1000);
 	d->stream_ns = (uint64_t)(p->stream_window_us * 1000);
@@ -580,6 +624,17 @@ uint64_t wc_disk_seek_ns(const struct wc_disk *d, uint64_t distance)
 				 d->seek_b * k);
 }
 
+uint64_t wc_disk_seek_write_ns(const struct wc_disk *d, uint64_t distance)
+{
+	double k;
+
+	if (distance == 0 || d->p.model != WC_DISK_HDD)
+		return 0;
+	k = (double)(distance - 1);
+	return (uint64_t)llround((d->p.seek_track_ms + d->p.write_settle_track_ms) * 1e6 +
+				 d->wseek_a * sqrt(k) + d->wseek_b * k);
+}
+
 uint64_t wc_disk_rev_ns(const struct wc_disk *d)
 {
 	return (uint64_t)llround(d->rev_ns);
@@ -595,21 +650,57 @@ static uint64_t ns_of(double x)
 	return x <= 0 ? 0 : (uint64_t)llround(x);
 }
 
-/* The read-ahead segment as it stands at time t. */
-static uint64_t ra_top(const struct wc_disk *d, uint64_t t)
+/* A read-ahead segment's top as it stands at time t. */
+static uint64_t ra_top(const struct wc_disk *d, const struct ra_seg *g,
+		       uint64_t t)
 {
 	double grown;
-	uint64_t top, cap = d->ra_lo + d->p.readahead_kib * 2;
+	uint64_t top, cap = g->lo + d->p.readahead_kib * 2;
 
-	if (!d->ra_growing || t <= d->ra_time)
-		return d->ra_hi;
-	grown = (double)(t - d->ra_time) / NS * d->ra_rate / SECTOR;
-	top = d->ra_hi + (uint64_t)grown;
-	if (top > cap && cap > d->ra_hi)
+	if (!g->growing || t <= g->time)
+		return g->hi;
+	grown = (double)(t - g->time) / NS * g->rate / SECTOR;
+	top = g->hi + (uint64_t)grown;
+	if (top > cap && cap > g->hi)
 		top = cap;
-	else if (cap <= d->ra_hi)
-		top = d->ra_hi;
+	else if (cap <= g->hi)
+		top = g->hi;
 	return top > d->sectors ? d->sectors : top;
+}
+
+/* The segment holding [s, e) at time t, or NULL. */
+static const struct ra_seg *ra_holding(const struct wc_disk *d, uint64_t s,
+				       uint64_t e, uint64_t t)
+{
+	for (uint64_t k = 0; k < d->p.readahead_segments; k++) {
+		const struct ra_seg *g = &d->ra[k];
+
+		if (g->valid && s >= g->lo && e <= ra_top(d, g, t))
+			return g;
+	}
+	return NULL;
+}
+
+/* The segment a media read of [s, ...) reads ahead into: the one it
+ * continues (its stream), else an unused one, else the least recently
+ * used (a drive's segmented buffer keeps one stream a segment). */
+static struct ra_seg *ra_victim(struct wc_disk *d, uint64_t s)
+{
+	struct ra_seg *pick = &d->ra[0];
+
+	for (uint64_t k = 0; k < d->p.readahead_segments; k++) {
+		struct ra_seg *g = &d->ra[k];
+
+		if (g->valid && s >= g->lo && s <= g->hi)
+			return g;
+		if (!g->valid) {
+			if (pick->valid)
+				pick = g;
+		} else if (pick->valid && g->used < pick->used) {
+			pick = g;
+		}
+	}
+	return pick;
 }
 
 /* Where a sector lies: its cylinder and its angle, in turns. */
@@ -683,36 +774,49 @@ static uint64_t rotation(const struct wc_disk *d, uint64_t t, double angle)
  * I/O; what media() pays.  The scheduler prices the same way in
  * position_floor() and position_of(). */
 static void locate(struct wc_disk *d, uint64_t t, uint64_t sector,
-		   uint64_t cyl, double angle, bool is_read, uint64_t *seek,
-		   uint64_t *rot)
+		   uint64_t cyl, double angle, bool is_read, bool destage,
+		   uint64_t *seek, uint64_t *rot)
 {
+	uint64_t dist;
+
 	*seek = *rot = 0;
 	if (streaming(d, sector, t))
 		return;
 	if (d->p.model != WC_DISK_HDD) {
+		/* an ssd programs a cache's ranges back to back over its
+		 * channels: one latency for the run, not one a range */
+		if (destage && d->p.destage_parallel && d->destage_end_valid &&
+		    d->destage_end == t)
+			return;
 		*seek = is_read ? d->read_ns : d->write_ns;
 		return;
 	}
-	*seek = seek_of(d, head_distance(d, cyl));
+	dist = head_distance(d, cyl);
+	/* a write must settle on the track more exactly than a read */
+	*seek = is_read ? seek_of(d, dist) : wc_disk_seek_write_ns(d, dist);
 	*rot = rotation(d, t + *seek, angle);
 }
 
 /* One media access at time t of [sector, sector + n): adds its parts to
  * *seek, *rot, *xfer and returns when it ends. */
 static uint64_t media(struct wc_disk *d, uint64_t t, uint64_t sector,
-		      uint64_t n, bool is_read, uint64_t *seek, uint64_t *rot,
-		      uint64_t *xfer)
+		      uint64_t n, bool is_read, bool destage, uint64_t *seek,
+		      uint64_t *rot, uint64_t *xfer)
 {
 	uint64_t sk, rt, tx, cyl;
 	double rate = wc_disk_media_rate(d, sector), angle;
+	struct ra_seg *g;
 
 	/* any media access ends the read-ahead's growth */
-	if (d->ra_valid && d->ra_growing) {
-		d->ra_hi = ra_top(d, t);
-		d->ra_growing = false;
+	for (uint64_t k = 0; k < d->p.readahead_segments; k++) {
+		g = &d->ra[k];
+		if (g->valid && g->growing) {
+			g->hi = ra_top(d, g, t);
+			g->growing = false;
+		}
 	}
 	place(d, sector, &cyl, &angle);
-	locate(d, t, sector, cyl, angle, is_read, &sk, &rt);
+	locate(d, t, sector, cyl, angle, is_read, destage, &sk, &rt);
 	tx = ns_of((double)n * SECTOR / rate * NS);
 	*seek += sk;
 	*rot += rt;
@@ -723,12 +827,14 @@ static uint64_t media(struct wc_disk *d, uint64_t t, uint64_t sector,
 	d->head_time = t;
 	d->head_valid = true;
 	if (is_read && d->p.readahead_kib > 0) {
-		d->ra_valid = true;
-		d->ra_growing = true;
-		d->ra_lo = sector;
-		d->ra_hi = sector + n;
-		d->ra_time = t;
-		d->ra_rate = rate;
+		g = ra_victim(d, sector);
+		g->valid = true;
+		g->growing = true;
+		g->lo = sector;
+		g->hi = sector + n;
+		g->time = t;
+		g->rate = rate;
+		g->used = ++d->ra_clock;
 	}
 	return t;
 }
@@ -812,7 +918,8 @@ static size_t destage_pick(struct wc_disk *d, uint64_t t)
 		double angle;
 
 		place(d, d->ext[i].start, &cyl, &angle);
-		locate(d, t, d->ext[i].start, cyl, angle, false, &sk, &rt);
+		locate(d, t, d->ext[i].start, cyl, angle, false, true, &sk,
+		       &rt);
 		if (sk + rt < best) {
 			best = sk + rt;
 			pick = i;
@@ -839,8 +946,10 @@ static uint64_t destage_one(struct wc_disk *d, uint64_t t, uint64_t cause)
 	row.sector = e.start;
 	row.bytes = (e.end - e.start) * SECTOR;
 	row.arrival_ns = row.start_ns = t;
-	t = media(d, t, e.start, e.end - e.start, false, &row.seek_ns,
+	t = media(d, t, e.start, e.end - e.start, false, true, &row.seek_ns,
 		  &row.rotation_ns, &row.transfer_ns);
+	d->destage_end = t;
+	d->destage_end_valid = true;
 	row.position_ns = row.seek_ns + row.rotation_ns;
 	row.end_ns = t;
 	row.dirty_bytes = d->dirty_sectors * SECTOR;
@@ -861,7 +970,7 @@ static bool read_cached(const struct wc_disk *d, uint64_t s, uint64_t e,
 
 	if (i < d->next && d->ext[i].start <= s && d->ext[i].end >= e)
 		return true;
-	return d->ra_valid && s >= d->ra_lo && e <= ra_top(d, t);
+	return ra_holding(d, s, e, t) != NULL;
 }
 
 /* A write the cache takes (it may have to make room first). */
@@ -924,20 +1033,29 @@ static void serve_one(struct wc_disk *d, const struct pend *q, uint64_t t,
 			c->destage_ns = t - t0;
 			ext_add(d, s, e);
 			c->cache_hit = true;
-			c->transfer_ns = iface;
-			t += iface;
+			/* the drive takes the data into its buffer while it
+			 * destages: the write ends when both are done */
+			if (!d->p.interface_overlap)
+				c->transfer_ns = iface;
+			else if (t0 + iface > t)
+				c->transfer_ns = t0 + iface - t;
+			t += c->transfer_ns;
 		} else {
-			t = media(d, t, s, e - s, false, &c->seek_ns,
+			t = media(d, t, s, e - s, false, false, &c->seek_ns,
 				  &c->rotation_ns, &c->transfer_ns);
 		}
 		break;
 	case WC_DISK_READ:
 		if (read_cached(d, s, e, t)) {
+			struct ra_seg *g = (struct ra_seg *)ra_holding(d, s, e, t);
+
+			if (g)
+				g->used = ++d->ra_clock;
 			c->cache_hit = true;
 			c->transfer_ns = iface;
 			t += iface;
 		} else {
-			t = media(d, t, s, e - s, true, &c->seek_ns,
+			t = media(d, t, s, e - s, true, false, &c->seek_ns,
 				  &c->rotation_ns, &c->transfer_ns);
 		}
 		break;
@@ -951,7 +1069,33 @@ static void serve_one(struct wc_disk *d, const struct pend *q, uint64_t t,
 	c->position_ns = c->seek_ns + c->rotation_ns;
 	c->end_ns = t;
 	c->dirty_bytes = d->dirty_sectors * SECTOR;
-	d->busy_until = d->last_end = t;
+	d->last_end = t;
+	/* a buffer-only command may end inside an idle destage range */
+	if (t >= d->busy_until) {
+		d->busy_until = t;
+		d->idle_busy = false;
+	}
+}
+
+/* Command q needs only the buffer, not the head, if it started at its
+ * arrival: a write the cache takes without making room, a read the cache
+ * or a read-ahead segment holds.  With interface_overlap such a command
+ * does not wait for an idle destage range in progress: the drive takes
+ * the host's data into its buffer while the head writes. */
+static bool buffer_only(const struct wc_disk *d, const struct pend *q)
+{
+	if (!d->p.interface_overlap)
+		return false;
+	switch (q->r.op) {
+	case WC_DISK_WRITE:
+		return write_cached(d, q) && d->next < WC_DISK_MAX_EXTENTS &&
+			(d->dirty_sectors + ext_new(d, q->s, q->e)) * SECTOR <=
+			d->cache_bytes;
+	case WC_DISK_READ:
+		return read_cached(d, q->s, q->e, q->r.arrival_ns);
+	default:
+		return false;
+	}
 }
 
 /* What the scheduler orders by: the positioning command q would pay
@@ -962,6 +1106,8 @@ static void serve_one(struct wc_disk *d, const struct pend *q, uint64_t t,
 static uint64_t position_floor(struct wc_disk *d, const struct pend *q,
 			       uint64_t t, bool *whole)
 {
+	uint64_t dist;
+
 	*whole = true;
 	switch (q->r.op) {
 	case WC_DISK_READ:
@@ -980,7 +1126,9 @@ static uint64_t position_floor(struct wc_disk *d, const struct pend *q,
 	if (d->p.model != WC_DISK_HDD)
 		return q->r.op == WC_DISK_READ ? d->read_ns : d->write_ns;
 	*whole = false;
-	return seek_of(d, head_distance(d, q->cyl));
+	dist = head_distance(d, q->cyl);
+	return q->r.op == WC_DISK_WRITE ? wc_disk_seek_write_ns(d, dist) :
+		seek_of(d, dist);
 }
 
 static uint64_t position_of(const struct wc_disk *d, const struct pend *q,
@@ -1033,7 +1181,7 @@ void wc_disk_advance(struct wc_disk *d, uint64_t t)
 	uint64_t from, idle = ns_of(d->p.idle_destage_ms * 1e6), end;
 
 	rows_fresh(d);
-	if (d->npend > 0 || d->dirty_sectors == 0 || idle == 0)
+	if (d->npend > 0 || d->dirty_sectors == 0 || !d->p.idle_destage)
 		return;
 	from = d->last_end + idle;
 	if (from < d->busy_until)
@@ -1042,6 +1190,7 @@ void wc_disk_advance(struct wc_disk *d, uint64_t t)
 		end = destage_one(d, from, 0);
 		d->idle_ns += end - from;
 		from = d->busy_until = end;
+		d->idle_busy = true;
 	}
 }
 
@@ -1089,8 +1238,12 @@ uint64_t wc_disk_next_start(const struct wc_disk *d)
 	if (d->npend == 0)
 		return UINT64_MAX;
 	first = &d->pend[d->pend_head];
-	return first->r.arrival_ns > d->busy_until ?
-		first->r.arrival_ns : d->busy_until;
+	if (first->r.arrival_ns >= d->busy_until)
+		return first->r.arrival_ns;
+	if (d->idle_busy && buffer_only(d, first))
+		return first->r.arrival_ns > d->last_end ?
+			first->r.arrival_ns : d->last_end;
+	return d->busy_until;
 }
 
 bool wc_disk_next(struct wc_disk *d, struct wc_disk_cost *c)
@@ -1117,8 +1270,10 @@ bool wc_disk_next(struct wc_disk *d, struct wc_disk_cost *c)
 				n = k == 0 ? 1 : k;
 				break;
 			}
-	if (d->p.queue_age_ms > 0 &&
-	    t - d->pend[d->pend_head].r.arrival_ns >= d->age_ns)
+	if (t < d->busy_until)
+		best = 0;	/* the buffer-only command, inside a destage */
+	else if (d->p.queue_age_ms > 0 &&
+		 t - d->pend[d->pend_head].r.arrival_ns >= d->age_ns)
 		best = 0;	/* the age limit: the oldest */
 	else
 		best = pick_sptf(d, cand, n, t);

@@ -47,19 +47,41 @@
  * C-LOOK order).  It destages:
  *  - when a write does not fit: enough of it, and the write waits for it
  *    (its destage_ns; the rows' cause_seq is its seq);
- *  - when idle: once idle_destage_ms have passed since the last command
- *    ended with no command waiting, the disk destages range after range
+ *  - when idle (idle_destage on): once idle_destage_ms have passed since
+ *    the last command ended with no command waiting (0: at once, as soon
+ *    as the head is free), the disk destages range after range
  *    (cause_seq 0); a command arriving meanwhile starts when
- *    the range being written ends (it waited in the queue, start_ns);
+ *    the range being written ends (it waited in the queue, start_ns),
+ *    but with interface_overlap on a command that needs only the buffer
+ *    (a write the cache takes without making room, a read the cache or a
+ *    read-ahead segment holds), first in the queue, starts at its
+ *    arrival: the drive takes the host's data while the head writes;
  *  - on a flush: all of it, and the flush waits (its destage_ns, the rows'
  *    cause_seq is its seq).  With plp = 1 (power-loss protection) the cache
  *    is safe: a flush costs flush_us (counted as overhead_ns) and destages
  *    nothing; so does a flush of an empty cache.
+ * A write that waits for room pays its destage and then its interface
+ * transfer (bytes / interface_mbs); with interface_overlap on the drive
+ * takes the data into its buffer while it destages, and the write ends
+ * at the later of the two: its transfer_ns is what the interface time
+ * exceeds the destage by, often 0.  With destage_parallel on, an ssd's
+ * destage range that starts where the previous one ended pays no write_us
+ * (the ranges of a flush are programmed together over the channels).
+ * A media write of an hdd (a command or a destage range) settles longer
+ * than a read: it seeks on the curve above through (seek_track_ms +
+ * write_settle_track_ms, seek_avg_ms + write_settle_ms, seek_full_ms +
+ * write_settle_ms), a data sheet's write figures; the settle is part of
+ * its seek_ns, and of the positioning the scheduler and the destage
+ * order price.
  * A FUA write, or any write with write_cache off, goes to the media
  * (positioning and transfer) and leaves the cache alone.  A read wholly
- * inside one dirty range is a cache hit; a read starting where the last
- * media read ended, within what the head has passed since (at most
- * readahead_kib), is a read-ahead hit; other reads go to the media.  A
+ * inside one dirty range is a cache hit; a read inside a read-ahead
+ * segment is a read-ahead hit; other reads go to the media.  The drive
+ * keeps readahead_segments segments: a media read reads ahead (at most
+ * readahead_kib beyond its start, while the head passes it and no other
+ * media access begins) into the segment whose range it continues, else an
+ * unused one, else the least recently used, so interleaved streams each
+ * keep theirs.  A
  * request starting exactly where the previous media access ended and
  * starting within stream_window_us of its end needs no positioning: the
  * head is still streaming (FUSE splits one large request into several).
@@ -134,9 +156,11 @@
  *
  * Destage rows: wc_disk_destaged() lists the destage ranges written since
  * the previous wc_disk_next() returned, in time order: first those of
- * idle periods before the command just picked (cause_seq 0, all ending by
- * its start_ns), then those it waited for (cause_seq its seq, inside its
- * [start_ns, end_ns]).  The list is cleared by the next call of
+ * idle periods before the command just picked (cause_seq 0, all starting
+ * before its start_ns and ending by it, but the last, which may end
+ * after a buffer-only command's start), then those it waited for
+ * (cause_seq its seq, inside its [start_ns, end_ns]).  The list is
+ * cleared by the next call of
  * wc_disk_submit(), wc_disk_advance() or wc_disk_next() after a
  * wc_disk_next() that returned true; at most WC_DISK_MAX_EXTENTS + 1 rows.
  *
@@ -147,10 +171,12 @@
  *  - a command's destage_ns is the sum of (end_ns - start_ns) of the rows
  *    whose cause_seq is its seq;
  *  - commands' [start_ns, end_ns] never overlap each other, nor an idle
- *    destage row's; so the disk's busy time (the union of all rows'
- *    intervals) is exactly the sum of overhead_ns + position_ns +
- *    transfer_ns over commands plus position_ns + transfer_ns over destage
- *    rows: the ledger's totals partition it;
+ *    destage row's, but for a buffer-only command's inside an idle
+ *    destage range (interface_overlap); without one the disk's busy time
+ *    (the union of all rows' intervals) is exactly the sum of
+ *    overhead_ns + position_ns + transfer_ns over commands plus
+ *    position_ns + transfer_ns over destage rows: the ledger's totals
+ *    partition it (with one, the union is less by the overlap);
  *  - a command starts no earlier than its arrival, and within the age
  *    limit's bound;
  *  - the dirty bytes never exceed the cache size; memory is fixed at open
@@ -179,6 +205,7 @@
 /* A parameter file is a few dozen lines: past this it is none. */
 #define WC_DISK_PARAMS_MAX_BYTES (64u * 1024)
 #define WC_DISK_NAME_MAX 64u
+#define WC_DISK_MAX_RA_SEGMENTS 64
 
 enum wc_disk_kind { WC_DISK_HDD, WC_DISK_SSD };
 
@@ -196,7 +223,8 @@ struct wc_disk_params {
 	bool write_cache;
 	bool plp;
 	double flush_us;		/* a flush with plp, or an empty cache */
-	double idle_destage_ms;		/* 0: never destage when idle */
+	double idle_destage_ms;		/* idle this long first; 0: as soon
+					 * as the head is free */
 	double stream_window_us;
 	uint64_t readahead_kib;
 	uint64_t queue_depth;		/* 1 .. WC_DISK_MAX_QUEUE; 1: none */
@@ -204,6 +232,18 @@ struct wc_disk_params {
 	bool flush_queued;		/* NVMe: a flush is a queued command */
 	uint64_t destage_window;	/* 1 .. WC_DISK_MAX_DESTAGE_WINDOW;
 					 * 1 (the default): pure C-LOOK */
+	/* The defaults of these five are the model before they existed, so
+	 * that a capture's info/disk.conf without them replays as recorded;
+	 * capture/disks/ says what each drive does. */
+	bool interface_overlap;		/* a cached write's interface transfer
+					 * runs during the destage it waits for */
+	double write_settle_ms;		/* a write's average and full stroke
+					 * seek above a read's */
+	double write_settle_track_ms;	/* its track-to-track seek above */
+	uint64_t readahead_segments;	/* 1 .. WC_DISK_MAX_RA_SEGMENTS */
+	bool idle_destage;		/* off: never destage when idle */
+	bool destage_parallel;		/* ssd: ranges destaged back to back
+					 * pay write_us once, not each */
 };
 
 /* WC_DISK_DESTAGE is no command: a ledger row of a range written from the
@@ -337,8 +377,10 @@ void wc_disk_serve(struct wc_disk *d, enum wc_disk_op op, uint64_t offset,
 		   uint64_t bytes, bool fua, uint64_t arrival_ns,
 		   struct wc_disk_cost *c);
 
-/* Seek time over distance cylinders, and the cylinder of a sector. */
+/* Seek time over distance cylinders (a read's, a write's), and the
+ * cylinder of a sector. */
 uint64_t wc_disk_seek_ns(const struct wc_disk *d, uint64_t distance);
+uint64_t wc_disk_seek_write_ns(const struct wc_disk *d, uint64_t distance);
 uint64_t wc_disk_cylinder(const struct wc_disk *d, uint64_t sector);
 /* Media rate at a sector, bytes per second. */
 double wc_disk_media_rate(const struct wc_disk *d, uint64_t sector);
