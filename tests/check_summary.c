@@ -181,6 +181,14 @@ START_TEST(test_flush_difference)
 	ck_assert(!s->groups[1].test[WC_MEAS_BUSY].has_interval);
 	ck_assert_uint_eq(s->groups[1].test[WC_MEAS_BUSY].runs_needed, 0);
 
+	/* The user's question first: the difference between the
+	 * configurations; the slowest capture's detail after it, as a
+	 * caveat, and no answer after a caveat. */
+	ck_assert_int_eq(s->findings[0].kind, WC_FIND_DIFFERENCE);
+	ck_assert(!s->findings[0].caveat);
+	ck_assert(find(s, WC_FIND_MOST_TIME)->caveat);
+	for (p = 1; p < s->nfindings; p++)
+		ck_assert(s->findings[p].caveat >= s->findings[p - 1].caveat);
 	f = find(s, WC_FIND_DIFFERENCE);
 	ck_assert_ptr_nonnull(f);
 	ck_assert_str_eq(str(f, "cause"), "flush");
@@ -246,6 +254,9 @@ START_TEST(test_findings_one)
 
 	ck_assert(!s->has_diff);
 	ck_assert_ptr_null(find(s, WC_FIND_DIFFERENCE));
+	/* One capture: where the time went comes first. */
+	ck_assert_int_eq(s->findings[0].kind, WC_FIND_MOST_TIME);
+	ck_assert(!s->findings[0].caveat);
 	f = find(s, WC_FIND_MOST_TIME);
 	ck_assert_ptr_nonnull(f);
 	ck_assert_str_eq(str(f, "category"), "flush");

@@ -48,6 +48,13 @@ same baseline.csv "$WCANALYZE" --format csv --baseline xfs-base xfs-base xfs-slo
 same rate.txt "$WCANALYZE" --media-rate 50 --journal 2000000+65536 plain
 same reader-ext4.txt "$WCANALYZE" "$TOP/tests/fixtures/reader/ext4/loop1"
 
+# A comparison answers its question first: the first finding is the
+# difference between the configurations, the slowest capture's detail
+# comes after it under "caveats".
+sed -n 2p "$FIX/compare.txt" | grep -q '^  - The largest difference' ||
+	fail "compare.txt: the first finding is not the difference"
+grep -q '^caveats$' "$FIX/compare.txt" || fail "compare.txt: no caveats"
+
 for out in "$FIX"/*.txt; do
 	awk -v f="${out##*/}" 'length($0) > 80 {
 		print f ": line " NR " is " length($0) " columns"; bad = 1

@@ -1009,6 +1009,50 @@ static void find_dirty(struct wc_summary *s)
 	    "command with sync to measure it.");
 }
 
+/* Marks the caveats (summary.h, struct wc_finding) and puts them after
+ * the answers, each side in the order made. */
+static int caveats_last(struct wc_summary *s)
+{
+	struct wc_finding *tmp;
+	bool answered = false;
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nfindings; i++)
+		answered |= s->findings[i].kind == WC_FIND_DIFFERENCE;
+	for (i = 0; i < s->nfindings; i++) {
+		struct wc_finding *f = &s->findings[i];
+
+		switch (f->kind) {
+		case WC_FIND_MOST_TIME:
+		case WC_FIND_DEVICE_IDLE:
+		case WC_FIND_FLUSHES:
+			f->caveat = answered;
+			break;
+		case WC_FIND_DIFFERENCE:
+		case WC_FIND_SKIPPED:
+			f->caveat = false;
+			break;
+		default:
+			f->caveat = true;
+			break;
+		}
+	}
+	if (!s->nfindings)
+		return 0;
+	tmp = malloc(s->nfindings * sizeof(*tmp));
+	if (!tmp)
+		return -1;
+	for (i = 0; i < s->nfindings; i++)
+		if (!s->findings[i].caveat)
+			tmp[n++] = s->findings[i];
+	for (i = 0; i < s->nfindings; i++)
+		if (s->findings[i].caveat)
+			tmp[n++] = s->findings[i];
+	memcpy(s->findings, tmp, n * sizeof(*tmp));
+	free(tmp);
+	return 0;
+}
+
 int wc_summary_findings(struct wc_summary *s)
 {
 	const struct wc_sum_capture *slow = &s->caps[0];
@@ -1035,5 +1079,5 @@ int wc_summary_findings(struct wc_summary *s)
 	find_run_order(s);
 	find_host_state(s);
 	find_dirty(s);
-	return 0;
+	return caveats_last(s);
 }

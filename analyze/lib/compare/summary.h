@@ -346,6 +346,11 @@ enum wc_finding_kind {
  * them safe for where they go. */
 struct wc_finding {
 	enum wc_finding_kind kind;
+	/* Not the answer to the user's question but a caveat beside it:
+	 * host noise (run order, host state), captures left out, data left
+	 * unwritten, and, when a difference answers a comparison, the
+	 * slowest capture's own detail.  Caveats come after the answers. */
+	bool caveat;
 	size_t nnums, nstrs;
 	struct { const char *key; double value; } num[WC_FINDING_MAX_NUMS];
 	struct { const char *key; char value[256]; } str[WC_FINDING_MAX_STRS];

@@ -83,6 +83,9 @@ static void findings(FILE *f, const struct wc_summary *s)
 		return;
 	fputs("<h2 id=\"findings\">Findings</h2>\n<ul>\n", f);
 	for (i = 0; i < s->nfindings; i++) {
+		/* The answers, then the caveats beside them. */
+		if (s->findings[i].caveat && (!i || !s->findings[i - 1].caveat))
+			fputs("</ul>\n<h3>Caveats</h3>\n<ul>\n", f);
 		fputs("<li>", f);
 		wc_escape_html(f, s->findings[i].text);
 		fputs("</li>\n", f);

@@ -142,8 +142,12 @@ static void text_findings(FILE *f, const struct wc_summary *s)
 	if (!s->nfindings)
 		return;
 	fprintf(f, "findings\n");
-	for (i = 0; i < s->nfindings; i++)
+	for (i = 0; i < s->nfindings; i++) {
+		/* The answers, then what to bear in mind beside them. */
+		if (s->findings[i].caveat && (!i || !s->findings[i - 1].caveat))
+			fprintf(f, "caveats\n");
 		text_sentence(f, s->findings[i].text);
+	}
 	fprintf(f, "\n");
 }
 
@@ -1311,8 +1315,9 @@ static void json_findings(FILE *f, const struct wc_summary *s)
 	for (i = 0; i < s->nfindings; i++) {
 		const struct wc_finding *fd = &s->findings[i];
 
-		fprintf(f, "%s\n    {\"kind\": \"%s\"", i ? "," : "",
-			wc_finding_kind_name(fd->kind));
+		fprintf(f, "%s\n    {\"kind\": \"%s\", \"caveat\": %s",
+			i ? "," : "", wc_finding_kind_name(fd->kind),
+			fd->caveat ? "true" : "false");
 		for (k = 0; k < fd->nstrs; k++) {
 			fprintf(f, ", \"%s\": ", fd->str[k].key);
 			json_str(f, fd->str[k].value);
