@@ -16,7 +16,9 @@
  * (schedule(): the model picks the next command, and it is answered when
  * the model says it ends).  Every command served, and every range the
  * model destaged, is one row of the ledger (docs/capture-format.md,
- * ledger.tsv).  See docs/wcdisk.8.
+ * ledger.tsv).  A read of MOUNTPOINT/destage, the control file, has the
+ * model write its whole cache back with no command from the kernel
+ * (destage_now()).  See docs/wcdisk.8.
  *
  * With --platter-log the images are the platter: a write the model caches
  * stays in memory
@@ -59,6 +61,9 @@
 #define MAX_REGIONS 2
 #define MAX_WRITE (1024 * 1024)
 #define INO_FILE 2		/* region r's file is INO_FILE + r */
+/* The control file: a read of it destages the whole cache (destage_now()) */
+#define INO_CONTROL (INO_FILE + MAX_REGIONS)
+#define CONTROL_NAME "destage"
 /* Requests the kernel may have outstanding at once (the loop device's
  * direct I/O is asynchronous, so each is a FUSE background request): more
  * than the model's deepest queue, so the device's queue can fill and the
@@ -102,6 +107,8 @@ static struct {
 	pthread_cond_t wake;
 	bool stop;
 	struct command *free_commands;
+	fuse_req_t destage_req;		/* a read of the control file waiting
+					 * for the disk to be free */
 	struct wc_disk_cost *rows;	/* the scheduler's copy of the
 					 * destage rows of one command */
 	/* the volatile cache's data and the platter log, both in the model
@@ -636,6 +643,51 @@ static void answer(struct wc_disk_cost *c, size_t nrows)
 	command_put(cmd);
 }
 
+/* The control file's read, once no command waits (called and returning
+ * with the lock held): the model writes back everything its cache holds,
+ * as a drive told to stand by does, with no command from the kernel (the
+ * lab's end of a run: the data on the platter, not in the cache).  Its
+ * rows are destage rows of no command (cause_seq 0), in the ledger as
+ * the disk does them; the read is answered when the last one ends, with
+ * "destaged BYTES bytes in N ranges, durable at NS" (NS: CLOCK_MONOTONIC,
+ * the trace clock). */
+static void destage_now(void)
+{
+	fuse_req_t req = g.destage_req;
+	const struct wc_disk_cost *rows;
+	struct timespec ts;
+	uint64_t bytes = 0, end;
+	char text[128];
+	size_t n, i;
+	int len;
+
+	g.destage_req = NULL;
+	end = now_ns();
+	wc_disk_destage_all(g.disk, end);
+	n = wc_disk_destaged(g.disk, &rows);
+	memcpy(g.rows, rows, n * sizeof(*rows));
+	pthread_mutex_unlock(&g.lock);
+	platter_destage(g.rows, n);
+	if (n > 0 && g.rows[n - 1].end_ns > end)
+		end = g.rows[n - 1].end_ns;
+	ts.tv_sec = (time_t)(end / 1000000000ull);
+	ts.tv_nsec = (long)(end % 1000000000ull);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+	for (i = 0; i < n; i++) {
+		bytes += g.rows[i].bytes;
+		region_localize(&g.rows[i], region_of_sector(g.rows[i].sector));
+		record_row(&g.rows[i]);
+	}
+	if (g.ledger && fflush(g.ledger) != 0)
+		g.ledger_failed = true;
+	len = snprintf(text, sizeof(text),
+		       "destaged %" PRIu64 " bytes in %zu ranges, durable at %" PRIu64 "\n",
+		       bytes, n, end);
+	fuse_reply_buf(req, text, (size_t)len);
+	pthread_mutex_lock(&g.lock);
+}
+
 /* The scheduler thread: whenever the model's next command is due by the
  * host's clock, has the model pick it and answers it. */
 static void *schedule(void *arg)
@@ -650,6 +702,10 @@ static void *schedule(void *arg)
 	pthread_mutex_lock(&g.lock);
 	while (!g.stop) {
 		t = wc_disk_next_start(g.disk);
+		if (t == UINT64_MAX && g.destage_req) {
+			destage_now();
+			continue;
+		}
 		if (t == UINT64_MAX) {
 			pthread_cond_wait(&g.wake, &g.lock);
 			continue;
@@ -681,6 +737,9 @@ static void file_stat(fuse_ino_t ino, struct stat *st)
 	if (ino == FUSE_ROOT_ID) {
 		st->st_mode = S_IFDIR | 0755;
 		st->st_nlink = 2;
+	} else if (ino == INO_CONTROL) {
+		st->st_mode = S_IFREG | 0400;
+		st->st_nlink = 1;
 	} else {
 		uint64_t size = g.reg[ino - INO_FILE].size;
 
@@ -722,9 +781,11 @@ static void ll_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		r = 0;
 	else if (g.nreg > 1 && strcmp(name, FILE_NAME "1") == 0)
 		r = 1;
+	else if (strcmp(name, CONTROL_NAME) == 0)
+		r = INO_CONTROL - INO_FILE;
 	else
 		r = MAX_REGIONS;
-	if (parent != FUSE_ROOT_ID || r >= MAX_REGIONS) {
+	if (parent != FUSE_ROOT_ID || r > MAX_REGIONS) {
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
@@ -743,7 +804,7 @@ static void ll_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	unsigned r;
 
 	(void)fi;
-	if (ino != FUSE_ROOT_ID && !region_of_ino(ino, &r)) {
+	if (ino != FUSE_ROOT_ID && ino != INO_CONTROL && !region_of_ino(ino, &r)) {
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
@@ -807,7 +868,7 @@ static void ll_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	unsigned r;
 
-	if (!region_of_ino(ino, &r)) {
+	if (ino != INO_CONTROL && !region_of_ino(ino, &r)) {
 		fuse_reply_err(req, EISDIR);
 		return;
 	}
@@ -815,6 +876,25 @@ static void ll_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	fi->direct_io = 1;
 	fi->keep_cache = 0;
 	fuse_reply_open(req, fi);
+}
+
+/* A read of the control file at its start asks for destage_now() (one
+ * at a time); past it, the end of the file. */
+static void control_read(fuse_req_t req, off_t off)
+{
+	if (off != 0) {
+		fuse_reply_buf(req, NULL, 0);
+		return;
+	}
+	pthread_mutex_lock(&g.lock);
+	if (g.destage_req) {
+		pthread_mutex_unlock(&g.lock);
+		fuse_reply_err(req, EBUSY);
+		return;
+	}
+	g.destage_req = req;
+	pthread_cond_signal(&g.wake);
+	pthread_mutex_unlock(&g.lock);
 }
 
 static void ll_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
@@ -825,6 +905,10 @@ static void ll_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	unsigned r;
 
 	(void)fi;
+	if (ino == INO_CONTROL) {
+		control_read(req, off);
+		return;
+	}
 	reg = file_region(req, ino, &r);
 	if (!reg)
 		return;
@@ -975,6 +1059,9 @@ static int serve_mount(const char *argv0, const char *mnt)
 	pthread_cond_signal(&g.wake);
 	pthread_mutex_unlock(&g.lock);
 	pthread_join(sched, NULL);
+	if (g.destage_req)
+		fuse_reply_err(g.destage_req, EIO);
+	g.destage_req = NULL;
 	/* what the kernel still waits for (nothing, once unmounted) */
 	while (wc_disk_next(g.disk, &c)) {
 		cmd = (struct command *)(uintptr_t)c.tag;

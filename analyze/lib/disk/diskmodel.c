@@ -1194,6 +1194,24 @@ void wc_disk_advance(struct wc_disk *d, uint64_t t)
 	}
 }
 
+void wc_disk_destage_all(struct wc_disk *d, uint64_t t)
+{
+	uint64_t from, end;
+
+	wc_disk_advance(d, t);
+	if (d->npend > 0)
+		return;
+	from = t > d->busy_until ? t : d->busy_until;
+	while (d->dirty_sectors > 0) {
+		end = destage_one(d, from, 0);
+		d->idle_ns += end - from;
+		from = d->busy_until = end;
+		d->idle_busy = true;
+	}
+	/* reported once: the next command's list starts afresh */
+	d->rows_stale = true;
+}
+
 int wc_disk_submit(struct wc_disk *d, const struct wc_disk_req *r)
 {
 	struct pend *q;

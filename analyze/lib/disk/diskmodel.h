@@ -364,6 +364,14 @@ bool wc_disk_next(struct wc_disk *d, struct wc_disk_cost *c);
  * start before t are written whole). */
 void wc_disk_advance(struct wc_disk *d, uint64_t t);
 
+/* A drive told to write its cache back before standby (wcdisk's destage
+ * control, not a command): wc_disk_advance(d, t), then, when no command
+ * waits, every dirty range destaged from t (or when the disk is free)
+ * on, as idle rows (cause_seq 0).  wc_disk_destaged() then lists them
+ * (with the idle period's rows before t), once: the next command's list
+ * starts afresh.  With a command waiting it does only the advance. */
+void wc_disk_destage_all(struct wc_disk *d, uint64_t t);
+
 /* The destage rows (see "Destage rows"); *rows is valid until the list is
  * cleared.  Returns their number. */
 size_t wc_disk_destaged(const struct wc_disk *d, const struct wc_disk_cost **rows);
