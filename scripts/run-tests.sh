@@ -43,10 +43,15 @@ logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 
 # run I TEST: runs TEST into $logs/I.log, its exit status into $logs/I.rc.
+# A shell test starts with SIGINT and SIGQUIT at their defaults: a job run
+# in the background of a shell without job control (as run() is here, or
+# this script itself under nohup or "cmd &") inherits them ignored, and a
+# signal ignored when bash starts can never be trapped, so the tests that
+# interrupt wccapture (t22, t26, t29) would see it exit 0.
 run() {
 	local rc=0
 	case $2 in
-	*.sh) (cd "$top" && bash "$2") >"$logs/$1.log" 2>&1 || rc=$? ;;
+	*.sh) (cd "$top" && env --default-signal=INT,QUIT bash "$2") >"$logs/$1.log" 2>&1 || rc=$? ;;
 	*) (cd "$top" && CK_VERBOSITY=${CK_VERBOSITY:-normal} CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-120} "$2") >"$logs/$1.log" 2>&1 || rc=$? ;;
 	esac
 	echo "$rc" >"$logs/$1.rc.tmp"
