@@ -64,7 +64,7 @@ nothing_left() {
 }
 
 out=$TMP/out
-bash "$W" crash --fs ext4 --cache on --barrier on,off --cuts 6 --seed 3 \
+bash "$W" crash --fs ext4 --cache on --barrier on,off --cuts 6 --seed 3 --disk-param idle_destage=off \
 	--files 12 -o "$out" >"$TMP/table" 2>"$TMP/log" ||
 	fail "wccapture crash failed: $(tail -n 3 "$TMP/log")"
 nothing_left "a crash run"
