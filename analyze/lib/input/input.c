@@ -177,8 +177,9 @@ static int resolve(struct wc_input *in, struct wc_err *err)
 		if (load_side_files(in, path, err) < 0)
 			return -1;
 		if (in->lim.nfiles &&
-		    wc_members_read_files(path, in->lim.files, in->lim.nfiles,
-					  in->ftext, in->flen, err) < 0)
+		    wc_members_read_folder_files(path, in->lim.files,
+						 in->lim.nfiles, in->ftext,
+						 in->flen, err) < 0)
 			return -1;
 		if (scan_dir(in, dir, NULL, err) < 0)
 			return -1;
@@ -515,13 +516,6 @@ void wc_input_free(struct wc_input *in)
 const char *wc_input_name(const struct wc_input *in)
 {
 	return in->name;
-}
-
-int wc_input_read_files(const char *path, const char *const *files,
-			size_t n, char **texts, size_t *lens,
-			struct wc_err *err)
-{
-	return wc_members_read_files(path, files, n, texts, lens, err);
 }
 
 char *wc_input_take_file(struct wc_input *in, size_t i, size_t *len)

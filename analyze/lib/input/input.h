@@ -132,24 +132,6 @@ const char *wc_input_name(const struct wc_input *in);
 const struct wc_capture *wc_input_capture(const struct wc_input *in);
 
 /*
- * The capture's own files FILES[0..n) ("capture.conf", "info/disk.conf":
- * paths inside the capture folder) from the input at PATH, a capture
- * folder or an archive of one, read in one pass with capture.conf's
- * checks: in a folder wc_capture_read_file()'s (a regular file opened
- * without blocking, no link followed, none among its folders either, at
- * most WC_CAPTURE_MAX_BYTES); in an archive the scan's (a member FILE or
- * FOLDER/FILE, a regular member only, at most WC_CAPTURE_MAX_BYTES, read
- * to its end so that libarchive's checks run, never extracted).  The
- * archive is read as far as the last of them.  texts[i] is the file's
- * bytes with a NUL after them (lens[i] without it; the caller frees), or
- * NULL when the capture has no such file, or the input is standard input
- * or a trace file.  0, or -1 with err filled and every texts[i] NULL.
- */
-int wc_input_read_files(const char *path, const char *const *files,
-			size_t n, char **texts, size_t *lens,
-			struct wc_err *err);
-
-/*
  * The same files read in the input's own pass, for a caller that must
  * read its input once (the what-if): lim.files[i] (inputdefs.h), kept
  * whole by wc_input_open_limits() with the checks above (an archive's

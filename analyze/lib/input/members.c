@@ -461,9 +461,9 @@ static int kept_file(const struct wc_members *m, const char *name)
 	return -1;
 }
 
-/* Keeps the member NAME, lim.files[K], whole: with the checks of
- * wc_input_read_files() (input.h), a regular member, once, at most
- * WC_CAPTURE_MAX_BYTES.  TEXT, when not NULL, is its text read already
+/* Keeps the member NAME, lim.files[K], whole: a regular member, once,
+ * at most WC_CAPTURE_MAX_BYTES (the archive's side of the capture's own
+ * files; a folder's is wc_members_read_folder_files()).  TEXT, when not NULL, is its text read already
  * (a side file's), given over. */
 static int keep_file(struct wc_members *m, struct archive *a,
 		     struct archive_entry *ent, const char *name, int k,
@@ -772,79 +772,25 @@ static int folder_file(const char *path, const char *file, char **text,
 	return wc_capture_read_file(p, text, len, err);
 }
 
-int wc_members_read_files(const char *path, const char *const *files,
-			  size_t n, char **texts, size_t *lens,
-			  struct wc_err *err)
+int wc_members_read_folder_files(const char *path, const char *const *files,
+				 size_t n, char **texts, size_t *lens,
+				 struct wc_err *err)
 {
-	struct archive_entry *ent;
-	struct archive *a = NULL;
-	struct stat st;
-	size_t i, found = 0;
-	int r, ret = -1;
+	size_t i;
 
 	for (i = 0; i < n; i++) {
 		texts[i] = NULL;
 		lens[i] = 0;
 	}
-	if (!strcmp(path, "-"))
-		return 0;
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		for (i = 0; i < n; i++)
-			if (folder_file(path, files[i], &texts[i], &lens[i],
-					err) < 0)
-				goto fail;
-		return 0;
-	}
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return 0;
-	a = archive_read_new();
-	if (!a)
-		return wc_err_oom(err, path, NULL);
-	archive_read_support_filter_all(a);
-	archive_read_support_format_all(a);
-	/* a trace file, not an archive: it has none of them */
-	if (archive_read_open_filename(a, path, 64 * 1024) != ARCHIVE_OK) {
-		ret = 0;
-		goto out;
-	}
-	while (found < n && ((r = archive_read_next_header(a, &ent)) ==
-			     ARCHIVE_OK || r == ARCHIVE_WARN)) {
-		const char *name = archive_entry_pathname(ent);
-
-		if (!name)
-			continue;
-		for (i = 0; i < n; i++)
-			if (is_capture_file(name, files[i]))
-				break;
-		if (i == n)
-			continue;
-		/* A link, FIFO or device member is no file of the capture's;
-		 * nothing is extracted, but it is said, as for a folder. */
-		if (archive_entry_filetype(ent) != AE_IFREG) {
-			wc_err_set(err, WC_ERR_INPUT, path, name, WC_NO_OFFSET,
-				   "not a regular file");
+	for (i = 0; i < n; i++)
+		if (folder_file(path, files[i], &texts[i], &lens[i], err) < 0)
 			goto fail;
-		}
-		if (texts[i]) {
-			wc_err_set(err, WC_ERR_INPUT, path, name, WC_NO_OFFSET,
-				   "twice in the archive: refused (which of "
-				   "the two is the capture's?)");
-			goto fail;
-		}
-		if (read_member_text(a, ent, path, name, &texts[i], &lens[i],
-				     err) < 0)
-			goto fail;
-		found++;
-	}
-	ret = 0;
-	goto out;
+	return 0;
 fail:
 	for (i = 0; i < n; i++) {
 		free(texts[i]);
 		texts[i] = NULL;
 		lens[i] = 0;
 	}
-out:
-	archive_read_free(a);
-	return ret;
+	return -1;
 }

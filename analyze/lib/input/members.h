@@ -95,9 +95,16 @@ void wc_members_free(struct wc_members *m);
  * input.h), handed over: NULL when the archive has no such member. */
 char *wc_members_take_file(struct wc_members *m, size_t i, size_t *len);
 
-/* wc_input_read_files() (input.h), behind the input's door. */
-int wc_members_read_files(const char *path, const char *const *files,
-			  size_t n, char **texts, size_t *lens,
-			  struct wc_err *err);
+/* The capture's own files FILES[0..n) ("capture.conf",
+ * "info/disk.conf") from the capture folder PATH, with capture.conf's
+ * checks (wc_capture_read_file(): a regular file opened without
+ * blocking, no link followed, none among its folders either, at most
+ * WC_CAPTURE_MAX_BYTES).  texts[i] is the file's bytes with a NUL after
+ * them (lens[i] without it; the caller frees), or NULL when the folder
+ * has no such file.  0, or -1 with err filled and every texts[i] NULL.
+ * An archive's are kept by its scan instead (wc_members_take_file()). */
+int wc_members_read_folder_files(const char *path, const char *const *files,
+				 size_t n, char **texts, size_t *lens,
+				 struct wc_err *err);
 
 #endif /* WC_MEMBERS_H */
