@@ -8,7 +8,9 @@
 #   need_root     skip unless root with loop devices; then wait for any
 #                 other root test on this machine to end, and mount
 #                 tracefs on $TRACEFS if it is not (unmounted at exit:
-#                 a test that sets its own EXIT trap calls cleanup_common).
+#                 a test that sets its own EXIT trap calls cleanup_common);
+#                 a tracer left on with no reader is switched off
+#                 (tracer_reclaim)
 #                 WCANALYZE_SKIP_ROOT=1 makes it skip in any case, with a
 #                 line run-tests.sh counts as a skip even under
 #                 WCANALYZE_STRICT=1 (CI's sanitizer run: the part of each
@@ -121,6 +123,7 @@ need_root() {
 		mount -t tracefs nodev "$TRACEFS" || fail "cannot mount tracefs on $TRACEFS"
 		TRACEFS_MOUNTED=1
 	fi
+	tracer_reclaim
 	# A ring buffer never used since boot reads "7 (expanded: 1408)"; the
 	# first tracer expands it for good, to whole pages (1410).  No program
 	# can undo that, so tests that compare the settings before and after
@@ -130,6 +133,26 @@ need_root() {
 	if [[ $kb =~ expanded:\ ([0-9]+) ]]; then
 		echo "${BASH_REMATCH[1]}" >"$TRACEFS/buffer_size_kb"
 	fi
+}
+
+# tracer_reclaim: with the root lock held, a tracer that is on while no
+# process reads a trace pipe was left by a recorder killed outright
+# (SIGKILL: a session or a CI step cut short, which no trap survives).
+# No test run can own it, and every recording test would wait a minute
+# and fail on it, so it is switched off, with a line saying so, and
+# the devices it traced stop being traced.  A tracer that somebody is
+# still reading is left alone: the tests then wait for it, or skip.
+tracer_reclaim() {
+	local cur f
+	cur=$(cat "$TRACEFS/current_tracer")
+	[[ $cur != nop ]] || return 0
+	[[ -z $(find /proc/[0-9]*/fd -maxdepth 1 -lname '*/trace_pipe*' -print -quit 2>/dev/null) ]] ||
+		return 0
+	echo "note: tracer '$cur' left on with no reader (a recorder killed outright): switched off" >&2
+	for f in /sys/block/*/trace/enable; do
+		[[ $(cat "$f" 2>/dev/null) == 0 ]] || echo 0 >"$f" 2>/dev/null || true
+	done
+	echo nop >"$TRACEFS/current_tracer"
 }
 
 expect_exit() {
