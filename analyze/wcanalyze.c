@@ -792,6 +792,7 @@ static int run_whatif(const struct options *o)
 			goto out;
 		}
 	so.baseline_index = wc_whatif_baseline_index(w);
+	so.recorded_index = 1;          /* wc_whatif_analyses()[0] */
 	if (wc_summary_build_opts(&sum, wc_whatif_analyses(w),
 				  wc_whatif_count(w), &so, &err) < 0) {
 		status = report(&err);

@@ -309,6 +309,24 @@ static void say_verdict(struct wc_finding *f, const struct wc_summary *s,
 	const struct wc_sum_group *b = &s->groups[g->base];
 	char words[96];
 
+	if (s->replay) {
+		/* Replays have no spread: nothing to test, and no verdict
+		 * on runs that would mean something here.  What bounds
+		 * the prediction is the model's error on the recording. */
+		int64_t e = s->groups[s->recorded_group].diff.wall_ns;
+
+		str(f, "verdict", "prediction");
+		say(f, " A replay is deterministic: this is the model's "
+		    "prediction for this capture, with no run-to-run spread "
+		    "to test");
+		if (s->recorded_group != g->base &&
+		    llabs(g->diff.wall_ns) <= llabs(e))
+			say(f, "; it is no larger than the model's error on "
+			    "the recording (%.3f s), so only a recording can "
+			    "confirm it", fabs(ssecs(e)));
+		say(f, ".");
+		return;
+	}
 	str(f, "verdict", wc_verdict_key(g->verdict));
 	str(f, "wall_verdict", wc_verdict_key(g->wall_verdict));
 	num(f, "busy_s", d->diff_s);
@@ -412,10 +430,16 @@ static void say_subcause(struct wc_finding *f, const struct wc_summary *s,
 
 		num(f, "positioning_s", pos->diff_s);
 		num(f, "transfer_s", tr->diff_s);
-		say(f, " Of journal, metadata and data, positioning (seeks and "
-		    "rotation) moved %+.3f s (%s) and transfer %+.3f s (%s).",
-		    pos->diff_s, sentence_words(pos, wp, sizeof(wp)), tr->diff_s,
-		    sentence_words(tr, wt, sizeof(wt)));
+		if (s->replay)
+			say(f, " Of journal, metadata and data, positioning "
+			    "(seeks and rotation) moved %+.3f s and transfer "
+			    "%+.3f s.", pos->diff_s, tr->diff_s);
+		else
+			say(f, " Of journal, metadata and data, positioning "
+			    "(seeks and rotation) moved %+.3f s (%s) and "
+			    "transfer %+.3f s (%s).", pos->diff_s,
+			    sentence_words(pos, wp, sizeof(wp)), tr->diff_s,
+			    sentence_words(tr, wt, sizeof(wt)));
 	}
 }
 
@@ -543,31 +567,19 @@ static bool say_set(struct wc_finding *f, const struct wc_summary *s,
 	return true;
 }
 
-/* The largest difference in comparable set `set` against its baseline,
- * or, with set == SIZE_MAX (a named baseline), over every group. */
-static void find_difference(struct wc_summary *s, size_t set)
+/* The difference of group g (not a baseline) against its baseline, in
+ * comparable set `set`, or SIZE_MAX (a named baseline); `crossing` of
+ * the groups it speaks for compare across disks. */
+static void say_difference(struct wc_summary *s, size_t set,
+			   const struct wc_sum_group *g, size_t crossing)
 {
-	const struct wc_sum_group *g = NULL, *b;
+	const struct wc_sum_group *b = &s->groups[g->base];
 	struct wc_finding *f;
 	char who[320], base[320];
-	size_t k, gi, crossing = 0;
+	size_t gi = (size_t)(g - s->groups);
 	bool on;
 	int64_t w;
 
-	for (k = 0; k < s->ngroups; k++) {
-		if (k == s->groups[k].base ||
-		    (set != SIZE_MAX && s->groups[k].set != set))
-			continue;
-		if (s->groups[k].cross_disk)
-			crossing++;
-		if (!g || llabs(s->groups[k].diff.wall_ns) >
-			  llabs(g->diff.wall_ns))
-			g = &s->groups[k];
-	}
-	if (!g)
-		return;
-	gi = (size_t)(g - s->groups);
-	b = &s->groups[g->base];
 	f = finding(s, WC_FIND_DIFFERENCE);
 	w = g->diff.wall_ns;
 	group_name(s, gi, who, sizeof(who));
@@ -582,8 +594,16 @@ static void find_difference(struct wc_summary *s, size_t set)
 	num(f, "runs", (double)g->n);
 	num(f, "baseline_runs", (double)b->n);
 	on = say_set(f, s, set);
-	if (!w)
+	if (!w && s->replay)
+		say(f, "The model predicts that %s would take as long as %s.",
+		    who, base);
+	else if (!w)
 		say(f, "%s took as long as the baseline %s.", who, base);
+	else if (s->replay)
+		say(f, "The model predicts that %s would take %.3f s %s than "
+		    "%s (%.3f s against %.3f s)", who, fabs(ssecs(w)),
+		    w > 0 ? "longer" : "less", base, secs(g->mean_wall_ns),
+		    secs(b->mean_wall_ns));
 	else
 		say(f, "%s largest difference against the baseline %s: %s "
 		    "took %.3f s %s (%.3f s against %.3f s)", on ? "the" :
@@ -640,7 +660,85 @@ static void find_difference(struct wc_summary *s, size_t set)
 	say_verdict(f, s, g);
 	if (w && g->diff.main_part == WC_PART_IDLE)
 		say_device_cause(f, s, g);
-	say_runs(f, s, gi);
+	if (!s->replay)
+		say_runs(f, s, gi);
+}
+
+/* The largest difference in comparable set `set` against its baseline,
+ * or, with set == SIZE_MAX (a named baseline), over every group.  A
+ * what-if's replays each answer a question of their own: each gets its
+ * prediction, and the recording none (find_model_error). */
+static void find_difference(struct wc_summary *s, size_t set)
+{
+	const struct wc_sum_group *g = NULL;
+	size_t k, crossing = 0;
+
+	for (k = 0; k < s->ngroups; k++) {
+		if (k == s->groups[k].base ||
+		    (set != SIZE_MAX && s->groups[k].set != set) ||
+		    (s->replay && k == s->recorded_group))
+			continue;
+		if (s->replay) {
+			say_difference(s, set, &s->groups[k],
+				       s->groups[k].cross_disk);
+			continue;
+		}
+		if (s->groups[k].cross_disk)
+			crossing++;
+		if (!g || llabs(s->groups[k].diff.wall_ns) >
+			  llabs(g->diff.wall_ns))
+			g = &s->groups[k];
+	}
+	if (g)
+		say_difference(s, set, g, crossing);
+}
+
+/* A what-if's caveat: how far the replay as recorded is from the
+ * recording, the error of the model's costs on this capture (host
+ * latency in the recording, costs the model gets wrong).  It bounds
+ * how far the model's absolute times can be trusted; in a difference
+ * of two replays much of it cancels. */
+static void find_model_error(struct wc_summary *s)
+{
+	const struct wc_sum_group *g, *b;
+	struct wc_finding *f;
+	int64_t w;
+	int p;
+
+	if (!s->replay || !s->has_diff)
+		return;
+	g = &s->groups[s->recorded_group];
+	b = &s->groups[g->base];
+	if (g == b)
+		return;
+	w = g->diff.wall_ns;
+	p = g->diff.main_part;
+	f = finding(s, WC_FIND_MODEL_ERROR);
+	str(f, "capture", s->caps[g->members[0]].meta->name);
+	str(f, "baseline", wc_summary_base_name(s, s->recorded_group));
+	num(f, "recorded_wall_s", secs(g->mean_wall_ns));
+	num(f, "replay_wall_s", secs(b->mean_wall_ns));
+	num(f, "error_s", -ssecs(w));
+	if (g->mean_wall_ns)
+		num(f, "error_share", -(double)w / (double)g->mean_wall_ns);
+	say(f, "The model's error on %s: its replay as recorded took %.3f s "
+	    "against the recording's %.3f s (%+.3f s",
+	    s->caps[g->members[0]].meta->name, secs(b->mean_wall_ns),
+	    secs(g->mean_wall_ns), -ssecs(w));
+	if (g->mean_wall_ns)
+		say(f, ", %+.1f %%", -100.0 * (double)w /
+					 (double)g->mean_wall_ns);
+	say(f, ")");
+	if (w && p >= 0) {
+		str(f, "cause", wc_part_key(p));
+		num(f, "cause_s", -ssecs(g->diff.part_ns[p]));
+		say(f, ", most in %s: %+.3f s", wc_part_label(p),
+		    -ssecs(g->diff.part_ns[p]));
+	}
+	say(f, ". Both sides of a prediction are replays on the same model, "
+	    "so much of this error cancels in their difference; how much "
+	    "is measured in docs/what-if.md (\"Validation against the "
+	    "lab\").");
 }
 
 /* "NAME, NAME and NAME" of up to three names, "and N more" after. */
@@ -1059,8 +1157,10 @@ int wc_summary_findings(struct wc_summary *s)
 	size_t i;
 
 	/* Three on the slowest capture, a difference and at most one skip
-	 * a set, then those on the whole comparison. */
-	s->findings = calloc(3 + 2 * s->nsets + 5, sizeof(*s->findings));
+	 * a set (a what-if: a difference a replay), then those on the
+	 * whole comparison (five, and a what-if's model error). */
+	s->findings = calloc(3 + 2 * s->nsets + 6 + (s->replay ? s->ngroups : 0),
+			     sizeof(*s->findings));
 	if (!s->findings)
 		return -1;
 	for (i = 1; i < s->ncaps; i++)
@@ -1079,5 +1179,6 @@ int wc_summary_findings(struct wc_summary *s)
 	find_run_order(s);
 	find_host_state(s);
 	find_dirty(s);
+	find_model_error(s);
 	return caveats_last(s);
 }

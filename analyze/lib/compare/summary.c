@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ static const char *const kind_name[] = {
 	[WC_FIND_RUN_ORDER] = "run_order",
 	[WC_FIND_HOST_STATE] = "host_state",
 	[WC_FIND_DIRTY] = "dirty_at_end",
+	[WC_FIND_MODEL_ERROR] = "model_error",
 };
 
 static const char *const meas_key[WC_NMEAS] = {
@@ -130,7 +132,8 @@ const char *wc_part_label(int part)
 
 const char *wc_finding_kind_name(enum wc_finding_kind k)
 {
-	return (unsigned)k <= WC_FIND_DIRTY ? kind_name[k] : "?";
+	return (size_t)k < sizeof(kind_name) / sizeof(kind_name[0]) &&
+	       kind_name[k] ? kind_name[k] : "?";
 }
 
 const char *wc_onoff(int v)
@@ -798,7 +801,7 @@ int wc_summary_build_opts(struct wc_summary **out,
 	const char *baseline = o->baseline;
 	struct wc_summary *s;
 	struct wc_analysis **kept = NULL;
-	size_t i, bi, nk = 0;
+	size_t i, bi, ri = SIZE_MAX, nk = 0;
 	bool warmups_out = false;
 
 	*out = NULL;
@@ -822,6 +825,8 @@ int wc_summary_build_opts(struct wc_summary **out,
 			s->left_out[s->nleft_out] = wc_analysis_meta(caps[i]);
 			s->left_out_why[s->nleft_out++] = why;
 		} else {
+			if (o->recorded_index == i + 1)
+				ri = nk;
 			kept[nk++] = caps[i];
 		}
 	}
@@ -868,6 +873,10 @@ int wc_summary_build_opts(struct wc_summary **out,
 	if (n && (make_groups(s) < 0 || make_sets(s) < 0 ||
 		  group_means(s) < 0))
 		goto fail_summary;
+	if (ri != SIZE_MAX) {
+		s->replay = true;
+		s->recorded_group = s->caps[ri].group;
+	}
 	if (baseline) {
 		s->has_diff = true;
 		s->base_group = s->caps[bi].group;

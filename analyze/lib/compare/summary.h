@@ -336,6 +336,8 @@ enum wc_finding_kind {
 	WC_FIND_HOST_STATE,            /* compared captures whose host,
 	                                * tools or load differ */
 	WC_FIND_DIRTY,                 /* data still unwritten at the end */
+	WC_FIND_MODEL_ERROR,           /* a what-if: the recording against
+	                                * its replay as recorded */
 };
 
 #define WC_FINDING_MAX_NUMS 16
@@ -359,7 +361,7 @@ struct wc_finding {
 
 /* The JSON name of a kind: "most_time", "device_idle", "flushes",
  * "difference", "skipped", "left_out", "run_order", "host_state",
- * "dirty_at_end". */
+ * "dirty_at_end", "model_error". */
 const char *wc_finding_kind_name(enum wc_finding_kind k);
 
 /* A comparable set of groups (wc_capture_meta.comparable). */
@@ -389,6 +391,11 @@ struct wc_summary {
 	const char *base_name;         /* the named capture, or the name of
 	                                * the base_group's first capture */
 	bool any_cross_disk;           /* some group's cross_disk */
+	/* A what-if (wc_summary_opts.recorded_index): the captures are a
+	 * recording and its replays, and recorded_group is the
+	 * recording's group. */
+	bool replay;
+	size_t recorded_group;
 	/* The equivalence bound as asked (wc_summary_opts): seconds when
 	 * equiv_s > 0, else a share of each baseline's mean wall. */
 	double equiv_s, equiv_share;
@@ -409,6 +416,14 @@ struct wc_summary_opts {
 	 * what-if's replays are named after the capture); a position
 	 * cannot. */
 	size_t baseline_index;
+	/* With a what-if: the recording's position, plus 1, among its
+	 * replays through the disk model (wc_whatif_analyses()[0]: 1), or
+	 * 0.  A replay is deterministic, so the differences between
+	 * replays are the model's predictions, given without a verdict,
+	 * and the recording's difference from its replay as recorded is
+	 * the model's error on it: a caveat (WC_FIND_MODEL_ERROR), never
+	 * the headline. */
+	size_t recorded_index;
 	/* Runs (capture.conf run, else the name's "-runN") to leave out,
 	 * of every configuration. */
 	const int *exclude_runs;

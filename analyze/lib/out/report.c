@@ -732,6 +732,12 @@ static void text_verdicts(FILE *f, const struct wc_summary *s, int w)
 	size_t g;
 	int m;
 
+	if (s->replay) {
+		fprintf(f, "replays through the disk model: no verdict (a "
+			"replay is deterministic;\nthe differences are the "
+			"model's predictions)\n");
+		return;
+	}
 	if (!s->any_runs) {
 		fprintf(f, "one run per configuration: no verdict is decided "
 			"(a test needs two runs a side)\n");
