@@ -86,15 +86,25 @@ static uint64_t parts(const struct wc_figures *f)
 
 START_TEST(test_busiest_is_main)
 {
+	struct wc_analysis_opts o = WC_ANALYSIS_OPTS_INIT;
 	struct src s = { NULL, 0, 0, 99 };
 	struct wc_analysis *a = NULL;
 	const struct wc_figures *f;
 	struct wc_err err;
 
+	/* btt's second walk only when asked for: not by default. */
 	s.ev = script(&s.n);
 	wc_err_clear(&err);
 	ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, NULL, NULL,
 						0, NULL, &err), 0);
+	ck_assert_ptr_null(wc_analysis_btt(a));
+	wc_analysis_free(a);
+	a = NULL;
+	s.i = 0;
+	o.btt = true;
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, NULL, NULL,
+						0, &o, &err), 0);
 	f = wc_analysis_main(a);
 	ck_assert_ptr_nonnull(f);
 	ck_assert_uint_eq(f->device, DEV2);

@@ -28,10 +28,11 @@ static void add(struct scripted *s, uint64_t t, unsigned what,
 }
 
 /* A capture whose flushes take `flush` ns each, with phases "copy" and
- * phase2. */
-static struct wc_analysis *capture_ph(const char *name, uint64_t flush,
-				      const char *phase2)
+ * phase2; btt's figures computed or not. */
+static struct wc_analysis *capture_btt(const char *name, uint64_t flush,
+				       const char *phase2, bool btt)
 {
+	struct wc_analysis_opts o = WC_ANALYSIS_OPTS_INIT;
 	const struct wc_phase ph[2] = {
 		{ "copy", 1000000, 30000000, 0, 0, 0 },
 		{ phase2, 30000000, 90000000, 0, 0, 0 },
@@ -62,10 +63,17 @@ static struct wc_analysis *capture_ph(const char *name, uint64_t flush,
 		t += 2001000 + flush + 1000000;
 	}
 	add(&s, 90000000, WC_TA_PLUG, 0, 0, 0);
+	o.btt = btt;
 	wc_err_clear(&err);
 	ck_assert_int_eq(wc_analysis_run_source(&a, scripted_next, &s, &m, ph, 2,
-						NULL, &err), 0);
+						&o, &err), 0);
 	return a;
+}
+
+static struct wc_analysis *capture_ph(const char *name, uint64_t flush,
+				      const char *phase2)
+{
+	return capture_btt(name, flush, phase2, true);
 }
 
 static struct wc_analysis *capture(const char *name, uint64_t flush)
@@ -122,6 +130,24 @@ START_TEST(test_text)
 	ck_assert_ptr_nonnull(strstr(t, "flush            0.040000"));
 	ck_assert_ptr_nonnull(strstr(t, "flush D2C      n 8"));
 	ck_assert_ptr_nonnull(strstr(t, "  delete"));
+	free(t);
+	wc_analysis_free(a);
+}
+END_TEST
+
+/* Without --btt, btt's figures were not computed, and the reports say
+ * so rather than print zeros that read as figures. */
+START_TEST(test_btt_off)
+{
+	struct wc_analysis *a = capture_btt("nobtt", 5000000, "delete", false);
+	char *t = render(WC_FORMAT_TEXT, &a, 1, NULL, 0);
+
+	ck_assert_ptr_nonnull(strstr(t, "btt, all devices: not computed"));
+	ck_assert_ptr_null(strstr(t, "Q2C"));
+	free(t);
+	t = render(WC_FORMAT_JSON, &a, 1, NULL, 0);
+	ck_assert_ptr_nonnull(strstr(t, "\"btt\": null"));
+	ck_assert_ptr_null(strstr(t, "\"q2c\""));
 	free(t);
 	wc_analysis_free(a);
 }
@@ -482,6 +508,7 @@ static Suite *report_suite(void)
 
 	tcase_add_test(tc, test_text);
 	tcase_add_test(tc, test_json);
+	tcase_add_test(tc, test_btt_off);
 	tcase_add_test(tc, test_csv);
 	tcase_add_test(tc, test_compare_and_baseline);
 	tcase_add_test(tc, test_json_baseline);

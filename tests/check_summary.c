@@ -38,6 +38,7 @@ static struct wc_analysis *cap_on(const char *name, const char *config,
 {
 	struct wc_phase ph[2] = { { "copy", 0, 0, 0, 0, 0 },
 				  { "delete", 0, 0, 0, 0, 0 } };
+	struct wc_analysis_opts o = WC_ANALYSIS_OPTS_INIT;
 	struct wc_capture_meta m;
 	struct wc_analysis *a = NULL;
 	struct scripted *s = calloc(1, sizeof(*s));
@@ -73,9 +74,10 @@ static struct wc_analysis *cap_on(const char *name, const char *config,
 	}
 	ev(s, t, WC_TA_PLUG, 0, 0, 0);
 	ph[1].end = t;
+	o.btt = true;           /* the summary's btt means are checked */
 	wc_err_clear(&err);
 	ck_assert_int_eq(wc_analysis_run_source(&a, scripted_next, s, &m, ph, 2,
-						NULL, &err), 0);
+						&o, &err), 0);
 	free(s);
 	return a;
 }

@@ -56,7 +56,7 @@ for f in big.blktrace.*; do
 	"$CONV" --scramble-devices 5 "$f" "dev.blktrace.${f##*.}"
 done
 rc=0
-timeout 60 "$WCANALYZE" --format json dev >out 2>err || rc=$?
+timeout 60 "$WCANALYZE" --btt --format json dev >out 2>err || rc=$?
 [[ $rc -eq 0 ]] || fail "device-scrambled trace: exit $rc: $(tail -n 3 err)"
 ign=$(sed -n 's/.*"ignored_events": \([0-9]*\).*/\1/p' out)
 bign=$(sed -n 's/.*"forgotten": [0-9]*, "ignored": \([0-9]*\).*/\1/p' out)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# t31-btt-agreement.sh - the "btt" figures of --format json equal btt's
+# t31-btt-agreement.sh - the "btt" figures of --btt --format json equal btt's
 # "All Devices" Q2C and D2C rows (N exactly, MIN/AVG/MAX within 0.1 %)
 # on the reader's recorded traces, every archive in samples/ and a
 # synthetic capture with merges and two devices, and one whose disk
@@ -32,7 +32,7 @@ compare() {
 	blkparse -q "${args[@]}" -d "$TMP/merged.bin" -O >/dev/null
 	# btt drops per-device .dat files in the current folder.
 	(cd "$TMP" && btt -i merged.bin -o btt >/dev/null 2>&1)
-	json=$("$WCANALYZE" --format json "$input")
+	json=$("$WCANALYZE" --btt --format json "$input")
 	for stat in Q2C D2C; do
 		row=$(sed -n '/==== All Devices ====/,/^====/p' "$TMP/btt.avg" |
 			awk -v s=$stat '$1 == s { print $2, $3, $4, $5 }')

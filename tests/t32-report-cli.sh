@@ -37,6 +37,9 @@ same() {
 
 same base.txt "$WCANALYZE" xfs-base
 same plain.txt "$WCANALYZE" plain
+# --btt: btt's figures too (without it the report says they were not
+# computed; t31 checks them against btt itself).
+same plain-btt.txt "$WCANALYZE" --btt plain
 same compare.txt "$WCANALYZE" --baseline xfs-base xfs-base xfs-slowflush.tar.xz plain
 # --runs: the same, then the per-run detail under its heading.
 same compare-runs.txt "$WCANALYZE" --runs --baseline xfs-base xfs-base xfs-slowflush.tar.xz plain

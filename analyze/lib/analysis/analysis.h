@@ -22,12 +22,12 @@
  *
  * What always holds:
  *  - the analysis owns its consumers and nothing outside it sees events
- *    or requests as they pass: btt (on by default, the reports print it)
- *    sees every event before the tracker; with o.series, every request
- *    the tracker hands out (unfinished ones too) goes, with its category,
- *    to its device's series (at most WC_SERIES_MAX_DEVICES devices, the
- *    first seen; the requests of the rest are only counted), then to the
- *    accountant;
+ *    or requests as they pass: btt (only with o.btt, off by default: a
+ *    second walk of every event) sees every event before the tracker;
+ *    with o.series, every request the tracker hands out (unfinished ones
+ *    too) goes, with its category, to its device's series (at most
+ *    WC_SERIES_MAX_DEVICES devices, the first seen; the requests of the
+ *    rest are only counted), then to the accountant;
  *  - memory: btt's and the tracker's bounds (wclimits.h), and with
  *    o.series about 1.4 MiB a device, until wc_analysis_release_series()
  *    or wc_analysis_free();
@@ -62,7 +62,11 @@ struct wc_analysis_opts {
 	uint64_t journal_start;
 	uint64_t journal_len;
 	double media_rate;         /* --media-rate, bytes/s; 0: estimate */
-	bool btt;                  /* btt's Q2C and D2C (the reports need them) */
+	/* btt's Q2C and D2C (--btt): a second walk of every event, in
+	 * btt's own way (compat/btt.h), that adds CPU time; off by
+	 * default, and the reports then say btt's figures were not
+	 * computed. */
+	bool btt;
 	bool series;               /* a time series per device */
 	/* A timeline to stream the capture into (traceevent.h), or NULL:
 	 * it sees every event after btt and every request with its
@@ -99,7 +103,7 @@ struct wc_analysis_opts {
 	size_t *lens;
 };
 
-#define WC_ANALYSIS_OPTS_INIT { false, 0, 0, 0.0, true, false, NULL, NULL, \
+#define WC_ANALYSIS_OPTS_INIT { false, 0, 0, 0.0, false, false, NULL, NULL, \
 				NULL, 0, NULL, NULL, NULL, 0, NULL, NULL }
 
 /* One traced device as capture.conf describes it. */

@@ -322,6 +322,11 @@ static void text_btt(FILE *f, const struct wc_sum_btt *b)
 	const char *name[2] = { "Q2C", "D2C" };
 	int i;
 
+	if (!b->on) {
+		fprintf(f, "\nbtt, all devices: not computed (only with "
+			"--btt, from a trace's events)\n");
+		return;
+	}
 	fprintf(f, "\nbtt, all devices (s)       MIN           AVG           MAX"
 		"           N\n");
 	for (i = 0; i < 2; i++)
@@ -1475,12 +1480,18 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 		st->unfinished, st->expired, st->never_dispatched,
 		st->dropped_inflight,
 		st->sequence_ends, st->ignored_events);
-	fprintf(f, ",\n      \"btt\": {\"q2c\": ");
-	json_btt_stat(f, &b->q2c, b->q2c_mean_s);
-	fprintf(f, ", \"d2c\": ");
-	json_btt_stat(f, &b->d2c, b->d2c_mean_s);
-	fprintf(f, ", \"forgotten\": %" PRIu64 ", \"ignored\": %" PRIu64 "}",
-		b->forgotten, b->ignored);
+	if (b->on) {
+		fprintf(f, ",\n      \"btt\": {\"q2c\": ");
+		json_btt_stat(f, &b->q2c, b->q2c_mean_s);
+		fprintf(f, ", \"d2c\": ");
+		json_btt_stat(f, &b->d2c, b->d2c_mean_s);
+		fprintf(f, ", \"forgotten\": %" PRIu64 ", \"ignored\": %"
+			PRIu64 "}", b->forgotten, b->ignored);
+	} else {
+		/* Not computed (no --btt): null, never zeros that read as
+		 * figures. */
+		fprintf(f, ",\n      \"btt\": null");
+	}
 	if (sc->has_ratio) {
 		fprintf(f, ",\n      \"ratio_to_baseline\": ");
 		json_ratios(f, sc->ratio);
