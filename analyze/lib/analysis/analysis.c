@@ -8,6 +8,7 @@
 
 #include "base/devtab.h"
 #include "input/input.h"
+#include "input/recfilter.h"
 
 struct wc_analysis {
 	struct wc_capture_meta meta;
@@ -744,6 +745,52 @@ static int64_t stream_skips(const struct wc_input *in)
 	return (int64_t)sum;
 }
 
+/* The whole-trace checks an input allows (wc_capture_meta): which CPUs
+ * have no file, what went missing between the recorder and us, what is
+ * there twice. */
+static void check_whole(struct wc_capture_meta *m, const struct wc_input *in,
+			uint64_t skips)
+{
+	uint64_t files[WC_RECFILTER_CPUS / 64] = { 0 };
+	size_t i, n = wc_input_nstreams(in), len = 0;
+	uint32_t cpu, end = wc_input_cpu_end(in);
+
+	for (i = 0; i < n; i++) {
+		cpu = wc_input_stream(in, i)->cpu;
+		if (cpu == UINT32_MAX)
+			continue;
+		m->cpu_files++;
+		if (cpu < WC_RECFILTER_CPUS)
+			files[cpu / 64] |= 1ull << (cpu % 64);
+		if (cpu >= end)
+			end = cpu + 1;
+	}
+	if (end > WC_RECFILTER_CPUS)
+		end = WC_RECFILTER_CPUS;
+	for (cpu = 0; cpu < end; cpu++) {
+		bool file = files[cpu / 64] >> (cpu % 64) & 1u;
+		bool named = wc_input_cpu_named(in, cpu);
+
+		if (m->cpu_files ? file : named)
+			continue;
+		m->cpus_missing++;
+		if (m->cpu_files && named)
+			m->cpus_named_without_file++;
+		if (len + 16 < sizeof(m->cpus_missing_list))
+			len += (size_t)snprintf(m->cpus_missing_list + len,
+						sizeof(m->cpus_missing_list) -
+						len, "%s%u", len ? ", " : "",
+						cpu);
+		else if (len + 4 < sizeof(m->cpus_missing_list) &&
+			 !strstr(m->cpus_missing_list, "..."))
+			len += (size_t)snprintf(m->cpus_missing_list + len,
+						sizeof(m->cpus_missing_list) -
+						len, ", ...");
+	}
+	m->sequence_gaps = skips;
+	m->repeats = wc_input_repeats(in);
+}
+
 static int run_input(struct wc_analysis **out, const char *path,
 		     const struct wc_analysis_opts *o, bool speculate,
 		     struct wc_err *err)
@@ -786,6 +833,7 @@ static int run_input(struct wc_analysis **out, const char *path,
 	/* What the recorder lost (capture.conf) plus what went missing
 	 * between the recorder and us (sequence gaps). */
 	skips = stream_skips(in);
+	check_whole(&a->meta, in, (uint64_t)skips);
 	if (a->meta.events_dropped >= 0)
 		a->meta.events_dropped = skips > INT64_MAX - a->meta.events_dropped ?
 			INT64_MAX : a->meta.events_dropped + skips;

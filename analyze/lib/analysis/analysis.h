@@ -165,6 +165,21 @@ struct wc_capture_meta {
 	double load_after;
 	int64_t dirty_kb_end;      /* Dirty when the workload ended; -1 */
 	uint64_t source_bytes;     /* capture.conf source_bytes; 0 unknown */
+	/* Whole-trace checks (the summary's "whole_trace" finding), of a
+	 * trace read from an input (all 0 for a source or requests): */
+	uint32_t cpu_files;        /* per-CPU files with a CPU number; 0:
+	                            * one file, or names without numbers */
+	/* CPUs that should have a file and have none: with cpu_files,
+	 * numbers below the highest file's, or named by a record, without
+	 * a file; without, numbers below the highest a record names that
+	 * no record names (a CPU without I/O, or a file left out of a
+	 * merge).  The first of them in cpus_missing_list ("17, 23"). */
+	uint32_t cpus_missing;
+	uint32_t cpus_named_without_file;  /* of those, named by a record */
+	char cpus_missing_list[64];
+	uint64_t sequence_gaps;    /* sequence numbers missing (also in
+	                            * events_dropped) */
+	uint64_t repeats;          /* records repeating their CPU's number */
 };
 
 /* A phase of the capture (its figures: wc_analysis_phase_figures()). */

@@ -1107,6 +1107,126 @@ static void find_dirty(struct wc_summary *s)
 	    "command with sync to measure it.");
 }
 
+/* Whether a capture's trace is not whole (wc_capture_meta's checks and
+ * the tracker's unmatched halves). */
+static bool not_whole(const struct wc_sum_capture *c)
+{
+	const struct wc_capture_meta *m = c->meta;
+	const struct wc_tracker_stats *t = c->tracking;
+
+	return m->cpus_missing || m->repeats || m->events_dropped > 0 ||
+	       (t && (t->unfinished || t->orphan_completions ||
+		      t->dropped_inflight));
+}
+
+static unsigned long long ull(uint64_t v)
+{
+	return (unsigned long long)v;
+}
+
+/* What is missing from one capture's trace, or there twice, each with how
+ * many requests or records it touches and what it does to which figures;
+ * never fatal: the figures stand, with this said. */
+static void say_whole(struct wc_finding *f, const struct wc_sum_capture *c)
+{
+	const struct wc_capture_meta *m = c->meta;
+	const struct wc_tracker_stats *t = c->tracking;
+	int64_t lost = m->events_dropped - (int64_t)m->sequence_gaps;
+
+	say(f, "The trace of %s is not whole", m->name[0] ? m->name :
+	    "the capture");
+	if (m->cpus_missing && m->cpu_files) {
+		num(f, "cpu_files", m->cpu_files);
+		num(f, "cpu_files_missing", m->cpus_missing);
+		str(f, "cpus_missing", m->cpus_missing_list);
+		say(f, ": %u CPU file%s missing (CPU %s, of %u files read%s): "
+		    "the requests dispatched or completed on %s are not in "
+		    "the trace, and their other halves are unmatched",
+		    m->cpus_missing, m->cpus_missing == 1 ? " is" : "s are",
+		    m->cpus_missing_list, m->cpu_files,
+		    m->cpus_named_without_file ? "; events name CPUs that "
+		    "have no file" : "",
+		    m->cpus_missing == 1 ? "it" : "them");
+	} else if (m->cpus_missing) {
+		num(f, "cpus_never_named", m->cpus_missing);
+		str(f, "cpus_missing", m->cpus_missing_list);
+		say(f, ": its records never name CPU %s, below the highest "
+		    "they name (a CPU without I/O, or a CPU's file left out of "
+		    "the merge)", m->cpus_missing_list);
+	}
+	if (m->sequence_gaps) {
+		num(f, "sequence_gaps", (double)m->sequence_gaps);
+		say(f, "; %llu sequence numbers are missing: events lost "
+		    "between the recorder and the file, their requests in no "
+		    "figure", ull(m->sequence_gaps));
+	}
+	if (lost > 0) {
+		num(f, "recorder_dropped", (double)lost);
+		say(f, "; the recorder dropped %lld events (capture.conf), "
+		    "their requests in no figure", (long long)lost);
+	}
+	if (m->repeats) {
+		num(f, "repeated_records", (double)m->repeats);
+		say(f, "; %llu records repeat the sequence number of the one "
+		    "before them on their CPU: the same records more than "
+		    "once, and requests, bytes and times count each copy",
+		    ull(m->repeats));
+	}
+	if (t && t->unfinished) {
+		num(f, "never_completed", (double)t->unfinished);
+		num(f, "past_bound", (double)t->expired);
+		say(f, "; %llu requests were dispatched and never completed "
+		    "(%llu outstanding past the command timeout): they are in "
+		    "no request, byte or latency figure", ull(t->unfinished),
+		    ull(t->expired));
+	}
+	if (t && t->orphan_completions) {
+		num(f, "never_dispatched", (double)t->orphan_completions);
+		say(f, "; %llu completions had no dispatch to pair with: "
+		    "counted, never turned into latency, and in no request or "
+		    "byte figure", ull(t->orphan_completions));
+	}
+	if (t && t->dropped_inflight) {
+		num(f, "forgotten_in_flight", (double)t->dropped_inflight);
+		say(f, "; %llu dispatches were forgotten past the in-flight "
+		    "cap, in no figure", ull(t->dropped_inflight));
+	}
+	say(f, ".");
+}
+
+/* Captures whose trace is not whole, the first said in full, at most
+ * three more named. */
+static void find_whole(struct wc_summary *s)
+{
+	const char *names[3];
+	const struct wc_sum_capture *first = NULL;
+	struct wc_finding *f;
+	size_t i, n = 0, named = 0;
+	char list[256];
+
+	for (i = 0; i < s->ncaps; i++) {
+		if (!not_whole(&s->caps[i]))
+			continue;
+		if (!first)
+			first = &s->caps[i];
+		else if (named < 3)
+			names[named++] = s->caps[i].meta->name;
+		n++;
+	}
+	if (!n)
+		return;
+	f = finding(s, WC_FIND_WHOLE);
+	str(f, "capture", first->meta->name);
+	num(f, "captures", (double)n);
+	say_whole(f, first);
+	if (n > 1) {
+		names_of(names, n - 1, list, sizeof(list));
+		str(f, "others", list);
+		say(f, " %zu other capture%s %s not whole either: %s.",
+		    n - 1, n == 2 ? "" : "s", n == 2 ? "is" : "are", list);
+	}
+}
+
 /* Marks the caveats (summary.h, struct wc_finding) and puts them after
  * the answers, each side in the order made. */
 static int caveats_last(struct wc_summary *s)
@@ -1121,6 +1241,7 @@ static int caveats_last(struct wc_summary *s)
 		struct wc_finding *f = &s->findings[i];
 
 		switch (f->kind) {
+		case WC_FIND_WHOLE:
 		case WC_FIND_MOST_TIME:
 		case WC_FIND_DEVICE_IDLE:
 		case WC_FIND_FLUSHES:
@@ -1158,14 +1279,15 @@ int wc_summary_findings(struct wc_summary *s)
 
 	/* Three on the slowest capture, a difference and at most one skip
 	 * a set (a what-if: a difference a replay), then those on the
-	 * whole comparison (five, and a what-if's model error). */
-	s->findings = calloc(3 + 2 * s->nsets + 6 + (s->replay ? s->ngroups : 0),
+	 * whole comparison (six, and a what-if's model error). */
+	s->findings = calloc(3 + 2 * s->nsets + 7 + (s->replay ? s->ngroups : 0),
 			     sizeof(*s->findings));
 	if (!s->findings)
 		return -1;
 	for (i = 1; i < s->ncaps; i++)
 		if (s->caps[i].figs.wall_ns > slow->figs.wall_ns)
 			slow = &s->caps[i];
+	find_whole(s);
 	find_left_out(s);
 	find_most_time(s, slow);
 	find_idle(s, slow);

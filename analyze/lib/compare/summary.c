@@ -31,6 +31,7 @@ static const char *const kind_name[] = {
 	[WC_FIND_HOST_STATE] = "host_state",
 	[WC_FIND_DIRTY] = "dirty_at_end",
 	[WC_FIND_MODEL_ERROR] = "model_error",
+	[WC_FIND_WHOLE] = "whole_trace",
 };
 
 static const char *const meas_key[WC_NMEAS] = {

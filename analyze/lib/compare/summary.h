@@ -338,6 +338,9 @@ enum wc_finding_kind {
 	WC_FIND_DIRTY,                 /* data still unwritten at the end */
 	WC_FIND_MODEL_ERROR,           /* a what-if: the recording against
 	                                * its replay as recorded */
+	WC_FIND_WHOLE,                 /* captures whose trace is not whole:
+	                                * CPU files missing, events lost or
+	                                * repeated, requests unmatched */
 };
 
 #define WC_FINDING_MAX_NUMS 16
@@ -351,7 +354,9 @@ struct wc_finding {
 	/* Not the answer to the user's question but a caveat beside it:
 	 * host noise (run order, host state), captures left out, data left
 	 * unwritten, and, when a difference answers a comparison, the
-	 * slowest capture's own detail.  Caveats come after the answers. */
+	 * slowest capture's own detail and a trace not whole (of one
+	 * capture, WC_FIND_WHOLE is made first and opens the findings).
+	 * Caveats come after the answers. */
 	bool caveat;
 	size_t nnums, nstrs;
 	struct { const char *key; double value; } num[WC_FINDING_MAX_NUMS];
@@ -361,7 +366,7 @@ struct wc_finding {
 
 /* The JSON name of a kind: "most_time", "device_idle", "flushes",
  * "difference", "skipped", "left_out", "run_order", "host_state",
- * "dirty_at_end", "model_error". */
+ * "dirty_at_end", "model_error", "whole_trace". */
 const char *wc_finding_kind_name(enum wc_finding_kind k);
 
 /* A comparable set of groups (wc_capture_meta.comparable). */

@@ -488,6 +488,16 @@ uint64_t wc_input_repeats(const struct wc_input *in)
 	return in->filter ? wc_recfilter_repeats(in->filter) : 0;
 }
 
+bool wc_input_cpu_named(const struct wc_input *in, uint32_t cpu)
+{
+	return in->filter && wc_recfilter_cpu_named(in->filter, cpu);
+}
+
+uint32_t wc_input_cpu_end(const struct wc_input *in)
+{
+	return in->filter ? wc_recfilter_cpu_end(in->filter) : 0;
+}
+
 uint64_t wc_input_backwards(const struct wc_input *in)
 {
 	return in->backwards;

@@ -119,6 +119,11 @@ void wc_input_free(struct wc_input *in);
  * duplicated records, each analysed as an event of its own. */
 uint64_t wc_input_repeats(const struct wc_input *in);
 
+/* The CPUs the numbered records read so far named
+ * (wc_recfilter_cpu_named(), _cpu_end(), recfilter.h). */
+bool wc_input_cpu_named(const struct wc_input *in, uint32_t cpu);
+uint32_t wc_input_cpu_end(const struct wc_input *in);
+
 /* Events handed out so far whose time is earlier than the event's before
  * them (a clock that stepped back, a file out of order): they are passed
  * on as read, and counted here so a caller can warn once. */

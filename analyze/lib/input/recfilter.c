@@ -36,6 +36,10 @@ struct wc_recfilter {
 	struct wc_map *seqs;
 	struct seq_slot cache[SEQ_CACHE];
 	uint64_t repeats;       /* records repeating the number before */
+	/* CPUs below WC_RECFILTER_CPUS a numbered record named, a bit
+	 * each: marked when a (device, CPU) pair misses the cache. */
+	uint64_t cpus[WC_RECFILTER_CPUS / 64];
+	uint32_t cpu_max;       /* the highest CPU named, + 1; 0 none */
 };
 
 int wc_recfilter_open(struct wc_recfilter **out)
@@ -47,6 +51,17 @@ int wc_recfilter_open(struct wc_recfilter **out)
 uint64_t wc_recfilter_repeats(const struct wc_recfilter *f)
 {
 	return f->repeats;
+}
+
+bool wc_recfilter_cpu_named(const struct wc_recfilter *f, uint32_t cpu)
+{
+	return cpu < WC_RECFILTER_CPUS &&
+	       (f->cpus[cpu / 64] >> (cpu % 64) & 1u);
+}
+
+uint32_t wc_recfilter_cpu_end(const struct wc_recfilter *f)
+{
+	return f->cpu_max;
 }
 
 void wc_recfilter_free(struct wc_recfilter *f)
@@ -104,7 +119,12 @@ static __attribute__((noinline)) int seq_miss(struct wc_recfilter *f,
 					      uint64_t key, uint32_t **last)
 {
 	struct seq_slot *sl;
+	uint32_t cpu = (uint32_t)key;
 
+	if (cpu < WC_RECFILTER_CPUS)
+		f->cpus[cpu / 64] |= 1ull << (cpu % 64);
+	if (cpu >= f->cpu_max)
+		f->cpu_max = cpu == UINT32_MAX ? cpu : cpu + 1;
 	*last = NULL;
 	if (!f->seqs && wc_map_open(&f->seqs, sizeof(uint32_t),
 				    WC_INPUT_MAX_SEQ_KEYS, NULL) < 0)

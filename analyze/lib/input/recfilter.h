@@ -50,6 +50,7 @@
 #ifndef WC_RECFILTER_H
 #define WC_RECFILTER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -77,6 +78,14 @@ int wc_recfilter_run(struct wc_recfilter *f, struct wc_event *evs, size_t n,
  * a copy further away is counted as a gap's end instead, or not at all.
  * Tracefs's records (all 0) never count. */
 uint64_t wc_recfilter_repeats(const struct wc_recfilter *f);
+
+/* The CPUs numbered records named so far (a whole-trace check: a CPU
+ * whose file is missing from a per-CPU capture): whether CPU was one
+ * (CPUs from WC_RECFILTER_CPUS on are never), and the highest named + 1
+ * (0 when none; saturating at UINT32_MAX). */
+#define WC_RECFILTER_CPUS 4096u
+bool wc_recfilter_cpu_named(const struct wc_recfilter *f, uint32_t cpu);
+uint32_t wc_recfilter_cpu_end(const struct wc_recfilter *f);
 
 /* Process name of PID from the process notifies filtered so far, or
  * NULL. */
