@@ -7,7 +7,10 @@
 # the pairing bound (30 s, no capture.conf):
 #  - a per-CPU capture missing one CPU's file;
 #  - a merged file in which every record appears four times;
-#  - a capture in which nothing completes.
+#  - a capture in which nothing completes;
+# and a capture missing CPU 0's file whose completions would pair, by
+# sector alone, with dispatches 60 s older: none does past the device's
+# command timeout (capture.conf, else 30 s).
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -87,6 +90,71 @@ grep -q "records repeat" four.txt || fail "four: no count of repeats"
 # Nothing completes.
 rewrite noc.blktrace 1 1 s.blktrace.0 s.blktrace.1
 check noc noc.blktrace "dispatched and never completed"
+
+# maxd2c DIR: the largest D2C of capture DIR's JSON (0 when none).
+maxd2c() {
+	"$BUILD/wcanalyze" --format json "$1" 2>/dev/null |
+		python3 -c 'import json, sys
+c = json.load(sys.stdin)["captures"][0]["d2c_s"]
+print(c["max"] if c and c["max"] is not None else 0)'
+}
+
+# shifted DIR SHIFT_S [KEY=VALUE]: wcsynth's capture with CPU 0's file
+# gone and, SHIFT_S after CPU 1's records, CPU 0's records written as CPU
+# 1's: each request dispatched on CPU 1 lost its C with CPU 0's file, and
+# a C at its sector comes back SHIFT_S later for a dispatch that file
+# held.  Paired by sector alone, that is a D2C of SHIFT_S that never was
+# (the issue's 40-CPU capture: a D2C max of 91 s where btt saw 24 ms).
+"$BUILD/tests/wcsynth" -c -n 40 base >/dev/null || fail "wcsynth -c"
+shifted() {
+	local dir=$1 shift_s=$2
+	mkdir -p "$dir/trace"
+	sed "s/^name = base/name = $dir/" base/capture.conf >"$dir/capture.conf"
+	[ $# -lt 3 ] || echo "$3" >>"$dir/capture.conf"
+	python3 - "$dir/trace/loop9.blktrace.1" base/trace/loop9.blktrace.0 \
+		base/trace/loop9.blktrace.1 "$shift_s" <<'PY'
+import struct, sys
+out, f0, f1, shift = sys.argv[1], sys.argv[2], sys.argv[3], int(float(sys.argv[4]) * 1e9)
+def recs(name):
+    data = open(name, "rb").read()
+    off = 0
+    while off + 48 <= len(data):
+        plen, = struct.unpack_from("<H", data, off + 46)
+        yield bytearray(data[off:off + 48 + plen])
+        off += 48 + plen
+seq = 0
+with open(out, "wb") as f:
+    for r in recs(f1):
+        seq = max(seq, struct.unpack_from("<I", r, 4)[0])
+        f.write(r)
+    for r in recs(f0):
+        seq += 1
+        t, = struct.unpack_from("<Q", r, 8)
+        struct.pack_into("<I", r, 4, seq)
+        struct.pack_into("<Q", r, 8, t + shift)
+        struct.pack_into("<I", r, 32, 1)
+        f.write(r)
+PY
+}
+above() { python3 -c 'import sys; sys.exit(not float(sys.argv[1]) > float(sys.argv[2]))' "$1" "$2"; }
+
+# The bound (30 s: no timeout in capture.conf) leaves the 60 s pairs out.
+shifted far 60
+check far far "1 CPU file is missing (CPU 0"
+grep -q "completions had no dispatch to pair with" far.txt ||
+	fail "far: the unmatched completions are not counted"
+# The fixture does invent them when the bound does not stop it (a day):
+# this is what the check above would see without the bound.
+shifted farday 60 "device.loop9.timeout_ms = 86400000"
+above "$(maxd2c farday)" 30 ||
+	fail "farday: no D2C past 30 s with a day's bound: the fixture tests nothing"
+# The device's own timeout from capture.conf is the bound: 20 s pairs
+# under the 30 s default, not under a 10 s timeout.
+shifted near 20
+above "$(maxd2c near)" 10 || fail "near: no 20 s D2C under the 30 s default"
+shifted near10 20 "device.loop9.timeout_ms = 10000"
+above "$(maxd2c near10)" 10 &&
+	fail "near10: a D2C of $(maxd2c near10) s past the device's 10 s timeout"
 
 # A whole capture has no such finding.
 check_whole_ok() {
