@@ -10,10 +10,10 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "disk/diskmodel.h"
+#include "input/source.h"
 
 #define NS 1e9
 #define SECTOR 512u
@@ -277,40 +277,22 @@ static char *trim(char *s)
 	return s;
 }
 
-/* Opens PATH for reading without waiting (a FIFO would wait for a writer
- * for ever) and takes only a regular file no longer than a parameter file
- * can be (a device such as /dev/zero never ends); OFLAGS may add
- * O_NOFOLLOW.  The stream, or NULL with err filled. */
+/* Opens PATH as every file from elsewhere is opened
+ * (wc_source_open_regular(): without waiting, as a FIFO would for a
+ * writer for ever; a regular file only, as /dev/zero never ends; OFLAGS
+ * may add O_NOFOLLOW) and takes only one no longer than a parameter file
+ * can be.  The stream, or NULL with err filled (errno ENOENT when PATH
+ * does not exist). */
 static FILE *params_open(const char *path, int oflags, struct wc_err *err)
 {
-	struct stat st;
+	off_t size;
 	FILE *fp;
-	int fd, e;
+	int fd;
 
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
-		  (oflags & O_NOFOLLOW));
-	if (fd < 0) {
-		e = errno;
-		if (e == ELOOP && (oflags & O_NOFOLLOW))
-			wc_err_set(err, WC_ERR_INPUT, path, NULL, WC_NO_OFFSET,
-				   "a symbolic link: not followed");
-		else
-			wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
-				   "%s", strerror(e));
-		errno = e;
+	fd = wc_source_open_regular(path, &size, oflags, err);
+	if (fd < 0)
 		return NULL;
-	}
-	if (fstat(fd, &st) < 0) {
-		wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET, "%s",
-			   strerror(errno));
-		goto close_fd;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		wc_err_set(err, WC_ERR_INPUT, path, NULL, WC_NO_OFFSET,
-			   "not a regular file");
-		goto close_fd;
-	}
-	if (st.st_size > (off_t)WC_DISK_PARAMS_MAX_BYTES) {
+	if (size > (off_t)WC_DISK_PARAMS_MAX_BYTES) {
 		wc_err_set(err, WC_ERR_INPUT, path, NULL, WC_NO_OFFSET,
 			   "larger than %u bytes: no disk's parameters",
 			   WC_DISK_PARAMS_MAX_BYTES);
