@@ -2,7 +2,7 @@
 /*
  * reader_bench - how fast the reader goes, and that its memory stays flat.
  *
- *   reader_bench [-n EVENTS] [-k] DIR
+ *   reader_bench [-n EVENTS] [-k] [-r RUNS] DIR
  *
  * Writes DIR/bench.blktrace.0 and .1 (EVENTS records in all, default
  * 4,000,000: the recorded ext4 fixture's records repeated with their
@@ -11,7 +11,16 @@
  * every line with wc_dump_event() to /dev/null.  Prints events per second
  * and the peak resident memory.  -k keeps the files (scripts/bench.sh
  * times blkparse on them).
+ *
+ * With -r RUNS it then runs a bare loop (read() of each file in 1 MiB
+ * blocks and a walk from record to record by its payload length, no
+ * decoding, no merge) and the reader's decode-and-merge pass in turn,
+ * A B A B, RUNS times each, and prints the median CPU time of each and
+ * the reader's rate as a share of the bare loop's (issue 45's target is
+ * at least 50 %), "met" or "not met" computed from them.
  */
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,17 +177,133 @@ fail:
 	return -1;
 }
 
+/* blktrace's record: a 48-byte header whose last field, at byte 46, is
+ * the payload's length (struct blk_io_trace, blktrace_api.h). */
+#define REC_HEAD 48
+#define REC_PDU_LEN 46
+#define REC_SECTOR 16
+#define BARE_BLOCK (1u << 20)
+
+/* The bare loop over base.blktrace.0 and .1: read() and a walk over the
+ * records, summing their sectors so the walk cannot be left out. */
+static int bare(const char *dir, unsigned long *events, uint64_t *sum)
+{
+	unsigned char *buf = malloc(BARE_BLOCK + 65536 + REC_HEAD);
+	char path[4096];
+	int cpu, fd;
+
+	if (!buf)
+		return -1;
+	*events = 0;
+	for (cpu = 0; cpu < 2; cpu++) {
+		size_t have = 0, at;
+		ssize_t got;
+
+		snprintf(path, sizeof(path), "%s/bench.blktrace.%d", dir, cpu);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			goto fail_buf;
+		while ((got = read(fd, buf + have, BARE_BLOCK)) > 0) {
+			have += (size_t)got;
+			at = 0;
+			while (have - at >= REC_HEAD) {
+				uint16_t pdu;
+				uint64_t sector;
+
+				memcpy(&pdu, buf + at + REC_PDU_LEN, sizeof(pdu));
+				if (have - at < REC_HEAD + (size_t)pdu)
+					break;
+				memcpy(&sector, buf + at + REC_SECTOR, sizeof(sector));
+				*sum += sector;
+				(*events)++;
+				at += REC_HEAD + pdu;
+			}
+			memmove(buf, buf + at, have - at);
+			have -= at;
+		}
+		close(fd);
+		if (got < 0)
+			goto fail_buf;
+	}
+	free(buf);
+	return 0;
+
+fail_buf:
+	perror(path);
+	free(buf);
+	return -1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, unsigned n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Bare loop and reader in turn, runs times each: medians of CPU time. */
+static int against_bare(const char *dir, const char *base, unsigned runs)
+{
+	double *tb = calloc(runs, sizeof(*tb)), *tr = calloc(runs, sizeof(*tr));
+	unsigned long nb = 0, nr = 0;
+	uint64_t sum = 0;
+	double c0, mb, mr, share;
+	unsigned k;
+	int ret = -1;
+
+	if (!tb || !tr)
+		goto out_free;
+	for (k = 0; k < runs; k++) {
+		c0 = bench_cpu();
+		if (bare(dir, &nb, &sum) < 0)
+			goto out_free;
+		tb[k] = bench_cpu() - c0;
+		c0 = bench_cpu();
+		if (run(base, 0, &nr) < 0)
+			goto out_free;
+		tr[k] = bench_cpu() - c0;
+	}
+	if (nb != nr) {
+		fprintf(stderr, "reader_bench: the bare loop walked %lu records, the reader %lu\n",
+			nb, nr);
+		goto out_free;
+	}
+	mb = median(tb, runs);
+	mr = median(tr, runs);
+	share = mr > 0 ? mb / mr : 0;
+	printf("reader_bench: bare loop %lu records, cpu median %.3f s: %.1f M/s (sum %llx)\n",
+	       nb, mb, mb > 0 ? (double)nb / mb / 1e6 : 0, (unsigned long long)sum);
+	printf("reader_bench: reader    %lu events, cpu median %.3f s: %.1f M/s\n",
+	       nr, mr, mr > 0 ? (double)nr / mr / 1e6 : 0);
+	printf("reader_bench: target reader >= 50 %% of the bare loop's rate, %u runs each A B: %.0f %% %s\n",
+	       runs, 100 * share, share >= 0.5 ? "met" : "not met");
+	ret = 0;
+out_free:
+	free(tb);
+	free(tr);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long n = 4000000, events;
 	char base[4096];
 	int c, keep = 0, pass;
+	unsigned runs = 0;
 	double t0;
 	long rss0;
 
-	while ((c = getopt(argc, argv, "n:k")) != -1) {
+	while ((c = getopt(argc, argv, "n:kr:")) != -1) {
 		if (c == 'n')
 			n = strtoul(optarg, NULL, 10);
+		else if (c == 'r')
+			runs = (unsigned)strtoul(optarg, NULL, 10);
 		else if (c == 'k')
 			keep = 1;
 		else
@@ -198,6 +323,8 @@ int main(int argc, char **argv)
 		       pass ? "dump" : "decode", events, bench_now() - t0,
 		       (double)events / (bench_now() - t0) / 1e6, bench_maxrss_kib(), rss0);
 	}
+	if (runs > 0 && against_bare(argv[optind], base, runs) < 0)
+		return 1;
 	if (!keep) {
 		snprintf(base, sizeof(base), "%s/bench.blktrace.0", argv[optind]);
 		unlink(base);
@@ -207,6 +334,6 @@ int main(int argc, char **argv)
 	return 0;
 
 usage:
-	fprintf(stderr, "usage: reader_bench [-n EVENTS] [-k] DIR\n");
+	fprintf(stderr, "usage: reader_bench [-n EVENTS] [-k] [-r RUNS] DIR\n");
 	return 2;
 }

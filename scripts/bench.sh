@@ -44,6 +44,10 @@
 #                       and its reports compared with this one's
 #   BENCH_REPEAT=3      runs of each command, the least time counts
 #   BENCH_REF_REPEAT=1  the same for blkparse and btt (ten times as slow)
+#   BENCH_TARGET_RUNS=5 runs of each side of issue 45's targets, taken in
+#                       turn (A B A B ...), medians of CPU time: the
+#                       "targets" table at the end, load beside each row;
+#                       0 skips (needs BENCH_BTT=1 for the btt rows)
 set -euo pipefail
 
 : "${BUILD:?BUILD must name the build directory}"
@@ -66,6 +70,9 @@ ref_repeat=${BENCH_REF_REPEAT:-1}
 wc=$BUILD/wcanalyze
 compare=${BENCH_COMPARE:-}
 summary=$tmp/summary
+target_runs=${BENCH_TARGET_RUNS:-5}
+targets=$tmp/targets
+: >"$targets"
 
 [[ -x /usr/bin/time ]] || {
 	echo "bench: /usr/bin/time missing (Debian package time): make deps" >&2
@@ -186,6 +193,47 @@ pack() {
 	fi
 }
 
+# cpu_of CMD...: CMD's CPU time (user + system, children included), its
+# output thrown away.
+cpu_of() {
+	local wall user sys rss
+	/usr/bin/time -o "$tmp/time" -f '%e %U %S %M' "$@" >/dev/null
+	read -r wall user sys rss <"$tmp/time"
+	awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.3f", u + s }'
+}
+
+# median X...: the median of the numbers X.
+median() {
+	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
+		END { printf "%.3f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# target SHAPE WHAT GOAL -- A... -- B...: runs command A and command B in
+# turn, $target_runs times each (A B A B ...), and adds a row to the
+# targets table: the medians of their CPU times, B's over A's against
+# GOAL, "met" or "not met" as computed, and the load when it ended.
+target() {
+	local shape=$1 what=$2 goal=$3 k ma mb ratio verdict
+	local -a a=() b=() ta=() tb=()
+	shift 3
+	[[ $1 == -- ]] && shift
+	while [[ $1 != -- ]]; do a+=("$1"); shift; done
+	shift
+	b=("$@")
+	for ((k = 0; k < target_runs; k++)); do
+		ta+=("$(cpu_of "${a[@]}")")
+		tb+=("$(cpu_of "${b[@]}")")
+	done
+	ma=$(median "${ta[@]}")
+	mb=$(median "${tb[@]}")
+	ratio=$(awk -v a="$ma" -v b="$mb" 'BEGIN { if (a > 0) printf "%.1f", b / a; else print "inf" }')
+	verdict=$(awk -v r="$ratio" -v g="$goal" 'BEGIN { print (r == "inf" || r + 0 >= g + 0) ? "met" : "not met" }')
+	printf 'bench: target: %s: %s: %s s against %s s: %sx (target >= %sx) %s\n' \
+		"$shape" "$what" "$ma" "$mb" "$ratio" "$goal" "$verdict"
+	printf '%s\t%s\t%s\t%s\t%sx\t>= %sx\t%s\t%s\n' "$shape" "$what" "$ma" "$mb" \
+		"$ratio" "$goal" "$verdict" "$(cut -d ' ' -f 1 /proc/loadavg)" >>"$targets"
+}
+
 # bases DIR: blkparse's -i arguments for a capture's trace folder.
 bases() {
 	find "$1/trace" -name '*.blktrace.[0-9]*' -printf '%f\n' |
@@ -226,6 +274,16 @@ for shape in $shapes; do
 		rm -f "$tmp"/*.dat
 	fi
 	measure "$shape" "merged json" "$n" "$wc" --format json "$tmp/merged"
+	if [[ $with_btt == 1 && $target_runs != 0 ]]; then
+		# Issue 45: the whole analysis against btt on the one merged
+		# file btt reads, and --dump against blkparse -i on the
+		# per-CPU files, CPU time, A B A B.
+		(cd "$tmp" && target "$shape" "merged json vs btt" 10 \
+			-- "$wc" --format json "$tmp/merged" -- btt -i "$tmp/merged")
+		rm -f "$tmp"/*.dat
+		target "$shape" "per-CPU --dump vs blkparse -i" 10 \
+			-- "$wc" --dump "$cap" -- blkparse -q "${in[@]}" -o /dev/null
+	fi
 	[[ -z $compare ]] ||
 		measure "$shape" "merged json (compare)" "$n" "$compare" --format json "$tmp/merged"
 	measure "$shape" "merged --dump" "$n" "$wc" --dump "$tmp/merged"
@@ -369,12 +427,15 @@ PY
 fi
 
 # --- the reader alone: decode and merge, no analysis ---------------------
-"$BUILD/bench/reader_bench" -n 4000000 "$tmp" | sed 's/^/bench: /'
+# With the bare loop beside it, in turn (issue 45: at least 50 %).
+"$BUILD/bench/reader_bench" -n 4000000 -r "$((target_runs > 0 ? target_runs : 1))" "$tmp" |
+	tee "$tmp/reader.out" | sed 's/^/bench: /'
 
 # --- the what-if replay alone: a sample's requests through the model -----
 # (target: 1 M requests a second; docs/what-if.md)
 "$BUILD/bench/replay_bench" -n "${BENCH_REPLAY_REQUESTS:-4000000}" -r "$repeat" \
-	samples/hdd7200-ext4-cache-on-barrier-on-run2.tar.xz | sed 's/^/bench: /'
+	samples/hdd7200-ext4-cache-on-barrier-on-run2.tar.xz | tee "$tmp/replay.out" |
+	sed 's/^/bench: /'
 
 echo
 echo "summary (M ev/s and the ratios from CPU time: the machine may be shared;"
@@ -421,3 +482,24 @@ END {
 			f[2], f[3], f[4], f[5], rate, f[6] / 1024, xb, xp, da, xt
 	}
 }' "$summary"
+
+# --- issue 45's targets, as computed in this run --------------------------
+echo
+echo "targets (issue 45; CPU time, medians of $target_runs runs each side taken in turn A B A B;"
+echo "ratio = the other command's CPU time / wcanalyze's; load = 1-minute load average after the row)"
+echo "load at the end: $(cut -d ' ' -f 1-3 /proc/loadavg)"
+printf '%-20s %-32s %8s %8s %7s %8s %-8s %5s\n' shape what "wc cpu" "ref cpu" ratio target verdict load
+awk -F '\t' '{ printf "%-20s %-32s %8s %8s %7s %8s %-8s %5s\n", substr($1, 1, 20), $2, $3, $4, $5, $6, $7, $8 }' "$targets"
+# The reader against the bare loop (reader_bench -r, medians in turn).
+sed -n 's/^reader_bench: target \(.*\)$/reader: \1/p' "$tmp/reader.out"
+# The what-if replay: requests per CPU second (least of -r runs) of each
+# shipped disk, cache on and off, against 1 M/s.
+awk -v load="$(cut -d ' ' -f 1 /proc/loadavg)" '
+/^replay: .* cache (on|off):/ {
+	for (i = 1; i <= NF; i++)
+		if ($i == "CPU" && $(i + 1) == "second,") r = $(i - 3)
+	c = $4
+	sub(/:$/, "", c)
+	printf "what-if: %s cache %s: %.2f M requests a CPU second (target >= 1 M/s) %s, load %s\n",
+		$2, c, r, (r + 0 >= 1) ? "met" : "not met", load
+}' "$tmp/replay.out"
