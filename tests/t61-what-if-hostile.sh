@@ -127,6 +127,17 @@ for args in "--export-trace t.json" "--format trace-event" "--baseline cap"; do
 done
 [[ ! -e t.json ]] || fail "--what-if --export-trace wrote t.json"
 
+# The what-if's output bound (whatif.h): at most 16 what-ifs, so at most
+# 18 analyses; a 17th is refused before any input is read.
+capture ""
+many=()
+for i in $(seq 17); do many+=(--what-if "cache=off,queue_depth=$i"); done
+exits 2 "$WCANALYZE" "${many[@]}" cap
+grep -q "more than 16 --what-if" err.txt || fail "17 what-ifs: $(cat err.txt)"
+[[ ! -s out.txt ]] || fail "17 what-ifs: printed to stdout"
+exits 0 "$WCANALYZE" --format json "${many[@]:2}" cap
+jq -e '.captures | length == 18' out.txt >/dev/null || fail "16 what-ifs: not 18 analyses"
+
 # Times at the replay's bound: a hand-made trace of N writes, each
 # queued, dispatched and completed (blktrace version 7, little-endian,
 # device 7,1), from BASE ns on, 1 ms apart.
