@@ -115,6 +115,36 @@ sums all3.json || fail "three filters: parts do not sum"
 jq -e '.captures[0].filter == "window 2 s to 6 s from the start; device loop0; process jbd2/loop0-8"' all3.json >/dev/null ||
 	fail "three filters: header $(jq .captures[0].filter all3.json)"
 
+# ---- no sentence a filter makes false ------------------------------------
+# capture.conf names loop0 (the destination) and loop2 (the source); the
+# command ended with sync and the whole report finds no data left
+# unwritten.  Under every filter, every finding the sample yields is
+# printed; a filter leaves I/O out, it does not make data pending, turn
+# the source into the destination or untrace the other device.
+"$WCANALYZE" "$SAMPLE" >all.txt
+jq -e '[.findings[].kind] | index("dirty_at_end") | not' all.json >/dev/null ||
+	fail "unfiltered: the reference finds data unwritten"
+for f in "--device loop0" "--device loop2" "--process cp" "--process sync" \
+	"--process jbd2/loop0-8" "--phase copy" "--phase delete" "--window 2,6" \
+	"--window 0.5,1.25"; do
+	# shellcheck disable=SC2086 # f is several words
+	"$WCANALYZE" $f "$SAMPLE" >f.txt
+	# shellcheck disable=SC2086
+	json $f >f.json
+	jq -e '[.findings[].kind] | index("dirty_at_end") | not' f.json >/dev/null ||
+		fail "$f: \"dirty data was still pending\", though the command ended with sync"
+	! grep -q 'no other device was traced' f.txt ||
+		fail "$f: \"no other device was traced\", though loop2 was"
+	! grep -q '^  device loop2 (7,2), the destination' f.txt ||
+		fail "$f: the source partition called the destination"
+	if grep -q '^  device loop2' f.txt; then
+		grep -q '^  journal: sectors [0-9+]* of the destination, none on this device$' f.txt ||
+			fail "$f: the destination's journal range given as loop2's"
+		jq -e '.captures[0].requests.journal == 0' f.json >/dev/null ||
+			fail "$f: journal writes on loop2: $(jq -c .captures[0].requests f.json)"
+	fi
+done
+
 # ---- usage errors --------------------------------------------------------
 for bad in "--window 5,2" "--window x,3" "--window 3" "--window -1,2" \
 	"--device 7," "--device ,1" "--process ''" "--phase ''"; do

@@ -240,6 +240,7 @@ static void meta_from_capture(struct wc_capture_meta *m,
 	if (dest) {
 		m->main_device = dest->dev;
 		m->main_from_conf = dest->dev != 0;
+		m->dest_device = dest->dev;
 		m->main_rotational = dest->rotational;
 	}
 	if (c->journal_known) {
@@ -714,14 +715,14 @@ static void setup_classifier(struct run *run)
 		/* The user's range is on the destination when there is one
 		 * named, else on whatever device the sectors land. */
 		wc_classifier_range(&run->cl,
-				    m->main_from_conf ? m->main_device : 0,
+				    m->main_from_conf ? m->dest_device : 0,
 				    run->o->journal_start, run->o->journal_len);
 		run->a->meta.journal_method = WC_JOURNAL_RANGE;
 		run->a->meta.journal_start = run->o->journal_start;
 		run->a->meta.journal_len = run->o->journal_len;
 	} else if (m->journal_method == WC_JOURNAL_RANGE) {
 		wc_classifier_range(&run->cl,
-				    m->main_from_conf ? m->main_device : 0,
+				    m->main_from_conf ? m->dest_device : 0,
 				    m->journal_start, m->journal_len);
 	} else {
 		wc_classifier_heuristic(&run->cl);

@@ -126,6 +126,9 @@ struct wc_capture_meta {
 	                           /* -1 when neither is known */
 	uint32_t main_device;      /* dev_t of the main device */
 	bool main_from_conf;       /* destination named in capture.conf */
+	uint32_t dest_device;      /* capture.conf's destination; 0: none
+	                            * (main_device unless --device chose
+	                            * another) */
 	size_t main_among;         /* devices with I/O it was picked from
 	                            * when capture.conf names none */
 	int main_rotational;       /* 1, 0, -1 unknown */

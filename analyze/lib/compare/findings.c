@@ -166,6 +166,12 @@ static void find_idle(struct wc_summary *s, const struct wc_sum_capture *c)
 		say(f, ": the other traced device%s (%s) %s busy for %.3f s of "
 		    "it", nd == 1 ? "" : "s", devs, nd == 1 ? "was" : "were",
 		    other);
+	} else if (c->filter && c->meta->ndevices > 1) {
+		/* The filter left the others out, not the recording. */
+		say(f, ": no other traced device's I/O passed the filter (%s)",
+		    c->filter);
+	} else if (c->meta->ndevices > 1) {
+		say(f, ": no other traced device had I/O");
 	} else {
 		say(f, ": no other device was traced");
 	}
@@ -1059,8 +1065,9 @@ static void find_host_state(struct wc_summary *s)
 		    "much less.");
 }
 
-/* Captures that ended with data unwritten: of a copy, less data written
- * on the main device than the source holds (90 %), or Dirty at the end
+/* Captures that ended with data unwritten: of an unfiltered copy, less
+ * data written on the main device than the source holds (90 %), or Dirty
+ * at the end
  * over 16 MiB (capture.conf host_dirty_kb_end).  At most three named. */
 static void find_dirty(struct wc_summary *s)
 {
@@ -1075,7 +1082,10 @@ static void find_dirty(struct wc_summary *s)
 		uint64_t written = c->figs.bytes[WC_CAT_DATA_WRITE];
 		bool copy = strstr(c->meta->config, "copy-delete;") != NULL;
 
-		if ((copy && c->meta->source_bytes &&
+		/* A filter's figures hold only some of the data written
+		 * (another device, process or time's are left out): no
+		 * evidence of data left unwritten. */
+		if ((copy && c->meta->source_bytes && !c->filter &&
 		     (double)written < 0.9 * (double)c->meta->source_bytes) ||
 		    c->meta->dirty_kb_end > 16 * 1024) {
 			if (!first)

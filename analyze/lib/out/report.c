@@ -390,7 +390,9 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 		return finish(f, err);
 	}
 	fprintf(f, "  device %s%s, %s\n", devname(m, g->device, b, sizeof(b)),
-		m->main_from_conf ? ", the destination" : ", the busiest",
+		!m->main_from_conf ? ", the busiest" :
+		g->device == m->dest_device ? ", the destination" :
+		", chosen by --device (not the destination)",
 		m->main_rotational == 1 ? "rotational" :
 		m->main_rotational == 0 ? "not rotational" :
 					  "rotational: unknown");
@@ -400,8 +402,10 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 		fprintf(f, "    (most bytes of the %zu devices with I/O: "
 			"capture.conf names none)\n", m->main_among);
 	if (m->journal_method == WC_JOURNAL_RANGE)
-		fprintf(f, "  journal: sectors %" PRIu64 "+%" PRIu64 "\n",
-			m->journal_start, m->journal_len);
+		fprintf(f, "  journal: sectors %" PRIu64 "+%" PRIu64 "%s\n",
+			m->journal_start, m->journal_len,
+			m->main_from_conf && g->device != m->dest_device ?
+			" of the destination, none on this device" : "");
 	else
 		fprintf(f, "  journal: guessed from flags (FUA, preflush, or "
 			"sync+meta writes)\n");
