@@ -145,6 +145,24 @@ for f in "--device loop0" "--device loop2" "--process cp" "--process sync" \
 	fi
 done
 
+# ---- a loop device's rotational flag ------------------------------------
+# loop0 and loop2 say rotational = 1, of files on whatever medium, and the
+# capture names no disk_model (wcdisk's model would be the evidence): no
+# positioning split, and the report says why; --media-rate still splits.
+for f in "" "--device loop2"; do
+	# shellcheck disable=SC2086 # f is several words
+	"$WCANALYZE" $f "$SAMPLE" >r.txt
+	# shellcheck disable=SC2086
+	json $f >r.json
+	grep -q "^positioning    not split: loop[02] (7,[02])'s rotational flag cannot be trusted$" r.txt ||
+		fail "${f:-unfiltered}: a positioning split on a loop device, or no reason: $(grep -A2 '^positioning' r.txt)"
+	jq -e '.groups[0].figures_s.positioning.n == 0' r.json >/dev/null ||
+		fail "${f:-unfiltered}: positioning $(jq -c .groups[0].figures_s.positioning r.json) in the JSON"
+	! grep -q 'seeks and rotation' r.txt || fail "${f:-unfiltered}: seeks and rotation on a loop device"
+done
+"$WCANALYZE" --device loop2 --media-rate 100 "$SAMPLE" | grep -q '^positioning    [0-9.]* s' ||
+	fail "--media-rate: no positioning split on the loop device"
+
 # ---- usage errors --------------------------------------------------------
 for bad in "--window 5,2" "--window x,3" "--window 3" "--window -1,2" \
 	"--device 7," "--device ,1" "--process ''" "--phase ''"; do

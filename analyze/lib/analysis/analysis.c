@@ -517,6 +517,11 @@ static void filter_setup(struct run *run)
 		/* The figures are of the device filtered on. */
 		a->meta.main_device = run->filt.device;
 		a->filter_device = true;
+		a->meta.main_rotational = -1;
+		for (i = 0; i < a->meta.ndevices; i++)
+			if (a->meta.devices[i].device == run->filt.device)
+				a->meta.main_rotational =
+					a->meta.devices[i].rotational;
 	}
 	for (i = 0; run->filt.phase[0] && i < a->nphases && !run->phase_known; i++)
 		if (!strcmp(a->phases[i].name, run->filt.phase)) {
@@ -563,6 +568,11 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 	a->nphases = nphases;
 	a->has_series = run->o->series;
 	conf->media_rate = run->o->media_rate;
+	for (i = 0; i < a->meta.ndevices; i++)
+		if (wc_analysis_rotational_doubt(&a->meta,
+						 a->meta.devices[i].device))
+			conf->no_estimate[conf->nno_estimate++] =
+				a->meta.devices[i].device;
 	/* capture.conf's write cache is the destination's (before a
 	 * --device filter makes another device the main one). */
 	conf->write_cache = a->meta.write_cache;
@@ -671,6 +681,34 @@ static void say_main_missing(struct wc_analysis *a, size_t n)
 	}
 	if (shown < n && p < end)
 		snprintf(p, (size_t)(end - p), " and %zu more", n - shown);
+}
+
+const char *wc_analysis_rotational_doubt(const struct wc_capture_meta *m,
+					 uint32_t device)
+{
+	static const struct {
+		const char *prefix, *why;
+	} kinds[] = {
+		{ "loop", "a loop device: its flag says nothing of the file's "
+			  "medium" },
+		{ "xvd", "a Xen disk: the host sets its flag" },
+		{ "vd", "a virtio disk: the host sets its flag" },
+		{ "nbd", "a network block device: its flag says nothing of "
+			 "the server's medium" },
+	};
+	size_t i, k;
+
+	if (!m || m->disk_model[0])
+		return NULL;
+	for (i = 0; i < m->ndevices; i++) {
+		if (m->devices[i].device != device)
+			continue;
+		for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+			if (!strncmp(m->devices[i].name, kinds[k].prefix,
+				     strlen(kinds[k].prefix)))
+				return kinds[k].why;
+	}
+	return NULL;
 }
 
 static void pick_main(struct wc_analysis *a)

@@ -276,6 +276,14 @@ const char *wc_analysis_warning(const struct wc_analysis *a, size_t i);
  * destination, but the trace holds I/O only on 7,1 and 7,2"), or NULL. */
 const char *wc_analysis_main_missing(const struct wc_analysis *a);
 
+/* Why device's rotational flag cannot be trusted, or NULL: a loop,
+ * virtio, Xen or network block device (by its kernel name in m) whose
+ * capture names no disk_model (wcdisk's model disk is the evidence of a
+ * medium).  Such a device gets no positioning split without
+ * --media-rate. */
+const char *wc_analysis_rotational_doubt(const struct wc_capture_meta *m,
+					 uint32_t device);
+
 /* The filters in words (filter.h, wc_filter_describe()), or NULL when
  * the analysis ran without any. */
 const char *wc_analysis_filter(const struct wc_analysis *a);

@@ -168,6 +168,8 @@ struct adev {
 
 struct wc_account {
 	double media_rate;
+	uint32_t no_estimate[WC_MAX_DEVICES];
+	size_t nno_estimate;
 	int write_cache;
 	uint32_t cache_device;
 	size_t nphases;                  /* the conf's, and the window */
@@ -907,6 +909,18 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 	}
 }
 
+/* Whether device's media rate must not be estimated (conf's
+ * no_estimate). */
+static bool no_estimate(const struct wc_account *ac, uint32_t device)
+{
+	size_t i;
+
+	for (i = 0; i < ac->nno_estimate; i++)
+		if (ac->no_estimate[i] == device)
+			return true;
+	return false;
+}
+
 static void fig_finish(struct fig *g, uint64_t start, uint64_t end,
 		       double rate)
 {
@@ -979,7 +993,8 @@ void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last)
 		sort_tally(d->procs.rows, d->procs.nrows);
 		d->rate = ac->media_rate;
 		d->estimated = false;
-		if (d->rate <= 0 && d->stream_n >= STREAM_MIN_COUNT &&
+		if (d->rate <= 0 && !no_estimate(ac, d->device) &&
+		    d->stream_n >= STREAM_MIN_COUNT &&
 		    d->stream_ns > 0) {
 			d->rate = (double)d->stream_bytes * 1e9 /
 				  (double)d->stream_ns;
@@ -1052,6 +1067,10 @@ int wc_account_open(struct wc_account **out, const struct wc_account_conf *conf,
 		return wc_err_oom(err, NULL, NULL);
 	wc_devtab_init(&ac->devtab, WC_MAX_DEVICES);
 	ac->media_rate = conf->media_rate;
+	ac->nno_estimate = conf->nno_estimate < WC_MAX_DEVICES ?
+			   conf->nno_estimate : WC_MAX_DEVICES;
+	memcpy(ac->no_estimate, conf->no_estimate,
+	       ac->nno_estimate * sizeof(ac->no_estimate[0]));
 	ac->name = conf->name;
 	ac->name_arg = conf->name_arg;
 	ac->write_cache = conf->write_cache;

@@ -140,6 +140,11 @@ typedef const char *wc_account_name_fn(const void *arg, uint32_t pid);
 
 struct wc_account_conf {
 	double media_rate;               /* bytes/s; 0: estimate from trace */
+	/* Devices whose rate is never estimated (their rotational flag
+	 * cannot be trusted: wc_analysis_rotational_doubt()); without
+	 * media_rate they get no positioning split. */
+	uint32_t no_estimate[WC_MAX_DEVICES];
+	size_t nno_estimate;
 	/* Names the processes of the tables by process (the waits, the
 	 * flushers, the time by process).  The accountant tallies them by
 	 * pid and asks for each pid's name in wc_account_finish() (earlier

@@ -434,6 +434,11 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 			fprintf(f, "  (device %s rotational: positioning is not "
 				"seek time)\n",
 				m->main_rotational == 0 ? "not" : "maybe not");
+	} else if (wc_analysis_rotational_doubt(m, g->device)) {
+		fprintf(f, "positioning    not split: %s's rotational flag cannot "
+			"be trusted\n               (%s;\n"
+			"               give --media-rate to split)\n", devname(m, g->device, b, sizeof(b)),
+			wc_analysis_rotational_doubt(m, g->device));
 	} else {
 		fprintf(f, "positioning    unknown: too few streaming requests "
 			"to estimate the media rate\n"
