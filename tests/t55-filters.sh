@@ -160,7 +160,8 @@ for f in "" "--device loop2"; do
 		fail "${f:-unfiltered}: positioning $(jq -c .groups[0].figures_s.positioning r.json) in the JSON"
 	! grep -q 'seeks and rotation' r.txt || fail "${f:-unfiltered}: seeks and rotation on a loop device"
 done
-"$WCANALYZE" --device loop2 --media-rate 100 "$SAMPLE" | grep -q '^positioning    [0-9.]* s' ||
+"$WCANALYZE" --device loop2 --media-rate 100 "$SAMPLE" >mr.txt
+grep -q '^positioning    [0-9.]* s' mr.txt ||
 	fail "--media-rate: no positioning split on the loop device"
 
 # ---- usage errors --------------------------------------------------------

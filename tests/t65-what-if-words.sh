@@ -30,13 +30,14 @@ for in in "${inputs[@]}"; do
 	sed -n '/^findings$/,/^$/p' out.txt >findings.txt
 	n=$(grep -c '^  - The model predicts that ' findings.txt || true)
 	[[ $n -eq 2 ]] || { cat findings.txt >&2; fail "$in: $n predictions among the findings, expected 2"; }
-	sed -n '2p' findings.txt | grep -q '^  - The model predicts that ' ||
+	[[ $(sed -n 2p findings.txt) == "  - The model predicts that "* ]] ||
 		fail "$in: the first finding is not a what-if's prediction: $(sed -n 2,3p findings.txt)"
 	if grep -E -q 'not decided|Runs used|record each configuration|no spread to test against' findings.txt; then
-		fail "$in: a verdict on runs in a replay's findings: $(grep -E 'not decided|Runs used|record each' findings.txt | head -n 2)"
+		fail "$in: a verdict on runs in a replay's findings: $(grep -m 2 -E 'not decided|Runs used|record each' findings.txt)"
 	fi
 	grep -q "^  - The model's error on " findings.txt || fail "$in: no model error caveat"
-	sed -n '/^caveats$/,$p' findings.txt | grep -q "^  - The model's error on " ||
+	sed -n '/^caveats$/,$p' findings.txt >caveats.txt
+	grep -q "^  - The model's error on " caveats.txt ||
 		fail "$in: the model's error is not among the caveats"
 	grep -q 'no verdict is decided' out.txt && fail "$in: the verdict table speaks of runs"
 
