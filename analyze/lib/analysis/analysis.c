@@ -28,6 +28,7 @@ struct wc_analysis {
 	char main_missing[200];     /* why the destination has no figures */
 	char filter[320];           /* the filters in words, or "" */
 	bool filter_device;         /* the main device is the filter's */
+	struct wc_kcheck kcheck;    /* the trace against the kernel's counters */
 	size_t nwarnings;
 	char warnings[WC_ANALYSIS_MAX_WARNINGS][320];
 };
@@ -277,6 +278,7 @@ struct run {
 	bool win_known;
 	struct wc_filter_window fw;
 	struct wc_interval *iv;          /* with o->interval */
+	struct wc_kcount *kc;            /* the capture's counters, or NULL */
 };
 
 /* The tracker's source over a source of single events (run_source): every
@@ -476,6 +478,8 @@ static inline int add_request(struct run *run, const struct wc_request *rq,
 
 	if (!run->a->ac && account_ready(run, err) < 0)
 		return -1;
+	/* The kernel counted every request of the device: unfiltered. */
+	wc_kcount_add(run->kc, rq);
 	if (run->filtering && !filter_pass(run, rq))
 		return 0;
 	cat = wc_classify(&run->cl, rq);
@@ -866,7 +870,11 @@ static int run_input(struct wc_analysis **out, const char *path,
 	run.in = in;
 	run.ctx = in;
 	setup_classifier(&run);
+	if (wc_kcount_new(&run.kc, cap, err) < 0)
+		goto fail_input;
 	r = analyse(&run, cap->phases, np, err);
+	wc_kcount_finish(run.kc, &a->kcheck);
+	wc_kcount_free(run.kc);
 	if (r < 0 && !a->partial)
 		goto fail_input;
 	/* What the recorder lost (capture.conf) plus what went missing
@@ -1089,6 +1097,11 @@ const char *wc_analysis_warning(const struct wc_analysis *a, size_t i)
 const char *wc_analysis_main_missing(const struct wc_analysis *a)
 {
 	return a->main_missing[0] ? a->main_missing : NULL;
+}
+
+const struct wc_kcheck *wc_analysis_kcheck(const struct wc_analysis *a)
+{
+	return &a->kcheck;
 }
 
 const char *wc_analysis_filter(const struct wc_analysis *a)

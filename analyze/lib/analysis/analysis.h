@@ -51,6 +51,7 @@
 #include "model/filter.h"
 #include "input/input.h"
 #include "model/interval.h"
+#include "analysis/kcounters.h"
 #include "model/series.h"
 #include "model/traceevent.h"
 #include "model/tracker.h"
@@ -227,6 +228,9 @@ int wc_analysis_run_requests(struct wc_analysis **out, wc_request_source next,
 			     struct wc_err *err);
 
 const struct wc_capture_meta *wc_analysis_meta(const struct wc_analysis *a);
+/* The trace checked against the kernel's counters (kcounters.h): state
+ * WC_KC_NONE for an input without counters.tsv or given events. */
+const struct wc_kcheck *wc_analysis_kcheck(const struct wc_analysis *a);
 /* The classifier its requests were classified with (--journal, the
  * capture's journal range, or the heuristic). */
 void wc_analysis_classifier(const struct wc_analysis *a,

@@ -3,6 +3,7 @@
 #include "compare/summary.h"
 #include "compare/stats.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1237,6 +1238,154 @@ static void find_whole(struct wc_summary *s)
 	}
 }
 
+/* V with a comma every three digits: "1,204". */
+static const char *grouped(uint64_t v, char *buf, size_t size)
+{
+	char raw[24];
+	size_t n, i, o = 0;
+
+	n = (size_t)snprintf(raw, sizeof(raw), "%" PRIu64, v);
+	for (i = 0; i < n && o + 2 < size; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = raw[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* The finding's keys of what a figure lost or has beyond the kernel's
+ * (kcounters.h's JSON keys, prefixed). */
+static const char *const kc_missing_key[WC_KC_NFIELDS] = {
+	[WC_KC_READS] = "missing_reads",
+	[WC_KC_READ_SECTORS] = "missing_read_sectors",
+	[WC_KC_WRITES] = "missing_writes",
+	[WC_KC_WRITE_SECTORS] = "missing_write_sectors",
+	[WC_KC_DISCARDS] = "missing_discards",
+	[WC_KC_DISCARD_SECTORS] = "missing_discard_sectors",
+	[WC_KC_FLUSHES] = "missing_flushes",
+};
+static const char *const kc_extra_key[WC_KC_NFIELDS] = {
+	[WC_KC_READS] = "extra_reads",
+	[WC_KC_READ_SECTORS] = "extra_read_sectors",
+	[WC_KC_WRITES] = "extra_writes",
+	[WC_KC_WRITE_SECTORS] = "extra_write_sectors",
+	[WC_KC_DISCARDS] = "extra_discards",
+	[WC_KC_DISCARD_SECTORS] = "extra_discard_sectors",
+	[WC_KC_FLUSHES] = "extra_flushes",
+};
+
+/* "1,204 writes, 3 reads and 9,632 sectors written" into BUF: the
+ * figures of D the trace lost (EXTRA false) or holds beyond the kernel's
+ * (true), each also a number of F; how many were named. */
+static size_t kc_list(struct wc_finding *f, const struct wc_kc_device *d,
+		      bool extra, char *buf, size_t size)
+{
+	char n[32];
+	size_t len = 0, count = 0, named = 0;
+	int fl;
+
+	buf[0] = '\0';
+	for (fl = 0; fl < WC_KC_NFIELDS; fl++)
+		if (d->fig[fl].known &&
+		    (extra ? d->fig[fl].extra : d->fig[fl].missing))
+			count++;
+	for (fl = 0; fl < WC_KC_NFIELDS; fl++) {
+		const struct wc_kc_figure *g = &d->fig[fl];
+		uint64_t v = extra ? g->extra : g->missing;
+
+		if (!g->known || !v)
+			continue;
+		named++;
+		num(f, extra ? kc_extra_key[fl] : kc_missing_key[fl], (double)v);
+		if (len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s %s",
+						named == 1 ? "" : named == count ?
+						" and " : ", ",
+						grouped(v, n, sizeof(n)),
+						wc_kc_field_words(
+							(enum wc_kc_field)fl));
+	}
+	return count;
+}
+
+/* A device whose trace and counters disagree: what was lost, what is
+ * there beyond the kernel's count, and the agreement in words. */
+static void say_kc_device(struct wc_finding *f, const struct wc_kc_device *d,
+			  bool first)
+{
+	char lost[400], extra[400], held[160];
+	size_t nl = kc_list(f, d, false, lost, sizeof(lost));
+	size_t ne = kc_list(f, d, true, extra, sizeof(extra));
+
+	if (nl)
+		say(f, "%son %s the kernel completed %s the trace does not "
+		    "have (%s), and the report's request, byte and time "
+		    "figures leave them out", first ? "" : "; ", d->name, lost,
+		    wc_kc_held_words(d, held, sizeof(held)));
+	if (ne)
+		say(f, "%son %s the trace holds %s more than the kernel "
+		    "completed (records repeated, or requests of another "
+		    "reading)", first && !nl ? "" : "; ", d->name, extra);
+}
+
+/* Captures whose trace differs from the kernel's counters (kcounters.h):
+ * the first said in full, device by device, up to three more named. */
+static void find_kcounters(struct wc_summary *s)
+{
+	const struct wc_sum_capture *first = NULL;
+	const char *names[3];
+	struct wc_finding *f;
+	size_t i, k, n = 0, named = 0;
+	bool lost = false, said = false;
+	char list[256];
+
+	for (i = 0; i < s->ncaps; i++) {
+		const struct wc_kcheck *kc = s->caps[i].kcheck;
+		bool differs = false;
+
+		for (k = 0; kc && kc->state == WC_KC_COMPARED &&
+			    k < kc->ndevices; k++)
+			differs |= !wc_kc_device_agrees(&kc->dev[k]);
+		if (!differs)
+			continue;
+		if (!first)
+			first = &s->caps[i];
+		else if (named < 3)
+			names[named++] = s->caps[i].meta->name;
+		n++;
+	}
+	if (!n)
+		return;
+	f = finding(s, WC_FIND_KCOUNTERS);
+	str(f, "capture", first->meta->name);
+	num(f, "captures", (double)n);
+	for (k = 0; k < first->kcheck->ndevices; k++)
+		for (i = 0; i < WC_KC_NFIELDS; i++)
+			lost |= first->kcheck->dev[k].fig[i].missing > 0;
+	say(f, "%s in %s: ", lost ? "Events were lost" :
+	    "The trace holds more than the kernel counted",
+	    first->meta->name[0] ? first->meta->name : "the capture");
+	for (k = 0; k < first->kcheck->ndevices; k++) {
+		const struct wc_kc_device *d = &first->kcheck->dev[k];
+
+		if (wc_kc_device_agrees(d))
+			continue;
+		if (!said)
+			str(f, "device", d->name);
+		say_kc_device(f, d, !said);
+		said = true;
+	}
+	say(f, ".");
+	if (n > 1) {
+		names_of(names, n - 1, list, sizeof(list));
+		str(f, "others", list);
+		say(f, " The trace of %zu other capture%s differs from the "
+		    "kernel's counters too: %s.", n - 1, n == 2 ? "" : "s",
+		    list);
+	}
+}
+
 /* Marks the caveats (summary.h, struct wc_finding) and puts them after
  * the answers, each side in the order made. */
 static int caveats_last(struct wc_summary *s)
@@ -1252,6 +1401,7 @@ static int caveats_last(struct wc_summary *s)
 
 		switch (f->kind) {
 		case WC_FIND_WHOLE:
+		case WC_FIND_KCOUNTERS:
 		case WC_FIND_MOST_TIME:
 		case WC_FIND_DEVICE_IDLE:
 		case WC_FIND_FLUSHES:
@@ -1289,8 +1439,8 @@ int wc_summary_findings(struct wc_summary *s)
 
 	/* Three on the slowest capture, a difference and at most one skip
 	 * a set (a what-if: a difference a replay), then those on the
-	 * whole comparison (six, and a what-if's model error). */
-	s->findings = calloc(3 + 2 * s->nsets + 7 + (s->replay ? s->ngroups : 0),
+	 * whole comparison (seven, and a what-if's model error). */
+	s->findings = calloc(3 + 2 * s->nsets + 8 + (s->replay ? s->ngroups : 0),
 			     sizeof(*s->findings));
 	if (!s->findings)
 		return -1;
@@ -1298,6 +1448,7 @@ int wc_summary_findings(struct wc_summary *s)
 		if (s->caps[i].figs.wall_ns > slow->figs.wall_ns)
 			slow = &s->caps[i];
 	find_whole(s);
+	find_kcounters(s);
 	find_left_out(s);
 	find_most_time(s, slow);
 	find_idle(s, slow);

@@ -32,6 +32,7 @@ static const char *const kind_name[] = {
 	[WC_FIND_DIRTY] = "dirty_at_end",
 	[WC_FIND_MODEL_ERROR] = "model_error",
 	[WC_FIND_WHOLE] = "whole_trace",
+	[WC_FIND_KCOUNTERS] = "kernel_counters",
 };
 
 static const char *const meas_key[WC_NMEAS] = {
@@ -246,6 +247,7 @@ static int fill_devices(struct wc_sum_capture *c, const struct wc_analysis *a)
 	c->missing = wc_analysis_main_missing(a);
 	c->filter = wc_analysis_filter(a);
 	c->tracking = wc_analysis_tracker_stats(a);
+	c->kcheck = wc_analysis_kcheck(a);
 	btt_of(&c->btt, wc_analysis_btt(a));
 	c->positioning_pct = c->figs.split_s > 0 && v[WC_COL_POSITIONING] >= 0 ?
 			     100 * v[WC_COL_POSITIONING] / c->figs.split_s : 0.0;

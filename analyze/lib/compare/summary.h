@@ -229,6 +229,8 @@ struct wc_sum_capture {
 	 * have no times (every real_s 0). */
 	double command_wall_s, command_cpu_s;
 	const struct wc_tracker_stats *tracking;
+	/* The trace against the kernel's counters (kcounters.h). */
+	const struct wc_kcheck *kcheck;
 	struct wc_sum_btt btt;
 	size_t nprocs;                 /* the main device's time by process, */
 	const struct wc_wait *const *procs;    /* most first (account.h) */
@@ -341,6 +343,9 @@ enum wc_finding_kind {
 	WC_FIND_WHOLE,                 /* captures whose trace is not whole:
 	                                * CPU files missing, events lost or
 	                                * repeated, requests unmatched */
+	WC_FIND_KCOUNTERS,             /* captures whose trace differs from
+	                                * the kernel's counters: events lost,
+	                                * or more than the kernel counted */
 };
 
 #define WC_FINDING_MAX_NUMS 16
@@ -366,7 +371,7 @@ struct wc_finding {
 
 /* The JSON name of a kind: "most_time", "device_idle", "flushes",
  * "difference", "skipped", "left_out", "run_order", "host_state",
- * "dirty_at_end", "model_error", "whole_trace". */
+ * "dirty_at_end", "model_error", "whole_trace", "kernel_counters". */
 const char *wc_finding_kind_name(enum wc_finding_kind k);
 
 /* A comparable set of groups (wc_capture_meta.comparable). */

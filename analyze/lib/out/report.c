@@ -95,16 +95,17 @@ static bool is_unit(const char *s)
 	       (!s[n] || s[n] == ' ' || strchr(".,;:)", s[n]));
 }
 
-/* A sentence for a terminal: wrapped to 78 columns after "  - ", bytes
- * that are not printable ASCII shown as '?'. */
-static void text_sentence(FILE *f, const char *raw)
+/* Text for a terminal: wrapped to 78 columns after LEAD (at most 4
+ * columns), the lines after it indented by 4, bytes that are not
+ * printable ASCII shown as '?'. */
+static void text_wrap(FILE *f, const char *lead, const char *raw)
 {
 	char buf[WC_ESCAPE_SIZE(sizeof(((struct wc_finding *)0)->text))];
 	const char *s = wc_escape_text(raw, buf, sizeof(buf));
-	size_t col = 0, i, w;
+	size_t col, i, w, first = strlen(lead);
 
-	fputs("  - ", f);
-	col = 4;
+	fputs(lead, f);
+	col = first;
 	while (*s) {
 		while (*s == ' ')
 			s++;
@@ -117,10 +118,10 @@ static void text_sentence(FILE *f, const char *raw)
 			for (w++; s[w] && s[w] != ' '; w++)
 				;
 		}
-		if (col > 4 && col + 1 + w > 78) {
+		if (col > first && col + 1 + w > 78) {
 			fputs("\n    ", f);
-			col = 4;
-		} else if (col > 4) {
+			col = first = 4;
+		} else if (col > first) {
 			fputc(' ', f);
 			col++;
 		}
@@ -133,6 +134,12 @@ static void text_sentence(FILE *f, const char *raw)
 		s += w;
 	}
 	fputc('\n', f);
+}
+
+/* A finding's sentence: wrapped after "  - ". */
+static void text_sentence(FILE *f, const char *raw)
+{
+	text_wrap(f, "  - ", raw);
 }
 
 static void text_findings(FILE *f, const struct wc_summary *s)
@@ -315,6 +322,71 @@ static void text_procs(FILE *f, const struct wc_sum_capture *c)
 		fprintf(f, "  (%zu more)\n", n - 10);
 }
 
+/* The two known reasons the trace and the kernel's counters differ
+ * (docs/methodology.md, "The kernel's counters"). */
+static const char kc_reason_flush[] =
+	"the kernel counts an empty flush as a write of no sectors";
+static const char kc_reason_ticks[] =
+	"io_ticks advances in jiffies: it undercounts requests shorter than "
+	"a jiffy and counts time queued before the driver took a request";
+
+static void text_kcheck(FILE *f, const struct wc_kcheck *k)
+{
+	char e[512], line[1024];
+	uint64_t pm;
+	size_t i;
+	int fl;
+
+	if (k->state == WC_KC_NONE) {
+		fprintf(f, "\nkernel counters: none (no counters.tsv): the trace "
+			"could not be checked\n");
+		return;
+	}
+	if (k->state == WC_KC_UNUSABLE) {
+		snprintf(line, sizeof(line), "kernel counters: not compared, so "
+			 "the trace could not be checked: %s", k->why);
+		fputc('\n', f);
+		text_wrap(f, "", line);
+		return;
+	}
+	for (i = 0; i < k->ndevices; i++) {
+		const struct wc_kc_device *d = &k->dev[i];
+
+		fprintf(f, "\nbeside the kernel's counters, %s (%.3f s between "
+			"the readings)\n", wc_escape_text(d->name, e, sizeof(e)),
+			(double)(d->end - d->start) / 1e9);
+		fprintf(f, "  %s%s\n", wc_kc_held_words(d, e, sizeof(e)),
+			wc_kc_device_agrees(d) ? ", and agrees on every field" :
+			"");
+		fprintf(f, "                       kernel        trace     held\n");
+		for (fl = 0; fl < WC_KC_NFIELDS; fl++) {
+			const struct wc_kc_figure *g = &d->fig[fl];
+
+			if (!g->known)
+				continue;
+			fprintf(f, "  %-17s %10" PRIu64 " %12" PRIu64,
+				wc_kc_field_words((enum wc_kc_field)fl),
+				g->kernel, g->trace);
+			if (g->maybe)
+				fprintf(f, " +%" PRIu64, g->maybe);
+			pm = wc_kc_held_permille(g);
+			fprintf(f, " %5" PRIu64 ".%" PRIu64 "%%%s\n", pm / 10,
+				pm % 10,
+				g->missing ? "  events lost" :
+				g->extra ? "  more than the kernel" : "");
+		}
+		snprintf(line, sizeof(line), "writes include %" PRIu64 " empty "
+			 "flushes: %s", d->empty_flush_writes, kc_reason_flush);
+		text_wrap(f, "  ", line);
+		if (d->io_ticks_known) {
+			snprintf(line, sizeof(line), "busy %.3f s in the trace, "
+				 "io_ticks %.3f s: %s", (double)d->busy_ns / 1e9,
+				 (double)d->io_ticks_ms / 1e3, kc_reason_ticks);
+			text_wrap(f, "  ", line);
+		}
+	}
+}
+
 static void text_btt(FILE *f, const struct wc_sum_btt *b)
 {
 	const struct wc_btt_stat *st[2] = { &b->q2c, &b->d2c };
@@ -467,6 +539,7 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 	text_procs(f, sc);
 	text_waits(f, sc);
 	text_btt(f, &sc->btt);
+	text_kcheck(f, sc->kcheck);
 	return finish(f, err);
 }
 
@@ -1352,6 +1425,59 @@ static void json_findings(FILE *f, const struct wc_summary *s)
 	fprintf(f, "%s],\n", s->nfindings ? "\n  " : "");
 }
 
+static void json_kcheck(FILE *f, const struct wc_kcheck *k)
+{
+	static const char *const states[] = { "none", "not_compared",
+					      "compared" };
+	char words[256];
+	size_t i;
+	int fl;
+
+	fprintf(f, "{\"state\": \"%s\", \"why\": ", states[k->state]);
+	json_opt_str(f, k->state == WC_KC_UNUSABLE ? k->why :
+		     k->state == WC_KC_NONE ? "no counters.tsv: the trace could not "
+		     "be checked" : "");
+	fprintf(f, ", \"reasons\": [");
+	json_str(f, kc_reason_flush);
+	fprintf(f, ", ");
+	json_str(f, kc_reason_ticks);
+	fprintf(f, "], \"devices\": [");
+	for (i = 0; i < k->ndevices; i++) {
+		const struct wc_kc_device *d = &k->dev[i];
+
+		fprintf(f, "%s{\"name\": ", i ? ", " : "");
+		json_str(f, d->name);
+		fprintf(f, ", \"seconds\": %.9f, \"agrees\": %s, \"held\": ",
+			(double)(d->end - d->start) / 1e9,
+			wc_kc_device_agrees(d) ? "true" : "false");
+		json_str(f, wc_kc_held_words(d, words, sizeof(words)));
+		for (fl = 0; fl < WC_KC_NFIELDS; fl++) {
+			const struct wc_kc_figure *g = &d->fig[fl];
+
+			fprintf(f, ", \"%s\": ",
+				wc_kc_field_key((enum wc_kc_field)fl));
+			if (!g->known) {
+				fprintf(f, "null");
+				continue;
+			}
+			fprintf(f, "{\"kernel\": %" PRIu64 ", \"trace\": %"
+				PRIu64 ", \"maybe\": %" PRIu64
+				", \"missing\": %" PRIu64 ", \"extra\": %"
+				PRIu64 ", \"held_pct\": %.3f}", g->kernel,
+				g->trace, g->maybe, g->missing, g->extra,
+				wc_kc_held_pct(g));
+		}
+		fprintf(f, ", \"empty_flush_writes\": %" PRIu64
+			", \"busy_s\": %.9f, \"io_ticks_s\": ",
+			d->empty_flush_writes, (double)d->busy_ns / 1e9);
+		if (d->io_ticks_known)
+			fprintf(f, "%.3f}", (double)d->io_ticks_ms / 1e3);
+		else
+			fprintf(f, "null}");
+	}
+	fprintf(f, "], \"partitions\": %zu}", k->partitions);
+}
+
 static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 {
 	const struct wc_sum_capture *sc = &s->caps[ci];
@@ -1501,6 +1627,8 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 		 * figures. */
 		fprintf(f, ",\n      \"btt\": null");
 	}
+	fprintf(f, ",\n      \"kernel_counters\": ");
+	json_kcheck(f, sc->kcheck);
 	if (sc->has_ratio) {
 		fprintf(f, ",\n      \"ratio_to_baseline\": ");
 		json_ratios(f, sc->ratio);
