@@ -83,8 +83,8 @@ held="the trace holds $((pm / 10)).$((pm % 10)) % of the writes the kernel compl
 "$WCANALYZE" "$C" >"$TMP/lost.txt"
 grep -qxF "  $held" "$TMP/lost.txt" || fail "lost: '$held' not in $(grep -A3 "kernel's counters" "$TMP/lost.txt")"
 grep -q '^  writes  .* events lost$' "$TMP/lost.txt" || fail "lost: the writes row not marked"
-sed -n '2,4p' "$TMP/lost.txt" | tr '\n' ' ' | tr -s ' ' |
-	grep -qF -- "- Events were lost in x: on loop9 the kernel completed 1,204 writes the trace does not have ($held)" ||
+sed -n '2,4p' "$TMP/lost.txt" | tr '\n' ' ' | tr -s ' ' >"$TMP/lost.first"
+grep -qF -- "- Events were lost in x: on loop9 the kernel completed 1,204 writes the trace does not have ($held)" "$TMP/lost.first" ||
 	fail "lost: not the first finding: $(sed -n '1,5p' "$TMP/lost.txt")"
 "$WCANALYZE" --format json "$C" >"$TMP/lost.json"
 jq -e --arg held "$held" '.captures[0].kernel_counters.devices[0] |
@@ -107,8 +107,9 @@ echo "ok: archive and comparison"
 # Counters that cannot be used: why, in text and JSON.
 printf '%s\nbefore\tloop9\tloop9\t0\t1\t%s\n' "$HEAD" "$zero" >"$C/counters.tsv"
 "$WCANALYZE" "$C" >"$TMP/half.txt"
-tail -n 2 "$TMP/half.txt" | tr '\n' ' ' | tr -s ' ' | grep -qxF \
-	'kernel counters: not compared, so the trace could not be checked: loop9: no reading after the workload ' ||
+tail -n 2 "$TMP/half.txt" | tr '\n' ' ' | tr -s ' ' >"$TMP/half.tail"
+grep -qxF 'kernel counters: not compared, so the trace could not be checked: loop9: no reading after the workload ' \
+	"$TMP/half.tail" ||
 	fail "half: $(tail -n 3 "$TMP/half.txt")"
 "$WCANALYZE" --format json "$C" >"$TMP/half.json"
 jq -e '.captures[0].kernel_counters | .state == "not_compared" and
