@@ -260,25 +260,27 @@ bool wc_kc_device_agrees(const struct wc_kc_device *d)
 	return true;
 }
 
+/* What of the kernel's count the trace holds, surely or maybe, never
+ * more than the kernel's count. */
+static uint64_t kc_held(const struct wc_kc_figure *f)
+{
+	return f->trace + f->maybe < f->kernel ? f->trace + f->maybe :
+						 f->kernel;
+}
+
 double wc_kc_held_pct(const struct wc_kc_figure *f)
 {
-	uint64_t held;
-
 	if (f->kernel == 0)
 		return 100.0;
-	held = f->trace + f->maybe < f->kernel ? f->trace + f->maybe :
-						 f->kernel;
-	return 100.0 * (double)held / (double)f->kernel;
+	return 100.0 * (double)kc_held(f) / (double)f->kernel;
 }
 
 uint64_t wc_kc_held_permille(const struct wc_kc_figure *f)
 {
-	uint64_t held;
+	uint64_t held = kc_held(f);
 
 	if (f->kernel == 0)
 		return 1000;
-	held = f->trace + f->maybe < f->kernel ? f->trace + f->maybe :
-						 f->kernel;
 	return held <= UINT64_MAX / 1000 ? held * 1000 / f->kernel :
 	       (uint64_t)(10 * wc_kc_held_pct(f));
 }

@@ -1205,33 +1205,49 @@ static void say_whole(struct wc_finding *f, const struct wc_sum_capture *c)
 	say(f, ".");
 }
 
-/* Captures whose trace is not whole, the first said in full, at most
- * three more named. */
-static void find_whole(struct wc_summary *s)
+/* The captures for which HOLDS is true: the first is returned (NULL if
+ * none), how many in *N, and the others, up to three named, in LIST
+ * ("NAME, NAME and NAME and K more"). */
+static const struct wc_sum_capture *
+captures_where(const struct wc_summary *s,
+	       bool (*holds)(const struct wc_sum_capture *), size_t *n,
+	       char *list, size_t size)
 {
-	const char *names[3];
 	const struct wc_sum_capture *first = NULL;
-	struct wc_finding *f;
-	size_t i, n = 0, named = 0;
-	char list[256];
+	const char *names[3] = { NULL, NULL, NULL };
+	size_t i, named = 0;
 
+	*n = 0;
 	for (i = 0; i < s->ncaps; i++) {
-		if (!not_whole(&s->caps[i]))
+		if (!holds(&s->caps[i]))
 			continue;
 		if (!first)
 			first = &s->caps[i];
 		else if (named < 3)
 			names[named++] = s->caps[i].meta->name;
-		n++;
+		(*n)++;
 	}
-	if (!n)
+	names_of(names, *n ? *n - 1 : 0, list, size);
+	return first;
+}
+
+/* Captures whose trace is not whole, the first said in full, at most
+ * three more named. */
+static void find_whole(struct wc_summary *s)
+{
+	const struct wc_sum_capture *first;
+	struct wc_finding *f;
+	size_t n;
+	char list[256];
+
+	first = captures_where(s, not_whole, &n, list, sizeof(list));
+	if (!first)
 		return;
 	f = finding(s, WC_FIND_WHOLE);
 	str(f, "capture", first->meta->name);
 	num(f, "captures", (double)n);
 	say_whole(f, first);
 	if (n > 1) {
-		names_of(names, n - 1, list, sizeof(list));
 		str(f, "others", list);
 		say(f, " %zu other capture%s %s not whole either: %s.",
 		    n - 1, n == 2 ? "" : "s", n == 2 ? "is" : "are", list);
@@ -1329,33 +1345,30 @@ static void say_kc_device(struct wc_finding *f, const struct wc_kc_device *d,
 		    "reading)", first && !nl ? "" : "; ", d->name, extra);
 }
 
+/* Whether some device's trace differs from the kernel's counters. */
+static bool kc_differs(const struct wc_sum_capture *c)
+{
+	const struct wc_kcheck *kc = c->kcheck;
+	size_t k;
+
+	for (k = 0; kc && kc->state == WC_KC_COMPARED && k < kc->ndevices; k++)
+		if (!wc_kc_device_agrees(&kc->dev[k]))
+			return true;
+	return false;
+}
+
 /* Captures whose trace differs from the kernel's counters (kcounters.h):
  * the first said in full, device by device, up to three more named. */
 static void find_kcounters(struct wc_summary *s)
 {
-	const struct wc_sum_capture *first = NULL;
-	const char *names[3];
+	const struct wc_sum_capture *first;
 	struct wc_finding *f;
-	size_t i, k, n = 0, named = 0;
+	size_t i, k, n;
 	bool lost = false, said = false;
 	char list[256];
 
-	for (i = 0; i < s->ncaps; i++) {
-		const struct wc_kcheck *kc = s->caps[i].kcheck;
-		bool differs = false;
-
-		for (k = 0; kc && kc->state == WC_KC_COMPARED &&
-			    k < kc->ndevices; k++)
-			differs |= !wc_kc_device_agrees(&kc->dev[k]);
-		if (!differs)
-			continue;
-		if (!first)
-			first = &s->caps[i];
-		else if (named < 3)
-			names[named++] = s->caps[i].meta->name;
-		n++;
-	}
-	if (!n)
+	first = captures_where(s, kc_differs, &n, list, sizeof(list));
+	if (!first)
 		return;
 	f = finding(s, WC_FIND_KCOUNTERS);
 	str(f, "capture", first->meta->name);
@@ -1378,7 +1391,6 @@ static void find_kcounters(struct wc_summary *s)
 	}
 	say(f, ".");
 	if (n > 1) {
-		names_of(names, n - 1, list, sizeof(list));
 		str(f, "others", list);
 		say(f, " The trace of %zu other capture%s differs from the "
 		    "kernel's counters too: %s.", n - 1, n == 2 ? "" : "s",
