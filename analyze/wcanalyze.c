@@ -9,9 +9,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -300,143 +298,47 @@ static int dump_one(const char *path)
 	return status;
 }
 
-/* Allows path for reading as an input: the file or folder, or for a
- * base name (NAME of NAME.blktrace.N) or one CPU's file of it (the
- * others are read too) the folder holding it. */
-static int allow_input(struct wc_sandbox *sb, const char *path,
-		       struct wc_err *err)
-{
-	char dir[PATH_MAX];
-	const char *slash;
-
-	if (!strcmp(path, "-"))
-		return 0;
-	slash = strrchr(path, '/');
-	if (access(path, F_OK) == 0 &&
-	    !strstr(slash ? slash : path, ".blktrace."))
-		return wc_sandbox_allow(sb, path, WC_SANDBOX_READ, err);
-	if (!slash)
-		return wc_sandbox_allow(sb, ".", WC_SANDBOX_READ, err);
-	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path + 1), path);
-	return wc_sandbox_allow(sb, dir, WC_SANDBOX_READ, err);
-}
-
 /*
  * Least privilege before the first byte of input is read (sandbox.h,
- * docs/security.md): reading only the inputs, the installed data (the
- * plots and disks wherever they are looked for), /usr (the libraries a
- * decompressor or iconv loads late, gnuplot and its fonts) and a few
- * system files, and TMPDIR; writing only the output (the bundle's
- * folder, made by now, or the timeline's file, open by now), TMPDIR
- * and /dev/null; standard input and output are open already.  gnuplot
- * runs under the same rules.  Where the kernel has no Landlock,
- * wcanalyze goes on and says so under --verbose.  A test may name a
- * file in WCANALYZE_SANDBOX_PROBE: it is opened once the rules hold,
- * and the outcome said on standard error (t61).
+ * docs/security.md): the rules of wc_sandbox_apply() for this run's
+ * inputs, --what-if disk=PATH files and output (the bundle's folder,
+ * made by now, or the timeline's file, open by now); standard input
+ * and output are open already.  gnuplot runs under the same rules.
+ * Where the kernel has no Landlock, wcanalyze goes on and says so
+ * under --verbose.
  */
-static void sandbox_probe(void)
-{
-	const char *probe = getenv("WCANALYZE_SANDBOX_PROBE");
-	char e[WC_ESCAPE_SIZE(1024)];
-	int fd;
-
-	if (!probe)
-		return;
-	fd = open(probe, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	fprintf(stderr, PROG ": sandbox probe: %s: %s\n",
-		wc_escape_text(probe, e, sizeof(e)),
-		fd < 0 ? strerror(errno) : "opened");
-	if (fd >= 0)
-		close(fd);
-}
-
 static int sandbox_on(const struct options *o)
 {
-	static const char *const sys_read[] = {
-		"/etc/ld.so.cache", "/etc/localtime", "/etc/fonts",
-		"/var/cache/fontconfig", "/etc/gnuplot",
-		/* The process's own folder of /proc (/proc/self points
-		 * there): what it reads of itself, as LeakSanitizer's
-		 * /proc/PID/task at exit; no other process's. */
-		"/proc/self",
+	const char *files[WC_WHATIF_MAX_SPECS];
+	struct wc_sandbox_rules r = {
+		.inputs = (const char *const *)o->inputs,
+		.ninputs = (size_t)o->ninputs,
+		.files = files,
+		.output = o->output,
+		.trace = o->trace,
 	};
-	const char *const env_read[] = {
-		"WCANALYZE_PLOTS", "WCANALYZE_DISKS",
-	};
-	struct wc_sandbox *sb = NULL;
-	char exe[PATH_MAX], cand[PATH_MAX + 32];
-	const char *tmp = getenv("TMPDIR"), *gp;
 	struct wc_err err;
-	ssize_t n;
 	size_t i;
-	int rc = 0;
+	int on;
 
 	if (o->no_sandbox) {
 		if (o->verbose)
 			fprintf(stderr, PROG ": sandbox off (--no-sandbox)\n");
-		sandbox_probe();
 		return 0;
 	}
-	wc_err_clear(&err);
-	if (wc_sandbox_open(&sb, &err) < 0)
-		return report(&err), -1;
-	if (!sb) {
-		if (o->verbose)
-			fprintf(stderr, PROG ": this kernel has no Landlock: "
-				"running with every right of its user\n");
-		sandbox_probe();
-		return 0;
-	}
-	for (i = 0; i < (size_t)o->ninputs && rc == 0; i++)
-		rc = allow_input(sb, o->inputs[i], &err);
-	for (i = 0; i < o->nspecs && rc == 0; i++)
+	for (i = 0; i < o->nspecs; i++)
 		if (strchr(o->specs[i].disk, '/'))
-			rc = wc_sandbox_allow(sb, o->specs[i].disk,
-					      WC_SANDBOX_READ, &err);
-	if (rc == 0)
-		rc = wc_sandbox_allow(sb, tmp && *tmp ? tmp : "/tmp",
-				      WC_SANDBOX_WRITE, &err);
-	if (rc == 0 && o->output)
-		rc = wc_sandbox_allow(sb, o->output, WC_SANDBOX_WRITE, &err);
-	if (rc == 0 && o->trace && strcmp(o->trace, "-"))
-		rc = wc_sandbox_allow(sb, o->trace, WC_SANDBOX_WRITE, &err);
-	if (rc == 0)
-		rc = wc_sandbox_allow(sb, "/dev/null", WC_SANDBOX_WRITE, &err);
-	if (rc == 0)
-		rc = wc_sandbox_allow(sb, "/usr", WC_SANDBOX_EXEC, &err);
-	gp = getenv("WCANALYZE_GNUPLOT");
-	if (rc == 0 && gp && strchr(gp, '/'))
-		rc = wc_sandbox_allow(sb, gp, WC_SANDBOX_EXEC, &err);
-	for (i = 0; i < sizeof(sys_read) / sizeof(sys_read[0]) && rc == 0; i++)
-		rc = wc_sandbox_allow(sb, sys_read[i], WC_SANDBOX_READ, &err);
-	for (i = 0; i < sizeof(env_read) / sizeof(env_read[0]) && rc == 0; i++)
-		rc = wc_sandbox_allow(sb, getenv(env_read[i]), WC_SANDBOX_READ,
-				      &err);
-	/* Where plot.h and whatif.h look for the installed data. */
-	if (rc == 0)
-		rc = wc_sandbox_allow(sb, wc_datadir, WC_SANDBOX_READ, &err);
-	if (rc == 0)
-		rc = wc_sandbox_allow(sb, "plots", WC_SANDBOX_READ, &err);
-	if (rc == 0)
-		rc = wc_sandbox_allow(sb, "capture/disks", WC_SANDBOX_READ, &err);
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (rc == 0 && n > 0 && (exe[n] = '\0', strrchr(exe, '/'))) {
-		*strrchr(exe, '/') = '\0';
-		snprintf(cand, sizeof(cand), "%s/../plots", exe);
-		rc = wc_sandbox_allow(sb, cand, WC_SANDBOX_READ, &err);
-		snprintf(cand, sizeof(cand), "%s/../share/wcanalyze", exe);
-		if (rc == 0)
-			rc = wc_sandbox_allow(sb, cand, WC_SANDBOX_READ, &err);
-	}
-	if (rc == 0)
-		rc = wc_sandbox_enforce(sb, &err);
-	wc_sandbox_free(sb);
-	if (rc < 0)
+			files[r.nfiles++] = o->specs[i].disk;
+	wc_err_clear(&err);
+	on = wc_sandbox_apply(&r, &err);
+	if (on < 0)
 		return report(&err), -1;
-	if (o->verbose)
+	if (o->verbose && on)
 		fprintf(stderr, PROG ": sandbox on (Landlock ABI %d)\n",
 			wc_sandbox_abi());
-	sandbox_probe();
+	else if (o->verbose)
+		fprintf(stderr, PROG ": this kernel has no Landlock: "
+			"running with every right of its user\n");
 	return 0;
 }
 

@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # t62-sandbox.sh - least privilege (issue 39, sandbox.h): once its
 # options are read, wcanalyze may read only its inputs, the installed
-# data, /usr and TMPDIR, and write only its output and TMPDIR.  A file
-# outside, which root may read by its rights, is refused by the kernel
-# (Landlock's EACCES: nothing in wcanalyze checks the path; the test
-# hook WCANALYZE_SANDBOX_PROBE opens it once the rules hold) and opened
-# with --no-sandbox; and the paths that run under the rules work: a
-# report, --dump, standard input, --interval, --export-trace, a bundle
-# drawn by gnuplot (which inherits the rules), --what-if.
+# data, /usr and TMPDIR, and write only its output and TMPDIR.  A
+# planted capture that reads outside by routes none of our checks
+# guards (its disk_model opened as a path, a link in its info/ followed)
+# is refused by the kernel under wcanalyze's own rules
+# (wc_sandbox_apply(), applied by tests/sandbox_escape.c to the same
+# inputs) with EACCES, and read without them; and the paths that run
+# under the rules work: a report, --dump, standard input, --interval,
+# --export-trace, a bundle drawn by gnuplot (which inherits the rules),
+# --what-if.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -30,19 +32,33 @@ grep -q '^wcanalyze: sandbox on (Landlock ABI [0-9]*)$' err.txt ||
 	fail "-v does not say the sandbox is on: $(cat err.txt)"
 grep -q '^findings' report.txt || fail "no report under the sandbox"
 
-# The file outside: refused by the kernel under the rules, read without.
-WCANALYZE_SANDBOX_PROBE=$TMP/outside/secret "$WCANALYZE" "$SAMPLE" >/dev/null 2>err.txt ||
-	fail "probe: $(cat err.txt)"
-grep -q "^wcanalyze: sandbox probe: $TMP/outside/secret: Permission denied$" err.txt ||
-	fail "the file outside was not refused: $(cat err.txt)"
-WCANALYZE_SANDBOX_PROBE=$TMP/outside/secret "$WCANALYZE" --no-sandbox -v "$SAMPLE" >/dev/null 2>err.txt ||
-	fail "probe, no sandbox: $(cat err.txt)"
-grep -q "^wcanalyze: sandbox probe: $TMP/outside/secret: opened$" err.txt ||
-	fail "--no-sandbox: the file outside not opened: $(cat err.txt)"
+# A planted capture reaching for a file outside, which root may read by
+# its rights: refused by the kernel under the rules, read without.
+ESCAPE=$BUILD/tests/sandbox_escape
+[[ -x $ESCAPE ]] || fail "no $ESCAPE"
+mkdir -p planted/info escout
+printf 'format_version = 1\nname = planted\ndisk_model = %s\n' "$TMP/outside/secret" >planted/capture.conf
+ln -s "$TMP/outside/secret" planted/info/disk.conf
+"$ESCAPE" --output escout planted >esc.txt 2>err.txt || fail "sandbox_escape: $(cat err.txt)"
+cat >want.txt <<EOF
+planted/capture.conf: opened
+disk_model $TMP/outside/secret: Permission denied
+planted/info/disk.conf: Permission denied
+escout/written: opened
+EOF
+diff -u want.txt esc.txt >&2 || fail "the planted capture read outside under the rules"
+"$ESCAPE" --no-sandbox planted >esc.txt 2>err.txt || fail "sandbox_escape --no-sandbox: $(cat err.txt)"
+cat >want.txt <<EOF
+planted/capture.conf: opened
+disk_model $TMP/outside/secret: opened
+planted/info/disk.conf: opened
+EOF
+diff -u want.txt esc.txt >&2 || fail "without the rules the same opens fail: the kernel was not what refused them"
+# A file beside the secret is readable when named as an input.
+"$ESCAPE" planted outside/secret >esc.txt 2>err.txt || fail "sandbox_escape: $(cat err.txt)"
+grep -qx 'outside/secret: opened' esc.txt || fail "an input named on the command line is not readable: $(cat esc.txt)"
+"$WCANALYZE" --no-sandbox -v "$SAMPLE" >/dev/null 2>err.txt || fail "--no-sandbox: $(cat err.txt)"
 grep -q '^wcanalyze: sandbox off (--no-sandbox)$' err.txt || fail "--no-sandbox -v: $(cat err.txt)"
-# An input in TMPDIR is readable, one beside the secret too when named.
-WCANALYZE_SANDBOX_PROBE=$TMP/outside/secret "$WCANALYZE" "$SAMPLE" outside/secret >/dev/null 2>err.txt || true
-grep -q "secret: opened$" err.txt || fail "an input named on the command line is not readable: $(cat err.txt)"
 
 # --dump, standard input, --interval, --export-trace.
 "$WCANALYZE" --dump "$SAMPLE" >dump.txt 2>err.txt || fail "--dump: $(cat err.txt)"

@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,8 @@
 #include <unistd.h>
 
 #include <linux/landlock.h>
+
+#include "base/buildinfo.h"
 
 /* Rights by ABI version (landlock.h): 1 has EXECUTE to MAKE_SYM, 2 adds
  * REFER, 3 TRUNCATE; later ABIs add no file-system right. */
@@ -135,4 +139,113 @@ void wc_sandbox_free(struct wc_sandbox *sb)
 		return;
 	close(sb->fd);
 	free(sb);
+}
+
+/* Allows path for reading as an input: the file or folder, or for a
+ * base name (NAME of NAME.blktrace.N) or one CPU's file of it (the
+ * others are read too) the folder holding it. */
+static int allow_input(struct wc_sandbox *sb, const char *path,
+		       struct wc_err *err)
+{
+	char dir[PATH_MAX];
+	const char *slash;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	slash = strrchr(path, '/');
+	if (access(path, F_OK) == 0 &&
+	    !strstr(slash ? slash : path, ".blktrace."))
+		return wc_sandbox_allow(sb, path, WC_SANDBOX_READ, err);
+	if (!slash)
+		return wc_sandbox_allow(sb, ".", WC_SANDBOX_READ, err);
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path + 1), path);
+	return wc_sandbox_allow(sb, dir, WC_SANDBOX_READ, err);
+}
+
+/* What gnuplot, the libraries loaded late and the sanitizers read. */
+static const char *const sys_read[] = {
+	"/etc/ld.so.cache", "/etc/localtime", "/etc/fonts",
+	"/var/cache/fontconfig", "/etc/gnuplot",
+	/* The process's own folder of /proc (/proc/self points there):
+	 * what it reads of itself, as LeakSanitizer's /proc/PID/task at
+	 * exit; no other process's. */
+	"/proc/self",
+};
+
+/* The installed data, where plot.h and whatif.h look for it. */
+static int allow_data(struct wc_sandbox *sb, struct wc_err *err)
+{
+	static const char *const env_read[] = {
+		"WCANALYZE_PLOTS", "WCANALYZE_DISKS",
+	};
+	char exe[PATH_MAX], cand[PATH_MAX + 32];
+	size_t i;
+	ssize_t n;
+	int rc = 0;
+
+	for (i = 0; i < sizeof(env_read) / sizeof(env_read[0]) && rc == 0; i++)
+		rc = wc_sandbox_allow(sb, getenv(env_read[i]), WC_SANDBOX_READ,
+				      err);
+	if (rc == 0)
+		rc = wc_sandbox_allow(sb, wc_datadir, WC_SANDBOX_READ, err);
+	if (rc == 0)
+		rc = wc_sandbox_allow(sb, "plots", WC_SANDBOX_READ, err);
+	if (rc == 0)
+		rc = wc_sandbox_allow(sb, "capture/disks", WC_SANDBOX_READ, err);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (rc == 0 && n > 0) {
+		char *slash;
+
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(cand, sizeof(cand), "%s/../plots", exe);
+			rc = wc_sandbox_allow(sb, cand, WC_SANDBOX_READ, err);
+			snprintf(cand, sizeof(cand), "%s/../share/wcanalyze", exe);
+			if (rc == 0)
+				rc = wc_sandbox_allow(sb, cand, WC_SANDBOX_READ,
+						      err);
+		}
+	}
+	return rc;
+}
+
+int wc_sandbox_apply(const struct wc_sandbox_rules *r, struct wc_err *err)
+{
+	struct wc_sandbox *sb = NULL;
+	const char *tmp = getenv("TMPDIR"), *gp = getenv("WCANALYZE_GNUPLOT");
+	size_t i;
+	int rc;
+
+	if (wc_sandbox_open(&sb, err) < 0)
+		return -1;
+	if (!sb)
+		return 0;
+	rc = 0;
+	for (i = 0; i < r->ninputs && rc == 0; i++)
+		rc = allow_input(sb, r->inputs[i], err);
+	for (i = 0; i < r->nfiles && rc == 0; i++)
+		rc = wc_sandbox_allow(sb, r->files[i], WC_SANDBOX_READ, err);
+	if (rc == 0)
+		rc = wc_sandbox_allow(sb, tmp && *tmp ? tmp : "/tmp",
+				      WC_SANDBOX_WRITE, err);
+	if (rc == 0 && r->output)
+		rc = wc_sandbox_allow(sb, r->output, WC_SANDBOX_WRITE, err);
+	if (rc == 0 && r->trace && strcmp(r->trace, "-"))
+		rc = wc_sandbox_allow(sb, r->trace, WC_SANDBOX_WRITE, err);
+	if (rc == 0)
+		rc = wc_sandbox_allow(sb, "/dev/null", WC_SANDBOX_WRITE, err);
+	if (rc == 0)
+		rc = wc_sandbox_allow(sb, "/usr", WC_SANDBOX_EXEC, err);
+	if (rc == 0 && gp && strchr(gp, '/'))
+		rc = wc_sandbox_allow(sb, gp, WC_SANDBOX_EXEC, err);
+	for (i = 0; i < sizeof(sys_read) / sizeof(sys_read[0]) && rc == 0; i++)
+		rc = wc_sandbox_allow(sb, sys_read[i], WC_SANDBOX_READ, err);
+	if (rc == 0)
+		rc = allow_data(sb, err);
+	if (rc == 0)
+		rc = wc_sandbox_enforce(sb, err);
+	wc_sandbox_free(sb);
+	return rc < 0 ? -1 : 1;
 }

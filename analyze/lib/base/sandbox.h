@@ -53,4 +53,32 @@ int wc_sandbox_allow(struct wc_sandbox *sb, const char *path,
 int wc_sandbox_enforce(struct wc_sandbox *sb, struct wc_err *err);
 void wc_sandbox_free(struct wc_sandbox *sb);
 
+/*
+ * wcanalyze's rules (docs/security.md), in one place so that a test
+ * (tests/sandbox_escape.c) holds exactly what wcanalyze holds.  A run
+ * names its inputs, the user's own files and its output; the rest is
+ * fixed.  Reading: the inputs (a file or folder as named; for a base
+ * name DIR/NAME or one CPU file DIR/NAME.blktrace.N, the folder DIR;
+ * "-" is standard input, open already), files, the installed data
+ * wherever plot.h and whatif.h look for it (WC_DATADIR,
+ * WCANALYZE_PLOTS, WCANALYZE_DISKS, ./plots, ./capture/disks, the
+ * executable's ../plots and ../share/wcanalyze), /usr, a few system
+ * files, the process's own /proc/self, and TMPDIR (or /tmp).
+ * Executing: /usr and WCANALYZE_GNUPLOT.  Writing: output, trace (not
+ * "-"), TMPDIR and /dev/null.
+ */
+struct wc_sandbox_rules {
+	const char *const *inputs;  /* the inputs as named */
+	size_t ninputs;
+	const char *const *files;   /* the user's own files (--what-if
+	                             * disk=PATH), read */
+	size_t nfiles;
+	const char *output;         /* the bundle's folder, or NULL */
+	const char *trace;          /* the timeline's file, NULL or "-" */
+};
+
+/* Restricts the process to r's rules: 1 when they hold, 0 where the
+ * kernel has no Landlock (nothing restricted), -1 with err. */
+int wc_sandbox_apply(const struct wc_sandbox_rules *r, struct wc_err *err);
+
 #endif /* WC_SANDBOX_H */
