@@ -248,6 +248,13 @@ static void meta_from_capture(struct wc_capture_meta *m,
 		m->journal_method = WC_JOURNAL_RANGE;
 		m->journal_start = c->journal_start;
 		m->journal_len = c->journal_sectors;
+	} else {
+		snprintf(m->journal_why, sizeof(m->journal_why), "%s",
+			 c->journal_guessed[0] ? c->journal_guessed :
+			 c->has_conf ? "capture.conf gives neither the "
+				       "journal's sectors nor why" :
+				       "no capture.conf gives the journal's "
+				       "sectors");
 	}
 }
 

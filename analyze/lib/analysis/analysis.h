@@ -135,6 +135,11 @@ struct wc_capture_meta {
 	int main_rotational;       /* 1, 0, -1 unknown */
 	enum wc_journal_method journal_method;
 	uint64_t journal_start, journal_len;   /* when method is range */
+	/* Why the journal is guessed from flags (method heuristic): the
+	 * reason capture.conf's journal_guessed records, or what is missing
+	 * ("no capture.conf gives the journal's sectors"); "" for events
+	 * given without an input. */
+	char journal_why[256];
 	size_t ndevices;
 	struct wc_device_meta devices[WC_MAX_DEVICES];
 	int complete;              /* capture.conf complete: 1, 0, -1 */

@@ -1398,6 +1398,52 @@ static void find_kcounters(struct wc_summary *s)
 	}
 }
 
+/* Captures whose journal was guessed from flags: the first with its
+ * reason, in the words "guessed: REASON", up to three more named.  Of a
+ * what-if, the recording only: its replays carry its requests' guess. */
+static void find_journal_guessed(struct wc_summary *s)
+{
+	const struct wc_sum_capture *first = NULL;
+	const char *names[3];
+	struct wc_finding *f;
+	size_t i, n = 0, named = 0;
+	char list[256];
+	const char *why;
+
+	for (i = 0; i < s->ncaps; i++) {
+		const struct wc_sum_capture *c = &s->caps[i];
+
+		if (c->meta->journal_method != WC_JOURNAL_HEURISTIC ||
+		    (s->replay && c->group != s->recorded_group))
+			continue;
+		if (!first)
+			first = c;
+		else if (named < 3)
+			names[named++] = c->meta->name;
+		n++;
+	}
+	if (!n)
+		return;
+	why = first->meta->journal_why[0] ? first->meta->journal_why :
+	      "no journal range was given";
+	f = finding(s, WC_FIND_JOURNAL_GUESSED);
+	str(f, "capture", first->meta->name);
+	str(f, "reason", why);
+	num(f, "captures", (double)n);
+	say(f, "The journal of %s was not located on the disk: its requests "
+	    "are told from metadata by their flags (FUA, preflush, or "
+	    "sync+meta writes), so the journal and metadata figures are an "
+	    "estimate (--journal START+LEN gives the range); guessed: %s%s",
+	    first->meta->name[0] ? first->meta->name : "the capture", why,
+	    why[strlen(why) - 1] == '.' ? "" : ".");
+	if (n > 1) {
+		names_of(names, n - 1, list, sizeof(list));
+		str(f, "others", list);
+		say(f, " The journal of %zu other capture%s was guessed too: "
+		    "%s.", n - 1, n == 2 ? "" : "s", list);
+	}
+}
+
 /* Marks the caveats (summary.h, struct wc_finding) and puts them after
  * the answers, each side in the order made. */
 static int caveats_last(struct wc_summary *s)
@@ -1474,6 +1520,7 @@ int wc_summary_findings(struct wc_summary *s)
 	find_run_order(s);
 	find_host_state(s);
 	find_dirty(s);
+	find_journal_guessed(s);
 	find_model_error(s);
 	return caveats_last(s);
 }

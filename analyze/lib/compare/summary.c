@@ -33,6 +33,7 @@ static const char *const kind_name[] = {
 	[WC_FIND_MODEL_ERROR] = "model_error",
 	[WC_FIND_WHOLE] = "whole_trace",
 	[WC_FIND_KCOUNTERS] = "kernel_counters",
+	[WC_FIND_JOURNAL_GUESSED] = "journal_guessed",
 };
 
 static const char *const meas_key[WC_NMEAS] = {

@@ -346,6 +346,8 @@ enum wc_finding_kind {
 	WC_FIND_KCOUNTERS,             /* captures whose trace differs from
 	                                * the kernel's counters: events lost,
 	                                * or more than the kernel counted */
+	WC_FIND_JOURNAL_GUESSED,       /* captures whose journal was
+	                                * guessed from flags, and why */
 };
 
 #define WC_FINDING_MAX_NUMS 16
@@ -371,7 +373,8 @@ struct wc_finding {
 
 /* The JSON name of a kind: "most_time", "device_idle", "flushes",
  * "difference", "skipped", "left_out", "run_order", "host_state",
- * "dirty_at_end", "model_error", "whole_trace", "kernel_counters". */
+ * "dirty_at_end", "model_error", "whole_trace", "kernel_counters",
+ * "journal_guessed". */
 const char *wc_finding_kind_name(enum wc_finding_kind k);
 
 /* A comparable set of groups (wc_capture_meta.comparable). */

@@ -402,6 +402,21 @@ static void set_key(struct wc_capture *c, char *key, char *v,
 		set_devices(c, v, where, line);
 	} else if (!strncmp(key, "device.", 7)) {
 		set_device_key(c, key, v, where, line);
+	} else if (!strcmp(key, "journal_guessed")) {
+		/* Printed in every format: no byte a terminal, JSON or HTML
+		 * would read as more than a character (escape.h escapes the
+		 * rest where it is written). */
+		c->journal_guessed[0] = '\0';
+		for (i = 0; v[i]; i++)
+			if ((unsigned char)v[i] < 0x20 ||
+			    (unsigned char)v[i] > 0x7e)
+				break;
+		if (v[i])
+			note(c, where, line, key, "byte 0x%02x at %zu is not "
+			     "printable ASCII, ignored", (unsigned char)v[i], i);
+		else
+			set_str(c->journal_guessed, sizeof(c->journal_guessed),
+				v);
 	} else if (!strcmp(key, "journal_start_sector") ||
 		   !strcmp(key, "journal_sectors")) {
 		bool start = !strcmp(key, "journal_start_sector");

@@ -149,6 +149,12 @@ struct wc_capture {
 	bool journal_known;      /* both journal keys valid, length > 0 */
 	uint64_t journal_start;  /* sectors */
 	uint64_t journal_sectors;
+	/* journal_guessed: why wccapture could not locate the journal (the
+	 * tool's own words, "dumpe2fs: Permission denied while trying to
+	 * open /dev/sda1"), the classifier then guessing it from flags.
+	 * Printable ASCII only: a value holding any other byte is refused
+	 * and noted, "" then as when absent. */
+	char journal_guessed[256];
 
 	size_t ndevices;         /* listed and unlisted, in first-seen order */
 	struct wc_capture_device devices[WC_CAPTURE_MAX_DEVICES];
