@@ -385,11 +385,13 @@ static void filter_window(struct run *run)
 	run->win_known = true;
 	for (i = 0; i < a->nphases; i++) {
 		struct wc_phase_result *p = &a->phases[i];
+		uint64_t start = p->start, end = p->end;
 
 		p->start = p->start > run->fw.start ? p->start : run->fw.start;
 		p->end = p->end < run->fw.end ? p->end : run->fw.end;
 		if (p->end < p->start)
 			p->end = p->start;
+		p->cut = p->start != start || p->end != end;
 		p->wall_s = (double)(p->end - p->start) / 1e9;
 		run->win[i].start = p->start;
 		run->win[i].end = p->end;
@@ -570,6 +572,7 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 		p->end = phases[i].end > phases[i].start ? phases[i].end :
 							   phases[i].start;
 		p->wall_s = (double)(p->end - p->start) / 1e9;
+		p->cut = false;
 		p->real_s = phases[i].real_s;
 		p->user_s = phases[i].user_s;
 		p->sys_s = phases[i].sys_s;

@@ -199,6 +199,10 @@ struct wc_phase_result {
 	/* phases.tsv's own times of the command: wall, user and system
 	 * CPU (0 when phases.tsv has no such column). */
 	double real_s, user_s, sys_s;
+	/* The filter's window holds only part of it (start and end cut to
+	 * the window; both equal when it holds none): real_s, user_s and
+	 * sys_s are still the whole phase's. */
+	bool cut;
 };
 
 struct wc_analysis;

@@ -146,6 +146,48 @@ static size_t other_devices(const struct wc_sum_capture *c, char *buf,
 	return n;
 }
 
+static bool host_value(const char *host, const char *key, char *buf,
+		       size_t size);
+
+/* What the host's load says of the time off the device the trace cannot
+ * see (capture.conf host_loadavg_before, host_cpus): the load before the
+ * command is other work's, runnable or in uninterruptible sleep; as many
+ * such tasks as CPUs leave the command waiting for one. */
+static void say_load(struct wc_finding *f, const struct wc_sum_capture *c)
+{
+	double load = c->meta->load_before;
+	char v[32], *end;
+	long cpus = 0;
+
+	if (load < 0)
+		return;
+	if (host_value(c->meta->host, "host_cpus", v, sizeof(v))) {
+		cpus = strtol(v, &end, 10);
+		if (*end || cpus <= 0 || cpus > 1 << 20)
+			cpus = 0;
+	}
+	num(f, "load_before", load);
+	if (!cpus) {
+		say(f, " The load average before the command was %.2f "
+		    "(capture.conf; the host's CPUs are not recorded).", load);
+		return;
+	}
+	num(f, "host_cpus", (double)cpus);
+	if (load >= (double)cpus)
+		say(f, " The load average before the command was %.2f on %ld "
+		    "CPU%s (capture.conf): with as many tasks runnable or in "
+		    "uninterruptible sleep as CPUs, the command likely waited "
+		    "for a CPU for part of that time.", load, cpus,
+		    cpus == 1 ? "" : "s");
+	else
+		say(f, " The load average before the command was %.2f on %ld "
+		    "CPU%s (capture.conf): with CPUs free, little of that time "
+		    "was waiting for a CPU; the page cache (write-back "
+		    "throttling) or the command sleeping is likelier, which "
+		    "the trace cannot tell apart.", load, cpus,
+		    cpus == 1 ? "" : "s");
+}
+
 static void find_idle(struct wc_summary *s, const struct wc_sum_capture *c)
 {
 	struct wc_finding *f = finding(s, WC_FIND_DEVICE_IDLE);
@@ -179,14 +221,23 @@ static void find_idle(struct wc_summary *s, const struct wc_sum_capture *c)
 	if (c->meas[WC_MEAS_OFF_CPU] >= 0) {
 		num(f, "cpu_s", c->meas[WC_MEAS_OFF_CPU]);
 		num(f, "rest_s", c->meas[WC_MEAS_OFF_REST]);
-		say(f, ", the command's CPU time (user + sys, phases.tsv: %.3f s) "
-		    "accounts for %.3f s of the rest, and %.3f s remain: the page "
-		    "cache, throttling, sleeping.", c->command_cpu_s,
-		    c->meas[WC_MEAS_OFF_CPU], c->meas[WC_MEAS_OFF_REST]);
+		say(f, "; the command's CPU time (user + sys, phases.tsv: %.3f s) "
+		    "accounts for %.3f s of %s; %.3f s remain off the device: not "
+		    "seen by the block layer.", c->command_cpu_s,
+		    c->meas[WC_MEAS_OFF_CPU], nd ? "the rest" : "it",
+		    c->meas[WC_MEAS_OFF_REST]);
+	} else if (c->cpu_cut) {
+		str(f, "window_cuts_phase", c->cpu_cut);
+		say(f, "; %s is off the device: not seen by the block layer "
+		    "(the window cuts phase %s, whose CPU time phases.tsv "
+		    "gives only whole).", nd ? "the rest" : "all of it",
+		    c->cpu_cut);
 	} else {
-		say(f, "; the rest went to the CPU, the page cache or "
-		    "throttling (no CPU time in phases.tsv to tell them apart).");
+		say(f, "; %s is off the device: not seen by the block layer "
+		    "(phases.tsv gives no CPU time to take from it).",
+		    nd ? "the rest" : "all of it");
 	}
+	say_load(f, c);
 }
 
 /* How many configurations had flushes, and the most flush time of one
@@ -465,8 +516,8 @@ static void say_off_split(struct wc_finding *f, const struct wc_sum_group *g)
 	num(f, "off_other_s", other->diff_s);
 	num(f, "off_rest_s", rest->diff_s);
 	say(f, " Off the device, the command's CPU time moved %+.3f s (%s), "
-	    "another traced device's busy time %+.3f s (%s) and the rest (the "
-	    "page cache, throttling, sleeping) %+.3f s (%s).", cpu->diff_s,
+	    "another traced device's busy time %+.3f s (%s) and the rest (off "
+	    "the device, not seen by the block layer) %+.3f s (%s).", cpu->diff_s,
 	    sentence_words(cpu, wc, sizeof(wc)), other->diff_s,
 	    sentence_words(other, wo, sizeof(wo)), rest->diff_s,
 	    sentence_words(rest, wr, sizeof(wr)));

@@ -310,7 +310,10 @@ static void measures_of(struct wc_sum_capture *c)
  * one's), then, of what is left, up to the command's CPU time
  * (phases.tsv user + sys), then the rest.  CPU time that overlapped a
  * device's work is not known apart: the split gives the CPU the benefit
- * of the doubt only in time no traced device explains. */
+ * of the doubt only in time no traced device explains.  A window
+ * (--window, --phase) takes the times of the phases it holds whole;
+ * phases.tsv gives a phase's CPU time only whole, so a window that cuts
+ * one leaves the CPU part unknown (cpu_cut names that phase). */
 static void off_split(struct wc_sum_capture *c, const struct wc_analysis *a)
 {
 	const struct wc_account *ac = wc_analysis_account(a);
@@ -325,17 +328,24 @@ static void off_split(struct wc_sum_capture *c, const struct wc_analysis *a)
 		other = idle;
 	c->meas[WC_MEAS_OFF_OTHER] = secs(other);
 	c->command_wall_s = c->command_cpu_s = -1;
+	c->cpu_cut = NULL;
 	c->meas[WC_MEAS_OFF_CPU] = c->meas[WC_MEAS_OFF_REST] = -1;
 	if (!wc_analysis_nphases(a))
 		return;
 	for (p = 0; p < wc_analysis_nphases(a); p++) {
 		const struct wc_phase_result *ph = wc_analysis_phase(a, p);
 
+		if (ph->cut && ph->end > ph->start && ph->real_s > 0 &&
+		    !c->cpu_cut)
+			c->cpu_cut = ph->name;
+		if (ph->cut)
+			continue;
 		wall += ph->real_s;
 		user_sys += ph->user_s + ph->sys_s;
 	}
-	/* phases.tsv without its time columns (they read as 0). */
-	if (wall <= 0)
+	/* phases.tsv without its time columns (they read as 0), or a
+	 * window whose CPU time is not known. */
+	if (wall <= 0 || c->cpu_cut)
 		return;
 	c->command_wall_s = wall;
 	c->command_cpu_s = user_sys;

@@ -16,7 +16,7 @@
  * The model (docs/methodology.md, "Differences, runs and findings"):
  *  - a capture's wall (or a phase's) is split into parts: the time of each
  *    category on the main device and the device's idle time ("off
- *    device": CPU, page cache, throttling), in integer nanoseconds that
+ *    device": time the block layer does not see), in integer nanoseconds that
  *    sum to the wall exactly;
  *  - captures of the same configuration (capture.conf's fs, write cache,
  *    barriers, disk, workload: wc_capture_meta.config) form a group, its
@@ -117,8 +117,8 @@ enum wc_measure {
 	WC_MEAS_OFF_OTHER,             /* another traced device busy */
 	WC_MEAS_OFF_CPU,               /* the command's CPU time (phases.tsv
 	                                * user + sys) in the rest */
-	WC_MEAS_OFF_REST,              /* the rest: page cache, throttling,
-	                                * sleeping */
+	WC_MEAS_OFF_REST,              /* the rest: off the device, not
+	                                * seen by the block layer */
 	WC_MEAS_WALL,
 	WC_NMEAS
 };
@@ -225,9 +225,13 @@ struct wc_sum_capture {
 	 * rest without phases.tsv). */
 	double meas[WC_NMEAS];
 	/* phases.tsv's times of the command: its wall (real) and CPU (user
-	 * + sys) summed over its phases; < 0 without phases or when they
-	 * have no times (every real_s 0). */
+	 * + sys) summed over its phases (under a window, those it holds
+	 * whole); < 0 without phases, when they have no times (every real_s
+	 * 0), or with cpu_cut. */
 	double command_wall_s, command_cpu_s;
+	/* A phase the filter's window cuts, whose CPU time phases.tsv
+	 * gives only whole: the CPU part is then unknown.  NULL: none. */
+	const char *cpu_cut;
 	const struct wc_tracker_stats *tracking;
 	/* The trace against the kernel's counters (kcounters.h). */
 	const struct wc_kcheck *kcheck;

@@ -872,7 +872,16 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 	}
 	count_request(t, &x);
 	t->f.time_ns[cat] += slice;
-	union_add(&ac->any, a, c);
+	if (ac->has_window) {
+		/* The other devices' busy time is the window's, as the
+		 * main device's is (the window is the last phase). */
+		const struct wc_phase_window *w = &ac->phases[ac->nphases - 1];
+
+		union_add(&ac->any, a > w->start ? a : w->start,
+			  c < w->end ? c : w->end);
+	} else {
+		union_add(&ac->any, a, c);
+	}
 	if (kind == POS_MEDIA) {
 		t->pos_s[bin] += slice;
 		d->whole.pos_b[bin] += pbytes;

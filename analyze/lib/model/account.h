@@ -190,7 +190,8 @@ int wc_account_add_device(struct wc_account *ac, uint32_t device);
 void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last);
 
 /* The time some device was busy: the union of every device's service
- * slices (each device's own are disjoint; two devices' may overlap), so
+ * slices (each device's own are disjoint; two devices' may overlap), cut
+ * to the window when one was given, so
  * that it less one device's busy time is the time another was busy
  * while that one was idle.  Exact unless a slice reaches back over more
  * than 64 stretches of idle time (account.c, busy_union). */
