@@ -3,6 +3,7 @@
 # run-tests.sh [-j N] TEST... - runs Check test programs and shell tests,
 # N at once (default: $WCANALYZE_JOBS, else the number of CPUs), then
 # prints one closing line "tests: N passed, N failed, N skipped".  Each
+# test's result line gives its wall-clock seconds, to find the slow.  Each
 # test's lines are printed when it ends, whole, never interleaved.  Tests
 # may run side by side because each works in its own mktemp folder and
 # those that need root take turns on /run/lock/wcanalyze-root.lock
@@ -49,24 +50,26 @@ trap 'rm -rf "$logs"' EXIT
 # signal ignored when bash starts can never be trapped, so the tests that
 # interrupt wccapture (t22, t26, t29) would see it exit 0.
 run() {
-	local rc=0
+	local rc=0 start=$SECONDS
 	case $2 in
 	*.sh) (cd "$top" && env --default-signal=INT,QUIT bash "$2") >"$logs/$1.log" 2>&1 || rc=$? ;;
 	*) (cd "$top" && CK_VERBOSITY=${CK_VERBOSITY:-normal} CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-120} "$2") >"$logs/$1.log" 2>&1 || rc=$? ;;
 	esac
+	echo "$((SECONDS - start))" >"$logs/$1.secs"
 	echo "$rc" >"$logs/$1.rc.tmp"
 	mv "$logs/$1.rc.tmp" "$logs/$1.rc"
 }
 
 # report I TEST: counts and prints the result of a test that has ended.
 report() {
-	local t=$2 log=$logs/$1.log rc name line n f e bad
+	local t=$2 log=$logs/$1.log rc name line n f e bad secs
 	rc=$(cat "$logs/$1.rc")
+	secs=$(cat "$logs/$1.secs")
 	name=${t##*/}
 	case $t in
 	*.sh)
 		if [[ $rc -eq 0 ]]; then
-			passed=$((passed + 1)); echo "PASS: $name"
+			passed=$((passed + 1)); echo "PASS: $name ($secs s)"
 		elif [[ $rc -eq 77 && ($strict != 1 || ($skip_root == 1 &&
 			$(tail -n 1 "$log") == "$skip_root_line")) ]]; then
 			skipped=$((skipped + 1))
@@ -74,7 +77,7 @@ report() {
 		else
 			failed=$((failed + 1)); failures+=("$name")
 			[[ $rc -eq 77 ]] && echo "FAIL: $name: skipped under WCANALYZE_STRICT=1"
-			echo "FAIL: $name (exit $rc)"; sed 's/^/    /' "$log" | tail -n 40
+			echo "FAIL: $name (exit $rc, $secs s)"; sed 's/^/    /' "$log" | tail -n 40
 		fi
 		;;
 	*)
@@ -89,7 +92,7 @@ report() {
 		bad=$((f + e))
 		passed=$((passed + n - bad)); failed=$((failed + bad))
 		if [[ $bad -eq 0 && $rc -eq 0 ]]; then
-			echo "PASS: $name ($n checks)"
+			echo "PASS: $name ($n checks, $secs s)"
 		else
 			[[ $bad -eq 0 ]] && failed=$((failed + 1))
 			failures+=("$name"); echo "FAIL: $name"; sed 's/^/    /' "$log" | tail -n 40
