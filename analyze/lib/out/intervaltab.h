@@ -32,7 +32,7 @@
 #include <stdio.h>
 
 #include "model/interval.h"
-#include "out/report.h"
+#include "out/outformat.h"
 #include "base/wcerr.h"
 
 struct wc_intervaltab;

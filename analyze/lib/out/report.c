@@ -14,19 +14,6 @@ static const char *const col_label[WC_NCAT] = {
 	"other",
 };
 
-int wc_format_parse(const char *s, enum wc_format *fmt)
-{
-	if (!strcmp(s, "text"))
-		*fmt = WC_FORMAT_TEXT;
-	else if (!strcmp(s, "json"))
-		*fmt = WC_FORMAT_JSON;
-	else if (!strcmp(s, "csv"))
-		*fmt = WC_FORMAT_CSV;
-	else
-		return -1;
-	return 0;
-}
-
 static int finish(FILE *f, struct wc_err *err)
 {
 	if (fflush(f) == EOF || ferror(f))

@@ -54,12 +54,7 @@
 
 #include "compare/summary.h"
 #include "base/wcerr.h"
-
-enum wc_format {
-	WC_FORMAT_TEXT,
-	WC_FORMAT_JSON,
-	WC_FORMAT_CSV,
-};
+#include "out/outformat.h"
 
 /* How much of the text comparison: the findings, groups and differences
  * (brief), or those and every run's detail after them. */
@@ -67,9 +62,6 @@ enum wc_report_detail {
 	WC_REPORT_BRIEF,
 	WC_REPORT_RUNS,
 };
-
-/* "text", "json", "csv" -> 0 and *fmt; anything else -> -1. */
-int wc_format_parse(const char *s, enum wc_format *fmt);
 
 /* Dispatches on fmt; text of one capture without a named baseline is the
  * single-capture report, otherwise the comparison. */
