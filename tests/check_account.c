@@ -67,7 +67,7 @@ static struct wc_account *open_ac(double rate, const struct wc_phase_window *ph,
 
 static uint64_t sum_parts(const struct wc_figures *f)
 {
-	uint64_t s = f->idle_ns;
+	uint64_t s = f->idle_ns + f->outstanding_ns;
 	int c;
 
 	for (c = 0; c < WC_NCAT; c++)
@@ -419,6 +419,67 @@ START_TEST(test_waits_and_unfinished)
 }
 END_TEST
 
+/* Time a request was dispatched and never completed is neither idle nor
+ * any category's: it is outstanding, from its D to the bound after it
+ * (the kernel gives up then), where no slice covers it, cut to the
+ * window and to each phase; idle + outstanding + the slices is the
+ * window to the nanosecond.  A device on which nothing completes is
+ * outstanding from its first D on. */
+START_TEST(test_outstanding_not_idle)
+{
+	const struct wc_phase_window ph[1] = { { 900, 1200 } };
+	struct wc_account *ac = open_ac(0, ph, 1);
+	struct wc_request r = mk(DEV1, 100, 100, 200, 0, 4096, W);
+	const struct wc_figures *f;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		ac = k ? open_ac(0, ph, 1) : ac;
+		if (k)
+			ck_assert_int_eq(wc_account_set_bound(ac, DEV1, 500), 0);
+		r = mk(DEV1, 100, 100, 200, 0, 4096, W);
+		wc_account_add(ac, &r, WC_CAT_DATA_WRITE);
+		r = mk(DEV1, 1000, 1000, 1100, 8, 4096, W);
+		wc_account_add(ac, &r, WC_CAT_DATA_WRITE);
+		r = mk(DEV1, 150, 150, 0, 16, 4096, W);
+		r.completed = false;
+		r.c_time = WC_NO_TIME;
+		wc_account_add(ac, &r, WC_CAT_DATA_WRITE);
+		r.d_time = WC_NO_TIME;           /* never at the device */
+		r.q_time = 10;
+		wc_account_add(ac, &r, WC_CAT_DATA_WRITE);
+		r = mk(DEV2, 500, 500, 0, 0, 4096, 0);
+		r.completed = false;
+		r.c_time = WC_NO_TIME;
+		wc_account_add(ac, &r, WC_CAT_DATA_READ);
+		wc_account_finish(ac, 0, 3000);
+
+		f = wc_account_device(ac, 0);
+		ck_assert_uint_eq(f->unfinished, 2);
+		/* Stretches without a slice: [0,100) [200,1000) [1100,...);
+		 * outstanding from 150 on (to the bound 500 later, k 1). */
+		ck_assert_uint_eq(f->outstanding_ns, k ? 450 : 800 + 1900);
+		ck_assert_uint_eq(f->idle_ns, k ? 3000 - 200 - 450 : 100);
+		ck_assert_uint_eq(sum_parts(f), f->window_ns);
+		ck_assert_uint_eq(wc_figures_busy(f), 200);
+		f = wc_account_phase(ac, 0, 0);
+		ck_assert_uint_eq(f->outstanding_ns, k ? 0 : 200);
+		ck_assert_uint_eq(f->idle_ns, k ? 200 : 0);
+		ck_assert_uint_eq(sum_parts(f), f->window_ns);
+		f = wc_account_device(ac, 1);
+		ck_assert_uint_eq(f->outstanding_ns, 2500);
+		ck_assert_uint_eq(f->idle_ns, 500);
+		ck_assert_uint_eq(sum_parts(f), f->window_ns);
+		ck_assert_uint_eq(wc_figures_busy(f), 0);
+		f = wc_account_phase(ac, 1, 0);
+		ck_assert_uint_eq(f->outstanding_ns, 300);
+		ck_assert_uint_eq(f->idle_ns, 0);
+		wc_account_free(ac);
+	}
+	ck_assert_int_eq(wc_account_set_bound(NULL, DEV1, 5), -1);
+}
+END_TEST
+
 /* Names told apart by their last byte, a name the start of another
  * (either read first), the empty name and NULL as "(unknown)": each its
  * own row, by the most time waited first (the sums tell each apart). */
@@ -538,6 +599,10 @@ struct mdev {
 	bool have_prev_c, have_prev_end;
 	uint64_t prev_c, prev_end;
 	struct mfig whole, ph[WC_MAX_PHASES];
+	/* Stretches no slice covers, in order; the never-completed
+	 * requests' [D, D + bound), as they came. */
+	uint64_t *st_lo, *st_hi, *un_lo, *un_hi;
+	size_t st_n, un_n;
 };
 
 struct model {
@@ -635,6 +700,84 @@ static void m_count(struct mfig *g, const struct wc_request *r,
 		f->max_depth = r->depth;
 }
 
+static void m_push(uint64_t **lo, uint64_t **hi, size_t *n, uint64_t a,
+		   uint64_t b)
+{
+	*lo = realloc(*lo, (*n + 1) * sizeof(**lo));
+	*hi = realloc(*hi, (*n + 1) * sizeof(**hi));
+	ck_assert_ptr_nonnull(*lo);
+	ck_assert_ptr_nonnull(*hi);
+	(*lo)[*n] = a;
+	(*hi)[(*n)++] = b;
+}
+
+static void m_free(struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		free(m->dev[i].st_lo);
+		free(m->dev[i].st_hi);
+		free(m->dev[i].un_lo);
+		free(m->dev[i].un_hi);
+	}
+	memset(m, 0, sizeof(*m));
+}
+
+static int m_cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Outstanding within [s, e): every point of it is tested as the
+ * elementary pieces between the edges of all spans and stretches. */
+static uint64_t m_outstanding(const struct mdev *d, uint64_t s, uint64_t e)
+{
+	size_t n = 0, i, k, cap = 2 * (d->st_n + d->un_n) + 4;
+	uint64_t *pt = malloc(cap * sizeof(*pt)), sum = 0;
+	uint64_t open = d->have_prev_c ? d->prev_c : 0;
+
+	ck_assert_ptr_nonnull(pt);
+	if (e <= s || !d->un_n) {
+		free(pt);
+		return 0;
+	}
+	pt[n++] = s;
+	pt[n++] = e;
+	pt[n++] = open > s && open < e ? open : s;
+	for (i = 0; i < d->st_n; i++) {
+		if (d->st_lo[i] > s && d->st_lo[i] < e)
+			pt[n++] = d->st_lo[i];
+		if (d->st_hi[i] > s && d->st_hi[i] < e)
+			pt[n++] = d->st_hi[i];
+	}
+	for (i = 0; i < d->un_n; i++) {
+		if (d->un_lo[i] > s && d->un_lo[i] < e)
+			pt[n++] = d->un_lo[i];
+		if (d->un_hi[i] > s && d->un_hi[i] < e)
+			pt[n++] = d->un_hi[i];
+	}
+	qsort(pt, n, sizeof(*pt), m_cmp_u64);
+	/* Within a piece [pt[k], pt[k+1]) nothing changes: test its start. */
+	for (k = 0; k + 1 < n; k++) {
+		uint64_t x = pt[k];
+		bool un = false, st = x >= open;
+
+		if (pt[k + 1] == x)
+			continue;
+		for (i = 0; i < d->un_n && !un; i++)
+			un = x >= d->un_lo[i] && x < d->un_hi[i];
+		for (i = 0; i < d->st_n && !st; i++)
+			st = x >= d->st_lo[i] && x < d->st_hi[i];
+		if (un && st)
+			sum += pt[k + 1] - x;
+	}
+	free(pt);
+	return sum;
+}
+
 static void m_slice(struct mfig *g, enum wc_cat cat, uint64_t ns, double b)
 {
 	size_t bin;
@@ -664,6 +807,9 @@ static void m_add(struct model *m, const struct wc_request *r,
 	}
 	if (!r->completed) {
 		d->whole.f.unfinished++;
+		if (r->d_time != WC_NO_TIME)
+			m_push(&d->un_lo, &d->un_hi, &d->un_n, r->d_time,
+			       r->d_time + WC_TRACKER_BOUND_NS);
 		return;
 	}
 	a = r->d_time != WC_NO_TIME ? r->d_time :
@@ -673,6 +819,9 @@ static void m_add(struct model *m, const struct wc_request *r,
 	if (a > c)
 		a = c;
 	slice = c - a;
+	if (a > (d->have_prev_c ? d->prev_c : 0))
+		m_push(&d->st_lo, &d->st_hi, &d->st_n,
+		       d->have_prev_c ? d->prev_c : 0, a);
 	if (r->bytes && d->have_prev_end) {
 		seek_known = true;
 		dist = r->sector > d->prev_end ? r->sector - d->prev_end :
@@ -703,8 +852,8 @@ static void m_add(struct model *m, const struct wc_request *r,
 	}
 }
 
-static void m_finish(struct mfig *g, uint64_t start, uint64_t end,
-		     double rate)
+static void m_finish(struct mfig *g, const struct mdev *d, uint64_t start,
+		     uint64_t end, double rate)
 {
 	struct wc_figures *f = &g->f;
 	uint64_t busy = 0, pos_total = 0;
@@ -721,6 +870,9 @@ static void m_finish(struct mfig *g, uint64_t start, uint64_t end,
 			pos_total += f->time_ns[c];
 	}
 	f->idle_ns = f->window_ns > busy ? f->window_ns - busy : 0;
+	f->outstanding_ns = m_outstanding(d, start, end);
+	ck_assert_uint_le(f->outstanding_ns, f->idle_ns);
+	f->idle_ns -= f->outstanding_ns;
 	f->d2c.p50 = m_lat_pct(&f->d2c, g->lat_d2c, 0.50);
 	f->d2c.p90 = m_lat_pct(&f->d2c, g->lat_d2c, 0.90);
 	f->d2c.p99 = m_lat_pct(&f->d2c, g->lat_d2c, 0.99);
@@ -767,6 +919,7 @@ static void same_figures(const char *what, size_t i,
 	SAME(end);
 	SAME(window_ns);
 	SAME(idle_ns);
+	SAME(outstanding_ns);
 	for (k = 0; k < WC_NCAT; k++) {
 		SAME(time_ns[k]);
 		SAME(requests[k]);
@@ -857,7 +1010,7 @@ START_TEST(test_phases_match_model)
 				pts[npts++] = ph[p].end;
 		}
 		pts[npts++] = 0;
-		memset(m, 0, sizeof(*m));
+		m_free(m);
 		m->nph = nph;
 		memcpy(m->ph, ph, sizeof(ph));
 		ac = open_ac(rate, ph, nph);
@@ -906,19 +1059,20 @@ START_TEST(test_phases_match_model)
 			struct mdev *d = &m->dev[i];
 
 			d->whole.f.device = d->device;
-			m_finish(&d->whole, 0, last, rate);
+			m_finish(&d->whole, d, 0, last, rate);
 			same_figures("device", i, &d->whole.f,
 				     wc_account_device(ac, i));
 			for (p = 0; p < nph; p++) {
 				d->ph[p].f.device = d->device;
-				m_finish(&d->ph[p], ph[p].start, ph[p].end,
-					 rate);
+				m_finish(&d->ph[p], d, ph[p].start,
+					 ph[p].end, rate);
 				same_figures("phase", p, &d->ph[p].f,
 					     wc_account_phase(ac, i, p));
 			}
 		}
 		wc_account_free(ac);
 	}
+	m_free(m);
 	free(m);
 }
 END_TEST
@@ -942,12 +1096,13 @@ static void both_check(struct wc_account *ac, struct model *m,
 		struct mdev *d = &m->dev[i];
 
 		d->whole.f.device = d->device;
-		m_finish(&d->whole, 0, last, rate);
+		m_finish(&d->whole, d, 0, last, rate);
 		same_figures("device", i, &d->whole.f,
 			     wc_account_device(ac, i));
 		for (p = 0; p < m->nph; p++) {
 			d->ph[p].f.device = d->device;
-			m_finish(&d->ph[p], m->ph[p].start, m->ph[p].end, rate);
+			m_finish(&d->ph[p], d, m->ph[p].start, m->ph[p].end,
+				 rate);
 			same_figures("phase", p, &d->ph[p].f,
 				     wc_account_phase(ac, i, p));
 		}
@@ -1017,6 +1172,7 @@ START_TEST(test_phase_runs_match_model)
 	}
 	both_check(ac, m, last, rate);
 	wc_account_free(ac);
+	m_free(m);
 	free(m);
 }
 END_TEST
@@ -1054,13 +1210,15 @@ START_TEST(test_phase_bin_of_rounded_bytes)
 	}
 	wc_account_finish(ac, 0, r[1].c_time);
 	m->dev[0].whole.f.device = m->dev[0].ph[0].f.device = DEV1;
-	m_finish(&m->dev[0].whole, 0, r[1].c_time, 1e9 / t);
-	m_finish(&m->dev[0].ph[0], ph[0].start, ph[0].end, 1e9 / t);
+	m_finish(&m->dev[0].whole, &m->dev[0], 0, r[1].c_time, 1e9 / t);
+	m_finish(&m->dev[0].ph[0], &m->dev[0], ph[0].start, ph[0].end,
+		 1e9 / t);
 	ck_assert_uint_lt(m->dev[0].ph[0].f.positioning_ns,
 			  m->dev[0].whole.f.positioning_ns);
 	same_figures("device", 0, &m->dev[0].whole.f, wc_account_device(ac, 0));
 	same_figures("phase", 0, &m->dev[0].ph[0].f, wc_account_phase(ac, 0, 0));
 	wc_account_free(ac);
+	m_free(m);
 	free(m);
 }
 END_TEST
@@ -1143,6 +1301,7 @@ static Suite *account_suite(void)
 	tcase_add_test(tc, test_rate_estimate_and_seeks);
 	tcase_add_test(tc, test_flush_percentiles);
 	tcase_add_test(tc, test_waits_and_unfinished);
+	tcase_add_test(tc, test_outstanding_not_idle);
 	tcase_add_test(tc, test_waits_names);
 	tcase_add_test(tc, test_pos_bin_matches_log2);
 	tcase_add_test(tc, test_phases_match_model);

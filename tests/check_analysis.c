@@ -76,7 +76,7 @@ static const struct wc_event *script(size_t *n)
 
 static uint64_t parts(const struct wc_figures *f)
 {
-	uint64_t s = f->idle_ns;
+	uint64_t s = f->idle_ns + f->outstanding_ns;
 	int c;
 
 	for (c = 0; c < WC_NCAT; c++)

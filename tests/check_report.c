@@ -297,7 +297,8 @@ START_TEST(test_csv_baseline)
 		"diff_off_device_s,verdict_flush,ci95_lo_flush_s,"
 		"ci95_hi_flush_s,verdict_journal,";
 	static const char tail[] = ",verdict_wall,ci95_lo_wall_s,"
-		"ci95_hi_wall_s,bound_s,runs_to_decide_busy,runs_to_decide_wall\n";
+		"ci95_hi_wall_s,bound_s,runs_to_decide_busy,runs_to_decide_wall,"
+		"outstanding_s\n";
 	static const char ratio_head[] = ",bytes_other,disk,ratio_wall,ratio_busy,"
 		"ratio_flush,ratio_journal,ratio_metadata,ratio_positioning,"
 		"ratio_data,ratio_discard,ratio_other,group,baseline_group,across_disks,diff_wall_s,";
@@ -328,10 +329,11 @@ START_TEST(test_csv_baseline)
 	p = strstr(p, ",,,,,,,,,,3,1,0,,,,,,,,,");
 	ck_assert_ptr_nonnull(p);
 	/* A phase's row has no verdicts: three empty cells a measure, and
-	 * three for the bound and the runs that would decide. */
+	 * three for the bound and the runs that would decide; then its
+	 * time outstanding, last. */
 	p += strlen(",,,,,,,,,,3,1,0,,,,,,,,,");
-	ck_assert_uint_eq(strspn(p, ","), 3 * WC_NMEAS + 3);
-	ck_assert_int_eq(p[3 * WC_NMEAS + 3], '\n');
+	ck_assert_uint_eq(strspn(p, ","), 3 * WC_NMEAS + 4);
+	ck_assert_ptr_eq(strstr(p, "0.000000000\n"), p + 3 * WC_NMEAS + 4);
 	free(t);
 	t = render(WC_FORMAT_CSV, caps, 3, "nosuch", -1);
 	free(t);

@@ -7,7 +7,8 @@
 # the pairing bound (30 s, no capture.conf):
 #  - a per-CPU capture missing one CPU's file;
 #  - a merged file in which every record appears four times;
-#  - a capture in which nothing completes;
+#  - a capture in which nothing completes (its time outstanding, not
+#    idle);
 # and a capture missing CPU 0's file whose completions would pair, by
 # sector alone, with dispatches 60 s older: none does past the device's
 # command timeout (capture.conf, else 30 s).
@@ -90,6 +91,17 @@ grep -q "records repeat" four.txt || fail "four: no count of repeats"
 # Nothing completes.
 rewrite noc.blktrace 1 1 s.blktrace.0 s.blktrace.1
 check noc noc.blktrace "dispatched and never completed"
+# The time its requests were outstanding is neither idle nor invented
+# latency: its own figure, and with idle and the categories the window.
+grep -q '^outstanding ' noc.txt || fail "noc: no outstanding row in the text"
+python3 - noc.json <<'PY' || fail "noc: outstanding time in JSON"
+import json, sys
+c = json.load(open(sys.argv[1]))["captures"][0]
+w, o, t = c["window_s"], c["outstanding_s"], c["time_s"]
+assert o > 0.9 * w, (o, w)
+assert t["idle"] < 0.1 * w, t
+assert abs(sum(t.values()) + o - w) < 1e-8, (t, o, w)
+PY
 
 # maxd2c DIR: the largest D2C of capture DIR's JSON (0 when none).
 maxd2c() {

@@ -436,6 +436,8 @@ static int interval_open(struct run *run, struct wc_err *err)
 /* Opens the accountant over the phases, cut to the filter's window. */
 static int account_ready(struct run *run, struct wc_err *err)
 {
+	size_t i;
+
 	if (run->a->ac)
 		return 0;
 	if (run->in) {
@@ -455,6 +457,14 @@ static int account_ready(struct run *run, struct wc_err *err)
 	}
 	if (wc_account_open(&run->a->ac, &run->conf, err) < 0)
 		return -1;
+	/* A request never completed stays outstanding as long as the
+	 * tracker keeps it a candidate: its device's command timeout. */
+	for (i = 0; i < run->a->meta.ndevices; i++)
+		if (run->a->meta.devices[i].device &&
+		    run->a->meta.devices[i].timeout_ns)
+			wc_account_set_bound(run->a->ac,
+					     run->a->meta.devices[i].device,
+					     run->a->meta.devices[i].timeout_ns);
 	if (run->o->interval && interval_open(run, err) < 0)
 		return -1;
 	/* A window may hold none of the main device's requests: it is

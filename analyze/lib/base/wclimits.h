@@ -32,6 +32,12 @@
  * table; a bound on memory only, never on what the table says. */
 #define WC_ACCOUNT_PIDS 256
 
+/* Stretches of a device's time without a slice, and spans of requests
+ * dispatched and never completed, the accountant keeps per device to
+ * tell outstanding time from idle (account.h says what is inexact
+ * past it). */
+#define WC_ACCOUNT_STRETCHES 4096
+
 /* Bios and requests kept in flight per device by the tracker; beyond it
  * the oldest are dropped and counted. */
 #define WC_TRACKER_MAX_INFLIGHT 65536

@@ -204,6 +204,12 @@ static void find_idle(struct wc_summary *s, const struct wc_sum_capture *c)
 	num(f, "other_device_s", other);
 	say(f, "In %s, %s was idle for %.3f s (%.1f %% of the wall)",
 	    c->meta->name, main_name(c), secs(idle), pct(idle, c->figs.wall_ns));
+	if (c->figs.outstanding_ns) {
+		num(f, "outstanding_s", secs(c->figs.outstanding_ns));
+		say(f, " and had requests outstanding that never completed for "
+		    "%.3f s more (%.1f %%)", secs(c->figs.outstanding_ns),
+		    pct(c->figs.outstanding_ns, c->figs.wall_ns));
+	}
 	if (nd) {
 		str(f, "other_devices", devs);
 		say(f, ": the other traced device%s (%s) %s busy for %.3f s of "
@@ -1241,6 +1247,12 @@ static void say_whole(struct wc_finding *f, const struct wc_sum_capture *c)
 		    "(%llu outstanding past the command timeout): they are in "
 		    "no request, byte or latency figure", ull(t->unfinished),
 		    ull(t->expired));
+		if (c->figs.outstanding_ns) {
+			num(f, "outstanding_s", secs(c->figs.outstanding_ns));
+			say(f, ", and the %.3f s the main device had them "
+			    "outstanding is counted apart, not as idle",
+			    secs(c->figs.outstanding_ns));
+		}
 	}
 	if (t && t->orphan_completions) {
 		num(f, "never_dispatched", (double)t->orphan_completions);

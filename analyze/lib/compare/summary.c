@@ -154,7 +154,8 @@ static void shares_of(struct wc_sum_figs *s)
 
 	for (k = 0; k < WC_NPARTS; k++)
 		s->share[k] = pct(s->part_ns[k], s->wall_ns);
-	s->busy_pct = pct(s->wall_ns - s->part_ns[WC_PART_IDLE], s->wall_ns);
+	s->busy_pct = pct(s->wall_ns - s->part_ns[WC_PART_IDLE] -
+			  s->outstanding_ns, s->wall_ns);
 }
 
 static void figs_of(struct wc_sum_figs *s, const struct wc_figures *g,
@@ -184,6 +185,7 @@ static void figs_of(struct wc_sum_figs *s, const struct wc_figures *g,
 		s->all_bytes += g->bytes[c];
 	}
 	s->part_ns[WC_PART_IDLE] = g->idle_ns;
+	s->outstanding_ns = g->outstanding_ns;
 	data = g->time_ns[WC_CAT_DATA_READ] + g->time_ns[WC_CAT_DATA_WRITE];
 	s->col[WC_COL_WALL] = secs(g->window_ns);
 	s->col[WC_COL_BUSY] = secs(wc_figures_busy(g));
@@ -295,7 +297,8 @@ static void measures_of(struct wc_sum_capture *c)
 
 	for (k = 0; k < WC_NCAT; k++)
 		c->meas[k] = secs(g->part_ns[k]);
-	c->meas[WC_MEAS_BUSY] = secs(g->wall_ns - g->part_ns[WC_PART_IDLE]);
+	c->meas[WC_MEAS_BUSY] = secs(g->wall_ns - g->part_ns[WC_PART_IDLE] -
+				     g->outstanding_ns);
 	c->meas[WC_MEAS_POSITIONING] = g->col[WC_COL_POSITIONING];
 	c->meas[WC_MEAS_TRANSFER] = g->col[WC_COL_POSITIONING] < 0 ? -1 :
 		split > g->col[WC_COL_POSITIONING] ?
@@ -318,7 +321,8 @@ static void off_split(struct wc_sum_capture *c, const struct wc_analysis *a)
 {
 	const struct wc_account *ac = wc_analysis_account(a);
 	uint64_t idle = c->figs.part_ns[WC_PART_IDLE];
-	uint64_t busy = c->figs.wall_ns - idle, any, other, cpu;
+	uint64_t busy = c->figs.wall_ns - idle - c->figs.outstanding_ns;
+	uint64_t any, other, cpu;
 	double wall = 0, user_sys = 0;
 	size_t p;
 

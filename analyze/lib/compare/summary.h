@@ -143,7 +143,10 @@ struct wc_sum_figs {
 	bool io;                       /* a request completed in the window */
 	uint64_t start_ns;             /* the window's start (trace clock), when io */
 	uint64_t wall_ns;
-	uint64_t part_ns[WC_NPARTS];   /* sum == wall_ns */
+	uint64_t part_ns[WC_NPARTS];   /* sum + outstanding_ns == wall_ns */
+	/* Requests dispatched and never completed were outstanding
+	 * (account.h): no part, neither idle nor any category's. */
+	uint64_t outstanding_ns;
 	double col[WC_NCOLS];          /* seconds, < 0 unknown */
 	double share[WC_NPARTS];       /* % of wall_ns, 0 when it is 0 */
 	double busy_pct;               /* % of wall_ns not idle */

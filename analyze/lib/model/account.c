@@ -154,6 +154,15 @@ struct adev {
 	uint64_t absorbed;             /* bytes written since the last flush */
 	double rate;
 	bool estimated;
+	/* Outstanding time (account.h): the stretches of the device's time
+	 * no slice covers, oldest first, in a ring (st_first, st_n), the
+	 * open one from the latest completion on not among them; and the
+	 * spans [D, D + bound) of the requests it never completed, sorted
+	 * and disjoint. */
+	uint64_t st_lo[WC_ACCOUNT_STRETCHES], st_hi[WC_ACCOUNT_STRETCHES];
+	size_t st_first, st_n;
+	uint64_t un_lo[WC_ACCOUNT_STRETCHES], un_hi[WC_ACCOUNT_STRETCHES];
+	size_t un_n;
 	struct names flushers;           /* WC_MAX_FLUSHERS rows */
 	struct names procs;              /* WC_MAX_COMMS rows */
 };
@@ -194,6 +203,11 @@ struct wc_account {
 	wc_account_name_fn *name;
 	const void *name_arg;
 	struct busy_union any;           /* every device's slices at once */
+	/* The bound of a dispatch per device, 0 for the default. */
+	uint32_t bound_dev[WC_MAX_DEVICES];
+	uint64_t bound_ns[WC_MAX_DEVICES];
+	size_t nbounds;
+	uint64_t bound_default;
 };
 
 static bool has_positioning(enum wc_cat cat)
@@ -385,6 +399,110 @@ static struct adev *dev_get(struct wc_account *ac, uint32_t device)
 int wc_account_add_device(struct wc_account *ac, uint32_t device)
 {
 	return dev_get(ac, device) ? 0 : -1;
+}
+
+/* A stretch [lo, hi) of the device's time that no slice covers, in
+ * order after the ones before it; the oldest is forgotten when the ring
+ * is full. */
+static void stretch_add(struct adev *d, uint64_t lo, uint64_t hi)
+{
+	size_t k;
+
+	if (d->st_n == WC_ACCOUNT_STRETCHES) {
+		d->st_first = (d->st_first + 1) % WC_ACCOUNT_STRETCHES;
+		d->st_n--;
+	}
+	k = (d->st_first + d->st_n++) % WC_ACCOUNT_STRETCHES;
+	d->st_lo[k] = lo;
+	d->st_hi[k] = hi;
+}
+
+static uint64_t bound_of(const struct wc_account *ac, uint32_t device)
+{
+	size_t i;
+
+	for (i = 0; i < ac->nbounds; i++)
+		if (ac->bound_dev[i] == device)
+			return ac->bound_ns[i];
+	return ac->bound_default;
+}
+
+/* Adds [lo, hi) to the device's never-completed spans, kept sorted and
+ * disjoint.  They come mostly in order of dispatch, so the place is
+ * looked for from the end. */
+static void unfinished_add(struct adev *d, uint64_t lo, uint64_t hi)
+{
+	size_t i = d->un_n, j;
+
+	while (i > 0 && d->un_lo[i - 1] > lo)
+		i--;
+	/* [i - 1] starts at or before lo: join it when they touch. */
+	if (i > 0 && d->un_hi[i - 1] >= lo) {
+		i--;
+		if (hi > d->un_hi[i])
+			d->un_hi[i] = hi;
+	} else if (d->un_n == WC_ACCOUNT_STRETCHES) {
+		/* No room: the nearest neighbour takes it in. */
+		if (i == d->un_n || (i > 0 && lo - d->un_hi[i - 1] <
+					      d->un_lo[i] - hi)) {
+			i--;
+			if (hi > d->un_hi[i])
+				d->un_hi[i] = hi;
+		} else {
+			d->un_lo[i] = lo;
+		}
+	} else {
+		memmove(d->un_lo + i + 1, d->un_lo + i,
+			(d->un_n - i) * sizeof(d->un_lo[0]));
+		memmove(d->un_hi + i + 1, d->un_hi + i,
+			(d->un_n - i) * sizeof(d->un_hi[0]));
+		d->un_lo[i] = lo;
+		d->un_hi[i] = hi;
+		d->un_n++;
+	}
+	/* The ones after it that it now reaches join it. */
+	for (j = i + 1; j < d->un_n && d->un_lo[j] <= d->un_hi[i]; j++)
+		if (d->un_hi[j] > d->un_hi[i])
+			d->un_hi[i] = d->un_hi[j];
+	if (j > i + 1) {
+		memmove(d->un_lo + i + 1, d->un_lo + j,
+			(d->un_n - j) * sizeof(d->un_lo[0]));
+		memmove(d->un_hi + i + 1, d->un_hi + j,
+			(d->un_n - j) * sizeof(d->un_hi[0]));
+		d->un_n -= j - i - 1;
+	}
+}
+
+/* The time within [s, e) that a never-completed span and a stretch
+ * without a slice both cover: two sorted, disjoint lists walked side by
+ * side, the open stretch from the latest completion last. */
+static uint64_t outstanding_in(const struct adev *d, uint64_t s, uint64_t e)
+{
+	uint64_t sum = 0;
+	size_t i = 0, j = 0;
+
+	if (e <= s || !d->un_n)
+		return 0;
+	while (i < d->un_n && j <= d->st_n) {
+		uint64_t lo, hi;
+
+		if (j < d->st_n) {
+			size_t k = (d->st_first + j) % WC_ACCOUNT_STRETCHES;
+
+			lo = d->st_lo[k];
+			hi = d->st_hi[k];
+		} else {
+			lo = d->have_prev_c ? d->prev_c : 0;
+			hi = UINT64_MAX;
+		}
+		sum += overlap(lo > s ? lo : s, hi < e ? hi : e,
+			       d->un_lo[i], d->un_hi[i]);
+		if (d->un_hi[i] < hi)
+			i++;
+		else
+			j++;
+	}
+	return sum;
 }
 
 /* What a request adds to every figure that counts it (its device's, and
@@ -813,11 +931,21 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 	}
 	if (!rq->completed) {
 		d->whole.f.unfinished++;
+		/* At the device from its D; without one it never was. */
+		if (rq->d_time != WC_NO_TIME) {
+			uint64_t b = bound_of(ac, rq->device);
+
+			unfinished_add(d, rq->d_time,
+				       rq->d_time > UINT64_MAX - b ?
+				       UINT64_MAX : rq->d_time + b);
+		}
 		return;
 	}
 	c = rq->c_time;
 	a = wc_account_slice_start(rq, d->have_prev_c, d->prev_c);
 	slice = c - a;
+	if (a > (d->have_prev_c ? d->prev_c : 0))
+		stretch_add(d, d->have_prev_c ? d->prev_c : 0, a);
 
 	if (rq->bytes && d->have_prev_end) {
 		seek_known = true;
@@ -930,8 +1058,8 @@ static bool no_estimate(const struct wc_account *ac, uint32_t device)
 	return false;
 }
 
-static void fig_finish(struct fig *g, uint64_t start, uint64_t end,
-		       double rate)
+static void fig_finish(struct fig *g, const struct adev *d, uint64_t start,
+		       uint64_t end, double rate)
 {
 	struct wc_figures *f = &g->f;
 	uint64_t busy = 0, pos_total = 0, dslices = 0;
@@ -951,6 +1079,10 @@ static void fig_finish(struct fig *g, uint64_t start, uint64_t end,
 	 * guards against a caller giving a window narrower than its
 	 * requests. */
 	f->idle_ns = f->window_ns > busy ? f->window_ns - busy : 0;
+	f->outstanding_ns = outstanding_in(d, start, end);
+	if (f->outstanding_ns > f->idle_ns)
+		f->outstanding_ns = f->idle_ns;
+	f->idle_ns -= f->outstanding_ns;
 	lat_finish(&f->flush_d2c, g->lat_flush);
 	lat_finish(&f->d2c, g->lat_d2c);
 	f->positioning_known = rate > 0;
@@ -1009,9 +1141,9 @@ void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last)
 				  (double)d->stream_ns;
 			d->estimated = true;
 		}
-		fig_finish(&d->whole, first, last, d->rate);
+		fig_finish(&d->whole, d, first, last, d->rate);
 		for (p = 0; p < ac->nphases; p++)
-			fig_finish(&d->phases[p], ac->phases[p].start,
+			fig_finish(&d->phases[p], d, ac->phases[p].start,
 				   ac->phases[p].end, d->rate);
 		if (ac->has_window) {
 			uint64_t unfinished = d->whole.f.unfinished;
@@ -1096,7 +1228,30 @@ int wc_account_open(struct wc_account **out, const struct wc_account_conf *conf,
 		ac->phases[ac->nphases++] = conf->window;
 	}
 	spans_init(ac);
+	ac->bound_default = WC_TRACKER_BOUND_NS;
 	*out = ac;
+	return 0;
+}
+
+int wc_account_set_bound(struct wc_account *ac, uint32_t device, uint64_t ns)
+{
+	size_t i;
+
+	if (!ac || ns == 0)
+		return -1;
+	if (device == 0) {
+		ac->bound_default = ns;
+		return 0;
+	}
+	for (i = 0; i < ac->nbounds; i++)
+		if (ac->bound_dev[i] == device)
+			break;
+	if (i == WC_MAX_DEVICES)
+		return -1;
+	ac->bound_dev[i] = device;
+	ac->bound_ns[i] = ns;
+	if (i == ac->nbounds)
+		ac->nbounds++;
 	return 0;
 }
 

@@ -30,8 +30,16 @@
  *    the request's own D and the previous completion on that device (a
  *    request without D starts at the previous completion, or its Q, or
  *    c); the slice belongs to the completing request's category;
- *  - idle = window - the slices inside it, so for every device and every
- *    phase idle_ns + sum(time_ns) == window_ns, to the nanosecond;
+ *  - a request dispatched and never completed (the trace ended first,
+ *    or its C was lost with a CPU's file) keeps the device outstanding
+ *    from its D until the device's bound after it
+ *    (wc_account_set_bound(): the command timeout, after which the
+ *    kernel gives up on it), or the window's end: that time, where no
+ *    slice covers it, is outstanding_ns, neither idle nor any
+ *    category's, and no latency: the trace cannot say when it ended;
+ *  - idle = window - the slices inside it - outstanding, so for every
+ *    device and every phase idle_ns + outstanding_ns + sum(time_ns) ==
+ *    window_ns, to the nanosecond;
  *  - transfer of a journal, metadata or data slice = bytes / media rate,
  *    at most the slice; positioning = the rest.  The rate is conf's, or
  *    the one estimated from streaming requests (a request that starts
@@ -63,6 +71,13 @@
  * request takes it (after at least 1,024 requests) and in
  * wc_account_finish(); bytes by positioning bin, a sum of doubles, go to
  * both at once, in order.
+ *
+ * Outstanding time is exact unless a never-completed request was
+ * dispatched before its device's newest WC_ACCOUNT_STRETCHES stretches
+ * without a slice (wclimits.h): the older stretches are forgotten and
+ * count as idle.  At most WC_ACCOUNT_STRETCHES disjoint outstanding
+ * spans are kept per device; past that a new one joins its nearest
+ * neighbour, and the time between them counts as outstanding.
  *
  * What always holds: memory is fixed per device (at most WC_MAX_DEVICES,
  * tracker.h; requests on any further device are ignored), per phase and
@@ -100,7 +115,9 @@ struct wc_figures {
 	uint64_t start, end;             /* the window, trace clock ns */
 	uint64_t window_ns;              /* end - start */
 	uint64_t idle_ns;
-	uint64_t time_ns[WC_NCAT];       /* idle_ns + sum == window_ns */
+	uint64_t outstanding_ns;         /* dispatched, never completed */
+	uint64_t time_ns[WC_NCAT];       /* idle_ns + outstanding_ns + sum
+	                                  * == window_ns */
 	uint64_t requests[WC_NCAT];      /* completed in the window */
 	uint64_t bytes[WC_NCAT];
 	bool positioning_known;          /* false: no media rate */
@@ -186,6 +203,12 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
  * requests still has its figures (all idle).  -1 when out of memory or
  * past WC_MAX_DEVICES. */
 int wc_account_add_device(struct wc_account *ac, uint32_t device);
+/* The bound after a dispatch on DEVICE (dev_t; 0: every device without
+ * one of its own) that a request never completed stays outstanding, in
+ * ns >= 1; the tracker's bound (tracker.h), WC_TRACKER_BOUND_NS unless
+ * set.  0, or -1 when ac is NULL, ns is 0 or more than WC_MAX_DEVICES
+ * devices were given one. */
+int wc_account_set_bound(struct wc_account *ac, uint32_t device, uint64_t ns);
 /* Closes the window.  When no event was seen, pass first = last = 0. */
 void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last);
 
@@ -256,10 +279,10 @@ static inline uint64_t wc_account_slice_start(const struct wc_request *rq,
 	return a > c ? c : a;
 }
 
-/* Sum of busy time: window_ns - idle_ns. */
+/* Sum of busy time: the slices, window_ns - idle_ns - outstanding_ns. */
 static inline uint64_t wc_figures_busy(const struct wc_figures *f)
 {
-	return f->window_ns - f->idle_ns;
+	return f->window_ns - f->idle_ns - f->outstanding_ns;
 }
 
 /* Total I/O of a device, for picking the main one: requests with bytes. */

@@ -174,6 +174,11 @@ static void text_categories(FILE *f, const struct wc_sum_figs *sf)
 	fprintf(f, "%-12s %12.6f %6.1f%%\n", "idle",
 		secs(sf->part_ns[WC_PART_IDLE]),
 		sf->share[WC_PART_IDLE]);
+	if (sf->outstanding_ns)
+		fprintf(f, "%-12s %12.6f %6.1f%%  dispatched, never completed\n",
+			"outstanding", secs(sf->outstanding_ns),
+			100.0 * (double)sf->outstanding_ns /
+			(double)sf->wall_ns);
 	for (c = 0; c < WC_NCAT; c++)
 		fprintf(f, "%-12s %12.6f %6.1f%% %10" PRIu64 " %12s\n",
 			col_label[c], secs(sf->part_ns[c]),
@@ -1159,6 +1164,8 @@ static void json_figures(FILE *f, const struct wc_sum_device *dv,
 	fprintf(f, "%s\"window_s\": %.9f,\n", ind, sf ? secs(sf->wall_ns) : 0.0);
 	fprintf(f, "%s\"time_s\": ", ind);
 	json_cats_s(f, sf);
+	fprintf(f, ",\n%s\"outstanding_s\": %.9f", ind,
+		sf ? secs(sf->outstanding_ns) : 0.0);
 	fprintf(f, ",\n%s\"positioning_s\": ", ind);
 	if (sf && sf->col[WC_COL_POSITIONING] >= 0)
 		fprintf(f, "%.9f", sf->col[WC_COL_POSITIONING]);
@@ -1560,6 +1567,8 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 			p->start_ns, p->end_ns, p->wall_s);
 		/* Without I/O, the phase was all idle. */
 		json_cats_s(f, &p->figs);
+		fprintf(f, ",\n         \"outstanding_s\": %.9f",
+			secs(p->figs.outstanding_ns));
 		fprintf(f, ",\n         \"positioning_s\": ");
 		if (p->figs.col[WC_COL_POSITIONING] >= 0)
 			fprintf(f, "%.9f", p->figs.col[WC_COL_POSITIONING]);
@@ -1749,7 +1758,7 @@ static void csv_row(FILE *f, const struct wc_summary *s,
 		csv_tests(f, &s->groups[sc->group], sf == &sc->figs);
 		csv_bound(f, &s->groups[sc->group], sf == &sc->figs);
 	}
-	fprintf(f, "\n");
+	fprintf(f, ",%.9f\n", secs(sf->outstanding_ns));
 }
 
 int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err)
@@ -1780,7 +1789,8 @@ int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err)
 				wc_meas_key(c), wc_meas_key(c), wc_meas_key(c));
 		fprintf(f, ",bound_s,runs_to_decide_busy,runs_to_decide_wall");
 	}
-	fprintf(f, "\n");
+	/* Last: a column added since moves no other. */
+	fprintf(f, ",outstanding_s\n");
 	for (i = 0; i < s->ncaps; i++) {
 		const struct wc_sum_capture *sc = &s->caps[i];
 
