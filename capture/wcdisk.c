@@ -6,7 +6,11 @@
  * The image appears as MOUNTPOINT/disk; a second image, if given, as
  * MOUNTPOINT/disk1, the second region of the same model disk, after the
  * first (two partitions of one disk: one head, one queue, one cache; the
- * region_*() functions map between them).  A loop device attached to a
+ * region_*() functions map between them).  By default the images are
+ * the platter, one after the other; with --offset each is a partition at
+ * that offset of a disk of the model's own capacity (capacity_gb), placed
+ * by wc_disk_place(): a small image then covers a few cylinders, as a
+ * filesystem on a partition of a large disk does.  A loop device attached to a
  * file sends every read and write of the filesystem on it here (the file
  * is opened in direct-I/O mode, so the page cache stays out), and its
  * flushes arrive as fsync.  The disk holds many requests at once, as a
@@ -87,13 +91,14 @@ struct command {
 struct region {
 	int fd;
 	uint64_t size;			/* bytes, a multiple of 512 */
-	uint64_t base;			/* its first byte on the model disk */
+	uint64_t base;			/* its first byte on the model disk
+					 * (the placement's offset) */
 };
 
 static struct {
 	struct region reg[MAX_REGIONS];
 	unsigned nreg;
-	uint64_t size;			/* the model disk's: all regions */
+	uint64_t size;			/* the model disk's capacity */
 	struct wc_disk *disk;
 	FILE *ledger;
 	const char *ledger_path;
@@ -124,10 +129,13 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: wcdisk [--disk FILE] [--param KEY=VALUE]... [--ledger FILE]\n"
-		"              [--platter-log FILE] [--ready FILE] IMAGE [IMAGE2] MOUNTPOINT\n"
+		"              [--platter-log FILE] [--ready FILE] [--offset OFF|auto]...\n"
+		"              IMAGE [IMAGE2] MOUNTPOINT\n"
 		"       wcdisk --replay LOG --at NS [--tear sector|write] IMAGE\n"
 		"       wcdisk --list LOG\n"
 		"       wcdisk [--disk FILE] [--param KEY=VALUE]... --print-params\n"
+		"       wcdisk [--disk FILE] [--param KEY=VALUE]... [--offset OFF|auto]...\n"
+		"              --print-placement IMAGE [IMAGE2]\n"
 		"       wcdisk --help | --version\n");
 }
 
@@ -152,6 +160,13 @@ static void help(FILE *fp)
 	      "                        sectors transferred (default) or nothing\n"
 	      "      --list LOG        print the log's records, tab-separated\n"
 	      "      --ready FILE      create FILE once the kernel has connected\n"
+	      "      --offset OFF|auto each IMAGE, in order, is a partition at byte\n"
+	      "                        OFF (K, M, G, T: binary units) of a disk of the\n"
+	      "                        model's capacity_gb; auto: the disk cut into\n"
+	      "                        as many equal partitions, one IMAGE at the\n"
+	      "                        start of each (default: the images are the\n"
+	      "                        whole platter, one after the other)\n"
+	      "      --print-placement print where each IMAGE lies on the disk, exit\n"
 	      "      --print-params    print every parameter as it would be used, exit\n"
 	      "  -h, --help            show this help and exit\n"
 	      "  -V, --version         show the version and exit\n", fp);
@@ -1265,7 +1280,7 @@ report:
 	return rc;
 }
 
-/* Opens image path as region r, after the regions before it. */
+/* Opens image path as region r (placed later, place_regions()). */
 static int region_open(unsigned r, const char *path, struct wc_err *err)
 {
 	struct region *reg = &g.reg[r];
@@ -1279,10 +1294,107 @@ static int region_open(unsigned r, const char *path, struct wc_err *err)
 	if (!S_ISREG(st.st_mode) || reg->size == 0 || reg->size % 512 != 0)
 		return wc_err_set(err, WC_ERR_INPUT, path, NULL, WC_NO_OFFSET,
 				  "not a regular file of a positive multiple of 512 bytes");
-	reg->base = g.size;
-	g.size += reg->size;
 	g.nreg = r + 1;
 	return 0;
+}
+
+/* --offset's value: bytes, with a binary K, M, G or T; 0, or -1. */
+static int offset_arg(const char *arg, uint64_t *off)
+{
+	static const char units[] = "KMGT";
+	unsigned long long v;
+	const char *u;
+	char *end;
+
+	if (*arg < '0' || *arg > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno != 0)
+		return -1;
+	if (*end != '\0') {
+		u = strchr(units, *end);
+		if (!u || end[1] != '\0')
+			return -1;
+		for (long k = 0; k <= u - units; k++) {
+			if (v > UINT64_MAX / 1024)
+				return -1;
+			v *= 1024;
+		}
+	}
+	*off = v;
+	return 0;
+}
+
+/* Where the regions lie on the model disk (wc_disk_place()): offsets
+ * (noff of them; auto: the report's partitions) or, with none, one after
+ * the other; sets each base and the disk's size. */
+static int place_regions(const struct wc_disk_params *p, const uint64_t *offsets,
+			 unsigned noff, bool autoplace,
+			 struct wc_disk_placement *pl, struct wc_err *err)
+{
+	uint64_t bytes[MAX_REGIONS], off[MAX_REGIONS];
+	unsigned r;
+
+	for (r = 0; r < g.nreg; r++)
+		bytes[r] = g.reg[r].size;
+	if (autoplace) {
+		if (wc_disk_partition_offsets(p, g.nreg, off, err) < 0)
+			return -1;
+		offsets = off;
+	} else if (noff != 0 && noff != g.nreg) {
+		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+				  "%u --offset for %u images: one each, or auto",
+				  noff, g.nreg);
+	} else if (noff == 0) {
+		offsets = NULL;
+	}
+	if (wc_disk_place(pl, p, bytes, g.nreg, offsets, err) < 0)
+		return -1;
+	for (r = 0; r < g.nreg; r++)
+		g.reg[r].base = pl->offset[r];
+	g.size = pl->capacity_bytes;
+	return 0;
+}
+
+/* --print-placement: one row a region, where it lies and what a seek
+ * inside it and from the region before costs. */
+static int print_placement(const struct wc_disk_params *p,
+			   const struct wc_disk_placement *pl, struct wc_err *err)
+{
+	struct wc_disk *d = NULL;
+	int rc = -1;
+
+	if (wc_disk_open(&d, p, pl->capacity_bytes, err) < 0)
+		return -1;
+	if (printf("capacity_bytes\t%" PRIu64 "\n"
+		   "region\toffset\tbytes\tfirst_cylinder\tlast_cylinder\t"
+		   "outer_mbs\tinner_mbs\tseek_across_ms\tseek_from_previous_ms\n",
+		   pl->capacity_bytes) < 0)
+		goto free_disk;
+	for (unsigned r = 0; r < pl->n; r++) {
+		uint64_t s = pl->offset[r] / 512;
+		uint64_t e = (pl->offset[r] + pl->bytes[r]) / 512 - 1;
+		uint64_t c0 = wc_disk_cylinder(d, s), c1 = wc_disk_cylinder(d, e);
+		uint64_t prev = r ? wc_disk_cylinder(d, pl->offset[r - 1] / 512) : c0;
+
+		if (printf("%u\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
+			   "\t%.3f\t%.3f\t%.3f\t%.3f\n", r, pl->offset[r],
+			   pl->bytes[r], c0, c1, wc_disk_media_rate(d, s) / 1e6,
+			   wc_disk_media_rate(d, e) / 1e6,
+			   wc_disk_seek_ns(d, c1 - c0) / 1e6,
+			   wc_disk_seek_ns(d, c0 - prev) / 1e6) < 0)
+			goto free_disk;
+	}
+	if (fflush(stdout) != 0)
+		goto free_disk;
+	rc = 0;
+free_disk:
+	wc_disk_free(d);
+	if (rc < 0 && err && err->kind == WC_ERR_NONE)
+		wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+			   "cannot write the placement");
+	return rc;
 }
 
 static int param_arg(struct wc_disk_params *p, const char *arg, struct wc_err *err)
@@ -1312,6 +1424,8 @@ int main(int argc, char **argv)
 		{ "tear", required_argument, NULL, 'T' },
 		{ "list", required_argument, NULL, 'S' },
 		{ "print-params", no_argument, NULL, 'P' },
+		{ "offset", required_argument, NULL, 'O' },
+		{ "print-placement", no_argument, NULL, 'Q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -1319,9 +1433,12 @@ int main(int argc, char **argv)
 	struct wc_disk_params p;
 	struct wc_err err;
 	char msg[1600];
-	int c, rc = WC_EXIT_FAILURE, print = 0, frc;
+	int c, rc = WC_EXIT_FAILURE, print = 0, frc, print_place = 0;
 	const char *mnt, *replay = NULL, *at = NULL, *tear = NULL, *list = NULL;
-	unsigned r;
+	uint64_t offsets[MAX_REGIONS];
+	unsigned r, noff = 0, nimg;
+	bool autoplace = false;
+	struct wc_disk_placement pl;
 
 	wc_err_clear(&err);
 	wc_disk_params_init(&p);
@@ -1346,6 +1463,26 @@ int main(int argc, char **argv)
 			break;
 		case 'L':
 			g.plog_path = optarg;
+			break;
+		case 'O':
+			if (!strcmp(optarg, "auto")) {
+				autoplace = true;
+				break;
+			}
+			if (noff == MAX_REGIONS) {
+				rc = usage_error(NULL, "--offset: one an image, at most two");
+				goto free_args;
+			}
+			if (offset_arg(optarg, &offsets[noff]) < 0) {
+				wc_err_set(&err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+					   "--offset '%.64s': not bytes (K, M, G, T) nor auto",
+					   optarg);
+				goto usage_error;
+			}
+			noff++;
+			break;
+		case 'Q':
+			print_place = 1;
 			break;
 		case 'R':
 			replay = optarg;
@@ -1390,6 +1527,16 @@ int main(int argc, char **argv)
 		rc = usage_error(NULL, "--at and --tear go with --replay");
 		goto free_args;
 	}
+	if (autoplace && noff) {
+		rc = usage_error(NULL, "--offset auto places every image: no other --offset");
+		goto free_args;
+	}
+	if ((autoplace || noff) && g.plog_path) {
+		/* the log and --replay's image are the platter's bytes: a
+		 * partition's would be a disk-sized file */
+		rc = usage_error(NULL, "--platter-log: the images are the platter, not with --offset");
+		goto free_args;
+	}
 	if (print) {
 		if (optind != argc) {
 			rc = usage_error(NULL, "--print-params takes no IMAGE or MOUNTPOINT");
@@ -1399,14 +1546,29 @@ int main(int argc, char **argv)
 			WC_EXIT_FAILURE : WC_EXIT_OK;
 		goto free_args;
 	}
-	if (argc - optind != 2 && argc - optind != 3) {
+	if (print_place) {
+		if (argc - optind != 1 && argc - optind != 2) {
+			rc = usage_error(NULL, "--print-placement needs IMAGE (and an optional IMAGE2)");
+			goto free_args;
+		}
+		nimg = (unsigned)(argc - optind);
+	} else if (argc - optind != 2 && argc - optind != 3) {
 		rc = usage_error(NULL, "needs IMAGE (and an optional IMAGE2) and MOUNTPOINT");
 		goto free_args;
+	} else {
+		nimg = (unsigned)(argc - optind - 1);
 	}
 	mnt = argv[argc - 1];
-	for (r = 0; optind + (int)r < argc - 1; r++)
-		if (region_open(r, argv[optind + r], &err) < 0)
+	for (r = 0; r < nimg; r++)
+		if (region_open(r, argv[optind + (int)r], &err) < 0)
 			goto close_image;
+	if (place_regions(&p, offsets, noff, autoplace, &pl, &err) < 0)
+		goto close_image;
+	if (print_place) {
+		if (print_placement(&p, &pl, &err) == 0)
+			rc = WC_EXIT_OK;
+		goto close_image;
+	}
 	if (wc_disk_open(&g.disk, &p, g.size, &err) < 0)
 		goto close_image;
 	if (platter_open(&p, &err) < 0)

@@ -7,7 +7,7 @@
  * flush, in elevator order and rotational order), FUA and write-through,
  * command queueing (shortest positioning first, the age limit, the drain
  * around a SATA flush), destage rows partitioning busy time, parameter
- * files.
+ * files, placement (the IDEMA capacity, images as partitions).
  */
 #include <check.h>
 #include <math.h>
@@ -878,6 +878,143 @@ START_TEST(param_files_hostile)
 END_TEST
 
 /* A disk's name from a capture is looked up, never opened as a path. */
+/* The drive's own capacity: IDEMA LBA1-02's counts (its example for 80
+ * GB, and the 500 GB drive hdd7200 cites), none below 50 GB. */
+START_TEST(capacity_idema)
+{
+	struct wc_disk_params p;
+	struct wc_err err;
+
+	wc_disk_params_init(&p);
+	ck_assert_uint_eq(p.capacity_gb, 0);
+	ck_assert_uint_eq(wc_disk_capacity_bytes(&p), 0);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_disk_param_set(&p, "capacity_gb", "80", &err), 0);
+	ck_assert_uint_eq(wc_disk_capacity_bytes(&p), 156301488ull * 512);
+	ck_assert_int_eq(wc_disk_param_set(&p, "capacity_gb", "500", &err), 0);
+	ck_assert_uint_eq(wc_disk_capacity_bytes(&p), 976773168ull * 512);
+	ck_assert_int_eq(wc_disk_param_set(&p, "capacity_gb", "50", &err), 0);
+	ck_assert_uint_eq(wc_disk_capacity_bytes(&p), 97696368ull * 512);
+	ck_assert_int_eq(wc_disk_param_set(&p, "capacity_gb", "0", &err), 0);
+	ck_assert_uint_eq(wc_disk_capacity_bytes(&p), 0);
+	ck_assert_int_lt(wc_disk_param_set(&p, "capacity_gb", "49", &err), 0);
+	ck_assert_ptr_nonnull(strstr(err.msg, "capacity_gb"));
+	ck_assert_int_lt(wc_disk_param_set(&p, "capacity_gb", "1", NULL), 0);
+	ck_assert_int_lt(wc_disk_param_set(&p, "capacity_gb", "500.5", NULL), 0);
+	ck_assert_int_lt(wc_disk_param_set(&p, "capacity_gb", "1000001", NULL), 0);
+	ck_assert_int_lt(wc_disk_param_set(&p, "capacity_gb", "-500", NULL), 0);
+	ck_assert_uint_eq(p.capacity_gb, 0);
+}
+END_TEST
+
+/* Images placed: back to back as the platter without offsets (capacity_gb
+ * or not), as partitions with them; every bad placement refused. */
+START_TEST(placement_rules)
+{
+	struct wc_disk_params p;
+	struct wc_disk_placement pl;
+	struct wc_err err;
+	uint64_t sz[2] = { 1356ull << 20, 1356ull << 20 }, off[2];
+	uint64_t cap;
+
+	wc_disk_params_init(&p);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_disk_place(&pl, &p, sz, 2, NULL, &err), 0);
+	ck_assert_uint_eq(pl.n, 2);
+	ck_assert_uint_eq(pl.offset[0], 0);
+	ck_assert_uint_eq(pl.offset[1], sz[0]);
+	ck_assert_uint_eq(pl.capacity_bytes, sz[0] + sz[1]);
+	/* offsets need a capacity */
+	off[0] = 1 << 20, off[1] = 100 * GB;
+	ck_assert_int_lt(wc_disk_place(&pl, &p, sz, 2, off, &err), 0);
+	ck_assert_uint_eq(pl.n, 0);
+	ck_assert_int_lt(wc_disk_partition_offsets(&p, 2, off, NULL), 0);
+	p.capacity_gb = 500;
+	cap = wc_disk_capacity_bytes(&p);
+	/* a capacity alone changes nothing */
+	ck_assert_int_eq(wc_disk_place(&pl, &p, sz, 2, NULL, NULL), 0);
+	ck_assert_uint_eq(pl.capacity_bytes, sz[0] + sz[1]);
+	ck_assert_int_eq(wc_disk_partition_offsets(&p, 2, off, NULL), 0);
+	ck_assert_uint_eq(off[0], 1 << 20);
+	ck_assert_uint_eq(off[1] % (1 << 20), 0);
+	ck_assert_uint_le(off[1], cap / 2);
+	ck_assert_uint_gt(off[1], cap / 2 - (1 << 20));
+	ck_assert_int_eq(wc_disk_place(&pl, &p, sz, 2, off, NULL), 0);
+	ck_assert_uint_eq(pl.capacity_bytes, cap);
+	ck_assert_uint_eq(pl.offset[1], off[1]);
+	ck_assert_uint_eq(pl.bytes[1], sz[1]);
+	/* overlapping, out of order, unaligned, past the end, empty */
+	off[1] = off[0] + sz[0] - 512;
+	ck_assert_int_lt(wc_disk_place(&pl, &p, sz, 2, off, &err), 0);
+	off[1] = off[0] + sz[0];
+	ck_assert_int_eq(wc_disk_place(&pl, &p, sz, 2, off, NULL), 0);
+	off[0] = 200 * GB, off[1] = 1 << 20;
+	ck_assert_int_lt(wc_disk_place(&pl, &p, sz, 2, off, NULL), 0);
+	off[0] = (1 << 20) + 1, off[1] = 100 * GB;
+	ck_assert_int_lt(wc_disk_place(&pl, &p, sz, 2, off, NULL), 0);
+	off[0] = 1 << 20, off[1] = cap - sz[1] + 512;
+	ck_assert_int_lt(wc_disk_place(&pl, &p, sz, 2, off, NULL), 0);
+	off[1] = cap - sz[1];
+	ck_assert_int_eq(wc_disk_place(&pl, &p, sz, 2, off, NULL), 0);
+	off[1] = UINT64_MAX / 512 * 512;
+	ck_assert_int_lt(wc_disk_place(&pl, &p, sz, 2, off, NULL), 0);
+	sz[1] = 1000;
+	off[1] = 100 * GB;
+	ck_assert_int_lt(wc_disk_place(&pl, &p, sz, 2, off, NULL), 0);
+	sz[1] = 0;
+	ck_assert_int_lt(wc_disk_place(&pl, &p, sz, 2, NULL, NULL), 0);
+	ck_assert_int_lt(wc_disk_place(&pl, &p, sz, 0, NULL, NULL), 0);
+	ck_assert_int_lt(wc_disk_place(&pl, &p, sz, WC_DISK_MAX_REGIONS + 1,
+				       NULL, NULL), 0);
+	ck_assert_int_lt(wc_disk_partition_offsets(&p, 0, off, NULL), 0);
+}
+END_TEST
+
+/* What placement is for: a 1.3 GB filesystem as a partition of a 500 GB
+ * disk covers a fraction of the stroke (seeks inside it near
+ * track-to-track, its rate nearly constant), and the seek to the other
+ * partition at half the capacity is long; spread over the whole platter
+ * the same image has seeks across of a full stroke. */
+START_TEST(placement_geometry)
+{
+	struct wc_disk_params p;
+	struct wc_disk_placement whole, part;
+	uint64_t sz[2] = { 1356ull << 20, 1356ull << 20 }, off[2];
+	struct wc_disk *dw, *dp;
+	uint64_t c0, c1, d0;
+
+	plain_params(&p);
+	p.capacity_gb = 500;
+	ck_assert_int_eq(wc_disk_place(&whole, &p, sz, 2, NULL, NULL), 0);
+	ck_assert_int_eq(wc_disk_partition_offsets(&p, 2, off, NULL), 0);
+	ck_assert_int_eq(wc_disk_place(&part, &p, sz, 2, off, NULL), 0);
+	dw = open_disk(&p, whole.capacity_bytes);
+	dp = open_disk(&p, part.capacity_bytes);
+	/* the whole platter: the two images span every cylinder */
+	ck_assert_uint_eq(wc_disk_cylinder(dw, 0), 0);
+	ck_assert_uint_eq(wc_disk_cylinder(dw, whole.capacity_bytes / 512 - 1),
+			  p.cylinders - 1);
+	/* a partition: under 0.5 % of the cylinders, a seek across it under
+	 * 1.5 ms (the track-to-track seek is 1 ms), its rate within 0.2 % */
+	c0 = wc_disk_cylinder(dp, part.offset[0] / 512);
+	c1 = wc_disk_cylinder(dp, (part.offset[0] + sz[0]) / 512 - 1);
+	ck_assert_uint_lt(c1 - c0, p.cylinders / 200);
+	ck_assert_uint_lt(wc_disk_seek_ns(dp, c1 - c0), 1500000);
+	ck_assert_double_lt(wc_disk_media_rate(dp, part.offset[0] / 512) -
+			    wc_disk_media_rate(dp, (part.offset[0] + sz[0]) / 512 - 1),
+			    0.002 * p.media_outer_mbs * 1e6);
+	/* the other partition: half the capacity away, a long seek (more
+	 * than the average seek over a random distance) */
+	d0 = wc_disk_cylinder(dp, part.offset[1] / 512) - c0;
+	ck_assert_uint_gt(wc_disk_seek_ns(dp, d0), (uint64_t)(p.seek_avg_ms * 1e6));
+	/* the same distance as seen by the whole-platter image: across */
+	ck_assert_uint_gt(wc_disk_seek_ns(dw, wc_disk_cylinder(dw, sz[0] / 512 - 1)),
+			  (uint64_t)(p.seek_avg_ms * 1e6));
+	wc_disk_free(dw);
+	wc_disk_free(dp);
+}
+END_TEST
+
 START_TEST(disk_names)
 {
 	static const char *const bad[] = {
@@ -1205,6 +1342,9 @@ static Suite *diskmodel_suite(void)
 	tcase_set_timeout(tc, 10);
 	tcase_add_test(tc, param_files_hostile);
 	tcase_add_test(tc, disk_names);
+	tcase_add_test(tc, capacity_idema);
+	tcase_add_test(tc, placement_rules);
+	tcase_add_test(tc, placement_geometry);
 	suite_add_tcase(s, tc);
 	return s;
 }

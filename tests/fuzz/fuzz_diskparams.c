@@ -9,7 +9,10 @@
  * sanitizers: parameters read are written back (wc_disk_params_write())
  * in a form read again to the same text; a name that passes holds only
  * the name's characters and no ".."; a disk whose parameters pass
- * opens, takes a few requests and frees.
+ * opens, takes a few requests and frees; its placement of two images
+ * (wc_disk_place(): as the platter, and as the report's partitions when
+ * it gives a capacity) lies inside the capacity, in order, and a disk of
+ * that capacity opens.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +79,35 @@ static void serve(const struct wc_disk_params *p)
 	wc_disk_free(d);
 }
 
+static void place(const struct wc_disk_params *p)
+{
+	uint64_t sz[2] = { 1ull << 30, 512 }, off[2];
+	struct wc_disk_placement pl;
+	struct wc_disk *d = NULL;
+	unsigned r;
+
+	if (wc_disk_place(&pl, p, sz, 2, NULL, NULL) < 0 ||
+	    pl.capacity_bytes != sz[0] + sz[1])
+		fuzz_fail("diskparams", "images as the platter not placed");
+	if (wc_disk_partition_offsets(p, 2, off, NULL) < 0) {
+		if (wc_disk_capacity_bytes(p) != 0)
+			fuzz_fail("diskparams", "a capacity without partitions");
+		return;
+	}
+	if (wc_disk_place(&pl, p, sz, 2, off, NULL) < 0)
+		return;		/* the images do not fit: refused */
+	for (r = 0; r < 2; r++)
+		if (pl.offset[r] % 512 || pl.offset[r] + pl.bytes[r] >
+		    pl.capacity_bytes || (r && pl.offset[r] < pl.offset[r - 1] +
+					  pl.bytes[r - 1]))
+			fuzz_fail("diskparams", "image %u placed outside", r);
+	if (wc_disk_open(&d, p, pl.capacity_bytes, NULL) == 0 &&
+	    wc_disk_cylinder(d, pl.capacity_bytes / 512 - 1) >= p->cylinders &&
+	    p->model == WC_DISK_HDD)
+		fuzz_fail("diskparams", "a sector past the last cylinder");
+	wc_disk_free(d);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct wc_disk_params p, q;
@@ -112,6 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_fail("diskparams", "written twice, not the same:\n%s\n%s",
 			  a, b);
 	serve(&p);
+	place(&p);
 	free(a);
 	free(b);
 	return 0;

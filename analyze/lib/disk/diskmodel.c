@@ -138,6 +138,7 @@ static const struct pdesc {
 	U(readahead_segments, 1, WC_DISK_MAX_RA_SEGMENTS),
 	B(idle_destage),
 	B(destage_parallel),
+	U(capacity_gb, 0, WC_DISK_MAX_CAPACITY_GB),
 #undef D
 #undef U
 #undef B
@@ -220,6 +221,14 @@ int wc_disk_param_set(struct wc_disk_params *p, const char *key,
 		} else {
 			if (v != floor(v))
 				goto bad;
+			/* IDEMA's LBA count is defined from 50 GB up */
+			if (d->off == offsetof(struct wc_disk_params, capacity_gb) &&
+			    v > 0 && v < 50)
+				return wc_err_set(err, WC_ERR_USAGE, NULL, NULL,
+						  WC_NO_OFFSET,
+						  "disk parameter %s: '%.64s' is "
+						  "not 0 (none) nor 50 to %u GB",
+						  key, value, WC_DISK_MAX_CAPACITY_GB);
 			*(uint64_t *)((char *)p + d->off) = (uint64_t)v;
 		}
 		return 0;
@@ -468,6 +477,93 @@ int wc_disk_params_read(struct wc_disk_params *p, FILE *fp, const char *path,
 	rc = 0;
 out:
 	return rc;
+}
+
+/* ------------------------------------------------------------ placement */
+
+uint64_t wc_disk_capacity_bytes(const struct wc_disk_params *p)
+{
+	/* IDEMA LBA1-02: the LBA count of a drive of capacity_gb */
+	if (p->capacity_gb < 50 || p->capacity_gb > WC_DISK_MAX_CAPACITY_GB)
+		return 0;
+	return (97696368ull + 1953504ull * (p->capacity_gb - 50)) * SECTOR;
+}
+
+int wc_disk_partition_offsets(const struct wc_disk_params *p, unsigned n,
+			      uint64_t *offsets, struct wc_err *err)
+{
+	uint64_t cap = wc_disk_capacity_bytes(p), part;
+
+	if (n == 0 || n > WC_DISK_MAX_REGIONS)
+		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+				  "%u images: a disk holds 1 to %u", n,
+				  WC_DISK_MAX_REGIONS);
+	if (cap == 0)
+		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+				  "the disk gives no capacity_gb: no partitions "
+				  "to place images in");
+	part = cap / n / WC_DISK_PARTITION_ALIGN * WC_DISK_PARTITION_ALIGN;
+	for (unsigned r = 0; r < n; r++)
+		offsets[r] = r == 0 ? WC_DISK_PARTITION_ALIGN : r * part;
+	return 0;
+}
+
+int wc_disk_place(struct wc_disk_placement *pl, const struct wc_disk_params *p,
+		  const uint64_t *bytes, unsigned n, const uint64_t *offsets,
+		  struct wc_err *err)
+{
+	uint64_t cap = offsets ? wc_disk_capacity_bytes(p) : 0, end = 0;
+	unsigned r;
+
+	memset(pl, 0, sizeof(*pl));
+	if (n == 0 || n > WC_DISK_MAX_REGIONS)
+		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+				  "%u images: a disk holds 1 to %u", n,
+				  WC_DISK_MAX_REGIONS);
+	if (offsets && cap == 0)
+		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+				  "an image's offset on a disk that gives no "
+				  "capacity_gb: its images are the platter");
+	for (r = 0; r < n; r++) {
+		uint64_t off = offsets ? offsets[r] : end;
+
+		if (bytes[r] == 0 || bytes[r] % SECTOR != 0)
+			goto bad_size;
+		if (off % SECTOR != 0)
+			goto bad_offset;
+		if (off < end) {
+			wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+				   "image %u at offset %" PRIu64 " overlaps "
+				   "image %u or lies before it", r, off, r - 1);
+			goto fail;
+		}
+		if (bytes[r] > UINT64_MAX - off ||
+		    (offsets && off + bytes[r] > cap)) {
+			wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+				   "image %u (%" PRIu64 " bytes at offset %"
+				   PRIu64 ") ends past the disk's %" PRIu64
+				   " bytes", r, bytes[r], off, cap);
+			goto fail;
+		}
+		pl->offset[r] = off;
+		pl->bytes[r] = bytes[r];
+		end = off + bytes[r];
+	}
+	pl->n = n;
+	pl->capacity_bytes = offsets ? cap : end;
+	return 0;
+bad_size:
+	wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+		   "image %u: %" PRIu64 " bytes is not a positive multiple "
+		   "of 512", r, bytes[r]);
+	goto fail;
+bad_offset:
+	wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+		   "image %u: offset %" PRIu64 " is not a multiple of 512", r,
+		   offsets[r]);
+fail:
+	memset(pl, 0, sizeof(*pl));
+	return -1;
 }
 
 /* ------------------------------------------------------------ geometry */

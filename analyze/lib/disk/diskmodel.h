@@ -10,9 +10,10 @@
  *
  * Two kinds of disk (parameter `model`):
  *
- *  - hdd: one actuator over `cylinders` cylinders.  The image spans the
- *    whole stroke (sector 0 on the outermost cylinder, the last sector on
- *    the innermost).  Seek over d cylinders (d >= 1):
+ *  - hdd: one actuator over `cylinders` cylinders.  The disk's capacity
+ *    (wc_disk_open()) spans the whole stroke (sector 0 on the outermost
+ *    cylinder, the last sector on the innermost); see "Placement" for
+ *    what that capacity is.  Seek over d cylinders (d >= 1):
  *        seek(d) = track + a sqrt(d - 1) + b (d - 1)
  *        a = (-10 track + 15 avg - 5 full) / (3 sqrt(N))
  *        b = (7 track - 15 avg + 8 full) / (3 N)
@@ -184,6 +185,26 @@
  *    at most WC_DISK_MAX_PENDING commands submitted and not yet picked);
  *  - the model owns nothing outside itself; wc_disk_free(NULL) is fine.
  *
+ * Placement: where the images a caller serves lie on the disk.  A drive's
+ * capacity is its own (parameter capacity_gb, the drive's size as its
+ * data sheet gives it, in 10^9 bytes; its sectors are the IDEMA LBA count
+ * for that size, LBA1-02: 97,696,368 + 1,953,504 (GB - 50), defined from
+ * 50 GB up; 0: none given).  wc_disk_place() maps n images onto a disk:
+ *  - with no offsets: one after the other from byte 0, the disk as large
+ *    as they are together, whatever capacity_gb says (the image is the
+ *    platter: a small image spans the whole stroke, as before placement
+ *    existed, so that captures and parameter files older than it replay
+ *    as recorded);
+ *  - with one offset an image (bytes, whole sectors, ascending, not
+ *    overlapping, each image inside the capacity): each image is a
+ *    partition at that offset of a disk of capacity_gb, which then must
+ *    be given.  wc_disk_partition_offsets() gives the report's layout:
+ *    the disk cut into n equal partitions, each image at the start of its
+ *    own (the first at 1 MiB, where fdisk and parted align it), so that
+ *    seeks inside an image are short and the seek between two is long.
+ * The caller opens the disk with the placement's capacity_bytes and
+ * submits image r's byte x as offset[r] + x.
+ *
  * The ledger (docs/capture-format.md, ledger.tsv): wc_disk_ledger_header()
  * and wc_disk_ledger_row() format one row per command or destage range;
  * they only format.
@@ -244,6 +265,20 @@ struct wc_disk_params {
 	bool idle_destage;		/* off: never destage when idle */
 	bool destage_parallel;		/* ssd: ranges destaged back to back
 					 * pay write_us once, not each */
+	uint64_t capacity_gb;		/* the drive's size, 10^9 bytes: 0 or
+					 * 50 .. WC_DISK_MAX_CAPACITY_GB; 0:
+					 * none (see "Placement") */
+};
+
+/* Placement (see above).  WC_DISK_MAX_REGIONS images at most. */
+#define WC_DISK_MAX_REGIONS 4u
+#define WC_DISK_MAX_CAPACITY_GB 1000000u	/* 1 PB */
+#define WC_DISK_PARTITION_ALIGN (1024u * 1024)
+struct wc_disk_placement {
+	uint64_t capacity_bytes;	/* open the disk with this */
+	unsigned n;
+	uint64_t offset[WC_DISK_MAX_REGIONS];	/* image r's first byte */
+	uint64_t bytes[WC_DISK_MAX_REGIONS];
 };
 
 /* WC_DISK_DESTAGE is no command: a ledger row of a range written from the
@@ -337,6 +372,25 @@ int wc_disk_name_check(const char *name, struct wc_err *err);
 int wc_disk_params_find(struct wc_disk_params *p, const char *name,
 			const char *const *dirs, size_t ndirs,
 			struct wc_err *err);
+
+/* The drive's capacity in bytes: the IDEMA LBA count of capacity_gb
+ * times 512; 0 when capacity_gb is 0. */
+uint64_t wc_disk_capacity_bytes(const struct wc_disk_params *p);
+
+/* Places n images of bytes[0..n) (each > 0, whole sectors) on the disk p:
+ * offsets NULL for none (back to back, the image is the platter), else
+ * one an image.  0 with *pl filled, or -1 (WC_ERR_USAGE, the message names
+ * the image by its number and what is wrong) and *pl zeroed. */
+int wc_disk_place(struct wc_disk_placement *pl, const struct wc_disk_params *p,
+		  const uint64_t *bytes, unsigned n, const uint64_t *offsets,
+		  struct wc_err *err);
+
+/* The report's layout for n (1 .. WC_DISK_MAX_REGIONS) images: offsets[r]
+ * is the start of the r-th of n equal partitions of the disk p, rounded
+ * down to WC_DISK_PARTITION_ALIGN, and at least that (the first).  -1
+ * (WC_ERR_USAGE) when capacity_gb is 0 or n out of range. */
+int wc_disk_partition_offsets(const struct wc_disk_params *p, unsigned n,
+			      uint64_t *offsets, struct wc_err *err);
 
 /* Writes every parameter as a "key = value" line, loadable again. */
 int wc_disk_params_write(FILE *fp, const struct wc_disk_params *p);
