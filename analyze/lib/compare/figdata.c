@@ -53,6 +53,53 @@ static size_t groups(size_t n, size_t k)
 	return n / k + (n % k != 0);
 }
 
+/*
+ * Each row's flush rate, over the flush bin that holds it: the rows cut
+ * into nb runs of near-equal length, each at least a second and at least
+ * the capture's span over its flushes, so that a bin at the mean rate
+ * holds one flush or more.  A row's 5-ms span would make each lone flush
+ * a spike of 200 a second; over the flush bin the rate is what a reader
+ * of "flushes per second" expects, and rate x span summed over the rows
+ * is still the count.
+ */
+static void flush_rates(struct wc_figdata *fd)
+{
+	double span = 0, want;
+	uint64_t n = 0;
+	size_t i, b, nb, kt;
+
+	for (i = 0; i < fd->nrows; i++) {
+		span += fd->rows[i].span_s;
+		n += fd->rows[i].flushes;
+	}
+	fd->flush_bin_s = 0;
+	if (!fd->nrows || span <= 0)
+		return;
+	want = n ? span / (double)n : span;
+	if (want < 1)
+		want = 1;
+	kt = fd->row_s > 0 ? (size_t)ceil(want / fd->row_s - 1e-9) : 1;
+	if (kt < 1)
+		kt = 1;
+	nb = fd->nrows / kt;
+	if (nb < 1)
+		nb = 1;
+	for (b = 0; b < nb; b++) {
+		size_t lo = b * fd->nrows / nb, hi = (b + 1) * fd->nrows / nb;
+		double bs = 0;
+		uint64_t bn = 0;
+
+		for (i = lo; i < hi; i++) {
+			bs += fd->rows[i].span_s;
+			bn += fd->rows[i].flushes;
+		}
+		for (i = lo; i < hi; i++)
+			fd->rows[i].flush_rate = bs > 0 ? (double)bn / bs : 0;
+		if (!b || bs < fd->flush_bin_s)
+			fd->flush_bin_s = bs;
+	}
+}
+
 static int timeline(struct wc_figdata *fd, const struct wc_series *s,
 		    double origin, struct wc_err *err)
 {
@@ -87,7 +134,6 @@ static int timeline(struct wc_figdata *fd, const struct wc_series *s,
 			r->iops[cat] = (double)sum.requests[cat] / span;
 			r->iops_total += r->iops[cat];
 		}
-		r->flush_rate = (double)sum.requests[WC_CAT_FLUSH] / span;
 		r->flush_cum_s = cum;
 		r->at_driver = (double)sum.driver_ns / 1e9 / span;
 		r->in_block_layer = (double)sum.queued_ns / 1e9 / span;
@@ -95,6 +141,7 @@ static int timeline(struct wc_figdata *fd, const struct wc_series *s,
 		r->flushes = sum.requests[WC_CAT_FLUSH];
 	}
 	fd->nrows = g;
+	flush_rates(fd);
 	return 0;
 }
 

@@ -22,7 +22,10 @@
  *  - the timeline: the series' bins merged in groups of k, so that there
  *    are at most WC_FIG_TIMELINE_POINTS rows (a rate from a 5-microsecond
  *    bin is noise, not throughput); a rate is what completed in the group
- *    over the group's span;
+ *    over the group's span, but the flush rate: that is over the row's
+ *    flush bin, runs of rows of near-equal length, each at least a second
+ *    and at least the span over the flushes (the shortest: flush_bin_s),
+ *    so that a handful of flushes draws no spike;
  *  - the curve: the same with at most WC_FIG_CURVE_POINTS points, total
  *    MB/s only, for the figure across captures;
  *  - the latency CDF: per category, the fraction of its D2C latencies at
@@ -70,7 +73,8 @@
 struct wc_fig_row {
 	double start_s, mid_s, span_s;
 	double mbps[WC_NCAT], iops[WC_NCAT];   /* completed in the group */
-	double flush_rate;                     /* flushes a second */
+	double flush_rate;                     /* flushes a second, over
+	                                        * its flush bin */
 	double flush_cum_s;                    /* flush time up to its end */
 	double at_driver, in_block_layer;      /* mean requests in flight */
 	uint32_t max_depth;
@@ -114,6 +118,7 @@ struct wc_figdata {
 
 	/* timeline.dat */
 	double row_s, row_ms;                 /* a row's span */
+	double flush_bin_s;                   /* the shortest flush bin */
 	struct wc_fig_row *rows;
 	size_t nrows;
 

@@ -218,7 +218,7 @@ static int write_timeline(struct wc_outdir *d, const struct wc_chart_capture *c,
 		"11-17 IOPS per category\n"
 		"# (categories in order: flush journal metadata data_read "
 		"data_write discard other)\n"
-		"# 18 flushes/s 19 flush_cum_s 20 mean_at_driver "
+		"# 18 flushes/s (over the flush bin) 19 flush_cum_s 20 mean_at_driver "
 		"21 mean_in_block_layer 22 max_depth 23 flushes 24 MB/s 25 IOPS\n",
 		fd->row_s);
 	for (g = 0; g < fd->nrows; g++) {
@@ -714,8 +714,9 @@ int wc_chart_capture(struct wc_chart_capture *c, const struct wc_sum_capture *sc
 		if (!v)
 			return nomem(err);
 		fprintf(v, "datafile = \"timeline.dat\"\nxmax = %s\n"
-			"flushes = %llu\nflush_s = %.9f\n", gp_num(n1, xmax),
-			(unsigned long long)fd->flushes, wc_secs(fd->flush_ns));
+			"flushes = %llu\nflush_s = %.9f\nflush_bin_s = %s\n",
+			gp_num(n1, xmax), (unsigned long long)fd->flushes,
+			wc_secs(fd->flush_ns), gp_num(n2, fd->flush_bin_s));
 		if (fig_script(c, WC_CHART_FLUSHES, v, &buf, p, d, err) < 0)
 			return -1;
 
