@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/escape.h"
+#include "base/numfmt.h"
 
 static const char *const col_label[WC_NCAT] = {
 	"flush", "journal", "metadata", "data read", "data write", "discard",
@@ -25,52 +26,6 @@ static int finish(FILE *f, struct wc_err *err)
 static double secs(uint64_t ns)
 {
 	return wc_secs(ns);
-}
-
-/* Bytes in binary units, at most 10 characters. */
-static const char *human_bytes(uint64_t b, char *buf, size_t size)
-{
-	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	double v = (double)b;
-	int u = 0;
-
-	while (v >= 1024 && u < 4) {
-		v /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, size, "%" PRIu64 " B", b);
-	else
-		snprintf(buf, size, "%.1f %s", v, unit[u]);
-	return buf;
-}
-
-/* A duration in ms, 3 significant-ish digits. */
-static const char *ms(uint64_t ns, char *buf, size_t size)
-{
-	double v = (double)ns / 1e6;
-
-	if (v < 10)
-		snprintf(buf, size, "%.3f", v);
-	else if (v < 1000)
-		snprintf(buf, size, "%.1f", v);
-	else
-		snprintf(buf, size, "%.0f", v);
-	return buf;
-}
-
-/* Seconds in at most 6 characters. */
-static const char *s6(double v, char *buf, size_t size)
-{
-	if (v < 10)
-		snprintf(buf, size, "%.3f", v);
-	else if (v < 100)
-		snprintf(buf, size, "%.2f", v);
-	else if (v < 1000)
-		snprintf(buf, size, "%.1f", v);
-	else
-		snprintf(buf, size, "%.0f", v);
-	return buf;
 }
 
 /* True when the word at s is a unit: s, ms or %, with any punctuation. */
@@ -183,10 +138,10 @@ static void text_categories(FILE *f, const struct wc_sum_figs *sf)
 		fprintf(f, "%-12s %12.6f %6.1f%% %10" PRIu64 " %12s\n",
 			col_label[c], secs(sf->part_ns[c]),
 			sf->share[c], sf->requests[c],
-			human_bytes(sf->bytes[c], b, sizeof(b)));
+			wc_fmt_bytes(sf->bytes[c], b, sizeof(b)));
 	fprintf(f, "%-12s %12.6f %6.1f%% %10" PRIu64 " %12s\n", "window",
 		secs(sf->wall_ns), sf->wall_ns ? 100.0 : 0.0, sf->all_requests,
-		human_bytes(sf->all_bytes, b, sizeof(b)));
+		wc_fmt_bytes(sf->all_bytes, b, sizeof(b)));
 }
 
 static void text_latency(FILE *f, const char *what, const struct wc_latency *l)
@@ -198,9 +153,9 @@ static void text_latency(FILE *f, const char *what, const struct wc_latency *l)
 		return;
 	}
 	fprintf(f, "%-14s n %" PRIu64 ", ms: min %s p50 %s p90 %s p99 %s max %s\n",
-		what, l->n, ms(l->min, a[0], 24), ms(l->p50, a[1], 24),
-		ms(l->p90, a[2], 24), ms(l->p99, a[3], 24),
-		ms(l->max, a[4], 24));
+		what, l->n, wc_fmt_ms(l->min, a[0], 24),
+		wc_fmt_ms(l->p50, a[1], 24), wc_fmt_ms(l->p90, a[2], 24),
+		wc_fmt_ms(l->p99, a[3], 24), wc_fmt_ms(l->max, a[4], 24));
 }
 
 /* 2^k as 128, 1Ki, 32Mi, ... */
@@ -261,13 +216,14 @@ static void text_phases(FILE *f, const struct wc_sum_capture *c)
 
 		fprintf(f, "  %-12s %6s %6s %6s %7s %8s %6s %7s %6s\n",
 			wc_escape_text(ph->name, e, sizeof(e)),
-			s6(v[WC_COL_WALL], w[0], 16), s6(v[WC_COL_BUSY], w[1], 16),
-			s6(v[WC_COL_FLUSH], w[2], 16),
-			s6(v[WC_COL_JOURNAL], w[3], 16),
-			s6(v[WC_COL_METADATA], w[4], 16),
-			s6(v[WC_COL_DATA], w[5], 16),
-			s6(v[WC_COL_DISCARD], w[6], 16),
-			s6(v[WC_COL_OTHER], w[7], 16));
+			wc_fmt_s6(v[WC_COL_WALL], w[0], 16),
+			wc_fmt_s6(v[WC_COL_BUSY], w[1], 16),
+			wc_fmt_s6(v[WC_COL_FLUSH], w[2], 16),
+			wc_fmt_s6(v[WC_COL_JOURNAL], w[3], 16),
+			wc_fmt_s6(v[WC_COL_METADATA], w[4], 16),
+			wc_fmt_s6(v[WC_COL_DATA], w[5], 16),
+			wc_fmt_s6(v[WC_COL_DISCARD], w[6], 16),
+			wc_fmt_s6(v[WC_COL_OTHER], w[7], 16));
 	}
 }
 
@@ -308,7 +264,7 @@ static void text_procs(FILE *f, const struct wc_sum_capture *c)
 
 		fprintf(f, "  %-20s %10" PRIu64 " %12s %12.6f\n",
 			wc_escape_text(w->comm, e, sizeof(e)), w->requests,
-			human_bytes(w->bytes, b, sizeof(b)), secs(w->wait_ns));
+			wc_fmt_bytes(w->bytes, b, sizeof(b)), secs(w->wait_ns));
 	}
 	if (n > 10)
 		fprintf(f, "  (%zu more)\n", n - 10);
@@ -583,7 +539,7 @@ static const char *s6signed(double v, char *buf, size_t size)
 		snprintf(buf, size, "0");
 	else
 		snprintf(buf, size, "%c%s", v < 0 ? '-' : '+',
-			 s6(v < 0 ? -v : v, a, sizeof(a)));
+			 wc_fmt_s6(v < 0 ? -v : v, a, sizeof(a)));
 	return buf;
 }
 
@@ -1034,10 +990,10 @@ int wc_report_compare_detail(FILE *f, const struct wc_summary *s,
 
 			if (!col_shown(s, c))
 				continue;
-			fprintf(f, " %5s", v < 0 ? "?" : s6(v, b, sizeof(b)));
+			fprintf(f, " %5s", v < 0 ? "?" : wc_fmt_s6(v, b, sizeof(b)));
 			if (s->any_runs && c == WC_COL_WALL)
 				fprintf(f, " %5s", gr->n > 1 ?
-					s6(gr->col[c].sd, b, sizeof(b)) : "-");
+					wc_fmt_s6(gr->col[c].sd, b, sizeof(b)) : "-");
 		}
 		fprintf(f, "\n");
 	}
@@ -1251,14 +1207,12 @@ static void json_ratios(FILE *f, const double r[WC_NCOLS])
 	fputc('}', f);
 }
 
-/* Signed ns as seconds, exact: the parts of a difference, printed, still
- * sum to its wall to the last digit. */
+/* Signed ns as seconds, exact (numfmt.h). */
 static void json_sns(FILE *f, int64_t ns)
 {
-	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+	char b[WC_NUMFMT_SIZE];
 
-	fprintf(f, "%s%" PRIu64 ".%09" PRIu64, ns < 0 ? "-" : "",
-		a / 1000000000u, a % 1000000000u);
+	fputs(wc_fmt_sns(ns, b, sizeof(b)), f);
 }
 
 /* The difference d of a capture, phase or group of group g against g's
