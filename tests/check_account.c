@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "model/account.h"
+#include "model/tracker.h"
 #include "check_common.h"
 
 #define DEV1 WC_DEV_MAKE(8u, 0u)

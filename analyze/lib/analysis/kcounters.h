@@ -61,7 +61,7 @@
 #include <stdint.h>
 
 #include "input/capture.h"
-#include "model/tracker.h"
+#include "format/request.h"
 #include "base/wcerr.h"
 #include "base/wclimits.h"
 

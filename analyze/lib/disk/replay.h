@@ -102,7 +102,7 @@
 
 #include "model/classify.h"
 #include "disk/diskmodel.h"
-#include "model/tracker.h"
+#include "format/request.h"
 #include "base/wcerr.h"
 
 #define WC_REPLAY_MAX_HELD (1u << 17)

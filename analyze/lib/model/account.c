@@ -8,6 +8,7 @@
 
 #include "base/devtab.h"
 #include "base/hot.h"
+#include "model/tracker.h"
 
 /* Latency histogram: 16 bins an octave from 1 ns to 2^41 ns. */
 #define LAT_SUB 16

@@ -94,7 +94,7 @@
 #include <stdint.h>
 
 #include "model/classify.h"
-#include "model/tracker.h"
+#include "format/request.h"
 #include "base/wcerr.h"
 #include "base/wclimits.h"
 

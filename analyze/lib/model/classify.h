@@ -12,7 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model/tracker.h"
+#include "format/blktrace_format.h"
+#include "format/request.h"
 
 enum wc_cat {
 	WC_CAT_FLUSH,        /* empty preflush / flush requests */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/blktrace_format.h"
 #include "model/filter.h"
 
 bool wc_filter_any(const struct wc_filter *f)

@@ -43,7 +43,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/tracker.h"
+#include "format/request.h"
 
 struct wc_filter {
 	bool has_window;

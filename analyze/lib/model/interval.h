@@ -79,7 +79,7 @@
 #include <stdint.h>
 
 #include "model/classify.h"
-#include "model/tracker.h"
+#include "format/request.h"
 #include "base/wcerr.h"
 #include "base/wclimits.h"
 

@@ -71,7 +71,7 @@
 #include <stdint.h>
 
 #include "model/classify.h"
-#include "model/tracker.h"
+#include "format/request.h"
 #include "base/wcerr.h"
 
 /* The fuzz build sets smaller ones (GNUmakefile, FUZZ_LIMITS): the same

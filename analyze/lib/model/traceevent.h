@@ -78,7 +78,7 @@
 
 #include "model/classify.h"
 #include "format/event.h"
-#include "model/tracker.h"
+#include "format/request.h"
 #include "base/wcerr.h"
 
 #define WC_TRACEEVENT_LANES 256                 /* request lanes a device */
