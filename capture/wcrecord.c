@@ -160,8 +160,6 @@ static int tracefs_set_num(struct recorder *r, const char *file,
 
 #define TRACEFS_DIR "/sys/kernel/tracing"
 
-#define TRACEFS_DIR "/sys/kernel/tracing"
-
 /*
  * Where tracefs is, mounting it on TRACEFS_DIR when it is nowhere (as
  * trace-cmd and libtracefs do); the mount goes on the undo list, so that
