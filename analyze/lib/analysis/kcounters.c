@@ -330,3 +330,9 @@ const char *wc_kc_held_words(const struct wc_kc_device *d, char *buf,
 		 fields[f].words);
 	return buf;
 }
+
+const char wc_kc_reason_flush[] =
+	"the kernel counts an empty flush as a write of no sectors";
+const char wc_kc_reason_ticks[] =
+	"io_ticks advances in jiffies: it undercounts requests shorter than "
+	"a jiffy and counts time queued before the driver took a request";

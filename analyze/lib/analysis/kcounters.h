@@ -155,4 +155,9 @@ enum wc_kc_field wc_kc_device_least_held(const struct wc_kc_device *d);
 const char *wc_kc_held_words(const struct wc_kc_device *d, char *buf,
 			     size_t size);
 
+/* The two known reasons the trace and the kernel's counters differ
+ * (docs/methodology.md, "The kernel's counters"), in words. */
+extern const char wc_kc_reason_flush[];
+extern const char wc_kc_reason_ticks[];
+
 #endif /* WC_KCOUNTERS_H */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/kcounters.h"
 #include "base/escape.h"
 #include "base/numfmt.h"
 
@@ -270,14 +271,6 @@ static void text_procs(FILE *f, const struct wc_sum_capture *c)
 		fprintf(f, "  (%zu more)\n", n - 10);
 }
 
-/* The two known reasons the trace and the kernel's counters differ
- * (docs/methodology.md, "The kernel's counters"). */
-static const char kc_reason_flush[] =
-	"the kernel counts an empty flush as a write of no sectors";
-static const char kc_reason_ticks[] =
-	"io_ticks advances in jiffies: it undercounts requests shorter than "
-	"a jiffy and counts time queued before the driver took a request";
-
 static void text_kcheck(FILE *f, const struct wc_kcheck *k)
 {
 	char e[512], line[1024];
@@ -324,12 +317,12 @@ static void text_kcheck(FILE *f, const struct wc_kcheck *k)
 				g->extra ? "  more than the kernel" : "");
 		}
 		snprintf(line, sizeof(line), "writes include %" PRIu64 " empty "
-			 "flushes: %s", d->empty_flush_writes, kc_reason_flush);
+			 "flushes: %s", d->empty_flush_writes, wc_kc_reason_flush);
 		text_wrap(f, "  ", line);
 		if (d->io_ticks_known) {
 			snprintf(line, sizeof(line), "busy %.3f s in the trace, "
 				 "io_ticks %.3f s: %s", (double)d->busy_ns / 1e9,
-				 (double)d->io_ticks_ms / 1e3, kc_reason_ticks);
+				 (double)d->io_ticks_ms / 1e3, wc_kc_reason_ticks);
 			text_wrap(f, "  ", line);
 		}
 	}
@@ -1386,9 +1379,9 @@ static void json_kcheck(FILE *f, const struct wc_kcheck *k)
 		     k->state == WC_KC_NONE ? "no counters.tsv: the trace could not "
 		     "be checked" : "");
 	fprintf(f, ", \"reasons\": [");
-	json_str(f, kc_reason_flush);
+	json_str(f, wc_kc_reason_flush);
 	fprintf(f, ", ");
-	json_str(f, kc_reason_ticks);
+	json_str(f, wc_kc_reason_ticks);
 	fprintf(f, "], \"devices\": [");
 	for (i = 0; i < k->ndevices; i++) {
 		const struct wc_kc_device *d = &k->dev[i];
