@@ -16,19 +16,6 @@ static const char *const col_label[WC_NCAT] = {
 	"other",
 };
 
-static int finish(FILE *f, struct wc_err *err)
-{
-	if (fflush(f) == EOF || ferror(f))
-		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-				  "write error: %s", strerror(errno));
-	return 0;
-}
-
-static double secs(uint64_t ns)
-{
-	return wc_secs(ns);
-}
-
 /* True when the word at s is a unit: s, ms or %, with any punctuation. */
 static bool is_unit(const char *s)
 {
@@ -128,20 +115,20 @@ static void text_categories(FILE *f, const struct wc_sum_figs *sf)
 	fprintf(f, "%-12s %12s %7s %10s %12s\n", "", "time (s)", "share",
 		"requests", "bytes");
 	fprintf(f, "%-12s %12.6f %6.1f%%\n", "idle",
-		secs(sf->part_ns[WC_PART_IDLE]),
+		wc_secs(sf->part_ns[WC_PART_IDLE]),
 		sf->share[WC_PART_IDLE]);
 	if (sf->outstanding_ns)
 		fprintf(f, "%-12s %12.6f %6.1f%%  dispatched, never completed\n",
-			"outstanding", secs(sf->outstanding_ns),
+			"outstanding", wc_secs(sf->outstanding_ns),
 			100.0 * (double)sf->outstanding_ns /
 			(double)sf->wall_ns);
 	for (c = 0; c < WC_NCAT; c++)
 		fprintf(f, "%-12s %12.6f %6.1f%% %10" PRIu64 " %12s\n",
-			col_label[c], secs(sf->part_ns[c]),
+			col_label[c], wc_secs(sf->part_ns[c]),
 			sf->share[c], sf->requests[c],
 			wc_fmt_bytes(sf->bytes[c], b, sizeof(b)));
 	fprintf(f, "%-12s %12.6f %6.1f%% %10" PRIu64 " %12s\n", "window",
-		secs(sf->wall_ns), sf->wall_ns ? 100.0 : 0.0, sf->all_requests,
+		wc_secs(sf->wall_ns), sf->wall_ns ? 100.0 : 0.0, sf->all_requests,
 		wc_fmt_bytes(sf->all_bytes, b, sizeof(b)));
 }
 
@@ -243,7 +230,7 @@ static void text_waits(FILE *f, const struct wc_sum_capture *c)
 
 		fprintf(f, "  %-20s %10" PRIu64 " %12.6f\n",
 			wc_escape_text(w->comm, e, sizeof(e)),
-			w->requests, secs(w->wait_ns));
+			w->requests, wc_secs(w->wait_ns));
 	}
 	if (n > 10)
 		fprintf(f, "  (%zu more)\n", n - 10);
@@ -265,7 +252,7 @@ static void text_procs(FILE *f, const struct wc_sum_capture *c)
 
 		fprintf(f, "  %-20s %10" PRIu64 " %12s %12.6f\n",
 			wc_escape_text(w->comm, e, sizeof(e)), w->requests,
-			wc_fmt_bytes(w->bytes, b, sizeof(b)), secs(w->wait_ns));
+			wc_fmt_bytes(w->bytes, b, sizeof(b)), wc_secs(w->wait_ns));
 	}
 	if (n > 10)
 		fprintf(f, "  (%zu more)\n", n - 10);
@@ -344,8 +331,8 @@ static void text_btt(FILE *f, const struct wc_sum_btt *b)
 		"           N\n");
 	for (i = 0; i < 2; i++)
 		fprintf(f, "  %-3s           %13.9f %13.9f %13.9f %11" PRIu64 "\n",
-			name[i], secs(st[i]->min), mean[i],
-			secs(st[i]->max), st[i]->n);
+			name[i], wc_secs(st[i]->min), mean[i],
+			wc_secs(st[i]->max), st[i]->n);
 	if (b->forgotten)
 		fprintf(f, "  (%" PRIu64 " queued bios never completed were "
 			"forgotten: btt itself may differ)\n", b->forgotten);
@@ -400,7 +387,7 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 	if (!g) {
 		fprintf(f, "  %s\n", sc->missing ? sc->missing :
 			"no completed I/O in the trace");
-		return finish(f, err);
+		return wc_format_finish(f, err);
 	}
 	fprintf(f, "  device %s%s, %s\n", devname(m, g->device, b, sizeof(b)),
 		!m->main_from_conf ? ", the busiest" :
@@ -481,7 +468,7 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 	text_waits(f, sc);
 	text_btt(f, &sc->btt);
 	text_kcheck(f, sc->kcheck);
-	return finish(f, err);
+	return wc_format_finish(f, err);
 }
 
 /* ---- text, comparison -------------------------------------------------- */
@@ -1041,7 +1028,7 @@ int wc_report_compare_detail(FILE *f, const struct wc_summary *s,
 		      "the baseline's): --runs\n", f);
 	}
 	free(dc.num);
-	return finish(f, err);
+	return wc_format_finish(f, err);
 }
 
 /* ---- JSON -------------------------------------------------------------- */
@@ -1068,10 +1055,10 @@ static void json_cats_s(FILE *f, const struct wc_sum_figs *sf)
 {
 	int c;
 
-	fprintf(f, "{\"idle\": %.9f", sf ? secs(sf->part_ns[WC_PART_IDLE]) : 0.0);
+	fprintf(f, "{\"idle\": %.9f", sf ? wc_secs(sf->part_ns[WC_PART_IDLE]) : 0.0);
 	for (c = 0; c < WC_NCAT; c++)
 		fprintf(f, ", \"%s\": %.9f", wc_cat_name((enum wc_cat)c),
-			sf ? secs(sf->part_ns[c]) : 0.0);
+			sf ? wc_secs(sf->part_ns[c]) : 0.0);
 	fputc('}', f);
 }
 
@@ -1095,8 +1082,8 @@ static void json_latency(FILE *f, const struct wc_latency *l)
 	}
 	fprintf(f, "{\"n\": %" PRIu64 ", \"min\": %.9f, \"p50\": %.9f, "
 		"\"p90\": %.9f, \"p99\": %.9f, \"max\": %.9f}", l->n,
-		secs(l->min), secs(l->p50), secs(l->p90), secs(l->p99),
-		secs(l->max));
+		wc_secs(l->min), wc_secs(l->p50), wc_secs(l->p90), wc_secs(l->p99),
+		wc_secs(l->max));
 }
 
 /* The figures every device (and the capture itself) carries; dv NULL:
@@ -1110,11 +1097,11 @@ static void json_figures(FILE *f, const struct wc_sum_device *dv,
 	double rate = dv ? dv->media_rate : 0;
 	int k, first = 1;
 
-	fprintf(f, "%s\"window_s\": %.9f,\n", ind, sf ? secs(sf->wall_ns) : 0.0);
+	fprintf(f, "%s\"window_s\": %.9f,\n", ind, sf ? wc_secs(sf->wall_ns) : 0.0);
 	fprintf(f, "%s\"time_s\": ", ind);
 	json_cats_s(f, sf);
 	fprintf(f, ",\n%s\"outstanding_s\": %.9f", ind,
-		sf ? secs(sf->outstanding_ns) : 0.0);
+		sf ? wc_secs(sf->outstanding_ns) : 0.0);
 	fprintf(f, ",\n%s\"positioning_s\": ", ind);
 	if (sf && sf->col[WC_COL_POSITIONING] >= 0)
 		fprintf(f, "%.9f", sf->col[WC_COL_POSITIONING]);
@@ -1176,8 +1163,8 @@ static void json_btt_stat(FILE *f, const struct wc_btt_stat *s, double mean)
 		return;
 	}
 	fprintf(f, "{\"n\": %" PRIu64 ", \"min\": %.9f, \"mean\": %.9f, "
-		"\"max\": %.9f}", s->n, secs(s->min), mean,
-		secs(s->max));
+		"\"max\": %.9f}", s->n, wc_secs(s->min), mean,
+		wc_secs(s->max));
 }
 
 static void json_num_or_null(FILE *f, double v, const char *fmt)
@@ -1515,7 +1502,7 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 		/* Without I/O, the phase was all idle. */
 		json_cats_s(f, &p->figs);
 		fprintf(f, ",\n         \"outstanding_s\": %.9f",
-			secs(p->figs.outstanding_ns));
+			wc_secs(p->figs.outstanding_ns));
 		fprintf(f, ",\n         \"positioning_s\": ");
 		if (p->figs.col[WC_COL_POSITIONING] >= 0)
 			fprintf(f, "%.9f", p->figs.col[WC_COL_POSITIONING]);
@@ -1546,7 +1533,7 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 		json_str(f, w->comm);
 		fprintf(f, ", \"requests\": %" PRIu64 ", \"bytes\": %" PRIu64
 			", \"time_s\": %.9f}", w->requests, w->bytes,
-			secs(w->wait_ns));
+			wc_secs(w->wait_ns));
 	}
 	fprintf(f, "],\n      \"tracking\": {\"orphan_completions\": %"
 		PRIu64 ", \"unfinished\": %" PRIu64 ", \"expired\": %" PRIu64
@@ -1601,7 +1588,7 @@ int wc_report_json(FILE *f, const struct wc_summary *s, struct wc_err *err)
 		json_capture(f, s, i);
 	}
 	fprintf(f, "%s]\n}\n", s->ncaps ? "\n  " : "");
-	return finish(f, err);
+	return wc_format_finish(f, err);
 }
 
 /* ---- CSV --------------------------------------------------------------- */
@@ -1671,10 +1658,10 @@ static void csv_row(FILE *f, const struct wc_summary *s,
 	csv_str(f, m->fs);
 	fprintf(f, ",%s,%s,%.9f,%.9f", m->write_cache < 0 ? "" :
 		wc_onoff(m->write_cache), m->barrier < 0 ? "" :
-		wc_onoff(m->barrier), secs(sf->wall_ns),
-		secs(sf->part_ns[WC_PART_IDLE]));
+		wc_onoff(m->barrier), wc_secs(sf->wall_ns),
+		wc_secs(sf->part_ns[WC_PART_IDLE]));
 	for (c = 0; c < WC_NCAT; c++)
-		fprintf(f, ",%.9f", secs(sf->part_ns[c]));
+		fprintf(f, ",%.9f", wc_secs(sf->part_ns[c]));
 	if (sf->col[WC_COL_POSITIONING] >= 0)
 		fprintf(f, ",%.9f", sf->col[WC_COL_POSITIONING]);
 	else
@@ -1705,7 +1692,7 @@ static void csv_row(FILE *f, const struct wc_summary *s,
 		csv_tests(f, &s->groups[sc->group], sf == &sc->figs);
 		csv_bound(f, &s->groups[sc->group], sf == &sc->figs);
 	}
-	fprintf(f, ",%.9f\n", secs(sf->outstanding_ns));
+	fprintf(f, ",%.9f\n", wc_secs(sf->outstanding_ns));
 }
 
 int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err)
@@ -1750,7 +1737,7 @@ int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err)
 				ph->has_ratio ? ph->ratio : NULL, &ph->diff);
 		}
 	}
-	return finish(f, err);
+	return wc_format_finish(f, err);
 }
 
 int wc_report_write(FILE *f, enum wc_format fmt, const struct wc_summary *s,
