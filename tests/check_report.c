@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * check_report.c - unit tests of analyze/lib/out/report.c on analyses of a
- * scripted source: the text report stays within 80 columns and plain
- * ASCII, JSON carries the schema's keys with time_s summing to window_s,
- * CSV has one row per capture and per phase, the comparison table and
- * its baseline ratios, the same ratios in JSON and CSV only when a
- * baseline is given, and an unknown baseline is refused in every format.
+ * check_report.c - unit tests of the report writers (out/report*.h)
+ * on analyses of a scripted source: the text report stays within 80
+ * columns and plain ASCII, JSON carries the schema's keys with time_s
+ * summing to window_s, CSV has one row per capture and per phase, the
+ * comparison table and its baseline ratios, the same ratios in JSON and
+ * CSV only when a baseline is given, and an unknown baseline is refused
+ * in every format.
  */
 #include <check.h>
 #include <stdbool.h>

@@ -16,7 +16,7 @@
  *  - fuzz_check_json: well-formed JSON (RFC 8259), valid UTF-8, no raw
  *    control characters in strings, no NaN or infinity;
  *  - fuzz_check_ascii: the text report is printable ASCII and newlines
- *    (report.h promises plain ASCII);
+ *    (report_text.h promises plain ASCII);
  *  - fuzz_check_terminal (the bundle's other files; --dump only with
  *    WCFUZZ_DUMP_TERMINAL set, since it prints names raw as blkparse
  *    does): nothing a terminal would act on: no C0 control byte but
