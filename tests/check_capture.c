@@ -295,6 +295,51 @@ END_TEST
 /* counters.tsv: the kernel's stat fields of 6.x (17), 4.18 (15), older
  * (11) and an old partition (4) kept; every other row left out with a
  * note naming its line and column. */
+/* disk_regions was parsed by the what-if on its own, from the raw
+ * text: it is capture.conf's, read here with the rest.  A name keeps its
+ * place (its region) even when it is too long to be a device's. */
+START_TEST(test_disk_regions)
+{
+	static const char conf[] =
+		"disk_regions = loop2\n"
+		"disk_regions = loop2\tloop5 \r\n";    /* the last one wins */
+	struct wc_capture *c = parse(NULL, NULL);
+	char *text, *p;
+	size_t i;
+
+	ck_assert_uint_eq(c->nregions, 0);
+	wc_capture_parse_conf(c, conf, sizeof(conf) - 1, "capture.conf");
+	ck_assert_uint_eq(c->nnotes, 0);
+	ck_assert_uint_eq(c->nregions, 2);
+	ck_assert_str_eq(c->regions[0], "loop2");
+	ck_assert_str_eq(c->regions[1], "loop5");
+	wc_capture_free(c);
+
+	/* hostile: a name no device can have, and more names than kept */
+	c = parse(NULL, NULL);
+	text = malloc(4096);
+	p = text + sprintf(text, "disk_regions = loop2 %0100d", 7);
+	for (i = 0; i < WC_CAPTURE_MAX_REGIONS + 3; i++)
+		p += sprintf(p, " sd%c", (char)('a' + i));
+	*p++ = '\n';
+	wc_capture_parse_conf(c, text, (size_t)(p - text), "capture.conf");
+	ck_assert_uint_eq(c->nregions, WC_CAPTURE_MAX_REGIONS);
+	ck_assert_str_eq(c->regions[0], "loop2");
+	ck_assert_str_eq(c->regions[1], "");             /* keeps its place */
+	ck_assert_str_eq(c->regions[2], "sda");
+	ck_assert_str_eq(c->regions[WC_CAPTURE_MAX_REGIONS - 1], "sdf");
+	ck_assert(has_note(c, "line 1: disk_regions: device name of 100 bytes"));
+	ck_assert(has_note(c, "line 1: disk_regions: more than 8 devices"));
+	ck_assert_uint_eq(c->nnotes, 2);
+	free(text);
+
+	/* an empty value: no regions (the earlier line's are gone) */
+	wc_capture_parse_conf(c, "disk_regions =\n", 15, "capture.conf");
+	ck_assert_uint_eq(c->nregions, 0);
+	wc_capture_free(c);
+}
+END_TEST
+
 START_TEST(test_counters)
 {
 	static const char text[] =
@@ -366,6 +411,7 @@ static Suite *capture_suite(void)
 	tcase_add_test(tc, test_read_file_refusals);
 	tcase_add_test(tc, test_trace_files);
 	tcase_add_test(tc, test_counters);
+	tcase_add_test(tc, test_disk_regions);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -221,6 +221,8 @@ static void meta_from_capture(struct wc_capture_meta *m,
 	meta_host(m, c);
 	snprintf(m->disk_model, sizeof(m->disk_model), "%s", c->disk_model);
 	snprintf(m->disk, sizeof(m->disk), "%s", c->disk);
+	m->nregions = c->nregions;
+	memcpy(m->regions, c->regions, sizeof(m->regions));
 
 	/* The devices in the order "devices" lists them. */
 	for (pos = 1; m->ndevices < WC_MAX_DEVICES; pos++) {

@@ -159,6 +159,11 @@ struct wc_capture_meta {
 	char comparable[1280];
 	char disk_model[256];      /* capture.conf disk_model, or "" */
 	char disk[64];             /* capture.conf disk, or "" */
+	/* capture.conf disk_regions (capture.h): the devices one model
+	 * disk served, in its images' order, as names in devices[] ("" a
+	 * name no device has); 0 when none. */
+	size_t nregions;
+	char regions[WC_CAPTURE_MAX_REGIONS][64];
 	/* The run and the host it ran on (docs/capture-format.md, "Host
 	 * state and the run design"), for the summary's bias checks: */
 	int run;                   /* capture.conf run, else the name's

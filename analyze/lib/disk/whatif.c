@@ -19,6 +19,10 @@
 
 #define MAX_NOTES 8
 
+/* every region the replay can place is one capture.conf keeps */
+_Static_assert(WC_CAPTURE_MAX_REGIONS > WC_REPLAY_MAX_REGIONS,
+	       "disk_regions keeps a name past the replay's regions");
+
 /* The requests the tracker handed out, read once from the input by the
  * first replay and handed out again from here to every other. */
 struct reqs {
@@ -185,28 +189,18 @@ static int disk_load(struct wc_disk_params *p, const char *name, bool user,
  * destination first) as replay regions: each region is an image of the
  * same size, one after the other.  Returns the number of devices named,
  * 0 when none (or the first is not the main device). */
-static size_t disk_regions(char *text, const struct wc_capture_meta *m,
-			   uint64_t img, struct wc_replay_conf *rc)
+static size_t disk_regions(const struct wc_capture_meta *m, uint64_t img,
+			   struct wc_replay_conf *rc)
 {
-	char *line, *save = NULL, *tok, *save2 = NULL;
-	size_t n = 0, i;
+	size_t n, i;
 
-	if (!text)
-		return 0;
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		if (!strncmp(line, "disk_regions = ", 15))
-			break;
-	if (!line)
-		return 0;
 	/* wcdisk places each region after the one before, in this order */
-	for (tok = strtok_r(line + 15, " \t\r", &save2);
-	     tok && n <= WC_REPLAY_MAX_REGIONS;
-	     tok = strtok_r(NULL, " \t\r", &save2), n++) {
+	for (n = 0; n < m->nregions && n <= WC_REPLAY_MAX_REGIONS; n++) {
 		uint32_t dev = 0;
 
 		for (i = 0; i < m->ndevices; i++)
-			if (!strcmp(m->devices[i].name, tok))
+			if (m->regions[n][0] &&
+			    !strcmp(m->devices[i].name, m->regions[n]))
 				dev = m->devices[i].device;
 		if (n == 0 && dev != m->main_device)
 			return 0;
@@ -433,10 +427,9 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 	struct wc_err derr;
 	const char *rec_disk;
 	uint64_t cap;
-	static const char *const side_files[2] = { "capture.conf",
-						   "info/disk.conf" };
-	char *side[2] = { NULL, NULL };
-	size_t side_len[2] = { 0, 0 };
+	static const char *const side_files[1] = { "info/disk.conf" };
+	char *side[1] = { NULL };
+	size_t side_len[1] = { 0 };
 	int rec_cache, rec_barrier, r, ret = -1;
 	bool from_conf;
 	size_t i, k;
@@ -457,13 +450,13 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 		o->max_requests < WC_WHATIF_MAX_REQUESTS ? o->max_requests :
 		WC_WHATIF_MAX_REQUESTS;
 	/* One pass over the input: the recorded analysis keeps every
-	 * request its tracker hands out, and the capture's own files
-	 * (capture.conf for its disk_regions, info/disk.conf for the disk
-	 * as wcdisk served it, read as every file of a capture is). */
+	 * request its tracker hands out, and the capture's info/disk.conf
+	 * (the disk as wcdisk served it, read as every file of a capture
+	 * is; capture.conf's disk_regions come with the meta). */
 	ao.keep = keep_request;
 	ao.keep_ctx = &w->reqs;
 	ao.files = side_files;
-	ao.nfiles = 2;
+	ao.nfiles = 1;
 	ao.texts = side;
 	ao.lens = side_len;
 	r = wc_analysis_run(&w->a[0], path, &ao, err);
@@ -492,10 +485,10 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 	rec_disk = rm->disk_model[0] ? rm->disk_model : "hdd7200";
 	wc_err_clear(&derr);
 	{
-		size_t len = side_len[1];
+		size_t len = side_len[0];
 
-		from_conf = side[1] && disk_from_conf(&sc.rc.disk, side[1], len);
-		if (side[1] && !from_conf)
+		from_conf = side[0] && disk_from_conf(&sc.rc.disk, side[0], len);
+		if (side[0] && !from_conf)
 			note(w, "the capture's info/disk.conf is not a disk's "
 			     "parameters: replayed as recorded with the "
 			     "parameters of disk '%.64s'", rec_disk);
@@ -518,7 +511,7 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 	sc.rc.disk.write_cache = rec_cache;
 	sc.rc.capacity_bytes = cap;
 	{
-		size_t nd = disk_regions(side[0], rm, cap, &sc.rc);
+		size_t nd = disk_regions(rm, cap, &sc.rc);
 
 		/* the regions, each an image of the same size */
 		if (nd > 1)
@@ -592,7 +585,6 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 	ret = 0;
 free_side:
 	free(side[0]);
-	free(side[1]);
 	wc_whatif_free(w);
 	return ret;
 }

@@ -51,11 +51,11 @@
  *
  * What always holds: the same input and specs give the same analyses to
  * the nanosecond.  Input: read once, by the recorded analysis, which
- * keeps every request its tracker hands out (wc_analysis_opts.keep) and
- * the capture's own files (capture.conf, info/disk.conf:
- * wc_input_take_file(), input.h) in the same pass; every replay (each
- * replays twice: once to carry the phases' edges into virtual time,
- * once to analyse) takes the requests from memory.  Memory: those
+ * keeps every request its tracker hands out (wc_analysis_opts.keep),
+ * capture.conf as the meta gives it (its disk_regions too) and
+ * info/disk.conf (wc_input_take_file(), input.h) in the same pass;
+ * every replay (each replays twice: once to carry the phases' edges
+ * into virtual time, once to analyse) takes the requests from memory.  Memory: those
  * requests, at most WC_WHATIF_MAX_REQUESTS (4,194,304 of
  * sizeof(struct wc_request) bytes; o.max_requests for a smaller bound;
  * past it the what-if fails with an input error that gives the bound

@@ -257,6 +257,32 @@ static void set_devices(struct wc_capture *c, char *v, const char *where,
 	}
 }
 
+/* disk_regions = NAME...: a name's place is its region (wcdisk places
+ * each image after the one before), so a name refused keeps its place. */
+static void set_regions(struct wc_capture *c, char *v, const char *where,
+			size_t line)
+{
+	char *tok, *save = NULL;
+
+	c->nregions = 0;
+	for (tok = strtok_r(v, " \t\r", &save); tok;
+	     tok = strtok_r(NULL, " \t\r", &save)) {
+		size_t len = strlen(tok);
+
+		if (c->nregions == WC_CAPTURE_MAX_REGIONS) {
+			note(c, where, line, "disk_regions", "more than %u "
+			     "devices, the rest ignored", WC_CAPTURE_MAX_REGIONS);
+			return;
+		}
+		if (len >= sizeof(c->regions[0])) {
+			note(c, where, line, "disk_regions", "device name of "
+			     "%zu bytes, names no device", len);
+			tok = "";
+		}
+		set_str(c->regions[c->nregions++], sizeof(c->regions[0]), tok);
+	}
+}
+
 /* device.DEV.WHAT = v */
 static void set_device_key(struct wc_capture *c, const char *key, const char *v,
 			   const char *where, size_t line)
@@ -398,6 +424,8 @@ static void set_key(struct wc_capture *c, char *key, char *v,
 
 		set_str(c->destination, sizeof(c->destination),
 			base ? base + 1 : v);
+	} else if (!strcmp(key, "disk_regions")) {
+		set_regions(c, v, where, line);
 	} else if (!strcmp(key, "devices")) {
 		set_devices(c, v, where, line);
 	} else if (!strncmp(key, "device.", 7)) {

@@ -67,6 +67,7 @@
 #define WC_CAPTURE_MAX_DEVICES ((unsigned)WC_MAX_DEVICES)  /* device.DEV.* kept */
 #define WC_CAPTURE_MAX_COUNTERS 64u        /* counters.tsv rows kept */
 #define WC_CAPTURE_STAT_FIELDS 17u         /* fields of a stat file, at most */
+#define WC_CAPTURE_MAX_REGIONS 8u         /* disk_regions names kept */
 #define WC_CAPTURE_MAX_NOTES   8u
 #define WC_CAPTURE_NOTE_SIZE   256u
 
@@ -155,6 +156,15 @@ struct wc_capture {
 	 * Printable ASCII only: a value holding any other byte is refused
 	 * and noted, "" then as when absent. */
 	char journal_guessed[256];
+
+	/* disk_regions: the traced devices one model disk (wcdisk)
+	 * served, in the order of its images (the ledger's region column,
+	 * the destination first), as kernel names to look up in devices[].
+	 * A name's place is its region, so a name too long for a device
+	 * keeps its place as "", which names no device (noted); names past
+	 * WC_CAPTURE_MAX_REGIONS are left out and noted.  0 when absent. */
+	size_t nregions;
+	char regions[WC_CAPTURE_MAX_REGIONS][64];
 
 	size_t ndevices;         /* listed and unlisted, in first-seen order */
 	struct wc_capture_device devices[WC_CAPTURE_MAX_DEVICES];
