@@ -2,14 +2,13 @@
 /*
  * html.c - the bundle's index.html (see html.h).
  */
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "base/buildinfo.h"
 #include "base/escape.h"
 #include "out/html.h"
+#include "out/outformat.h"
 
 static void swatch(FILE *f, const char *color)
 {
@@ -456,8 +455,5 @@ int wc_html_write(FILE *f, const struct wc_html_page *pg, struct wc_err *err)
 	fputs("<h2 id=\"report\">Text report</h2>\n<pre>", f);
 	wc_escape_html(f, pg->report ? pg->report : "");
 	fputs("</pre>\n</body>\n</html>\n", f);
-	if (fflush(f) == EOF || ferror(f))
-		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-				  "write error: %s", strerror(errno));
-	return 0;
+	return wc_format_finish(f, err);
 }
