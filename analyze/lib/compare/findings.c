@@ -92,8 +92,8 @@ static void find_most_time(struct wc_summary *s, const struct wc_sum_capture *c)
 			best = k;
 	str(f, "capture", c->meta->name);
 	str(f, "device", main_name(c));
-	num(f, "wall_s", secs(g->wall_ns));
-	say(f, "%s took %.3f s in the trace's window", who, secs(g->wall_ns));
+	num(f, "wall_s", wc_secs(g->wall_ns));
+	say(f, "%s took %.3f s in the trace's window", who, wc_secs(g->wall_ns));
 	if (c->command_wall_s >= 0) {
 		num(f, "command_wall_s", c->command_wall_s);
 		say(f, " (its command ran %.3f s, phases.tsv)", c->command_wall_s);
@@ -103,10 +103,10 @@ static void find_most_time(struct wc_summary *s, const struct wc_sum_capture *c)
 		return;
 	}
 	str(f, "category", wc_part_key(best));
-	num(f, "time_s", secs(g->part_ns[best]));
+	num(f, "time_s", wc_secs(g->part_ns[best]));
 	num(f, "share", pct(g->part_ns[best], g->wall_ns) / 100);
 	say(f, "; of the time of %s, %s took most: %.3f s, %.1f %% of the "
-	    "wall.", main_name(c), wc_part_label(best), secs(g->part_ns[best]),
+	    "wall.", main_name(c), wc_part_label(best), wc_secs(g->part_ns[best]),
 	    pct(g->part_ns[best], g->wall_ns));
 	/* Why it took that long: positioning against transfer. */
 	if (best != WC_CAT_FLUSH && best != WC_CAT_DISCARD &&
@@ -198,16 +198,16 @@ static void find_idle(struct wc_summary *s, const struct wc_sum_capture *c)
 
 	str(f, "capture", c->meta->name);
 	str(f, "device", main_name(c));
-	num(f, "idle_s", secs(idle));
-	num(f, "wall_s", secs(c->figs.wall_ns));
+	num(f, "idle_s", wc_secs(idle));
+	num(f, "wall_s", wc_secs(c->figs.wall_ns));
 	num(f, "share", pct(idle, c->figs.wall_ns) / 100);
 	num(f, "other_device_s", other);
 	say(f, "In %s, %s was idle for %.3f s (%.1f %% of the wall)",
-	    c->meta->name, main_name(c), secs(idle), pct(idle, c->figs.wall_ns));
+	    c->meta->name, main_name(c), wc_secs(idle), pct(idle, c->figs.wall_ns));
 	if (c->figs.outstanding_ns) {
-		num(f, "outstanding_s", secs(c->figs.outstanding_ns));
+		num(f, "outstanding_s", wc_secs(c->figs.outstanding_ns));
 		say(f, " and had requests outstanding that never completed for "
-		    "%.3f s more (%.1f %%)", secs(c->figs.outstanding_ns),
+		    "%.3f s more (%.1f %%)", wc_secs(c->figs.outstanding_ns),
 		    pct(c->figs.outstanding_ns, c->figs.wall_ns));
 	}
 	if (nd) {
@@ -276,7 +276,7 @@ static void find_flushes(struct wc_summary *s, const struct wc_sum_capture *c)
 
 	str(f, "capture", c->meta->name);
 	num(f, "count", (double)n);
-	num(f, "time_s", secs(t));
+	num(f, "time_s", wc_secs(t));
 	num(f, "share", pct(t, c->figs.wall_ns) / 100);
 	if (!n) {
 		say(f, "No cache flush reached the main device of %s",
@@ -309,13 +309,13 @@ static void find_flushes(struct wc_summary *s, const struct wc_sum_capture *c)
 	say(f, "In %s, %llu cache flush%s", c->meta->name,
 	    (unsigned long long)n, n == 1 ? "" : "es");
 	if (g->flush_d2c.n) {
-		num(f, "p50_s", secs(g->flush_d2c.p50));
-		num(f, "p99_s", secs(g->flush_d2c.p99));
+		num(f, "p50_s", wc_secs(g->flush_d2c.p50));
+		num(f, "p99_s", wc_secs(g->flush_d2c.p99));
 		say(f, " x median %s ms (p99 %s ms)",
 		    ms(g->flush_d2c.p50, a, sizeof(a)),
 		    ms(g->flush_d2c.p99, b, sizeof(b)));
 	}
-	say(f, " took %.3f s (%.1f %% of the wall)", secs(t),
+	say(f, " took %.3f s (%.1f %% of the wall)", wc_secs(t),
 	    pct(t, c->figs.wall_ns));
 	if (nf == 1 && !strcmp(wc_account_flusher(ac, (size_t)idx, 0)->comm,
 			       "(unknown)")) {
@@ -666,13 +666,13 @@ static void say_difference(struct wc_summary *s, size_t set,
 	else if (s->replay)
 		say(f, "The model predicts that %s would take %.3f s %s than "
 		    "%s (%.3f s against %.3f s)", who, fabs(ssecs(w)),
-		    w > 0 ? "longer" : "less", base, secs(g->mean_wall_ns),
-		    secs(b->mean_wall_ns));
+		    w > 0 ? "longer" : "less", base, wc_secs(g->mean_wall_ns),
+		    wc_secs(b->mean_wall_ns));
 	else
 		say(f, "%s largest difference against the baseline %s: %s "
 		    "took %.3f s %s (%.3f s against %.3f s)", on ? "the" :
 		    "The", base, who, fabs(ssecs(w)), w > 0 ? "longer" : "less",
-		    secs(g->mean_wall_ns), secs(b->mean_wall_ns));
+		    wc_secs(g->mean_wall_ns), wc_secs(b->mean_wall_ns));
 	if (w && g->diff.main_part >= 0) {
 		int p = g->diff.main_part;
 		int q, o = -1;
@@ -780,15 +780,15 @@ static void find_model_error(struct wc_summary *s)
 	f = finding(s, WC_FIND_MODEL_ERROR);
 	str(f, "capture", s->caps[g->members[0]].meta->name);
 	str(f, "baseline", wc_summary_base_name(s, s->recorded_group));
-	num(f, "recorded_wall_s", secs(g->mean_wall_ns));
-	num(f, "replay_wall_s", secs(b->mean_wall_ns));
+	num(f, "recorded_wall_s", wc_secs(g->mean_wall_ns));
+	num(f, "replay_wall_s", wc_secs(b->mean_wall_ns));
 	num(f, "error_s", -ssecs(w));
 	if (g->mean_wall_ns)
 		num(f, "error_share", -(double)w / (double)g->mean_wall_ns);
 	say(f, "The model's error on %s: its replay as recorded took %.3f s "
 	    "against the recording's %.3f s (%+.3f s",
-	    s->caps[g->members[0]].meta->name, secs(b->mean_wall_ns),
-	    secs(g->mean_wall_ns), -ssecs(w));
+	    s->caps[g->members[0]].meta->name, wc_secs(b->mean_wall_ns),
+	    wc_secs(g->mean_wall_ns), -ssecs(w));
 	if (g->mean_wall_ns)
 		say(f, ", %+.1f %%", -100.0 * (double)w /
 					 (double)g->mean_wall_ns);
@@ -1248,10 +1248,10 @@ static void say_whole(struct wc_finding *f, const struct wc_sum_capture *c)
 		    "no request, byte or latency figure", ull(t->unfinished),
 		    ull(t->expired));
 		if (c->figs.outstanding_ns) {
-			num(f, "outstanding_s", secs(c->figs.outstanding_ns));
+			num(f, "outstanding_s", wc_secs(c->figs.outstanding_ns));
 			say(f, ", and the %.3f s the main device had them "
 			    "outstanding is counted apart, not as idle",
-			    secs(c->figs.outstanding_ns));
+			    wc_secs(c->figs.outstanding_ns));
 		}
 	}
 	if (t && t->orphan_completions) {

@@ -27,11 +27,6 @@ void wc_stat_of(struct wc_stat *st, const double *v, size_t n);
 void wc_test_of(struct wc_test *t, const struct wc_stat *a,
 		const struct wc_stat *b, double x);
 
-static inline double secs(uint64_t ns)
-{
-	return wc_secs(ns);
-}
-
 static inline double ssecs(int64_t ns)
 {
 	return (double)ns / 1e9;

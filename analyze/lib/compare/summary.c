@@ -169,7 +169,7 @@ static void figs_of(struct wc_sum_figs *s, const struct wc_figures *g,
 	if (!g) {
 		s->wall_ns = wall_ns;
 		s->part_ns[WC_PART_IDLE] = wall_ns;
-		s->col[WC_COL_WALL] = secs(wall_ns);
+		s->col[WC_COL_WALL] = wc_secs(wall_ns);
 		s->col[WC_COL_POSITIONING] = -1;
 		s->destage_s[0] = s->destage_s[1] = -1;
 		shares_of(s);
@@ -187,23 +187,23 @@ static void figs_of(struct wc_sum_figs *s, const struct wc_figures *g,
 	s->part_ns[WC_PART_IDLE] = g->idle_ns;
 	s->outstanding_ns = g->outstanding_ns;
 	data = g->time_ns[WC_CAT_DATA_READ] + g->time_ns[WC_CAT_DATA_WRITE];
-	s->col[WC_COL_WALL] = secs(g->window_ns);
-	s->col[WC_COL_BUSY] = secs(wc_figures_busy(g));
-	s->col[WC_COL_FLUSH] = secs(g->time_ns[WC_CAT_FLUSH]);
-	s->col[WC_COL_JOURNAL] = secs(g->time_ns[WC_CAT_JOURNAL]);
-	s->col[WC_COL_METADATA] = secs(g->time_ns[WC_CAT_METADATA]);
+	s->col[WC_COL_WALL] = wc_secs(g->window_ns);
+	s->col[WC_COL_BUSY] = wc_secs(wc_figures_busy(g));
+	s->col[WC_COL_FLUSH] = wc_secs(g->time_ns[WC_CAT_FLUSH]);
+	s->col[WC_COL_JOURNAL] = wc_secs(g->time_ns[WC_CAT_JOURNAL]);
+	s->col[WC_COL_METADATA] = wc_secs(g->time_ns[WC_CAT_METADATA]);
 	s->col[WC_COL_POSITIONING] = g->positioning_known ?
-				     secs(g->positioning_ns) : -1;
-	s->col[WC_COL_DATA] = secs(data);
-	s->col[WC_COL_DISCARD] = secs(g->time_ns[WC_CAT_DISCARD]);
-	s->col[WC_COL_OTHER] = secs(g->time_ns[WC_CAT_OTHER]);
-	s->split_s = secs(g->time_ns[WC_CAT_JOURNAL] +
+				     wc_secs(g->positioning_ns) : -1;
+	s->col[WC_COL_DATA] = wc_secs(data);
+	s->col[WC_COL_DISCARD] = wc_secs(g->time_ns[WC_CAT_DISCARD]);
+	s->col[WC_COL_OTHER] = wc_secs(g->time_ns[WC_CAT_OTHER]);
+	s->split_s = wc_secs(g->time_ns[WC_CAT_JOURNAL] +
 			  g->time_ns[WC_CAT_METADATA] + data +
 			  g->destage_positioning_ns + g->destage_transfer_ns);
 	s->destage_s[0] = g->positioning_known ?
-			  secs(g->destage_positioning_ns) : -1;
+			  wc_secs(g->destage_positioning_ns) : -1;
 	s->destage_s[1] = g->positioning_known ?
-			  secs(g->destage_transfer_ns) : -1;
+			  wc_secs(g->destage_transfer_ns) : -1;
 	shares_of(s);
 }
 
@@ -296,15 +296,15 @@ static void measures_of(struct wc_sum_capture *c)
 	int k;
 
 	for (k = 0; k < WC_NCAT; k++)
-		c->meas[k] = secs(g->part_ns[k]);
-	c->meas[WC_MEAS_BUSY] = secs(g->wall_ns - g->part_ns[WC_PART_IDLE] -
+		c->meas[k] = wc_secs(g->part_ns[k]);
+	c->meas[WC_MEAS_BUSY] = wc_secs(g->wall_ns - g->part_ns[WC_PART_IDLE] -
 				     g->outstanding_ns);
 	c->meas[WC_MEAS_POSITIONING] = g->col[WC_COL_POSITIONING];
 	c->meas[WC_MEAS_TRANSFER] = g->col[WC_COL_POSITIONING] < 0 ? -1 :
 		split > g->col[WC_COL_POSITIONING] ?
 		split - g->col[WC_COL_POSITIONING] : 0;
-	c->meas[WC_MEAS_OFF_DEVICE] = secs(g->part_ns[WC_PART_IDLE]);
-	c->meas[WC_MEAS_WALL] = secs(g->wall_ns);
+	c->meas[WC_MEAS_OFF_DEVICE] = wc_secs(g->part_ns[WC_PART_IDLE]);
+	c->meas[WC_MEAS_WALL] = wc_secs(g->wall_ns);
 }
 
 /* The time off the main device, split (docs/methodology.md, "Off the
@@ -330,7 +330,7 @@ static void off_split(struct wc_sum_capture *c, const struct wc_analysis *a)
 	other = any > busy ? any - busy : 0;
 	if (other > idle)
 		other = idle;
-	c->meas[WC_MEAS_OFF_OTHER] = secs(other);
+	c->meas[WC_MEAS_OFF_OTHER] = wc_secs(other);
 	c->command_wall_s = c->command_cpu_s = -1;
 	c->cpu_cut = NULL;
 	c->meas[WC_MEAS_OFF_CPU] = c->meas[WC_MEAS_OFF_REST] = -1;
@@ -355,8 +355,8 @@ static void off_split(struct wc_sum_capture *c, const struct wc_analysis *a)
 	c->command_cpu_s = user_sys;
 	cpu = user_sys * 1e9 < (double)(idle - other) ?
 	      (uint64_t)llround(user_sys * 1e9) : idle - other;
-	c->meas[WC_MEAS_OFF_CPU] = secs(cpu);
-	c->meas[WC_MEAS_OFF_REST] = secs(idle - other - cpu);
+	c->meas[WC_MEAS_OFF_CPU] = wc_secs(cpu);
+	c->meas[WC_MEAS_OFF_REST] = wc_secs(idle - other - cpu);
 }
 
 static int fill_capture(struct wc_sum_capture *c, const struct wc_analysis *a)
@@ -535,7 +535,7 @@ static int make_groups(struct wc_summary *s)
 		}
 		for (c = 0; c < WC_NPARTS; c++) {
 			for (j = 0; j < gr->n; j++)
-				v[j] = secs(s->caps[gr->members[j]].figs.part_ns[c]);
+				v[j] = wc_secs(s->caps[gr->members[j]].figs.part_ns[c]);
 			wc_stat_of(&gr->part[c], v, gr->n);
 		}
 		for (c = 0; c < WC_NMEAS; c++) {
