@@ -10,7 +10,8 @@
 # the device's time ("disk:", whether the disk caused it) and the wall's.
 #
 # Variables set by wcanalyze: out, title, datafile (columns: first
-# capture's name, fs, write cache, barriers, disk (its model, or "-"),
+# capture's name, fs, write cache, barriers, disk (its model, else "loop",
+# the device or "unknown"),
 # role ("baseline", "other-disk" when its baseline is on another disk,
 # else "-"), runs, verdict on device time (baseline, real, bounded,
 # undecided), mean wall difference s, lowest and highest run's wall

@@ -5,7 +5,8 @@
 # most 12 groups a panel; groups are numbered as in report.txt.
 #
 # Variables set by wcanalyze: out, title, datafile (columns: first
-# capture's name, fs, write cache, barriers, disk (its model, or "-"),
+# capture's name, fs, write cache, barriers, disk (its model, else "loop",
+# the device or "unknown"),
 # then per phase mean, lowest and highest wall seconds (NaN when no run
 # has the phase), last the runs with phases.tsv), phases (the phase
 # names), ncap (groups), panels, npanels, ptitle1..., width, height.

@@ -10,7 +10,8 @@
 # as in report.txt and the page's table.
 #
 # Variables set by wcanalyze: out, title, datafile (columns: first
-# capture's name, fs, write cache, barriers, disk (its model, or "-"),
+# capture's name, fs, write cache, barriers, disk (its model, else "loop",
+# the device or "unknown"),
 # idle s, then mean seconds per category in enum order, runs, lowest and
 # highest run's busy s, mean wall s), cats (the categories with time),
 # ncap (groups), panels ("FIRST LAST" row numbers per panel), npanels,

@@ -93,6 +93,8 @@ static void make_summary(void)
 	groups[1].members = &members[1];
 	groups[0].disk_model = meta[0].disk_model;
 	groups[1].disk_model = meta[1].disk_model;
+	groups[0].disk_name = meta[0].disk_model;
+	groups[1].disk_name = "unknown";
 	groups[1].cross_disk = true;
 	groups[1].set = 1;
 	groups[0].phased = groups[1].phased = 1;
@@ -310,12 +312,12 @@ START_TEST(test_across)
 	/* A row a group: the means of its runs, their busy range. */
 	t = text_of("compare-time.dat");
 	l = line_of(t, "\"one\" ");
-	/* The disk's name made safe for a file name, "-" unknown. */
+	/* The disk's name made safe for a file name (summary.h, disk_name). */
 	starts(l, "\"one\" \"xfs\" \"on\" \"off\" \"hdd_7200\" 1.250000000 "
 	       "0.250000000 0.000000000 0.000000000 0.000000000 0.500000000 "
 	       "0.000000000 0.000000000 1 0.750000000 0.750000000 2.000000000\n");
 	l = line_of(t, "\"two\" ");
-	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" 1.000000000 ");
+	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"unknown\" 1.000000000 ");
 	free(t);
 	/* Two disks, two panels; only the categories with time. */
 	t = text_of("compare-time.gp");
@@ -335,7 +337,7 @@ START_TEST(test_across)
 	       "0.500000000 0.500000000 0.375000000 0.375000000 0.375000000 "
 	       "NaN NaN NaN 1\n");
 	l = line_of(t, "\"two\" ");
-	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" NaN NaN NaN NaN NaN NaN "
+	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"unknown\" NaN NaN NaN NaN NaN NaN "
 	       "0.750000000 0.750000000 0.750000000 1\n");
 	free(t);
 	t = text_of("compare-phases.gp");
@@ -348,7 +350,7 @@ START_TEST(test_across)
 	free(t);
 	t = text_of("compare-throughput.gp");
 	ck_assert_ptr_nonnull(strstr(t, "g1 = \"0\"\nt1 = '#1 xfs cache on barriers off hdd_7200'\n"
-				     "g2 = \"1\"\nt2 = '#2 fs? cache ? barriers ? -'\n"));
+				     "g2 = \"1\"\nt2 = '#2 fs? cache ? barriers ? unknown'\n"));
 	ck_assert_ptr_nonnull(strstr(t, "ngroups = 2\ncols = 2\nrows = 1\nxmax = 2\n"
 				     "width = 800\nheight = 350\n"));
 	free(t);
@@ -357,14 +359,14 @@ START_TEST(test_across)
 	l = line_of(t, "\"one\" ");
 	starts(l, "\"one\" \"xfs\" \"on\" \"off\" \"hdd_7200\" \"baseline\" 1 ");
 	l = line_of(t, "\"two\" ");
-	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" \"other-disk\" 1 ");
+	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"unknown\" \"other-disk\" 1 ");
 	free(t);
 	/* On the same disk as its baseline: no mark. */
 	groups[1].cross_disk = false;
 	ck_assert_int_eq(wc_chart_across(c, &sum, drawn, plot, out, &err), 0);
 	t = text_of("compare-configs.dat");
 	l = line_of(t, "\"two\" ");
-	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" \"-\" 1 ");
+	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"unknown\" \"-\" 1 ");
 	free(t);
 
 	/* The second disk without phases: its panel, which would have no
@@ -377,7 +379,7 @@ START_TEST(test_across)
 	t = text_of("compare-phases.dat");
 	ck_assert_ptr_nonnull(strstr(t, "per phase (copy__a_ sync) the mean"));
 	l = line_of(t, "\"two\" ");
-	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" NaN NaN NaN NaN NaN NaN 0\n");
+	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"unknown\" NaN NaN NaN NaN NaN NaN 0\n");
 	free(t);
 	t = text_of("compare-phases.gp");
 	ck_assert_ptr_nonnull(strstr(t, "panels = \"0 0\"\n"
@@ -471,7 +473,7 @@ START_TEST(test_configs)
 	/* The mean difference moved by each run's distance from the mean;
 	 * the parts in the order of the summary's. */
 	l = line_of(t, "\"two\" ");
-	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"-\" \"other-disk\" 1 "
+	starts(l, "\"two\" \"fs?\" \"?\" \"?\" \"unknown\" \"other-disk\" 1 "
 		  "\"real\" -1.000000000 -1.250000000 -0.500000000 "
 		  "-0.750000000 0.000000000 ");
 	/* The wall's verdict last, beside the device's (column 8). */

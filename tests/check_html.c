@@ -72,6 +72,8 @@ static void setup(void)
 	groups[0].members = &members[0];
 	groups[0].disk_model = meta[0].disk_model;
 	groups[1].disk_model = meta[1].disk_model;
+	groups[0].disk_name = meta[0].disk_model;
+	groups[1].disk_name = "unknown";
 	groups[1].cross_disk = true;
 	groups[0].verdict = WC_VERDICT_BASELINE;
 	groups[1].n = 1;
@@ -178,7 +180,7 @@ START_TEST(test_across_and_differences)
 	ck_assert_ptr_nonnull(strstr(h, "<img src=\"compare-time.png\" width=\"1000\""));
 	ck_assert_ptr_nonnull(strstr(h, "compare-configs.png"));
 	ck_assert_ptr_null(strstr(h, "compare-phases.png"));
-	ck_assert_ptr_nonnull(strstr(h, "<td>#2</td><td class=\"l nw\">quiet</td><td>-</td><td>1</td><td>#1 (another disk)</td><td class=\"l nw\""));
+	ck_assert_ptr_nonnull(strstr(h, "<td>#2</td><td class=\"l nw\">quiet</td><td>unknown</td><td>1</td><td>#1 (another disk)</td><td class=\"l nw\""));
 	ck_assert_ptr_nonnull(strstr(h, "</td><td>&lt;i&gt;ssd&lt;/i&gt;</td><td>1</td><td>#1</td>"));
 	/* A verdict a word or two on one line, the test in its title. */
 	ck_assert_ptr_nonnull(strstr(h, "<td class=\"l nw\" title=\"not decided\">not decided</td>"

@@ -600,9 +600,7 @@ static void group_name(const struct wc_summary *s, size_t g, char *buf,
  * disk, else "". */
 static const char *disk_of(const struct wc_summary *s, size_t g)
 {
-	const struct wc_capture_meta *m = s->caps[s->groups[g].members[0]].meta;
-
-	return m->disk_model[0] ? m->disk_model : m->disk;
+	return s->groups[g].disk_name;
 }
 
 /* "On disk D, " before a set's finding when there are several sets; the

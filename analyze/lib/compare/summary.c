@@ -479,6 +479,20 @@ static uint64_t mean_parts(const struct wc_sum_figs *const *figs, size_t n,
 	return wall;
 }
 
+const char *wc_summary_disk_name(const struct wc_sum_capture *c)
+{
+	if (c->meta->disk_model[0])
+		return c->meta->disk_model;
+	if (c->main && c->main->name) {
+		/* A loop device's name changes from run to run; what it is
+		 * does not. */
+		if (!strncmp(c->main->name, "loop", 4))
+			return "loop";
+		return c->main->name;
+	}
+	return "unknown";
+}
+
 /* Groups by configuration key; a capture without one is alone.  Every
  * group's members sit in one array, s->members, in input order. */
 static int make_groups(struct wc_summary *s)
@@ -523,6 +537,7 @@ static int make_groups(struct wc_summary *s)
 		int c;
 
 		gr->disk_model = s->caps[gr->members[0]].meta->disk_model;
+		gr->disk_name = wc_summary_disk_name(&s->caps[gr->members[0]]);
 		if (gr->n > 1)
 			s->any_runs = true;
 		for (j = 0; j < gr->n; j++)

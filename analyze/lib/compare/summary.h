@@ -310,6 +310,11 @@ struct wc_sum_group {
 	/* capture.conf's disk_model of the first capture, "" unknown; points
 	 * into the analysis. */
 	const char *disk_model;
+	/* The disk's one name in every table, figure and sentence: the
+	 * disk_model, else "loop" on a loop device (the lab's plain image),
+	 * else the main device's name, else "unknown".  Input text: escape
+	 * it where it is written. */
+	const char *disk_name;
 	/* When differences were computed: the group compared with (itself
 	 * for a baseline), and whether its disk is another (only with a
 	 * named baseline). */
@@ -479,6 +484,10 @@ void wc_summary_free(struct wc_summary *s);
  * the first capture of its set's baseline group.  NULL without
  * differences. */
 const char *wc_summary_base_name(const struct wc_summary *s, size_t g);
+
+/* A capture's disk in words, its group's disk_name (struct
+ * wc_sum_group): one name in every table, figure and sentence. */
+const char *wc_summary_disk_name(const struct wc_sum_capture *c);
 
 /* The wall time (s) of phase `name` (summed when a run has it twice)
  * over the runs of group g that have it: n (0 when none has), mean, sd,

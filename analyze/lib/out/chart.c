@@ -778,10 +778,7 @@ static void cap_label(FILE *f, const struct wc_chart_capture *c,
 	if (!m->fs[0])
 		strcpy(fs, "fs?");
 	/* The disk, so that bars of one configuration on two disks differ. */
-	if (m->disk_model[0])
-		wc_outdir_safe_name(m->disk_model, disk, sizeof(disk));
-	else
-		strcpy(disk, "-");
+	wc_outdir_safe_name(wc_summary_disk_name(sc), disk, sizeof(disk));
 	fprintf(f, "\"%s\" \"%s\" \"%s\" \"%s\" \"%s\"", c->dir, fs,
 		wc_onoff(m->write_cache), wc_onoff(m->barrier), disk);
 }
@@ -839,7 +836,7 @@ static void panel_vars(FILE *v, enum wc_cmp k, const struct wc_summary *s)
 	first = 0;
 	n = 0;
 	for (g = 0; g < s->ngroups; g++) {
-		const char *m = s->groups[g].disk_model;
+		const char *m = s->groups[g].disk_name;
 
 		if (!panel_ends(s, first, g))
 			continue;
@@ -847,10 +844,7 @@ static void panel_vars(FILE *v, enum wc_cmp k, const struct wc_summary *s)
 			first = g + 1;
 			continue;
 		}
-		if (m && m[0])
-			wc_outdir_safe_name(m, disk, sizeof(disk));
-		else
-			strcpy(disk, "unknown");
+		wc_outdir_safe_name(m, disk, sizeof(disk));
 		if (first == g)
 			snprintf(title, sizeof(title), "disk %s: #%zu", disk, g + 1);
 		else
@@ -1050,10 +1044,7 @@ static int compare_throughput(const struct wc_chart_capture *c,
 			wc_outdir_safe_name(m->fs, fs, sizeof(fs));
 		else
 			strcpy(fs, "fs?");
-		if (m->disk_model[0])
-			wc_outdir_safe_name(m->disk_model, disk, sizeof(disk));
-		else
-			strcpy(disk, "-");
+		wc_outdir_safe_name(gr->disk_name, disk, sizeof(disk));
 		snprintf(title, sizeof(title), "#%zu %s cache %s barriers %s %s",
 			 g + 1, fs, wc_onoff(m->write_cache),
 			 wc_onoff(m->barrier), disk);

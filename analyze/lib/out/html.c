@@ -175,7 +175,7 @@ static void differences(FILE *f, const struct wc_html_page *pg)
 		if (gr->n > 1)
 			fprintf(f, " and %zu more", gr->n - 1);
 		fputs("</td><td>", f);
-		wc_escape_html(f, gr->disk_model[0] ? gr->disk_model : "-");
+		wc_escape_html(f, gr->disk_name);
 		fprintf(f, "</td><td>%zu</td><td>#%zu%s</td>", gr->n,
 			gr->base + 1, gr->cross_disk ? " (another disk)" : "");
 		if (gr->verdict == WC_VERDICT_BASELINE) {
@@ -290,7 +290,8 @@ static void summary_table(FILE *f, const struct wc_html_page *pg)
 	int k;
 
 	table_head(f, pg->plot, "<h2 id=\"summary\">Time by category (main "
-		   "device)</h2>\n<table>\n<tr><th>#</th><th class=\"l\">capture"
+		   "device)</h2>\n<div class=\"wide\"><table>\n<tr><th>#</th>"
+		   "<th class=\"l\">capture"
 		   "</th><th>fs</th><th>write cache</th><th>barriers</th>"
 		   "<th>disk</th><th>window (s)</th>", "</tr>\n");
 	for (i = 0; i < s->ncaps; i++) {
@@ -306,7 +307,7 @@ static void summary_table(FILE *f, const struct wc_html_page *pg)
 		wc_escape_html(f, m->fs[0] ? m->fs : "?");
 		fprintf(f, "</td><td>%s</td><td>%s</td><td>", wc_onoff(m->write_cache),
 			wc_onoff(m->barrier));
-		wc_escape_html(f, m->disk_model[0] ? m->disk_model : "-");
+		wc_escape_html(f, wc_summary_disk_name(&s->caps[i]));
 		fputs("</td>", f);
 		if (!sf->io) {
 			fprintf(f, "<td colspan=\"%d\">no I/O</td></tr>\n", WC_NCAT + 2);
@@ -317,7 +318,7 @@ static void summary_table(FILE *f, const struct wc_html_page *pg)
 			cell_time(f, sf, k);
 		fputs("</tr>\n", f);
 	}
-	fputs("</table>\n", f);
+	fputs("</table></div>\n", f);
 }
 
 /* The link to a capture's timeline, and where it ends when the

@@ -570,7 +570,7 @@ static void row_label(const struct wc_summary *s, size_t g, int w, char *buf,
  * look alike. */
 struct disk_col {
 	int width;
-	size_t *num;                   /* per group, 0 unknown; NULL: names */
+	size_t *num;                   /* per group; NULL: names */
 	size_t n;                      /* models numbered */
 };
 
@@ -586,7 +586,7 @@ static int disk_col_open(struct disk_col *dc, const struct wc_summary *s)
 	memset(dc, 0, sizeof(*dc));
 	dc->width = 4;
 	for (g = 0; g < s->ngroups; g++) {
-		size_t l = strlen(wc_escape_text(s->groups[g].disk_model, b,
+		size_t l = strlen(wc_escape_text(s->groups[g].disk_name, b,
 						 sizeof(b)));
 
 		if (l > max)
@@ -600,11 +600,9 @@ static int disk_col_open(struct disk_col *dc, const struct wc_summary *s)
 	if (!dc->num)
 		return -1;
 	for (g = 0; g < s->ngroups; g++) {
-		const char *d = s->groups[g].disk_model;
+		const char *d = s->groups[g].disk_name;
 
-		if (!d[0])
-			continue;
-		for (h = 0; h < g && strcmp(s->groups[h].disk_model, d); h++)
+		for (h = 0; h < g && strcmp(s->groups[h].disk_name, d); h++)
 			;
 		dc->num[g] = h < g ? dc->num[h] : ++dc->n;
 	}
@@ -613,15 +611,13 @@ static int disk_col_open(struct disk_col *dc, const struct wc_summary *s)
 	return 0;
 }
 
-/* Group g's cell: its model escaped, or its number; "-" unknown. */
+/* Group g's cell: its disk's name escaped, or its number. */
 static const char *disk_cell(const struct disk_col *dc,
 			     const struct wc_summary *s, size_t g, char *buf,
 			     size_t size)
 {
-	const char *d = s->groups[g].disk_model;
+	const char *d = s->groups[g].disk_name;
 
-	if (!d[0])
-		return "-";
 	if (dc->num)
 		snprintf(buf, size, "d%zu", dc->num[g]);
 	else
@@ -641,7 +637,7 @@ static void disk_legend(FILE *f, const struct disk_col *dc,
 			continue;
 		k++;
 		fprintf(f, "%sd%zu = %s\n", k == 1 ? "\ndisks:\n" : "", k,
-			wc_escape_text(s->groups[g].disk_model, b, sizeof(b)));
+			wc_escape_text(s->groups[g].disk_name, b, sizeof(b)));
 	}
 }
 
