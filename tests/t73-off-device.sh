@@ -73,3 +73,12 @@ holds "$TMP/window.json" '(has("cpu_s") | not) and .other_device_s == 0 and
 	(.sentence | contains("the window cuts phase copy"))' ||
 	fail "--window: $(idle "$TMP/window.json")"
 echo "ok: a window that cuts a phase takes no CPU time from it"
+
+# The comparison table's legend says the same of its offdev column.
+cp -r "$C" "$TMP/y"
+sed -i 's/^barrier = .*/barrier = off/; s/^name = .*/name = y/' "$TMP/y/capture.conf"
+"$WCANALYZE" "$C" "$TMP/y" >"$TMP/cmp.txt" || fail "comparison: exit $?"
+tr '\n' ' ' <"$TMP/cmp.txt" >"$TMP/cmp.line"
+grep -q 'offdev = device idle *(off the device: *not seen by the block layer)' "$TMP/cmp.line" ||
+	fail "the offdev legend: $(grep -A1 'offdev' "$TMP/cmp.txt")"
+echo "ok: the comparison's offdev legend"

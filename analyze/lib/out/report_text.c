@@ -841,14 +841,14 @@ static void text_differences(FILE *f, const struct wc_summary *s, int w,
 	if (s->named_baseline || s->nsets < 2) {
 		fprintf(f, "\ndifference to %s (%s), seconds, + slower;\n"
 			"dread/dwrite = data read/write, offdev = device idle "
-			"(CPU, page cache,\nthrottling)\n\n", label,
+			"(off the device:\nnot seen by the block layer)\n\n", label,
 			s->named_baseline ? "the baseline" : "the fastest");
 		diff_rows(f, s, SIZE_MAX, w, lw);
 	} else {
 		fprintf(f, "\ndifference to the fastest configuration of the "
 			"same disk, workload and scale,\nseconds, + slower; "
 			"dread/dwrite = data read/write, offdev = device idle\n"
-			"(CPU, page cache, throttling)\n");
+			"(off the device: not seen by the block layer)\n");
 		for (k = 0; k < s->nsets; k++) {
 			size_t b = s->sets[k].base_group;
 
