@@ -223,6 +223,9 @@ static void meta_from_capture(struct wc_capture_meta *m,
 	snprintf(m->disk, sizeof(m->disk), "%s", c->disk);
 	m->nregions = c->nregions;
 	memcpy(m->regions, c->regions, sizeof(m->regions));
+	m->disk_capacity = c->disk_capacity;
+	m->noffsets = c->noffsets;
+	memcpy(m->offsets, c->offsets, sizeof(m->offsets));
 
 	/* The devices in the order "devices" lists them. */
 	for (pos = 1; m->ndevices < WC_MAX_DEVICES; pos++) {

@@ -164,6 +164,10 @@ struct wc_capture_meta {
 	 * name no device has); 0 when none. */
 	size_t nregions;
 	char regions[WC_CAPTURE_MAX_REGIONS][64];
+	/* capture.conf disk_capacity_bytes, disk_offsets (capture.h) */
+	uint64_t disk_capacity;
+	size_t noffsets;
+	uint64_t offsets[WC_CAPTURE_MAX_REGIONS];
 	/* The run and the host it ran on (docs/capture-format.md, "Host
 	 * state and the run design"), for the summary's bias checks: */
 	int run;                   /* capture.conf run, else the name's

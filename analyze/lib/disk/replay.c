@@ -440,7 +440,7 @@ static int read_one(struct wc_replay *rp, struct wc_err *err)
 	}
 	rp->st.read++;
 	if (rq.device == rp->c.device) {
-		first = 0;
+		first = rp->c.first_sector;
 	} else {
 		size_t k;
 

@@ -149,9 +149,13 @@ struct wc_replay_conf {
 	struct wc_disk_params disk;
 	uint64_t capacity_bytes;     /* the modelled disk; > 0, whole sectors */
 	uint32_t device;             /* dev_t of the main device */
+	uint64_t first_sector;       /* the main device's first sector on
+	                              * the model (a partition's offset,
+	                              * diskmodel.h "Placement"); 0 */
 	/* More devices the same model disk serves (wcdisk's regions: a lab
 	 * whose source is a second partition of the destination's disk),
-	 * each at its first sector on the model; the main device is at 0.
+	 * each at its first sector on the model; the main device is at
+	 * first_sector.
 	 * Their requests are replayed on the one disk and handed out with
 	 * their own device and sector. */
 	size_t nregions;             /* <= WC_REPLAY_MAX_REGIONS */

@@ -185,15 +185,42 @@ static int disk_load(struct wc_disk_params *p, const char *name, bool user,
 	return -1;
 }
 
+/* Where wcdisk placed the regions (capture.conf disk_capacity_bytes and
+ * disk_offsets, one a region in disk_regions' order; diskmodel.h
+ * "Placement"): 1 when they make a placement (whole sectors, ascending,
+ * each region's image of img bytes inside the capacity), else 0 (the
+ * regions are then the platter). */
+static int disk_placement(const struct wc_capture_meta *m, uint64_t img)
+{
+	size_t k;
+
+	if (m->disk_capacity == 0 || m->disk_capacity % 512 ||
+	    m->noffsets == 0 || m->noffsets < m->nregions)
+		return 0;
+	for (k = 0; k < m->noffsets; k++)
+		if (m->offsets[k] % 512 || m->offsets[k] > m->disk_capacity ||
+		    img > m->disk_capacity - m->offsets[k] ||
+		    (k && m->offsets[k] < m->offsets[k - 1] + img))
+			return 0;
+	return 1;
+}
+
 /* capture.conf's disk_regions (the devices one wcdisk served, the
  * destination first) as replay regions: each region is an image of the
- * same size, one after the other.  Returns the number of devices named,
- * 0 when none (or the first is not the main device). */
+ * same size, one after the other, or where disk_offsets placed it (then
+ * *placed is set, and the disk's capacity and the main device's first
+ * sector with it).  Returns the number of devices named, 0 when none (or
+ * the first is not the main device). */
 static size_t disk_regions(const struct wc_capture_meta *m, uint64_t img,
-			   struct wc_replay_conf *rc)
+			   struct wc_replay_conf *rc, bool *placed)
 {
 	size_t n, i;
 
+	*placed = disk_placement(m, img);
+	if (*placed) {
+		rc->capacity_bytes = m->disk_capacity;
+		rc->first_sector = m->offsets[0] / 512;
+	}
 	/* wcdisk places each region after the one before, in this order */
 	for (n = 0; n < m->nregions && n <= WC_REPLAY_MAX_REGIONS; n++) {
 		uint32_t dev = 0;
@@ -207,7 +234,8 @@ static size_t disk_regions(const struct wc_capture_meta *m, uint64_t img,
 		if (n == 0 || !dev || rc->nregions == WC_REPLAY_MAX_REGIONS)
 			continue;
 		rc->regions[rc->nregions].device = dev;
-		rc->regions[rc->nregions].first_sector = n * (img / 512);
+		rc->regions[rc->nregions].first_sector = *placed ?
+			m->offsets[n] / 512 : n * (img / 512);
 		rc->nregions++;
 	}
 	return n;
@@ -511,10 +539,12 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 	sc.rc.disk.write_cache = rec_cache;
 	sc.rc.capacity_bytes = cap;
 	{
-		size_t nd = disk_regions(rm, cap, &sc.rc);
+		bool placed;
+		size_t nd = disk_regions(rm, cap, &sc.rc, &placed);
 
-		/* the regions, each an image of the same size */
-		if (nd > 1)
+		/* the regions, each an image of the same size, the platter
+		 * unless placed as partitions */
+		if (nd > 1 && !placed)
 			sc.rc.capacity_bytes = nd * cap;
 		if (nd > 1 && sc.rc.nregions + 1 < nd)
 			note(w, "capture.conf's disk_regions names devices the "

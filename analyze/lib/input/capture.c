@@ -426,6 +426,27 @@ static void set_key(struct wc_capture *c, char *key, char *v,
 			base ? base + 1 : v);
 	} else if (!strcmp(key, "disk_regions")) {
 		set_regions(c, v, where, line);
+	} else if (!strcmp(key, "disk_capacity_bytes")) {
+		c->disk_capacity = 0;
+		if (!parse_uint(v, UINT64_MAX / 2, &n))
+			note(c, where, line, key, "not a number of bytes, ignored");
+		else
+			c->disk_capacity = n;
+	} else if (!strcmp(key, "disk_offsets")) {
+		char *tok, *save = NULL;
+
+		c->noffsets = 0;
+		for (tok = strtok_r(v, " ", &save); tok;
+		     tok = strtok_r(NULL, " ", &save)) {
+			if (c->noffsets == WC_CAPTURE_MAX_REGIONS ||
+			    !parse_uint(tok, UINT64_MAX / 2, &n)) {
+				note(c, where, line, key, "not up to %u numbers "
+				     "of bytes, ignored", WC_CAPTURE_MAX_REGIONS);
+				c->noffsets = 0;
+				break;
+			}
+			c->offsets[c->noffsets++] = n;
+		}
 	} else if (!strcmp(key, "devices")) {
 		set_devices(c, v, where, line);
 	} else if (!strncmp(key, "device.", 7)) {

@@ -165,6 +165,13 @@ struct wc_capture {
 	 * WC_CAPTURE_MAX_REGIONS are left out and noted.  0 when absent. */
 	size_t nregions;
 	char regions[WC_CAPTURE_MAX_REGIONS][64];
+	/* disk_capacity_bytes and disk_offsets: where wcdisk placed those
+	 * images on the model disk (bytes; diskmodel.h "Placement").  0 and
+	 * 0 offsets when absent or not numbers (noted); whether they make a
+	 * placement is the what-if's to check. */
+	uint64_t disk_capacity;
+	size_t noffsets;
+	uint64_t offsets[WC_CAPTURE_MAX_REGIONS];
 
 	size_t ndevices;         /* listed and unlisted, in first-seen order */
 	struct wc_capture_device devices[WC_CAPTURE_MAX_DEVICES];
