@@ -349,12 +349,19 @@ static int sandbox_on(const struct options *o)
 	return 0;
 }
 
+/* stdout's buffer for --dump, bytes. */
+#define DUMP_BUFFER (256u * 1024u)
+
 static int run_dump(const struct options *o)
 {
 	int i, status = WC_EXIT_OK;
 
 	if (sandbox_on(o) < 0)
 		return WC_EXIT_FAILURE;
+	/* A dump is written in large blocks unless someone watches it: a
+	 * write a page at a time cost a tenth of a dump's CPU time. */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOFBF, DUMP_BUFFER);
 
 	for (i = 0; i < o->ninputs; i++) {
 		int s = dump_one(o->inputs[i]);
