@@ -40,10 +40,14 @@ check() {
 			fail "$name: $cat requests $got, expected $(value "requests.$cat" "$expect")"
 		col=$((col + 1))
 	done
-	# Every row, whole window and phases, partitions to the nanosecond:
+	# Every row, whole window and phases, partitions to the nanosecond
+	# (idle, the categories and the time outstanding, never completed):
 	# 9 decimals are whole nanoseconds, summed as integers.
-	echo "$csv" | awk -F, 'NR > 1 {
-		w = $6; gsub(/\./, "", w); s = 0
+	echo "$csv" | awk -F, 'NR == 1 {
+		if ($NF != "outstanding_s") { print "outstanding_s not last"; exit 1 }
+		next
+	} {
+		w = $6; gsub(/\./, "", w); s = $NF; gsub(/\./, "", s); s += 0
 		for (i = 7; i <= 14; i++) { v = $i; gsub(/\./, "", v); s += v }
 		if (s != w + 0) { print $1 "," $2 ": parts " s " ns, window " w " ns"; bad = 1 }
 	} END { exit bad }' || fail "$name: time partition does not add up"

@@ -21,8 +21,11 @@ flush_checked=0
 for in in "${inputs[@]}"; do
 	name=${in#"$TOP"/}
 	csv=$("$WCANALYZE" --format csv "$in")
-	echo "$csv" | awk -F, 'NR > 1 {
-		w = $6; gsub(/\./, "", w); s = 0
+	echo "$csv" | awk -F, 'NR == 1 {
+		if ($NF != "outstanding_s") { print "outstanding_s not last"; exit 1 }
+		next
+	} {
+		w = $6; gsub(/\./, "", w); s = $NF; gsub(/\./, "", s); s += 0
 		for (i = 7; i <= 14; i++) { v = $i; gsub(/\./, "", v); s += v }
 		if (s != w + 0) { print $2 ": parts " s " ns, window " w " ns"; bad = 1 }
 	} END { exit bad }' || fail "$name: time partition does not add up"
