@@ -100,10 +100,8 @@ int wc_input_next(struct wc_input *in, struct wc_event *ev, struct wc_err *err);
  * called *got times, which is a batch of one; every event of the batch
  * and its payload stay valid until the next call.  What the input learns
  * while it reads (wc_input_comm(), the streams' counts) may be up to a
- * batch ahead of the event being looked at, except after
- * wc_input_set_blkparse_names(): a batch then ends before blkparse would
- * read the names of its next batch, so every event of a batch gets the
- * names known when the call returns.
+ * batch ahead of the event being looked at: --dump, which names every
+ * event as blkparse does, takes them one at a time.
  */
 #define WC_INPUT_BATCH 64u
 int wc_input_next_batch(struct wc_input *in, struct wc_event *evs, size_t max,

@@ -637,17 +637,14 @@ static inline int read_events(struct wc_streams *st, struct stream *s,
  * (wc_streams_set_batches()), its handle to open.  1 to read on, at most
  * *max events, else what pull_run() returns.  The stream is read a
  * record at a time while each event must be looked at on its own
- * (pull_one()): when it may be closed under the merge, and while it
- * reads the records kept at a close (its handle again where they end).
- * When batches of its records are looked at ahead (blkparse's names for
- * --dump) it is read in runs that end with the batch, and a merge's
- * batch ends before the next one begins (2 under WC_PULL_BUFFERED), so
- * its names are taken after the events before it were looked at.  Else
- * it is read straight from now on, until its decoder changes.
+ * (pull_one()): when it may be closed under the merge, when batches of
+ * its records are looked at ahead (blkparse's names for --dump), and
+ * while it reads the records kept at a close (its handle again where
+ * they end).  Else it is read straight from now on, until its decoder
+ * changes.
  */
 static __attribute__((noinline)) int pull_start(struct wc_streams *st,
 						unsigned i, size_t *max,
-						unsigned flags,
 						struct wc_err *err)
 {
 	struct stream *s = &st->streams[i];
@@ -661,11 +658,6 @@ static __attribute__((noinline)) int pull_start(struct wc_streams *st,
 		return 0;
 	s->pinned = false;
 	if (st->begin && s->batch_left == 0) {
-		/* The next batch's names come before its first event is
-		 * handed out, and after the events handed out with it
-		 * are looked at: the merge's batch ends here. */
-		if (flags & WC_PULL_BUFFERED)
-			return 2;
 		if (st->begin(st->batch_ctx, i, err) < 0)
 			return -1;
 		s->batch_left = st->batch;
@@ -674,22 +666,20 @@ static __attribute__((noinline)) int pull_start(struct wc_streams *st,
 		end_stream(st, i);
 		return -1;
 	}
-	if (s->from_kept || st->may_close)
+	if (s->from_kept || st->begin || st->may_close)
 		*max = 1;
-	else if (st->begin && *max > s->batch_left)
-		*max = s->batch_left;
-	else if (!st->begin)
+	else
 		s->run = s->dec;
 	return 1;
 }
 
-/* The events a stream not read straight handed out, EV[0..N) (one
- * but in a batch of blkparse's, pull_start()). */
+/* The one event a stream not read straight handed out, EV. */
 static __attribute__((noinline)) void pull_one(struct wc_streams *st,
 					       struct stream *s,
-					       struct wc_event *ev, size_t n)
+					       struct wc_event *ev)
 {
-	s->batch_left -= n < s->batch_left ? (uint32_t)n : s->batch_left;
+	if (s->batch_left)
+		s->batch_left--;
 	if (st->may_close && !s->in_memory && !s->aside) {
 		/* The merge keeps this event while the stream may be closed
 		 * under it: its payload must outlive the decoder's buffer. */
@@ -713,11 +703,11 @@ int wc_streams_pull_run(void *ctx, unsigned i, struct wc_event *out,
 
 	*got = 0;
 	if (__builtin_expect(!s->run, 0) &&
-	    (r = pull_start(st, i, &max, flags, err)) != 1)
+	    (r = pull_start(st, i, &max, err)) != 1)
 		return r;
 	r = read_events(st, s, i, out, max, limit, flags, got, err);
 	if (__builtin_expect(!s->run, 0) && r == 1)
-		pull_one(st, s, out, *got);
+		pull_one(st, s, out);
 	return r;
 }
 
