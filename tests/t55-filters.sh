@@ -133,6 +133,14 @@ for f in "--device loop0" "--device loop2" "--process cp" "--process sync" \
 	json $f >f.json
 	jq -e '[.findings[].kind] | index("dirty_at_end") | not' f.json >/dev/null ||
 		fail "$f: \"dirty data was still pending\", though the command ended with sync"
+	# The flushes' issuers are the filtered flushes' (their counts sum
+	# to the finding's count), not the whole trace's.
+	jq -e '[.findings[] | select(.kind == "flushes")][0] |
+		.count == ([(.issued_by // "") | scan("\\(([0-9]+)\\)") | .[0] | tonumber] | add // 0) and
+		(.journal_commits // 0) <= .count' f.json >/dev/null ||
+		fail "$f: the flushes' issuers are not the filtered flushes': $(jq -c '.findings[] | select(.kind == "flushes") | [.count, .issued_by, .journal_commits]' f.json)"
+	! grep -q 'No cache flush reached' f.txt ||
+		fail "$f: \"no cache flush reached\" the device: only the filter's are known"
 	! grep -q 'no other device was traced' f.txt ||
 		fail "$f: \"no other device was traced\", though loop2 was"
 	! grep -q '^  device loop2 (7,2), the destination' f.txt ||

@@ -279,8 +279,13 @@ static void find_flushes(struct wc_summary *s, const struct wc_sum_capture *c)
 	num(f, "time_s", wc_secs(t));
 	num(f, "share", pct(t, c->figs.wall_ns) / 100);
 	if (!n) {
-		say(f, "No cache flush reached the main device of %s",
-		    c->meta->name);
+		if (c->filter)
+			/* Flushes may have reached it, none the filter's. */
+			say(f, "No cache flush to the main device of %s "
+			    "passed the filter (%s)", c->meta->name, c->filter);
+		else
+			say(f, "No cache flush reached the main device of %s",
+			    c->meta->name);
 		nwith = s->ngroups > 1 ? groups_with_flushes(s, &most) : 0;
 		if (nwith) {
 			num(f, "groups_with_flushes", (double)nwith);

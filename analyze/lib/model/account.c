@@ -914,6 +914,26 @@ static void add_process(struct wc_account *ac, struct adev *d,
 	p->bytes += rq->bytes;
 }
 
+/* A flush's slice to the device's flushers, by the thread that asked
+ * for it.  With a window, as the figures count requests: a flush that
+ * completed inside it, its slice cut to it; the issuers named are then
+ * those of the window's flushes, not the whole trace's. */
+static void add_flusher(struct wc_account *ac, struct adev *d,
+			const struct wc_request *rq, uint64_t a, uint64_t slice)
+{
+	uint64_t c = rq->c_time;
+
+	if (ac->has_window) {
+		/* the window is the last phase (add_process()) */
+		const struct wc_phase_window *w = &ac->phases[ac->nphases - 1];
+
+		if (!inside(c, w->start, w->end))
+			return;
+		slice = overlap(a, c, w->start, w->end);
+	}
+	tally(ac, &d->flushers, WC_MAX_FLUSHERS, process_of(rq), slice);
+}
+
 void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 		    enum wc_cat cat)
 {
@@ -1032,7 +1052,7 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 	    rq->q_time <= c)
 		tally(ac, &ac->waits, WC_MAX_COMMS, rq->pid, c - rq->q_time);
 	if (cat == WC_CAT_FLUSH)
-		tally(ac, &d->flushers, WC_MAX_FLUSHERS, process_of(rq), slice);
+		add_flusher(ac, d, rq, a, slice);
 	add_process(ac, d, rq, a, slice);
 
 	/* The high-water mark, not the last c: in a trace whose clock ran

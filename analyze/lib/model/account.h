@@ -176,8 +176,8 @@ struct wc_account_conf {
 	/* A window (filter.h) to take the figures of a device over instead
 	 * of [first, last]: the model's slices cut to it as a phase's are,
 	 * so that the figures of two windows side by side add up to those
-	 * of the two as one.  The flushers and waits stay the whole
-	 * trace's. */
+	 * of the two as one.  The flushers are the window's flushes' (as
+	 * its requests are counted); the waits stay the whole trace's. */
 	bool has_window;
 	struct wc_phase_window window;
 	bool window_in_trace;            /* cut it to wc_account_finish()'s
@@ -193,8 +193,9 @@ int wc_account_open(struct wc_account **out, const struct wc_account_conf *conf,
  * process's (the pid that queued it, or for a flush the thread that
  * asked for it, rq->cause_pid): its slice (cut to the window, when one
  * was given), its request and bytes when it completed inside the window
- * go to that process's line of the device's table, a flush's slice to
- * the device's flushers by the same process, and a sync request's Q to
+ * go to that process's line of the device's table, a flush's slice
+ * (cut likewise, when it completed inside the window) to the device's
+ * flushers by the same process, and a sync request's Q to
  * C to the waits by the pid that queued it. */
 void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 		    enum wc_cat cat);
@@ -233,8 +234,9 @@ const struct wc_figures *wc_account_phase(const struct wc_account *ac,
  * says whether it came from the trace. */
 double wc_account_media_rate(const struct wc_account *ac, size_t i,
 			     bool *estimated);
-/* Who issued device i's flushes (WC_CAT_FLUSH requests), most flush time
- * first: wait_ns is the flushes' service slices.  At most WC_MAX_FLUSHERS
+/* Who issued device i's flushes (WC_CAT_FLUSH requests; with a window,
+ * those that completed inside it), most flush time first: wait_ns is
+ * the flushes' service slices (cut to the window).  At most WC_MAX_FLUSHERS
  * names per device, the rest gathered as "(other)". */
 size_t wc_account_nflushers(const struct wc_account *ac, size_t i);
 const struct wc_wait *wc_account_flusher(const struct wc_account *ac, size_t i,
