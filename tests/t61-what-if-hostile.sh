@@ -42,6 +42,27 @@ for model in "$TMP/fifo" /dev/zero /etc/passwd ../capture/disks/ssd \
 	LC_ALL=C grep -q $'\033' err.txt && fail "disk_model '$model': an escape reached the terminal"
 	grep -q 'hostile replayed as recorded' out.txt || fail "disk_model '$model': no replay"
 done
+# With the parameters it was served with (info/disk.conf), a capture's
+# disk_model is only a label: one that names no installed disk is said
+# to be so, never shown as a model disk of ours.
+for model in /etc/passwd "$(printf 'a\033[2Jb')"; do
+	capture "disk_model = $model"
+	mkdir cap/info
+	cp "$TOP/capture/disks/ssd" cap/info/disk.conf
+	rc=0
+	timeout 60 "$WCANALYZE" --what-if cache=off cap >out.txt 2>err.txt || rc=$?
+	[[ $rc -eq 0 ]] || fail "disk_model '$model' with info/disk.conf: exit $rc: $(cat err.txt)"
+	grep -q "is no installed model disk.*with the parameters of its info/disk.conf" err.txt ||
+		fail "disk_model '$model' with info/disk.conf: no word that it names no installed disk: $(cat err.txt)"
+	LC_ALL=C grep -q $'\033' err.txt out.txt && fail "disk_model '$model': an escape reached the terminal"
+	grep -q 'hostile replayed as recorded' out.txt || fail "disk_model '$model' with info/disk.conf: no replay"
+done
+capture "disk_model = ssd"
+mkdir cap/info
+cp "$TOP/capture/disks/ssd" cap/info/disk.conf
+"$WCANALYZE" --what-if cache=off cap >out.txt 2>err.txt || fail "disk_model ssd with info/disk.conf: $(cat err.txt)"
+grep -q "no installed model disk" err.txt && fail "disk_model ssd with info/disk.conf: called not installed: $(cat err.txt)"
+
 # A name is still looked up.
 capture "disk_model = ssd"
 "$WCANALYZE" --what-if cache=off cap >out.txt 2>err.txt || fail "disk_model ssd: $(cat err.txt)"

@@ -522,7 +522,18 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 			     "parameters of disk '%.64s'", rec_disk);
 	}
 	if (from_conf) {
-		/* as wcdisk served it */
+		/* as wcdisk served it; the name is only the capture's word
+		 * for these parameters, so a name that is no installed disk
+		 * is said to be one, or the disks table would present a
+		 * stranger's text as a model disk of ours */
+		struct wc_disk_params named;
+
+		wc_err_clear(&derr);
+		if (disk_load(&named, rec_disk, false, &derr) < 0)
+			note(w, "the capture's disk '%.64s' is no installed "
+			     "model disk (%s): replayed as recorded with the "
+			     "parameters of its info/disk.conf", rec_disk,
+			     derr.msg);
 	} else if (disk_load(&sc.rc.disk, rec_disk, false, &derr) < 0) {
 		note(w, "the capture's disk '%.64s' is no model disk (%s): "
 		     "replayed as recorded on hdd7200", rec_disk, derr.msg);
