@@ -4,7 +4,8 @@
 # reach the compiler, -Werror only with DEVELOPER=1, a second make does
 # nothing, a header touched rebuilds what includes it and nothing else
 # (-MMD -MP), a changed flag rebuilds (BUILD/build-flags), a changed
-# PREFIX one object, buildinfo.o, and the links (BUILD/build-paths).
+# PREFIX one object, buildinfo.o, and the links (BUILD/build-paths), a
+# library source added or removed the archive (BUILD/build-objs).
 # Works on a copy of the sources, so the tree's own mtimes stay as they are.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
@@ -37,6 +38,22 @@ mk >"$TMP/3" 2>&1 || fail "build after touching decode.h: $(tail -n 5 "$TMP/3")"
 c=$(compiled "$TMP/3")
 [[ " $c" == *" analyze/lib/input/decode.c "* ]] || fail "decode.h touched, decode.c not compiled (compiled: $c)"
 [[ " $c" != *" analyze/lib/base/wcerr.c "* ]] || fail "decode.h touched, wcerr.c compiled, which does not include it"
+
+# A source added to the library is compiled into the archive; one removed
+# leaves it, else an incremental build links what a clean one no longer
+# has (BUILD/build-objs).
+members() { ar t "$TMP/b/libwcanalyze.a" | LC_ALL=C sort | tr '\n' ' '; }
+printf '%s\n' '/* SPDX-License-Identifier: GPL-2.0-or-later */' \
+	'int wc_t04_added(void);' 'int wc_t04_added(void) { return 4; }' \
+	>"$src/analyze/lib/base/t04added.c"
+mk >"$TMP/3a" 2>&1 || fail "build after adding a source: $(tail -n 5 "$TMP/3a")"
+[[ $(compiled "$TMP/3a") == "analyze/lib/base/t04added.c " ]] ||
+	fail "a source added, compiled: $(compiled "$TMP/3a")"
+[[ " $(members)" == *" t04added.o "* ]] || fail "a source added, not in the archive: $(members)"
+rm "$src/analyze/lib/base/t04added.c"
+mk >"$TMP/3b" 2>&1 || fail "build after removing a source: $(tail -n 5 "$TMP/3b")"
+[[ " $(members)" != *" t04added.o "* ]] || fail "a source removed, still in the archive: $(members)"
+grep -q 'LD.*wcanalyze' "$TMP/3b" || fail "a source removed, wcanalyze not linked again"
 
 mk PREFIX=/opt/t04 >"$TMP/4" 2>&1 || fail "build with another PREFIX: $(tail -n 5 "$TMP/4")"
 grep -q 'PREFIX changed' "$TMP/4" || fail "a new PREFIX not noticed"
