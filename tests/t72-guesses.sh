@@ -22,6 +22,13 @@ why='dumpe2fs: Operation not permitted while trying to open /dev/vda'
 guessed() {
 	jq -r '.findings[] | select(.kind == "journal_guessed") | .sentence' "$1"
 }
+# jline TEXT: the journal line of a text report, its wrapped lines
+# joined by a space.
+jline() {
+	awk '/^  journal:/ { j = $0; on = 1; next }
+		on && /^    / { sub(/^ +/, ""); j = j " " $0; next } { on = 0 }
+		END { print j }' "$1"
+}
 # says JSON TEXT: a journal_guessed finding's sentence holds TEXT.
 says() {
 	jq -e --arg t "$2" '[.findings[] | select(.kind == "journal_guessed") |
@@ -48,6 +55,14 @@ jq -e --arg w "$why" '[.findings[] | select(.kind == "journal_guessed")][0] |
 sed -n '/^findings$/,/^$/p' "$TMP/why.txt" | tr -s ' \n' ' ' >"$TMP/why.line"
 grep -qF "guessed: $why" "$TMP/why.line" ||
 	fail "text: $(sed -n '/^findings$/,/^$/p' "$TMP/why.txt")"
+# The capture's own lines say it too: the journal line of the text
+# report, the journal object of the JSON.
+[[ $(jline "$TMP/why.txt") == "  journal: guessed from flags (FUA, preflush, or sync+meta writes): $why" ]] ||
+	fail "text journal line: $(jline "$TMP/why.txt")"
+jq -e --arg w "$why" '.captures[0].journal | .method == "heuristic" and .reason == $w' \
+	"$TMP/why.json" >/dev/null || fail "JSON journal: $(jq -c '.captures[0].journal' "$TMP/why.json")"
+jq -e '.captures[0].journal | has("reason") | not' "$TMP/range.json" >/dev/null ||
+	fail "JSON journal: a reason beside a range: $(jq -c '.captures[0].journal' "$TMP/range.json")"
 echo "ok: the recorded reason is said"
 
 # A what-if's replays carry the recording's guess: one capture named.
@@ -86,6 +101,19 @@ says "$TMP/esc.json" "guessed: capture.conf gives neither" ||
 if LC_ALL=C grep -q $'\033\\|owned' "$TMP/esc.json"; then
 	fail "the refused reason reached the report"
 fi
+# Printable but hostile to the writers: quotes, a backslash and a
+# brace are the reason's own, escaped by each writer as its format needs.
+sed -i '/^journal_guessed/d' "$C/capture.conf"
+hostile='dumpe2fs: "x\y" }, {"a": 1'
+printf 'journal_guessed = %s\n' "$hostile" >>"$C/capture.conf"
+"$WCANALYZE" --format json "$C" >"$TMP/q.json" || fail "quoted reason: exit $?"
+jq -e --arg w "$hostile" '.captures[0].journal.reason == $w and
+	([.findings[] | select(.kind == "journal_guessed")][0].reason == $w)' \
+	"$TMP/q.json" >/dev/null || fail "quoted reason: $(jq -c '.captures[0].journal' "$TMP/q.json")"
+"$WCANALYZE" "$C" >"$TMP/q.txt"
+[[ $(jline "$TMP/q.txt") == "  journal: guessed from flags (FUA, preflush, or sync+meta writes): dumpe2fs: \"x\\\\y\" }, {\"a\": 1" ]] ||
+	fail "quoted reason, text: $(jline "$TMP/q.txt")"
+echo "ok: a reason's quotes and backslash are escaped"
 echo "ok: a reason with control bytes is refused"
 
 need_root

@@ -444,8 +444,13 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 	if (m->journal_method == WC_JOURNAL_RANGE)
 		fprintf(f, "%" PRIu64 ", \"sectors\": %" PRIu64 "}",
 			m->journal_start, m->journal_len);
-	else
+	else if (m->journal_why[0]) {
+		fprintf(f, "null, \"sectors\": null, \"reason\": ");
+		json_str(f, m->journal_why);
+		fputc('}', f);
+	} else {
 		fprintf(f, "null, \"sectors\": null}");
+	}
 	fprintf(f, ",\n");
 	json_figures(f, sc->main, "      ");
 

@@ -65,6 +65,18 @@ static void text_wrap(FILE *f, const char *lead, const char *raw)
 	fputc('\n', f);
 }
 
+/* The journal line of a capture whose journal is told by flags, with
+ * why (capture text: escaped and wrapped by text_wrap()). */
+static void text_journal_guessed(FILE *f, const struct wc_capture_meta *m)
+{
+	char line[sizeof(m->journal_why) + 80];
+
+	snprintf(line, sizeof(line), "journal: guessed from flags (FUA, "
+		 "preflush, or sync+meta writes)%s%s",
+		 m->journal_why[0] ? ": " : "", m->journal_why);
+	text_wrap(f, "  ", line);
+}
+
 /* A finding's sentence: wrapped after "  - ". */
 static void text_sentence(FILE *f, const char *raw)
 {
@@ -406,8 +418,7 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 			m->main_from_conf && g->device != m->dest_device ?
 			" of the destination, none on this device" : "");
 	else
-		fprintf(f, "  journal: guessed from flags (FUA, preflush, or "
-			"sync+meta writes)\n");
+		text_journal_guessed(f, m);
 	fprintf(f, "  window %.6f s, busy %.6f s (%.1f%%)\n\n",
 		sc->figs.col[WC_COL_WALL], sc->figs.col[WC_COL_BUSY],
 		sc->figs.busy_pct);
