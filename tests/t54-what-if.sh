@@ -3,9 +3,11 @@
 # t54-what-if.sh - wcanalyze --what-if on a sample capture: the report
 # holds the capture, its replay as recorded and each what-if; two runs
 # give the same bytes; a prediction of another configuration is within
-# 10 % of its recorded device time; a spec or a disk that is wrong, or
-# standard input, is a usage error.  As root: the same on a user's own
-# capture, made by "wccapture record" on a loop device through tracefs.
+# 10 % of its recorded device time; the disk's capacity is capture.conf's
+# disk_capacity_bytes, derived from the tree only without it; a spec or a
+# disk that is wrong, or standard input, is a usage error.  As root: the
+# same on a user's own capture, made by "wccapture record" on a loop
+# device through tracefs.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -63,6 +65,30 @@ awk -v p="$pred" -v l="$lab" 'BEGIN { e = (p - l) / l; exit !(e < 0.10 && e > -0
 grep -q 'names no model disk: replayed as recorded on hdd7200' p.err ||
 	fail "no word of the disk replayed on: $(cat p.err)"
 grep -q 'ext4 what-if disk=ssd' p.txt || fail "no what-if row for the plain trace"
+
+# The disk's capacity as recorded: capture.conf's disk_capacity_bytes
+# (here 1 GiB, as "wccapture lab --image-size 1G" writes it) is the
+# capacity the replay as recorded has, the same figures (window to bytes,
+# columns 6 to 29; virtual time) as the sample's own what-if of that
+# capacity.  Without the key (a capture older than it) the capacity is
+# derived from the tree as wccapture made its image, twice the 400 MiB
+# tree plus 512 MiB.
+n=hdd7200-ext4-cache-on-barrier-on-run2
+figs() { awk -F, -v n="$1" '$1 == n && $2 == "all" { for (i = 6; i <= 29; i++) printf "%s ", $i }' "$2"; }
+mkdir cap
+tar -C cap -xJf "$SAMPLE"
+printf 'disk_capacity_bytes = %s\ndisk_offsets = 0\n' $((1024 << 20)) >>"cap/$n/capture.conf"
+tar -C cap -czf cap.tar.gz "$n"
+"$WCANALYZE" --format csv --what-if cache=on cap.tar.gz >cap.csv 2>cap.err ||
+	fail "what-if on the capture with disk_capacity_bytes: $(cat cap.err)"
+"$WCANALYZE" --format csv --what-if capacity=$((1024 << 20)) \
+	--what-if capacity=$(((400 * 2 + 512) << 20)) "$SAMPLE" >caps.csv 2>/dev/null
+want=$(figs "$n what-if capacity=$((1024 << 20))" caps.csv)
+[[ -n $want && $(figs "$n replayed as recorded" cap.csv) == "$want" ]] ||
+	fail "disk_capacity_bytes 1 GiB: replayed as recorded $(figs "$n replayed as recorded" cap.csv), on 1 GiB $want"
+want=$(figs "$n what-if capacity=$(((400 * 2 + 512) << 20))" caps.csv)
+[[ -n $want && $(figs "$n replayed as recorded" caps.csv) == "$want" ]] ||
+	fail "no disk_capacity_bytes: replayed as recorded $(figs "$n replayed as recorded" caps.csv), on the derived 1312 MiB $want"
 
 expect_exit 2 "$WCANALYZE" --what-if cache=maybe "$SAMPLE"
 expect_exit 2 "$WCANALYZE" --what-if nosuchkey=1 "$SAMPLE"

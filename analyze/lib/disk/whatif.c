@@ -431,10 +431,28 @@ static void scenario_meta(struct wc_capture_meta *m,
 		m->config[0] = '\0';
 }
 
+/* The size of one of the capture's images (every region's is the same).
+ * As recorded where capture.conf says it: disk_capacity_bytes is the disk
+ * wcdisk served, and when the images were its platter (disk_offsets one
+ * a region: 0, one image, two images, ...) that is disk_regions' images
+ * one after the other.  Only for a capture older than the keys, or one
+ * whose images were placed as partitions (the capacity is then the whole
+ * disk's, which disk_regions() takes), is it derived, as wccapture makes
+ * the image without --image-size; without a model disk, 500 GB. */
 static uint64_t recorded_capacity(const struct wc_capture_meta *m)
 {
-	uint64_t src = m->source_bytes;
+	uint64_t src = m->source_bytes, n = m->nregions ? m->nregions : 1;
 
+	if (m->disk_capacity && m->disk_capacity % (n * 512) == 0 &&
+	    m->noffsets == n) {
+		uint64_t img = m->disk_capacity / n;
+		size_t k = 0;
+
+		while (k < n && m->offsets[k] == k * img)
+			k++;
+		if (k == n)
+			return img;
+	}
 	/* wccapture's image: the tree twice plus 512 MiB, whole MiB */
 	if (m->disk_model[0] && src && src < (1ull << 50))
 		return (src * 2 + 512ull * 1024 * 1024 + 1048575) / 1048576 *
