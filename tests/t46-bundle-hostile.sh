@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # t46-bundle-hostile.sh - captures whose names are made to attack the
 # output side (issue 8): a name must not run a command through gnuplot,
-# must reach JSON as valid UTF-8 and a terminal without control bytes;
+# must reach JSON as valid UTF-8 and a terminal without control bytes,
+# and so must capture.conf's disk_model (JSON's "disk", exactly);
 # names that collide with the bundle's own must not hang it; links
 # planted in -o DIR must not make it write outside DIR.
 # shellcheck source=tests/lib/common.sh
@@ -76,6 +77,12 @@ json_ok() {
 # that are not UTF-8; from a folder's name: a newline, a cut UTF-8
 # sequence, a right-to-left override.
 mk esc1 "$(printf 'esc\033]0;owned\a\033[2J\r\x9b\xff\xfe,"q" end')"
+# capture.conf's disk_model is capture text too (the report's "disk"):
+# quotes, backslashes, a brace, a tab, ESC, CR, a C1 byte, bytes that
+# are not UTF-8, a right-to-left override.
+model=$(printf 'm"q\\b\\\\"}\t\033[2J\r\x9b\xff\xfe\xc3(\xe2\x80\xae end')
+sed -i '/^disk_model = /d' esc1/capture.conf
+printf 'disk_model = %s\n' "$model" >>esc1/capture.conf
 mk "$(printf 'dir\033[31m\nline\xc3(\xe2\x80\xae')"
 esc2=$(printf 'dir\033[31m\nline\xc3(\xe2\x80\xae')
 "$WCANALYZE" esc1 >text1 2>err1 || fail "text report: exit $?: $(cat err1)"
@@ -90,6 +97,18 @@ ascii_only "csv" out.csv
 [[ $(wc -l <out.csv) -eq 7 ]] || fail "csv: a name broke a line"
 "$WCANALYZE" --format json esc1 "$esc2" >out.json 2>err4 || fail "json: exit $?: $(cat err4)"
 json_ok "--format json" out.json
+# The disk, in the capture and in its group, through the JSON escaper:
+# what was valid UTF-8 kept, each byte of what was not U+FFFD.
+if python3 -c pass 2>/dev/null; then
+	printf '%s' "$model" | python3 -c '
+import json, sys
+want = sys.stdin.buffer.read().decode("utf-8", "replace")
+r = json.load(open("out.json", encoding="utf-8"))
+got = [c["disk"] for c in r["captures"] if c["name"].startswith("esc")]
+got += [g["disk"] for g in r["groups"] if g["disk"] and g["disk"].startswith("m")]
+sys.exit(0 if got.count(want) == 2 else "disk: %r, not %r" % (got, want))' ||
+		fail "--format json: the hostile disk_model is not the disk, escaped"
+fi
 rc=0
 WCANALYZE_GNUPLOT='' "$WCANALYZE" -o esc esc1 "$esc2" >stdout 2>stderr || rc=$?
 [[ $rc -eq 0 ]] || fail "-o with control characters: exit $rc: $(cat stderr)"
