@@ -1635,6 +1635,10 @@ close_image:
 report:
 	if (rc != WC_EXIT_OK)
 		fprintf(stderr, "%s: %s\n", PROG, wc_err_format(&err, msg, sizeof(msg)));
+	/* a placement the disk cannot take (place_regions()) or a parameter
+	 * out of range is the command line's mistake, as wcdisk.8 says */
+	if (rc != WC_EXIT_OK && err.kind == WC_ERR_USAGE)
+		rc = WC_EXIT_USAGE;
 	if (rc != WC_EXIT_OK && err.kind == WC_ERR_INPUT)
 		rc = WC_EXIT_INPUT;
 free_args:

@@ -9,7 +9,7 @@
 #    few hundred cylinders, the seek across it near track-to-track;
 #  - every bad placement is refused with the reason (no capacity_gb, one
 #    --offset too few, overlapping, past the end, not bytes, with
-#    --platter-log);
+#    --platter-log) and exit status 2;
 #  - served (root, FUSE): with the write cache off each write goes to the
 #    platter, so the ledger's seek over 32 MiB inside an image is short
 #    with --offset auto and long without (a quarter of a 128 MiB
@@ -57,12 +57,14 @@ out=$("$W" --disk "$HDD" --offset 1M --offset 2G --print-placement "$TMP/a" "$TM
 	fail "--offset 1M --offset 2G failed"
 [[ $(row 1 2) -eq $((2 << 30)) ]] || fail "--offset 2G gave $(row 1 2)"
 
-# refused: each with its reason, nothing served
+# refused: each with its reason and the status of a bad command line (2,
+# wcdisk.8), nothing served
 refused() {
 	local want=$1 rc=0
 	shift
 	"$W" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
 	[[ $rc -ne 0 ]] || fail "wcdisk $* accepted"
+	[[ $rc -eq 2 ]] || fail "wcdisk $*: exit $rc, not 2 (a bad command line): $(cat "$TMP/err")"
 	grep -qF -- "$want" "$TMP/err" || fail "wcdisk $*: no '$want' in: $(cat "$TMP/err")"
 	[[ ! -s $TMP/out ]] || fail "wcdisk $*: printed a placement"
 }
