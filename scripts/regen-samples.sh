@@ -5,6 +5,8 @@
 # or excerpt in the documents is typed by hand.
 #
 #   scripts/regen-samples.sh [--no-tests]
+#   scripts/regen-samples.sh --print-readme   (3 only, to standard
+#                                              output; t80 compares it)
 #
 # In order:
 #   1. docs/write-cache.md's tables (scripts/write-cache-table.sh --update)
@@ -30,26 +32,29 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 export BUILD=$build
-tests=1
+tests=1 print_readme=0
 
 case ${1-} in
 '') ;;
 --no-tests) tests=0 ;;
-*) echo "usage: regen-samples.sh [--no-tests]" >&2; exit 2 ;;
+--print-readme) print_readme=1 ;;
+*) echo "usage: regen-samples.sh [--no-tests | --print-readme]" >&2; exit 2 ;;
 esac
 [[ -x $build/wcanalyze ]] || { echo "regen-samples: $build/wcanalyze not built: run make" >&2; exit 1; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/wcregen.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-echo "regen-samples: docs/write-cache.md" >&2
-bash "$top/scripts/write-cache-table.sh" --update "$top/docs/write-cache.md"
-echo "regen-samples: docs/what-if.md" >&2
-bash "$top/scripts/what-if-validate.sh" --update "$top/docs/what-if.md"
-bash "$top/scripts/report-2624.sh" --update "$top/docs/what-if.md"
+if [[ $print_readme -eq 0 ]]; then
+	echo "regen-samples: docs/write-cache.md" >&2
+	bash "$top/scripts/write-cache-table.sh" --update "$top/docs/write-cache.md"
+	echo "regen-samples: docs/what-if.md" >&2
+	bash "$top/scripts/what-if-validate.sh" --update "$top/docs/what-if.md"
+	bash "$top/scripts/report-2624.sh" --update "$top/docs/what-if.md"
+	echo "regen-samples: README.md" >&2
+fi
 
 # The report's opening: everything before the first table of differences.
-echo "regen-samples: README.md" >&2
 # shellcheck source=scripts/lib/samples.sh
 source "$top/scripts/lib/samples.sh"
 sample_archives regen-samples "$top/samples"
@@ -60,6 +65,10 @@ sample_archives regen-samples "$top/samples"
 	echo '```'
 } >"$work/excerpt"
 [[ $(wc -l <"$work/excerpt") -gt 10 ]] || { echo "regen-samples: the report's opening is too short" >&2; exit 1; }
+if [[ $print_readme -eq 1 ]]; then
+	cat "$work/excerpt"
+	exit 0
+fi
 begin='<!-- samples-report: begin (scripts/regen-samples.sh) -->'
 end='<!-- samples-report: end -->'
 put_between regen-samples "$top/README.md" "$begin" "$end" "$work/excerpt"
