@@ -125,6 +125,55 @@ START_TEST(test_busiest_is_main)
 }
 END_TEST
 
+/* A copy ends when its data is on the platter: the window whose busy
+ * times are compared runs to the durable time capture.conf gives (the
+ * drive's destage after the last sync, no request: off the device), not
+ * to the trace's last event; a durable time not believed changes
+ * nothing. */
+START_TEST(test_durable_window)
+{
+	static const struct {
+		uint64_t returned, durable, window;
+		bool has, extended;
+	} cases[] = {
+		{ 9000, 15000, 15000 - 1000, true, true },
+		{ 9000, 9500, 10000 - 1000, true, false }, /* before the end */
+		{ 0, 0, 10000 - 1000, false, false },      /* none */
+		{ 500, 15000, 10000 - 1000, true, false }, /* before the trace */
+		{ 9000, 10000 + WC_DURABLE_MAX_NS + 1, 10000 - 1000, true, false },
+	};
+	struct src s = { NULL, 0, 0, 99 };
+	struct wc_capture_meta meta;
+	struct wc_analysis *a = NULL;
+	const struct wc_figures *f;
+	struct wc_err err;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&meta, 0, sizeof(meta));
+		strcpy(meta.name, "cap");
+		meta.write_cache = meta.barrier = meta.complete = -1;
+		meta.main_device = DEV1;
+		meta.main_from_conf = true;
+		meta.has_durable = cases[i].has;
+		meta.returned_ns = cases[i].returned;
+		meta.durable_ns = cases[i].durable;
+		s.ev = script(&s.n);
+		s.i = 0;
+		wc_err_clear(&err);
+		ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, &meta,
+							NULL, 0, NULL, &err), 0);
+		f = wc_analysis_main(a);
+		ck_assert_ptr_nonnull(f);
+		ck_assert_uint_eq(f->window_ns, cases[i].window);
+		ck_assert_uint_eq(parts(f), f->window_ns);
+		ck_assert(wc_analysis_meta(a)->durable_window == cases[i].extended);
+		wc_analysis_free(a);
+		a = NULL;
+	}
+}
+END_TEST
+
 START_TEST(test_named_main_series_journal_phases)
 {
 	struct wc_phase ph[2] = {
@@ -281,6 +330,7 @@ static Suite *analysis_suite(void)
 	tcase_add_test(tc, test_series_device_cap);
 	tcase_add_test(tc, test_partial);
 	tcase_add_test(tc, test_empty);
+	tcase_add_test(tc, test_durable_window);
 	suite_add_tcase(s, tc);
 	return s;
 }

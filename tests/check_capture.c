@@ -340,6 +340,30 @@ START_TEST(test_disk_regions)
 }
 END_TEST
 
+/* When the workload returned and its data was durable (a lab on a model
+ * disk): numbers kept, anything else noted and left 0. */
+START_TEST(test_durable)
+{
+	static const char conf[] =
+		"workload_end_ns = 519313947460\n"
+		"durable_ns = 519416656922\n"
+		"durable_destaged_bytes = 86016\n";
+	struct wc_capture *c = parse(NULL, NULL);
+
+	ck_assert_uint_eq(c->durable_ns, 0);
+	wc_capture_parse_conf(c, conf, sizeof(conf) - 1, "capture.conf");
+	ck_assert_uint_eq(c->nnotes, 0);
+	ck_assert_uint_eq(c->workload_end_ns, 519313947460ull);
+	ck_assert_uint_eq(c->durable_ns, 519416656922ull);
+	ck_assert_uint_eq(c->durable_bytes, 86016);
+	wc_capture_parse_conf(c, "durable_ns = -5\n", 16, "capture.conf");
+	ck_assert_uint_eq(c->durable_ns, 0);
+	ck_assert(has_note(c, "capture.conf: line 1: durable_ns: not a number"));
+	ck_assert_uint_eq(c->workload_end_ns, 519313947460ull);
+	wc_capture_free(c);
+}
+END_TEST
+
 START_TEST(test_counters)
 {
 	static const char text[] =
@@ -412,6 +436,7 @@ static Suite *capture_suite(void)
 	tcase_add_test(tc, test_trace_files);
 	tcase_add_test(tc, test_counters);
 	tcase_add_test(tc, test_disk_regions);
+	tcase_add_test(tc, test_durable);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -226,6 +226,13 @@ static void meta_from_capture(struct wc_capture_meta *m,
 	m->disk_capacity = c->disk_capacity;
 	m->noffsets = c->noffsets;
 	memcpy(m->offsets, c->offsets, sizeof(m->offsets));
+	if (c->workload_end_ns && c->durable_ns >= c->workload_end_ns &&
+	    c->durable_ns - c->workload_end_ns <= WC_DURABLE_MAX_NS) {
+		m->has_durable = true;
+		m->returned_ns = c->workload_end_ns;
+		m->durable_ns = c->durable_ns;
+		m->durable_bytes = c->durable_bytes;
+	}
 
 	/* The devices in the order "devices" lists them. */
 	for (pos = 1; m->ndevices < WC_MAX_DEVICES; pos++) {
@@ -661,6 +668,17 @@ finish:
 		goto fail_tracker;
 	first = a->stats.first_time == WC_NO_TIME ? 0 : a->stats.first_time;
 	last = a->stats.last_time == WC_NO_TIME ? 0 : a->stats.last_time;
+	/* A copy ends when its data is on the platter: the drive's destage
+	 * after the last sync is no request, but the window that compares
+	 * busy times must hold it (a trace's own window only: a filter's
+	 * is the user's, a replay's clock is the model's). */
+	if (!run->rnext && !run->filtering && a->meta.has_durable &&
+	    first && a->meta.returned_ns >= first &&
+	    a->meta.durable_ns > last &&
+	    a->meta.durable_ns - last <= WC_DURABLE_MAX_NS) {
+		last = a->meta.durable_ns;
+		a->meta.durable_window = true;
+	}
 	wc_account_finish(a->ac, first, last);
 	if (run->iv) {
 		/* The window's end as the accountant has it: a phase's

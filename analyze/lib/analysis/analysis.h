@@ -182,6 +182,18 @@ struct wc_capture_meta {
 	double load_before;        /* 1-minute load average, < 0 unknown */
 	double load_after;
 	int64_t dirty_kb_end;      /* Dirty when the workload ended; -1 */
+	/* When the workload returned (its last sync) and when its data was
+	 * durable, the drive's cache destaged (capture.conf workload_end_ns,
+	 * durable_ns: trace clock, ns), and the bytes that destage wrote:
+	 * has_durable when both times are given, the durable one not before
+	 * the other nor more than WC_DURABLE_MAX_NS after it.  A trace's
+	 * window then runs to durable_ns at least (the destage is the
+	 * drive's own work, no request of the kernel's: off the device in
+	 * the figures), unless a filter chose the window; durable_window
+	 * says it did.  A replay (whatif.h) has none. */
+	bool has_durable;
+	bool durable_window;
+	uint64_t returned_ns, durable_ns, durable_bytes;
 	uint64_t source_bytes;     /* capture.conf source_bytes; 0 unknown */
 	/* Whole-trace checks (the summary's "whole_trace" finding), of a
 	 * trace read from an input (all 0 for a source or requests): */

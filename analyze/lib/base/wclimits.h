@@ -19,6 +19,13 @@
 /* Phases (phases.tsv) accounted per capture: later ones are not read. */
 #define WC_MAX_PHASES 64
 
+/* How long after the workload returned a capture's data may become
+ * durable (capture.conf durable_ns: a drive destaging its cache) for
+ * the window to take it in, in ns: a drive's cache destages in seconds,
+ * so a later time is not believed (the window then ends at the trace's
+ * last event, as without it). */
+#define WC_DURABLE_MAX_NS (3600ull * 1000000000ull)
+
 /* Command names told apart in the sync-write figures; the rest go to
  * "(other)". */
 #define WC_MAX_COMMS 64

@@ -359,6 +359,24 @@ static void off_split(struct wc_sum_capture *c, const struct wc_analysis *a)
 	c->meas[WC_MEAS_OFF_REST] = wc_secs(idle - other - cpu);
 }
 
+/* When the command returned and its data was durable, against the
+ * window whose figures are compared. */
+static void durable_of(struct wc_sum_capture *c,
+		       const struct wc_tracker_stats *st)
+{
+	const struct wc_capture_meta *m = c->meta;
+	uint64_t start = c->figs.io ? c->figs.start_ns : st->first_time;
+
+	if (!m->has_durable || start == WC_NO_TIME)
+		return;
+	c->has_durable = true;
+	c->returned_s = ((double)m->returned_ns - (double)start) / 1e9;
+	c->durable_s = ((double)m->durable_ns - (double)start) / 1e9;
+	c->durable_bytes = m->durable_bytes;
+	c->durable_in_window = m->durable_ns >= start &&
+			       m->durable_ns - start <= c->figs.wall_ns;
+}
+
 static int fill_capture(struct wc_sum_capture *c, const struct wc_analysis *a)
 {
 	const struct wc_tracker_stats *st = wc_analysis_tracker_stats(a);
@@ -368,6 +386,7 @@ static int fill_capture(struct wc_sum_capture *c, const struct wc_analysis *a)
 	c->meta = wc_analysis_meta(a);
 	figs_of(&c->figs, wc_analysis_main(a), st->first_time != WC_NO_TIME ?
 		st->last_time - st->first_time : 0);
+	durable_of(c, st);
 	measures_of(c);
 	if (fill_devices(c, a) < 0)
 		return -1;
@@ -926,6 +945,10 @@ int wc_summary_build_opts(struct wc_summary **out,
 				       .meta->name;
 		if (differences(s) < 0)
 			goto fail_summary;
+		for (i = 0; i < n; i++)
+			if (s->caps[i].has_durable &&
+			    !s->caps[i].durable_in_window)
+				s->durable_outside++;
 	}
 	if (n && wc_summary_findings(s) < 0)
 		goto fail_summary;

@@ -248,6 +248,18 @@ struct wc_sum_capture {
 	struct wc_sum_diff diff;
 	size_t nphases;
 	struct wc_sum_phase *phases;
+	/* A copy ends when its data is on the platter (the meta's
+	 * has_durable: capture.conf workload_end_ns, durable_ns): when the
+	 * command returned and when its data was durable, in seconds from
+	 * the window's start, and the bytes the drive destaged between.
+	 * durable_in_window: the window (whose busy times are compared)
+	 * ends at the durable time or later, so no work left in the
+	 * drive's cache is outside it; false when a filter's window ends
+	 * before it. */
+	bool has_durable;
+	double returned_s, durable_s;
+	uint64_t durable_bytes;
+	bool durable_in_window;
 };
 
 /* Mean, standard deviation (n - 1; 0 when n < 2), range, of the n runs
@@ -429,6 +441,11 @@ struct wc_summary {
 	size_t nleft_out;
 	const struct wc_capture_meta **left_out;
 	const char **left_out_why;
+	/* With differences: compared captures whose data became durable
+	 * after their window's end (has_durable, !durable_in_window), so
+	 * that their busy times leave out what the drive destaged after
+	 * the window: the writers say so beside the comparison. */
+	size_t durable_outside;
 	size_t nfindings;
 	struct wc_finding *findings;
 };

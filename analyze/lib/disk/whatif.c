@@ -422,6 +422,8 @@ static void scenario_meta(struct wc_capture_meta *m,
 			  const char *disk, int cache, int barrier)
 {
 	*m = *rec;
+	/* the replay's clock is the model's: no durable time of its own */
+	m->has_durable = m->durable_window = false;
 	snprintf(m->name, sizeof(m->name), "%.150s %s", rec->name, what);
 	m->write_cache = cache;
 	m->barrier = barrier;

@@ -432,6 +432,19 @@ static void set_key(struct wc_capture *c, char *key, char *v,
 			note(c, where, line, key, "not a number of bytes, ignored");
 		else
 			c->disk_capacity = n;
+	} else if (!strcmp(key, "workload_end_ns") ||
+		   !strcmp(key, "durable_ns") ||
+		   !strcmp(key, "durable_destaged_bytes")) {
+		uint64_t *to = !strcmp(key, "workload_end_ns") ?
+				       &c->workload_end_ns :
+			       !strcmp(key, "durable_ns") ? &c->durable_ns :
+							    &c->durable_bytes;
+
+		*to = 0;
+		if (!parse_uint(v, UINT64_MAX / 2, &n))
+			note(c, where, line, key, "not a number, ignored");
+		else
+			*to = n;
 	} else if (!strcmp(key, "disk_offsets")) {
 		char *tok, *save = NULL;
 

@@ -172,6 +172,14 @@ struct wc_capture {
 	uint64_t disk_capacity;
 	size_t noffsets;
 	uint64_t offsets[WC_CAPTURE_MAX_REGIONS];
+	/* workload_end_ns, durable_ns and durable_destaged_bytes (a lab on a
+	 * model disk): when the workload's last sync returned and when the
+	 * drive's cache was empty after it (trace clock, ns), and the bytes
+	 * that destage wrote.  0 when absent or not numbers (noted); whether
+	 * they make sense together is the analysis' to check. */
+	uint64_t workload_end_ns;
+	uint64_t durable_ns;
+	uint64_t durable_bytes;
 
 	size_t ndevices;         /* listed and unlisted, in first-seen order */
 	struct wc_capture_device devices[WC_CAPTURE_MAX_DEVICES];

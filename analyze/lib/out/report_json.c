@@ -451,6 +451,14 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 	} else {
 		fprintf(f, "null, \"sectors\": null}");
 	}
+	/* Only when capture.conf gives it: the schema's other keys never
+	 * move. */
+	if (sc->has_durable)
+		fprintf(f, ",\n      \"durable\": {\"returned_s\": %.9f, "
+			"\"durable_s\": %.9f, \"destaged_bytes\": %" PRIu64
+			", \"in_window\": %s}", sc->returned_s, sc->durable_s,
+			sc->durable_bytes,
+			sc->durable_in_window ? "true" : "false");
 	fprintf(f, ",\n");
 	json_figures(f, sc->main, "      ");
 

@@ -419,9 +419,21 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 			" of the destination, none on this device" : "");
 	else
 		text_journal_guessed(f, m);
-	fprintf(f, "  window %.6f s, busy %.6f s (%.1f%%)\n\n",
+	fprintf(f, "  window %.6f s, busy %.6f s (%.1f%%)\n",
 		sc->figs.col[WC_COL_WALL], sc->figs.col[WC_COL_BUSY],
 		sc->figs.busy_pct);
+	if (sc->has_durable) {
+		fprintf(f, "  command returned %.6f s from the window's start\n",
+			sc->returned_s);
+		fprintf(f, "  data durable     %.6f s: %.6f s later, the drive "
+			"destaged %s\n", sc->durable_s,
+			sc->durable_s - sc->returned_s,
+			wc_fmt_bytes(sc->durable_bytes, b, sizeof(b)));
+		fprintf(f, "                   %s\n", sc->durable_in_window ?
+			"(in the window: off the device, no request)" :
+			"(after the window: not in its busy time)");
+	}
+	fprintf(f, "\n");
 	text_categories(f, &sc->figs);
 
 	fprintf(f, "\n");
@@ -1013,6 +1025,11 @@ int wc_report_compare_detail(FILE *f, const struct wc_summary *s,
 	disk_legend(f, &dc, s);
 	if (s->has_diff)
 		text_differences(f, s, w, &dc);
+	if (s->durable_outside)
+		fprintf(f, "\nnote: %zu compared capture%s data became durable "
+			"after the window: the busy\n      times leave out what "
+			"the drive destaged then\n", s->durable_outside,
+			s->durable_outside == 1 ? "'s" : "s'");
 	/* Per-run detail last, behind one heading: a reader of the summary
 	 * above stops before it. */
 	for (i = 0; i < s->ncaps && !more; i++)
