@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "compare/findings.h"
+#include "base/numfmt.h"
 #include "compare/summary.h"
 #include "compare/stats.h"
 
@@ -46,15 +47,6 @@ say(struct wc_finding *f, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(f->text + len, sizeof(f->text) - len, fmt, ap);
 	va_end(ap);
-}
-
-/* A duration of milliseconds, three significant digits. */
-static const char *ms(uint64_t ns, char *buf, size_t size)
-{
-	double v = (double)ns / 1e6;
-
-	snprintf(buf, size, v < 10 ? "%.2f" : v < 100 ? "%.1f" : "%.0f", v);
-	return buf;
 }
 
 /* Who: "The slowest capture, NAME (group #G, run R)," or "NAME" alone. */
@@ -271,7 +263,7 @@ static void find_flushes(struct wc_summary *s, const struct wc_sum_capture *c)
 	int idx = wc_analysis_main_index(c->a);
 	uint64_t n = g ? g->requests[WC_CAT_FLUSH] : 0, jbd = 0;
 	uint64_t t = c->figs.part_ns[WC_CAT_FLUSH];
-	char who[256] = "", a[16], b[16];
+	char who[256] = "", a[WC_NUMFMT_SIZE], b[WC_NUMFMT_SIZE];
 	size_t k, nf, len = 0, most, nwith;
 
 	str(f, "capture", c->meta->name);
@@ -317,8 +309,8 @@ static void find_flushes(struct wc_summary *s, const struct wc_sum_capture *c)
 		num(f, "p50_s", wc_secs(g->flush_d2c.p50));
 		num(f, "p99_s", wc_secs(g->flush_d2c.p99));
 		say(f, " x median %s ms (p99 %s ms)",
-		    ms(g->flush_d2c.p50, a, sizeof(a)),
-		    ms(g->flush_d2c.p99, b, sizeof(b)));
+		    wc_fmt_ms(g->flush_d2c.p50, a, sizeof(a)),
+		    wc_fmt_ms(g->flush_d2c.p99, b, sizeof(b)));
 	}
 	say(f, " took %.3f s (%.1f %% of the wall)", wc_secs(t),
 	    pct(t, c->figs.wall_ns));
