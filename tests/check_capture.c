@@ -97,10 +97,12 @@ START_TEST(test_good)
 	ck_assert_uint_eq(d->dev, WC_DEV_MAKE(7, 2));
 	ck_assert_int_eq(d->rotational, 0);
 	ck_assert_uint_eq(d->timeout_ms, 30000);
+	ck_assert_uint_eq(d->hw_queues, 1);
 	ck_assert_int_eq(d->listed, 2);
 	d = wc_capture_device(c, "loop1");
 	ck_assert_int_eq(d->listed, 1);
 	ck_assert_int_eq(d->rotational, 1);
+	ck_assert_uint_eq(d->hw_queues, 0);
 	ck_assert_ptr_null(wc_capture_device(c, "loop3"));
 
 	ck_assert_uint_eq(c->nphases, 2);
@@ -139,6 +141,8 @@ START_TEST(test_bad_values)
 	ck_assert_uint_eq(d->timeout_ms, 0);
 	ck_assert(has_note(c, "line 10: device.loop1.timeout_ms: not "
 			      "milliseconds"));
+	ck_assert_uint_eq(d->hw_queues, 0);
+	ck_assert(has_note(c, "line 11: device.loop1.hw_queues: not a count"));
 
 	/* phases: end before start, a negative time and a short row are
 	 * left out; bad seconds are noted and taken as 0. */

@@ -22,6 +22,7 @@
 #define T(b) WC_TC(b)
 #define W (T(WC_TC_WRITE))
 #define FLUSH (T(WC_TC_WRITE) | T(WC_TC_FLUSH))
+#define MS 1000000ull
 
 struct src {
 	const struct wc_event *ev;
@@ -58,6 +59,11 @@ static struct wc_event E(uint64_t t, unsigned what, uint64_t flags,
 	return e;
 }
 
+/* The hardware queues run() gives DEV (0: none), and whether it calls
+ * the trace lossy (wc_tracker_set_lossy()). */
+static uint32_t run_hw_queues;
+static bool run_lossy;
+
 /* Runs the tracker over evs; returns the number of requests in out. */
 static size_t run(const struct wc_event *evs, size_t n, size_t fail_at,
 		  struct wc_request *out, size_t max,
@@ -72,6 +78,11 @@ static size_t run(const struct wc_event *evs, size_t n, size_t fail_at,
 
 	wc_err_clear(&err);
 	ck_assert_int_eq(wc_tracker_open_source(&tr, src_next, &s, &err), 0);
+	if (run_hw_queues)
+		ck_assert_int_eq(wc_tracker_set_hw_queues(tr, DEV,
+							  run_hw_queues), 0);
+	if (run_lossy)
+		wc_tracker_set_lossy(tr);
 	while ((r = wc_tracker_next(tr, &rq, &err)) > 0) {
 		ck_assert_uint_lt(k, max);
 		out[k++] = rq;
@@ -120,8 +131,11 @@ END_TEST
 
 START_TEST(test_flush_pairs_in_order)
 {
-	/* A preflush+FUA write on a device without FUA, as loop shows it:
-	 * flush, write, post-flush, then the empty end of the sequence. */
+	/* A preflush+FUA write on a device without FUA: flush, write,
+	 * post-flush, then the empty end of the sequence; and a pure
+	 * flush in flight beside the post-flush, which only a device with
+	 * several hardware queues (a flush queue each) can have: there
+	 * flushes pair first in first out. */
 	const struct wc_event evs[] = {
 		E(100, WC_TA_QUEUE, FLUSH | T(WC_TC_FUA), 5000, 4096),
 		E(110, WC_TA_ISSUE, FLUSH, 0, 0),
@@ -138,7 +152,9 @@ START_TEST(test_flush_pairs_in_order)
 	struct wc_request rq[8];
 	struct wc_tracker_stats st;
 
+	run_hw_queues = 2;
 	ck_assert_uint_eq(run(evs, 11, 11, rq, 8, &st, NULL), 4);
+	run_hw_queues = 0;
 	ck_assert_uint_eq(rq[0].bytes, 0);
 	ck_assert_uint_eq(rq[0].d_time, 110);
 	ck_assert_uint_eq(rq[0].c_time, 200);
@@ -154,6 +170,66 @@ START_TEST(test_flush_pairs_in_order)
 	ck_assert_uint_eq(rq[3].depth, 2);
 	ck_assert_uint_eq(st.sequence_ends, 1);
 	ck_assert_uint_eq(st.orphan_completions, 0);
+}
+END_TEST
+
+/* One flush in flight (block/blk-flush.c, blk_kick_flush(), C1): on a
+ * device with one hardware queue, or no count given in a trace known to
+ * have lost events, a flush C is the newest flush D's; the older one
+ * lost its C (a CPU's file missing) and is never paired.  First in
+ * first out, it made a D2C of 0.2 s. */
+START_TEST(test_flush_one_in_flight)
+{
+	const struct wc_event evs[] = {
+		E(100 * MS, WC_TA_ISSUE, FLUSH, 0, 0),    /* its C lost */
+		E(300 * MS, WC_TA_ISSUE, FLUSH, 0, 0),
+		E(301 * MS, WC_TA_COMPLETE, FLUSH, 0, 0),
+		/* A C whose D was lost: nothing left to pair with. */
+		E(400 * MS, WC_TA_COMPLETE, FLUSH, 0, 0),
+		/* A requeued flush dispatched again is the same flush. */
+		E(500 * MS, WC_TA_ISSUE, FLUSH, 0, 0),
+		E(501 * MS, WC_TA_REQUEUE, FLUSH, 0, 0),
+		E(502 * MS, WC_TA_ISSUE, FLUSH, 0, 0),
+		E(503 * MS, WC_TA_COMPLETE, FLUSH, 0, 0),
+	};
+	/* One queue; no count, lossy; several queues (first in first
+	 * out); no count, a whole trace (likewise). */
+	const uint32_t queues[] = { 1, 0, 2, 0, 2 };
+	const bool lossy[] = { false, true, false, false, true };
+	struct wc_request rq[8];
+	struct wc_tracker_stats st;
+	size_t i;
+
+	for (i = 0; i < 5; i++) {
+		run_hw_queues = queues[i];
+		run_lossy = lossy[i];
+		ck_assert_uint_eq(run(evs, 8, 8, rq, 8, &st, NULL), 3);
+		run_hw_queues = 0;
+		run_lossy = false;
+		if (i >= 2) {
+			/* First in first out, as before. */
+			ck_assert_uint_eq(rq[0].d_time, 100 * MS);
+			ck_assert_uint_eq(rq[1].d_time, 300 * MS);
+			ck_assert_uint_eq(st.superseded, 0);
+			continue;
+		}
+		ck_assert(rq[0].completed);
+		ck_assert_uint_eq(rq[0].d_time, 300 * MS);
+		ck_assert_uint_eq(rq[0].c_time, 301 * MS);
+		ck_assert_uint_eq(rq[0].depth, 2);
+		ck_assert(rq[1].completed);
+		ck_assert_uint_eq(rq[1].d_time, 502 * MS);
+		ck_assert_uint_eq(rq[1].c_time, 503 * MS);
+		ck_assert_uint_eq(rq[1].requeues, 1);
+		ck_assert_uint_eq(rq[1].depth, 1);
+		ck_assert(!rq[2].completed);
+		ck_assert_uint_eq(rq[2].d_time, 100 * MS);
+		ck_assert_uint_eq(st.superseded, 1);
+		ck_assert_uint_eq(st.expired, 0);
+		ck_assert_uint_eq(st.unfinished, 1);
+		ck_assert_uint_eq(st.orphan_completions, 1);
+		ck_assert_uint_eq(st.requests, 2);
+	}
 }
 END_TEST
 
@@ -847,6 +923,7 @@ static Suite *tracker_suite(void)
 	tcase_add_test(tc, test_merge);
 	tcase_add_test(tc, test_flush_pairs_in_order);
 	tcase_add_test(tc, test_flush_cause);
+	tcase_add_test(tc, test_flush_one_in_flight);
 	tcase_add_test(tc, test_requeue);
 	tcase_add_test(tc, test_split);
 	tcase_add_test(tc, test_lost_and_unfinished);

@@ -248,6 +248,7 @@ static void meta_from_capture(struct wc_capture_meta *m,
 			 sizeof(m->devices[0].name), "%s", d->name);
 		m->devices[m->ndevices].rotational = d->rotational;
 		m->devices[m->ndevices].timeout_ns = d->timeout_ms * 1000000u;
+		m->devices[m->ndevices].hw_queues = d->hw_queues;
 		m->ndevices++;
 	}
 	if (dest) {
@@ -569,6 +570,33 @@ static void filter_setup(struct run *run)
 		     "passes the filter", a->meta.name, run->filt.phase);
 }
 
+/* Whether the input lacks a CPU's file before a single event is read:
+ * a gap in the numbering of its files, or fewer files than capture.conf
+ * says the archive holds (trace_files).  The tracker then knows flush
+ * completions were lost (tracker.h, one flush in flight). */
+static bool cpu_file_missing(const struct wc_input *in)
+{
+	uint64_t files[WC_RECFILTER_CPUS / 64] = { 0 };
+	size_t i, n = wc_input_nstreams(in), nfiles = 0;
+	uint32_t cpu, end = 0;
+
+	for (i = 0; i < n; i++) {
+		cpu = wc_input_stream(in, i)->cpu;
+		if (cpu == UINT32_MAX || cpu >= WC_RECFILTER_CPUS)
+			continue;
+		nfiles++;
+		files[cpu / 64] |= 1ull << (cpu % 64);
+		if (cpu >= end)
+			end = cpu + 1;
+	}
+	if (nfiles && wc_input_capture(in)->trace_files > nfiles)
+		return true;
+	for (cpu = 0; cpu < end; cpu++)
+		if (!(files[cpu / 64] >> (cpu % 64) & 1u))
+			return true;
+	return false;
+}
+
 static int analyse(struct run *run, const struct wc_phase *phases,
 		   size_t nphases, struct wc_err *err)
 {
@@ -642,11 +670,18 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 		       wc_tracker_open_source(&tr, feed, run, err)) < 0)
 		goto fail;
 	run->tr = tr;
-	/* Each device's command timeout bounds what a C may pair with. */
-	for (i = 0; i < a->meta.ndevices; i++)
+	/* Each device's command timeout bounds what a C may pair with;
+	 * its hardware queues say how many flushes may be in flight. */
+	for (i = 0; i < a->meta.ndevices; i++) {
 		if (a->meta.devices[i].device && a->meta.devices[i].timeout_ns)
 			wc_tracker_set_bound(tr, a->meta.devices[i].device,
 					     a->meta.devices[i].timeout_ns);
+		if (a->meta.devices[i].device && a->meta.devices[i].hw_queues)
+			wc_tracker_set_hw_queues(tr, a->meta.devices[i].device,
+						 a->meta.devices[i].hw_queues);
+	}
+	if (run->in && cpu_file_missing(run->in))
+		wc_tracker_set_lossy(tr);
 
 	while ((r = wc_tracker_next_batch(tr, rqs, WC_ANALYSIS_REQUESTS, &n,
 					  err)) > 0) {

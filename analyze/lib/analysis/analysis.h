@@ -115,6 +115,8 @@ struct wc_device_meta {
 	uint64_t timeout_ns;       /* its command timeout, the tracker's
 				    * bound (tracker.h); 0 unknown: the
 				    * default */
+	uint32_t hw_queues;        /* its hardware queues (tracker.h, one
+				    * flush in flight); 0 unknown */
 };
 
 struct wc_capture_meta {

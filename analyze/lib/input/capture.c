@@ -293,7 +293,7 @@ static void set_device_key(struct wc_capture *c, const char *key, const char *v,
 	int b;
 
 	if (!dot || (strcmp(dot, ".dev") && strcmp(dot, ".rotational") &&
-		     strcmp(dot, ".timeout_ms")))
+		     strcmp(dot, ".timeout_ms") && strcmp(dot, ".hw_queues")))
 		return;     /* role and keys to come */
 	d = device_slot(c, name, (size_t)(dot - name), where, line);
 	if (!d)
@@ -307,6 +307,17 @@ static void set_device_key(struct wc_capture *c, const char *key, const char *v,
 		else
 			note(c, where, line, key,
 			     "not milliseconds from 1 to 86400000, ignored");
+		return;
+	}
+	if (!strcmp(dot, ".hw_queues")) {
+		uint64_t n;
+
+		d->hw_queues = 0;
+		if (parse_uint(v, 65536, &n) && n > 0)
+			d->hw_queues = (uint32_t)n;
+		else
+			note(c, where, line, key,
+			     "not a count from 1 to 65536, ignored");
 		return;
 	}
 	if (!strcmp(dot, ".dev")) {

@@ -100,6 +100,8 @@ struct wc_capture_device {
 	int rotational;          /* 1, 0, -1 unknown */
 	uint64_t timeout_ms;     /* device.DEV.timeout_ms, 1 to 86400000
 				  * (a day); 0 unknown */
+	uint32_t hw_queues;      /* device.DEV.hw_queues, 1 to 65536; 0
+				  * unknown */
 	int listed;              /* position in "devices" + 1; 0 not listed */
 };
 

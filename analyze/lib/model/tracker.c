@@ -52,6 +52,11 @@ struct dev {
 				       * there is one */
 	uint32_t asker_pid;           /* latest write queued asking for a */
 	bool has_asker;               /* flush (PREFLUSH or FUA) */
+	bool one_flush;               /* at most one flush in flight: a
+				       * flush C is the newest flush D's
+				       * (wc_tracker_set_hw_queues()) */
+	uint32_t erequeued;           /* ERQ nodes requeued, not dispatched
+				       * again */
 	uint64_t bound;               /* ns a dispatch stays a candidate */
 	struct list lists[K_NKINDS];
 };
@@ -93,6 +98,13 @@ struct wc_tracker {
 	} bounds[WC_MAX_DEVICES];
 	size_t nbounds;
 	uint64_t bound;               /* the default */
+	/* The hardware queues given (wc_tracker_set_hw_queues()). */
+	struct {
+		uint32_t device;
+		uint32_t n;
+	} hwqs[WC_MAX_DEVICES];
+	size_t nhwqs;
+	bool lossy;                   /* wc_tracker_set_lossy() */
 
 	/* Dropped nodes wait here for reuse instead of going back to
 	 * malloc: never more than the most ever in flight at once. */
@@ -220,6 +232,13 @@ struct dev *dev_add(struct wc_tracker *tr, uint32_t device)
 	for (k = 0; (size_t)k < tr->nbounds; k++)
 		if (tr->bounds[k].device == device)
 			d->bound = tr->bounds[k].ns;
+	/* One flush in flight on one hardware queue; on a device whose
+	 * count is not known, only in a trace known to have lost events
+	 * (tracker.h has the kernel's reasons). */
+	d->one_flush = tr->lossy;
+	for (k = 0; (size_t)k < tr->nhwqs; k++)
+		if (tr->hwqs[k].device == device)
+			d->one_flush = tr->hwqs[k].n == 1;
 	return d;
 }
 
@@ -238,6 +257,8 @@ WC_HOT void node_drop_kind(struct wc_tracker *tr, struct dev *d, struct node *n,
 		d->at_driver--;
 	if (kind == K_RQ && n->requeued)
 		d->requeued--;
+	if (kind == K_ERQ && n->requeued)
+		d->erequeued--;
 	WC_TAILQ_NEXT(n, link) = tr->pool;
 	tr->pool = n;
 }
@@ -305,7 +326,9 @@ WC_HOT struct node *node_new(struct wc_tracker *tr, struct dev *d,
 }
 
 /* Moves n, a request of kind (K_RQ or K_ERQ) whose dispatch is older
- * than its device's bound, to the expired list: no C is its any more. */
+ * than its device's bound, or a flush dispatch a later one superseded
+ * (on_complete()), to the expired list: no C is its any more.  The
+ * caller counts why. */
 static __attribute__((noinline, cold))
 void expire_node(struct wc_tracker *tr, struct dev *d, struct node *n,
 		 enum kind kind)
@@ -319,10 +342,11 @@ void expire_node(struct wc_tracker *tr, struct dev *d, struct node *n,
 		d->at_driver--;
 	if (kind == K_RQ && n->requeued)
 		d->requeued--;
+	if (kind == K_ERQ && n->requeued)
+		d->erequeued--;
 	n->at_driver = false;
 	n->requeued = false;
 	n->kind = K_XRQ;
-	tr->stats.expired++;
 	if (x->n >= WC_TRACKER_MAX_INFLIGHT) {
 		tr->stats.dropped_inflight++;
 		node_drop(tr, d, list_first(x));
@@ -345,11 +369,15 @@ WC_HOT void expire(struct wc_tracker *tr, struct dev *d, uint64_t now)
 	struct node *n;
 
 	while ((n = list_first(&d->lists[K_RQ])) &&
-	       too_old(d, n->rq.d_time, now))
+	       too_old(d, n->rq.d_time, now)) {
+		tr->stats.expired++;
 		expire_node(tr, d, n, K_RQ);
+	}
 	while ((n = list_first(&d->lists[K_ERQ])) &&
-	       too_old(d, n->rq.d_time, now))
+	       too_old(d, n->rq.d_time, now)) {
+		tr->stats.expired++;
 		expire_node(tr, d, n, K_ERQ);
+	}
 }
 
 static uint64_t sectors_of(uint32_t bytes)
@@ -440,6 +468,34 @@ WC_HOT struct node *bio_to_request(struct wc_tracker *tr, struct dev *d,
 	return b;
 }
 
+/* The newest empty request at the driver (the one flush a device with
+ * one flush in flight has there), or NULL.  The list is short: each C
+ * sets the older ones aside (on_complete()). */
+static struct node *erq_newest(struct dev *d)
+{
+	struct node *n, *newest = NULL;
+
+	WC_TAILQ_FOREACH(n, &d->lists[K_ERQ].q, link)
+		if (n->at_driver)
+			newest = n;
+	return newest;
+}
+
+/* The requeued empty request a D dispatches again: the newest on a
+ * device with one flush in flight, else the oldest. */
+static struct node *erq_requeued(struct dev *d)
+{
+	struct node *n, *found = NULL;
+
+	WC_TAILQ_FOREACH(n, &d->lists[K_ERQ].q, link)
+		if (n->requeued) {
+			found = n;
+			if (!d->one_flush)
+				break;
+		}
+	return found;
+}
+
 static int on_issue(struct wc_tracker *tr, struct dev *d,
 		    const struct wc_event *ev, struct wc_err *err)
 {
@@ -448,6 +504,18 @@ static int on_issue(struct wc_tracker *tr, struct dev *d,
 
 	expire(tr, d, ev->time);
 	if (ev->bytes == 0) {
+		/* A flush back from a requeue is dispatched again, not a
+		 * second flush: last in order of dispatch, as a request
+		 * with bytes. */
+		n = d->erequeued ? erq_requeued(d) : NULL;
+		if (n) {
+			n->requeued = false;
+			d->erequeued--;
+			list_del(&d->lists[K_ERQ], n);
+			list_add_tail(&d->lists[K_ERQ], n);
+			n->rq.action = ev->action & ~(uint64_t)0xffff;
+			goto dispatched;
+		}
 		n = node_new(tr, d, K_ERQ, ev, err);
 		if (!n)
 			return -1;
@@ -507,19 +575,35 @@ static void on_requeue(struct wc_tracker *tr, struct dev *d,
 	struct node *n;
 
 	if (ev->bytes == 0)
-		n = list_first(&d->lists[K_ERQ]);
+		n = d->one_flush ? erq_newest(d) :
+				   list_first(&d->lists[K_ERQ]);
 	else
 		n = hash_find(tr, ev->device, ev->sector, K_RQ);
 	if (!n || !n->at_driver)
 		return;
 	n->at_driver = false;
-	if (n->kind == K_RQ) {
-		n->requeued = true;
+	n->requeued = true;
+	if (n->kind == K_RQ)
 		d->requeued++;
-	}
+	else
+		d->erequeued++;
 	n->rq.requeues++;
 	if (d->at_driver)
 		d->at_driver--;
+}
+
+/* On a device with one flush in flight, a flush C came: every older
+ * empty dispatch still at the driver lost its C (tracker.h).  They are
+ * no C's any more, and are handed out at the end as unfinished. */
+static __attribute__((noinline, cold))
+void supersede(struct wc_tracker *tr, struct dev *d)
+{
+	struct node *n;
+
+	while ((n = list_first(&d->lists[K_ERQ]))) {
+		tr->stats.superseded++;
+		expire_node(tr, d, n, K_ERQ);
+	}
 }
 
 /* Fills *out and returns 1 when the completion matched a request.  One
@@ -531,7 +615,8 @@ WC_HOT int on_complete(struct wc_tracker *tr, struct dev *d,
 
 	expire(tr, d, ev->time);
 	if (ev->bytes == 0) {
-		n = list_first(&d->lists[K_ERQ]);
+		n = d->one_flush ? erq_newest(d) :
+				   list_first(&d->lists[K_ERQ]);
 		/* blk-mq's flush machinery ends a preflush/FUA sequence with
 		 * an empty completion of the original request, after its
 		 * flushes and its data completed: nothing was dispatched for
@@ -568,6 +653,8 @@ WC_HOT int on_complete(struct wc_tracker *tr, struct dev *d,
 		node_drop_kind(tr, d, n, K_RQ);
 	} else {
 		node_drop_kind(tr, d, n, K_ERQ);
+		if (d->one_flush)
+			supersede(tr, d);
 	}
 	tr->stats.requests++;
 	return 1;
@@ -855,6 +942,30 @@ int wc_tracker_set_bound(struct wc_tracker *tr, uint32_t device, uint64_t ns)
 	if (i == tr->nbounds)
 		tr->nbounds++;
 	return 0;
+}
+
+int wc_tracker_set_hw_queues(struct wc_tracker *tr, uint32_t device,
+			     uint32_t n)
+{
+	size_t i;
+
+	if (device == 0 || n == 0)
+		return -1;
+	for (i = 0; i < tr->nhwqs; i++)
+		if (tr->hwqs[i].device == device)
+			break;
+	if (i == WC_MAX_DEVICES)
+		return -1;
+	tr->hwqs[i].device = device;
+	tr->hwqs[i].n = n;
+	if (i == tr->nhwqs)
+		tr->nhwqs++;
+	return 0;
+}
+
+void wc_tracker_set_lossy(struct wc_tracker *tr)
+{
+	tr->lossy = true;
 }
 
 const struct wc_tracker_stats *wc_tracker_stats(const struct wc_tracker *tr)

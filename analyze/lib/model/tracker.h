@@ -35,8 +35,43 @@
  *  - a requeue (R) puts the request back; its next D moves d_time;
  *  - a C with bytes completes the dispatched request starting at its
  *    sector, the oldest when there are several; a C with no bytes
- *    completes the oldest empty request (flush) dispatched on that
- *    device;
+ *    completes an empty request (flush) dispatched on that device: the
+ *    newest on a device with one flush in flight, else the oldest;
+ *  - one flush in flight.  A flush has no sector to pair by, so a lost
+ *    C (a CPU's file missing) would pair the next flush C with an older
+ *    flush D, inventing seconds of latency.  The kernel keeps at most
+ *    one flush in flight per flush queue: Linux 6.x block/blk-flush.c,
+ *    blk_kick_flush() ("C1. At any given time, only one flush shall be
+ *    in progress": it issues none while fq->flush_pending_idx !=
+ *    fq->flush_running_idx, and flush_end_io() toggles the running
+ *    index back), with one flush queue per hardware queue
+ *    (blk_get_flush_queue(): blk_mq_map_queue(REQ_OP_FLUSH, ctx)->fq,
+ *    allocated per hctx in block/blk-mq.c, blk_mq_init_hctx()); before
+ *    blk-mq, Linux 2.6.24 block/ll_rw_blk.c ran one ordered sequence
+ *    per queue (blk_do_ordered() starts one only when !q->ordseq, with
+ *    the queue's one pre_flush_rq and post_flush_rq).  So on a device
+ *    with one hardware queue the flush a C completes is the newest
+ *    flush D, and every older one still pending lost its C: it is set
+ *    aside (stats.superseded), handed out at the end as unfinished,
+ *    never paired.  A device with several hardware queues (NVMe) has a
+ *    flush in flight per queue and no way to tell which completed: its
+ *    flushes pair first in first out, as every request did before.
+ *    The count comes from capture.conf (device.DEV.hw_queues,
+ *    wc_tracker_set_hw_queues()).  A device without it (a trace
+ *    wccapture did not record) pairs first in first out while the
+ *    trace is whole: one queue never has two flushes in flight then,
+ *    so the order is the same, and several queues that complete in
+ *    order pair right; the trace cannot tell the two apart (D D C C is
+ *    two queues, or one queue that lost a C and a D).  In a trace known
+ *    to have lost events (wc_tracker_set_lossy(): a CPU's file missing)
+ *    it is taken to have one queue, the case of every kernel before
+ *    blk-mq and of most disks since (SCSI and SATA behind one host
+ *    queue, virtio-blk with one queue, loop, MMC); on a multi-queue
+ *    device that gives too short flush latencies, never too long ones.
+ *    What the rule cannot see: a lost C whose successor's D was lost
+ *    too leaves one flush D pending, and the next C pairs with it
+ *    (nothing in the trace says otherwise); the bound below still
+ *    limits that;
  *  - no invented pairing: a dispatch older than its device's bound (the
  *    command timeout, wc_tracker_set_bound(); WC_TRACKER_BOUND_NS
  *    unless set) is no longer a candidate for any C.  The kernel gives
@@ -102,6 +137,10 @@ struct wc_tracker_stats {
 	uint64_t expired;             /* dispatches no C came for within
 				       * the bound (also in unfinished or
 				       * dropped_inflight) */
+	uint64_t superseded;          /* flush dispatches a newer one's C
+				       * showed lost (one flush in flight;
+				       * also in unfinished or
+				       * dropped_inflight) */
 	uint64_t sequence_ends;       /* empty C ending a flush sequence */
 	uint64_t dropped_inflight;    /* forgotten beyond the in-flight cap */
 	uint64_t ignored_events;      /* Q, D, R or C on a device past the
@@ -152,6 +191,20 @@ int wc_tracker_next_batch(struct wc_tracker *tr, struct wc_request *rqs,
  */
 #define WC_TRACKER_BOUND_NS (30ull * 1000000000ull)
 int wc_tracker_set_bound(struct wc_tracker *tr, uint32_t device, uint64_t ns);
+/*
+ * DEVICE (dev_t, not 0) has n >= 1 hardware queues (capture.conf's
+ * device.DEV.hw_queues): with one, a flush C pairs with the newest
+ * flush D (one flush in flight, above); with more, first in first out.
+ * A device not given: above.  Call before the first
+ * wc_tracker_next*(); 0, or -1 when device or n is 0 or more than
+ * WC_MAX_DEVICES devices were given a count.
+ */
+int wc_tracker_set_hw_queues(struct wc_tracker *tr, uint32_t device,
+			     uint32_t n);
+/* The trace is known to have lost events (a CPU's file missing): a
+ * device without a count of hardware queues is taken to have one.
+ * Call before the first wc_tracker_next*(). */
+void wc_tracker_set_lossy(struct wc_tracker *tr);
 const struct wc_tracker_stats *wc_tracker_stats(const struct wc_tracker *tr);
 void wc_tracker_free(struct wc_tracker *tr);
 
