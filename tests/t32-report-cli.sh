@@ -88,6 +88,16 @@ grep -q 'truncated record' "$TMP/cut.err" || fail "truncated trace: $(cat "$TMP/
 jq -e '.captures[0].partial == true' "$TMP/cut.json" >/dev/null || fail "truncated trace: no partial report"
 echo "ok: exit statuses"
 
+# The tree a capture copied, capture.conf's source_files and source_bytes,
+# in JSON as numbers (the doc scripts read them there, not from the
+# file); null without them.
+"$WCANALYZE" --format json "$TOP/samples/hdd7200-ext4-cache-on-barrier-on-run2.tar.xz" \
+	"$TMP/plain" >"$TMP/src.json" || fail "JSON of a sample failed"
+jq -e '.captures[0].source_files == 2000 and .captures[0].source_bytes == 419430400 and
+	.captures[1].source_files == null and .captures[1].source_bytes == null' \
+	"$TMP/src.json" >/dev/null ||
+	fail "source_files, source_bytes: $(jq -c '[.captures[] | [.source_files, .source_bytes]]' "$TMP/src.json")"
+
 # A merged "blkparse -d" file of two devices and no capture.conf: the
 # report says which device it is about, and why.
 mkdir "$TMP/two"

@@ -149,6 +149,8 @@ static void meta_host(struct wc_capture_meta *m, const struct wc_capture *c)
 	m->dirty_kb_end = meta_int(c->host_dirty_kb_end, INT64_MAX / 1024);
 	v = meta_int(c->source_bytes, INT64_MAX);
 	m->source_bytes = v > 0 ? (uint64_t)v : 0;
+	v = meta_int(c->source_files, INT64_MAX);
+	m->source_files = v > 0 ? (uint64_t)v : 0;
 	host_add(m, "tool_version", c->tool_version);
 	host_add(m, "tool_commit", c->tool_commit);
 	host_add(m, "kernel", c->kernel);

@@ -197,6 +197,7 @@ struct wc_capture_meta {
 	bool durable_window;
 	uint64_t returned_ns, durable_ns, durable_bytes;
 	uint64_t source_bytes;     /* capture.conf source_bytes; 0 unknown */
+	uint64_t source_files;     /* capture.conf source_files; 0 unknown */
 	/* Whole-trace checks (the summary's "whole_trace" finding), of a
 	 * trace read from an input (all 0 for a source or requests): */
 	uint32_t cpu_files;        /* per-CPU files with a CPU number; 0:

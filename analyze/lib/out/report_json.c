@@ -23,6 +23,15 @@ static void json_opt_str(FILE *f, const char *s)
 		fputs("null", f);
 }
 
+/* A capture.conf count the meta keeps as 0 when unknown: null then. */
+static void json_opt_count(FILE *f, uint64_t v)
+{
+	if (v)
+		fprintf(f, "%" PRIu64, v);
+	else
+		fputs("null", f);
+}
+
 static void json_bool3(FILE *f, int v)
 {
 	fputs(v == 1 ? "true" : v == 0 ? "false" : "null", f);
@@ -421,6 +430,10 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 	json_opt_str(f, m->recorder);
 	fprintf(f, ",\n      \"mount_options\": ");
 	json_opt_str(f, m->mount_options);
+	fprintf(f, ",\n      \"source_files\": ");
+	json_opt_count(f, m->source_files);
+	fprintf(f, ",\n      \"source_bytes\": ");
+	json_opt_count(f, m->source_bytes);
 	fprintf(f, ",\n      \"events\": %" PRIu64, m->events);
 	fprintf(f, ",\n      \"events_dropped\": ");
 	if (m->events_dropped >= 0)
