@@ -18,7 +18,7 @@
 # table gives the mean over those runs of the replays' copy phase and
 # busy time, the flushes and the log writes drained, and the same scaled
 # by the report's file count over the sample's (capture.conf
-# source_files).  The bound on what 2008's XFS paid uses the per-barrier
+# source_files, read as every key here through wcanalyze --format json).  The bound on what 2008's XFS paid uses the per-barrier
 # cost the replay measured and the log reservations of a v4 XFS of the
 # samples' size (mkfs.xfs and xfs_db -c logres on a scratch image file,
 # when both are installed).
@@ -61,13 +61,14 @@ sample_archives report-2624 "$samples"
 : >"$work/rows"
 files=
 for a in "${archives[@]}"; do
-	tar -xOf "$a" --wildcards --no-wildcards-match-slash '*/capture.conf' >"$work/conf" 2>/dev/null ||
-		continue
-	[[ $(conf_value report-2624 "$work/conf" fs) == xfs &&
-		$(conf_value report-2624 "$work/conf" disk_model) == hdd7200 &&
-		$(conf_value report-2624 "$work/conf" write_cache) == on &&
-		$(conf_value report-2624 "$work/conf" barrier) == on ]] || continue
-	f=$(conf_value report-2624 "$work/conf" source_files)
+	# capture.conf as its one reader gives it (docs/json-format.md)
+	"$wcanalyze" --format json "$a" >"$work/json" 2>"$work/err" || {
+		echo "report-2624: $a: $(cat "$work/err")" >&2
+		exit 1
+	}
+	jq -e '.captures[0] | .fs == "xfs" and .disk == "hdd7200" and
+		.write_cache == true and .barrier == true' "$work/json" >/dev/null || continue
+	f=$(jq -r '.captures[0].source_files // empty' "$work/json")
 	[[ $f =~ ^[1-9][0-9]*$ ]] || { echo "report-2624: $a: no source_files" >&2; exit 1; }
 	[[ -z $files || $files == "$f" ]] || { echo "report-2624: captures of different scales" >&2; exit 1; }
 	files=$f
