@@ -269,7 +269,8 @@ static void report_notes(const struct wc_input *in)
 static int dump_one(const char *path)
 {
 	struct wc_input *in = NULL;
-	struct wc_event ev;
+	const struct wc_event *evs;
+	size_t got, k;
 	struct wc_err err;
 	int r, status = WC_EXIT_OK;
 
@@ -277,11 +278,17 @@ static int dump_one(const char *path)
 	if (wc_input_open(&in, path, &err) < 0)
 		return report(&err);
 	wc_input_set_blkparse_names(in);
-	while ((r = wc_input_next(in, &ev, &err)) > 0) {
-		if (wc_dump_event(stdout, &ev, wc_input_genesis(in),
-				  wc_input_comm(in, ev.pid)) < 0)
-			break;
+	/* A batch ends before blkparse would have learnt a name (input.h):
+	 * the names now are the ones each of its events gets. */
+	while ((r = wc_input_next_ref(in, &evs, 0, &got, &err)) > 0) {
+		uint64_t genesis = wc_input_genesis(in);
+
+		for (k = 0; k < got; k++)
+			if (wc_dump_event(stdout, &evs[k], genesis,
+					  wc_input_comm(in, evs[k].pid)) < 0)
+				goto out;
 	}
+out:
 	/* Gaps first: the last line is the one that says why we stopped. */
 	report_notes(in);
 	report_skips(in);

@@ -48,6 +48,9 @@
 #                       turn (A B A B ...), medians of CPU time: the
 #                       "targets" table at the end, load beside each row;
 #                       0 skips (needs BENCH_BTT=1 for the btt rows)
+#   BENCH_ONLY=dump     only the target of --dump against blkparse -i on
+#                       every shape's per-CPU files, then the targets
+#                       table (needs blkparse; BENCH_TARGET_RUNS applies)
 set -euo pipefail
 
 : "${BUILD:?BUILD must name the build directory}"
@@ -73,6 +76,11 @@ summary=$tmp/summary
 target_runs=${BENCH_TARGET_RUNS:-5}
 targets=$tmp/targets
 : >"$targets"
+only=${BENCH_ONLY:-}
+[[ -z $only || $only == dump ]] || {
+	echo "bench: BENCH_ONLY=$only: only 'dump' is known" >&2
+	exit 2
+}
 
 [[ -x /usr/bin/time ]] || {
 	echo "bench: /usr/bin/time missing (Debian package time): make deps" >&2
@@ -234,6 +242,16 @@ target() {
 		"$ratio" "$goal" "$verdict" "$(cut -d ' ' -f 1 /proc/loadavg)" >>"$targets"
 }
 
+# targets_table: the targets rows of this run, with the load.
+targets_table() {
+	echo
+	echo "targets (issue 45; CPU time, medians of $target_runs runs each side taken in turn A B A B;"
+	echo "ratio = the other command's CPU time / wcanalyze's; load = 1-minute load average after the row)"
+	echo "load at the end: $(cut -d ' ' -f 1-3 /proc/loadavg)"
+	printf '%-20s %-32s %8s %8s %7s %8s %-8s %5s\n' shape what "wc cpu" "ref cpu" ratio target verdict load
+	awk -F '\t' '{ printf "%-20s %-32s %8s %8s %7s %8s %-8s %5s\n", substr($1, 1, 20), $2, $3, $4, $5, $6, $7, $8 }' "$targets"
+}
+
 # bases DIR: blkparse's -i arguments for a capture's trace folder.
 bases() {
 	find "$1/trace" -name '*.blktrace.[0-9]*' -printf '%f\n' |
@@ -254,6 +272,13 @@ for shape in $shapes; do
 	n=$(events_of "$cap")
 	echo "bench: $shape: $n events, $(du -sm "$cap" | cut -f1) MB"
 	caps+=("$cap")
+	if [[ $only == dump ]]; then
+		mapfile -t in < <(bases "$cap")
+		target "$shape" "per-CPU --dump vs blkparse -i" 10 \
+			-- "$wc" --dump "$cap" -- blkparse -q "${in[@]}" -o /dev/null
+		rm -rf "$cap"
+		continue
+	fi
 	measure "$shape" "per-CPU text" "$n" "$wc" "$cap"
 	measure "$shape" "per-CPU json" "$n" "$wc" --format json "$cap"
 	if [[ -n $compare ]]; then
@@ -317,6 +342,11 @@ for shape in $shapes; do
 		done
 	fi
 done
+
+if [[ $only == dump ]]; then
+	targets_table
+	exit 0
+fi
 
 # --- the bundle of a long capture, gnuplot included ----------------------
 if [[ $with_bundle == 1 && ${#caps[@]} -gt 0 ]]; then
@@ -484,12 +514,7 @@ END {
 }' "$summary"
 
 # --- issue 45's targets, as computed in this run --------------------------
-echo
-echo "targets (issue 45; CPU time, medians of $target_runs runs each side taken in turn A B A B;"
-echo "ratio = the other command's CPU time / wcanalyze's; load = 1-minute load average after the row)"
-echo "load at the end: $(cut -d ' ' -f 1-3 /proc/loadavg)"
-printf '%-20s %-32s %8s %8s %7s %8s %-8s %5s\n' shape what "wc cpu" "ref cpu" ratio target verdict load
-awk -F '\t' '{ printf "%-20s %-32s %8s %8s %7s %8s %-8s %5s\n", substr($1, 1, 20), $2, $3, $4, $5, $6, $7, $8 }' "$targets"
+targets_table
 # The reader against the bare loop (reader_bench -r, medians in turn).
 sed -n 's/^reader_bench: target \(.*\)$/reader: \1/p' "$tmp/reader.out"
 # The what-if replay: requests per CPU second (least of -r runs) of each

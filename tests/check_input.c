@@ -567,13 +567,16 @@ START_TEST(test_seq_turns_new_key)
 }
 END_TEST
 
-/* Reads path with blkparse's names: pid 9 has none until CPU 0's second
- * batch is read, right after its event 511 (time 11220), and then
- * "zero" for good. */
-static void names_check(const char *path, const struct wc_input_limits *lim)
+/* The name of every event of PATH (at most CAP) with blkparse's names,
+ * read one at a time (max 0) or by wc_input_next_ref() MAX at a time,
+ * each batch's names looked up only once the whole batch was handed out
+ * (as --dump does): "" for none.  The events' times in TIMES.  The
+ * number of events. */
+static unsigned names_read(const char *path, const struct wc_input_limits *lim,
+			   size_t max, char (*names)[16], uint64_t *times,
+			   unsigned cap)
 {
 	struct wc_input *in = NULL;
-	struct wc_event ev;
 	struct wc_err err;
 	unsigned n = 0;
 	int r;
@@ -581,23 +584,59 @@ static void names_check(const char *path, const struct wc_input_limits *lim)
 	wc_err_clear(&err);
 	ck_assert_int_eq(wc_input_open_limits(&in, path, lim, &err), 0);
 	wc_input_set_blkparse_names(in);
-	while ((r = wc_input_next(in, &ev, &err)) > 0) {
-		const char *comm = wc_input_comm(in, ev.pid);
+	for (;;) {
+		struct wc_event one;
+		const struct wc_event *evs = &one;
+		size_t got = 0, k;
 
-		n++;
-		if (ev.pid != 9)
-			continue;
-		if (ev.time < 11220)
-			ck_assert_msg(!comm, "%s: time %" PRIu64 ": %s", path,
-				      ev.time, comm);
+		if (max)
+			r = wc_input_next_ref(in, &evs, max, &got, &err);
 		else
-			ck_assert_msg(comm && !strcmp(comm, "zero"),
-				      "%s: time %" PRIu64 ": %s", path, ev.time,
-				      comm ? comm : "(null)");
+			got = (r = wc_input_next(in, &one, &err)) > 0;
+		if (r <= 0)
+			break;
+		for (k = 0; k < got; k++) {
+			const char *comm = wc_input_comm(in, evs[k].pid);
+
+			ck_assert_uint_lt(n, cap);
+			snprintf(names[n], sizeof(names[n]), "%s",
+				 comm ? comm : "");
+			times[n++] = evs[k].time;
+		}
 	}
 	ck_assert_int_eq(r, 0);
-	ck_assert_uint_eq(n, 1200);
 	wc_input_free(in);
+	return n;
+}
+
+/* Reads path with blkparse's names, one at a time and in batches of
+ * several sizes (none of them a divisor of blkparse's 512): pid 9 has
+ * none until CPU 0's second batch is read, right after its event 511
+ * (time 11220), and then "zero" for good. */
+static void names_check(const char *path, const struct wc_input_limits *lim)
+{
+	static const size_t maxes[] = { 0, 7, 100, WC_INPUT_BATCH };
+	static char names[1200][16];
+	static uint64_t times[1200];
+	unsigned n, m, k;
+
+	for (m = 0; m < sizeof(maxes) / sizeof(maxes[0]); m++) {
+		n = names_read(path, lim, maxes[m], names, times, 1200);
+		ck_assert_uint_eq(n, 1200);
+		for (k = 0; k < n; k++) {
+			if (times[k] % 20 != 10)        /* not pid 9's */
+				continue;
+			if (times[k] < 11220)
+				ck_assert_msg(!names[k][0], "%s: max %zu: time %"
+					      PRIu64 ": %s", path, maxes[m],
+					      times[k], names[k]);
+			else
+				ck_assert_msg(!strcmp(names[k], "zero"),
+					      "%s: max %zu: time %" PRIu64
+					      ": '%s'", path, maxes[m],
+					      times[k], names[k]);
+		}
+	}
 }
 
 START_TEST(test_blkparse_names)
@@ -635,6 +674,70 @@ START_TEST(test_blkparse_names)
 	ck_assert_str_eq(wc_input_comm(in, 9), "one");
 	wc_input_free(in);
 	unlink(apath);
+}
+END_TEST
+
+/* A single stream (a merged file) with blkparse's names: the reorder
+ * window reads it 512 events at a time, and a batch read names pids.
+ * The two CPU files of names_files() merged in time order, each with
+ * its own sequence numbers: an event handed out just before the batch
+ * that names its pid gets no name, in batches of any size as one at a
+ * time. */
+START_TEST(test_blkparse_names_stream)
+{
+	static const size_t maxes[] = { 7, 100, WC_INPUT_BATCH };
+	const uint64_t q = WC_TA_QUEUE | WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_QUEUE);
+	const uint64_t process = WC_TC(WC_TC_NOTIFY) | WC_TN_PROCESS;
+	static char want[1200][16], got[1200][16];
+	static uint64_t tw[1200], tg[1200];
+	char file[PATH_MAX];
+	unsigned i, c, nw, ng, m, unnamed = 0;
+	FILE *fp;
+
+	snprintf(file, sizeof(file), "%s/merged", wc_check_tmpdir());
+	fp = fopen(file, "wb");
+	ck_assert_ptr_nonnull(fp);
+	for (i = 0; i < 600; i++)
+		for (c = 0; c < 2; c++) {
+			struct wc_event ev = {
+				.sequence = i + 1, .time = 1000 + 10 * c + 20 * i,
+				.bytes = 4096, .action = q, .pid = c ? 9 : 7,
+				.device = WC_DEV_MAKE(8, 0), .cpu = c,
+			};
+
+			ev.sector = 8 * ev.time;
+			if (i == (c ? 512u : 515u)) {
+				struct wc_event n = ev;
+
+				n.action = process;
+				n.pid = 9;
+				n.time--;
+				n.sequence = 0;
+				n.pdu = (const unsigned char *)(c ? "one" : "zero");
+				n.pdu_len = (uint16_t)strlen((const char *)n.pdu);
+				put_event(fp, &n);
+			}
+			put_event(fp, &ev);
+		}
+	ck_assert_int_eq(fclose(fp), 0);
+	nw = names_read(file, NULL, 0, want, tw, 1200);
+	ck_assert_uint_eq(nw, 1200);
+	for (i = 0; i < nw; i++)
+		unnamed += tw[i] % 20 == 10 && !want[i][0];
+	/* Named from the middle on: the test can see a name too early. */
+	ck_assert_uint_gt(unnamed, 0);
+	ck_assert_str_ne(want[nw - 1], "");
+	for (m = 0; m < sizeof(maxes) / sizeof(maxes[0]); m++) {
+		ng = names_read(file, NULL, maxes[m], got, tg, 1200);
+		ck_assert_uint_eq(ng, nw);
+		ck_assert_mem_eq(tg, tw, nw * sizeof(*tw));
+		for (i = 0; i < nw; i++)
+			ck_assert_msg(!strcmp(got[i], want[i]), "max %zu: event "
+				      "%u (time %" PRIu64 "): '%s', one at a "
+				      "time '%s'", maxes[m], i, tg[i], got[i],
+				      want[i]);
+	}
+	unlink(file);
 }
 END_TEST
 
@@ -861,6 +964,118 @@ START_TEST(test_backwards_ref)
 		ck_assert_uint_eq(bg, bw);
 	}
 	unlink(file);
+	rmdir(dir);
+}
+END_TEST
+
+/* ---- a stream that ends within a batch -------------------------------- */
+
+/* The payload of record SEQ of CPU CPU in the files of
+ * test_ref_stream_ends(): 16 bytes no other record has. */
+static void ends_pdu(unsigned cpu, uint32_t seq, unsigned char *pdu)
+{
+	unsigned j;
+
+	for (j = 0; j < 16; j++)
+		pdu[j] = (unsigned char)(cpu * 37 + seq + j);
+}
+
+/* Every event of a batch, looked at after the whole batch was handed
+ * out: its payload is its record's.  MAX 0: one at a time; else by
+ * wc_input_next_ref() (REF) or wc_input_next_batch(), MAX at a time.
+ * The events, the last return in *r and its message in err. */
+static unsigned ends_read(const char *dir, size_t max, bool ref, int *r,
+			  struct wc_err *err)
+{
+	static struct wc_event copy[WC_INPUT_BATCH];
+	struct wc_input *in = NULL;
+	unsigned n = 0;
+
+	wc_err_clear(err);
+	ck_assert_int_eq(wc_input_open(&in, dir, err), 0);
+	for (;;) {
+		const struct wc_event *evs = copy;
+		size_t got = 0, k;
+
+		if (!max)
+			got = (*r = wc_input_next(in, copy, err)) > 0;
+		else if (ref)
+			*r = wc_input_next_ref(in, &evs, max, &got, err);
+		else
+			*r = wc_input_next_batch(in, copy, max, &got, err);
+		if (*r <= 0)
+			break;
+		for (k = 0; k < got; k++) {
+			unsigned char want[16];
+			unsigned j, differ = 0;
+
+			ends_pdu(evs[k].stream, evs[k].sequence, want);
+			ck_assert_uint_eq(evs[k].pdu_len, 16);
+			/* Byte by byte: ASan sees each read (a memcmp of 16
+			 * bytes may be compiled into loads it does not). */
+			for (j = 0; j < 16; j++)
+				differ += evs[k].pdu[j] != want[j];
+			ck_assert_msg(!differ, "max %zu%s: CPU %u record %u: "
+				      "another payload", max, ref ? " ref" : "",
+				      evs[k].stream, evs[k].sequence);
+		}
+		n += (unsigned)got;
+	}
+	wc_input_free(in);
+	return n;
+}
+
+/* Three CPU files: CPU 0 fails at a bad record after 50 (in the bytes
+ * its decoder already read, so in the middle of a batch: the merge's
+ * pull under WC_PULL_BUFFERED fails it), CPU 1 ends cleanly after 20,
+ * CPU 2 runs on to 200.  Every batch is looked at after it was handed
+ * out, CPU 0's events in it too: the stream's buffer must outlive the
+ * batch (streams.c, end_stream(); before, it was freed within the pull,
+ * and --dump read a payload from freed memory under ASan, t17).  The
+ * same events every way, then the failure. */
+START_TEST(test_ref_stream_ends)
+{
+	static const unsigned nrec[3] = { 50, 20, 200 };
+	static const size_t maxes[] = { 13, WC_INPUT_BATCH };
+	const uint64_t q = WC_TA_QUEUE | WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_QUEUE);
+	unsigned char pdu[16], junk[256];
+	char dir[64], file[3][128];
+	struct wc_err err;
+	unsigned cpu, i, m, n;
+	int r, ref;
+	FILE *fp;
+
+	wc_check_template(dir, sizeof(dir), "check_input");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (cpu = 0; cpu < 3; cpu++) {
+		snprintf(file[cpu], sizeof(file[cpu]), "%s/sda.blktrace.%u",
+			 dir, cpu);
+		fp = fopen(file[cpu], "wb");
+		ck_assert_ptr_nonnull(fp);
+		for (i = 1; i <= nrec[cpu]; i++) {
+			ends_pdu(cpu, i, pdu);
+			put(fp, i, 10 + 3 * (uint64_t)i + cpu, q, 42, pdu, 16);
+		}
+		/* Not the magic: "bad magic", a whole header's worth. */
+		memset(junk, 0xab, sizeof(junk));
+		if (cpu == 0)
+			ck_assert_uint_eq(fwrite(junk, 1, sizeof(junk), fp),
+					  sizeof(junk));
+		fclose(fp);
+	}
+	n = ends_read(dir, 0, false, &r, &err);
+	ck_assert_uint_eq(n, 50 + 20 + 200);
+	ck_assert_int_eq(r, -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "bad magic"));
+	for (m = 0; m < sizeof(maxes) / sizeof(maxes[0]); m++)
+		for (ref = 0; ref < 2; ref++) {
+			n = ends_read(dir, maxes[m], ref, &r, &err);
+			ck_assert_uint_eq(n, 50 + 20 + 200);
+			ck_assert_int_eq(r, -1);
+			ck_assert_ptr_nonnull(strstr(err.msg, "bad magic"));
+		}
+	for (cpu = 0; cpu < 3; cpu++)
+		unlink(file[cpu]);
 	rmdir(dir);
 }
 END_TEST
@@ -1616,8 +1831,10 @@ static Suite *input_suite(void)
 	tcase_add_test(tc, test_seq_turns_new_key);
 	tcase_add_test(tc, test_backwards_ref);
 	tcase_add_test(tc, test_blkparse_names);
+	tcase_add_test(tc, test_blkparse_names_stream);
 	tcase_add_test(tc, test_stdin_and_merged);
 	tcase_add_test(tc, test_next_ref);
+	tcase_add_test(tc, test_ref_stream_ends);
 	tcase_add_test(tc, test_many_files_few_handles);
 	tcase_add_test(tc, test_many_members_few_handles);
 	tcase_add_test(tc, test_members_resumed);

@@ -98,18 +98,24 @@ int wc_input_next(struct wc_input *in, struct wc_event *ev, struct wc_err *err);
  * *got >= 1, 0 at the end, -1 on failure (only once the events before it
  * were handed out).  The same events in the same order as wc_input_next()
  * called *got times, which is a batch of one; every event of the batch
- * and its payload stay valid until the next call.  What the input learns
+ * and its payload stay valid until the next call, also the events of a
+ * stream that ended or failed within the batch (its buffer goes at the
+ * next call, streams.h).  What the input learns
  * while it reads (wc_input_comm(), the streams' counts) may be up to a
- * batch ahead of the event being looked at: --dump, which names every
- * event as blkparse does, takes them one at a time.
+ * batch ahead of the event being looked at, except after
+ * wc_input_set_blkparse_names(): a batch then ends before blkparse would
+ * read the names of its next batch, so every event of a batch gets the
+ * names known when the call returns.
  */
 #define WC_INPUT_BATCH 64u
 int wc_input_next_batch(struct wc_input *in, struct wc_event *evs, size_t max,
 			size_t *got, struct wc_err *err);
 /* The same batch (MAX events at most, WC_INPUT_BATCH when 0) without a
- * copy: *evs points at the events in the input's own memory, valid
- * until the next call.  A single stream's events in order are handed out
- * where the window holds them. */
+ * copy: *evs points at the events in the input's own memory, valid, with
+ * their payloads, until the next call (wc_input_next_ref(), _next(),
+ * _next_batch() or _free()) however the streams they came from ended.
+ * A single stream's events in order are handed out where the window
+ * holds them. */
 int wc_input_next_ref(struct wc_input *in, const struct wc_event **evs,
 		      size_t max, size_t *got, struct wc_err *err);
 void wc_input_free(struct wc_input *in);

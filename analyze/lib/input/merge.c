@@ -1000,12 +1000,17 @@ static int bp_in_sequence(struct wc_reorder *r, const struct wc_event *ev)
  * earliest when full, gives the same order as long as nothing is further
  * out of place than the window.
  */
-static int bp_next(struct wc_reorder *r, struct wc_prioq_entry *top)
+static int bp_next(struct wc_reorder *r, struct wc_prioq_entry *top,
+		   int handed)
 {
 	for (;;) {
 		if (!wc_prioq_peek(r->heap, top)) {
 			if (r->eof)
 				return 0;
+			/* A batch read names pids (--dump): the events
+			 * handed out before it are looked at first. */
+			if (handed)
+				return 2;
 			bp_read_batch(r);
 			continue;
 		}
@@ -1013,6 +1018,8 @@ static int bp_next(struct wc_reorder *r, struct wc_prioq_entry *top)
 		    !bp_in_sequence(r, &r->ev[top->item]))
 			r->stalled = 1;
 		if (r->stalled && !r->eof && r->window - r->count >= r->batch) {
+			if (handed)
+				return 2;
 			bp_read_batch(r);
 			continue;
 		}
@@ -1043,7 +1050,7 @@ static int r_next(struct wc_reorder *r, struct wc_event *out, size_t max,
 		k = r_batch(r, out, max, ref, evs);
 	} else {
 		for (; k < max; k++) {
-			if (!bp_next(r, &top))
+			if (bp_next(r, &top, k > 0) != 1)
 				break;
 			i = top.item;
 			out[k] = r->ev[i];

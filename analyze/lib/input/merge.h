@@ -51,6 +51,11 @@
  *    last has been passed on and the caller came back for the next one, so
  *    ev.pdu may point into the stream's own buffer; wc_reorder copies
  *    payloads into its window instead;
+ *  - the buffer stays while a batch holds events out of it: a pull under
+ *    WC_PULL_BUFFERED that ends or fails its stream (a bad record among
+ *    the bytes already read) frees nothing the events of the batch so far
+ *    point into; a pull without it may (the caller came back for the
+ *    next batch: wc_streams keeps an ended stream's buffer until then);
  *  - a stream that fails is dropped and the others run to their end; then
  *    next() returns -1 with the first failure in err (events before it
  *    were all handed out), and keeps returning -1;

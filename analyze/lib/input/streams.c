@@ -59,6 +59,12 @@ struct stream {
 	uint32_t batch_left;    /* events of the current batch not yet
 				 * handed out (wc_streams_set_batches());
 				 * 0: the next one begins */
+	/* Its decoder once it ended or failed (end_stream()): the events it
+	 * handed out in the caller's batch still point into its buffer, so
+	 * it goes at the next pull without WC_PULL_BUFFERED
+	 * (free_ended()).  ended_next: the next such stream + 1, 0 none. */
+	struct wc_decoder *ended;
+	size_t ended_next;
 };
 
 struct wc_streams {
@@ -81,6 +87,8 @@ struct wc_streams {
 	wc_streams_begin_fn begin;
 	wc_streams_end_fn end;
 	void *batch_ctx;
+	size_t ended;           /* the first stream + 1 whose decoder waits
+				 * for free_ended(), 0 none */
 };
 
 int wc_streams_new(struct wc_streams **out, const char *path,
@@ -397,17 +405,23 @@ int wc_streams_open_decoder(struct wc_streams *st, unsigned i,
 	return decoder_at(src, i, off != 0, off, swapped, dec, err);
 }
 
+/* The records stream s's decoder read from memory are gone with it. */
+static void drop_kept(struct wc_streams *st, struct stream *s)
+{
+	if (s->from_kept) {
+		st->kept_used -= s->held;
+		s->held = 0;
+		s->from_kept = false;
+	}
+}
+
 /* Frees stream s's decoder, and the records it read from memory. */
 static void drop_decoder(struct wc_streams *st, struct stream *s)
 {
 	wc_decoder_free(s->dec);
 	s->dec = NULL;
 	s->run = NULL;
-	if (s->from_kept) {
-		st->kept_used -= s->held;
-		s->held = 0;
-		s->from_kept = false;
-	}
+	drop_kept(st, s);
 }
 
 /* Closes stream s, to take it up again at the record after the one it
@@ -553,7 +567,16 @@ static int open_stream(struct wc_streams *st, unsigned i, struct wc_err *err)
 	return 0;
 }
 
-/* The stream is over: its handle (or memory) goes now, not at the end. */
+/*
+ * The stream is over: its handle (or memory) goes at the next pull
+ * without WC_PULL_BUFFERED, not at the end of the input.  Not at once: a
+ * stream may end or fail in the middle of a merge's batch (a bad record
+ * in the bytes already read), and the events it handed out earlier in
+ * that batch, with their payloads in its decoder's buffer, are the
+ * caller's until it asks for the next batch (input.h, "valid until the
+ * next call").  It leaves the pool of handles now; no stream is opened
+ * under WC_PULL_BUFFERED, so no other takes the handle before it goes.
+ */
 static void end_stream(struct wc_streams *st, unsigned i)
 {
 	struct stream *s = &st->streams[i];
@@ -564,12 +587,33 @@ static void end_stream(struct wc_streams *st, unsigned i)
 			st->open[k] = st->open[--st->nopen];
 			break;
 		}
-	drop_decoder(st, s);
+	if (s->dec) {
+		s->ended = s->dec;
+		s->dec = NULL;
+		s->run = NULL;
+		s->ended_next = st->ended;
+		st->ended = (size_t)i + 1;
+	}
 	wc_source_free(s->ahead);
 	s->ahead = NULL;
 	if (st->end)
 		st->end(st->batch_ctx, i);
 	s->done = true;
+}
+
+/* The decoders of the streams that ended since the last pull without
+ * WC_PULL_BUFFERED: the batch that held their events was handed back. */
+static __attribute__((noinline)) void free_ended(struct wc_streams *st)
+{
+	while (st->ended) {
+		struct stream *s = &st->streams[st->ended - 1];
+
+		st->ended = s->ended_next;
+		s->ended_next = 0;
+		wc_decoder_free(s->ended);
+		s->ended = NULL;
+		drop_kept(st, s);
+	}
 }
 
 /* ---- pulling ---------------------------------------------------------- */
@@ -637,14 +681,17 @@ static inline int read_events(struct wc_streams *st, struct stream *s,
  * (wc_streams_set_batches()), its handle to open.  1 to read on, at most
  * *max events, else what pull_run() returns.  The stream is read a
  * record at a time while each event must be looked at on its own
- * (pull_one()): when it may be closed under the merge, when batches of
- * its records are looked at ahead (blkparse's names for --dump), and
- * while it reads the records kept at a close (its handle again where
- * they end).  Else it is read straight from now on, until its decoder
- * changes.
+ * (pull_one()): when it may be closed under the merge, and while it
+ * reads the records kept at a close (its handle again where they end).
+ * When batches of its records are looked at ahead (blkparse's names for
+ * --dump) it is read in runs that end with the batch, and a merge's
+ * batch ends before the next one begins (2 under WC_PULL_BUFFERED), so
+ * its names are taken after the events before it were looked at.  Else
+ * it is read straight from now on, until its decoder changes.
  */
 static __attribute__((noinline)) int pull_start(struct wc_streams *st,
 						unsigned i, size_t *max,
+						unsigned flags,
 						struct wc_err *err)
 {
 	struct stream *s = &st->streams[i];
@@ -658,6 +705,11 @@ static __attribute__((noinline)) int pull_start(struct wc_streams *st,
 		return 0;
 	s->pinned = false;
 	if (st->begin && s->batch_left == 0) {
+		/* The next batch's names come before its first event is
+		 * handed out, and after the events handed out with it
+		 * are looked at: the merge's batch ends here. */
+		if (flags & WC_PULL_BUFFERED)
+			return 2;
 		if (st->begin(st->batch_ctx, i, err) < 0)
 			return -1;
 		s->batch_left = st->batch;
@@ -666,20 +718,22 @@ static __attribute__((noinline)) int pull_start(struct wc_streams *st,
 		end_stream(st, i);
 		return -1;
 	}
-	if (s->from_kept || st->begin || st->may_close)
+	if (s->from_kept || st->may_close)
 		*max = 1;
-	else
+	else if (st->begin && *max > s->batch_left)
+		*max = s->batch_left;
+	else if (!st->begin)
 		s->run = s->dec;
 	return 1;
 }
 
-/* The one event a stream not read straight handed out, EV. */
+/* The events a stream not read straight handed out, EV[0..N) (one
+ * but in a batch of blkparse's, pull_start()). */
 static __attribute__((noinline)) void pull_one(struct wc_streams *st,
 					       struct stream *s,
-					       struct wc_event *ev)
+					       struct wc_event *ev, size_t n)
 {
-	if (s->batch_left)
-		s->batch_left--;
+	s->batch_left -= n < s->batch_left ? (uint32_t)n : s->batch_left;
 	if (st->may_close && !s->in_memory && !s->aside) {
 		/* The merge keeps this event while the stream may be closed
 		 * under it: its payload must outlive the decoder's buffer. */
@@ -702,12 +756,15 @@ int wc_streams_pull_run(void *ctx, unsigned i, struct wc_event *out,
 	int r;
 
 	*got = 0;
+	if (__builtin_expect(st->ended != 0, 0) &&
+	    !(flags & WC_PULL_BUFFERED))
+		free_ended(st);
 	if (__builtin_expect(!s->run, 0) &&
-	    (r = pull_start(st, i, &max, err)) != 1)
+	    (r = pull_start(st, i, &max, flags, err)) != 1)
 		return r;
 	r = read_events(st, s, i, out, max, limit, flags, got, err);
 	if (__builtin_expect(!s->run, 0) && r == 1)
-		pull_one(st, s, out);
+		pull_one(st, s, out, *got);
 	return r;
 }
 
@@ -730,6 +787,7 @@ void wc_streams_free(struct wc_streams *st)
 	for (i = 0; i < st->nstreams; i++) {
 		wc_source_free(st->streams[i].ahead);
 		wc_decoder_free(st->streams[i].dec);
+		wc_decoder_free(st->streams[i].ended);
 		free(st->streams[i].mem);
 		free(st->streams[i].kept);
 		free(st->streams[i].file);

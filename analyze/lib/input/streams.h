@@ -45,8 +45,12 @@
  *  - every record read goes through the record filter (recfilter.h), the
  *    same for a run and for an event read alone; a stream counts its
  *    records and sequence gaps in its wc_stream_info;
- *  - a stream that ended or failed gives up its handle and memory at
- *    once, and is never opened again;
+ *  - a stream that ended or failed leaves the pool of handles at once
+ *    and is never opened again; its handle and memory go at the next
+ *    pull (of any stream) without WC_PULL_BUFFERED, not sooner: it may
+ *    end in the middle of a merge's batch (a bad record among the bytes
+ *    already read), and the events it handed out before in that batch
+ *    point into its buffer until the caller asks for the next batch;
  *  - the table owns its streams, their names, handles, decoders, the
  *    bytes and read-ahead sources it was given, and the file of members
  *    copied aside; the record filter is the caller's and must outlive
@@ -161,11 +165,13 @@ int wc_streams_pull_run(void *ctx, unsigned stream, struct wc_event *out,
 /*
  * For a reader that looks at the streams' records ahead of the merge
  * (blknames.h):
- *  - wc_streams_set_batches(): from now on each stream is read one event
- *    at a time, and BEGIN(CTX, i, err) is called before stream i hands
- *    out its first event and after each EVERY events it handed out (0, or
- *    -1 to fail the pull with err filled); END(CTX, i) when stream i
- *    ended or failed, as its handle goes;
+ *  - wc_streams_set_batches(): from now on each stream is read in runs
+ *    that end with its batch of EVERY events, and BEGIN(CTX, i, err) is
+ *    called before stream i hands out its first event and after each
+ *    EVERY events it handed out (0, or -1 to fail the pull with err
+ *    filled), never under WC_PULL_BUFFERED (the pull says 2 instead, so
+ *    a merge's batch ends there); END(CTX, i) when stream i ended or
+ *    failed, as its handle goes;
  *  - wc_streams_open_decoder(): a decoder of stream I of its own, outside
  *    the pool (the caller frees it), on the member's or file's bytes from
  *    offset OFF (0: the start, the byte order found; else the order
