@@ -505,6 +505,19 @@ static bool filter_pass(const struct run *run, const struct wc_request *rq)
 }
 
 /* One request to the series (when kept) and the accountant. */
+/* A request's part of the digest (wc_capture_meta): its fields mixed
+ * (splitmix64's finaliser) so that a sum of them tells traces apart. */
+static inline uint64_t request_digest(const struct wc_request *rq)
+{
+	uint64_t x = rq->sector * 0x9e3779b97f4a7c15ull;
+
+	x ^= ((uint64_t)rq->device << 32 | rq->bytes) + rq->action;
+	x = (x ^ (x >> 31)) * 0xbf58476d1ce4e5b9ull + rq->q_time;
+	x = (x ^ (x >> 29)) * 0x94d049bb133111ebull + rq->d_time;
+	x = (x ^ (x >> 32)) * 0xbf58476d1ce4e5b9ull + rq->c_time;
+	return x ^ (x >> 31);
+}
+
 static inline int add_request(struct run *run, const struct wc_request *rq,
 			      bool series, struct wc_err *err)
 {
@@ -514,6 +527,7 @@ static inline int add_request(struct run *run, const struct wc_request *rq,
 		return -1;
 	/* The kernel counted every request of the device: unfiltered. */
 	wc_kcount_add(run->kc, rq);
+	run->a->meta.digest += request_digest(rq);
 	if (run->filtering && !filter_pass(run, rq))
 		return 0;
 	cat = wc_classify(&run->cl, rq);
@@ -942,6 +956,10 @@ static int run_input(struct wc_analysis **out, const char *path,
 	for (i = 0; i < lim.nfiles && i < WC_INPUT_MAX_FILES; i++)
 		o->texts[i] = wc_input_take_file(in, i, &o->lens[i]);
 	meta_from_capture(&a->meta, in);
+	i = strlen(path);
+	snprintf(a->meta.input, sizeof(a->meta.input), "%s",
+		 path + (i < sizeof(a->meta.input) ? 0 :
+			 i - (sizeof(a->meta.input) - 1)));
 	cap = wc_input_capture(in);
 	warn_capture(a, cap);
 	np = cap->nphases < WC_MAX_PHASES ? cap->nphases : WC_MAX_PHASES;

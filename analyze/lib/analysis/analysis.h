@@ -121,6 +121,14 @@ struct wc_device_meta {
 
 struct wc_capture_meta {
 	char name[256];
+	char input[256];           /* the input as given (its last 255
+				    * bytes): what tells two copies of one
+				    * capture apart */
+	/* The requests' digest: a sum over every request the tracker
+	 * handed out (device, sector, size, flags, Q, D and C times), in
+	 * any order.  Two inputs with the same name, run and digest are
+	 * one recording given twice (summary.h). */
+	uint64_t digest;
 	char fs[32];               /* "" unknown */
 	int write_cache;           /* 1 on, 0 off, -1 unknown */
 	int barrier;               /* 1 on, 0 off, -1 unknown */

@@ -844,23 +844,70 @@ static const char *left_out(struct wc_analysis *const *caps, size_t n,
 	return others > 1 && first == i ? "--drop-first" : NULL;
 }
 
+/* Whether a and b are one recording given twice: the same capture.conf
+ * name and run, the same requests (digest), each an input of its own. */
+static bool same_recording(const struct wc_capture_meta *a,
+			   const struct wc_capture_meta *b)
+{
+	return a->digest == b->digest && a->run == b->run && a->input[0] &&
+	       b->input[0] && !strcmp(a->name, b->name);
+}
+
+/* Leaves out of caps[0..*n) every capture that is the same recording as
+ * one before it (same_recording()), each listed in s->left_out with
+ * why; *n becomes the count kept, and map[i] the position among them
+ * of the i-th capture given (its first copy's when it was one).  Not
+ * for a what-if, whose replays may be alike by design. */
+static int leave_out_copies(struct wc_summary *s, struct wc_analysis **caps,
+			    size_t *n, size_t *map)
+{
+	size_t i, j, nk = 0;
+
+	for (i = 0; i < *n; i++) {
+		const struct wc_capture_meta *m = wc_analysis_meta(caps[i]);
+		const struct wc_capture_meta *x = NULL;
+		char *why;
+
+		for (j = 0; j < nk; j++) {
+			x = wc_analysis_meta(caps[j]);
+			if (same_recording(m, x))
+				break;
+		}
+		if (j == nk) {
+			map[i] = nk;
+			caps[nk++] = caps[i];
+			continue;
+		}
+		map[i] = j;
+		if (asprintf(&why, "%s: the same recording as %s", m->input,
+			     x->input) < 0)
+			return -1;
+		s->same_why[s->nsame_why++] = why;
+		s->left_out[s->nleft_out] = m;
+		s->left_out_why[s->nleft_out++] = why;
+	}
+	*n = nk;
+	return 0;
+}
+
 int wc_summary_build_opts(struct wc_summary **out,
-			  struct wc_analysis *const *caps, size_t n,
+			  struct wc_analysis *const *caps_given, size_t n,
 			  const struct wc_summary_opts *opts, struct wc_err *err)
 {
 	static const struct wc_summary_opts none;
-	const struct wc_summary_opts *o = opts ? opts : &none;
+	struct wc_summary_opts oo = opts ? *opts : none;
+	const struct wc_summary_opts *o = &oo;
 	const char *baseline = o->baseline;
 	struct wc_summary *s;
-	struct wc_analysis **kept = NULL;
-	size_t i, bi, ri = SIZE_MAX, nk = 0;
+	struct wc_analysis **kept = NULL, **caps = NULL;
+	size_t i, bi, ri = SIZE_MAX, nk = 0, *map = NULL, ngiven = n;
 	bool warmups_out = false;
 
 	*out = NULL;
 	/* Warm-ups are left out of a comparison with measured runs, not
 	 * when they are all there is. */
 	for (i = 0; !o->keep_warmups && i < n; i++)
-		if (!wc_analysis_meta(caps[i])->warmup)
+		if (!wc_analysis_meta(caps_given[i])->warmup)
 			warmups_out = true;
 	s = calloc(1, sizeof(*s));
 	kept = calloc(n ? n : 1, sizeof(*kept));
@@ -868,8 +915,21 @@ int wc_summary_build_opts(struct wc_summary **out,
 		goto fail_summary;
 	s->left_out = calloc(n ? n : 1, sizeof(*s->left_out));
 	s->left_out_why = calloc(n ? n : 1, sizeof(*s->left_out_why));
-	if (!s->left_out || !s->left_out_why)
+	s->same_why = calloc(n ? n : 1, sizeof(*s->same_why));
+	caps = calloc(n ? n : 1, sizeof(*caps));
+	map = calloc(n ? n : 1, sizeof(*map));
+	if (!s->left_out || !s->left_out_why || !s->same_why || !caps || !map)
 		goto fail_summary;
+	/* One recording given twice counts once (summary.h): the copies
+	 * go first, so that --drop-first and the baseline see each
+	 * recording once; positions then count among those kept. */
+	memcpy(caps, caps_given, n * sizeof(*caps));
+	if (!o->recorded_index) {
+		if (leave_out_copies(s, caps, &n, map) < 0)
+			goto fail_summary;
+		if (o->baseline_index && o->baseline_index <= ngiven)
+			oo.baseline_index = map[o->baseline_index - 1] + 1;
+	}
 	for (i = 0; i < n; i++) {
 		const char *why = left_out(caps, n, i, o, warmups_out);
 
@@ -884,6 +944,8 @@ int wc_summary_build_opts(struct wc_summary **out,
 	}
 	if (n && !nk) {
 		free(kept);
+		free(caps);
+		free(map);
 		wc_summary_free(s);
 		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
 				  "every capture was left out of the comparison "
@@ -903,6 +965,8 @@ int wc_summary_build_opts(struct wc_summary **out,
 			if (!strcmp(s->left_out[i]->name, baseline))
 				gone = true;
 		free(kept);
+		free(caps);
+		free(map);
 		wc_summary_free(s);
 		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
 				  gone ? "the baseline '%s' was left out of the "
@@ -953,11 +1017,15 @@ int wc_summary_build_opts(struct wc_summary **out,
 	if (n && wc_summary_findings(s) < 0)
 		goto fail_summary;
 	free(kept);
+	free(caps);
+	free(map);
 	*out = s;
 	return 0;
 
 fail_summary:
 	free(kept);
+	free(caps);
+	free(map);
 	wc_summary_free(s);
 	return wc_err_oom(err, NULL, NULL);
 }
@@ -986,6 +1054,9 @@ void wc_summary_free(struct wc_summary *s)
 	free(s->members);
 	free(s->left_out);
 	free((void *)s->left_out_why);
+	for (i = 0; s->same_why && i < s->nsame_why; i++)
+		free(s->same_why[i]);
+	free(s->same_why);
 	free(s->caps);
 	free(s->groups);
 	free(s->sets);

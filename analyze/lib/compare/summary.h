@@ -437,10 +437,16 @@ struct wc_summary {
 	 * equiv_s > 0, else a share of each baseline's mean wall. */
 	double equiv_s, equiv_share;
 	/* Captures given but left out of everything above (never in
-	 * caps), with why: "warm-up", "--exclude-runs", "--drop-first". */
+	 * caps), with why: "warm-up", "--exclude-runs", "--drop-first",
+	 * or "INPUT: the same recording as INPUT" (same_why[]) for a
+	 * capture given again: the same capture.conf name and run and
+	 * the same requests (wc_capture_meta's digest), under another
+	 * name or the same, counted once, as the first given. */
 	size_t nleft_out;
 	const struct wc_capture_meta **left_out;
 	const char **left_out_why;
+	char **same_why;               /* the whys made, nsame_why */
+	size_t nsame_why;
 	/* With differences: compared captures whose data became durable
 	 * after their window's end (has_durable, !durable_in_window), so
 	 * that their busy times leave out what the drive destaged after
