@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # t24-record.sh - "wccapture record" traces a mounted disk while a command
 # runs, changes nothing on it, and archives one "command" phase with the
-# fs, journal range and command status; a failing command still gives a
-# complete archive and a failure exit; where tracefs is not mounted it is
-# mounted for the recording and unmounted after it.
+# fs, journal range, the disk's hardware queues and command status; a
+# failing command still gives a complete archive and a failure exit;
+# where tracefs is not mounted it is mounted for the recording and
+# unmounted after it.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 # shellcheck source=tests/fixtures/capture/archive.sh
@@ -32,6 +33,11 @@ archive_check "$d" 1
 [[ $(conf_get "$d" command_status) == 0 ]] || fail "command_status is not 0"
 [[ $(conf_get "$d" devices) == "$dev" && $(conf_get "$d" destination) == "$dev" ]] || fail "devices key wrong"
 [[ $(conf_get "$d" "device.$dev.role") == disk ]] || fail "role is not disk"
+# A loop device is blk-mq with one hardware queue: one flush in flight
+# (wcanalyze's flush pairing, docs/methodology.md).
+queues=$(find "/sys/block/$dev/mq" -mindepth 1 -maxdepth 1 -type d | wc -l)
+[[ $queues -ge 1 && $(conf_get "$d" "device.$dev.hw_queues") == "$queues" ]] ||
+	fail "device.$dev.hw_queues is '$(conf_get "$d" "device.$dev.hw_queues")', /sys/block/$dev/mq has $queues"
 [[ $(conf_get "$d" fs) == ext4 && $(conf_get "$d" barrier) == on ]] || fail "fs or barrier key wrong"
 [[ $(conf_get "$d" write_cache_method) == none ]] || fail "record mode must not change the write cache"
 [[ $(conf_get "$d" journal_sectors) =~ ^[1-9][0-9]*$ ]] || fail "no journal range for a mounted ext4"
