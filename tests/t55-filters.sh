@@ -66,6 +66,27 @@ jq -n -c --slurpfile a a.json --slurpfile b b.json \
 [[ $(cat sum.txt) == "$(parts ab.json)" ]] ||
 	fail "windows do not add up: $(cat sum.txt) against $(parts ab.json)"
 
+# The waits (text: "processes waiting on sync requests") too: two
+# windows side by side add up to the whole trace's, requests exactly,
+# times to the microsecond of each table's rounding.  Each window had
+# the whole trace's table before (jbd2/loop0-8 12 requests in both).
+# waits ARGS...: "command requests microseconds" per row, by command.
+waits() {
+	"$WCANALYZE" "$@" "$SAMPLE" | awk '/^processes waiting on sync requests/ { on = 1; next }
+		on && $1 == "command" { next } on && NF == 0 { exit }
+		on { printf "%s %d %.0f\n", $1, $2, $3 * 1e6 }' | LC_ALL=C sort
+}
+waits >w-all.txt
+waits --window 0,5.03 >w-a.txt
+waits --window 5.03, >w-b.txt
+[[ -s w-all.txt ]] || fail "the sample's report has no waits"
+cat w-a.txt w-b.txt | awk '{ n[$1] += $2; t[$1] += $3 } END { for (c in n) printf "%s %d %.0f\n", c, n[c], t[c] }' |
+	LC_ALL=C sort >w-sum.txt
+if ! join w-sum.txt w-all.txt | awk '$2 != $4 || $3 - $5 > 2 || $5 - $3 > 2 { bad = 1 } END { exit bad }' ||
+	[[ $(wc -l <w-sum.txt) -ne $(wc -l <w-all.txt) ]]; then
+	fail "the waits of two windows do not add up to the whole trace's: $(paste -d '|' w-sum.txt w-all.txt)"
+fi
+
 # ---- --phase, alone and with a window relative to it --------------------
 for p in copy delete; do
 	json --phase "$p" >p.json

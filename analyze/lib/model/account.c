@@ -914,6 +914,30 @@ static void add_process(struct wc_account *ac, struct adev *d,
 	p->bytes += rq->bytes;
 }
 
+/* A sync request's wait, Q to C, to the waits by the pid that queued
+ * it.  With a window, as a process's line is (add_process()): the part
+ * of the wait inside it, the request when it completed there, so that a
+ * phase's table names who waited in that phase, not over the whole
+ * trace, and two windows side by side add up to the two as one. */
+static void add_wait(struct wc_account *ac, const struct wc_request *rq)
+{
+	uint64_t c = rq->c_time, ns = c - rq->q_time;
+
+	if (ac->has_window) {
+		/* the window is the last phase (add_process()) */
+		const struct wc_phase_window *w = &ac->phases[ac->nphases - 1];
+
+		ns = overlap(rq->q_time, c, w->start, w->end);
+		if (!inside(c, w->start, w->end)) {
+			if (ns)
+				pid_tally(ac, &ac->waits, WC_MAX_COMMS,
+					  rq->pid)->ns += ns;
+			return;
+		}
+	}
+	tally(ac, &ac->waits, WC_MAX_COMMS, rq->pid, ns);
+}
+
 /* A flush's slice to the device's flushers, by the thread that asked
  * for it.  With a window, as the figures count requests: a flush that
  * completed inside it, its slice cut to it; the issuers named are then
@@ -1050,7 +1074,7 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 
 	if (rq->q_time != WC_NO_TIME && (rq->action & WC_TC(WC_TC_SYNC)) &&
 	    rq->q_time <= c)
-		tally(ac, &ac->waits, WC_MAX_COMMS, rq->pid, c - rq->q_time);
+		add_wait(ac, rq);
 	if (cat == WC_CAT_FLUSH)
 		add_flusher(ac, d, rq, a, slice);
 	add_process(ac, d, rq, a, slice);

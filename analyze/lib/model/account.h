@@ -177,7 +177,9 @@ struct wc_account_conf {
 	 * of [first, last]: the model's slices cut to it as a phase's are,
 	 * so that the figures of two windows side by side add up to those
 	 * of the two as one.  The flushers are the window's flushes' (as
-	 * its requests are counted); the waits stay the whole trace's. */
+	 * its requests are counted: those that completed inside it, their
+	 * time cut to it); the waits, as a process's line, the part of each
+	 * wait inside it, a request counted where it completed. */
 	bool has_window;
 	struct wc_phase_window window;
 	bool window_in_trace;            /* cut it to wc_account_finish()'s
@@ -196,7 +198,8 @@ int wc_account_open(struct wc_account **out, const struct wc_account_conf *conf,
  * go to that process's line of the device's table, a flush's slice
  * (cut likewise, when it completed inside the window) to the device's
  * flushers by the same process, and a sync request's Q to
- * C to the waits by the pid that queued it. */
+ * C (cut to the window likewise) to the waits by the pid that queued
+ * it. */
 void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 		    enum wc_cat cat);
 /* Follows DEVICE from now on though no request of it came yet: a
@@ -247,7 +250,8 @@ const struct wc_wait *wc_account_flusher(const struct wc_account *ac, size_t i,
 size_t wc_account_nprocesses(const struct wc_account *ac, size_t i);
 const struct wc_wait *wc_account_process(const struct wc_account *ac,
 					 size_t i, size_t k);
-/* Waits over all devices, longest first. */
+/* Waits over all devices (with a window, their parts inside it),
+ * longest first. */
 size_t wc_account_nwaits(const struct wc_account *ac);
 const struct wc_wait *wc_account_wait(const struct wc_account *ac, size_t i);
 
