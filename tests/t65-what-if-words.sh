@@ -8,7 +8,8 @@
 # configuration"), the recording against its replay as recorded is a
 # caveat (model_error) and never the headline, and in JSON each
 # prediction's verdict is "prediction" and the model error's figures are
-# the two walls' difference.
+# the two walls' difference.  A capture whose window runs on to its data
+# being durable has the model's error say how long that destage was.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -62,3 +63,23 @@ assert " replayed as recorded" in m["baseline"], m["baseline"]
 PY
 	echo "$in: 2 predictions, the model's error a caveat"
 done
+
+# A lab capture's window runs on to its data being durable (capture.conf
+# workload_end_ns, durable_ns: the drive's destage after the last sync),
+# which the replay does not model: the model's error says how much of it
+# that stretch can be.  The fixture's first event (the record's time, at
+# offset 8) and its window place the command's return at the trace's
+# end and the data durable 0.5 s after.
+first=$(od -A n -t u8 -j 8 -N 8 fix/loop1.blktrace.0 | tr -d ' ')
+win=$("$WCANALYZE" --format json fix | jq -r '.captures[0].window_s * 1e9 | floor')
+[[ $first =~ ^[0-9]+$ && $win =~ ^[0-9]+$ ]] || fail "fixture: first event '$first', window '$win'"
+printf 'workload_end_ns = %d\ndurable_ns = %d\n' "$((first + win))" "$((first + win + 500000000))" \
+	>>fix/capture.conf
+"$WCANALYZE" --what-if cache=off fix >out.txt 2>err.txt || fail "durable: exit $?: $(head -n 3 err.txt)"
+tr '\n' ' ' <out.txt | tr -s ' ' >flat.txt
+grep -q "The recording's window runs on to its data being durable, 0.500 s after the command returned" flat.txt ||
+	fail "durable: the model's error does not say the window holds the destage: $(grep -A 8 "model's error" out.txt)"
+"$WCANALYZE" --format json --what-if cache=off fix >out.json || fail "durable: json: exit $?"
+jq -e '[.findings[] | select(.kind == "model_error")][0].durable_after_return_s | . > 0.499 and . < 0.501' out.json >/dev/null ||
+	fail "durable: no durable_after_return_s in the JSON finding"
+echo "durable: the model's error names the destage's 0.500 s"

@@ -794,7 +794,28 @@ static void find_model_error(struct wc_summary *s)
 		say(f, ", most in %s: %+.3f s", wc_part_label(p),
 		    -ssecs(g->diff.part_ns[p]));
 	}
-	say(f, ". Both sides of a prediction are replays on the same model, "
+	say(f, ".");
+	{
+		/* The lab's window runs on to the durable end, the drive's
+		 * destage after the last sync, which is no request: the
+		 * replay ends at its last request, so that stretch is in
+		 * the error and is no cost the model got wrong. */
+		const struct wc_sum_capture *c = &s->caps[g->members[0]];
+
+		if (c->has_durable && c->durable_in_window &&
+		    c->durable_s > c->returned_s) {
+			num(f, "durable_after_return_s",
+			    c->durable_s - c->returned_s);
+			say(f, " The recording's window runs on to its data "
+			    "being durable, %.3f s after the command "
+			    "returned (the drive's destage after the last "
+			    "sync, no request), which the replay does not "
+			    "model: up to that much of the error is that "
+			    "destage, not the requests' costs.",
+			    c->durable_s - c->returned_s);
+		}
+	}
+	say(f, " Both sides of a prediction are replays on the same model, "
 	    "so much of this error cancels in their difference; how much "
 	    "is measured in docs/what-if.md (\"Validation against the "
 	    "lab\").");
