@@ -23,7 +23,7 @@
 #include "check_common.h"
 #include "format/encode.h"
 #include "input/input.h"
-#include "input/merge.h"
+#include "input/reorder.h"
 
 #define FIX "tests/fixtures/reader/ext4"
 /* blkparse prints 263 events for the ext4 fixture. */

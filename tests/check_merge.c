@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * check_merge.c - unit tests of analyze/lib/input/merge.c.
+ * check_merge.c - unit tests of analyze/lib/input/merge.c and reorder.c.
  *
  * The k-way merge is checked against a direct model of blkparse's own
  * merge (a list of streams kept sorted by next time, as its ms_sort and
@@ -19,6 +19,7 @@
 
 #include "check_common.h"
 #include "input/merge.h"
+#include "input/reorder.h"
 
 #define MAXS 64
 #define MAXN 64

@@ -152,7 +152,7 @@ tar czf names-syn.tar.gz names-syn
 "$WCANALYZE" --dump names-syn.tar.gz >wc-names-syn-tgz
 same "synthetic, several names a pid, tar.gz" bp-names-syn wc-names-syn-tgz
 
-# A single stream as "blkparse -i -" prints it (merge.h): 512 events at a
+# A single stream as "blkparse -i -" prints it (reorder.h): 512 events at a
 # time, sorted by (time, device, sequence), events equal in all three last
 # read first, and once a (device, CPU) sequence number does not follow
 # (gaps; the 0 of tracefs records) everything to the end held and sorted.

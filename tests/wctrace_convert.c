@@ -28,7 +28,7 @@
  *                   time, device and sequence)
  *   --shift NS      add NS to every record's time: a file "blkparse -d"
  *                   wrote starts at time 0, which "blkparse -i -" treats
- *                   as no genesis found yet (merge.h)
+ *                   as no genesis found yet (reorder.h)
  *   --scramble SEED about one record in eight gets one field the decoder
  *                   cannot check replaced (time backwards or far ahead,
  *                   sector, bytes, what, category bits, device, error),

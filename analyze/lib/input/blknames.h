@@ -48,7 +48,7 @@
  *  - only running out of memory for a name fails a pull;
  *  - a single stream (a merged file, standard input) is not scouted: it
  *    is read as blkparse reads it by the reorder window
- *    (wc_reorder_set_blkparse(), merge.h);
+ *    (wc_reorder_set_blkparse(), reorder.h);
  *  - the scouts own their handles and queues, freed as their stream ends
  *    and at wc_blknames_free(); the table and the filter are the
  *    caller's and must outlive the scouts, and the table is not pulled

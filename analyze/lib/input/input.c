@@ -16,6 +16,7 @@
 #include "input/capture.h"
 #include "input/members.h"
 #include "input/merge.h"
+#include "input/reorder.h"
 #include "input/recfilter.h"
 #include "input/streams.h"
 

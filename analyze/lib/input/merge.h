@@ -2,7 +2,8 @@
 /*
  * merge.h - puts the events of several streams into one time order.
  *
- * Two mergers, both pulling events through a callback:
+ * Pulls events through a callback, whose contract (below) wc_reorder
+ * (input/reorder.h) shares:
  *
  *   wc_merge    k-way merge of per-CPU streams that are each in time order,
  *               with a binary heap.  It holds exactly one pending event per
@@ -16,26 +17,6 @@
  *               that falls behind goes before the streams already waiting
  *               at its time; at start-up a stream whose first time equals
  *               the earliest so far goes right after it.
- *
- *   wc_reorder  a single interleaved stream (standard input, a merged
- *               "blkparse -d" file) sorted through a bounded window of
- *               events by (time, device, sequence, arrival).  Events
- *               further out of order than the window stay out of order.
- *               Events in order cost almost nothing: they stay in a ring
- *               where they were read, and so does a late one that goes
- *               before at most WC_REORDER_SHIFT of the last read (they
- *               move up a slot); only later ones go through a heap.
- *               Ring and heap hold an event in slots of one form (the
- *               event, its arrival, its payload's room), and each route
- *               gives the order the heap alone would
- *               (wc_reorder_set_route() below).
- *               Memory: about 300 bytes a slot, for the window (16384
- *               events by default) and two batches, twice (ring and
- *               heap: input in order touches only the ring's), plus
- *               every payload longer than 32 bytes a slot held, up to
- *               64 KiB a slot, whatever the input.
- *               With wc_reorder_set_blkparse() (for --dump) the order is
- *               instead exactly the one "blkparse -i -" prints (below).
  *
  *     static int pull(void *ctx, unsigned stream, struct wc_event *ev,
  *                     unsigned flags, struct wc_err *err);
@@ -132,99 +113,5 @@ enum wc_merge_route {
 void wc_merge_set_route(struct wc_merge *m, enum wc_merge_route route);
 uint64_t wc_merge_genesis(const struct wc_merge *m);
 void wc_merge_free(struct wc_merge *m);
-
-/* Default window of wc_reorder, in events.  The fuzz build sets a
- * smaller one (GNUmakefile, fuzz-build): the whole window is allocated
- * and freed for every input, which under ASan took half of each run. */
-#ifndef WC_REORDER_WINDOW
-#define WC_REORDER_WINDOW 16384u
-#endif
-
-/* The most events a wc_reorder batch hands out (slots beside the window). */
-#define WC_REORDER_BATCH 64u
-
-/* A late event that goes before at most this many of the events read
- * last goes into its place among them, in wc_reorder's ring, instead of
- * through its heap: ties in blkparse -d's order, records late by a few.
- * The order out is the same either way. */
-#define WC_REORDER_SHIFT 8u
-
-struct wc_reorder;
-
-int wc_reorder_open(struct wc_reorder **out, size_t window,
-		    wc_merge_pull_fn pull, void *ctx, struct wc_err *err);
-int wc_reorder_next(struct wc_reorder *r, struct wc_event *ev,
-		    struct wc_err *err);
-int wc_reorder_next_batch(struct wc_reorder *r, struct wc_event *out,
-			  size_t max, size_t *got, struct wc_err *err);
-/* The same batch without a copy: *evs points at the events, in the
- * window's own memory, valid (payloads too) until the next call.  A
- * batch of events in order is where they were read; this saves a copy
- * of every event. */
-int wc_reorder_next_ref(struct wc_reorder *r, const struct wc_event **evs,
-			size_t max, size_t *got, struct wc_err *err);
-/* True when the last batch handed out is a run of the window's ring
- * (only wc_reorder_next_ref() hands one out, where it lies): its events
- * are then in (time, device, sequence) order, so none is earlier than
- * the one before it in the batch.  False after a batch of any other kind
- * (late events among them, blkparse's order, copied) or none. */
-int wc_reorder_sorted(const struct wc_reorder *r);
-uint64_t wc_reorder_genesis(const struct wc_reorder *r);
-/*
- * Hands events out in the order "blkparse -i -" (blktrace 1.2) prints a
- * single stream in; call once, before the first next().  blkparse reads
- * 512 events at a time (notify records other than messages are not
- * events and do not count), puts them into a tree sorted by (time,
- * device, sequence) where an event equal in all three goes after the
- * ones already there, inserting each batch last read first, and prints
- * every event of the tree before it reads the next batch.  So among
- * equal times a batch's events come before the next batch's, and events
- * equal in (time, device, sequence), as two CPUs' events with the same
- * sequence number, come out last read first within a batch.  It stops
- * printing at an event whose (device, CPU) sequence number does not
- * follow the one printed last (a gap, or the sequence 0 of every tracefs
- * record), and from there holds everything to the end of the input
- * before it prints the rest in order: this window then holds what it can
- * (its size) and hands out its earliest when full, the same order as
- * long as no event is further out of place than the window.  What
- * blkparse waits on is followed for WC_INPUT_MAX_SEQ_KEYS (device, CPU)
- * pairs; events of more pairs go as they come.
- *
- * Not copied: blkparse subtracts its genesis when it inserts a batch and
- * looks for the genesis again at every batch while it is 0, which it is
- * in every file "blkparse -d" writes (its times start at 0): there
- * blkparse prints the times of every batch after the first less that
- * batch's earliest, and sorts by those.  wc_reorder_genesis() stays the
- * earliest time of the first batch.
- */
-void wc_reorder_set_blkparse(struct wc_reorder *r);
-/* Fills the window a run at a time through run (wc_merge_pull_run_fn,
- * with no limit and no flags) instead of pull() per event: the same
- * events in the same order, read up to WC_REORDER_BATCH events ahead of
- * where pull() would be.  Not used in blkparse's order, which reads
- * its batches through pull().  Set before the first next. */
-void wc_reorder_set_pull_run(struct wc_reorder *r, wc_merge_pull_run_fn run);
-/*
- * The routes an event may take into the window.  The order out is the
- * same whichever is set: check_merge runs the same inputs through each
- * and compares them event by event.  Set before the first next.
- *   WC_REORDER_ROUTE_ALL       an event in order stays in the ring where
- *                              it was read, a late one goes into its
- *                              place among the ring's last
- *                              WC_REORDER_SHIFT, any other through the
- *                              heap (the default);
- *   WC_REORDER_ROUTE_NO_SHIFT  every late event through the heap;
- *   WC_REORDER_ROUTE_HEAP      every event through the heap (but one of
- *                              the greatest time, device and sequence,
- *                              which no trace holds).
- * Not used in blkparse's order, where every event goes through the heap.
- */
-enum wc_reorder_route {
-	WC_REORDER_ROUTE_ALL,
-	WC_REORDER_ROUTE_NO_SHIFT,
-	WC_REORDER_ROUTE_HEAP,
-};
-void wc_reorder_set_route(struct wc_reorder *r, enum wc_reorder_route route);
-void wc_reorder_free(struct wc_reorder *r);
 
 #endif /* WC_MERGE_H */
