@@ -2,25 +2,21 @@
 /*
  * reorder.h - puts the events of one interleaved stream into time order.
  *
- *   wc_reorder  a single interleaved stream (standard input, a merged
- *               "blkparse -d" file) sorted through a bounded window of
- *               events by (time, device, sequence, arrival).  Events
- *               further out of order than the window stay out of order.
- *               Events in order cost almost nothing: they stay in a ring
- *               where they were read, and so does a late one that goes
- *               before at most WC_REORDER_SHIFT of the last read (they
- *               move up a slot); only later ones go through a heap.
- *               Ring and heap hold an event in slots of one form (the
- *               event, its arrival, its payload's room), and each route
- *               gives the order the heap alone would
- *               (wc_reorder_set_route() below).
- *               Memory: about 300 bytes a slot, for the window (16384
- *               events by default) and two batches, twice (ring and
- *               heap: input in order touches only the ring's), plus
- *               every payload longer than 32 bytes a slot held, up to
- *               64 KiB a slot, whatever the input.
- *               With wc_reorder_set_blkparse() (for --dump) the order is
- *               instead exactly the one "blkparse -i -" prints (below).
+ * A single interleaved stream (standard input, a merged "blkparse -d"
+ * file) sorted through a bounded window of events by (time, device,
+ * sequence, arrival).  Events further out of order than the window stay
+ * out of order.  Events in order cost almost nothing: they stay in a
+ * ring where they were read, and so does a late one that goes before at
+ * most WC_REORDER_SHIFT of the last read (they move up a slot); only
+ * later ones go through a heap.  Ring and heap hold an event in slots of
+ * one form (the event, its arrival, its payload's room), and each route
+ * gives the order the heap alone would (wc_reorder_set_route() below).
+ * Memory: about 300 bytes a slot, for the window (16384 events by
+ * default) and two batches, twice (ring and heap: input in order touches
+ * only the ring's), plus every payload longer than 32 bytes a slot held,
+ * up to 64 KiB a slot, whatever the input.  With
+ * wc_reorder_set_blkparse() (for --dump) the order is instead exactly
+ * the one "blkparse -i -" prints (below).
  *
  * It pulls events as wc_merge does, through a wc_merge_pull_fn, and keeps
  * the contract input/merge.h states for both ("What always holds",
