@@ -96,11 +96,14 @@ jq -e '.findings[0] | .kind == "kernel_counters" and .missing_writes == 1204 and
 echo "ok: events lost"
 
 # From an archive as from a folder; and in a comparison the other
-# captures that differ are named.
+# captures that differ are named.  The other is another recording (named
+# y): the same one given twice counts once (ca398c7).
 tar -C "$TMP" -cJf "$TMP/x.tar.xz" x
-"$WCANALYZE" --format json "$TMP/x.tar.xz" "$C" >"$TMP/two.json"
+cp -a "$C" "$TMP/y"
+sed -i 's/^name = x$/name = y/' "$TMP/y/capture.conf"
+"$WCANALYZE" --format json "$TMP/x.tar.xz" "$TMP/y" >"$TMP/two.json"
 jq -e '.captures[0].kernel_counters.devices[0].writes.missing == 1204 and
-	([.findings[] | select(.kind == "kernel_counters")][0].others == "x")' \
+	([.findings[] | select(.kind == "kernel_counters")][0].others == "y")' \
 	"$TMP/two.json" >/dev/null || fail "archive: $(jq -c '[.findings[] | select(.kind == "kernel_counters")]' "$TMP/two.json")"
 echo "ok: archive and comparison"
 
