@@ -902,6 +902,7 @@ int wc_summary_build_opts(struct wc_summary **out,
 	struct wc_analysis **kept = NULL, **caps = NULL;
 	size_t i, bi, ri = SIZE_MAX, nk = 0, *map = NULL, ngiven = n;
 	bool warmups_out = false;
+	int rc = 0;
 
 	*out = NULL;
 	/* Warm-ups are left out of a comparison with measured runs, not
@@ -943,13 +944,10 @@ int wc_summary_build_opts(struct wc_summary **out,
 		}
 	}
 	if (n && !nk) {
-		free(kept);
-		free(caps);
-		free(map);
-		wc_summary_free(s);
-		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
-				  "every capture was left out of the comparison "
-				  "(warm-ups, --exclude-runs, --drop-first)");
+		rc = wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+				"every capture was left out of the comparison "
+				"(warm-ups, --exclude-runs, --drop-first)");
+		goto free_scratch;
 	}
 	if (o->baseline_index && o->baseline_index <= n)
 		baseline = wc_analysis_meta(caps[o->baseline_index - 1])->name;
@@ -964,15 +962,12 @@ int wc_summary_build_opts(struct wc_summary **out,
 		for (i = 0; i < s->nleft_out; i++)
 			if (!strcmp(s->left_out[i]->name, baseline))
 				gone = true;
-		free(kept);
-		free(caps);
-		free(map);
-		wc_summary_free(s);
-		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
-				  gone ? "the baseline '%s' was left out of the "
-				  "comparison (a warm-up, --exclude-runs or "
-				  "--drop-first)" : "no capture named '%s' for "
-				  "--baseline", baseline);
+		rc = wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+				gone ? "the baseline '%s' was left out of the "
+				"comparison (a warm-up, --exclude-runs or "
+				"--drop-first)" : "no capture named '%s' for "
+				"--baseline", baseline);
+		goto free_scratch;
 	}
 	n = nk;
 	s->ncaps = n;
@@ -1016,18 +1011,18 @@ int wc_summary_build_opts(struct wc_summary **out,
 	}
 	if (n && wc_summary_findings(s) < 0)
 		goto fail_summary;
-	free(kept);
-	free(caps);
-	free(map);
 	*out = s;
-	return 0;
+	s = NULL;
+	goto free_scratch;
 
 fail_summary:
+	rc = wc_err_oom(err, NULL, NULL);
+free_scratch:
 	free(kept);
 	free(caps);
 	free(map);
 	wc_summary_free(s);
-	return wc_err_oom(err, NULL, NULL);
+	return rc;
 }
 
 int wc_summary_build(struct wc_summary **out, struct wc_analysis *const *caps,
