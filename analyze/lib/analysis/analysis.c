@@ -586,6 +586,30 @@ static void filter_setup(struct run *run)
 		     "passes the filter", a->meta.name, run->filt.phase);
 }
 
+/* The CPUs the input has a file of, as a bitmap of files[] (those below
+ * WC_RECFILTER_CPUS), and one past the highest in *end: the number of
+ * CPU files (a merged file or stdin has none). */
+static size_t cpu_files_of(const struct wc_input *in,
+			   uint64_t files[WC_RECFILTER_CPUS / 64], uint32_t *end)
+{
+	size_t i, n = wc_input_nstreams(in), nfiles = 0;
+	uint32_t cpu;
+
+	for (i = 0; i < n; i++) {
+		cpu = wc_input_stream(in, i)->cpu;
+		if (cpu == UINT32_MAX)
+			continue;
+		nfiles++;
+		if (cpu < WC_RECFILTER_CPUS)
+			files[cpu / 64] |= 1ull << (cpu % 64);
+		if (cpu >= *end)
+			*end = cpu + 1;
+	}
+	if (*end > WC_RECFILTER_CPUS)
+		*end = WC_RECFILTER_CPUS;
+	return nfiles;
+}
+
 /* Whether the input lacks a CPU's file before a single event is read:
  * a gap in the numbering of its files, or fewer files than capture.conf
  * says the archive holds (trace_files).  The tracker then knows flush
@@ -593,18 +617,9 @@ static void filter_setup(struct run *run)
 static bool cpu_file_missing(const struct wc_input *in)
 {
 	uint64_t files[WC_RECFILTER_CPUS / 64] = { 0 };
-	size_t i, n = wc_input_nstreams(in), nfiles = 0;
 	uint32_t cpu, end = 0;
+	size_t nfiles = cpu_files_of(in, files, &end);
 
-	for (i = 0; i < n; i++) {
-		cpu = wc_input_stream(in, i)->cpu;
-		if (cpu == UINT32_MAX || cpu >= WC_RECFILTER_CPUS)
-			continue;
-		nfiles++;
-		files[cpu / 64] |= 1ull << (cpu % 64);
-		if (cpu >= end)
-			end = cpu + 1;
-	}
 	if (nfiles && wc_input_capture(in)->trace_files > nfiles)
 		return true;
 	for (cpu = 0; cpu < end; cpu++)
@@ -889,21 +904,10 @@ static void check_whole(struct wc_capture_meta *m, const struct wc_input *in,
 			uint64_t skips)
 {
 	uint64_t files[WC_RECFILTER_CPUS / 64] = { 0 };
-	size_t i, n = wc_input_nstreams(in), len = 0;
+	size_t len = 0;
 	uint32_t cpu, end = wc_input_cpu_end(in);
 
-	for (i = 0; i < n; i++) {
-		cpu = wc_input_stream(in, i)->cpu;
-		if (cpu == UINT32_MAX)
-			continue;
-		m->cpu_files++;
-		if (cpu < WC_RECFILTER_CPUS)
-			files[cpu / 64] |= 1ull << (cpu % 64);
-		if (cpu >= end)
-			end = cpu + 1;
-	}
-	if (end > WC_RECFILTER_CPUS)
-		end = WC_RECFILTER_CPUS;
+	m->cpu_files += cpu_files_of(in, files, &end);
 	for (cpu = 0; cpu < end; cpu++) {
 		bool file = files[cpu / 64] >> (cpu % 64) & 1u;
 		bool named = wc_input_cpu_named(in, cpu);
