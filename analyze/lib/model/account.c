@@ -887,26 +887,36 @@ static uint32_t process_of(const struct wc_request *rq)
 	return rq->has_cause ? rq->cause_pid : rq->pid;
 }
 
+/* The part of [from, c] a table by process takes: inside the window
+ * when one was given (*part), and whether the request completed there,
+ * so that it counts as a request of that window; all of it, and true,
+ * without one.  The window is the last phase; without one there may be
+ * no phase at all, and no element before the first. */
+static bool window_part(const struct wc_account *ac, uint64_t from,
+			uint64_t c, uint64_t *part)
+{
+	const struct wc_phase_window *w;
+
+	if (!ac->has_window)
+		return true;
+	w = &ac->phases[ac->nphases - 1];
+	*part = overlap(from, c, w->start, w->end);
+	return inside(c, w->start, w->end);
+}
+
 /* The process's line: its slice within the window (the whole slice
  * without one), the request when it completed there. */
 static void add_process(struct wc_account *ac, struct adev *d,
 			const struct wc_request *rq, uint64_t a, uint64_t slice)
 {
-	uint64_t c = rq->c_time, o = slice;
+	uint64_t o = slice;
 	struct by_pid *p;
 
-	if (ac->has_window) {
-		/* the window is the last phase; without one there may be no
-		 * phase at all, and no element before the first */
-		const struct wc_phase_window *w = &ac->phases[ac->nphases - 1];
-
-		o = overlap(a, c, w->start, w->end);
-		if (!inside(c, w->start, w->end)) {
-			if (o)
-				pid_tally(ac, &d->procs, WC_MAX_COMMS,
-					  process_of(rq))->ns += o;
-			return;
-		}
+	if (!window_part(ac, a, rq->c_time, &o)) {
+		if (o)
+			pid_tally(ac, &d->procs, WC_MAX_COMMS,
+				  process_of(rq))->ns += o;
+		return;
 	}
 	p = pid_tally(ac, &d->procs, WC_MAX_COMMS, process_of(rq));
 	p->requests++;
@@ -921,19 +931,12 @@ static void add_process(struct wc_account *ac, struct adev *d,
  * trace, and two windows side by side add up to the two as one. */
 static void add_wait(struct wc_account *ac, const struct wc_request *rq)
 {
-	uint64_t c = rq->c_time, ns = c - rq->q_time;
+	uint64_t ns = rq->c_time - rq->q_time;
 
-	if (ac->has_window) {
-		/* the window is the last phase (add_process()) */
-		const struct wc_phase_window *w = &ac->phases[ac->nphases - 1];
-
-		ns = overlap(rq->q_time, c, w->start, w->end);
-		if (!inside(c, w->start, w->end)) {
-			if (ns)
-				pid_tally(ac, &ac->waits, WC_MAX_COMMS,
-					  rq->pid)->ns += ns;
-			return;
-		}
+	if (!window_part(ac, rq->q_time, rq->c_time, &ns)) {
+		if (ns)
+			pid_tally(ac, &ac->waits, WC_MAX_COMMS, rq->pid)->ns += ns;
+		return;
 	}
 	tally(ac, &ac->waits, WC_MAX_COMMS, rq->pid, ns);
 }
@@ -945,16 +948,8 @@ static void add_wait(struct wc_account *ac, const struct wc_request *rq)
 static void add_flusher(struct wc_account *ac, struct adev *d,
 			const struct wc_request *rq, uint64_t a, uint64_t slice)
 {
-	uint64_t c = rq->c_time;
-
-	if (ac->has_window) {
-		/* the window is the last phase (add_process()) */
-		const struct wc_phase_window *w = &ac->phases[ac->nphases - 1];
-
-		if (!inside(c, w->start, w->end))
-			return;
-		slice = overlap(a, c, w->start, w->end);
-	}
+	if (!window_part(ac, a, rq->c_time, &slice))
+		return;
 	tally(ac, &d->flushers, WC_MAX_FLUSHERS, process_of(rq), slice);
 }
 
