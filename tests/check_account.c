@@ -1288,6 +1288,140 @@ START_TEST(test_pos_bin_matches_log2)
 }
 END_TEST
 
+/* Two partitions of one disk (account.h): the disk's slices run over
+ * both partitions' requests in completion order, its seeks cross
+ * between them at their offsets, and each partition's split sums to
+ * the disk's busy time.  Worked out by hand, in ms, window [0, 100]:
+ *
+ *   req  device          D   C   disk slice    own device's slice
+ *   r1   DEV2 read      10  20   [10, 20] 10   [10, 20] 10
+ *   r2   DEV1 write     15  30   [20, 30] 10   [15, 30] 15  (Q 14, sync)
+ *   r3   DEV1 flush     40  45   [40, 45]  5   [40, 45]  5
+ *   r4   DEV2 read      50  60   [50, 60] 10   [50, 60] 10
+ *
+ * The disk: busy 35 (the union of the four D-to-C intervals, [10, 30],
+ * [40, 45], [50, 60]), data read 20, data write 10, flush 5, idle 65;
+ * D to C 10 + 15 + 5 + 10 = 40 in flight.  DEV2 starts 1,000,000
+ * sectors into the disk: r2 (sector 100) lies 1,000,028 sectors before
+ * r1's end (1,000,128) and r4 (1,000,128 on the disk) 1,000,020 after
+ * r2's (108), two seeks DEV2 alone never sees.  The split: DEV1 2 requests, 4 KiB,
+ * 15 ms; DEV2 2 requests, 128 KiB, 20 ms.  Phase [25, 55]: r2's 5, r3's
+ * 5 and r4's 5 ms, 15 idle. */
+START_TEST(test_disk_of_partitions)
+{
+	static const struct wc_phase_window ph[] = { { 25 * MS, 55 * MS } };
+	struct wc_account_conf conf = { .nphases = 1, .phases = ph,
+					.ndisk = 3,
+					.disk = { DEV1, DEV2, DEV1 },
+					.disk_offset = { 0, 1000000, 7 } };
+	struct wc_request r[4];
+	struct wc_account *ac = NULL;
+	const struct wc_figures *f, *p;
+	const struct wc_account_part *pt;
+	struct wc_err err;
+	size_t i;
+	int k;
+
+	r[0] = mk(DEV2, 9 * MS, 10 * MS, 20 * MS, 0, 65536, 0);
+	r[1] = mk(DEV1, 14 * MS, 15 * MS, 30 * MS, 100, 4096,
+		  W | WC_TC(WC_TC_SYNC));
+	r[2] = mk(DEV1, 39 * MS, 40 * MS, 45 * MS, 0, 0, 0);
+	r[3] = mk(DEV2, 49 * MS, 50 * MS, 60 * MS, 128, 65536, 0);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_account_open(&ac, &conf, &err), 0);
+	wc_account_add(ac, &r[0], WC_CAT_DATA_READ);
+	wc_account_add(ac, &r[1], WC_CAT_DATA_WRITE);
+	wc_account_add(ac, &r[2], WC_CAT_FLUSH);
+	wc_account_add(ac, &r[3], WC_CAT_DATA_READ);
+	wc_account_finish(ac, 0, 100 * MS);
+
+	ck_assert_uint_eq(wc_account_ndevices(ac), 2);
+	k = wc_account_disk(ac);
+	ck_assert_int_eq(k, 2);
+	f = wc_account_device(ac, (size_t)k);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(f->device, DEV1);
+	ck_assert_uint_eq(f->window_ns, 100 * MS);
+	ck_assert_uint_eq(wc_figures_busy(f), 35 * MS);
+	ck_assert_uint_eq(f->time_ns[WC_CAT_DATA_READ], 20 * MS);
+	ck_assert_uint_eq(f->time_ns[WC_CAT_DATA_WRITE], 10 * MS);
+	ck_assert_uint_eq(f->time_ns[WC_CAT_FLUSH], 5 * MS);
+	ck_assert_uint_eq(f->idle_ns, 65 * MS);
+	ck_assert_uint_eq(sum_parts(f), f->window_ns);
+	ck_assert_uint_eq(f->requests[WC_CAT_DATA_READ], 2);
+	ck_assert_uint_eq(f->bytes[WC_CAT_DATA_READ], 131072);
+	ck_assert_uint_eq(f->requests[WC_CAT_DATA_WRITE], 1);
+	ck_assert_uint_eq(f->inflight_ns, 40 * MS);
+	ck_assert_uint_eq(f->seek_candidates, 2);
+	ck_assert_uint_eq(f->seeks, 2);
+	ck_assert_uint_eq(f->seek_hist[19], 2);   /* [2^19, 2^20) */
+	/* The devices keep their own figures. */
+	f = wc_account_device(ac, (size_t)wc_account_find(ac, DEV1));
+	ck_assert_uint_eq(wc_figures_busy(f), 20 * MS);
+	f = wc_account_device(ac, (size_t)wc_account_find(ac, DEV2));
+	ck_assert_uint_eq(wc_figures_busy(f), 20 * MS);
+	ck_assert_uint_eq(f->seeks, 0);
+	/* Some device busy: the disk's slices, not its partitions'. */
+	ck_assert_uint_eq(wc_account_busy_any(ac), 35 * MS);
+	/* The wait counted once, not once more for the disk. */
+	ck_assert_uint_eq(wc_account_nwaits(ac), 1);
+	ck_assert_uint_eq(wc_account_wait(ac, 0)->wait_ns, 16 * MS);
+	ck_assert_uint_eq(wc_account_wait(ac, 0)->requests, 1);
+
+	ck_assert_uint_eq(wc_account_nparts(ac), 2);
+	pt = wc_account_part(ac, 0);
+	ck_assert_uint_eq(pt->device, DEV1);
+	ck_assert_uint_eq(pt->requests, 2);
+	ck_assert_uint_eq(pt->bytes, 4096);
+	ck_assert_uint_eq(pt->busy_ns, 15 * MS);
+	pt = wc_account_part(ac, 1);
+	ck_assert_uint_eq(pt->device, DEV2);
+	ck_assert_uint_eq(pt->requests, 2);
+	ck_assert_uint_eq(pt->bytes, 131072);
+	ck_assert_uint_eq(pt->busy_ns, 20 * MS);
+	ck_assert_ptr_null(wc_account_part(ac, 2));
+
+	p = wc_account_phase(ac, (size_t)k, 0);
+	ck_assert_uint_eq(p->window_ns, 30 * MS);
+	ck_assert_uint_eq(wc_figures_busy(p), 15 * MS);
+	ck_assert_uint_eq(p->time_ns[WC_CAT_DATA_WRITE], 5 * MS);
+	ck_assert_uint_eq(p->time_ns[WC_CAT_FLUSH], 5 * MS);
+	ck_assert_uint_eq(p->time_ns[WC_CAT_DATA_READ], 5 * MS);
+	ck_assert_uint_eq(sum_parts(p), p->window_ns);
+	ck_assert_ptr_null(wc_account_device(ac, (size_t)k + 1));
+	wc_account_free(ac);
+
+	/* A request dispatched before another partition's that completes
+	 * first: the disk's slices are [10, 20] and [20, 30], 20 ms, though
+	 * DEV1's own slice is [5, 30].  The time some device was busy is
+	 * the disk's 20, or 5 ms of the disk's idle time (its model's, as
+	 * on one device) would be "another device busy". */
+	ck_assert_int_eq(wc_account_open(&ac, &conf, &err), 0);
+	r[0] = mk(DEV2, 10 * MS, 10 * MS, 20 * MS, 0, 4096, 0);
+	r[1] = mk(DEV1, 5 * MS, 5 * MS, 30 * MS, 0, 4096, W);
+	wc_account_add(ac, &r[0], WC_CAT_DATA_READ);
+	wc_account_add(ac, &r[1], WC_CAT_DATA_WRITE);
+	wc_account_finish(ac, 0, 100 * MS);
+	ck_assert_uint_eq(wc_figures_busy(wc_account_device(ac, 2)), 20 * MS);
+	ck_assert_uint_eq(wc_account_busy_any(ac), 20 * MS);
+	wc_account_free(ac);
+
+	/* One partition is no disk: everything as without, the time some
+	 * device was busy each device's own slices', [5, 30]. */
+	conf.ndisk = 1;
+	ck_assert_int_eq(wc_account_open(&ac, &conf, &err), 0);
+	for (i = 0; i < 2; i++)
+		wc_account_add(ac, &r[i], i ? WC_CAT_DATA_WRITE :
+					      WC_CAT_DATA_READ);
+	wc_account_finish(ac, 0, 100 * MS);
+	ck_assert_int_eq(wc_account_disk(ac), -1);
+	ck_assert_uint_eq(wc_account_nparts(ac), 0);
+	ck_assert_ptr_null(wc_account_device(ac, 2));
+	ck_assert_uint_eq(wc_account_busy_any(ac), 25 * MS);
+	wc_account_free(ac);
+}
+END_TEST
+
 static Suite *account_suite(void)
 {
 	Suite *s = suite_create("account");
@@ -1308,6 +1442,7 @@ static Suite *account_suite(void)
 	tcase_add_test(tc, test_phases_match_model);
 	tcase_add_test(tc, test_phase_runs_match_model);
 	tcase_add_test(tc, test_phase_bin_of_rounded_bytes);
+	tcase_add_test(tc, test_disk_of_partitions);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -45,6 +45,10 @@
  * past it). */
 #define WC_ACCOUNT_STRETCHES 4096
 
+/* Partitions of one disk the accountant takes as that disk (account.h):
+ * as many as capture.conf's disk_regions keeps. */
+#define WC_ACCOUNT_PARTS 8
+
 /* Bios and requests kept in flight per device by the tracker; beyond it
  * the oldest are dropped and counted. */
 #define WC_TRACKER_MAX_INFLIGHT 65536

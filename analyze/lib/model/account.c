@@ -204,6 +204,12 @@ struct wc_account {
 	wc_account_name_fn *name;
 	const void *name_arg;
 	struct busy_union any;           /* every device's slices at once */
+	/* The disk of conf's partitions (account.h), or NULL; its
+	 * partitions' split, and each one's first sector on it. */
+	struct adev *disk;
+	size_t nparts;
+	struct wc_account_part parts[WC_ACCOUNT_PARTS];
+	uint64_t part_offset[WC_ACCOUNT_PARTS];
 	/* The bound of a dispatch per device, 0 for the default. */
 	uint32_t bound_dev[WC_MAX_DEVICES];
 	uint64_t bound_ns[WC_MAX_DEVICES];
@@ -364,20 +370,25 @@ static bool inside(uint64_t t, uint64_t s, uint64_t e)
 	return t >= s && t <= e;
 }
 
-static struct adev *dev_get(struct wc_account *ac, uint32_t device)
+/* The index of DEVICE among the disk's partitions, or -1. */
+static int part_of(const struct wc_account *ac, uint32_t device)
 {
-	struct adev *d = ac->last;
-	size_t i;
-	int k;
+	size_t k;
 
-	if (d && d->device == device)
-		return d;
-	k = wc_devtab_find(&ac->devtab, device);
-	if (k >= 0)
-		return ac->last = ac->devs[k];
-	if (wc_devtab_count(&ac->devtab) == WC_MAX_DEVICES)
-		return NULL;
-	d = calloc(1, sizeof(*d));
+	for (k = 0; k < ac->nparts; k++)
+		if (ac->parts[k].device == device)
+			return (int)k;
+	return -1;
+}
+
+/* A device's figures, all zero, or NULL when out of memory.  CACHED:
+ * its write cache is on. */
+static struct adev *adev_new(const struct wc_account *ac, uint32_t device,
+			     bool cached)
+{
+	struct adev *d = calloc(1, sizeof(*d));
+	size_t i;
+
 	if (!d)
 		return NULL;
 	if (ac->nphases) {
@@ -388,11 +399,37 @@ static struct adev *dev_get(struct wc_account *ac, uint32_t device)
 		}
 	}
 	d->device = device;
-	d->cached = ac->write_cache == 1 &&
-		    (ac->cache_device == 0 || ac->cache_device == device);
+	d->cached = cached;
 	d->whole.f.device = device;
 	for (i = 0; i < ac->nphases; i++)
 		d->phases[i].f.device = device;
+	return d;
+}
+
+static void adev_free(struct adev *d)
+{
+	if (!d)
+		return;
+	free(d->phases);
+	free(d);
+}
+
+static struct adev *dev_get(struct wc_account *ac, uint32_t device)
+{
+	struct adev *d = ac->last;
+	int k;
+
+	if (d && d->device == device)
+		return d;
+	k = wc_devtab_find(&ac->devtab, device);
+	if (k >= 0)
+		return ac->last = ac->devs[k];
+	if (wc_devtab_count(&ac->devtab) == WC_MAX_DEVICES)
+		return NULL;
+	d = adev_new(ac, device, ac->write_cache == 1 &&
+			 (ac->cache_device == 0 || ac->cache_device == device));
+	if (!d)
+		return NULL;
 	ac->devs[wc_devtab_add(&ac->devtab, device)] = d;
 	return ac->last = d;
 }
@@ -953,10 +990,13 @@ static void add_flusher(struct wc_account *ac, struct adev *d,
 	tally(ac, &d->flushers, WC_MAX_FLUSHERS, process_of(rq), slice);
 }
 
-void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
-		    enum wc_cat cat)
+/* The request on d's figures (a device's, or the disk's); IN_ANY: its
+ * slice goes to the time some device was busy.  Returns where its
+ * slice began, or UINT64_MAX for a request never completed. */
+static uint64_t account_on(struct wc_account *ac, struct adev *d,
+			   const struct wc_request *rq, enum wc_cat cat,
+			   bool in_any)
 {
-	struct adev *d = dev_get(ac, rq->device);
 	uint64_t a, c, slice, dist = 0;
 	bool seek_known = false;
 	struct facts x;
@@ -965,10 +1005,6 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 	enum pos_kind kind = POS_NONE;
 	double pbytes = 0;
 
-	if (!d) {
-		ac->ignored_devices++;
-		return;
-	}
 	if (!rq->completed) {
 		d->whole.f.unfinished++;
 		/* At the device from its D; without one it never was. */
@@ -979,7 +1015,7 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 				       rq->d_time > UINT64_MAX - b ?
 				       UINT64_MAX : rq->d_time + b);
 		}
-		return;
+		return UINT64_MAX;
 	}
 	c = rq->c_time;
 	a = wc_account_slice_start(rq, d->have_prev_c, d->prev_c);
@@ -1040,14 +1076,14 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 	}
 	count_request(t, &x);
 	t->f.time_ns[cat] += slice;
-	if (ac->has_window) {
+	if (in_any && ac->has_window) {
 		/* The other devices' busy time is the window's, as the
 		 * main device's is (the window is the last phase). */
 		const struct wc_phase_window *w = &ac->phases[ac->nphases - 1];
 
 		union_add(&ac->any, a > w->start ? a : w->start,
 			  c < w->end ? c : w->end);
-	} else {
+	} else if (in_any) {
 		union_add(&ac->any, a, c);
 	}
 	if (kind == POS_MEDIA) {
@@ -1067,9 +1103,6 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 	if (ac->nphases && !g)
 		add_phases(ac, d, rq, cat, kind, pbytes, a, slice, bin, &x);
 
-	if (rq->q_time != WC_NO_TIME && (rq->action & WC_TC(WC_TC_SYNC)) &&
-	    rq->q_time <= c)
-		add_wait(ac, rq);
 	if (cat == WC_CAT_FLUSH)
 		add_flusher(ac, d, rq, a, slice);
 	add_process(ac, d, rq, a, slice);
@@ -1084,6 +1117,50 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 		d->have_prev_end = true;
 		d->prev_end = rq->sector + ((uint64_t)rq->bytes + 511) / 512;
 	}
+	return a;
+}
+
+/* Partition k's part of the request the disk took, its slice from a:
+ * the slice within the window, the request when it completed there. */
+static void part_add(struct wc_account *ac, size_t k,
+		     const struct wc_request *rq, uint64_t a)
+{
+	struct wc_account_part *pt = &ac->parts[k];
+	uint64_t o = rq->c_time - a;
+
+	if (window_part(ac, a, rq->c_time, &o)) {
+		pt->requests++;
+		pt->bytes += rq->bytes;
+	}
+	pt->busy_ns += o;
+}
+
+void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
+		    enum wc_cat cat)
+{
+	struct adev *d = dev_get(ac, rq->device);
+	int k = ac->disk ? part_of(ac, rq->device) : -1;
+	struct wc_request on_disk;
+	uint64_t a;
+
+	if (!d) {
+		ac->ignored_devices++;
+		return;
+	}
+	/* A partition's slices are the disk's in the time some device was
+	 * busy: its own would count as busy what the disk's other
+	 * partition kept it from. */
+	account_on(ac, d, rq, cat, k < 0);
+	if (rq->completed && rq->q_time != WC_NO_TIME &&
+	    (rq->action & WC_TC(WC_TC_SYNC)) && rq->q_time <= rq->c_time)
+		add_wait(ac, rq);
+	if (k < 0)
+		return;
+	on_disk = *rq;
+	on_disk.sector += ac->part_offset[k];
+	a = account_on(ac, ac->disk, &on_disk, cat, true);
+	if (a != UINT64_MAX)
+		part_add(ac, (size_t)k, rq, a);
 }
 
 /* Whether device's media rate must not be estimated (conf's
@@ -1149,9 +1226,41 @@ static void fig_finish(struct fig *g, const struct adev *d, uint64_t start,
 	f->positioning_ns += f->destage_positioning_ns;
 }
 
+/* Closes d's figures over [first, last] and its phases. */
+static void dev_finish(struct wc_account *ac, struct adev *d, uint64_t first,
+		       uint64_t last)
+{
+	size_t p;
+
+	run_fold(d);
+	names_fold(ac, &d->flushers, WC_MAX_FLUSHERS);
+	sort_tally(d->flushers.rows, d->flushers.nrows);
+	names_fold(ac, &d->procs, WC_MAX_COMMS);
+	sort_tally(d->procs.rows, d->procs.nrows);
+	d->rate = ac->media_rate;
+	d->estimated = false;
+	if (d->rate <= 0 && !no_estimate(ac, d->device) &&
+	    d->stream_n >= STREAM_MIN_COUNT &&
+	    d->stream_ns > 0) {
+		d->rate = (double)d->stream_bytes * 1e9 /
+			  (double)d->stream_ns;
+		d->estimated = true;
+	}
+	fig_finish(&d->whole, d, first, last, d->rate);
+	for (p = 0; p < ac->nphases; p++)
+		fig_finish(&d->phases[p], d, ac->phases[p].start,
+			   ac->phases[p].end, d->rate);
+	if (ac->has_window) {
+		uint64_t unfinished = d->whole.f.unfinished;
+
+		d->whole = d->phases[ac->nphases - 1];
+		d->whole.f.unfinished = unfinished;
+	}
+}
+
 void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last)
 {
-	size_t i, p;
+	size_t i;
 
 	if (ac->has_window && ac->window_in_trace) {
 		/* Slices lie within [first, last]: cutting the window to it
@@ -1164,34 +1273,10 @@ void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last)
 			w->end = w->start;
 	}
 
-	for (i = 0; i < wc_devtab_count(&ac->devtab); i++) {
-		struct adev *d = ac->devs[i];
-
-		run_fold(d);
-		names_fold(ac, &d->flushers, WC_MAX_FLUSHERS);
-		sort_tally(d->flushers.rows, d->flushers.nrows);
-		names_fold(ac, &d->procs, WC_MAX_COMMS);
-		sort_tally(d->procs.rows, d->procs.nrows);
-		d->rate = ac->media_rate;
-		d->estimated = false;
-		if (d->rate <= 0 && !no_estimate(ac, d->device) &&
-		    d->stream_n >= STREAM_MIN_COUNT &&
-		    d->stream_ns > 0) {
-			d->rate = (double)d->stream_bytes * 1e9 /
-				  (double)d->stream_ns;
-			d->estimated = true;
-		}
-		fig_finish(&d->whole, d, first, last, d->rate);
-		for (p = 0; p < ac->nphases; p++)
-			fig_finish(&d->phases[p], d, ac->phases[p].start,
-				   ac->phases[p].end, d->rate);
-		if (ac->has_window) {
-			uint64_t unfinished = d->whole.f.unfinished;
-
-			d->whole = d->phases[ac->nphases - 1];
-			d->whole.f.unfinished = unfinished;
-		}
-	}
+	for (i = 0; i < wc_devtab_count(&ac->devtab); i++)
+		dev_finish(ac, ac->devs[i], first, last);
+	if (ac->disk)
+		dev_finish(ac, ac->disk, first, last);
 	names_fold(ac, &ac->waits, WC_MAX_COMMS);
 	sort_tally(ac->waits.rows, ac->waits.nrows);
 }
@@ -1234,6 +1319,31 @@ static void spans_init(struct wc_account *ac)
 	ac->span_lo = ac->span_hi = 0;
 }
 
+/* The disk of conf's partitions, when it names two or more: its
+ * figures are its first partition's dev_t's, its write cache on when
+ * capture.conf's is and it is on one of them (or every device). */
+static int disk_open(struct wc_account *ac, const struct wc_account_conf *conf)
+{
+	size_t k, n = conf->ndisk < WC_ACCOUNT_PARTS ? conf->ndisk :
+						       WC_ACCOUNT_PARTS;
+	bool cached = ac->write_cache == 1 && ac->cache_device == 0;
+
+	for (k = 0; k < n; k++) {
+		if (part_of(ac, conf->disk[k]) >= 0)
+			continue;
+		ac->parts[ac->nparts].device = conf->disk[k];
+		ac->part_offset[ac->nparts++] = conf->disk_offset[k];
+		if (ac->write_cache == 1 && ac->cache_device == conf->disk[k])
+			cached = true;
+	}
+	if (ac->nparts < 2) {
+		ac->nparts = 0;
+		return 0;
+	}
+	ac->disk = adev_new(ac, ac->parts[0].device, cached);
+	return ac->disk ? 0 : -1;
+}
+
 int wc_account_open(struct wc_account **out, const struct wc_account_conf *conf,
 		    struct wc_err *err)
 {
@@ -1269,6 +1379,10 @@ int wc_account_open(struct wc_account **out, const struct wc_account_conf *conf,
 	}
 	spans_init(ac);
 	ac->bound_default = WC_TRACKER_BOUND_NS;
+	if (disk_open(ac, conf) < 0) {
+		wc_account_free(ac);
+		return wc_err_oom(err, NULL, NULL);
+	}
 	*out = ac;
 	return 0;
 }
@@ -1305,10 +1419,38 @@ size_t wc_account_ndevices(const struct wc_account *ac)
 	return wc_devtab_count(&ac->devtab);
 }
 
+/* Device i, or the disk one past the devices; NULL past that. */
+static const struct adev *dev_at(const struct wc_account *ac, size_t i)
+{
+	size_t n = wc_devtab_count(&ac->devtab);
+
+	if (i < n)
+		return ac->devs[i];
+	return i == n ? ac->disk : NULL;
+}
+
+int wc_account_disk(const struct wc_account *ac)
+{
+	return ac->disk ? (int)wc_devtab_count(&ac->devtab) : -1;
+}
+
+size_t wc_account_nparts(const struct wc_account *ac)
+{
+	return ac->nparts;
+}
+
+const struct wc_account_part *wc_account_part(const struct wc_account *ac,
+					      size_t k)
+{
+	return k < ac->nparts ? &ac->parts[k] : NULL;
+}
+
 const struct wc_figures *wc_account_device(const struct wc_account *ac,
 					   size_t i)
 {
-	return i < wc_devtab_count(&ac->devtab) ? &ac->devs[i]->whole.f : NULL;
+	const struct adev *d = dev_at(ac, i);
+
+	return d ? &d->whole.f : NULL;
 }
 
 int wc_account_find(const struct wc_account *ac, uint32_t device)
@@ -1319,46 +1461,51 @@ int wc_account_find(const struct wc_account *ac, uint32_t device)
 const struct wc_figures *wc_account_phase(const struct wc_account *ac,
 					  size_t i, size_t p)
 {
-	if (i >= wc_devtab_count(&ac->devtab) || p >= ac->nphases - ac->has_window)
+	const struct adev *d = dev_at(ac, i);
+
+	if (!d || p >= ac->nphases - ac->has_window)
 		return NULL;
-	return &ac->devs[i]->phases[p].f;
+	return &d->phases[p].f;
 }
 
 double wc_account_media_rate(const struct wc_account *ac, size_t i,
 			     bool *estimated)
 {
-	if (i >= wc_devtab_count(&ac->devtab)) {
-		if (estimated)
-			*estimated = false;
-		return 0;
-	}
+	const struct adev *d = dev_at(ac, i);
+
 	if (estimated)
-		*estimated = ac->devs[i]->estimated;
-	return ac->devs[i]->rate;
+		*estimated = d ? d->estimated : false;
+	return d ? d->rate : 0;
 }
 
 size_t wc_account_nflushers(const struct wc_account *ac, size_t i)
 {
-	return i < wc_devtab_count(&ac->devtab) ? ac->devs[i]->flushers.nrows : 0;
+	const struct adev *d = dev_at(ac, i);
+
+	return d ? d->flushers.nrows : 0;
 }
 
 const struct wc_wait *wc_account_flusher(const struct wc_account *ac, size_t i,
 					 size_t k)
 {
-	return i < wc_devtab_count(&ac->devtab) && k < ac->devs[i]->flushers.nrows ?
-	       &ac->devs[i]->flushers.rows[k] : NULL;
+	const struct adev *d = dev_at(ac, i);
+
+	return d && k < d->flushers.nrows ? &d->flushers.rows[k] : NULL;
 }
 
 size_t wc_account_nprocesses(const struct wc_account *ac, size_t i)
 {
-	return i < wc_devtab_count(&ac->devtab) ? ac->devs[i]->procs.nrows : 0;
+	const struct adev *d = dev_at(ac, i);
+
+	return d ? d->procs.nrows : 0;
 }
 
 const struct wc_wait *wc_account_process(const struct wc_account *ac,
 					 size_t i, size_t k)
 {
-	return i < wc_devtab_count(&ac->devtab) && k < ac->devs[i]->procs.nrows ?
-	       &ac->devs[i]->procs.rows[k] : NULL;
+	const struct adev *d = dev_at(ac, i);
+
+	return d && k < d->procs.nrows ? &d->procs.rows[k] : NULL;
 }
 
 size_t wc_account_nwaits(const struct wc_account *ac)
@@ -1387,9 +1534,8 @@ void wc_account_free(struct wc_account *ac)
 
 	if (!ac)
 		return;
-	for (i = 0; i < wc_devtab_count(&ac->devtab); i++) {
-		free(ac->devs[i]->phases);
-		free(ac->devs[i]);
-	}
+	for (i = 0; i < wc_devtab_count(&ac->devtab); i++)
+		adev_free(ac->devs[i]);
+	adev_free(ac->disk);
 	free(ac);
 }

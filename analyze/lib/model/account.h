@@ -79,6 +79,22 @@
  * spans are kept per device; past that a new one joins its nearest
  * neighbour, and the time between them counts as outstanding.
  *
+ * One disk of partitions (conf's disk, two devices or more: capture.conf's
+ * disk_regions, the partitions one model disk served) is also accounted
+ * as that disk: every request of its partitions goes, besides its own
+ * device's figures, to the disk's, its sector moved by its partition's
+ * offset, by the model above as if the disk were one more device whose
+ * requests are all of theirs (a slice begins no earlier than the disk's
+ * previous completion, whichever partition it was on).  So the disk's
+ * busy time, categories, queue and seeks take in every partition's
+ * requests (the source's reads are the disk's data reads), and its
+ * idle_ns + outstanding_ns + sum(time_ns) == window_ns as any device's.
+ * Beside it, the split by partition (wc_account_part()): each one's
+ * requests, bytes and the part of the disk's slices its requests ended,
+ * which sum to the disk's.  The time some device was busy
+ * (wc_account_busy_any()) then takes the disk's slices in place of its
+ * partitions' own.
+ *
  * What always holds: memory is fixed per device (at most WC_MAX_DEVICES,
  * tracker.h; requests on any further device are ignored), per phase and
  * per command name (at most WC_MAX_COMMS, the rest go to "(other)") and
@@ -184,6 +200,23 @@ struct wc_account_conf {
 	struct wc_phase_window window;
 	bool window_in_trace;            /* cut it to wc_account_finish()'s
 	                                  * [first, last] */
+	/* The partitions of one disk (dev_t) and each one's first sector
+	 * on it, at most WC_ACCOUNT_PARTS; fewer than two: no disk, every
+	 * figure as without.  A device given twice counts once. */
+	size_t ndisk;
+	uint32_t disk[WC_ACCOUNT_PARTS];
+	uint64_t disk_offset[WC_ACCOUNT_PARTS];
+};
+
+/* One partition of the disk: its requests and bytes (completed inside
+ * the window, as the figures count them) and the disk's service slices
+ * its requests ended (cut to the window): busy_ns sums to the disk's
+ * busy time over its partitions. */
+struct wc_account_part {
+	uint32_t device;
+	uint64_t requests;
+	uint64_t bytes;
+	uint64_t busy_ns;
 };
 
 struct wc_account;
@@ -226,6 +259,17 @@ uint64_t wc_account_busy_any(const struct wc_account *ac);
 
 /* Devices in order of first completion. */
 size_t wc_account_ndevices(const struct wc_account *ac);
+/* The disk of conf's partitions as an index beside the devices' (one
+ * past the last of them, wc_account_ndevices()), for every function
+ * below that takes a device's index (its figures' device is its first
+ * partition's dev_t); -1 when the conf gave no disk.  Its max_depth is
+ * the deepest one partition's queue went: the tracker counts each
+ * device's own (its mean, inflight_ns, is the disk's). */
+int wc_account_disk(const struct wc_account *ac);
+/* The disk's partitions in conf's order (0 without a disk). */
+size_t wc_account_nparts(const struct wc_account *ac);
+const struct wc_account_part *wc_account_part(const struct wc_account *ac,
+					      size_t k);
 const struct wc_figures *wc_account_device(const struct wc_account *ac,
 					   size_t i);
 /* Index of DEVICE, or -1. */
