@@ -7,35 +7,16 @@
 
 #include "base/devtab.h"
 #include "base/hot.h"
+#include "compat/btt_list.h"
+#include "compat/btt_tree.h"
 
 /*
- * btt keeps its pending Qs in a red-black tree keyed by start sector and
- * finds the ones inside a D or C with a walk that prunes by the node it
- * stands on: it can miss a Q hidden behind a larger overlapping one.  To
- * give btt's numbers in those cases too, this is the same tree with the
- * same classic insert and erase rebalancing (the kernel's lib/rbtree.c of
- * the time, which btt carries), walked and erased in the same order.
- *
- * A kept Q is one cache line: its links, its extent and times, and its
- * place in the Q order (age), which is all that forgetting the
- * oldest needs (forget_oldest()).
+ * btt's figures: its devices, their Qs, Ds and Cs, Q2C and D2C.  A
+ * device keeps its Qs in btt's red-black tree (btt_tree.h), or, while
+ * they are disjoint, in a list with a record of the tree's changes
+ * (btt_list.h): when, and why the figures are the same, below.  The
+ * tree's nodes come from the pool here.
  */
-enum { LEFT, RIGHT };
-
-struct kept_q {
-	struct kept_q *parent;
-	struct kept_q *child[2];   /* LEFT: lower starts, RIGHT: higher */
-	uint64_t start, end;       /* sectors, end exclusive */
-	uint64_t q_time;
-	uint64_t d_time;           /* NO_D until a D covers it */
-	/* Order of the Qs kept, on every device (a Q taking another's
-	 * place is new): 0 while the node is free.  63 bits: more Qs than
-	 * a trace of a thousand years at ten million a second. */
-	uint64_t age : 63;
-	uint64_t red : 1;
-};
-
-_Static_assert(sizeof(struct kept_q) <= 64, "a kept Q fits a cache line");
 
 /* A kept Q and its age when the device's oldest were listed: still the
  * same Q while its age is unchanged. */
@@ -71,43 +52,23 @@ struct aged {
  * costs less than the list and its record. */
 #define LIST_MIN 16
 
-struct listed_q {
-	uint64_t start, end;
-	uint64_t q_time, d_time;
-	uint64_t age;
-};
-
-enum change_kind { ADDED, REPLACED, ENDED };
-
-/* Added or replaced: the Q's start and length; ended: the C's. */
-struct change {
-	uint64_t s;
-	uint32_t len;
-	uint32_t kind;
-};
-
 struct bdev {
 	uint32_t device;
 	/* UNSEEN until its first Q (btt ignores a device until then), then
 	 * the tree, or the list while the tree's shape cannot matter. */
 	enum { UNSEEN, TREE, LISTED } mode;
-	struct kept_q *root;
-	struct kept_q *max;      /* the kept Q of the highest start, or NULL */
-	size_t n;
+	struct btt_tree tree;
+	size_t n;                /* Qs kept, in the tree or the list */
 	/* Only past WC_BTT_MAX_KEPT: the Qs kept when the cap was last
 	 * reached, oldest first, and the next one to look at. */
 	struct aged *oldest;
 	size_t noldest, next_oldest;
-	/* While LISTED, changes[] says how the tree would
-	 * have been shaped (below), and the n kept Qs are in list[], in
-	 * order, but for a hole of clist - n slots at gap, where the last Q
-	 * went in: the next, a request's next bio, mostly goes there. */
+	/* While LISTED, the n kept Qs are in list, and its record says
+	 * how the tree would have been shaped (below). */
 	bool keep_tree;          /* no list until the tree is empty */
 	size_t nbase;            /* Qs in the tree when the record began */
-	struct listed_q *list;
-	size_t clist, gap;
-	struct change *changes;
-	size_t nchanges, cchanges, changes_max;
+	struct btt_list list;
+	size_t changes_max;
 };
 
 /* Nodes come from blocks of this many, so that the Qs of one request,
@@ -224,223 +185,6 @@ static void pool_put(struct wc_btt *b, struct kept_q *q)
 	b->pool = q;
 }
 
-/* ---- the red-black tree ------------------------------------------------ */
-
-static bool is_red(const struct kept_q *n)
-{
-	return n && n->red;
-}
-
-/* Which child of its parent n is (LEFT for a NULL left child too, as
- * the rebalancing after an erase asks it of a missing node). */
-static int side_of(const struct kept_q *parent, const struct kept_q *n)
-{
-	return parent->child[LEFT] == n ? LEFT : RIGHT;
-}
-
-static void replace_child(struct bdev *d, struct kept_q *parent,
-			  struct kept_q *old, struct kept_q *new)
-{
-	if (!parent)
-		d->root = new;
-	else
-		parent->child[side_of(parent, old)] = new;
-}
-
-/* node goes down on side dir, its child of the other side takes its
- * place: dir LEFT is the classic rotate_left, RIGHT rotate_right. */
-WC_HOT void rotate(struct bdev *d, struct kept_q *node, int dir)
-{
-	struct kept_q *up = node->child[!dir], *parent = node->parent;
-
-	node->child[!dir] = up->child[dir];
-	if (node->child[!dir])
-		node->child[!dir]->parent = node;
-	up->child[dir] = node;
-	up->parent = parent;
-	replace_child(d, parent, node, up);
-	node->parent = up;
-}
-
-WC_HOT void insert_color(struct bdev *d, struct kept_q *node)
-{
-	struct kept_q *parent, *gparent, *uncle, *tmp;
-
-	while ((parent = node->parent) && parent->red) {
-		/* side: where the parent hangs from the grandparent; the
-		 * two mirrored cases of the classic code are one. */
-		int side;
-
-		gparent = parent->parent;
-		side = side_of(gparent, parent);
-		uncle = gparent->child[!side];
-		if (is_red(uncle)) {
-			uncle->red = false;
-			parent->red = false;
-			gparent->red = true;
-			node = gparent;
-			continue;
-		}
-		if (parent->child[!side] == node) {
-			rotate(d, parent, side);
-			tmp = parent;
-			parent = node;
-			node = tmp;
-		}
-		parent->red = false;
-		gparent->red = true;
-		rotate(d, gparent, !side);
-	}
-	d->root->red = false;
-}
-
-static void erase_color(struct bdev *d, struct kept_q *node,
-			struct kept_q *parent)
-{
-	struct kept_q *other;
-
-	while (!is_red(node) && node != d->root) {
-		int side = side_of(parent, node);
-
-		other = parent->child[!side];
-		if (other->red) {
-			other->red = false;
-			parent->red = true;
-			rotate(d, parent, side);
-			other = parent->child[!side];
-		}
-		if (!is_red(other->child[LEFT]) && !is_red(other->child[RIGHT])) {
-			other->red = true;
-			node = parent;
-			parent = node->parent;
-		} else {
-			if (!is_red(other->child[!side])) {
-				other->child[side]->red = false;
-				other->red = true;
-				rotate(d, other, !side);
-				other = parent->child[!side];
-			}
-			other->red = parent->red;
-			parent->red = false;
-			other->child[!side]->red = false;
-			rotate(d, parent, side);
-			node = d->root;
-			break;
-		}
-	}
-	if (node)
-		node->red = false;
-}
-
-/* Once per kept Q a C ends, and per Q forgotten past the bound. */
-WC_HOT
-void tree_erase(struct bdev *d, struct kept_q *node)
-{
-	struct kept_q *child, *parent;
-	bool red;
-
-	/* The highest start goes: the next highest is the greatest of its
-	 * left, or else its parent (it has no right, and is its parent's
-	 * right or the root). */
-	if (node == d->max) {
-		if ((child = node->child[LEFT]) != NULL)
-			while (child->child[RIGHT])
-				child = child->child[RIGHT];
-		else
-			child = node->parent;
-		d->max = child;
-	}
-
-	if (!node->child[LEFT]) {
-		child = node->child[RIGHT];
-	} else if (!node->child[RIGHT]) {
-		child = node->child[LEFT];
-	} else {
-		/* Two children: the successor takes the node's place. */
-		struct kept_q *old = node, *left;
-
-		node = node->child[RIGHT];
-		while ((left = node->child[LEFT]) != NULL)
-			node = left;
-		replace_child(d, old->parent, old, node);
-		child = node->child[RIGHT];
-		parent = node->parent;
-		red = node->red;
-		if (parent == old) {
-			parent = node;
-		} else {
-			if (child)
-				child->parent = parent;
-			parent->child[LEFT] = child;
-			node->child[RIGHT] = old->child[RIGHT];
-			old->child[RIGHT]->parent = node;
-		}
-		node->parent = old->parent;
-		node->red = old->red;
-		node->child[LEFT] = old->child[LEFT];
-		old->child[LEFT]->parent = node;
-		goto color;
-	}
-	parent = node->parent;
-	red = node->red;
-	if (child)
-		child->parent = parent;
-	replace_child(d, parent, node, child);
-color:
-	if (!red)
-		erase_color(d, child, parent);
-	d->n--;
-}
-
-/*
- * btt's rb_foreach: the kept Qs inside [s, e) in its order (the node,
- * then its left subtree, then its right).  It goes left only while s is
- * left of the node's start and right only while the node ends before e,
- * so it is a range search: its cost is the tree's height plus the Qs
- * starting inside [s, e), never the number kept.  A stack instead of
- * recursion: a pending right subtree waits at most once per level, and a
- * red-black tree of WC_BTT_MAX_KEPT nodes is under 40 levels deep.
- *
- * A C collects what it finds (b->found, room for every kept Q made
- * beforehand), to end them in the walk's order as btt releases its list;
- * a D stamps its time on them where it finds them (collect false), the
- * same nodes visited, as btt's D sets d_time on each Q of its list.
- * Returns the number collected.
- */
-#define WALK_DEPTH 128
-_Static_assert(WC_BTT_MAX_KEPT < (1 << 30), "2 log2(kept + 1) must fit the walk's stack");
-
-WC_HOT
-size_t walk(struct wc_btt *b, struct kept_q *n, uint64_t s, uint64_t e,
-	    bool collect, uint64_t d_time)
-{
-	struct kept_q *stack[WALK_DEPTH];
-	size_t top = 0, nfound = 0;
-
-	while (n) {
-		uint64_t end = n->end;
-
-		if (s <= n->start && end <= e) {
-			if (collect)
-				b->found[nfound++] = n;
-			else
-				n->d_time = d_time;
-		}
-		/* Node, left subtree, right subtree: a right child goes
-		 * on the stack only while a left subtree comes first. */
-		if (s < n->start && n->child[LEFT]) {
-			if (end < e && n->child[RIGHT])
-				stack[top++] = n->child[RIGHT];
-			n = n->child[LEFT];
-		} else if (end < e && n->child[RIGHT]) {
-			n = n->child[RIGHT];
-		} else {
-			n = top ? stack[--top] : NULL;
-		}
-	}
-	return nfound;
-}
-
 /* ---- btt's events ------------------------------------------------------ */
 
 static uint64_t tdelta(uint64_t from, uint64_t to)
@@ -497,7 +241,7 @@ static int by_age(const void *a, const void *b)
  * last list was forgotten, or ended or replaced since. */
 static __attribute__((noinline, cold)) int list_oldest(struct bdev *d)
 {
-	struct kept_q *stack[WALK_DEPTH], *n = d->root;
+	struct kept_q *stack[WALK_DEPTH], *n = d->tree.root;
 	size_t top = 0, k = 0;
 	struct aged *a = realloc(d->oldest, d->n * sizeof(*a));
 
@@ -531,7 +275,7 @@ static int forget_oldest(struct wc_btt *b, struct bdev *d)
 			struct aged *a = &d->oldest[d->next_oldest++];
 
 			if (a->q->age == a->age) {
-				tree_erase(d, a->q);
+				tree_erase(&d->tree, &d->n, a->q);
 				pool_put(b, a->q);
 				b->dropped++;
 				return 0;
@@ -540,60 +284,6 @@ static int forget_oldest(struct wc_btt *b, struct bdev *d)
 		if (list_oldest(d) < 0)
 			return -1;
 	}
-}
-
-/* Where a Q starting at s goes in d's tree (*parent, *link), or the kept
- * Q that already starts there. */
-WC_HOT
-struct kept_q *tree_place(struct bdev *d, uint64_t s, struct kept_q **parent,
-			  struct kept_q ***link)
-{
-	struct kept_q *le = NULL, *n;
-
-	*parent = NULL;
-	*link = &d->root;
-	if (d->max && s > d->max->start) {
-		/* Writeback queues a file's bios in ascending sectors: a Q
-		 * mostly starts past every kept one, and then goes right of
-		 * the highest, where the descent would end. */
-		*parent = d->max;
-		*link = &d->max->child[RIGHT];
-		return NULL;
-	}
-	/* The classic descent, the side a level taken from one comparison
-	 * rather than a guess at it: a Q of the same start is the last
-	 * node it went right at (le, start <= s), as the keys are
-	 * distinct. */
-	{
-		struct kept_q *p = NULL;
-		int right = RIGHT;
-
-		for (n = d->root; n; n = n->child[right]) {
-			right = s >= n->start;
-			p = n;
-			le = right ? n : le;
-		}
-		if (p) {
-			*parent = p;
-			*link = &p->child[right];
-		}
-	}
-	return le && le->start == s ? le : NULL;
-}
-
-/* Links q (start and end set) where tree_place() said. */
-WC_HOT
-void tree_link(struct bdev *d, struct kept_q *q, struct kept_q *parent,
-	       struct kept_q **link)
-{
-	q->child[LEFT] = q->child[RIGHT] = NULL;
-	q->parent = parent;
-	q->red = true;
-	*link = q;
-	if (!d->max || q->start > d->max->start)
-		d->max = q;
-	d->n++;
-	insert_color(d, q);
 }
 
 /* Room in b->found for every Q kept on a device of n. */
@@ -624,7 +314,7 @@ int tree_end(struct wc_btt *b, struct bdev *d, uint64_t s, uint64_t e,
 
 	if (b->cfound < d->n && grow_found(b, d->n) < 0)
 		return -1;
-	n = walk(b, d->root, s, e, true, 0);
+	n = tree_walk(b->found, d->tree.root, s, e, true, 0);
 	/* Erased in the walk's order, as btt releases its list. */
 	for (i = 0; i < n; i++) {
 		struct kept_q *q = b->found[i];
@@ -634,117 +324,10 @@ int tree_end(struct wc_btt *b, struct bdev *d, uint64_t s, uint64_t e,
 			if (q->d_time != NO_D)
 				stat_add(&b->d2c, tdelta(q->d_time, c));
 		}
-		tree_erase(d, q);
+		tree_erase(&d->tree, &d->n, q);
 		pool_put(b, q);
 	}
 	return 0;
-}
-
-/* The first of n listed Qs starting at s or after it (n when none): a
- * search whose steps are worked out, not branched on. */
-WC_HOT
-size_t lower_bound(const struct listed_q *a, size_t n, uint64_t s)
-{
-	const struct listed_q *base = a;
-
-	if (n == 0)
-		return 0;
-	while (n > 1) {
-		size_t half = n / 2;
-
-		base = base[half].start < s ? base + half : base;
-		n -= half;
-	}
-	return (size_t)(base - a) + (base->start < s);
-}
-
-/* The listed Q number i (in start order). */
-WC_HOT
-struct listed_q *listed(const struct bdev *d, size_t i)
-{
-	return &d->list[i < d->gap ? i : i + (d->clist - d->n)];
-}
-
-/* The number of the first listed Q starting at s or after it. */
-WC_HOT
-size_t list_find(const struct bdev *d, uint64_t s)
-{
-	size_t g = d->gap;
-
-	if (g > 0 && d->list[g - 1].start >= s)
-		return lower_bound(d->list, g, s);
-	return g + lower_bound(d->list + g + (d->clist - d->n), d->n - g, s);
-}
-
-/* The number of the first listed Q from number i on that ends past e
- * (d->n when none): in the list's two parts, before the hole and after. */
-WC_HOT
-size_t list_ends_after(const struct bdev *d, size_t i, uint64_t e)
-{
-	const struct listed_q *after = d->list + (d->clist - d->n);
-
-	for (; i < d->gap && d->list[i].end <= e; i++)
-		;
-	if (i >= d->gap)
-		for (; i < d->n && after[i].end <= e; i++)
-			;
-	return i;
-}
-
-/* Moves the hole to before listed Q number i. */
-WC_HOT
-void list_move_gap(struct bdev *d, size_t i)
-{
-	size_t hole = d->clist - d->n;
-
-	if (i < d->gap)
-		memmove(d->list + i + hole, d->list + i,
-			(d->gap - i) * sizeof(*d->list));
-	else if (i > d->gap)
-		memmove(d->list + d->gap, d->list + d->gap + hole,
-			(i - d->gap) * sizeof(*d->list));
-	d->gap = i;
-}
-
-/* Room for one more change and, when a Q is to be added (q), one more
- * listed Q (the caps tested before).  A change that adds no Q (a Q
- * replaced, a C) must not grow the list: the hole's room is what lets
- * the short path (list_queue()) add Qs, so a list grown past LIST_MAX
- * would stay past it. */
-static __attribute__((noinline, cold)) int list_grow(struct bdev *d, bool q)
-{
-	if (q && d->n == d->clist) {
-		size_t c = d->clist ? 2 * d->clist : 32;
-		struct listed_q *l = realloc(d->list, c * sizeof(*l));
-
-		if (!l)
-			return -1;
-		/* The Qs after the hole go to the end. */
-		memmove(l + d->gap + (c - d->n), l + d->gap,
-			(d->n - d->gap) * sizeof(*l));
-		d->list = l;
-		d->clist = c;
-	}
-	if (d->nchanges == d->cchanges) {
-		size_t c = d->cchanges ? 2 * d->cchanges : 64;
-		struct change *ch = realloc(d->changes, c * sizeof(*ch));
-
-		if (!ch)
-			return -1;
-		d->changes = ch;
-		d->cchanges = c;
-	}
-	return 0;
-}
-
-WC_HOT
-void record(struct bdev *d, enum change_kind kind, uint64_t s, uint32_t len)
-{
-	struct change *c = &d->changes[d->nchanges++];
-
-	c->s = s;
-	c->len = len;
-	c->kind = kind;
 }
 
 /* The listed Qs become btt's tree: the record replayed on the tree as
@@ -757,15 +340,15 @@ static __attribute__((noinline, cold)) int list_to_tree(struct wc_btt *b,
 	size_t k, top = 0;
 
 	d->n = d->nbase;
-	for (k = 0; k < d->nchanges; k++) {
-		const struct change *c = &d->changes[k];
+	for (k = 0; k < d->list.nchanges; k++) {
+		const struct change *c = &d->list.changes[k];
 
 		if (c->kind == ENDED) {
 			if (tree_end(b, d, c->s, c->s + c->len, 0, false) < 0)
 				return -1;
 			continue;
 		}
-		n = tree_place(d, c->s, &parent, &link);
+		n = tree_place(&d->tree, c->s, &parent, &link);
 		if (c->kind == REPLACED) {
 			n->end = c->s + c->len;
 			continue;
@@ -775,11 +358,11 @@ static __attribute__((noinline, cold)) int list_to_tree(struct wc_btt *b,
 			return -1;
 		n->start = c->s;
 		n->end = c->s + c->len;
-		tree_link(d, n, parent, link);
+		tree_link(&d->tree, &d->n, n, parent, link);
 	}
 	/* In order of start, as the list. */
 	k = 0;
-	n = d->root;
+	n = d->tree.root;
 	while (n || top) {
 		if (n) {
 			stack[top++] = n;
@@ -787,15 +370,15 @@ static __attribute__((noinline, cold)) int list_to_tree(struct wc_btt *b,
 			continue;
 		}
 		n = stack[--top];
-		n->q_time = listed(d, k)->q_time;
-		n->d_time = listed(d, k)->d_time;
-		n->age = listed(d, k)->age;
+		n->q_time = listed(&d->list, d->n, k)->q_time;
+		n->d_time = listed(&d->list, d->n, k)->d_time;
+		n->age = listed(&d->list, d->n, k)->age;
 		k++;
 		n = n->child[RIGHT];
 	}
 	/* The list is empty, its Qs in the tree. */
-	d->gap = 0;
-	d->nchanges = 0;
+	d->list.gap = 0;
+	d->list.nchanges = 0;
 	d->mode = TREE;
 	d->keep_tree = true;
 	return 0;
@@ -806,15 +389,15 @@ static __attribute__((noinline, cold)) int list_to_tree(struct wc_btt *b,
  * memory either: the tree then goes on as it would anyway. */
 static __attribute__((noinline, cold)) void tree_to_list(struct bdev *d)
 {
-	struct kept_q *stack[WALK_DEPTH], *n = d->root;
+	struct kept_q *stack[WALK_DEPTH], *n = d->tree.root;
 	size_t top = 0, k = 0;
 
 	d->keep_tree = true;
-	if (!d->list) {
-		d->list = malloc(LIST_MAX * sizeof(*d->list));
-		if (!d->list)
+	if (!d->list.q) {
+		d->list.q = malloc(LIST_MAX * sizeof(*d->list.q));
+		if (!d->list.q)
 			return;
-		d->clist = LIST_MAX;
+		d->list.cap = LIST_MAX;
 	}
 	while (n || top) {
 		if (n) {
@@ -824,19 +407,19 @@ static __attribute__((noinline, cold)) void tree_to_list(struct bdev *d)
 		}
 		n = stack[--top];
 		if (n->end <= n->start ||
-		    (k > 0 && n->start < d->list[k - 1].end))
+		    (k > 0 && n->start < d->list.q[k - 1].end))
 			return;
-		d->list[k].start = n->start;
-		d->list[k].end = n->end;
-		d->list[k].q_time = n->q_time;
-		d->list[k].d_time = n->d_time;
-		d->list[k].age = n->age;
+		d->list.q[k].start = n->start;
+		d->list.q[k].end = n->end;
+		d->list.q[k].q_time = n->q_time;
+		d->list.q[k].d_time = n->d_time;
+		d->list.q[k].age = n->age;
 		k++;
 		n = n->child[RIGHT];
 	}
-	d->gap = k;
+	d->list.gap = k;
 	d->nbase = k;
-	d->nchanges = 0;
+	d->list.nchanges = 0;
 	d->mode = LISTED;
 	d->keep_tree = false;
 }
@@ -849,8 +432,8 @@ static __attribute__((noinline, cold)) void base_free(struct wc_btt *b,
 	struct kept_q *stack[WALK_DEPTH], *n;
 	size_t top = 0;
 
-	if (d->root)
-		stack[top++] = d->root;
+	if (d->tree.root)
+		stack[top++] = d->tree.root;
 	while (top) {
 		n = stack[--top];
 		if (n->child[LEFT])
@@ -859,7 +442,7 @@ static __attribute__((noinline, cold)) void base_free(struct wc_btt *b,
 			stack[top++] = n->child[RIGHT];
 		pool_put(b, n);
 	}
-	d->root = d->max = NULL;
+	d->tree.root = d->tree.max = NULL;
 }
 
 /* A Q, a D and a C each do their own work on the device's tree or list,
@@ -873,7 +456,7 @@ int tree_queue(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 	uint64_t s = ev->sector;
 
 	d->mode = TREE;
-	q = tree_place(d, s, &parent, &link);
+	q = tree_place(&d->tree, s, &parent, &link);
 	if (q) {
 		/* btt 2.09 lets the newer Q take the older one's place:
 		 * the older one's C was lost. */
@@ -892,7 +475,7 @@ int tree_queue(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 	q->q_time = ev->time;
 	q->d_time = NO_D;
 	q->age = ++b->next_age;
-	tree_link(d, q, parent, link);
+	tree_link(&d->tree, &d->n, q, parent, link);
 	/* Only a new Q grows the tree; one taking a place does not. */
 	if (d->n > WC_BTT_MAX_KEPT && forget_oldest(b, d) < 0)
 		return oom(b, err);
@@ -906,49 +489,49 @@ int list_queue_any(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 		   struct wc_err *err)
 {
 	uint64_t s = ev->sector, e = s + (ev->bytes >> 9);
-	size_t n = d->n, g = d->gap, i;
+	size_t n = d->n, g = d->list.gap, i;
 	struct listed_q *q, *next;
 
 	/* Less than a sector, or past the last: a walk could miss it. */
-	if (e <= s || d->nchanges == d->changes_max)
+	if (e <= s || d->list.nchanges == d->changes_max)
 		goto tree;
-	if ((g == 0 || d->list[g - 1].start < s) &&
-	    (g == n || s < d->list[g + (d->clist - n)].start)) {
+	if ((g == 0 || d->list.q[g - 1].start < s) &&
+	    (g == n || s < d->list.q[g + (d->list.cap - n)].start)) {
 		/* In the hole, after the last Q that came. */
 		i = g;
 	} else {
-		i = list_find(d, s);
-		q = listed(d, i);
+		i = list_find(&d->list, d->n, s);
+		q = listed(&d->list, d->n, i);
 		if (i < n && q->start == s) {
-			if (i + 1 < n && e > listed(d, i + 1)->start)
+			if (i + 1 < n && e > listed(&d->list, d->n, i + 1)->start)
 				goto tree;
-			if (d->nchanges == d->cchanges &&
-			    list_grow(d, false) < 0)
+			if (d->list.nchanges == d->list.cchanges &&
+			    btt_list_grow(&d->list, d->n, false) < 0)
 				return oom(b, err);
 			q->end = e;
 			q->q_time = ev->time;
 			q->d_time = NO_D;
 			q->age = ++b->next_age;
 			b->replaced++;
-			record(d, REPLACED, s, ev->bytes >> 9);
+			record(&d->list, REPLACED, s, ev->bytes >> 9);
 			return 0;
 		}
 	}
-	if ((i > 0 && listed(d, i - 1)->end > s) ||
-	    (i < n && e > listed(d, i)->start) || n == LIST_MAX)
+	if ((i > 0 && listed(&d->list, d->n, i - 1)->end > s) ||
+	    (i < n && e > listed(&d->list, d->n, i)->start) || n == LIST_MAX)
 		goto tree;
-	if ((n == d->clist || d->nchanges == d->cchanges) &&
-	    list_grow(d, true) < 0)
+	if ((n == d->list.cap || d->list.nchanges == d->list.cchanges) &&
+	    btt_list_grow(&d->list, d->n, true) < 0)
 		return oom(b, err);
-	list_move_gap(d, i);
-	next = &d->list[d->gap++];
+	list_move_gap(&d->list, d->n, i);
+	next = &d->list.q[d->list.gap++];
 	next->start = s;
 	next->end = e;
 	next->q_time = ev->time;
 	next->d_time = NO_D;
 	next->age = ++b->next_age;
 	d->n++;
-	record(d, ADDED, s, ev->bytes >> 9);
+	record(&d->list, ADDED, s, ev->bytes >> 9);
 	return 0;
 tree:
 	if (list_to_tree(b, d) < 0)
@@ -964,30 +547,30 @@ int list_queue(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 	       struct wc_err *err)
 {
 	uint64_t s = ev->sector, e = s + (ev->bytes >> 9);
-	size_t g = d->gap, hole = d->clist - d->n;
+	size_t g = d->list.gap, hole = d->list.cap - d->n;
 	struct listed_q *next;
 
-	if (e <= s || d->nchanges == d->cchanges || hole == 0 ||
-	    (g > 0 && d->list[g - 1].end > s) ||
-	    (g < d->n && e > d->list[g + hole].start))
+	if (e <= s || d->list.nchanges == d->list.cchanges || hole == 0 ||
+	    (g > 0 && d->list.q[g - 1].end > s) ||
+	    (g < d->n && e > d->list.q[g + hole].start))
 		return list_queue_any(b, d, ev, err);
-	next = &d->list[g];
+	next = &d->list.q[g];
 	next->start = s;
 	next->end = e;
 	next->q_time = ev->time;
 	next->d_time = NO_D;
 	next->age = ++b->next_age;
-	d->gap = g + 1;
+	d->list.gap = g + 1;
 	d->n++;
-	record(d, ADDED, s, ev->bytes >> 9);
+	record(&d->list, ADDED, s, ev->bytes >> 9);
 	return 0;
 }
 
 static __attribute__((noinline))
 int tree_issue(struct wc_btt *b, struct bdev *d, const struct wc_event *ev)
 {
-	walk(b, d->root, ev->sector, ev->sector + (ev->bytes >> 9), false,
-	     ev->time);
+	tree_walk(b->found, d->tree.root, ev->sector,
+		  ev->sector + (ev->bytes >> 9), false, ev->time);
 	return 0;
 }
 
@@ -995,16 +578,16 @@ static __attribute__((noinline))
 int list_issue(struct bdev *d, const struct wc_event *ev)
 {
 	uint64_t s = ev->sector, e = s + (ev->bytes >> 9);
-	struct listed_q *after = d->list + (d->clist - d->n);
+	struct listed_q *after = d->list.q + (d->list.cap - d->n);
 	size_t i, j;
 
 	/* Disjoint and in start order, so in end order too: the Qs inside
 	 * are the ones from the first starting at s or after, up to the
 	 * first ending past e. */
-	i = list_find(d, s);
-	j = list_ends_after(d, i, e);
-	for (; i < j && i < d->gap; i++)
-		d->list[i].d_time = ev->time;
+	i = list_find(&d->list, d->n, s);
+	j = list_ends_after(&d->list, d->n, i, e);
+	for (; i < j && i < d->list.gap; i++)
+		d->list.q[i].d_time = ev->time;
 	for (; i < j; i++)
 		after[i].d_time = ev->time;
 	return 0;
@@ -1033,23 +616,23 @@ int list_complete(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 	size_t i, j, k;
 
 	/* The Qs inside, as for a D. */
-	i = list_find(d, s);
-	j = list_ends_after(d, i, e);
+	i = list_find(&d->list, d->n, s);
+	j = list_ends_after(&d->list, d->n, i, e);
 	if (j == i)
 		return 0;
-	if (d->nchanges == d->changes_max) {
+	if (d->list.nchanges == d->changes_max) {
 		if (list_to_tree(b, d) < 0)
 			return oom(b, err);
 		return tree_complete(b, d, ev, err);
 	}
 	/* Into the hole, which moves next to them: they lie in one run,
 	 * just before it or just after. */
-	if (d->gap > j) {
-		list_move_gap(d, j);
-		run = d->list + i;
+	if (d->list.gap > j) {
+		list_move_gap(&d->list, d->n, j);
+		run = d->list.q + i;
 	} else {
-		list_move_gap(d, i);
-		run = d->list + i + (d->clist - d->n);
+		list_move_gap(&d->list, d->n, i);
+		run = d->list.q + i + (d->list.cap - d->n);
 	}
 	for (k = 0; k < j - i; k++) {
 		deltas_add(&q2c, tdelta(run[k].q_time, c));
@@ -1058,18 +641,19 @@ int list_complete(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 	}
 	stat_add_deltas(&b->q2c, &q2c);
 	stat_add_deltas(&b->d2c, &d2c);
-	d->gap = i;
+	d->list.gap = i;
 	d->n -= j - i;
 	/* An empty list is an empty tree. */
 	if (d->n == 0) {
 		base_free(b, d);
-		d->gap = 0;
-		d->nchanges = 0;
+		d->list.gap = 0;
+		d->list.nchanges = 0;
 		d->mode = TREE;
 		if (d->changes_max < CHANGES_MAX)
 			d->changes_max *= 2;
-	} else if (d->nchanges < d->cchanges || list_grow(d, false) == 0)
-		record(d, ENDED, s, ev->bytes >> 9);
+	} else if (d->list.nchanges < d->list.cchanges ||
+		   btt_list_grow(&d->list, d->n, false) == 0)
+		record(&d->list, ENDED, s, ev->bytes >> 9);
 	else
 		return oom(b, err);
 	return 0;
@@ -1195,8 +779,8 @@ size_t wc_btt_list_room(const struct wc_btt *b)
 	size_t i, room = 0;
 
 	for (i = 0; i < wc_devtab_count(&b->devtab); i++)
-		if (b->devs[i].clist > room)
-			room = b->devs[i].clist;
+		if (b->devs[i].list.cap > room)
+			room = b->devs[i].list.cap;
 	return room;
 }
 
@@ -1216,8 +800,8 @@ void wc_btt_free(struct wc_btt *b)
 		free(b->blocks[i]);
 	for (i = 0; i < wc_devtab_count(&b->devtab); i++) {
 		free(b->devs[i].oldest);
-		free(b->devs[i].list);
-		free(b->devs[i].changes);
+		free(b->devs[i].list.q);
+		free(b->devs[i].list.changes);
 	}
 	free(b->blocks);
 	free(b->found);
