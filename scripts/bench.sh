@@ -163,7 +163,7 @@ make_shape() {
 }
 
 # pack wccapture|tar DIR: DIR as a tar stream on standard output.
-# "wccapture" packs as capture/wccapture's capture_archive() does:
+# "wccapture" packs as capture/lib/capture.sh's capture_archive() does:
 # capture.conf with "trace_files = N" first, phases.tsv, the trace
 # files smallest first, the rest; a shape without capture.conf gets one that holds only
 # the key, for this archive only.  "tar" is the folder as tar finds it.

@@ -33,6 +33,27 @@ for f in bin/wcanalyze sbin/wccapture sbin/wcrecord share/man/man1/wcanalyze.1 \
 done
 [[ -x $dest/opt/wc/bin/wcanalyze && -x $dest/opt/wc/sbin/wccapture ]] || fail "programs not executable"
 
+# The installed wccapture finds its parts (capture/lib) under its prefix,
+# also when run through a link from elsewhere, and answers as the tree's
+# does; the DATADIR it was installed for is written into it.
+for f in common disk memory recorder capture workload lab record crash; do
+	[[ -s $dest/opt/wc/share/wcanalyze/wccapture/$f.sh ]] || fail "not installed: wccapture's $f.sh"
+done
+grep -qx 'WCCAPTURE_LIBDIR=/opt/wc/share/wcanalyze/wccapture' "$dest/opt/wc/sbin/wccapture" ||
+	fail "the installed wccapture does not name /opt/wc/share/wcanalyze/wccapture"
+mkdir "$TMP/elsewhere"
+ln -s "$dest/opt/wc/sbin/wccapture" "$TMP/elsewhere/wccapture"
+for w in "$dest/opt/wc/sbin/wccapture" "$TMP/elsewhere/wccapture"; do
+	(cd "$TMP" && "$w" --help) >"$TMP/help.out" 2>&1 || fail "$w --help: $(cat "$TMP/help.out")"
+	bash capture/wccapture --help >"$TMP/help.want"
+	cmp -s "$TMP/help.want" "$TMP/help.out" || fail "$w --help differs from the tree's"
+	[[ $("$w" --version) == "wccapture "* ]] || fail "$w --version"
+done
+cp "$dest/opt/wc/sbin/wccapture" "$TMP/elsewhere/alone"
+"$TMP/elsewhere/alone" --version >"$TMP/out" 2>&1 && fail "wccapture without its parts ran"
+grep -q '^wccapture: its files (common.sh, ...) are in none of ' "$TMP/out" ||
+	fail "wccapture without its parts: $(cat "$TMP/out")"
+
 # The installed program, run from elsewhere, renders nothing here
 # (WCANALYZE_GNUPLOT empty) but must find the templates next to itself.
 (cd "$TMP" && env -u WCANALYZE_PLOTS WCANALYZE_GNUPLOT='' "$dest/opt/wc/bin/wcanalyze" \

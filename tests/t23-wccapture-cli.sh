@@ -23,7 +23,7 @@ man_opts=$(sed -n '/^\.SH OPTIONS/,/^\.SH EXIT/p' "$TOP/docs/wccapture.8" |
 	awk 'tp { print; tp = 0 } /^\.TP/ { tp = 1 }' | grep -oE '\\-\\-[a-z\\-]+' | sed 's/\\//g' | sort -u)
 for sub in lab record crash; do
 	bash "$W" "$sub" --help >"$TMP/$sub-help.out"
-	opts=$(sed -n "/^${sub}_main()/,/^}/p" "$W" | grep -oE -- '-l [a-z,:-]+' | sed -n 1p |
+	opts=$(sed -n "/^${sub}_main()/,/^}/p" "$TOP/capture/lib/$sub.sh" | grep -oE -- '-l [a-z,:-]+' | sed -n 1p |
 		sed 's/^-l //; s/:/,/g' | tr ',' '\n' | grep -v '^$' | grep -v '^help$')
 	[[ -n $opts ]] || fail "no long options found in ${sub}_main"
 	for o in $opts; do

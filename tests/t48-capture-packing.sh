@@ -9,9 +9,9 @@
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
-W=$TOP/capture/wccapture
-fns=$(sed -n '/^conf() {$/,/^}$/p; /^capture_archive() {$/,/^}$/p' "$W")
-[[ $fns == *"capture_archive() {"* ]] || fail "capture_archive() not found in wccapture"
+L=$TOP/capture/lib
+fns=$(sed -n '/^conf() {$/,/^}$/p' "$L/common.sh"; sed -n '/^capture_archive() {$/,/^}$/p' "$L/capture.sh")
+[[ $fns == *"conf() {"*"capture_archive() {"* ]] || fail "conf() or capture_archive() not found in capture/lib"
 eval "$fns"
 test_stop() { :; }
 declare -A CONF=()

@@ -44,6 +44,7 @@ done
 for f in usr/sbin/wccapture usr/sbin/wcrecord usr/sbin/wcdisk \
 	usr/share/man/man8/wccapture.8.gz usr/share/man/man8/wcrecord.8.gz \
 	usr/share/man/man8/wcdisk.8.gz usr/share/wcanalyze/disks/hdd7200 \
+	usr/share/wcanalyze/wccapture/common.sh usr/share/wcanalyze/wccapture/lab.sh \
 	usr/share/bash-completion/completions/wccapture \
 	usr/share/bash-completion/completions/wcrecord \
 	usr/share/bash-completion/completions/wcdisk; do
