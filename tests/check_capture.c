@@ -98,11 +98,13 @@ START_TEST(test_good)
 	ck_assert_int_eq(d->rotational, 0);
 	ck_assert_uint_eq(d->timeout_ms, 30000);
 	ck_assert_uint_eq(d->hw_queues, 1);
+	ck_assert_str_eq(d->role, "destination");
 	ck_assert_int_eq(d->listed, 2);
 	d = wc_capture_device(c, "loop1");
 	ck_assert_int_eq(d->listed, 1);
 	ck_assert_int_eq(d->rotational, 1);
 	ck_assert_uint_eq(d->hw_queues, 0);
+	ck_assert_str_eq(d->role, "source");
 	ck_assert_ptr_null(wc_capture_device(c, "loop3"));
 
 	ck_assert_uint_eq(c->nphases, 2);
@@ -111,6 +113,31 @@ START_TEST(test_good)
 	ck_assert_uint_eq(c->phases[1].end, 607733071574ull);
 	ck_assert_double_eq(c->phases[0].real_s, 0.043);
 	ck_assert_double_eq(c->phases[0].sys_s, 0.019);
+	wc_capture_free(c);
+}
+END_TEST
+
+/* A device's role is a word of lowercase letters: anything else (a
+ * control byte, upper case, too long) is refused and noted, the role
+ * then unknown. */
+START_TEST(test_role_refused)
+{
+	static const char text[] =
+		"device.loop1.role = sou\033rce\n"
+		"device.loop2.role = destinationdestination\n"
+		"device.loop3.role = other\n";
+	struct wc_capture *c = NULL;
+	struct wc_err err;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_capture_new(&c, &err), 0);
+	wc_capture_parse_conf(c, text, sizeof(text) - 1, "capture.conf");
+	ck_assert_str_eq(wc_capture_device(c, "loop1")->role, "");
+	ck_assert(has_note(c, "line 1: device.loop1.role: not a word"));
+	ck_assert_str_eq(wc_capture_device(c, "loop2")->role, "");
+	ck_assert(has_note(c, "line 2: device.loop2.role: not a word"));
+	ck_assert_str_eq(wc_capture_device(c, "loop3")->role, "other");
+	ck_assert_uint_eq(c->nnotes, 2);
 	wc_capture_free(c);
 }
 END_TEST
@@ -433,6 +460,7 @@ static Suite *capture_suite(void)
 
 	tcase_add_test(tc, test_unknown);
 	tcase_add_test(tc, test_good);
+	tcase_add_test(tc, test_role_refused);
 	tcase_add_test(tc, test_bad_values);
 	tcase_add_test(tc, test_saturation_edges);
 	tcase_add_test(tc, test_limits);

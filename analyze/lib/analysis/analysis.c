@@ -251,6 +251,8 @@ static void meta_from_capture(struct wc_capture_meta *m,
 		m->devices[m->ndevices].rotational = d->rotational;
 		m->devices[m->ndevices].timeout_ns = d->timeout_ms * 1000000u;
 		m->devices[m->ndevices].hw_queues = d->hw_queues;
+		snprintf(m->devices[m->ndevices].role,
+			 sizeof(m->devices[0].role), "%s", d->role);
 		m->ndevices++;
 	}
 	if (dest) {
@@ -628,6 +630,35 @@ static bool cpu_file_missing(const struct wc_input *in)
 	return false;
 }
 
+/* capture.conf's disk_regions: the partitions of one disk (a lab on
+ * one model disk), accounted as that disk (account.h), where each
+ * begins on it from disk_offsets when every one is given in whole
+ * sectors (else 0: the seeks between them are then unknown, the rest
+ * is not).  Not when --device chose one device's figures. */
+static void disk_setup(struct run *run)
+{
+	const struct wc_capture_meta *m = &run->a->meta;
+	struct wc_account_conf *conf = &run->conf;
+	bool offsets = m->noffsets == m->nregions;
+	size_t r, i;
+
+	if (run->a->filter_device || m->nregions < 2)
+		return;
+	for (r = 0; r < m->nregions; r++)
+		offsets = offsets && m->offsets[r] % 512 == 0;
+	for (r = 0; r < m->nregions && conf->ndisk < WC_ACCOUNT_PARTS; r++) {
+		for (i = 0; i < m->ndevices; i++)
+			if (m->regions[r][0] && m->devices[i].device &&
+			    !strcmp(m->regions[r], m->devices[i].name))
+				break;
+		if (i == m->ndevices)
+			continue;
+		conf->disk[conf->ndisk] = m->devices[i].device;
+		conf->disk_offset[conf->ndisk++] = offsets ?
+						   m->offsets[r] / 512 : 0;
+	}
+}
+
 static int analyse(struct run *run, const struct wc_phase *phases,
 		   size_t nphases, struct wc_err *err)
 {
@@ -676,6 +707,7 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 	conf->phases = win;
 	if (run->o->filter && wc_filter_any(run->o->filter))
 		filter_setup(run);
+	disk_setup(run);
 	if (te) {
 		wc_traceevent_begin(te, a->meta.name);
 		for (i = 0; i < a->meta.ndevices; i++)
@@ -824,6 +856,20 @@ const char *wc_analysis_rotational_doubt(const struct wc_capture_meta *m,
 	return NULL;
 }
 
+/* Whether the main device is one of the disk's partitions, or the
+ * capture names no destination: the disk is then the main device. */
+static bool main_on_disk(const struct wc_analysis *a)
+{
+	size_t k;
+
+	if (!a->meta.main_from_conf)
+		return true;
+	for (k = 0; k < wc_account_nparts(a->ac); k++)
+		if (wc_account_part(a->ac, k)->device == a->meta.main_device)
+			return true;
+	return false;
+}
+
 static void pick_main(struct wc_analysis *a)
 {
 	size_t i, n = wc_account_ndevices(a->ac);
@@ -834,6 +880,13 @@ static void pick_main(struct wc_analysis *a)
 		/* Only that device's requests passed. */
 		a->main_index = wc_account_find(a->ac, a->meta.main_device);
 		return;
+	}
+	if (wc_account_disk(a->ac) >= 0 && main_on_disk(a)) {
+		/* One disk of partitions: the disk is what was measured. */
+		a->main_index = wc_account_disk(a->ac);
+		if (a->meta.main_from_conf)
+			return;
+		goto named;
 	}
 	if (a->meta.main_from_conf)
 		a->main_index = wc_account_find(a->ac, a->meta.main_device);
@@ -851,6 +904,7 @@ static void pick_main(struct wc_analysis *a)
 			a->main_index = (int)i;
 		}
 	}
+named:
 	if (a->main_index >= 0)
 		a->meta.main_device = wc_account_device(a->ac, (size_t)a->main_index)->device;
 	for (i = 0; i < a->meta.ndevices; i++)

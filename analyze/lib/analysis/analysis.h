@@ -117,6 +117,8 @@ struct wc_device_meta {
 				    * default */
 	uint32_t hw_queues;        /* its hardware queues (tracker.h, one
 				    * flush in flight); 0 unknown */
+	char role[16];             /* capture.conf device.DEV.role
+				    * ("destination", "source"), or "" */
 };
 
 struct wc_capture_meta {

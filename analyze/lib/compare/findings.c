@@ -65,10 +65,31 @@ static void subject(const struct wc_summary *s, const struct wc_sum_capture *c,
 			 "The capture");
 }
 
-/* The main device's name for sentences. */
+/* The main device's name for sentences: of one disk of partitions,
+ * "the disk loop1+loop2". */
 static const char *main_name(const struct wc_sum_capture *c)
 {
+	if (c->nparts && c->main == &c->disk)
+		return c->disk_said;
 	return c->main && c->main->name ? c->main->name : "the main device";
+}
+
+/* The main device's name as a key's value: "loop1+loop2" for a disk. */
+static const char *main_key(const struct wc_sum_capture *c)
+{
+	return c->main && c->main->name ? c->main->name : main_name(c);
+}
+
+/* Whether device i is one of the main disk's partitions: the same
+ * spindle, never "another device". */
+static bool on_main_disk(const struct wc_sum_capture *c, size_t i)
+{
+	size_t k;
+
+	for (k = 0; c->main == &c->disk && k < c->nparts; k++)
+		if (c->parts[k].device == c->devices[i].device)
+			return true;
+	return false;
 }
 
 static void find_most_time(struct wc_summary *s, const struct wc_sum_capture *c)
@@ -83,7 +104,7 @@ static void find_most_time(struct wc_summary *s, const struct wc_sum_capture *c)
 		if (g->part_ns[k] > g->part_ns[best])
 			best = k;
 	str(f, "capture", c->meta->name);
-	str(f, "device", main_name(c));
+	str(f, "device", main_key(c));
 	num(f, "wall_s", wc_secs(g->wall_ns));
 	say(f, "%s took %.3f s in the trace's window", who, wc_secs(g->wall_ns));
 	if (c->command_wall_s >= 0) {
@@ -124,7 +145,7 @@ static size_t other_devices(const struct wc_sum_capture *c, char *buf,
 
 	buf[0] = '\0';
 	for (i = 0; i < c->ndevices; i++) {
-		if (&c->devices[i] == c->main)
+		if (&c->devices[i] == c->main || on_main_disk(c, i))
 			continue;
 		if (n < 3 && len < size)
 			len += (size_t)snprintf(buf + len, size - len, "%s%s",
@@ -189,7 +210,7 @@ static void find_idle(struct wc_summary *s, const struct wc_sum_capture *c)
 	size_t nd = other_devices(c, devs, sizeof(devs));
 
 	str(f, "capture", c->meta->name);
-	str(f, "device", main_name(c));
+	str(f, "device", main_key(c));
 	num(f, "idle_s", wc_secs(idle));
 	num(f, "wall_s", wc_secs(c->figs.wall_ns));
 	num(f, "share", pct(idle, c->figs.wall_ns) / 100);
@@ -207,6 +228,10 @@ static void find_idle(struct wc_summary *s, const struct wc_sum_capture *c)
 		say(f, ": the other traced device%s (%s) %s busy for %.3f s of "
 		    "it", nd == 1 ? "" : "s", devs, nd == 1 ? "was" : "were",
 		    other);
+	} else if (c->nparts && c->main == &c->disk) {
+		/* Its partitions are the disk: idle means all of them. */
+		say(f, ": none of its %zu partitions had a request at the "
+		    "disk then", c->nparts);
 	} else if (c->filter && c->meta->ndevices > 1) {
 		/* The filter left the others out, not the recording. */
 		say(f, ": no other traced device's I/O passed the filter (%s)",

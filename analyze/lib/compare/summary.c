@@ -238,6 +238,52 @@ static void btt_of(struct wc_sum_btt *s, const struct wc_btt *b)
 	s->ignored = wc_btt_ignored(b);
 }
 
+/* The disk of partitions, when the accountant made one: its figures,
+ * its name from its partitions' ("loop1+loop2"), its split. */
+static int disk_of(struct wc_sum_capture *c, const struct wc_account *ac)
+{
+	const struct wc_capture_meta *m = c->meta;
+	uint64_t busy;
+	size_t k, j, len = 0;
+	int i = wc_account_disk(ac);
+
+	if (i < 0)
+		return 0;
+	c->nparts = wc_account_nparts(ac);
+	c->parts = calloc(c->nparts, sizeof(*c->parts));
+	if (!c->parts)
+		return -1;
+	device_of(&c->disk, ac, (size_t)i, m);
+	busy = wc_figures_busy(c->disk.raw);
+	for (k = 0; k < c->nparts; k++) {
+		const struct wc_account_part *pt = wc_account_part(ac, k);
+		struct wc_sum_part *p = &c->parts[k];
+
+		p->device = pt->device;
+		for (j = 0; j < m->ndevices; j++) {
+			if (m->devices[j].device != pt->device)
+				continue;
+			if (m->devices[j].name[0])
+				p->name = m->devices[j].name;
+			if (m->devices[j].role[0])
+				p->role = m->devices[j].role;
+		}
+		p->requests = pt->requests;
+		p->bytes = pt->bytes;
+		p->busy_s = wc_secs(pt->busy_ns);
+		p->busy_pct = pct(pt->busy_ns, busy);
+		if (len < sizeof(c->disk_name))
+			len += (size_t)snprintf(c->disk_name + len,
+						sizeof(c->disk_name) - len,
+						"%s%s", k ? "+" : "",
+						p->name ? p->name : "?");
+	}
+	c->disk.name = c->disk_name;
+	snprintf(c->disk_said, sizeof(c->disk_said), "the disk %s",
+		 c->disk_name);
+	return 0;
+}
+
 /* The account's devices and waits, the tracker's and btt's counts. */
 static int fill_devices(struct wc_sum_capture *c, const struct wc_analysis *a)
 {
@@ -262,10 +308,12 @@ static int fill_devices(struct wc_sum_capture *c, const struct wc_analysis *a)
 	}
 	for (i = 0; i < c->ndevices; i++)
 		device_of(&c->devices[i], ac, i, c->meta);
+	if (disk_of(c, ac) < 0)
+		return -1;
 	if (wc_analysis_main_index(a) >= 0) {
 		size_t m = (size_t)wc_analysis_main_index(a);
 
-		c->main = &c->devices[m];
+		c->main = m < c->ndevices ? &c->devices[m] : &c->disk;
 		c->nprocs = wc_account_nprocesses(ac, m);
 		if (c->nprocs) {
 			w = calloc(c->nprocs, sizeof(*w));
@@ -1043,6 +1091,7 @@ void wc_summary_free(struct wc_summary *s)
 	for (i = 0; s->caps && i < s->ncaps; i++) {
 		free(s->caps[i].phases);
 		free(s->caps[i].devices);
+		free(s->caps[i].parts);
 		free((void *)s->caps[i].waits);
 		free((void *)s->caps[i].procs);
 	}

@@ -178,6 +178,19 @@ struct wc_sum_device {
 	                                * seek, % (0 of none) */
 };
 
+/* One partition of a disk (account.h, wc_account_part()): its
+ * requests and bytes, and the part of the disk's busy time its own
+ * requests ended (the parts sum to the disk's busy time). */
+struct wc_sum_part {
+	uint32_t device;
+	const char *name;              /* capture.conf's name of it, or NULL */
+	const char *role;              /* capture.conf's device.DEV.role
+	                                * ("destination", "source"), or NULL */
+	uint64_t requests, bytes;
+	double busy_s;
+	double busy_pct;               /* % of the disk's busy time */
+};
+
 /* btt's Q2C and D2C over every device, with their means. */
 struct wc_sum_btt {
 	bool on;                       /* run with o.btt; else all 0 */
@@ -223,7 +236,20 @@ struct wc_sum_capture {
 	double positioning_pct;
 	size_t ndevices;               /* every device with I/O, the */
 	struct wc_sum_device *devices; /* accountant's order */
-	const struct wc_sum_device *main;      /* in devices, NULL: no I/O */
+	const struct wc_sum_device *main;      /* in devices, or disk;
+	                                        * NULL: no I/O */
+	/* One disk of partitions (capture.conf disk_regions, account.h):
+	 * main is then disk, the disk's figures over every partition's
+	 * requests, named "loop1+loop2" (disk_name), its device the first
+	 * partition's, and parts its split by partition, in disk_regions'
+	 * order; nparts 0 otherwise.  Its partitions are never "another
+	 * device" (meas[WC_MEAS_OFF_OTHER], the findings). */
+	size_t nparts;
+	struct wc_sum_part *parts;
+	struct wc_sum_device disk;
+	char disk_name[160];
+	char disk_said[176];           /* "the disk loop1+loop2", for
+	                                * sentences */
 	/* Every measure in seconds, < 0 unknown (the CPU part and the
 	 * rest without phases.tsv). */
 	double meas[WC_NMEAS];

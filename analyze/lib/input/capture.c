@@ -293,11 +293,25 @@ static void set_device_key(struct wc_capture *c, const char *key, const char *v,
 	int b;
 
 	if (!dot || (strcmp(dot, ".dev") && strcmp(dot, ".rotational") &&
-		     strcmp(dot, ".timeout_ms") && strcmp(dot, ".hw_queues")))
-		return;     /* role and keys to come */
+		     strcmp(dot, ".timeout_ms") && strcmp(dot, ".hw_queues") &&
+		     strcmp(dot, ".role")))
+		return;     /* keys to come */
 	d = device_slot(c, name, (size_t)(dot - name), where, line);
 	if (!d)
 		return;
+	if (!strcmp(dot, ".role")) {
+		size_t i, len = strlen(v);
+
+		d->role[0] = '\0';
+		for (i = 0; i < len && v[i] >= 'a' && v[i] <= 'z'; i++)
+			;
+		if (len && i == len && len < sizeof(d->role))
+			set_str(d->role, sizeof(d->role), v);
+		else
+			note(c, where, line, key, "not a word of at most %zu "
+			     "lowercase letters, ignored", sizeof(d->role) - 1);
+		return;
+	}
 	if (!strcmp(dot, ".timeout_ms")) {
 		uint64_t ms;
 

@@ -103,6 +103,9 @@ struct wc_capture_device {
 	uint32_t hw_queues;      /* device.DEV.hw_queues, 1 to 65536; 0
 				  * unknown */
 	int listed;              /* position in "devices" + 1; 0 not listed */
+	char role[16];           /* device.DEV.role: a word of lowercase
+				  * letters ("destination", "source"), or
+				  * "" absent or refused (noted) */
 };
 
 struct wc_capture {

@@ -55,6 +55,44 @@ static void csv_bound(FILE *f, const struct wc_sum_group *gr, bool whole)
 	}
 }
 
+/* The most partitions of one disk any capture has (summary.h): the
+ * columns of their split, 0 when none is of a disk. */
+static size_t csv_nparts(const struct wc_summary *s)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->ncaps; i++)
+		if (s->caps[i].main == &s->caps[i].disk &&
+		    s->caps[i].nparts > n)
+			n = s->caps[i].nparts;
+	return n;
+}
+
+/* The split by partition on the row of a whole capture of one disk:
+ * each one's device, name, role, requests, bytes and busy time; empty
+ * cells on a phase's row and past its partitions. */
+static void csv_parts(FILE *f, const struct wc_summary *s,
+		      const struct wc_sum_capture *sc, bool whole)
+{
+	size_t k, n = csv_nparts(s);
+
+	for (k = 0; k < n; k++) {
+		const struct wc_sum_part *p = &sc->parts[k];
+
+		if (!whole || sc->main != &sc->disk || k >= sc->nparts) {
+			fputs(",,,,,,", f);
+			continue;
+		}
+		fprintf(f, ",%u:%u,", WC_DEV_MAJOR(p->device),
+			WC_DEV_MINOR(p->device));
+		csv_str(f, p->name ? p->name : "");
+		fputc(',', f);
+		csv_str(f, p->role ? p->role : "");
+		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.9f", p->requests,
+			p->bytes, p->busy_s);
+	}
+}
+
 /* One row: the capture's or a phase's figures (all idle without I/O in
  * the window), then the ratio columns when a baseline was named and the
  * difference columns when there are differences. */
@@ -109,12 +147,13 @@ static void csv_row(FILE *f, const struct wc_summary *s,
 		csv_tests(f, &s->groups[sc->group], sf == &sc->figs);
 		csv_bound(f, &s->groups[sc->group], sf == &sc->figs);
 	}
+	csv_parts(f, s, sc, sf == &sc->figs);
 	fprintf(f, ",%.9f\n", wc_secs(sf->outstanding_ns));
 }
 
 int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err)
 {
-	size_t i, p;
+	size_t i, p, k;
 	int c;
 
 	fprintf(f, "capture,phase,fs,write_cache,barrier,window_s,idle_s");
@@ -140,6 +179,11 @@ int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err)
 				wc_meas_key(c), wc_meas_key(c), wc_meas_key(c));
 		fprintf(f, ",bound_s,runs_to_decide_busy,runs_to_decide_wall");
 	}
+	/* Only with a disk of partitions: the default columns stay. */
+	for (k = 1; k <= csv_nparts(s); k++)
+		fprintf(f, ",part%zu_device,part%zu_name,part%zu_role,"
+			"part%zu_requests,part%zu_bytes,part%zu_busy_s",
+			k, k, k, k, k, k);
 	/* Last: a column added since moves no other. */
 	fprintf(f, ",outstanding_s\n");
 	for (i = 0; i < s->ncaps; i++) {

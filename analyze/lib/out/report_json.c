@@ -392,6 +392,34 @@ static void json_kcheck(FILE *f, const struct wc_kcheck *k)
 	fprintf(f, "], \"partitions\": %zu}", k->partitions);
 }
 
+
+/* One disk of partitions (summary.h): the figures below are the disk's,
+ * and this its split by partition.  Only then: the schema's other keys
+ * never move. */
+static void json_parts(FILE *f, const struct wc_sum_capture *sc)
+{
+	char dev[32];
+	size_t k;
+
+	if (!sc->nparts || sc->main != &sc->disk)
+		return;
+	fprintf(f, ",\n      \"disk_partitions\": [");
+	for (k = 0; k < sc->nparts; k++) {
+		const struct wc_sum_part *p = &sc->parts[k];
+
+		snprintf(dev, sizeof(dev), "%u,%u", WC_DEV_MAJOR(p->device),
+			 WC_DEV_MINOR(p->device));
+		fprintf(f, "%s\n        {\"device\": ", k ? "," : "");
+		json_str(f, dev);
+		fprintf(f, ", \"name\": ");
+		json_opt_str(f, p->name ? p->name : "");
+		fprintf(f, ", \"role\": ");
+		json_opt_str(f, p->role ? p->role : "");
+		fprintf(f, ", \"requests\": %" PRIu64 ", \"bytes\": %" PRIu64
+			", \"busy_s\": %.9f}", p->requests, p->bytes, p->busy_s);
+	}
+	fprintf(f, "\n      ]");
+}
 static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 {
 	const struct wc_sum_capture *sc = &s->caps[ci];
@@ -472,6 +500,7 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 			", \"in_window\": %s}", sc->returned_s, sc->durable_s,
 			sc->durable_bytes,
 			sc->durable_in_window ? "true" : "false");
+	json_parts(f, sc);
 	fprintf(f, ",\n");
 	json_figures(f, sc->main, "      ");
 

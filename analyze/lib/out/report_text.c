@@ -143,6 +143,30 @@ static void text_categories(FILE *f, const struct wc_sum_figs *sf)
 		wc_fmt_bytes(sf->all_bytes, b, sizeof(b)));
 }
 
+/* One disk of partitions: each one's part of the disk's figures above,
+ * who it was for (its role) and its busy time's share of the disk's. */
+static void text_parts(FILE *f, const struct wc_sum_capture *sc)
+{
+	char b[32], e[WC_ESCAPE_SIZE(64)], e2[WC_ESCAPE_SIZE(16)];
+	size_t k;
+
+	if (!sc->nparts || sc->main != &sc->disk)
+		return;
+	fprintf(f, "\n%-24s %10s %12s %12s %7s\n", "by partition",
+		"requests", "bytes", "busy (s)", "of busy");
+	for (k = 0; k < sc->nparts; k++) {
+		const struct wc_sum_part *p = &sc->parts[k];
+		char who[128];
+
+		snprintf(who, sizeof(who), "%s %s",
+			 p->name ? wc_escape_text(p->name, e, sizeof(e)) : "?",
+			 p->role ? wc_escape_text(p->role, e2, sizeof(e2)) : "");
+		fprintf(f, "  %-22.22s %10" PRIu64 " %12s %12.6f %6.1f%%\n", who,
+			p->requests, wc_fmt_bytes(p->bytes, b, sizeof(b)),
+			p->busy_s, p->busy_pct);
+	}
+}
+
 static void text_latency(FILE *f, const char *what, const struct wc_latency *l)
 {
 	char a[5][24];
@@ -400,6 +424,14 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 			"no completed I/O in the trace");
 		return wc_format_finish(f, err);
 	}
+	if (sc->main == &sc->disk)
+		fprintf(f, "  disk %s, %zu partitions of one disk (capture.conf "
+			"disk_regions), %s\n",
+			wc_escape_text(sc->disk_name, e, sizeof(e)), sc->nparts,
+			m->main_rotational == 1 ? "rotational" :
+			m->main_rotational == 0 ? "not rotational" :
+						  "rotational: unknown");
+	else
 	fprintf(f, "  device %s%s, %s\n", devname(m, g->device, b, sizeof(b)),
 		!m->main_from_conf ? ", the busiest" :
 		g->device == m->dest_device ? ", the destination" :
@@ -435,6 +467,7 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 	}
 	fprintf(f, "\n");
 	text_categories(f, &sc->figs);
+	text_parts(f, sc);
 
 	fprintf(f, "\n");
 	if (g->positioning_known) {
@@ -954,6 +987,17 @@ int wc_report_compare(FILE *f, const struct wc_summary *s, struct wc_err *err)
 	return wc_report_compare_detail(f, s, WC_REPORT_BRIEF, err);
 }
 
+/* Whether some capture's main device is a disk of partitions. */
+static bool any_disk(const struct wc_summary *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->ncaps; i++)
+		if (s->caps[i].main && s->caps[i].main == &s->caps[i].disk)
+			return true;
+	return false;
+}
+
 int wc_report_compare_detail(FILE *f, const struct wc_summary *s,
 			     enum wc_report_detail detail, struct wc_err *err)
 {
@@ -975,9 +1019,12 @@ int wc_report_compare_detail(FILE *f, const struct wc_summary *s,
 		"bar = barriers;\nposn = positioning part of jrnl+meta+data "
 		"(and with the cache on of the\nflushes' destage; ? without "
 		"a media rate)%s%s"
-		"\n\n", cols_extra(s) ? ";\ndisc = discards, other = "
+		"%s\n\n", cols_extra(s) ? ";\ndisc = discards, other = "
 		"empty requests that are not flushes" : "", s->any_runs ? ";\ngroups: runs of one configuration, "
-		"means and the wall's standard deviation" : "");
+		"means and the wall's standard deviation" : "",
+		any_disk(s) ? ";\na capture of partitions of one disk "
+		"(capture.conf disk_regions): the disk,\nall its partitions' "
+		"requests" : "");
 	cmp_head_line(f, s, w, &dc);
 	for (g = 0; g < s->ngroups; g++) {
 		const struct wc_sum_group *gr = &s->groups[g];
