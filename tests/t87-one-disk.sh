@@ -13,9 +13,10 @@
 #
 # The window is [9, 60], 51 ms.  The disk: busy 35 ms, data read 20,
 # data write 10, flush 5, idle 16; by partition loop1 2 requests, 4 KiB,
-# 15 ms and loop2 2, 128 KiB, 20 ms.  So the report, JSON, CSV and the
-# comparison's groups give the disk's figures and the split, and no
-# finding calls loop2 "the other traced device".  Without disk_regions
+# 15 ms and loop2 2, 128 KiB, 20 ms.  So the report, JSON, CSV, the
+# bundle's figures and the comparison's groups give the disk's figures
+# and the split, and no finding calls loop2 "the other traced device".
+# Without disk_regions
 # the same trace is loop1's alone, as before: busy 20 ms, loop2 "the
 # other traced device".
 # shellcheck source=tests/lib/common.sh
@@ -127,6 +128,15 @@ grep -q 'other traced device' one.txt && fail "text calls a partition another de
 grep -q '^one,all,.*,hdd7200,7:1,loop1,destination,2,4096,0\.015000000,7:2,loop2,source,2,131072,0\.020000000,0\.000000000$' one.csv ||
 	fail "csv row: $(sed -n 2p one.csv)"
 echo "ok: text and CSV give the split by partition"
+
+# The bundle's figures are the disk's too: the source's reads (bit 8,
+# data_read) at their place on it, past loop2's offset of 1,000,000
+# sectors, beside the destination's write.
+"$WCANALYZE" --output bundle one.tar.gz >/dev/null || fail "bundle: exit $?"
+awk '!/^#/ && $3 == 8 && $2 > 999999 { r++ } !/^#/ && $3 == 16 && $2 < 4096 { w++ }
+	END { exit !(r && w) }' bundle/one/scatter.dat ||
+	fail "bundle: the disk's scatter: $(grep -v '^#' bundle/one/scatter.dat)"
+echo "ok: the bundle's figures are the disk's"
 
 # The comparison: each group's figures are its disk's.
 "$WCANALYZE" --format json one.tar.gz two.tar.gz >cmp.json || fail "cmp: exit $?"

@@ -506,6 +506,34 @@ static bool filter_pass(const struct run *run, const struct wc_request *rq)
 	return wc_filter_keep(&run->filt, rq, comm, cause);
 }
 
+/* The index of device among conf's partitions of one disk, or -1. */
+static int disk_part(const struct wc_account_conf *conf, uint32_t device)
+{
+	size_t k;
+
+	for (k = 0; k < conf->ndisk; k++)
+		if (conf->disk[k] == device)
+			return (int)k;
+	return -1;
+}
+
+/* The request as the disk's series takes it (a partition's: under the
+ * disk's first partition's dev_t, its sector where it lies on the
+ * disk), in *buf; rq itself when it is on no disk. */
+static const struct wc_request *on_disk(const struct run *run,
+					const struct wc_request *rq,
+					struct wc_request *buf)
+{
+	int k;
+
+	if (!run->conf.ndisk || (k = disk_part(&run->conf, rq->device)) < 0)
+		return rq;
+	*buf = *rq;
+	buf->device = run->conf.disk[0];
+	buf->sector += run->conf.disk_offset[k];
+	return buf;
+}
+
 /* One request to the series (when kept) and the accountant. */
 /* A request's part of the digest (wc_capture_meta): its fields mixed
  * (splitmix64's finaliser) so that a sum of them tells traces apart. */
@@ -523,6 +551,7 @@ static inline uint64_t request_digest(const struct wc_request *rq)
 static inline int add_request(struct run *run, const struct wc_request *rq,
 			      bool series, struct wc_err *err)
 {
+	struct wc_request buf;
 	enum wc_cat cat;
 
 	if (!run->a->ac && account_ready(run, err) < 0)
@@ -533,7 +562,7 @@ static inline int add_request(struct run *run, const struct wc_request *rq,
 	if (run->filtering && !filter_pass(run, rq))
 		return 0;
 	cat = wc_classify(&run->cl, rq);
-	if (series && add_series(run->a, rq, cat, err) < 0)
+	if (series && add_series(run->a, on_disk(run, rq, &buf), cat, err) < 0)
 		return -1;
 	if (run->o->trace)
 		trace_request(run, rq, cat);
@@ -651,13 +680,16 @@ static void disk_setup(struct run *run)
 			if (m->regions[r][0] && m->devices[i].device &&
 			    !strcmp(m->regions[r], m->devices[i].name))
 				break;
-		if (i == m->ndevices)
+		if (i == m->ndevices || disk_part(conf, m->devices[i].device) >= 0)
 			continue;
 		conf->disk[conf->ndisk] = m->devices[i].device;
 		conf->disk_offset[conf->ndisk++] = offsets ?
 						   m->offsets[r] / 512 : 0;
 	}
+	if (conf->ndisk < 2)
+		conf->ndisk = 0;
 }
+
 
 static int analyse(struct run *run, const struct wc_phase *phases,
 		   size_t nphases, struct wc_err *err)

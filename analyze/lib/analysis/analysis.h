@@ -18,14 +18,19 @@
  * Metadata comes from the capture's capture.conf (docs/capture-format.md);
  * what a plain trace cannot tell is unknown (-1 or an empty string here,
  * null in JSON).  The main device is capture.conf's destination, or the
- * device that moved the most bytes.
+ * device that moved the most bytes; when capture.conf's disk_regions
+ * names two traced devices or more, the destination among them (or no
+ * destination named), it is the disk they are partitions of
+ * (account.h), unless a --device filter chose one device.
  *
  * What always holds:
  *  - the analysis owns its consumers and nothing outside it sees events
  *    or requests as they pass: btt (only with o.btt, off by default: a
  *    second walk of every event) sees every event before the tracker;
  *    with o.series, every request the tracker hands out (unfinished ones
- *    too) goes, with its category, to its device's series (at most
+ *    too) goes, with its category, to its device's series (a disk of
+ *    partitions' requests to the disk's, under its first partition's
+ *    dev_t, each sector where it lies on the disk; at most
  *    WC_SERIES_MAX_DEVICES devices, the first seen; the requests of the
  *    rest are only counted), then to the accountant;
  *  - memory: btt's and the tracker's bounds (wclimits.h), and with
@@ -282,7 +287,8 @@ void wc_analysis_classifier(const struct wc_analysis *a,
 const struct wc_figures *wc_analysis_main(const struct wc_analysis *a);
 /* The accountant, for every device and phase. */
 const struct wc_account *wc_analysis_account(const struct wc_analysis *a);
-/* Index of the main device in the accountant, or -1. */
+/* Index of the main device in the accountant (wc_account_disk() for a
+ * disk of partitions), or -1. */
 int wc_analysis_main_index(const struct wc_analysis *a);
 size_t wc_analysis_nphases(const struct wc_analysis *a);
 const struct wc_phase_result *wc_analysis_phase(const struct wc_analysis *a,

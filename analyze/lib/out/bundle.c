@@ -274,7 +274,9 @@ int wc_bundle_add(struct wc_bundle *b, struct wc_analysis *a,
 	memset(&b->tl_stats[b->ncaps], 0, sizeof(b->tl_stats[0]));
 	b->ncaps++;
 
-	s = wc_analysis_series(a, meta->main_device);
+	/* The main device's: a disk of partitions' is its first's. */
+	s = wc_analysis_series(a, wc_analysis_main(a) ?
+			       wc_analysis_main(a)->device : meta->main_device);
 	if (!s) {
 		/* No request on the main device: empty figures say so. */
 		if (wc_series_open(&empty, err) < 0)
