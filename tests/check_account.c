@@ -6,7 +6,8 @@
  * estimated media rate, seeks, flush percentiles, waits by command,
  * unfinished requests, the positioning histogram's bins against the
  * formula with log2, and every figure of every phase against a model
- * that tests each phase for each request, on hostile phase lists.
+ * that tests each phase for each request, on hostile phase lists; the
+ * device's own work (wc_account_set_work()) carved out of idle.
  */
 #include <check.h>
 #include <inttypes.h>
@@ -68,7 +69,7 @@ static struct wc_account *open_ac(double rate, const struct wc_phase_window *ph,
 
 static uint64_t sum_parts(const struct wc_figures *f)
 {
-	uint64_t s = f->idle_ns + f->outstanding_ns;
+	uint64_t s = f->idle_ns + f->outstanding_ns + f->internal_ns;
 	int c;
 
 	for (c = 0; c < WC_NCAT; c++)
@@ -77,6 +78,22 @@ static uint64_t sum_parts(const struct wc_figures *f)
 }
 
 static uint64_t rng = 88172645463325252ull;
+
+/* The device's own work of a test: pieces handed out in order. */
+struct work_list {
+	const struct wc_account_work *w;
+	size_t n, next;
+};
+
+static int work_next(void *arg, struct wc_account_work *w)
+{
+	struct work_list *l = arg;
+
+	if (l->next == l->n)
+		return 0;
+	*w = l->w[l->next++];
+	return 1;
+}
 
 static uint64_t next_rand(void)
 {
@@ -96,9 +113,22 @@ START_TEST(test_partition_exact)
 		{ 1000 + 9 * MS + 5, 1000 + 40 * MS },
 	};
 	struct wc_account *ac = open_ac(0, ph, 3);
-	uint64_t t[2] = { 1000, 1000 }, last = 1000;
+	uint64_t t[2] = { 1000, 1000 }, last = 1000, at = 0;
+	static struct wc_account_work work[3000];
+	struct work_list wl = { work, 3000, 0 };
 	size_t i, p;
 
+	/* The device's own work on DEV1: pieces anywhere, some reaching
+	 * back over the one before (the accountant cuts them), some past
+	 * the window. */
+	for (i = 0; i < 3000; i++) {
+		at += next_rand() % 40000;
+		work[i].start = next_rand() % 5 == 0 && at > 5000 ? at - 5000 : at;
+		at += 1 + next_rand() % 30000;
+		work[i].end = at;
+		work[i].bytes = 4096;
+	}
+	ck_assert_int_eq(wc_account_set_work(ac, DEV1, work_next, &wl, 1000), 0);
 	for (i = 0; i < 2000; i++) {
 		int dv = (int)(next_rand() % 2);
 		uint64_t d = t[dv] + next_rand() % 20000;
@@ -130,6 +160,11 @@ START_TEST(test_partition_exact)
 		ck_assert_uint_eq(f->window_ns, last + 12345 - 1000);
 		ck_assert_uint_eq(sum_parts(f), f->window_ns);
 		ck_assert_uint_gt(f->idle_ns, 0);
+		ck_assert(f->internal_known == (f->device == DEV1));
+		if (f->device == DEV1)
+			ck_assert_uint_gt(f->internal_ns, 0);
+		else
+			ck_assert_uint_eq(f->internal_ns, 0);
 		for (p = 0; p < 3; p++) {
 			const struct wc_figures *g = wc_account_phase(ac, i, p);
 
@@ -137,6 +172,84 @@ START_TEST(test_partition_exact)
 			ck_assert_uint_eq(sum_parts(g), g->window_ns);
 		}
 	}
+	wc_account_free(ac);
+}
+END_TEST
+
+/*
+ * The device's own work (a ledger's destage of no command) is busy time
+ * of no request: the part of each piece that no slice covers and the
+ * window holds, out of idle, per device and per phase, to the
+ * nanosecond; a piece that reaches back over the one before is cut;
+ * what comes after the window is not counted; a device without work
+ * has none.  Times in ms from T0.
+ */
+#define T0 (1000 * MS)
+START_TEST(test_internal_work)
+{
+	const struct wc_phase_window ph[2] = {
+		{ T0, T0 + 50 * MS }, { T0 + 50 * MS, T0 + 100 * MS },
+	};
+	/* Slices [20, 30], [40, 60], [80, 90]; gaps [0, 20), [30, 40),
+	 * [60, 80), [90, 100). */
+	static const struct wc_account_work w[] = {
+		{ T0 + 5 * MS, T0 + 10 * MS, 1 },    /* in a gap: 5 */
+		{ T0 + 15 * MS, T0 + 25 * MS, 2 },   /* 5 in the gap, 5 covered */
+		{ T0 + 32 * MS, T0 + 35 * MS, 4 },   /* 3 */
+		{ T0 + 33 * MS, T0 + 36 * MS, 8 },   /* cut to [35, 36): 1 */
+		{ T0 + 38 * MS, T0 + 45 * MS, 16 },  /* 2, then covered */
+		{ T0 + 50 * MS, T0 + 55 * MS, 32 },  /* inside a slice: 0 */
+		{ T0 + 58 * MS, T0 + 70 * MS, 64 },  /* 2 covered, then 10 */
+		{ T0 + 92 * MS, T0 + 98 * MS, 128 }, /* after the last C: 6 */
+		{ T0 + 99 * MS, T0 + 120 * MS, 256 },/* cut at the end: 1 */
+		{ T0 + 130 * MS, T0 + 140 * MS, 512 },/* after it: none */
+	};
+	struct work_list wl = { w, sizeof(w) / sizeof(w[0]), 0 };
+	struct wc_account *ac = open_ac(0, ph, 2);
+	const struct wc_figures *f, *a, *b;
+	struct wc_request r;
+
+	ck_assert_int_eq(wc_account_set_work(ac, DEV1, work_next, &wl, T0), 0);
+	ck_assert_int_eq(wc_account_set_work(NULL, DEV1, work_next, &wl, T0), -1);
+	ck_assert_int_eq(wc_account_set_work(ac, DEV1, NULL, &wl, T0), -1);
+	r = mk(DEV1, T0 + 20 * MS, T0 + 20 * MS, T0 + 30 * MS, 0, 4096, W);
+	wc_account_add(ac, &r, WC_CAT_DATA_WRITE);
+	/* Another device, no work: its figures as before. */
+	r = mk(DEV2, T0 + 31 * MS, T0 + 31 * MS, T0 + 33 * MS, 0, 4096, W);
+	wc_account_add(ac, &r, WC_CAT_DATA_WRITE);
+	r = mk(DEV1, T0 + 40 * MS, T0 + 40 * MS, T0 + 60 * MS, 8, 4096, W);
+	wc_account_add(ac, &r, WC_CAT_DATA_WRITE);
+	r = mk(DEV1, T0 + 80 * MS, T0 + 80 * MS, T0 + 90 * MS, 16, 4096, W);
+	wc_account_add(ac, &r, WC_CAT_DATA_WRITE);
+	wc_account_finish(ac, T0, T0 + 100 * MS);
+
+	f = wc_account_device(ac, 0);
+	ck_assert_uint_eq(f->device, DEV1);
+	ck_assert(f->internal_known);
+	ck_assert_uint_eq(f->internal_ns, 33 * MS);
+	ck_assert_uint_eq(f->internal_ranges, 9);
+	ck_assert_uint_eq(f->internal_bytes, 511);
+	ck_assert_uint_eq(wc_figures_busy(f), 40 * MS + 33 * MS);
+	ck_assert_uint_eq(f->idle_ns, 100 * MS - 40 * MS - 33 * MS);
+	ck_assert_uint_eq(sum_parts(f), f->window_ns);
+	a = wc_account_phase(ac, 0, 0);
+	b = wc_account_phase(ac, 0, 1);
+	ck_assert_uint_eq(a->internal_ns, 16 * MS);
+	ck_assert_uint_eq(b->internal_ns, 17 * MS);
+	ck_assert_uint_eq(a->internal_ranges, 5);
+	ck_assert_uint_eq(b->internal_ranges, 4);
+	ck_assert_uint_eq(sum_parts(a), a->window_ns);
+	ck_assert_uint_eq(sum_parts(b), b->window_ns);
+	/* Some device busy: DEV1's slices and own work, and DEV2's
+	 * [31, 33], whose [32, 33] DEV1's work covers too. */
+	ck_assert_uint_eq(wc_account_busy_any(ac), 73 * MS + 1 * MS);
+	f = wc_account_device(ac, 1);
+	ck_assert(!f->internal_known);
+	ck_assert_uint_eq(f->internal_ns, 0);
+	ck_assert_uint_eq(f->idle_ns, 98 * MS);
+	/* One piece held at a time: the one after the window was never
+	 * pulled. */
+	ck_assert_uint_eq(wl.next, wl.n - 1);
 	wc_account_free(ac);
 }
 END_TEST
@@ -1428,6 +1541,7 @@ static Suite *account_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_partition_exact);
+	tcase_add_test(tc, test_internal_work);
 	tcase_add_test(tc, test_processes_many_pids);
 	tcase_add_test(tc, test_busy_union_reaches_back);
 	tcase_add_test(tc, test_completion_driven_slices);

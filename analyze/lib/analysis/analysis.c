@@ -8,6 +8,7 @@
 
 #include "base/devtab.h"
 #include "input/input.h"
+#include "input/ledger.h"
 #include "input/recfilter.h"
 
 struct wc_analysis {
@@ -277,6 +278,15 @@ static void meta_from_capture(struct wc_capture_meta *m,
 
 /* ---- the run ----------------------------------------------------------- */
 
+/* A model disk's own work on one traced device, from its ledger: the
+ * accountant pulls it (wc_account_set_work()); a bad row stops it and
+ * fails the run at its end, with the ledger's offset. */
+struct ledger_feed {
+	struct wc_ledger *lg;
+	bool failed;
+	struct wc_err err;
+};
+
 struct run {
 	struct wc_analysis *a;
 	const struct wc_analysis_opts *o;
@@ -303,6 +313,9 @@ struct run {
 	struct wc_filter_window fw;
 	struct wc_interval *iv;          /* with o->interval */
 	struct wc_kcount *kc;            /* the capture's counters, or NULL */
+	/* The ledger's work, one feed a region of the model disk, and one
+	 * of every region for the disk of its partitions (account.h). */
+	struct ledger_feed feed[WC_CAPTURE_MAX_REGIONS + 1];
 };
 
 /* The tracker's source over a source of single events (run_source): every
@@ -451,6 +464,110 @@ static int interval_open(struct run *run, struct wc_err *err)
 }
 
 /* Opens the accountant over the phases, cut to the filter's window. */
+static int ledger_pull(void *arg, struct wc_account_work *w)
+{
+	struct ledger_feed *lf = arg;
+	struct wc_ledger_work lw;
+	int r;
+
+	r = wc_ledger_next(lf->lg, &lw, &lf->err);
+	if (r < 0)
+		lf->failed = true;
+	if (r > 0) {
+		w->start = lw.start;
+		w->end = lw.end;
+		w->bytes = lw.bytes;
+	}
+	return r;
+}
+
+/* The traced device a model disk's region is (capture.conf
+ * disk_regions names it; without it, region 0 is the destination), or
+ * 0 when not traced. */
+static uint32_t region_device(const struct wc_capture_meta *m, size_t k)
+{
+	size_t i;
+
+	if (!m->nregions)
+		return k == 0 ? m->dest_device : 0;
+	for (i = 0; i < m->ndevices; i++)
+		if (m->regions[k][0] && !strcmp(m->regions[k], m->devices[i].name))
+			return m->devices[i].device;
+	return 0;
+}
+
+/*
+ * Device-internal work, wherever the capture has a ledger (a model
+ * disk's, capture.conf disk_model): each region's destage of no command
+ * goes to the accountant as its traced device's own busy time.  Each
+ * region reads the ledger on a handle of its own, so that the accountant
+ * pulls each device's work in its own time order, one row at a time.
+ * Not for a window the user chose from requests alone, nor a replay
+ * (its clock is the model's): only a capture read as recorded.
+ */
+static int ledger_open(struct run *run, uint64_t from, struct wc_err *err)
+{
+	const struct wc_capture_meta *m = &run->a->meta;
+	size_t k, n = m->nregions ? m->nregions : 1;
+
+	if (!run->in || run->rnext || !m->disk_model[0])
+		return 0;
+	if (n > WC_CAPTURE_MAX_REGIONS)
+		n = WC_CAPTURE_MAX_REGIONS;
+	/* k == n: the disk of the partitions, when the accountant has one. */
+	for (k = 0; k <= n; k++) {
+		struct ledger_feed *lf = &run->feed[k];
+		struct wc_source *src = NULL;
+		uint32_t dev = k < n ? region_device(m, k) : 0;
+
+		if (k < n ? !dev : wc_account_disk(run->a->ac) < 0)
+			continue;
+		if (wc_input_open_side(run->in, WC_LEDGER_FILE, &src, err) < 0)
+			return -1;
+		if (!src)
+			return 0;
+		if (wc_ledger_open(&lf->lg, src, k < n ? (uint32_t)k :
+				   WC_LEDGER_ALL, err) < 0)
+			return -1;
+		wc_err_clear(&lf->err);
+		if ((k < n ? wc_account_set_work(run->a->ac, dev, ledger_pull,
+						 lf, from) :
+			     wc_account_set_disk_work(run->a->ac, ledger_pull,
+						      lf, from)) < 0)
+			return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL,
+					  WC_NO_OFFSET, "too many devices "
+					  "with a ledger");
+	}
+	return 0;
+}
+
+/* A ledger row that failed the accountant's pulls fails the run. */
+static int ledger_status(struct run *run, struct wc_err *err)
+{
+	size_t k;
+
+	for (k = 0; k <= WC_CAPTURE_MAX_REGIONS; k++)
+		if (run->feed[k].failed)
+			return wc_err_set(err, run->feed[k].err.kind,
+					  run->feed[k].err.file[0] ?
+					  run->feed[k].err.file : NULL,
+					  run->feed[k].err.member[0] ?
+					  run->feed[k].err.member : NULL,
+					  run->feed[k].err.offset, "%s",
+					  run->feed[k].err.msg);
+	return 0;
+}
+
+static void ledger_close(struct run *run)
+{
+	size_t k;
+
+	for (k = 0; k <= WC_CAPTURE_MAX_REGIONS; k++) {
+		wc_ledger_free(run->feed[k].lg);
+		run->feed[k].lg = NULL;
+	}
+}
+
 static int account_ready(struct run *run, struct wc_err *err)
 {
 	size_t i;
@@ -473,6 +590,11 @@ static int account_ready(struct run *run, struct wc_err *err)
 		run->conf.window_in_trace = !run->phase_known;
 	}
 	if (wc_account_open(&run->a->ac, &run->conf, err) < 0)
+		return -1;
+	/* At the first request the trace's first event is known: the
+	 * window's start, before which the disk's work is not counted. */
+	if (run->tr && wc_tracker_stats(run->tr)->first_time != WC_NO_TIME &&
+	    ledger_open(run, wc_tracker_stats(run->tr)->first_time, err) < 0)
 		return -1;
 	/* A request never completed stays outstanding as long as the
 	 * tracker keeps it a candidate: its device's command timeout. */
@@ -810,6 +932,8 @@ finish:
 		a->meta.durable_window = true;
 	}
 	wc_account_finish(a->ac, first, last);
+	if (ledger_status(run, err) < 0)
+		goto fail_tracker;
 	if (run->iv) {
 		/* The window's end as the accountant has it: a phase's
 		 * as phases.tsv gives it, any other cut to the last event. */
@@ -1061,6 +1185,7 @@ static int run_input(struct wc_analysis **out, const char *path,
 	if (wc_kcount_new(&run.kc, cap, err) < 0)
 		goto fail_input;
 	r = analyse(&run, cap->phases, np, err);
+	ledger_close(&run);
 	wc_kcount_finish(run.kc, &a->kcheck);
 	wc_kcount_free(run.kc);
 	if (r < 0 && !a->partial)

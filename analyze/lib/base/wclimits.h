@@ -75,4 +75,8 @@
  * apart cannot make the table endless. */
 #define WC_INTERVAL_MAX_ROWS (1u << 24)
 
+/* The longest line of a ledger.tsv (ledger.h) read: a row of the disk
+ * model's 22 numbers is under 300 bytes. */
+#define WC_LEDGER_MAX_LINE 1024u
+
 #endif /* WC_WCLIMITS_H */

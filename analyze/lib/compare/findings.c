@@ -260,6 +260,17 @@ static void find_idle(struct wc_summary *s, const struct wc_sum_capture *c)
 		    "(phases.tsv gives no CPU time to take from it).",
 		    nd ? "the rest" : "all of it");
 	}
+	if (c->figs.internal_known && c->figs.part_ns[WC_PART_INTERNAL]) {
+		/* The ledger saw the disk work when no request was there:
+		 * busy time of its own, neither idle nor off the device. */
+		num(f, "destage_no_request_s",
+		    wc_secs(c->figs.part_ns[WC_PART_INTERNAL]));
+		say(f, " Besides, for %.3f s (%.1f %% of the wall) the drive "
+		    "destaged its write cache with no request (its ledger): "
+		    "busy time of its own, counted in its busy time, not as "
+		    "idle.", wc_secs(c->figs.part_ns[WC_PART_INTERNAL]),
+		    pct(c->figs.part_ns[WC_PART_INTERNAL], c->figs.wall_ns));
+	}
 	say_load(f, c);
 }
 

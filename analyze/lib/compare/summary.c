@@ -17,7 +17,7 @@ static const char *const col_key[WC_NCOLS] = {
 
 static const char *const part_label[WC_NPARTS] = {
 	"flush", "journal", "metadata", "data read", "data write", "discard",
-	"other device time", "time off the device",
+	"other device time", "time off the device", "destage (no request)",
 };
 
 static const char *const kind_name[] = {
@@ -125,6 +125,8 @@ const char *wc_part_key(int part)
 {
 	if (part == WC_PART_IDLE)
 		return "off_device";
+	if (part == WC_PART_INTERNAL)
+		return "destage_no_request";
 	return wc_cat_name((enum wc_cat)part);
 }
 
@@ -185,6 +187,10 @@ static void figs_of(struct wc_sum_figs *s, const struct wc_figures *g,
 		s->all_bytes += g->bytes[c];
 	}
 	s->part_ns[WC_PART_IDLE] = g->idle_ns;
+	s->part_ns[WC_PART_INTERNAL] = g->internal_ns;
+	s->internal_known = g->internal_known;
+	s->internal_ranges = g->internal_ranges;
+	s->internal_bytes = g->internal_bytes;
 	s->outstanding_ns = g->outstanding_ns;
 	data = g->time_ns[WC_CAT_DATA_READ] + g->time_ns[WC_CAT_DATA_WRITE];
 	s->col[WC_COL_WALL] = wc_secs(g->window_ns);
@@ -1045,6 +1051,9 @@ int wc_summary_build_opts(struct wc_summary **out,
 			if (s->sets[i].ngroups > 1)
 				s->has_diff = true;
 	}
+	for (i = 0; i < n; i++)
+		if (s->caps[i].figs.internal_known)
+			s->internal = true;
 	if (s->has_diff) {
 		choose_baselines(s);
 		s->base_name = baseline ? baseline :

@@ -93,17 +93,25 @@ enum wc_col {
 	WC_NCOLS
 };
 
-/* The parts of a wall time: the categories of classify.h, then idle. */
+/* The parts of a wall time: the categories of classify.h, then idle,
+ * then the disk's own work outside any request (account.h, internal_ns:
+ * a model disk's ledger, its destage of no command), busy but no
+ * request's.  Only a capture with a ledger has the last: the writers
+ * show it when some capture of the summary has one
+ * (wc_summary_part_shown()), so that a summary without one reads as it
+ * did before the part was. */
 #define WC_PART_IDLE WC_NCAT
-#define WC_NPARTS (WC_NCAT + 1)
+#define WC_PART_INTERNAL (WC_NCAT + 1)
+#define WC_NPARTS (WC_NCAT + 2)
 
 /* JSON and CSV key of a column: "wall", "busy", ..., "data", "discard",
  * "other". */
 const char *wc_col_key(enum wc_col c);
-/* A part's key: wc_cat_name(), or "off_device" for WC_PART_IDLE. */
+/* A part's key: wc_cat_name(), "off_device" for WC_PART_IDLE,
+ * "destage_no_request" for WC_PART_INTERNAL. */
 const char *wc_part_key(int part);
 /* A part in words for sentences and tables: "flush", "data write", "off
- * the device". */
+ * the device", "destage (no request)". */
 const char *wc_part_label(int part);
 
 /* What a difference is tested on: each category's time (enum wc_cat's
@@ -147,6 +155,10 @@ struct wc_sum_figs {
 	/* Requests dispatched and never completed were outstanding
 	 * (account.h): no part, neither idle nor any category's. */
 	uint64_t outstanding_ns;
+	/* The disk's own work is known (a ledger): part_ns[WC_PART_INTERNAL]
+	 * and the ranges and bytes it destaged (in the window). */
+	bool internal_known;
+	uint64_t internal_ranges, internal_bytes;
 	double col[WC_NCOLS];          /* seconds, < 0 unknown */
 	double share[WC_NPARTS];       /* % of wall_ns, 0 when it is 0 */
 	double busy_pct;               /* % of wall_ns not idle */
@@ -459,6 +471,9 @@ struct wc_summary {
 	 * recording's group. */
 	bool replay;
 	size_t recorded_group;
+	/* Some capture's main device has its own work known (a ledger):
+	 * the writers show WC_PART_INTERNAL. */
+	bool internal;
 	/* The equivalence bound as asked (wc_summary_opts): seconds when
 	 * equiv_s > 0, else a share of each baseline's mean wall. */
 	double equiv_s, equiv_share;
@@ -547,5 +562,12 @@ void wc_summary_group_phase_wall(const struct wc_summary *s, size_t g,
 /* The figures of phase `name` of a capture, NULL when it has none. */
 const struct wc_sum_phase *wc_summary_phase(const struct wc_sum_capture *c,
 					    const char *name);
+
+/* Whether writers show PART: every part but WC_PART_INTERNAL, and that
+ * one when some capture has a ledger (s->internal). */
+static inline bool wc_summary_part_shown(const struct wc_summary *s, int part)
+{
+	return part != WC_PART_INTERNAL || s->internal;
+}
 
 #endif /* WC_SUMMARY_H */

@@ -29,6 +29,7 @@ struct wc_input {
 	uint64_t backwards;     /* events earlier than the one before */
 	struct wc_streams *streams;
 	struct wc_members *members;   /* an archive's, or NULL */
+	bool folder;                  /* path is a capture folder */
 	char *name;
 	enum wc_streams_kind kind;
 	struct wc_merge *merge;
@@ -175,6 +176,7 @@ static int resolve(struct wc_input *in, struct wc_err *err)
 					  "a symbolic link: not followed");
 		if (stat(dir, &st2) < 0 || !S_ISDIR(st2.st_mode))
 			snprintf(dir, sizeof(dir), "%s", path);
+		in->folder = true;
 		if (load_side_files(in, path, err) < 0)
 			return -1;
 		if (in->lim.nfiles &&
@@ -547,6 +549,45 @@ char *wc_input_take_file(struct wc_input *in, size_t i, size_t *len)
 const struct wc_capture *wc_input_capture(const struct wc_input *in)
 {
 	return in->capture;
+}
+
+int wc_input_open_side(const struct wc_input *in, const char *file,
+		       struct wc_source **out, struct wc_err *err)
+{
+	struct wc_err mine;
+	char p[4096];
+	const char *dir;
+	size_t len;
+
+	*out = NULL;
+	if (strchr(file, '/'))
+		return wc_err_set(err, WC_ERR_USAGE, in->path, NULL,
+				  WC_NO_OFFSET, "%s: a side file names no folder",
+				  file);
+	if (in->members) {
+		dir = wc_members_folder(in->members, &len);
+		if (!dir)
+			return 0;
+		if ((size_t)snprintf(p, sizeof(p), "%.*s%s%s", (int)len, dir,
+				     len ? "/" : "", file) >= sizeof(p))
+			return wc_err_set(err, WC_ERR_INPUT, in->path, NULL,
+					  WC_NO_OFFSET, "member name too long");
+		return wc_source_open_member_if(out, in->path, p, err);
+	}
+	if (!in->folder)
+		return 0;
+	if ((size_t)snprintf(p, sizeof(p), "%s/%s", in->path, file) >= sizeof(p))
+		return wc_err_set(err, WC_ERR_INPUT, in->path, NULL,
+				  WC_NO_OFFSET, "path too long");
+	/* A stranger's folder: its file is opened as itself, never through
+	 * a link; absent is no failure. */
+	wc_err_clear(&mine);
+	if (wc_source_open_file_flags(out, p, O_NOFOLLOW, &mine) == 0)
+		return 0;
+	if (errno == ENOENT)
+		return 0;
+	return wc_err_set(err, mine.kind, mine.file, mine.member[0] ?
+			  mine.member : NULL, mine.offset, "%s", mine.msg);
 }
 
 size_t wc_input_nstreams(const struct wc_input *in)

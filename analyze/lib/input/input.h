@@ -57,6 +57,7 @@
 #include "base/wclimits.h"
 
 struct wc_input;
+struct wc_source;
 
 int wc_input_open(struct wc_input **out, const char *path, struct wc_err *err);
 
@@ -152,6 +153,15 @@ const struct wc_capture *wc_input_capture(const struct wc_input *in);
  * already, or the input is standard input or a trace file.
  */
 char *wc_input_take_file(struct wc_input *in, size_t i, size_t *len);
+
+/* The capture's file FILE (a name with no '/': "ledger.tsv"), too large
+ * to keep whole, as a source of its own: the archive's member beside
+ * capture.conf (opened on a handle of its own: the archive is read
+ * again up to it), or the capture folder's file (no link followed).
+ * 0 with *out NULL when the capture has no such file or the input is no
+ * capture (standard input, a trace file); -1 with err filled. */
+int wc_input_open_side(const struct wc_input *in, const char *file,
+		       struct wc_source **out, struct wc_err *err);
 
 /* Streams, in the order blkparse would read them. */
 size_t wc_input_nstreams(const struct wc_input *in);

@@ -794,3 +794,9 @@ fail:
 	}
 	return -1;
 }
+
+const char *wc_members_folder(const struct wc_members *m, size_t *len)
+{
+	*len = m ? m->capdir_len : 0;
+	return m ? m->capdir : NULL;
+}

@@ -91,6 +91,11 @@ int wc_members_end(struct wc_members *m, int r, struct wc_err *err);
 
 void wc_members_free(struct wc_members *m);
 
+/* The capture folder's name in the archive (*len bytes, 0 at the
+ * archive's top; not NUL-terminated at *len), or NULL when the scan met
+ * no trace file or side file. */
+const char *wc_members_folder(const struct wc_members *m, size_t *len);
+
 /* The text of lim.files[i] kept by the scan (wc_input_take_file(),
  * input.h), handed over: NULL when the archive has no such member. */
 char *wc_members_take_file(struct wc_members *m, size_t i, size_t *len);

@@ -283,8 +283,10 @@ static int member_pass(struct wc_source *src)
 	return r == ARCHIVE_EOF ? 0 : -1;
 }
 
-/* Opens the archive of src on its own and reads up to its member. */
-static int member_find(struct wc_source *src, struct wc_err *err)
+/* Opens the archive of src on its own and reads up to its member.  With
+ * ABSENT, an archive without the member sets it and fills no err. */
+static int member_find(struct wc_source *src, bool *absent,
+		       struct wc_err *err)
 {
 	struct archive_entry *ent;
 	int r;
@@ -310,6 +312,10 @@ static int member_find(struct wc_source *src, struct wc_err *err)
 			r = ARCHIVE_FATAL;
 			break;
 		}
+	}
+	if (r == ARCHIVE_EOF && absent) {
+		*absent = true;
+		return -1;
 	}
 	if (r == ARCHIVE_EOF)
 		return wc_err_set(err, WC_ERR_INPUT, src->path, src->member,
@@ -360,9 +366,27 @@ int wc_source_open_member(struct wc_source **out, const char *path,
 	if (src_alloc(&src, path, member, true, true, err) < 0)
 		return -1;
 	src->kind = SRC_ARCHIVE;
-	if (member_find(src, err) < 0) {
+	if (member_find(src, NULL, err) < 0) {
 		wc_source_free(src);
 		return -1;
+	}
+	*out = src;
+	return 0;
+}
+
+int wc_source_open_member_if(struct wc_source **out, const char *path,
+			     const char *member, struct wc_err *err)
+{
+	struct wc_source *src = NULL;
+	bool absent = false;
+
+	*out = NULL;
+	if (src_alloc(&src, path, member, true, true, err) < 0)
+		return -1;
+	src->kind = SRC_ARCHIVE;
+	if (member_find(src, &absent, err) < 0) {
+		wc_source_free(src);
+		return absent ? 0 : -1;
 	}
 	*out = src;
 	return 0;
@@ -379,7 +403,7 @@ static int ahead_fill(struct wc_source *src)
 	size_t len = 0;
 	int r = -1;
 
-	if (!ah->opened && member_find(src, &ah->err) == 0)
+	if (!ah->opened && member_find(src, NULL, &ah->err) == 0)
 		ah->opened = true;
 	if (ah->opened)
 		r = member_read(src, ah->mem + (size_t)idx * BUF_SIZE + HEAD,

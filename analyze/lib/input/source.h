@@ -80,6 +80,10 @@ int wc_source_open_fd(struct wc_source **out, int fd, const char *name,
  * handle, with memory bounded by the number of open members. */
 int wc_source_open_member(struct wc_source **out, const char *path,
 			  const char *member, struct wc_err *err);
+/* The same for a member a capture may lack (ledger.tsv): an archive
+ * without it is no failure, 0 with *out NULL. */
+int wc_source_open_member_if(struct wc_source **out, const char *path,
+			     const char *member, struct wc_err *err);
 
 /*
  * The same, read ahead on a thread of its own: it opens the archive,

@@ -166,6 +166,15 @@ struct adev {
 	size_t un_n;
 	struct names flushers;           /* WC_MAX_FLUSHERS rows */
 	struct names procs;              /* WC_MAX_COMMS rows */
+	/* The device's own work (wc_account_set_work()): where it comes
+	 * from, and the one piece held, [work_lo, work_hi), taken from
+	 * work_lo on (what is before it was dealt with); work_prev: the
+	 * end of the last piece pulled. */
+	wc_account_work_fn *work_fn;
+	void *work_arg;
+	uint64_t work_from;
+	bool work_have, work_counted;
+	uint64_t work_lo, work_hi, work_bytes, work_prev;
 };
 
 /* The phases' starts and ends cut time into spans; inside one span
@@ -215,6 +224,12 @@ struct wc_account {
 	uint64_t bound_ns[WC_MAX_DEVICES];
 	size_t nbounds;
 	uint64_t bound_default;
+	/* The devices' own work, given to each device as it comes. */
+	uint32_t work_dev[WC_MAX_DEVICES];
+	wc_account_work_fn *work_fn[WC_MAX_DEVICES];
+	void *work_arg[WC_MAX_DEVICES];
+	uint64_t work_from[WC_MAX_DEVICES];
+	size_t nwork;
 };
 
 static bool has_positioning(enum wc_cat cat)
@@ -414,9 +429,24 @@ static void adev_free(struct adev *d)
 	free(d);
 }
 
+/* d's own work from NEXT (wc_account_set_work()), from FROM on. */
+static void work_attach(const struct wc_account *ac, struct adev *d,
+			wc_account_work_fn *next, void *arg, uint64_t from)
+{
+	size_t p;
+
+	d->work_fn = next;
+	d->work_arg = arg;
+	d->work_from = d->work_prev = from;
+	d->whole.f.internal_known = true;
+	for (p = 0; p < ac->nphases; p++)
+		d->phases[p].f.internal_known = true;
+}
+
 static struct adev *dev_get(struct wc_account *ac, uint32_t device)
 {
 	struct adev *d = ac->last;
+	size_t i;
 	int k;
 
 	if (d && d->device == device)
@@ -430,6 +460,10 @@ static struct adev *dev_get(struct wc_account *ac, uint32_t device)
 			 (ac->cache_device == 0 || ac->cache_device == device));
 	if (!d)
 		return NULL;
+	for (i = 0; i < ac->nwork; i++)
+		if (ac->work_dev[i] == device)
+			work_attach(ac, d, ac->work_fn[i], ac->work_arg[i],
+				    ac->work_from[i]);
 	ac->devs[wc_devtab_add(&ac->devtab, device)] = d;
 	return ac->last = d;
 }
@@ -990,6 +1024,96 @@ static void add_flusher(struct wc_account *ac, struct adev *d,
 	tally(ac, &d->flushers, WC_MAX_FLUSHERS, process_of(rq), slice);
 }
 
+/* [lo, hi): the device's own work that no slice covers, to the device
+ * and to the phases that hold it; with a window, the window's part to
+ * the time some device was busy. */
+static void work_credit(struct wc_account *ac, struct adev *d, uint64_t lo,
+			uint64_t hi)
+{
+	size_t p;
+
+	if (hi <= lo)
+		return;
+	d->whole.f.internal_ns += hi - lo;
+	for (p = 0; p < ac->nphases; p++)
+		d->phases[p].f.internal_ns += overlap(lo, hi, ac->phases[p].start,
+						      ac->phases[p].end);
+	/* The time some device was busy takes the disk's in place of its
+	 * partitions', as their slices. */
+	if (ac->disk && d != ac->disk && part_of(ac, d->device) >= 0)
+		return;
+	if (ac->has_window) {
+		const struct wc_phase_window *w = &ac->phases[ac->nphases - 1];
+
+		union_add(&ac->any, lo > w->start ? lo : w->start,
+			  hi < w->end ? hi : w->end);
+	} else {
+		union_add(&ac->any, lo, hi);
+	}
+}
+
+/* The held piece as a range destaged: to the device from the trace's
+ * first event on, to each phase that it begins in. */
+static void work_count(struct wc_account *ac, struct adev *d)
+{
+	size_t p;
+
+	if (d->work_lo >= d->work_from) {
+		d->whole.f.internal_ranges++;
+		d->whole.f.internal_bytes += d->work_bytes;
+	}
+	for (p = 0; p < ac->nphases; p++)
+		if (d->work_lo >= ac->phases[p].start &&
+		    d->work_lo < ac->phases[p].end) {
+			d->phases[p].f.internal_ranges++;
+			d->phases[p].f.internal_bytes += d->work_bytes;
+		}
+}
+
+/* The device's own work up to the slice [a, c] that ends the time
+ * without a slice from g0: its part in [g0, a) is busy time of no
+ * request; its part in [a, c] the slice has already (the request
+ * waited for it, or the trace saw the disk busy then); the piece that
+ * reaches past c is held for the next completion.  Pieces are pulled
+ * only while they begin before c: one is held at a time. */
+static void work_upto(struct wc_account *ac, struct adev *d, uint64_t g0,
+		      uint64_t a, uint64_t c)
+{
+	struct wc_account_work w;
+
+	while (d->work_fn) {
+		if (!d->work_have) {
+			if (d->work_fn(d->work_arg, &w) <= 0) {
+				d->work_fn = NULL;
+				break;
+			}
+			/* Disjoint, in order: what reaches back is cut. */
+			if (w.start < d->work_prev)
+				w.start = d->work_prev;
+			if (w.end <= w.start)
+				continue;
+			d->work_lo = w.start;
+			d->work_hi = d->work_prev = w.end;
+			d->work_bytes = w.bytes;
+			d->work_have = true;
+			d->work_counted = false;
+		}
+		if (d->work_lo >= c)
+			break;
+		if (!d->work_counted) {
+			work_count(ac, d);
+			d->work_counted = true;
+		}
+		work_credit(ac, d, d->work_lo > g0 ? d->work_lo : g0,
+			    d->work_hi < a ? d->work_hi : a);
+		if (d->work_hi > c) {
+			d->work_lo = c;
+			break;
+		}
+		d->work_have = false;
+	}
+}
+
 /* The request on d's figures (a device's, or the disk's); IN_ANY: its
  * slice goes to the time some device was busy.  Returns where its
  * slice began, or UINT64_MAX for a request never completed. */
@@ -1022,6 +1146,9 @@ static uint64_t account_on(struct wc_account *ac, struct adev *d,
 	slice = c - a;
 	if (a > (d->have_prev_c ? d->prev_c : 0))
 		stretch_add(d, d->have_prev_c ? d->prev_c : 0, a);
+	if (d->work_fn)
+		work_upto(ac, d, d->have_prev_c ? d->prev_c : d->work_from,
+			  a, c);
 
 	if (rq->bytes && d->have_prev_end) {
 		seek_known = true;
@@ -1196,6 +1323,11 @@ static void fig_finish(struct fig *g, const struct adev *d, uint64_t start,
 	 * guards against a caller giving a window narrower than its
 	 * requests. */
 	f->idle_ns = f->window_ns > busy ? f->window_ns - busy : 0;
+	/* The device's own work lies outside every slice by construction;
+	 * the clamp keeps the partition whatever the pieces were. */
+	if (f->internal_ns > f->idle_ns)
+		f->internal_ns = f->idle_ns;
+	f->idle_ns -= f->internal_ns;
 	f->outstanding_ns = outstanding_in(d, start, end);
 	if (f->outstanding_ns > f->idle_ns)
 		f->outstanding_ns = f->idle_ns;
@@ -1232,6 +1364,11 @@ static void dev_finish(struct wc_account *ac, struct adev *d, uint64_t first,
 {
 	size_t p;
 
+	/* The device's own work after its last completion, to the
+	 * window's end. */
+	if (d->work_fn)
+		work_upto(ac, d, d->have_prev_c ? d->prev_c : d->work_from,
+			  last, last);
 	run_fold(d);
 	names_fold(ac, &d->flushers, WC_MAX_FLUSHERS);
 	sort_tally(d->flushers.rows, d->flushers.nrows);
@@ -1387,6 +1524,18 @@ int wc_account_open(struct wc_account **out, const struct wc_account_conf *conf,
 	return 0;
 }
 
+/* DEVICE's place in DEVS[0..n), or n when it is not there (a new one),
+ * or SIZE_MAX when that is past WC_MAX_DEVICES. */
+static size_t dev_slot(const uint32_t *devs, size_t n, uint32_t device)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (devs[i] == device)
+			return i;
+	return n < WC_MAX_DEVICES ? n : SIZE_MAX;
+}
+
 int wc_account_set_bound(struct wc_account *ac, uint32_t device, uint64_t ns)
 {
 	size_t i;
@@ -1397,15 +1546,46 @@ int wc_account_set_bound(struct wc_account *ac, uint32_t device, uint64_t ns)
 		ac->bound_default = ns;
 		return 0;
 	}
-	for (i = 0; i < ac->nbounds; i++)
-		if (ac->bound_dev[i] == device)
-			break;
-	if (i == WC_MAX_DEVICES)
+	i = dev_slot(ac->bound_dev, ac->nbounds, device);
+	if (i == SIZE_MAX)
 		return -1;
 	ac->bound_dev[i] = device;
 	ac->bound_ns[i] = ns;
 	if (i == ac->nbounds)
 		ac->nbounds++;
+	return 0;
+}
+
+int wc_account_set_work(struct wc_account *ac, uint32_t device,
+			wc_account_work_fn *next, void *arg, uint64_t from)
+{
+	size_t i;
+	int k;
+
+	if (!ac || !next)
+		return -1;
+	i = dev_slot(ac->work_dev, ac->nwork, device);
+	if (i == SIZE_MAX)
+		return -1;
+	ac->work_dev[i] = device;
+	ac->work_fn[i] = next;
+	ac->work_arg[i] = arg;
+	ac->work_from[i] = from;
+	if (i == ac->nwork)
+		ac->nwork++;
+	/* A device already met (wc_account_add_device()) takes it now. */
+	k = wc_devtab_find(&ac->devtab, device);
+	if (k >= 0)
+		work_attach(ac, ac->devs[k], next, arg, from);
+	return 0;
+}
+
+int wc_account_set_disk_work(struct wc_account *ac, wc_account_work_fn *next,
+			     void *arg, uint64_t from)
+{
+	if (!ac || !next || !ac->disk)
+		return -1;
+	work_attach(ac, ac->disk, next, arg, from);
 	return 0;
 }
 

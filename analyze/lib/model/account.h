@@ -37,9 +37,17 @@
  *    kernel gives up on it), or the window's end: that time, where no
  *    slice covers it, is outstanding_ns, neither idle nor any
  *    category's, and no latency: the trace cannot say when it ended;
- *  - idle = window - the slices inside it - outstanding, so for every
- *    device and every phase idle_ns + outstanding_ns + sum(time_ns) ==
- *    window_ns, to the nanosecond;
+ *  - the device's own work (wc_account_set_work(): a model disk's
+ *    ledger, its destage of no command while its queue was empty, and
+ *    the destage the lab asked for after the workload) is busy time of
+ *    no request: each piece's part that no slice covers and the window
+ *    holds is internal_ns (a slice that covers it has it already: the
+ *    request waited for it), never idle;
+ *  - idle = window - the slices inside it - internal - outstanding, so
+ *    for every device and every phase idle_ns + internal_ns +
+ *    outstanding_ns + sum(time_ns) == window_ns, to the nanosecond
+ *    (where a never-completed request's span and the device's own work
+ *    meet, the work's: outstanding takes what is left of idle);
  *  - transfer of a journal, metadata or data slice = bytes / media rate,
  *    at most the slice; positioning = the rest.  The rate is conf's, or
  *    the one estimated from streaming requests (a request that starts
@@ -132,8 +140,15 @@ struct wc_figures {
 	uint64_t window_ns;              /* end - start */
 	uint64_t idle_ns;
 	uint64_t outstanding_ns;         /* dispatched, never completed */
-	uint64_t time_ns[WC_NCAT];       /* idle_ns + outstanding_ns + sum
-	                                  * == window_ns */
+	/* The device's own work outside any request (wc_account_set_work()):
+	 * busy, no category's.  internal_known: given for this device (else
+	 * all three are 0); ranges and bytes: the pieces that began in the
+	 * window. */
+	bool internal_known;
+	uint64_t internal_ns;
+	uint64_t internal_ranges, internal_bytes;
+	uint64_t time_ns[WC_NCAT];       /* idle_ns + internal_ns +
+	                                  * outstanding_ns + sum == window_ns */
 	uint64_t requests[WC_NCAT];      /* completed in the window */
 	uint64_t bytes[WC_NCAT];
 	bool positioning_known;          /* false: no media rate */
@@ -246,6 +261,33 @@ int wc_account_add_device(struct wc_account *ac, uint32_t device);
  * set.  0, or -1 when ac is NULL, ns is 0 or more than WC_MAX_DEVICES
  * devices were given one. */
 int wc_account_set_bound(struct wc_account *ac, uint32_t device, uint64_t ns);
+/* A piece of a device's own work, [start, end) on the trace clock, and
+ * the bytes it destaged. */
+struct wc_account_work {
+	uint64_t start, end;
+	uint64_t bytes;
+};
+/* Pulls the next piece into *w: 1, 0 at the end, -1 failed (the caller
+ * keeps why; the accountant takes no more from it). */
+typedef int wc_account_work_fn(void *arg, struct wc_account_work *w);
+/*
+ * DEVICE's own work, pulled from NEXT as its requests' completions pass
+ * it: pieces in time order, each starting at or after the end of the
+ * one before (a piece that starts earlier is taken from that end on).
+ * Work before FROM (the trace's first event) is not the window's.  The
+ * accountant holds one piece at a time: memory does not grow with the
+ * work.  Call before the device's first request; ARG must outlive
+ * wc_account_finish().  0, or -1 when ac is NULL, next is NULL or more
+ * than WC_MAX_DEVICES devices were given work.
+ */
+int wc_account_set_work(struct wc_account *ac, uint32_t device,
+			wc_account_work_fn *next, void *arg, uint64_t from);
+/* The same for the disk of conf's partitions (wc_account_disk()): all
+ * of its partitions' work, from a source of its own.  The time some
+ * device was busy then takes the disk's work in place of its
+ * partitions' (as their slices).  -1 when the conf gave no disk. */
+int wc_account_set_disk_work(struct wc_account *ac, wc_account_work_fn *next,
+			     void *arg, uint64_t from);
 /* Closes the window.  When no event was seen, pass first = last = 0. */
 void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last);
 
@@ -253,7 +295,8 @@ void wc_account_finish(struct wc_account *ac, uint64_t first, uint64_t last);
  * slices (each device's own are disjoint; two devices' may overlap), cut
  * to the window when one was given, so
  * that it less one device's busy time is the time another was busy
- * while that one was idle.  Exact unless a slice reaches back over more
+ * while that one was idle; a device's own work (wc_account_set_work())
+ * counts as its slices do.  Exact unless a slice reaches back over more
  * than 64 stretches of idle time (account.c, busy_union). */
 uint64_t wc_account_busy_any(const struct wc_account *ac);
 
@@ -329,7 +372,8 @@ static inline uint64_t wc_account_slice_start(const struct wc_request *rq,
 	return a > c ? c : a;
 }
 
-/* Sum of busy time: the slices, window_ns - idle_ns - outstanding_ns. */
+/* Sum of busy time: the slices and the device's own work, window_ns -
+ * idle_ns - outstanding_ns. */
 static inline uint64_t wc_figures_busy(const struct wc_figures *f)
 {
 	return f->window_ns - f->idle_ns - f->outstanding_ns;

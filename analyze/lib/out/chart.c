@@ -1077,7 +1077,9 @@ static void diff_parts(FILE *f, const struct wc_sum_diff *df, bool *flat)
 {
 	int k;
 
-	for (k = 0; k < WC_NPARTS; k++) {
+	/* Up to idle: the templates' columns (the disk's own work is not
+	 * drawn yet). */
+	for (k = 0; k <= WC_PART_IDLE; k++) {
 		fprintf(f, " %.9f", (double)df->part_ns[k] / 1e9);
 		if (df->part_ns[k])
 			*flat = false;
@@ -1154,7 +1156,7 @@ static int compare_configs(const struct wc_chart_capture *c,
 		     &buf, &blen);
 	if (!v)
 		return nomem(err);
-	group_parts(parts, sizeof(parts), s, true, WC_NPARTS);
+	group_parts(parts, sizeof(parts), s, true, WC_PART_IDLE + 1);
 	fprintf(v, "ncap = %zu\nflat = %d\nparts = \"%s\"\n", s->ngroups,
 		flat, parts[0] ? parts : "0");
 	panel_vars(v, WC_CMP_CONFIGS, s);

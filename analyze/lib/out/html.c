@@ -185,8 +185,10 @@ static void differences(FILE *f, const struct wc_html_page *pg)
 			cell_verdict(f, gr->wall_verdict, &gr->test[WC_MEAS_WALL]);
 		}
 		cell_diff(f, gr->diff.wall_ns);
+		/* The disk's own work: not a column of these tables yet. */
 		for (k = 0; k < WC_NPARTS; k++)
-			cell_diff(f, gr->diff.part_ns[k]);
+			if (k != WC_PART_INTERNAL)
+				cell_diff(f, gr->diff.part_ns[k]);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table></div>\n", f);
@@ -315,7 +317,8 @@ static void summary_table(FILE *f, const struct wc_html_page *pg)
 		}
 		fprintf(f, "<td>%.3f</td>", sf->col[WC_COL_WALL]);
 		for (k = 0; k < WC_NPARTS; k++)
-			cell_time(f, sf, k);
+			if (k != WC_PART_INTERNAL)
+				cell_time(f, sf, k);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table></div>\n", f);
@@ -387,12 +390,17 @@ static void capture(FILE *f, const struct wc_html_page *pg, size_t i)
 		fputs("<table>\n<tr><th class=\"l\">category</th><th>time (s)</th>"
 		      "<th>share</th><th>requests</th><th>bytes</th></tr>\n", f);
 		for (k = 0; k < WC_NPARTS; k++) {
-			/* The parts: categories, then idle. */
+			/* The parts: categories, then idle, then the disk's
+			 * own work where a ledger gives it. */
 			uint64_t ns = sf->part_ns[k];
 
+			if (k == WC_PART_INTERNAL && !sf->internal_known)
+				continue;
 			fputs("<tr><td class=\"l\">", f);
 			swatch(f, wc_plot_color(pg->plot, k));
-			wc_escape_html(f, k < WC_NCAT ? wc_cat_name((enum wc_cat)k) : "idle");
+			wc_escape_html(f, k < WC_NCAT ? wc_cat_name((enum wc_cat)k) :
+					  k == WC_PART_IDLE ? "idle" :
+					  wc_part_label(k));
 			fprintf(f, "</td><td>%.3f</td><td>%.1f%%</td>", wc_secs(ns),
 				sf->share[k]);
 			if (k < WC_NCAT)

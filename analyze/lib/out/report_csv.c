@@ -138,7 +138,10 @@ static void csv_row(FILE *f, const struct wc_summary *s,
 			s->groups[sc->group].cross_disk);
 		if (d && d->known)
 			fputs(wc_fmt_sns(d->wall_ns, b, sizeof(b)), f);
+		/* The disk's own work's difference goes last (below). */
 		for (c = 0; c < WC_NPARTS; c++) {
+			if (c == WC_PART_INTERNAL)
+				continue;
 			fputc(',', f);
 			if (d && d->known)
 				fputs(wc_fmt_sns(d->part_ns[c], b,
@@ -148,6 +151,21 @@ static void csv_row(FILE *f, const struct wc_summary *s,
 		csv_bound(f, &s->groups[sc->group], sf == &sc->figs);
 	}
 	csv_parts(f, s, sc, sf == &sc->figs);
+	if (s->internal) {
+		/* Empty where this capture has no ledger: unknown, not 0. */
+		if (sf->internal_known)
+			fprintf(f, ",%.9f,%" PRIu64 ",%" PRIu64,
+				wc_secs(sf->part_ns[WC_PART_INTERNAL]),
+				sf->internal_ranges, sf->internal_bytes);
+		else
+			fputs(",,,", f);
+		if (s->has_diff) {
+			fputc(',', f);
+			if (d && d->known)
+				fputs(wc_fmt_sns(d->part_ns[WC_PART_INTERNAL],
+						 b, sizeof(b)), f);
+		}
+	}
 	fprintf(f, ",%.9f\n", wc_secs(sf->outstanding_ns));
 }
 
@@ -173,7 +191,8 @@ int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err)
 	if (s->has_diff) {
 		fprintf(f, ",group,baseline_group,across_disks,diff_wall_s");
 		for (c = 0; c < WC_NPARTS; c++)
-			fprintf(f, ",diff_%s_s", wc_part_key(c));
+			if (c != WC_PART_INTERNAL)
+				fprintf(f, ",diff_%s_s", wc_part_key(c));
 		for (c = 0; c < WC_NMEAS; c++)
 			fprintf(f, ",verdict_%s,ci95_lo_%s_s,ci95_hi_%s_s",
 				wc_meas_key(c), wc_meas_key(c), wc_meas_key(c));
@@ -184,6 +203,16 @@ int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err)
 		fprintf(f, ",part%zu_device,part%zu_name,part%zu_role,"
 			"part%zu_requests,part%zu_bytes,part%zu_busy_s",
 			k, k, k, k, k, k);
+	/* The disk's own work (a ledger's), when some capture has one:
+	 * before the last column, which stays the last. */
+	if (s->internal) {
+		fprintf(f, ",%s_s,%s_ranges,%s_bytes",
+			wc_part_key(WC_PART_INTERNAL),
+			wc_part_key(WC_PART_INTERNAL),
+			wc_part_key(WC_PART_INTERNAL));
+		if (s->has_diff)
+			fprintf(f, ",diff_%s_s", wc_part_key(WC_PART_INTERNAL));
+	}
 	/* Last: a column added since moves no other. */
 	fprintf(f, ",outstanding_s\n");
 	for (i = 0; i < s->ncaps; i++) {

@@ -45,7 +45,21 @@ static void json_cats_s(FILE *f, const struct wc_sum_figs *sf)
 	for (c = 0; c < WC_NCAT; c++)
 		fprintf(f, ", \"%s\": %.9f", wc_cat_name((enum wc_cat)c),
 			sf ? wc_secs(sf->part_ns[c]) : 0.0);
+	/* The disk's own work, known from a ledger only. */
+	if (sf && sf->internal_known)
+		fprintf(f, ", \"%s\": %.9f", wc_part_key(WC_PART_INTERNAL),
+			wc_secs(sf->part_ns[WC_PART_INTERNAL]));
 	fputc('}', f);
+}
+
+/* The ranges and bytes of the disk's own work, after outstanding_s. */
+static void json_internal(FILE *f, const struct wc_sum_figs *sf,
+			  const char *ind)
+{
+	if (sf && sf->internal_known)
+		fprintf(f, ",\n%s\"destage_no_request\": {\"ranges\": %" PRIu64
+			", \"bytes\": %" PRIu64 "}", ind, sf->internal_ranges,
+			sf->internal_bytes);
 }
 
 static void json_cats_u(FILE *f, const uint64_t *v)
@@ -88,6 +102,7 @@ static void json_figures(FILE *f, const struct wc_sum_device *dv,
 	json_cats_s(f, sf);
 	fprintf(f, ",\n%s\"outstanding_s\": %.9f", ind,
 		sf ? wc_secs(sf->outstanding_ns) : 0.0);
+	json_internal(f, sf, ind);
 	fprintf(f, ",\n%s\"positioning_s\": ", ind);
 	if (sf && sf->col[WC_COL_POSITIONING] >= 0)
 		fprintf(f, "%.9f", sf->col[WC_COL_POSITIONING]);
@@ -197,6 +212,8 @@ static void json_diff(FILE *f, const struct wc_summary *s, size_t g,
 	json_sns(f, d->wall_ns);
 	fprintf(f, ", \"parts_s\": {");
 	for (p = 0; p < WC_NPARTS; p++) {
+		if (!wc_summary_part_shown(s, p))
+			continue;
 		fprintf(f, "%s\"%s\": ", p ? ", " : "", wc_part_key(p));
 		json_sns(f, d->part_ns[p]);
 	}
@@ -295,6 +312,8 @@ static void json_groups(FILE *f, const struct wc_summary *s)
 		}
 		fprintf(f, "},\n     \"parts_s\": {");
 		for (c = 0; c < WC_NPARTS; c++) {
+			if (!wc_summary_part_shown(s, c))
+				continue;
 			fprintf(f, "%s\n       \"%s\": ", c ? "," : "",
 				wc_part_key(c));
 			json_stat(f, &gr->part[c]);
@@ -535,6 +554,7 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 		json_cats_s(f, &p->figs);
 		fprintf(f, ",\n         \"outstanding_s\": %.9f",
 			wc_secs(p->figs.outstanding_ns));
+		json_internal(f, &p->figs, "         ");
 		fprintf(f, ",\n         \"positioning_s\": ");
 		if (p->figs.col[WC_COL_POSITIONING] >= 0)
 			fprintf(f, "%.9f", p->figs.col[WC_COL_POSITIONING]);

@@ -133,6 +133,13 @@ static void text_categories(FILE *f, const struct wc_sum_figs *sf)
 			"outstanding", wc_secs(sf->outstanding_ns),
 			100.0 * (double)sf->outstanding_ns /
 			(double)sf->wall_ns);
+	/* The disk's own work, from its ledger: busy, of no request. */
+	if (sf->internal_known)
+		fprintf(f, "%-12s %12.6f %6.1f%% %10" PRIu64 " %12s  the drive's "
+			"destage of no request (ledger)\n", "destage",
+			wc_secs(sf->part_ns[WC_PART_INTERNAL]),
+			sf->share[WC_PART_INTERNAL], sf->internal_ranges,
+			wc_fmt_bytes(sf->internal_bytes, b, sizeof(b)));
 	for (c = 0; c < WC_NCAT; c++)
 		fprintf(f, "%-12s %12.6f %6.1f%% %10" PRIu64 " %12s\n",
 			col_label[c], wc_secs(sf->part_ns[c]),
@@ -461,9 +468,13 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 			"destaged %s\n", sc->durable_s,
 			sc->durable_s - sc->returned_s,
 			wc_fmt_bytes(sc->durable_bytes, b, sizeof(b)));
-		fprintf(f, "                   %s\n", sc->durable_in_window ?
-			"(in the window: off the device, no request)" :
-			"(after the window: not in its busy time)");
+		fprintf(f, "                   %s\n", !sc->durable_in_window ?
+			"(after the window: not in its busy time)" :
+			sc->figs.internal_known && !sc->durable_bytes ?
+			"(in the window: nothing was left in the drive's cache)" :
+			sc->figs.internal_known ?
+			"(in the window: the drive's destage, busy, no request)" :
+			"(in the window: off the device, no request)");
 	}
 	fprintf(f, "\n");
 	text_categories(f, &sc->figs);
@@ -562,7 +573,7 @@ static int cols_extra(const struct wc_summary *s)
 /* Short heads of the parts, 6 columns each. */
 static const char *const part_head[WC_NPARTS] = {
 	"flush", "journl", "meta", "dread", "dwrite", "discrd", "other",
-	"offdev",
+	"offdev", "destag",
 };
 
 /* Signed seconds in at most 6 characters: "0" when nothing changed. */
@@ -742,18 +753,19 @@ static void cmp_row_start(FILE *f, const struct wc_summary *s, size_t g,
 }
 
 /* A table of differences: one row per label, wall then every part. */
-static void diff_head_line(FILE *f, int w)
+static void diff_head_line(FILE *f, const struct wc_summary *s, int w)
 {
 	int p;
 
 	fprintf(f, "%-*s %6s", w, "", "wall");
 	for (p = 0; p < WC_NPARTS; p++)
-		fprintf(f, " %6s", part_head[p]);
+		if (wc_summary_part_shown(s, p))
+			fprintf(f, " %6s", part_head[p]);
 	fprintf(f, "\n");
 }
 
-static void diff_row(FILE *f, const char *label, int w,
-		     const struct wc_sum_diff *d)
+static void diff_row(FILE *f, const struct wc_summary *s, const char *label,
+		     int w, const struct wc_sum_diff *d)
 {
 	char b[16];
 	int p;
@@ -761,8 +773,9 @@ static void diff_row(FILE *f, const char *label, int w,
 	fprintf(f, "%-*s %6s", w, label, s6signed((double)d->wall_ns / 1e9, b,
 						      sizeof(b)));
 	for (p = 0; p < WC_NPARTS; p++)
-		fprintf(f, " %6s", s6signed((double)d->part_ns[p] / 1e9, b,
-					    sizeof(b)));
+		if (wc_summary_part_shown(s, p))
+			fprintf(f, " %6s", s6signed((double)d->part_ns[p] / 1e9,
+						    b, sizeof(b)));
 	fprintf(f, "\n");
 }
 
@@ -875,14 +888,14 @@ static void diff_rows(FILE *f, const struct wc_summary *s, size_t set,
 	char label[300];
 	size_t g;
 
-	diff_head_line(f, lw);
+	diff_head_line(f, s, lw);
 	for (g = 0; g < s->ngroups; g++) {
 		if (set != SIZE_MAX && s->groups[g].set != set)
 			continue;
 		row_label(s, g, w, label, sizeof(label));
 		if (s->groups[g].cross_disk)
 			strcat(label, "*");
-		diff_row(f, label, lw, &s->groups[g].diff);
+		diff_row(f, s, label, lw, &s->groups[g].diff);
 	}
 }
 
@@ -897,14 +910,18 @@ static void text_differences(FILE *f, const struct wc_summary *s, int w,
 	if (s->named_baseline || s->nsets < 2) {
 		fprintf(f, "\ndifference to %s (%s), seconds, + slower;\n"
 			"dread/dwrite = data read/write, offdev = device idle "
-			"(off the device:\nnot seen by the block layer)\n\n", label,
-			s->named_baseline ? "the baseline" : "the fastest");
+			"(off the device:\nnot seen by the block layer)%s\n\n", label,
+			s->named_baseline ? "the baseline" : "the fastest",
+			s->internal ? ";\ndestag = the drive's destage with no "
+			"request (its ledger), busy" : "");
 		diff_rows(f, s, SIZE_MAX, w, lw);
 	} else {
 		fprintf(f, "\ndifference to the fastest configuration of the "
 			"same disk, workload and scale,\nseconds, + slower; "
 			"dread/dwrite = data read/write, offdev = device idle\n"
-			"(off the device: not seen by the block layer)\n");
+			"(off the device: not seen by the block layer)%s\n",
+			s->internal ? ";\ndestag = the drive's destage with no "
+			"request (its ledger), busy" : "");
 		for (k = 0; k < s->nsets; k++) {
 			size_t b = s->sets[k].base_group;
 
@@ -947,7 +964,7 @@ static void text_phase_differences(FILE *f, const struct wc_summary *s, int w)
 			if (!head) {
 				fprintf(f, "\nper phase, against its baseline's "
 					"phase of that name\n\n");
-				diff_head_line(f, PHASE_W);
+				diff_head_line(f, s, PHASE_W);
 				head = true;
 			}
 			if (!named) {
@@ -957,7 +974,7 @@ static void text_phase_differences(FILE *f, const struct wc_summary *s, int w)
 			}
 			label[0] = label[1] = ' ';
 			wc_escape_text(ph->name, label + 2, PHASE_W - 1);
-			diff_row(f, label, PHASE_W, &ph->diff);
+			diff_row(f, s, label, PHASE_W, &ph->diff);
 		}
 	}
 }
