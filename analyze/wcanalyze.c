@@ -49,6 +49,7 @@ enum {
 	OPT_NO_SANDBOX,
 	OPT_CAPTURE_PAGES,
 	OPT_BTT,
+	OPT_THREADS,
 };
 
 enum mode {
@@ -101,7 +102,7 @@ static void usage(FILE *fp)
 		"                 [--exclude-runs N,...] [--drop-first]\n"
 		"                 [--equivalence SECONDS|PERCENT%%]\n"
 		"                 [--export-trace FILE] [--timeline-limit N]\n"
-		"                 [--jobs N]\n"
+		"                 [--jobs N] [--threads 1|2]\n"
 		"                 [--window START,END] [--phase NAME]\n"
 		"                 [--device MAJ,MIN|NAME] [--process PID|COMM]\n"
 		"                 [--no-sandbox] [--verbose] INPUT...\n"
@@ -188,6 +189,10 @@ static void usage(FILE *fp)
 		"                  e.g. wcanalyze --interval 1 --device sda CAPTURE\n"
 		"  -j, --jobs N    analyse up to N inputs at once (default: the\n"
 		"                  number of CPUs); the report is the same\n"
+		"      --threads 1|2\n"
+		"                  threads for each input: 2 reads it on one while\n"
+		"                  the analysis runs on the other (default: 2 for\n"
+		"                  one input or -j 1, else 1); the report is the same\n"
 		"  -w, --what-if SPEC\n"
 		"                  replay INPUT's main device through the disk model\n"
 		"                  as recorded and as SPEC says (KEY=VALUE,...: disk=\n"
@@ -890,6 +895,7 @@ int main(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "journal", required_argument, NULL, 'J' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ "media-rate", required_argument, NULL, 'r' },
 		{ "btt", no_argument, NULL, OPT_BTT },
 		{ "baseline", required_argument, NULL, 'b' },
@@ -919,6 +925,7 @@ int main(int argc, char **argv)
 			     .timeline_limit = WC_TRACEEVENT_DEFAULT_SLICES };
 	int c, i, nstdin;
 
+	o.analysis.threads = 0;         /* --threads not given */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":df:i:j:J:r:b:o:t:w:x:FRhvV", longopts, NULL)) != -1) {
 		switch (c) {
@@ -977,6 +984,12 @@ int main(int argc, char **argv)
 			if (parse_jobs(optarg, &o.jobs) < 0)
 				return usage_error("bad --jobs '%s' (1 to 1024)",
 						   optarg);
+			break;
+		case OPT_THREADS:
+			if (strcmp(optarg, "1") && strcmp(optarg, "2"))
+				return usage_error("bad --threads '%s' (1 or 2)",
+						   optarg);
+			o.analysis.threads = (unsigned)(optarg[0] - '0');
 			break;
 		case 'J':
 			if (parse_journal(optarg, &o.analysis) < 0)
@@ -1060,6 +1073,11 @@ int main(int argc, char **argv)
 	}
 	o.inputs = argv + optind;
 	o.ninputs = argc - optind;
+	/* Two threads for an input analysed alone; inputs analysed side
+	 * by side (--jobs) have the cores already.  docs/performance.md,
+	 * "Two threads for one trace", has the measurement. */
+	if (!o.analysis.threads)
+		o.analysis.threads = o.ninputs > 1 && o.jobs != 1 ? 1 : 2;
 	if (wc_filter_any(&o.filter))
 		o.analysis.filter = &o.filter;
 	if (o.ninputs == 0)

@@ -3,14 +3,20 @@
  * check_analysis.c - unit tests of analyze/lib/analysis/analysis.c over scripted
  * event sources: the main device (named or busiest), the consumers it
  * owns (btt, the per-device series) switched on and off, --journal, a source failing midway (partial result kept), the window
- * and phases partitioned to the nanosecond, btt figures wired in.
+ * and phases partitioned to the nanosecond, btt figures wired in; one
+ * input analysed on one thread and on two (o.threads) gives the same
+ * report, also filtered by process, truncated or stopped early.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
 #include "check_common.h"
+#include "check_trace.h"
+#include "compare/summary.h"
+#include "out/report.h"
 
 #define DEV1 WC_DEV_MAKE(7u, 1u)
 #define DEV2 WC_DEV_MAKE(7u, 2u)
@@ -320,6 +326,116 @@ START_TEST(test_empty)
 }
 END_TEST
 
+/* The JSON report of path analysed with o on THREADS threads; its
+ * return and err into *r and err. */
+static char *report_of(const char *path, struct wc_analysis_opts o,
+		       unsigned threads, int *r, struct wc_err *err)
+{
+	struct wc_analysis *a = NULL;
+	struct wc_summary *sum = NULL;
+	struct wc_err e;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	o.threads = threads;
+	wc_err_clear(err);
+	*r = wc_analysis_run(&a, path, &o, err);
+	if (!a)
+		return NULL;
+	f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	wc_err_clear(&e);
+	ck_assert_int_eq(wc_summary_build(&sum, &a, 1, NULL, &e), 0);
+	ck_assert_int_eq(wc_report_write(f, WC_FORMAT_JSON, sum, &e), 0);
+	fclose(f);
+	wc_summary_free(sum);
+	wc_analysis_free(a);
+	return buf;
+}
+
+/* path analysed with o on one thread and on two: the same JSON report,
+ * return and err. */
+static void threads_same(const char *path, struct wc_analysis_opts o)
+{
+	struct wc_err e1, e2;
+	char *one, *two;
+	int r1, r2;
+
+	one = report_of(path, o, 1, &r1, &e1);
+	two = report_of(path, o, 2, &r2, &e2);
+	ck_assert_ptr_nonnull(one);
+	ck_assert_ptr_nonnull(two);
+	ck_assert_int_eq(r1, r2);
+	ck_assert_str_eq(e1.msg, e2.msg);
+	ck_assert_msg(!strcmp(one, two), "the reports differ: %s", path);
+	free(one);
+	free(two);
+}
+
+/* Many requests, more pids than a table by process tallies at once, and
+ * names that come late (check_trace.h): a name looked up while the
+ * requests pass (by the filter, by the accountant's fold) must be the
+ * one a read on one thread knew then. */
+START_TEST(test_threads_same)
+{
+	struct wc_analysis_opts o = WC_ANALYSIS_OPTS_INIT;
+	struct wc_filter f = WC_FILTER_INIT;
+	char dir[256], cut[256];
+
+	wc_check_trace(dir, sizeof(dir), 12000, 0);
+	threads_same(dir, o);
+	o.btt = true;
+	o.series = true;
+	threads_same(dir, o);
+	/* Pid 150 is named at its 15th request: a filter by its name
+	 * takes only the requests after. */
+	ck_assert_int_eq(wc_filter_parse_process(&f, "p150"), 0);
+	o.filter = &f;
+	threads_same(dir, o);
+	wc_check_trace(cut, sizeof(cut), 9000, 7);
+	o = (struct wc_analysis_opts)WC_ANALYSIS_OPTS_INIT;
+	threads_same(cut, o);
+}
+END_TEST
+
+static int keep_until(void *ctx, const struct wc_request *rq,
+		      struct wc_err *err)
+{
+	unsigned *left = ctx;
+
+	(void)rq;
+	if (*left == 0)
+		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+				  "enough");
+	(*left)--;
+	return 0;
+}
+
+/* The analysis stops early (a consumer fails) while the reader is ahead:
+ * it is stopped and joined, and the failure is the consumer's. */
+START_TEST(test_threads_early_stop)
+{
+	struct wc_analysis_opts o = WC_ANALYSIS_OPTS_INIT;
+	struct wc_analysis *a = NULL;
+	struct wc_err err;
+	char dir[256];
+	unsigned left, stop;
+
+	wc_check_trace(dir, sizeof(dir), 12000, 0);
+	o.threads = 2;
+	o.keep = keep_until;
+	for (stop = 0; stop < 12000; stop += 2999) {
+		left = stop;
+		o.keep_ctx = &left;
+		wc_err_clear(&err);
+		ck_assert_int_eq(wc_analysis_run(&a, dir, &o, &err), -1);
+		ck_assert_ptr_null(a);
+		ck_assert_str_eq(err.msg, "enough");
+	}
+}
+END_TEST
+
 static Suite *analysis_suite(void)
 {
 	Suite *s = suite_create("analysis");
@@ -331,6 +447,9 @@ static Suite *analysis_suite(void)
 	tcase_add_test(tc, test_partial);
 	tcase_add_test(tc, test_empty);
 	tcase_add_test(tc, test_durable_window);
+	tcase_add_test(tc, test_threads_same);
+	tcase_add_test(tc, test_threads_early_stop);
+	wc_check_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;
 }

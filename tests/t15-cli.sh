@@ -21,7 +21,8 @@ done < <(grep -o -- '--[a-z-]*' help.out | sort -u)
 grep -Eq '^wcanalyze [0-9]+\.[0-9]+\.[0-9]+$' version.out || fail "--version: $(cat version.out)"
 
 for args in "--no-such-option x" "-Z x" "" "--what-if kernel=2.6.25 x" \
-	"--equivalence 0 x" "--equivalence 101% x"; do
+	"--equivalence 0 x" "--equivalence 101% x" "--threads 3 x" \
+	"--threads 0 x"; do
 	rc=0
 	# shellcheck disable=SC2086 # split on purpose
 	"$WCANALYZE" $args >out 2>err || rc=$?

@@ -12,7 +12,11 @@
 # announces too few trace files, and in reverse member order.  The JSON
 # report and the --dump of each form must be those of the per-CPU
 # directory, byte for byte; all inputs at once must give the same text
-# and CSV reports under -j 1 and -j N in every form.  This is what lets
+# and CSV reports under -j 1 and -j N in every form.  Every analysis
+# runs both ways (--threads 1 and 2, wcanalyze.1): the reports above are
+# of two threads (the default for one input), and each trace and
+# capture, as a directory, a merged file and standard input, is read on
+# one thread too; -j 1 is two threads an input, -j N one.  This is what lets
 # a change to the reader, the decoder, the merge or the tracker be
 # trusted: any second path that disagrees with the first shows here.
 # shellcheck source=tests/lib/common.sh
@@ -165,7 +169,13 @@ for t in trace/*; do
 	same "$label ($w) on standard input: JSON report" out/stdin.json out/f.json
 	run out/f.dump --dump - <"merged/$label"
 	same "$label ($w) on standard input: dump" out/merged.dump out/f.dump
-	checked=$((checked + 1))
+	run out/f.json --threads 1 --format json "dir/$label"
+	same "$label ($w) on one thread: JSON report" "out/$label.json" out/f.json
+	run out/f.json --threads 1 --format json "merged/$label"
+	same "$label ($w) as merged/$label on one thread: JSON report" "out/$label.json" out/f.json
+	run out/f.json --threads 1 --format json - <"merged/$label"
+	same "$label ($w) on standard input on one thread: JSON report" out/stdin.json out/f.json
+	checked=$((checked + 3))
 done
 
 # Every trace at once, in every form, -j 1 against -j N.
@@ -217,6 +227,8 @@ for c in cap/*; do
 done
 for name in "${ones[@]}"; do
 	run "out/$name.c.json" --format json "cap/$name"
+	run out/f --threads 1 --format json "cap/$name"
+	same "capture $name on one thread: JSON report" "out/$name.c.json" out/f
 	for f in "packed/$name.tar.zst" "short/$name.tar.zst" "rev/$name.tar.gz"; do
 		run out/f --format json "$f"
 		same "capture $name as $f: JSON report" "out/$name.c.json" out/f

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/devtab.h"
+#include "input/batchq.h"
 #include "input/input.h"
 #include "input/ledger.h"
 #include "input/recfilter.h"
@@ -290,7 +291,13 @@ struct ledger_feed {
 struct run {
 	struct wc_analysis *a;
 	const struct wc_analysis_opts *o;
-	const struct wc_input *in;       /* for process names, or NULL */
+	struct wc_input *in;             /* its input, or NULL */
+	/* With o->threads 2: in read on a thread of its own; the names
+	 * then come through it, copied into name[] (two at once: a
+	 * request's process and its cause). */
+	struct wc_batchq *q;
+	char (*name)[WC_BATCHQ_NAME];
+	char names[2][WC_BATCHQ_NAME];
 	struct wc_classifier cl;
 	wc_event_source next;            /* run_source's events; else in's */
 	void *ctx;
@@ -348,7 +355,8 @@ static int feed_batch(void *ctx, const struct wc_event **evs, size_t *n,
 	/* A batch from the input, which the tracker reads where the input
 	 * holds it: one call down the input's chain per batch, no copy per
 	 * event. */
-	r = wc_input_next_ref(run->ctx, evs, WC_INPUT_BATCH, &got, err);
+	r = run->q ? wc_batchq_next(run->q, evs, &got, err) :
+		     wc_input_next_ref(run->in, evs, WC_INPUT_BATCH, &got, err);
 	*n = got;
 	if (r > 0 && btt)
 		wc_btt_add_batch(btt, *evs, got);
@@ -379,18 +387,25 @@ static int add_series(struct wc_analysis *a, const struct wc_request *rq,
 	return 0;
 }
 
+/* PID's process name as the input knew it at this point of the trace
+ * (batchq.h), into the run's name[i] when read on a thread; NULL
+ * without an input or a name. */
+static const char *run_comm(const struct run *run, uint32_t pid, size_t i)
+{
+	if (run->q)
+		return wc_batchq_comm(run->q, pid, run->name[i]);
+	return run->in ? wc_input_comm(run->in, pid) : NULL;
+}
+
 /* A request to the timeline, with the names of its process and of the
  * thread that asked for it (a flush's cause). */
 static void trace_request(struct run *run, const struct wc_request *rq,
 			  enum wc_cat cat)
 {
-	const char *comm = NULL, *cause = NULL;
+	const char *comm = run_comm(run, rq->pid, 0), *cause = NULL;
 
-	if (run->in) {
-		comm = wc_input_comm(run->in, rq->pid);
-		if (rq->has_cause)
-			cause = wc_input_comm(run->in, rq->cause_pid);
-	}
+	if (rq->has_cause)
+		cause = run_comm(run, rq->cause_pid, 1);
 	wc_traceevent_request(run->o->trace, rq, cat, comm, cause);
 }
 
@@ -429,9 +444,9 @@ static void filter_window(struct run *run)
 }
 
 /* The accountant's names: the input's, from its notify records. */
-static const char *input_comm(const void *in, uint32_t pid)
+static const char *input_comm(const void *run, uint32_t pid)
 {
-	return wc_input_comm(in, pid);
+	return run_comm(run, pid, 0);
 }
 
 /* Opens the interval table over the accountant's window: from the
@@ -576,7 +591,7 @@ static int account_ready(struct run *run, struct wc_err *err)
 		return 0;
 	if (run->in) {
 		run->conf.name = input_comm;
-		run->conf.name_arg = run->in;
+		run->conf.name_arg = run;
 	}
 	if (run->filtering && !run->win_known)
 		filter_window(run);
@@ -618,13 +633,10 @@ static int account_ready(struct run *run, struct wc_err *err)
 /* True when rq passes the device and process filters. */
 static bool filter_pass(const struct run *run, const struct wc_request *rq)
 {
-	const char *comm = NULL, *cause = NULL;
+	const char *comm = run_comm(run, rq->pid, 0), *cause = NULL;
 
-	if (run->in) {
-		comm = wc_input_comm(run->in, rq->pid);
-		if (rq->has_cause)
-			cause = wc_input_comm(run->in, rq->cause_pid);
-	}
+	if (rq->has_cause)
+		cause = run_comm(run, rq->cause_pid, 1);
 	return wc_filter_keep(&run->filt, rq, comm, cause);
 }
 
@@ -899,6 +911,10 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 	}
 	if (run->in && cpu_file_missing(run->in))
 		wc_tracker_set_lossy(tr);
+	/* From here to the tracker's end, the input is the reader's. */
+	if (run->in && run->o->threads >= 2 &&
+	    wc_batchq_open(&run->q, run->in, err) < 0)
+		goto fail_tracker;
 
 	while ((r = wc_tracker_next_batch(tr, rqs, WC_ANALYSIS_REQUESTS, &n,
 					  err)) > 0) {
@@ -908,6 +924,9 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 			    add_request(run, &rqs[i], series, err) < 0)
 				goto fail_tracker;
 	}
+	/* The input read to its end: the caller's again. */
+	wc_batchq_free(run->q);
+	run->q = NULL;
 	a->stats = *wc_tracker_stats(tr);
 	if (r < 0)
 		a->partial = true;
@@ -948,6 +967,10 @@ finish:
 	return r < 0 ? -1 : 0;
 
 fail_tracker:
+	/* An early stop: the reader stops and is joined before the
+	 * input goes. */
+	wc_batchq_free(run->q);
+	run->q = NULL;
 	wc_tracker_free(tr);
 fail:
 	wc_interval_free(run->iv);
@@ -1181,6 +1204,7 @@ static int run_input(struct wc_analysis **out, const char *path,
 	run.o = o ? o : &default_opts;
 	run.in = in;
 	run.ctx = in;
+	run.name = run.names;
 	setup_classifier(&run);
 	if (wc_kcount_new(&run.kc, cap, err) < 0)
 		goto fail_input;

@@ -35,7 +35,12 @@
  *    rest are only counted), then to the accountant;
  *  - memory: btt's and the tracker's bounds (wclimits.h), and with
  *    o.series about 1.4 MiB a device, until wc_analysis_release_series()
- *    or wc_analysis_free();
+ *    or wc_analysis_free(); with o.threads 2, the queue's (batchq.h),
+ *    until wc_analysis_run() returns;
+ *  - o.threads changes nothing of the result: the same analysis, the
+ *    same err, the same names (batchq.h) on one thread or two; every
+ *    way out of the run (the end, the input's failure, a consumer's
+ *    failure) stops and joins the reader before it returns;
  *  - when the input turns bad midway, wc_analysis_run() returns -1 with
  *    err filled, but *out holds the analysis of every event before the
  *    failure (wc_analysis_partial() is then true); on other failures *out
@@ -107,10 +112,16 @@ struct wc_analysis_opts {
 	size_t nfiles;
 	char **texts;
 	size_t *lens;
+	/* Threads for an input (wc_analysis_run()): 1, everything on the
+	 * caller's; 2, the input read, decoded and merged on a thread of
+	 * its own while the caller's tracks and accounts, through a
+	 * bounded queue of batches (input/batchq.h, its memory).  The
+	 * result is the same, byte for byte, either way. */
+	unsigned threads;
 };
 
 #define WC_ANALYSIS_OPTS_INIT { false, 0, 0, 0.0, false, false, NULL, NULL, \
-				NULL, 0, NULL, NULL, NULL, 0, NULL, NULL }
+				NULL, 0, NULL, NULL, NULL, 0, NULL, NULL, 1 }
 
 /* One traced device as capture.conf describes it. */
 struct wc_device_meta {

@@ -57,6 +57,14 @@
  * counted. */
 #define WC_BTT_MAX_KEPT 65536
 
+/* The queue between an input read on a thread of its own and the
+ * analysis (input/batchq.h): slots, each of up to WC_BATCHQ_SLOT batches
+ * of WC_INPUT_BATCH events.  The reader waits while every slot is full:
+ * a bound on memory (and on how far ahead the reader runs), never on
+ * what is read. */
+#define WC_BATCHQ_DEPTH 8
+#define WC_BATCHQ_SLOT 16
+
 /* Process names kept per input (more pids than any pid_max lets a
  * recorder see at once); past it, a corrupt or endless trace gets no new
  * names rather than unbounded memory. */

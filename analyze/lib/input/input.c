@@ -242,6 +242,17 @@ const char *wc_input_comm(const struct wc_input *in, uint32_t pid)
 	return wc_recfilter_comm(in->filter, pid);
 }
 
+uint32_t wc_input_names(const struct wc_input *in)
+{
+	return wc_recfilter_names(in->filter);
+}
+
+const char *wc_input_comm_before(const struct wc_input *in, uint32_t pid,
+				 uint32_t names)
+{
+	return wc_recfilter_comm_before(in->filter, pid, names);
+}
+
 void wc_input_set_blkparse_names(struct wc_input *in)
 {
 	struct wc_err err;

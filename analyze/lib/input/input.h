@@ -177,6 +177,13 @@ const struct wc_stream_info *wc_input_stream(const struct wc_input *in, size_t i
  * the next wc_input_next().
  */
 const char *wc_input_comm(const struct wc_input *in, uint32_t pid);
+/* Pids named so far, and PID's name only when it was among the first
+ * NAMES named (wc_recfilter_names(), recfilter.h): what wc_input_comm()
+ * said when wc_input_names() said NAMES, for a reader behind the input
+ * (batchq.h). */
+uint32_t wc_input_names(const struct wc_input *in);
+const char *wc_input_comm_before(const struct wc_input *in, uint32_t pid,
+				 uint32_t names);
 
 /*
  * Names pids as blkparse does, for --dump; call before the first

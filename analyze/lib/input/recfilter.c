@@ -18,6 +18,7 @@
 
 struct comm {
 	char name[COMM_SIZE];
+	uint32_t order;         /* names given before it (wc_recfilter_names()) */
 };
 
 /* A (device, CPU) pair met lately and where its last sequence number is
@@ -40,6 +41,7 @@ struct wc_recfilter {
 	 * each: marked when a (device, CPU) pair misses the cache. */
 	uint64_t cpus[WC_RECFILTER_CPUS / 64];
 	uint32_t cpu_max;       /* the highest CPU named, + 1; 0 none */
+	uint32_t names;         /* pids named so far */
 };
 
 int wc_recfilter_open(struct wc_recfilter **out)
@@ -93,6 +95,7 @@ int wc_recfilter_name(struct wc_recfilter *f, uint32_t pid,
 		len = COMM_SIZE - 1;
 	memcpy(comm->name, name, len);
 	comm->name[len] = '\0';
+	comm->order = f->names++;
 	return 0;
 }
 
@@ -101,6 +104,19 @@ const char *wc_recfilter_comm(const struct wc_recfilter *f, uint32_t pid)
 	const struct comm *comm = f->comms ? wc_map_get(f->comms, pid) : NULL;
 
 	return comm ? comm->name : NULL;
+}
+
+uint32_t wc_recfilter_names(const struct wc_recfilter *f)
+{
+	return f->names;
+}
+
+const char *wc_recfilter_comm_before(const struct wc_recfilter *f,
+				     uint32_t pid, uint32_t names)
+{
+	const struct comm *comm = f->comms ? wc_map_get(f->comms, pid) : NULL;
+
+	return comm && comm->order < names ? comm->name : NULL;
 }
 
 /* The cache slot of a (device, CPU) key: the high bits of a Fibonacci

@@ -91,6 +91,16 @@ uint32_t wc_recfilter_cpu_end(const struct wc_recfilter *f);
  * NULL. */
 const char *wc_recfilter_comm(const struct wc_recfilter *f, uint32_t pid);
 
+/* Pids named so far: a name never changes once given, so this count
+ * says which names a reader had at a point of the trace, and
+ * wc_recfilter_comm_before() gives PID's name only if it was among the
+ * first NAMES given (what wc_recfilter_comm() said when the count was
+ * NAMES): for a reader that looks names up behind the filter, on
+ * another thread (input/ahead.h). */
+uint32_t wc_recfilter_names(const struct wc_recfilter *f);
+const char *wc_recfilter_comm_before(const struct wc_recfilter *f,
+				     uint32_t pid, uint32_t names);
+
 /* Names PID with the LEN bytes at NAME (a command name may lack its NUL;
  * at most 15 are kept) unless it has a name already: for readers that
  * learn names ahead of the filter (blkparse's batches, blknames.h).
