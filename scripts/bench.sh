@@ -48,9 +48,15 @@
 #                       turn (A B A B ...), medians of CPU time: the
 #                       "targets" table at the end, load beside each row;
 #                       0 skips (needs BENCH_BTT=1 for the btt rows)
+#   BENCH_THREADS_EVENTS=10000000  shapes of at least this many events
+#                       also get the target of two threads against one
+#                       (--threads 2 against --threads 1, wall time, in
+#                       turn, per-CPU files and the merged file)
 #   BENCH_ONLY=dump     only the target of --dump against blkparse -i on
 #                       every shape's per-CPU files, then the targets
 #                       table (needs blkparse; BENCH_TARGET_RUNS applies)
+#   BENCH_ONLY=threads  only the targets of two threads against one on
+#                       every shape (needs blkparse for the merged file)
 set -euo pipefail
 
 : "${BUILD:?BUILD must name the build directory}"
@@ -76,9 +82,10 @@ summary=$tmp/summary
 target_runs=${BENCH_TARGET_RUNS:-5}
 targets=$tmp/targets
 : >"$targets"
+threads_events=${BENCH_THREADS_EVENTS:-10000000}
 only=${BENCH_ONLY:-}
-[[ -z $only || $only == dump ]] || {
-	echo "bench: BENCH_ONLY=$only: only 'dump' is known" >&2
+[[ -z $only || $only == dump || $only == threads ]] || {
+	echo "bench: BENCH_ONLY=$only: only 'dump' and 'threads' are known" >&2
 	exit 2
 }
 
@@ -201,13 +208,13 @@ pack() {
 	fi
 }
 
-# cpu_of CMD...: CMD's CPU time (user + system, children included), its
-# output thrown away.
-cpu_of() {
+# wall_cpu_of CMD...: CMD's wall and CPU time ("WALL CPU"), its output
+# thrown away.
+wall_cpu_of() {
 	local wall user sys rss
 	/usr/bin/time -o "$tmp/time" -f '%e %U %S %M' "$@" >/dev/null
 	read -r wall user sys rss <"$tmp/time"
-	awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.3f", u + s }'
+	awk -v w="$wall" -v u="$user" -v s="$sys" 'BEGIN { printf "%.3f %.3f\n", w, u + s }'
 }
 
 # median X...: the median of the numbers X.
@@ -219,26 +226,43 @@ median() {
 # target SHAPE WHAT GOAL -- A... -- B...: runs command A and command B in
 # turn, $target_runs times each (A B A B ...), and adds a row to the
 # targets table: the medians of their CPU times, B's over A's against
-# GOAL, "met" or "not met" as computed, and the load when it ended.
+# GOAL (at least), "met" or "not met" as computed, and the load when it
+# ended.  With target_on=wall: the medians of their wall times, B's over
+# A's at most GOAL (two threads against one; the CPU times go to the
+# bench line).
 target() {
-	local shape=$1 what=$2 goal=$3 k ma mb ratio verdict
-	local -a a=() b=() ta=() tb=()
+	local shape=$1 what=$2 goal=$3 on=${target_on:-cpu} k ma mb ca cb ratio verdict w c
+	local -a a=() b=() ta=() tb=() sa=() sb=()
 	shift 3
 	[[ $1 == -- ]] && shift
 	while [[ $1 != -- ]]; do a+=("$1"); shift; done
 	shift
 	b=("$@")
 	for ((k = 0; k < target_runs; k++)); do
-		ta+=("$(cpu_of "${a[@]}")")
-		tb+=("$(cpu_of "${b[@]}")")
+		read -r w c < <(wall_cpu_of "${a[@]}")
+		ta+=("$w") sa+=("$c")
+		read -r w c < <(wall_cpu_of "${b[@]}")
+		tb+=("$w") sb+=("$c")
 	done
-	ma=$(median "${ta[@]}")
-	mb=$(median "${tb[@]}")
-	ratio=$(awk -v a="$ma" -v b="$mb" 'BEGIN { if (a > 0) printf "%.1f", b / a; else print "inf" }')
+	ca=$(median "${sa[@]}")
+	cb=$(median "${sb[@]}")
+	if [[ $on == wall ]]; then
+		ma=$(median "${ta[@]}")
+		mb=$(median "${tb[@]}")
+		ratio=$(awk -v a="$ma" -v b="$mb" 'BEGIN { if (a > 0) printf "%.2f", b / a; else print "inf" }')
+		verdict=$(awk -v r="$ratio" -v g="$goal" 'BEGIN { print (r != "inf" && r + 0 <= g + 0) ? "met" : "not met" }')
+		printf 'bench: target: %s: %s: wall %s s against %s s: %sx (target <= %sx) %s; cpu %s s against %s s\n' \
+			"$shape" "$what" "$mb" "$ma" "$ratio" "$goal" "$verdict" "$cb" "$ca"
+		# The row: B (two threads) first, as "wc".
+		printf '%s\t%s\t%s\t%s\t%sx\t<= %sx\t%s\t%s\n' "$shape" "$what" "$mb" "$ma" \
+			"$ratio" "$goal" "$verdict" "$(cut -d ' ' -f 1 /proc/loadavg)" >>"$targets"
+		return 0
+	fi
+	ratio=$(awk -v a="$ca" -v b="$cb" 'BEGIN { if (a > 0) printf "%.1f", b / a; else print "inf" }')
 	verdict=$(awk -v r="$ratio" -v g="$goal" 'BEGIN { print (r == "inf" || r + 0 >= g + 0) ? "met" : "not met" }')
 	printf 'bench: target: %s: %s: %s s against %s s: %sx (target >= %sx) %s\n' \
-		"$shape" "$what" "$ma" "$mb" "$ratio" "$goal" "$verdict"
-	printf '%s\t%s\t%s\t%s\t%sx\t>= %sx\t%s\t%s\n' "$shape" "$what" "$ma" "$mb" \
+		"$shape" "$what" "$ca" "$cb" "$ratio" "$goal" "$verdict"
+	printf '%s\t%s\t%s\t%s\t%sx\t>= %sx\t%s\t%s\n' "$shape" "$what" "$ca" "$cb" \
 		"$ratio" "$goal" "$verdict" "$(cut -d ' ' -f 1 /proc/loadavg)" >>"$targets"
 }
 
@@ -246,9 +270,10 @@ target() {
 targets_table() {
 	echo
 	echo "targets (issue 45; CPU time, medians of $target_runs runs each side taken in turn A B A B;"
-	echo "ratio = the other command's CPU time / wcanalyze's; load = 1-minute load average after the row)"
+	echo "ratio = the other command's CPU time / wcanalyze's; load = 1-minute load average after the row;"
+	echo "rows '2 threads vs 1': WALL time, wc = --threads 2, ref = --threads 1, ratio = 2's / 1's)"
 	echo "load at the end: $(cut -d ' ' -f 1-3 /proc/loadavg)"
-	printf '%-20s %-32s %8s %8s %7s %8s %-8s %5s\n' shape what "wc cpu" "ref cpu" ratio target verdict load
+	printf '%-20s %-32s %8s %8s %7s %8s %-8s %5s\n' shape what "wc s" "ref s" ratio target verdict load
 	awk -F '\t' '{ printf "%-20s %-32s %8s %8s %7s %8s %-8s %5s\n", substr($1, 1, 20), $2, $3, $4, $5, $6, $7, $8 }' "$targets"
 }
 
@@ -257,6 +282,26 @@ bases() {
 	find "$1/trace" -name '*.blktrace.[0-9]*' -printf '%f\n' |
 		sed 's/\.blktrace\.[0-9]*$//' | LC_ALL=C sort -u |
 		while read -r b; do printf -- '-i\n%s/trace/%s\n' "$1" "$b"; done
+}
+
+# threads_targets SHAPE DIR EVENTS: issue 45's two threads against one
+# (wall time, in turn), on the per-CPU files and on one merged file, when
+# the trace has at least $threads_events events; the reports must agree.
+threads_targets() {
+	local shape=$1 cap=$2 n=$3 f
+	local -a in
+	((n >= threads_events)) || return 0
+	mapfile -t in < <(bases "$cap")
+	blkparse -q "${in[@]}" -d "$tmp/merged2" -o /dev/null >/dev/null
+	for f in "$cap" "$tmp/merged2"; do
+		cmp -s <("$wc" --threads 1 --format json "$f") <("$wc" --threads 2 --format json "$f") ||
+			echo "bench: WARNING: $shape: --threads 2 wrote another report than --threads 1" >&2
+	done
+	target_on=wall target "$shape" "per-CPU json, 2 threads vs 1" 0.6 \
+		-- "$wc" --threads 1 --format json "$cap" -- "$wc" --threads 2 --format json "$cap"
+	target_on=wall target "$shape" "merged json, 2 threads vs 1" 0.6 \
+		-- "$wc" --threads 1 --format json "$tmp/merged2" -- "$wc" --threads 2 --format json "$tmp/merged2"
+	rm -f "$tmp/merged2"
 }
 
 echo "bench: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)," \
@@ -279,6 +324,11 @@ for shape in $shapes; do
 		rm -rf "$cap"
 		continue
 	fi
+	if [[ $only == threads ]]; then
+		threads_targets "$shape" "$cap" "$n"
+		rm -rf "$cap"
+		continue
+	fi
 	measure "$shape" "per-CPU text" "$n" "$wc" "$cap"
 	measure "$shape" "per-CPU json" "$n" "$wc" --format json "$cap"
 	if [[ -n $compare ]]; then
@@ -287,6 +337,7 @@ for shape in $shapes; do
 			echo "bench: WARNING: $shape: BENCH_COMPARE wrote another report" >&2
 	fi
 	measure "$shape" "per-CPU --dump" "$n" "$wc" --dump "$cap"
+	[[ $target_runs == 0 ]] || threads_targets "$shape" "$cap" "$n"
 	mapfile -t in < <(bases "$cap")
 	[[ $with_btt == 1 ]] ||
 		blkparse -q "${in[@]}" -d "$tmp/merged" -o /dev/null >/dev/null
@@ -343,7 +394,7 @@ for shape in $shapes; do
 	fi
 done
 
-if [[ $only == dump ]]; then
+if [[ -n $only ]]; then
 	targets_table
 	exit 0
 fi
