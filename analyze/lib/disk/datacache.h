@@ -4,7 +4,7 @@
  * contents of each 512-byte sector written and not yet on the platter.
  *
  * The disk model (diskmodel.h) decides when and what is destaged; this
- * module only holds the bytes, so that wcdisk (capture/wcdisk.c) can keep
+ * module only holds the bytes, so that wcdisk (capture/wcdisk_platter.c) can keep
  * a cached write off its image (the platter) until the model writes it
  * there, serve reads of it from memory, and lose it in a power cut.  No
  * I/O, no clock; tests/check_datacache.c drives it with made-up data.

@@ -3,7 +3,7 @@
  * diskmodel.h - the service time of each request on a modelled disk, and
  * the ledger row that says where that time went.
  *
- * wcdisk (capture/wcdisk.c) serves an image file through FUSE and, before
+ * wcdisk (capture/wcdisk_serve.c) serves an image file through FUSE and, before
  * answering each request, asks this module how long the disk would have
  * taken; tests/check_diskmodel.c drives it with made-up times.  No FUSE,
  * no clock, no I/O here: time is whatever the caller says it is.

@@ -4,7 +4,7 @@
  * platter, in the order the head wrote it, with when; and what of each is
  * on the platter after a power cut at a given time.
  *
- * wcdisk --platter-log FILE (capture/wcdisk.c) appends one record per
+ * wcdisk --platter-log FILE (capture/wcdisk_platter.c) appends one record per
  * media write (a destage from its volatile cache, a write-through, a
  * discard) and one per flush it acknowledged; `wcdisk --replay FILE --at
  * T` rebuilds the platter as it was at T from an empty image; `wccapture
