@@ -10,6 +10,9 @@
 catname = "flush journal metadata data_read data_write discard other"
 catcolor = "#D55E00 #7B3294 #CC79A7 #0072B2 #009E73 #56B4E9 #999999"
 idlecolor = "#D9D9D9"
+# The drive's destage of no request (a model disk's ledger): busy, no
+# category's.
+destagecolor = "#E69F00"
 cname(k) = word(catname, k + 1)
 ccolor(k) = word(catcolor, k + 1)
 # Captures overlaid in one figure: told apart by colour, then dash; the

@@ -17,12 +17,13 @@
 # undecided), mean wall difference s, lowest and highest run's wall
 # difference s, then the mean difference in seconds of flush journal
 # metadata data_read data_write discard other and off_device, then the
-# wall's verdict), ncap (the configurations), flat (1: every difference
-# and spread is 0).  No variable holds text
+# wall's verdict, and when a capture has a ledger the mean difference of
+# the drive's destage of no request), ncap (the configurations), flat (1:
+# every difference and spread is 0).  No variable holds text
 # from a capture: names reach the figure only as data.
-pname(k) = k < 7 ? cname(k) : "off device (idle)"
-pcol(k) = k < 7 ? ccolor(k) : idlecolor
-part(k) = column(12 + k)
+pname(k) = k < 7 ? cname(k) : k == 7 ? "off device (idle)" : "destage (no request)"
+pcol(k) = k < 7 ? ccolor(k) : k == 7 ? idlecolor : destagecolor
+part(k) = k < 8 ? column(12 + k) : column(21)
 pos(k) = k < 1 ? 0 : sum [j=0:k-1] (part(j) > 0 ? part(j) : 0)
 neg(k) = k < 1 ? 0 : sum [j=0:k-1] (part(j) < 0 ? part(j) : 0)
 lo(k) = part(k) >= 0 ? pos(k) : neg(k) + part(k)

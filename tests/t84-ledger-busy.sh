@@ -109,6 +109,16 @@ grep -q "(in the window: off the device, no request)" "$TMP/a.txt" &&
 	fail "text: the durable destage is still called off the device"
 echo "ok: the destage A left in the cache is in the busy comparison, its own part"
 
+# The bundle: the difference figure's data has the destage's part, and
+# the HTML tables its column (figures not rendered: no gnuplot needed).
+WCANALYZE_GNUPLOT='' "$WCANALYZE" -o "$TMP/bundle" "$TMP/a" "$TMP/b" >/dev/null 2>&1 ||
+	fail "the bundle failed"
+awk '$1 == "\"a\"" { d = $NF } END { exit !(d > 0.3 - 1e-6 && d < 0.3 + 1e-6) }' \
+	"$TMP/bundle/compare-configs.dat" || fail "compare-configs.dat: no destage part for a"
+grep -q 'destage (no request)</th>' "$TMP/bundle/index.html" ||
+	fail "index.html: no destage column"
+echo "ok: the bundle draws the destage as a part of its own"
+
 # The same from archives (the ledger a member beside capture.conf).
 tar -C "$TMP" -czf "$TMP/a.tar.gz" a
 tar -C "$TMP" -czf "$TMP/b.tar.gz" b

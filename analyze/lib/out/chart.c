@@ -1077,8 +1077,7 @@ static void diff_parts(FILE *f, const struct wc_sum_diff *df, bool *flat)
 {
 	int k;
 
-	/* Up to idle: the templates' columns (the disk's own work is not
-	 * drawn yet). */
+	/* Up to idle; the drive's destage of no request goes last. */
 	for (k = 0; k <= WC_PART_IDLE; k++) {
 		fprintf(f, " %.9f", (double)df->part_ns[k] / 1e9);
 		if (df->part_ns[k])
@@ -1124,7 +1123,8 @@ static int compare_configs(const struct wc_chart_capture *c,
 	      "(baseline real bounded undecided) 9 mean wall difference 10 lowest "
 	      "11 highest run's wall difference, 12-19 flush journal metadata "
 	      "data_read data_write discard other off_device, 20 the wall's "
-	      "verdict\n", f);
+	      "verdict, 21 destage_no_request (when a capture has a ledger)\n",
+	      f);
 	for (g = 0; g < s->ngroups; g++) {
 		const struct wc_sum_group *gr = &s->groups[g];
 		const struct wc_stat *w = &gr->col[WC_COL_WALL];
@@ -1142,7 +1142,16 @@ static int compare_configs(const struct wc_chart_capture *c,
 		if (w->n && w->max > w->min)
 			flat = false;
 		diff_parts(f, &gr->diff, &flat);
-		fprintf(f, " \"%s\"\n", verdict_word(gr->wall_verdict));
+		fprintf(f, " \"%s\"", verdict_word(gr->wall_verdict));
+		/* The drive's destage of no request: after the columns that
+		 * were there before it. */
+		if (s->internal) {
+			fprintf(f, " %.9f",
+				(double)gr->diff.part_ns[WC_PART_INTERNAL] / 1e9);
+			if (gr->diff.part_ns[WC_PART_INTERNAL])
+				flat = false;
+		}
+		fputc('\n', f);
 	}
 	if (wc_outdir_commit(d, f, rel, err) < 0)
 		return -1;
@@ -1156,7 +1165,8 @@ static int compare_configs(const struct wc_chart_capture *c,
 		     &buf, &blen);
 	if (!v)
 		return nomem(err);
-	group_parts(parts, sizeof(parts), s, true, WC_PART_IDLE + 1);
+	group_parts(parts, sizeof(parts), s, true,
+		    s->internal ? WC_NPARTS : WC_PART_IDLE + 1);
 	fprintf(v, "ncap = %zu\nflat = %d\nparts = \"%s\"\n", s->ngroups,
 		flat, parts[0] ? parts : "0");
 	panel_vars(v, WC_CMP_CONFIGS, s);

@@ -48,7 +48,8 @@ static void figure(FILE *f, const char *dir, const struct wc_chart_info *fi,
 
 /* A table's heading and head row: the columns before the parts, the
  * parts with their colours, the columns after. */
-static void table_head(FILE *f, const struct wc_plot *p, const char *before,
+static void table_head(FILE *f, const struct wc_summary *s,
+		       const struct wc_plot *p, const char *before,
 		       const char *after)
 {
 	int k;
@@ -63,6 +64,14 @@ static void table_head(FILE *f, const struct wc_plot *p, const char *before,
 	fputs("<th>", f);
 	swatch(f, wc_plot_color(p, WC_PART_IDLE));
 	fputs("idle</th>", f);
+	/* The drive's destage of no request, when some capture's ledger
+	 * gives it. */
+	if (wc_summary_part_shown(s, WC_PART_INTERNAL)) {
+		fputs("<th>", f);
+		swatch(f, wc_plot_color(p, WC_PART_INTERNAL));
+		wc_escape_html(f, wc_part_label(WC_PART_INTERNAL));
+		fputs("</th>", f);
+	}
 	fputs(after, f);
 }
 
@@ -161,7 +170,7 @@ static void differences(FILE *f, const struct wc_html_page *pg)
 	      "the runs a side that would decide it.", f);
 	/* The verdicts beside the names, where a wide table of parts does
 	 * not push them out of sight; the parts scroll inside their box. */
-	table_head(f, pg->plot, "</p>\n<div class=\"wide\"><table>\n<tr><th>#</th>"
+	table_head(f, s, pg->plot, "</p>\n<div class=\"wide\"><table>\n<tr><th>#</th>"
 		   "<th class=\"l\">captures</th><th>disk</th><th>runs</th>"
 		   "<th>against</th><th class=\"l\">device verdict</th>"
 		   "<th class=\"l\">wall verdict</th><th>wall</th>", "</tr>\n");
@@ -185,9 +194,8 @@ static void differences(FILE *f, const struct wc_html_page *pg)
 			cell_verdict(f, gr->wall_verdict, &gr->test[WC_MEAS_WALL]);
 		}
 		cell_diff(f, gr->diff.wall_ns);
-		/* The disk's own work: not a column of these tables yet. */
 		for (k = 0; k < WC_NPARTS; k++)
-			if (k != WC_PART_INTERNAL)
+			if (wc_summary_part_shown(s, k))
 				cell_diff(f, gr->diff.part_ns[k]);
 		fputs("</tr>\n", f);
 	}
@@ -291,7 +299,7 @@ static void summary_table(FILE *f, const struct wc_html_page *pg)
 	size_t i;
 	int k;
 
-	table_head(f, pg->plot, "<h2 id=\"summary\">Time by category (main "
+	table_head(f, s, pg->plot, "<h2 id=\"summary\">Time by category (main "
 		   "device)</h2>\n<div class=\"wide\"><table>\n<tr><th>#</th>"
 		   "<th class=\"l\">capture"
 		   "</th><th>fs</th><th>write cache</th><th>barriers</th>"
@@ -312,12 +320,13 @@ static void summary_table(FILE *f, const struct wc_html_page *pg)
 		wc_escape_html(f, wc_summary_disk_name(&s->caps[i]));
 		fputs("</td>", f);
 		if (!sf->io) {
-			fprintf(f, "<td colspan=\"%d\">no I/O</td></tr>\n", WC_NCAT + 2);
+			fprintf(f, "<td colspan=\"%d\">no I/O</td></tr>\n",
+				WC_NCAT + 2 + (s->internal ? 1 : 0));
 			continue;
 		}
 		fprintf(f, "<td>%.3f</td>", sf->col[WC_COL_WALL]);
 		for (k = 0; k < WC_NPARTS; k++)
-			if (k != WC_PART_INTERNAL)
+			if (wc_summary_part_shown(s, k))
 				cell_time(f, sf, k);
 		fputs("</tr>\n", f);
 	}

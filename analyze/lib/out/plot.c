@@ -125,6 +125,10 @@ static void parse_colors(struct wc_plot *p)
 	if (s)
 		snprintf(p->color[WC_PART_IDLE], sizeof(p->color[0]), "%.7s",
 			 s + strlen("\nidlecolor = \""));
+	s = strstr(p->common, "\ndestagecolor = \"");
+	if (s)
+		snprintf(p->color[WC_PART_INTERNAL], sizeof(p->color[0]),
+			 "%.7s", s + strlen("\ndestagecolor = \""));
 }
 
 int wc_plot_open(struct wc_plot **out, struct wc_err *err)
