@@ -212,6 +212,46 @@ START_TEST(test_one_capture)
 }
 END_TEST
 
+/* The name rules alone, as the writer (pack.h) asks them, member by
+ * member. */
+START_TEST(test_rules)
+{
+	struct wc_member_rules r = { 0 };
+	struct wc_err err;
+	size_t baselen = 0;
+	long cpu;
+	int side;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_member_rules_check(&r, "x", "c/capture.conf", &cpu,
+					       &baselen, &side, &err),
+			 WC_MEMBER_SIDE);
+	ck_assert_int_eq(side, 0);
+	ck_assert_int_eq(wc_member_rules_check(&r, "x", "c/trace/sda.blktrace.3",
+					       &cpu, &baselen, &side, &err),
+			 WC_MEMBER_TRACE);
+	ck_assert_int_eq(cpu, 3);
+	ck_assert_uint_eq(baselen, strlen("c/trace/sda"));
+	ck_assert_int_eq(wc_member_rules_check(&r, "x", "c/info/notes.txt",
+					       &cpu, &baselen, &side, &err),
+			 WC_MEMBER_OTHER);
+	ck_assert_int_eq(err.kind, WC_ERR_NONE);
+	ck_assert_int_eq(wc_member_rules_check(&r, "x", "c/info/sda.blktrace.0",
+					       &cpu, &baselen, &side, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "two captures, in c/ and c/info/"));
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_member_rules_check(&r, "x", "c/sda.blktrace.1x",
+					       &cpu, &baselen, &side, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "its CPU part is no number"));
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_member_rules_check(&r, "x", "c/capture.conf", &cpu,
+					       &baselen, &side, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "twice in the archive"));
+	wc_member_rules_free(&r);
+	wc_member_rules_free(NULL);
+}
+END_TEST
+
 static Suite *members_suite(void)
 {
 	Suite *s = suite_create("members");
@@ -220,6 +260,7 @@ static Suite *members_suite(void)
 	wc_check_timeout(tc, 60);
 	tcase_add_test(tc, test_held);
 	tcase_add_test(tc, test_one_capture);
+	tcase_add_test(tc, test_rules);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -33,11 +33,9 @@ struct wc_members {
 	bool spec_over;         /* the end or a failure was reported: */
 	int spec_r;             /* ... and which, for the calls after it */
 	struct wc_source_tail *tail;
-	/* The capture folder of the first trace file or side file
-	 * (capture_dir()), and the side files met. */
-	char *capdir;
-	size_t capdir_len;
-	unsigned nside[3];      /* each of wc_capture_side_files */
+	/* The capture folder of the first trace file or side file, and
+	 * the side files met. */
+	struct wc_member_rules rules;
 	/* lim.files' texts, kept by the scan */
 	char *ftext[WC_INPUT_MAX_FILES];
 	size_t flen[WC_INPUT_MAX_FILES];
@@ -420,32 +418,58 @@ static const char *capture_dir(const char *name, bool trace, size_t *len)
  * each); SIDE is the index of its side file in wc_capture_side_files,
  * -1 for a trace file.
  */
-static int one_capture(struct wc_members *m, const char *name, int side,
-		       struct wc_err *err)
+static int one_capture(struct wc_member_rules *r, const char *path,
+		       const char *name, int side, struct wc_err *err)
 {
 	size_t len;
 	const char *dir = capture_dir(name, side < 0, &len);
 
-	if (!m->capdir) {
-		m->capdir = strndup(dir, len);
-		if (!m->capdir)
-			return wc_err_oom(err, m->path, NULL);
-		m->capdir_len = len;
-	} else if (len != m->capdir_len || strncmp(dir, m->capdir, len)) {
-		return wc_err_set(err, WC_ERR_INPUT, m->path, name,
+	if (!r->capdir) {
+		r->capdir = strndup(dir, len);
+		if (!r->capdir)
+			return wc_err_oom(err, path, NULL);
+		r->capdir_len = len;
+	} else if (len != r->capdir_len || strncmp(dir, r->capdir, len)) {
+		return wc_err_set(err, WC_ERR_INPUT, path, name,
 				  WC_NO_OFFSET,
 				  "the archive holds two captures, in %s%s and "
 				  "%.*s%s: refused (unpack it and analyse each "
 				  "capture folder)",
-				  m->capdir_len ? m->capdir : ".",
-				  m->capdir_len ? "/" : "", len ? (int)len : 1,
+				  r->capdir_len ? r->capdir : ".",
+				  r->capdir_len ? "/" : "", len ? (int)len : 1,
 				  len ? dir : ".", len ? "/" : "");
 	}
-	if (side >= 0 && ++m->nside[side] > 1)
-		return wc_err_set(err, WC_ERR_INPUT, m->path, name,
+	if (side >= 0 && ++r->nside[side] > 1)
+		return wc_err_set(err, WC_ERR_INPUT, path, name,
 				  WC_NO_OFFSET, "twice in the archive: refused "
 				  "(which of the two is the capture's?)");
 	return 0;
+}
+
+int wc_member_rules_check(struct wc_member_rules *rules, const char *path,
+			  const char *name, long *cpu, size_t *baselen,
+			  int *side, struct wc_err *err)
+{
+	*side = -1;
+	*cpu = wc_streams_name_cpu(name, baselen);
+	if (*cpu == WC_STREAMS_CPU_BAD)
+		return wc_streams_cpu_bad(path, name, err);
+	if (*cpu >= 0)
+		return one_capture(rules, path, name, -1, err) < 0 ? -1 :
+		       WC_MEMBER_TRACE;
+	*side = side_file(wc_input_base_name(name));
+	if (*side >= 0)
+		return one_capture(rules, path, name, *side, err) < 0 ? -1 :
+		       WC_MEMBER_SIDE;
+	return WC_MEMBER_OTHER;
+}
+
+void wc_member_rules_free(struct wc_member_rules *rules)
+{
+	if (!rules)
+		return;
+	free(rules->capdir);
+	rules->capdir = NULL;
 }
 
 static bool is_capture_file(const char *name, const char *file);
@@ -511,7 +535,7 @@ static int scan_archive(struct wc_members *m, struct wc_err *err)
 		const char *base;
 		size_t baselen;
 		long cpu;
-		int keep;
+		int keep, kind, side;
 
 		entries++;
 		keep = name ? kept_file(m, name) : -1;
@@ -524,18 +548,15 @@ static int scan_archive(struct wc_members *m, struct wc_err *err)
 		if (!name || archive_entry_filetype(ent) != AE_IFREG)
 			continue;
 		base = wc_input_base_name(name);
-		cpu = wc_streams_name_cpu(name, &baselen);
-		if (cpu == WC_STREAMS_CPU_BAD) {
-			wc_streams_cpu_bad(m->path, name, err);
+		kind = wc_member_rules_check(&m->rules, m->path, name, &cpu,
+					     &baselen, &side, err);
+		if (kind < 0)
 			goto out;
-		}
-		if (cpu >= 0) {
+		if (kind == WC_MEMBER_TRACE) {
 			char dev[4096];
 			size_t i = wc_streams_count(m->st);
 			int held;
 
-			if (one_capture(m, name, -1, err) < 0)
-				goto out;
 			snprintf(dev, sizeof(dev), "%.*s", (int)baselen, name);
 			if (wc_streams_add(m->st, name, dev, (uint32_t)cpu,
 					   err) < 0)
@@ -558,12 +579,10 @@ static int scan_archive(struct wc_members *m, struct wc_err *err)
 			}
 			if (ahead_at_scan(m, a, i, name, held, err) < 0)
 				goto out;
-		} else if (is_side_file(base)) {
+		} else if (kind == WC_MEMBER_SIDE) {
 			char *text = NULL, where[1024];
 			size_t len = 0;
 
-			if (one_capture(m, name, side_file(base), err) < 0)
-				goto out;
 			if (read_member_text(a, ent, m->path, name, &text,
 					     &len, err) < 0)
 				goto out;
@@ -706,7 +725,7 @@ void wc_members_free(struct wc_members *m)
 	wc_source_tail_free(m->tail);
 	for (i = 0; i < WC_INPUT_MAX_FILES; i++)
 		free(m->ftext[i]);
-	free(m->capdir);
+	wc_member_rules_free(&m->rules);
 	free(m->path);
 	free(m);
 }
@@ -797,6 +816,6 @@ fail:
 
 const char *wc_members_folder(const struct wc_members *m, size_t *len)
 {
-	*len = m ? m->capdir_len : 0;
-	return m ? m->capdir : NULL;
+	*len = m ? m->rules.capdir_len : 0;
+	return m ? m->rules.capdir : NULL;
 }

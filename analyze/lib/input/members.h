@@ -100,6 +100,49 @@ const char *wc_members_folder(const struct wc_members *m, size_t *len);
  * input.h), handed over: NULL when the archive has no such member. */
 char *wc_members_take_file(struct wc_members *m, size_t i, size_t *len);
 
+/*
+ * The member-name rules, which the archive's writer (pack.h) applies
+ * too, so that it never writes an archive this scan would refuse.  A
+ * regular member is a trace file (its name NAME.blktrace.CPU,
+ * streams.h), a side file (its base name one of wc_capture_side_files)
+ * or neither.  One archive is one capture: every trace file and side
+ * file is in the capture folder of the first one met (a trace file may
+ * be in its trace/ subfolder), and each side file is there once.
+ *
+ *     struct wc_member_rules rules = { 0 };
+ *
+ *     for each regular member NAME, in the archive's order:
+ *             kind = wc_member_rules_check(&rules, path, NAME, &cpu,
+ *                                          &baselen, &side, &err);
+ *             if (kind < 0) ...   // refused, err says why
+ *     wc_member_rules_free(&rules);
+ */
+enum wc_member_kind {
+	WC_MEMBER_OTHER,        /* neither: kept as it is, read by no one */
+	WC_MEMBER_TRACE,        /* a trace file */
+	WC_MEMBER_SIDE,         /* capture.conf, phases.tsv or counters.tsv */
+};
+
+struct wc_member_rules {
+	char *capdir;           /* the capture folder, once met (owned) */
+	size_t capdir_len;
+	unsigned nside[3];      /* each of wc_capture_side_files, met */
+};
+
+/* What the regular member NAME of the archive at PATH is, as the
+ * members before it in RULES leave it: a trace file (*cpu its CPU,
+ * *baselen the length of its NAME part), a side file (*side its index
+ * in wc_capture_side_files) or neither.  -1 with err filled when the
+ * scan refuses it: a trace file's name whose CPU part is no number from
+ * 0 to 65535, a trace or side file in another capture folder than the
+ * first one met, a side file met twice. */
+int wc_member_rules_check(struct wc_member_rules *rules, const char *path,
+			  const char *name, long *cpu, size_t *baselen,
+			  int *side, struct wc_err *err);
+
+/* Frees what RULES holds (not RULES itself); NULL is fine. */
+void wc_member_rules_free(struct wc_member_rules *rules);
+
 /* The capture's own files FILES[0..n) ("capture.conf",
  * "info/disk.conf") from the capture folder PATH, with capture.conf's
  * checks (wc_capture_read_file(): a regular file opened without
