@@ -33,6 +33,7 @@
 #include "base/buildinfo.h"
 #include "format/blktrace_format.h"
 #include "exitcodes.h"
+#include "input/pack.h"
 #include "record/recorder.h"
 #include "base/wcerr.h"
 
@@ -789,6 +790,7 @@ static void usage(FILE *fp)
 		"       wcrecord --restore FILE\n"
 		"       wcrecord --now\n"
 		"       wcrecord --counters before|after DEV...\n"
+		"       wcrecord --pack DIR >NAME.tar.gz\n"
 		"       wcrecord --help | --version\n");
 }
 
@@ -812,6 +814,7 @@ int main(int argc, char **argv)
 		{ "restore", required_argument, NULL, 'R' },
 		{ "now", no_argument, NULL, 'n' },
 		{ "counters", required_argument, NULL, 'k' },
+		{ "pack", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -824,7 +827,7 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	sigset_t stops;
 	struct wc_err err;
-	const char *undo = NULL, *restore = NULL, *counters = NULL;
+	const char *undo = NULL, *restore = NULL, *counters = NULL, *pack = NULL;
 	int status = 0, rc = WC_EXIT_OK, c, i;
 	pid_t child = 0;
 	char *end;
@@ -891,6 +894,9 @@ int main(int argc, char **argv)
 			}
 			counters = optarg;
 			break;
+		case 'P':
+			pack = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return WC_EXIT_OK;
@@ -917,6 +923,24 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: standard output: %s\n", PROG,
 				strerror(errno));
 			return WC_EXIT_FAILURE;
+		}
+		return WC_EXIT_OK;
+	}
+	if (pack) {
+		if (optind < argc) {
+			fprintf(stderr, "%s: --pack %s: %s: one folder only\n",
+				PROG, pack, argv[optind]);
+			return WC_EXIT_USAGE;
+		}
+		if (isatty(STDOUT_FILENO)) {
+			fprintf(stderr, "%s: --pack %s: standard output is a "
+				"terminal; redirect it to NAME.tar.gz\n", PROG, pack);
+			return WC_EXIT_USAGE;
+		}
+		if (wc_pack_capture(pack, STDOUT_FILENO, &err) < 0) {
+			report(&err);
+			return err.kind == WC_ERR_SYSTEM ? WC_EXIT_FAILURE :
+							   WC_EXIT_INPUT;
 		}
 		return WC_EXIT_OK;
 	}

@@ -23,11 +23,12 @@ for i in "${!stages[@]}"; do
 done
 
 # Modules behind a facade: only the facade and its other parts include
-# them (the archive shortcut and blkparse's names stay behind input.h;
+# them (the archive shortcut, the archive's writer beside its reader
+# (pack, for wcrecord --pack) and blkparse's names stay behind input.h;
 # the summary's statistics and findings behind summary.h; btt's tree and
 # list behind btt.h).  A part and its facade are one module to the cycle
 # check: the facade calls its parts, which use its types.
-declare -A behind=([streams]=input [members]=input [blknames]=input
+declare -A behind=([streams]=input [members]=input [pack]=input [blknames]=input
 	[stats]=summary [findings]=summary [btt_tree]=btt [btt_list]=btt)
 
 # "module folder included-module included-folder" of the library in $1,

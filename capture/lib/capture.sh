@@ -217,52 +217,20 @@ capture_begin() {
 }
 
 capture_archive() {
-	local name=${STAGE##*/} top=${STAGE%/*} k f base cpu rc=0
-	local -a first=() traces=() rest=()
+	local name=${STAGE##*/} k rc=0
 	test_stop archive
-	# Members in the order a reader wants them (docs/capture-format.md,
-	# "Order"): what describes the capture (capture.conf, phases.tsv,
-	# counters.tsv), then
-	# the trace files, counted into trace_files, then everything else.  A
-	# reader that has met as many trace files as capture.conf announces
-	# need not decompress the rest to list them.
-	while IFS= read -r -d '' f; do
-		base=${f##*/}
-		if [[ $f == "$name" || $f == "$name/capture.conf" || $f == "$name/phases.tsv" ||
-			$f == "$name/counters.tsv" ]]; then
-			continue
-		elif [[ -f $top/$f && ($base == capture.conf || $base == phases.tsv || $base == counters.tsv) ]]; then
-			first+=("$f")
-		elif [[ -f $top/$f && $f =~ \.blktrace\.([0-9]{1,5})$ ]] &&
-			cpu=${BASH_REMATCH[1]} && ((10#$cpu <= 65535)); then
-			traces+=("$f")
-		else
-			rest+=("$f")
-		fi
-	done < <(cd "$top" && find "$name" -print0 | LC_ALL=C sort -z)
-	# The smallest trace file first: each earlier member's reader
-	# decompresses the archive up to its member, and the scan up to the
-	# last, which alone is decompressed once; the largest last costs
-	# the least of both (the sample's four files: 1.9 decompressions of
-	# the archive instead of 3.1).
-	if ((${#traces[@]} > 1)); then
-		mapfile -d '' traces < <(for f in "${traces[@]}"; do
-			printf '%020d/%s\0' "$(stat -c %s -- "$top/$f")" "$f"
-		done | LC_ALL=C sort -z | sed -z 's|^[0-9]*/||')
-	fi
-	conf trace_files "${#traces[@]}"
 	{
 		echo "# wcanalyze capture, see docs/capture-format.md"
 		for k in "${CONF_KEYS[@]}"; do
 			echo "$k = ${CONF[$k]}"
 		done
 	} >"$STAGE/capture.conf"
-	[[ ! -f $STAGE/counters.tsv ]] || first=("$name/counters.tsv" "${first[@]}")
-	[[ ! -f $STAGE/phases.tsv ]] || first=("$name/phases.tsv" "${first[@]}")
-	first=("$name" "$name/capture.conf" "${first[@]}")
+	# The archive's one writer (analyze/lib/input/pack.h): the members
+	# in the order a reader wants them, capture.conf announcing the
+	# trace files (docs/capture-format.md, "Order"), and no name the
+	# reader would refuse.
 	mkdir -p "$OUTDIR"
-	tar -C "$top" --no-recursion --null -T <(printf '%s\0' "${first[@]}" "${traces[@]}" "${rest[@]}") \
-		-czf "$OUTDIR/$name.tar.gz.part" || rc=$?
+	"$WCRECORD" --pack "$STAGE" >"$OUTDIR/$name.tar.gz.part" 2>&4 || rc=$?
 	# mv -n never replaces an archive that appeared in the meantime (the
 	# names were checked at the start); the .part is then left.
 	[[ $rc != 0 ]] || mv -n "$OUTDIR/$name.tar.gz.part" "$OUTDIR/$name.tar.gz" || rc=$?
