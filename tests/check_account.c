@@ -1438,6 +1438,7 @@ START_TEST(test_disk_of_partitions)
 	r[0] = mk(DEV2, 9 * MS, 10 * MS, 20 * MS, 0, 65536, 0);
 	r[1] = mk(DEV1, 14 * MS, 15 * MS, 30 * MS, 100, 4096,
 		  W | WC_TC(WC_TC_SYNC));
+	r[1].disk_depth = 2;               /* r1 was at the driver too */
 	r[2] = mk(DEV1, 39 * MS, 40 * MS, 45 * MS, 0, 0, 0);
 	r[3] = mk(DEV2, 49 * MS, 50 * MS, 60 * MS, 128, 65536, 0);
 	wc_err_clear(&err);
@@ -1465,12 +1466,14 @@ START_TEST(test_disk_of_partitions)
 	ck_assert_uint_eq(f->bytes[WC_CAT_DATA_READ], 131072);
 	ck_assert_uint_eq(f->requests[WC_CAT_DATA_WRITE], 1);
 	ck_assert_uint_eq(f->inflight_ns, 40 * MS);
+	ck_assert_uint_eq(f->max_depth, 2);       /* r2's disk_depth */
 	ck_assert_uint_eq(f->seek_candidates, 2);
 	ck_assert_uint_eq(f->seeks, 2);
 	ck_assert_uint_eq(f->seek_hist[19], 2);   /* [2^19, 2^20) */
 	/* The devices keep their own figures. */
 	f = wc_account_device(ac, (size_t)wc_account_find(ac, DEV1));
 	ck_assert_uint_eq(wc_figures_busy(f), 20 * MS);
+	ck_assert_uint_eq(f->max_depth, 1);
 	f = wc_account_device(ac, (size_t)wc_account_find(ac, DEV2));
 	ck_assert_uint_eq(wc_figures_busy(f), 20 * MS);
 	ck_assert_uint_eq(f->seeks, 0);

@@ -914,6 +914,66 @@ START_TEST(test_request_batches)
 }
 END_TEST
 
+/* An event of E()'s on device dev. */
+static struct wc_event E_on(uint32_t dev, uint64_t t, unsigned what,
+			    uint64_t flags, uint64_t sector, uint32_t bytes)
+{
+	struct wc_event e = E(t, what, flags, sector, bytes);
+
+	e.device = dev;
+	return e;
+}
+
+/* Two partitions of one disk (wc_tracker_set_disk()): a dispatch's
+ * disk_depth counts what is at the driver of both, each device's depth
+ * its own; a requeue takes one off both; a third device is on no disk. */
+START_TEST(test_disk_depth)
+{
+	const uint32_t p1 = WC_DEV_MAKE(7u, 1u), p2 = WC_DEV_MAKE(7u, 2u);
+	const uint32_t other = WC_DEV_MAKE(7u, 3u);
+	const uint32_t disk[2] = { p1, p2 };
+	const uint64_t R = T(WC_TC_READ);
+	const struct wc_event evs[] = {
+		E_on(p1, 100, WC_TA_QUEUE, W, 0, 4096),
+		E_on(p1, 101, WC_TA_ISSUE, W, 0, 4096),        /* 1, disk 1 */
+		E_on(p2, 110, WC_TA_QUEUE, R, 0, 4096),
+		E_on(p2, 111, WC_TA_ISSUE, R, 0, 4096),        /* 1, disk 2 */
+		E_on(p1, 120, WC_TA_QUEUE, W, 8, 4096),
+		E_on(p1, 121, WC_TA_ISSUE, W, 8, 4096),        /* 2, disk 3 */
+		E_on(other, 125, WC_TA_QUEUE, W, 0, 4096),
+		E_on(other, 126, WC_TA_ISSUE, W, 0, 4096),     /* 1, no disk */
+		E_on(p1, 130, WC_TA_COMPLETE, W, 0, 4096),     /* disk 2 */
+		E_on(p2, 140, WC_TA_REQUEUE, R, 0, 4096),      /* disk 1 */
+		E_on(p2, 150, WC_TA_ISSUE, R, 0, 4096),        /* 1, disk 2 */
+		E_on(p1, 160, WC_TA_COMPLETE, W, 8, 4096),
+		E_on(p2, 170, WC_TA_COMPLETE, R, 0, 4096),
+		E_on(other, 180, WC_TA_COMPLETE, W, 0, 4096),
+	};
+	static const uint32_t depth[4] = { 1, 2, 1, 1 };
+	static const uint32_t disk_depth[4] = { 1, 3, 2, 0 };
+	struct src s = { evs, sizeof(evs) / sizeof(evs[0]), 0,
+			 sizeof(evs) / sizeof(evs[0]) };
+	struct wc_tracker *tr = NULL;
+	struct wc_request rq;
+	struct wc_err err;
+	size_t k = 0;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_tracker_open_source(&tr, src_next, &s, &err), 0);
+	ck_assert_int_eq(wc_tracker_set_disk(tr, disk, WC_ACCOUNT_PARTS + 1),
+			 -1);
+	ck_assert_int_eq(wc_tracker_set_disk(tr, disk, 2), 0);
+	while (wc_tracker_next(tr, &rq, &err) > 0) {
+		ck_assert_uint_lt(k, 4);
+		ck_assert_uint_eq(rq.depth, depth[k]);
+		ck_assert_uint_eq(rq.disk_depth, disk_depth[k]);
+		k++;
+	}
+	ck_assert_uint_eq(k, 4);
+	wc_tracker_free(tr);
+}
+END_TEST
+
 static Suite *tracker_suite(void)
 {
 	Suite *s = suite_create("tracker");
@@ -940,6 +1000,7 @@ static Suite *tracker_suite(void)
 	tcase_add_test(tc, test_notify);
 	tcase_add_test(tc, test_batches);
 	tcase_add_test(tc, test_request_batches);
+	tcase_add_test(tc, test_disk_depth);
 	suite_add_tcase(s, tc);
 	return s;
 }

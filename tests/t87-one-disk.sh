@@ -102,6 +102,12 @@ approx "$(jq -r '.disk_partitions[0].busy_s' <<<"$c")" 0.015 ||
 	fail "loop1's busy time: $(jq -c .disk_partitions <<<"$c")"
 approx "$(jq -r '.disk_partitions[1].busy_s' <<<"$c")" 0.020 ||
 	fail "loop2's busy time: $(jq -c .disk_partitions <<<"$c")"
+# The disk's queue: D to C over both partitions (40 ms of 51), two at
+# the driver when r2 was dispatched (r1 was there); each device's own
+# never more than one.
+jq -e '.queue_depth == {"mean": 0.784, "max": 2} and
+	([.devices[].queue_depth.max] == [1, 1])' <<<"$c" >/dev/null ||
+	fail "queue depth: $(jq -c '[.queue_depth, [.devices[].queue_depth]]' <<<"$c")"
 # Each device keeps its own figures (the kernel's counters are its).
 jq -e '[.devices[] | .name] == ["loop2", "loop1"]' <<<"$c" >/dev/null ||
 	fail "the devices: $(jq -c '[.devices[] | .name]' <<<"$c")"

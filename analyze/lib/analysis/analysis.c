@@ -665,6 +665,8 @@ static const struct wc_request *on_disk(const struct run *run,
 	*buf = *rq;
 	buf->device = run->conf.disk[0];
 	buf->sector += run->conf.disk_offset[k];
+	if (rq->disk_depth)
+		buf->depth = rq->disk_depth;
 	return buf;
 }
 
@@ -911,6 +913,9 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 	}
 	if (run->in && cpu_file_missing(run->in))
 		wc_tracker_set_lossy(tr);
+	/* The disk's queue is its partitions' together. */
+	if (run->conf.ndisk)
+		wc_tracker_set_disk(tr, run->conf.disk, run->conf.ndisk);
 	/* From here to the tracker's end, the input is the reader's. */
 	if (run->in && run->o->threads >= 2 &&
 	    wc_batchq_open(&run->q, run->in, err) < 0)

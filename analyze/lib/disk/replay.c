@@ -785,6 +785,9 @@ static void serve(struct wc_replay *rp, struct wc_request *out,
 	out->d_time = s->vd;
 	out->c_time = s->vc;
 	out->depth = s->depth;
+	/* The model disk's queue is depth already, over every region:
+	 * the recording's disk_depth is none of the replay's. */
+	out->disk_depth = 0;
 	if (rp->st.first_c == WC_NO_TIME)
 		rp->st.first_c = s->vc;
 	rp->st.last_c = s->vc;

@@ -39,6 +39,9 @@ struct wc_request {
 	uint32_t cause_pid;
 	bool has_cause;
 	uint32_t depth;          /* requests at the driver when it was issued */
+	uint32_t disk_depth;     /* on a partition of the tracker's disk
+				  * (wc_tracker_set_disk()): requests at the
+				  * driver of all its partitions then; else 0 */
 	uint16_t error;
 	bool completed;          /* false: the trace ended before its C */
 	uint32_t requeues;       /* times it was requeued */

@@ -1285,6 +1285,8 @@ void wc_account_add(struct wc_account *ac, const struct wc_request *rq,
 		return;
 	on_disk = *rq;
 	on_disk.sector += ac->part_offset[k];
+	if (rq->disk_depth)
+		on_disk.depth = rq->disk_depth;
 	a = account_on(ac, ac->disk, &on_disk, cat, true);
 	if (a != UINT64_MAX)
 		part_add(ac, (size_t)k, rq, a);

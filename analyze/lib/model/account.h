@@ -305,9 +305,9 @@ size_t wc_account_ndevices(const struct wc_account *ac);
 /* The disk of conf's partitions as an index beside the devices' (one
  * past the last of them, wc_account_ndevices()), for every function
  * below that takes a device's index (its figures' device is its first
- * partition's dev_t); -1 when the conf gave no disk.  Its max_depth is
- * the deepest one partition's queue went: the tracker counts each
- * device's own (its mean, inflight_ns, is the disk's). */
+ * partition's dev_t); -1 when the conf gave no disk.  A request's depth
+ * on it is its disk_depth (request.h: the tracker's count over every
+ * partition, wc_tracker_set_disk()) when it has one, else its depth. */
 int wc_account_disk(const struct wc_account *ac);
 /* The disk's partitions in conf's order (0 without a disk). */
 size_t wc_account_nparts(const struct wc_account *ac);

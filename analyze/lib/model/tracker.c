@@ -58,6 +58,7 @@ struct dev {
 	uint32_t erequeued;           /* ERQ nodes requeued, not dispatched
 				       * again */
 	uint64_t bound;               /* ns a dispatch stays a candidate */
+	bool on_disk;                 /* a partition of tr's disk */
 	struct list lists[K_NKINDS];
 };
 
@@ -105,6 +106,11 @@ struct wc_tracker {
 	} hwqs[WC_MAX_DEVICES];
 	size_t nhwqs;
 	bool lossy;                   /* wc_tracker_set_lossy() */
+	/* The partitions of one disk (wc_tracker_set_disk()) and the
+	 * requests at the driver of them all. */
+	uint32_t disk[WC_ACCOUNT_PARTS];
+	size_t ndisk;
+	uint32_t disk_at;
 
 	/* Dropped nodes wait here for reuse instead of going back to
 	 * malloc: never more than the most ever in flight at once. */
@@ -229,6 +235,9 @@ struct dev *dev_add(struct wc_tracker *tr, uint32_t device)
 		WC_TAILQ_INIT(&d->lists[k].q);
 	d->device = device;
 	d->bound = tr->bound;
+	for (k = 0; (size_t)k < tr->ndisk; k++)
+		if (tr->disk[k] == device)
+			d->on_disk = true;
 	for (k = 0; (size_t)k < tr->nbounds; k++)
 		if (tr->bounds[k].device == device)
 			d->bound = tr->bounds[k].ns;
@@ -242,6 +251,16 @@ struct dev *dev_add(struct wc_tracker *tr, uint32_t device)
 	return d;
 }
 
+/* A request left the driver of d (completed, dropped, expired or
+ * requeued): one fewer there, and at its disk's. */
+static inline void driver_leave(struct wc_tracker *tr, struct dev *d)
+{
+	if (d->at_driver)
+		d->at_driver--;
+	if (d->on_disk && tr->disk_at)
+		tr->disk_at--;
+}
+
 /* Every Q, D and C creates or drops a node: a call each would cost more
  * than what they do. */
 
@@ -253,8 +272,8 @@ WC_HOT void node_drop_kind(struct wc_tracker *tr, struct dev *d, struct node *n,
 	if (kind == K_BIO || kind == K_RQ)
 		hash_remove(tr, n);
 	list_del(&d->lists[kind], n);
-	if ((kind == K_RQ || kind == K_ERQ) && n->at_driver && d->at_driver)
-		d->at_driver--;
+	if ((kind == K_RQ || kind == K_ERQ) && n->at_driver)
+		driver_leave(tr, d);
 	if (kind == K_RQ && n->requeued)
 		d->requeued--;
 	if (kind == K_ERQ && n->requeued)
@@ -314,6 +333,7 @@ WC_HOT struct node *node_new(struct wc_tracker *tr, struct dev *d,
 	n->rq.cause_pid = 0;
 	n->rq.has_cause = false;
 	n->rq.depth = 0;
+	n->rq.disk_depth = 0;
 	n->rq.error = 0;
 	n->rq.completed = false;
 	n->rq.requeues = 0;
@@ -338,8 +358,8 @@ void expire_node(struct wc_tracker *tr, struct dev *d, struct node *n,
 	if (kind == K_RQ)
 		hash_remove(tr, n);
 	list_del(&d->lists[kind], n);
-	if (n->at_driver && d->at_driver)
-		d->at_driver--;
+	if (n->at_driver)
+		driver_leave(tr, d);
 	if (kind == K_RQ && n->requeued)
 		d->requeued--;
 	if (kind == K_ERQ && n->requeued)
@@ -566,6 +586,7 @@ dispatched:
 	n->at_driver = true;
 	n->rq.d_time = ev->time;
 	n->rq.depth = ++d->at_driver;
+	n->rq.disk_depth = d->on_disk ? ++tr->disk_at : 0;
 	return 0;
 }
 
@@ -588,8 +609,7 @@ static void on_requeue(struct wc_tracker *tr, struct dev *d,
 	else
 		d->erequeued++;
 	n->rq.requeues++;
-	if (d->at_driver)
-		d->at_driver--;
+	driver_leave(tr, d);
 }
 
 /* On a device with one flush in flight, a flush C came: every older
@@ -960,6 +980,16 @@ int wc_tracker_set_hw_queues(struct wc_tracker *tr, uint32_t device,
 	tr->hwqs[i].n = n;
 	if (i == tr->nhwqs)
 		tr->nhwqs++;
+	return 0;
+}
+
+int wc_tracker_set_disk(struct wc_tracker *tr, const uint32_t *devs,
+			size_t n)
+{
+	if (n > WC_ACCOUNT_PARTS)
+		return -1;
+	memcpy(tr->disk, devs, n * sizeof(tr->disk[0]));
+	tr->ndisk = n;
 	return 0;
 }
 

@@ -201,6 +201,15 @@ int wc_tracker_set_bound(struct wc_tracker *tr, uint32_t device, uint64_t ns);
  */
 int wc_tracker_set_hw_queues(struct wc_tracker *tr, uint32_t device,
 			     uint32_t n);
+/*
+ * The devices (dev_t, at most WC_ACCOUNT_PARTS) that are partitions of
+ * one disk (capture.conf's disk_regions): a request dispatched on one of
+ * them gets disk_depth, the requests then at the driver of them all, the
+ * disk's queue.  Call before the first wc_tracker_next*(); 0, or -1
+ * when n is more than WC_ACCOUNT_PARTS (nothing set).
+ */
+int wc_tracker_set_disk(struct wc_tracker *tr, const uint32_t *devs,
+			size_t n);
 /* The trace is known to have lost events (a CPU's file missing): a
  * device without a count of hardware queues is taken to have one.
  * Call before the first wc_tracker_next*(). */
