@@ -99,7 +99,7 @@
  * idle_ns + outstanding_ns + sum(time_ns) == window_ns as any device's.
  * Beside it, the split by partition (wc_account_part()): each one's
  * requests, bytes and the part of the disk's slices its requests ended,
- * which sum to the disk's.  The time some device was busy
+ * which sum to the disk's busy time less its internal_ns (no request's).  The time some device was busy
  * (wc_account_busy_any()) then takes the disk's slices in place of its
  * partitions' own.
  *
@@ -225,8 +225,8 @@ struct wc_account_conf {
 
 /* One partition of the disk: its requests and bytes (completed inside
  * the window, as the figures count them) and the disk's service slices
- * its requests ended (cut to the window): busy_ns sums to the disk's
- * busy time over its partitions. */
+ * its requests ended (cut to the window): busy_ns sums over its
+ * partitions to the disk's busy time less its internal_ns. */
 struct wc_account_part {
 	uint32_t device;
 	uint64_t requests;

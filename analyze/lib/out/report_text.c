@@ -155,6 +155,7 @@ static void text_categories(FILE *f, const struct wc_sum_figs *sf)
 static void text_parts(FILE *f, const struct wc_sum_capture *sc)
 {
 	char b[32], e[WC_ESCAPE_SIZE(64)], e2[WC_ESCAPE_SIZE(16)];
+	const struct wc_figures *g = sc->disk.raw;
 	size_t k;
 
 	if (!sc->nparts || sc->main != &sc->disk)
@@ -172,6 +173,13 @@ static void text_parts(FILE *f, const struct wc_sum_capture *sc)
 			p->requests, wc_fmt_bytes(p->bytes, b, sizeof(b)),
 			p->busy_s, p->busy_pct);
 	}
+	/* The rest of the disk's busy time is no partition's request: the
+	 * drive's own destage (its ledger). */
+	if (g->internal_ns)
+		fprintf(f, "  %-22.22s %10s %12s %12.6f %6.1f%%\n",
+			"destage (no request)", "", "",
+			wc_secs(g->internal_ns), 100.0 *
+			(double)g->internal_ns / (double)wc_figures_busy(g));
 }
 
 static void text_latency(FILE *f, const char *what, const struct wc_latency *l)
