@@ -30,6 +30,7 @@
 #include "out/report.h"
 #include "base/sandbox.h"
 #include "compare/summary.h"
+#include "analysis/capsule.h"
 #include "model/traceevent.h"
 #include "base/wcerr.h"
 #include "disk/whatif.h"
@@ -116,7 +117,8 @@ static void usage(FILE *fp)
 		"\n"
 		"INPUT is a blktrace base name (NAME for NAME.blktrace.N), a directory\n"
 		"of such files, a merged trace file, '-' for standard input, or a\n"
-		"capture archive (tar, tar.gz, tar.xz, tar.zst, tar.bz2, zip, cpio).\n"
+		"capture archive (tar, tar.gz, tar.xz, tar.zst, tar.bz2, zip, cpio);\n"
+		"or a capture's summary (--format json), compared without its trace.\n"
 		"\n"
 		"  -d, --dump      print every event as blkparse does, no analysis\n"
 		"  -f, --format F  report as text (default), json or csv; or\n"
@@ -383,6 +385,16 @@ static int run_dump(const struct options *o)
 
 /* What the analysis could only note, before the line that says why an
  * input stopped (that one comes last). */
+static void report_capsule_warnings(const struct wc_capsule *c)
+{
+	char e[WC_ESCAPE_SIZE(512)];
+	size_t w;
+
+	for (w = 0; c && w < c->nwarnings; w++)
+		fprintf(stderr, PROG ": %s\n",
+			wc_escape_text(c->warnings[w], e, sizeof(e)));
+}
+
 static void report_warnings(const struct wc_analysis *a)
 {
 	char e[WC_ESCAPE_SIZE(512)];
@@ -394,14 +406,18 @@ static void report_warnings(const struct wc_analysis *a)
 			wc_escape_text(wc_analysis_warning(a, w), e, sizeof(e)));
 }
 
-/* Analyses the inputs o->jobs at a time (wc_jobs_analyse), then reports
- * their failures in input order, as one at a time would have; the
- * analyses go to caps[0..*n).  Returns the exit status so far. */
+/* Analyses the captures among the inputs o->jobs at a time
+ * (wc_jobs_analyse), keeping only each one's capsule, and reads the
+ * summaries among them; then reports their warnings and failures in
+ * input order, as one at a time would have.  The capsules go to
+ * *caps[0..*n), in input order (a summary's in its order).  Returns the
+ * exit status so far. */
 static int analyse_parallel(const struct options *o,
 			    const struct wc_analysis_opts *ao,
-			    struct wc_analysis **caps, size_t *n)
+			    struct wc_capsule ***caps, size_t *n)
 {
 	struct wc_job *jobs;
+	size_t total = 0, k;
 	int i, status = WC_EXIT_OK;
 
 	jobs = calloc((size_t)o->ninputs, sizeof(*jobs));
@@ -409,19 +425,33 @@ static int analyse_parallel(const struct options *o,
 		fprintf(stderr, PROG ": out of memory\n");
 		return WC_EXIT_FAILURE;
 	}
-	for (i = 0; i < o->ninputs; i++)
-		jobs[i].path = o->inputs[i];
-	wc_jobs_analyse(jobs, (size_t)o->ninputs, ao, o->jobs);
 	for (i = 0; i < o->ninputs; i++) {
-		report_warnings(jobs[i].a);
+		jobs[i].path = o->inputs[i];
+		jobs[i].condense = true;
+	}
+	wc_jobs_analyse(jobs, (size_t)o->ninputs, ao, o->jobs);
+	for (i = 0; i < o->ninputs; i++)
+		total += jobs[i].ncaps;
+	*caps = calloc(total ? total : 1, sizeof(**caps));
+	if (!*caps) {
+		fprintf(stderr, PROG ": out of memory\n");
+		status = WC_EXIT_FAILURE;
+	}
+	for (i = 0; i < o->ninputs; i++) {
+		for (k = 0; k < jobs[i].ncaps; k++)
+			report_capsule_warnings(jobs[i].caps[k]);
 		if (jobs[i].status < 0) {
 			int s = report(&jobs[i].err);
 
 			if (status == WC_EXIT_OK)
 				status = s;
 		}
-		if (jobs[i].a)
-			caps[(*n)++] = jobs[i].a;
+		for (k = 0; *caps && k < jobs[i].ncaps; k++)
+			(*caps)[(*n)++] = jobs[i].caps[k];
+		if (!*caps)
+			wc_capsules_free(jobs[i].caps, jobs[i].ncaps);
+		else
+			free(jobs[i].caps);
 	}
 	free(jobs);
 	return status;
@@ -500,8 +530,7 @@ static int close_trace(const struct options *o, FILE *tf,
  * from the per-device series the analysis keeps when asked. */
 /* The comparison's summary, less what --exclude-runs, --drop-first and
  * the warm-ups leave out (summary.h). */
-static int summary_of(struct wc_summary **sum, struct wc_analysis *const *caps,
-		      size_t n, const struct options *o, struct wc_err *err)
+static struct wc_summary_opts summary_opts(const struct options *o)
 {
 	struct wc_summary_opts so = {
 		.baseline = o->baseline, .exclude_runs = o->exclude_runs,
@@ -509,7 +538,25 @@ static int summary_of(struct wc_summary **sum, struct wc_analysis *const *caps,
 		.equiv_s = o->equiv_s, .equiv_share = o->equiv_share,
 	};
 
+	return so;
+}
+
+static int summary_of(struct wc_summary **sum, struct wc_analysis *const *caps,
+		      size_t n, const struct options *o, struct wc_err *err)
+{
+	struct wc_summary_opts so = summary_opts(o);
+
 	return wc_summary_build_opts(sum, caps, n, &so, err);
+}
+
+/* The same of capsules: captures analysed here or summaries read back. */
+static int summary_of_capsules(struct wc_summary **sum,
+			       struct wc_capsule *const *caps, size_t n,
+			       const struct options *o, struct wc_err *err)
+{
+	struct wc_summary_opts so = summary_opts(o);
+
+	return wc_summary_build_capsules(sum, caps, n, &so, err);
 }
 
 /* Says where a capture's timeline ended when the limit cut it. */
@@ -532,6 +579,8 @@ static int run_analysis(const struct options *o)
 {
 	struct wc_analysis_opts ao = o->analysis;
 	struct wc_analysis **caps;
+	struct wc_capsule **capsules = NULL;
+	size_t ncapsules = 0;
 	struct wc_bundle *b = NULL;
 	struct wc_summary *sum = NULL;
 	struct wc_traceevent *te = NULL;
@@ -564,7 +613,7 @@ static int run_analysis(const struct options *o)
 	}
 	ao.trace = te;
 	if (!b && !te) {
-		status = analyse_parallel(o, &ao, caps, &n);
+		status = analyse_parallel(o, &ao, &capsules, &ncapsules);
 		goto write;
 	}
 	for (i = 0; i < o->ninputs; i++) {
@@ -595,10 +644,12 @@ write:
 		if (s != WC_EXIT_OK && status == WC_EXIT_OK)
 			status = s;
 	}
-	if (n == 0 || o->trace_only)
+	if ((n == 0 && ncapsules == 0) || o->trace_only)
 		goto out;
 	wc_err_clear(&err);
-	if (summary_of(&sum, caps, n, o, &err) < 0) {
+	if (capsules ? summary_of_capsules(&sum, capsules, ncapsules, o,
+					   &err) < 0 :
+	    summary_of(&sum, caps, n, o, &err) < 0) {
 		int s = report(&err);
 
 		status = err.kind == WC_ERR_USAGE ? WC_EXIT_USAGE : s;
@@ -636,6 +687,7 @@ out:
 	for (i = 0; i < (int)n; i++)
 		wc_analysis_free(caps[i]);
 	free(caps);
+	wc_capsules_free(capsules, ncapsules);
 	return status;
 }
 
@@ -755,7 +807,9 @@ static bool baseline_known(const struct options *o)
 	for (i = 0; i < o->ninputs && !found; i++) {
 		struct wc_input *in = NULL;
 
-		if (!strcmp(o->inputs[i], "-"))
+		/* A summary's names are checked once it is read. */
+		if (!strcmp(o->inputs[i], "-") ||
+		    wc_capsule_is_summary(o->inputs[i]))
 			return true;
 		if (wc_input_open(&in, o->inputs[i], NULL) < 0)
 			continue;
@@ -923,7 +977,7 @@ int main(int argc, char **argv)
 			     .analysis = WC_ANALYSIS_OPTS_INIT,
 			     .filter = WC_FILTER_INIT,
 			     .timeline_limit = WC_TRACEEVENT_DEFAULT_SLICES };
-	int c, i, nstdin;
+	int c, i, nstdin, nsummaries;
 
 	o.analysis.threads = 0;         /* --threads not given */
 	opterr = 0;
@@ -1088,6 +1142,19 @@ int main(int argc, char **argv)
 		if (!strcmp(o.inputs[i], "-") && ++nstdin > 1)
 			return usage_error("%s", "standard input ('-') named "
 					   "more than once");
+
+	for (i = 0, nsummaries = 0; i < o.ninputs; i++)
+		if (wc_capsule_is_summary(o.inputs[i]))
+			nsummaries++;
+	if (nsummaries && (o.trace || o.output || o.interval_ns ||
+			   o.mode != MODE_ANALYZE || o.analysis.filter ||
+			   o.analysis.journal_given ||
+			   o.analysis.media_rate > 0 || o.analysis.btt))
+		return usage_error("%s", "a summary (an INPUT beginning with "
+				   "'{') holds no trace: --dump, --what-if, "
+				   "--interval, --output, --export-trace, "
+				   "--format trace-event, the filters, --journal, "
+				   "--media-rate and --btt need captures");
 
 	if (o.trace && o.output)
 		return usage_error("%s", "--output writes each capture's timeline "

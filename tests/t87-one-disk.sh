@@ -164,3 +164,16 @@ jq -e '.findings[] | select(.kind == "device_idle") |
 "$WCANALYZE" --format csv apart.tar.gz >apart.csv || fail "apart (csv): exit $?"
 [[ $(sed -n 1p apart.csv) == *,disk,outstanding_s ]] || fail "apart csv has partition columns"
 echo "ok: without disk_regions, the destination alone as before"
+
+# Read back from their summaries (t88), the disk, its split and its
+# ledger-free partitions compare as the captures do.
+for n in one two apart; do
+	"$WCANALYZE" --format json "$n.tar.gz" >"$n.sum.json" || fail "$n: summary: exit $?"
+done
+"$WCANALYZE" --format json one.tar.gz two.tar.gz apart.tar.gz >caps.json
+"$WCANALYZE" --format json one.sum.json two.sum.json apart.sum.json >sums.json
+cmp -s caps.json sums.json || fail "the summaries of a disk of partitions compare otherwise"
+jq -e '.captures[0].raw.capture.disk != null and
+	(.captures[0].raw.capture.partitions | length) == 2' sums.json >/dev/null ||
+	fail "no disk in the raw record"
+echo "ok: summaries of a disk of partitions"

@@ -17,8 +17,30 @@ struct pool {
 static void run_one(struct wc_job *j, const struct wc_analysis_opts *o)
 {
 	j->a = NULL;
+	j->caps = NULL;
+	j->ncaps = 0;
 	wc_err_clear(&j->err);
+	if (j->condense && wc_capsule_is_summary(j->path)) {
+		j->status = wc_capsule_load(&j->caps, &j->ncaps, j->path,
+					    &j->err);
+		return;
+	}
 	j->status = wc_analysis_run(&j->a, j->path, o, &j->err);
+	if (!j->condense || !j->a)
+		return;
+	/* A partial analysis is kept as one: its capsule says so. */
+	j->caps = calloc(1, sizeof(*j->caps));
+	if (!j->caps || wc_capsule_of(&j->caps[0], j->a, &j->err) < 0) {
+		if (!j->caps)
+			wc_err_oom(&j->err, NULL, NULL);
+		free(j->caps);
+		j->caps = NULL;
+		j->status = -1;
+	} else {
+		j->ncaps = 1;
+	}
+	wc_analysis_free(j->a);
+	j->a = NULL;
 }
 
 static void *worker(void *arg)

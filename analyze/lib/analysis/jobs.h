@@ -34,14 +34,24 @@
 #ifndef WC_JOBS_H
 #define WC_JOBS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "analysis/analysis.h"
+#include "analysis/capsule.h"
 #include "base/wcerr.h"
 
 struct wc_job {
 	const char *path;        /* in: anything wc_input_open() takes */
-	struct wc_analysis *a;   /* out: the analysis, or NULL */
+	/* in: keep only the capsule (capsule.h) of the analysis, which is
+	 * freed as soon as it is made, so that the memory held is the
+	 * capsules' and njobs analyses', whatever the number of inputs; a
+	 * summary (wc_capsule_is_summary()) is then read, not analysed,
+	 * and gives the capsules of the captures it holds. */
+	bool condense;
+	struct wc_analysis *a;   /* out: the analysis, or NULL (condense) */
+	struct wc_capsule **caps;        /* out, with condense: the caller */
+	size_t ncaps;                    /* frees them (wc_capsules_free) */
 	int status;              /* out: wc_analysis_run()'s return */
 	struct wc_err err;       /* out: filled when status < 0 */
 };

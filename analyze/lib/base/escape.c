@@ -132,6 +132,22 @@ void wc_escape_json(FILE *f, const char *s)
 	putc('"', f);
 }
 
+void wc_escape_json_bytes(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	putc('"', f);
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p >= 0x7f)
+			fprintf(f, "\\u%04x", *p);
+		else
+			putc(*p, f);
+	}
+	putc('"', f);
+}
+
 void wc_escape_html(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");

@@ -21,6 +21,8 @@
  *    input: valid UTF-8 is kept, each byte of an invalid sequence becomes
  *    \ufffd, control characters (and DEL, U+2028, U+2029) become \u00XX
  *    or \u20XX, '"' and '\' are escaped.
+ *  - JSON bytes: every byte kept (wc_escape_json_bytes()), for what is
+ *    read back, never for what people read.
  *  - HTML: text or attribute value (between double quotes): & < > " '
  *    as entities; invalid UTF-8 bytes, control characters other than
  *    newline and tab, and bidirectional-override characters as U+FFFD.
@@ -57,6 +59,14 @@ void wc_escape_text_put(FILE *f, const char *s);
 
 /* The JSON string literal of s, quotes included. */
 void wc_escape_json(FILE *f, const char *s);
+
+/* The JSON string literal of s that keeps every byte, quotes included:
+ * printable ASCII as is ('"' and '\\' escaped), every other byte B as
+ * \u00BB, whatever the bytes (invalid UTF-8 too).  Plain ASCII, so safe
+ * wherever JSON goes; json.h's wc_json_string() gives the bytes back.
+ * For the raw record a comparison reads back (capsule.h): a name must
+ * come back as it was to group and compare as the capture did. */
+void wc_escape_json_bytes(FILE *f, const char *s);
 
 /* s as HTML text or attribute content (the caller writes the quotes of
  * an attribute). */

@@ -294,9 +294,8 @@ static size_t groups_with_flushes(const struct wc_summary *s, size_t *most)
 static void find_flushes(struct wc_summary *s, const struct wc_sum_capture *c)
 {
 	struct wc_finding *f = finding(s, WC_FIND_FLUSHES);
-	const struct wc_figures *g = wc_analysis_main(c->a);
-	const struct wc_account *ac = wc_analysis_account(c->a);
-	int idx = wc_analysis_main_index(c->a);
+	const struct wc_figures *g = wc_capsule_main(c->cap);
+	const struct wc_capsule *cap = c->cap;
 	uint64_t n = g ? g->requests[WC_CAT_FLUSH] : 0, jbd = 0;
 	uint64_t t = c->figs.part_ns[WC_CAT_FLUSH];
 	char who[256] = "", a[WC_NUMFMT_SIZE], b[WC_NUMFMT_SIZE];
@@ -325,9 +324,9 @@ static void find_flushes(struct wc_summary *s, const struct wc_sum_capture *c)
 		say(f, ".");
 		return;
 	}
-	nf = idx >= 0 ? wc_account_nflushers(ac, (size_t)idx) : 0;
+	nf = cap->nflushers;
 	for (k = 0; k < nf; k++) {
-		const struct wc_wait *w = wc_account_flusher(ac, (size_t)idx, k);
+		const struct wc_wait *w = &cap->flushers[k];
 
 		if (!strncmp(w->comm, "jbd2/", 5))
 			jbd += w->requests;
@@ -350,7 +349,7 @@ static void find_flushes(struct wc_summary *s, const struct wc_sum_capture *c)
 	}
 	say(f, " took %.3f s (%.1f %% of the wall)", wc_secs(t),
 	    pct(t, c->figs.wall_ns));
-	if (nf == 1 && !strcmp(wc_account_flusher(ac, (size_t)idx, 0)->comm,
+	if (nf == 1 && !strcmp(cap->flushers[0].comm,
 			       "(unknown)")) {
 		/* A trace without process names (no notify records). */
 		say(f, "; the trace does not name the processes that issued "
@@ -487,7 +486,7 @@ static double mean_flush_p50(const struct wc_summary *s,
 
 	for (j = 0; j < g->n; j++) {
 		const struct wc_figures *x =
-			wc_analysis_main(s->caps[g->members[j]].a);
+			wc_capsule_main(s->caps[g->members[j]].cap);
 
 		if (x && x->flush_d2c.n) {
 			sum += (double)x->flush_d2c.p50;

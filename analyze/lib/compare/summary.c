@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "compare/summary.h"
+#include "analysis/capsule.h"
 #include "compare/findings.h"
 #include "compare/stats.h"
 
@@ -213,10 +214,11 @@ static void figs_of(struct wc_sum_figs *s, const struct wc_figures *g,
 	shares_of(s);
 }
 
-static void device_of(struct wc_sum_device *d, const struct wc_account *ac,
+static void device_of(struct wc_sum_device *d, const struct wc_capsule *cap,
 		      size_t i, const struct wc_capture_meta *m)
 {
-	const struct wc_figures *g = wc_account_device(ac, i);
+	const struct wc_capsule_device *cd = wc_capsule_device(cap, i);
+	const struct wc_figures *g = &cd->figs;
 	size_t j;
 
 	d->device = g->device;
@@ -225,44 +227,47 @@ static void device_of(struct wc_sum_device *d, const struct wc_account *ac,
 		if (m->devices[j].device == g->device && m->devices[j].name[0])
 			d->name = m->devices[j].name;
 	figs_of(&d->figs, g, 0);
-	d->media_rate = wc_account_media_rate(ac, i, &d->media_rate_estimated);
+	d->media_rate = cd->media_rate;
+	d->media_rate_estimated = cd->media_rate_estimated;
 	d->queue_mean = g->window_ns ?
 			(double)g->inflight_ns / (double)g->window_ns : 0;
 	d->seek_pct = pct(g->seeks, g->seek_candidates);
 }
 
-static void btt_of(struct wc_sum_btt *s, const struct wc_btt *b)
+static void btt_of(struct wc_sum_btt *s, const struct wc_capsule *c)
 {
-	if (!b)
+	if (!c->btt)
 		return;
 	s->on = true;
-	s->q2c = *wc_btt_q2c(b);
-	s->d2c = *wc_btt_d2c(b);
+	s->q2c = c->q2c;
+	s->d2c = c->d2c;
 	s->q2c_mean_s = wc_btt_mean_s(&s->q2c);
 	s->d2c_mean_s = wc_btt_mean_s(&s->d2c);
-	s->forgotten = wc_btt_dropped(b);
-	s->ignored = wc_btt_ignored(b);
+	s->forgotten = c->btt_forgotten;
+	s->ignored = c->btt_ignored;
 }
+
+/* The kernel's counters of a capture without them. */
+static const struct wc_kcheck kc_none = { .state = WC_KC_NONE };
 
 /* The disk of partitions, when the accountant made one: its figures,
  * its name from its partitions' ("loop1+loop2"), its split. */
-static int disk_of(struct wc_sum_capture *c, const struct wc_account *ac)
+static int disk_of(struct wc_sum_capture *c, const struct wc_capsule *ac)
 {
 	const struct wc_capture_meta *m = c->meta;
 	uint64_t busy;
 	size_t k, j, len = 0;
-	int i = wc_account_disk(ac);
 
-	if (i < 0)
+	if (!ac->disk)
 		return 0;
-	c->nparts = wc_account_nparts(ac);
+	c->nparts = ac->nparts;
 	c->parts = calloc(c->nparts, sizeof(*c->parts));
 	if (!c->parts)
 		return -1;
-	device_of(&c->disk, ac, (size_t)i, m);
+	device_of(&c->disk, ac, ac->ndevices, m);
 	busy = wc_figures_busy(c->disk.raw);
 	for (k = 0; k < c->nparts; k++) {
-		const struct wc_account_part *pt = wc_account_part(ac, k);
+		const struct wc_account_part *pt = &ac->parts[k];
 		struct wc_sum_part *p = &c->parts[k];
 
 		p->device = pt->device;
@@ -291,53 +296,52 @@ static int disk_of(struct wc_sum_capture *c, const struct wc_account *ac)
 }
 
 /* The account's devices and waits, the tracker's and btt's counts. */
-static int fill_devices(struct wc_sum_capture *c, const struct wc_analysis *a)
+static int fill_devices(struct wc_sum_capture *c, const struct wc_capsule *a)
 {
-	const struct wc_account *ac = wc_analysis_account(a);
 	const struct wc_wait **w;
 	const double *v = c->figs.col;
 	size_t i;
 
-	c->partial = wc_analysis_partial(a);
-	c->missing = wc_analysis_main_missing(a);
-	c->filter = wc_analysis_filter(a);
-	c->tracking = wc_analysis_tracker_stats(a);
-	c->kcheck = wc_analysis_kcheck(a);
-	btt_of(&c->btt, wc_analysis_btt(a));
+	c->partial = a->partial;
+	c->missing = a->missing[0] ? a->missing : NULL;
+	c->filter = a->filter[0] ? a->filter : NULL;
+	c->tracking = &a->tracking;
+	c->kcheck = a->kcheck ? a->kcheck : &kc_none;
+	btt_of(&c->btt, a);
 	c->positioning_pct = c->figs.split_s > 0 && v[WC_COL_POSITIONING] >= 0 ?
 			     100 * v[WC_COL_POSITIONING] / c->figs.split_s : 0.0;
-	c->ndevices = wc_account_ndevices(ac);
+	c->ndevices = a->ndevices;
 	if (c->ndevices) {
 		c->devices = calloc(c->ndevices, sizeof(*c->devices));
 		if (!c->devices)
 			return -1;
 	}
 	for (i = 0; i < c->ndevices; i++)
-		device_of(&c->devices[i], ac, i, c->meta);
-	if (disk_of(c, ac) < 0)
+		device_of(&c->devices[i], a, i, c->meta);
+	if (disk_of(c, a) < 0)
 		return -1;
-	if (wc_analysis_main_index(a) >= 0) {
-		size_t m = (size_t)wc_analysis_main_index(a);
+	if (a->main >= 0) {
+		size_t m = (size_t)a->main;
 
 		c->main = m < c->ndevices ? &c->devices[m] : &c->disk;
-		c->nprocs = wc_account_nprocesses(ac, m);
+		c->nprocs = a->nprocs;
 		if (c->nprocs) {
 			w = calloc(c->nprocs, sizeof(*w));
 			if (!w)
 				return -1;
 			for (i = 0; i < c->nprocs; i++)
-				w[i] = wc_account_process(ac, m, i);
+				w[i] = &a->procs[i];
 			c->procs = w;
 		}
 	}
-	c->nwaits = wc_account_nwaits(ac);
+	c->nwaits = a->nwaits;
 	if (!c->nwaits)
 		return 0;
 	w = calloc(c->nwaits, sizeof(*w));
 	if (!w)
 		return -1;
 	for (i = 0; i < c->nwaits; i++)
-		w[i] = wc_account_wait(ac, i);
+		w[i] = &a->waits[i];
 	c->waits = w;
 	return 0;
 }
@@ -371,16 +375,15 @@ static void measures_of(struct wc_sum_capture *c)
  * (--window, --phase) takes the times of the phases it holds whole;
  * phases.tsv gives a phase's CPU time only whole, so a window that cuts
  * one leaves the CPU part unknown (cpu_cut names that phase). */
-static void off_split(struct wc_sum_capture *c, const struct wc_analysis *a)
+static void off_split(struct wc_sum_capture *c, const struct wc_capsule *a)
 {
-	const struct wc_account *ac = wc_analysis_account(a);
 	uint64_t idle = c->figs.part_ns[WC_PART_IDLE];
 	uint64_t busy = c->figs.wall_ns - idle - c->figs.outstanding_ns;
 	uint64_t any, other, cpu;
 	double wall = 0, user_sys = 0;
 	size_t p;
 
-	any = wc_account_busy_any(ac);
+	any = a->busy_any;
 	other = any > busy ? any - busy : 0;
 	if (other > idle)
 		other = idle;
@@ -388,10 +391,10 @@ static void off_split(struct wc_sum_capture *c, const struct wc_analysis *a)
 	c->command_wall_s = c->command_cpu_s = -1;
 	c->cpu_cut = NULL;
 	c->meas[WC_MEAS_OFF_CPU] = c->meas[WC_MEAS_OFF_REST] = -1;
-	if (!wc_analysis_nphases(a))
+	if (!a->nphases)
 		return;
-	for (p = 0; p < wc_analysis_nphases(a); p++) {
-		const struct wc_phase_result *ph = wc_analysis_phase(a, p);
+	for (p = 0; p < a->nphases; p++) {
+		const struct wc_phase_result *ph = &a->phases[p].result;
 
 		if (ph->cut && ph->end > ph->start && ph->real_s > 0 &&
 		    !c->cpu_cut)
@@ -431,34 +434,35 @@ static void durable_of(struct wc_sum_capture *c,
 			       m->durable_ns - start <= c->figs.wall_ns;
 }
 
-static int fill_capture(struct wc_sum_capture *c, const struct wc_analysis *a)
+static int fill_capture(struct wc_sum_capture *c, const struct wc_capsule *a)
 {
-	const struct wc_tracker_stats *st = wc_analysis_tracker_stats(a);
+	const struct wc_tracker_stats *st = &a->tracking;
 	size_t p;
 
-	c->a = a;
-	c->meta = wc_analysis_meta(a);
-	figs_of(&c->figs, wc_analysis_main(a), st->first_time != WC_NO_TIME ?
+	c->cap = a;
+	c->meta = &a->meta;
+	figs_of(&c->figs, wc_capsule_main(a), st->first_time != WC_NO_TIME ?
 		st->last_time - st->first_time : 0);
 	durable_of(c, st);
 	measures_of(c);
 	if (fill_devices(c, a) < 0)
 		return -1;
 	off_split(c, a);
-	c->nphases = wc_analysis_nphases(a);
+	c->nphases = a->nphases;
 	if (!c->nphases)
 		return 0;
 	c->phases = calloc(c->nphases, sizeof(*c->phases));
 	if (!c->phases)
 		return -1;
 	for (p = 0; p < c->nphases; p++) {
-		const struct wc_phase_result *ph = wc_analysis_phase(a, p);
+		const struct wc_phase_result *ph = &a->phases[p].result;
 
 		c->phases[p].name = ph->name;
 		c->phases[p].start_ns = ph->start;
 		c->phases[p].end_ns = ph->end;
 		c->phases[p].wall_s = ph->wall_s;
-		figs_of(&c->phases[p].figs, wc_analysis_phase_figures(a, p),
+		figs_of(&c->phases[p].figs, a->main >= 0 ?
+			&a->phases[p].figs : NULL,
 			ph->end - ph->start);
 	}
 	return 0;
@@ -866,11 +870,11 @@ static void ratios(struct wc_summary *s, const struct wc_sum_capture *base)
  * warm-up, a run --exclude-runs names, or, with --drop-first, the
  * lowest-numbered run of a configuration that has two runs or more left
  * (the first in input order when none is numbered). */
-static const char *left_out(struct wc_analysis *const *caps, size_t n,
+static const char *left_out(struct wc_capsule *const *caps, size_t n,
 			    size_t i, const struct wc_summary_opts *o,
 			    bool warmups_out)
 {
-	const struct wc_capture_meta *m = wc_analysis_meta(caps[i]);
+	const struct wc_capture_meta *m = &caps[i]->meta;
 	size_t j, k, first = n, others = 0;
 
 	if (m->warmup && warmups_out)
@@ -881,7 +885,7 @@ static const char *left_out(struct wc_analysis *const *caps, size_t n,
 	if (!o->drop_first || !m->config[0])
 		return NULL;
 	for (j = 0; j < n; j++) {
-		const struct wc_capture_meta *x = wc_analysis_meta(caps[j]);
+		const struct wc_capture_meta *x = &caps[j]->meta;
 		bool excluded = x->warmup && warmups_out;
 
 		for (k = 0; x->run > 0 && k < o->nexclude; k++)
@@ -891,8 +895,8 @@ static const char *left_out(struct wc_analysis *const *caps, size_t n,
 			continue;
 		others++;
 		if (first == n || (x->run > 0 &&
-		    (wc_analysis_meta(caps[first])->run <= 0 ||
-		     x->run < wc_analysis_meta(caps[first])->run)))
+		    (caps[first]->meta.run <= 0 ||
+		     x->run < caps[first]->meta.run)))
 			first = j;
 	}
 	return others > 1 && first == i ? "--drop-first" : NULL;
@@ -912,18 +916,18 @@ static bool same_recording(const struct wc_capture_meta *a,
  * why; *n becomes the count kept, and map[i] the position among them
  * of the i-th capture given (its first copy's when it was one).  Not
  * for a what-if, whose replays may be alike by design. */
-static int leave_out_copies(struct wc_summary *s, struct wc_analysis **caps,
+static int leave_out_copies(struct wc_summary *s, struct wc_capsule **caps,
 			    size_t *n, size_t *map)
 {
 	size_t i, j, nk = 0;
 
 	for (i = 0; i < *n; i++) {
-		const struct wc_capture_meta *m = wc_analysis_meta(caps[i]);
+		const struct wc_capture_meta *m = &caps[i]->meta;
 		const struct wc_capture_meta *x = NULL;
 		char *why;
 
 		for (j = 0; j < nk; j++) {
-			x = wc_analysis_meta(caps[j]);
+			x = &caps[j]->meta;
 			if (same_recording(m, x))
 				break;
 		}
@@ -944,8 +948,8 @@ static int leave_out_copies(struct wc_summary *s, struct wc_analysis **caps,
 	return 0;
 }
 
-int wc_summary_build_opts(struct wc_summary **out,
-			  struct wc_analysis *const *caps_given, size_t n,
+int wc_summary_build_capsules(struct wc_summary **out,
+			      struct wc_capsule *const *caps_given, size_t n,
 			  const struct wc_summary_opts *opts, struct wc_err *err)
 {
 	static const struct wc_summary_opts none;
@@ -953,7 +957,7 @@ int wc_summary_build_opts(struct wc_summary **out,
 	const struct wc_summary_opts *o = &oo;
 	const char *baseline = o->baseline;
 	struct wc_summary *s;
-	struct wc_analysis **kept = NULL, **caps = NULL;
+	struct wc_capsule **kept = NULL, **caps = NULL;
 	size_t i, bi, ri = SIZE_MAX, nk = 0, *map = NULL, ngiven = n;
 	bool warmups_out = false;
 	int rc = 0;
@@ -962,7 +966,7 @@ int wc_summary_build_opts(struct wc_summary **out,
 	/* Warm-ups are left out of a comparison with measured runs, not
 	 * when they are all there is. */
 	for (i = 0; !o->keep_warmups && i < n; i++)
-		if (!wc_analysis_meta(caps_given[i])->warmup)
+		if (!caps_given[i]->meta.warmup)
 			warmups_out = true;
 	s = calloc(1, sizeof(*s));
 	kept = calloc(n ? n : 1, sizeof(*kept));
@@ -989,7 +993,7 @@ int wc_summary_build_opts(struct wc_summary **out,
 		const char *why = left_out(caps, n, i, o, warmups_out);
 
 		if (why) {
-			s->left_out[s->nleft_out] = wc_analysis_meta(caps[i]);
+			s->left_out[s->nleft_out] = &caps[i]->meta;
 			s->left_out_why[s->nleft_out++] = why;
 		} else {
 			if (o->recorded_index == i + 1)
@@ -1004,11 +1008,11 @@ int wc_summary_build_opts(struct wc_summary **out,
 		goto free_scratch;
 	}
 	if (o->baseline_index && o->baseline_index <= n)
-		baseline = wc_analysis_meta(caps[o->baseline_index - 1])->name;
+		baseline = caps[o->baseline_index - 1]->meta.name;
 	for (bi = 0; baseline && bi < nk; bi++)
 		if (o->baseline_index && o->baseline_index <= n ?
 		    kept[bi] == caps[o->baseline_index - 1] :
-		    !strcmp(wc_analysis_meta(kept[bi])->name, baseline))
+		    !strcmp(kept[bi]->meta.name, baseline))
 			break;
 	if (baseline && bi == nk) {
 		bool gone = false;
@@ -1082,6 +1086,32 @@ free_scratch:
 	return rc;
 }
 
+int wc_summary_build_opts(struct wc_summary **out,
+			  struct wc_analysis *const *as, size_t n,
+			  const struct wc_summary_opts *opts, struct wc_err *err)
+{
+	struct wc_capsule **caps;
+	size_t i;
+
+	*out = NULL;
+	caps = calloc(n ? n : 1, sizeof(*caps));
+	if (!caps)
+		return wc_err_oom(err, NULL, NULL);
+	for (i = 0; i < n; i++)
+		if (wc_capsule_of(&caps[i], as[i], err) < 0)
+			goto free_caps;
+	if (wc_summary_build_capsules(out, caps, n, opts, err) < 0)
+		goto free_caps;
+	/* The summary points into the capsules: it keeps them. */
+	(*out)->owned = caps;
+	(*out)->nowned = n;
+	return 0;
+
+free_caps:
+	wc_capsules_free(caps, n);
+	return -1;
+}
+
 int wc_summary_build(struct wc_summary **out, struct wc_analysis *const *caps,
 		     size_t n, const char *baseline, struct wc_err *err)
 {
@@ -1114,5 +1144,6 @@ void wc_summary_free(struct wc_summary *s)
 	free(s->groups);
 	free(s->sets);
 	free(s->findings);
+	wc_capsules_free(s->owned, s->nowned);
 	free(s);
 }

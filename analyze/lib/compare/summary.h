@@ -66,8 +66,11 @@
  *
  * Memory grows with the number of captures, phases, devices (at most
  * WC_MAX_DEVICES a capture) and waiting processes, never with the number
- * of requests.  The summary points into the analyses (names, metadata,
- * the accountant's counts): they must outlive it.  wc_summary_free(NULL) is fine.
+ * of requests.  The summary reads each capture through its capsule
+ * (capsule.h): made here of an analysis (wc_summary_build_opts(), which
+ * keeps what it made; the analyses may go once it returns), or given
+ * (wc_summary_build_capsules(), which points into them).
+ * wc_summary_free(NULL) is fine.
  */
 #ifndef WC_SUMMARY_H
 #define WC_SUMMARY_H
@@ -78,6 +81,7 @@
 
 #include "analysis/analysis.h"
 #include "base/wcerr.h"
+#include "analysis/capsule.h"
 
 /* The columns of the comparison table. */
 enum wc_col {
@@ -233,7 +237,7 @@ struct wc_sum_phase {
 };
 
 struct wc_sum_capture {
-	const struct wc_analysis *a;
+	const struct wc_capsule *cap;  /* everything below comes from it */
 	const struct wc_capture_meta *meta;
 	size_t group;                  /* index into the groups */
 	struct wc_sum_figs figs;
@@ -495,6 +499,9 @@ struct wc_summary {
 	size_t durable_outside;
 	size_t nfindings;
 	struct wc_finding *findings;
+	/* The capsules wc_summary_build_opts() made of its analyses. */
+	struct wc_capsule **owned;
+	size_t nowned;
 };
 
 /* What to leave out of a comparison (docs/methodology.md, "Bias"). */
@@ -529,6 +536,15 @@ struct wc_summary_opts {
 };
 
 #define WC_EQUIV_SHARE_DEFAULT 0.05
+
+/* Builds the summary of the captures caps[0..n) (n >= 1), analysed here
+ * or read back from their summaries (capsule.h): the same capsules give
+ * the same summary, number for number.  The summary points into the
+ * capsules: they must outlive it.  Otherwise as below. */
+int wc_summary_build_capsules(struct wc_summary **out,
+			      struct wc_capsule *const *caps, size_t n,
+			      const struct wc_summary_opts *opts,
+			      struct wc_err *err);
 
 /* Builds the summary of caps[0..n) (n >= 1) less the captures opts leaves
  * out (opts may be NULL: only warm-ups are); they are listed in
