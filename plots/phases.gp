@@ -6,8 +6,12 @@
 # phase's window.
 #
 # Variables set by wcanalyze: out, title, datafile (columns: label, idle s,
-# then seconds per category in enum order), cats.
-busy(x) = sum [k=0:6] column(3 + k)
+# then seconds per category in enum order, and with ndestage 1 the
+# drive's destage of no request, part 7 of cats), cats, ndestage.
+if (!exists("ndestage")) ndestage = 0
+busy(x) = (sum [k=0:6] column(3 + k)) + (ndestage ? column(10) : 0)
+pcol(k) = k < 7 ? ccolor(k) : destagecolor
+pname(k) = k < 7 ? cname(k) : "destage (no request)"
 do for [fmt in formats] {
 	eval outcmd(fmt, 1000, 650)
 	set title title
@@ -24,7 +28,7 @@ do for [fmt in formats] {
 	set xtics scale 0
 	set key outside right top vertical reverse Left
 	set offsets 0, 0, graph 0.08, 0
-	plot for [w in cats] datafile using (column(3 + w)):xtic(1) lc rgb ccolor(w + 0) title cname(w + 0), \
+	plot for [w in cats] datafile using (column(3 + w)):xtic(1) lc rgb pcol(w + 0) title pname(w + 0), \
 	     datafile using 0:(busy(0)):(sprintf("%.3g s\nof %.3g s", busy(0), busy(0) + column(2))) \
 		with labels offset 0, 1.2 font ",9" notitle
 	unset output

@@ -424,8 +424,11 @@ static int write_heat_sector(struct wc_outdir *d, const struct wc_chart_capture 
 	heat_cells(f, fd->sec_cells, fd->nsec_cells, "%.0f %.0f");
 	return wc_outdir_commit(d, f, rel, err);
 }
-/* A row of phases.dat; a window without I/O has no parts to show. */
-static void phase_row(FILE *f, const char *label, const struct wc_sum_figs *fg)
+/* A row of phases.dat; a window without I/O has no parts to show.
+ * INTERNAL: the capture has a ledger, whose destage of no request is
+ * the last column. */
+static void phase_row(FILE *f, const char *label, const struct wc_sum_figs *fg,
+		      bool internal)
 {
 	int k;
 
@@ -435,6 +438,9 @@ static void phase_row(FILE *f, const char *label, const struct wc_sum_figs *fg)
 	fprintf(f, "\" %.9f", fg->io ? wc_secs(fg->part_ns[WC_PART_IDLE]) : 0.0);
 	for (k = 0; k < WC_NCAT; k++)
 		fprintf(f, " %.9f", fg->io ? wc_secs(fg->part_ns[k]) : 0.0);
+	if (internal)
+		fprintf(f, " %.9f", fg->io ?
+			wc_secs(fg->part_ns[WC_PART_INTERNAL]) : 0.0);
 	fputs("\n", f);
 }
 
@@ -451,12 +457,14 @@ static int write_phases(struct wc_outdir *d, const struct wc_chart_capture *c,
 		return -1;
 	fputs("# phases.dat - time per phase of the main device (docs/bundle.md)\n"
 	      "# 1 phase 2 idle_s, 3-9 seconds per category (flush journal "
-	      "metadata data_read data_write discard other)\n", f);
+	      "metadata data_read data_write discard other), 10 the drive's "
+	      "destage of no request (with a ledger)\n", f);
 	for (p = 0; p < sc->nphases; p++) {
 		wc_outdir_safe_name(sc->phases[p].name, name, sizeof(name));
-		phase_row(f, name, &sc->phases[p].figs);
+		phase_row(f, name, &sc->phases[p].figs,
+			  sc->figs.internal_known);
 	}
-	phase_row(f, "whole capture", &sc->figs);
+	phase_row(f, "whole capture", &sc->figs, sc->figs.internal_known);
 	return wc_outdir_commit(d, f, rel, err);
 }
 
@@ -750,7 +758,12 @@ int wc_chart_capture(struct wc_chart_capture *c, const struct wc_sum_capture *sc
 			     &buf, &blen);
 		if (!v)
 			return nomem(err);
-		fprintf(v, "datafile = \"phases.dat\"\ncats = \"%s\"\n", cats);
+		/* The drive's destage of no request stacks as part 7,
+		 * column 10. */
+		fprintf(v, "datafile = \"phases.dat\"\ncats = \"%s%s\"\n"
+			"ndestage = %d\n", cats,
+			main->part_ns[WC_PART_INTERNAL] ? " 7" : "",
+			main->internal_known ? 1 : 0);
 		if (fig_script(c, WC_CHART_PHASES, v, &buf, p, d, err) < 0)
 			return -1;
 	}
