@@ -13,10 +13,17 @@
 # capture's name, fs, write cache, barriers, disk (its model, else "loop",
 # the device or "unknown"),
 # idle s, then mean seconds per category in enum order, runs, lowest and
-# highest run's busy s, mean wall s), cats (the categories with time),
+# highest run's busy s, mean wall s, and with ndestage 1 the drive's
+# destage of no request s), cats (the categories with time; 7 that
+# destage), ndestage,
 # ncap (groups), panels ("FIRST LAST" row numbers per panel), npanels,
 # ptitle1... (the panels' titles), width, height.
-busy(x) = sum [k=0:6] column(7 + k)
+if (!exists("ndestage")) ndestage = 0
+busy(x) = (sum [k=0:6] column(7 + k)) + (ndestage ? column(18) : 0)
+# Part 7 of cats: the drive's destage of no request, column 18.
+pc(w) = w < 7 ? 7 + w : 18
+pcol(k) = k < 7 ? ccolor(k) : destagecolor
+pname(k) = k < 7 ? cname(k) : "destage (no request)"
 # Rows of other panels are NaN: autoscaling then sees only this panel's.
 in(v) = column(0) >= a && column(0) <= b ? v : NaN
 # ... and their labels empty, when a narrow panel shows their places.
@@ -45,8 +52,8 @@ do for [fmt in formats] {
 		b = int(word(panels, 2 * i))
 		set xrange [a - 0.6:(b < a + 3 ? a + 3 : b) + 0.4]
 		set title value(sprintf("ptitle%d", i)) font ",10"
-		plot for [w in cats] datafile using (in(column(7 + w))):xtic(xl(column(0))) \
-			lc rgb ccolor(w + 0) title (i == 1 ? cname(w + 0) : ""), \
+		plot for [w in cats] datafile using (in(column(pc(w + 0)))):xtic(xl(column(0))) \
+			lc rgb pcol(w + 0) title (i == 1 ? pname(w + 0) : ""), \
 		     datafile using 0:(in(busy(0))):(in(column(15))):(in(column(16))) with yerrorbars pt -1 lw 1.2 \
 			lc rgb "#000000" title (i == 1 ? "runs' range" : ""), \
 		     datafile using 0:(in(column(16))):(sprintf("%.3g s\nof %.3g s", busy(0), column(17))) \

@@ -115,6 +115,8 @@ WCANALYZE_GNUPLOT='' "$WCANALYZE" -o "$TMP/bundle" "$TMP/a" "$TMP/b" >/dev/null 
 	fail "the bundle failed"
 awk '$1 == "\"a\"" { d = $NF } END { exit !(d > 0.3 - 1e-6 && d < 0.3 + 1e-6) }' \
 	"$TMP/bundle/compare-configs.dat" || fail "compare-configs.dat: no destage part for a"
+awk '$1 == "\"a\"" { d = $NF } END { exit !(d > 0.3 - 1e-6 && d < 0.3 + 1e-6) }' \
+	"$TMP/bundle/compare-time.dat" || fail "compare-time.dat: no destage part for a"
 awk '/^"whole capture"/ { d = $NF } END { exit !(d > 0.3 - 1e-6 && d < 0.3 + 1e-6) }' \
 	"$TMP/bundle/a/phases.dat" || fail "a/phases.dat: no destage column"
 grep -q 'destage (no request)</th>' "$TMP/bundle/index.html" ||

@@ -901,6 +901,7 @@ static int compare_time(const struct wc_chart_capture *c,
 {
 	char cats[64], rel[64], *buf = NULL;
 	size_t g, i, blen;
+	bool destage = false;
 	FILE *f, *v;
 	int k;
 
@@ -915,8 +916,8 @@ static int compare_time(const struct wc_chart_capture *c,
 	      "device, means of the runs (docs/bundle.md)\n# 1 first capture "
 	      "2 fs 3 write_cache 4 barriers 5 disk 6 idle_s, 7-13 seconds per "
 	      "category (flush journal metadata data_read data_write discard "
-	      "other), 14 runs 15 lowest 16 highest run's busy s 17 mean wall s\n",
-	      f);
+	      "other), 14 runs 15 lowest 16 highest run's busy s 17 mean wall s, "
+	      "18 the drive's destage of no request s (with a ledger)\n", f);
 	for (g = 0; g < s->ngroups; g++) {
 		const struct wc_sum_group *gr = &s->groups[g];
 		const struct wc_stat *busy = &gr->col[WC_COL_BUSY];
@@ -926,9 +927,15 @@ static int compare_time(const struct wc_chart_capture *c,
 		fprintf(f, " %.9f", (double)gr->mean_part_ns[WC_PART_IDLE] / 1e9);
 		for (k = 0; k < WC_NCAT; k++)
 			fprintf(f, " %.9f", (double)gr->mean_part_ns[k] / 1e9);
-		fprintf(f, " %zu %.9f %.9f %.9f\n", gr->n,
+		fprintf(f, " %zu %.9f %.9f %.9f", gr->n,
 			busy->n ? busy->min : 0.0, busy->n ? busy->max : 0.0,
 			gr->col[WC_COL_WALL].n ? gr->col[WC_COL_WALL].mean : 0.0);
+		if (s->internal)
+			fprintf(f, " %.9f",
+				(double)gr->mean_part_ns[WC_PART_INTERNAL] / 1e9);
+		if (gr->mean_part_ns[WC_PART_INTERNAL])
+			destage = true;
+		fputc('\n', f);
 	}
 	if (wc_outdir_commit(d, f, rel, err) < 0)
 		return -1;
@@ -940,7 +947,9 @@ static int compare_time(const struct wc_chart_capture *c,
 		     "the bar through its top their range", &buf, &blen);
 	if (!v)
 		return nomem(err);
-	fprintf(v, "cats = \"%s\"\nncap = %zu\n", cats, s->ngroups);
+	/* The drive's destage of no request stacks as part 7, column 18. */
+	fprintf(v, "cats = \"%s%s\"\nncap = %zu\nndestage = %d\n", cats,
+		destage ? " 7" : "", s->ngroups, s->internal ? 1 : 0);
 	panel_vars(v, WC_CMP_TIME, s);
 	return cmp_script(WC_CMP_TIME, v, &buf, drawn, p, d, err);
 }
