@@ -274,7 +274,7 @@ static void run_matches(int version, int sw)
 
 		r = wc_decoder_next_run(dec, out, max, limit, buffered, &got,
 					&err);
-		if (r == 2) {
+		if (r == WC_PULL_WOULD_READ) {
 			ck_assert(buffered);
 			continue;
 		}

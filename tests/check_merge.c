@@ -19,7 +19,9 @@
 
 #include "check_common.h"
 #include "input/merge.h"
+#include "input/merge_test.h"
 #include "input/reorder.h"
+#include "input/reorder_test.h"
 
 #define MAXS 64
 #define MAXN 64
@@ -173,7 +175,8 @@ END_TEST
 /* fake_pull() with a buffer as the input's streams have: payloads of
  * stream s stay valid until it reads on (a pull without
  * WC_PULL_BUFFERED), which scribbles over them; every 4th record starts
- * a new buffer, which a pull with WC_PULL_BUFFERED does not read (2). */
+ * a new buffer, which a pull with WC_PULL_BUFFERED does not read
+ * (WC_PULL_WOULD_READ). */
 struct bfake {
 	struct fake f;
 	char pdus[MAXS][MAXN][8];
@@ -190,7 +193,7 @@ static int buf_pull(void *ctx, unsigned s, struct wc_event *ev,
 	if (i < b->f.len[s] && i % 4 == 0 && i > 0) {
 		if (flags & WC_PULL_BUFFERED) {
 			b->unread[s]++;
-			return 2;
+			return WC_PULL_WOULD_READ;
 		}
 		memset(b->pdus[s], 'x', sizeof(b->pdus[s]));
 	}

@@ -278,7 +278,7 @@ int dec_next(struct wc_decoder *dec, struct wc_event *ev, struct wc_err *err,
 	if ((size_t)n < WC_BLK_V8_SIZE) {
 		/* A refill moves the buffer under the payloads handed out. */
 		if (buffered)
-			return 2;
+			return WC_PULL_WOULD_READ;
 		if ((n = dec_refill(dec, WC_BLK_V8_SIZE, err)) < 0)
 			return -1;
 	}
@@ -305,7 +305,7 @@ int dec_next(struct wc_decoder *dec, struct wc_event *ev, struct wc_err *err,
 		/* The payload must be there before anything trusts
 		 * pdu_len; the first peek often holds it already. */
 		if (buffered)
-			return 2;
+			return WC_PULL_WOULD_READ;
 		if ((n = dec_refill(dec, len, err)) < 0)
 			return -1;
 		p = dec->win;
@@ -389,7 +389,7 @@ int wc_decoder_next_run(struct wc_decoder *dec, struct wc_event *out,
 
 	*got = 0;
 	if (max == 0)
-		return 2;
+		return WC_PULL_WOULD_READ;
 	r = dec_next(dec, &out[0], err, buffered);
 	if (r != 1)
 		return r;

@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "format/event.h"
+#include "input/merge.h"
 #include "input/source.h"
 #include "base/wcerr.h"
 
@@ -46,8 +47,9 @@ int wc_decoder_open(struct wc_decoder **out, struct wc_source *src,
 int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 		    struct wc_err *err);
 /*
- * The same, but only from the bytes already read: 2, with nothing handed
- * out and nothing consumed, when the next record is not wholly in them
+ * The same, but only from the bytes already read: WC_PULL_WOULD_READ
+ * (input/merge.h), with nothing handed out and nothing consumed, when
+ * the next record is not wholly in them
  * (the call that would read more moves the buffer the payloads handed
  * out so far point into).  So the events it hands out one after another,
  * and their payloads, all stay valid until the next wc_decoder_next();
@@ -63,8 +65,8 @@ int wc_decoder_next_buffered(struct wc_decoder *dec, struct wc_event *ev,
  * records after it while they are whole in the bytes already read, at
  * most max in all, stopping after the first whose time is later than
  * limit (it is handed out too).  Returns as those calls: 1 with *got >= 1
- * events, all valid with their payloads until the next call; 0, -1 or 2
- * with none.  A record of either version and byte order is taken in the
+ * events, all valid with their payloads until the next call; 0, -1 or
+ * WC_PULL_WOULD_READ with none.  A record of either version and byte order is taken in the
  * run; one the general path must look at (bad, or cut by the buffer's
  * end) ends the run and is the next call's first.
  */

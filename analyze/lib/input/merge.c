@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "input/merge.h"
+#include "input/merge_test.h"
 
 #include <stdlib.h>
 
@@ -86,8 +87,9 @@ static int m_failed(struct wc_merge *m)
 	return 0;
 }
 
-/* Pulls the next event of stream s into *ev; 1 when it has one, 2 when
- * it has none buffered (flags WC_PULL_BUFFERED only), else 0. */
+/* Pulls the next event of stream s into *ev; 1 when it has one,
+ * WC_PULL_WOULD_READ when it has none buffered (flags WC_PULL_BUFFERED
+ * only), else 0. */
 static int m_pull(struct wc_merge *m, unsigned s, struct wc_event *ev,
 		  unsigned flags)
 {
@@ -210,7 +212,7 @@ int m_next_batch(struct wc_merge *m, struct wc_event *out, size_t max,
 						m->limit, flags, &c, &m->scratch);
 				if (r < 0)
 					r = m_failed(m);
-				if (r == 2)
+				if (r == WC_PULL_WOULD_READ)
 					break;
 				if (r) {
 					k += c - 1;
@@ -221,7 +223,7 @@ int m_next_batch(struct wc_merge *m, struct wc_event *out, size_t max,
 				}
 			} else {
 				r = m_pull(m, s, &out[k], flags);
-				if (r == 2)
+				if (r == WC_PULL_WOULD_READ)
 					break;
 				if (r && out[k].time <= m->limit) {
 					k++;

@@ -11,16 +11,17 @@
  *               beside the heap, so a hand-over between two streams that
  *               take turns every few events costs no heap operation; the
  *               heap is touched only when a third stream is due (the
- *               same order as through the heap alone: wc_merge_set_route()
- *               below).  Among equal times the order is blkparse's: a
- *               stream that just handed out an event wins ties; a stream
- *               that falls behind goes before the streams already waiting
- *               at its time; at start-up a stream whose first time equals
- *               the earliest so far goes right after it.
+ *               same order as through the heap alone: wc_merge_set_route(),
+ *               merge_test.h).  Among equal times the order is
+ *               blkparse's: a stream that just handed out an event wins
+ *               ties; a stream that falls behind goes before the streams
+ *               already waiting at its time; at start-up a stream whose
+ *               first time equals the earliest so far goes right after it.
  *
  *     static int pull(void *ctx, unsigned stream, struct wc_event *ev,
  *                     unsigned flags, struct wc_err *err);
- *                     // 1 event, 0 end, -1 failure; 2: see WC_PULL_BUFFERED
+ *                     // 1 event, 0 end, -1 failure; WC_PULL_WOULD_READ:
+ *                     // see WC_PULL_BUFFERED
  *
  *     wc_merge_open(&m, nstreams, pull, ctx, &err);
  *     while ((r = wc_merge_next(m, &ev, &err)) > 0)
@@ -52,9 +53,10 @@
  * _next() is a batch of one.  Every event of a batch, and its payload,
  * stays valid until the next call.  For that wc_merge asks the stream
  * in the lead, after the batch's first event, with WC_PULL_BUFFERED, and
- * ends the batch early when it answers 2; wc_reorder holds the slots of
- * the batch beside its window (at most WC_REORDER_BATCH events a batch),
- * so every event still goes out of a full window.
+ * ends the batch early when it answers WC_PULL_WOULD_READ; wc_reorder
+ * holds the slots of the batch beside its window (at most
+ * WC_REORDER_BATCH events a batch), so every event still goes out of a
+ * full window.
  */
 #ifndef WC_MERGE_H
 #define WC_MERGE_H
@@ -65,11 +67,16 @@
 #include "format/event.h"
 #include "base/wcerr.h"
 
-/* A pull() given this may answer 2 (no event, nothing consumed) instead
- * of reading more of the stream, which would move the buffer the
- * payloads of its events handed out before point into; asked again
- * without it, it must read on.  A pull() that never answers 2 is fine. */
+/* A pull() given this may answer WC_PULL_WOULD_READ (no event, nothing
+ * consumed) instead of reading more of the stream, which would move the
+ * buffer the payloads of its events handed out before point into; asked
+ * again without it, it must read on.  A pull() that never answers
+ * WC_PULL_WOULD_READ is fine. */
 #define WC_PULL_BUFFERED 1u
+/* That answer: 2, beside a pull()'s 1 (an event), 0 (the end) and -1
+ * (a failure); the decoder's buffered reads (input/decode.h) give it
+ * too, for the same reason. */
+#define WC_PULL_WOULD_READ 2
 
 typedef int (*wc_merge_pull_fn)(void *ctx, unsigned stream,
 				struct wc_event *ev, unsigned flags,
@@ -87,30 +94,15 @@ int wc_merge_next_batch(struct wc_merge *m, struct wc_event *out, size_t max,
  * again while each event it gives is not later than limit, and once
  * more for the first that is (or up to max events): the same events,
  * read in the same order, into out[0..*got).  1 with *got >= 1 (all
- * but the last not later than limit), else 0, -1 or 2 as pull() with
- * *got 0.  Optional; set before the first next.  Not calling pull()
- * per event is what saves the time.
+ * but the last not later than limit), else 0, -1 or WC_PULL_WOULD_READ
+ * as pull() with *got 0.  Optional; set before the first next.  Not
+ * calling pull() per event is what saves the time.
  */
 typedef int (*wc_merge_pull_run_fn)(void *ctx, unsigned stream,
 				    struct wc_event *out, size_t max,
 				    uint64_t limit, unsigned flags,
 				    size_t *got, struct wc_err *err);
 void wc_merge_set_pull_run(struct wc_merge *m, wc_merge_pull_run_fn run);
-/*
- * The routes of a hand-over between streams.  The order out is the same
- * whichever is set: check_merge runs the same streams through both and
- * compares them event by event.  Set before the first next.
- *   WC_MERGE_ROUTE_ALL   the runner-up kept beside the heap, which a
- *                        hand-over between two streams does not touch
- *                        (the default);
- *   WC_MERGE_ROUTE_HEAP  the runner-up kept in the heap, as its top:
- *                        every hand-over goes through the heap.
- */
-enum wc_merge_route {
-	WC_MERGE_ROUTE_ALL,
-	WC_MERGE_ROUTE_HEAP,
-};
-void wc_merge_set_route(struct wc_merge *m, enum wc_merge_route route);
 uint64_t wc_merge_genesis(const struct wc_merge *m);
 void wc_merge_free(struct wc_merge *m);
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "input/reorder.h"
+#include "input/reorder_test.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -711,7 +712,7 @@ static int bp_next(struct wc_reorder *r, struct wc_prioq_entry *top,
 			/* A batch read names pids (--dump): the events
 			 * handed out before it are looked at first. */
 			if (handed)
-				return 2;
+				return WC_PULL_WOULD_READ;
 			bp_read_batch(r);
 			continue;
 		}
@@ -720,7 +721,7 @@ static int bp_next(struct wc_reorder *r, struct wc_prioq_entry *top,
 			r->stalled = 1;
 		if (r->stalled && !r->eof && r->window - r->count >= r->batch) {
 			if (handed)
-				return 2;
+				return WC_PULL_WOULD_READ;
 			bp_read_batch(r);
 			continue;
 		}

@@ -10,7 +10,8 @@
  * most WC_REORDER_SHIFT of the last read (they move up a slot); only
  * later ones go through a heap.  Ring and heap hold an event in slots of
  * one form (the event, its arrival, its payload's room), and each route
- * gives the order the heap alone would (wc_reorder_set_route() below).
+ * gives the order the heap alone would (wc_reorder_set_route(),
+ * reorder_test.h).
  * Memory: about 300 bytes a slot, for the window (16384 events by
  * default) and two batches, twice (ring and heap: input in order touches
  * only the ring's), plus every payload longer than 32 bytes a slot held,
@@ -109,27 +110,6 @@ void wc_reorder_set_blkparse(struct wc_reorder *r);
  * where pull() would be.  Not used in blkparse's order, which reads
  * its batches through pull().  Set before the first next. */
 void wc_reorder_set_pull_run(struct wc_reorder *r, wc_merge_pull_run_fn run);
-/*
- * The routes an event may take into the window.  The order out is the
- * same whichever is set: check_merge runs the same inputs through each
- * and compares them event by event.  Set before the first next.
- *   WC_REORDER_ROUTE_ALL       an event in order stays in the ring where
- *                              it was read, a late one goes into its
- *                              place among the ring's last
- *                              WC_REORDER_SHIFT, any other through the
- *                              heap (the default);
- *   WC_REORDER_ROUTE_NO_SHIFT  every late event through the heap;
- *   WC_REORDER_ROUTE_HEAP      every event through the heap (but one of
- *                              the greatest time, device and sequence,
- *                              which no trace holds).
- * Not used in blkparse's order, where every event goes through the heap.
- */
-enum wc_reorder_route {
-	WC_REORDER_ROUTE_ALL,
-	WC_REORDER_ROUTE_NO_SHIFT,
-	WC_REORDER_ROUTE_HEAP,
-};
-void wc_reorder_set_route(struct wc_reorder *r, enum wc_reorder_route route);
 void wc_reorder_free(struct wc_reorder *r);
 
 #endif /* WC_REORDER_H */

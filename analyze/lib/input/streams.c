@@ -622,7 +622,8 @@ static __attribute__((noinline)) void free_ended(struct wc_streams *st)
  * Stream i's records as the decoder gives them, up to MAX and LIMIT as
  * wc_decoder_next_run() reads them, through the record filter
  * (recfilter.h), until a read keeps at least one event: 1 with *got of
- * them in out, else the decoder's 0, -1 or 2.  The stream is open.
+ * them in out, else the decoder's 0, -1 or WC_PULL_WOULD_READ.  The
+ * stream is open.
  */
 static inline int read_events(struct wc_streams *st, struct stream *s,
 			      unsigned i, struct wc_event *out, size_t max,
@@ -636,13 +637,13 @@ static inline int read_events(struct wc_streams *st, struct stream *s,
 		r = wc_decoder_next_run(s->dec, out, max, limit,
 					flags & WC_PULL_BUFFERED, &n, err);
 		if (__builtin_expect(r != 1, 0)) {
-			if (r == 2)
-				return 2;
+			if (r == WC_PULL_WOULD_READ)
+				return WC_PULL_WOULD_READ;
 			if (r == 0 && s->from_kept && !s->chunk_end) {
 				/* Its records in memory go with the
 				 * decoder. */
 				if (flags & WC_PULL_BUFFERED)
-					return 2;
+					return WC_PULL_WOULD_READ;
 				/* The records kept in memory are over: the
 				 * handle again, where they end. */
 				drop_decoder(st, s);
@@ -685,9 +686,10 @@ static inline int read_events(struct wc_streams *st, struct stream *s,
  * reads the records kept at a close (its handle again where they end).
  * When batches of its records are looked at ahead (blkparse's names for
  * --dump) it is read in runs that end with the batch, and a merge's
- * batch ends before the next one begins (2 under WC_PULL_BUFFERED), so
- * its names are taken after the events before it were looked at.  Else
- * it is read straight from now on, until its decoder changes.
+ * batch ends before the next one begins (WC_PULL_WOULD_READ under
+ * WC_PULL_BUFFERED), so its names are taken after the events before it
+ * were looked at.  Else it is read straight from now on, until its
+ * decoder changes.
  */
 static __attribute__((noinline)) int pull_start(struct wc_streams *st,
 						unsigned i, size_t *max,
@@ -709,7 +711,7 @@ static __attribute__((noinline)) int pull_start(struct wc_streams *st,
 		 * handed out, and after the events handed out with it
 		 * are looked at: the merge's batch ends here. */
 		if (flags & WC_PULL_BUFFERED)
-			return 2;
+			return WC_PULL_WOULD_READ;
 		if (st->begin(st->batch_ctx, i, err) < 0)
 			return -1;
 		s->batch_left = st->batch;

@@ -169,9 +169,9 @@ int wc_streams_pull_run(void *ctx, unsigned stream, struct wc_event *out,
  *    that end with its batch of EVERY events, and BEGIN(CTX, i, err) is
  *    called before stream i hands out its first event and after each
  *    EVERY events it handed out (0, or -1 to fail the pull with err
- *    filled), never under WC_PULL_BUFFERED (the pull says 2 instead, so
- *    a merge's batch ends there); END(CTX, i) when stream i ended or
- *    failed, as its handle goes;
+ *    filled), never under WC_PULL_BUFFERED (the pull says
+ *    WC_PULL_WOULD_READ instead, so a merge's batch ends there);
+ *    END(CTX, i) when stream i ended or failed, as its handle goes;
  *  - wc_streams_open_decoder(): a decoder of stream I of its own, outside
  *    the pool (the caller frees it), on the member's or file's bytes from
  *    offset OFF (0: the start, the byte order found; else the order

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * merge_test.h - wc_merge's doors for its tests only (check_merge):
+ * the routes of a hand-over, each giving the order the others give, so
+ * that a test can run the same streams through each and compare them.
+ * The pipeline never sets one (the default is WC_MERGE_ROUTE_ALL);
+ * merge.h is the interface.
+ */
+#ifndef WC_MERGE_TEST_H
+#define WC_MERGE_TEST_H
+
+#include "input/merge.h"
+
+/*
+ * The routes of a hand-over between streams.  The order out is the same
+ * whichever is set: check_merge runs the same streams through both and
+ * compares them event by event.  Set before the first next.
+ *   WC_MERGE_ROUTE_ALL   the runner-up kept beside the heap, which a
+ *                        hand-over between two streams does not touch
+ *                        (the default);
+ *   WC_MERGE_ROUTE_HEAP  the runner-up kept in the heap, as its top:
+ *                        every hand-over goes through the heap.
+ */
+enum wc_merge_route {
+	WC_MERGE_ROUTE_ALL,
+	WC_MERGE_ROUTE_HEAP,
+};
+void wc_merge_set_route(struct wc_merge *m, enum wc_merge_route route);
+
+#endif /* WC_MERGE_TEST_H */
