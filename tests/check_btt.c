@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "compat/btt.h"
+#include "compat/btt_test.h"
 #include "check_common.h"
 
 #define DEV WC_DEV_MAKE(8u, 0u)

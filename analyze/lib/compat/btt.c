@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "compat/btt.h"
+#include "compat/btt_test.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

@@ -68,11 +68,6 @@ struct wc_btt_stat {
 struct wc_btt;
 
 int wc_btt_open(struct wc_btt **out, struct wc_err *err);
-/* wc_btt_open() for a btt that keeps its tree at every event, also while
- * the Qs kept are disjoint and their tree's shape cannot change a figure
- * (wc_btt_open()'s btt keeps them as a list then): the same figures,
- * more slowly; for the test that runs both on the same events. */
-int wc_btt_open_tree(struct wc_btt **out, struct wc_err *err);
 /* False for an event wc_btt_add() ignores whatever came before (the
  * rules above): a caller with many such events (G, I, M, P, U, notify)
  * may skip the call for them, and the figures are the same. */
