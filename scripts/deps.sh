@@ -66,6 +66,7 @@ check_needs=(
 	jq:jq
 	/usr/bin/time:time
 	python3:python3
+	file:/usr/lib/python3/dist-packages/distributed/__init__.py:python3-distributed
 )
 demo_needs=(
 	gnuplot:gnuplot-nox
