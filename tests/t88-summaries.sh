@@ -25,6 +25,8 @@ mkdir "$TMP/odd"
 tar -xJf "$TOP/samples/ssd-ext4-cache-on-barrier-on-run2.tar.xz" -C "$TMP/odd"
 odd=$TMP/odd/ssd-ext4-cache-on-barrier-on-run2
 sed -i "s/^name = .*/name = odd\"quote\\\\back\\xc3\\xa9\\xff-run4/" "$odd/capture.conf"
+# Another host: the host_state finding, made from every capture's keys.
+sed -i 's/^host_cpus = .*/host_cpus = 8/' "$odd/capture.conf"
 caps+=("$odd")
 
 # wcsynth's capture with the kernel's counters (all zero: the trace

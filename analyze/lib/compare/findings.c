@@ -1094,30 +1094,39 @@ static void find_host_state(struct wc_summary *s)
 	};
 	struct wc_finding *f = NULL;
 	size_t k, i, j, said = 0, lo = 0, hi = 0, nl = 0;
+	/* The distinct values of a key, in order of first appearance,
+	 * with their counts: a pass over the captures per key, not a pass
+	 * per capture (a fleet's summaries share a few values). */
+	char (*vals)[128] = calloc(s->ncaps ? s->ncaps : 1, sizeof(*vals));
+	size_t *count = calloc(s->ncaps ? s->ncaps : 1, sizeof(*count));
 
-	for (k = 0; k < sizeof(keys) / sizeof(keys[0]) && said < 3; k++) {
-		char v[128], w[128], common[128] = "", odd[128] = "";
+	for (k = 0; vals && count && k < sizeof(keys) / sizeof(keys[0]) &&
+	     said < 3; k++) {
+		char v[128], common[128] = "", odd[128] = "";
 		const char *odd_names[256];
-		size_t best = 0, nodd = 0, nwith = 0;
+		size_t best = 0, nodd = 0, nwith = 0, nvals = 0;
 		char list[256];
 
-		/* The most common value: the one most captures share. */
 		for (i = 0; i < s->ncaps; i++) {
-			size_t same = 0;
-
 			if (!host_value(s->caps[i].meta->host, keys[k], v,
 					sizeof(v)))
 				continue;
 			nwith++;
-			for (j = 0; j < s->ncaps; j++)
-				if (host_value(s->caps[j].meta->host, keys[k], w,
-					       sizeof(w)) && !strcmp(v, w))
-					same++;
-			if (same > best) {
-				best = same;
-				snprintf(common, sizeof(common), "%s", v);
+			for (j = 0; j < nvals && strcmp(vals[j], v); j++)
+				;
+			if (j == nvals) {
+				memcpy(vals[nvals], v, sizeof(v));
+				count[nvals++] = 0;
 			}
+			count[j]++;
 		}
+		/* The most common value: the one most captures share, the
+		 * first seen of those. */
+		for (j = 0; j < nvals; j++)
+			if (count[j] > best) {
+				best = count[j];
+				snprintf(common, sizeof(common), "%s", vals[j]);
+			}
 		if (best == nwith)
 			continue;
 		for (i = 0; i < s->ncaps; i++)
@@ -1172,6 +1181,8 @@ static void find_host_state(struct wc_summary *s)
 	if (f)
 		say(f, ". Their walls carry that difference; the device's time "
 		    "much less.");
+	free(vals);
+	free(count);
 }
 
 /* Captures that ended with data unwritten: of an unfiltered copy, less
