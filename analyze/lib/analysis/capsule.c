@@ -286,6 +286,29 @@ static const struct wc_cfield capsule_f[] = {
 #undef C
 TABLE(capsule_t, capsule_f);
 
+/* A field added to one of these structs must join its table above, or
+ * the comparison of summaries would drift from the captures' (t88)
+ * without a word: their sizes as the tables were last written (LP64;
+ * a field that fits in padding slips through). */
+#if defined(__LP64__)
+#define SIZE_IS(T, n, tab) \
+	_Static_assert(sizeof(struct T) == (n), \
+		       #T " changed: update " #tab " in capsule.c")
+SIZE_IS(wc_figures, 824, figures_f);
+SIZE_IS(wc_latency, 56, latency_f);
+SIZE_IS(wc_capture_meta, 12912, meta_f);
+SIZE_IS(wc_device_meta, 104, devmeta_f);
+SIZE_IS(wc_tracker_stats, 104, tracking_f);
+SIZE_IS(wc_kcheck, 29976, kcheck_f);
+SIZE_IS(wc_kc_device, 464, kcdev_f);
+SIZE_IS(wc_kc_figure, 48, kcfig_f);
+SIZE_IS(wc_phase_result, 120, phres_f);
+SIZE_IS(wc_wait, 56, wait_f);
+SIZE_IS(wc_account_part, 32, part_f);
+SIZE_IS(wc_btt_stat, 32, btt_f);
+#undef SIZE_IS
+#endif
+
 const struct wc_ctable *wc_capsule_table(void)
 {
 	return &capsule_t;
