@@ -11,7 +11,10 @@
 # In order:
 #   1. docs/write-cache.md's tables (scripts/write-cache-table.sh --update)
 #   2. docs/what-if.md's tables (scripts/what-if-validate.sh --update,
-#      scripts/report-2624.sh --update)
+#      scripts/report-2624.sh --update), and the report's four times
+#      beside the samples' in README.md and samples/README.md
+#      (scripts/write-cache-table.sh --report-table --update), and
+#      docs/model-disk.md's artefacts (scripts/model-artefacts.sh --update)
 #   3. README.md's report excerpt: the opening of
 #      "wcanalyze samples/*.tar.xz" (its findings and its table of groups)
 #      between the lines
@@ -51,6 +54,11 @@ if [[ $print_readme -eq 0 ]]; then
 	echo "regen-samples: docs/what-if.md" >&2
 	bash "$top/scripts/what-if-validate.sh" --update "$top/docs/what-if.md"
 	bash "$top/scripts/report-2624.sh" --update "$top/docs/what-if.md"
+	echo "regen-samples: docs/model-disk.md" >&2
+	bash "$top/scripts/model-artefacts.sh" --update "$top/docs/model-disk.md"
+	echo "regen-samples: the report's table in README.md, samples/README.md" >&2
+	bash "$top/scripts/write-cache-table.sh" --report-table --update "$top/README.md"
+	bash "$top/scripts/write-cache-table.sh" --report-table --update "$top/samples/README.md"
 	echo "regen-samples: README.md" >&2
 fi
 

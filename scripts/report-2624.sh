@@ -129,10 +129,12 @@ END {
 	printf "**The replay.**  %d run%s of hdd7200 XFS with the cache and barriers on\n", n["on,on"], (n["on,on"] > 1 ? "s" : "")
 	printf "(the samples: %d files), each replayed under 2.6.24 ordering in the\n", files
 	print "report'"'"'s four configurations (`wcanalyze --what-if kernel=2.6.24,...`);"
-	printf "copy: the replay'"'"'s copy phase, mean and range; scaled: times %.2f, the\n", scale
-	print "report'"'"'s 4,000 files over the sample'"'"'s (linear in the files: it ignores"
-	print "that the sample'"'"'s host held the whole copy in its page cache, which the"
-	print "report'"'"'s did not); busy: the disk'"'"'s time; flushes and log writes: per run."
+	print "copy: the replay'"'"'s copy phase, mean and range; scaled: times"
+	if (scale == 1)
+		print "1.00, the samples being the report'"'"'s tree;"
+	else
+		printf "%.2f, the report'"'"'s 4,000 files over the sample'"'"'s (linear in the files);\n", scale
+	print "busy: the disk'"'"'s time; flushes and log writes: per run."
 	print ""
 	print "| configuration | the report, s | replay copy, s | range | scaled, s | busy, s | flushes | log writes drained |"
 	print "| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: |"

@@ -4,7 +4,7 @@
 # section 3, made from the captures in samples/ and what wcanalyze prints
 # for them, so that no number in them is typed by hand.
 #
-#   scripts/write-cache-table.sh [--samples DIR] [--queue-depth] [--update FILE]
+#   scripts/write-cache-table.sh [--samples DIR] [--queue-depth | --report-table] [--update FILE]
 #
 # Prints the tables (Markdown) on standard output, or with --queue-depth
 # the table of queue depth 1 against 32 (Table 6: each comparison's
@@ -16,7 +16,12 @@
 # and Table 6 between
 #   <!-- write-cache-queue-depth: begin (scripts/write-cache-table.sh --update) -->
 #   <!-- write-cache-queue-depth: end -->
-# where FILE has these (they are optional).
+# where FILE has these (they are optional).  With --report-table, the
+# report's four configurations beside the same four measured on the first
+# lab disk (hdd7200), for XFS, ext3 and ext4 (README.md, samples/README.md);
+# with --update, only that table, between
+#   <!-- report-table: begin (scripts/write-cache-table.sh --report-table --update) -->
+#   <!-- report-table: end -->
 # tests/t47-write-cache-guide.sh regenerates them and fails when the page
 # differs.
 #
@@ -39,7 +44,7 @@ update=
 print=main
 
 usage() {
-	echo "usage: write-cache-table.sh [--samples DIR] [--queue-depth] [--update FILE]" >&2
+	echo "usage: write-cache-table.sh [--samples DIR] [--queue-depth | --report-table] [--update FILE]" >&2
 	exit 2
 }
 while [[ $# -gt 0 ]]; do
@@ -47,6 +52,7 @@ while [[ $# -gt 0 ]]; do
 	--samples) [[ $# -ge 2 ]] || usage; samples=$2; shift 2 ;;
 	--update) [[ $# -ge 2 ]] || usage; update=$2; shift 2 ;;
 	--queue-depth) print=queue-depth; shift ;;
+	--report-table) print='report-table'; shift ;;
 	*) usage ;;
 	esac
 done
@@ -132,7 +138,12 @@ def dmean(f): map([.phases[] | select(.name == "delete")][0] | f) | if any(. == 
     ([$r.groups[] | select(.tests.busy.verdict == "baseline") | .figures_s.busy.mean][0] // "-"),
     ($g.tests.busy.interval_s[0] // "-"), ($g.tests.busy.interval_s[1] // "-"),
     ($g.bound_s // "-"), ($g.tests.busy.runs_to_decide // "-"),
-    ($g.tests.wall.runs_to_decide // "-")
+    ($g.tests.wall.runs_to_decide // "-"),
+    ($c | map(phase("copy")) | if length < 2 or any(. == null) then "-"
+          else (add / length) as $m | (map((. - $m) * (. - $m)) | add / (length - 1)) | sqrt end),
+    ($c | map(.durable.destaged_bytes) | if any(. == null) then "-" else add / length end),
+    ($c | map(.durable | if . == null then null else .durable_s - .returned_s end)
+        | if any(. == null) then "-" else add / length end)
   ]
 | map(tostring) | join("\t")'
 
@@ -228,6 +239,13 @@ END {
 	print "**Table 1.**  Time per configuration: the mean of the runs (wall: the whole"
 	print "capture, ± the runs'"'"' standard deviation; copy and delete: the phases)."
 	print "The report'"'"'s column is its XFS copy time on a 2008 kernel (2.6.23/24) and disk."
+	for (key in row) { split(key, kk, SUBSEP); if (kk[2] == "xfs" && kk[4] == "off") xfs_off = 1 }
+	if (xfs_off) {
+		print "XFS without barriers ran as `nobarrier` did before Linux 4.19 removed it:"
+		print "the kernel was told the disk writes through, so it sent no flush and no"
+		print "FUA, while the model disk kept its cache (capture.conf"
+		print "`barrier_method = kernel-write-through`; section 2)."
+	}
 	print ""
 	print "| disk | fs | write cache | barriers | runs | wall s | copy s | delete s | the report, s | captures | figure (`make demo`) |"
 	print "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |"
@@ -333,9 +351,15 @@ END {
 	print "**Table 4.**  The report'"'"'s three subtractions (section 1), each measured"
 	print "as its own comparison: the first configuration'"'"'s mean wall time minus"
 	print "the second'"'"'s (wcanalyze `--baseline` on the second), split as in"
-	print "Table 2.  XFS has no row: each subtraction needs `nobarrier`.  The"
-	print "report'"'"'s column is its XFS copy times; the measured ones are whole"
-	print "captures (copy and delete)."
+	for (key in row) { split(key, kk, SUBSEP); if (kk[2] == "xfs") xfs_rows = 1 }
+	if (xfs_rows) {
+		print "Table 2.  The report'"'"'s column is its XFS copy times; the measured ones"
+		print "are whole captures (copy and delete)."
+	} else {
+		print "Table 2.  XFS has no row: each subtraction needs `nobarrier`.  The"
+		print "report'"'"'s column is its XFS copy times; the measured ones are whole"
+		print "captures (copy and delete)."
+	}
 	print ""
 	print "| disk | fs | subtraction | what it isolates | the report, s | measured, s | flush | journal | metadata | data | other | off device | verdicts |"
 	print "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
@@ -402,6 +426,64 @@ END {
 		}
 	}
 }' <(sort -u "$work/workloads") "$work/pairs" >"$work/qd"
+
+# The report's table: its four XFS copy times beside the four measured
+# here on the first disk (the report's kind, hdd7200), for each
+# filesystem, with what the data left in the drive's cache at the end and
+# the verdicts against the default (cache and barriers on).
+awk -F'\t' -v report_on_on="${report[on,on]}" -v report_on_off="${report[on,off]}" \
+	-v report_off_on="${report[off,on]}" -v report_off_off="${report[off,off]}" \
+	-v disk="${disks[0]}" "$awk_format"'
+FILENAME == ARGV[1] { if ($1 == disk) { files = $3; mb = $4 / 1e6; kernel = $5 }; next }
+$1 == disk { row[$3 SUBSEP $4 SUBSEP $5] = $0 }
+function mmss(x) { return x >= 60 ? sprintf("%dm%02ds", int(x / 60), x % 60) : x " s" }
+END {
+	nconf = split("on,on on,off off,on off,off", conf, " ")
+	rep["on,on"] = report_on_on; rep["on,off"] = report_on_off
+	rep["off,on"] = report_off_on; rep["off,off"] = report_off_off
+	name["on,on"] = "cache on, barriers (the default)"
+	name["on,off"] = "cache on, `nobarrier`"
+	name["off,on"] = "cache off, barriers"
+	name["off,off"] = "cache off, `nobarrier`"
+	nfs = split("xfs ext3 ext4", fss, " ")
+	printf "The report (XFS, Fedora 8, 2.6.23/24, 2008) beside the same four\n"
+	printf "configurations on `%s` (%s files, %.1f MB, Linux %s): the copy (`cp -a`\n", disk, files, mb, kernel
+	print "then `sync`), mean ± standard deviation of the runs; what the drive still"
+	print "held in its cache when the command returned (destaged by the lab before the"
+	print "capture ended, so counted); and the verdicts against the same filesystem'"'"'s"
+	print "default, first on the disk'"'"'s busy time, then on the wall (real, no larger"
+	print "than ±X, or not decided: docs/methodology.md)."
+	print ""
+	print "| configuration | the report | fs | runs | copy s | left in the cache, MB | against the default |"
+	print "| --- | ---: | --- | ---: | ---: | ---: | --- |"
+	for (k = 1; k <= nconf; k++) for (j = 1; j <= nfs; j++) {
+		split(conf[k], cb, ",")
+		key = fss[j] SUBSEP cb[1] SUBSEP cb[2]
+		r = fss[j] == "xfs" ? mmss(rep[conf[k]]) : ""
+		if (!(key in row)) {
+			printf "| %s | %s | %s | 0 | not recorded | | |\n", name[conf[k]], r, fss[j]
+			continue
+		}
+		split(row[key], f, "\t")
+		printf "| %s | %s | %s | %d | %s%s | %s | %s |\n", name[conf[k]], r, fss[j], f[6],
+			s(f[10]), f[46] == "-" ? "" : " ± " s(f[46]),
+			f[47] == "-" ? "-" : sprintf("%.1f", f[47] / 1e6), verdicts(f)
+	}
+}' <(sort -u "$work/workloads") "$work/rows" >"$work/report"
+
+if [[ $print == report-table ]]; then
+	if [[ -z $update ]]; then
+		cat "$work/report"
+		exit 0
+	fi
+	rbegin='<!-- report-table: begin (scripts/write-cache-table.sh --report-table --update) -->'
+	rend='<!-- report-table: end -->'
+	has_markers write-cache-table "$update" "$rbegin" "$rend"
+	cp "$update" "$work/page"
+	put_between write-cache-table "$work/page" "$rbegin" "$rend" "$work/report"
+	cat "$work/page" >"$update"
+	exit 0
+fi
 
 if [[ -z $update ]]; then
 	if [[ $print == queue-depth ]]; then

@@ -51,6 +51,38 @@ fi
 
 # The comparison can fail: one digit of the first number with three
 # decimals in the block changed.
+# The report's table beside its four times (issue 40), in README.md and
+# samples/README.md, as write-cache-table.sh --report-table prints it.
+rbegin='<!-- report-table: begin (scripts/write-cache-table.sh --report-table --update) -->'
+rend='<!-- report-table: end -->'
+BUILD=$BUILD bash "$TOP/scripts/write-cache-table.sh" --report-table >"$TMP/report" 2>"$TMP/err" ||
+	fail "write-cache-table.sh --report-table failed: $(cat "$TMP/err")"
+# shellcheck disable=SC2016 # the backquotes are Markdown's
+grep -qF '| cache off, `nobarrier` | 1m09s | xfs | 3 |' "$TMP/report" ||
+	fail "the report's table has no measured XFS row for cache off, nobarrier"
+for doc in "$TOP/README.md" "$TOP/samples/README.md"; do
+	[[ $(grep -cxF "$rbegin" "$doc") -eq 1 && $(grep -cxF "$rend" "$doc") -eq 1 ]] ||
+		fail "${doc#"$TOP"/} needs one '$rbegin' line and one '$rend' line"
+	diff -u <(awk -v begin="$rbegin" -v end="$rend" '$0 == end { inside = 0 } inside; $0 == begin { inside = 1 }' "$doc") \
+		"$TMP/report" >"$TMP/diff" ||
+		fail "${doc#"$TOP"/}'s table beside the report differs from write-cache-table.sh --report-table (run scripts/regen-samples.sh):
+$(head -n 40 "$TMP/diff")"
+done
+
+# docs/model-disk.md's artefacts against the smallest effect (issue 40),
+# as scripts/model-artefacts.sh prints them.
+abegin='<!-- model-artefacts: begin (scripts/model-artefacts.sh --update) -->'
+aend='<!-- model-artefacts: end -->'
+mdoc=$TOP/docs/model-disk.md
+[[ $(grep -cxF "$abegin" "$mdoc") -eq 1 && $(grep -cxF "$aend" "$mdoc") -eq 1 ]] ||
+	fail "docs/model-disk.md needs one '$abegin' line and one '$aend' line"
+BUILD=$BUILD bash "$TOP/scripts/model-artefacts.sh" >"$TMP/artefacts" 2>"$TMP/err" ||
+	fail "model-artefacts.sh failed: $(cat "$TMP/err")"
+diff -u <(awk -v begin="$abegin" -v end="$aend" '$0 == end { inside = 0 } inside; $0 == begin { inside = 1 }' "$mdoc") \
+	"$TMP/artefacts" >"$TMP/diff" ||
+	fail "docs/model-disk.md's artefacts differ from model-artefacts.sh (run scripts/regen-samples.sh):
+$(head -n 40 "$TMP/diff")"
+
 cp "$page" "$TMP/page.md"
 awk -v begin="$begin" -v end="$end" '
 $0 == end { inside = 0 }
