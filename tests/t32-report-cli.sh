@@ -91,9 +91,14 @@ echo "ok: exit statuses"
 # The tree a capture copied, capture.conf's source_files and source_bytes,
 # in JSON as numbers (the doc scripts read them there, not from the
 # file); null without them.
-"$WCANALYZE" --format json "$TOP/samples/hdd7200-ext4-cache-on-barrier-on-run2.tar.xz" \
-	"$TMP/plain" >"$TMP/src.json" || fail "JSON of a sample failed"
-jq -e '.captures[0].source_files == 2000 and .captures[0].source_bytes == 419430400 and
+sample=$TOP/samples/hdd7200-ext4-cache-on-barrier-on-run2.tar.xz
+tar -xOf "$sample" --wildcards '*/capture.conf' >"$TMP/src.conf"
+files=$(sed -n 's/^source_files = \([0-9][0-9]*\)$/\1/p' "$TMP/src.conf")
+bytes=$(sed -n 's/^source_bytes = \([0-9][0-9]*\)$/\1/p' "$TMP/src.conf")
+[[ -n $files && -n $bytes ]] || fail "$sample: its capture.conf has no source_files or source_bytes"
+"$WCANALYZE" --format json "$sample" "$TMP/plain" >"$TMP/src.json" || fail "JSON of a sample failed"
+jq -e --argjson files "$files" --argjson bytes "$bytes" \
+	'.captures[0].source_files == $files and .captures[0].source_bytes == $bytes and
 	.captures[1].source_files == null and .captures[1].source_bytes == null' \
 	"$TMP/src.json" >/dev/null ||
 	fail "source_files, source_bytes: $(jq -c '[.captures[] | [.source_files, .source_bytes]]' "$TMP/src.json")"

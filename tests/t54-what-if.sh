@@ -66,29 +66,47 @@ grep -q 'names no model disk: replayed as recorded on hdd7200' p.err ||
 	fail "no word of the disk replayed on: $(cat p.err)"
 grep -q 'ext4 what-if disk=ssd' p.txt || fail "no what-if row for the plain trace"
 
-# The disk's capacity as recorded: capture.conf's disk_capacity_bytes
-# (here 1 GiB, as "wccapture lab --image-size 1G" writes it) is the
-# capacity the replay as recorded has, the same figures (window to bytes,
-# columns 6 to 29; virtual time) as the sample's own what-if of that
-# capacity.  Without the key (a capture older than it) the capacity is
-# derived from the tree as wccapture made its image, twice the 400 MiB
-# tree plus 512 MiB.
+# The disk's capacity as recorded: capture.conf's disk_capacity_bytes is
+# the capacity the replay as recorded has, the same figures (window to
+# bytes, columns 6 to 29; virtual time) as the sample's own what-if of
+# that capacity: here twice the sample's, its partitions where they were.
+# Without the keys (a capture older than them) each image's size is
+# derived as wccapture made it, twice the tree (source_bytes) plus 512
+# MiB in whole MiB, the images one after the other: the same figures as
+# when the keys say so.
 n=hdd7200-ext4-cache-on-barrier-on-run2
 figs() { awk -F, -v n="$1" '$1 == n && $2 == "all" { for (i = 6; i <= 29; i++) printf "%s ", $i }' "$2"; }
 mkdir cap
 tar -C cap -xJf "$SAMPLE"
-printf 'disk_capacity_bytes = %s\ndisk_offsets = 0\n' $((1024 << 20)) >>"cap/$n/capture.conf"
-tar -C cap -czf cap.tar.gz "$n"
-"$WCANALYZE" --format csv --what-if cache=on cap.tar.gz >cap.csv 2>cap.err ||
-	fail "what-if on the capture with disk_capacity_bytes: $(cat cap.err)"
-"$WCANALYZE" --format csv --what-if capacity=$((1024 << 20)) \
-	--what-if capacity=$(((400 * 2 + 512) << 20)) "$SAMPLE" >caps.csv 2>/dev/null
-want=$(figs "$n what-if capacity=$((1024 << 20))" caps.csv)
-[[ -n $want && $(figs "$n replayed as recorded" cap.csv) == "$want" ]] ||
-	fail "disk_capacity_bytes 1 GiB: replayed as recorded $(figs "$n replayed as recorded" cap.csv), on 1 GiB $want"
-want=$(figs "$n what-if capacity=$(((400 * 2 + 512) << 20))" caps.csv)
-[[ -n $want && $(figs "$n replayed as recorded" caps.csv) == "$want" ]] ||
-	fail "no disk_capacity_bytes: replayed as recorded $(figs "$n replayed as recorded" caps.csv), on the derived 1312 MiB $want"
+conf=cap/$n/capture.conf
+cap0=$(sed -n 's/^disk_capacity_bytes = \([0-9][0-9]*\)$/\1/p' "$conf")
+offsets=$(sed -n 's/^disk_offsets = //p' "$conf")
+src=$(sed -n 's/^source_bytes = \([0-9][0-9]*\)$/\1/p' "$conf")
+[[ -n $cap0 && -n $offsets && -n $src ]] || fail "$n: no disk_capacity_bytes, disk_offsets or source_bytes"
+recapture() { # NAME [KEY = VALUE lines]: the sample with its placement keys replaced
+	local out=$1
+	mkdir -p "$out" && cp -r "cap/$n" "$out/"
+	sed -i '/^disk_capacity_bytes = /d; /^disk_offsets = /d' "$out/$n/capture.conf"
+	[[ -z ${2-} ]] || printf '%s\n' "$2" >>"$out/$n/capture.conf"
+	tar -C "$out" -czf "$out.tar.gz" "$n"
+}
+recapture twice "disk_capacity_bytes = $((cap0 * 2))
+disk_offsets = $offsets"
+"$WCANALYZE" --format csv --what-if cache=on twice.tar.gz >twice.csv 2>twice.err ||
+	fail "what-if on the capture with disk_capacity_bytes: $(cat twice.err)"
+"$WCANALYZE" --format csv --what-if capacity=$((cap0 * 2)) "$SAMPLE" >caps.csv 2>/dev/null
+want=$(figs "$n what-if capacity=$((cap0 * 2))" caps.csv)
+[[ -n $want && $(figs "$n replayed as recorded" twice.csv) == "$want" ]] ||
+	fail "disk_capacity_bytes twice the sample's: replayed as recorded $(figs "$n replayed as recorded" twice.csv), the sample's what-if $want"
+img=$(((src * 2 + (512 << 20) + (1 << 20) - 1) / (1 << 20) * (1 << 20)))
+recapture derived
+recapture platter "disk_capacity_bytes = $((img * 2))
+disk_offsets = 0 $img"
+"$WCANALYZE" --format csv --what-if cache=on derived.tar.gz >derived.csv 2>/dev/null
+"$WCANALYZE" --format csv --what-if cache=on platter.tar.gz >platter.csv 2>/dev/null
+want=$(figs "$n replayed as recorded" platter.csv)
+[[ -n $want && $(figs "$n replayed as recorded" derived.csv) == "$want" ]] ||
+	fail "no disk_capacity_bytes: replayed as recorded $(figs "$n replayed as recorded" derived.csv), on two images of $img bytes $want"
 
 expect_exit 2 "$WCANALYZE" --what-if cache=maybe "$SAMPLE"
 expect_exit 2 "$WCANALYZE" --what-if nosuchkey=1 "$SAMPLE"
