@@ -72,7 +72,7 @@ whatifs=(idle_destage_ms=100 interface_overlap=off
 # The busy time of a capture in wcanalyze's JSON: its window less the time
 # the disk was idle (with a one-disk capture, the disk's figures).
 # shellcheck disable=SC2016 # the $ are jq's
-jq_busy='.window_s - .time_s.idle'
+jq_busy='.window_s - .time_s.idle - (.outstanding_s // 0)'
 
 # One row per capture: fs, cache, barrier, name, then the busy times
 # (seconds): trace, model (ledger), replay as recorded, each what-if.
@@ -179,8 +179,14 @@ END {
 				if (d >= big) { big = d; at = fs ", barriers" }
 			}
 		}
-		verdict = !have ? "no real effect to compare with" : \
-			big < smallest ? "smaller" : "not smaller: the model cannot tell the effects below " sprintf("%.3f s", big)
+		if (!have)
+			verdict = "no real effect to compare with"
+		else if (i > 2)
+			verdict = big < smallest ? "fixed; smaller even put back" : \
+				sprintf("fixed; put back, it would hide effects below %.3f s", big)
+		else
+			verdict = big < smallest ? "smaller" : \
+				sprintf("not smaller: the model cannot tell effects below %.3f s", big)
 		if (i == 2) verdict = verdict " (what-if predictions only)"
 		printf "| %s | %+.3f to %+.3f | %.3f (%s) | %s |\n", label[i], lo[i], hi[i], big, at, verdict
 	}

@@ -143,7 +143,8 @@ def dmean(f): map([.phases[] | select(.name == "delete")][0] | f) | if any(. == 
           else (add / length) as $m | (map((. - $m) * (. - $m)) | add / (length - 1)) | sqrt end),
     ($c | map(.durable.destaged_bytes) | if any(. == null) then "-" else add / length end),
     ($c | map(.durable | if . == null then null else .durable_s - .returned_s end)
-        | if any(. == null) then "-" else add / length end)
+        | if any(. == null) then "-" else add / length end),
+    ($g.difference.parts_s.destage_no_request // 0)
   ]
 | map(tostring) | join("\t")'
 
@@ -279,16 +280,17 @@ END {
 	print "decided, with the runs a side that would decide it at the spread seen;"
 	print "whether the disk caused it, decided on the disk'"'"'s busy time (its"
 	print "difference first), then the wall'"'"'s.  Seconds; data = data read + data"
-	print "write; other = discard + other requests; off device = time the disk was"
-	print "idle."
+	print "write; other = discard + other requests; destage = the drive destaging"
+	print "its cache with no request (from its ledger); off device = time the disk"
+	print "was idle."
 	print ""
-	print "| disk | fs | write cache | barriers | difference | flush | journal | metadata | data | other | off device | verdicts |"
-	print "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+	print "| disk | fs | write cache | barriers | difference | flush | journal | metadata | data | other | destage | off device | verdicts |"
+	print "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
 	for (n = 1; n <= nkeys; n++) {
 		split(row[keys[n]], f, "\t")
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			f[1], f[3], f[4], f[5], d(f[12]), d(f[13]), d(f[14]), d(f[15]),
-			d(f[16]), d(f[17]), d(f[18]), verdicts(f)
+			d(f[16]), d(f[17]), d(f[49]), d(f[18]), verdicts(f)
 	}
 
 	print ""
@@ -361,18 +363,18 @@ END {
 		print "captures (copy and delete)."
 	}
 	print ""
-	print "| disk | fs | subtraction | what it isolates | the report, s | measured, s | flush | journal | metadata | data | other | off device | verdicts |"
-	print "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+	print "| disk | fs | subtraction | what it isolates | the report, s | measured, s | flush | journal | metadata | data | other | destage | off device | verdicts |"
+	print "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
 	for (i = 1; i <= ndisks; i++) for (j = 1; j <= nfs; j++) for (k = 1; k <= np; k++) {
 		key = disks[i] SUBSEP fss[j] SUBSEP pairs[k]
 		if (!(key in row)) continue
 		split(row[key], f, "\t")
 		split(pairs[k], ab, ":")
-		printf "| %s | %s | (cache %s, barriers %s) - (cache %s, barriers %s) | %s | %+d | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		printf "| %s | %s | (cache %s, barriers %s) - (cache %s, barriers %s) | %s | %+d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			disks[i], fss[j], substr(ab[1], 1, index(ab[1], ",") - 1), substr(ab[1], index(ab[1], ",") + 1),
 			substr(ab[2], 1, index(ab[2], ",") - 1), substr(ab[2], index(ab[2], ",") + 1),
 			what[pairs[k]], rep[ab[1]] - rep[ab[2]], d(f[12]), d(f[13]), d(f[14]), d(f[15]),
-			d(f[16]), d(f[17]), d(f[18]), verdicts(f)
+			d(f[16]), d(f[17]), d(f[49]), d(f[18]), verdicts(f)
 	}
 }' "$work/pairs" >>"$work/table"
 
