@@ -53,17 +53,17 @@ fi
 # decimals in the block changed.
 # The report's table beside its four times (issue 40), in README.md and
 # samples/README.md, as write-cache-table.sh --report-table prints it.
-rbegin='<!-- report-table: begin (scripts/write-cache-table.sh --report-table --update) -->'
-rend='<!-- report-table: end -->'
+tbegin='<!-- report-table: begin (scripts/write-cache-table.sh --report-table --update) -->'
+tend='<!-- report-table: end -->'
 BUILD=$BUILD bash "$TOP/scripts/write-cache-table.sh" --report-table >"$TMP/report" 2>"$TMP/err" ||
 	fail "write-cache-table.sh --report-table failed: $(cat "$TMP/err")"
 # shellcheck disable=SC2016 # the backquotes are Markdown's
 grep -qF '| cache off, `nobarrier` | 1m09s | xfs | 3 |' "$TMP/report" ||
 	fail "the report's table has no measured XFS row for cache off, nobarrier"
 for doc in "$TOP/README.md" "$TOP/samples/README.md"; do
-	[[ $(grep -cxF "$rbegin" "$doc") -eq 1 && $(grep -cxF "$rend" "$doc") -eq 1 ]] ||
-		fail "${doc#"$TOP"/} needs one '$rbegin' line and one '$rend' line"
-	diff -u <(awk -v begin="$rbegin" -v end="$rend" '$0 == end { inside = 0 } inside; $0 == begin { inside = 1 }' "$doc") \
+	[[ $(grep -cxF "$tbegin" "$doc") -eq 1 && $(grep -cxF "$tend" "$doc") -eq 1 ]] ||
+		fail "${doc#"$TOP"/} needs one '$tbegin' line and one '$tend' line"
+	diff -u <(awk -v begin="$tbegin" -v end="$tend" '$0 == end { inside = 0 } inside; $0 == begin { inside = 1 }' "$doc") \
 		"$TMP/report" >"$TMP/diff" ||
 		fail "${doc#"$TOP"/}'s table beside the report differs from write-cache-table.sh --report-table (run scripts/regen-samples.sh):
 $(head -n 40 "$TMP/diff")"
