@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "analysis/analysis.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/devtab.h"
 #include "input/batchq.h"
@@ -323,6 +326,12 @@ struct run {
 	/* The ledger's work, one feed a region of the model disk, and one
 	 * of every region for the disk of its partitions (account.h). */
 	struct ledger_feed feed[WC_CAPTURE_MAX_REGIONS + 1];
+	/* The ledger read once and copied aside (ledger_aside()): every
+	 * feed reads the copy; ledger_src keeps the names its messages
+	 * give. */
+	bool ledger_held;
+	int ledger_fd;
+	struct wc_source *ledger_src;
 };
 
 /* The tracker's source over a source of single events (run_source): every
@@ -512,11 +521,92 @@ static uint32_t region_device(const struct wc_capture_meta *m, size_t k)
 }
 
 /*
+ * The ledger read once: in an archive it lies after the trace files,
+ * where the scan stopped, and each feed reading it on a handle of its
+ * own would decompress the archive again.  So its bytes are copied once
+ * into an unnamed temporary file in TMPDIR (or /tmp), at most
+ * WC_INPUT_SPILL_MAX, and every feed reads that copy
+ * (wc_source_open_region()).  0 with run->ledger_held, 0 without a
+ * ledger, or -1 with err filled.
+ */
+static int ledger_aside(struct run *run, struct wc_err *err)
+{
+	const char *dir = getenv("TMPDIR");
+	struct wc_source *src = NULL;
+	char tmpl[4096];
+	uint64_t len = 0;
+	const unsigned char *p;
+	ssize_t n;
+	int fd;
+
+	if (wc_input_open_side(run->in, WC_LEDGER_FILE, &src, err) < 0)
+		return -1;
+	if (!src)
+		return 0;
+	if (!dir || !*dir)
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		/* A filesystem without O_TMPFILE: a name, unlinked at once. */
+		snprintf(tmpl, sizeof(tmpl), "%s/wcanalyze.XXXXXX", dir);
+		fd = mkostemp(tmpl, O_CLOEXEC);
+		if (fd >= 0)
+			unlink(tmpl);
+	}
+	if (fd < 0) {
+		wc_err_set(err, WC_ERR_SYSTEM, dir, NULL, WC_NO_OFFSET,
+			   "cannot make a temporary file for the ledger: %s",
+			   strerror(errno));
+		goto free_src;
+	}
+	while ((n = wc_source_peek(src, 65536, &p, err)) > 0) {
+		size_t off = 0;
+
+		if (len + (uint64_t)n > WC_INPUT_SPILL_MAX) {
+			wc_err_set(err, WC_ERR_INPUT, wc_source_path(src),
+				   wc_source_member(src), wc_source_offset(src),
+				   "a ledger of more than %llu bytes",
+				   (unsigned long long)WC_INPUT_SPILL_MAX);
+			goto close_fd;
+		}
+		while (off < (size_t)n) {
+			ssize_t w = pwrite(fd, p + off, (size_t)n - off,
+					   (off_t)(len + off));
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				wc_err_set(err, WC_ERR_SYSTEM, dir, NULL,
+					   WC_NO_OFFSET, "cannot copy the "
+					   "ledger aside: %s",
+					   w < 0 ? strerror(errno) : "no room");
+				goto close_fd;
+			}
+			off += (size_t)w;
+		}
+		len += (uint64_t)n;
+		wc_source_consume(src, (size_t)n);
+	}
+	if (n < 0)
+		goto close_fd;
+	run->ledger_held = true;
+	run->ledger_fd = fd;
+	run->ledger_src = src;
+	return 0;
+close_fd:
+	close(fd);
+free_src:
+	wc_source_free(src);
+	return -1;
+}
+
+/*
  * Device-internal work, wherever the capture has a ledger (a model
  * disk's, capture.conf disk_model): each region's destage of no command
  * goes to the accountant as its traced device's own busy time.  Each
- * region reads the ledger on a handle of its own, so that the accountant
- * pulls each device's work in its own time order, one row at a time.
+ * region reads the ledger (its copy, ledger_aside()) on a handle of its
+ * own, so that the accountant pulls each device's work in its own time
+ * order, one row at a time.
  * Not for a window the user chose from requests alone, nor a replay
  * (its clock is the model's): only a capture read as recorded.
  */
@@ -526,6 +616,10 @@ static int ledger_open(struct run *run, uint64_t from, struct wc_err *err)
 	size_t k, n = m->nregions ? m->nregions : 1;
 
 	if (!run->in || run->rnext || !m->disk_model[0])
+		return 0;
+	if (ledger_aside(run, err) < 0)
+		return -1;
+	if (!run->ledger_held)
 		return 0;
 	if (n > WC_CAPTURE_MAX_REGIONS)
 		n = WC_CAPTURE_MAX_REGIONS;
@@ -537,10 +631,12 @@ static int ledger_open(struct run *run, uint64_t from, struct wc_err *err)
 
 		if (k < n ? !dev : wc_account_disk(run->a->ac) < 0)
 			continue;
-		if (wc_input_open_side(run->in, WC_LEDGER_FILE, &src, err) < 0)
+		if (wc_source_open_region(&src, run->ledger_fd, 0,
+					  wc_source_offset(run->ledger_src),
+					  wc_source_path(run->ledger_src),
+					  wc_source_member(run->ledger_src),
+					  err) < 0)
 			return -1;
-		if (!src)
-			return 0;
 		if (wc_ledger_open(&lf->lg, src, k < n ? (uint32_t)k :
 				   WC_LEDGER_ALL, err) < 0)
 			return -1;
@@ -580,6 +676,12 @@ static void ledger_close(struct run *run)
 	for (k = 0; k <= WC_CAPTURE_MAX_REGIONS; k++) {
 		wc_ledger_free(run->feed[k].lg);
 		run->feed[k].lg = NULL;
+	}
+	if (run->ledger_held) {
+		close(run->ledger_fd);
+		wc_source_free(run->ledger_src);
+		run->ledger_src = NULL;
+		run->ledger_held = false;
 	}
 }
 
