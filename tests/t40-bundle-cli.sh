@@ -31,7 +31,14 @@ for g in scatter throughput flushes latency queue phases; do
 done
 [[ ! -e out/xfs/scatter.png ]] || fail "rendered although WCANALYZE_GNUPLOT is empty"
 
-# The figures' data against saved outputs.
+# The figures' data against saved outputs (after a deliberate change,
+# WC_REGEN=1 writes them; review the diff before committing it).
+if [[ ${WC_REGEN:-0} == 1 ]]; then
+	for f in scatter.dat timeline.dat latency.dat phases.dat; do
+		cp "out/xfs/$f" "$FIX/bundle/$f"
+	done
+	cp out/compare-time.dat out/compare-throughput.dat "$FIX/bundle/"
+fi
 for f in scatter.dat timeline.dat latency.dat phases.dat; do
 	diff -u "$FIX/bundle/$f" "out/xfs/$f" >diff.out ||
 		fail "xfs/$f differs from tests/fixtures/bundle/$f: $(head -20 diff.out)"

@@ -120,8 +120,22 @@ for t in trace/*; do
 done
 
 # same WHAT EXPECTED ACTUAL
+# A JSON report's raw record (docs/json-format.md, "RAW") is the input's
+# own: it names the file read, a digest of its bytes, its CPU files and
+# its clock (a merged blkparse -d file starts at 0), which differ between
+# the forms of one trace by design; it is left out here (t88 compares
+# summaries with their captures), and every other byte must agree.
 same() {
 	[[ -s $3 ]] || fail "$1: empty output"
+	if [[ $1 == *"JSON report"* ]]; then
+		local f
+		for f in "$2" "$3"; do
+			jq -S 'del(.captures[]?.raw)' \
+				"$f" >"$f.cmp" || fail "$1: $f is not JSON"
+		done
+		cmp -s "$2.cmp" "$3.cmp" || { show_diff "$2.cmp" "$3.cmp"; fail "$1: differs"; }
+		return
+	fi
 	cmp -s "$2" "$3" || { show_diff "$2" "$3"; fail "$1: differs"; }
 }
 # run OUT ARGS...: wcanalyze ARGS into OUT; fail unless it exits 0.
