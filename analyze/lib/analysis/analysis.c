@@ -2,7 +2,6 @@
 #include "analysis/analysis.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -531,9 +530,7 @@ static uint32_t region_device(const struct wc_capture_meta *m, size_t k)
  */
 static int ledger_aside(struct run *run, struct wc_err *err)
 {
-	const char *dir = getenv("TMPDIR");
 	struct wc_source *src = NULL;
-	char tmpl[4096];
 	uint64_t len = 0;
 	const unsigned char *p;
 	ssize_t n;
@@ -543,22 +540,9 @@ static int ledger_aside(struct run *run, struct wc_err *err)
 		return -1;
 	if (!src)
 		return 0;
-	if (!dir || !*dir)
-		dir = "/tmp";
-	fd = open(dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		/* A filesystem without O_TMPFILE: a name, unlinked at once. */
-		snprintf(tmpl, sizeof(tmpl), "%s/wcanalyze.XXXXXX", dir);
-		fd = mkostemp(tmpl, O_CLOEXEC);
-		if (fd >= 0)
-			unlink(tmpl);
-	}
-	if (fd < 0) {
-		wc_err_set(err, WC_ERR_SYSTEM, dir, NULL, WC_NO_OFFSET,
-			   "cannot make a temporary file for the ledger: %s",
-			   strerror(errno));
+	fd = wc_source_tmpfile("the ledger", err);
+	if (fd < 0)
 		goto free_src;
-	}
 	while ((n = wc_source_peek(src, 65536, &p, err)) > 0) {
 		size_t off = 0;
 
@@ -576,7 +560,7 @@ static int ledger_aside(struct run *run, struct wc_err *err)
 			if (w < 0 && errno == EINTR)
 				continue;
 			if (w <= 0) {
-				wc_err_set(err, WC_ERR_SYSTEM, dir, NULL,
+				wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL,
 					   WC_NO_OFFSET, "cannot copy the "
 					   "ledger aside: %s",
 					   w < 0 ? strerror(errno) : "no room");

@@ -172,28 +172,13 @@ static int keep_small_member(struct wc_members *m, struct archive *a,
 	return 1;
 }
 
-/* An unnamed temporary file in TMPDIR (or /tmp), gone with its
- * descriptor; -1 with err filled. */
+/* The spill file (wc_source_tmpfile()); -1 with err filled. */
 static int spill_open(struct wc_members *m, struct wc_err *err)
 {
-	const char *dir = getenv("TMPDIR");
-	char tmpl[4096];
-	int fd;
+	int fd = wc_source_tmpfile("the members read aside", err);
 
-	if (!dir || !*dir)
-		dir = "/tmp";
-	fd = open(dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		/* A filesystem without O_TMPFILE: a name, unlinked at once. */
-		snprintf(tmpl, sizeof(tmpl), "%s/wcanalyze.XXXXXX", dir);
-		fd = mkostemp(tmpl, O_CLOEXEC);
-		if (fd >= 0)
-			unlink(tmpl);
-	}
 	if (fd < 0)
-		return wc_err_set(err, WC_ERR_SYSTEM, dir, NULL, WC_NO_OFFSET,
-				  "cannot make a temporary file for the "
-				  "members read aside: %s", strerror(errno));
+		return -1;
 	m->spill_fd = fd;
 	wc_streams_set_aside(m->st, fd);
 	return 0;

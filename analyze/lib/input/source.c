@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -1048,4 +1049,26 @@ void wc_source_free(struct wc_source *src)
 	free(src->path);
 	free(src->member);
 	free(src);
+}
+
+int wc_source_tmpfile(const char *what, struct wc_err *err)
+{
+	const char *dir = getenv("TMPDIR");
+	char tmpl[4096];
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		snprintf(tmpl, sizeof(tmpl), "%s/wcanalyze.XXXXXX", dir);
+		fd = mkostemp(tmpl, O_CLOEXEC);
+		if (fd >= 0)
+			unlink(tmpl);
+	}
+	if (fd < 0)
+		return wc_err_set(err, WC_ERR_SYSTEM, dir, NULL, WC_NO_OFFSET,
+				  "cannot make a temporary file for %s: %s",
+				  what, strerror(errno));
+	return fd;
 }
