@@ -431,7 +431,7 @@ END {
 
 # The report's table: its four XFS copy times beside the four measured
 # here on the first disk (the report's kind, hdd7200), for each
-# filesystem, with what the data left in the drive's cache at the end and
+# filesystem, with what the drive's cache still held after the last sync and
 # the verdicts against the default (cache and barriers on).
 awk -F'\t' -v report_on_on="${report[on,on]}" -v report_on_off="${report[on,off]}" \
 	-v report_off_on="${report[off,on]}" -v report_off_off="${report[off,off]}" \
@@ -451,7 +451,7 @@ END {
 	printf "The report (XFS, Fedora 8, 2.6.23/24, 2008) beside the same four\n"
 	printf "configurations on `%s` (%s files, %.1f MB, Linux %s): the copy (`cp -a`\n", disk, files, mb, kernel
 	print "then `sync`), mean ± standard deviation of the runs; what the drive still"
-	print "held in its cache when the command returned (destaged by the lab before the"
+	print "held in its cache after the run'"'"'s last `sync` (destaged by the lab before the"
 	print "capture ended, so counted); and the verdicts against the same filesystem'"'"'s"
 	print "default, first on the disk'"'"'s busy time, then on the wall (real, no larger"
 	print "than ±X, or not decided: docs/methodology.md)."
