@@ -81,6 +81,45 @@ START_TEST(test_work_by_region)
 END_TEST
 
 /* Columns in another order, region absent, no newline at the end. */
+/* The totals, whatever region is handed out: the busy time is the
+ * union of every row's [start, end - late) (a command's destage inside
+ * it, a row touching the one before, a gap), the commands' time their
+ * own spans summed (overlapping ones twice). */
+START_TEST(test_totals)
+{
+	static const char text[] = HEAD
+		ROW("W", "4096", "100", "200", "0", "0", "0")
+		ROW("S", "4096", "120", "180", "0", "1", "0")
+		ROW("R", "512", "150", "260", "10", "0", "1")
+		ROW("S", "512", "250", "300", "0", "0", "0")
+		ROW("F", "0", "400", "430", "0", "0", "0")
+		ROW("S", "1024", "500", "600", "30", "0", "1");
+	struct wc_ledger_totals t;
+	struct wc_ledger_work w;
+	struct wc_ledger *lg;
+	struct wc_err err;
+	uint32_t regions[] = { 0, 1, WC_LEDGER_ALL };
+	size_t i;
+
+	for (i = 0; i < sizeof(regions) / sizeof(regions[0]); i++) {
+		lg = open_text(text, regions[i], &err);
+		ck_assert_ptr_nonnull(lg);
+		wc_ledger_totals(lg, &t);
+		ck_assert_uint_eq(t.rows, 0);
+		ck_assert_uint_eq(t.busy, 0);
+		while (wc_ledger_next(lg, &w, &err) > 0)
+			;
+		wc_ledger_totals(lg, &t);
+		ck_assert_uint_eq(t.rows, 6);
+		/* [100, 300) + [400, 430) + [500, 570) */
+		ck_assert_uint_eq(t.busy, 200 + 30 + 70);
+		/* 100 + 100 + 30 */
+		ck_assert_uint_eq(t.commands, 230);
+		wc_ledger_free(lg);
+	}
+}
+END_TEST
+
 START_TEST(test_header_by_name)
 {
 	static const char text[] =
@@ -202,6 +241,7 @@ static Suite *ledger_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_work_by_region);
+	tcase_add_test(tc, test_totals);
 	tcase_add_test(tc, test_header_by_name);
 	tcase_add_test(tc, test_hostile);
 	tcase_add_test(tc, test_long_line);

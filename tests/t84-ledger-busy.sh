@@ -131,6 +131,30 @@ json "$TMP/a.tar.gz" "$TMP/b.tar.gz" >"$TMP/abz.json"
 	fail "archives: busy $(busy "$TMP/abz.json" a), $(busy "$TMP/abz.json" b), folders $ba, $bb"
 echo "ok: the same from archives"
 
+# The model's own account of the whole ledger (JSON `ledger`), as the
+# scripts read it: A's busy time is its command and its destage ranges,
+# which touch; its commands' time the command's alone.  B's busy time is
+# its command's; a replay has no ledger.
+ns() { jq -r --arg n "$2" ".captures[] | select(.name == \$n) | $3 | . * 1e9 | round" "$1"; }
+cmd_ns=1000000
+[[ $(jq '.captures[0].ledger.rows' "$TMP/ab.json") == 3 &&
+	$(ns "$TMP/ab.json" a .ledger.busy_s) == $((cmd_ns + s3 - s1)) &&
+	$(ns "$TMP/ab.json" a .ledger.commands_s) == "$cmd_ns" &&
+	$(ns "$TMP/ab.json" b .ledger.busy_s) == "$cmd_ns" &&
+	$(ns "$TMP/abz.json" a .ledger.busy_s) == $((cmd_ns + s3 - s1)) ]] ||
+	fail "JSON ledger: $(jq -c '[.captures[].ledger]' "$TMP/ab.json")"
+jq -e '[.captures[] | has("ledger")] == [false, true]' "$TMP/trace.json" >/dev/null ||
+	fail "a capture without a ledger has a ledger key"
+json --what-if cache=on "$TMP/a" >"$TMP/whatif.json"
+jq -e '[.captures[] | has("ledger")] == [true, false, false]' "$TMP/whatif.json" >/dev/null ||
+	fail "a replay has the recording's ledger: $(jq -c '[.captures[].ledger]' "$TMP/whatif.json")"
+cp -r "$TMP/a-trace" "$TMP/w"
+echo 'lab_workload = seed' >>"$TMP/w/capture.conf"
+json "$TMP/w" "$TMP/b" >"$TMP/w.json"
+jq -e '[.captures[].lab_workload] == ["seed", null]' "$TMP/w.json" >/dev/null ||
+	fail "JSON lab_workload: $(jq -c '[.captures[].lab_workload]' "$TMP/w.json")"
+echo "ok: the ledger's own busy time and the lab's workload in the JSON"
+
 # Without a ledger, as before: no part of it in any form.
 json "$TMP/a-trace" >"$TMP/plain.json"
 jq -e '[.. | objects | has("destage_no_request")] | any | not' "$TMP/plain.json" >/dev/null ||

@@ -227,6 +227,8 @@ static void meta_from_capture(struct wc_capture_meta *m,
 	meta_host(m, c);
 	snprintf(m->disk_model, sizeof(m->disk_model), "%s", c->disk_model);
 	snprintf(m->disk, sizeof(m->disk), "%s", c->disk);
+	snprintf(m->lab_workload, sizeof(m->lab_workload), "%s",
+		 c->lab_workload);
 	m->nregions = c->nregions;
 	memcpy(m->regions, c->regions, sizeof(m->regions));
 	m->disk_capacity = c->disk_capacity;
@@ -653,6 +655,43 @@ static int ledger_status(struct run *run, struct wc_err *err)
 	return 0;
 }
 
+/*
+ * The model disk's own account of the capture, the whole ledger's
+ * totals (ledger.h), into the meta: read once more, on a handle of its
+ * own, to its end, as the feeds stop where the accountant's window
+ * does.  A bad row fails the run, as it does a feed.
+ */
+static int ledger_totals(struct run *run, struct wc_err *err)
+{
+	struct wc_capture_meta *m = &run->a->meta;
+	struct wc_source *src = NULL;
+	struct wc_ledger *lg = NULL;
+	struct wc_ledger_totals t;
+	struct wc_ledger_work w;
+	int r;
+
+	if (!run->ledger_held)
+		return 0;
+	if (wc_source_open_region(&src, run->ledger_fd, 0,
+				  wc_source_offset(run->ledger_src),
+				  wc_source_path(run->ledger_src),
+				  wc_source_member(run->ledger_src), err) < 0)
+		return -1;
+	if (wc_ledger_open(&lg, src, WC_LEDGER_ALL, err) < 0)
+		return -1;
+	while ((r = wc_ledger_next(lg, &w, err)) > 0)
+		;
+	if (r == 0) {
+		wc_ledger_totals(lg, &t);
+		m->has_ledger = true;
+		m->ledger_rows = t.rows;
+		m->ledger_busy_ns = t.busy;
+		m->ledger_commands_ns = t.commands;
+	}
+	wc_ledger_free(lg);
+	return r;
+}
+
 static void ledger_close(struct run *run)
 {
 	size_t k;
@@ -1042,7 +1081,7 @@ finish:
 		a->meta.durable_window = true;
 	}
 	wc_account_finish(a->ac, first, last);
-	if (ledger_status(run, err) < 0)
+	if (ledger_status(run, err) < 0 || ledger_totals(run, err) < 0)
 		goto fail_tracker;
 	if (run->iv) {
 		/* The window's end as the accountant has it: a phase's

@@ -222,6 +222,13 @@ struct wc_capture_meta {
 	bool has_durable;
 	bool durable_window;
 	uint64_t returned_ns, durable_ns, durable_bytes;
+	/* The model disk's own account of the capture (its whole ledger,
+	 * ledger.h's totals), has_ledger when the capture has one and was
+	 * read as recorded (a replay has none): its rows, its busy time
+	 * and its commands' time, ns. */
+	bool has_ledger;
+	uint64_t ledger_rows, ledger_busy_ns, ledger_commands_ns;
+	char lab_workload[64];     /* capture.conf lab_workload, or "" */
 	uint64_t source_bytes;     /* capture.conf source_bytes; 0 unknown */
 	uint64_t source_files;     /* capture.conf source_files; 0 unknown */
 	/* Whole-trace checks (the summary's "whole_trace" finding), of a

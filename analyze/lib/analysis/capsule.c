@@ -142,6 +142,11 @@ static const struct wc_cfield meta_f[] = {
 	F(M, "returned_ns", WC_CF_U64, returned_ns),
 	F(M, "durable_ns", WC_CF_U64, durable_ns),
 	F(M, "durable_bytes", WC_CF_U64, durable_bytes),
+	F(M, "has_ledger", WC_CF_BOOL, has_ledger),
+	F(M, "ledger_rows", WC_CF_U64, ledger_rows),
+	F(M, "ledger_busy_ns", WC_CF_U64, ledger_busy_ns),
+	F(M, "ledger_commands_ns", WC_CF_U64, ledger_commands_ns),
+	F(M, "lab_workload", WC_CF_STRING, lab_workload),
 	F(M, "source_bytes", WC_CF_U64, source_bytes),
 	F(M, "source_files", WC_CF_U64, source_files),
 	F(M, "cpu_files", WC_CF_U32, cpu_files),
@@ -296,7 +301,7 @@ TABLE(capsule_t, capsule_f);
 		       #T " changed: update " #tab " in capsule.c")
 SIZE_IS(wc_figures, 824, figures_f);
 SIZE_IS(wc_latency, 56, latency_f);
-SIZE_IS(wc_capture_meta, 12912, meta_f);
+SIZE_IS(wc_capture_meta, 13008, meta_f);
 SIZE_IS(wc_device_meta, 104, devmeta_f);
 SIZE_IS(wc_tracker_stats, 104, tracking_f);
 SIZE_IS(wc_kcheck, 29976, kcheck_f);

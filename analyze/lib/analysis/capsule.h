@@ -170,6 +170,6 @@ struct wc_ctable {
 const struct wc_ctable *wc_capsule_table(void);
 
 /* The raw record's version (its "raw_version" key). */
-#define WC_CAPSULE_VERSION 1
+#define WC_CAPSULE_VERSION 2
 
 #endif /* WC_CAPSULE_H */

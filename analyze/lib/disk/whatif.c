@@ -424,6 +424,9 @@ static void scenario_meta(struct wc_capture_meta *m,
 	*m = *rec;
 	/* the replay's clock is the model's: no durable time of its own */
 	m->has_durable = m->durable_window = false;
+	/* nor a ledger: the model's account of the recording is not its */
+	m->has_ledger = false;
+	m->ledger_rows = m->ledger_busy_ns = m->ledger_commands_ns = 0;
 	snprintf(m->name, sizeof(m->name), "%.150s %s", rec->name, what);
 	m->write_cache = cache;
 	m->barrier = barrier;

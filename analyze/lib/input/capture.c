@@ -379,6 +379,7 @@ static const struct {
 	STR_KEY("write_cache_method", write_cache_method),
 	STR_KEY("disk", disk), STR_KEY("disk_model", disk_model),
 	STR_KEY("workload", workload), STR_KEY("command", command),
+	STR_KEY("lab_workload", lab_workload),
 	STR_KEY("source_files", source_files),
 	STR_KEY("source_bytes", source_bytes),
 	STR_KEY("run", run), STR_KEY("run_role", run_role),

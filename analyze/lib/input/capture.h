@@ -130,6 +130,7 @@ struct wc_capture {
 	char disk_model[256];
 	char workload[256];
 	char command[512];
+	char lab_workload[64];   /* the lab's workload (not a group key) */
 	char source_files[32];
 	char source_bytes[32];
 	/* The run and the host's state (docs/capture-format.md, "Host

@@ -27,6 +27,9 @@ struct wc_ledger {
 	size_t nfields;
 	int place[NCOLS];             /* field index, -1: absent (region) */
 	uint64_t prev_end;            /* of the last work, any region */
+	/* The totals: busy's union so far is busy_done plus the interval
+	 * [cur_start, cur_end) the rows still extend (any rows read). */
+	uint64_t rows, busy_done, cur_start, cur_end, commands;
 	bool failed;
 };
 
@@ -160,6 +163,22 @@ fail_src:
 	return -1;
 }
 
+/* A row into the totals: [start, end) joins the busy interval it
+ * overlaps or touches, else closes it and opens its own. */
+static void count(struct wc_ledger *lg, unsigned char op, uint64_t start,
+		  uint64_t end)
+{
+	if (lg->rows++ == 0 || start > lg->cur_end) {
+		lg->busy_done += lg->cur_end - lg->cur_start;
+		lg->cur_start = start;
+		lg->cur_end = end;
+	} else if (end > lg->cur_end) {
+		lg->cur_end = end;
+	}
+	if (op != 'S')
+		lg->commands += end - start;
+}
+
 int wc_ledger_next(struct wc_ledger *lg, struct wc_ledger_work *w,
 		   struct wc_err *err)
 {
@@ -197,6 +216,8 @@ int wc_ledger_next(struct wc_ledger *lg, struct wc_ledger_work *w,
 		if (v[C_REGION] >= WC_LEDGER_ALL)
 			return bad(lg, off, err, "region past 2^32 - 1");
 		wc_source_consume(lg->src, take);
+		count(lg, f[lg->place[C_OP]][0], v[C_START],
+		      v[C_END] - v[C_LATE]);
 		/* The disk's own work: a destage no command waited for. */
 		if (f[lg->place[C_OP]][0] != 'S' || v[C_CAUSE] != 0)
 			continue;
@@ -213,6 +234,13 @@ int wc_ledger_next(struct wc_ledger *lg, struct wc_ledger_work *w,
 		w->region = (uint32_t)v[C_REGION];
 		return 1;
 	}
+}
+
+void wc_ledger_totals(const struct wc_ledger *lg, struct wc_ledger_totals *t)
+{
+	t->rows = lg->rows;
+	t->busy = lg->busy_done + (lg->cur_end - lg->cur_start);
+	t->commands = lg->commands;
 }
 
 void wc_ledger_free(struct wc_ledger *lg)

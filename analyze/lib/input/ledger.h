@@ -19,6 +19,7 @@
  *     while ((r = wc_ledger_next(lg, &w, &err)) > 0)
  *             ...[w.start, w.end) the disk was busy, w.bytes destaged...
  *     if (r < 0) ...err: "FILE: MEMBER: offset N: what is wrong"...
+ *     wc_ledger_totals(lg, &t);     // at the end: the whole ledger's
  *     wc_ledger_free(lg);
  *
  * Times are the ledger's, CLOCK_MONOTONIC: the trace clock (capture.conf
@@ -59,6 +60,21 @@ struct wc_ledger_work {
 	uint32_t region;               /* capture.conf disk_regions' place */
 };
 
+/* What the disk did by its own account, over every row read so far:
+ * every region's, commands' and destage alike.  Ends are the model's
+ * (end_ns - late_ns). */
+struct wc_ledger_totals {
+	uint64_t rows;
+	/* The union of the rows' [start, end), in the ledger's order (the
+	 * disk's: by start; a command's own destage rows lie inside it):
+	 * the time the model disk was busy, its destage of no command
+	 * included. */
+	uint64_t busy;
+	/* The commands' (op R, W, F, D) end - start, summed: the model's
+	 * own time per request. */
+	uint64_t commands;
+};
+
 struct wc_ledger;
 
 /* Every region's work (wc_ledger_open()'s REGION). */
@@ -74,6 +90,9 @@ int wc_ledger_open(struct wc_ledger **out, struct wc_source *src,
  * filled (and -1 again at every call after). */
 int wc_ledger_next(struct wc_ledger *lg, struct wc_ledger_work *w,
 		   struct wc_err *err);
+/* The totals of the rows read so far: of the whole ledger once
+ * wc_ledger_next() returned 0 (whatever REGION it hands out). */
+void wc_ledger_totals(const struct wc_ledger *lg, struct wc_ledger_totals *t);
 void wc_ledger_free(struct wc_ledger *lg);
 
 #endif /* WC_LEDGER_H */

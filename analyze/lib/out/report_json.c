@@ -576,6 +576,8 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 	json_opt_count(f, m->source_files);
 	fprintf(f, ",\n      \"source_bytes\": ");
 	json_opt_count(f, m->source_bytes);
+	fprintf(f, ",\n      \"lab_workload\": ");
+	json_opt_str(f, m->lab_workload);
 	fprintf(f, ",\n      \"events\": %" PRIu64, m->events);
 	fprintf(f, ",\n      \"events_dropped\": ");
 	if (m->events_dropped >= 0)
@@ -614,6 +616,15 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 			", \"in_window\": %s}", sc->returned_s, sc->durable_s,
 			sc->durable_bytes,
 			sc->durable_in_window ? "true" : "false");
+	/* Only with a ledger, likewise. */
+	if (m->has_ledger)
+		fprintf(f, ",\n      \"ledger\": {\"rows\": %" PRIu64
+			", \"busy_s\": %" PRIu64 ".%09" PRIu64
+			", \"commands_s\": %" PRIu64 ".%09" PRIu64 "}",
+			m->ledger_rows, m->ledger_busy_ns / 1000000000u,
+			m->ledger_busy_ns % 1000000000u,
+			m->ledger_commands_ns / 1000000000u,
+			m->ledger_commands_ns % 1000000000u);
 	json_parts(f, sc);
 	fprintf(f, ",\n");
 	json_figures(f, sc->main, "      ");
