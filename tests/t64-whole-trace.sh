@@ -13,7 +13,8 @@
 # sector alone, with dispatches 60 s older: none does past the device's
 # command timeout (capture.conf, else 30 s); and two samples missing a
 # CPU's file whose flushes paired across the lost CPU: none takes longer
-# than the whole capture's longest flush.
+# than the whole capture's longest flush; and a one-disk sample missing
+# one partition's file of a CPU the other partition has, named as such.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -217,6 +218,17 @@ rm -rf "$name"
 tar xJf "$TOP/samples/$name.tar.xz" || fail "$name: cannot unpack"
 rm "$name"/trace/*.blktrace.0
 check "$name" "$name" "1 CPU file is missing (CPU 0"
+
+# A one-disk sample (two partitions, two CPUs: four files) without one
+# partition's file of CPU 0: the other partition still has CPU 0's, so
+# only the per-device check and capture.conf's trace_files can tell.
+name=hdd7200-xfs-cache-on-barrier-on-run1
+rm -rf "$name"
+tar xJf "$TOP/samples/$name.tar.xz" || fail "$name: cannot unpack"
+rm "$name"/trace/loop1.blktrace.0
+check "$name" "$name" "1 per-CPU file of a device is missing (loop1.blktrace.0)"
+grep -q "capture.conf announces 4 per-CPU trace files and 3 were read" "$name.flat" ||
+	fail "$name: the text does not say that capture.conf announces 4 files"
 
 # A whole capture has no such finding.
 check_whole_ok() {

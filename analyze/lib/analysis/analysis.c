@@ -1260,6 +1260,87 @@ static int64_t stream_skips(const struct wc_input *in)
 	return (int64_t)sum;
 }
 
+/* The device a per-CPU file NAME is of: its base name up to its last
+ * ".blktrace." (blktrace's NAME.blktrace.CPU), in DEV; false when NAME
+ * is not so named. */
+static bool file_device(const char *name, char dev[WC_FILE_DEVICE_LEN])
+{
+	const char *base = strrchr(name, '/'), *end = NULL, *p;
+	size_t n;
+
+	base = base ? base + 1 : name;
+	for (p = strstr(base, ".blktrace."); p; p = strstr(p + 1, ".blktrace."))
+		end = p;
+	if (!end)
+		return false;
+	n = (size_t)(end - base);
+	if (n >= WC_FILE_DEVICE_LEN)
+		n = WC_FILE_DEVICE_LEN - 1;
+	memcpy(dev, base, n);
+	dev[n] = '\0';
+	return true;
+}
+
+/* The per-CPU files one device lacks where another device of the input
+ * has that CPU's file.  blktrace, and wcrecord after it, write one file
+ * per CPU for every device traced, empty or not, so such a gap is a file
+ * lost on the way (a member left out of an archive, a file not copied),
+ * which the count of CPUs alone cannot see when another device has that
+ * CPU.  Up to WC_FILE_DEVICES devices are told apart; an input of more
+ * gets the CPU check alone. */
+static void device_files_missing(struct wc_capture_meta *m,
+				 const struct wc_input *in)
+{
+	enum { WORDS = WC_RECFILTER_CPUS / 64 };
+	char (*dev)[WC_FILE_DEVICE_LEN] = NULL;
+	uint64_t (*mask)[WORDS] = NULL, all[WORDS] = { 0 };
+	size_t i, d, ndev = 0, n = wc_input_nstreams(in), len = 0;
+	char name[WC_FILE_DEVICE_LEN];
+	uint32_t cpu;
+
+	dev = calloc(WC_FILE_DEVICES, sizeof(*dev));
+	mask = calloc(WC_FILE_DEVICES, sizeof(*mask));
+	if (!dev || !mask)
+		goto free_tables;
+	for (i = 0; i < n; i++) {
+		const struct wc_stream_info *st = wc_input_stream(in, i);
+
+		cpu = st->cpu;
+		if (cpu >= WC_RECFILTER_CPUS || !file_device(st->name, name))
+			continue;
+		for (d = 0; d < ndev && strcmp(dev[d], name); d++)
+			;
+		if (d == ndev) {
+			if (ndev == WC_FILE_DEVICES)
+				goto free_tables;
+			memcpy(dev[ndev++], name, sizeof(name));
+		}
+		mask[d][cpu / 64] |= 1ull << (cpu % 64);
+		all[cpu / 64] |= 1ull << (cpu % 64);
+	}
+	for (d = 0; d < ndev; d++)
+		for (cpu = 0; cpu < WC_RECFILTER_CPUS; cpu++) {
+			uint64_t bit = 1ull << (cpu % 64);
+
+			if (!(all[cpu / 64] & bit) || mask[d][cpu / 64] & bit)
+				continue;
+			m->files_missing++;
+			if (len + strlen(dev[d]) + 24 < sizeof(m->files_missing_list))
+				len += (size_t)snprintf(m->files_missing_list + len,
+							sizeof(m->files_missing_list) - len,
+							"%s%s.blktrace.%u",
+							len ? ", " : "", dev[d], cpu);
+			else if (len + 6 < sizeof(m->files_missing_list) &&
+				 !strstr(m->files_missing_list, "..."))
+				len += (size_t)snprintf(m->files_missing_list + len,
+							sizeof(m->files_missing_list) - len,
+							", ...");
+		}
+free_tables:
+	free(mask);
+	free(dev);
+}
+
 /* The whole-trace checks an input allows (wc_capture_meta): which CPUs
  * have no file, what went missing between the recorder and us, what is
  * there twice. */
@@ -1293,6 +1374,8 @@ static void check_whole(struct wc_capture_meta *m, const struct wc_input *in,
 	}
 	m->sequence_gaps = skips;
 	m->repeats = wc_input_repeats(in);
+	m->trace_files_announced = wc_input_capture(in)->trace_files;
+	device_files_missing(m, in);
 }
 
 static int run_input(struct wc_analysis **out, const char *path,

@@ -246,6 +246,15 @@ struct wc_capture_meta {
 	uint64_t sequence_gaps;    /* sequence numbers missing (also in
 	                            * events_dropped) */
 	uint64_t repeats;          /* records repeating their CPU's number */
+	/* capture.conf's trace_files: the per-CPU files the archive was
+	 * packed with (0: not said); fewer read is a file lost. */
+	uint32_t trace_files_announced;
+	/* Per-CPU files a device lacks where another device of the input
+	 * has that CPU's file (blktrace writes one per CPU for every
+	 * device), the first named in files_missing_list
+	 * ("loop1.blktrace.0"). */
+	uint32_t files_missing;
+	char files_missing_list[96];
 };
 
 /* A phase of the capture (its figures: wc_analysis_phase_figures()). */

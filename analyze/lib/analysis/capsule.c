@@ -155,6 +155,9 @@ static const struct wc_cfield meta_f[] = {
 	F(M, "cpus_missing_list", WC_CF_STRING, cpus_missing_list),
 	F(M, "sequence_gaps", WC_CF_U64, sequence_gaps),
 	F(M, "repeats", WC_CF_U64, repeats),
+	F(M, "trace_files_announced", WC_CF_U32, trace_files_announced),
+	F(M, "files_missing", WC_CF_U32, files_missing),
+	F(M, "files_missing_list", WC_CF_STRING, files_missing_list),
 };
 #undef M
 TABLE(meta_t, meta_f);
@@ -301,7 +304,7 @@ TABLE(capsule_t, capsule_f);
 		       #T " changed: update " #tab " in capsule.c")
 SIZE_IS(wc_figures, 824, figures_f);
 SIZE_IS(wc_latency, 56, latency_f);
-SIZE_IS(wc_capture_meta, 13008, meta_f);
+SIZE_IS(wc_capture_meta, 13112, meta_f);
 SIZE_IS(wc_device_meta, 104, devmeta_f);
 SIZE_IS(wc_tracker_stats, 104, tracking_f);
 SIZE_IS(wc_kcheck, 29976, kcheck_f);

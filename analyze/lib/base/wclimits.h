@@ -16,6 +16,13 @@
  * further device are counted as ignored, nothing else. */
 #define WC_MAX_DEVICES 64
 
+/* Per-CPU files' devices told apart in the whole-trace check
+ * (analysis.h files_missing), and how much of each file's device name is
+ * kept (blktrace's own cap on a device name, BLKTRACE_BDEV_SIZE, is 32):
+ * an input of more devices gets the check of CPUs alone. */
+#define WC_FILE_DEVICES WC_MAX_DEVICES
+#define WC_FILE_DEVICE_LEN 32
+
 /* Phases (phases.tsv) accounted per capture: later ones are not read. */
 #define WC_MAX_PHASES 64
 

@@ -1237,6 +1237,14 @@ static void find_dirty(struct wc_summary *s)
 	    "command with sync to measure it.");
 }
 
+/* How many of the per-CPU files capture.conf announces (trace_files)
+ * were not read: 0 when it announces none. */
+static uint32_t files_unread(const struct wc_capture_meta *m)
+{
+	return m->trace_files_announced > m->cpu_files ?
+	       m->trace_files_announced - m->cpu_files : 0;
+}
+
 /* Whether a capture's trace is not whole (wc_capture_meta's checks and
  * the tracker's unmatched halves). */
 static bool not_whole(const struct wc_sum_capture *c)
@@ -1244,7 +1252,8 @@ static bool not_whole(const struct wc_sum_capture *c)
 	const struct wc_capture_meta *m = c->meta;
 	const struct wc_tracker_stats *t = c->tracking;
 
-	return m->cpus_missing || m->repeats || m->events_dropped > 0 ||
+	return m->cpus_missing || m->files_missing || files_unread(m) ||
+	       m->repeats || m->events_dropped > 0 ||
 	       (t && (t->unfinished || t->orphan_completions ||
 		      t->dropped_inflight));
 }
@@ -1283,6 +1292,23 @@ static void say_whole(struct wc_finding *f, const struct wc_sum_capture *c)
 		say(f, ": its records never name CPU %s, below the highest "
 		    "they name (a CPU without I/O, or a CPU's file left out of "
 		    "the merge)", m->cpus_missing_list);
+	}
+	if (m->files_missing) {
+		num(f, "device_files_missing", m->files_missing);
+		str(f, "files_missing", m->files_missing_list);
+		say(f, "; %u per-CPU file%s of a device %s missing (%s), where "
+		    "another device has that CPU's file: the device's requests "
+		    "dispatched or completed there are not in the trace, and "
+		    "their other halves are unmatched", m->files_missing,
+		    m->files_missing == 1 ? "" : "s",
+		    m->files_missing == 1 ? "is" : "are",
+		    m->files_missing_list);
+	}
+	if (files_unread(m)) {
+		num(f, "trace_files_announced", m->trace_files_announced);
+		say(f, "; capture.conf announces %u per-CPU trace files and "
+		    "%u %s read", m->trace_files_announced, m->cpu_files,
+		    m->cpu_files == 1 ? "was" : "were");
 	}
 	if (m->sequence_gaps) {
 		num(f, "sequence_gaps", (double)m->sequence_gaps);
