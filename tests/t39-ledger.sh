@@ -10,11 +10,20 @@
 # wcdisk receiving it, and between wcdisk's answer and the completion
 # (C), the loop driver and FUSE add host latency.  It is measured in each
 # capture as (wcanalyze's busy time - the ledger's service time) / the
-# number of requests, checked to lie in [0, 2] ms, and added to the
-# ledger's figure of each category per request.  It is not the same for
-# every request (FUSE copies each request's data; a busy host delays some
-# wakeups), so:
-#  - flush: within 5 % (each flush is milliseconds of destage);
+# number of requests, checked to lie in [0, 2] ms.  It is not the same for
+# every request: FUSE copies each request's data, and a flush has none.
+# So the flushes' own is measured, as the sum of their D2C in the trace
+# less the sum of their [arrival, answer] in the ledger (no pairing
+# needed, only as many flushes on both sides), and the other requests
+# share the rest; each class's is added to the ledger's figure of each
+# category per request.  (With the mean for all, a host at load 13-18
+# made the flushes 5-9 % short: 0.3-0.6 ms a flush against a 1.1-1.6 ms
+# mean.)  The flushes' agreement with the ledger is then that their host
+# latency lies in [0, 2] ms too, and the flush figure's that wcanalyze's
+# slices give the trace's flush time.  A busy host also delays some
+# wakeups more than others, so:
+#  - flush: within 5 % of the ledger's plus the flushes' own host
+#    latency (each flush is milliseconds of destage);
 #  - positioning, cache on and off: within 5 %, or within 2 % of the busy
 #    time, of the ledger's seek and rotation in the commands and in the
 #    destage rows inside them, plus the overhead and host latency of each
@@ -33,12 +42,11 @@
 #    6 % and 26 % high in two runs: the streaming requests' slices carry
 #    the host latency too, so the estimate is low (docs/model-disk.md).
 # Flush, journal, data and positioning must each be asserted in at least
-# one capture (positioning in all six).  Measured on a loaded 2-core
-# machine (load average 5-12), with hdd7200 destaging as soon as the head
-# is free: flushes within 2.0 %; asserted journal and data within 1.8 %;
-# positioning within 4.4 % (ext4, cache on; the others within 1.4 %);
-# host latency 0.45-0.90 ms a request; 31-32 cache hits a cache-on
-# capture served beside an idle destage range.
+# one capture (positioning in all six).  Measured in two runs on a 2-core
+# machine at load average 20-22, with hdd7200 destaging as soon as the
+# head is free: asserted journal and data within 4.7 %; positioning
+# within 4.6 % (xfs, cache on; the cache-off ones within 0.5 %); host
+# latency 0.31-1.71 ms a request, of the flushes 0.17-0.94 ms.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 # shellcheck source=tests/fixtures/capture/archive.sh
@@ -83,6 +91,31 @@ ledger_compare() {
 	ds=$("$WCANALYZE" --format json ${rate:+--media-rate "$rate"} "$a" |
 		jq -r '.captures[0] | "\(.destage_positioning_s // 0) \(.destage_transfer_s // 0)"')
 	echo "estimated $est 0 0 0"
+	# The flushes' own host latency: each flush's D2C in the trace less
+	# its [arrival, answer] in the ledger, summed over the model disk's
+	# devices (disk_regions).  A flush carries no data for FUSE to copy,
+	# so on a loaded host its latency is not the mean of all requests'
+	# (measured under load 13-18: 0.3-0.6 ms against a 1.1-1.6 ms mean).
+	# Sums need no pairing of each D with its ledger row, only as many
+	# flushes on both sides; "hostflush SUM_S N".
+	local devs="" r
+	for r in $(conf_get "$x" disk_regions); do
+		devs+=" $(conf_get "$x" "device.$r.dev" | tr : ,)"
+	done
+	"$WCANALYZE" --dump "$a" 2>/dev/null | awk -v devs="$devs" '
+	BEGIN { n = split(devs, d, " "); for (i = 1; i <= n; i++) on[d[i]] = 1 }
+	on[$1] && $7 ~ /F/ && $6 == "D" { k++; sum -= $4 }
+	on[$1] && $7 ~ /F/ && $6 == "C" { sum += $4 }
+	END { printf "%.9f %d\n", sum, k }' >"$TMP/dflush"
+	awk -F '\t' 'NR > 1 && $2 == "F" { k++; sum += ($9 - $7) / 1e9 }
+	END { printf "%.9f %d\n", sum, k }' "$x/ledger.tsv" >"$TMP/lflush"
+	read -r tsum tn <"$TMP/dflush"
+	read -r lsum ln <"$TMP/lflush"
+	local hf=0 hn=-1
+	if [[ $tn -eq $ln ]]; then
+		hf=$(awk -v t="$tsum" -v l="$lsum" 'BEGIN { printf "%.9f", t - l }')
+		hn=$tn
+	fi
 	# What the trace sees of each command: wcanalyze's completion-driven
 	# slice (docs/methodology.md), from the later of its arrival and the
 	# previous answer to its own answer.  A command that waited for an
@@ -114,7 +147,7 @@ ledger_compare() {
 		echo "$csv"
 		cat "$TMP/slices"
 		sort -t "$(printf '\t')" -k7,7n "$x/ledger.tsv"
-	} | awk -F '[,\t]' -v js="$js" -v jn="$jn" -v ds="$ds" '
+	} | awk -F '[,\t]' -v js="$js" -v jn="$jn" -v ds="$ds" -v hf="$hf" -v hn="$hn" '
 	$1 == "I" { iin[$2] = $3 + $4; ipin[$2] = $3; ixin[$2] = $4; next }
 	$1 == "C" { slice[$2] = $3; iw[$2] = $4; next }
 	NR == 1 {
@@ -159,23 +192,34 @@ ledger_compare() {
 	END {
 		n = nf + nj + nd
 		lam = n > 0 ? (wbusy - busy / 1e9) / n : 0
+		# Host latency by class: the flushes their own (measured,
+		# when the trace and the ledger have as many), the other
+		# requests the rest of it; else the mean for all.
+		lamf = lam; lamo = lam
+		if (hn == nf && nf > 0) {
+			lamf = hf / nf
+			lamo = n > nf ? (wbusy - busy / 1e9 - hf) / (n - nf) : 0
+		}
 		printf "latency %.9f 0 %d 0\n", lam, n
+		printf "byclass %.9f %.9f %d 0\n", lamf, lamo, hn
 		printf "queued %d %d 0 0\n", qmax, nq
-		printf "flush %.9f %.9f %d %.9f\n", wf, f / 1e9 + nf * lam, nf, f / 1e9
-		printf "journal %.9f %.9f %d %.9f\n", wj, j / 1e9 + nj * lam, nj, j / 1e9
-		printf "data %.9f %.9f %d %.9f\n", wd, dd / 1e9 + nd * lam, nd, dd / 1e9
+		printf "flush %.9f %.9f %d %.9f\n", wf, f / 1e9 + nf * lamf, nf, f / 1e9
+		printf "journal %.9f %.9f %d %.9f\n", wj, j / 1e9 + nj * lamo, nj, j / 1e9
+		printf "data %.9f %.9f %d %.9f\n", wd, dd / 1e9 + nd * lamo, nd, dd / 1e9
 		printf "transfer %.9f %.9f %d %.9f\n", wj + wd - (wp - wdp) + wdx, (x + sx) / 1e9, nj + nd, (x + sx) / 1e9
-		printf "destage %.9f %.9f %d %.9f\n", wdp, (spos + dovh) / 1e9 + ndf * lam, ndf, spos / 1e9
+		printf "destage %.9f %.9f %d %.9f\n", wdp, (spos + dovh) / 1e9 + ndf * lamf, ndf, spos / 1e9
 		# wcanalyze, the ledger (overhead and host latency added), the
 		# commands split, the ledger alone, its idle destage, the busy
 		# time, writes that waited for room in the cache
 		printf "platter %.9f %.9f %d %.9f %.9f %.9f %d\n", wp,
-			(cpos + spos + povh) / 1e9 + nsplit * lam, nsplit,
+			(cpos + spos + povh) / 1e9 + (nsplit - ndf) * lamo + ndf * lamf, nsplit,
 			(cpos + spos) / 1e9, ipos / 1e9, wbusy, nfull
 	}'
 }
 
-n=0 bad=0 queued_seen=0
+# failures: each figure out of tolerance, repeated in the closing
+# message, which is what a log cut to its last lines keeps.
+n=0 bad=0 queued_seen=0 failures=()
 declare -A asserted=()
 for a in "$TMP"/out/*.tar.gz; do
 	n=$((n + 1))
@@ -235,22 +279,36 @@ for a in "$TMP"/out/*.tar.gz; do
 				"$w" "$l" "$k" "$raw" "$busy" "$verdict"
 			printf '  ledger: %.4f s of positioning in idle destage (not in the trace), %d writes waited for room\n' "$idle" "$full"
 			if [[ $verdict == FAIL* ]]; then
-				bad=$((bad + 1))
+				bad=$((bad + 1)) failures+=("$name positioning $verdict")
 			else
 				asserted[positioning]=1
 			fi
 			continue
 			;;
+		byclass)
+			if [[ $k -gt 0 ]]; then
+				printf '  host latency by class: %.3f ms a flush (%d, from their D2C and the ledger), %.3f ms a request else\n' \
+					"$(awk -v w="$w" 'BEGIN { print w * 1000 }')" "$k" "$(awk -v l="$l" 'BEGIN { print l * 1000 }')"
+				# The ledger's agreement on flushes: the trace's
+				# flushes took the disk's flush time plus a small,
+				# never negative, host latency each.
+				awk -v w="$w" -v m="$MAX_LATENCY_MS" 'BEGIN { exit !(w >= -0.0001 && w * 1000 <= m) }' ||
+					{ echo "  FAIL: flush host latency out of [0, $MAX_LATENCY_MS] ms"; bad=$((bad + 1)) failures+=("$name flush latency $w s"); }
+			elif [[ $k -lt 0 ]]; then
+				echo "  host latency by class: the trace and the ledger differ in flushes; the mean for all"
+			fi
+			continue
+			;;
 		queued)
 			printf '  device queue: at most %d commands, %d picked from more than one\n' "$w" "$l"
-			[[ $w -le 32 ]] || { echo "  FAIL: more than queue_depth 32 queued"; bad=$((bad + 1)); }
+			[[ $w -le 32 ]] || { echo "  FAIL: more than queue_depth 32 queued"; bad=$((bad + 1)) failures+=("$name queue $w"); }
 			[[ $w -le 1 ]] || queued_seen=1
 			continue
 			;;
 		latency)
 			printf '  host latency %.3f ms a request over %d requests\n' "$(awk -v w="$w" 'BEGIN { print w * 1000 }')" "$k"
 			awk -v w="$w" -v m="$MAX_LATENCY_MS" 'BEGIN { exit !(w >= -0.0001 && w * 1000 <= m) }' ||
-				{ echo "  FAIL: host latency out of [0, $MAX_LATENCY_MS] ms"; bad=$((bad + 1)); }
+				{ echo "  FAIL: host latency out of [0, $MAX_LATENCY_MS] ms"; bad=$((bad + 1)) failures+=("$name latency $w s"); }
 			continue
 			;;
 		flush) allow=0 check=1 tol=$TOL ;;
@@ -266,7 +324,7 @@ for a in "$TMP"/out/*.tar.gz; do
 			printf "%s %+.1f%%", (c == 0 ? "not asserted" : d <= lim + 1e-6 ? "ok" : "FAIL"),
 				(l != 0 ? 100 * (w - l) / l : 0) }')
 		printf '  %-11s wcanalyze %8.4f s  ledger %8.4f s  (%4d requests)  %s\n' "$fig" "$w" "$l" "$k" "$verdict"
-		[[ $verdict == FAIL* ]] && bad=$((bad + 1))
+		[[ $verdict == FAIL* ]] && bad=$((bad + 1)) failures+=("$name $fig $w against $l: $verdict")
 		if [[ $verdict == ok* && ($fig == flush || $k -gt 0) ]]; then
 			# flush counts once it had something to agree on
 			[[ $fig != flush ]] || awk -v l="$l" 'BEGIN { exit !(l > 0) }' && asserted[$fig]=1
@@ -299,7 +357,7 @@ for f in flush journal data positioning; do
 	[[ -v "asserted[$f]" ]] || fail "$f was asserted in no capture"
 done
 [[ $n -eq 6 ]] || fail "$n archives, expected 6"
-[[ $bad -eq 0 ]] || fail "$bad figures out of tolerance"
+[[ $bad -eq 0 ]] || fail "$bad figures out of tolerance: $(printf '%s; ' "${failures[@]}")"
 
 # Nothing left behind: no FUSE mount, no wcdisk, no loop device on its file.
 ! grep -q 'wcdisk' /proc/self/mounts || fail "a wcdisk mount is left"
