@@ -4,8 +4,10 @@
  * each member read (whole from memory, on a handle, copied aside past
  * the handles, so that the streams never need to be closed), the side
  * files, one capture an archive, and the end of an archive read without
- * the shortcut.  The shortcut itself is tested through the input
- * (check_input, test_spec_*), which is how it is used.
+ * the shortcut; the one-pass scan (lim.once), which opens the archive
+ * once whatever the members' order (its opens counted: check_opens.h).
+ * The shortcut itself is tested through the input (check_input,
+ * test_spec_*), which is how it is used.
  */
 #include <check.h>
 #include <stdio.h>
@@ -15,6 +17,7 @@
 #include "input/capture.h"
 #include "check_archive.h"
 #include "check_common.h"
+#include "check_opens.h"
 #include "format/encode.h"
 #include "input/members.h"
 #include "input/recfilter.h"
@@ -49,9 +52,9 @@ static unsigned char *records(unsigned k, unsigned n, unsigned nrec,
 	return buf;
 }
 
-
 /* An archive at PATH (gzip'd when GZ) of NAMES[0..n): capture.conf for a
- * name ending so, else NREC[i] records of the next of the trace files. */
+ * name ending so, a ledger (its own name as its text) for a name ending
+ * in ledger.tsv, else NREC[i] records of the next of the trace files. */
 static void write_archive(const char *path, bool gz, const char *const *names,
 			  const unsigned *nrec, unsigned n)
 {
@@ -64,13 +67,19 @@ static void write_archive(const char *path, bool gz, const char *const *names,
 		archive_write_add_filter_gzip(a);
 	ck_assert_int_eq(archive_write_open_filename(a, path), ARCHIVE_OK);
 	for (i = 0; i < n; i++)
-		ntrace += !strstr(names[i], "capture.conf");
+		ntrace += !strstr(names[i], "capture.conf") &&
+			  !strstr(names[i], "ledger.tsv");
 	for (i = 0; i < n; i++) {
 		size_t len;
 		unsigned char *b;
 
 		if (strstr(names[i], "capture.conf")) {
 			wc_check_archive_add(a, names[i], conf, sizeof(conf) - 1);
+			continue;
+		}
+		if (strstr(names[i], "ledger.tsv")) {
+			wc_check_archive_add(a, names[i], names[i],
+					     strlen(names[i]));
 			continue;
 		}
 		b = records(k++, ntrace, nrec[i], &len);
@@ -212,6 +221,139 @@ START_TEST(test_one_capture)
 }
 END_TEST
 
+/*
+ * A one-pass scan (lim.once) of NAMES, in that order: 0 when it took
+ * them, with every trace file held in memory or copied aside (pulled to
+ * their ends, round-robin, with no open of the archive after the scan's
+ * one) and the capture's ledger.tsv copied aside: LEDGER its member's
+ * name, or NULL when the capture has none; -1 with WHY in the message.
+ */
+static int once(const char *const *names, unsigned n, const char *ledger,
+		const char *why)
+{
+	static const unsigned nrec[] = { 200, 200, 200, 200, 200, 200, 200 };
+	static const char *const aside[] = { "ledger.tsv" };
+	const char *path = wc_check_path("once.tar.gz");
+	struct wc_input_limits lim;
+	struct wc_recfilter *f = NULL;
+	struct wc_streams *st = NULL;
+	struct wc_members *m = NULL;
+	struct wc_capture *cap = NULL;
+	struct wc_source *src = NULL;
+	const unsigned char *p;
+	struct wc_event ev;
+	struct wc_err err;
+	unsigned k, live, events = 0, ntrace = 0;
+	int r;
+
+	ck_assert_uint_le(n, 7);
+	for (k = 0; k < n; k++)
+		ntrace += !!strstr(names[k], "blktrace");
+	write_archive(path, true, names, nrec, n);
+	limits(&lim);
+	lim.once = true;
+	lim.aside_files = aside;
+	lim.naside_files = 1;
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_recfilter_open(&f), 0);
+	ck_assert_int_eq(wc_capture_new(&cap, &err), 0);
+	ck_assert_int_eq(wc_streams_new(&st, path, &lim, f, &err), 0);
+	wc_check_archive_opens = 0;
+	r = wc_members_scan(&m, path, st, cap, &lim, &err);
+	if (r < 0) {
+		ck_assert_ptr_null(m);
+		ck_assert_msg(why && strstr(err.msg, why), "%s", err.msg);
+		goto free_streams;
+	}
+	ck_assert_msg(!why, "taken, not refused (%s)", why);
+	ck_assert_int_eq(wc_streams_seal(st, WC_STREAMS_MEMBERS, &err), 0);
+	ck_assert_uint_eq(wc_streams_count(st), ntrace);
+	ck_assert(!wc_streams_may_close(st));
+	do {
+		live = 0;
+		for (k = 0; k < ntrace; k++) {
+			r = wc_streams_pull(st, k, &ev, 0, &err);
+			ck_assert_msg(r >= 0, "%s", err.msg);
+			live += r > 0;
+			events += r > 0;
+		}
+	} while (live);
+	ck_assert_uint_eq(events, 200 * ntrace);
+	ck_assert_int_eq(wc_members_open_aside(m, "ledger.tsv", &src, &err), 0);
+	if (ledger) {
+		ck_assert_ptr_nonnull(src);
+		ck_assert_int_eq(wc_source_peek_all(src, strlen(ledger), &p,
+						    &err),
+				 (ssize_t)strlen(ledger));
+		ck_assert(!memcmp(p, ledger, strlen(ledger)));
+		ck_assert_str_eq(wc_source_member(src), ledger);
+	} else {
+		ck_assert_ptr_null(src);
+	}
+	wc_source_free(src);
+	/* a file the scan was not asked to copy is the caller's mistake */
+	ck_assert_int_eq(wc_members_open_aside(m, "phases.tsv", &src, &err), -1);
+	ck_assert_int_eq(err.kind, WC_ERR_USAGE);
+	ck_assert_uint_eq(wc_check_archive_opens, 1);
+	wc_members_free(m);
+	r = 0;
+free_streams:
+	wc_streams_free(st);
+	wc_capture_free(cap);
+	wc_recfilter_free(f);
+	return r;
+}
+
+/* The members' order is the archive writer's: the ledger before or after
+ * the trace files, before capture.conf, another folder's before or
+ * after the capture's. */
+START_TEST(test_once)
+{
+	static const char *const shipped[] = {
+		"c/capture.conf", "c/trace/sda.blktrace.0",
+		"c/trace/sda.blktrace.1", "c/ledger.tsv",
+	};
+	static const char *const first[] = {
+		"c/ledger.tsv", "c/trace/sda.blktrace.1", "c/capture.conf",
+		"c/trace/sda.blktrace.0",
+	};
+	static const char *const between[] = {
+		"c/trace/sda.blktrace.0", "c/ledger.tsv",
+		"c/trace/sda.blktrace.1", "c/trace/sda.blktrace.2",
+	};
+	static const char *const top[] = {
+		"ledger.tsv", "sda.blktrace.0", "capture.conf",
+	};
+	static const char *const none[] = {
+		"c/capture.conf", "c/trace/sda.blktrace.0",
+	};
+	/* another folder's: copied on trust, then given up */
+	static const char *const other_first[] = {
+		"d/ledger.tsv", "c/trace/sda.blktrace.0", "c/capture.conf",
+	};
+	static const char *const other_after[] = {
+		"c/trace/sda.blktrace.0", "d/ledger.tsv", "c/ledger.tsv",
+	};
+	static const char *const two_folders[] = {
+		"d/ledger.tsv", "c/ledger.tsv", "c/trace/sda.blktrace.0",
+	};
+	static const char *const twice[] = {
+		"c/ledger.tsv", "c/trace/sda.blktrace.0", "./c/ledger.tsv",
+	};
+
+	ck_assert_int_eq(once(shipped, 4, "c/ledger.tsv", NULL), 0);
+	ck_assert_int_eq(once(first, 4, "c/ledger.tsv", NULL), 0);
+	ck_assert_int_eq(once(between, 4, "c/ledger.tsv", NULL), 0);
+	ck_assert_int_eq(once(top, 3, "ledger.tsv", NULL), 0);
+	ck_assert_int_eq(once(none, 2, NULL, NULL), 0);
+	ck_assert_int_eq(once(other_first, 3, NULL, NULL), 0);
+	ck_assert_int_eq(once(other_after, 3, "c/ledger.tsv", NULL), 0);
+	ck_assert_int_eq(once(two_folders, 3, NULL, "also in another folder"),
+			 -1);
+	ck_assert_int_eq(once(twice, 3, NULL, "twice in the archive"), -1);
+}
+END_TEST
+
 /* The name rules alone, as the writer (pack.h) asks them, member by
  * member. */
 START_TEST(test_rules)
@@ -261,6 +403,7 @@ static Suite *members_suite(void)
 	tcase_add_test(tc, test_held);
 	tcase_add_test(tc, test_one_capture);
 	tcase_add_test(tc, test_rules);
+	tcase_add_test(tc, test_once);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -590,8 +590,8 @@ free_src:
  * Device-internal work, wherever the capture has a ledger (a model
  * disk's, capture.conf disk_model): each region's destage of no command
  * goes to the accountant as its traced device's own busy time.  Each
- * region reads the ledger (its copy, ledger_aside()) on a handle of its
- * own, so that the accountant pulls each device's work in its own time
+ * region reads the ledger (its copy: ledger_aside()'s, or the one-pass
+ * scan's, wc_input_side_kept()) on a handle of its own, so that the accountant pulls each device's work in its own time
  * order, one row at a time.
  * Not for a window the user chose from requests alone, nor a replay
  * (its clock is the model's): only a capture read as recorded.
@@ -600,12 +600,15 @@ static int ledger_open(struct run *run, uint64_t from, struct wc_err *err)
 {
 	const struct wc_capture_meta *m = &run->a->meta;
 	size_t k, n = m->nregions ? m->nregions : 1;
+	bool kept;
 
 	if (!run->in || run->rnext || !m->disk_model[0])
 		return 0;
-	if (ledger_aside(run, err) < 0)
+	/* An archive read in one pass holds its copy already. */
+	kept = wc_input_side_kept(run->in);
+	if (!kept && ledger_aside(run, err) < 0)
 		return -1;
-	if (!run->ledger_held)
+	if (!kept && !run->ledger_held)
 		return 0;
 	if (n > WC_CAPTURE_MAX_REGIONS)
 		n = WC_CAPTURE_MAX_REGIONS;
@@ -617,12 +620,16 @@ static int ledger_open(struct run *run, uint64_t from, struct wc_err *err)
 
 		if (k < n ? !dev : wc_account_disk(run->a->ac) < 0)
 			continue;
-		if (wc_source_open_region(&src, run->ledger_fd, 0,
-					  wc_source_offset(run->ledger_src),
-					  wc_source_path(run->ledger_src),
-					  wc_source_member(run->ledger_src),
-					  err) < 0)
+		if ((kept ?
+		     wc_input_open_side(run->in, WC_LEDGER_FILE, &src, err) :
+		     wc_source_open_region(&src, run->ledger_fd, 0,
+					   wc_source_offset(run->ledger_src),
+					   wc_source_path(run->ledger_src),
+					   wc_source_member(run->ledger_src),
+					   err)) < 0)
 			return -1;
+		if (!src)
+			return 0;    /* no ledger in the capture */
 		if (wc_ledger_open(&lf->lg, src, k < n ? (uint32_t)k :
 				   WC_LEDGER_ALL, err) < 0)
 			return -1;
@@ -1382,11 +1389,16 @@ static int run_input(struct wc_analysis **out, const char *path,
 		     const struct wc_analysis_opts *o, bool speculate,
 		     struct wc_err *err)
 {
+	static const char *const aside[1] = { WC_LEDGER_FILE };
 	struct wc_input_limits lim = {
 		.speculate = speculate && !(o && (o->trace || o->interval ||
-						  o->keep || o->nfiles)),
+						  o->keep || o->nfiles ||
+						  o->once)),
 		.files = o ? o->files : NULL,
 		.nfiles = o && o->texts && o->lens ? o->nfiles : 0,
+		.once = o && o->once,
+		.aside_files = aside,
+		.naside_files = o && o->once ? 1 : 0,
 	};
 	struct wc_input *in = NULL;
 	const struct wc_capture *cap;

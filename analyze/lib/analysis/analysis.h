@@ -118,10 +118,15 @@ struct wc_analysis_opts {
 	 * bounded queue of batches (input/batchq.h, its memory).  The
 	 * result is the same, byte for byte, either way. */
 	unsigned threads;
+	/* The input read in one pass (wc_input_limits.once, inputdefs.h):
+	 * an archive's trace files and its ledger.tsv held or copied aside
+	 * by its scan, whatever their order, so that nothing reads the
+	 * archive again (the what-if: whatif.h).  The same analysis. */
+	bool once;
 };
 
 #define WC_ANALYSIS_OPTS_INIT { false, 0, 0, 0.0, false, false, NULL, NULL, \
-				NULL, 0, NULL, NULL, NULL, 0, NULL, NULL, 1 }
+				NULL, 0, NULL, NULL, NULL, 0, NULL, NULL, 1, false }
 
 /* One traced device as capture.conf describes it. */
 struct wc_device_meta {

@@ -323,8 +323,10 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
 	wc_input_limits_default(&in->lim);
 	if (in->lim.nfiles > WC_INPUT_MAX_FILES)
 		in->lim.nfiles = WC_INPUT_MAX_FILES;
+	if (in->lim.naside_files > WC_INPUT_MAX_FILES)
+		in->lim.naside_files = WC_INPUT_MAX_FILES;
 	/* The files kept may come after the last trace file. */
-	if (in->lim.nfiles)
+	if (in->lim.nfiles || in->lim.once)
 		in->lim.speculate = false;
 	in->path = strdup(path);
 	if (!in->path) {
@@ -562,6 +564,11 @@ const struct wc_capture *wc_input_capture(const struct wc_input *in)
 	return in->capture;
 }
 
+bool wc_input_side_kept(const struct wc_input *in)
+{
+	return in->members && in->lim.once;
+}
+
 int wc_input_open_side(const struct wc_input *in, const char *file,
 		       struct wc_source **out, struct wc_err *err)
 {
@@ -575,6 +582,9 @@ int wc_input_open_side(const struct wc_input *in, const char *file,
 		return wc_err_set(err, WC_ERR_USAGE, in->path, NULL,
 				  WC_NO_OFFSET, "%s: a side file names no folder",
 				  file);
+	/* A one-pass scan copied it aside: the archive is not read again. */
+	if (wc_input_side_kept(in))
+		return wc_members_open_aside(in->members, file, out, err);
 	if (in->members) {
 		dir = wc_members_folder(in->members, &len);
 		if (!dir)

@@ -128,6 +128,19 @@ struct wc_input_limits {
 	 * them; NULL: none.  Not defaulted: kept as given. */
 	const char *const *files;
 	size_t nfiles;
+	/* One pass (the what-if: one read of its input for the whole
+	 * command): the scan reads every member it will ever need, and
+	 * nothing opens the archive again.  Each trace file is held in
+	 * memory as above or copied aside (no handle of its own, no
+	 * thread), and so is each of aside_files, the capture's files too
+	 * large to keep whole (ledger.tsv: wc_input_open_side() then reads
+	 * the copy), in whatever order the archive holds them.  Costs the
+	 * decompression before the first event, on one thread, and the
+	 * copies' disk, WC_INPUT_SPILL_MAX at most; no memory past the
+	 * bounds above.  Speculation is off with it. */
+	bool once;
+	const char *const *aside_files;
+	size_t naside_files;
 };
 /* lim.files at the most. */
 #define WC_INPUT_MAX_FILES 4u

@@ -39,6 +39,13 @@ struct wc_members {
 	/* lim.files' texts, kept by the scan */
 	char *ftext[WC_INPUT_MAX_FILES];
 	size_t flen[WC_INPUT_MAX_FILES];
+	/* lim.aside_files copied aside by a one-pass scan (lim.once): the
+	 * member's name (NULL: not met) and where its copy is in the spill
+	 * file */
+	struct {
+		char *member;
+		uint64_t off, len;
+	} aside[WC_INPUT_MAX_FILES];
 };
 
 /* libarchive's reason, which it does not always give (a zip cut inside
@@ -184,34 +191,22 @@ static int spill_open(struct wc_members *m, struct wc_err *err)
 	return 0;
 }
 
-/*
- * Member NAME, just added as stream I, when neither read whole nor among the first
- * WC_INPUT_HANDLES members that need a handle: copied to the spill file
- * now, as the scan decompresses the archive anyway, and read from there.
- * Each member past those first ones would need its own handle, and more
- * than WC_INPUT_MAX_OPEN of them share handles by closing the stream
- * used longest ago: in a time-ordered merge of many CPUs, that is the
- * one needed next, and each reopening decompressed the archive again
- * from its start (80 members of 1.6 MB as tar.xz did not finish in
- * 25 minutes).  Copied aside, a member is reopened with no
- * decompression at all, as a file in a folder is.  The member is read
- * to its end (libarchive's checks run).  Disk instead of time: at most
- * WC_INPUT_SPILL_MAX bytes.  1 when copied, 0 when not, -1 with err
- * filled.
- */
-static int spill_member(struct wc_members *m, struct archive *a,
-			struct archive_entry *ent, size_t i, const char *name,
-			struct wc_err *err)
+/* Copies the member NAME to the end of the spill file (opened at the
+ * first), to its end (libarchive's checks run): at *start, *len bytes.
+ * 0, or -1 with err filled. */
+static int spill_copy(struct wc_members *m, struct archive *a,
+		      struct archive_entry *ent, const char *name,
+		      uint64_t *start, uint64_t *len, struct wc_err *err)
 {
 	const size_t chunk = 64u * 1024u;
-	uint64_t got = 0, start = m->spill_used;
+	uint64_t got = 0;
 	unsigned char *buf;
 	ssize_t n, w;
 	size_t off;
 	int ret = -1;
 
-	if (++m->large <= wc_input_handles(&m->lim))
-		return 0;
+	*start = m->spill_used;
+	*len = 0;
 	if (m->spill_fd < 0 && spill_open(m, err) < 0)
 		return -1;
 	buf = malloc(chunk);
@@ -226,12 +221,21 @@ static int spill_member(struct wc_members *m, struct archive *a,
 			goto out;
 		}
 		if (m->spill_used + (uint64_t)n > WC_INPUT_SPILL_MAX) {
-			wc_err_set(err, WC_ERR_INPUT, m->path, name, got,
-				   "the members past the first %zu that need a "
-				   "handle hold more than %llu bytes, the most "
-				   "copied to a temporary file: refused",
-				   wc_input_handles(&m->lim),
-				   (unsigned long long)WC_INPUT_SPILL_MAX);
+			if (m->lim.once)
+				wc_err_set(err, WC_ERR_INPUT, m->path, name,
+					   got, "the members read in one pass "
+					   "hold more than %llu bytes, the "
+					   "most copied to a temporary file: "
+					   "refused", (unsigned long long)
+					   WC_INPUT_SPILL_MAX);
+			else
+				wc_err_set(err, WC_ERR_INPUT, m->path, name,
+					   got, "the members past the first %zu "
+					   "that need a handle hold more than "
+					   "%llu bytes, the most copied to a "
+					   "temporary file: refused",
+					   wc_input_handles(&m->lim),
+					   (unsigned long long)WC_INPUT_SPILL_MAX);
 			goto out;
 		}
 		for (off = 0; off < (size_t)n; off += (size_t)w) {
@@ -262,11 +266,41 @@ static int spill_member(struct wc_members *m, struct archive *a,
 			   "header gives", (long long)archive_entry_size(ent));
 		goto out;
 	}
-	wc_streams_hold_aside(m->st, i, start, got);
-	ret = 1;
+	*len = got;
+	ret = 0;
 out:
 	free(buf);
 	return ret;
+}
+
+/*
+ * Member NAME, just added as stream I, when neither read whole nor among the first
+ * WC_INPUT_HANDLES members that need a handle: copied to the spill file
+ * now, as the scan decompresses the archive anyway, and read from there.
+ * Each member past those first ones would need its own handle, and more
+ * than WC_INPUT_MAX_OPEN of them share handles by closing the stream
+ * used longest ago: in a time-ordered merge of many CPUs, that is the
+ * one needed next, and each reopening decompressed the archive again
+ * from its start (80 members of 1.6 MB as tar.xz did not finish in
+ * 25 minutes).  Copied aside, a member is reopened with no
+ * decompression at all, as a file in a folder is.  The member is read
+ * to its end (libarchive's checks run).  Disk instead of time: at most
+ * WC_INPUT_SPILL_MAX bytes.  1 when copied, 0 when not, -1 with err
+ * filled.
+ */
+static int spill_member(struct wc_members *m, struct archive *a,
+			struct archive_entry *ent, size_t i, const char *name,
+			struct wc_err *err)
+{
+	uint64_t start, got;
+
+	/* One pass: no member is read from the archive again. */
+	if (!m->lim.once && ++m->large <= wc_input_handles(&m->lim))
+		return 0;
+	if (spill_copy(m, a, ent, name, &start, &got, err) < 0)
+		return -1;
+	wc_streams_hold_aside(m->st, i, start, got);
+	return 1;
 }
 
 /*
@@ -289,7 +323,7 @@ static int ahead_at_scan(struct wc_members *m, struct archive *a, size_t i,
 	 * more CPU time on the 490 MB of the sample's 10 M events). */
 	m->packed = archive_filter_count(a) > 1 ||
 		    (format != ARCHIVE_FORMAT_TAR && format != ARCHIVE_FORMAT_CPIO);
-	if (held || !m->packed)
+	if (held || !m->packed || m->lim.once)
 		return 0;
 	if (++m->handles > m->lim.max_open) {
 		if (m->nahead)
@@ -497,6 +531,91 @@ static int keep_file(struct wc_members *m, struct archive *a,
 	return 0;
 }
 
+/* The index in lim.aside_files of the member NAME (a one-pass scan's),
+ * or -1. */
+static int aside_file(const struct wc_members *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; m->lim.once && i < m->lim.naside_files &&
+	     i < WC_INPUT_MAX_FILES; i++)
+		if (is_capture_file(name, m->lim.aside_files[i]))
+			return (int)i;
+	return -1;
+}
+
+/* MEMBER's folder is the capture folder (the first trace or side
+ * file's, as far as the scan has met one). */
+static bool in_capture_folder(const struct wc_members *m, const char *member)
+{
+	size_t len;
+	const char *dir = capture_dir(member, false, &len);
+
+	return m->rules.capdir && len == m->rules.capdir_len &&
+	       !strncmp(dir, m->rules.capdir, len);
+}
+
+/*
+ * Copies the member NAME, lim.aside_files[K], aside (a one-pass scan):
+ * the capture's own file, so in the capture folder.  Met before the
+ * capture folder is known (a stranger may put the ledger first), it is
+ * copied on trust, and given up at the scan's end when it is not there
+ * (aside_settle()).  The same file twice in one folder, or in two
+ * folders before either is known to be the capture's, is refused.
+ */
+static int keep_aside(struct wc_members *m, struct archive *a,
+		      struct archive_entry *ent, const char *name, int k,
+		      struct wc_err *err)
+{
+	size_t len, klen;
+	const char *dir = capture_dir(name, false, &len), *kdir;
+	char *copy;
+
+	if (m->rules.capdir && !in_capture_folder(m, name))
+		return 0;            /* another folder's: not the capture's */
+	if (m->aside[k].member) {
+		kdir = capture_dir(m->aside[k].member, false, &klen);
+		if (klen == len && !strncmp(kdir, dir, len))
+			return wc_err_set(err, WC_ERR_INPUT, m->path, name,
+					  WC_NO_OFFSET, "twice in the archive: "
+					  "refused (which of the two is the "
+					  "capture's?)");
+		if (!m->rules.capdir)
+			return wc_err_set(err, WC_ERR_INPUT, m->path, name,
+					  WC_NO_OFFSET, "also in another "
+					  "folder, both before the capture's "
+					  "first trace file: refused (which of "
+					  "the two is the capture's?)");
+		/* the one copied on trust was another folder's */
+		free(m->aside[k].member);
+		m->aside[k].member = NULL;
+	}
+	copy = strdup(name);
+	if (!copy)
+		return wc_err_oom(err, m->path, NULL);
+	if (spill_copy(m, a, ent, name, &m->aside[k].off, &m->aside[k].len,
+		       err) < 0) {
+		free(copy);
+		return -1;
+	}
+	m->aside[k].member = copy;
+	return 0;
+}
+
+/* At the scan's end: a file copied on trust outside the capture folder
+ * is not the capture's. */
+static void aside_settle(struct wc_members *m)
+{
+	size_t k;
+
+	for (k = 0; k < WC_INPUT_MAX_FILES; k++)
+		if (m->aside[k].member &&
+		    !in_capture_folder(m, m->aside[k].member)) {
+			free(m->aside[k].member);
+			m->aside[k].member = NULL;
+		}
+}
+
 static int scan_archive(struct wc_members *m, struct wc_err *err)
 {
 	struct archive_entry *ent;
@@ -520,7 +639,7 @@ static int scan_archive(struct wc_members *m, struct wc_err *err)
 		const char *base;
 		size_t baselen;
 		long cpu;
-		int keep, kind, side;
+		int keep, kind, side, aside;
 
 		entries++;
 		keep = name ? kept_file(m, name) : -1;
@@ -563,6 +682,10 @@ static int scan_archive(struct wc_members *m, struct wc_err *err)
 				goto out;
 			}
 			if (ahead_at_scan(m, a, i, name, held, err) < 0)
+				goto out;
+		} else if (kind == WC_MEMBER_OTHER &&
+			   (aside = aside_file(m, name)) >= 0) {
+			if (keep_aside(m, a, ent, name, aside, err) < 0)
 				goto out;
 		} else if (kind == WC_MEMBER_SIDE) {
 			char *text = NULL, where[1024];
@@ -613,6 +736,7 @@ static int scan_archive(struct wc_members *m, struct wc_err *err)
 			   "archive without traces (no NAME.blktrace.CPU member)");
 		goto out;
 	}
+	aside_settle(m);
 	ret = 0;
 out:
 	archive_read_free(a);
@@ -708,8 +832,10 @@ void wc_members_free(struct wc_members *m)
 	/* Stops the tail's check (the member's reader, the table's, waits
 	 * for nothing then). */
 	wc_source_tail_free(m->tail);
-	for (i = 0; i < WC_INPUT_MAX_FILES; i++)
+	for (i = 0; i < WC_INPUT_MAX_FILES; i++) {
 		free(m->ftext[i]);
+		free(m->aside[i].member);
+	}
 	wc_member_rules_free(&m->rules);
 	free(m->path);
 	free(m);
@@ -726,6 +852,26 @@ char *wc_members_take_file(struct wc_members *m, size_t i, size_t *len)
 	*len = m->flen[i];
 	m->ftext[i] = NULL;
 	return t;
+}
+
+int wc_members_open_aside(const struct wc_members *m, const char *file,
+			  struct wc_source **out, struct wc_err *err)
+{
+	size_t k;
+
+	*out = NULL;
+	for (k = 0; k < m->lim.naside_files && k < WC_INPUT_MAX_FILES; k++)
+		if (!strcmp(m->lim.aside_files[k], file))
+			break;
+	if (!m->lim.once || k == m->lim.naside_files || k == WC_INPUT_MAX_FILES)
+		return wc_err_set(err, WC_ERR_USAGE, m->path, NULL,
+				  WC_NO_OFFSET, "%s: not copied aside by the "
+				  "scan (lim.aside_files)", file);
+	if (!m->aside[k].member)
+		return 0;
+	return wc_source_open_region(out, m->spill_fd, m->aside[k].off,
+				     m->aside[k].len, m->path,
+				     m->aside[k].member, err);
 }
 
 /* ---- the capture's own files, on request -------------------------------- */

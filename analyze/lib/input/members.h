@@ -15,6 +15,10 @@
  *    them read ahead on threads started as the scan meets them;
  *  - copied aside to an unnamed temporary file, past those: reopening
  *    one is a seek, never a decompression of the archive again.
+ * A one-pass scan (lim.once: the what-if's) copies aside every member
+ * not read whole, and the capture's files of lim.aside_files
+ * (ledger.tsv: wc_members_open_aside()) wherever they lie, so that
+ * nothing reads the archive after it.
  * One archive is one capture: its trace files and side files in one
  * capture folder (a trace file may be in its trace/ subfolder), at most
  * one of each side file; otherwise it is refused.
@@ -65,6 +69,7 @@
 
 #include "input/capture.h"
 #include "input/inputdefs.h"
+#include "input/source.h"
 #include "input/streams.h"
 #include "base/wcerr.h"
 
@@ -99,6 +104,14 @@ const char *wc_members_folder(const struct wc_members *m, size_t *len);
 /* The text of lim.files[i] kept by the scan (wc_input_take_file(),
  * input.h), handed over: NULL when the archive has no such member. */
 char *wc_members_take_file(struct wc_members *m, size_t i, size_t *len);
+
+/* A one-pass scan's copy of the capture's file FILE, one of
+ * lim.aside_files (wc_input_open_side(), input.h): a source over it in
+ * the spill file, under the archive's and the member's names; 0 with
+ * *out NULL when the capture folder holds no such member; -1 with err
+ * filled (WC_ERR_USAGE for a FILE the scan was not asked to copy). */
+int wc_members_open_aside(const struct wc_members *m, const char *file,
+			  struct wc_source **out, struct wc_err *err);
 
 /*
  * The member-name rules, which the archive's writer (pack.h) applies
