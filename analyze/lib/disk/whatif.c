@@ -504,6 +504,7 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 	 * request its tracker hands out, and the capture's info/disk.conf
 	 * (the disk as wcdisk served it, read as every file of a capture
 	 * is; capture.conf's disk_regions come with the meta). */
+	ao.once = true;
 	ao.keep = keep_request;
 	ao.keep_ctx = &w->reqs;
 	ao.files = side_files;
@@ -511,6 +512,7 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 	ao.texts = side;
 	ao.lens = side_len;
 	r = wc_analysis_run(&w->a[0], path, &ao, err);
+	ao.once = false;
 	ao.keep = NULL;
 	ao.keep_ctx = NULL;
 	ao.nfiles = 0;

@@ -50,11 +50,13 @@
  * would cost (the filesystem's flushes are not in it).
  *
  * What always holds: the same input and specs give the same analyses to
- * the nanosecond.  Input: read once, by the recorded analysis, which
- * keeps every request its tracker hands out (wc_analysis_opts.keep),
- * capture.conf as the meta gives it (its disk_regions too) and
- * info/disk.conf (wc_input_take_file(), input.h) in the same pass;
- * every replay (each replays twice: once to carry the phases' edges
+ * the nanosecond.  Input: read once, by the recorded analysis in one
+ * pass (wc_analysis_opts.once: an archive is opened once, its trace
+ * files and ledger held or copied aside by its scan whatever their
+ * order), which keeps every request its tracker hands out
+ * (wc_analysis_opts.keep), capture.conf as the meta gives it (its
+ * disk_regions too) and info/disk.conf (wc_input_take_file(), input.h)
+ * in the same pass; every replay (each replays twice: once to carry the phases' edges
  * into virtual time, once to analyse) takes the requests from memory.  Memory: those
  * requests, at most WC_WHATIF_MAX_REQUESTS (4,194,304 of
  * sizeof(struct wc_request) bytes; o.max_requests for a smaller bound;
