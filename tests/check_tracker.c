@@ -317,24 +317,28 @@ END_TEST
 START_TEST(test_lost_and_unfinished)
 {
 	const struct wc_event evs[] = {
-		E(100, WC_TA_COMPLETE, W, 64, 4096),    /* its D was lost */
+		E(100, WC_TA_COMPLETE, W, 64, 4096),    /* in flight at start */
 		E(110, WC_TA_QUEUE, W, 128, 4096),      /* never dispatched */
 		E(120, WC_TA_QUEUE, W, 256, 4096),
 		E(130, WC_TA_ISSUE, W, 256, 4096),      /* never completed */
 		E(140, WC_TA_ISSUE, W, 512, 4096),      /* D without Q */
+		E(145, WC_TA_COMPLETE, W, 1024, 4096),  /* its D was lost */
 		E(150, WC_TA_COMPLETE, W, 512, 4096),
 	};
 	struct wc_request rq[4];
 	struct wc_tracker_stats st;
 
-	ck_assert_uint_eq(run(evs, 6, 6, rq, 4, &st, NULL), 2);
+	ck_assert_uint_eq(run(evs, 7, 7, rq, 4, &st, NULL), 2);
 	ck_assert(rq[0].completed);
 	ck_assert_uint_eq(rq[0].sector, 512);
 	ck_assert_uint_eq(rq[0].q_time, WC_NO_TIME);
 	ck_assert(!rq[1].completed);
 	ck_assert_uint_eq(rq[1].sector, 256);
 	ck_assert_uint_eq(rq[1].c_time, WC_NO_TIME);
+	/* A C before any D on its device was dispatched before the
+	 * recorder started: not a lost event. */
 	ck_assert_uint_eq(st.orphan_completions, 1);
+	ck_assert_uint_eq(st.began_in_flight, 1);
 	ck_assert_uint_eq(st.never_dispatched, 1);
 	ck_assert_uint_eq(st.unfinished, 1);
 }

@@ -43,6 +43,8 @@ for in in "${inputs[@]}"; do
 	# device was in flight when the recorder started (a lab's mount
 	# reading its journal), so nothing of it was in the trace to lose.
 	orphans=$(echo "$json" | jq '[.captures[].tracking.orphan_completions] | add')
+	[[ $orphans -eq 0 ]] || fail "$name: $orphans completions without a dispatch after their device dispatched"
+	orphans=$(echo "$json" | jq '[.captures[].tracking.began_in_flight] | add')
 	if [[ $orphans -gt 0 ]]; then
 		early=$("$WCANALYZE" --dump "$in" | awk '
 			$6 == "D" { seen[$1] = 1; open[$1 " " $8] = 1 }

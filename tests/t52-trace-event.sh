@@ -23,13 +23,14 @@ cd "$TMP"
 slices() {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(c["slices"]+c["not_drawn"] for c in d["otherData"]["captures"]))' "$1"
 }
-# completions INPUT: C lines of --dump less the sequence ends and orphan
-# completions the JSON report counts (tracker.h): the completed requests.
+# completions INPUT: C lines of --dump less the sequence ends, orphan
+# completions and completions of requests in flight when recording began
+# the JSON report counts (tracker.h): the completed requests.
 completions() {
 	local c s
 	c=$("$WCANALYZE" --dump "$1" | awk '$6 == "C"' | wc -l)
 	s=$("$WCANALYZE" --format json "$1" |
-		jq '[.captures[].tracking | .sequence_ends + .orphan_completions] | add')
+		jq '[.captures[].tracking | .sequence_ends + .orphan_completions + .began_in_flight] | add')
 	echo $((c - s))
 }
 

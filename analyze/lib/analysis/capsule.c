@@ -172,6 +172,7 @@ static const struct wc_cfield tracking_f[] = {
 	F(T, "unfinished", WC_CF_U64, unfinished),
 	F(T, "never_dispatched", WC_CF_U64, never_dispatched),
 	F(T, "orphan_completions", WC_CF_U64, orphan_completions),
+	F(T, "began_in_flight", WC_CF_U64, began_in_flight),
 	F(T, "expired", WC_CF_U64, expired),
 	F(T, "superseded", WC_CF_U64, superseded),
 	F(T, "sequence_ends", WC_CF_U64, sequence_ends),
@@ -306,7 +307,7 @@ SIZE_IS(wc_figures, 824, figures_f);
 SIZE_IS(wc_latency, 56, latency_f);
 SIZE_IS(wc_capture_meta, 13112, meta_f);
 SIZE_IS(wc_device_meta, 104, devmeta_f);
-SIZE_IS(wc_tracker_stats, 104, tracking_f);
+SIZE_IS(wc_tracker_stats, 112, tracking_f);
 SIZE_IS(wc_kcheck, 29976, kcheck_f);
 SIZE_IS(wc_kc_device, 464, kcdev_f);
 SIZE_IS(wc_kc_figure, 48, kcfig_f);

@@ -59,6 +59,9 @@ struct dev {
 				       * again */
 	uint64_t bound;               /* ns a dispatch stays a candidate */
 	bool on_disk;                 /* a partition of tr's disk */
+	bool dispatched;              /* a D was seen on the device: a C
+				       * without its D before it was in
+				       * flight when recording began */
 	struct list lists[K_NKINDS];
 };
 
@@ -523,6 +526,7 @@ static int on_issue(struct wc_tracker *tr, struct dev *d,
 	uint64_t e;
 
 	expire(tr, d, ev->time);
+	d->dispatched = true;
 	if (ev->bytes == 0) {
 		/* A flush back from a requeue is dispatched again, not a
 		 * second flush: last in order of dispatch, as a request
@@ -657,7 +661,10 @@ WC_HOT int on_complete(struct wc_tracker *tr, struct dev *d,
 		}
 	}
 	if (!n) {
-		tr->stats.orphan_completions++;
+		if (d->dispatched)
+			tr->stats.orphan_completions++;
+		else
+			tr->stats.began_in_flight++;
 		return 0;
 	}
 	*out = n->rq;

@@ -91,7 +91,9 @@
  *    flight, ends a preflush/FUA sequence (blk-mq completes the original
  *    request that way): counted in stats.sequence_ends, nothing else;
  *  - a C that matches nothing (within the bound) is counted in
- *    stats.orphan_completions, never turned into a latency;
+ *    stats.orphan_completions, never turned into a latency; one before
+ *    any D on its device in stats.began_in_flight instead (dispatched
+ *    before the recorder started: no event of it was lost);
  *    a D without any Q gives a request with q_time WC_NO_TIME.
  *
  * What always holds:
@@ -133,7 +135,11 @@ struct wc_tracker_stats {
 	uint64_t unfinished;          /* dispatched, no C before the end */
 	uint64_t never_dispatched;    /* bios queued, never seen in a D */
 	uint64_t orphan_completions;  /* C without a matching D (within
-				       * the bound) */
+				       * the bound), after a D on its
+				       * device: a lost event */
+	uint64_t began_in_flight;     /* C before any D on its device: a
+				       * request in flight when recording
+				       * began, nothing lost */
 	uint64_t expired;             /* dispatches no C came for within
 				       * the bound (also in unfinished or
 				       * dropped_inflight) */

@@ -694,12 +694,13 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 			wc_secs(w->wait_ns));
 	}
 	fprintf(f, "],\n      \"tracking\": {\"orphan_completions\": %"
-		PRIu64 ", \"unfinished\": %" PRIu64 ", \"expired\": %" PRIu64
+		PRIu64 ", \"began_in_flight\": %" PRIu64
+		", \"unfinished\": %" PRIu64 ", \"expired\": %" PRIu64
 		", \"never_dispatched\": %"
 		PRIu64 ", \"dropped_inflight\": %" PRIu64
 		", \"sequence_ends\": %" PRIu64 ", \"ignored_events\": %" PRIu64
 		"}",
-		st->orphan_completions,
+		st->orphan_completions, st->began_in_flight,
 		st->unfinished, st->expired, st->never_dispatched,
 		st->dropped_inflight,
 		st->sequence_ends, st->ignored_events);

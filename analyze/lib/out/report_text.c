@@ -534,6 +534,10 @@ int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 			" never issued, %" PRIu64 " forgotten (in-flight cap)\n",
 			st->orphan_completions, st->unfinished, st->expired,
 			st->never_dispatched, st->dropped_inflight);
+	if (st->began_in_flight)
+		fprintf(f, "in flight      %" PRIu64 " completion%s of requests "
+			"dispatched before the recording began\n",
+			st->began_in_flight, st->began_in_flight == 1 ? "" : "s");
 	if (st->ignored_events)
 		fprintf(f, "ignored        %" PRIu64 " events on devices past the "
 			"first %d\n", st->ignored_events, WC_MAX_DEVICES);
