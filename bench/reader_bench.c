@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "input/decode.h"
+#include "input/decode_test.h"
 #include "out/dump.h"
 #include "format/encode.h"
 #include "input/input.h"

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "check_common.h"
-#include "input/decode.h"
+#include "input/decode_test.h"
 #include "format/encode.h"
 
 struct rec {

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "check_common.h"
-#include "input/decode.h"
+#include "input/decode_test.h"
 #include "format/encode.h"
 
 static const struct wc_event sample = {

@@ -22,7 +22,7 @@
 #include "check_archive.h"
 #include "check_common.h"
 #include "format/encode.h"
-#include "input/input.h"
+#include "input/input_test.h"
 #include "input/reorder.h"
 
 #define FIX "tests/fixtures/reader/ext4"

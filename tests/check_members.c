@@ -21,7 +21,7 @@
 #include "format/encode.h"
 #include "input/members.h"
 #include "input/recfilter.h"
-#include "input/streams.h"
+#include "input/streams_test.h"
 
 #define Q_WRITE (WC_TA_QUEUE | WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_QUEUE))
 

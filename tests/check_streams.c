@@ -16,7 +16,7 @@
 #include "check_common.h"
 #include "format/encode.h"
 #include "input/recfilter.h"
-#include "input/streams.h"
+#include "input/streams_test.h"
 
 #define Q_WRITE (WC_TA_QUEUE | WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_QUEUE))
 

@@ -29,7 +29,7 @@ done
 # list behind btt.h; a module's doors for its tests only, its *_test.h,
 # behind its header).  A part and its facade are one module to the cycle
 # check: the facade calls its parts, which use its types.
-declare -A behind=([streams]=input [members]=input [pack]=input [blknames]=input
+declare -A behind=([streams]=input [streams_test]=input [input_test]=input [decode_test]=decode [members]=input [pack]=input [blknames]=input
 	[stats]=summary [findings]=summary [btt_tree]=btt [btt_list]=btt
 	[merge_test]=merge [reorder_test]=reorder [btt_test]=btt)
 

@@ -50,7 +50,7 @@
 #include <string.h>
 
 #include "format/blktrace_format.h"
-#include "input/decode.h"
+#include "input/decode_test.h"
 #include "format/encode.h"
 #include "input/source.h"
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "input/decode.h"
+#include "input/decode_test.h"
 
 #include <byteswap.h>
 #include <endian.h>

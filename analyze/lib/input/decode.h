@@ -73,10 +73,6 @@ int wc_decoder_next_buffered(struct wc_decoder *dec, struct wc_event *ev,
 int wc_decoder_next_run(struct wc_decoder *dec, struct wc_event *out,
 			size_t max, uint64_t limit, bool buffered,
 			size_t *got, struct wc_err *err);
-/* Opens the file at path as a source and a decoder over it, as the two
- * calls above; *out is NULL on failure. */
-int wc_decoder_open_file(struct wc_decoder **out, const char *path,
-			 unsigned stream, struct wc_err *err);
 /* True when the file is in the other byte order than this machine's. */
 bool wc_decoder_swapped(const struct wc_decoder *dec);
 /* A decoder taken up again in the middle of its stream (the source
@@ -97,9 +93,6 @@ uint64_t wc_decoder_resume_offset(const struct wc_decoder *dec);
  * of memory or on a read error, nothing kept then. */
 int wc_decoder_keep(struct wc_decoder *dec, size_t max, unsigned char **bytes,
 		    size_t *len, bool *at_end, struct wc_err *err);
-/* Byte offset of the record last handed out. */
-uint64_t wc_decoder_offset(const struct wc_decoder *dec);
-const struct wc_source *wc_decoder_source(const struct wc_decoder *dec);
 void wc_decoder_free(struct wc_decoder *dec);
 
 /*

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "input/input.h"
+#include "input/input_test.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -89,9 +89,8 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
  * it did with the events asks for it.  Memory and threads are those of
  * the read-ahead members: the member's ring, and one handle where there
  * were two; wc_input_free() at any point stops and joins the thread.
+ * Whether the scan stopped there: wc_input_speculated() (input_test.h).
  */
-/* True when the scan stopped at the last announced trace file. */
-bool wc_input_speculated(const struct wc_input *in);
 
 int wc_input_next(struct wc_input *in, struct wc_event *ev, struct wc_err *err);
 /*

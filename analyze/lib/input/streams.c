@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "input/streams.h"
+#include "input/streams_test.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -29,10 +29,11 @@
  *
  * What always holds:
  *  - at most lim.max_open streams hold a handle of the pool at once
- *    (wc_streams_open_count()); past that, the stream used longest ago
- *    among those cheapest to reopen is closed and taken up later at the
- *    record after the one it handed out last, which the merge may still
- *    hold: its payload is kept in a stash of WC_INPUT_STASH bytes, and a
+ *    (wc_streams_open_count(), streams_test.h); past that, the stream
+ *    used longest ago among those cheapest to reopen is closed and taken
+ *    up later at the record after the one it handed out last, which the
+ *    merge may still hold: its payload is kept in a stash of
+ *    WC_INPUT_STASH bytes, and a
  *    stream whose waiting payload is larger is pinned, never closed (when
  *    every open stream is pinned the pull fails, "more than N trace files
  *    hold payloads ...").  Members read whole and the first
@@ -151,8 +152,6 @@ const struct wc_stream_info *wc_streams_info(const struct wc_streams *st,
  * and taken up again, and each must be read one event at a time (a
  * batch of one) so the merge holds one event of each. */
 bool wc_streams_may_close(const struct wc_streams *st);
-/* Streams holding a handle of the pool now (at most lim.max_open). */
-unsigned wc_streams_open_count(const struct wc_streams *st);
 
 /* The merge's pull functions (merge.h), CTX being the table: the next
  * event, or run of events, of stream STREAM. */
