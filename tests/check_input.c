@@ -982,7 +982,8 @@ static void ends_pdu(unsigned cpu, uint32_t seq, unsigned char *pdu)
 
 /* Every event of a batch, looked at after the whole batch was handed
  * out: its payload is its record's.  MAX 0: one at a time; else by
- * wc_input_next_ref() (REF) or wc_input_next_batch(), MAX at a time.
+ * wc_input_next_ref(), MAX at a time, looked at in place (REF) or
+ * copied out.
  * The events, the last return in *r and its message in err. */
 static unsigned ends_read(const char *dir, size_t max, bool ref, int *r,
 			  struct wc_err *err)
@@ -999,10 +1000,13 @@ static unsigned ends_read(const char *dir, size_t max, bool ref, int *r,
 
 		if (!max)
 			got = (*r = wc_input_next(in, copy, err)) > 0;
-		else if (ref)
-			*r = wc_input_next_ref(in, &evs, max, &got, err);
 		else
-			*r = wc_input_next_batch(in, copy, max, &got, err);
+			*r = wc_input_next_ref(in, &evs, max, &got, err);
+		/* Copied out, as a caller that holds events would. */
+		if (max && !ref && *r > 0) {
+			memcpy(copy, evs, got * sizeof(*copy));
+			evs = copy;
+		}
 		if (*r <= 0)
 			break;
 		for (k = 0; k < got; k++) {

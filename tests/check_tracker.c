@@ -716,7 +716,7 @@ END_TEST
 /* A batch source over evs, size events a call, copied into a buffer that
  * is spoilt before each refill: a tracker that kept a pointer into an
  * earlier batch would read garbage.  Fails at index fail_at, once the
- * events before it were handed out (as wc_input_next_batch() does). */
+ * events before it were handed out (as wc_input_next_ref() does). */
 struct bsrc {
 	const struct wc_event *ev;
 	size_t n, i, fail_at, size;

@@ -17,7 +17,7 @@
 
 #include "out/dump.h"
 #include "fuzz.h"
-#include "input/input.h"
+#include "input/input_test.h"
 #include "model/filter.h"
 #include "out/report.h"
 

@@ -49,7 +49,7 @@ struct wc_err;
  * Where events come from, for every module that pulls them (tracker,
  * analysis): returns 1 with an event in *ev, 0 at the end, -1 on failure
  * with err filled (wcerr.h).  ctx is the source's own state, passed back
- * unchanged; wc_input_next() has this shape for a struct wc_input.
+ * unchanged (a test's array of events, say).
  */
 typedef int (*wc_event_source)(void *ctx, struct wc_event *ev,
 			       struct wc_err *err);

@@ -23,8 +23,6 @@
 
 struct wc_input {
 	char *path;
-	/* The batch of wc_input_next_ref() when it is not the window's. */
-	struct wc_event batch[WC_INPUT_BATCH];
 	struct wc_input_limits lim;
 	uint64_t last_time;     /* of the event handed out last */
 	uint64_t backwards;     /* events earlier than the one before */
@@ -39,12 +37,16 @@ struct wc_input {
 	struct wc_recfilter *filter;  /* process names, sequence gaps */
 	struct wc_blknames *names;    /* names as blkparse gives them */
 	bool names_oom;         /* ... had no memory for their scouts: said
-				 * by the next wc_input_next() */
+				 * by the next batch */
 	int failed;
 	/* lim.files of a capture folder (an archive's: members) */
 	char *ftext[WC_INPUT_MAX_FILES];
 	size_t flen[WC_INPUT_MAX_FILES];
 };
+
+/* A batch of the input is one of the merge's or of the window's. */
+_Static_assert(WC_INPUT_BATCH <= WC_MERGE_BATCH &&
+	       WC_INPUT_BATCH <= WC_REORDER_BATCH, "batch sizes");
 
 /* ---- capture.conf, phases.tsv and counters.tsv ------------------------ */
 
@@ -388,7 +390,6 @@ static void count_backwards(struct wc_input *in, const struct wc_event *evs,
 	in->backwards = back;
 }
 
-/* A batch into evs, or with ref where the window holds it (*ref). */
 /* At the end of an input that may have handed out nothing: -1 when not
  * one record was read (every trace file empty, an empty standard input),
  * which would otherwise pass as a capture of no time; else 0. */
@@ -416,9 +417,8 @@ static __attribute__((noinline)) int failed_again(struct wc_input *in,
 	return wc_err_oom(err, in->path, NULL);
 }
 
-static int next_batch(struct wc_input *in, struct wc_event *evs, size_t max,
-		      const struct wc_event **ref, size_t *got,
-		      struct wc_err *err)
+static int next_batch(struct wc_input *in, const struct wc_event **evs,
+		      size_t max, size_t *got, struct wc_err *err)
 {
 	int r;
 
@@ -428,27 +428,23 @@ static int next_batch(struct wc_input *in, struct wc_event *evs, size_t max,
 	/* A stream that may be closed keeps one payload in its stash. */
 	if (wc_streams_may_close(in->streams) || max > WC_INPUT_BATCH)
 		max = wc_streams_may_close(in->streams) ? 1 : WC_INPUT_BATCH;
-	if (in->reorder && ref)
-		r = wc_reorder_next_ref(in->reorder, ref, max, got, err);
-	else if (in->reorder)
-		r = wc_reorder_next_batch(in->reorder, evs, max, got, err);
+	if (in->reorder)
+		r = wc_reorder_next_ref(in->reorder, evs, max, got, err);
 	else
-		r = wc_merge_next_batch(in->merge, evs, max, got, err);
+		r = wc_merge_next_ref(in->merge, evs, max, got, err);
 	if (r == 0 && !in->last_time && !in->backwards)
 		r = no_records(in, err);
 	if (r < 0)
 		in->failed = 1;
-	if (ref && !in->reorder)
-		*ref = evs;
 	/* A clock that steps back, or a stream out of order beyond what
 	 * the merge can mend: counted, said once at the end.  A run of the
 	 * window's ring is in time order: only its first event may be
 	 * earlier than the one before. */
-	if (in->reorder && ref && *got && wc_reorder_sorted(in->reorder)) {
-		in->backwards += (*ref)[0].time < in->last_time;
-		in->last_time = (*ref)[*got - 1].time;
+	if (in->reorder && *got && wc_reorder_sorted(in->reorder)) {
+		in->backwards += (*evs)[0].time < in->last_time;
+		in->last_time = (*evs)[*got - 1].time;
 	} else {
-		count_backwards(in, ref ? *ref : evs, *got);
+		count_backwards(in, *evs, *got);
 	}
 	return r;
 }
@@ -465,24 +461,12 @@ static __attribute__((noinline)) int input_end(struct wc_input *in, int r,
 	return r;
 }
 
-int wc_input_next_batch(struct wc_input *in, struct wc_event *evs, size_t max,
-			size_t *got, struct wc_err *err)
-{
-	int r = next_batch(in, evs, max, NULL, got, err);
-
-	if (__builtin_expect(r <= 0, 0))
-		r = input_end(in, r, err);
-	return r;
-}
-
 int wc_input_next_ref(struct wc_input *in, const struct wc_event **evs,
 		      size_t max, size_t *got, struct wc_err *err)
 {
 	int r;
 
-	*evs = in->batch;
-	r = next_batch(in, in->batch, max ? max : WC_INPUT_BATCH, evs, got,
-		       err);
+	r = next_batch(in, evs, max ? max : WC_INPUT_BATCH, got, err);
 	if (__builtin_expect(r <= 0, 0))
 		r = input_end(in, r, err);
 	return r;
@@ -491,13 +475,6 @@ int wc_input_next_ref(struct wc_input *in, const struct wc_event **evs,
 bool wc_input_speculated(const struct wc_input *in)
 {
 	return wc_members_speculated(in->members);
-}
-
-int wc_input_next(struct wc_input *in, struct wc_event *ev, struct wc_err *err)
-{
-	size_t got;
-
-	return wc_input_next_batch(in, ev, 1, &got, err);
 }
 
 uint64_t wc_input_repeats(const struct wc_input *in)

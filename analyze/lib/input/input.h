@@ -20,15 +20,16 @@
  * Usage:
  *
  *     struct wc_input *in = NULL;
- *     struct wc_event ev;
+ *     const struct wc_event *evs;
  *     struct wc_err err;
+ *     size_t n;
  *     int r;
  *
  *     wc_err_clear(&err);
  *     if (wc_input_open(&in, path, &err) < 0)
  *             goto fail;                  // err says why
- *     while ((r = wc_input_next(in, &ev, &err)) > 0)
- *             use(&ev);
+ *     while ((r = wc_input_next_ref(in, &evs, 0, &n, &err)) > 0)
+ *             use(evs, n);
  *     if (r < 0)
  *             report(&err);               // events before it were good
  *     wc_input_free(in);
@@ -38,7 +39,7 @@
  *    blkparse's, so a dump of them matches "blkparse -i" line for line;
  *  - memory is bounded whatever the input, never by the trace's length
  *    nor by the number of its files (inputdefs.h, "Bounds");
- *  - wc_input_next() returns 1 with an event, 0 at the end, -1 on bad
+ *  - wc_input_next_ref() returns 1 with events, 0 at the end, -1 on bad
  *    input or a system failure; after -1 it keeps returning -1.  A
  *    truncated last record is such a failure: every event before it has
  *    been handed out first;
@@ -92,30 +93,24 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
  * Whether the scan stopped there: wc_input_speculated() (input_test.h).
  */
 
-int wc_input_next(struct wc_input *in, struct wc_event *ev, struct wc_err *err);
 /*
- * Up to MAX events at once (at most WC_INPUT_BATCH) into EVS: 1 with
- * *got >= 1, 0 at the end, -1 on failure (only once the events before it
- * were handed out).  The same events in the same order as wc_input_next()
- * called *got times, which is a batch of one; every event of the batch
- * and its payload stay valid until the next call, also the events of a
- * stream that ended or failed within the batch (its buffer goes at the
- * next call, streams.h).  What the input learns
- * while it reads (wc_input_comm(), the streams' counts) may be up to a
- * batch ahead of the event being looked at, except after
- * wc_input_set_blkparse_names(): a batch then ends before blkparse would
- * read the names of its next batch, so every event of a batch gets the
- * names known when the call returns.
+ * The events, a batch at a time, the one way out: up to MAX (at most
+ * WC_INPUT_BATCH, which 0 means) at *EVS, in the input's own memory: 1
+ * with *got >= 1, 0 at the end, -1 on failure (only once the events
+ * before it were handed out).  The same events in the same order
+ * whatever MAX (one at a time is a batch of one: wc_input_next(),
+ * input_test.h, for tests); every event of the batch and its payload
+ * stay valid until the next call or wc_input_free(), also the events of
+ * a stream that ended or failed within the batch (its buffer goes at the
+ * next call, streams.h).  A single stream's events in order are handed
+ * out where the window holds them.  What the input learns while it reads
+ * (wc_input_comm(), the streams' counts) may be up to a batch ahead of
+ * the event being looked at, except after wc_input_set_blkparse_names():
+ * a batch then ends before blkparse would read the names of its next
+ * batch, so every event of a batch gets the names known when the call
+ * returns.
  */
 #define WC_INPUT_BATCH 64u
-int wc_input_next_batch(struct wc_input *in, struct wc_event *evs, size_t max,
-			size_t *got, struct wc_err *err);
-/* The same batch (MAX events at most, WC_INPUT_BATCH when 0) without a
- * copy: *evs points at the events in the input's own memory, valid, with
- * their payloads, until the next call (wc_input_next_ref(), _next(),
- * _next_batch() or _free()) however the streams they came from ended.
- * A single stream's events in order are handed out where the window
- * holds them. */
 int wc_input_next_ref(struct wc_input *in, const struct wc_event **evs,
 		      size_t max, size_t *got, struct wc_err *err);
 void wc_input_free(struct wc_input *in);
@@ -179,7 +174,7 @@ const struct wc_stream_info *wc_input_stream(const struct wc_input *in, size_t i
  * corrupt or endless trace gets no new names rather than unbounded
  * memory.  Likewise sequence gaps are counted for at most
  * WC_INPUT_MAX_SEQ_KEYS (device, cpu) pairs.  The name is valid until
- * the next wc_input_next().
+ * the next batch.
  */
 const char *wc_input_comm(const struct wc_input *in, uint32_t pid);
 /* Pids named so far, and PID's name only when it was among the first
@@ -192,7 +187,7 @@ const char *wc_input_comm_before(const struct wc_input *in, uint32_t pid,
 
 /*
  * Names pids as blkparse does, for --dump; call before the first
- * wc_input_next().  Without it a pid gets the first name the events
+ * batch.  Without it a pid gets the first name the events
  * handed out so far carried, which is what the analysis wants.  blkparse
  * instead reads each per-CPU file 512 records at a time and takes a name
  * when it reads it: when one pid carries several names (pid 0 is
@@ -224,7 +219,7 @@ void wc_input_set_blkparse_names(struct wc_input *in);
 /* The time blkparse subtracts from every event to print relative times:
  * the earliest first event of the per-CPU streams, or for a single
  * interleaved stream the earliest of its first 512 events.  Valid once
- * wc_input_next() has returned an event. */
+ * a batch has been handed out. */
 uint64_t wc_input_genesis(const struct wc_input *in);
 
 /*

@@ -43,6 +43,7 @@ struct wc_merge {
 	uint64_t genesis;
 	struct wc_err deferred;
 	struct wc_err scratch;  /* for pull(); empty but after a failure */
+	struct wc_event out[WC_MERGE_BATCH];   /* the batch handed out */
 };
 
 int wc_merge_open(struct wc_merge **out, unsigned nstreams,
@@ -182,7 +183,7 @@ unsigned m_hand_over(struct wc_merge *m, unsigned s,
 	return lead;
 }
 
-/* wc_merge_next_batch() by the route in_heap says (a constant). */
+/* A batch into out by the route in_heap says (a constant). */
 WC_HOT
 int m_next_batch(struct wc_merge *m, struct wc_event *out, size_t max,
 		 size_t *got, struct wc_err *err, int in_heap)
@@ -268,19 +269,15 @@ int m_next_batch_heap(struct wc_merge *m, struct wc_event *out, size_t max,
 	return m_next_batch(m, out, max, got, err, 1);
 }
 
-int wc_merge_next_batch(struct wc_merge *m, struct wc_event *out, size_t max,
-			size_t *got, struct wc_err *err)
+int wc_merge_next_ref(struct wc_merge *m, const struct wc_event **evs,
+		      size_t max, size_t *got, struct wc_err *err)
 {
+	*evs = m->out;
+	if (max > WC_MERGE_BATCH)
+		max = WC_MERGE_BATCH;
 	if (m->runner_in_heap)
-		return m_next_batch_heap(m, out, max, got, err);
-	return m_next_batch(m, out, max, got, err, 0);
-}
-
-int wc_merge_next(struct wc_merge *m, struct wc_event *ev, struct wc_err *err)
-{
-	size_t got;
-
-	return wc_merge_next_batch(m, ev, 1, &got, err);
+		return m_next_batch_heap(m, m->out, max, got, err);
+	return m_next_batch(m, m->out, max, got, err, 0);
 }
 
 void wc_merge_set_pull_run(struct wc_merge *m, wc_merge_pull_run_fn run)

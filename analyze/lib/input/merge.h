@@ -23,9 +23,12 @@
  *                     // 1 event, 0 end, -1 failure; WC_PULL_WOULD_READ:
  *                     // see WC_PULL_BUFFERED
  *
+ *     const struct wc_event *evs;
+ *     size_t n;
+ *
  *     wc_merge_open(&m, nstreams, pull, ctx, &err);
- *     while ((r = wc_merge_next(m, &ev, &err)) > 0)
- *             use(&ev);
+ *     while ((r = wc_merge_next_ref(m, &evs, WC_MERGE_BATCH, &n, &err)) > 0)
+ *             use(evs, n);
  *     wc_merge_free(m);
  *
  * What always holds:
@@ -39,24 +42,25 @@
  *    point into; a pull without it may (the caller came back for the
  *    next batch: wc_streams keeps an ended stream's buffer until then);
  *  - a stream that fails is dropped and the others run to their end; then
- *    next() returns -1 with the first failure in err (events before it
+ *    _next_ref() returns -1 with the first failure in err (events before it
  *    were all handed out), and keeps returning -1;
  *  - _genesis() is the time blkparse subtracts to print relative times:
  *    the earliest first event of the streams (wc_merge), or the earliest
- *    of the first 512 events (wc_reorder); valid after the first next();
+ *    of the first 512 events (wc_reorder); valid after the first batch;
  *  - wc_merge_free(NULL) and wc_reorder_free(NULL) are fine.
  *
- * Batches: _next_batch() hands out up to MAX events at once into OUT (1
- * with *got >= 1, 0 at the end, -1 on failure, which comes only after
- * the events before it were handed out), in the same order and with the
- * same calls to pull() in the same order as that many _next() calls:
- * _next() is a batch of one.  Every event of a batch, and its payload,
- * stays valid until the next call.  For that wc_merge asks the stream
- * in the lead, after the batch's first event, with WC_PULL_BUFFERED, and
- * ends the batch early when it answers WC_PULL_WOULD_READ; wc_reorder
- * holds the slots of the batch beside its window (at most
- * WC_REORDER_BATCH events a batch), so every event still goes out of a
- * full window.
+ * Batches, the one way out: _next_ref() hands out up to MAX events at
+ * once (at most WC_MERGE_BATCH, WC_REORDER_BATCH), *EVS pointing at them
+ * in the merge's own memory (1 with *got >= 1, 0 at the end, -1 on
+ * failure, which comes only after the events before it were handed
+ * out), in the same order and with the same calls to pull() in the same
+ * order whatever MAX: one event at a time is a batch of one
+ * (merge_test.h and reorder_test.h wrap that for the tests).  Every
+ * event of a batch, and its payload, stays valid until the next call.
+ * For that wc_merge asks the stream in the lead, after the batch's first
+ * event, with WC_PULL_BUFFERED, and ends the batch early when it answers
+ * WC_PULL_WOULD_READ; wc_reorder holds the slots of the batch beside its
+ * window, so every event still goes out of a full window.
  */
 #ifndef WC_MERGE_H
 #define WC_MERGE_H
@@ -86,9 +90,10 @@ struct wc_merge;
 
 int wc_merge_open(struct wc_merge **out, unsigned nstreams,
 		  wc_merge_pull_fn pull, void *ctx, struct wc_err *err);
-int wc_merge_next(struct wc_merge *m, struct wc_event *ev, struct wc_err *err);
-int wc_merge_next_batch(struct wc_merge *m, struct wc_event *out, size_t max,
-			size_t *got, struct wc_err *err);
+/* The most events a batch hands out. */
+#define WC_MERGE_BATCH 64u
+int wc_merge_next_ref(struct wc_merge *m, const struct wc_event **evs,
+		      size_t max, size_t *got, struct wc_err *err);
 /*
  * A run of a stream at once, for a batch: as pull() called again and
  * again while each event it gives is not later than limit, and once

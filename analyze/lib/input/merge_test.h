@@ -9,6 +9,9 @@
 #ifndef WC_MERGE_TEST_H
 #define WC_MERGE_TEST_H
 
+#include <stddef.h>
+#include <string.h>
+
 #include "input/merge.h"
 
 /*
@@ -26,5 +29,26 @@ enum wc_merge_route {
 	WC_MERGE_ROUTE_HEAP,
 };
 void wc_merge_set_route(struct wc_merge *m, enum wc_merge_route route);
+
+/* wc_merge_next_ref()'s batch copied into OUT (MAX at most). */
+static inline int wc_merge_next_batch(struct wc_merge *m,
+				      struct wc_event *out, size_t max,
+				      size_t *got, struct wc_err *err)
+{
+	const struct wc_event *evs;
+	int r = wc_merge_next_ref(m, &evs, max, got, err);
+
+	if (r > 0)
+		memcpy(out, evs, *got * sizeof(*out));
+	return r;
+}
+
+static inline int wc_merge_next(struct wc_merge *m, struct wc_event *ev,
+				struct wc_err *err)
+{
+	size_t got;
+
+	return wc_merge_next_batch(m, ev, 1, &got, err);
+}
 
 #endif /* WC_MERGE_TEST_H */

@@ -66,7 +66,7 @@ struct wc_reorder {
 	struct big_pdu *big;
 	/* The ring, sorted (above): slots 0..cap-1, of which the events in
 	 * the window (ring_n from head) and the ones handed out by the last
-	 * next_batch() (ring_held before head), whose payloads the caller
+	 * batch (ring_held before head), whose payloads the caller
 	 * may still read. */
 	size_t cap, head, tail, ring_n, ring_held;
 	/* Late events (and, for wc_reorder_set_blkparse(), all events) in
@@ -77,7 +77,7 @@ struct wc_reorder {
 	size_t late_head, late_n;
 	size_t *free_slots;      /* window + 2 * WC_REORDER_BATCH of them */
 	size_t nfree;
-	/* Slots handed out by the last next_batch(): the caller may still
+	/* Slots handed out by the last batch: the caller may still
 	 * read them, so the window refills into others until the next call. */
 	size_t held[WC_REORDER_BATCH];
 	size_t nheld;
@@ -562,7 +562,7 @@ static size_t r_ring_run(struct wc_reorder *r, size_t max, uint64_t bound,
  * part is in the ring: its head goes, as many at once as were read.
  */
 static size_t r_batch(struct wc_reorder *r, struct wc_event *out, size_t max,
-		      int ref, const struct wc_event **evs)
+		      const struct wc_event **evs)
 {
 	struct wc_prioq_entry top;
 	size_t k = 0, m, i;
@@ -590,7 +590,7 @@ static size_t r_batch(struct wc_reorder *r, struct wc_event *out, size_t max,
 		if (m > 0) {
 			/* A batch that is one run of the ring is not copied:
 			 * its slots are held until the next call anyway. */
-			if (ref && k == 0) {
+			if (k == 0) {
 				*evs = &r->ev[r->head];
 				max = m;
 			} else {
@@ -731,11 +731,10 @@ static int bp_next(struct wc_reorder *r, struct wc_prioq_entry *top,
 	}
 }
 
-/* Up to max events, in out or, with ref, where they lie in the ring
- * when they are a run of it; *evs says where. */
+/* Up to max events, in out or where they lie in the ring when they are
+ * a run of it; *evs says where. */
 static int r_next(struct wc_reorder *r, struct wc_event *out, size_t max,
-		  int ref, const struct wc_event **evs, size_t *got,
-		  struct wc_err *err)
+		  const struct wc_event **evs, size_t *got, struct wc_err *err)
 {
 	struct wc_prioq_entry top;
 	size_t i, k = 0;
@@ -749,7 +748,7 @@ static int r_next(struct wc_reorder *r, struct wc_event *out, size_t max,
 	if (max > WC_REORDER_BATCH)
 		max = WC_REORDER_BATCH;
 	if (!r->blkparse) {
-		k = r_batch(r, out, max, ref, evs);
+		k = r_batch(r, out, max, evs);
 	} else {
 		for (; k < max; k++) {
 			if (bp_next(r, &top, k > 0) != 1)
@@ -774,26 +773,10 @@ fail:
 	return -1;
 }
 
-int wc_reorder_next_batch(struct wc_reorder *r, struct wc_event *out,
-			  size_t max, size_t *got, struct wc_err *err)
-{
-	const struct wc_event *evs;
-
-	return r_next(r, out, max, 0, &evs, got, err);
-}
-
 int wc_reorder_next_ref(struct wc_reorder *r, const struct wc_event **evs,
 			size_t max, size_t *got, struct wc_err *err)
 {
-	return r_next(r, r->outbuf, max, 1, evs, got, err);
-}
-
-int wc_reorder_next(struct wc_reorder *r, struct wc_event *ev,
-		    struct wc_err *err)
-{
-	size_t got;
-
-	return wc_reorder_next_batch(r, ev, 1, &got, err);
+	return r_next(r, r->outbuf, max, evs, got, err);
 }
 
 void wc_reorder_set_pull_run(struct wc_reorder *r, wc_merge_pull_run_fn run)

@@ -25,8 +25,9 @@
  * _genesis() the earliest of the first 512 events.
  *
  *     wc_reorder_open(&r, WC_REORDER_WINDOW, pull, ctx, &err);
- *     while ((n = wc_reorder_next(r, &ev, &err)) > 0)
- *             use(&ev);
+ *     while ((k = wc_reorder_next_ref(r, &evs, WC_REORDER_BATCH, &n,
+ *                                     &err)) > 0)
+ *             use(evs, n);
  *     wc_reorder_free(r);
  */
 #ifndef WC_REORDER_H
@@ -59,21 +60,17 @@ struct wc_reorder;
 
 int wc_reorder_open(struct wc_reorder **out, size_t window,
 		    wc_merge_pull_fn pull, void *ctx, struct wc_err *err);
-int wc_reorder_next(struct wc_reorder *r, struct wc_event *ev,
-		    struct wc_err *err);
-int wc_reorder_next_batch(struct wc_reorder *r, struct wc_event *out,
-			  size_t max, size_t *got, struct wc_err *err);
-/* The same batch without a copy: *evs points at the events, in the
+/* A batch (merge.h, "Batches"): *evs points at the events, in the
  * window's own memory, valid (payloads too) until the next call.  A
- * batch of events in order is where they were read; this saves a copy
+ * batch of events in order is handed out where they were read: no copy
  * of every event. */
 int wc_reorder_next_ref(struct wc_reorder *r, const struct wc_event **evs,
 			size_t max, size_t *got, struct wc_err *err);
 /* True when the last batch handed out is a run of the window's ring
- * (only wc_reorder_next_ref() hands one out, where it lies): its events
- * are then in (time, device, sequence) order, so none is earlier than
- * the one before it in the batch.  False after a batch of any other kind
- * (late events among them, blkparse's order, copied) or none. */
+ * (handed out where it lies): its events are then in (time, device,
+ * sequence) order, so none is earlier than the one before it in the
+ * batch.  False after a batch of any other kind (late events among
+ * them, blkparse's order) or none. */
 int wc_reorder_sorted(const struct wc_reorder *r);
 uint64_t wc_reorder_genesis(const struct wc_reorder *r);
 /*

@@ -3,11 +3,16 @@
  * reorder_test.h - wc_reorder's doors for its tests only (check_merge):
  * the routes an event may take into the window, each giving the order
  * the heap alone would, so that a test can run the same input through
- * each and compare them.  The pipeline never sets one (the default is
+ * each and compare them; and a batch copied out (one event: a batch of
+ * one), over wc_reorder_next_ref(), for tests that hold events across
+ * calls.  The pipeline never sets one (the default is
  * WC_REORDER_ROUTE_ALL); reorder.h is the interface.
  */
 #ifndef WC_REORDER_TEST_H
 #define WC_REORDER_TEST_H
+
+#include <stddef.h>
+#include <string.h>
 
 #include "input/reorder.h"
 
@@ -32,5 +37,26 @@ enum wc_reorder_route {
 	WC_REORDER_ROUTE_HEAP,
 };
 void wc_reorder_set_route(struct wc_reorder *r, enum wc_reorder_route route);
+
+/* wc_reorder_next_ref()'s batch copied into OUT (MAX at most). */
+static inline int wc_reorder_next_batch(struct wc_reorder *r,
+					struct wc_event *out, size_t max,
+					size_t *got, struct wc_err *err)
+{
+	const struct wc_event *evs;
+	int k = wc_reorder_next_ref(r, &evs, max, got, err);
+
+	if (k > 0)
+		memcpy(out, evs, *got * sizeof(*out));
+	return k;
+}
+
+static inline int wc_reorder_next(struct wc_reorder *r, struct wc_event *ev,
+				  struct wc_err *err)
+{
+	size_t got;
+
+	return wc_reorder_next_batch(r, ev, 1, &got, err);
+}
 
 #endif /* WC_REORDER_TEST_H */

@@ -2,9 +2,9 @@
 /*
  * tracker.h - follows every request through its life on each device.
  *
- * Pulls events from an event source (event.h; usually a struct wc_input's
- * wc_input_next) and hands out one struct wc_request (request.h) each
- * time a request completes (C), then, once
+ * Pulls events from an event source (event.h) or batches (a struct
+ * wc_input's wc_input_next_ref()) and hands out one struct wc_request
+ * (request.h) each time a request completes (C), then, once
  * the events run out, one for every request still in flight (completed is
  * false for those).  Q, back and front merges, G, I, D, C, requeue, split
  * and remap are followed per device; empty flush requests (no sector) pair
@@ -21,7 +21,7 @@
  * (wc_tracker_next_batch()): one call for many requests.
  *
  * A source that has its events in an array already (a batch from
- * wc_input_next_batch()) opens the tracker with wc_tracker_open_batch()
+ * wc_input_next_ref()) opens the tracker with wc_tracker_open_batch()
  * instead: the tracker then reads each event where it lies, without a
  * call and a copy per event.  The requests are the same, in the same
  * order, wherever the batches begin and end.
