@@ -20,6 +20,11 @@ dest_mount() { findmnt -n -o TARGET -t ext4 | grep '/wccapture\.[^/]*/dst$' | se
 # the model disk; sets pid and the destination's daemon wdpid.
 start_lab() {
 	local out=$1
+	# Emptied here, not only by the job's redirection: under load the
+	# job may not have run when lab_wait_copy first reads the log, which
+	# then still holds the previous lab's ": copy" (seen: "never started
+	# after 0/1800 polls").
+	: >"$TMP/log"
 	set -m
 	bash "$TOP/capture/wccapture" lab --warmup 0 --disk hdd7200 --fs ext4 --cache on --barrier on \
 		--workload fsync --files 3000 --size 12M --recorder tracefs \
