@@ -7,12 +7,14 @@
  * is counted (check_opens.h).
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check_common.h"
 #include "check_opens.h"
 #include "disk/whatif.h"
+#include "input/source.h"
 
 #define SAMPLE "samples/hdd7200-ext4-cache-on-barrier-on-run2.tar.xz"
 #define SSD_SAMPLE "samples/ssd-ext4-cache-on-barrier-on-run2.tar.xz"
@@ -41,12 +43,11 @@ static void specs(struct wc_whatif_spec *s, size_t n)
 	}
 }
 
-/* Opens of the archive PATH by the analysis alone (*alone) and by a
- * what-if of it with three what-ifs (*whatif). */
-static void count_opens(const char *path, unsigned *alone, unsigned *whatif)
+/* A what-if of PATH with three what-ifs: its passes over an archive
+ * (*passes) and its opens of PATH, whatever they read (*opens). */
+static void whatif_opens(const char *path, unsigned *passes, unsigned *opens)
 {
 	struct wc_whatif_spec s[3];
-	struct wc_analysis *a = NULL;
 	struct wc_whatif *w = NULL;
 	struct wc_err err;
 
@@ -54,38 +55,91 @@ static void count_opens(const char *path, unsigned *alone, unsigned *whatif)
 	specs(s, 3);
 	wc_err_clear(&err);
 	wc_check_archive_opens = 0;
+	wc_check_path_opens = 0;
+	wc_check_watch = path;
+	ck_assert_msg(wc_whatif_run(&w, path, s, 3, NULL, &err) == 0, "%s",
+		      err.msg);
+	wc_check_watch = NULL;
+	ck_assert_uint_eq(wc_whatif_count(w), 5);
+	*passes = wc_check_archive_opens;
+	*opens = wc_check_path_opens;
+	wc_whatif_free(w);
+}
+
+/* Passes over the archive PATH by the analysis alone (*alone) and by a
+ * what-if of it (*whatif), and the what-if's opens of PATH (*opens). */
+static void count_opens(const char *path, unsigned *alone, unsigned *whatif,
+			unsigned *opens)
+{
+	struct wc_analysis *a = NULL;
+	struct wc_err err;
+
+	wc_err_clear(&err);
+	wc_check_archive_opens = 0;
 	ck_assert_msg(wc_analysis_run(&a, path, NULL, &err) == 0, "%s",
 		      err.msg);
 	*alone = wc_check_archive_opens;
 	wc_analysis_free(a);
-	wc_check_archive_opens = 0;
-	ck_assert_msg(wc_whatif_run(&w, path, s, 3, NULL, &err) == 0, "%s",
-		      err.msg);
-	ck_assert_uint_eq(wc_whatif_count(w), 5);
-	*whatif = wc_check_archive_opens;
-	wc_whatif_free(w);
+	whatif_opens(path, whatif, opens);
 }
 
-/* The capture, its replay as recorded and three what-ifs: one pass over
- * the archive for the whole what-if (lim.once, inputdefs.h): the scan
- * holds or copies aside every trace file and the ledger, which lie
- * before and after each other as the archive has them, and keeps
+/* The capture, its replay as recorded and three what-ifs: one open of
+ * the archive for the whole what-if, the peek that tells an archive from
+ * a trace file included, and one pass over it (lim.once, inputdefs.h):
+ * the scan holds or copies aside every trace file and the ledger, which
+ * lie before and after each other as the archive has them, and keeps
  * info/disk.conf; the replays take the requests from memory.  The
- * analysis alone makes two: the trace files (its scan stops at the
- * last, read on the scan's handle), then the ledger after them, copied
- * aside once for every region and the disk of the partitions. */
+ * analysis alone makes two passes: the trace files (its scan stops at
+ * the last, read on the scan's handle), then the ledger after them,
+ * copied aside once for every region and the disk of the partitions. */
 START_TEST(reads_input_once)
 {
-	unsigned alone, whatif;
+	static const char *const samples[] = { SSD_SAMPLE, SAMPLE };
+	unsigned alone, whatif, opens;
+	size_t i;
 
-	count_opens(SSD_SAMPLE, &alone, &whatif);
-	ck_assert_uint_eq(alone, 2);
-	ck_assert_msg(whatif == 1, "the archive was opened %u times, "
-		      "the analysis alone %u", whatif, alone);
-	count_opens(SAMPLE, &alone, &whatif);
-	ck_assert_uint_eq(alone, 2);
-	ck_assert_msg(whatif == 1, "the archive was opened %u times, "
-		      "the analysis alone %u", whatif, alone);
+	for (i = 0; i < 2; i++) {
+		count_opens(samples[i], &alone, &whatif, &opens);
+		ck_assert_uint_eq(alone, 2);
+		ck_assert_msg(whatif == 1 && opens == 1, "%s: %u passes over "
+			      "the archive, %u opens of it; the analysis "
+			      "alone %u passes", samples[i], whatif, opens,
+			      alone);
+	}
+}
+END_TEST
+
+/* A single trace file (one CPU file of the ssd sample's busiest device,
+ * named so that it stands for itself): opened once, by the peek that
+ * tells it from an archive, whose descriptor the stream then reads. */
+START_TEST(single_file_once)
+{
+	struct wc_source *src = NULL;
+	const unsigned char *p;
+	const char *path = wc_check_path("one.bin");
+	unsigned passes, opens;
+	struct wc_err err;
+	FILE *f;
+	ssize_t n;
+
+	wc_err_clear(&err);
+	ck_assert_msg(wc_source_open_member(&src, SSD_SAMPLE,
+					    "ssd-ext4-cache-on-barrier-on-run2/"
+					    "trace/loop2.blktrace.1", &err) == 0,
+		      "%s", err.msg);
+	f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	while ((n = wc_source_peek(src, 65536, &p, &err)) > 0) {
+		ck_assert_uint_eq(fwrite(p, 1, (size_t)n, f), (size_t)n);
+		wc_source_consume(src, (size_t)n);
+	}
+	ck_assert_int_eq(n, 0);
+	ck_assert_int_eq(fclose(f), 0);
+	wc_source_free(src);
+
+	whatif_opens(path, &passes, &opens);
+	ck_assert_uint_eq(passes, 0);
+	ck_assert_msg(opens == 1, "%s opened %u times", path, opens);
 }
 END_TEST
 
@@ -125,6 +179,7 @@ static Suite *whatif_suite(void)
 
 	wc_check_timeout(tc, 60);
 	tcase_add_test(tc, reads_input_once);
+	tcase_add_test(tc, single_file_once);
 	tcase_add_test(tc, request_bound);
 	suite_add_tcase(s, tc);
 	return s;

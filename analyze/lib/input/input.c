@@ -127,8 +127,10 @@ static int scan_dir(struct wc_input *in, const char *dir, const char *base,
 
 /* 1 when the first bytes of PATH are a blktrace magic in either order,
  * 0 when not, -1 when PATH cannot be read (err says why: an unreadable
- * file is the system's refusal, not a bad trace). */
-static int starts_with_magic(const char *path, int *empty, struct wc_err *err)
+ * file is the system's refusal, not a bad trace).  KEEP, when not NULL,
+ * gets the descriptor, open still (the caller closes it), or -1. */
+static int starts_with_magic(const char *path, int *empty, int *keep,
+			     struct wc_err *err)
 {
 	unsigned char b[4];
 	uint32_t m;
@@ -136,6 +138,8 @@ static int starts_with_magic(const char *path, int *empty, struct wc_err *err)
 	int fd;
 
 	*empty = 0;
+	if (keep)
+		*keep = -1;
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
@@ -147,7 +151,10 @@ static int starts_with_magic(const char *path, int *empty, struct wc_err *err)
 		close(fd);
 		return -1;
 	}
-	close(fd);
+	if (keep)
+		*keep = fd;
+	else
+		close(fd);
 	if (n == 0)
 		*empty = 1;
 	if (n != 4)
@@ -163,7 +170,7 @@ static int resolve(struct wc_input *in, struct wc_err *err)
 	char tmp[4096], dir[4096];
 	struct stat st;
 	size_t baselen;
-	int empty, magic;
+	int empty, magic, fd = -1, r;
 
 	if (strcmp(path, "-") == 0) {
 		in->kind = WC_STREAMS_SINGLE;
@@ -200,20 +207,41 @@ static int resolve(struct wc_input *in, struct wc_err *err)
 			return wc_err_set(err, WC_ERR_INPUT, path, NULL,
 					  WC_NO_OFFSET,
 					  "not a trace: not a regular file");
-		magic = starts_with_magic(path, &empty, err);
+		/* A one-pass input reads the archive or the trace file on
+		 * the descriptor that told one from the other: one open of
+		 * the path. */
+		magic = starts_with_magic(path, &empty,
+					  in->lim.once ? &fd : NULL, err);
 		if (magic < 0)
 			return -1;
 		if (magic) {
-			if (wc_streams_name_cpu(wc_input_base_name(path), &baselen) >= 0)
+			if (wc_streams_name_cpu(wc_input_base_name(path), &baselen) >= 0) {
+				if (fd >= 0)
+					close(fd);
 				goto base_name;
+			}
 			in->kind = WC_STREAMS_SINGLE;
-			return wc_streams_add(in->streams, path, path, UINT32_MAX, err);
+			r = wc_streams_add(in->streams, path, path, UINT32_MAX, err);
+			if (r == 0 && fd >= 0 && fstat(fd, &st) == 0 &&
+			    S_ISREG(st.st_mode)) {
+				wc_streams_hold_fd(in->streams, 0, fd);
+				fd = -1;
+			}
+			if (fd >= 0)
+				close(fd);
+			return r;
 		}
-		if (empty)
+		if (empty) {
+			if (fd >= 0)
+				close(fd);
 			return wc_err_set(err, WC_ERR_INPUT, path, NULL, 0,
 					  "not a trace: empty file");
-		if (wc_members_scan(&in->members, path, in->streams,
-				    in->capture, &in->lim, err) < 0)
+		}
+		r = wc_members_scan_fd(&in->members, path, fd, in->streams,
+				       in->capture, &in->lim, err);
+		if (fd >= 0)
+			close(fd);
+		if (r < 0)
 			return -1;
 		in->kind = WC_STREAMS_MEMBERS;
 		return 0;

@@ -17,6 +17,7 @@
 
 struct wc_members {
 	char *path;
+	int fd;                 /* the caller's descriptor of path, or -1 */
 	struct wc_streams *st;
 	struct wc_capture *capture;
 	struct wc_input_limits lim;
@@ -628,7 +629,13 @@ static int scan_archive(struct wc_members *m, struct wc_err *err)
 		return wc_err_oom(err, m->path, NULL);
 	archive_read_support_filter_all(a);
 	archive_read_support_format_all(a);
-	if (archive_read_open_filename(a, m->path, 64 * 1024) != ARCHIVE_OK) {
+	if (m->fd >= 0 && lseek(m->fd, 0, SEEK_SET) != 0) {
+		wc_err_set(err, WC_ERR_SYSTEM, m->path, NULL, 0, "%s",
+			   strerror(errno));
+		goto out;
+	}
+	if ((m->fd >= 0 ? archive_read_open_fd(a, m->fd, 64 * 1024) :
+	     archive_read_open_filename(a, m->path, 64 * 1024)) != ARCHIVE_OK) {
 		wc_err_set(err, WC_ERR_INPUT, m->path, NULL, 0,
 			   "not a trace or archive: %s", ar_why(a));
 		goto out;
@@ -747,6 +754,13 @@ int wc_members_scan(struct wc_members **out, const char *path,
 		    struct wc_streams *st, struct wc_capture *cap,
 		    const struct wc_input_limits *lim, struct wc_err *err)
 {
+	return wc_members_scan_fd(out, path, -1, st, cap, lim, err);
+}
+
+int wc_members_scan_fd(struct wc_members **out, const char *path, int fd,
+		       struct wc_streams *st, struct wc_capture *cap,
+		       const struct wc_input_limits *lim, struct wc_err *err)
+{
 	struct wc_members *m;
 
 	*out = NULL;
@@ -761,6 +775,7 @@ int wc_members_scan(struct wc_members **out, const char *path,
 	m->st = st;
 	m->capture = cap;
 	m->lim = *lim;
+	m->fd = lim->once ? fd : -1;
 	m->spill_fd = -1;
 	if (scan_archive(m, err) < 0) {
 		wc_members_free(m);

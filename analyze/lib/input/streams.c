@@ -34,6 +34,8 @@ struct stream {
 	bool aside;             /* spilled, and kept open outside the pool
 				 * of handles (WC_INPUT_ASIDE_OPEN) */
 	uint64_t spill_off;
+	bool has_fd;            /* read from fd, the table's */
+	int fd;
 	struct wc_source *ahead;  /* its member, read ahead on a thread since
 				   * the scan met it, until its first pull
 				   * takes it */
@@ -207,6 +209,12 @@ size_t wc_streams_mem_used(const struct wc_streams *st)
 	return st->mem_used;
 }
 
+void wc_streams_hold_fd(struct wc_streams *st, size_t i, int fd)
+{
+	st->streams[i].has_fd = true;
+	st->streams[i].fd = fd;
+}
+
 void wc_streams_set_aside(struct wc_streams *st, int fd)
 {
 	st->spill_fd = fd;
@@ -364,6 +372,12 @@ static int open_handle(struct wc_streams *st, const struct stream *s,
 		return wc_source_open_member(src, st->path, s->file, err);
 	if (strcmp(s->file, "-") == 0)
 		return wc_source_open_fd(src, STDIN_FILENO, "-", err);
+	if (s->has_fd) {
+		if (lseek(s->fd, 0, SEEK_SET) != 0)
+			return wc_err_set(err, WC_ERR_SYSTEM, s->file, NULL,
+					  WC_NO_OFFSET, "%s", strerror(errno));
+		return wc_source_open_fd(src, s->fd, s->file, err);
+	}
 	/* The one file the user named is theirs to have linked; files
 	 * found in a folder are not followed (input.c). */
 	return wc_source_open_file_flags(src, s->file,
@@ -795,6 +809,8 @@ void wc_streams_free(struct wc_streams *st)
 		free(st->streams[i].kept);
 		free(st->streams[i].file);
 		free(st->streams[i].dev);
+		if (st->streams[i].has_fd)
+			close(st->streams[i].fd);
 	}
 	free(st->streams);
 	if (st->spill_fd >= 0)

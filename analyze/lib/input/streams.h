@@ -111,6 +111,12 @@ int wc_streams_add(struct wc_streams *st, const char *file, const char *dev,
 		   uint32_t cpu, struct wc_err *err);
 size_t wc_streams_count(const struct wc_streams *st);
 
+/* Stream I, the one file the user named, is read from FD, a descriptor
+ * of it open for reading at any offset (a one-pass input's, whose peek
+ * at the first bytes opened it: read from its start), instead of
+ * opening the file again; taken, closed by the table. */
+void wc_streams_hold_fd(struct wc_streams *st, size_t i, int fd);
+
 /*
  * How an archive member is read, said once by the scan (members.h),
  * before wc_streams_seal(), for the stream I just added; a stream told
