@@ -208,7 +208,7 @@ const char *wc_input_comm_before(const struct wc_input *in, uint32_t pid,
  * resume.  Names past the queue's bound are taken as the reader meets
  * them, as without this call.  A single stream (a
  * merged "blkparse -d" file, standard input) is then handed out in the
- * order "blkparse -i -" prints it (wc_reorder_set_blkparse(), reorder.h),
+ * order "blkparse -i -" prints it (compat/blkorder.h, through reorder.h),
  * read as blkparse reads it, so an event gets the names of the batches
  * read before it was printed; once blkparse waits on a sequence gap it
  * reads to the end before printing, and knows names this window of

@@ -6,14 +6,14 @@
 #include <string.h>
 
 #include "base/hot.h"
-#include "base/map.h"
 #include "base/prioq.h"
-#include "base/wclimits.h"
+#include "compat/blkorder.h"
 
 /* ---- reorder window --------------------------------------------------- */
 
 #define INLINE_PDU 32u
-#define GENESIS_BATCH 512u   /* blkparse reads a pipe 512 events at a time */
+/* blkparse's genesis: the earliest of the first batch it reads. */
+#define GENESIS_BATCH WC_BLKORDER_BATCH
 
 /* A payload longer than INLINE_PDU, kept on the heap. */
 struct big_pdu {
@@ -70,7 +70,8 @@ struct wc_reorder {
 	 * may still read. */
 	size_t cap, head, tail, ring_n, ring_held;
 	/* Late events (and, for wc_reorder_set_blkparse(), all events) in
-	 * slots cap..2 cap-1, handed out through the heap. */
+	 * slots cap..2 cap-1, handed out through the heap (blkparse's
+	 * order: through o). */
 	struct wc_prioq *heap;   /* items: slot numbers */
 	size_t nheap;            /* events in the heap: no call when 0 */
 	size_t *late;            /* slots not in the heap yet, a ring */
@@ -97,15 +98,10 @@ struct wc_reorder {
 	int failed;
 	struct wc_err deferred;
 	struct wc_err scratch;   /* for pull(); empty but after a failure */
-	/* wc_reorder_set_blkparse(): batches, and blkparse's wait */
+	/* wc_reorder_set_blkparse(): blkparse's order, opened at the first
+	 * batch */
 	int blkparse;
-	int stalled;
-	size_t count;            /* events in its window */
-	size_t batch;            /* events a batch: GENESIS_BATCH or the window */
-	size_t *batch_slots;     /* the batch being read, in arrival order */
-	struct wc_map *seqs;     /* (device, cpu) -> last sequence printed */
-	uint64_t seq_key;        /* the key looked up last, and its value */
-	uint32_t *seq_val;
+	struct wc_blkorder *o;
 };
 
 /* Late events waiting for the heap: those read ahead of the window
@@ -151,10 +147,8 @@ int wc_reorder_open(struct wc_reorder **out, size_t window,
 	r->big = calloc(2 * cap, sizeof(*r->big));
 	r->late = calloc(LATE_CAP, sizeof(*r->late));
 	r->free_slots = calloc(cap, sizeof(*r->free_slots));
-	r->batch = window < GENESIS_BATCH ? window : GENESIS_BATCH;
-	r->batch_slots = calloc(r->batch, sizeof(*r->batch_slots));
 	if (!r->ev || !r->arrival || !r->small || !r->big || !r->late ||
-	    !r->free_slots || !r->batch_slots)
+	    !r->free_slots)
 		goto fail_free;
 	/* The whole window from the start: no put() can fail later. */
 	if (wc_prioq_open(&r->heap, window, err) < 0)
@@ -264,10 +258,7 @@ static int r_take(struct wc_reorder *r, size_t *slot)
 		r->eof = 1;
 		return 0;
 	}
-	if (!r_keep(r, i))
-		return 0;
-	r->count++;
-	return 1;
+	return r_keep(r, i);
 }
 
 /* A late event, read into the ring: copied into a slot of its own, into
@@ -637,98 +628,16 @@ void wc_reorder_set_blkparse(struct wc_reorder *r)
 	r->blkparse = 1;
 }
 
-/* Reads the next batch into the heap.  blkparse inserts a batch into its
- * tree last read first, and an event equal in (time, device, sequence)
- * to one there goes after it: put() in that order makes the heap's own
- * tie-break (the order of the put() calls) blkparse's. */
-static void bp_read_batch(struct wc_reorder *r)
+/* compat/blkorder.h's read(): the next events, each kept in a slot of
+ * the heap's, where it stays until it is handed out. */
+static size_t bp_read(void *ctx, const struct wc_event **evs, size_t max)
 {
-	size_t n = 0, i;
+	struct wc_reorder *r = ctx;
+	size_t n, i;
 
-	while (n < r->batch && r->count < r->window &&
-	       r_take(r, &r->batch_slots[n]))
-		n++;
-	while (n > 0) {
-		i = r->batch_slots[--n];
-		wc_prioq_put(r->heap, r->ev[i].time,
-			     r_tie(&r->ev[i]), i, NULL);
-		r->nheap++;
-	}
-}
-
-/* blkparse prints an event of a (device, CPU) only when its sequence
- * number follows the one printed last (the first of each goes), or it is
- * a message; otherwise it waits for more batches, up to the end of the
- * input.  1 when ev may be printed now, 0 when blkparse would wait. */
-static int bp_in_sequence(struct wc_reorder *r, const struct wc_event *ev)
-{
-	uint64_t key = (uint64_t)ev->device << 32 | ev->cpu;
-	uint32_t *last = NULL;
-	int put;
-
-	if (ev->action == WC_ACTION_MESSAGE)
-		return 1;
-	if (r->seq_val && key == r->seq_key) {
-		last = r->seq_val;
-	} else {
-		if (!r->seqs && wc_map_open(&r->seqs, sizeof(uint32_t),
-					    WC_INPUT_MAX_SEQ_KEYS, NULL) < 0)
-			return 1;
-		put = wc_map_put(r->seqs, key, (void **)&last, NULL);
-		/* Past the bound (or out of memory) a pair is not
-		 * followed: its events go as they come. */
-		if (put < 0 || put == WC_MAP_FULL)
-			return 1;
-		r->seq_key = key;
-		r->seq_val = last;
-		if (put == WC_MAP_ADDED) {
-			*last = ev->sequence;
-			return 1;
-		}
-	}
-	if ((uint64_t)ev->sequence != (uint64_t)*last + 1)
-		return 0;
-	*last = ev->sequence;
-	return 1;
-}
-
-/*
- * blkparse reading one stream (a pipe, standard input) reads 512 events,
- * sorts them into the events it holds, prints from the earliest on while
- * bp_in_sequence() lets it, and reads the next batch when it stopped.
- * Once it waits, it waits to the end of the input (nothing earlier
- * arrives in a file in time order), and then prints everything it holds
- * in order: from there on a window of everything read, handing out its
- * earliest when full, gives the same order as long as nothing is further
- * out of place than the window.
- */
-static int bp_next(struct wc_reorder *r, struct wc_prioq_entry *top,
-		   int handed)
-{
-	for (;;) {
-		if (!wc_prioq_peek(r->heap, top)) {
-			if (r->eof)
-				return 0;
-			/* A batch read names pids (--dump): the events
-			 * handed out before it are looked at first. */
-			if (handed)
-				return WC_PULL_WOULD_READ;
-			bp_read_batch(r);
-			continue;
-		}
-		if (!r->eof && !r->stalled &&
-		    !bp_in_sequence(r, &r->ev[top->item]))
-			r->stalled = 1;
-		if (r->stalled && !r->eof && r->window - r->count >= r->batch) {
-			if (handed)
-				return WC_PULL_WOULD_READ;
-			bp_read_batch(r);
-			continue;
-		}
-		wc_prioq_get(r->heap, top);
-		r->nheap--;
-		return 1;
-	}
+	for (n = 0; n < max && r_take(r, &i); n++)
+		evs[n] = &r->ev[i];
+	return n;
 }
 
 /* Up to max events, in out or where they lie in the ring when they are
@@ -736,13 +645,18 @@ static int bp_next(struct wc_reorder *r, struct wc_prioq_entry *top,
 static int r_next(struct wc_reorder *r, struct wc_event *out, size_t max,
 		  const struct wc_event **evs, size_t *got, struct wc_err *err)
 {
-	struct wc_prioq_entry top;
+	const struct wc_event *ev;
 	size_t i, k = 0;
 
 	*got = 0;
 	*evs = out;
 	if (r->failed)
 		goto fail;
+	if (r->blkparse && !r->o &&
+	    wc_blkorder_open(&r->o, r->window, bp_read, r, &r->scratch) < 0) {
+		r_oom(r);
+		goto none;
+	}
 	while (r->nheld > 0)
 		r->free_slots[r->nfree++] = r->held[--r->nheld];
 	if (max > WC_REORDER_BATCH)
@@ -750,13 +664,14 @@ static int r_next(struct wc_reorder *r, struct wc_event *out, size_t max,
 	if (!r->blkparse) {
 		k = r_batch(r, out, max, evs);
 	} else {
+		/* A batch read names pids (--dump): the events handed
+		 * out before it are looked at first. */
 		for (; k < max; k++) {
-			if (bp_next(r, &top, k > 0) != 1)
+			if (wc_blkorder_next(r->o, k == 0, &ev) != 1)
 				break;
-			i = top.item;
-			out[k] = r->ev[i];
+			i = (size_t)(ev - r->ev);
+			out[k] = *ev;
 			r->held[r->nheld++] = i;
-			r->count--;
 		}
 	}
 	r->ring_run = k && *evs != out;
@@ -764,6 +679,7 @@ static int r_next(struct wc_reorder *r, struct wc_event *out, size_t max,
 		*got = k;
 		return 1;
 	}
+none:
 	if (r->deferred.kind == WC_ERR_NONE)
 		return 0;
 	r->failed = 1;
@@ -824,7 +740,6 @@ void wc_reorder_free(struct wc_reorder *r)
 	free(r->late);
 	wc_prioq_free(r->heap);
 	free(r->free_slots);
-	free(r->batch_slots);
-	wc_map_free(r->seqs);
+	wc_blkorder_free(r->o);
 	free(r);
 }

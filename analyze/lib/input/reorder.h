@@ -17,7 +17,7 @@
  * only the ring's), plus every payload longer than 32 bytes a slot held,
  * up to 64 KiB a slot, whatever the input.  With
  * wc_reorder_set_blkparse() (for --dump) the order is instead exactly
- * the one "blkparse -i -" prints (below).
+ * the one "blkparse -i -" prints (compat/blkorder.h).
  *
  * It pulls events as wc_merge does, through a wc_merge_pull_fn, and keeps
  * the contract input/merge.h states for both ("What always holds",
@@ -75,30 +75,11 @@ int wc_reorder_sorted(const struct wc_reorder *r);
 uint64_t wc_reorder_genesis(const struct wc_reorder *r);
 /*
  * Hands events out in the order "blkparse -i -" (blktrace 1.2) prints a
- * single stream in; call once, before the first next().  blkparse reads
- * 512 events at a time (notify records other than messages are not
- * events and do not count), puts them into a tree sorted by (time,
- * device, sequence) where an event equal in all three goes after the
- * ones already there, inserting each batch last read first, and prints
- * every event of the tree before it reads the next batch.  So among
- * equal times a batch's events come before the next batch's, and events
- * equal in (time, device, sequence), as two CPUs' events with the same
- * sequence number, come out last read first within a batch.  It stops
- * printing at an event whose (device, CPU) sequence number does not
- * follow the one printed last (a gap, or the sequence 0 of every tracefs
- * record), and from there holds everything to the end of the input
- * before it prints the rest in order: this window then holds what it can
- * (its size) and hands out its earliest when full, the same order as
- * long as no event is further out of place than the window.  What
- * blkparse waits on is followed for WC_INPUT_MAX_SEQ_KEYS (device, CPU)
- * pairs; events of more pairs go as they come.
- *
- * Not copied: blkparse subtracts its genesis when it inserts a batch and
- * looks for the genesis again at every batch while it is 0, which it is
- * in every file "blkparse -d" writes (its times start at 0): there
- * blkparse prints the times of every batch after the first less that
- * batch's earliest, and sorts by those.  wc_reorder_genesis() stays the
- * earliest time of the first batch.
+ * single stream in, which compat/blkorder.h decides (its events kept in
+ * this window's slots, read a batch of 512 at a time; a window of
+ * WINDOW events once blkparse waits on a sequence gap); call once,
+ * before the first batch.  wc_reorder_genesis() stays the earliest time
+ * of the first batch.  Out of memory for it: the first batch fails.
  */
 void wc_reorder_set_blkparse(struct wc_reorder *r);
 /* Fills the window a run at a time through run (wc_merge_pull_run_fn,
