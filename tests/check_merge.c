@@ -7,8 +7,8 @@
  * ms_resort do) on many random traces full of equal times, so the tie
  * order is blkparse's and not just "some" order.  Also: one pending event
  * per stream, deferred failures, genesis; the reorder window's key, its
- * payload copies and its genesis; with wc_reorder_set_blkparse(), the
- * order of a direct model of "blkparse -i -" (do_pipe()).  Each merger's
+ * payload copies and its genesis (blkparse's order through the window:
+ * check_blkorder).  Each merger's
  * routes (wc_merge_set_route(), wc_reorder_set_route()) are run on the
  * same inputs and compared event by event.
  */
@@ -1290,152 +1290,6 @@ START_TEST(test_reorder_routes_agree)
 }
 END_TEST
 
-/* ---- blkparse's order of a single stream ---- */
-
-/* seq_pull() with the arrival in pid: bp mode follows (device, cpu),
- * which must stay the event's own. */
-static int bp_pull(void *ctx, unsigned s, struct wc_event *ev,
-		   unsigned flags, struct wc_err *err)
-{
-	struct seqsrc *q = ctx;
-	int r = seq_pull(ctx, s, ev, flags, err);
-
-	if (r > 0) {
-		ev->pid = ev->cpu;
-		ev->cpu = q->evs[ev->pid].cpu;
-	}
-	return r;
-}
-
-static const uint64_t message = WC_TC(WC_TC_NOTIFY) | WC_TN_MESSAGE;
-
-/* blkparse 1.2's do_pipe() on q, as it is written: read_events() takes
- * 512 events onto the front of a list, sort_entries() puts the list into
- * the tree (an event equal in (time, device, sequence) to one there goes
- * right of it), show_entries_rb() prints from the front while
- * check_sequence() lets it, and at the end prints everything (force). */
-static unsigned model_blkparse(const struct seqsrc *q, unsigned *out)
-{
-	static unsigned tree[2000];
-	uint64_t last[2][4];
-	unsigned nt = 0, next = 0, nout = 0, force = 0;
-
-	memset(last, 0xff, sizeof(last));
-	for (;;) {
-		unsigned batch[512], nb = 0;
-
-		while (nb < 512 && next < q->n)
-			batch[nb++] = next++;
-		if (nb == 0)
-			force = 1;
-		while (nb > 0) {
-			const struct wc_event *e = &q->evs[batch[--nb]];
-			unsigned lo = 0, hi = nt;
-
-			while (lo < hi) {   /* upper bound: right of equals */
-				unsigned mid = (lo + hi) / 2;
-				const struct wc_event *m = &q->evs[tree[mid]];
-
-				if (e->time != m->time ? e->time < m->time :
-				    e->device != m->device ? e->device < m->device :
-				    e->sequence < m->sequence)
-					hi = mid;
-				else
-					lo = mid + 1;
-			}
-			memmove(&tree[lo + 1], &tree[lo], (nt - lo) * sizeof(*tree));
-			tree[lo] = batch[nb];
-			nt++;
-		}
-		while (nt > 0) {
-			const struct wc_event *e = &q->evs[tree[0]];
-			uint64_t *l = &last[e->device][e->cpu];
-
-			if (e->action != message) {
-				if (*l + 1 != 0 && e->sequence != *l + 1 &&
-				    !force)
-					break;
-				*l = e->sequence;
-			}
-			out[nout++] = tree[0];
-			memmove(&tree[0], &tree[1], --nt * sizeof(*tree));
-		}
-		if (force)
-			return nout;
-	}
-}
-
-/* Traces in time order with equal times everywhere, twins equal in
- * (time, device, sequence) on two CPUs, messages, ties across the ends
- * of blkparse's batches; sequence numbers that
- * follow, that have gaps, or that are all 0 as tracefs writes them. */
-START_TEST(test_reorder_blkparse_matches_model)
-{
-	static struct seqsrc q;
-	static unsigned want[2000];
-	static const size_t windows[] = { 512, 600, 3000 };
-	uint64_t seed = 0x9e3779b97f4a7c15ull + (uint64_t)_i * 104729;
-	uint32_t seqs[2][4];
-	unsigned i, n, kind = (unsigned)_i % 3;
-	size_t w;
-
-	memset(&q, 0, sizeof(q));
-	memset(seqs, 0, sizeof(seqs));
-	q.n = 2000;
-	for (i = 0; i < q.n; i++) {
-		struct wc_event *e = &q.evs[i];
-
-		seed ^= seed << 13;
-		seed ^= seed >> 7;
-		seed ^= seed << 17;
-		e->time = 1000 + i / 3 * 10;
-		e->device = (uint32_t)(seed >> 20) % 2;
-		e->cpu = (uint32_t)(seed >> 24) % 2 * 2;
-		e->action = WC_TC(WC_TC_WRITE) | 7;
-		if (seed % 29 == 0) {
-			e->action = message;
-			e->cpu = 3;
-		}
-		/* Every event of CPU 0 has a twin on CPU 1, so CPU 1's
-		 * sequence numbers follow as CPU 0's do. */
-		if (i > 0 && q.evs[i - 1].cpu == 0 &&
-		    q.evs[i - 1].action != message) {
-			*e = q.evs[i - 1];
-			e->cpu = 1;
-			continue;
-		}
-		if (kind == 1 && seed % 97 == 0)
-			seqs[e->device][e->cpu] += 5;          /* a gap */
-		if (kind != 2 && e->action != message)
-			e->sequence = ++seqs[e->device][e->cpu];
-	}
-	n = model_blkparse(&q, want);
-	ck_assert_uint_eq(n, q.n);
-	for (w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
-		struct wc_reorder *r = NULL;
-		struct wc_event ev;
-		struct wc_err err;
-
-		/* A window smaller than what blkparse holds once it waits
-		 * cannot give its order. */
-		if (kind != 0 && windows[w] < q.n)
-			continue;
-		q.pos = 0;
-		wc_err_clear(&err);
-		ck_assert_int_eq(wc_reorder_open(&r, windows[w], bp_pull, &q,
-						 &err), 0);
-		wc_reorder_set_blkparse(r);
-		for (i = 0; wc_reorder_next(r, &ev, &err) > 0; i++) {
-			ck_assert_uint_lt(i, n);
-			ck_assert_uint_eq(ev.pid, want[i]);
-		}
-		ck_assert_uint_eq(i, n);
-		ck_assert_uint_eq(wc_reorder_genesis(r), 1000);
-		wc_reorder_free(r);
-	}
-}
-END_TEST
-
 static Suite *merge_suite(void)
 {
 	Suite *s = suite_create("merge");
@@ -1460,7 +1314,6 @@ static Suite *merge_suite(void)
 	tcase_add_test(ro, test_reorder_sorted);
 	tcase_add_loop_test(ro, test_reorder_ring_insert_model, 0, 8);
 	tcase_add_loop_test(ro, test_reorder_routes_agree, 0, 10);
-	tcase_add_loop_test(ro, test_reorder_blkparse_matches_model, 0, 12);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, ro);
 	return s;
