@@ -86,7 +86,7 @@ static int load(struct file *f, uint64_t *lo, uint64_t *hi)
 	int r;
 
 	wc_err_clear(&err);
-	if (wc_source_open_file(&src, f->path, &err) < 0)
+	if (wc_source_open_file(&src, f->path, 0, &err) < 0)
 		goto fail;
 	/* The decoder owns src from here, also when it fails. */
 	if (wc_decoder_open(&dec, src, 0, &err) < 0)

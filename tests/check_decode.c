@@ -66,7 +66,7 @@ static struct wc_decoder *dec_open(void)
 	struct wc_err err;
 
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_source_open_file(&src, path, &err), 0);
+	ck_assert_int_eq(wc_source_open_file(&src, path, 0, &err), 0);
 	ck_assert_int_eq(wc_decoder_open(&dec, src, 3, &err), 0);
 	unlink(path);
 	return dec;

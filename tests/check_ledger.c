@@ -26,9 +26,9 @@ static struct wc_ledger *open_text(const char *text, uint32_t region,
 	struct wc_source *src = NULL;
 
 	wc_err_clear(err);
-	ck_assert_int_eq(wc_source_open_borrowed(&src, "cap/ledger.tsv", NULL,
+	ck_assert_int_eq(wc_source_open_memory(&src, "cap/ledger.tsv", NULL,
 						 (const unsigned char *)text,
-						 strlen(text), err), 0);
+						 strlen(text), 0, err), 0);
 	if (wc_ledger_open(&lg, src, region, err) < 0)
 		return NULL;
 	return lg;
@@ -223,9 +223,9 @@ START_TEST(test_long_line)
 		struct wc_source *src = NULL;
 
 		wc_err_clear(&err);
-		ck_assert_int_eq(wc_source_open_borrowed(&src, "l", NULL,
+		ck_assert_int_eq(wc_source_open_memory(&src, "l", NULL,
 			(const unsigned char *)text,
-			n + sizeof(ROW("S", "1", "1", "2", "0", "0", "0")) - 1,
+			n + sizeof(ROW("S", "1", "1", "2", "0", "0", "0")) - 1, 0,
 			&err), 0);
 		ck_assert_int_eq(wc_ledger_open(&lg, src, 0, &err), 0);
 	}

@@ -86,7 +86,7 @@ START_TEST(test_file_steps)
 
 	make_file(BIG);
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_source_open_file(&src, path, &err), 0);
+	ck_assert_int_eq(wc_source_open_file(&src, path, 0, &err), 0);
 	ck_assert_str_eq(wc_source_path(src), path);
 	ck_assert_ptr_null(wc_source_member(src));
 	read_all(src, BIG);
@@ -105,7 +105,7 @@ START_TEST(test_largest_peek)
 
 	make_file(BIG);
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_source_open_file(&src, path, &err), 0);
+	ck_assert_int_eq(wc_source_open_file(&src, path, 0, &err), 0);
 	/* Leave the buffer's read-ahead partly used, then ask for the most. */
 	ck_assert_int_eq(wc_source_peek(src, 100, &p, &err), 100);
 	wc_source_consume(src, 65000);
@@ -127,7 +127,7 @@ START_TEST(test_short_and_empty)
 
 	make_file(10);
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_source_open_file(&src, path, &err), 0);
+	ck_assert_int_eq(wc_source_open_file(&src, path, 0, &err), 0);
 	ck_assert_int_eq(wc_source_peek(src, 48, &p, &err), 10);
 	wc_source_consume(src, 4);
 	ck_assert_int_eq(wc_source_peek(src, 48, &p, &err), 6);
@@ -146,7 +146,7 @@ START_TEST(test_missing_file)
 	struct wc_err err;
 
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_source_open_file(&src, "/nonexistent/x.blktrace.0", &err), -1);
+	ck_assert_int_eq(wc_source_open_file(&src, "/nonexistent/x.blktrace.0", 0, &err), -1);
 	ck_assert_ptr_null(src);
 	ck_assert_int_eq(err.kind, WC_ERR_SYSTEM);
 	ck_assert_str_eq(err.file, "/nonexistent/x.blktrace.0");
@@ -233,16 +233,16 @@ START_TEST(test_archive_member)
 
 	make_archive(0);
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_source_open_member(&src, path, "run/b", &err), 0);
+	ck_assert_int_eq(wc_source_open_member(&src, path, "run/b", 0, &err), 0);
 	ck_assert_str_eq(wc_source_member(src), "run/b");
 	/* Two members open at once, each through its own handle. */
-	ck_assert_int_eq(wc_source_open_member(&src2, path, "run/a", &err), 0);
+	ck_assert_int_eq(wc_source_open_member(&src2, path, "run/a", 0, &err), 0);
 	ck_assert_int_eq(wc_source_peek(src2, 2000, &p, &err), 1000);
 	read_all(src, BIG);
 	wc_source_free(src);
 	wc_source_free(src2);
 
-	ck_assert_int_eq(wc_source_open_member(&src, path, "run/x", &err), -1);
+	ck_assert_int_eq(wc_source_open_member(&src, path, "run/x", 0, &err), -1);
 	ck_assert_int_eq(err.kind, WC_ERR_INPUT);
 	ck_assert_str_eq(err.member, "run/x");
 	ck_assert_str_eq(err.msg, "member not found in archive");
@@ -259,9 +259,9 @@ START_TEST(test_member_ahead)
 	make_archive(0);
 	wc_err_clear(&err);
 	/* Three threads at once, each with its own handle. */
-	ck_assert_int_eq(wc_source_open_member_ahead(&b, path, "run/b", &err), 0);
-	ck_assert_int_eq(wc_source_open_member_ahead(&c, path, "run/c", &err), 0);
-	ck_assert_int_eq(wc_source_open_member_ahead(&a, path, "run/a", &err), 0);
+	ck_assert_int_eq(wc_source_open_member(&b, path, "run/b", WC_SOURCE_AHEAD, &err), 0);
+	ck_assert_int_eq(wc_source_open_member(&c, path, "run/c", WC_SOURCE_AHEAD, &err), 0);
+	ck_assert_int_eq(wc_source_open_member(&a, path, "run/a", WC_SOURCE_AHEAD, &err), 0);
 	ck_assert_str_eq(wc_source_member(c), "run/c");
 	ck_assert_int_eq(wc_source_peek(a, 2000, &p, &err), 1000);
 	ck_assert_uint_eq(p[999], pattern(999));
@@ -273,12 +273,12 @@ START_TEST(test_member_ahead)
 
 	/* Not found: the open succeeds, the first peek says what the
 	 * open of wc_source_open_member() says. */
-	ck_assert_int_eq(wc_source_open_member_ahead(&x, path, "run/x", &err), 0);
+	ck_assert_int_eq(wc_source_open_member(&x, path, "run/x", WC_SOURCE_AHEAD, &err), 0);
 	ck_assert_int_eq(wc_source_peek(x, 1, &p, &err), -1);
 	ck_assert_int_eq(wc_source_peek(x, 1, &p, &err), -1);
 	wc_source_free(x);
 	wc_err_clear(&err2);
-	ck_assert_int_eq(wc_source_open_member(&x, path, "run/x", &err2), -1);
+	ck_assert_int_eq(wc_source_open_member(&x, path, "run/x", 0, &err2), -1);
 	ck_assert_int_eq(err.kind, err2.kind);
 	ck_assert_str_eq(err.msg, "member not found in archive");
 	ck_assert_str_eq(err.member, err2.member);
@@ -347,9 +347,9 @@ static void damaged(int truncate_it)
 	fclose(fp);
 
 	wc_err_clear(&e1);
-	ck_assert_int_eq(wc_source_open_member(&sync, path, "run/d", &e1), 0);
+	ck_assert_int_eq(wc_source_open_member(&sync, path, "run/d", 0, &e1), 0);
 	n1 = read_until_error(sync, truncate_it, &h1, &e1);
-	ck_assert_int_eq(wc_source_open_member_ahead(&ahead, path, "run/d", &e2), 0);
+	ck_assert_int_eq(wc_source_open_member(&ahead, path, "run/d", WC_SOURCE_AHEAD, &e2), 0);
 	n2 = read_until_error(ahead, truncate_it, &h2, &e2);
 	/* Well inside the member, after whole blocks, every one handed
 	 * out: the offset is where the read that failed began. */
@@ -398,9 +398,9 @@ START_TEST(test_ahead_early_free)
 	wc_err_clear(&err);
 	for (i = 0; i < 4; i++) {
 		/* run/d is last, after BIG and more: still on its way. */
-		ck_assert_int_eq(wc_source_open_member_ahead(&src, path, "run/d", &err), 0);
+		ck_assert_int_eq(wc_source_open_member(&src, path, "run/d", WC_SOURCE_AHEAD, &err), 0);
 		wc_source_free(src);
-		ck_assert_int_eq(wc_source_open_member_ahead(&src, path, "run/d", &err), 0);
+		ck_assert_int_eq(wc_source_open_member(&src, path, "run/d", WC_SOURCE_AHEAD, &err), 0);
 		ck_assert_int_eq(wc_source_peek(src, 100, &p, &err), 100);
 		ck_assert_uint_eq(p[99], noise(99));
 		if (i % 2) {
@@ -430,7 +430,7 @@ START_TEST(test_ahead_refill)
 
 	make_archive(size);
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_source_open_member_ahead(&src, path, "run/d", &err), 0);
+	ck_assert_int_eq(wc_source_open_member(&src, path, "run/d", WC_SOURCE_AHEAD, &err), 0);
 	while ((got = wc_source_peek_all(src, 1, &p, &err)) > 0) {
 		size_t take = steps[k++ % (sizeof(steps) / sizeof(steps[0]))];
 

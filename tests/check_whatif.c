@@ -125,7 +125,7 @@ START_TEST(single_file_once)
 	wc_err_clear(&err);
 	ck_assert_msg(wc_source_open_member(&src, SSD_SAMPLE,
 					    "ssd-ext4-cache-on-barrier-on-run2/"
-					    "trace/loop2.blktrace.1", &err) == 0,
+					    "trace/loop2.blktrace.1", 0, &err) == 0,
 		      "%s", err.msg);
 	f = fopen(path, "wb");
 	ck_assert_ptr_nonnull(f);

@@ -286,10 +286,10 @@ int wc_blknames_open(struct wc_blknames **out, struct wc_streams *st,
 		    ahead < WC_INPUT_AHEAD; i++) {
 		if (wc_streams_in_memory(st, i))
 			continue;
-		if (wc_source_open_member_ahead(&bn->scouts[i].ahead,
-						wc_streams_path(st),
-						wc_streams_info(st, i)->name,
-						NULL) < 0)
+		if (wc_source_open_member(&bn->scouts[i].ahead,
+					  wc_streams_path(st),
+					  wc_streams_info(st, i)->name,
+					  WC_SOURCE_AHEAD, NULL) < 0)
 			break;
 		ahead++;
 	}

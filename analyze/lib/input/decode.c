@@ -497,7 +497,7 @@ int wc_decoder_open_file(struct wc_decoder **out, const char *path,
 	struct wc_source *src = NULL;
 
 	*out = NULL;
-	if (wc_source_open_file(&src, path, err) < 0)
+	if (wc_source_open_file(&src, path, 0, err) < 0)
 		return -1;
 	return wc_decoder_open(out, src, stream, err);
 }

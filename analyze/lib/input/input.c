@@ -599,7 +599,8 @@ int wc_input_open_side(const struct wc_input *in, const char *file,
 				     len ? "/" : "", file) >= sizeof(p))
 			return wc_err_set(err, WC_ERR_INPUT, in->path, NULL,
 					  WC_NO_OFFSET, "member name too long");
-		return wc_source_open_member_if(out, in->path, p, err);
+		return wc_source_open_member(out, in->path, p,
+					     WC_SOURCE_OPTIONAL, err);
 	}
 	if (!in->folder)
 		return 0;
@@ -609,7 +610,7 @@ int wc_input_open_side(const struct wc_input *in, const char *file,
 	/* A stranger's folder: its file is opened as itself, never through
 	 * a link; absent is no failure. */
 	wc_err_clear(&mine);
-	if (wc_source_open_file_flags(out, p, O_NOFOLLOW, &mine) == 0)
+	if (wc_source_open_file(out, p, O_NOFOLLOW, &mine) == 0)
 		return 0;
 	if (errno == ENOENT)
 		return 0;

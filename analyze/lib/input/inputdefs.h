@@ -55,7 +55,7 @@ struct wc_stream_info {
  *    can keep its handle, the first WC_INPUT_AHEAD members that need
  *    one are each read ahead on a thread of their own, started when the
  *    scan meets the member
- *    (wc_source_open_member_ahead(), source.h): 1 MiB of blocks
+ *    (WC_SOURCE_AHEAD, source.h): 1 MiB of blocks
  *    instead of 128 KiB, and a thread with a stack of WC_SOURCE_STACK,
  *    each.  Past WC_INPUT_MAX_OPEN members they are stopped.
  * So memory is at most WC_INPUT_MEM_BUDGET (the small members and the

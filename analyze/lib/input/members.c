@@ -334,7 +334,8 @@ static int ahead_at_scan(struct wc_members *m, struct archive *a, size_t i,
 	}
 	if (m->nahead >= WC_INPUT_AHEAD)
 		return 0;
-	if (wc_source_open_member_ahead(&src, m->path, name, err) < 0)
+	if (wc_source_open_member(&src, m->path, name, WC_SOURCE_AHEAD,
+				  err) < 0)
 		return -1;
 	wc_streams_hold_ahead(m->st, i, src);
 	m->nahead++;

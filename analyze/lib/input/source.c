@@ -43,7 +43,7 @@ struct block {
 };
 
 /*
- * The reader of wc_source_open_member_ahead(): a thread that owns the
+ * The reader of a member read ahead (WC_SOURCE_AHEAD): a thread that owns the
  * archive handle from open to close and fills blocks[head % WC_SOURCE_RING]
  * while the caller reads blocks[tail % WC_SOURCE_RING] on; the caller
  * holds block (tail - 1) % WC_SOURCE_RING, its buf.  Counters, stop and
@@ -182,8 +182,8 @@ fail_close:
 	return -1;
 }
 
-int wc_source_open_file_flags(struct wc_source **out, const char *path,
-			      int oflags, struct wc_err *err)
+int wc_source_open_file(struct wc_source **out, const char *path, int oflags,
+			struct wc_err *err)
 {
 	struct wc_source *src = NULL;
 	int fd;
@@ -203,12 +203,6 @@ int wc_source_open_file_flags(struct wc_source **out, const char *path,
 fail_close:
 	close(fd);
 	return -1;
-}
-
-int wc_source_open_file(struct wc_source **out, const char *path,
-			struct wc_err *err)
-{
-	return wc_source_open_file_flags(out, path, 0, err);
 }
 
 int wc_source_open_fd(struct wc_source **out, int fd, const char *name,
@@ -358,25 +352,10 @@ static int member_read(struct wc_source *src, unsigned char *to, size_t *len,
 	return r;
 }
 
-int wc_source_open_member(struct wc_source **out, const char *path,
-			  const char *member, struct wc_err *err)
-{
-	struct wc_source *src = NULL;
-
-	*out = NULL;
-	if (src_alloc(&src, path, member, true, true, err) < 0)
-		return -1;
-	src->kind = SRC_ARCHIVE;
-	if (member_find(src, NULL, err) < 0) {
-		wc_source_free(src);
-		return -1;
-	}
-	*out = src;
-	return 0;
-}
-
-int wc_source_open_member_if(struct wc_source **out, const char *path,
-			     const char *member, struct wc_err *err)
+/* Member MEMBER of PATH on a handle of its own, opened now; with
+ * OPTIONAL, an archive without it: 0 with *out NULL. */
+static int member_open(struct wc_source **out, const char *path,
+		       const char *member, bool optional, struct wc_err *err)
 {
 	struct wc_source *src = NULL;
 	bool absent = false;
@@ -385,7 +364,7 @@ int wc_source_open_member_if(struct wc_source **out, const char *path,
 	if (src_alloc(&src, path, member, true, true, err) < 0)
 		return -1;
 	src->kind = SRC_ARCHIVE;
-	if (member_find(src, &absent, err) < 0) {
+	if (member_find(src, optional ? &absent : NULL, err) < 0) {
 		wc_source_free(src);
 		return absent ? 0 : -1;
 	}
@@ -461,8 +440,9 @@ static void *ahead_main(void *arg)
 	return NULL;
 }
 
-int wc_source_open_member_ahead(struct wc_source **out, const char *path,
-				const char *member, struct wc_err *err)
+/* Member MEMBER of PATH read ahead on a thread (WC_SOURCE_AHEAD). */
+static int member_ahead(struct wc_source **out, const char *path,
+			const char *member, struct wc_err *err)
 {
 	struct wc_source *src = NULL;
 	struct ahead *ah;
@@ -507,6 +487,15 @@ int wc_source_open_member_ahead(struct wc_source **out, const char *path,
 fail_oom:
 	wc_source_free(src);
 	return wc_err_oom(err, path, member);
+}
+
+int wc_source_open_member(struct wc_source **out, const char *path,
+			  const char *member, unsigned flags,
+			  struct wc_err *err)
+{
+	if (flags & WC_SOURCE_AHEAD)
+		return member_ahead(out, path, member, err);
+	return member_open(out, path, member, flags & WC_SOURCE_OPTIONAL, err);
 }
 
 /* Reads the headers after the member to the archive's end, asking
@@ -711,9 +700,10 @@ void wc_source_tail_free(struct wc_source_tail *tail)
 	free(tail);
 }
 
-int wc_source_open_memory(struct wc_source **out, const char *path,
-			  const char *member, unsigned char *bytes, size_t len,
-			  struct wc_err *err)
+/* The bytes taken (WC_SOURCE_TAKE). */
+static int memory_taken(struct wc_source **out, const char *path,
+			const char *member, unsigned char *bytes, size_t len,
+			struct wc_err *err)
 {
 	struct wc_source *src = NULL;
 
@@ -735,13 +725,17 @@ int wc_source_open_memory(struct wc_source **out, const char *path,
 	return 0;
 }
 
-int wc_source_open_borrowed(struct wc_source **out, const char *path,
-			    const char *member, const unsigned char *bytes,
-			    size_t len, struct wc_err *err)
+int wc_source_open_memory(struct wc_source **out, const char *path,
+			  const char *member, const unsigned char *bytes,
+			  size_t len, unsigned flags, struct wc_err *err)
 {
 	static const unsigned char none[1];
 	struct wc_source *src = NULL;
 
+	/* Taken: malloc'd by the caller, freed here (never written). */
+	if (flags & WC_SOURCE_TAKE)
+		return memory_taken(out, path, member, (unsigned char *)bytes,
+				    len, err);
 	*out = NULL;
 	if (src_alloc(&src, path, member, false, false, err) < 0)
 		return -1;

@@ -10,7 +10,7 @@
  *     const unsigned char *p;
  *     ssize_t n;
  *
- *     if (wc_source_open_file(&src, "sda.blktrace.0", &err) < 0)
+ *     if (wc_source_open_file(&src, "sda.blktrace.0", 0, &err) < 0)
  *             goto fail;
  *     n = wc_source_peek(src, 48, &p, &err);   // < 48 only at the end
  *     ...validate p[0..n)...
@@ -21,7 +21,7 @@
  *  - reads go through one fixed buffer (64 KiB of read-ahead plus room for
  *    the largest peek, WC_SOURCE_MAX_PEEK, about 128 KiB in all); nothing
  *    is allocated per read.  A memory source has no buffer of its own; a
- *    member read ahead on a thread (wc_source_open_member_ahead()) has
+ *    member read ahead on a thread (WC_SOURCE_AHEAD) has
  *    WC_SOURCE_RING such buffers, 1 MiB, and no other;
  *  - an archive member is read 64 KiB at a time from offsets that are
  *    multiples of 64 KiB, with or without a thread: the offset of a read
@@ -53,16 +53,20 @@
 
 struct wc_source;
 
-/* A plain file; "-" is not special here. */
-int wc_source_open_file(struct wc_source **out, const char *path,
+/*
+ * The constructors, one for each place a stream's bytes come from: a
+ * file, a descriptor, an archive's member, a region of a descriptor,
+ * bytes in memory (and an archive handle handed over, below).  What
+ * differs within one is said in FLAGS.
+ */
+
+/* A plain file; "-" is not special here.  OFLAGS of open(2) added:
+ * O_NOFOLLOW (the only one taken) for a file found in a folder that
+ * came from elsewhere (a capture unpacked from a stranger's archive),
+ * whose link could point at any file the user may read: refused as "a
+ * symbolic link: not followed", and no byte of it is read. */
+int wc_source_open_file(struct wc_source **out, const char *path, int oflags,
 			struct wc_err *err);
-/* The same with OFLAGS of open(2) added: O_NOFOLLOW (the only one
- * taken) for a file found in a folder that came from elsewhere (a
- * capture unpacked from a stranger's archive), whose link could point
- * at any file the user may read: refused as "a symbolic link: not
- * followed", and no byte of it is read. */
-int wc_source_open_file_flags(struct wc_source **out, const char *path,
-			      int oflags, struct wc_err *err);
 
 /* Opens PATH for reading without blocking, regular files only, with
  * OFLAGS as above: the descriptor, and its size in *size (may be NULL);
@@ -75,18 +79,23 @@ int wc_source_open_regular(const char *path, off_t *size, int oflags,
 int wc_source_open_fd(struct wc_source **out, int fd, const char *name,
 		      struct wc_err *err);
 
-/* Member MEMBER of archive PATH: opens the archive on its own and skips to
+/*
+ * Member MEMBER of archive PATH: opens the archive on its own and skips to
  * the member, so several members can be read at once, each through its own
- * handle, with memory bounded by the number of open members. */
+ * handle, with memory bounded by the number of open members.  FLAGS:
+ * 0, or one of
+ *  - WC_SOURCE_OPTIONAL: a member a capture may lack (ledger.tsv): an
+ *    archive without it is no failure, 0 with *out NULL;
+ *  - WC_SOURCE_AHEAD: read ahead on a thread of its own (below).
+ */
+#define WC_SOURCE_OPTIONAL 1u
+#define WC_SOURCE_AHEAD    2u
 int wc_source_open_member(struct wc_source **out, const char *path,
-			  const char *member, struct wc_err *err);
-/* The same for a member a capture may lack (ledger.tsv): an archive
- * without it is no failure, 0 with *out NULL. */
-int wc_source_open_member_if(struct wc_source **out, const char *path,
-			     const char *member, struct wc_err *err);
+			  const char *member, unsigned flags,
+			  struct wc_err *err);
 
 /*
- * The same, read ahead on a thread of its own: it opens the archive,
+ * WC_SOURCE_AHEAD: it opens the archive,
  * decompresses it up to the member and reads the member into a ring of
  * WC_SOURCE_RING blocks of 64 KiB (each with room for the largest peek
  * in front: 128 KiB) while the caller reads the blocks before, so the
@@ -97,27 +106,24 @@ int wc_source_open_member_if(struct wc_source **out, const char *path,
  * ring, a libarchive handle and a thread stack of WC_SOURCE_STACK; one
  * descriptor, closed with the handle as soon as the member is read.
  *
- * Returns 0 unless out of memory: what wc_source_open_member() reports
- * at the open (not an archive, member not found) comes from the first
+ * Returns 0 unless out of memory: what a member opened without it
+ * reports at the open (not an archive, member not found) comes from the first
  * peek instead, with the same message, as do the read errors, each after
  * the bytes before it.  The thread owns the archive handle from open to
  * close and is born with every signal blocked, so signals go to the
  * caller's threads.  wc_source_free() stops it at its next 64 KiB
  * (while decompressing its way to the member too) and waits for it.
  * When no thread can be made, the blocks are read at the caller's peeks
- * as wc_source_open_member() reads them, opening the archive at the
- * first.
+ * as a member opened without it, opening the archive at the first.
  */
 #define WC_SOURCE_RING 8u
 #define WC_SOURCE_STACK (1u << 20)
-int wc_source_open_member_ahead(struct wc_source **out, const char *path,
-				const char *member, struct wc_err *err);
 
 /*
  * The same, on a handle the caller already has, positioned at MEMBER's
  * data (an archive scan that just met it): the scan hands its handle
  * over instead of a thread decompressing the archive again up to the
- * member.  The thread fills the ring as wc_source_open_member_ahead()'s
+ * member.  The thread fills the ring as WC_SOURCE_AHEAD's
  * does (the same blocks, offsets and messages), then reads the headers
  * after the member to the archive's end, calling CHECK(PATH, entry, why)
  * for each, on the thread (so CHECK must use nothing but its arguments):
@@ -137,7 +143,7 @@ int wc_source_open_member_ahead(struct wc_source **out, const char *path,
  * its next block (the tail is then "not read to its end") and waits
  * until the thread is past the member; wc_source_tail_free() stops the
  * tail at its next 64 KiB; the last of the two joins the thread.  Memory:
- * that of wc_source_open_member_ahead(), until the last of the two.
+ * that of WC_SOURCE_AHEAD, until the last of the two.
  */
 struct archive;
 struct archive_entry;
@@ -174,17 +180,14 @@ int wc_source_open_region(struct wc_source **out, int fd, uint64_t off,
 
 /* LEN bytes already read (a small archive member, read whole while the
  * archive was scanned), under the names PATH and MEMBER (may be NULL).
- * Takes BYTES (malloc'd, may be NULL when LEN is 0) also when it fails;
- * wc_source_free() frees it.  Costs LEN bytes and a few dozen more. */
+ * They stay the caller's: they must outlive the source, which never
+ * writes them and does not free them; with FLAGS WC_SOURCE_TAKE the
+ * source takes BYTES (malloc'd, may be NULL when LEN is 0) also when it
+ * fails, and wc_source_free() frees it.  Costs a few dozen bytes. */
+#define WC_SOURCE_TAKE 4u
 int wc_source_open_memory(struct wc_source **out, const char *path,
-			  const char *member, unsigned char *bytes, size_t len,
-			  struct wc_err *err);
-
-/* The same over LEN bytes that stay the caller's: they must outlive the
- * source, which never writes them and does not free them. */
-int wc_source_open_borrowed(struct wc_source **out, const char *path,
-			    const char *member, const unsigned char *bytes,
-			    size_t len, struct wc_err *err);
+			  const char *member, const unsigned char *bytes,
+			  size_t len, unsigned flags, struct wc_err *err);
 
 /* A memory source's bytes were taken from offset OFFSET of its stream:
  * offsets (and so messages) count from there. */

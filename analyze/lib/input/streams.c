@@ -369,7 +369,7 @@ static int open_handle(struct wc_streams *st, const struct stream *s,
 		return wc_source_open_region(src, st->spill_fd, s->spill_off,
 					     s->memlen, st->path, s->file, err);
 	if (st->archive)
-		return wc_source_open_member(src, st->path, s->file, err);
+		return wc_source_open_member(src, st->path, s->file, 0, err);
 	if (strcmp(s->file, "-") == 0)
 		return wc_source_open_fd(src, STDIN_FILENO, "-", err);
 	if (s->has_fd) {
@@ -380,8 +380,8 @@ static int open_handle(struct wc_streams *st, const struct stream *s,
 	}
 	/* The one file the user named is theirs to have linked; files
 	 * found in a folder are not followed (input.c). */
-	return wc_source_open_file_flags(src, s->file,
-					 st->single ? 0 : O_NOFOLLOW, err);
+	return wc_source_open_file(src, s->file,
+				   st->single ? 0 : O_NOFOLLOW, err);
 }
 
 /* A decoder of stream i over src, which it takes; with resume, from
@@ -410,8 +410,8 @@ int wc_streams_open_decoder(struct wc_streams *st, unsigned i,
 
 	if (s->in_memory) {
 		wc_source_free(src);
-		r = wc_source_open_borrowed(&src, st->path, s->file, s->bytes,
-					    s->memlen, err);
+		r = wc_source_open_memory(&src, st->path, s->file, s->bytes,
+					  s->memlen, 0, err);
 	} else if (!src) {
 		r = open_handle(st, s, &src, err);
 	}
@@ -488,7 +488,7 @@ static int open_kept(struct wc_streams *st, unsigned i, struct wc_err *err)
 	s->chunk_end = s->kept_end;
 	s->held = s->keptlen;
 	if (wc_source_open_memory(&src, path, member, s->kept, s->keptlen,
-				  err) < 0)
+				  WC_SOURCE_TAKE, err) < 0)
 		goto fail;
 	s->kept = NULL;
 	wc_source_rebase(src, s->resume);
@@ -557,7 +557,7 @@ static int open_stream(struct wc_streams *st, unsigned i, struct wc_err *err)
 
 	if (s->in_memory) {
 		r = wc_source_open_memory(&src, st->path, s->file, s->mem,
-					  s->memlen, err);
+					  s->memlen, WC_SOURCE_TAKE, err);
 		s->mem = NULL;
 		if (r < 0)
 			return -1;

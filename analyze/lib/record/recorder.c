@@ -475,7 +475,8 @@ int wc_record_frame(const unsigned char *buf, size_t len, size_t *total,
 	if (n == 0 || len < n)
 		return WC_FRAME_PARTIAL;
 	/* The decoder's own checks, on exactly the record's bytes. */
-	if (wc_source_open_borrowed(&src, "trace_pipe", NULL, buf, n, err) < 0 ||
+	if (wc_source_open_memory(&src, "trace_pipe", NULL, buf, n, 0,
+				  err) < 0 ||
 	    wc_decoder_open(&dec, src, 0, err) < 0)
 		return -1;     /* the decoder frees src when it fails */
 	wc_decoder_expect(dec, false);
