@@ -252,10 +252,10 @@ enum rec_state rec_take(const unsigned char *p, size_t n, bool sw,
 	return REC_WHOLE;
 }
 
-/* wc_decoder_next() and, with buffered, wc_decoder_next_buffered():
- * the constant argument makes two copies without a branch on it.  Every
- * record the loop over a buffer (dec_run()) does not take comes here,
- * which reads more when it must and says what is wrong. */
+/* wc_decoder_next(), and a run's first record (wc_decoder_next_run();
+ * with buffered, only from the bytes already read).  Every record the
+ * loop over a buffer (dec_run()) does not take comes here, which reads
+ * more when it must and says what is wrong. */
 WC_HOT
 int dec_next(struct wc_decoder *dec, struct wc_event *ev, struct wc_err *err,
 	     bool buffered)
@@ -347,12 +347,6 @@ int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 		    struct wc_err *err)
 {
 	return dec_next(dec, ev, err, false);
-}
-
-int wc_decoder_next_buffered(struct wc_decoder *dec, struct wc_event *ev,
-			     struct wc_err *err)
-{
-	return dec_next(dec, ev, err, true);
 }
 
 /* The records after the first of a run, while they are whole in the

@@ -47,28 +47,20 @@ int wc_decoder_open(struct wc_decoder **out, struct wc_source *src,
 int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 		    struct wc_err *err);
 /*
- * The same, but only from the bytes already read: WC_PULL_WOULD_READ
- * (input/merge.h), with nothing handed out and nothing consumed, when
- * the next record is not wholly in them
- * (the call that would read more moves the buffer the payloads handed
- * out so far point into).  So the events it hands out one after another,
- * and their payloads, all stay valid until the next wc_decoder_next();
- * a caller gathering a batch of events calls wc_decoder_next() for the
- * batch's first and this for the rest.  Bad input is reported as by
- * wc_decoder_next().
- */
-int wc_decoder_next_buffered(struct wc_decoder *dec, struct wc_event *ev,
-			     struct wc_err *err);
-/*
  * A run of events into out[0..*got): the next record as wc_decoder_next()
- * (or, with buffered, wc_decoder_next_buffered()) gives it, then the
- * records after it while they are whole in the bytes already read, at
- * most max in all, stopping after the first whose time is later than
- * limit (it is handed out too).  Returns as those calls: 1 with *got >= 1
- * events, all valid with their payloads until the next call; 0, -1 or
- * WC_PULL_WOULD_READ with none.  A record of either version and byte order is taken in the
- * run; one the general path must look at (bad, or cut by the buffer's
- * end) ends the run and is the next call's first.
+ * gives it, then the records after it while they are whole in the bytes
+ * already read, at most max in all, stopping after the first whose time
+ * is later than limit (it is handed out too).  With buffered, the first
+ * too only from the bytes already read: WC_PULL_WOULD_READ
+ * (input/merge.h), nothing handed out and nothing consumed, when it is
+ * not wholly in them (the call that would read more moves the buffer
+ * the payloads handed out so far point into), so a caller gathering a
+ * batch from several calls keeps every event of it valid.  Returns as
+ * wc_decoder_next(): 1 with *got >= 1 events, all valid with their
+ * payloads until the next call; 0, -1 or WC_PULL_WOULD_READ with none.
+ * A record of either version and byte order is taken in the run; one
+ * the general path must look at (bad, or cut by the buffer's end) ends
+ * the run and is the next call's first.
  */
 int wc_decoder_next_run(struct wc_decoder *dec, struct wc_event *out,
 			size_t max, uint64_t limit, bool buffered,
