@@ -38,6 +38,8 @@ do for [fmt in formats] {
 		b = int(word(panels, 2 * i))
 		set xrange [a - 0.6:(b < a + 3 ? a + 3 : b) + 0.4]
 		set title value(sprintf("ptitle%d", i)) font ",10"
+		# the legend is the first panel's alone: no title over an empty one
+		set key title (i == 1 ? "phase" : "")
 		plot for [p=1:words(phases)] datafile \
 			using (in(column(3 * p + 3))):(in(column(3 * p + 4))):(in(column(3 * p + 5))):xtic(xl(column(0))) \
 			lc rgb pcolor(p) title (i == 1 ? word(phases, p) : "")

@@ -7,6 +7,7 @@
 # out, a configuration without phases on a disk that has some keeps its
 # place labelled "no phases.tsv", index.html names the captures without
 # phases, and with none at all says why there is no phases figure.
+# Panels after the first carry no legend, not even its title "phase".
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -14,10 +15,11 @@ command -v gnuplot >/dev/null || skip "needs gnuplot"
 export WCANALYZE_PLOTS=$TOP/plots
 cd "$TMP"
 
-# a and b: one disk, two configurations; c: another disk.
+# a and b: one disk, two configurations; c and d: another disk.
 "$WCSYNTH" -c -n 40 a >/dev/null
 "$WCSYNTH" -c -n 40 -C write_cache=on b >/dev/null
 "$WCSYNTH" -c -n 40 -f 5 c >/dev/null
+"$WCSYNTH" -c -n 40 -f 5 d >/dev/null
 rm b/phases.tsv c/phases.tsv
 
 bundle() {
@@ -47,6 +49,14 @@ grep -qx 'panels = "0 1"' abc/compare-phases.gp || fail "abc: panels: $(grep '^p
 grep -q 'no phases.tsv' abc/compare-phases.gp || fail "abc: no label for a group without phases"
 grep -q 'phase: #2 b, #3 c\.' abc/index.html || fail "abc: index.html does not name b and c"
 echo "ok: a configuration without phases keeps its place in its disk's panel"
+
+# a and d: two disks with phases, two panels; the legend, its title
+# with it, is the first panel's alone.
+bundle ad a d
+grep -qx 'npanels = 2' ad/compare-phases.gp || fail "ad: not two panels"
+titles=$({ grep -o '>phase<' ad/compare-phases.svg || true; } | wc -l)
+[[ $titles -eq 1 ]] || fail "ad: the legend's title \"phase\" drawn $titles times, not once"
+echo "ok: two panels, the legend in the first alone"
 
 # None has phases: no figure, and the page says why.
 bundle bc b c
