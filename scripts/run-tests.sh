@@ -10,6 +10,15 @@
 # (need_root, tests/lib/common.sh); a test that builds does so in its
 # own folder.
 #
+# Tests start in the order given (the GNUmakefile gives the longest
+# first, so that the job slots end together), except that a test that
+# needs root (a line "need_root") starts only when no other is running:
+# they would only wait for the lock, holding slots the others could use.
+# When root tests can run at all, the next of them starts first whenever
+# none runs, as their time on the lock adds up to a critical path of its
+# own.  A root test's line says how long it waited for the lock (another
+# run's root test holding it).
+#
 # A Check program counts each of its checks (its per-test timeout raised
 # from Check's 4 s to 120 s: a loaded machine is not a failing test).  A shell test counts once:
 # exit 0 passes, 77 skips (its last output line says why), anything else
@@ -62,14 +71,15 @@ run() {
 
 # report I TEST: counts and prints the result of a test that has ended.
 report() {
-	local t=$2 log=$logs/$1.log rc name line n f e bad secs
+	local t=$2 log=$logs/$1.log rc name line n f e bad secs waited
 	rc=$(cat "$logs/$1.rc")
 	secs=$(cat "$logs/$1.secs")
 	name=${t##*/}
 	case $t in
 	*.sh)
+		waited=$(sed -n 's/^root lock: waited \([0-9]*\) s$/; \1 s of them waiting for the root lock/p' "$log")
 		if [[ $rc -eq 0 ]]; then
-			passed=$((passed + 1)); echo "PASS: $name ($secs s)"
+			passed=$((passed + 1)); echo "PASS: $name ($secs s$waited)"
 		elif [[ $rc -eq 77 && ($strict != 1 || ($skip_root == 1 &&
 			$(tail -n 1 "$log") == "$skip_root_line")) ]]; then
 			skipped=$((skipped + 1))
@@ -77,7 +87,7 @@ report() {
 		else
 			failed=$((failed + 1)); failures+=("$name")
 			[[ $rc -eq 77 ]] && echo "FAIL: $name: skipped under WCANALYZE_STRICT=1"
-			echo "FAIL: $name (exit $rc, $secs s)"; sed 's/^/    /' "$log" | tail -n 40
+			echo "FAIL: $name (exit $rc, $secs s$waited)"; sed 's/^/    /' "$log" | tail -n 40
 		fi
 		;;
 	*)
@@ -101,21 +111,41 @@ report() {
 	esac
 }
 
-# Start up to $jobs tests; report each as it ends, in the order they end.
+# Root tests take turns only where need_root would not skip at once.
+takes_turns=0
+[[ $skip_root == 1 || $(id -u) -ne 0 ]] || takes_turns=1
+is_root_test() {
+	[[ $takes_turns == 1 && $1 == *.sh ]] && grep -Eq '^[[:space:]]*need_root([[:space:]]|$)' "$1"
+}
+
+# Two queues of indexes into tests, each in the order given.
 tests=("$@")
+roots=() others=()
+for i in "${!tests[@]}"; do
+	if is_root_test "${tests[$i]}"; then roots+=("$i"); else others+=("$i"); fi
+done
+
+# Start up to $jobs tests; report each as it ends, in the order they end.
 declare -A running=()
-next=0
-while [[ $next -lt ${#tests[@]} || ${#running[@]} -gt 0 ]]; do
-	while [[ $next -lt ${#tests[@]} && ${#running[@]} -lt $jobs ]]; do
-		run "$next" "${tests[$next]}" &
-		running[$next]=$!
-		next=$((next + 1))
+root_running=""
+while [[ ${#roots[@]} -gt 0 || ${#others[@]} -gt 0 || ${#running[@]} -gt 0 ]]; do
+	while [[ ${#running[@]} -lt $jobs ]]; do
+		if [[ -z $root_running && ${#roots[@]} -gt 0 ]]; then
+			i=${roots[0]}; roots=("${roots[@]:1}"); root_running=$i
+		elif [[ ${#others[@]} -gt 0 ]]; then
+			i=${others[0]}; others=("${others[@]:1}")
+		else
+			break
+		fi
+		run "$i" "${tests[$i]}" &
+		running[$i]=$!
 	done
 	wait -n || true
 	for i in "${!running[@]}"; do
 		[[ -e $logs/$i.rc ]] || continue
 		wait "${running[$i]}" || true
 		unset "running[$i]"
+		[[ $i != "$root_running" ]] || root_running=""
 		report "$i" "${tests[$i]}"
 	done
 done

@@ -116,7 +116,11 @@ need_root() {
 	# tracefs, loop devices and mounts are one per machine: two test runs
 	# (two work trees, or make check beside a lab) must take turns.
 	exec 9>/run/lock/wcanalyze-root.lock
+	local since=$SECONDS
 	flock 9
+	# run-tests.sh shows this beside the test's seconds: the root tests'
+	# time on the lock is a critical path of make check's own.
+	echo "root lock: waited $((SECONDS - since)) s"
 	# A machine may boot without tracefs mounted (no debugfs either);
 	# the programs mount it themselves, the tests read it directly.
 	if [[ ! -e $TRACEFS/current_tracer ]]; then
