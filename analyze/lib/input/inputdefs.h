@@ -165,6 +165,19 @@ static inline size_t wc_input_handles(const struct wc_input_limits *lim)
 	return lim->max_open / 2u ? lim->max_open / 2u : 1u;
 }
 
+/* An archive member's NAME without the "./" in front (and the slashes
+ * after it) that tar writes for a folder packed as ./FOLDER: how the
+ * member-name rules (members.h) and the side files' lookup know it. */
+static inline const char *wc_input_member_name(const char *name)
+{
+	while (name[0] == '.' && name[1] == '/') {
+		name += 2;
+		while (*name == '/')
+			name++;
+	}
+	return name;
+}
+
 /* The last part of a path or archive member name (after its last '/'):
  * how a trace file or side file is known, in a folder or an archive. */
 static inline const char *wc_input_base_name(const char *p)

@@ -410,11 +410,7 @@ static const char *capture_dir(const char *name, bool trace, size_t *len)
 {
 	const char *end, *q;
 
-	while (name[0] == '.' && name[1] == '/') {
-		name += 2;
-		while (*name == '/')
-			name++;
-	}
+	name = wc_input_member_name(name);
 	end = strrchr(name, '/');
 	if (!end) {
 		*len = 0;
@@ -900,11 +896,7 @@ static bool is_capture_file(const char *name, const char *file)
 	size_t n, k = strlen(file);
 	const char *slash;
 
-	while (name[0] == '.' && name[1] == '/') {
-		name += 2;
-		while (*name == '/')
-			name++;
-	}
+	name = wc_input_member_name(name);
 	if (!strcmp(name, file))
 		return true;
 	slash = strchr(name, '/');

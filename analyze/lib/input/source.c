@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "input/inputdefs.h"
+
 #define READ_CHUNK (64u * 1024u)
 #define BUF_SIZE (READ_CHUNK + WC_SOURCE_MAX_PEEK)
 /* An archive member is read READ_CHUNK bytes at a time, always from a
@@ -301,7 +303,12 @@ static int member_find(struct wc_source *src, bool *absent,
 	       r == ARCHIVE_WARN) {
 		const char *name = archive_entry_pathname(ent);
 
-		if (name && strcmp(name, src->member) == 0)
+		/* A side file (WC_SOURCE_OPTIONAL, absent allowed)
+		 * is named from the capture folder, which has no "./" in
+		 * front: its member may have one. */
+		if (name && (absent ? strcmp(wc_input_member_name(name),
+					     wc_input_member_name(src->member)) :
+				      strcmp(name, src->member)) == 0)
 			return 0;
 		if (member_pass(src) < 0) {
 			r = ARCHIVE_FATAL;

@@ -85,7 +85,10 @@ int wc_source_open_fd(struct wc_source **out, int fd, const char *name,
  * handle, with memory bounded by the number of open members.  FLAGS:
  * 0, or one of
  *  - WC_SOURCE_OPTIONAL: a member a capture may lack (ledger.tsv): an
- *    archive without it is no failure, 0 with *out NULL;
+ *    archive without it is no failure, 0 with *out NULL.  MEMBER names
+ *    it from the capture folder: a member of that name with "./" in
+ *    front (an archive packed as ./FOLDER) is the one
+ *    (wc_input_member_name());
  *  - WC_SOURCE_AHEAD: read ahead on a thread of its own (below).
  */
 #define WC_SOURCE_OPTIONAL 1u
