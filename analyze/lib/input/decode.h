@@ -101,8 +101,5 @@ bool wc_event_remap(const struct wc_event *ev, uint32_t *dev_from,
 		    uint32_t *dev_to, uint64_t *sector_from);
 /* Unplug count and split sector: one be64. */
 bool wc_event_pdu_be64(const struct wc_event *ev, uint64_t *v);
-/* Timestamp notify: wall seconds and nanoseconds, in the file's order. */
-bool wc_event_timestamp(const struct wc_event *ev, bool swapped,
-			uint32_t *sec, uint32_t *nsec);
 
 #endif /* WC_DECODE_H */

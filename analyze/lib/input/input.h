@@ -224,9 +224,10 @@ uint64_t wc_input_genesis(const struct wc_input *in);
 
 /*
  * Which records become events: every record except notify records, which
- * the input keeps for itself (process names for wc_input_comm(), the wall
- * clock timestamp), with one exception, as in blkparse: message notify
- * records (WC_TC_NOTIFY with WC_TN_MESSAGE) are handed out as events.
+ * the input keeps for itself (process names for wc_input_comm(); a wall
+ * clock timestamp is dropped), with one exception, as in blkparse:
+ * message notify records (WC_TC_NOTIFY with WC_TN_MESSAGE) are handed
+ * out as events.
  * The record filter (recfilter.h) decides it, and counts the sequence
  * gaps, the same for an event read alone or in a run.
  *
