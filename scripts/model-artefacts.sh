@@ -17,9 +17,10 @@
 # ledger (ledger.tsv: what the model disk did), it measures:
 #   - the host's latency: the disk's busy time in the trace (wcanalyze:
 #     the window less the time no request of the disk was in flight)
-#     minus the model's own busy time (the union of the ledger's rows'
-#     intervals, start_ns to end_ns - late_ns: docs/capture-format.md);
-#     what FUSE and the loop driver add to every request;
+#     minus the model's own busy time (wcanalyze's JSON `ledger.busy_s`:
+#     the union of the ledger's rows' intervals, start_ns to end_ns -
+#     late_ns, docs/json-format.md); what FUSE and the loop driver add to
+#     every request;
 #   - the replay's own error: wcanalyze --what-if's replay as recorded
 #     minus the recording (busy time);
 #   - the drive's idle-destage delay, a policy no datasheet of the time
@@ -80,21 +81,11 @@ jq_busy='.window_s - .time_s.idle - (.outstanding_s // 0)'
 # (seconds): trace, model (ledger), replay as recorded, each what-if.
 : >"$work/rows"
 for a in "${archives[@]}"; do
-	tar -xOf "$a" --wildcards --no-wildcards-match-slash '*/capture.conf' >"$work/conf" 2>/dev/null || continue
-	[[ $(conf_value model-artefacts "$work/conf" disk_model) == "$disk" ]] || continue
-	fs=$(conf_value model-artefacts "$work/conf" fs)
-	wc=$(conf_value model-artefacts "$work/conf" write_cache)
-	bar=$(conf_value model-artefacts "$work/conf" barrier)
-	name=$(conf_value model-artefacts "$work/conf" name)
-	[[ $fs =~ ^(xfs|ext3|ext4)$ && $wc =~ ^(on|off)$ && $bar =~ ^(on|off)$ ]] || continue
-	tar -xOf "$a" --wildcards --no-wildcards-match-slash '*/ledger.tsv' >"$work/ledger" 2>/dev/null || continue
-	# The union of [start_ns, end_ns - late_ns] over the rows, which are
-	# in start order (a command's own destage rows lie inside it).
-	model=$(awk -F'\t' 'NR > 1 && $8 ~ /^[0-9]+$/ {
-		s = $8; e = $9 - $19
-		if (n++ == 0 || s > ce) { if (n > 1) sum += ce - cs; cs = s; ce = e }
-		else if (e > ce) ce = e
-	} END { if (n) sum += ce - cs; printf "%.9f", sum / 1e9 }' "$work/ledger")
+	capture_keys model-artefacts "$wcanalyze" "$a"
+	[[ ${cap[disk]} == "$disk" ]] || continue
+	fs=${cap[fs]} wc=${cap[cache]} bar=${cap[barrier]} name=${cap[name]}
+	model=${cap[ledger_busy]}
+	[[ $fs =~ ^(xfs|ext3|ext4)$ && $wc =~ ^(on|off)$ && $bar =~ ^(on|off)$ && -n $model ]] || continue
 	spec=()
 	for w in "${whatifs[@]}"; do spec+=(--what-if "$w"); done
 	"$wcanalyze" --format json "${spec[@]}" "$a" >"$work/json" ||

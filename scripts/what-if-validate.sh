@@ -68,23 +68,15 @@ sample_archives what-if-validate "$samples"
 # index: disk fs cache barrier name archive ledger-busy-s workload
 : >"$work/index"
 for a in "${archives[@]}"; do
-	tar -xOf "$a" --wildcards --no-wildcards-match-slash '*/capture.conf' >"$work/conf" 2>/dev/null ||
-		continue
-	name=$(conf_value what-if-validate "$work/conf" name)
-	fs=$(conf_value what-if-validate "$work/conf" fs)
-	wc=$(conf_value what-if-validate "$work/conf" write_cache)
-	bar=$(conf_value what-if-validate "$work/conf" barrier)
-	disk=$(conf_value what-if-validate "$work/conf" disk_model)
-	[[ -n $name && -n $disk && $disk != loop && $fs =~ ^(xfs|ext3|ext4)$ &&
+	capture_keys what-if-validate "$wcanalyze" "$a"
+	fs=${cap[fs]} wc=${cap[cache]} bar=${cap[barrier]} disk=${cap[disk]}
+	[[ -n $disk && $disk != loop && $fs =~ ^(xfs|ext3|ext4)$ &&
 		$wc =~ ^(on|off)$ && $bar =~ ^(on|off)$ ]] || continue
-	# The ledger's busy time: each command's end (less wcdisk's own
-	# lateness) minus its start; destage rows are not commands.
-	ledger=$(tar -xOf "$a" --wildcards --no-wildcards-match-slash '*/ledger.tsv' 2>/dev/null |
-		awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-			$c["op"] ~ /^[RWFD]$/ { s += $c["end_ns"] - $c["late_ns"] - $c["start_ns"] }
-			END { printf "%.9f", s / 1e9 }')
-	workload=$(conf_value what-if-validate "$work/conf" lab_workload),$(conf_value what-if-validate "$work/conf" source_files),$(conf_value what-if-validate "$work/conf" source_bytes)
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$disk" "$fs" "$wc" "$bar" "$name" "$a" "$ledger" "$workload" >>"$work/index"
+	# The ledger's busy time: its commands' own times summed (wcanalyze's
+	# JSON `ledger.commands_s`); destage rows are not commands.
+	workload=${cap[lab_workload]},${cap[source_files]},${cap[source_bytes]}
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$disk" "$fs" "$wc" "$bar" "${cap[name]}" "$a" \
+		"${cap[ledger_commands]:-0}" "$workload" >>"$work/index"
 done
 [[ -s $work/index ]] || { echo "what-if-validate: no model-disk captures in $samples" >&2; exit 1; }
 

@@ -26,10 +26,11 @@
 # differs.
 #
 # Every capture of the lab matrix (capture.conf with fs, write_cache,
-# barrier) is used, grouped by disk (capture.conf disk_model; "loop"
-# without one) and filesystem.  Each such set is analysed with one
-# wcanalyze run whose baseline is its "cache on, barriers on" capture:
-# the default mount, the report's 124 s.  The differences and the
+# barrier, as wcanalyze's JSON gives them) is used, grouped by disk
+# (capture.conf disk_model; "loop" without one) and filesystem.  Each
+# such set is analysed with one wcanalyze run whose baseline is its
+# "cache on, barriers on" capture: the default mount, the report's
+# 124 s.  The differences and the
 # verdicts (real, no larger than X, not decided) are wcanalyze's own
 # (docs/methodology.md, "Verdicts").
 #
@@ -57,6 +58,7 @@ while [[ $# -gt 0 ]]; do
 	esac
 done
 [[ -x $wcanalyze ]] || { echo "write-cache-table: $wcanalyze not built: run make" >&2; exit 1; }
+command -v jq >/dev/null || { echo "write-cache-table: needs jq" >&2; exit 1; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/wctable.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -73,20 +75,12 @@ sample_archives write-cache-table "$samples"
 : >"$work/index"
 : >"$work/workloads"
 for a in "${archives[@]}"; do
-	tar -xOf "$a" --wildcards --no-wildcards-match-slash '*/capture.conf' >"$work/conf" 2>/dev/null ||
-		continue
-	name=$(conf_value write-cache-table "$work/conf" name)
-	fs=$(conf_value write-cache-table "$work/conf" fs)
-	wc=$(conf_value write-cache-table "$work/conf" write_cache)
-	bar=$(conf_value write-cache-table "$work/conf" barrier)
-	disk=$(conf_value write-cache-table "$work/conf" disk_model)
-	[[ -n $name && $fs =~ ^(xfs|ext3|ext4)$ && $wc =~ ^(on|off)$ && $bar =~ ^(on|off)$ ]] || continue
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${disk:-loop}" "$fs" "$wc" "$bar" "$name" "$a" >>"$work/index"
-	files_n=$(conf_value write-cache-table "$work/conf" source_files)
-	bytes_n=$(conf_value write-cache-table "$work/conf" source_bytes)
-	kernel=$(conf_value write-cache-table "$work/conf" kernel)
-	printf '%s\t%s\t%s\t%s\t%s\n' "${disk:-loop}" "$(conf_value write-cache-table "$work/conf" lab_workload)" \
-		"${files_n:-?}" "${bytes_n:-?}" "${kernel:-?}" >>"$work/workloads"
+	capture_keys write-cache-table "$wcanalyze" "$a"
+	fs=${cap[fs]} wc=${cap[cache]} bar=${cap[barrier]} disk=${cap[disk]}
+	[[ $fs =~ ^(xfs|ext3|ext4)$ && $wc =~ ^(on|off)$ && $bar =~ ^(on|off)$ ]] || continue
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${disk:-loop}" "$fs" "$wc" "$bar" "${cap[name]}" "$a" >>"$work/index"
+	printf '%s\t%s\t%s\t%s\t%s\n' "${disk:-loop}" "${cap[lab_workload]}" \
+		"${cap[source_files]:-?}" "${cap[source_bytes]:-?}" "${cap[kernel]:-?}" >>"$work/workloads"
 done
 [[ -s $work/index ]] || { echo "write-cache-table: no lab captures in $samples" >&2; exit 1; }
 
