@@ -4,18 +4,24 @@
 # writes exactly what -j 1 writes: the same report on standard output,
 # the same messages on standard error in input order, the same exit
 # status, whatever N, with bad inputs among good ones.  Speed is measured
-# by make bench, never here.
+# by make bench, never here.  The inputs: the full-scale run 1 of every
+# configuration in make check-slow, three of them in make check
+# (samples_pick), with the 16 small run 1s of samples/queue-depth behind:
+# big inputs ahead of small ones end after them, which is what -j must
+# put back in order.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
 # Run 1 of each configuration: enough inputs to keep N jobs busy, and
 # fifteen runs over all three runs of every sample would be slow.
-samples=("$TOP"/samples/*-run1.tar.*)
-[[ ${#samples[@]} -ge 4 ]] || fail "samples/ has ${#samples[@]} captures"
+mapfile -t samples < <(samples_pick "$TOP"/samples/*-run1.tar.*)
+[[ ${#samples[@]} -ge 3 ]] || fail "samples/ has ${#samples[@]} captures"
+small=("$TOP"/samples/queue-depth/*-run1.tar.*)
+[[ ${#small[@]} -ge 16 ]] || fail "samples/queue-depth has ${#small[@]} captures"
 # A bad input early and one late: their messages must keep their places.
 printf 'not a trace at all\n' >"$TMP/garbage.blktrace.0"
 head -c 1000 "$TOP/tests/fixtures/reader/xfs/loop1.blktrace.0" >"$TMP/cut.blktrace.0"
-inputs=("${samples[0]}" "$TMP/garbage.blktrace.0" "${samples[@]:1}"
+inputs=("${samples[0]}" "$TMP/garbage.blktrace.0" "${samples[@]:1}" "${small[@]}"
 	"$TMP/cut.blktrace.0" "$TOP/tests/fixtures/reader/ext4")
 
 run() {
