@@ -203,6 +203,169 @@ START_TEST(test_silent_events)
 }
 END_TEST
 
+/* What blkparse's default format prints for ev, by printf, cut to the
+ * formatter's 256 bytes: the reference the fast formatter must equal. */
+static void ref_line(char *out, size_t size, const struct wc_event *ev,
+		     uint64_t genesis, const char *comm)
+{
+	static const char *const acts[] = {
+		[WC_TA_QUEUE] = "Q", [WC_TA_GETRQ] = "G",
+		[WC_TA_SLEEPRQ] = "S", [WC_TA_REQUEUE] = "R",
+		[WC_TA_ISSUE] = "D", [WC_TA_COMPLETE] = "C",
+		[WC_TA_INSERT] = "I", [WC_TA_BACKMERGE] = "M",
+		[WC_TA_FRONTMERGE] = "F", [WC_TA_PLUG] = "P",
+		[WC_TA_UNPLUG_IO] = "U", [WC_TA_UNPLUG_TIMER] = "UT",
+		[WC_TA_SPLIT] = "X", [WC_TA_BOUNCE] = "B", [WC_TA_REMAP] = "A",
+	};
+	char full[1024], rwbs[8];
+	const char *act = acts[ev->action & 0xffff];
+	const char *name = comm ? comm : "(null)";
+	uint64_t t = ev->time - genesis, v = 0, from_sector = 0;
+	unsigned sectors = ev->bytes >> 9;
+	uint32_t device = ev->device, from = 0, to = 0;
+	int n;
+
+	if (act[0] == 'A') {
+		ck_assert(wc_event_remap(ev, &from, &to, &from_sector));
+		device = to;
+	}
+	if (act[0] == 'U' || act[0] == 'X')
+		ck_assert(wc_event_pdu_be64(ev, &v));
+	n = snprintf(full, sizeof(full), "%3u,%-3u %2d %8d %5d.%09llu %5u %2s %3s ",
+		     WC_DEV_MAJOR(device), WC_DEV_MINOR(device), (int)ev->cpu,
+		     (int)ev->sequence, (int)(t / 1000000000ull),
+		     (unsigned long long)(t % 1000000000ull), ev->pid, act,
+		     wc_dump_rwbs(ev, rwbs));
+	switch (act[0]) {
+	case 'R':
+	case 'C':
+		if (sectors)
+			n += snprintf(full + n, sizeof(full) - (size_t)n,
+				      "%llu + %u [%d]\n",
+				      (unsigned long long)ev->sector, sectors,
+				      ev->error);
+		else
+			n += snprintf(full + n, sizeof(full) - (size_t)n,
+				      "%llu [%d]\n",
+				      (unsigned long long)ev->sector, ev->error);
+		break;
+	case 'P':
+		n += snprintf(full + n, sizeof(full) - (size_t)n, "[%s]\n", name);
+		break;
+	case 'U':
+		n += snprintf(full + n, sizeof(full) - (size_t)n, "[%s] %u\n",
+			      name, (unsigned)v);
+		break;
+	case 'A':
+		n += snprintf(full + n, sizeof(full) - (size_t)n,
+			      "%llu + %u <- (%u,%u) %llu\n",
+			      (unsigned long long)ev->sector, sectors,
+			      WC_DEV_MAJOR(from), WC_DEV_MINOR(from),
+			      (unsigned long long)from_sector);
+		break;
+	case 'X':
+		n += snprintf(full + n, sizeof(full) - (size_t)n,
+			      "%llu / %u [%s]\n",
+			      (unsigned long long)ev->sector, (unsigned)v, name);
+		break;
+	default:
+		if (sectors)
+			n += snprintf(full + n, sizeof(full) - (size_t)n,
+				      "%llu + %u ",
+				      (unsigned long long)ev->sector, sectors);
+		n += snprintf(full + n, sizeof(full) - (size_t)n, "[%s]\n", name);
+		break;
+	}
+	ck_assert_int_lt(n, (int)sizeof(full));
+	if (n > 256)
+		n = 256;
+	ck_assert_uint_gt(size, (size_t)n);
+	memcpy(out, full, (size_t)n);
+	out[n] = '\0';
+}
+
+/* A value of a field of w bits, as a trace may hold it: zero, small, the
+ * largest, a power of ten or one less (where a number gains a digit),
+ * or anything. */
+static uint64_t any_value(uint64_t *state, unsigned w)
+{
+	uint64_t x = *state, mask = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*state = x;
+	switch (x % 5) {
+	case 0: return 0;
+	case 1: return (x >> 8) % 1000;
+	case 2: return mask;
+	case 3: {
+		uint64_t p = 1;
+		unsigned k, e = (unsigned)((x >> 8) % 20);
+
+		for (k = 0; k < e; k++)
+			p *= 10;
+		return (p - ((x >> 16) & 1)) & mask;
+	}
+	default: return (x >> 3) & mask;
+	}
+}
+
+/* Every field at its extremes and in between, every action with a line,
+ * names up to longer than a line: the same text as printf gives. */
+START_TEST(test_fields_as_printf)
+{
+	static const unsigned whats[] = {
+		WC_TA_QUEUE, WC_TA_GETRQ, WC_TA_SLEEPRQ, WC_TA_REQUEUE,
+		WC_TA_ISSUE, WC_TA_COMPLETE, WC_TA_INSERT, WC_TA_BACKMERGE,
+		WC_TA_FRONTMERGE, WC_TA_PLUG, WC_TA_UNPLUG_IO,
+		WC_TA_UNPLUG_TIMER, WC_TA_SPLIT, WC_TA_BOUNCE, WC_TA_REMAP,
+	};
+	static char name[300];
+	uint64_t state = 0x9e3779b97f4a7c15ull;
+	char want[1024];
+	unsigned i, k;
+	int r;
+
+	for (i = 0; i < 20000; i++) {
+		struct wc_event ev = mkev(whats[i % (sizeof(whats) / sizeof(whats[0]))],
+					  0, 0, 0, 0);
+		unsigned char pdu[16];
+		uint64_t genesis = any_value(&state, 64);
+		size_t len = (size_t)any_value(&state, 8) % sizeof(name);
+		const char *comm = name;
+
+		ev.action |= any_value(&state, 64) & ~(UINT64_C(0xffff) |
+						       WC_TC(WC_TC_PC) |
+						       WC_TC(WC_TC_NOTIFY));
+		ev.action |= WC_TC(WC_TC_QUEUE);
+		ev.version = 7 + (i & 1);
+		ev.time = any_value(&state, 64);
+		if (genesis)
+			ev.time = genesis + ev.time % (UINT64_MAX - genesis + 1);
+		ev.device = (uint32_t)any_value(&state, 32);
+		ev.cpu = (uint32_t)any_value(&state, 32);
+		ev.sequence = (uint32_t)any_value(&state, 32);
+		ev.pid = (uint32_t)any_value(&state, 32);
+		ev.sector = any_value(&state, 64);
+		ev.bytes = (uint32_t)any_value(&state, 32);
+		ev.error = (uint16_t)any_value(&state, 16);
+		for (k = 0; k < sizeof(pdu); k++)
+			pdu[k] = (unsigned char)any_value(&state, 8);
+		ev.pdu = pdu;
+		ev.pdu_len = sizeof(pdu);
+		for (k = 0; k < len; k++)
+			name[k] = (char)('a' + k % 26);
+		name[len] = '\0';
+		if (i % 7 == 0)
+			comm = NULL;
+		ref_line(want, sizeof(want), &ev, genesis, comm);
+		ck_assert_str_eq(dump(&ev, genesis, comm, &r), want);
+		ck_assert_int_eq(r, 1);
+	}
+}
+END_TEST
+
 static Suite *dump_suite(void)
 {
 	Suite *s = suite_create("dump");
@@ -214,6 +377,7 @@ static Suite *dump_suite(void)
 	tcase_add_test(tc, test_remap_unplug_split);
 	tcase_add_test(tc, test_message_and_pc);
 	tcase_add_test(tc, test_silent_events);
+	tcase_add_test(tc, test_fields_as_printf);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -27,7 +27,10 @@ static const char *zone_letters(const struct wc_event *ev)
 {
 	size_t k;
 
-	if (ev->version < 8)
+	/* One test for the common case of no zone operation at all. */
+	if (ev->version < 8 || !(ev->action & (WC_TC_ZONE_APPEND |
+		WC_TC_ZONE_RESET | WC_TC_ZONE_RESET_ALL | WC_TC_ZONE_FINISH |
+		WC_TC_ZONE_OPEN | WC_TC_ZONE_CLOSE)))
 		return NULL;
 	for (k = 0; k < sizeof(zone_ops) / sizeof(zone_ops[0]); k++)
 		if (ev->action & zone_ops[k].bit)
@@ -35,7 +38,8 @@ static const char *zone_letters(const struct wc_event *ev)
 	return NULL;
 }
 
-char *wc_dump_rwbs(const struct wc_event *ev, char *buf)
+/* The RWBS letters of ev into buf (at least 8 bytes); returns how many. */
+static size_t rwbs_of(const struct wc_event *ev, char *buf)
 {
 	uint64_t a = ev->action;
 	const char *zone;
@@ -65,6 +69,12 @@ char *wc_dump_rwbs(const struct wc_event *ev, char *buf)
 	if ((a & WC_TC(WC_TC_META)) && i < 7)
 		buf[i++] = 'M';
 	buf[i] = '\0';
+	return (size_t)i;
+}
+
+char *wc_dump_rwbs(const struct wc_event *ev, char *buf)
+{
+	rwbs_of(ev, buf);
 	return buf;
 }
 
@@ -109,154 +119,207 @@ static unsigned pdu_int(const struct wc_event *ev)
 /*
  * Lines are built in a buffer and written with one fwrite: printf's
  * format parsing costs more than the rest of the reader together.
+ *
+ * A line is at most DUMP_LINE_MAX bytes; what goes past is cut.  Every field
+ * but one is bounded by its type (the device's 12-bit major and 20-bit
+ * minor, the 32-bit CPU, sequence, pid and error, the 64-bit sector and
+ * time), so before the process name a line holds at most 152 bytes (a
+ * remap's) and after it at most 22 (an unplug's count): those fields
+ * are written without asking for room, into the buffer's slack, and
+ * only the name, which a trace may make any length, is cut to the
+ * line.  l_write() writes the first DUMP_LINE_MAX bytes, so a line is what
+ * it would be had every field been cut at the line's end.  Of a dump's
+ * per-event work the tests of room, the library's calls to copy a
+ * few bytes and to blank the buffer were more than the digits.
  */
-struct line {
-	char buf[256];
-	size_t n;
-};
+#define DUMP_LINE_MAX 256
+#define DUMP_LINE_SLACK 64
 
-static inline void l_pad(struct line *l, size_t len, int width)
+/* Each piece is written at p and returns where the line goes on: the
+ * end of the line in a local, not behind a pointer every byte written
+ * might change. */
+
+/* k spaces, k at most 16 (the widest field of a head is 9). */
+static inline char *l_spaces(char *p, int k)
 {
-	size_t k;
-
-	if ((int)len >= width)
-		return;
-	k = (size_t)width - len;
-	if (k > sizeof(l->buf) - l->n)
-		k = sizeof(l->buf) - l->n;
-	memset(l->buf + l->n, ' ', k);
-	l->n += k;
+	memset(p, ' ', 16);
+	return p + k;
 }
 
-/* len bytes at s padded to width: right-aligned, or left when width < 0. */
-static inline void l_mem(struct line *l, const char *s, size_t len, int width)
+/* Text of a known length at most 8 that has 8 bytes readable at s. */
+static inline char *l_short(char *p, const char *s, size_t len, int width)
 {
-	if (width > 0)
-		l_pad(l, len, width);
-	if (len > sizeof(l->buf) - l->n)
-		len = sizeof(l->buf) - l->n;
-	memcpy(l->buf + l->n, s, len);
-	l->n += len;
-	if (width < 0)
-		l_pad(l, len, -width);
+	if ((int)len < width)
+		p = l_spaces(p, width - (int)len);
+	memcpy(p, s, 8);
+	return p + len;
 }
 
-static inline void l_str(struct line *l, const char *s, int width)
-{
-	l_mem(l, s, strlen(s), width);
-}
+/* A string literal, its length known at the call. */
+#define l_lit(p, s) (memcpy((p), (s), sizeof(s) - 1), (p) + sizeof(s) - 1)
 
 /* One character, for the separators: the most common piece of a line. */
-static inline void l_chr(struct line *l, char c)
+static inline char *l_chr(char *p, char c)
 {
-	if (l->n < sizeof(l->buf))
-		l->buf[l->n++] = c;
+	*p = c;
+	return p + 1;
 }
 
-/* The digits of u, ending at tmp[end]: two at a time from a table, as
- * a dump is mostly numbers.  Returns the index of the first digit. */
-static inline int digits(char *tmp, int end, unsigned long long u)
-{
-	static const char pairs[] =
-		"00010203040506070809101112131415161718192021222324"
-		"25262728293031323334353637383940414243444546474849"
-		"50515253545556575859606162636465666768697071727374"
-		"75767778798081828384858687888990919293949596979899";
-	int i = end;
+static const char pairs[] =
+	"00010203040506070809101112131415161718192021222324"
+	"25262728293031323334353637383940414243444546474849"
+	"50515253545556575859606162636465666768697071727374"
+	"75767778798081828384858687888990919293949596979899";
 
+/* How many decimal digits u has: a dump's numbers are mostly short. */
+static inline int ndigits(unsigned long long u)
+{
+	int n = 1;
+
+	for (;;) {
+		if (u < 10)
+			return n;
+		if (u < 100)
+			return n + 1;
+		if (u < 1000)
+			return n + 2;
+		if (u < 10000)
+			return n + 3;
+		u /= 10000;
+		n += 4;
+	}
+}
+
+/* The digits of u, ending just before end: two at a time from a table,
+ * as a dump is mostly numbers. */
+static inline void digits(char *end, unsigned long long u)
+{
 	while (u >= 100) {
 		unsigned r = (unsigned)(u % 100);
 
 		u /= 100;
-		tmp[--i] = pairs[2 * r + 1];
-		tmp[--i] = pairs[2 * r];
+		end -= 2;
+		memcpy(end, pairs + 2 * r, 2);
 	}
 	if (u >= 10) {
-		tmp[--i] = pairs[2 * u + 1];
-		tmp[--i] = pairs[2 * u];
+		end -= 2;
+		memcpy(end, pairs + 2 * u, 2);
 	} else {
-		tmp[--i] = (char)('0' + u);
+		*--end = (char)('0' + u);
 	}
-	return i;
 }
 
-/* A decimal number as printf's %Nd, %-Nd (width < 0) or %0Nd (zero)
- * would print it. */
-static inline void l_num(struct line *l, long long v, int width, bool zero)
+/* A decimal number as printf's %Nd would print it (width at most 9);
+ * width < 0: %-Nd. */
+static inline char *l_num(char *p, long long v, int width)
 {
-	char tmp[24];
 	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v :
 				       (unsigned long long)v;
-	int i = digits(tmp, (int)sizeof(tmp), u);
+	int len = ndigits(u) + (v < 0);
 
-	if (zero)
-		while ((int)sizeof(tmp) - i < width)
-			tmp[--i] = '0';
+	if (len < width)
+		p = l_spaces(p, width - len);
+	digits(p + len, u);
 	if (v < 0)
-		tmp[--i] = '-';
-	l_mem(l, tmp + i, sizeof(tmp) - (size_t)i, width);
+		*p = '-';
+	p += len;
+	if (len < -width)
+		p = l_spaces(p, -width - len);
+	return p;
 }
 
-/* The same for unsigned numbers, without zero padding. */
-static inline void l_unum(struct line *l, unsigned long long u, int width)
+/* The same for unsigned numbers. */
+static inline char *l_unum(char *p, unsigned long long u, int width)
 {
-	char tmp[24];
-	int i = digits(tmp, (int)sizeof(tmp), u);
+	int len = ndigits(u);
 
-	l_mem(l, tmp + i, sizeof(tmp) - (size_t)i, width);
+	if (len < width)
+		p = l_spaces(p, width - len);
+	digits(p + len, u);
+	p += len;
+	if (len < -width)
+		p = l_spaces(p, -width - len);
+	return p;
+}
+
+/* The nanoseconds of a time (below 10^9) as %09d. */
+static inline char *l_nanos(char *p, uint32_t ns)
+{
+	char *end = p + 9;
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		end -= 2;
+		memcpy(end, pairs + 2 * (ns % 100), 2);
+		ns /= 100;
+	}
+	*--end = (char)('0' + ns);
+	return p + 9;
 }
 
 /* "sector + sectors" */
-static void l_range(struct line *l, const struct wc_event *ev, unsigned sectors)
+static char *l_range(char *p, const struct wc_event *ev, unsigned sectors)
 {
-	l_unum(l, ev->sector, 0);
-	l_str(l, " + ", 0);
-	l_unum(l, sectors, 0);
+	p = l_unum(p, ev->sector, 0);
+	p = l_lit(p, " + ");
+	return l_unum(p, sectors, 0);
 }
 
-static void l_name(struct line *l, const char *name)
+/* The one field of any length: cut to the line that starts at line. */
+static char *l_name(const char *line, char *p, const char *name)
 {
-	l_chr(l, '[');
-	l_str(l, name, 0);
-	l_chr(l, ']');
+	size_t len = strlen(name);
+	size_t room;
+
+	p = l_chr(p, '[');
+	room = p - line < DUMP_LINE_MAX ? DUMP_LINE_MAX - (size_t)(p - line) : 0;
+	if (len > room)
+		len = room;
+	memcpy(p, name, len);
+	return l_chr(p + len, ']');
 }
 
-static int l_write(FILE *fp, struct line *l)
+/* The line from line to *p, cut to DUMP_LINE_MAX; *p back to line. */
+static int l_write(FILE *fp, char *line, char **p)
 {
+	size_t n = (size_t)(*p - line);
+
+	if (n > DUMP_LINE_MAX)
+		n = DUMP_LINE_MAX;
+	*p = line;
 	/* The caller's stream, never shared between threads here: the
 	 * locking fwrite() took a tenth of a dump's time. */
-	if (fwrite_unlocked(l->buf, 1, l->n, fp) != l->n)
-		return -1;
-	l->n = 0;
-	return 0;
+	return fwrite_unlocked(line, 1, n, fp) == n ? 0 : -1;
 }
 
-/* The common head: device, CPU, sequence, time, pid, action, RWBS. */
-static void l_head(struct line *l, uint32_t device, const struct wc_event *ev,
-		   uint64_t t, long long seq, uint32_t pid, const char *act,
-		   const char *rwbs)
+/* The common head: device, CPU, sequence, time, pid, action (one or
+ * two letters), RWBS (rwbs_len letters, 8 bytes readable). */
+static char *l_head(char *p, uint32_t device, const struct wc_event *ev,
+		    uint64_t t, long long seq, uint32_t pid, const char *act,
+		    const char *rwbs, size_t rwbs_len)
 {
-	l_unum(l, WC_DEV_MAJOR(device), 3);
-	l_chr(l, ',');
-	l_unum(l, WC_DEV_MINOR(device), -3);
-	l_chr(l, ' ');
-	l_num(l, (int)ev->cpu, 2, false);
-	l_chr(l, ' ');
+	p = l_unum(p, WC_DEV_MAJOR(device), 3);
+	p = l_chr(p, ',');
+	p = l_unum(p, WC_DEV_MINOR(device), -3);
+	p = l_chr(p, ' ');
+	p = l_num(p, (int)ev->cpu, 2);
+	p = l_chr(p, ' ');
 	if (seq == LLONG_MIN)
-		l_str(l, "0", 8);     /* messages: blkparse prints the string "0" */
+		p = l_lit(p, "       0"); /* messages: blkparse prints "0" */
 	else
-		l_num(l, seq, 8, false);
-	l_chr(l, ' ');
-	l_num(l, (int)(t / NSEC_PER_SEC), 5, false);
-	l_chr(l, '.');
-	l_num(l, (long long)(t % NSEC_PER_SEC), 9, true);
-	l_chr(l, ' ');
-	l_unum(l, pid, 5);
-	l_chr(l, ' ');
-	l_str(l, act, 2);
-	l_chr(l, ' ');
-	l_str(l, rwbs, 3);
-	l_chr(l, ' ');
+		p = l_num(p, seq, 8);
+	p = l_chr(p, ' ');
+	p = l_num(p, (int)(t / NSEC_PER_SEC), 5);
+	p = l_chr(p, '.');
+	p = l_nanos(p, (uint32_t)(t % NSEC_PER_SEC));
+	p = l_chr(p, ' ');
+	p = l_unum(p, pid, 5);
+	p = l_chr(p, ' ');
+	p = l_chr(p, act[1] ? act[0] : ' ');
+	p = l_chr(p, act[1] ? act[1] : act[0]);
+	p = l_chr(p, ' ');
+	p = l_short(p, rwbs, rwbs_len, 3);
+	return l_chr(p, ' ');
 }
 
 int wc_dump_event(FILE *fp, const struct wc_event *ev, uint64_t genesis,
@@ -271,14 +334,17 @@ int wc_dump_event(FILE *fp, const struct wc_event *ev, uint64_t genesis,
 	const char *name = comm ? comm : "(null)";
 	uint32_t from = 0, to = 0;
 	uint64_t from_sector = 0;
-	struct line l = { .n = 0 };
-	char rwbs[8];
+	/* Not blanked: only the bytes before p are ever read. */
+	char line[DUMP_LINE_MAX + DUMP_LINE_SLACK];
+	char *p = line;
+	char rwbs[8] = "N";
+	size_t rwbs_len = 1;
 
 	if (ev->action == WC_ACTION_MESSAGE) {
 		if (!ev->pdu_len)
 			return 0;
-		l_head(&l, device, ev, t, LLONG_MIN, 0, "m", "N");
-		if (l_write(fp, &l) < 0)
+		p = l_head(p, device, ev, t, LLONG_MIN, 0, "m", rwbs, rwbs_len);
+		if (l_write(fp, line, &p) < 0)
 			return -1;
 		/* Up to the first NUL inside the message, as in blkparse. */
 		fprintf(fp, "%.*s\n",
@@ -311,92 +377,93 @@ int wc_dump_event(FILE *fp, const struct wc_event *ev, uint64_t genesis,
 	if (!act)
 		return 0;
 
-	wc_dump_rwbs(ev, rwbs);
+	rwbs_len = rwbs_of(ev, rwbs);
 	if (act[0] == 'A') {
 		/* The line is about the device the bio went to. */
 		wc_event_remap(ev, &from, &to, &from_sector);
 		device = to;
 	}
-	l_head(&l, device, ev, t, (int)ev->sequence, ev->pid, act, rwbs);
+	p = l_head(p, device, ev, t, (int)ev->sequence, ev->pid, act, rwbs,
+	       rwbs_len);
 
 	switch (act[0]) {
 	case 'R':
 	case 'C':
 		if (pc) {
-			if (l_write(fp, &l) < 0)
+			if (l_write(fp, line, &p) < 0)
 				return -1;
 			if (act[0] == 'C')
 				put_pdu(fp, ev);
-			l_chr(&l, '[');
-			l_num(&l, ev->error, 0, false);
-			l_chr(&l, ']');
+			p = l_chr(p, '[');
+			p = l_num(p, ev->error, 0);
+			p = l_chr(p, ']');
 			break;
 		}
 		if (sectors)
-			l_range(&l, ev, sectors);
+			p = l_range(p, ev, sectors);
 		else
-			l_unum(&l, ev->sector, 0);
-		l_str(&l, " [", 0);
-		l_num(&l, ev->error, 0, false);
-		l_chr(&l, ']');
+			p = l_unum(p, ev->sector, 0);
+		p = l_lit(p, " [");
+		p = l_num(p, ev->error, 0);
+		p = l_chr(p, ']');
 		break;
 	case 'D':
 	case 'I':
 	case 'Q':
 	case 'B':
 		if (pc) {
-			l_unum(&l, ev->bytes, 0);
-			l_chr(&l, ' ');
-			if (l_write(fp, &l) < 0)
+			p = l_unum(p, ev->bytes, 0);
+			p = l_chr(p, ' ');
+			if (l_write(fp, line, &p) < 0)
 				return -1;
 			if (act[0] != 'Q')
 				put_pdu(fp, ev);
-			l_name(&l, name);
+			p = l_name(line, p, name);
 			break;
 		}
 		if (sectors) {
-			l_range(&l, ev, sectors);
-			l_chr(&l, ' ');
+			p = l_range(p, ev, sectors);
+			p = l_chr(p, ' ');
 		}
-		l_name(&l, name);
+		p = l_name(line, p, name);
 		break;
 	case 'M':
 	case 'F':
 	case 'G':
 	case 'S':
 		if (sectors) {
-			l_range(&l, ev, sectors);
-			l_chr(&l, ' ');
+			p = l_range(p, ev, sectors);
+			p = l_chr(p, ' ');
 		}
-		l_name(&l, name);
+		p = l_name(line, p, name);
 		break;
 	case 'P':
-		l_name(&l, name);
+		p = l_name(line, p, name);
 		break;
 	case 'U':
-		l_name(&l, name);
-		l_chr(&l, ' ');
-		l_unum(&l, pdu_int(ev), 0);
+		p = l_name(line, p, name);
+		p = l_chr(p, ' ');
+		p = l_unum(p, pdu_int(ev), 0);
 		break;
 	case 'A':
-		l_range(&l, ev, sectors);
-		l_str(&l, " <- (", 0);
-		l_unum(&l, WC_DEV_MAJOR(from), 0);
-		l_chr(&l, ',');
-		l_unum(&l, WC_DEV_MINOR(from), 0);
-		l_str(&l, ") ", 0);
-		l_unum(&l, from_sector, 0);
+		p = l_range(p, ev, sectors);
+		p = l_lit(p, " <- (");
+		p = l_unum(p, WC_DEV_MAJOR(from), 0);
+		p = l_chr(p, ',');
+		p = l_unum(p, WC_DEV_MINOR(from), 0);
+		p = l_lit(p, ") ");
+		p = l_unum(p, from_sector, 0);
 		break;
 	case 'X':
-		l_unum(&l, ev->sector, 0);
-		l_str(&l, " / ", 0);
-		l_unum(&l, pdu_int(ev), 0);
-		l_chr(&l, ' ');
-		l_name(&l, name);
+		p = l_unum(p, ev->sector, 0);
+		p = l_lit(p, " / ");
+		p = l_unum(p, pdu_int(ev), 0);
+		p = l_chr(p, ' ');
+		p = l_name(line, p, name);
 		break;
 	}
-	l_chr(&l, '\n');
-	if (l_write(fp, &l) < 0)
+	p = l_chr(p, '\n');
+	if (l_write(fp, line, &p) < 0)
 		return -1;
 	return ferror_unlocked(fp) ? -1 : 1;
 }
