@@ -98,10 +98,16 @@ static void union_add(struct busy_union *u, uint64_t lo, uint64_t hi)
 		i = i > UNION_MAX ? i - UNION_MAX : 0;
 		j = i;
 	}
-	/* Intervals [i, j) become one, [nlo, nhi], at i. */
+	/* Intervals [i, j) become one, [nlo, nhi], at i.  A slice after
+	 * idle time, the newest interval then, has none after it to move:
+	 * most slices of a device that waits between its requests. */
 	if (j != i + 1) {
-		memmove(u->lo + i + 1, u->lo + j, (u->n - j) * sizeof(u->lo[0]));
-		memmove(u->hi + i + 1, u->hi + j, (u->n - j) * sizeof(u->hi[0]));
+		if (j < u->n) {
+			memmove(u->lo + i + 1, u->lo + j,
+				(u->n - j) * sizeof(u->lo[0]));
+			memmove(u->hi + i + 1, u->hi + j,
+				(u->n - j) * sizeof(u->hi[0]));
+		}
 		u->n = u->n + 1 - (j - i);
 	}
 	u->lo[i] = nlo;
