@@ -57,6 +57,10 @@
 #                       table (needs blkparse; BENCH_TARGET_RUNS applies)
 #   BENCH_ONLY=threads  only the targets of two threads against one on
 #                       every shape (needs blkparse for the merged file)
+#   BENCH_ONLY=targets  only the two 10x targets on every shape: the
+#                       merged file's json against btt, --dump against
+#                       blkparse -i; with BENCH_COMPARE, the other
+#                       build's json against btt too, in the same turns
 set -euo pipefail
 
 : "${BUILD:?BUILD must name the build directory}"
@@ -84,8 +88,8 @@ targets=$tmp/targets
 : >"$targets"
 threads_events=${BENCH_THREADS_EVENTS:-10000000}
 only=${BENCH_ONLY:-}
-[[ -z $only || $only == dump || $only == threads ]] || {
-	echo "bench: BENCH_ONLY=$only: only 'dump' and 'threads' are known" >&2
+[[ -z $only || $only == dump || $only == threads || $only == targets ]] || {
+	echo "bench: BENCH_ONLY=$only: only 'dump', 'threads' and 'targets' are known" >&2
 	exit 2
 }
 
@@ -326,6 +330,20 @@ for shape in $shapes; do
 	fi
 	if [[ $only == threads ]]; then
 		threads_targets "$shape" "$cap" "$n"
+		rm -rf "$cap"
+		continue
+	fi
+	if [[ $only == targets ]]; then
+		mapfile -t in < <(bases "$cap")
+		blkparse -q "${in[@]}" -d "$tmp/merged" -o /dev/null >/dev/null
+		(cd "$tmp" && target "$shape" "merged json vs btt" 10 \
+			-- "$wc" --threads 1 --format json "$tmp/merged" -- btt -i "$tmp/merged")
+		[[ -z $compare ]] ||
+			(cd "$tmp" && target "$shape" "merged json vs btt (compare)" 10 \
+				-- "$compare" --threads 1 --format json "$tmp/merged" -- btt -i "$tmp/merged")
+		rm -f "$tmp"/*.dat "$tmp/merged"
+		target "$shape" "per-CPU --dump vs blkparse -i" 10 \
+			-- "$wc" --dump "$cap" -- blkparse -q "${in[@]}" -o /dev/null
 		rm -rf "$cap"
 		continue
 	fi
