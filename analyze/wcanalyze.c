@@ -276,14 +276,21 @@ static void report_notes(const struct wc_input *in)
 static int dump_one(const char *path)
 {
 	struct wc_input *in = NULL;
+	struct wc_dump *d = NULL;
 	const struct wc_event *evs;
 	size_t got, k;
 	struct wc_err err;
 	int r, status = WC_EXIT_OK;
 
 	wc_err_clear(&err);
-	if (wc_input_open(&in, path, &err) < 0)
+	if (wc_dump_open(&d, stdout) < 0) {
+		wc_err_oom(&err, path, NULL);
 		return report(&err);
+	}
+	if (wc_input_open(&in, path, &err) < 0) {
+		wc_dump_free(d);
+		return report(&err);
+	}
 	wc_input_set_blkparse_names(in);
 	/* A batch ends before blkparse would have learnt a name (input.h):
 	 * the names now are the ones each of its events gets. */
@@ -291,11 +298,14 @@ static int dump_one(const char *path)
 		uint64_t genesis = wc_input_genesis(in);
 
 		for (k = 0; k < got; k++)
-			if (wc_dump_event(stdout, &evs[k], genesis,
-					  wc_input_comm(in, evs[k].pid)) < 0)
+			if (wc_dump_add(d, &evs[k], genesis,
+					wc_input_comm(in, evs[k].pid)) < 0)
 				goto out;
 	}
 out:
+	/* The lines before any message about them. */
+	wc_dump_flush(d);
+	wc_dump_free(d);
 	/* Gaps first: the last line is the one that says why we stopped. */
 	report_notes(in);
 	report_skips(in);

@@ -311,9 +311,12 @@ static uint64_t any_value(uint64_t *state, unsigned w)
 	}
 }
 
-/* Every field at its extremes and in between, every action with a line,
- * names up to longer than a line: the same text as printf gives. */
-START_TEST(test_fields_as_printf)
+/* Event i of a run: every action with a line in turn, every field at
+ * its extremes and in between, names up to longer than a line (name:
+ * 300 bytes) and NULL; pdu (16 bytes) its payload. */
+static struct wc_event any_event(uint64_t *state, unsigned i,
+				 unsigned char *pdu, char *name,
+				 uint64_t *genesis, const char **comm)
 {
 	static const unsigned whats[] = {
 		WC_TA_QUEUE, WC_TA_GETRQ, WC_TA_SLEEPRQ, WC_TA_REQUEUE,
@@ -321,48 +324,109 @@ START_TEST(test_fields_as_printf)
 		WC_TA_FRONTMERGE, WC_TA_PLUG, WC_TA_UNPLUG_IO,
 		WC_TA_UNPLUG_TIMER, WC_TA_SPLIT, WC_TA_BOUNCE, WC_TA_REMAP,
 	};
+	struct wc_event ev = mkev(whats[i % (sizeof(whats) / sizeof(whats[0]))],
+				  0, 0, 0, 0);
+	size_t len = (size_t)any_value(state, 8) % 300;
+	unsigned k;
+
+	*genesis = any_value(state, 64);
+	ev.action |= any_value(state, 64) & ~(UINT64_C(0xffff) |
+					      WC_TC(WC_TC_PC) |
+					      WC_TC(WC_TC_NOTIFY));
+	ev.action |= WC_TC(WC_TC_QUEUE);
+	ev.version = 7 + (i & 1);
+	ev.time = any_value(state, 64);
+	if (*genesis)
+		ev.time = *genesis + ev.time % (UINT64_MAX - *genesis + 1);
+	ev.device = (uint32_t)any_value(state, 32);
+	ev.cpu = (uint32_t)any_value(state, 32);
+	ev.sequence = (uint32_t)any_value(state, 32);
+	ev.pid = (uint32_t)any_value(state, 32);
+	ev.sector = any_value(state, 64);
+	ev.bytes = (uint32_t)any_value(state, 32);
+	ev.error = (uint16_t)any_value(state, 16);
+	for (k = 0; k < 16; k++)
+		pdu[k] = (unsigned char)any_value(state, 8);
+	ev.pdu = pdu;
+	ev.pdu_len = 16;
+	for (k = 0; k < len; k++)
+		name[k] = (char)('a' + k % 26);
+	name[len] = '\0';
+	*comm = i % 7 == 0 ? NULL : name;
+	return ev;
+}
+
+/* The same text as printf gives, for every kind of line. */
+START_TEST(test_fields_as_printf)
+{
 	static char name[300];
-	uint64_t state = 0x9e3779b97f4a7c15ull;
+	uint64_t state = 0x9e3779b97f4a7c15ull, genesis;
+	unsigned char pdu[16];
+	const char *comm;
 	char want[1024];
-	unsigned i, k;
+	unsigned i;
 	int r;
 
 	for (i = 0; i < 20000; i++) {
-		struct wc_event ev = mkev(whats[i % (sizeof(whats) / sizeof(whats[0]))],
-					  0, 0, 0, 0);
-		unsigned char pdu[16];
-		uint64_t genesis = any_value(&state, 64);
-		size_t len = (size_t)any_value(&state, 8) % sizeof(name);
-		const char *comm = name;
+		struct wc_event ev = any_event(&state, i, pdu, name, &genesis,
+					       &comm);
 
-		ev.action |= any_value(&state, 64) & ~(UINT64_C(0xffff) |
-						       WC_TC(WC_TC_PC) |
-						       WC_TC(WC_TC_NOTIFY));
-		ev.action |= WC_TC(WC_TC_QUEUE);
-		ev.version = 7 + (i & 1);
-		ev.time = any_value(&state, 64);
-		if (genesis)
-			ev.time = genesis + ev.time % (UINT64_MAX - genesis + 1);
-		ev.device = (uint32_t)any_value(&state, 32);
-		ev.cpu = (uint32_t)any_value(&state, 32);
-		ev.sequence = (uint32_t)any_value(&state, 32);
-		ev.pid = (uint32_t)any_value(&state, 32);
-		ev.sector = any_value(&state, 64);
-		ev.bytes = (uint32_t)any_value(&state, 32);
-		ev.error = (uint16_t)any_value(&state, 16);
-		for (k = 0; k < sizeof(pdu); k++)
-			pdu[k] = (unsigned char)any_value(&state, 8);
-		ev.pdu = pdu;
-		ev.pdu_len = sizeof(pdu);
-		for (k = 0; k < len; k++)
-			name[k] = (char)('a' + k % 26);
-		name[len] = '\0';
-		if (i % 7 == 0)
-			comm = NULL;
 		ref_line(want, sizeof(want), &ev, genesis, comm);
 		ck_assert_str_eq(dump(&ev, genesis, comm, &r), want);
 		ck_assert_int_eq(r, 1);
 	}
+}
+END_TEST
+
+/* A dumper's lines, gathered, are the lines of wc_dump_event() one by
+ * one, over many buffers' worth; messages and packet commands (written
+ * past the buffer) and silent events among them. */
+START_TEST(test_dumper_as_events)
+{
+	static const char msg[] = "hello\0there";
+	static char name[300];
+	unsigned char cdb[6] = { 0x2a, 0x00, 0x01, 0x00, 0x00, 0x00 };
+	uint64_t state = 0x2545f4914f6cdd1dull, genesis;
+	unsigned char pdu[16];
+	char *one = NULL, *many = NULL;
+	size_t one_len = 0, many_len = 0;
+	FILE *fp1 = open_memstream(&one, &one_len);
+	FILE *fp2 = open_memstream(&many, &many_len);
+	struct wc_dump *d = NULL;
+	const char *comm;
+	unsigned i;
+
+	ck_assert_ptr_nonnull(fp1);
+	ck_assert_ptr_nonnull(fp2);
+	ck_assert_int_eq(wc_dump_open(&d, fp2), 0);
+	for (i = 0; i < 30000; i++) {
+		struct wc_event ev = any_event(&state, i, pdu, name, &genesis,
+					       &comm);
+
+		if (i % 1000 == 1) {
+			ev = mkev(WC_TN_MESSAGE, WC_TC(WC_TC_NOTIFY), genesis, 0, 0);
+			ev.pdu = (const unsigned char *)msg;
+			ev.pdu_len = sizeof(msg) - 1;
+		} else if (i % 1000 == 2) {
+			ev = mkev(i % 2 ? WC_TA_ISSUE : WC_TA_COMPLETE,
+				  WC_TC(WC_TC_PC) | W, genesis, 0, 512);
+			ev.pdu = cdb;
+			ev.pdu_len = sizeof(cdb);
+		} else if (i % 1000 == 3) {
+			ev = mkev(WC_TA_DRV_DATA, WC_TC(WC_TC_DRV_DATA), 0, 0, 0);
+		}
+		ck_assert_int_eq(wc_dump_add(d, &ev, genesis, comm),
+				 wc_dump_event(fp1, &ev, genesis, comm));
+	}
+	ck_assert_int_eq(wc_dump_flush(d), 0);
+	wc_dump_free(d);
+	fclose(fp1);
+	fclose(fp2);
+	ck_assert_uint_gt(one_len, 3 * 64 * 1024);
+	ck_assert_uint_eq(many_len, one_len);
+	ck_assert(memcmp(one, many, one_len) == 0);
+	free(one);
+	free(many);
 }
 END_TEST
 
@@ -378,6 +442,7 @@ static Suite *dump_suite(void)
 	tcase_add_test(tc, test_message_and_pc);
 	tcase_add_test(tc, test_silent_events);
 	tcase_add_test(tc, test_fields_as_printf);
+	tcase_add_test(tc, test_dumper_as_events);
 	suite_add_tcase(s, tc);
 	return s;
 }

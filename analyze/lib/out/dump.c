@@ -3,6 +3,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "input/decode.h"
@@ -279,17 +280,33 @@ static char *l_name(const char *line, char *p, const char *name)
 	return l_chr(p + len, ']');
 }
 
-/* The line from line to *p, cut to DUMP_LINE_MAX; *p back to line. */
-static int l_write(FILE *fp, char *line, char **p)
+/*
+ * Where lines go: a buffer of size bytes, n of them held, written to fp
+ * when the next line might not fit (wc_dump_add()) or after each line
+ * (wc_dump_event(), whose buffer is one line).  A line is built in place
+ * at buf + n, so the buffer keeps room for a whole one and its slack.
+ */
+struct wc_dump {
+	FILE *fp;
+	char *buf;
+	size_t size, n;
+};
+
+/* The lines held, and the one from line to p cut to DUMP_LINE_MAX, to
+ * the stream: the buffer is then empty, and the line goes on at its
+ * start (*line, *p). */
+static int l_flush(struct wc_dump *d, char **line, char **p)
 {
-	size_t n = (size_t)(*p - line);
+	size_t n = (size_t)(*p - *line);
 
 	if (n > DUMP_LINE_MAX)
 		n = DUMP_LINE_MAX;
-	*p = line;
+	n += (size_t)(*line - d->buf);
+	*line = *p = d->buf;
+	d->n = 0;
 	/* The caller's stream, never shared between threads here: the
 	 * locking fwrite() took a tenth of a dump's time. */
-	return fwrite_unlocked(line, 1, n, fp) == n ? 0 : -1;
+	return fwrite_unlocked(d->buf, 1, n, d->fp) == n ? 0 : -1;
 }
 
 /* The common head: device, CPU, sequence, time, pid, action (one or
@@ -322,9 +339,12 @@ static char *l_head(char *p, uint32_t device, const struct wc_event *ev,
 	return l_chr(p, ' ');
 }
 
-int wc_dump_event(FILE *fp, const struct wc_event *ev, uint64_t genesis,
-		  const char *comm)
+/* The line of ev into d (written out when d holds one line only), as
+ * wc_dump_event() returns. */
+static int dump_line(struct wc_dump *d, const struct wc_event *ev,
+		     uint64_t genesis, const char *comm, bool one)
 {
+	FILE *fp = d->fp;
 	uint64_t t = ev->time - genesis;
 	unsigned what = (unsigned)(ev->action & 0xffffu);
 	unsigned sectors = ev->bytes >> 9;
@@ -335,16 +355,21 @@ int wc_dump_event(FILE *fp, const struct wc_event *ev, uint64_t genesis,
 	uint32_t from = 0, to = 0;
 	uint64_t from_sector = 0;
 	/* Not blanked: only the bytes before p are ever read. */
-	char line[DUMP_LINE_MAX + DUMP_LINE_SLACK];
-	char *p = line;
+	char *line, *p;
 	char rwbs[8] = "N";
 	size_t rwbs_len = 1;
 
+	if (d->size - d->n < DUMP_LINE_MAX + DUMP_LINE_SLACK) {
+		line = p = d->buf + d->n;
+		if (l_flush(d, &line, &p) < 0)
+			return -1;
+	}
+	line = p = d->buf + d->n;
 	if (ev->action == WC_ACTION_MESSAGE) {
 		if (!ev->pdu_len)
 			return 0;
 		p = l_head(p, device, ev, t, LLONG_MIN, 0, "m", rwbs, rwbs_len);
-		if (l_write(fp, line, &p) < 0)
+		if (l_flush(d, &line, &p) < 0)
 			return -1;
 		/* Up to the first NUL inside the message, as in blkparse. */
 		fprintf(fp, "%.*s\n",
@@ -390,7 +415,7 @@ int wc_dump_event(FILE *fp, const struct wc_event *ev, uint64_t genesis,
 	case 'R':
 	case 'C':
 		if (pc) {
-			if (l_write(fp, line, &p) < 0)
+			if (l_flush(d, &line, &p) < 0)
 				return -1;
 			if (act[0] == 'C')
 				put_pdu(fp, ev);
@@ -414,7 +439,7 @@ int wc_dump_event(FILE *fp, const struct wc_event *ev, uint64_t genesis,
 		if (pc) {
 			p = l_unum(p, ev->bytes, 0);
 			p = l_chr(p, ' ');
-			if (l_write(fp, line, &p) < 0)
+			if (l_flush(d, &line, &p) < 0)
 				return -1;
 			if (act[0] != 'Q')
 				put_pdu(fp, ev);
@@ -463,7 +488,59 @@ int wc_dump_event(FILE *fp, const struct wc_event *ev, uint64_t genesis,
 		break;
 	}
 	p = l_chr(p, '\n');
-	if (l_write(fp, line, &p) < 0)
+	d->n = (size_t)(line - d->buf) +
+	       ((size_t)(p - line) < DUMP_LINE_MAX ? (size_t)(p - line) :
+						     DUMP_LINE_MAX);
+	if (!one)
+		return 1;
+	if (l_flush(d, &line, &p) < 0)
 		return -1;
 	return ferror_unlocked(fp) ? -1 : 1;
+}
+
+int wc_dump_event(FILE *fp, const struct wc_event *ev, uint64_t genesis,
+		  const char *comm)
+{
+	char line[DUMP_LINE_MAX + DUMP_LINE_SLACK];
+	struct wc_dump d = { .fp = fp, .buf = line, .size = sizeof(line) };
+
+	return dump_line(&d, ev, genesis, comm, true);
+}
+
+/* Lines gathered: about a thousand of them to a write. */
+#define DUMP_BUFFER (64 * 1024)
+
+int wc_dump_open(struct wc_dump **out, FILE *fp)
+{
+	struct wc_dump *d = malloc(sizeof(*d) + DUMP_BUFFER);
+
+	*out = NULL;
+	if (!d)
+		return -1;
+	d->fp = fp;
+	d->buf = (char *)(d + 1);
+	d->size = DUMP_BUFFER;
+	d->n = 0;
+	*out = d;
+	return 0;
+}
+
+int wc_dump_add(struct wc_dump *d, const struct wc_event *ev,
+		uint64_t genesis, const char *comm)
+{
+	return dump_line(d, ev, genesis, comm, false);
+}
+
+int wc_dump_flush(struct wc_dump *d)
+{
+	char *line = d->buf + d->n, *p = line;
+
+	if (l_flush(d, &line, &p) < 0)
+		return -1;
+	return ferror_unlocked(d->fp) ? -1 : 0;
+}
+
+void wc_dump_free(struct wc_dump *d)
+{
+	free(d);
 }
