@@ -14,7 +14,7 @@
 #include "check_common.h"
 #include "format/encode.h"
 #include "input/recfilter.h"
-#include "input/streams.h"
+#include "input/streams_test.h"
 
 #define Q_WRITE (WC_TA_QUEUE | WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_QUEUE))
 
@@ -99,16 +99,16 @@ static void pull_names(const char *dir, bool scouts, bool in_memory)
 	if (scouts)
 		ck_assert_int_eq(wc_blknames_open(&bn, st, f, false, &err), 0);
 	for (n = 0; n < 10; n++) {
-		ck_assert_int_eq(wc_streams_pull(st, 1, &ev, 0, &err), 1);
+		ck_assert_int_eq(wc_streams_pull_one(st, 1, &ev, 0, &err), 1);
 		if (scouts || n >= 5)
 			ck_assert_str_eq(wc_recfilter_comm(f, 9), "one");
 		else
 			ck_assert_ptr_null(wc_recfilter_comm(f, 9));
 	}
-	ck_assert_int_eq(wc_streams_pull(st, 1, &ev, 0, &err), 0);
+	ck_assert_int_eq(wc_streams_pull_one(st, 1, &ev, 0, &err), 0);
 	for (n = 0; n < 1100; n++)
-		ck_assert_int_eq(wc_streams_pull(st, 0, &ev, 0, &err), 1);
-	ck_assert_int_eq(wc_streams_pull(st, 0, &ev, 0, &err), 0);
+		ck_assert_int_eq(wc_streams_pull_one(st, 0, &ev, 0, &err), 1);
+	ck_assert_int_eq(wc_streams_pull_one(st, 0, &ev, 0, &err), 0);
 	ck_assert_str_eq(wc_recfilter_comm(f, 9), "one");
 	wc_blknames_free(bn);
 	wc_streams_free(st);
@@ -147,7 +147,7 @@ static void pull_batch(const char *dir, bool scouts, bool in_memory)
 	if (scouts)
 		ck_assert_int_eq(wc_blknames_open(&bn, st, f, false, &err), 0);
 	for (n = 1; n <= 1100; n++) {
-		ck_assert_int_eq(wc_streams_pull(st, 0, &ev, 0, &err), 1);
+		ck_assert_int_eq(wc_streams_pull_one(st, 0, &ev, 0, &err), 1);
 		if (!named && wc_recfilter_comm(f, 9))
 			named = n;
 	}

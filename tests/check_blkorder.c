@@ -31,18 +31,19 @@ static size_t bo_read(void *ctx, const struct wc_event **evs, size_t max)
 	return n;
 }
 
-static int bo_pull(void *ctx, unsigned s, struct wc_event *ev,
-		   unsigned flags, struct wc_err *err)
+static int bo_pull(void *ctx, unsigned s, struct wc_event *out, size_t max,
+		   uint64_t limit, unsigned flags, size_t *got,
+		   struct wc_err *err)
 {
 	struct bpsrc *q = ctx;
 
 	(void)s;
+	(void)limit;
 	(void)flags;
 	(void)err;
-	if (q->pos >= q->n)
-		return 0;
-	*ev = q->evs[q->pos++];
-	return 1;
+	for (*got = 0; *got < max && q->pos < q->n; (*got)++)
+		out[*got] = q->evs[q->pos++];
+	return *got > 0;
 }
 
 static const uint64_t message = WC_TC(WC_TC_NOTIFY) | WC_TN_MESSAGE;

@@ -143,7 +143,7 @@ static void held(bool gz)
 	do {
 		live = 0;
 		for (k = 0; k < 4; k++) {
-			int r = wc_streams_pull(st, k, &ev, 0, &err);
+			int r = wc_streams_pull_one(st, k, &ev, 0, &err);
 
 			ck_assert_msg(r >= 0, "%s", err.msg);
 			ck_assert_uint_le(wc_streams_open_count(st), 1);
@@ -272,7 +272,7 @@ static int once(const char *const *names, unsigned n, const char *ledger,
 	do {
 		live = 0;
 		for (k = 0; k < ntrace; k++) {
-			r = wc_streams_pull(st, k, &ev, 0, &err);
+			r = wc_streams_pull_one(st, k, &ev, 0, &err);
 			ck_assert_msg(r >= 0, "%s", err.msg);
 			live += r > 0;
 			events += r > 0;

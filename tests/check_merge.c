@@ -27,6 +27,22 @@
 #define MAXN 64
 #define RANDS 8      /* streams of the random traces */
 
+/* A pull() (merge.h) of runs of one event over a reader of one event at
+ * a time: the merge and the window must give the same order with it as
+ * with long runs. */
+#define RUN_OF_ONE(name, one)						\
+static int name(void *ctx, unsigned s, struct wc_event *out, size_t max, \
+		uint64_t limit, unsigned flags, size_t *got,		\
+		struct wc_err *err)					\
+{									\
+	int r = one(ctx, s, out, flags, err);				\
+									\
+	(void)max;							\
+	(void)limit;							\
+	*got = r == 1;							\
+	return r;							\
+}
+
 struct fake {
 	unsigned nstreams;
 	uint64_t times[MAXS][MAXN];
@@ -59,6 +75,7 @@ static int fake_pull(void *ctx, unsigned s, struct wc_event *ev,
 	ev->pdu_len = 8;
 	return 1;
 }
+RUN_OF_ONE(fake_pull_one, fake_pull)
 
 /* blkparse's merge, modelled directly: a list of streams sorted by the
  * time of their next event; see ms_sort()/ms_resort() in blkparse.c. */
@@ -157,7 +174,7 @@ START_TEST(test_matches_blkparse_model)
 		}
 		n = model_run(&f, want);
 		wc_err_clear(&err);
-		ck_assert_int_eq(wc_merge_open(&m, f.nstreams, fake_pull, &f, &err), 0);
+		ck_assert_int_eq(wc_merge_open(&m, f.nstreams, fake_pull_one, &f, &err), 0);
 		while (wc_merge_next(m, &ev, &err) > 0) {
 			ck_assert_uint_lt(got, n);
 			ck_assert_msg(ev.cpu == want[got][0] && ev.sequence == want[got][1],
@@ -204,8 +221,9 @@ static int buf_pull(void *ctx, unsigned s, struct wc_event *ev,
 	}
 	return r;
 }
+RUN_OF_ONE(buf_pull_one, buf_pull)
 
-/* buf_pull() again and again, as wc_merge_set_pull_run() asks. */
+/* buf_pull() again and again, a run as pull() (merge.h) reads one. */
 static int buf_pull_run(void *ctx, unsigned s, struct wc_event *out,
 			size_t max, uint64_t limit, unsigned flags, size_t *got,
 			struct wc_err *err)
@@ -256,11 +274,10 @@ START_TEST(test_batch_matches_blkparse_model)
 		}
 		n = model_run(&b.f, want);
 		wc_err_clear(&err);
-		ck_assert_int_eq(wc_merge_open(&m, b.f.nstreams, buf_pull, &b,
-					       &err), 0);
 		/* Every other trial a run at a time. */
-		if (trial % 2)
-			wc_merge_set_pull_run(m, buf_pull_run);
+		ck_assert_int_eq(wc_merge_open(&m, b.f.nstreams,
+					       trial % 2 ? buf_pull_run :
+					       buf_pull_one, &b, &err), 0);
 		while (wc_merge_next_batch(m, evs, 1 + (unsigned)rand_r(&seed) % 9,
 					   &nb, &err) > 0) {
 			ck_assert_uint_ge(nb, 1);
@@ -328,9 +345,8 @@ START_TEST(test_hand_over_matches_blkparse_model)
 		}
 		n = model_run(&b.f, want);
 		wc_err_clear(&err);
-		ck_assert_int_eq(wc_merge_open(&m, K, buf_pull, &b, &err), 0);
-		if (trial % 2)
-			wc_merge_set_pull_run(m, buf_pull_run);
+		ck_assert_int_eq(wc_merge_open(&m, K, trial % 2 ? buf_pull_run :
+					       buf_pull_one, &b, &err), 0);
 		while (wc_merge_next_batch(m, evs,
 					   trial % 4 < 2 ? 1 :
 					   1 + (unsigned)rand_r(&seed) % 9,
@@ -368,10 +384,10 @@ static unsigned merge_route_run(struct bfake *b, enum wc_merge_route route,
 	for (s = 0; s < MAXS; s++)
 		b->f.pos[s] = 0;
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_merge_open(&m, b->f.nstreams, buf_pull, b, &err), 0);
+	ck_assert_int_eq(wc_merge_open(&m, b->f.nstreams,
+				       runs ? buf_pull_run : buf_pull_one, b,
+				       &err), 0);
 	wc_merge_set_route(m, route);
-	if (runs)
-		wc_merge_set_pull_run(m, buf_pull_run);
 	for (;;) {
 		mx = max ? max : 1 + (size_t)rand_r(&seed) % 9;
 		if (wc_merge_next_batch(m, evs, mx, &nb, &err) <= 0)
@@ -478,7 +494,7 @@ START_TEST(test_one_pending_per_stream)
 			f.times[s][i] = 10 * i + s;
 	}
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_merge_open(&m, 4, fake_pull, &f, &err), 0);
+	ck_assert_int_eq(wc_merge_open(&m, 4, fake_pull_one, &f, &err), 0);
 	ck_assert_int_eq(wc_merge_next(m, &ev, &err), 1);
 	ck_assert_uint_eq(f.pulls, 4);           /* one per stream to start */
 	ck_assert_uint_eq(wc_merge_genesis(m), 0);
@@ -515,7 +531,7 @@ START_TEST(test_failure_is_deferred)
 	}
 	f.fail_at[1] = 3;
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_merge_open(&m, 2, fake_pull, &f, &err), 0);
+	ck_assert_int_eq(wc_merge_open(&m, 2, fake_pull_one, &f, &err), 0);
 	while ((r = wc_merge_next(m, &ev, &err)) > 0)
 		n++;
 	/* Every good event of both streams came out first. */
@@ -541,7 +557,7 @@ START_TEST(test_genesis_is_earliest_first)
 	f.times[1][0] = 70;
 	f.times[2][0] = 900;
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_merge_open(&m, 3, fake_pull, &f, &err), 0);
+	ck_assert_int_eq(wc_merge_open(&m, 3, fake_pull_one, &f, &err), 0);
 	ck_assert_int_eq(wc_merge_next(m, &ev, &err), 1);
 	ck_assert_uint_eq(ev.time, 70);
 	ck_assert_uint_eq(wc_merge_genesis(m), 70);
@@ -577,6 +593,7 @@ static int seq_pull(void *ctx, unsigned s, struct wc_event *ev,
 	q->pos++;
 	return 1;
 }
+RUN_OF_ONE(seq_pull_one, seq_pull)
 
 START_TEST(test_reorder_sorts_within_window)
 {
@@ -596,7 +613,7 @@ START_TEST(test_reorder_sorts_within_window)
 	}
 	q.evs[700].time = 5;     /* after the first 512: not the genesis */
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_reorder_open(&r, 64, seq_pull, &q, &err), 0);
+	ck_assert_int_eq(wc_reorder_open(&r, 64, seq_pull_one, &q, &err), 0);
 	while (wc_reorder_next(r, &ev, &err) > 0) {
 		char want[24];
 
@@ -634,7 +651,7 @@ START_TEST(test_reorder_tie_key)
 	q.evs[4].device = 1; q.evs[4].sequence = 3;
 	q.evs[5].device = 0; q.evs[5].sequence = 7;
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_reorder_open(&r, 16, seq_pull, &q, &err), 0);
+	ck_assert_int_eq(wc_reorder_open(&r, 16, seq_pull_one, &q, &err), 0);
 	while (wc_reorder_next(r, &ev, &err) > 0)
 		order[i++] = ev.cpu;
 	ck_assert_uint_eq(i, 6);
@@ -718,7 +735,7 @@ START_TEST(test_reorder_matches_model)
 		n = model_window(&q, windows[w], want);
 		ck_assert_uint_eq(n, q.n);
 		wc_err_clear(&err);
-		ck_assert_int_eq(wc_reorder_open(&r, windows[w], seq_pull, &q,
+		ck_assert_int_eq(wc_reorder_open(&r, windows[w], seq_pull_one, &q,
 						 &err), 0);
 		for (i = 0; wc_reorder_next(r, &ev, &err) > 0; i++) {
 			char pdu[24];
@@ -734,7 +751,7 @@ START_TEST(test_reorder_matches_model)
 }
 END_TEST
 
-/* seq_pull() again and again for a run (wc_reorder_set_pull_run()):
+/* seq_pull() again and again for a run (pull(), merge.h):
  * the run's payloads in a buffer of its own, scribbled over by the next
  * call, as a stream's buffer is when it reads on. */
 static unsigned char run_pdus[WC_REORDER_BATCH][64];
@@ -796,11 +813,10 @@ START_TEST(test_reorder_batch_matches_model)
 		q.pos = 0;
 		n = model_window(&q, windows[w], want);
 		wc_err_clear(&err);
-		ck_assert_int_eq(wc_reorder_open(&r, windows[w], seq_pull, &q,
-						 &err), 0);
 		/* Every other trial filled a run at a time. */
-		if (_i % 2)
-			wc_reorder_set_pull_run(r, seq_pull_run);
+		ck_assert_int_eq(wc_reorder_open(&r, windows[w],
+						 _i % 2 ? seq_pull_run :
+						 seq_pull_one, &q, &err), 0);
 		i = 0;
 		max = 1 + (size_t)rand_r(&seed) % (WC_REORDER_BATCH + 8);
 		while (wc_reorder_next_batch(r, evs, max, &nb, &err) > 0) {
@@ -860,10 +876,8 @@ START_TEST(test_reorder_ring_and_heap)
 
 		q.pos = 0;
 		wc_err_clear(&err);
-		ck_assert_int_eq(wc_reorder_open(&r, 16, seq_pull, &q,
-						 &err), 0);
-		if (m % 3)
-			wc_reorder_set_pull_run(r, seq_pull_run);
+		ck_assert_int_eq(wc_reorder_open(&r, 16, m % 3 ? seq_pull_run :
+						 seq_pull_one, &q, &err), 0);
 		i = 0;
 		while ((m % 3 == 2 ?
 			wc_reorder_next_ref(r, &evs, max, &nb, &err) :
@@ -917,9 +931,8 @@ static void reorder_check(struct seqsrc *q, size_t window, unsigned mode,
 
 	q->pos = 0;
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_reorder_open(&r, window, seq_pull, q, &err), 0);
-	if (mode)
-		wc_reorder_set_pull_run(r, seq_pull_run);
+	ck_assert_int_eq(wc_reorder_open(&r, window, mode ? seq_pull_run :
+					 seq_pull_one, q, &err), 0);
 	max = 1 + (size_t)rand_r(seed) % WC_REORDER_BATCH;
 	while ((mode == 2 ? wc_reorder_next_ref(r, &evs, max, &nb, &err) :
 		wc_reorder_next_batch(r, buf, max, &nb, &err)) > 0) {
@@ -1108,8 +1121,8 @@ START_TEST(test_reorder_sorted)
 			for (i = 100; i < q.n; i += 97)
 				q.evs[i].time -= 500;
 		wc_err_clear(&err);
-		ck_assert_int_eq(wc_reorder_open(&r, 16, seq_pull, &q, &err), 0);
-		wc_reorder_set_pull_run(r, seq_pull_run);
+		ck_assert_int_eq(wc_reorder_open(&r, 16, seq_pull_run, &q, &err),
+				 0);
 		sorted = other = back = 0;
 		for (;;) {
 			if (wc_reorder_next_ref(r, &evs, 40, &nb, &err) <= 0)
@@ -1163,10 +1176,9 @@ static unsigned route_run(struct seqsrc *q, size_t window,
 	q->pos = 0;
 	*sorted = 0;
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_reorder_open(&r, window, seq_pull, q, &err), 0);
+	ck_assert_int_eq(wc_reorder_open(&r, window, mode ? seq_pull_run :
+					 seq_pull_one, q, &err), 0);
 	wc_reorder_set_route(r, route);
-	if (mode)
-		wc_reorder_set_pull_run(r, seq_pull_run);
 	for (;;) {
 		m = max ? max : 1 + (size_t)rand_r(&seed) % WC_REORDER_BATCH;
 		if ((mode == 2 ? wc_reorder_next_ref(r, &evs, m, &nb, &err) :

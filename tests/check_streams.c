@@ -165,7 +165,7 @@ static uint64_t round_robin(const char *dir, unsigned max_open,
 	wc_err_clear(&err);
 	for (r = 0; r < NREC; r++) {
 		for (k = 0; k < N; k++) {
-			ck_assert_msg(wc_streams_pull(st, k, &held[k], 0, &err) == 1,
+			ck_assert_msg(wc_streams_pull_one(st, k, &held[k], 0, &err) == 1,
 				      "stream %u record %u: %s", k, r, err.msg);
 			ck_assert_uint_le(wc_streams_open_count(st), max_open);
 		}
@@ -178,7 +178,7 @@ static uint64_t round_robin(const char *dir, unsigned max_open,
 		}
 	}
 	for (k = 0; k < N; k++) {
-		ck_assert_int_eq(wc_streams_pull(st, k, &held[k], 0, &err), 0);
+		ck_assert_int_eq(wc_streams_pull_one(st, k, &held[k], 0, &err), 0);
 		ck_assert_uint_eq(wc_streams_info(st, k)->events, NREC);
 	}
 	/* Streams that ended hold no handle. */
@@ -232,14 +232,14 @@ START_TEST(test_pinned)
 	wc_err_clear(&err);
 	/* Record 0 (no payload) of each: closed and taken up again. */
 	for (k = 0; k < 4; k++)
-		ck_assert_int_eq(wc_streams_pull(st, k, &ev[k], 0, &err), 1);
+		ck_assert_int_eq(wc_streams_pull_one(st, k, &ev[k], 0, &err), 1);
 	/* Record 1 (40 bytes) of 0, 1 and 2: pinned, all three handles. */
 	for (k = 0; k < 3; k++) {
-		ck_assert_int_eq(wc_streams_pull(st, k, &ev[k], 0, &err), 1);
+		ck_assert_int_eq(wc_streams_pull_one(st, k, &ev[k], 0, &err), 1);
 		ck_assert_uint_eq(ev[k].pdu_len, WC_INPUT_STASH + 8);
 	}
 	ck_assert_uint_eq(wc_streams_open_count(st), 3);
-	ck_assert_int_eq(wc_streams_pull(st, 3, &ev[3], 0, &err), -1);
+	ck_assert_int_eq(wc_streams_pull_one(st, 3, &ev[3], 0, &err), -1);
 	ck_assert_msg(strstr(err.msg, "more than 3 trace files hold payloads"),
 		      "%s", err.msg);
 	/* The pinned events were not touched. */
@@ -280,7 +280,7 @@ START_TEST(test_memory)
 	ck_assert_int_eq(wc_streams_seal(st, WC_STREAMS_MEMBERS, &err), 0);
 	ck_assert(wc_streams_in_memory(st, 0));
 	ck_assert(!wc_streams_may_close(st));
-	while ((r = wc_streams_pull_run(st, 0, evs, 64, UINT64_MAX, 0, &got,
+	while ((r = wc_streams_pull(st, 0, evs, 64, UINT64_MAX, 0, &got,
 					&err)) == 1) {
 		ck_assert_uint_eq(wc_streams_open_count(st), 0);
 		ck_assert_uint_eq(evs[0].time, 1000 + total);

@@ -386,12 +386,9 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
 		if (wc_reorder_open(&in->reorder, WC_REORDER_WINDOW,
 				    wc_streams_pull, in->streams, err) < 0)
 			goto fail;
-		wc_reorder_set_pull_run(in->reorder, wc_streams_pull_run);
 	} else if (wc_merge_open(&in->merge, (unsigned)n, wc_streams_pull,
 				 in->streams, err) < 0) {
 		goto fail;
-	} else {
-		wc_merge_set_pull_run(in->merge, wc_streams_pull_run);
 	}
 	*out = in;
 	return 0;

@@ -29,7 +29,6 @@
 struct wc_merge {
 	unsigned nstreams;
 	wc_merge_pull_fn pull;
-	wc_merge_pull_run_fn pull_run;   /* or NULL */
 	void *ctx;
 	struct wc_event *pend;  /* one per stream */
 	struct wc_prioq *heap;  /* items: stream numbers but lead's, runner's */
@@ -94,11 +93,12 @@ static int m_failed(struct wc_merge *m)
 static int m_pull(struct wc_merge *m, unsigned s, struct wc_event *ev,
 		  unsigned flags)
 {
+	size_t got;
 	int r;
 
 	/* scratch is cleared only after it was used: clearing it per event
 	 * cost more than the merge's own work. */
-	r = m->pull(m->ctx, s, ev, flags, &m->scratch);
+	r = m->pull(m->ctx, s, ev, 1, UINT64_MAX, flags, &got, &m->scratch);
 	return r < 0 ? m_failed(m) : r;
 }
 
@@ -205,28 +205,18 @@ int m_next_batch(struct wc_merge *m, struct wc_event *out, size_t max,
 			 * the first, s may hand out only what it has buffered. */
 			unsigned flags = k ? WC_PULL_BUFFERED : 0;
 
-			s = (unsigned)m->last;
-			if (m->pull_run) {
-				size_t c = 0;
+			size_t c = 0;
 
-				r = m->pull_run(m->ctx, s, &out[k], max - k,
-						m->limit, flags, &c, &m->scratch);
-				if (r < 0)
-					r = m_failed(m);
-				if (r == WC_PULL_WOULD_READ)
-					break;
-				if (r) {
-					k += c - 1;
-					if (out[k].time <= m->limit) {
-						k++;
-						continue;
-					}
-				}
-			} else {
-				r = m_pull(m, s, &out[k], flags);
-				if (r == WC_PULL_WOULD_READ)
-					break;
-				if (r && out[k].time <= m->limit) {
+			s = (unsigned)m->last;
+			r = m->pull(m->ctx, s, &out[k], max - k, m->limit,
+				    flags, &c, &m->scratch);
+			if (r < 0)
+				r = m_failed(m);
+			if (r == WC_PULL_WOULD_READ)
+				break;
+			if (r) {
+				k += c - 1;
+				if (out[k].time <= m->limit) {
 					k++;
 					continue;
 				}
@@ -278,11 +268,6 @@ int wc_merge_next_ref(struct wc_merge *m, const struct wc_event **evs,
 	if (m->runner_in_heap)
 		return m_next_batch_heap(m, m->out, max, got, err);
 	return m_next_batch(m, m->out, max, got, err, 0);
-}
-
-void wc_merge_set_pull_run(struct wc_merge *m, wc_merge_pull_run_fn run)
-{
-	m->pull_run = run;
 }
 
 void wc_merge_set_route(struct wc_merge *m, enum wc_merge_route route)

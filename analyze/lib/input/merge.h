@@ -18,10 +18,11 @@
  *               already waiting at its time; at start-up a stream whose
  *               first time equals the earliest so far goes right after it.
  *
- *     static int pull(void *ctx, unsigned stream, struct wc_event *ev,
- *                     unsigned flags, struct wc_err *err);
- *                     // 1 event, 0 end, -1 failure; WC_PULL_WOULD_READ:
- *                     // see WC_PULL_BUFFERED
+ *     static int pull(void *ctx, unsigned stream, struct wc_event *out,
+ *                     size_t max, uint64_t limit, unsigned flags,
+ *                     size_t *got, struct wc_err *err);
+ *                     // 1 with a run of events, 0 end, -1 failure;
+ *                     // WC_PULL_WOULD_READ: see WC_PULL_BUFFERED
  *
  *     const struct wc_event *evs;
  *     size_t n;
@@ -82,8 +83,20 @@
  * too, for the same reason. */
 #define WC_PULL_WOULD_READ 2
 
+/*
+ * pull(): the next run of stream STREAM, the one way events come in: as
+ * reading one event again and again while each is not later than LIMIT,
+ * and once more for the first that is (or up to MAX events): the events,
+ * read in order, into out[0..*got).  1 with *got >= 1 (all but the last
+ * not later than LIMIT), else 0 (the end), -1 (a failure, err filled) or
+ * WC_PULL_WOULD_READ with *got 0.  A run may stop early (one event is a
+ * run): the merge asks again; MAX 1 is one event, which the merge asks
+ * for when a stream starts and the reorder window in blkparse's order.
+ * Not calling pull() per event is what saves the time.
+ */
 typedef int (*wc_merge_pull_fn)(void *ctx, unsigned stream,
-				struct wc_event *ev, unsigned flags,
+				struct wc_event *out, size_t max,
+				uint64_t limit, unsigned flags, size_t *got,
 				struct wc_err *err);
 
 struct wc_merge;
@@ -94,20 +107,6 @@ int wc_merge_open(struct wc_merge **out, unsigned nstreams,
 #define WC_MERGE_BATCH 64u
 int wc_merge_next_ref(struct wc_merge *m, const struct wc_event **evs,
 		      size_t max, size_t *got, struct wc_err *err);
-/*
- * A run of a stream at once, for a batch: as pull() called again and
- * again while each event it gives is not later than limit, and once
- * more for the first that is (or up to max events): the same events,
- * read in the same order, into out[0..*got).  1 with *got >= 1 (all
- * but the last not later than limit), else 0, -1 or WC_PULL_WOULD_READ
- * as pull() with *got 0.  Optional; set before the first next.  Not
- * calling pull() per event is what saves the time.
- */
-typedef int (*wc_merge_pull_run_fn)(void *ctx, unsigned stream,
-				    struct wc_event *out, size_t max,
-				    uint64_t limit, unsigned flags,
-				    size_t *got, struct wc_err *err);
-void wc_merge_set_pull_run(struct wc_merge *m, wc_merge_pull_run_fn run);
 uint64_t wc_merge_genesis(const struct wc_merge *m);
 void wc_merge_free(struct wc_merge *m);
 

@@ -30,7 +30,7 @@ struct big_pdu {
  * number and its payload's room, at one index into the same arrays; the
  * ring is slots 0 to cap - 1 in turn, the heap takes free ones above.
  *
- * The ring is where a run is decoded: pull_run() writes straight into
+ * The ring is where a run is decoded: pull() writes straight into
  * its free slots, an event not earlier than the ring's last stays where
  * it was written, a late one that goes before at most WC_REORDER_SHIFT
  * of the ring's last events goes into its place among them (they move
@@ -57,7 +57,6 @@ struct big_pdu {
 struct wc_reorder {
 	size_t window;
 	wc_merge_pull_fn pull;
-	wc_merge_pull_run_fn pull_run;   /* or NULL */
 	void *ctx;
 	/* The slots, 2 * cap of them, each with its own payload room. */
 	struct wc_event *ev;
@@ -247,11 +246,12 @@ int r_keep(struct wc_reorder *r, size_t i)
 /* Reads one event into a free slot, *slot; 0 at the end or on failure. */
 static int r_take(struct wc_reorder *r, size_t *slot)
 {
-	size_t i;
+	size_t i, got;
 	int ret;
 
 	i = *slot = r->free_slots[r->nfree - 1];
-	ret = r->pull(r->ctx, 0, &r->ev[i], 0, &r->scratch);
+	ret = r->pull(r->ctx, 0, &r->ev[i], 1, UINT64_MAX, 0, &got,
+		      &r->scratch);
 	if (ret <= 0) {
 		if (ret < 0 && r->deferred.kind == WC_ERR_NONE)
 			r->deferred = r->scratch;
@@ -413,13 +413,8 @@ static void r_fill(struct wc_reorder *r)
 		room = r->cap - t;
 	if (room > WC_REORDER_BATCH)
 		room = WC_REORDER_BATCH;
-	if (r->pull_run) {
-		ret = r->pull_run(r->ctx, 0, &ring[t], room, UINT64_MAX, 0,
-				  &n, &r->scratch);
-	} else {
-		ret = r->pull(r->ctx, 0, &ring[t], 0, &r->scratch);
-		n = 1;
-	}
+	ret = r->pull(r->ctx, 0, &ring[t], room, UINT64_MAX, 0, &n,
+		      &r->scratch);
 	if (ret <= 0) {
 		if (ret < 0 && r->deferred.kind == WC_ERR_NONE)
 			r->deferred = r->scratch;
@@ -693,11 +688,6 @@ int wc_reorder_next_ref(struct wc_reorder *r, const struct wc_event **evs,
 			size_t max, size_t *got, struct wc_err *err)
 {
 	return r_next(r, r->outbuf, max, evs, got, err);
-}
-
-void wc_reorder_set_pull_run(struct wc_reorder *r, wc_merge_pull_run_fn run)
-{
-	r->pull_run = run;
 }
 
 void wc_reorder_set_route(struct wc_reorder *r, enum wc_reorder_route route)

@@ -82,12 +82,6 @@ uint64_t wc_reorder_genesis(const struct wc_reorder *r);
  * of the first batch.  Out of memory for it: the first batch fails.
  */
 void wc_reorder_set_blkparse(struct wc_reorder *r);
-/* Fills the window a run at a time through run (wc_merge_pull_run_fn,
- * with no limit and no flags) instead of pull() per event: the same
- * events in the same order, read up to WC_REORDER_BATCH events ahead of
- * where pull() would be.  Not used in blkparse's order, which reads
- * its batches through pull().  Set before the first next. */
-void wc_reorder_set_pull_run(struct wc_reorder *r, wc_merge_pull_run_fn run);
 void wc_reorder_free(struct wc_reorder *r);
 
 #endif /* WC_REORDER_H */

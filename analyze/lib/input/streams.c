@@ -18,7 +18,7 @@ struct stream {
 	char *file;             /* path, or archive member */
 	char *dev;              /* what the CPU files share: NAME of NAME.blktrace.N */
 	struct wc_decoder *dec;
-	/* dec once pull_run() found that a run may read it straight (not
+	/* dec once pull() found that a run may read it straight (not
 	 * from kept records, no batches looked at, streams never closed,
 	 * no failure waiting), else NULL: whatever ends one of those drops
 	 * the decoder, or clears this with it. */
@@ -692,10 +692,10 @@ static inline int read_events(struct wc_streams *st, struct stream *s,
 }
 
 /*
- * pull_run()'s start for a stream that is not known to be read straight
+ * pull()'s start for a stream that is not known to be read straight
  * (s->run): its failure waiting, its end, the next batch begun
  * (wc_streams_set_batches()), its handle to open.  1 to read on, at most
- * *max events, else what pull_run() returns.  The stream is read a
+ * *max events, else what pull() returns.  The stream is read a
  * record at a time while each event must be looked at on its own
  * (pull_one()): when it may be closed under the merge, and while it
  * reads the records kept at a close (its handle again where they end).
@@ -764,9 +764,9 @@ static __attribute__((noinline)) void pull_one(struct wc_streams *st,
 	}
 }
 
-int wc_streams_pull_run(void *ctx, unsigned i, struct wc_event *out,
-			size_t max, uint64_t limit, unsigned flags,
-			size_t *got, struct wc_err *err)
+int wc_streams_pull(void *ctx, unsigned i, struct wc_event *out,
+		    size_t max, uint64_t limit, unsigned flags, size_t *got,
+		    struct wc_err *err)
 {
 	struct wc_streams *st = ctx;
 	struct stream *s = &st->streams[i];
@@ -783,16 +783,6 @@ int wc_streams_pull_run(void *ctx, unsigned i, struct wc_event *out,
 	if (__builtin_expect(!s->run, 0) && r == 1)
 		pull_one(st, s, out, *got);
 	return r;
-}
-
-/* One event of stream i: a run of one. */
-int wc_streams_pull(void *ctx, unsigned i, struct wc_event *ev,
-		    unsigned flags, struct wc_err *err)
-{
-	size_t got;
-
-	return wc_streams_pull_run(ctx, i, ev, 1, UINT64_MAX, flags, &got,
-				   err);
 }
 
 void wc_streams_free(struct wc_streams *st)

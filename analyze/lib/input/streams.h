@@ -9,9 +9,8 @@
  * a member of an archive.  Whoever resolves the input adds the streams
  * (input.c; members.h for an archive, which also says how each member is
  * to be read: whole from memory, from a copy aside, or read ahead on a
- * thread), seals the table, then hands wc_streams_pull() and
- * wc_streams_pull_run() to a merge or reorder window with the table as
- * their context:
+ * thread), seals the table, then hands wc_streams_pull() to a merge or
+ * reorder window with the table as its context:
  *
  *     struct wc_streams *st = NULL;
  *
@@ -22,7 +21,6 @@
  *         wc_streams_seal(st, WC_STREAMS_FILES, &err) < 0)
  *             goto fail;
  *     wc_merge_open(&m, wc_streams_count(st), wc_streams_pull, st, &err);
- *     wc_merge_set_pull_run(m, wc_streams_pull_run);
  *     ...
  *     wc_merge_free(m);
  *     wc_streams_free(st);
@@ -159,13 +157,11 @@ const struct wc_stream_info *wc_streams_info(const struct wc_streams *st,
  * batch of one) so the merge holds one event of each. */
 bool wc_streams_may_close(const struct wc_streams *st);
 
-/* The merge's pull functions (merge.h), CTX being the table: the next
- * event, or run of events, of stream STREAM. */
-int wc_streams_pull(void *ctx, unsigned stream, struct wc_event *ev,
-		    unsigned flags, struct wc_err *err);
-int wc_streams_pull_run(void *ctx, unsigned stream, struct wc_event *out,
-			size_t max, uint64_t limit, unsigned flags,
-			size_t *got, struct wc_err *err);
+/* The merge's pull() (merge.h), CTX being the table: the next run of
+ * events of stream STREAM (MAX 1: one event). */
+int wc_streams_pull(void *ctx, unsigned stream, struct wc_event *out,
+		    size_t max, uint64_t limit, unsigned flags, size_t *got,
+		    struct wc_err *err);
 
 /*
  * For a reader that looks at the streams' records ahead of the merge
