@@ -9,6 +9,7 @@
  * decide it), and each finding names what the script put in.
  */
 #include <check.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -369,6 +370,32 @@ START_TEST(test_groups)
 	assert_sums(&g->diff);
 	wc_summary_free(s);
 	free_caps(caps, 5);
+}
+END_TEST
+
+/* Forty runs of one configuration hold one group: the groups' memory
+ * grows with the configurations, not with the runs (a group is about 3
+ * KB; a thousand runs held a thousand before). */
+START_TEST(test_groups_memory)
+{
+	enum { N = 40 };
+	struct wc_analysis *caps[N];
+	struct wc_summary *s;
+	size_t i;
+
+	for (i = 0; i < N; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "a-run%zu", i + 1);
+		caps[i] = cap(name, "fs=xfs;", 1000000, 5000000 + i * 1000);
+	}
+	s = build(caps, N, NULL);
+	ck_assert_uint_eq(s->ngroups, 1);
+	ck_assert_uint_eq(s->groups[0].n, N);
+	ck_assert_uint_lt(malloc_usable_size(s->groups),
+			  N / 4 * sizeof(*s->groups));
+	wc_summary_free(s);
+	free_caps(caps, N);
 }
 END_TEST
 
@@ -825,6 +852,7 @@ static Suite *summary_suite(void)
 	tcase_add_test(tc, test_findings_one);
 	tcase_add_test(tc, test_capture_figures);
 	tcase_add_test(tc, test_groups);
+	tcase_add_test(tc, test_groups_memory);
 	tcase_add_test(tc, test_never_vary);
 	tcase_add_test(tc, test_three_verdicts);
 	tcase_add_test(tc, test_off_split);

@@ -570,45 +570,72 @@ const char *wc_summary_disk_name(const struct wc_sum_capture *c)
 	return "unknown";
 }
 
+/* Room for one group more: the groups grow with the configurations
+ * found, never with the captures (a thousand runs of two configurations
+ * hold two groups).  first[g] is group g's first capture. */
+static int grow_groups(struct wc_summary *s, size_t *room, size_t **first)
+{
+	size_t want = *room ? 2 * *room : 8;
+	struct wc_sum_group *gs;
+	size_t *fs;
+
+	if (s->ngroups < *room)
+		return 0;
+	gs = realloc(s->groups, want * sizeof(*gs));
+	if (!gs)
+		return -1;
+	s->groups = gs;
+	memset(gs + *room, 0, (want - *room) * sizeof(*gs));
+	fs = realloc(*first, want * sizeof(*fs));
+	if (!fs)
+		return -1;
+	*first = fs;
+	*room = want;
+	return 0;
+}
+
 /* Groups by configuration key; a capture without one is alone.  Every
  * group's members sit in one array, s->members, in input order. */
 static int make_groups(struct wc_summary *s)
 {
-	size_t i, j, g, *at = NULL;
-	double *v;
+	size_t i, j, g, room = 0, most = 0, *first = NULL, *at = NULL;
+	double *v = NULL;
+	int rc = -1;
 
-	s->groups = calloc(s->ncaps, sizeof(*s->groups));
 	s->members = calloc(s->ncaps, sizeof(*s->members));
-	at = calloc(s->ncaps, sizeof(*at));
-	v = calloc(s->ncaps, sizeof(*v));
-	if (!s->groups || !s->members || !at || !v)
+	if (!s->members)
 		goto out;
 	for (i = 0; i < s->ncaps; i++) {
 		const char *key = s->caps[i].meta->config;
 
-		for (g = 0, j = 0; key[0] && g < s->ngroups; g++) {
-			/* The group's first capture is the one before it
-			 * with the same key. */
-			for (j = 0; j < i; j++)
-				if (s->caps[j].group == g)
-					break;
-			if (!strcmp(s->caps[j].meta->config, key))
+		for (g = 0; key[0] && g < s->ngroups; g++)
+			if (!strcmp(s->caps[first[g]].meta->config, key))
 				break;
-		}
-		if (!key[0] || g == s->ngroups)
+		if (!key[0] || g == s->ngroups) {
+			if (grow_groups(s, &room, &first) < 0)
+				goto out;
 			g = s->ngroups++;
+			first[g] = i;
+		}
 		s->caps[i].group = g;
 		s->groups[g].n++;
 	}
+	at = calloc(s->ngroups, sizeof(*at));
+	if (!at)
+		goto out;
 	for (g = 0, j = 0; g < s->ngroups; g++) {
 		s->groups[g].members = s->members + j;
-		at[g] = 0;
 		j += s->groups[g].n;
+		if (s->groups[g].n > most)
+			most = s->groups[g].n;
 	}
 	for (i = 0; i < s->ncaps; i++) {
 		g = s->caps[i].group;
 		s->groups[g].members[at[g]++] = i;
 	}
+	v = calloc(most, sizeof(*v));
+	if (!v)
+		goto out;
 	for (g = 0; g < s->ngroups; g++) {
 		struct wc_sum_group *gr = &s->groups[g];
 		int c;
@@ -636,13 +663,12 @@ static int make_groups(struct wc_summary *s)
 			wc_stat_of(&gr->meas[c], v, gr->n);
 		}
 	}
-	free(at);
-	free(v);
-	return 0;
+	rc = 0;
 out:
+	free(first);
 	free(at);
 	free(v);
-	return -1;
+	return rc;
 }
 
 /* The comparable sets (summary.h), in the order of their first group. */
