@@ -37,6 +37,9 @@
 #   BENCH_LARGE_MEMBERS=200  members of 1.2 MB (25,000 records) each,
 #                       interleaved in time, in one tar.zst: more than
 #                       the open handles, so most are copied aside; 0 skips
+#   BENCH_SUMMARIES="10 100 1000"  summaries compared at once (the
+#                       reduce of a fleet, -j 1): copies of two
+#                       samples' summaries under new names; "" skips
 #   BENCH_REPLAY_REQUESTS=4000000  requests of the what-if replay's run
 #   BENCH_COMPARE=PATH  another build's wcanalyze (say, of the commit
 #                       before a change) run beside this one on the
@@ -525,6 +528,34 @@ PY
 	echo "bench: $large large members: $(du -m "$tmp/large.tar.zst" | cut -f1) MB"
 	measure "large-$large" "tar.zst json" $((large * 25000)) "$wc" --format json "$tmp/large.tar.zst"
 	rm -f "$tmp/large.tar.zst"
+fi
+
+# --- the reduce of many summaries (a fleet, docs/performance.md) ---------
+# Copies of two configurations' summaries, each under a name of its own
+# (the same name and requests would count once): peak RSS against their
+# number, and what each summary more costs.
+if [[ -n ${BENCH_SUMMARIES-10 100 1000} ]]; then
+	mkdir "$tmp/sums"
+	for c in on off; do
+		"$wc" --format json "samples/ssd-ext4-cache-$c-barrier-on-run1.tar.xz" \
+			>"$tmp/sums/$c.json"
+	done
+	for n in ${BENCH_SUMMARIES-10 100 1000}; do
+		rm -rf "$tmp/sums/n"
+		mkdir "$tmp/sums/n"
+		for ((k = 0; k < n; k++)); do
+			c=on
+			((k % 2 == 0)) || c=off
+			sed "s/\"name\": \"ssd-ext4-cache-$c-barrier-on-run1\"/\"name\": \"s$k-run$((k / 2 + 1))\"/" \
+				"$tmp/sums/$c.json" >"$tmp/sums/n/$k.json"
+		done
+		measure "summaries-$n" "reduce, text, -j 1" 0 "$wc" -j 1 "$tmp/sums/n/"*.json
+	done
+	awk -F '\t' '$1 ~ /^summaries-/ { n = substr($1, 11) + 0
+		if (!lo || n < lo) { lo = n; rlo = $6 }
+		if (n > hi) { hi = n; rhi = $6 } }
+	END { if (hi > lo) printf "bench: the reduce holds %.1f KiB a summary more (%d to %d summaries)\n", (rhi - rlo) / (hi - lo), lo, hi }' "$summary"
+	rm -rf "$tmp/sums"
 fi
 
 # --- the reader alone: decode and merge, no analysis ---------------------
