@@ -33,6 +33,9 @@ static void ev(struct scripted *s, uint64_t t, unsigned what, uint64_t flags,
  * with the device idle; phase "copy" holds the first five rounds and
  * "delete" the rest.  config "" makes the capture a group of its own.
  */
+/* capture.conf's run of the captures cap_on() makes, 0 none. */
+static int cap_run_number;
+
 static struct wc_analysis *cap_on(const char *name, const char *config,
 				  const char *disk, const char *workload,
 				  uint64_t flush, uint64_t gap)
@@ -59,6 +62,7 @@ static struct wc_analysis *cap_on(const char *name, const char *config,
 			 workload ? workload : "");
 	}
 	m.write_cache = m.barrier = m.complete = m.main_rotational = -1;
+	m.run = cap_run_number;
 	m.events_dropped = 0;
 	ph[0].start = t;
 	for (i = 0; i < 10; i++) {
@@ -394,6 +398,39 @@ START_TEST(test_groups_memory)
 	ck_assert_uint_eq(s->groups[0].n, N);
 	ck_assert_uint_lt(malloc_usable_size(s->groups),
 			  N / 4 * sizeof(*s->groups));
+	wc_summary_free(s);
+	free_caps(caps, N);
+}
+END_TEST
+
+/* Forty runs numbered 100 to 139 against two: "Runs used" names them
+ * while they fit its 128 bytes, else counts them; never a list cut
+ * short (a run 13 for 139). */
+START_TEST(test_runs_used_count)
+{
+	enum { N = 42 };
+	struct wc_analysis *caps[N];
+	const struct wc_finding *f;
+	struct wc_summary *s;
+	size_t i;
+
+	for (i = 0; i < N; i++) {
+		char name[32];
+
+		cap_run_number = i < 2 ? (int)i + 1 : 100 + (int)i - 2;
+		snprintf(name, sizeof(name), "%s-run%d", i < 2 ? "a" : "b",
+			 cap_run_number);
+		caps[i] = cap(name, i < 2 ? "fs=xfs;" : "fs=ext4;", 1000000,
+			      i < 2 ? 5000000 : 6000000 + i * 1000);
+	}
+	cap_run_number = 0;
+	s = build(caps, N, NULL);
+	ck_assert_uint_eq(s->ngroups, 2);
+	f = find(s, WC_FIND_DIFFERENCE);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_str_eq(str(f, "runs_used"), "40 runs");
+	ck_assert_str_eq(str(f, "baseline_runs_used"), "1, 2");
+	ck_assert_ptr_nonnull(strstr(f->text, "Runs used: 40 runs against 1, 2."));
 	wc_summary_free(s);
 	free_caps(caps, N);
 }
@@ -853,6 +890,7 @@ static Suite *summary_suite(void)
 	tcase_add_test(tc, test_capture_figures);
 	tcase_add_test(tc, test_groups);
 	tcase_add_test(tc, test_groups_memory);
+	tcase_add_test(tc, test_runs_used_count);
 	tcase_add_test(tc, test_never_vary);
 	tcase_add_test(tc, test_three_verdicts);
 	tcase_add_test(tc, test_off_split);

@@ -600,6 +600,10 @@ static void runs_of(const struct wc_summary *s, size_t g, char *buf,
 		len += (size_t)snprintf(buf + len, size - len, "%s%d",
 					j ? ", " : "",
 					s->caps[gr->members[j]].meta->run);
+	/* A list cut short would name runs that are not the ones used (run
+	 * 42 cut to 4): past the buffer, the count. */
+	if (len >= size)
+		snprintf(buf, size, "%zu runs", gr->n);
 }
 
 /* Which runs the finding used: group gi's and its baseline's. */
