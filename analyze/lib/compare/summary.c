@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "compare/summary.h"
 #include "analysis/capsule.h"
+#include "base/map.h"
 #include "compare/findings.h"
 #include "compare/stats.h"
 
@@ -937,41 +938,78 @@ static bool same_recording(const struct wc_capture_meta *a,
 	       b->input[0] && !strcmp(a->name, b->name);
 }
 
+/* Where a recording is looked up: its digest, run and name mixed
+ * (FNV-1a over the name), so that a thousand copies of one trace under
+ * other names are not compared with each other; captures of one key are
+ * compared whole (same_recording()). */
+static uint64_t recording_key(const struct wc_capture_meta *m)
+{
+	uint64_t h = m->digest ^ (uint64_t)(uint32_t)m->run *
+				 UINT64_C(0x9e3779b97f4a7c15);
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)m->name; *p; p++)
+		h = (h ^ *p) * UINT64_C(0x100000001b3);
+	return h;
+}
+
 /* Leaves out of caps[0..*n) every capture that is the same recording as
  * one before it (same_recording()), each listed in s->left_out with
  * why; *n becomes the count kept, and map[i] the position among them
  * of the i-th capture given (its first copy's when it was one).  Not
- * for a what-if, whose replays may be alike by design. */
+ * for a what-if, whose replays may be alike by design.  Each capture
+ * is compared only with those kept of its key (recording_key()), not
+ * with every one before it: the check costs about one look-up a
+ * capture, whatever their number.  At most one kept capture can be
+ * its copy (two would be copies of each other), so which is met first
+ * does not matter. */
 static int leave_out_copies(struct wc_summary *s, struct wc_capsule **caps,
 			    size_t *n, size_t *map)
 {
-	size_t i, j, nk = 0;
+	struct wc_map *seen = NULL;
+	size_t i, j, nk = 0, *next = NULL;
+	int rc = -1;
 
+	/* next[k]: the kept capture of k's key kept before it, plus 1. */
+	next = calloc(*n ? *n : 1, sizeof(*next));
+	if (!next || wc_map_open(&seen, sizeof(size_t), *n ? *n : 1,
+				 NULL) < 0)
+		goto out;
 	for (i = 0; i < *n; i++) {
 		const struct wc_capture_meta *m = &caps[i]->meta;
 		const struct wc_capture_meta *x = NULL;
+		size_t *head;
 		char *why;
 
-		for (j = 0; j < nk; j++) {
-			x = &caps[j]->meta;
+		if (wc_map_put(seen, recording_key(m), (void **)&head,
+			       NULL) < 0)
+			goto out;
+		for (j = *head; j; j = next[j - 1]) {
+			x = &caps[j - 1]->meta;
 			if (same_recording(m, x))
 				break;
 		}
-		if (j == nk) {
+		if (!j) {
 			map[i] = nk;
+			next[nk] = *head;
+			*head = nk + 1;
 			caps[nk++] = caps[i];
 			continue;
 		}
-		map[i] = j;
+		map[i] = j - 1;
 		if (asprintf(&why, "%s: the same recording as %s", m->input,
 			     x->input) < 0)
-			return -1;
+			goto out;
 		s->same_why[s->nsame_why++] = why;
 		s->left_out[s->nleft_out] = m;
 		s->left_out_why[s->nleft_out++] = why;
 	}
 	*n = nk;
-	return 0;
+	rc = 0;
+out:
+	wc_map_free(seen);
+	free(next);
+	return rc;
 }
 
 int wc_summary_build_capsules(struct wc_summary **out,
