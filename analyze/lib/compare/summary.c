@@ -893,40 +893,105 @@ static void ratios(struct wc_summary *s, const struct wc_sum_capture *base)
 
 /* ---- the whole --------------------------------------------------------- */
 
+/* Whether x is left out before --drop-first looks: a warm-up (when
+ * they are left out) or a run --exclude-runs names. */
+static const char *excluded(const struct wc_capture_meta *x,
+			    const struct wc_summary_opts *o, bool warmups_out)
+{
+	size_t k;
+
+	if (x->warmup && warmups_out)
+		return "warm-up";
+	for (k = 0; x->run > 0 && k < o->nexclude; k++)
+		if (o->exclude_runs[k] == x->run)
+			return "--exclude-runs";
+	return NULL;
+}
+
+/* FNV-1a of a string, from h. */
+static uint64_t fnv(uint64_t h, const char *str)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)str; *p; p++)
+		h = (h ^ *p) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+/* With --drop-first, marks drop[i] for the lowest-numbered run of each
+ * configuration that has two runs or more not excluded() (the first in
+ * input order when none is numbered).  A capture finds its
+ * configuration's first capture by one look-up of its key's hash
+ * (base/map.h; keys of one hash compared whole), not by reading every
+ * other capture: the pass costs about one look-up a capture. */
+static int drop_firsts(struct wc_capsule *const *caps, size_t n,
+		       const struct wc_summary_opts *o, bool warmups_out,
+		       bool *drop)
+{
+	struct wc_map *seen = NULL;
+	size_t i, r, *rep = NULL, *next = NULL, *count = NULL, *first = NULL;
+	int rc = -1;
+
+	rep = calloc(n ? n : 1, sizeof(*rep));
+	next = calloc(n ? n : 1, sizeof(*next));
+	count = calloc(n ? n : 1, sizeof(*count));
+	first = calloc(n ? n : 1, sizeof(*first));
+	if (!rep || !next || !count || !first ||
+	    wc_map_open(&seen, sizeof(size_t), n ? n : 1, NULL) < 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		const struct wc_capture_meta *x = &caps[i]->meta;
+		size_t *head;
+
+		if (!x->config[0] || excluded(x, o, warmups_out))
+			continue;
+		if (wc_map_put(seen, fnv(UINT64_C(0xcbf29ce484222325),
+					 x->config), (void **)&head, NULL) < 0)
+			goto out;
+		/* The chain of first captures of this hash, plus 1. */
+		for (r = *head; r; r = next[r - 1])
+			if (!strcmp(caps[r - 1]->meta.config, x->config))
+				break;
+		if (!r) {
+			next[i] = *head;
+			*head = i + 1;
+			first[i] = n;
+			r = i + 1;
+		}
+		rep[i] = --r;
+		count[r]++;
+		if (first[r] == n || (x->run > 0 &&
+		    (caps[first[r]]->meta.run <= 0 ||
+		     x->run < caps[first[r]]->meta.run)))
+			first[r] = i;
+	}
+	for (i = 0; i < n; i++)
+		drop[i] = caps[i]->meta.config[0] &&
+			  !excluded(&caps[i]->meta, o, warmups_out) &&
+			  count[rep[i]] > 1 && first[rep[i]] == i;
+	rc = 0;
+out:
+	wc_map_free(seen);
+	free(rep);
+	free(next);
+	free(count);
+	free(first);
+	return rc;
+}
+
 /* Why capture i is left out (summary.h, wc_summary_opts), or NULL: a
  * warm-up, a run --exclude-runs names, or, with --drop-first, the
  * lowest-numbered run of a configuration that has two runs or more left
- * (the first in input order when none is numbered). */
-static const char *left_out(struct wc_capsule *const *caps, size_t n,
-			    size_t i, const struct wc_summary_opts *o,
-			    bool warmups_out)
+ * (drop, from drop_firsts()). */
+static const char *left_out(struct wc_capsule *const *caps, size_t i,
+			    const struct wc_summary_opts *o,
+			    bool warmups_out, const bool *drop)
 {
-	const struct wc_capture_meta *m = &caps[i]->meta;
-	size_t j, k, first = n, others = 0;
+	const char *why = excluded(&caps[i]->meta, o, warmups_out);
 
-	if (m->warmup && warmups_out)
-		return "warm-up";
-	for (k = 0; m->run > 0 && k < o->nexclude; k++)
-		if (o->exclude_runs[k] == m->run)
-			return "--exclude-runs";
-	if (!o->drop_first || !m->config[0])
-		return NULL;
-	for (j = 0; j < n; j++) {
-		const struct wc_capture_meta *x = &caps[j]->meta;
-		bool excluded = x->warmup && warmups_out;
-
-		for (k = 0; x->run > 0 && k < o->nexclude; k++)
-			if (o->exclude_runs[k] == x->run)
-				excluded = true;
-		if (excluded || strcmp(x->config, m->config))
-			continue;
-		others++;
-		if (first == n || (x->run > 0 &&
-		    (caps[first]->meta.run <= 0 ||
-		     x->run < caps[first]->meta.run)))
-			first = j;
-	}
-	return others > 1 && first == i ? "--drop-first" : NULL;
+	if (why)
+		return why;
+	return o->drop_first && drop[i] ? "--drop-first" : NULL;
 }
 
 /* Whether a and b are one recording given twice: the same capture.conf
@@ -944,13 +1009,8 @@ static bool same_recording(const struct wc_capture_meta *a,
  * compared whole (same_recording()). */
 static uint64_t recording_key(const struct wc_capture_meta *m)
 {
-	uint64_t h = m->digest ^ (uint64_t)(uint32_t)m->run *
-				 UINT64_C(0x9e3779b97f4a7c15);
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)m->name; *p; p++)
-		h = (h ^ *p) * UINT64_C(0x100000001b3);
-	return h;
+	return fnv(m->digest ^ (uint64_t)(uint32_t)m->run *
+		   UINT64_C(0x9e3779b97f4a7c15), m->name);
 }
 
 /* Leaves out of caps[0..*n) every capture that is the same recording as
@@ -1023,7 +1083,7 @@ int wc_summary_build_capsules(struct wc_summary **out,
 	struct wc_summary *s;
 	struct wc_capsule **kept = NULL, **caps = NULL;
 	size_t i, bi, ri = SIZE_MAX, nk = 0, *map = NULL, ngiven = n;
-	bool warmups_out = false;
+	bool warmups_out = false, *drop = NULL;
 	int rc = 0;
 
 	*out = NULL;
@@ -1053,8 +1113,13 @@ int wc_summary_build_capsules(struct wc_summary **out,
 		if (o->baseline_index && o->baseline_index <= ngiven)
 			oo.baseline_index = map[o->baseline_index - 1] + 1;
 	}
+	if (o->drop_first) {
+		drop = calloc(n ? n : 1, sizeof(*drop));
+		if (!drop || drop_firsts(caps, n, o, warmups_out, drop) < 0)
+			goto fail_summary;
+	}
 	for (i = 0; i < n; i++) {
-		const char *why = left_out(caps, n, i, o, warmups_out);
+		const char *why = left_out(caps, i, o, warmups_out, drop);
 
 		if (why) {
 			s->left_out[s->nleft_out] = &caps[i]->meta;
@@ -1143,6 +1208,7 @@ int wc_summary_build_capsules(struct wc_summary **out,
 fail_summary:
 	rc = wc_err_oom(err, NULL, NULL);
 free_scratch:
+	free(drop);
 	free(kept);
 	free(caps);
 	free(map);
