@@ -791,14 +791,59 @@ static void verdict_of(struct wc_summary *s, struct wc_sum_group *gr)
 	gr->wall_verdict = gr->test[WC_MEAS_WALL].verdict;
 }
 
+/* A baseline group's mean parts over its phases of one name
+ * (base_phase()), made once for all the captures compared with it
+ * rather than once a capture: a thousand runs against a group of a
+ * thousand made a million phase look-ups. */
+struct phase_mean {
+	const char *name;
+	bool known;
+	uint64_t part[WC_NPARTS];
+};
+
+struct phase_means {
+	size_t n, room;
+	struct phase_mean *m;
+};
+
+/* Group base's phase_mean of name, made when first asked; NULL when out
+ * of memory. */
+static const struct phase_mean *phase_mean_of(const struct wc_summary *s,
+					      struct phase_means *pm,
+					      size_t base, const char *name,
+					      const struct wc_sum_figs **figs)
+{
+	struct phase_means *l = &pm[base];
+	struct phase_mean *e;
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->m[i].name, name))
+			return &l->m[i];
+	if (l->n == l->room) {
+		size_t want = l->room ? 2 * l->room : 4;
+
+		e = realloc(l->m, want * sizeof(*e));
+		if (!e)
+			return NULL;
+		l->m = e;
+		l->room = want;
+	}
+	e = &l->m[l->n++];
+	e->name = name;
+	e->known = base_phase(s, base, name, figs, e->part);
+	return e;
+}
+
 static int differences(struct wc_summary *s)
 {
 	const struct wc_sum_figs **figs = calloc(s->ncaps, sizeof(*figs));
-	uint64_t base[WC_NPARTS];
+	struct phase_means *pm = calloc(s->ngroups, sizeof(*pm));
 	size_t i, p, g;
+	int rc = -1;
 
-	if (!figs)
-		return -1;
+	if (!figs || !pm)
+		goto out;
 	for (i = 0; i < s->ncaps; i++) {
 		struct wc_sum_capture *c = &s->caps[i];
 		size_t bg = s->groups[c->group].base;
@@ -806,9 +851,13 @@ static int differences(struct wc_summary *s)
 		diff_of(&c->diff, c->figs.part_ns, s->groups[bg].mean_part_ns);
 		for (p = 0; p < c->nphases; p++) {
 			struct wc_sum_phase *ph = &c->phases[p];
+			const struct phase_mean *e =
+				phase_mean_of(s, pm, bg, ph->name, figs);
 
-			if (base_phase(s, bg, ph->name, figs, base))
-				diff_of(&ph->diff, ph->figs.part_ns, base);
+			if (!e)
+				goto out;
+			if (e->known)
+				diff_of(&ph->diff, ph->figs.part_ns, e->part);
 		}
 	}
 	for (g = 0; g < s->ngroups; g++) {
@@ -816,8 +865,13 @@ static int differences(struct wc_summary *s)
 			s->groups[s->groups[g].base].mean_part_ns);
 		verdict_of(s, &s->groups[g]);
 	}
+	rc = 0;
+out:
+	for (g = 0; pm && g < s->ngroups; g++)
+		free(pm[g].m);
+	free(pm);
 	free(figs);
-	return 0;
+	return rc;
 }
 
 /* Same disk: capture.conf's disk and disk_model both equal. */
