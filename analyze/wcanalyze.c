@@ -369,7 +369,7 @@ static int sandbox_on(const struct options *o)
 /* stdout's buffer for --dump, bytes. */
 #define DUMP_BUFFER (256u * 1024u)
 
-static int run_dump(const struct options *o)
+static int mode_dump(const struct options *o)
 {
 	int i, status = WC_EXIT_OK;
 
@@ -477,7 +477,7 @@ static int analyse_one(const char *path, const struct wc_analysis_opts *ao,
 	int r;
 
 	wc_err_clear(&err);
-	r = wc_analysis_run(a, path, ao, &err);
+	r = wc_analysis_read(a, path, ao, &err);
 	report_warnings(*a);
 	if (r < 0) {
 		int s = report(&err);
@@ -585,7 +585,7 @@ static void timeline_notice(const char *input, const struct wc_traceevent *te)
 		st.past_limit);
 }
 
-static int run_analysis(const struct options *o)
+static int mode_analysis(const struct options *o)
 {
 	struct wc_analysis_opts ao = o->analysis;
 	struct wc_analysis **caps;
@@ -703,7 +703,7 @@ out:
 
 /* The interval table of every input, streamed as each is analysed
  * (intervaltab.h): no report. */
-static int run_interval(const struct options *o)
+static int mode_interval(const struct options *o)
 {
 	struct wc_analysis_opts ao = o->analysis;
 	struct wc_intervaltab *t = NULL;
@@ -736,7 +736,7 @@ static int run_interval(const struct options *o)
 
 /* Replays the one INPUT as recorded and as each --what-if says, and
  * reports them as captures compared with the replay as recorded. */
-static int run_whatif(const struct options *o)
+static int mode_whatif(const struct options *o)
 {
 	struct wc_whatif_opts wo = { .analysis = o->analysis };
 	struct wc_summary_opts so = { 0 };
@@ -761,7 +761,8 @@ static int run_whatif(const struct options *o)
 		status = WC_EXIT_FAILURE;
 		goto out;
 	}
-	if (wc_whatif_run(&w, o->inputs[0], o->specs, o->nspecs, &wo, &err) < 0) {
+	if (wc_whatif_replay(&w, o->inputs[0], o->specs, o->nspecs, &wo,
+			     &err) < 0) {
 		status = err.kind == WC_ERR_USAGE ? (report(&err), WC_EXIT_USAGE) :
 						    report(&err);
 		goto out;
@@ -1201,11 +1202,11 @@ int main(int argc, char **argv)
 
 	switch (o.mode) {
 	case MODE_DUMP:
-		return run_dump(&o);
+		return mode_dump(&o);
 	case MODE_WHATIF:
-		return run_whatif(&o);
+		return mode_whatif(&o);
 	case MODE_ANALYZE:
 	default:
-		return o.interval_ns ? run_interval(&o) : run_analysis(&o);
+		return o.interval_ns ? mode_interval(&o) : mode_analysis(&o);
 	}
 }

@@ -105,7 +105,7 @@ int main(int argc, char **argv)
 	if (ndisks == 0)
 		ndisks = 2;
 	wc_err_clear(&err);
-	if (wc_analysis_run(&a, argv[optind], NULL, &err) < 0 ||
+	if (wc_analysis_read(&a, argv[optind], NULL, &err) < 0 ||
 	    !wc_analysis_main(a)) {
 		fprintf(stderr, "replay_bench: %s: %s\n", argv[optind], err.msg);
 		return 1;

@@ -101,16 +101,16 @@ START_TEST(test_busiest_is_main)
 	/* btt's second walk only when asked for: not by default. */
 	s.ev = script(&s.n);
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, NULL, NULL,
-						0, NULL, &err), 0);
+	ck_assert_int_eq(wc_analysis_read_source(&a, src_next, &s, NULL, NULL,
+						 0, NULL, &err), 0);
 	ck_assert_ptr_null(wc_analysis_btt(a));
 	wc_analysis_free(a);
 	a = NULL;
 	s.i = 0;
 	o.btt = true;
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, NULL, NULL,
-						0, &o, &err), 0);
+	ck_assert_int_eq(wc_analysis_read_source(&a, src_next, &s, NULL, NULL,
+						 0, &o, &err), 0);
 	f = wc_analysis_main(a);
 	ck_assert_ptr_nonnull(f);
 	ck_assert_uint_eq(f->device, DEV2);
@@ -167,8 +167,8 @@ START_TEST(test_durable_window)
 		s.ev = script(&s.n);
 		s.i = 0;
 		wc_err_clear(&err);
-		ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, &meta,
-							NULL, 0, NULL, &err), 0);
+		ck_assert_int_eq(wc_analysis_read_source(&a, src_next, &s, &meta,
+							 NULL, 0, NULL, &err), 0);
 		f = wc_analysis_main(a);
 		ck_assert_ptr_nonnull(f);
 		ck_assert_uint_eq(f->window_ns, cases[i].window);
@@ -207,8 +207,8 @@ START_TEST(test_named_main_series_journal_phases)
 	o.btt = false;
 	s.ev = script(&s.n);
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, &meta, ph, 2,
-						&o, &err), 0);
+	ck_assert_int_eq(wc_analysis_read_source(&a, src_next, &s, &meta, ph, 2,
+						 &o, &err), 0);
 	ck_assert_ptr_null(wc_analysis_btt(a));
 	/* Every request, unfinished too, went to its device's series with
 	 * its category. */
@@ -274,8 +274,8 @@ START_TEST(test_series_device_cap)
 	}
 	o.series = true;
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, NULL, NULL, 0,
-						&o, &err), 0);
+	ck_assert_int_eq(wc_analysis_read_source(&a, src_next, &s, NULL, NULL, 0,
+						 &o, &err), 0);
 	for (d = 0; d < NDEV; d++) {
 		const struct wc_series *se = wc_analysis_series(a, WC_DEV_MAKE(8u, d));
 
@@ -299,8 +299,8 @@ START_TEST(test_partial)
 
 	s.ev = script(&s.n);
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, NULL, NULL,
-						0, NULL, &err), -1);
+	ck_assert_int_eq(wc_analysis_read_source(&a, src_next, &s, NULL, NULL,
+						 0, NULL, &err), -1);
 	ck_assert_ptr_nonnull(a);
 	ck_assert(wc_analysis_partial(a));
 	ck_assert_str_eq(err.msg, "truncated record");
@@ -318,8 +318,8 @@ START_TEST(test_empty)
 	struct wc_err err;
 
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, NULL, NULL,
-						0, NULL, &err), 0);
+	ck_assert_int_eq(wc_analysis_read_source(&a, src_next, &s, NULL, NULL,
+						 0, NULL, &err), 0);
 	ck_assert_ptr_null(wc_analysis_main(a));
 	ck_assert_int_eq(wc_analysis_main_index(a), -1);
 	wc_analysis_free(a);
@@ -340,7 +340,7 @@ static char *report_of(const char *path, struct wc_analysis_opts o,
 
 	o.threads = threads;
 	wc_err_clear(err);
-	*r = wc_analysis_run(&a, path, &o, err);
+	*r = wc_analysis_read(&a, path, &o, err);
 	if (!a)
 		return NULL;
 	f = open_memstream(&buf, &len);
@@ -429,7 +429,7 @@ START_TEST(test_threads_early_stop)
 		left = stop;
 		o.keep_ctx = &left;
 		wc_err_clear(&err);
-		ck_assert_int_eq(wc_analysis_run(&a, dir, &o, &err), -1);
+		ck_assert_int_eq(wc_analysis_read(&a, dir, &o, &err), -1);
 		ck_assert_ptr_null(a);
 		ck_assert_str_eq(err.msg, "enough");
 	}

@@ -10,7 +10,7 @@
  *
  * Captures are made by hand: a few hundred requests (data, metadata,
  * journal, flushes) on one device, as events through
- * wc_analysis_run_source() with the series on, then handed to
+ * wc_analysis_read_source() with the series on, then handed to
  * wc_bundle_add() as wcanalyze does.
  * Run from the top of the source tree (run-tests.sh does): templates come
  * from ./plots.
@@ -181,8 +181,8 @@ static struct wc_analysis *feed_as(struct wc_bundle *b, const char *name,
 	wc_err_clear(&err);
 	if (timeline)
 		ck_assert_int_eq(wc_bundle_begin(b, &o, &err), 0);
-	ck_assert_int_eq(wc_analysis_run_source(&a, src_next, &s, &meta, ph, 2,
-						&o, &err), 0);
+	ck_assert_int_eq(wc_analysis_read_source(&a, src_next, &s, &meta, ph, 2,
+						 &o, &err), 0);
 	ck_assert_int_eq(wc_bundle_add(b, a, &err), 0);
 	/* the bundle keeps its points, the analysis no longer its series */
 	ck_assert(!wc_analysis_has_series(a));
@@ -636,8 +636,8 @@ START_TEST(test_misuse)
 	/* An analysis run without series has nothing to draw from. */
 	make_trace(&s, &tr, 3);
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_analysis_run_source(&plain, src_next, &s, NULL, NULL,
-						0, NULL, &err), 0);
+	ck_assert_int_eq(wc_analysis_read_source(&plain, src_next, &s, NULL, NULL,
+						 0, NULL, &err), 0);
 	ck_assert(!wc_analysis_has_series(plain));
 	ck_assert_int_eq(wc_bundle_add(b, plain, &err), -1);
 	ck_assert_int_eq(err.kind, WC_ERR_USAGE);
@@ -713,8 +713,8 @@ START_TEST(test_many_points_no_svg)
 	meta.journal_method = WC_JOURNAL_HEURISTIC;
 	o.series = true;
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_analysis_run_source(&a, gen_next, &g, &meta, NULL, 0,
-						&o, &err), 0);
+	ck_assert_int_eq(wc_analysis_read_source(&a, gen_next, &g, &meta, NULL, 0,
+						 &o, &err), 0);
 	ck_assert_int_eq(wc_bundle_add(b, a, &err), 0);
 	ck_assert_int_eq(close_with(b, &a, 1, &err), 0);
 	gp = slurp("many/scatter.gp");

@@ -234,7 +234,7 @@ static void write_run_file(int version, int sw)
 	fclose(fp);
 }
 
-/* wc_decoder_next_run() against wc_decoder_next() one at a time, in each
+/* wc_decoder_next_span() against wc_decoder_next() one at a time, in each
  * version and byte order: payloads and cgroup ids among the records,
  * enough of them for several of the source's buffers (records cut by a
  * buffer's end), then a bad record.  Runs of every length, stopped by
@@ -272,8 +272,8 @@ static void run_matches(int version, int sw)
 		uint64_t limit = 1000 + (i + (unsigned)rand_r(&seed) % 60) / 3;
 		bool buffered = rand_r(&seed) % 2;
 
-		r = wc_decoder_next_run(dec, out, max, limit, buffered, &got,
-					&err);
+		r = wc_decoder_next_span(dec, out, max, limit, buffered, &got,
+					 &err);
 		if (r == WC_PULL_WOULD_READ) {
 			ck_assert(buffered);
 			continue;

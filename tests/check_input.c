@@ -1639,7 +1639,7 @@ START_TEST(test_spec_announced)
 }
 END_TEST
 
-/* wc_analysis_run() on an archive that is not as announced: the first
+/* wc_analysis_read() on an archive that is not as announced: the first
  * read fails with WC_ERR_AGAIN at its end, and the analysis is that of
  * the whole scan (and its message, when the whole scan fails). */
 static void spec_again(const struct spec_member *m, size_t n, off_t cut_at)
@@ -1666,7 +1666,7 @@ static void spec_again(const struct spec_member *m, size_t n, off_t cut_at)
 	ck_assert_uint_gt(strlen(spec.err.msg), 0);
 
 	wc_err_clear(&err);
-	r = wc_analysis_run(&an, apath, NULL, &err);
+	r = wc_analysis_read(&an, apath, NULL, &err);
 	if (whole.open_r < 0) {
 		/* The whole scan's very message. */
 		ck_assert_int_eq(r, -1);

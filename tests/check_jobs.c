@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_jobs.c - unit tests of analyze/lib/analysis/jobs.c: several threads give
- * each job exactly what wc_analysis_run() alone gives it (figures and
+ * each job exactly what wc_analysis_read() alone gives it (figures and
  * failures, in each job's own slot), and the options reach every
  * thread's analysis.  Fixtures: tests/fixtures/reader.
  */

@@ -61,7 +61,7 @@ START_TEST(test_notify)
 	evs[5] = process(43, "a-very-long-command-name");
 	evs[1].time = 11;
 	evs[3].time = 33;
-	ck_assert_int_eq(wc_recfilter_run(f, evs, 6, &kept, &skips), 0);
+	ck_assert_int_eq(wc_recfilter_apply(f, evs, 6, &kept, &skips), 0);
 	ck_assert_uint_eq(kept, 2);
 	ck_assert_uint_eq(evs[0].time, 11);
 	ck_assert_uint_eq(evs[1].time, 33);
@@ -75,9 +75,9 @@ START_TEST(test_notify)
 	ck_assert_str_eq(wc_recfilter_comm(f, 44), "dd");
 	/* Only notify records: nothing kept. */
 	evs[0] = event(NOTIFY_TIME, 1, 0, 0);
-	ck_assert_int_eq(wc_recfilter_run(f, evs, 1, &kept, &skips), 0);
+	ck_assert_int_eq(wc_recfilter_apply(f, evs, 1, &kept, &skips), 0);
 	ck_assert_uint_eq(kept, 0);
-	ck_assert_int_eq(wc_recfilter_run(f, evs, 0, &kept, &skips), 0);
+	ck_assert_int_eq(wc_recfilter_apply(f, evs, 0, &kept, &skips), 0);
 	ck_assert_uint_eq(kept, 0);
 	wc_recfilter_free(f);
 	wc_recfilter_free(NULL);
@@ -100,7 +100,7 @@ START_TEST(test_gaps)
 	size_t kept;
 
 	ck_assert_int_eq(wc_recfilter_open(&f), 0);
-	ck_assert_int_eq(wc_recfilter_run(f, evs, 9, &kept, &skips), 0);
+	ck_assert_int_eq(wc_recfilter_apply(f, evs, 9, &kept, &skips), 0);
 	ck_assert_uint_eq(kept, 9);
 	/* Added to what the caller had; device 9's first number (10) is
 	 * no gap, its 11 is. */
@@ -125,7 +125,7 @@ START_TEST(test_repeats)
 	size_t kept;
 
 	ck_assert_int_eq(wc_recfilter_open(&f), 0);
-	ck_assert_int_eq(wc_recfilter_run(f, evs, 10, &kept, &skips), 0);
+	ck_assert_int_eq(wc_recfilter_apply(f, evs, 10, &kept, &skips), 0);
 	ck_assert_uint_eq(kept, 10);
 	ck_assert_uint_eq(skips, 0);
 	ck_assert_uint_eq(wc_recfilter_repeats(f), 4);
@@ -228,8 +228,8 @@ START_TEST(test_batch_of_one)
 		for (i = 0; i < n; i++) {
 			model_run(m, &src[i]);
 			one = src[i];
-			ck_assert_int_eq(wc_recfilter_run(f[0], &one, 1, &kept,
-							  &skips[0]), 0);
+			ck_assert_int_eq(wc_recfilter_apply(f[0], &one, 1, &kept,
+							    &skips[0]), 0);
 			ck_assert_uint_le(kept, 1);
 			if (kept)
 				out[0][got[0]++] = one;
@@ -241,14 +241,14 @@ START_TEST(test_batch_of_one)
 			if (b > n - i)
 				b = n - i;
 			memcpy(out[1] + got[1], src + i, b * sizeof(*src));
-			ck_assert_int_eq(wc_recfilter_run(f[1], out[1] + got[1],
-							  b, &kept, &skips[1]), 0);
+			ck_assert_int_eq(wc_recfilter_apply(f[1], out[1] + got[1],
+							    b, &kept, &skips[1]), 0);
 			got[1] += kept;
 			i += b;
 		}
 		memcpy(out[2], src, n * sizeof(*src));
-		ck_assert_int_eq(wc_recfilter_run(f[2], out[2], n, &got[2],
-						  &skips[2]), 0);
+		ck_assert_int_eq(wc_recfilter_apply(f[2], out[2], n, &got[2],
+						    &skips[2]), 0);
 		ck_assert_uint_gt(m->skips, 0);
 		for (j = 0; j < 3; j++) {
 			ck_assert_uint_eq(skips[j], m->skips);

@@ -66,8 +66,8 @@ static struct wc_analysis *capture_btt(const char *name, uint64_t flush,
 	add(&s, 90000000, WC_TA_PLUG, 0, 0, 0);
 	o.btt = btt;
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_analysis_run_source(&a, scripted_next, &s, &m, ph, 2,
-						&o, &err), 0);
+	ck_assert_int_eq(wc_analysis_read_source(&a, scripted_next, &s, &m, ph, 2,
+						 &o, &err), 0);
 	return a;
 }
 
@@ -390,8 +390,8 @@ static struct wc_analysis *capture_cat(const char *name, int cat)
 	}
 	add(&s, 90000000, WC_TA_PLUG, 0, 0, 0);
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_analysis_run_source(&a, scripted_next, &s, &m, ph, 1,
-						NULL, &err), 0);
+	ck_assert_int_eq(wc_analysis_read_source(&a, scripted_next, &s, &m, ph, 1,
+						 NULL, &err), 0);
 	return a;
 }
 

@@ -81,8 +81,8 @@ static struct wc_analysis *cap_on(const char *name, const char *config,
 	ph[1].end = t;
 	o.btt = true;           /* the summary's btt means are checked */
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_analysis_run_source(&a, scripted_next, s, &m, ph, 2,
-						&o, &err), 0);
+	ck_assert_int_eq(wc_analysis_read_source(&a, scripted_next, s, &m, ph, 2,
+						 &o, &err), 0);
 	free(s);
 	return a;
 }
@@ -751,8 +751,8 @@ START_TEST(test_off_split)
 	ev(sc, t, WC_TA_PLUG, 0, 0, 0);
 	ph.end = t;
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_analysis_run_source(&a, scripted_next, sc, &m, &ph,
-						1, NULL, &err), 0);
+	ck_assert_int_eq(wc_analysis_read_source(&a, scripted_next, sc, &m, &ph,
+						 1, NULL, &err), 0);
 	free(sc);
 	s = build(&a, 1, NULL);
 	c = &s->caps[0];

@@ -57,7 +57,7 @@ static void whatif_opens(const char *path, unsigned *passes, unsigned *opens)
 	wc_check_archive_opens = 0;
 	wc_check_path_opens = 0;
 	wc_check_watch = path;
-	ck_assert_msg(wc_whatif_run(&w, path, s, 3, NULL, &err) == 0, "%s",
+	ck_assert_msg(wc_whatif_replay(&w, path, s, 3, NULL, &err) == 0, "%s",
 		      err.msg);
 	wc_check_watch = NULL;
 	ck_assert_uint_eq(wc_whatif_count(w), 5);
@@ -76,7 +76,7 @@ static void count_opens(const char *path, unsigned *alone, unsigned *whatif,
 
 	wc_err_clear(&err);
 	wc_check_archive_opens = 0;
-	ck_assert_msg(wc_analysis_run(&a, path, NULL, &err) == 0, "%s",
+	ck_assert_msg(wc_analysis_read(&a, path, NULL, &err) == 0, "%s",
 		      err.msg);
 	*alone = wc_check_archive_opens;
 	wc_analysis_free(a);
@@ -156,7 +156,7 @@ START_TEST(request_bound)
 	disks();
 	specs(s, 1);
 	wc_err_clear(&err);
-	ck_assert_int_eq(wc_whatif_run(&w, SAMPLE, s, 1, &o, &err), -1);
+	ck_assert_int_eq(wc_whatif_replay(&w, SAMPLE, s, 1, &o, &err), -1);
 	ck_assert_ptr_null(w);
 	ck_assert_int_eq(err.kind, WC_ERR_INPUT);
 	ck_assert_msg(strstr(err.msg, "more than 100 requests: --what-if "
@@ -166,7 +166,7 @@ START_TEST(request_bound)
 	/* 0: the default bound, which the sample is well under */
 	o.max_requests = 0;
 	wc_err_clear(&err);
-	ck_assert_msg(wc_whatif_run(&w, SAMPLE, s, 1, &o, &err) == 0, "%s",
+	ck_assert_msg(wc_whatif_replay(&w, SAMPLE, s, 1, &o, &err) == 0, "%s",
 		      err.msg);
 	wc_whatif_free(w);
 }

@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_path(path, sizeof(path), "capture");
 	fuzz_dump(path);
 	wc_err_clear(&err);
-	if (wc_analysis_run(&a, path, &o, &err) < 0 && a &&
+	if (wc_analysis_read(&a, path, &o, &err) < 0 && a &&
 	    !wc_analysis_partial(a))
 		fuzz_fail("analysis", "failed with a result that is not marked "
 			  "partial: %s", err.msg);

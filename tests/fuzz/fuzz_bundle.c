@@ -343,7 +343,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct wc_analysis *a = NULL;
 
 		wc_err_clear(&err);
-		wc_analysis_run(&a, cap, &o, &err);
+		wc_analysis_read(&a, cap, &o, &err);
 		if (!a)
 			continue;
 		caps[n++] = a;

@@ -106,7 +106,7 @@ static void timeline(const char *path, const struct wc_filter *f,
 	o.trace = t;
 	o.filter = f;
 	wc_err_clear(&err);
-	if (wc_analysis_run(&a, path, &o, &err) < 0 && a &&
+	if (wc_analysis_read(&a, path, &o, &err) < 0 && a &&
 	    !wc_analysis_partial(a))
 		fuzz_fail("analysis", "failed with a result that is not marked "
 			  "partial: %s", err.msg);

@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	fuzz_path(path, sizeof(path), "cap");
 	wc_err_clear(&err);
-	if (wc_whatif_run(&w, path, specs, n, &wo, &err) < 0) {
+	if (wc_whatif_replay(&w, path, specs, n, &wo, &err) < 0) {
 		if (w)
 			fuzz_fail("whatif", "failed with a result: %s", err.msg);
 		return 0;

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * scripted.h - a source of events a Check test writes out one by one, for
- * wc_analysis_run_source() (analysis.h): the events come back in the
+ * wc_analysis_read_source() (analysis.h): the events come back in the
  * order they were added.  Header only; at most SCRIPTED_MAX events.
  *
  *     struct scripted s = { .n = 0 };
  *     scripted_add(&s, DEV, t, WC_TA_QUEUE, WC_TC(WC_TC_WRITE), 8000, 4096);
- *     wc_analysis_run_source(&a, scripted_next, &s, &meta, ...);
+ *     wc_analysis_read_source(&a, scripted_next, &s, &meta, ...);
  */
 #ifndef WC_TESTS_SCRIPTED_H
 #define WC_TESTS_SCRIPTED_H

@@ -281,18 +281,18 @@ static void meta_from_capture(struct wc_capture_meta *m,
 	}
 }
 
-/* ---- the run ----------------------------------------------------------- */
+/* ---- the pipeline ------------------------------------------------------ */
 
 /* A model disk's own work on one traced device, from its ledger: the
  * accountant pulls it (wc_account_set_work()); a bad row stops it and
- * fails the run at its end, with the ledger's offset. */
+ * fails the pipeline at its end, with the ledger's offset. */
 struct ledger_feed {
 	struct wc_ledger *lg;
 	bool failed;
 	struct wc_err err;
 };
 
-struct run {
+struct pipeline {
 	struct wc_analysis *a;
 	const struct wc_analysis_opts *o;
 	struct wc_input *in;             /* its input, or NULL */
@@ -337,16 +337,16 @@ struct run {
 
 /* The tracker's source over a source of single events (run_source): every
  * event goes to btt first, as it passes.  btt keeps its own failure (out
- * of memory) for the end of the run. */
+ * of memory) for the end of the pipeline. */
 static int feed(void *ctx, struct wc_event *ev, struct wc_err *err)
 {
-	struct run *run = ctx;
-	int r = run->next(run->ctx, ev, err);
+	struct pipeline *pl = ctx;
+	int r = pl->next(pl->ctx, ev, err);
 
-	if (r > 0 && run->a->btt)
-		wc_btt_add(run->a->btt, ev, NULL);
-	if (r > 0 && run->o->trace)
-		wc_traceevent_events(run->o->trace, ev, 1);
+	if (r > 0 && pl->a->btt)
+		wc_btt_add(pl->a->btt, ev, NULL);
+	if (r > 0 && pl->o->trace)
+		wc_traceevent_events(pl->o->trace, ev, 1);
 	return r;
 }
 
@@ -357,21 +357,21 @@ static int feed(void *ctx, struct wc_event *ev, struct wc_err *err)
 static int feed_batch(void *ctx, const struct wc_event **evs, size_t *n,
 		      struct wc_err *err)
 {
-	struct run *run = ctx;
-	struct wc_btt *btt = run->a->btt;
+	struct pipeline *pl = ctx;
+	struct wc_btt *btt = pl->a->btt;
 	size_t got = 0;
 	int r;
 
 	/* A batch from the input, which the tracker reads where the input
 	 * holds it: one call down the input's chain per batch, no copy per
 	 * event. */
-	r = run->q ? wc_batchq_next(run->q, evs, &got, err) :
-		     wc_input_next_ref(run->in, evs, WC_INPUT_BATCH, &got, err);
+	r = pl->q ? wc_batchq_next(pl->q, evs, &got, err) :
+		     wc_input_next_ref(pl->in, evs, WC_INPUT_BATCH, &got, err);
 	*n = got;
 	if (r > 0 && btt)
 		wc_btt_add_batch(btt, *evs, got);
-	if (r > 0 && run->o->trace)
-		wc_traceevent_events(run->o->trace, *evs, got);
+	if (r > 0 && pl->o->trace)
+		wc_traceevent_events(pl->o->trace, *evs, got);
 	return r;
 }
 
@@ -398,92 +398,93 @@ static int add_series(struct wc_analysis *a, const struct wc_request *rq,
 }
 
 /* PID's process name as the input knew it at this point of the trace
- * (batchq.h), into the run's name[i] when read on a thread; NULL
+ * (batchq.h), into the pipeline's name[i] when read on a thread; NULL
  * without an input or a name. */
-static const char *run_comm(const struct run *run, uint32_t pid, size_t i)
+static const char *pipeline_comm(const struct pipeline *pl, uint32_t pid,
+				 size_t i)
 {
-	if (run->q)
-		return wc_batchq_comm(run->q, pid, run->name[i]);
-	return run->in ? wc_input_comm(run->in, pid) : NULL;
+	if (pl->q)
+		return wc_batchq_comm(pl->q, pid, pl->name[i]);
+	return pl->in ? wc_input_comm(pl->in, pid) : NULL;
 }
 
 /* A request to the timeline, with the names of its process and of the
  * thread that asked for it (a flush's cause). */
-static void trace_request(struct run *run, const struct wc_request *rq,
+static void trace_request(struct pipeline *pl, const struct wc_request *rq,
 			  enum wc_cat cat)
 {
-	const char *comm = run_comm(run, rq->pid, 0), *cause = NULL;
+	const char *comm = pipeline_comm(pl, rq->pid, 0), *cause = NULL;
 
 	if (rq->has_cause)
-		cause = run_comm(run, rq->cause_pid, 1);
-	wc_traceevent_request(run->o->trace, rq, cat, comm, cause);
+		cause = pipeline_comm(pl, rq->cause_pid, 1);
+	wc_traceevent_request(pl->o->trace, rq, cat, comm, cause);
 }
 
 /* The filter's window, once the capture's first event is known; the
  * phases cut to it. */
-static void filter_window(struct run *run)
+static void filter_window(struct pipeline *pl)
 {
-	struct wc_analysis *a = run->a;
-	uint64_t origin = run->tr ? wc_tracker_stats(run->tr)->first_time :
-				    run->first;
+	struct wc_analysis *a = pl->a;
+	uint64_t origin = pl->tr ? wc_tracker_stats(pl->tr)->first_time :
+				    pl->first;
 	size_t i;
 
 	if (origin == WC_NO_TIME)
 		origin = 0;
-	if (run->filt.phase[0] && !run->phase_known) {
+	if (pl->filt.phase[0] && !pl->phase_known) {
 		/* No such phase: an empty window at the start. */
-		run->fw.start = run->fw.end = origin;
+		pl->fw.start = pl->fw.end = origin;
 	} else {
-		wc_filter_window_of(&run->filt, origin, run->phase_known,
-				    run->pstart, run->pend, &run->fw);
+		wc_filter_window_of(&pl->filt, origin, pl->phase_known,
+				    pl->pstart, pl->pend, &pl->fw);
 	}
-	run->win_known = true;
+	pl->win_known = true;
 	for (i = 0; i < a->nphases; i++) {
 		struct wc_phase_result *p = &a->phases[i];
 		uint64_t start = p->start, end = p->end;
 
-		p->start = p->start > run->fw.start ? p->start : run->fw.start;
-		p->end = p->end < run->fw.end ? p->end : run->fw.end;
+		p->start = p->start > pl->fw.start ? p->start : pl->fw.start;
+		p->end = p->end < pl->fw.end ? p->end : pl->fw.end;
 		if (p->end < p->start)
 			p->end = p->start;
 		p->cut = p->start != start || p->end != end;
 		p->wall_s = (double)(p->end - p->start) / 1e9;
-		run->win[i].start = p->start;
-		run->win[i].end = p->end;
+		pl->win[i].start = p->start;
+		pl->win[i].end = p->end;
 	}
 }
 
 /* The accountant's names: the input's, from its notify records. */
-static const char *input_comm(const void *run, uint32_t pid)
+static const char *input_comm(const void *pl, uint32_t pid)
 {
-	return run_comm(run, pid, 0);
+	return pipeline_comm(pl, pid, 0);
 }
 
 /* Opens the interval table over the accountant's window: from the
  * filter's start (else the first event's), to its end (else the last
  * event's, given at the end). */
-static int interval_open(struct run *run, struct wc_err *err)
+static int interval_open(struct pipeline *pl, struct wc_err *err)
 {
-	const struct wc_analysis *a = run->a;
-	uint64_t zero = run->tr ? wc_tracker_stats(run->tr)->first_time :
-				  run->first;
+	const struct wc_analysis *a = pl->a;
+	uint64_t zero = pl->tr ? wc_tracker_stats(pl->tr)->first_time :
+				  pl->first;
 	struct wc_interval_conf ic = {
-		.len_ns = run->o->interval_ns, .end = UINT64_MAX,
-		.sink = run->o->interval, .capture = a->meta.name,
+		.len_ns = pl->o->interval_ns, .end = UINT64_MAX,
+		.sink = pl->o->interval, .capture = a->meta.name,
 	};
 	size_t i;
 
 	if (zero == WC_NO_TIME)
 		zero = 0;
 	ic.zero = ic.origin = zero;
-	if (run->filtering) {
-		ic.origin = run->fw.start;
-		ic.end = run->fw.end;
+	if (pl->filtering) {
+		ic.origin = pl->fw.start;
+		ic.end = pl->fw.end;
 	}
-	if (wc_interval_open(&run->iv, &ic, err) < 0)
+	if (wc_interval_open(&pl->iv, &ic, err) < 0)
 		return -1;
 	for (i = 0; i < a->meta.ndevices; i++)
-		wc_interval_name_device(run->iv, a->meta.devices[i].device,
+		wc_interval_name_device(pl->iv, a->meta.devices[i].device,
 					a->meta.devices[i].name);
 	return 0;
 }
@@ -527,10 +528,10 @@ static uint32_t region_device(const struct wc_capture_meta *m, size_t k)
  * own would decompress the archive again.  So its bytes are copied once
  * into an unnamed temporary file in TMPDIR (or /tmp), at most
  * WC_INPUT_SPILL_MAX, and every feed reads that copy
- * (wc_source_open_region()).  0 with run->ledger_held, 0 without a
+ * (wc_source_open_region()).  0 with pl->ledger_held, 0 without a
  * ledger, or -1 with err filled.
  */
-static int ledger_aside(struct run *run, struct wc_err *err)
+static int ledger_aside(struct pipeline *pl, struct wc_err *err)
 {
 	struct wc_source *src = NULL;
 	uint64_t len = 0;
@@ -538,7 +539,7 @@ static int ledger_aside(struct run *run, struct wc_err *err)
 	ssize_t n;
 	int fd;
 
-	if (wc_input_open_side(run->in, WC_LEDGER_FILE, &src, err) < 0)
+	if (wc_input_open_side(pl->in, WC_LEDGER_FILE, &src, err) < 0)
 		return -1;
 	if (!src)
 		return 0;
@@ -575,9 +576,9 @@ static int ledger_aside(struct run *run, struct wc_err *err)
 	}
 	if (n < 0)
 		goto close_fd;
-	run->ledger_held = true;
-	run->ledger_fd = fd;
-	run->ledger_src = src;
+	pl->ledger_held = true;
+	pl->ledger_fd = fd;
+	pl->ledger_src = src;
 	return 0;
 close_fd:
 	close(fd);
@@ -596,36 +597,36 @@ free_src:
  * Not for a window the user chose from requests alone, nor a replay
  * (its clock is the model's): only a capture read as recorded.
  */
-static int ledger_open(struct run *run, uint64_t from, struct wc_err *err)
+static int ledger_open(struct pipeline *pl, uint64_t from, struct wc_err *err)
 {
-	const struct wc_capture_meta *m = &run->a->meta;
+	const struct wc_capture_meta *m = &pl->a->meta;
 	size_t k, n = m->nregions ? m->nregions : 1;
 	bool kept;
 
-	if (!run->in || run->rnext || !m->disk_model[0])
+	if (!pl->in || pl->rnext || !m->disk_model[0])
 		return 0;
 	/* An archive read in one pass holds its copy already. */
-	kept = wc_input_side_kept(run->in);
-	if (!kept && ledger_aside(run, err) < 0)
+	kept = wc_input_side_kept(pl->in);
+	if (!kept && ledger_aside(pl, err) < 0)
 		return -1;
-	if (!kept && !run->ledger_held)
+	if (!kept && !pl->ledger_held)
 		return 0;
 	if (n > WC_CAPTURE_MAX_REGIONS)
 		n = WC_CAPTURE_MAX_REGIONS;
 	/* k == n: the disk of the partitions, when the accountant has one. */
 	for (k = 0; k <= n; k++) {
-		struct ledger_feed *lf = &run->feed[k];
+		struct ledger_feed *lf = &pl->feed[k];
 		struct wc_source *src = NULL;
 		uint32_t dev = k < n ? region_device(m, k) : 0;
 
-		if (k < n ? !dev : wc_account_disk(run->a->ac) < 0)
+		if (k < n ? !dev : wc_account_disk(pl->a->ac) < 0)
 			continue;
 		if ((kept ?
-		     wc_input_open_side(run->in, WC_LEDGER_FILE, &src, err) :
-		     wc_source_open_region(&src, run->ledger_fd, 0,
-					   wc_source_offset(run->ledger_src),
-					   wc_source_path(run->ledger_src),
-					   wc_source_member(run->ledger_src),
+		     wc_input_open_side(pl->in, WC_LEDGER_FILE, &src, err) :
+		     wc_source_open_region(&src, pl->ledger_fd, 0,
+					   wc_source_offset(pl->ledger_src),
+					   wc_source_path(pl->ledger_src),
+					   wc_source_member(pl->ledger_src),
 					   err)) < 0)
 			return -1;
 		if (!src)
@@ -634,9 +635,9 @@ static int ledger_open(struct run *run, uint64_t from, struct wc_err *err)
 				   WC_LEDGER_ALL, err) < 0)
 			return -1;
 		wc_err_clear(&lf->err);
-		if ((k < n ? wc_account_set_work(run->a->ac, dev, ledger_pull,
+		if ((k < n ? wc_account_set_work(pl->a->ac, dev, ledger_pull,
 						 lf, from) :
-			     wc_account_set_disk_work(run->a->ac, ledger_pull,
+			     wc_account_set_disk_work(pl->a->ac, ledger_pull,
 						      lf, from)) < 0)
 			return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL,
 					  WC_NO_OFFSET, "too many devices "
@@ -645,20 +646,20 @@ static int ledger_open(struct run *run, uint64_t from, struct wc_err *err)
 	return 0;
 }
 
-/* A ledger row that failed the accountant's pulls fails the run. */
-static int ledger_status(struct run *run, struct wc_err *err)
+/* A ledger row that failed the accountant's pulls fails the pipeline. */
+static int ledger_status(struct pipeline *pl, struct wc_err *err)
 {
 	size_t k;
 
 	for (k = 0; k <= WC_CAPTURE_MAX_REGIONS; k++)
-		if (run->feed[k].failed)
-			return wc_err_set(err, run->feed[k].err.kind,
-					  run->feed[k].err.file[0] ?
-					  run->feed[k].err.file : NULL,
-					  run->feed[k].err.member[0] ?
-					  run->feed[k].err.member : NULL,
-					  run->feed[k].err.offset, "%s",
-					  run->feed[k].err.msg);
+		if (pl->feed[k].failed)
+			return wc_err_set(err, pl->feed[k].err.kind,
+					  pl->feed[k].err.file[0] ?
+					  pl->feed[k].err.file : NULL,
+					  pl->feed[k].err.member[0] ?
+					  pl->feed[k].err.member : NULL,
+					  pl->feed[k].err.offset, "%s",
+					  pl->feed[k].err.msg);
 	return 0;
 }
 
@@ -666,23 +667,23 @@ static int ledger_status(struct run *run, struct wc_err *err)
  * The model disk's own account of the capture, the whole ledger's
  * totals (ledger.h), into the meta: read once more, on a handle of its
  * own, to its end, as the feeds stop where the accountant's window
- * does.  A bad row fails the run, as it does a feed.
+ * does.  A bad row fails the pipeline, as it does a feed.
  */
-static int ledger_totals(struct run *run, struct wc_err *err)
+static int ledger_totals(struct pipeline *pl, struct wc_err *err)
 {
-	struct wc_capture_meta *m = &run->a->meta;
+	struct wc_capture_meta *m = &pl->a->meta;
 	struct wc_source *src = NULL;
 	struct wc_ledger *lg = NULL;
 	struct wc_ledger_totals t;
 	struct wc_ledger_work w;
 	int r;
 
-	if (!run->ledger_held)
+	if (!pl->ledger_held)
 		return 0;
-	if (wc_source_open_region(&src, run->ledger_fd, 0,
-				  wc_source_offset(run->ledger_src),
-				  wc_source_path(run->ledger_src),
-				  wc_source_member(run->ledger_src), err) < 0)
+	if (wc_source_open_region(&src, pl->ledger_fd, 0,
+				  wc_source_offset(pl->ledger_src),
+				  wc_source_path(pl->ledger_src),
+				  wc_source_member(pl->ledger_src), err) < 0)
 		return -1;
 	if (wc_ledger_open(&lg, src, WC_LEDGER_ALL, err) < 0)
 		return -1;
@@ -699,77 +700,78 @@ static int ledger_totals(struct run *run, struct wc_err *err)
 	return r;
 }
 
-static void ledger_close(struct run *run)
+static void ledger_close(struct pipeline *pl)
 {
 	size_t k;
 
 	for (k = 0; k <= WC_CAPTURE_MAX_REGIONS; k++) {
-		wc_ledger_free(run->feed[k].lg);
-		run->feed[k].lg = NULL;
+		wc_ledger_free(pl->feed[k].lg);
+		pl->feed[k].lg = NULL;
 	}
-	if (run->ledger_held) {
-		close(run->ledger_fd);
-		wc_source_free(run->ledger_src);
-		run->ledger_src = NULL;
-		run->ledger_held = false;
+	if (pl->ledger_held) {
+		close(pl->ledger_fd);
+		wc_source_free(pl->ledger_src);
+		pl->ledger_src = NULL;
+		pl->ledger_held = false;
 	}
 }
 
-static int account_ready(struct run *run, struct wc_err *err)
+static int account_ready(struct pipeline *pl, struct wc_err *err)
 {
 	size_t i;
 
-	if (run->a->ac)
+	if (pl->a->ac)
 		return 0;
-	if (run->in) {
-		run->conf.name = input_comm;
-		run->conf.name_arg = run;
+	if (pl->in) {
+		pl->conf.name = input_comm;
+		pl->conf.name_arg = pl;
 	}
-	if (run->filtering && !run->win_known)
-		filter_window(run);
-	if (run->filtering) {
-		run->conf.has_window = true;
-		run->conf.window.start = run->fw.start;
-		run->conf.window.end = run->fw.end;
+	if (pl->filtering && !pl->win_known)
+		filter_window(pl);
+	if (pl->filtering) {
+		pl->conf.has_window = true;
+		pl->conf.window.start = pl->fw.start;
+		pl->conf.window.end = pl->fw.end;
 		/* A phase is phases.tsv's, as its figures are without a
 		 * filter; any other window is within the trace's events:
 		 * no idle time made up past its last. */
-		run->conf.window_in_trace = !run->phase_known;
+		pl->conf.window_in_trace = !pl->phase_known;
 	}
-	if (wc_account_open(&run->a->ac, &run->conf, err) < 0)
+	if (wc_account_open(&pl->a->ac, &pl->conf, err) < 0)
 		return -1;
 	/* At the first request the trace's first event is known: the
 	 * window's start, before which the disk's work is not counted. */
-	if (run->tr && wc_tracker_stats(run->tr)->first_time != WC_NO_TIME &&
-	    ledger_open(run, wc_tracker_stats(run->tr)->first_time, err) < 0)
+	if (pl->tr && wc_tracker_stats(pl->tr)->first_time != WC_NO_TIME &&
+	    ledger_open(pl, wc_tracker_stats(pl->tr)->first_time, err) < 0)
 		return -1;
 	/* A request never completed stays outstanding as long as the
 	 * tracker keeps it a candidate: its device's command timeout. */
-	for (i = 0; i < run->a->meta.ndevices; i++)
-		if (run->a->meta.devices[i].device &&
-		    run->a->meta.devices[i].timeout_ns)
-			wc_account_set_bound(run->a->ac,
-					     run->a->meta.devices[i].device,
-					     run->a->meta.devices[i].timeout_ns);
-	if (run->o->interval && interval_open(run, err) < 0)
+	for (i = 0; i < pl->a->meta.ndevices; i++)
+		if (pl->a->meta.devices[i].device &&
+		    pl->a->meta.devices[i].timeout_ns)
+			wc_account_set_bound(pl->a->ac,
+					     pl->a->meta.devices[i].device,
+					     pl->a->meta.devices[i].timeout_ns);
+	if (pl->o->interval && interval_open(pl, err) < 0)
 		return -1;
 	/* A window may hold none of the main device's requests: it is
 	 * still the device the report is of. */
-	if (run->filtering && (run->a->filter_device || run->a->meta.main_from_conf) &&
-	    wc_account_add_device(run->a->ac, run->a->meta.main_device) < 0)
+	if (pl->filtering &&
+	    (pl->a->filter_device || pl->a->meta.main_from_conf) &&
+	    wc_account_add_device(pl->a->ac, pl->a->meta.main_device) < 0)
 		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
 				  "out of memory");
 	return 0;
 }
 
 /* True when rq passes the device and process filters. */
-static bool filter_pass(const struct run *run, const struct wc_request *rq)
+static bool filter_pass(const struct pipeline *pl, const struct wc_request *rq)
 {
-	const char *comm = run_comm(run, rq->pid, 0), *cause = NULL;
+	const char *comm = pipeline_comm(pl, rq->pid, 0), *cause = NULL;
 
 	if (rq->has_cause)
-		cause = run_comm(run, rq->cause_pid, 1);
-	return wc_filter_keep(&run->filt, rq, comm, cause);
+		cause = pipeline_comm(pl, rq->cause_pid, 1);
+	return wc_filter_keep(&pl->filt, rq, comm, cause);
 }
 
 /* The index of device among conf's partitions of one disk, or -1. */
@@ -786,17 +788,17 @@ static int disk_part(const struct wc_account_conf *conf, uint32_t device)
 /* The request as the disk's series takes it (a partition's: under the
  * disk's first partition's dev_t, its sector where it lies on the
  * disk), in *buf; rq itself when it is on no disk. */
-static const struct wc_request *on_disk(const struct run *run,
+static const struct wc_request *on_disk(const struct pipeline *pl,
 					const struct wc_request *rq,
 					struct wc_request *buf)
 {
 	int k;
 
-	if (!run->conf.ndisk || (k = disk_part(&run->conf, rq->device)) < 0)
+	if (!pl->conf.ndisk || (k = disk_part(&pl->conf, rq->device)) < 0)
 		return rq;
 	*buf = *rq;
-	buf->device = run->conf.disk[0];
-	buf->sector += run->conf.disk_offset[k];
+	buf->device = pl->conf.disk[0];
+	buf->sector += pl->conf.disk_offset[k];
 	if (rq->disk_depth)
 		buf->depth = rq->disk_depth;
 	return buf;
@@ -816,27 +818,27 @@ static inline uint64_t request_digest(const struct wc_request *rq)
 	return x ^ (x >> 31);
 }
 
-static inline int add_request(struct run *run, const struct wc_request *rq,
+static inline int add_request(struct pipeline *pl, const struct wc_request *rq,
 			      bool series, struct wc_err *err)
 {
 	struct wc_request buf;
 	enum wc_cat cat;
 
-	if (!run->a->ac && account_ready(run, err) < 0)
+	if (!pl->a->ac && account_ready(pl, err) < 0)
 		return -1;
 	/* The kernel counted every request of the device: unfiltered. */
-	wc_kcount_add(run->kc, rq);
-	run->a->meta.digest += request_digest(rq);
-	if (run->filtering && !filter_pass(run, rq))
+	wc_kcount_add(pl->kc, rq);
+	pl->a->meta.digest += request_digest(rq);
+	if (pl->filtering && !filter_pass(pl, rq))
 		return 0;
-	cat = wc_classify(&run->cl, rq);
-	if (series && add_series(run->a, on_disk(run, rq, &buf), cat, err) < 0)
+	cat = wc_classify(&pl->cl, rq);
+	if (series && add_series(pl->a, on_disk(pl, rq, &buf), cat, err) < 0)
 		return -1;
-	if (run->o->trace)
-		trace_request(run, rq, cat);
-	wc_account_add(run->a->ac, rq, cat);
-	if (run->iv)
-		wc_interval_add(run->iv, rq, cat);
+	if (pl->o->trace)
+		trace_request(pl, rq, cat);
+	wc_account_add(pl->a->ac, rq, cat);
+	if (pl->iv)
+		wc_interval_add(pl->iv, rq, cat);
 	return 0;
 }
 
@@ -845,44 +847,45 @@ static inline int add_request(struct run *run, const struct wc_request *rq,
 
 /* The filter of o, its device and phase looked up in the capture's
  * metadata (what cannot be found is a warning, and nothing passes). */
-static void filter_setup(struct run *run)
+static void filter_setup(struct pipeline *pl)
 {
-	struct wc_analysis *a = run->a;
+	struct wc_analysis *a = pl->a;
 	const char *names[WC_MAX_DEVICES];
 	uint32_t devs[WC_MAX_DEVICES];
 	size_t i;
 
-	run->filtering = true;
-	run->filt = *run->o->filter;
-	wc_filter_describe(&run->filt, a->filter, sizeof(a->filter));
+	pl->filtering = true;
+	pl->filt = *pl->o->filter;
+	wc_filter_describe(&pl->filt, a->filter, sizeof(a->filter));
 	for (i = 0; i < a->meta.ndevices; i++) {
 		devs[i] = a->meta.devices[i].device;
 		names[i] = a->meta.devices[i].name;
 	}
-	if (run->filt.has_device &&
-	    !wc_filter_resolve_device(&run->filt, devs, names, a->meta.ndevices))
+	if (pl->filt.has_device &&
+	    !wc_filter_resolve_device(&pl->filt, devs, names, a->meta.ndevices))
 		warn(a, "%s: --device %s: capture.conf names no such device: "
 		     "nothing passes the filter", a->meta.name,
-		     run->filt.device_name);
-	if (run->filt.has_device && run->filt.device_known) {
+		     pl->filt.device_name);
+	if (pl->filt.has_device && pl->filt.device_known) {
 		/* The figures are of the device filtered on. */
-		a->meta.main_device = run->filt.device;
+		a->meta.main_device = pl->filt.device;
 		a->filter_device = true;
 		a->meta.main_rotational = -1;
 		for (i = 0; i < a->meta.ndevices; i++)
-			if (a->meta.devices[i].device == run->filt.device)
+			if (a->meta.devices[i].device == pl->filt.device)
 				a->meta.main_rotational =
 					a->meta.devices[i].rotational;
 	}
-	for (i = 0; run->filt.phase[0] && i < a->nphases && !run->phase_known; i++)
-		if (!strcmp(a->phases[i].name, run->filt.phase)) {
-			run->phase_known = true;
-			run->pstart = a->phases[i].start;
-			run->pend = a->phases[i].end;
+	for (i = 0; pl->filt.phase[0] && i < a->nphases && !pl->phase_known;
+	     i++)
+		if (!strcmp(a->phases[i].name, pl->filt.phase)) {
+			pl->phase_known = true;
+			pl->pstart = a->phases[i].start;
+			pl->pend = a->phases[i].end;
 		}
-	if (run->filt.phase[0] && !run->phase_known)
+	if (pl->filt.phase[0] && !pl->phase_known)
 		warn(a, "%s: --phase %s: phases.tsv has no such phase: nothing "
-		     "passes the filter", a->meta.name, run->filt.phase);
+		     "passes the filter", a->meta.name, pl->filt.phase);
 }
 
 /* The CPUs the input has a file of, as a bitmap of files[] (those below
@@ -932,14 +935,14 @@ static bool cpu_file_missing(const struct wc_input *in)
  * begins on it from disk_offsets when every one is given in whole
  * sectors (else 0: the seeks between them are then unknown, the rest
  * is not).  Not when --device chose one device's figures. */
-static void disk_setup(struct run *run)
+static void disk_setup(struct pipeline *pl)
 {
-	const struct wc_capture_meta *m = &run->a->meta;
-	struct wc_account_conf *conf = &run->conf;
+	const struct wc_capture_meta *m = &pl->a->meta;
+	struct wc_account_conf *conf = &pl->conf;
 	bool offsets = m->noffsets == m->nregions;
 	size_t r, i;
 
-	if (run->a->filter_device || m->nregions < 2)
+	if (pl->a->filter_device || m->nregions < 2)
 		return;
 	for (r = 0; r < m->nregions; r++)
 		offsets = offsets && m->offsets[r] % 512 == 0;
@@ -959,16 +962,16 @@ static void disk_setup(struct run *run)
 }
 
 
-static int analyse(struct run *run, const struct wc_phase *phases,
+static int analyse(struct pipeline *pl, const struct wc_phase *phases,
 		   size_t nphases, struct wc_err *err)
 {
-	struct wc_analysis *a = run->a;
-	struct wc_phase_window *win = run->win;
-	struct wc_account_conf *conf = &run->conf;
+	struct wc_analysis *a = pl->a;
+	struct wc_phase_window *win = pl->win;
+	struct wc_account_conf *conf = &pl->conf;
 	struct wc_tracker *tr = NULL;
 	struct wc_request rqs[WC_ANALYSIS_REQUESTS];
-	bool series = run->o->series;
-	struct wc_traceevent *te = run->o->trace;
+	bool series = pl->o->series;
+	struct wc_traceevent *te = pl->o->trace;
 	uint64_t first, last;
 	size_t i, n;
 	int r;
@@ -992,8 +995,8 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 		win[i].end = p->end;
 	}
 	a->nphases = nphases;
-	a->has_series = run->o->series;
-	conf->media_rate = run->o->media_rate;
+	a->has_series = pl->o->series;
+	conf->media_rate = pl->o->media_rate;
 	for (i = 0; i < a->meta.ndevices; i++)
 		if (wc_analysis_rotational_doubt(&a->meta,
 						 a->meta.devices[i].device))
@@ -1005,34 +1008,34 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 	conf->cache_device = a->meta.main_from_conf ? a->meta.main_device : 0;
 	conf->nphases = nphases;
 	conf->phases = win;
-	if (run->o->filter && wc_filter_any(run->o->filter))
-		filter_setup(run);
-	disk_setup(run);
+	if (pl->o->filter && wc_filter_any(pl->o->filter))
+		filter_setup(pl);
+	disk_setup(pl);
 	if (te) {
 		wc_traceevent_begin(te, a->meta.name);
 		for (i = 0; i < a->meta.ndevices; i++)
 			wc_traceevent_name_device(te, a->meta.devices[i].device,
 						  a->meta.devices[i].name);
 	}
-	if (run->o->btt && wc_btt_open(&a->btt, err) < 0)
+	if (pl->o->btt && wc_btt_open(&a->btt, err) < 0)
 		goto fail;
-	if (run->rnext) {
+	if (pl->rnext) {
 		memset(&a->stats, 0, sizeof(a->stats));
-		while ((r = run->rnext(run->rctx, rqs, err)) > 0) {
-			if (add_request(run, rqs, series, err) < 0)
+		while ((r = pl->rnext(pl->rctx, rqs, err)) > 0) {
+			if (add_request(pl, rqs, series, err) < 0)
 				goto fail;
 			a->stats.requests++;
 		}
-		a->stats.first_time = run->first;
-		a->stats.last_time = run->last;
+		a->stats.first_time = pl->first;
+		a->stats.last_time = pl->last;
 		if (r < 0)
 			a->partial = true;
 		goto finish;
 	}
-	if ((run->in ? wc_tracker_open_batch(&tr, feed_batch, run, err) :
-		       wc_tracker_open_source(&tr, feed, run, err)) < 0)
+	if ((pl->in ? wc_tracker_open_batch(&tr, feed_batch, pl, err) :
+		       wc_tracker_open_source(&tr, feed, pl, err)) < 0)
 		goto fail;
-	run->tr = tr;
+	pl->tr = tr;
 	/* Each device's command timeout bounds what a C may pair with;
 	 * its hardware queues say how many flushes may be in flight. */
 	for (i = 0; i < a->meta.ndevices; i++) {
@@ -1043,27 +1046,27 @@ static int analyse(struct run *run, const struct wc_phase *phases,
 			wc_tracker_set_hw_queues(tr, a->meta.devices[i].device,
 						 a->meta.devices[i].hw_queues);
 	}
-	if (run->in && cpu_file_missing(run->in))
+	if (pl->in && cpu_file_missing(pl->in))
 		wc_tracker_set_lossy(tr);
 	/* The disk's queue is its partitions' together. */
-	if (run->conf.ndisk)
-		wc_tracker_set_disk(tr, run->conf.disk, run->conf.ndisk);
+	if (pl->conf.ndisk)
+		wc_tracker_set_disk(tr, pl->conf.disk, pl->conf.ndisk);
 	/* From here to the tracker's end, the input is the reader's. */
-	if (run->in && run->o->threads >= 2 &&
-	    wc_batchq_open(&run->q, run->in, err) < 0)
+	if (pl->in && pl->o->threads >= 2 &&
+	    wc_batchq_open(&pl->q, pl->in, err) < 0)
 		goto fail_tracker;
 
 	while ((r = wc_tracker_next_batch(tr, rqs, WC_ANALYSIS_REQUESTS, &n,
 					  err)) > 0) {
 		for (i = 0; i < n; i++)
-			if ((run->o->keep && run->o->keep(run->o->keep_ctx,
+			if ((pl->o->keep && pl->o->keep(pl->o->keep_ctx,
 							  &rqs[i], err) < 0) ||
-			    add_request(run, &rqs[i], series, err) < 0)
+			    add_request(pl, &rqs[i], series, err) < 0)
 				goto fail_tracker;
 	}
 	/* The input read to its end: the caller's again. */
-	wc_batchq_free(run->q);
-	run->q = NULL;
+	wc_batchq_free(pl->q);
+	pl->q = NULL;
 	a->stats = *wc_tracker_stats(tr);
 	if (r < 0)
 		a->partial = true;
@@ -1072,7 +1075,7 @@ finish:
 		wc_traceevent_end(te, phases, nphases);
 	if (a->btt && wc_btt_status(a->btt, err) < 0)
 		goto fail_tracker;
-	if (account_ready(run, err) < 0)
+	if (account_ready(pl, err) < 0)
 		goto fail_tracker;
 	first = a->stats.first_time == WC_NO_TIME ? 0 : a->stats.first_time;
 	last = a->stats.last_time == WC_NO_TIME ? 0 : a->stats.last_time;
@@ -1080,7 +1083,7 @@ finish:
 	 * after the last sync is no request, but the window that compares
 	 * busy times must hold it (a trace's own window only: a filter's
 	 * is the user's, a replay's clock is the model's). */
-	if (!run->rnext && !run->filtering && a->meta.has_durable &&
+	if (!pl->rnext && !pl->filtering && a->meta.has_durable &&
 	    first && a->meta.returned_ns >= first &&
 	    a->meta.durable_ns > last &&
 	    a->meta.durable_ns - last <= WC_DURABLE_MAX_NS) {
@@ -1088,17 +1091,17 @@ finish:
 		a->meta.durable_window = true;
 	}
 	wc_account_finish(a->ac, first, last);
-	if (ledger_status(run, err) < 0 || ledger_totals(run, err) < 0)
+	if (ledger_status(pl, err) < 0 || ledger_totals(pl, err) < 0)
 		goto fail_tracker;
-	if (run->iv) {
+	if (pl->iv) {
 		/* The window's end as the accountant has it: a phase's
 		 * as phases.tsv gives it, any other cut to the last event. */
-		wc_interval_finish(run->iv, run->filtering && run->phase_known ?
-					    run->fw.end : last);
-		wc_interval_free(run->iv);
-		run->iv = NULL;
+		wc_interval_finish(pl->iv, pl->filtering && pl->phase_known ?
+					    pl->fw.end : last);
+		wc_interval_free(pl->iv);
+		pl->iv = NULL;
 	}
-	run->tr = NULL;
+	pl->tr = NULL;
 	a->meta.events = a->stats.events;
 	wc_tracker_free(tr);
 	return r < 0 ? -1 : 0;
@@ -1106,13 +1109,13 @@ finish:
 fail_tracker:
 	/* An early stop: the reader stops and is joined before the
 	 * input goes. */
-	wc_batchq_free(run->q);
-	run->q = NULL;
+	wc_batchq_free(pl->q);
+	pl->q = NULL;
 	wc_tracker_free(tr);
 fail:
-	wc_interval_free(run->iv);
-	run->iv = NULL;
-	run->tr = NULL;
+	wc_interval_free(pl->iv);
+	pl->iv = NULL;
+	pl->tr = NULL;
 	return -1;
 }
 
@@ -1228,27 +1231,27 @@ named:
 			a->meta.main_rotational = a->meta.devices[i].rotational;
 }
 
-static void setup_classifier(struct run *run)
+static void setup_classifier(struct pipeline *pl)
 {
-	const struct wc_capture_meta *m = &run->a->meta;
+	const struct wc_capture_meta *m = &pl->a->meta;
 
-	if (run->o->journal_given) {
+	if (pl->o->journal_given) {
 		/* The user's range is on the destination when there is one
 		 * named, else on whatever device the sectors land. */
-		wc_classifier_range(&run->cl,
+		wc_classifier_range(&pl->cl,
 				    m->main_from_conf ? m->dest_device : 0,
-				    run->o->journal_start, run->o->journal_len);
-		run->a->meta.journal_method = WC_JOURNAL_RANGE;
-		run->a->meta.journal_start = run->o->journal_start;
-		run->a->meta.journal_len = run->o->journal_len;
+				    pl->o->journal_start, pl->o->journal_len);
+		pl->a->meta.journal_method = WC_JOURNAL_RANGE;
+		pl->a->meta.journal_start = pl->o->journal_start;
+		pl->a->meta.journal_len = pl->o->journal_len;
 	} else if (m->journal_method == WC_JOURNAL_RANGE) {
-		wc_classifier_range(&run->cl,
+		wc_classifier_range(&pl->cl,
 				    m->main_from_conf ? m->dest_device : 0,
 				    m->journal_start, m->journal_len);
 	} else {
-		wc_classifier_heuristic(&run->cl);
+		wc_classifier_heuristic(&pl->cl);
 	}
-	run->a->cl = run->cl;
+	pl->a->cl = pl->cl;
 }
 
 static const struct wc_analysis_opts default_opts = WC_ANALYSIS_OPTS_INIT;
@@ -1385,9 +1388,9 @@ static void check_whole(struct wc_capture_meta *m, const struct wc_input *in,
 	device_files_missing(m, in);
 }
 
-static int run_input(struct wc_analysis **out, const char *path,
-		     const struct wc_analysis_opts *o, bool speculate,
-		     struct wc_err *err)
+static int analyse_input(struct wc_analysis **out, const char *path,
+			 const struct wc_analysis_opts *o, bool speculate,
+			 struct wc_err *err)
 {
 	static const char *const aside[1] = { WC_LEDGER_FILE };
 	struct wc_input_limits lim = {
@@ -1402,7 +1405,7 @@ static int run_input(struct wc_analysis **out, const char *path,
 	};
 	struct wc_input *in = NULL;
 	const struct wc_capture *cap;
-	struct run run = { 0 };
+	struct pipeline pl = { 0 };
 	struct wc_analysis *a;
 	size_t np, i;
 	int64_t skips;
@@ -1425,18 +1428,18 @@ static int run_input(struct wc_analysis **out, const char *path,
 	cap = wc_input_capture(in);
 	warn_capture(a, cap);
 	np = cap->nphases < WC_MAX_PHASES ? cap->nphases : WC_MAX_PHASES;
-	run.a = a;
-	run.o = o ? o : &default_opts;
-	run.in = in;
-	run.ctx = in;
-	run.name = run.names;
-	setup_classifier(&run);
-	if (wc_kcount_new(&run.kc, cap, err) < 0)
+	pl.a = a;
+	pl.o = o ? o : &default_opts;
+	pl.in = in;
+	pl.ctx = in;
+	pl.name = pl.names;
+	setup_classifier(&pl);
+	if (wc_kcount_new(&pl.kc, cap, err) < 0)
 		goto fail_input;
-	r = analyse(&run, cap->phases, np, err);
-	ledger_close(&run);
-	wc_kcount_finish(run.kc, &a->kcheck);
-	wc_kcount_free(run.kc);
+	r = analyse(&pl, cap->phases, np, err);
+	ledger_close(&pl);
+	wc_kcount_finish(pl.kc, &a->kcheck);
+	wc_kcount_free(pl.kc);
 	if (r < 0 && !a->partial)
 		goto fail_input;
 	/* What the recorder lost (capture.conf) plus what went missing
@@ -1478,18 +1481,18 @@ fail_analysis:
  * everything of that try goes and the input is read once more the whole
  * way, whose result and messages are those of a reader without it.
  */
-int wc_analysis_run(struct wc_analysis **out, const char *path,
-		    const struct wc_analysis_opts *o, struct wc_err *err)
+int wc_analysis_read(struct wc_analysis **out, const char *path,
+		     const struct wc_analysis_opts *o, struct wc_err *err)
 {
 	struct wc_err first;
 	int r;
 
 	wc_err_clear(&first);
-	r = run_input(out, path, o, true, &first);
+	r = analyse_input(out, path, o, true, &first);
 	if (r < 0 && first.kind == WC_ERR_AGAIN) {
 		wc_analysis_free(*out);
 		*out = NULL;
-		return run_input(out, path, o, false, err);
+		return analyse_input(out, path, o, false, err);
 	}
 	if (r < 0 && err && err->kind == WC_ERR_NONE)
 		*err = first;
@@ -1497,10 +1500,10 @@ int wc_analysis_run(struct wc_analysis **out, const char *path,
 }
 
 /* run_source() and run_requests(): metadata given, no input. */
-static int run_given(struct wc_analysis **out, struct run *run,
-		     const struct wc_capture_meta *meta,
-		     const struct wc_phase *phases, size_t nphases,
-		     const struct wc_analysis_opts *o, struct wc_err *err)
+static int analyse_given(struct wc_analysis **out, struct pipeline *pl,
+			 const struct wc_capture_meta *meta,
+			 const struct wc_phase *phases, size_t nphases,
+			 const struct wc_analysis_opts *o, struct wc_err *err)
 {
 	struct wc_analysis *a;
 	int r;
@@ -1514,10 +1517,10 @@ static int run_given(struct wc_analysis **out, struct run *run,
 		a->meta = *meta;
 	else
 		meta_unknown(&a->meta, "");
-	run->a = a;
-	run->o = o ? o : &default_opts;
-	setup_classifier(run);
-	r = analyse(run, phases, nphases, err);
+	pl->a = a;
+	pl->o = o ? o : &default_opts;
+	setup_classifier(pl);
+	r = analyse(pl, phases, nphases, err);
 	if (r < 0 && !a->partial) {
 		wc_analysis_free(a);
 		return -1;
@@ -1527,35 +1530,35 @@ static int run_given(struct wc_analysis **out, struct run *run,
 	return r;
 }
 
-int wc_analysis_run_requests(struct wc_analysis **out, wc_request_source next,
-			     void *ctx, const struct wc_capture_meta *meta,
-			     const struct wc_phase *phases, size_t nphases,
-			     uint64_t first, uint64_t last,
-			     const struct wc_analysis_opts *o,
-			     struct wc_err *err)
+int wc_analysis_read_requests(struct wc_analysis **out, wc_request_source next,
+			      void *ctx, const struct wc_capture_meta *meta,
+			      const struct wc_phase *phases, size_t nphases,
+			      uint64_t first, uint64_t last,
+			      const struct wc_analysis_opts *o,
+			      struct wc_err *err)
 {
 	struct wc_analysis_opts ro = o ? *o : default_opts;
-	struct run run = { 0 };
+	struct pipeline pl = { 0 };
 
 	ro.btt = false;          /* no events: nothing for btt */
-	run.rnext = next;
-	run.rctx = ctx;
-	run.first = first;
-	run.last = last;
-	return run_given(out, &run, meta, phases, nphases, &ro, err);
+	pl.rnext = next;
+	pl.rctx = ctx;
+	pl.first = first;
+	pl.last = last;
+	return analyse_given(out, &pl, meta, phases, nphases, &ro, err);
 }
 
-int wc_analysis_run_source(struct wc_analysis **out, wc_event_source next,
-			   void *ctx, const struct wc_capture_meta *meta,
-			   const struct wc_phase *phases, size_t nphases,
-			   const struct wc_analysis_opts *o,
-			   struct wc_err *err)
+int wc_analysis_read_source(struct wc_analysis **out, wc_event_source next,
+			    void *ctx, const struct wc_capture_meta *meta,
+			    const struct wc_phase *phases, size_t nphases,
+			    const struct wc_analysis_opts *o,
+			    struct wc_err *err)
 {
-	struct run run = { 0 };
+	struct pipeline pl = { 0 };
 
-	run.next = next;
-	run.ctx = ctx;
-	return run_given(out, &run, meta, phases, nphases, o, err);
+	pl.next = next;
+	pl.ctx = ctx;
+	return analyse_given(out, &pl, meta, phases, nphases, o, err);
 }
 
 /* ---- accessors --------------------------------------------------------- */

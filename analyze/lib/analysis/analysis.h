@@ -8,7 +8,7 @@
  *     struct wc_analysis_opts o = WC_ANALYSIS_OPTS_INIT;
  *     struct wc_analysis *a = NULL;
  *     o.series = true;               // e.g. for a bundle's figures
- *     if (wc_analysis_run(&a, path, &o, &err) < 0)
+ *     if (wc_analysis_read(&a, path, &o, &err) < 0)
  *             report(&err);          // a may still hold a partial result
  *     meta = wc_analysis_meta(a);     // name, fs, write_cache, barrier ...
  *     main = wc_analysis_main(a);     // figures of the main device
@@ -36,12 +36,12 @@
  *  - memory: btt's and the tracker's bounds (wclimits.h), and with
  *    o.series about 1.4 MiB a device, until wc_analysis_release_series()
  *    or wc_analysis_free(); with o.threads 2, the queue's (batchq.h),
- *    until wc_analysis_run() returns;
+ *    until wc_analysis_read() returns;
  *  - o.threads changes nothing of the result: the same analysis, the
  *    same err, the same names (batchq.h) on one thread or two; every
  *    way out of the run (the end, the input's failure, a consumer's
  *    failure) stops and joins the reader before it returns;
- *  - when the input turns bad midway, wc_analysis_run() returns -1 with
+ *  - when the input turns bad midway, wc_analysis_read() returns -1 with
  *    err filled, but *out holds the analysis of every event before the
  *    failure (wc_analysis_partial() is then true); on other failures *out
  *    is NULL;
@@ -112,7 +112,7 @@ struct wc_analysis_opts {
 	size_t nfiles;
 	char **texts;
 	size_t *lens;
-	/* Threads for an input (wc_analysis_run()): 1, everything on the
+	/* Threads for an input (wc_analysis_read()): 1, everything on the
 	 * caller's; 2, the input read, decoded and merged on a thread of
 	 * its own while the caller's tracks and accounts, through a
 	 * bounded queue of batches (input/batchq.h, its memory).  The
@@ -284,28 +284,28 @@ struct wc_analysis;
  * announced, or the read failed, everything of that try is thrown away
  * and the input read once more without it: the result and messages are
  * always those of the whole scan, at the cost of a second read then. */
-int wc_analysis_run(struct wc_analysis **out, const char *path,
-		    const struct wc_analysis_opts *o, struct wc_err *err);
+int wc_analysis_read(struct wc_analysis **out, const char *path,
+		     const struct wc_analysis_opts *o, struct wc_err *err);
 
 /* Analyses events from any source, with metadata given by the caller
  * (meta may be NULL: all unknown; meta->name names the capture).  Phases
  * may be NULL when nphases is 0.  For tests and tools. */
-int wc_analysis_run_source(struct wc_analysis **out, wc_event_source next,
-			   void *ctx, const struct wc_capture_meta *meta,
-			   const struct wc_phase *phases, size_t nphases,
-			   const struct wc_analysis_opts *o,
-			   struct wc_err *err);
+int wc_analysis_read_source(struct wc_analysis **out, wc_event_source next,
+			    void *ctx, const struct wc_capture_meta *meta,
+			    const struct wc_phase *phases, size_t nphases,
+			    const struct wc_analysis_opts *o,
+			    struct wc_err *err);
 
 /* Analyses requests instead of events (a replay's, replay.h: no btt)
  * over the window [first, last], with metadata and phases given as for
- * wc_analysis_run_source().  The tracker's statistics are those of the
+ * wc_analysis_read_source().  The tracker's statistics are those of the
  * requests: requests, first_time and last_time. */
-int wc_analysis_run_requests(struct wc_analysis **out, wc_request_source next,
-			     void *ctx, const struct wc_capture_meta *meta,
-			     const struct wc_phase *phases, size_t nphases,
-			     uint64_t first, uint64_t last,
-			     const struct wc_analysis_opts *o,
-			     struct wc_err *err);
+int wc_analysis_read_requests(struct wc_analysis **out, wc_request_source next,
+			      void *ctx, const struct wc_capture_meta *meta,
+			      const struct wc_phase *phases, size_t nphases,
+			      uint64_t first, uint64_t last,
+			      const struct wc_analysis_opts *o,
+			      struct wc_err *err);
 
 const struct wc_capture_meta *wc_analysis_meta(const struct wc_analysis *a);
 /* The trace checked against the kernel's counters (kcounters.h): state

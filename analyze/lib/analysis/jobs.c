@@ -14,7 +14,7 @@ struct pool {
 	pthread_mutex_t lock;
 };
 
-static void run_one(struct wc_job *j, const struct wc_analysis_opts *o)
+static void analyse_one(struct wc_job *j, const struct wc_analysis_opts *o)
 {
 	j->a = NULL;
 	j->caps = NULL;
@@ -25,7 +25,7 @@ static void run_one(struct wc_job *j, const struct wc_analysis_opts *o)
 					    &j->err);
 		return;
 	}
-	j->status = wc_analysis_run(&j->a, j->path, o, &j->err);
+	j->status = wc_analysis_read(&j->a, j->path, o, &j->err);
 	if (!j->condense || !j->a)
 		return;
 	/* A partial analysis is kept as one: its capsule says so. */
@@ -55,7 +55,7 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		if (i == p->n)
 			break;
-		run_one(&p->jobs[i], p->o);
+		analyse_one(&p->jobs[i], p->o);
 	}
 	return NULL;
 }

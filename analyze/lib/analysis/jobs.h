@@ -8,7 +8,7 @@
  *     for (i = 0; i < n; i++)
  *             jobs[i].path = paths[i];
  *     wc_jobs_analyse(jobs, n, &opts, 4);
- *     for (i = 0; i < n; i++) {             // as wc_analysis_run() left it
+ *     for (i = 0; i < n; i++) {             // as wc_analysis_read() left it
  *             if (jobs[i].status < 0)
  *                     report(&jobs[i].err);
  *             if (jobs[i].a)
@@ -16,7 +16,7 @@
  *     }
  *
  * What always holds:
- *  - job i ends exactly as wc_analysis_run(&jobs[i].a, jobs[i].path, o,
+ *  - job i ends exactly as wc_analysis_read(&jobs[i].a, jobs[i].path, o,
  *    &jobs[i].err) would have left it, with its return in jobs[i].status:
  *    an analysis depends only on its own input, so the report of -j N is
  *    byte for byte the one of -j 1;
@@ -52,7 +52,7 @@ struct wc_job {
 	struct wc_analysis *a;   /* out: the analysis, or NULL (condense) */
 	struct wc_capsule **caps;        /* out, with condense: the caller */
 	size_t ncaps;                    /* frees them (wc_capsules_free) */
-	int status;              /* out: wc_analysis_run()'s return */
+	int status;              /* out: wc_analysis_read()'s return */
 	struct wc_err err;       /* out: filled when status < 0 */
 };
 

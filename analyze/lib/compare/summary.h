@@ -6,7 +6,7 @@
  * spread, the differences against the baseline and the findings).  The
  * writers only format what is here; nothing is derived twice.
  *
- *     struct wc_analysis *caps[N];          // from wc_analysis_run()
+ *     struct wc_analysis *caps[N];          // from wc_analysis_read()
  *     struct wc_summary *s = NULL;
  *     if (wc_summary_build(&s, caps, n, baseline, &err) < 0)
  *             report(&err);                 // WC_ERR_USAGE: no such baseline

@@ -613,7 +613,7 @@ int list_complete(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 {
 	uint64_t s = ev->sector, e = s + (ev->bytes >> 9), c = ev->time;
 	struct deltas q2c = { 0, UINT64_MAX, 0, 0 }, d2c = q2c;
-	const struct listed_q *run;
+	const struct listed_q *span;
 	size_t i, j, k;
 
 	/* The Qs inside, as for a D. */
@@ -626,19 +626,19 @@ int list_complete(struct wc_btt *b, struct bdev *d, const struct wc_event *ev,
 			return oom(b, err);
 		return tree_complete(b, d, ev, err);
 	}
-	/* Into the hole, which moves next to them: they lie in one run,
+	/* Into the hole, which moves next to them: they lie in one span,
 	 * just before it or just after. */
 	if (d->list.gap > j) {
 		list_move_gap(&d->list, d->n, j);
-		run = d->list.q + i;
+		span = d->list.q + i;
 	} else {
 		list_move_gap(&d->list, d->n, i);
-		run = d->list.q + i + (d->list.cap - d->n);
+		span = d->list.q + i + (d->list.cap - d->n);
 	}
 	for (k = 0; k < j - i; k++) {
-		deltas_add(&q2c, tdelta(run[k].q_time, c));
-		if (run[k].d_time != NO_D)
-			deltas_add(&d2c, tdelta(run[k].d_time, c));
+		deltas_add(&q2c, tdelta(span[k].q_time, c));
+		if (span[k].d_time != NO_D)
+			deltas_add(&d2c, tdelta(span[k].d_time, c));
 	}
 	stat_add_deltas(&b->q2c, &q2c);
 	stat_add_deltas(&b->d2c, &d2c);

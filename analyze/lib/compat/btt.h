@@ -46,7 +46,7 @@
  * device the oldest (by Q time) is forgotten, one per new Q (counted by
  * wc_btt_dropped()), so a trace that lost many completions, or queued
  * more than that many bios at once, can differ from btt.  Freed Qs are
- * reused, so after the first peak a trace runs without malloc.
+ * reused, so after the first peak a trace spans without malloc.
  */
 #ifndef WC_BTT_H
 #define WC_BTT_H

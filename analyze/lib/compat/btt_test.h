@@ -13,7 +13,7 @@
 /* wc_btt_open() for a btt that keeps its tree at every event, also while
  * the Qs kept are disjoint and their tree's shape cannot change a figure
  * (wc_btt_open()'s btt keeps them as a list then): the same figures,
- * more slowly; for the test that runs both on the same events. */
+ * more slowly; for the test that spans both on the same events. */
 int wc_btt_open_tree(struct wc_btt **out, struct wc_err *err);
 
 #endif /* WC_BTT_TEST_H */

@@ -3,7 +3,7 @@
  * datacache.c - see datacache.h.
  *
  * An open-addressing index (linear probing, deletion by backward shift,
- * so no tombstones accumulate however long the disk runs) from a sector to
+ * so no tombstones accumulate however long the disk spans) from a sector to
  * its slot in a fixed pool of sector-sized slots; free slots on a stack.
  */
 #include <stdbool.h>
@@ -49,7 +49,7 @@ static void forget(struct wc_datacache *c, size_t i)
 
 	c->free_slots[c->nfree++] = c->slot[i];
 	c->key[i] = EMPTY;
-	/* shift back every entry of the run after i that may move to i */
+	/* shift back every entry of the span after i that may move to i */
 	for (;;) {
 		j = (j + 1) & c->mask;
 		if (c->key[j] == EMPTY)
@@ -204,7 +204,8 @@ uint64_t wc_datacache_overlay(const struct wc_datacache *c, uint64_t offset,
 }
 
 uint64_t wc_datacache_take(struct wc_datacache *c, uint64_t *from, uint64_t end,
-			   void *buf, uint64_t max_sectors, uint64_t *run_start)
+			   void *buf, uint64_t max_sectors,
+			   uint64_t *span_start)
 {
 	unsigned char *dst = buf;
 	uint64_t k = *from, n = 0;
@@ -220,7 +221,7 @@ uint64_t wc_datacache_take(struct wc_datacache *c, uint64_t *from, uint64_t end,
 		*from = k;
 		return 0;
 	}
-	*run_start = k;
+	*span_start = k;
 	while (k < end && n < max_sectors && i != SIZE_MAX) {
 		memcpy(dst + n * SECTOR, c->data + (size_t)c->slot[i] * SECTOR, SECTOR);
 		forget(c, i);

@@ -23,10 +23,10 @@
  *     // a read: the platter's bytes, then the newer ones cached
  *     pread(fd, buf, bytes, offset);
  *     wc_datacache_overlay(c, offset, buf, bytes);
- *     // the model destages sectors [s, e): each run held there, in order
- *     uint64_t from = s, run, n;
- *     while ((n = wc_datacache_take(c, &from, e, tmp, tmp_sectors, &run)) > 0)
- *             pwrite(fd, tmp, n * 512, run * 512);
+ *     // the model destages sectors [s, e): each span held there, in order
+ *     uint64_t from = s, span, n;
+ *     while ((n = wc_datacache_take(c, &from, e, tmp, tmp_sectors, &span)) > 0)
+ *             pwrite(fd, tmp, n * 512, span * 512);
  *     wc_datacache_free(c);
  *
  * What always holds:
@@ -70,12 +70,13 @@ void wc_datacache_drop(struct wc_datacache *c, uint64_t offset, uint64_t bytes);
 uint64_t wc_datacache_overlay(const struct wc_datacache *c, uint64_t offset,
 			      void *buf, uint64_t bytes);
 
-/* Takes the first run of consecutive held sectors in [*from, end): copies
- * at most max_sectors of it into buf, forgets them, sets *run_start to its
+/* Takes the first span of consecutive held sectors in [*from, end): copies
+ * at most max_sectors of it into buf, forgets them, sets *span_start to its
  * first sector and *from past it, and returns its length; 0 when nothing
  * is held there (then *from = end). */
 uint64_t wc_datacache_take(struct wc_datacache *c, uint64_t *from, uint64_t end,
-			   void *buf, uint64_t max_sectors, uint64_t *run_start);
+			   void *buf, uint64_t max_sectors,
+			   uint64_t *span_start);
 
 /* Bytes held. */
 uint64_t wc_datacache_bytes(const struct wc_datacache *c);

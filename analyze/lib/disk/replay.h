@@ -11,7 +11,7 @@
  * of virtual completion, as a tracker would have handed them out had the
  * capture been recorded on the modelled disk.  An accountant or a whole
  * analysis takes them as it takes the tracker's (analysis.h,
- * wc_analysis_run_requests()).  No clock, no I/O: the same requests and
+ * wc_analysis_read_requests()).  No clock, no I/O: the same requests and
  * the same configuration give the same times, to the nanosecond.
  *
  *     struct wc_replay_conf c;

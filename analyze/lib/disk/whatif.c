@@ -383,8 +383,9 @@ static int replay_analyse(struct wc_whatif *w,
 
 	if (pass_open(&p, &w->reqs, &rc, err) < 0)
 		return -1;
-	r = wc_analysis_run_requests(&w->a[w->n], replay_source, p.rp, &sc->meta,
-				     phases, np, first, last, ao, err);
+	r = wc_analysis_read_requests(&w->a[w->n], replay_source, p.rp,
+				      &sc->meta, phases, np, first, last, ao,
+				      err);
 	if (r < 0)
 		goto close_pass;     /* a part of it: wc_whatif_free() frees */
 	w->st[w->n] = *wc_replay_stats(p.rp);
@@ -465,9 +466,9 @@ static uint64_t recorded_capacity(const struct wc_capture_meta *m)
 	return 500000000000ull / 512 * 512;
 }
 
-int wc_whatif_run(struct wc_whatif **out, const char *path,
-		  const struct wc_whatif_spec *specs, size_t n,
-		  const struct wc_whatif_opts *o, struct wc_err *err)
+int wc_whatif_replay(struct wc_whatif **out, const char *path,
+		     const struct wc_whatif_spec *specs, size_t n,
+		     const struct wc_whatif_opts *o, struct wc_err *err)
 {
 	struct wc_analysis_opts ao = o ? o->analysis :
 		(struct wc_analysis_opts)WC_ANALYSIS_OPTS_INIT;
@@ -511,7 +512,7 @@ int wc_whatif_run(struct wc_whatif **out, const char *path,
 	ao.nfiles = 1;
 	ao.texts = side;
 	ao.lens = side_len;
-	r = wc_analysis_run(&w->a[0], path, &ao, err);
+	r = wc_analysis_read(&w->a[0], path, &ao, err);
 	ao.once = false;
 	ao.keep = NULL;
 	ao.keep_ctx = NULL;
@@ -699,7 +700,7 @@ void wc_whatif_free(struct wc_whatif *w)
 	if (!w)
 		return;
 	/* past n too: an analysis that failed midway is handed out with
-	 * its part (wc_analysis_run()) before it was counted */
+	 * its part (wc_analysis_read()) before it was counted */
 	for (i = 0; i < sizeof(w->a) / sizeof(w->a[0]); i++)
 		wc_analysis_free(w->a[i]);
 	free(w->reqs.v);

@@ -10,7 +10,7 @@
  *         wc_whatif_spec_parse(&specs[1], "disk=ssd,barrier=off", &err) < 0)
  *             usage(&err);
  *     struct wc_whatif *w = NULL;
- *     if (wc_whatif_run(&w, path, specs, 2, &opts, &err) < 0)
+ *     if (wc_whatif_replay(&w, path, specs, 2, &opts, &err) < 0)
  *             report(&err);
  *     // analyses: the capture as recorded, its replay as recorded, then
  *     // one replay per spec; the replay as recorded is the baseline
@@ -116,9 +116,9 @@ struct wc_whatif;
  * of specs[0..n) says (n <= WC_WHATIF_MAX_SPECS).  On failure (an input
  * that turns bad midway too: a replay of part of a capture predicts
  * nothing) *out is NULL. */
-int wc_whatif_run(struct wc_whatif **out, const char *path,
-		  const struct wc_whatif_spec *specs, size_t n,
-		  const struct wc_whatif_opts *o, struct wc_err *err);
+int wc_whatif_replay(struct wc_whatif **out, const char *path,
+		     const struct wc_whatif_spec *specs, size_t n,
+		     const struct wc_whatif_opts *o, struct wc_err *err);
 
 /* The analyses: [0] the capture as recorded, [1] its replay as recorded
  * (the baseline), [2 + i] the replay of specs[i]. */

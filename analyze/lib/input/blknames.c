@@ -117,8 +117,8 @@ static bool names_put(struct wc_blknames *bn, struct scout *c, uint64_t b,
  * now, or with queue, to c's queue for batch b.  Returns what the last
  * decoding returned (1: more to read), or -2 out of memory.  The scout
  * reads every record the reader reads, for a name in one of a hundred:
- * in runs (wc_decoder_next_run()), as the reader does, each of at most
- * the events the batch still lacks, so that no run reaches past the
+ * in spans (wc_decoder_next_span()), as the reader does, each of at most
+ * the events the batch still lacks, so that no span reaches past the
  * batch's end (a notify record counts for none). */
 static int scout_read_batch(struct wc_blknames *bn, struct scout *c,
 			    struct wc_decoder *dec, bool queue, uint64_t b,
@@ -133,8 +133,8 @@ static int scout_read_batch(struct wc_blknames *bn, struct scout *c,
 		max = WC_BLKNAMES_BATCH - n;
 		if (max > SCOUT_RUN)
 			max = SCOUT_RUN;
-		r = wc_decoder_next_run(dec, evs, max, UINT64_MAX, false, &got,
-					scratch);
+		r = wc_decoder_next_span(dec, evs, max, UINT64_MAX, false, &got,
+					 scratch);
 		if (r <= 0)
 			break;
 		for (k = 0; k < got; k++) {

@@ -123,7 +123,7 @@ struct wc_capture {
 	char mount_options[256];
 	char recorder[32];
 	char destination[64];    /* the destination's kernel name, or "" */
-	/* What runs of one experiment share besides fs, write_cache and
+	/* What spans of one experiment share besides fs, write_cache and
 	 * barrier (summary.h groups captures by them): raw values, "" absent. */
 	char write_cache_method[32];
 	char disk[64];
@@ -133,8 +133,8 @@ struct wc_capture {
 	char lab_workload[64];   /* the lab's workload (not a group key) */
 	char source_files[32];
 	char source_bytes[32];
-	/* The run and the host's state (docs/capture-format.md, "Host
-	 * state and the run design"): raw values, "" absent. */
+	/* The span and the host's state (docs/capture-format.md, "Host
+	 * state and the span design"): raw values, "" absent. */
 	char run[16];
 	char run_role[16];
 	char lab_position[16];

@@ -145,7 +145,7 @@ enum rec_state {
 
 /* The fields a version 7 record in this machine's byte order holds in
  * the same order as struct wc_event: time and sector, and pid to
- * pdu_len, each run taken in one copy. */
+ * pdu_len, each span taken in one copy. */
 _Static_assert(offsetof(struct wc_event, sector) ==
 	       offsetof(struct wc_event, time) + 8 &&
 	       AT7(sector) == AT7(time) + 8, "time, sector");
@@ -252,7 +252,7 @@ enum rec_state rec_take(const unsigned char *p, size_t n, bool sw,
 	return REC_WHOLE;
 }
 
-/* wc_decoder_next(), and a run's first record (wc_decoder_next_run();
+/* wc_decoder_next(), and a span's first record (wc_decoder_next_span();
  * with buffered, only from the bytes already read).  Every record the
  * loop over a buffer (dec_run()) does not take comes here, which reads
  * more when it must and says what is wrong. */
@@ -349,12 +349,12 @@ int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 	return dec_next(dec, ev, err, false);
 }
 
-/* The records after the first of a run, while they are whole in the
+/* The records after the first of a span, while they are whole in the
  * window: k events in out so far, the last handed out at win_used.  A
  * record it does not take is the general path's (dec_next()). */
 WC_HOT
-size_t dec_run(struct wc_decoder *dec, struct wc_event *out, size_t k,
-	       size_t max, uint64_t limit, bool sw)
+size_t dec_span(struct wc_decoder *dec, struct wc_event *out, size_t k,
+		size_t max, uint64_t limit, bool sw)
 {
 	const unsigned char *win = dec->win;
 	size_t used = dec->win_used + dec->pending, last = used;
@@ -376,9 +376,9 @@ size_t dec_run(struct wc_decoder *dec, struct wc_event *out, size_t k,
 	return k;
 }
 
-int wc_decoder_next_run(struct wc_decoder *dec, struct wc_event *out,
-			size_t max, uint64_t limit, bool buffered,
-			size_t *got, struct wc_err *err)
+int wc_decoder_next_span(struct wc_decoder *dec, struct wc_event *out,
+			 size_t max, uint64_t limit, bool buffered,
+			 size_t *got, struct wc_err *err)
 {
 	int r;
 
@@ -392,9 +392,9 @@ int wc_decoder_next_run(struct wc_decoder *dec, struct wc_event *out,
 	if (out[0].time > limit)
 		return 1;
 	if (dec->order == ORDER_SWAPPED)
-		*got = dec_run(dec, out, 1, max, limit, true);
+		*got = dec_span(dec, out, 1, max, limit, true);
 	else
-		*got = dec_run(dec, out, 1, max, limit, false);
+		*got = dec_span(dec, out, 1, max, limit, false);
 	return 1;
 }
 

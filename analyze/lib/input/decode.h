@@ -47,7 +47,7 @@ int wc_decoder_open(struct wc_decoder **out, struct wc_source *src,
 int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 		    struct wc_err *err);
 /*
- * A run of events into out[0..*got): the next record as wc_decoder_next()
+ * A span of events into out[0..*got): the next record as wc_decoder_next()
  * gives it, then the records after it while they are whole in the bytes
  * already read, at most max in all, stopping after the first whose time
  * is later than limit (it is handed out too).  With buffered, the first
@@ -58,13 +58,13 @@ int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
  * batch from several calls keeps every event of it valid.  Returns as
  * wc_decoder_next(): 1 with *got >= 1 events, all valid with their
  * payloads until the next call; 0, -1 or WC_PULL_WOULD_READ with none.
- * A record of either version and byte order is taken in the run; one
+ * A record of either version and byte order is taken in the span; one
  * the general path must look at (bad, or cut by the buffer's end) ends
- * the run and is the next call's first.
+ * the span and is the next call's first.
  */
-int wc_decoder_next_run(struct wc_decoder *dec, struct wc_event *out,
-			size_t max, uint64_t limit, bool buffered,
-			size_t *got, struct wc_err *err);
+int wc_decoder_next_span(struct wc_decoder *dec, struct wc_event *out,
+			 size_t max, uint64_t limit, bool buffered,
+			 size_t *got, struct wc_err *err);
 /* True when the file is in the other byte order than this machine's. */
 bool wc_decoder_swapped(const struct wc_decoder *dec);
 /* A decoder taken up again in the middle of its stream (the source

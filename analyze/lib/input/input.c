@@ -462,7 +462,7 @@ static int next_batch(struct wc_input *in, const struct wc_event **evs,
 	if (r < 0)
 		in->failed = 1;
 	/* A clock that steps back, or a stream out of order beyond what
-	 * the merge can mend: counted, said once at the end.  A run of the
+	 * the merge can mend: counted, said once at the end.  A span of the
 	 * window's ring is in time order: only its first event may be
 	 * earlier than the one before. */
 	if (in->reorder && *got && wc_reorder_sorted(in->reorder)) {

@@ -86,7 +86,7 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
  * input (the whole scan could have refused the archive before the first
  * event), it fails once with WC_ERR_AGAIN instead (the message says
  * why): read it again without speculation for the real answer, which is
- * what wc_analysis_run() does.  So only a caller that can throw away what
+ * what wc_analysis_read() does.  So only a caller that can throw away what
  * it did with the events asks for it.  Memory and threads are those of
  * the read-ahead members: the member's ring, and one handle where there
  * were two; wc_input_free() at any point stops and joins the thread.
@@ -229,7 +229,7 @@ uint64_t wc_input_genesis(const struct wc_input *in);
  * message notify records (WC_TC_NOTIFY with WC_TN_MESSAGE) are handed
  * out as events.
  * The record filter (recfilter.h) decides it, and counts the sequence
- * gaps, the same for an event read alone or in a run.
+ * gaps, the same for an event read alone or in a span.
  *
  * Resolving PATH: "-" is standard input; a directory is searched for
  * NAME.blktrace.CPU files (in its trace/ subdirectory when there is one,

@@ -306,7 +306,7 @@ static int spill_member(struct wc_members *m, struct archive *a,
 
 /*
  * Members of a compressed archive each decompress it from its start: on
- * threads of their own, started as the scan meets them, that work runs
+ * threads of their own, started as the scan meets them, that work spans
  * beside the scan, the analysis and each other instead of one member
  * after the other before the analysis.  Only while every member can keep
  * its handle (past WC_INPUT_MAX_OPEN, streams are closed and taken up
@@ -797,7 +797,7 @@ bool wc_members_speculated(const struct wc_members *m)
  * of the archive must be as announced, and any failure may come from
  * the speculation (a read of the last trace file that the whole scan
  * would have refused before the analysis began): WC_ERR_AGAIN says to
- * read the input again without it (wc_analysis_run() does).
+ * read the input again without it (wc_analysis_read() does).
  */
 int wc_members_end(struct wc_members *m, int r, struct wc_err *err)
 {

@@ -34,7 +34,7 @@
  * the input's end: wc_members_end() waits for the check and turns an
  * archive not as announced, or any failure of a speculative input, into
  * WC_ERR_AGAIN (read it again without the shortcut:
- * wc_analysis_run() does).  This module is the only one that knows the
+ * wc_analysis_read() does).  This module is the only one that knows the
  * shortcut; the streams read the adopted member as any member read
  * ahead, and the input asks this module at its end.
  *

@@ -21,7 +21,7 @@
  *     static int pull(void *ctx, unsigned stream, struct wc_event *out,
  *                     size_t max, uint64_t limit, unsigned flags,
  *                     size_t *got, struct wc_err *err);
- *                     // 1 with a run of events, 0 end, -1 failure;
+ *                     // 1 with a span of events, 0 end, -1 failure;
  *                     // WC_PULL_WOULD_READ: see WC_PULL_BUFFERED
  *
  *     const struct wc_event *evs;
@@ -84,13 +84,13 @@
 #define WC_PULL_WOULD_READ 2
 
 /*
- * pull(): the next run of stream STREAM, the one way events come in: as
+ * pull(): the next span of stream STREAM, the one way events come in: as
  * reading one event again and again while each is not later than LIMIT,
  * and once more for the first that is (or up to MAX events): the events,
  * read in order, into out[0..*got).  1 with *got >= 1 (all but the last
  * not later than LIMIT), else 0 (the end), -1 (a failure, err filled) or
- * WC_PULL_WOULD_READ with *got 0.  A run may stop early (one event is a
- * run): the merge asks again; MAX 1 is one event, which the merge asks
+ * WC_PULL_WOULD_READ with *got 0.  A span may stop early (one event is a
+ * span): the merge asks again; MAX 1 is one event, which the merge asks
  * for when a stream starts and the reorder window in blkparse's order.
  * Not calling pull() per event is what saves the time.
  */

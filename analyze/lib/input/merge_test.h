@@ -16,7 +16,7 @@
 
 /*
  * The routes of a hand-over between streams.  The order out is the same
- * whichever is set: check_merge runs the same streams through both and
+ * whichever is set: check_merge spans the same streams through both and
  * compares them event by event.  Set before the first next.
  *   WC_MERGE_ROUTE_ALL   the runner-up kept beside the heap, which a
  *                        hand-over between two streams does not touch

@@ -3,7 +3,7 @@
  * pack.h - the capture archive's writer (docs/capture-format.md), beside
  * its reader (members.h) and under the same member-name rules
  * (wc_member_rules_check()): it never writes an archive the reader
- * would refuse.  wcrecord --pack runs it for wccapture.
+ * would refuse.  wcrecord --pack spans it for wccapture.
  *
  *     struct wc_err err;
  *

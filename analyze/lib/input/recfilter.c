@@ -158,8 +158,8 @@ static __attribute__((noinline)) int seq_miss(struct wc_recfilter *f,
 	return 0;
 }
 
-int wc_recfilter_run(struct wc_recfilter *f, struct wc_event *evs, size_t n,
-		     size_t *kept, uint64_t *skips)
+int wc_recfilter_apply(struct wc_recfilter *f, struct wc_event *evs, size_t n,
+		       size_t *kept, uint64_t *skips)
 {
 	/* In locals: the events could alias the counts for all the
 	 * compiler knows. */

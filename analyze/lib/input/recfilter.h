@@ -22,7 +22,7 @@
  *     if (wc_recfilter_open(&f) < 0)
  *             goto oom;
  *     while ((n = read_records(evs)) > 0) {
- *             if (wc_recfilter_run(f, evs, n, &kept, &skips) < 0)
+ *             if (wc_recfilter_apply(f, evs, n, &kept, &skips) < 0)
  *                     goto oom;           // evs[0..kept) still good
  *             use(evs, kept);
  *     }
@@ -32,7 +32,7 @@
  * What always holds:
  *  - one implementation for every caller: a single record is a batch of
  *    one, and a stream read one record at a time is filtered exactly as
- *    the same records in batches of any size (check_recfilter runs
+ *    the same records in batches of any size (check_recfilter spans
  *    both);
  *  - the kept events stay in their order, moved to the front of the
  *    batch; the events a failure stopped at were not looked at;
@@ -68,8 +68,8 @@ int wc_recfilter_open(struct wc_recfilter **out);
  * a sequence: EVS[0..*kept) are then the events before the record it
  * failed at, still to be handed out before the failure.
  */
-int wc_recfilter_run(struct wc_recfilter *f, struct wc_event *evs, size_t n,
-		     size_t *kept, uint64_t *skips);
+int wc_recfilter_apply(struct wc_recfilter *f, struct wc_event *evs, size_t n,
+		       size_t *kept, uint64_t *skips);
 
 /* Records filtered so far whose sequence number is the one of the record
  * before them of their (device, CPU): the same record twice, as in a

@@ -30,7 +30,7 @@ struct big_pdu {
  * number and its payload's room, at one index into the same arrays; the
  * ring is slots 0 to cap - 1 in turn, the heap takes free ones above.
  *
- * The ring is where a run is decoded: pull() writes straight into
+ * The ring is where a span is decoded: pull() writes straight into
  * its free slots, an event not earlier than the ring's last stays where
  * it was written, a late one that goes before at most WC_REORDER_SHIFT
  * of the ring's last events goes into its place among them (they move
@@ -87,9 +87,9 @@ struct wc_reorder {
 	 * (no event goes before it, or every event does). */
 	int ring_insert;
 	const struct wc_event *first_prev;
-	/* A batch of wc_reorder_next_ref() that is not a run of the ring. */
+	/* A batch of wc_reorder_next_ref() that is not a span of the ring. */
 	struct wc_event outbuf[WC_REORDER_BATCH];
-	int ring_run;            /* the last batch was a run of the ring */
+	int ring_span;            /* the last batch was a span of the ring */
 	uint64_t arrivals;
 	uint64_t emitted;        /* events handed out */
 	uint64_t genesis;
@@ -104,7 +104,7 @@ struct wc_reorder {
 };
 
 /* Late events waiting for the heap: those read ahead of the window
- * (fewer than a run) and of the run read since (a run). */
+ * (fewer than a span) and of the span read since (a span). */
 #define LATE_CAP (4u * WC_REORDER_BATCH)
 
 /* The second key, after time. */
@@ -131,7 +131,7 @@ int wc_reorder_open(struct wc_reorder **out, size_t window,
 	*out = NULL;
 	if (window == 0)
 		window = 1;
-	/* The window, a run read ahead and a batch handed out: in the ring,
+	/* The window, a span read ahead and a batch handed out: in the ring,
 	 * and as many for the heap. */
 	cap = window + 2 * WC_REORDER_BATCH;
 	r = calloc(1, sizeof(*r));
@@ -263,7 +263,7 @@ static int r_take(struct wc_reorder *r, size_t *slot)
 
 /* A late event, read into the ring: copied into a slot of its own, into
  * the heap when it takes part already, else to wait in late for its
- * turn; 0 when out of memory.  late holds the late events of the runs
+ * turn; 0 when out of memory.  late holds the late events of the spans
  * read since the last was handed out: fewer than LATE_CAP. */
 static int r_late(struct wc_reorder *r, const struct wc_event *ev)
 {
@@ -387,9 +387,9 @@ int r_insert(struct wc_reorder *r, const struct wc_event *ev, size_t w,
 
 
 /*
- * Reads a run into the ring's free slots after its tail (one event with
+ * Reads a span into the ring's free slots after its tail (one event with
  * pull() alone) and keeps each event where it belongs: one not earlier
- * than the ring's last stays in place (after the run's late ones, it
+ * than the ring's last stays in place (after the span's late ones, it
  * moves down to close up their slots); a late one that goes before at
  * most WC_REORDER_SHIFT of the ring's last events, and takes part by the
  * time it is the ring's head, goes into its place among them
@@ -510,8 +510,8 @@ int r_ring_first(const struct wc_reorder *r, size_t a,
  * event taking part is in the ring, so its head does, and the ring's
  * order is the answer.
  */
-static size_t r_ring_run(struct wc_reorder *r, size_t max, uint64_t bound,
-			 int *heap_next)
+static size_t r_ring_span(struct wc_reorder *r, size_t max, uint64_t bound,
+			  int *heap_next)
 {
 	struct wc_prioq_entry top;
 	size_t m = max, i;
@@ -572,9 +572,9 @@ static size_t r_batch(struct wc_reorder *r, struct wc_event *out, size_t max,
 				     r_tie(&r->ev[i]), i, NULL);
 			r->nheap++;
 		}
-		m = r_ring_run(r, max - k, bound, &heap_next);
+		m = r_ring_span(r, max - k, bound, &heap_next);
 		if (m > 0) {
-			/* A batch that is one run of the ring is not copied:
+			/* A batch that is one span of the ring is not copied:
 			 * its slots are held until the next call anyway. */
 			if (k == 0) {
 				*evs = &r->ev[r->head];
@@ -636,7 +636,7 @@ static size_t bp_read(void *ctx, const struct wc_event **evs, size_t max)
 }
 
 /* Up to max events, in out or where they lie in the ring when they are
- * a run of it; *evs says where. */
+ * a span of it; *evs says where. */
 static int r_next(struct wc_reorder *r, struct wc_event *out, size_t max,
 		  const struct wc_event **evs, size_t *got, struct wc_err *err)
 {
@@ -669,7 +669,7 @@ static int r_next(struct wc_reorder *r, struct wc_event *out, size_t max,
 			r->held[r->nheld++] = i;
 		}
 	}
-	r->ring_run = k && *evs != out;
+	r->ring_span = k && *evs != out;
 	if (k) {
 		*got = k;
 		return 1;
@@ -699,7 +699,7 @@ void wc_reorder_set_route(struct wc_reorder *r, enum wc_reorder_route route)
 
 int wc_reorder_sorted(const struct wc_reorder *r)
 {
-	return r->ring_run;
+	return r->ring_span;
 }
 
 uint64_t wc_reorder_genesis(const struct wc_reorder *r)

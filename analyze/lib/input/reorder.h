@@ -42,7 +42,7 @@
 
 /* Default window of wc_reorder, in events.  The fuzz build sets a
  * smaller one (GNUmakefile, fuzz-build): the whole window is allocated
- * and freed for every input, which under ASan took half of each run. */
+ * and freed for every input, which under ASan took half of each test's time. */
 #ifndef WC_REORDER_WINDOW
 #define WC_REORDER_WINDOW 16384u
 #endif
@@ -66,7 +66,7 @@ int wc_reorder_open(struct wc_reorder **out, size_t window,
  * of every event. */
 int wc_reorder_next_ref(struct wc_reorder *r, const struct wc_event **evs,
 			size_t max, size_t *got, struct wc_err *err);
-/* True when the last batch handed out is a run of the window's ring
+/* True when the last batch handed out is a span of the window's ring
  * (handed out where it lies): its events are then in (time, device,
  * sequence) order, so none is earlier than the one before it in the
  * batch.  False after a batch of any other kind (late events among

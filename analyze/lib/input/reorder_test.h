@@ -18,7 +18,7 @@
 
 /*
  * The routes an event may take into the window.  The order out is the
- * same whichever is set: check_merge runs the same inputs through each
+ * same whichever is set: check_merge spans the same inputs through each
  * and compares them event by event.  Set before the first next.
  *   WC_REORDER_ROUTE_ALL       an event in order stays in the ring where
  *                              it was read, a late one goes into its

@@ -408,7 +408,7 @@ static int ahead_fill(struct wc_source *src)
 
 /* Fills the ring until the member ends (0), fails (-1) or the source
  * stops the thread (1): ahead_fill()'s last answer, or 1. */
-static int ahead_run(struct wc_source *src)
+static int ahead_loop(struct wc_source *src)
 {
 	struct ahead *ah = src->ahead;
 	bool stop;
@@ -439,7 +439,7 @@ static void *ahead_main(void *arg)
 {
 	struct wc_source *src = arg;
 
-	ahead_run(src);
+	ahead_loop(src);
 	/* The handle, its descriptor and its memory go as soon as the
 	 * member is read, not when the source is freed. */
 	archive_read_free(src->ar);
@@ -558,7 +558,7 @@ static void *adopt_main(void *arg)
 	struct wc_err why;
 	int r, tr;
 
-	r = ahead_run(src);
+	r = ahead_loop(src);
 	/* From here on src may be freed at any time: only ah is ours. */
 	ar = src->ar;
 	src->ar = NULL;

@@ -18,11 +18,11 @@ struct stream {
 	char *file;             /* path, or archive member */
 	char *dev;              /* what the CPU files share: NAME of NAME.blktrace.N */
 	struct wc_decoder *dec;
-	/* dec once pull() found that a run may read it straight (not
+	/* dec once pull() found that a span may read it straight (not
 	 * from kept records, no batches looked at, streams never closed,
 	 * no failure waiting), else NULL: whatever ends one of those drops
 	 * the decoder, or clears this with it. */
-	struct wc_decoder *run;
+	struct wc_decoder *straight;
 	struct wc_stream_info info;
 	unsigned char *mem;     /* the whole member, read at the scan; handed
 				 * to its source at the first pull */
@@ -435,7 +435,7 @@ static void drop_decoder(struct wc_streams *st, struct stream *s)
 {
 	wc_decoder_free(s->dec);
 	s->dec = NULL;
-	s->run = NULL;
+	s->straight = NULL;
 	drop_kept(st, s);
 }
 
@@ -605,7 +605,7 @@ static void end_stream(struct wc_streams *st, unsigned i)
 	if (s->dec) {
 		s->ended = s->dec;
 		s->dec = NULL;
-		s->run = NULL;
+		s->straight = NULL;
 		s->ended_next = st->ended;
 		st->ended = (size_t)i + 1;
 	}
@@ -635,7 +635,7 @@ static __attribute__((noinline)) void free_ended(struct wc_streams *st)
 
 /*
  * Stream i's records as the decoder gives them, up to MAX and LIMIT as
- * wc_decoder_next_run() reads them, through the record filter
+ * wc_decoder_next_span() reads them, through the record filter
  * (recfilter.h), until a read keeps at least one event: 1 with *got of
  * them in out, else the decoder's 0, -1 or WC_PULL_WOULD_READ.  The
  * stream is open.
@@ -649,8 +649,8 @@ static inline int read_events(struct wc_streams *st, struct stream *s,
 	int r;
 
 	for (;;) {
-		r = wc_decoder_next_run(s->dec, out, max, limit,
-					flags & WC_PULL_BUFFERED, &n, err);
+		r = wc_decoder_next_span(s->dec, out, max, limit,
+					 flags & WC_PULL_BUFFERED, &n, err);
 		if (__builtin_expect(r != 1, 0)) {
 			if (r == WC_PULL_WOULD_READ)
 				return WC_PULL_WOULD_READ;
@@ -672,8 +672,8 @@ static inline int read_events(struct wc_streams *st, struct stream *s,
 			return r;
 		}
 		s->info.events += n;
-		if (__builtin_expect(wc_recfilter_run(st->filter, out, n, &k,
-						      &s->info.skips) < 0, 0)) {
+		if (__builtin_expect(wc_recfilter_apply(st->filter, out, n, &k,
+							&s->info.skips) < 0, 0)) {
 			/* The events before it go first; the failure at
 			 * the next call. */
 			if (!k) {
@@ -681,7 +681,7 @@ static inline int read_events(struct wc_streams *st, struct stream *s,
 				return wc_err_oom(err, st->path, NULL);
 			}
 			s->oom = true;
-			s->run = NULL;
+			s->straight = NULL;
 		}
 		/* Only notify records: on to the next event. */
 		if (k) {
@@ -693,14 +693,14 @@ static inline int read_events(struct wc_streams *st, struct stream *s,
 
 /*
  * pull()'s start for a stream that is not known to be read straight
- * (s->run): its failure waiting, its end, the next batch begun
+ * (s->straight): its failure waiting, its end, the next batch begun
  * (wc_streams_set_batches()), its handle to open.  1 to read on, at most
  * *max events, else what pull() returns.  The stream is read a
  * record at a time while each event must be looked at on its own
  * (pull_one()): when it may be closed under the merge, and while it
  * reads the records kept at a close (its handle again where they end).
  * When batches of its records are looked at ahead (blkparse's names for
- * --dump) it is read in runs that end with the batch, and a merge's
+ * --dump) it is read in spans that end with the batch, and a merge's
  * batch ends before the next one begins (WC_PULL_WOULD_READ under
  * WC_PULL_BUFFERED), so its names are taken after the events before it
  * were looked at.  Else it is read straight from now on, until its
@@ -740,7 +740,7 @@ static __attribute__((noinline)) int pull_start(struct wc_streams *st,
 	else if (st->begin && *max > s->batch_left)
 		*max = s->batch_left;
 	else if (!st->begin)
-		s->run = s->dec;
+		s->straight = s->dec;
 	return 1;
 }
 
@@ -776,11 +776,11 @@ int wc_streams_pull(void *ctx, unsigned i, struct wc_event *out,
 	if (__builtin_expect(st->ended != 0, 0) &&
 	    !(flags & WC_PULL_BUFFERED))
 		free_ended(st);
-	if (__builtin_expect(!s->run, 0) &&
+	if (__builtin_expect(!s->straight, 0) &&
 	    (r = pull_start(st, i, &max, flags, err)) != 1)
 		return r;
 	r = read_events(st, s, i, out, max, limit, flags, got, err);
-	if (__builtin_expect(!s->run, 0) && r == 1)
+	if (__builtin_expect(!s->straight, 0) && r == 1)
 		pull_one(st, s, out, *got);
 	return r;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * streams.h - the trace files of an input as a table of streams, the
- * bounded pool of handles they share, and the runs of events the merge
+ * bounded pool of handles they share, and the spans of events the merge
  * pulls from them (merge.h).
  *
  * A stream is one per-CPU trace file: a file in a folder, standard input
@@ -42,7 +42,7 @@
  *    lim.mem_budget with the members read whole), and reopens its handle
  *    only where those end;
  *  - every record read goes through the record filter (recfilter.h), the
- *    same for a run and for an event read alone; a stream counts its
+ *    same for a span and for an event read alone; a stream counts its
  *    records and sequence gaps in its wc_stream_info;
  *  - a stream that ended or failed leaves the pool of handles at once
  *    and is never opened again; its handle and memory go at the next
@@ -157,7 +157,7 @@ const struct wc_stream_info *wc_streams_info(const struct wc_streams *st,
  * batch of one) so the merge holds one event of each. */
 bool wc_streams_may_close(const struct wc_streams *st);
 
-/* The merge's pull() (merge.h), CTX being the table: the next run of
+/* The merge's pull() (merge.h), CTX being the table: the next span of
  * events of stream STREAM (MAX 1: one event). */
 int wc_streams_pull(void *ctx, unsigned stream, struct wc_event *out,
 		    size_t max, uint64_t limit, unsigned flags, size_t *got,
@@ -166,7 +166,7 @@ int wc_streams_pull(void *ctx, unsigned stream, struct wc_event *out,
 /*
  * For a reader that looks at the streams' records ahead of the merge
  * (blknames.h):
- *  - wc_streams_set_batches(): from now on each stream is read in runs
+ *  - wc_streams_set_batches(): from now on each stream is read in spans
  *    that end with its batch of EVERY events, and BEGIN(CTX, i, err) is
  *    called before stream i hands out its first event and after each
  *    EVERY events it handed out (0, or -1 to fail the pull with err

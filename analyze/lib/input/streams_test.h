@@ -3,7 +3,7 @@
  * streams_test.h - the stream table's doors for its tests only
  * (check_streams, check_members, check_blknames): how many handles of
  * the pool are held, so a test can see the bound kept, and one event of
- * a stream, a run of one.  streams.h is the interface.
+ * a stream, a span of one.  streams.h is the interface.
  */
 #ifndef WC_STREAMS_TEST_H
 #define WC_STREAMS_TEST_H

@@ -43,10 +43,10 @@ struct fig {
  * flush's destage. */
 enum pos_kind { POS_NONE, POS_MEDIA, POS_DESTAGE };
 
-/* Requests a run holds before it may give way to another phase's: a
+/* Requests a streak holds before it may give way to another phase's: a
  * fold costs a pass over the histograms, so a trace whose completions
  * alternate between phases pays it at most once per this many. */
-#define RUN_MIN 1024
+#define STREAK_MIN 1024
 
 /* The union of every device's service slices: the time some traced
  * device was busy.  At least its newest UNION_MAX disjoint intervals are
@@ -147,13 +147,13 @@ struct adev {
 	uint32_t device;
 	struct fig whole;
 	struct fig *phases;            /* conf.nphases of them */
-	/* The run: requests that went wholly to one phase, run_phase, and
+	/* The streak: requests that went wholly to one phase, streak_phase, and
 	 * so to it and the device alike, counted once here and folded into
-	 * both by run_fold(), except their bytes by positioning bin (pos_b),
+	 * both by streak_fold(), except their bytes by positioning bin (pos_b),
 	 * added to both at once: a sum of doubles keeps its order. */
-	struct fig run;
-	struct fig *run_phase;
-	uint64_t run_n;
+	struct fig streak;
+	struct fig *streak_phase;
+	uint64_t streak_n;
 	bool have_prev_c, have_prev_end;
 	uint64_t prev_c, prev_end;
 	uint64_t stream_bytes, stream_ns, stream_n;
@@ -904,12 +904,12 @@ static void lat_merge(struct wc_latency *to, uint64_t *to_bins,
 		to_bins[i] += bins[i];
 }
 
-/* Adds what a run counted to g: every figure but pos_b, which the run
+/* Adds what a streak counted to g: every figure but pos_b, which the streak
  * does not keep. */
-static void fig_merge(struct fig *g, const struct fig *run)
+static void fig_merge(struct fig *g, const struct fig *streak)
 {
 	struct wc_figures *f = &g->f;
-	const struct wc_figures *r = &run->f;
+	const struct wc_figures *r = &streak->f;
 	size_t i;
 
 	for (i = 0; i < WC_NCAT; i++) {
@@ -922,38 +922,39 @@ static void fig_merge(struct fig *g, const struct fig *run)
 	f->seek_candidates += r->seek_candidates;
 	for (i = 0; i < WC_SEEK_BINS; i++)
 		f->seek_hist[i] += r->seek_hist[i];
-	lat_merge(&f->flush_d2c, g->lat_flush, &r->flush_d2c, run->lat_flush);
-	lat_merge(&f->d2c, g->lat_d2c, &r->d2c, run->lat_d2c);
+	lat_merge(&f->flush_d2c, g->lat_flush, &r->flush_d2c,
+		  streak->lat_flush);
+	lat_merge(&f->d2c, g->lat_d2c, &r->d2c, streak->lat_d2c);
 	f->inflight_ns += r->inflight_ns;
 	if (r->max_depth > f->max_depth)
 		f->max_depth = r->max_depth;
 	for (i = 0; i < POS_BINS; i++) {
-		g->pos_s[i] += run->pos_s[i];
-		g->dpos_s[i] += run->dpos_s[i];
+		g->pos_s[i] += streak->pos_s[i];
+		g->dpos_s[i] += streak->dpos_s[i];
 	}
 }
 
-/* Gives the run's figures to its phase and its device; the run is then
+/* Gives the streak's figures to its phase and its device; the streak is then
  * empty and of no phase. */
-static void run_fold(struct adev *d)
+static void streak_fold(struct adev *d)
 {
-	if (!d->run_phase)
+	if (!d->streak_phase)
 		return;
-	fig_merge(&d->whole, &d->run);
-	fig_merge(d->run_phase, &d->run);
-	memset(&d->run, 0, sizeof(d->run));
-	d->run_phase = NULL;
-	d->run_n = 0;
+	fig_merge(&d->whole, &d->streak);
+	fig_merge(d->streak_phase, &d->streak);
+	memset(&d->streak, 0, sizeof(d->streak));
+	d->streak_phase = NULL;
+	d->streak_n = 0;
 }
 
-/* Whether the run may be g's from now on: a run younger than RUN_MIN
+/* Whether the streak may be g's from now on: a streak younger than RUN_MIN
  * stays; its device and g then count the request themselves. */
-static bool run_take(struct adev *d, struct fig *g)
+static bool streak_take(struct adev *d, struct fig *g)
 {
-	if (d->run_phase && d->run_n < RUN_MIN)
+	if (d->streak_phase && d->streak_n < STREAK_MIN)
 		return false;
-	run_fold(d);
-	d->run_phase = g;
+	streak_fold(d);
+	d->streak_phase = g;
 	return true;
 }
 
@@ -1195,14 +1196,14 @@ static uint64_t account_on(struct wc_account *ac, struct adev *d,
 	facts_of(&x, rq, cat, seek_known, dist);
 	if (kind != POS_NONE)
 		bin = pos_bin(slice, pbytes);
-	/* The figures that count the request: its device's, or the run's
-	 * when it goes wholly to the run's phase g. */
+	/* The figures that count the request: its device's, or the streak's
+	 * when it goes wholly to the streak's phase g. */
 	t = &d->whole;
 	g = NULL;
 	if (ac->nphases && (g = sole_phase(ac, d, rq, pbytes, a, slice))) {
-		if (g == d->run_phase || run_take(d, g)) {
-			t = &d->run;
-			d->run_n++;
+		if (g == d->streak_phase || streak_take(d, g)) {
+			t = &d->streak;
+			d->streak_n++;
 		} else {
 			g = NULL;
 		}
@@ -1377,7 +1378,7 @@ static void dev_finish(struct wc_account *ac, struct adev *d, uint64_t first,
 	if (d->work_fn)
 		work_upto(ac, d, d->have_prev_c ? d->prev_c : d->work_from,
 			  last, last);
-	run_fold(d);
+	streak_fold(d);
 	names_fold(ac, &d->flushers, WC_MAX_FLUSHERS);
 	sort_tally(d->flushers.rows, d->flushers.nrows);
 	names_fold(ac, &d->procs, WC_MAX_COMMS);

@@ -8,7 +8,7 @@
  *     struct wc_traceevent *te = NULL;
  *     if (wc_traceevent_open(&te, f, &err) < 0) goto fail;  // f: not owned
  *     o.trace = te;                     // analysis.h: it drives the calls
- *     wc_analysis_run(&a, path, &o, &err);      // one capture or more
+ *     wc_analysis_read(&a, path, &o, &err);      // one capture or more
  *     if (wc_traceevent_close(te, &err) < 0)    // the tail; f's errors
  *             report(&err);
  *     wc_traceevent_free(te);

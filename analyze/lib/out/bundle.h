@@ -13,7 +13,7 @@
  *             goto fail;
  *     for (each input) {
  *             wc_bundle_begin(b, &o, &err); // o.series, the timeline
- *             wc_analysis_run(&a[i], path, &o, &err);
+ *             wc_analysis_read(&a[i], path, &o, &err);
  *             if (a[i] && wc_bundle_add(b, a[i], &err) < 0) goto fail;
  *     }
  *     wc_summary_build(&s, a, n, baseline, &err);       // summary.h

@@ -8,7 +8,7 @@
  *     if (wc_intervaltab_open(&t, stdout, WC_FORMAT_TEXT, len, &err) < 0) ...
  *     o.interval_ns = len;
  *     o.interval = wc_intervaltab_sink(t);    // analysis.h drives it
- *     wc_analysis_run(&a, path, &o, &err);    // one capture or more
+ *     wc_analysis_read(&a, path, &o, &err);    // one capture or more
  *     if (wc_intervaltab_close(t, &err) < 0)  // the tail; f's errors
  *             report(&err);
  *     wc_intervaltab_free(t);
