@@ -8,29 +8,29 @@
 #
 # The trace sees more than the disk: between a request's dispatch (D) and
 # wcdisk receiving it, and between wcdisk's answer and the completion
-# (C), the loop driver and FUSE add host latency.  It is measured in each
-# capture as (wcanalyze's busy time - the ledger's service time) / the
-# number of requests, checked to lie in [0, 2] ms.  It is not the same for
-# every request: FUSE copies each request's data, and a flush has none.
-# So the flushes' own is measured, as the sum of their D2C in the trace
-# less the sum of their [arrival, answer] in the ledger (no pairing
-# needed, only as many flushes on both sides), and the other requests
-# share the rest; each class's is added to the ledger's figure of each
-# category per request.  (With the mean for all, a host at load 13-18
-# made the flushes 5-9 % short: 0.3-0.6 ms a flush against a 1.1-1.6 ms
-# mean.)  The flushes' agreement with the ledger is then that their host
-# latency lies in [0, 2] ms too, and the flush figure's that wcanalyze's
-# slices give the trace's flush time.  A busy host also delays some
-# wakeups more than others, so:
-#  - flush: within 5 % of the ledger's plus the flushes' own host
-#    latency (each flush is milliseconds of destage);
+# (C), the loop driver and FUSE add host latency.  Its total in each
+# capture is wcanalyze's busy time less the ledger's service time (the
+# union of the commands), which must not be negative: the trace cannot
+# see the disk busy for less than the disk was.  It is not the same for
+# every request: FUSE copies each request's data and a flush has none
+# (measured under load 13-18: 0.3-0.6 ms a flush against a 1.1-1.6 ms
+# mean), and a busy host delays a few requests by tens of milliseconds
+# (seen: a mean of 2.5 ms a request at load 4, 0.4-0.5 ms in the other
+# captures of the run).  So no figure is given a share of it: each lies
+# between the ledger's own time (no host latency) and the ledger's plus
+# all the capture's host latency, with a tolerance on both sides.  On a
+# quiet host the total is tens of milliseconds and the window tight; the
+# ledger with the mean per request (the flushes' own, measured as their
+# D2C less their ledger time) is printed beside it.  So:
+#  - flush: within 5 % of that window (each flush is milliseconds of
+#    destage), and the flushes' own host latency not negative;
 #  - positioning, cache on and off: within 5 %, or within 2 % of the busy
 #    time, of the ledger's seek and rotation in the commands and in the
 #    destage rows inside them, plus the overhead and host latency of each
 #    command wcanalyze splits (media accesses; with the cache on, the
 #    flushes that destaged what the cache absorbed: the platter positions
 #    inside them);
-#  - journal, data: within 5 % plus 1 ms a request, and only
+#  - journal, data: within 5 % plus 1 ms a request of that window, and only
 #    where the disk's own time per request is at least 4 times the host
 #    latency (media accesses with the cache off); with the cache on those
 #    requests are cache hits of tens of microseconds, their figures mostly
@@ -42,11 +42,12 @@
 #    6 % and 26 % high in two runs: the streaming requests' slices carry
 #    the host latency too, so the estimate is low (docs/model-disk.md).
 # Flush, journal, data and positioning must each be asserted in at least
-# one capture (positioning in all six).  Measured in two runs on a 2-core
-# machine at load average 20-22, with hdd7200 destaging as soon as the
-# head is free: asserted journal and data within 4.7 %; positioning
-# within 4.6 % (xfs, cache on; the cache-off ones within 0.5 %); host
-# latency 0.31-1.71 ms a request, of the flushes 0.17-0.94 ms.
+# one capture (positioning in all six).  Measured with hdd7200 destaging
+# as soon as the head is free: at load 20-22 (two runs) asserted journal
+# and data within 4.7 % of the ledger with the mean, positioning within
+# 4.6 % (xfs, cache on; cache off within 0.5 %), host latency 0.31-1.71
+# ms a request, of the flushes 0.17-0.94 ms; at load 2 (two runs) host
+# latency 0.10-0.36 ms a request, and journal and data within 0.4 %.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 # shellcheck source=tests/fixtures/capture/archive.sh
@@ -58,7 +59,6 @@ need_wcdisk
 TOL=0.05
 POS_BUSY_TOL=0.02
 PER_REQ_MS=1
-MAX_LATENCY_MS=2
 
 rc=0
 bash "$TOP/capture/wccapture" lab --warmup 0 --disk hdd7200 --workload fsync --files 30 --size 3M \
@@ -219,7 +219,7 @@ ledger_compare() {
 
 # failures: each figure out of tolerance, repeated in the closing
 # message, which is what a log cut to its last lines keeps.
-n=0 bad=0 queued_seen=0 failures=()
+n=0 bad=0 queued_seen=0 failures=() host=0
 declare -A asserted=()
 for a in "$TMP"/out/*.tar.gz; do
 	n=$((n + 1))
@@ -289,11 +289,10 @@ for a in "$TMP"/out/*.tar.gz; do
 			if [[ $k -gt 0 ]]; then
 				printf '  host latency by class: %.3f ms a flush (%d, from their D2C and the ledger), %.3f ms a request else\n' \
 					"$(awk -v w="$w" 'BEGIN { print w * 1000 }')" "$k" "$(awk -v l="$l" 'BEGIN { print l * 1000 }')"
-				# The ledger's agreement on flushes: the trace's
-				# flushes took the disk's flush time plus a small,
-				# never negative, host latency each.
-				awk -v w="$w" -v m="$MAX_LATENCY_MS" 'BEGIN { exit !(w >= -0.0001 && w * 1000 <= m) }' ||
-					{ echo "  FAIL: flush host latency out of [0, $MAX_LATENCY_MS] ms"; bad=$((bad + 1)) failures+=("$name flush latency $w s"); }
+				# The trace's flushes cannot take less than the
+				# disk's flush time.
+				awk -v w="$w" 'BEGIN { exit !(w >= -0.0001) }' ||
+					{ echo "  FAIL: negative flush host latency"; bad=$((bad + 1)) failures+=("$name flush latency $w s"); }
 			elif [[ $k -lt 0 ]]; then
 				echo "  host latency by class: the trace and the ledger differ in flushes; the mean for all"
 			fi
@@ -307,8 +306,11 @@ for a in "$TMP"/out/*.tar.gz; do
 			;;
 		latency)
 			printf '  host latency %.3f ms a request over %d requests\n' "$(awk -v w="$w" 'BEGIN { print w * 1000 }')" "$k"
-			awk -v w="$w" -v m="$MAX_LATENCY_MS" 'BEGIN { exit !(w >= -0.0001 && w * 1000 <= m) }' ||
-				{ echo "  FAIL: host latency out of [0, $MAX_LATENCY_MS] ms"; bad=$((bad + 1)) failures+=("$name latency $w s"); }
+			# The trace cannot see the disk busy for less than
+			# the disk says it was (0.1 ms a request of slack).
+			awk -v w="$w" 'BEGIN { exit !(w >= -0.0001) }' ||
+				{ echo "  FAIL: negative host latency"; bad=$((bad + 1)) failures+=("$name latency $w s"); }
+			host=$(awk -v w="$w" -v k="$k" 'BEGIN { printf "%.9f", w > 0 ? w * k : 0 }')
 			continue
 			;;
 		flush) allow=0 check=1 tol=$TOL ;;
@@ -318,11 +320,13 @@ for a in "$TMP"/out/*.tar.gz; do
 			check=$(awk -v r="$raw" -v k="$k" -v lam="$lam" 'BEGIN { print (k > 0 && lam > 0 && r / k >= 4 * lam) ? 1 : 0 }')
 			;;
 		esac
-		verdict=$(awk -v w="$w" -v l="$l" -v k="$k" -v t="$tol" -v a="$allow" -v c="$check" 'BEGIN {
-			d = w - l; if (d < 0) d = -d
-			lim = t * (l < 0 ? -l : l) + k * a / 1000
-			printf "%s %+.1f%%", (c == 0 ? "not asserted" : d <= lim + 1e-6 ? "ok" : "FAIL"),
-				(l != 0 ? 100 * (w - l) / l : 0) }')
+		# Asserted: between the ledger's own time (no host latency)
+		# and the ledger's plus all the capture's host latency, less
+		# and more TOL and ALLOW a request.
+		verdict=$(awk -v w="$w" -v l="$l" -v r="$raw" -v h="$host" -v k="$k" -v t="$tol" -v a="$allow" -v c="$check" 'BEGIN {
+			lo = r * (1 - t) - k * a / 1000; hi = (r + h) * (1 + t) + k * a / 1000
+			printf "%s %+.1f%% [%.4f, %.4f]", (c == 0 ? "not asserted" : w >= lo - 1e-6 && w <= hi + 1e-6 ? "ok" : "FAIL"),
+				(l != 0 ? 100 * (w - l) / l : 0), lo, hi }')
 		printf '  %-11s wcanalyze %8.4f s  ledger %8.4f s  (%4d requests)  %s\n' "$fig" "$w" "$l" "$k" "$verdict"
 		[[ $verdict == FAIL* ]] && bad=$((bad + 1)) failures+=("$name $fig $w against $l: $verdict")
 		if [[ $verdict == ok* && ($fig == flush || $k -gt 0) ]]; then
