@@ -23,7 +23,7 @@ new_since() { LC_ALL=C comm -13 <(echo "$1") <(echo "$2"); }
 rc=0
 bash "$TOP/capture/wccapture" lab --warmup 0 --disk loop --files 100 --size 4M --image-size 320M \
 	-o "$TMP/out" >"$TMP/table" 2>"$TMP/log" || rc=$?
-[[ $rc -eq 0 ]] || fail "lab exited $rc: $(tail -n 5 "$TMP/log")"
+[[ $rc -eq 0 ]] || fail "lab exited $rc: $(tail -n 20 "$TMP/log")"
 
 # The table: 12 rows, two of them XFS without barriers, with the reason.
 [[ $(grep -cE '^(xfs|ext3|ext4) ' "$TMP/table") -eq 12 ]] || { cat "$TMP/table"; fail "table has not 12 rows"; }

@@ -190,7 +190,7 @@ loop_detach() {
 }
 
 # ---------------------------------------------------------------- file systems
-fs_mkfs() {
+fs_mkfs_once() {
 	local fs=$1 dev=$2
 	case $fs in
 	xfs) mkfs.xfs -q -f "$dev" ;;
@@ -199,6 +199,26 @@ fs_mkfs() {
 	ext3) mkfs.ext3 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev" ;;
 	ext4) mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev" ;;
 	esac
+}
+
+# fs_mkfs FS DEV: a new file system on DEV, its tools' output on
+# standard output.  The previous configuration's file system, when
+# umount_retry had to detach it lazily (busy), keeps DEV in use until its
+# last user lets go, and mkfs refuses the device until then ("apparently
+# in use by the system", "Device or resource busy"): waited for, up to
+# 10 s.
+fs_mkfs() {
+	local fs=$1 dev=$2 i out=""
+	for ((i = 0; i < 50; i++)); do
+		if out=$(fs_mkfs_once "$fs" "$dev" 2>&1); then
+			[[ -z $out ]] || printf '%s\n' "$out"
+			return 0
+		fi
+		[[ $out == *"in use"* || $out == *busy* ]] || break
+		sleep 0.2
+	done
+	printf '%s\n' "$out"
+	return 1
 }
 
 # Prints the mount options for a barrier setting, or fails with the reason

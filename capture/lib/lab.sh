@@ -262,7 +262,8 @@ lab_capture() {
 		"$WCDISK" --disk "$DISK_FILE" "${DISK_PARAMS[@]}" -p "write_cache=$cache" \
 			--print-params >"$STAGE/info/disk.conf"
 	fi
-	fs_mkfs "$fs" "/dev/$DST_PART" >"$STAGE/info/mkfs.txt" 2>&1
+	fs_mkfs "$fs" "/dev/$DST_PART" >"$STAGE/info/mkfs.txt" 2>&1 ||
+		die "$name: mkfs.$fs /dev/$DST_PART failed: $(tail -n 2 "$STAGE/info/mkfs.txt" | tr '\n' ' ')"
 	mount_fs "/dev/$DST_PART" "$WORK/dst" -t "$fs" -o "$opts"
 	mopts=$(findmnt -n -o OPTIONS --mountpoint "$WORK/dst")
 	conf mount_options "$mopts"
