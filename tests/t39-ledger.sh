@@ -310,7 +310,7 @@ for a in "$TMP"/out/*.tar.gz; do
 			# the disk says it was (0.1 ms a request of slack).
 			awk -v w="$w" 'BEGIN { exit !(w >= -0.0001) }' ||
 				{ echo "  FAIL: negative host latency"; bad=$((bad + 1)) failures+=("$name latency $w s"); }
-			host=$(awk -v w="$w" -v k="$k" 'BEGIN { printf "%.9f", w > 0 ? w * k : 0 }')
+			host=$(awk -v w="$w" -v k="$k" 'BEGIN { printf "%.9f", (w > 0 ? w * k : 0) }')
 			continue
 			;;
 		flush) allow=0 check=1 tol=$TOL ;;
