@@ -736,6 +736,13 @@ static int mode_interval(const struct options *o)
 
 /* Replays the one INPUT as recorded and as each --what-if says, and
  * reports them as captures compared with the replay as recorded. */
+/* The usage error of a summary given where a trace is needed. */
+static const char summary_no_trace[] =
+	"a summary (an INPUT beginning with '{') holds no trace: --dump, "
+	"--what-if, --interval, --output, --export-trace, --format "
+	"trace-event, the filters, --journal, --media-rate and --btt need "
+	"captures";
+
 static int mode_whatif(const struct options *o)
 {
 	struct wc_whatif_opts wo = { .analysis = o->analysis };
@@ -763,8 +770,13 @@ static int mode_whatif(const struct options *o)
 	}
 	if (wc_whatif_replay(&w, o->inputs[0], o->specs, o->nspecs, &wo,
 			     &err) < 0) {
-		status = err.kind == WC_ERR_USAGE ? (report(&err), WC_EXIT_USAGE) :
-						    report(&err);
+		/* Read only now that its reading failed: a summary is no
+		 * trace, and saying so is the answer. */
+		if (wc_capsule_is_summary(o->inputs[0]))
+			status = usage_error("%s", summary_no_trace);
+		else
+			status = err.kind == WC_ERR_USAGE ?
+				 (report(&err), WC_EXIT_USAGE) : report(&err);
 		goto out;
 	}
 	for (i = 0; i < wc_whatif_count(w); i++)
@@ -1154,18 +1166,18 @@ int main(int argc, char **argv)
 			return usage_error("%s", "standard input ('-') named "
 					   "more than once");
 
+	/* Not for --what-if: its input is read once (whatif.h), and a
+	 * summary given to it is told apart where its reading fails
+	 * (mode_whatif()). */
 	for (i = 0, nsummaries = 0; i < o.ninputs; i++)
-		if (wc_capsule_is_summary(o.inputs[i]))
+		if (o.mode != MODE_WHATIF &&
+		    wc_capsule_is_summary(o.inputs[i]))
 			nsummaries++;
 	if (nsummaries && (o.trace || o.output || o.interval_ns ||
 			   o.mode != MODE_ANALYZE || o.analysis.filter ||
 			   o.analysis.journal_given ||
 			   o.analysis.media_rate > 0 || o.analysis.btt))
-		return usage_error("%s", "a summary (an INPUT beginning with "
-				   "'{') holds no trace: --dump, --what-if, "
-				   "--interval, --output, --export-trace, "
-				   "--format trace-event, the filters, --journal, "
-				   "--media-rate and --btt need captures");
+		return usage_error("%s", summary_no_trace);
 
 	if (o.trace && o.output)
 		return usage_error("%s", "--output writes each capture's timeline "

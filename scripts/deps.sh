@@ -65,6 +65,7 @@ check_needs=(
 	chromium:chromium
 	jq:jq
 	/usr/bin/time:time
+	strace:strace
 	python3:python3
 	file:/usr/lib/python3/dist-packages/distributed/__init__.py:python3-distributed
 )

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # t54-what-if.sh - wcanalyze --what-if on a sample capture: the report
 # holds the capture, its replay as recorded and each what-if; two runs
-# give the same bytes; a prediction of another configuration is within
-# 10 % of its recorded device time; the disk's capacity is capture.conf's
+# give the same bytes and open the input once to read it; a summary is
+# refused as holding no trace; a prediction of another configuration is
+# within 10 % of its recorded device time; the disk's capacity is capture.conf's
 # disk_capacity_bytes, derived from the tree only without it; a spec or a
 # disk that is wrong, or standard input, is a usage error.  As root: the
 # same on a user's own capture, made by "wccapture record" on a loop
@@ -24,6 +25,19 @@ done
 "$WCANALYZE" --what-if cache=off --what-if disk=ssd,barrier=off \
 	"$SAMPLE" >b.txt 2>/dev/null
 cmp -s a.txt b.txt || fail "two runs differ: $(diff a.txt b.txt | sed -n 1,5p)"
+# The command opens its input once to read it (issue 45): the library's
+# one pass (check_whatif counts it), and no peek of wcanalyze's own for
+# a summary before it; the sandbox's O_PATH handle reads nothing.
+strace -f -e trace=open,openat -o opens.log "$WCANALYZE" --what-if cache=off \
+	"$SAMPLE" >/dev/null 2>&1 || fail "what-if under strace failed"
+n=$(grep -F "\"$SAMPLE\"" opens.log | grep -vc O_PATH || true)
+[[ $n -eq 1 ]] || fail "the what-if opened its input $n times to read it: $(grep -F "$SAMPLE" opens.log)"
+# A summary is still told apart, where its reading fails.
+"$WCANALYZE" --format json "$SAMPLE" >summary.json
+rc=0; "$WCANALYZE" --what-if cache=off summary.json >/dev/null 2>s.err || rc=$?
+if [[ $rc -ne 2 ]] || ! grep -q "a summary (an INPUT beginning with '{') holds no trace" s.err; then
+	fail "a summary given to --what-if: exit $rc, $(cat s.err)"
+fi
 "$WCANALYZE" --format json --what-if cache=off "$SAMPLE" >a.json
 "$WCANALYZE" --format json --what-if cache=off "$SAMPLE" >b.json
 cmp -s a.json b.json || fail "two JSON runs differ"
