@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare/stats.h"
 #include "compare/summary.h"
 
 #include "lib/scripted.h"
@@ -499,6 +500,57 @@ START_TEST(test_never_vary)
 }
 END_TEST
 
+/* A group's spread is summed one run at a time about its first run
+ * (stats.h): runs that never vary have a spread of exactly 0 whatever
+ * their value, runs far from 0 keep their digits, and the figures agree
+ * with the two passes over every run (mean first, then the squares
+ * about it) that they replace. */
+START_TEST(test_acc)
+{
+	struct wc_acc a;
+	struct wc_stat st;
+	double v[7], mean, ss;
+	int k, i;
+
+	for (k = 0; k < 1000; k++) {
+		memset(&a, 0, sizeof(a));
+		for (i = 0; i < 3; i++)
+			wc_acc_add(&a, 23.8 + 0.001 * k);
+		wc_acc_stat(&a, &st);
+		ck_assert_msg(st.sd == 0, "%.17g: sd %g", 23.8 + 0.001 * k,
+			      st.sd);
+		ck_assert(st.min == st.max);
+	}
+	memset(&a, 0, sizeof(a));
+	for (i = 1; i <= 3; i++)
+		wc_acc_add(&a, 1e6 + 0.001 * i);
+	wc_acc_stat(&a, &st);
+	ck_assert_msg(fabs(st.sd - 0.001) < 1e-9, "sd %.17g", st.sd);
+	/* Unknown figures are left out; none at all is no statistic. */
+	memset(&a, 0, sizeof(a));
+	wc_acc_add(&a, -1);
+	wc_acc_stat(&a, &st);
+	ck_assert_uint_eq(st.n, 0);
+	ck_assert(st.mean == -1 && st.min == -1 && st.max == -1);
+	srand(45);
+	for (k = 0; k < 100; k++) {
+		memset(&a, 0, sizeof(a));
+		mean = ss = 0;
+		for (i = 0; i < 7; i++) {
+			v[i] = (double)rand() / RAND_MAX * 100;
+			wc_acc_add(&a, v[i]);
+			mean += v[i];
+		}
+		mean /= 7;
+		for (i = 0; i < 7; i++)
+			ss += (v[i] - mean) * (v[i] - mean);
+		wc_acc_stat(&a, &st);
+		ck_assert(st.mean == mean);
+		ck_assert(fabs(st.sd - sqrt(ss / 6)) < 1e-12 * (1 + st.sd));
+	}
+}
+END_TEST
+
 /* Two disks: the ssd's fastest configuration is the fastest overall, yet
  * each hdd configuration is compared with the fastest on the hdd; a
  * capture of another workload on the hdd is a set of its own; a named
@@ -892,6 +944,7 @@ static Suite *summary_suite(void)
 	tcase_add_test(tc, test_groups_memory);
 	tcase_add_test(tc, test_runs_used_count);
 	tcase_add_test(tc, test_never_vary);
+	tcase_add_test(tc, test_acc);
 	tcase_add_test(tc, test_three_verdicts);
 	tcase_add_test(tc, test_off_split);
 	tcase_add_test(tc, test_device_cause_off_device);

@@ -5,34 +5,44 @@
 #include <math.h>
 #include <string.h>
 
-void wc_stat_of(struct wc_stat *st, const double *v, size_t n)
+void wc_acc_add(struct wc_acc *a, double v)
 {
-	double sum = 0, ss = 0;
-	size_t i, k = 0;
+	double d;
+
+	if (v < 0)
+		return;
+	if (!a->n)
+		a->first = a->min = a->max = v;
+	if (v < a->min)
+		a->min = v;
+	if (v > a->max)
+		a->max = v;
+	d = v - a->first;
+	a->n++;
+	a->sum += v;
+	a->dsum += d;
+	a->dss += d * d;
+}
+
+void wc_acc_stat(const struct wc_acc *a, struct wc_stat *st)
+{
+	double var;
 
 	memset(st, 0, sizeof(*st));
-	for (i = 0; i < n; i++) {
-		if (v[i] < 0)
-			continue;
-		if (!k || v[i] < st->min)
-			st->min = v[i];
-		if (!k || v[i] > st->max)
-			st->max = v[i];
-		sum += v[i];
-		k++;
-	}
-	st->n = k;
-	if (!k) {
+	st->n = a->n;
+	if (!a->n) {
 		st->mean = st->min = st->max = -1;
 		return;
 	}
-	st->mean = sum / (double)k;
-	for (i = 0; i < n; i++)
-		if (v[i] >= 0)
-			ss += (v[i] - st->mean) * (v[i] - st->mean);
-	st->sd = k > 1 ? sqrt(ss / (double)(k - 1)) : 0;
+	st->mean = a->sum / (double)a->n;
+	st->min = a->min;
+	st->max = a->max;
+	if (a->n < 2)
+		return;
+	var = (a->dss - a->dsum * a->dsum / (double)a->n) / (double)(a->n - 1);
+	/* Rounding can leave a spread of nothing a hair below 0. */
+	st->sd = var > 0 ? sqrt(var) : 0;
 }
-
 
 /* Student's t, two-sided 95 %, for df degrees of freedom (rounded down,
  * which widens the interval: it errs towards "not decided"). */

@@ -19,8 +19,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The statistic of v[0..n), the values below 0 left out. */
-void wc_stat_of(struct wc_stat *st, const double *v, size_t n);
+/* A statistic kept one run at a time, so that a group's figures need
+ * none of its runs once they are added (docs/methodology.md, "Runs"):
+ * the count, the sum (the mean is sum / n), the sum and the sum of
+ * squares of each value less the first (the spread about the first
+ * value: runs that never vary give a spread of exactly 0, and runs far
+ * from 0 that vary little lose no digits to cancellation), the lowest
+ * and the highest.  Zeroed, it holds no run. */
+struct wc_acc {
+	size_t n;
+	double first, sum, dsum, dss, min, max;
+};
+
+/* Adds a run's value v; below 0 (unknown) it is left out. */
+void wc_acc_add(struct wc_acc *a, double v);
+
+/* The statistic of the runs added to a. */
+void wc_acc_stat(const struct wc_acc *a, struct wc_stat *st);
 
 /* Welch's t-test of measure a against the baseline's b, with the
  * equivalence bound x, into t (all of it set). */

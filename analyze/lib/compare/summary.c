@@ -513,28 +513,14 @@ void wc_summary_group_phase_wall(const struct wc_summary *s, size_t g,
 				 const char *name, struct wc_stat *out)
 {
 	const struct wc_sum_group *gr = &s->groups[g];
-	double sum = 0, ss = 0, w;
+	struct wc_acc acc = { 0 };
+	double w;
 	size_t j;
 
-	memset(out, 0, sizeof(*out));
-	out->mean = out->min = out->max = -1;
-	for (j = 0; j < gr->n; j++) {
-		if (!phase_wall(&s->caps[gr->members[j]], name, &w))
-			continue;
-		if (!out->n || w < out->min)
-			out->min = w;
-		if (!out->n || w > out->max)
-			out->max = w;
-		sum += w;
-		out->n++;
-	}
-	if (!out->n)
-		return;
-	out->mean = sum / (double)out->n;
 	for (j = 0; j < gr->n; j++)
 		if (phase_wall(&s->caps[gr->members[j]], name, &w))
-			ss += (w - out->mean) * (w - out->mean);
-	out->sd = out->n > 1 ? sqrt(ss / (double)(out->n - 1)) : 0;
+			wc_acc_add(&acc, w);
+	wc_acc_stat(&acc, out);
 }
 
 /* Mean parts of the figures figs[0..n) in whole ns; the wall is their
@@ -595,12 +581,31 @@ static int grow_groups(struct wc_summary *s, size_t *room, size_t **first)
 	return 0;
 }
 
+/* What a group's spreads are made of, one run at a time (stats.h). */
+struct group_acc {
+	struct wc_acc col[WC_NCOLS], part[WC_NPARTS], meas[WC_NMEAS];
+};
+
+/* Adds capture c's figures to its group's. */
+static void group_add(struct group_acc *a, const struct wc_sum_capture *c)
+{
+	int k;
+
+	for (k = 0; k < WC_NCOLS; k++)
+		wc_acc_add(&a->col[k], c->figs.col[k]);
+	for (k = 0; k < WC_NPARTS; k++)
+		wc_acc_add(&a->part[k], wc_secs(c->figs.part_ns[k]));
+	for (k = 0; k < WC_NMEAS; k++)
+		wc_acc_add(&a->meas[k], c->meas[k]);
+}
+
 /* Groups by configuration key; a capture without one is alone.  Every
- * group's members sit in one array, s->members, in input order. */
+ * group's members sit in one array, s->members, in input order.  Each
+ * group's spreads are summed as its captures come, in one pass. */
 static int make_groups(struct wc_summary *s)
 {
-	size_t i, j, g, room = 0, most = 0, *first = NULL, *at = NULL;
-	double *v = NULL;
+	size_t i, j, g, room = 0, *first = NULL, *at = NULL;
+	struct group_acc *acc = NULL;
 	int rc = -1;
 
 	s->members = calloc(s->ncaps, sizeof(*s->members));
@@ -622,53 +627,42 @@ static int make_groups(struct wc_summary *s)
 		s->groups[g].n++;
 	}
 	at = calloc(s->ngroups, sizeof(*at));
-	if (!at)
+	acc = calloc(s->ngroups, sizeof(*acc));
+	if (!at || !acc)
 		goto out;
 	for (g = 0, j = 0; g < s->ngroups; g++) {
 		s->groups[g].members = s->members + j;
 		j += s->groups[g].n;
-		if (s->groups[g].n > most)
-			most = s->groups[g].n;
 	}
 	for (i = 0; i < s->ncaps; i++) {
-		g = s->caps[i].group;
+		const struct wc_sum_capture *c = &s->caps[i];
+
+		g = c->group;
 		s->groups[g].members[at[g]++] = i;
+		if (c->nphases)
+			s->groups[g].phased++;
+		group_add(&acc[g], c);
 	}
-	v = calloc(most, sizeof(*v));
-	if (!v)
-		goto out;
 	for (g = 0; g < s->ngroups; g++) {
 		struct wc_sum_group *gr = &s->groups[g];
-		int c;
+		int k;
 
 		gr->disk_model = s->caps[gr->members[0]].meta->disk_model;
 		gr->disk_name = wc_summary_disk_name(&s->caps[gr->members[0]]);
 		if (gr->n > 1)
 			s->any_runs = true;
-		for (j = 0; j < gr->n; j++)
-			if (s->caps[gr->members[j]].nphases)
-				gr->phased++;
-		for (c = 0; c < WC_NCOLS; c++) {
-			for (j = 0; j < gr->n; j++)
-				v[j] = s->caps[gr->members[j]].figs.col[c];
-			wc_stat_of(&gr->col[c], v, gr->n);
-		}
-		for (c = 0; c < WC_NPARTS; c++) {
-			for (j = 0; j < gr->n; j++)
-				v[j] = wc_secs(s->caps[gr->members[j]].figs.part_ns[c]);
-			wc_stat_of(&gr->part[c], v, gr->n);
-		}
-		for (c = 0; c < WC_NMEAS; c++) {
-			for (j = 0; j < gr->n; j++)
-				v[j] = s->caps[gr->members[j]].meas[c];
-			wc_stat_of(&gr->meas[c], v, gr->n);
-		}
+		for (k = 0; k < WC_NCOLS; k++)
+			wc_acc_stat(&acc[g].col[k], &gr->col[k]);
+		for (k = 0; k < WC_NPARTS; k++)
+			wc_acc_stat(&acc[g].part[k], &gr->part[k]);
+		for (k = 0; k < WC_NMEAS; k++)
+			wc_acc_stat(&acc[g].meas[k], &gr->meas[k]);
 	}
 	rc = 0;
 out:
 	free(first);
 	free(at);
-	free(v);
+	free(acc);
 	return rc;
 }
 
