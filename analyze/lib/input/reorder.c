@@ -406,7 +406,7 @@ static void r_fill(struct wc_reorder *r)
 	unsigned char (*small)[INLINE_PDU] = r->small;
 	struct big_pdu *big = r->big;
 	size_t t = r->tail, n = 0, j, w, end, before, nr;
-	uint64_t a, prev_time, bound;
+	uint64_t a, base, prev_time, bound;
 	int ret;
 
 	if (room > r->cap - t)
@@ -437,7 +437,32 @@ static void r_fill(struct wc_reorder *r)
 	 * (below): with a bound of 0 none does, and every late event goes
 	 * through the heap (WC_REORDER_ROUTE_NO_SHIFT). */
 	bound = r->ring_insert ? r->emitted + r->window : 0;
-	for (w = j = t; j < end; j++) {
+	/* The span in order up to its first late event or long payload
+	 * (a merged "blkparse -d" file: nearly all of it): each event stays
+	 * in the slot it was decoded into, so it is tested, its payload
+	 * kept and its arrival counted, nothing more.  The loop below takes
+	 * the span on from there, with the slot it writes kept apart. */
+	base = a - t;
+	for (j = t; j < end; j++) {
+		struct wc_event *ev = &ring[j];
+		uint64_t x = ev->time;
+
+		if (x <= prev_time) {
+			if (j > t)
+				prev = ev - 1;
+			if (x < prev_time || r_tie(ev) < r_tie(prev))
+				break;
+		}
+		if (ev->pdu_len > INLINE_PDU)
+			break;
+		r_keep_small(ev, small[j]);
+		arrival[j] = base + j;
+		prev_time = x;
+	}
+	if (j > t)
+		prev = &ring[j - 1];
+	a = base + j;
+	for (w = j; j < end; j++) {
 		struct wc_event *ev = &ring[j];
 		uint64_t x = ev->time;
 
