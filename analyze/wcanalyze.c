@@ -226,6 +226,30 @@ static int usage_error(const char *fmt, const char *arg)
 	return WC_EXIT_USAGE;
 }
 
+/* The usage error of a summary given where a trace is needed.  It is
+ * told apart where the input is read (wc_input_open_any(), input.h), by
+ * the one open of it: nothing peeks at an INPUT before. */
+static const char summary_no_trace[] =
+	"a summary (an INPUT beginning with '{') holds no trace: --dump, "
+	"--what-if, --interval, --output, --export-trace, --format "
+	"trace-event, the filters, --journal, --media-rate and --btt need "
+	"captures";
+
+/* Whether the command needs every INPUT to be a capture. */
+static bool needs_traces(const struct options *o)
+{
+	return o->trace || o->output || o->interval_ns ||
+	       o->mode != MODE_ANALYZE || o->analysis.filter ||
+	       o->analysis.journal_given || o->analysis.media_rate > 0 ||
+	       o->analysis.btt;
+}
+
+static int summary_refused(int fd)
+{
+	close(fd);
+	return usage_error("%s", summary_no_trace);
+}
+
 /* Prints err as "wcanalyze: FILE: offset N: what", returns its status.
  * File and member names come from the input: escaped for the terminal. */
 static int report(const struct wc_err *err)
@@ -273,23 +297,26 @@ static void report_notes(const struct wc_input *in)
 			"files\n", c->nnotes_more);
 }
 
-static int dump_one(const char *path)
+/* Dumps the input at path; *refused when it was a summary (said). */
+static int dump_one(const char *path, bool *refused)
 {
 	struct wc_input *in = NULL;
 	struct wc_dump *d = NULL;
 	const struct wc_event *evs;
 	size_t got, k;
 	struct wc_err err;
-	int r, status = WC_EXIT_OK;
+	int r, fd, status = WC_EXIT_OK;
 
 	wc_err_clear(&err);
 	if (wc_dump_open(&d, stdout) < 0) {
 		wc_err_oom(&err, path, NULL);
 		return report(&err);
 	}
-	if (wc_input_open(&in, path, &err) < 0) {
+	r = wc_input_open_any(&in, &fd, path, NULL, &err);
+	if (r != 0) {
 		wc_dump_free(d);
-		return report(&err);
+		*refused = r > 0;
+		return r > 0 ? summary_refused(fd) : report(&err);
 	}
 	wc_input_set_blkparse_names(in);
 	/* A batch ends before blkparse would have learnt a name (input.h):
@@ -381,10 +408,13 @@ static int mode_dump(const struct options *o)
 		setvbuf(stdout, NULL, _IOFBF, DUMP_BUFFER);
 
 	for (i = 0; i < o->ninputs; i++) {
-		int s = dump_one(o->inputs[i]);
+		bool refused = false;
+		int s = dump_one(o->inputs[i], &refused);
 
 		if (s != WC_EXIT_OK && status == WC_EXIT_OK)
 			status = s;
+		if (refused)
+			return s;         /* a summary: no trace to dump */
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, PROG ": standard output: %s\n", strerror(errno));
@@ -440,8 +470,20 @@ static int analyse_parallel(const struct options *o,
 		jobs[i].condense = true;
 	}
 	wc_jobs_analyse(jobs, (size_t)o->ninputs, ao, o->jobs);
-	for (i = 0; i < o->ninputs; i++)
+	for (i = 0; i < o->ninputs; i++) {
 		total += jobs[i].ncaps;
+		if (jobs[i].summary && needs_traces(o))
+			status = WC_EXIT_USAGE;
+	}
+	if (status == WC_EXIT_USAGE) {
+		/* Nothing of the others is said: the command was wrong. */
+		for (i = 0; i < o->ninputs; i++) {
+			wc_analysis_free(jobs[i].a);
+			wc_capsules_free(jobs[i].caps, jobs[i].ncaps);
+		}
+		free(jobs);
+		return usage_error("%s", summary_no_trace);
+	}
 	*caps = calloc(total ? total : 1, sizeof(**caps));
 	if (!*caps) {
 		fprintf(stderr, PROG ": out of memory\n");
@@ -469,15 +511,22 @@ static int analyse_parallel(const struct options *o,
 
 /* Analyses the input at path into *a (NULL when nothing could be read)
  * and prints its warnings and failure; the exit status so far, or that
- * failure's when it is the first. */
+ * failure's when it is the first; a summary is a usage error, said,
+ * with *refused. */
 static int analyse_one(const char *path, const struct wc_analysis_opts *ao,
-		       struct wc_analysis **a, int status)
+		       struct wc_analysis **a, int status, bool *refused)
 {
 	struct wc_err err;
-	int r;
+	int r, fd;
 
 	wc_err_clear(&err);
-	r = wc_analysis_read(a, path, ao, &err);
+	/* A bundle, a timeline and the interval table need traces: a
+	 * summary is a usage error (WC_EXIT_USAGE, said here), and the
+	 * caller stops. */
+	r = wc_analysis_read_any(a, &fd, path, ao, &err);
+	*refused = r > 0;
+	if (r > 0)
+		return summary_refused(fd);
 	report_warnings(*a);
 	if (r < 0) {
 		int s = report(&err);
@@ -628,13 +677,16 @@ static int mode_analysis(const struct options *o)
 	}
 	for (i = 0; i < o->ninputs; i++) {
 		struct wc_analysis *a = NULL;
+		bool refused = false;
 
 		wc_err_clear(&err);
 		if (b && wc_bundle_begin(b, &ao, &err) < 0) {
 			status = report(&err);
 			goto out;
 		}
-		status = analyse_one(o->inputs[i], &ao, &a, status);
+		status = analyse_one(o->inputs[i], &ao, &a, status, &refused);
+		if (refused)
+			goto out;
 		if (te)
 			timeline_notice(o->inputs[i], te);
 		if (!a)
@@ -721,9 +773,14 @@ static int mode_interval(const struct options *o)
 	ao.interval_ns = o->interval_ns;
 	for (i = 0; i < o->ninputs; i++) {
 		struct wc_analysis *a = NULL;
+		bool refused = false;
 
-		status = analyse_one(o->inputs[i], &ao, &a, status);
+		status = analyse_one(o->inputs[i], &ao, &a, status, &refused);
 		wc_analysis_free(a);
+		if (refused) {
+			wc_intervaltab_free(t);
+			return status;
+		}
 	}
 	wc_err_clear(&err);
 	if (wc_intervaltab_close(t, &err) < 0) {
@@ -736,13 +793,6 @@ static int mode_interval(const struct options *o)
 
 /* Replays the one INPUT as recorded and as each --what-if says, and
  * reports them as captures compared with the replay as recorded. */
-/* The usage error of a summary given where a trace is needed. */
-static const char summary_no_trace[] =
-	"a summary (an INPUT beginning with '{') holds no trace: --dump, "
-	"--what-if, --interval, --output, --export-trace, --format "
-	"trace-event, the filters, --journal, --media-rate and --btt need "
-	"captures";
-
 static int mode_whatif(const struct options *o)
 {
 	struct wc_whatif_opts wo = { .analysis = o->analysis };
@@ -829,12 +879,17 @@ static bool baseline_known(const struct options *o)
 
 	for (i = 0; i < o->ninputs && !found; i++) {
 		struct wc_input *in = NULL;
+		int fd, r;
 
-		/* A summary's names are checked once it is read. */
-		if (!strcmp(o->inputs[i], "-") ||
-		    wc_capsule_is_summary(o->inputs[i]))
+		if (!strcmp(o->inputs[i], "-"))
 			return true;
-		if (wc_input_open(&in, o->inputs[i], NULL) < 0)
+		r = wc_input_open_any(&in, &fd, o->inputs[i], NULL, NULL);
+		/* A summary's names are checked once it is read. */
+		if (r > 0) {
+			close(fd);
+			return true;
+		}
+		if (r < 0)
 			continue;
 		found = !strcmp(wc_input_name(in), o->baseline);
 		wc_input_free(in);
@@ -1000,7 +1055,7 @@ int main(int argc, char **argv)
 			     .analysis = WC_ANALYSIS_OPTS_INIT,
 			     .filter = WC_FILTER_INIT,
 			     .timeline_limit = WC_TRACEEVENT_DEFAULT_SLICES };
-	int c, i, nstdin, nsummaries;
+	int c, i, nstdin;
 
 	o.analysis.threads = 0;         /* --threads not given */
 	opterr = 0;
@@ -1165,19 +1220,6 @@ int main(int argc, char **argv)
 		if (!strcmp(o.inputs[i], "-") && ++nstdin > 1)
 			return usage_error("%s", "standard input ('-') named "
 					   "more than once");
-
-	/* Not for --what-if: its input is read once (whatif.h), and a
-	 * summary given to it is told apart where its reading fails
-	 * (mode_whatif()). */
-	for (i = 0, nsummaries = 0; i < o.ninputs; i++)
-		if (o.mode != MODE_WHATIF &&
-		    wc_capsule_is_summary(o.inputs[i]))
-			nsummaries++;
-	if (nsummaries && (o.trace || o.output || o.interval_ns ||
-			   o.mode != MODE_ANALYZE || o.analysis.filter ||
-			   o.analysis.journal_given ||
-			   o.analysis.media_rate > 0 || o.analysis.btt))
-		return usage_error("%s", summary_no_trace);
 
 	if (o.trace && o.output)
 		return usage_error("%s", "--output writes each capture's timeline "

@@ -1388,9 +1388,9 @@ static void check_whole(struct wc_capture_meta *m, const struct wc_input *in,
 	device_files_missing(m, in);
 }
 
-static int analyse_input(struct wc_analysis **out, const char *path,
-			 const struct wc_analysis_opts *o, bool speculate,
-			 struct wc_err *err)
+static int analyse_input(struct wc_analysis **out, int *summary,
+			 const char *path, const struct wc_analysis_opts *o,
+			 bool speculate, struct wc_err *err)
 {
 	static const char *const aside[1] = { WC_LEDGER_FILE };
 	struct wc_input_limits lim = {
@@ -1416,8 +1416,14 @@ static int analyse_input(struct wc_analysis **out, const char *path,
 	if (!a)
 		return wc_err_oom(err, path, NULL);
 	wc_devtab_init(&a->series_devs, WC_SERIES_MAX_DEVICES);
-	if (wc_input_open_limits(&in, path, &lim, err) < 0)
+	r = wc_input_open_any(&in, summary, path, &lim, err);
+	if (r < 0)
 		goto fail_analysis;
+	if (r > 0) {
+		/* A summary: its reader is the caller's (capsule.h). */
+		wc_analysis_free(a);
+		return 1;
+	}
 	for (i = 0; i < lim.nfiles && i < WC_INPUT_MAX_FILES; i++)
 		o->texts[i] = wc_input_take_file(in, i, &o->lens[i]);
 	meta_from_capture(&a->meta, in);
@@ -1481,22 +1487,29 @@ fail_analysis:
  * everything of that try goes and the input is read once more the whole
  * way, whose result and messages are those of a reader without it.
  */
-int wc_analysis_read(struct wc_analysis **out, const char *path,
-		     const struct wc_analysis_opts *o, struct wc_err *err)
+int wc_analysis_read_any(struct wc_analysis **out, int *summary,
+			 const char *path, const struct wc_analysis_opts *o,
+			 struct wc_err *err)
 {
 	struct wc_err first;
 	int r;
 
 	wc_err_clear(&first);
-	r = analyse_input(out, path, o, true, &first);
+	r = analyse_input(out, summary, path, o, true, &first);
 	if (r < 0 && first.kind == WC_ERR_AGAIN) {
 		wc_analysis_free(*out);
 		*out = NULL;
-		return analyse_input(out, path, o, false, err);
+		return analyse_input(out, NULL, path, o, false, err);
 	}
 	if (r < 0 && err && err->kind == WC_ERR_NONE)
 		*err = first;
 	return r;
+}
+
+int wc_analysis_read(struct wc_analysis **out, const char *path,
+		     const struct wc_analysis_opts *o, struct wc_err *err)
+{
+	return wc_analysis_read_any(out, NULL, path, o, err);
 }
 
 /* run_source() and run_requests(): metadata given, no input. */

@@ -286,6 +286,14 @@ struct wc_analysis;
  * always those of the whole scan, at the cost of a second read then. */
 int wc_analysis_read(struct wc_analysis **out, const char *path,
 		     const struct wc_analysis_opts *o, struct wc_err *err);
+/* The same, where PATH may be a summary handed back (input.h,
+ * wc_input_open_any()): told apart by the input's one open, it is not
+ * analysed: 1 with *out NULL and *summary that descriptor (the caller
+ * reads it, wc_capsule_load_fd(), and closes it).  Else *summary -1 and
+ * as wc_analysis_read(). */
+int wc_analysis_read_any(struct wc_analysis **out, int *summary,
+			 const char *path, const struct wc_analysis_opts *o,
+			 struct wc_err *err);
 
 /* Analyses events from any source, with metadata given by the caller
  * (meta may be NULL: all unknown; meta->name names the capture).  Phases

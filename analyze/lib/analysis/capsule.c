@@ -3,9 +3,11 @@
 #include "input/json.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 _Static_assert(sizeof(enum wc_journal_method) == sizeof(int) &&
 	       sizeof(enum wc_kc_state) == sizeof(int),
@@ -843,17 +845,26 @@ bool wc_capsule_is_summary(const char *path)
 int wc_capsule_load(struct wc_capsule ***out, size_t *n, const char *path,
 		    struct wc_err *err)
 {
-	FILE *f;
+	int fd, rc;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
+				  "%s", strerror(errno));
+	rc = wc_capsule_load_fd(out, n, fd, path, err);
+	close(fd);
+	return rc;
+}
+
+int wc_capsule_load_fd(struct wc_capsule ***out, size_t *n, int fd,
+		       const char *path, struct wc_err *err)
+{
 	char *text = NULL;
 	size_t len = 0, cap = 0;
 	int rc = -1;
 
-	f = fopen(path, "rb");
-	if (!f)
-		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
-				  "%s", strerror(errno));
 	for (;;) {
-		size_t got;
+		ssize_t got;
 
 		if (len > WC_JSON_MAX_BYTES) {
 			wc_err_set(err, WC_ERR_INPUT, path, NULL,
@@ -874,16 +885,18 @@ int wc_capsule_load(struct wc_capsule ***out, size_t *n, const char *path,
 			}
 			text = t;
 		}
-		got = fread(text + len, 1, cap - len, f);
-		len += got;
-		if (got)
+		/* From the start, wherever a peek left the descriptor. */
+		got = pread(fd, text + len, cap - len, (off_t)len);
+		if (got < 0 && errno == EINTR)
 			continue;
-		if (ferror(f)) {
+		if (got < 0) {
 			wc_err_set(err, WC_ERR_SYSTEM, path, NULL, len, "%s",
 				   strerror(errno));
 			goto free_text;
 		}
-		break;
+		if (got == 0)
+			break;
+		len += (size_t)got;
 	}
 	rc = wc_capsule_read(out, n, text, len, err);
 	/* The first error set wins: name the file on the one made. */
@@ -891,6 +904,5 @@ int wc_capsule_load(struct wc_capsule ***out, size_t *n, const char *path,
 		snprintf(err->file, sizeof(err->file), "%s", path);
 free_text:
 	free(text);
-	fclose(f);
 	return rc;
 }

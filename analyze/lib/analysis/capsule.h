@@ -112,6 +112,11 @@ bool wc_capsule_is_summary(const char *path);
  * err names the file. */
 int wc_capsule_load(struct wc_capsule ***out, size_t *n, const char *path,
 		    struct wc_err *err);
+/* The same from FD, a descriptor of the file at path open for reading
+ * at any offset (read from its start: the one an input's peek opened,
+ * wc_analysis_read_any()); FD stays the caller's. */
+int wc_capsule_load_fd(struct wc_capsule ***out, size_t *n, int fd,
+		       const char *path, struct wc_err *err);
 
 /* Device i in the accountant's numbering: devices[i], or the disk
  * for i == ndevices. */

@@ -16,16 +16,25 @@ struct pool {
 
 static void analyse_one(struct wc_job *j, const struct wc_analysis_opts *o)
 {
+	int fd = -1;
+
 	j->a = NULL;
 	j->caps = NULL;
 	j->ncaps = 0;
 	wc_err_clear(&j->err);
-	if (j->condense && wc_capsule_is_summary(j->path)) {
-		j->status = wc_capsule_load(&j->caps, &j->ncaps, j->path,
-					    &j->err);
+	j->summary = false;
+	/* A summary is told apart by the input's one open, and read on
+	 * its descriptor. */
+	j->status = j->condense ?
+		    wc_analysis_read_any(&j->a, &fd, j->path, o, &j->err) :
+		    wc_analysis_read(&j->a, j->path, o, &j->err);
+	if (j->status > 0) {
+		j->summary = true;
+		j->status = wc_capsule_load_fd(&j->caps, &j->ncaps, fd,
+					       j->path, &j->err);
+		close(fd);
 		return;
 	}
-	j->status = wc_analysis_read(&j->a, j->path, o, &j->err);
 	if (!j->condense || !j->a)
 		return;
 	/* A partial analysis is kept as one: its capsule says so. */

@@ -46,9 +46,11 @@ struct wc_job {
 	/* in: keep only the capsule (capsule.h) of the analysis, which is
 	 * freed as soon as it is made, so that the memory held is the
 	 * capsules' and njobs analyses', whatever the number of inputs; a
-	 * summary (wc_capsule_is_summary()) is then read, not analysed,
-	 * and gives the capsules of the captures it holds. */
+	 * summary (wc_analysis_read_any(): told apart by the input's one
+	 * open, read on its descriptor) is then read, not analysed, and
+	 * gives the capsules of the captures it holds. */
 	bool condense;
+	bool summary;            /* out, with condense: it was a summary */
 	struct wc_analysis *a;   /* out: the analysis, or NULL (condense) */
 	struct wc_capsule **caps;        /* out, with condense: the caller */
 	size_t ncaps;                    /* frees them (wc_capsules_free) */

@@ -39,6 +39,8 @@ struct wc_input {
 	bool names_oom;         /* ... had no memory for their scouts: said
 				 * by the next batch */
 	int failed;
+	/* wc_input_open_any()'s: where a summary's descriptor goes */
+	int *summary_fd;
 	/* lim.files of a capture folder (an archive's: members) */
 	char *ftext[WC_INPUT_MAX_FILES];
 	size_t flen[WC_INPUT_MAX_FILES];
@@ -125,43 +127,68 @@ static int scan_dir(struct wc_input *in, const char *dir, const char *base,
 	return r;
 }
 
-/* 1 when the first bytes of PATH are a blktrace magic in either order,
- * 0 when not, -1 when PATH cannot be read (err says why: an unreadable
- * file is the system's refusal, not a bad trace).  KEEP, when not NULL,
- * gets the descriptor, open still (the caller closes it), or -1. */
-static int starts_with_magic(const char *path, int *empty, int *keep,
-			     struct wc_err *err)
+/* What the first bytes of a file hold. */
+enum peeked { PEEK_OTHER, PEEK_MAGIC, PEEK_EMPTY, PEEK_SUMMARY };
+
+static bool json_space(unsigned char c)
 {
-	unsigned char b[4];
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/*
+ * Peeks at the first bytes of PATH: a blktrace magic in either order, an
+ * empty file, with SUMMARIES a summary handed back (its first byte past
+ * JSON's white space '{', which no trace, archive or compressed stream
+ * begins with: read past the white space, bounded by the file), or
+ * anything else (an archive, or no trace).  -1 when PATH cannot be read
+ * (err says why: an unreadable file is the system's refusal, not a bad
+ * trace).  *KEEP gets the descriptor, open still, at some offset (the
+ * caller reads from the start and closes it).
+ */
+static int peek_file(const char *path, bool summaries, int *keep,
+		     struct wc_err *err)
+{
+	unsigned char b[512];
 	uint32_t m;
-	ssize_t n;
+	ssize_t n, k = 0;
 	int fd;
 
-	*empty = 0;
-	if (keep)
-		*keep = -1;
+	*keep = -1;
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
 				  "%s", strerror(errno));
-	n = read(fd, b, sizeof(b));
-	if (n < 0) {
-		wc_err_set(err, WC_ERR_SYSTEM, path, NULL, 0, "%s",
-			   strerror(errno));
-		close(fd);
-		return -1;
-	}
-	if (keep)
-		*keep = fd;
-	else
-		close(fd);
+	n = read(fd, b, 4);
+	if (n < 0)
+		goto fail_read;
+	*keep = fd;
 	if (n == 0)
-		*empty = 1;
-	if (n != 4)
-		return 0;
-	memcpy(&m, b, 4);
-	return (m & WC_BLK_MAGIC_MASK) == WC_BLK_MAGIC ||
-	       (__builtin_bswap32(m) & WC_BLK_MAGIC_MASK) == WC_BLK_MAGIC;
+		return PEEK_EMPTY;
+	if (n == 4) {
+		memcpy(&m, b, 4);
+		if ((m & WC_BLK_MAGIC_MASK) == WC_BLK_MAGIC ||
+		    (__builtin_bswap32(m) & WC_BLK_MAGIC_MASK) == WC_BLK_MAGIC)
+			return PEEK_MAGIC;
+	}
+	while (summaries) {
+		while (k < n && json_space(b[k]))
+			k++;
+		if (k < n)
+			return b[k] == '{' ? PEEK_SUMMARY : PEEK_OTHER;
+		n = read(fd, b, sizeof(b));
+		if (n < 0)
+			goto fail_read;
+		if (n == 0)
+			break;
+		k = 0;
+	}
+	return PEEK_OTHER;
+
+fail_read:
+	wc_err_set(err, WC_ERR_SYSTEM, path, NULL, 0, "%s", strerror(errno));
+	close(fd);
+	*keep = -1;
+	return -1;
 }
 
 static int resolve(struct wc_input *in, struct wc_err *err)
@@ -170,7 +197,7 @@ static int resolve(struct wc_input *in, struct wc_err *err)
 	char tmp[4096], dir[4096];
 	struct stat st;
 	size_t baselen;
-	int empty, magic, fd = -1, r;
+	int peek, fd = -1, r;
 
 	if (strcmp(path, "-") == 0) {
 		in->kind = WC_STREAMS_SINGLE;
@@ -207,23 +234,24 @@ static int resolve(struct wc_input *in, struct wc_err *err)
 			return wc_err_set(err, WC_ERR_INPUT, path, NULL,
 					  WC_NO_OFFSET,
 					  "not a trace: not a regular file");
-		/* A one-pass input reads the archive or the trace file on
-		 * the descriptor that told one from the other: one open of
-		 * the path. */
-		magic = starts_with_magic(path, &empty,
-					  in->lim.once ? &fd : NULL, err);
-		if (magic < 0)
+		/* The one open of the path: its peek tells a trace from an
+		 * archive (and a summary, when asked), and the trace file is
+		 * read on its descriptor, as the archive is in one pass. */
+		peek = peek_file(path, in->summary_fd != NULL, &fd, err);
+		if (peek < 0)
 			return -1;
-		if (magic) {
+		if (peek == PEEK_SUMMARY) {
+			*in->summary_fd = fd;
+			return 1;
+		}
+		if (peek == PEEK_MAGIC) {
 			if (wc_streams_name_cpu(wc_input_base_name(path), &baselen) >= 0) {
-				if (fd >= 0)
-					close(fd);
+				close(fd);
 				goto base_name;
 			}
 			in->kind = WC_STREAMS_SINGLE;
 			r = wc_streams_add(in->streams, path, path, UINT32_MAX, err);
-			if (r == 0 && fd >= 0 && fstat(fd, &st) == 0 &&
-			    S_ISREG(st.st_mode)) {
+			if (r == 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
 				wc_streams_hold_fd(in->streams, 0, fd);
 				fd = -1;
 			}
@@ -231,11 +259,16 @@ static int resolve(struct wc_input *in, struct wc_err *err)
 				close(fd);
 			return r;
 		}
-		if (empty) {
-			if (fd >= 0)
-				close(fd);
+		if (peek == PEEK_EMPTY) {
+			close(fd);
 			return wc_err_set(err, WC_ERR_INPUT, path, NULL, 0,
 					  "not a trace: empty file");
+		}
+		/* Without lim.once, the scan may hand its handle to a
+		 * member's reader (speculation): it opens the path itself. */
+		if (!in->lim.once) {
+			close(fd);
+			fd = -1;
 		}
 		r = wc_members_scan_fd(&in->members, path, fd, in->streams,
 				       in->capture, &in->lim, err);
@@ -342,13 +375,23 @@ int wc_input_open(struct wc_input **out, const char *path, struct wc_err *err)
 int wc_input_open_limits(struct wc_input **out, const char *path,
 			 const struct wc_input_limits *lim, struct wc_err *err)
 {
+	return wc_input_open_any(out, NULL, path, lim, err);
+}
+
+int wc_input_open_any(struct wc_input **out, int *summary, const char *path,
+		      const struct wc_input_limits *lim, struct wc_err *err)
+{
 	struct wc_input *in;
 	size_t n;
+	int r;
 
 	*out = NULL;
+	if (summary)
+		*summary = -1;
 	in = calloc(1, sizeof(*in));
 	if (!in)
 		return wc_err_oom(err, path, NULL);
+	in->summary_fd = summary;
 	if (lim)
 		in->lim = *lim;
 	wc_input_limits_default(&in->lim);
@@ -372,8 +415,14 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
 	}
 	if (wc_streams_new(&in->streams, path, &in->lim, in->filter, err) < 0)
 		goto fail;
-	if (resolve(in, err) < 0)
+	r = resolve(in, err);
+	if (r < 0)
 		goto fail;
+	if (r > 0) {
+		/* A summary: no input; its descriptor is the caller's. */
+		wc_input_free(in);
+		return 1;
+	}
 	if (wc_streams_seal(in->streams, in->kind, err) < 0)
 		goto fail;
 	make_name(in);

@@ -67,6 +67,19 @@ int wc_input_open(struct wc_input **out, const char *path, struct wc_err *err);
 int wc_input_open_limits(struct wc_input **out, const char *path,
 			 const struct wc_input_limits *lim, struct wc_err *err);
 /*
+ * The same, where PATH may also be a summary handed back (wcanalyze
+ * --format json): a regular file whose first byte past JSON's white
+ * space is '{', which no trace, archive or compressed stream begins
+ * with.  The one open that peeks at the path's first bytes tells it
+ * apart, and a summary is no input: 1 with *out NULL and *summary that
+ * descriptor, open for reading at some offset (read it from its start:
+ * capsule.h's reader), the caller's to close.  0 with *out an input, or
+ * -1 with err filled, and *summary -1.  Standard input, folders and base
+ * names are never summaries.  LIM may be NULL.
+ */
+int wc_input_open_any(struct wc_input **out, int *summary, const char *path,
+		      const struct wc_input_limits *lim, struct wc_err *err);
+/*
  * Speculation (lim.speculate).  Listing an archive's members takes a
  * decompression of the whole archive before the first event; a capture
  * whose capture.conf announces its trace files (trace_files,

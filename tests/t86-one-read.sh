@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t86-one-read.sh - wcanalyze opens each INPUT once to read it (issue
+# 45), counted under strace: a trace file in an analysis, a comparison,
+# JSON and --dump; a summary handed back, alone and beside a capture
+# (told apart by the input's own peek, read on its descriptor); a
+# capture folder.  The sandbox's O_PATH handles read nothing and are not
+# counted.  A summary behind white space is still a summary; one where a
+# trace is needed is a usage error; a summary on standard input is no
+# trace, as before.  (--what-if: t54 and check_whatif.)
+# shellcheck source=tests/lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+
+command -v strace >/dev/null || fail "strace is missing (make deps)"
+SAMPLE=$TOP/samples/hdd7200-ext4-cache-on-barrier-on-run2.tar.xz
+NAME=hdd7200-ext4-cache-on-barrier-on-run2
+[[ -e $SAMPLE ]] || fail "no $SAMPLE"
+cd "$TMP"
+tar -xJf "$SAMPLE"
+cp "$NAME/trace/loop2.blktrace.0" one.bin
+"$WCANALYZE" --format json "$SAMPLE" >sum.json
+
+# opens PATH ARGS...: how often wcanalyze ARGS opens PATH to read it.
+# LeakSanitizer does not work under ptrace (SANITIZE=1 builds): off for
+# these runs only.
+opens() {
+	local path=$1
+	shift
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -e trace=open,openat -o opens.log "$WCANALYZE" "$@" \
+		>/dev/null 2>strace.err ||
+		fail "wcanalyze $* under strace: $(tail -n 3 strace.err)"
+	grep -F "\"$path\"" opens.log | grep -vc O_PATH || true
+}
+# once N PATH ARGS...: wcanalyze ARGS opens PATH to read it N times.
+once() {
+	local want=$1 path=$2 n
+	shift 2
+	n=$(opens "$path" "$@")
+	[[ $n -eq $want ]] ||
+		fail "wcanalyze $* opened $path $n times to read it, not $want: $(grep -F "\"$path\"" opens.log)"
+	echo "ok: $* opens $path $n time(s)"
+}
+
+once 1 one.bin one.bin
+once 1 one.bin --format json one.bin
+once 1 one.bin --dump one.bin
+once 1 sum.json sum.json
+once 1 sum.json sum.json one.bin
+once 1 one.bin sum.json one.bin
+once 1 sum.json -j 1 --format csv sum.json one.bin
+# A capture folder: its trace/ folder is listed once, each file read once.
+once 1 "$NAME/trace" "$NAME"
+once 1 "$NAME/trace/loop2.blktrace.1" "$NAME"
+once 1 "$NAME/ledger.tsv" "$NAME"
+
+# The summary behind white space is the summary: the same report.
+"$WCANALYZE" sum.json >a.txt
+{ printf ' \n\t\r%.0s' $(seq 200); cat sum.json; } >spaced.json
+"$WCANALYZE" spaced.json >b.txt || fail "a summary behind white space: exit $?"
+cmp -s a.txt b.txt || fail "a summary behind white space: $(show_diff a.txt b.txt 5)"
+echo "ok: a summary behind white space"
+
+# Where a trace is needed, a summary is a usage error, found where it
+# is read.
+for opt in --dump --btt --interval=1 --export-trace=t.json; do
+	rc=0
+	"$WCANALYZE" "$opt" one.bin sum.json >/dev/null 2>err.txt || rc=$?
+	if [[ $rc -ne 2 ]] || ! grep -q "a summary (an INPUT beginning with '{') holds no trace" err.txt; then
+		fail "$opt with a summary: exit $rc, $(cat err.txt)"
+	fi
+done
+echo "ok: a summary where a trace is needed"
+
+# Standard input is a trace, never peeked at for a summary; white space
+# alone is no summary.
+rc=0
+"$WCANALYZE" - <sum.json >/dev/null 2>err.txt || rc=$?
+if [[ $rc -ne 2 ]] || ! grep -q "^wcanalyze: -: offset 0: not a blktrace trace" err.txt; then
+	fail "a summary on standard input: exit $rc, $(cat err.txt)"
+fi
+printf '   \n\n' >white.txt
+rc=0
+"$WCANALYZE" white.txt >/dev/null 2>err.txt || rc=$?
+if [[ $rc -ne 2 ]] || ! grep -q "^wcanalyze: white.txt: offset 0: not a trace or archive" err.txt; then
+	fail "white space alone: exit $rc, $(cat err.txt)"
+fi
+echo "ok: standard input and white space"
