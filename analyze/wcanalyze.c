@@ -458,6 +458,7 @@ static int analyse_parallel(const struct options *o,
 {
 	struct wc_job *jobs;
 	size_t total = 0, k;
+	bool refused = false, named = false;
 	int i, status = WC_EXIT_OK;
 
 	jobs = calloc((size_t)o->ninputs, sizeof(*jobs));
@@ -473,16 +474,23 @@ static int analyse_parallel(const struct options *o,
 	for (i = 0; i < o->ninputs; i++) {
 		total += jobs[i].ncaps;
 		if (jobs[i].summary && needs_traces(o))
-			status = WC_EXIT_USAGE;
+			refused = true;
+		/* A summary's names and standard input's are the
+		 * summary's to check (summary.h), as before. */
+		if (jobs[i].summary || !strcmp(jobs[i].path, "-"))
+			named = true;
+		for (k = 0; o->baseline && k < jobs[i].ncaps; k++)
+			named = named || !strcmp(jobs[i].caps[k]->meta.name,
+						 o->baseline);
 	}
-	if (status == WC_EXIT_USAGE) {
-		/* Nothing of the others is said: the command was wrong. */
-		for (i = 0; i < o->ninputs; i++) {
-			wc_analysis_free(jobs[i].a);
+	if (refused || (o->baseline && !named)) {
+		/* Nothing of the inputs is said: the command was wrong. */
+		for (i = 0; i < o->ninputs; i++)
 			wc_capsules_free(jobs[i].caps, jobs[i].ncaps);
-		}
 		free(jobs);
-		return usage_error("%s", summary_no_trace);
+		return refused ? usage_error("%s", summary_no_trace) :
+			usage_error("no capture named '%s' for --baseline",
+				    o->baseline);
 	}
 	*caps = calloc(total ? total : 1, sizeof(**caps));
 	if (!*caps) {
@@ -867,11 +875,14 @@ out:
 	return status;
 }
 
-/* True when some INPUT is named NAME.  Opening an input reads only its
- * metadata, so a misspelt --baseline fails before minutes of analysis
- * and before a bundle folder is half written.  Standard input cannot be
- * opened twice: with "-" among the inputs the name is taken on trust and
- * the report checks it at the end. */
+/* True when some INPUT is named NAME, before any is read: for a bundle
+ * or a timeline only, which are written as the inputs are read, so that
+ * a misspelt --baseline fails before a folder or a file is half written
+ * (at the cost of an open of each input before its reading, a scan for
+ * an archive).  A report checks the names of the captures as they are
+ * read (analyse_parallel()).  Standard input cannot be opened twice:
+ * with "-" among the inputs the name is taken on trust and the report
+ * checks it at the end. */
 static bool baseline_known(const struct options *o)
 {
 	bool found = false;
@@ -1250,7 +1261,8 @@ int main(int argc, char **argv)
 				   "--baseline, --export-trace or --format "
 				   "trace-event");
 
-	if (o.baseline && o.mode == MODE_ANALYZE && !baseline_known(&o))
+	if (o.baseline && o.mode == MODE_ANALYZE && (o.output || o.trace) &&
+	    !baseline_known(&o))
 		return usage_error("no capture named '%s' for --baseline",
 				   o.baseline);
 

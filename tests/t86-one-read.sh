@@ -4,10 +4,10 @@
 # 45), counted under strace: a trace file in an analysis, a comparison,
 # JSON and --dump; a summary handed back, alone and beside a capture
 # (told apart by the input's own peek, read on its descriptor); a
-# capture folder.  The sandbox's O_PATH handles read nothing and are not
-# counted.  A summary behind white space is still a summary; one where a
-# trace is needed is a usage error; a summary on standard input is no
-# trace, as before.  (--what-if: t54 and check_whatif.)
+# capture folder; --baseline, whose name comes from that reading.  The
+# sandbox's O_PATH handles read nothing and are not counted.  A summary
+# behind white space is still a summary; one where a trace is needed is
+# a usage error; a summary on standard input is no trace, as before.  (--what-if: t54 and check_whatif.)
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -49,6 +49,10 @@ once 1 sum.json sum.json
 once 1 sum.json sum.json one.bin
 once 1 one.bin sum.json one.bin
 once 1 sum.json -j 1 --format csv sum.json one.bin
+# --baseline takes the name from the one reading: no open of its own.
+once 1 one.bin --baseline "$NAME" one.bin "$SAMPLE"
+n=$(opens "$SAMPLE" "$SAMPLE" one.bin)
+once "$n" "$SAMPLE" --baseline "$NAME" "$SAMPLE" one.bin
 # A capture folder: its trace/ folder is listed once, each file read once.
 once 1 "$NAME/trace" "$NAME"
 once 1 "$NAME/trace/loop2.blktrace.1" "$NAME"
