@@ -430,6 +430,109 @@ START_TEST(test_dumper_as_events)
 }
 END_TEST
 
+/* Event i of a trace as a dumper meets it, for the memos that copy what
+ * lines before held (out/dump.c): each CPU's sequence counting up (past
+ * 9, 99, 9999999, 99999999 and into int's negatives, restarting and
+ * on CPUs 64 apart, which share a slot), two devices on a CPU, time in
+ * small steps across seconds (and back, and through the end of its
+ * range), ranges on many lines and more than the slots, pids 64 apart,
+ * every kind of line, and the zone letters of v8 against v7's. */
+static struct wc_event trace_event(uint64_t *state, unsigned i,
+				   unsigned char *pdu, uint32_t *seqs,
+				   uint64_t *time)
+{
+	static const unsigned whats[] = {
+		WC_TA_QUEUE, WC_TA_GETRQ, WC_TA_INSERT, WC_TA_ISSUE,
+		WC_TA_COMPLETE, WC_TA_BACKMERGE, WC_TA_QUEUE, WC_TA_GETRQ,
+		WC_TA_ISSUE, WC_TA_COMPLETE, WC_TA_PLUG, WC_TA_UNPLUG_IO,
+		WC_TA_SPLIT, WC_TA_REMAP, WC_TA_REQUEUE, WC_TA_FRONTMERGE,
+	};
+	static const uint32_t starts[] = {
+		0, 5, 95, 9999990, 99999990, 2147483640u, 4294967290u,
+	};
+	static const uint32_t cpus[] = { 0, 1, 3, 67, 131 };
+	struct wc_event ev;
+	uint64_t x = *state;
+	unsigned c, k;
+
+	/* Every bit of x at random (any_value() favours its extremes). */
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*state = x;
+	c = (unsigned)(x % 5);
+
+	ev = mkev(whats[(x >> 8) % 16], W | QUEUE, 0, 0, 0);
+	if ((x >> 12) % 3 == 0)
+		ev.action |= SYNC | WC_TC(WC_TC_META);
+	if ((x >> 14) % 7 == 0)
+		ev.action |= WC_TC_ZONE_RESET;
+	ev.version = (x >> 17) % 4 ? 8 : 7;
+	ev.cpu = cpus[c];
+	ev.device = (x >> 20) % 9 ? WC_DEV_MAKE(7, 9) : WC_DEV_MAKE(259, 1);
+	/* A restart now and then at a place where the digits change. */
+	if ((x >> 24) % 400 == 0 || i == 0)
+		for (k = 0; k < 5; k++)
+			seqs[k] = starts[(x >> 32) % 7] + k;
+	ev.sequence = seqs[c]++;
+	if ((x >> 36) % 500 == 0)
+		*time -= 2000000000;    /* backwards: blkparse prints it so */
+	*time += (x >> 40) % 50000000;
+	ev.time = *time;
+	ev.pid = (uint32_t)((x >> 48) % 4) * 64 + 1000;
+	ev.sector = 1000000 + ((x >> 50) % 512) * 8;
+	ev.bytes = (uint32_t)((x >> 60) % 2) * 4096 + 4096;
+	ev.error = 0;
+	for (k = 0; k < 16; k++)
+		pdu[k] = (unsigned char)(k + 1);
+	ev.pdu = pdu;
+	ev.pdu_len = 16;
+	return ev;
+}
+
+/* A dumper's memos change no line: a trace's lines, gathered, are
+ * printf's, and wc_dump_event()'s one by one (which remember nothing). */
+START_TEST(test_dumper_memos)
+{
+	static char want[4 * 1024 * 1024];
+	/* Time starts 3 s before the end of its range, to wrap through
+	 * the last second, which is cut short. */
+	uint64_t state = 0x5851f42d4c957f2dull, time = UINT64_MAX - 3000000000u;
+	unsigned char pdu[16];
+	uint32_t seqs[5];
+	char *one = NULL, *many = NULL;
+	size_t one_len = 0, many_len = 0, want_len = 0;
+	FILE *fp1 = open_memstream(&one, &one_len);
+	FILE *fp2 = open_memstream(&many, &many_len);
+	struct wc_dump *d = NULL;
+	unsigned i;
+
+	ck_assert_ptr_nonnull(fp1);
+	ck_assert_ptr_nonnull(fp2);
+	ck_assert_int_eq(wc_dump_open(&d, fp2), 0);
+	for (i = 0; i < 10000; i++) {
+		struct wc_event ev = trace_event(&state, i, pdu, seqs, &time);
+		const char *comm = i % 5 ? "kworker/u4:2" : "cp";
+
+		ref_line(want + want_len, sizeof(want) - want_len, &ev, 0,
+			 comm);
+		want_len += strlen(want + want_len);
+		ck_assert_int_eq(wc_dump_add(d, &ev, 0, comm), 1);
+		ck_assert_int_eq(wc_dump_event(fp1, &ev, 0, comm), 1);
+	}
+	ck_assert_int_eq(wc_dump_flush(d), 0);
+	wc_dump_free(d);
+	fclose(fp1);
+	fclose(fp2);
+	ck_assert_uint_eq(many_len, want_len);
+	ck_assert(memcmp(many, want, want_len) == 0);
+	ck_assert_uint_eq(one_len, want_len);
+	ck_assert(memcmp(one, want, want_len) == 0);
+	free(one);
+	free(many);
+}
+END_TEST
+
 static Suite *dump_suite(void)
 {
 	Suite *s = suite_create("dump");
@@ -443,6 +546,7 @@ static Suite *dump_suite(void)
 	tcase_add_test(tc, test_silent_events);
 	tcase_add_test(tc, test_fields_as_printf);
 	tcase_add_test(tc, test_dumper_as_events);
+	tcase_add_test(tc, test_dumper_memos);
 	suite_add_tcase(s, tc);
 	return s;
 }

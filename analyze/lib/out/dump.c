@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "out/dump.h"
 
-#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,7 +125,8 @@ static unsigned pdu_int(const struct wc_event *ev)
  * minor, the 32-bit CPU, sequence, pid and error, the 64-bit sector and
  * time), so before the process name a line holds at most 152 bytes (a
  * remap's) and after it at most 22 (an unplug's count): those fields
- * are written without asking for room, into the buffer's slack, and
+ * are written without asking for room, into the buffer's slack (a field
+ * remembered is copied whole, up to 48 bytes past its end), and
  * only the name, which a trace may make any length, is cut to the
  * line.  l_write() writes the first DUMP_LINE_MAX bytes, so a line is what
  * it would be had every field been cut at the line's end.  Of a dump's
@@ -243,27 +243,25 @@ static inline char *l_unum(char *p, unsigned long long u, int width)
 	return p;
 }
 
-/* The nanoseconds of a time (below 10^9) as %09d. */
+/* The nanoseconds of a time (below 10^9) as %09d, every line's widest
+ * number: scaled once by 2^57 / 10^8 (rounded up; exact for every value
+ * below 10^9), the first digit is the top of the product and each pair
+ * the top of what is left times 100, with no division at all. */
 static inline char *l_nanos(char *p, uint32_t ns)
 {
-	char *end = p + 9;
-	int k;
+	const uint64_t low = (UINT64_C(1) << 57) - 1;
+	uint64_t y = (uint64_t)ns * UINT64_C(1441151881);
 
-	for (k = 0; k < 4; k++) {
-		end -= 2;
-		memcpy(end, pairs + 2 * (ns % 100), 2);
-		ns /= 100;
-	}
-	*--end = (char)('0' + ns);
+	*p = (char)('0' + (y >> 57));
+	y = (y & low) * 100;
+	memcpy(p + 1, pairs + 2 * (y >> 57), 2);
+	y = (y & low) * 100;
+	memcpy(p + 3, pairs + 2 * (y >> 57), 2);
+	y = (y & low) * 100;
+	memcpy(p + 5, pairs + 2 * (y >> 57), 2);
+	y = (y & low) * 100;
+	memcpy(p + 7, pairs + 2 * (y >> 57), 2);
 	return p + 9;
-}
-
-/* "sector + sectors" */
-static char *l_range(char *p, const struct wc_event *ev, unsigned sectors)
-{
-	p = l_unum(p, ev->sector, 0);
-	p = l_lit(p, " + ");
-	return l_unum(p, sectors, 0);
 }
 
 /* The one field of any length: cut to the line that starts at line. */
@@ -281,16 +279,217 @@ static char *l_name(const char *line, char *p, const char *name)
 }
 
 /*
+ * What a dumper remembers of the lines before, so that the fields a
+ * trace repeats are copied rather than formatted again.  Each memo holds
+ * a field's text with the values it was made from, and is used only
+ * when the values are the same (or, for a CPU's sequence, one more): a
+ * line is the same whatever the memos held.  A CPU's events come with
+ * its sequence numbers in order, from one device mostly; a second's
+ * events share its whole seconds; a request's Q, G, I, D and C carry
+ * its sector and size, and a process its pid, on many lines.
+ */
+
+/* A CPU's last line up to its sequence: "%3d,%-3d %2d %8d " at most
+ * 4+1+7+1+11+1+11+1 = 37 bytes. */
+struct memo_head {
+	uint32_t device, cpu;
+	uint32_t seq;           /* the sequence in text; from 99999999 up
+				 * (UINT32_MAX: empty) never counted on */
+	uint32_t len;
+	char text[48];
+};
+
+/* "sector + sectors": at most 20 + 3 + 10 bytes. */
+struct memo_range {
+	uint64_t sector;
+	uint32_t sectors, len;
+	char text[40];
+};
+
+/* A pid as "%5d ": at most 11 bytes. */
+struct memo_pid {
+	uint32_t pid, len;
+	char text[16];
+};
+
+/* An action's letters and RWBS, "%2s %3s " (at most 11 bytes; 24 for
+ * the spaces written ahead), for the action's bits and what else the
+ * letters depend on (more: the event moves bytes, it is of version 8);
+ * act: the first letter, 0 when blkparse prints no line. */
+struct memo_kind {
+	uint64_t action;
+	uint32_t more;
+	char act;
+	uint8_t len;
+	char text[24];
+};
+
+/* The memos of a dumper: heads a CPU number modulo MEMO_HEADS, ranges
+ * a request's sector modulo MEMO_RANGES (a hash of it: they step by
+ * a request's size), pids a pid modulo MEMO_PIDS, kinds the action's
+ * bits (a hash) modulo MEMO_KINDS. */
+#define MEMO_HEADS 64u
+#define MEMO_RANGES 256u
+#define MEMO_PIDS 64u
+#define MEMO_KINDS 256u
+
+/* The hash of memo keys that step by more than one. */
+#define MEMO_HASH(k, mask) ((uint32_t)(((k) * UINT64_C(0x9e3779b97f4a7c15)) >> 40) & (mask))
+
+struct dump_memo {
+	struct memo_head heads[MEMO_HEADS];
+	struct memo_range ranges[MEMO_RANGES];
+	struct memo_pid pids[MEMO_PIDS];
+	struct memo_kind kinds[MEMO_KINDS];
+};
+
+/*
  * Where lines go: a buffer of size bytes, n of them held, written to fp
  * when the next line might not fit (wc_dump_add()) or after each line
  * (wc_dump_event(), whose buffer is one line).  A line is built in place
  * at buf + n, so the buffer keeps room for a whole one and its slack.
+ * The memos: the second the last time was in (its start sec_from, its
+ * text "%5d." in sec_text), and heads, ranges, pids, kinds of mask + 1
+ * slots each (one each for wc_dump_event(), many for a dumper).
  */
 struct wc_dump {
 	FILE *fp;
 	char *buf;
 	size_t size, n;
+	uint64_t sec_from;
+	uint32_t sec_len;
+	char sec_text[16];
+	uint32_t head_mask, range_mask, pid_mask, kind_mask;
+	struct memo_head *heads;
+	struct memo_range *ranges;
+	struct memo_pid *pids;
+	struct memo_kind *kinds;
 };
+
+/* Device and CPU: "%3d,%-3d %2d ". */
+static char *l_devcpu(char *p, uint32_t device, uint32_t cpu)
+{
+	p = l_unum(p, WC_DEV_MAJOR(device), 3);
+	p = l_chr(p, ',');
+	p = l_unum(p, WC_DEV_MINOR(device), -3);
+	p = l_chr(p, ' ');
+	p = l_num(p, (int)cpu, 2);
+	return l_chr(p, ' ');
+}
+
+/* Device, CPU and sequence: "%3d,%-3d %2d %8d ", the CPU's last head
+ * with its sequence counted on by one when that is this one. */
+static inline char *l_devseq(struct wc_dump *d, char *p, uint32_t device,
+			     uint32_t cpu, uint32_t seq)
+{
+	struct memo_head *h = &d->heads[cpu & d->head_mask];
+
+	if (h->device == device && h->cpu == cpu && seq == h->seq + 1 &&
+	    h->seq < 99999999u) {
+		/* Below 99999999: the carry stops inside the field. */
+		char *c = h->text + h->len - 2;
+
+		while (*c == '9')
+			*c-- = '0';
+		*c = *c == ' ' ? '1' : (char)(*c + 1);
+	} else {
+		char *q = l_devcpu(h->text, device, cpu);
+
+		q = l_num(q, (int)seq, 8);
+		q = l_chr(q, ' ');
+		h->device = device;
+		h->cpu = cpu;
+		h->len = (uint32_t)(q - h->text);
+	}
+	/* Counted on only below 99999999: never a '-' sign nor 9 digits. */
+	h->seq = seq;
+	memcpy(p, h->text, sizeof(h->text));
+	return p + h->len;
+}
+
+/* The time since genesis, "%5d.%09d ", its second's text remembered. */
+static inline char *l_time(struct wc_dump *d, char *p, uint64_t t)
+{
+	uint64_t ns = t - d->sec_from;
+
+	/* Both tests: the last second a time can reach is cut short. */
+	if (t < d->sec_from || ns >= NSEC_PER_SEC) {
+		uint64_t s = t / NSEC_PER_SEC;
+		char *q = l_num(d->sec_text, (int)s, 5);
+
+		d->sec_from = s * NSEC_PER_SEC;
+		ns = t - d->sec_from;
+		d->sec_len = (uint32_t)(l_chr(q, '.') - d->sec_text);
+	}
+	memcpy(p, d->sec_text, sizeof(d->sec_text));
+	p = l_nanos(p + d->sec_len, (uint32_t)ns);
+	return l_chr(p, ' ');
+}
+
+/* The pid, "%5d ". */
+static inline char *l_pid(struct wc_dump *d, char *p, uint32_t pid)
+{
+	struct memo_pid *m = &d->pids[pid & d->pid_mask];
+
+	if (m->pid != pid) {
+		m->pid = pid;
+		m->len = (uint32_t)(l_chr(l_unum(m->text, pid, 5), ' ') -
+				    m->text);
+	}
+	memcpy(p, m->text, sizeof(m->text));
+	return p + m->len;
+}
+
+/* "sector + sectors" */
+static char *l_range(struct wc_dump *d, char *p, uint64_t sector,
+		     unsigned sectors)
+{
+	struct memo_range *m = &d->ranges[MEMO_HASH(sector, d->range_mask)];
+
+	if (m->sector != sector || m->sectors != sectors) {
+		char *q = l_unum(m->text, sector, 0);
+
+		q = l_lit(q, " + ");
+		m->len = (uint32_t)(l_unum(q, sectors, 0) - m->text);
+		m->sector = sector;
+		m->sectors = sectors;
+	}
+	memcpy(p, m->text, sizeof(m->text));
+	return p + m->len;
+}
+
+/* Every memo empty or true: the pid i and the range "0 + 0" hold
+ * their texts, the heads nothing (a sequence above 8 digits), the kinds
+ * action 0's (no line), the second is the first. */
+static void memo_init(struct wc_dump *d)
+{
+	uint32_t i;
+
+	for (i = 0; i <= d->head_mask; i++) {
+		d->heads[i].device = d->heads[i].cpu = 0;
+		d->heads[i].seq = UINT32_MAX;
+		d->heads[i].len = 0;
+	}
+	for (i = 0; i <= d->range_mask; i++) {
+		d->ranges[i].sector = 0;
+		d->ranges[i].sectors = 0;
+		d->ranges[i].len = 5;
+		memcpy(d->ranges[i].text, "0 + 0", 5);
+	}
+	for (i = 0; i <= d->pid_mask; i++) {
+		d->pids[i].pid = i;
+		d->pids[i].len = (uint32_t)(l_chr(l_unum(d->pids[i].text, i, 5),
+						  ' ') - d->pids[i].text);
+	}
+	for (i = 0; i <= d->kind_mask; i++) {
+		d->kinds[i].action = 0;
+		d->kinds[i].more = 0;
+		d->kinds[i].act = 0;
+	}
+	d->sec_from = 0;
+	d->sec_len = 6;
+	memcpy(d->sec_text, "    0.", 6);
+}
 
 /* The lines held, and the one from line to p cut to DUMP_LINE_MAX, to
  * the stream: the buffer is then empty, and the line goes on at its
@@ -309,34 +508,77 @@ static int l_flush(struct wc_dump *d, char **line, char **p)
 	return fwrite_unlocked(d->buf, 1, n, d->fp) == n ? 0 : -1;
 }
 
-/* The common head: device, CPU, sequence, time, pid, action (one or
- * two letters), RWBS (rwbs_len letters, 8 bytes readable). */
-static char *l_head(char *p, uint32_t device, const struct wc_event *ev,
-		    uint64_t t, long long seq, uint32_t pid, const char *act,
-		    const char *rwbs, size_t rwbs_len)
+/* An action's letters and RWBS: "%2s %3s " (rwbs_len letters, 8 bytes
+ * readable at rwbs). */
+static char *l_actrwbs(char *p, const char *act, const char *rwbs,
+		       size_t rwbs_len)
 {
-	p = l_unum(p, WC_DEV_MAJOR(device), 3);
-	p = l_chr(p, ',');
-	p = l_unum(p, WC_DEV_MINOR(device), -3);
-	p = l_chr(p, ' ');
-	p = l_num(p, (int)ev->cpu, 2);
-	p = l_chr(p, ' ');
-	if (seq == LLONG_MIN)
-		p = l_lit(p, "       0"); /* messages: blkparse prints "0" */
-	else
-		p = l_num(p, seq, 8);
-	p = l_chr(p, ' ');
-	p = l_num(p, (int)(t / NSEC_PER_SEC), 5);
-	p = l_chr(p, '.');
-	p = l_nanos(p, (uint32_t)(t % NSEC_PER_SEC));
-	p = l_chr(p, ' ');
-	p = l_unum(p, pid, 5);
-	p = l_chr(p, ' ');
 	p = l_chr(p, act[1] ? act[0] : ' ');
 	p = l_chr(p, act[1] ? act[1] : act[0]);
 	p = l_chr(p, ' ');
 	p = l_short(p, rwbs, rwbs_len, 3);
 	return l_chr(p, ' ');
+}
+
+/* The letters blkparse prints for ev's action, NULL for no line. */
+static const char *act_of(const struct wc_event *ev)
+{
+	bool pc = wc_event_has(ev, WC_TC_PC);
+
+	switch (wc_event_what(ev)) {
+	case WC_TA_QUEUE: return "Q";
+	case WC_TA_GETRQ: return "G";
+	case WC_TA_SLEEPRQ: return "S";
+	case WC_TA_REQUEUE: return "R";
+	case WC_TA_ISSUE: return "D";
+	case WC_TA_COMPLETE: return "C";
+	case WC_TA_INSERT: return "I";
+	case WC_TA_BACKMERGE: return pc ? NULL : "M";
+	case WC_TA_FRONTMERGE: return pc ? NULL : "F";
+	case WC_TA_PLUG: return pc ? NULL : "P";
+	case WC_TA_UNPLUG_IO: return pc ? NULL : "U";
+	case WC_TA_UNPLUG_TIMER: return pc ? NULL : "UT";
+	case WC_TA_SPLIT: return pc ? NULL : "X";
+	case WC_TA_BOUNCE: return pc ? NULL : "B";
+	case WC_TA_REMAP: return pc ? NULL : "A";
+	default: return NULL;
+	}
+}
+
+/* ev's action letters and RWBS, remembered: a trace has few kinds of
+ * events, each on many lines. */
+static inline const struct memo_kind *l_kind(struct wc_dump *d,
+					     const struct wc_event *ev)
+{
+	uint32_t more = (ev->bytes != 0) | (uint32_t)(ev->version >= 8) << 1;
+	struct memo_kind *m = &d->kinds[MEMO_HASH(ev->action, d->kind_mask)];
+
+	if (m->action != ev->action || m->more != more) {
+		const char *act = act_of(ev);
+		char rwbs[8];
+
+		m->action = ev->action;
+		m->more = more;
+		m->act = act ? act[0] : 0;
+		if (act)
+			m->len = (uint8_t)(l_actrwbs(m->text, act, rwbs,
+						     rwbs_of(ev, rwbs)) -
+					   m->text);
+	}
+	return m;
+}
+
+/* The common head: device, CPU, sequence, time, pid; then the kind's
+ * letters. */
+static inline char *l_head(struct wc_dump *d, char *p, uint32_t device,
+			   const struct wc_event *ev, uint64_t t,
+			   const struct memo_kind *k)
+{
+	p = l_devseq(d, p, device, ev->cpu, ev->sequence);
+	p = l_time(d, p, t);
+	p = l_pid(d, p, ev->pid);
+	memcpy(p, k->text, 16);
+	return p + k->len;
 }
 
 /* The line of ev into d (written out when d holds one line only), as
@@ -346,18 +588,15 @@ static int dump_line(struct wc_dump *d, const struct wc_event *ev,
 {
 	FILE *fp = d->fp;
 	uint64_t t = ev->time - genesis;
-	unsigned what = (unsigned)(ev->action & 0xffffu);
 	unsigned sectors = ev->bytes >> 9;
 	uint32_t device = ev->device;
 	bool pc = wc_event_has(ev, WC_TC_PC);
-	const char *act;
+	const struct memo_kind *k;
 	const char *name = comm ? comm : "(null)";
 	uint32_t from = 0, to = 0;
 	uint64_t from_sector = 0;
 	/* Not blanked: only the bytes before p are ever read. */
 	char *line, *p;
-	char rwbs[8] = "N";
-	size_t rwbs_len = 1;
 
 	if (d->size - d->n < DUMP_LINE_MAX + DUMP_LINE_SLACK) {
 		line = p = d->buf + d->n;
@@ -368,7 +607,11 @@ static int dump_line(struct wc_dump *d, const struct wc_event *ev,
 	if (ev->action == WC_ACTION_MESSAGE) {
 		if (!ev->pdu_len)
 			return 0;
-		p = l_head(p, device, ev, t, LLONG_MIN, 0, "m", rwbs, rwbs_len);
+		p = l_devcpu(p, device, ev->cpu);
+		p = l_lit(p, "       0 "); /* blkparse prints "0" */
+		p = l_time(d, p, t);
+		p = l_pid(d, p, 0);
+		p = l_actrwbs(p, "m", "N\0\0\0\0\0\0\0", 1);
 		if (l_flush(d, &line, &p) < 0)
 			return -1;
 		/* Up to the first NUL inside the message, as in blkparse. */
@@ -380,44 +623,23 @@ static int dump_line(struct wc_dump *d, const struct wc_event *ev,
 	/* blkparse's default action mask covers the category bits only. */
 	if (!((uint32_t)ev->action & 0xffff0000u))
 		return 0;
-
-	switch (what) {
-	case WC_TA_QUEUE: act = "Q"; break;
-	case WC_TA_GETRQ: act = "G"; break;
-	case WC_TA_SLEEPRQ: act = "S"; break;
-	case WC_TA_REQUEUE: act = "R"; break;
-	case WC_TA_ISSUE: act = "D"; break;
-	case WC_TA_COMPLETE: act = "C"; break;
-	case WC_TA_INSERT: act = "I"; break;
-	case WC_TA_BACKMERGE: act = pc ? NULL : "M"; break;
-	case WC_TA_FRONTMERGE: act = pc ? NULL : "F"; break;
-	case WC_TA_PLUG: act = pc ? NULL : "P"; break;
-	case WC_TA_UNPLUG_IO: act = pc ? NULL : "U"; break;
-	case WC_TA_UNPLUG_TIMER: act = pc ? NULL : "UT"; break;
-	case WC_TA_SPLIT: act = pc ? NULL : "X"; break;
-	case WC_TA_BOUNCE: act = pc ? NULL : "B"; break;
-	case WC_TA_REMAP: act = pc ? NULL : "A"; break;
-	default: act = NULL; break;
-	}
-	if (!act)
+	k = l_kind(d, ev);
+	if (!k->act)
 		return 0;
-
-	rwbs_len = rwbs_of(ev, rwbs);
-	if (act[0] == 'A') {
+	if (k->act == 'A') {
 		/* The line is about the device the bio went to. */
 		wc_event_remap(ev, &from, &to, &from_sector);
 		device = to;
 	}
-	p = l_head(p, device, ev, t, (int)ev->sequence, ev->pid, act, rwbs,
-	       rwbs_len);
+	p = l_head(d, p, device, ev, t, k);
 
-	switch (act[0]) {
+	switch (k->act) {
 	case 'R':
 	case 'C':
 		if (pc) {
 			if (l_flush(d, &line, &p) < 0)
 				return -1;
-			if (act[0] == 'C')
+			if (k->act == 'C')
 				put_pdu(fp, ev);
 			p = l_chr(p, '[');
 			p = l_num(p, ev->error, 0);
@@ -425,7 +647,7 @@ static int dump_line(struct wc_dump *d, const struct wc_event *ev,
 			break;
 		}
 		if (sectors)
-			p = l_range(p, ev, sectors);
+			p = l_range(d, p, ev->sector, sectors);
 		else
 			p = l_unum(p, ev->sector, 0);
 		p = l_lit(p, " [");
@@ -441,13 +663,13 @@ static int dump_line(struct wc_dump *d, const struct wc_event *ev,
 			p = l_chr(p, ' ');
 			if (l_flush(d, &line, &p) < 0)
 				return -1;
-			if (act[0] != 'Q')
+			if (k->act != 'Q')
 				put_pdu(fp, ev);
 			p = l_name(line, p, name);
 			break;
 		}
 		if (sectors) {
-			p = l_range(p, ev, sectors);
+			p = l_range(d, p, ev->sector, sectors);
 			p = l_chr(p, ' ');
 		}
 		p = l_name(line, p, name);
@@ -457,7 +679,7 @@ static int dump_line(struct wc_dump *d, const struct wc_event *ev,
 	case 'G':
 	case 'S':
 		if (sectors) {
-			p = l_range(p, ev, sectors);
+			p = l_range(d, p, ev->sector, sectors);
 			p = l_chr(p, ' ');
 		}
 		p = l_name(line, p, name);
@@ -471,7 +693,7 @@ static int dump_line(struct wc_dump *d, const struct wc_event *ev,
 		p = l_unum(p, pdu_int(ev), 0);
 		break;
 	case 'A':
-		p = l_range(p, ev, sectors);
+		p = l_range(d, p, ev->sector, sectors);
 		p = l_lit(p, " <- (");
 		p = l_unum(p, WC_DEV_MAJOR(from), 0);
 		p = l_chr(p, ',');
@@ -502,8 +724,16 @@ int wc_dump_event(FILE *fp, const struct wc_event *ev, uint64_t genesis,
 		  const char *comm)
 {
 	char line[DUMP_LINE_MAX + DUMP_LINE_SLACK];
-	struct wc_dump d = { .fp = fp, .buf = line, .size = sizeof(line) };
+	struct memo_head head;
+	struct memo_range range;
+	struct memo_pid pid;
+	struct memo_kind kind;
+	struct wc_dump d = { .fp = fp, .buf = line, .size = sizeof(line),
+			     .heads = &head, .ranges = &range, .pids = &pid,
+			     .kinds = &kind };
 
+	/* One slot each: a line alone, its fields formatted afresh. */
+	memo_init(&d);
 	return dump_line(&d, ev, genesis, comm, true);
 }
 
@@ -512,15 +742,27 @@ int wc_dump_event(FILE *fp, const struct wc_event *ev, uint64_t genesis,
 
 int wc_dump_open(struct wc_dump **out, FILE *fp)
 {
-	struct wc_dump *d = malloc(sizeof(*d) + DUMP_BUFFER);
+	struct wc_dump *d = malloc(sizeof(*d) + sizeof(struct dump_memo) +
+				   DUMP_BUFFER);
+	struct dump_memo *m;
 
 	*out = NULL;
 	if (!d)
 		return -1;
+	m = (struct dump_memo *)(d + 1);
 	d->fp = fp;
-	d->buf = (char *)(d + 1);
+	d->buf = (char *)(m + 1);
 	d->size = DUMP_BUFFER;
 	d->n = 0;
+	d->heads = m->heads;
+	d->ranges = m->ranges;
+	d->pids = m->pids;
+	d->kinds = m->kinds;
+	d->kind_mask = MEMO_KINDS - 1;
+	d->head_mask = MEMO_HEADS - 1;
+	d->range_mask = MEMO_RANGES - 1;
+	d->pid_mask = MEMO_PIDS - 1;
+	memo_init(d);
 	*out = d;
 	return 0;
 }
