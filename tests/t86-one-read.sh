@@ -4,7 +4,9 @@
 # 45), counted under strace: a trace file in an analysis, a comparison,
 # JSON and --dump; a summary handed back, alone and beside a capture
 # (told apart by the input's own peek, read on its descriptor); a
-# capture folder; --baseline, whose name comes from that reading.  The
+# capture folder, its ledger's copy read by its feeds alone (the JSON's
+# ledger totals with them); --baseline, whose name comes from that
+# reading.  The
 # sandbox's O_PATH handles read nothing and are not counted.  A summary
 # behind white space is still a summary; one where a trace is needed is
 # a usage error; a summary on standard input is no trace, as before.  (--what-if: t54 and check_whatif.)
@@ -12,6 +14,7 @@
 source "$(dirname "$0")/lib/common.sh"
 
 command -v strace >/dev/null || fail "strace is missing (make deps)"
+command -v jq >/dev/null || fail "jq is missing (make deps)"
 SAMPLE=$TOP/samples/hdd7200-ext4-cache-on-barrier-on-run2.tar.xz
 NAME=hdd7200-ext4-cache-on-barrier-on-run2
 [[ -e $SAMPLE ]] || fail "no $SAMPLE"
@@ -57,6 +60,23 @@ once "$n" "$SAMPLE" --baseline "$NAME" "$SAMPLE" one.bin
 once 1 "$NAME/trace" "$NAME"
 once 1 "$NAME/trace/loop2.blktrace.1" "$NAME"
 once 1 "$NAME/ledger.tsv" "$NAME"
+
+# The ledger is copied aside once, and the copy read by its feeds alone
+# (one a region, and one for the disk of the regions: analysis.c), each
+# from its start: the first feed reads on to the end for the JSON's
+# ledger totals, no reading of its own.  A reading from the start is a
+# pread at offset 0 (only copies aside are read by pread).
+regions=$(sed -n 's/^disk_regions = //p' "$NAME/capture.conf" | wc -w)
+[[ $regions -ge 2 ]] || fail "$NAME names fewer than two disk regions"
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	strace -f -e trace=pread64 -o preads.log "$WCANALYZE" --format json "$NAME" \
+	>ledger.json 2>strace.err || fail "the folder under strace: $(tail -n 3 strace.err)"
+n=$(grep -c ', 0) = [1-9]' preads.log || true)
+[[ $n -eq $((regions + 1)) ]] ||
+	fail "the ledger's copy was read $n times from its start, not $((regions + 1)) (its feeds)"
+jq -e '.captures[0].ledger.rows > 0' ledger.json >/dev/null ||
+	fail "no ledger totals in the JSON"
+echo "ok: the ledger read by its $n feeds, the totals with them"
 
 # The summary behind white space is the summary: the same report.
 "$WCANALYZE" sum.json >a.txt

@@ -665,28 +665,37 @@ static int ledger_status(struct pipeline *pl, struct wc_err *err)
 
 /*
  * The model disk's own account of the capture, the whole ledger's
- * totals (ledger.h), into the meta: read once more, on a handle of its
- * own, to its end, as the feeds stop where the accountant's window
- * does.  A bad row fails the pipeline, as it does a feed.
+ * totals (ledger.h), into the meta.  Every feed counts every row it
+ * reads, whatever its region, so the first feed, which stopped where the
+ * accountant's window did, reads on to the ledger's end: the ledger's
+ * one reading gives them (a new reading of the copy only when no region
+ * had a traced device to feed).  A bad row fails the pipeline, as it
+ * does a feed.
  */
 static int ledger_totals(struct pipeline *pl, struct wc_err *err)
 {
 	struct wc_capture_meta *m = &pl->a->meta;
 	struct wc_source *src = NULL;
-	struct wc_ledger *lg = NULL;
+	struct wc_ledger *lg = NULL, *mine = NULL;
 	struct wc_ledger_totals t;
 	struct wc_ledger_work w;
+	size_t k;
 	int r;
 
 	if (!pl->ledger_held)
 		return 0;
-	if (wc_source_open_region(&src, pl->ledger_fd, 0,
-				  wc_source_offset(pl->ledger_src),
-				  wc_source_path(pl->ledger_src),
-				  wc_source_member(pl->ledger_src), err) < 0)
-		return -1;
-	if (wc_ledger_open(&lg, src, WC_LEDGER_ALL, err) < 0)
-		return -1;
+	for (k = 0; !lg && k <= WC_CAPTURE_MAX_REGIONS; k++)
+		lg = pl->feed[k].lg;
+	if (!lg) {
+		if (wc_source_open_region(&src, pl->ledger_fd, 0,
+					  wc_source_offset(pl->ledger_src),
+					  wc_source_path(pl->ledger_src),
+					  wc_source_member(pl->ledger_src),
+					  err) < 0 ||
+		    wc_ledger_open(&mine, src, WC_LEDGER_ALL, err) < 0)
+			return -1;
+		lg = mine;
+	}
 	while ((r = wc_ledger_next(lg, &w, err)) > 0)
 		;
 	if (r == 0) {
@@ -696,7 +705,7 @@ static int ledger_totals(struct pipeline *pl, struct wc_err *err)
 		m->ledger_busy_ns = t.busy;
 		m->ledger_commands_ns = t.commands;
 	}
-	wc_ledger_free(lg);
+	wc_ledger_free(mine);
 	return r;
 }
 
