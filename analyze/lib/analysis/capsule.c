@@ -470,6 +470,54 @@ const struct wc_figures *wc_capsule_main(const struct wc_capsule *c)
 	       NULL;
 }
 
+/* A copy of n elements of size each at src into *dst; false when out of
+ * memory.  Nothing (NULL) stays nothing. */
+static bool dup_array(void *dst, const void *src, size_t n, size_t size)
+{
+	void *d = NULL;
+
+	if (src) {
+		d = malloc((n ? n : 1) * size);
+		if (!d)
+			return false;
+		memcpy(d, src, n * size);
+	}
+	memcpy(dst, &d, sizeof(d));
+	return true;
+}
+
+struct wc_capsule *wc_capsule_dup(const struct wc_capsule *c)
+{
+	struct wc_capsule *d = malloc(sizeof(*d));
+
+	if (!d)
+		return NULL;
+	*d = *c;
+	d->kcheck = NULL;
+	d->devices = d->disk = NULL;
+	d->parts = NULL;
+	d->phases = NULL;
+	d->procs = d->flushers = d->waits = NULL;
+	d->warnings = NULL;
+	if (!dup_array(&d->kcheck, c->kcheck, 1, sizeof(*c->kcheck)) ||
+	    !dup_array(&d->devices, c->devices, c->ndevices,
+		       sizeof(*c->devices)) ||
+	    !dup_array(&d->disk, c->disk, 1, sizeof(*c->disk)) ||
+	    !dup_array(&d->parts, c->parts, c->nparts, sizeof(*c->parts)) ||
+	    !dup_array(&d->phases, c->phases, c->nphases,
+		       sizeof(*c->phases)) ||
+	    !dup_array(&d->procs, c->procs, c->nprocs, sizeof(*c->procs)) ||
+	    !dup_array(&d->flushers, c->flushers, c->nflushers,
+		       sizeof(*c->flushers)) ||
+	    !dup_array(&d->waits, c->waits, c->nwaits, sizeof(*c->waits)) ||
+	    !dup_array(&d->warnings, c->warnings, c->nwarnings,
+		       sizeof(*c->warnings))) {
+		wc_capsule_free(d);
+		return NULL;
+	}
+	return d;
+}
+
 void wc_capsule_free(struct wc_capsule *c)
 {
 	if (!c)

@@ -118,6 +118,11 @@ int wc_capsule_load(struct wc_capsule ***out, size_t *n, const char *path,
 int wc_capsule_load_fd(struct wc_capsule ***out, size_t *n, int fd,
 		       const char *path, struct wc_err *err);
 
+/* A copy of c that owns all it holds (c's warnings too), for a reader
+ * that keeps one capture past the next (summary.h keeps a few: each
+ * group's first, the slowest); NULL when out of memory. */
+struct wc_capsule *wc_capsule_dup(const struct wc_capsule *c);
+
 /* Device i in the accountant's numbering: devices[i], or the disk
  * for i == ndevices. */
 const struct wc_capsule_device *wc_capsule_device(const struct wc_capsule *c,

@@ -470,30 +470,19 @@ static void say_verdict(struct wc_finding *f, const struct wc_summary *s,
 static double mean_requests(const struct wc_summary *s,
 			    const struct wc_sum_group *g, int cat)
 {
-	double sum = 0;
-	size_t j;
+	const struct wc_find_group *fg =
+		&s->find->g[(size_t)(g - s->groups)];
 
-	for (j = 0; j < g->n; j++)
-		sum += (double)s->caps[g->members[j]].figs.requests[cat];
-	return g->n ? sum / (double)g->n : 0;
+	return g->n ? fg->requests[cat] / (double)g->n : 0;
 }
 
 static double mean_flush_p50(const struct wc_summary *s,
 			     const struct wc_sum_group *g)
 {
-	double sum = 0;
-	size_t j, k = 0;
+	const struct wc_find_group *fg =
+		&s->find->g[(size_t)(g - s->groups)];
 
-	for (j = 0; j < g->n; j++) {
-		const struct wc_figures *x =
-			wc_capsule_main(s->caps[g->members[j]].cap);
-
-		if (x && x->flush_d2c.n) {
-			sum += (double)x->flush_d2c.p50;
-			k++;
-		}
-	}
-	return k ? sum / (double)k : 0;
+	return fg->p50_n ? fg->p50_sum / (double)fg->p50_n : 0;
 }
 
 /* Why the main part moved: flushes as count x median cost, journal
@@ -582,28 +571,20 @@ static void say_device_cause(struct wc_finding *f, const struct wc_summary *s,
 	say_subcause(f, s, g, best);
 }
 
-/* "1, 2, 3" of group g's run numbers, or "N runs" when one is unknown. */
+/* "1, 2, 3" of group g's run numbers, or "N runs" when one is unknown
+ * or the list does not fit: a list cut short would name runs that are
+ * not the ones used (run 42 cut to 4). */
 static void runs_of(const struct wc_summary *s, size_t g, char *buf,
 		    size_t size)
 {
 	const struct wc_sum_group *gr = &s->groups[g];
-	size_t j, len = 0;
+	const struct wc_find_group *fg = &s->find->g[g];
 
-	for (j = 0; j < gr->n; j++)
-		if (s->caps[gr->members[j]].meta->run <= 0)
-			break;
-	if (j < gr->n) {
+	if (fg->unnumbered || fg->runs_len >= sizeof(fg->runs) ||
+	    fg->runs_len >= size)
 		snprintf(buf, size, "%zu run%s", gr->n, gr->n == 1 ? "" : "s");
-		return;
-	}
-	for (j = 0; j < gr->n && len < size; j++)
-		len += (size_t)snprintf(buf + len, size - len, "%s%d",
-					j ? ", " : "",
-					s->caps[gr->members[j]].meta->run);
-	/* A list cut short would name runs that are not the ones used (run
-	 * 42 cut to 4): past the buffer, the count. */
-	if (len >= size)
-		snprintf(buf, size, "%zu runs", gr->n);
+	else
+		snprintf(buf, size, "%s", fg->runs);
 }
 
 /* Which runs the finding used: group gi's and its baseline's. */
@@ -624,7 +605,7 @@ static void group_name(const struct wc_summary *s, size_t g, char *buf,
 		       size_t size)
 {
 	const struct wc_sum_group *gr = &s->groups[g];
-	const char *name = s->caps[gr->members[0]].meta->name;
+	const char *name = gr->first->meta->name;
 
 	if (gr->n > 1)
 		snprintf(buf, size, "%s (mean of %zu runs)", name, gr->n);
@@ -682,7 +663,7 @@ static void say_difference(struct wc_summary *s, size_t set,
 	w = g->diff.wall_ns;
 	group_name(s, gi, who, sizeof(who));
 	group_name(s, g->base, base, sizeof(base));
-	str(f, "capture", s->caps[g->members[0]].meta->name);
+	str(f, "capture", g->first->meta->name);
 	str(f, "baseline", wc_summary_base_name(s, gi));
 	if (disk_of(s, gi)[0])
 		str(f, "disk", disk_of(s, gi));
@@ -812,7 +793,7 @@ static void find_model_error(struct wc_summary *s)
 	w = g->diff.wall_ns;
 	p = g->diff.main_part;
 	f = finding(s, WC_FIND_MODEL_ERROR);
-	str(f, "capture", s->caps[g->members[0]].meta->name);
+	str(f, "capture", g->first->meta->name);
 	str(f, "baseline", wc_summary_base_name(s, s->recorded_group));
 	num(f, "recorded_wall_s", wc_secs(g->mean_wall_ns));
 	num(f, "replay_wall_s", wc_secs(b->mean_wall_ns));
@@ -821,7 +802,7 @@ static void find_model_error(struct wc_summary *s)
 		num(f, "error_share", -(double)w / (double)g->mean_wall_ns);
 	say(f, "The model's error on %s: its replay as recorded took %.3f s "
 	    "against the recording's %.3f s (%+.3f s",
-	    s->caps[g->members[0]].meta->name, wc_secs(b->mean_wall_ns),
+	    g->first->meta->name, wc_secs(b->mean_wall_ns),
 	    wc_secs(g->mean_wall_ns), -ssecs(w));
 	if (g->mean_wall_ns)
 		say(f, ", %+.1f %%", -100.0 * (double)w /
@@ -839,7 +820,7 @@ static void find_model_error(struct wc_summary *s)
 		 * destage after the last sync, which is no request: the
 		 * replay ends at its last request, so that stretch is in
 		 * the error and is no cost the model got wrong. */
-		const struct wc_sum_capture *c = &s->caps[g->members[0]];
+		const struct wc_sum_capture *c = g->first;
 
 		if (c->has_durable && c->durable_in_window &&
 		    c->durable_s > c->returned_s) {
@@ -877,19 +858,24 @@ static void names_of(const char *const *names, size_t n, char *buf,
 
 static void find_left_out(struct wc_summary *s)
 {
+	const struct wc_find_acc *fa = s->find;
 	struct wc_finding *f;
 	char list[256] = "";
-	size_t k, len = 0;
+	size_t k, j, len = 0;
 
 	if (!s->nleft_out)
 		return;
 	f = finding(s, WC_FIND_LEFT_OUT);
 	num(f, "count", (double)s->nleft_out);
-	for (k = 0; k < s->nleft_out && k < 3 && len < sizeof(list); k++)
+	/* The copies of a recording first, then the rest. */
+	for (k = 0; k < fa->ncopies && k < 3 && len < sizeof(list); k++)
 		len += (size_t)snprintf(list + len, sizeof(list) - len,
 					"%s%s (%s)", k ? ", " : "",
-					s->left_out[k]->name,
-					s->left_out_why[k]);
+					fa->copy_name[k], fa->copy_why[k]);
+	for (j = 0; j < fa->nothers && k < 3 && len < sizeof(list); j++, k++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len,
+					"%s%s (%s)", k ? ", " : "",
+					fa->other_name[j], fa->other_why[j]);
 	if (s->nleft_out > 3 && len < sizeof(list))
 		snprintf(list + len, sizeof(list) - len, " and %zu more",
 			 s->nleft_out - 3);
@@ -932,9 +918,9 @@ static void find_skipped(struct wc_summary *s)
 
 		if (s->sets[k].ngroups > 1)
 			continue;
-		c = &s->caps[s->groups[s->sets[k].first].members[0]];
+		c = s->groups[s->sets[k].first].first;
 		o = k ? 0 : 1;
-		x = &s->caps[s->groups[s->sets[o].first].members[0]];
+		x = s->groups[s->sets[o].first].first;
 		differing_keys(c->meta->comparable, x->meta->comparable, keys,
 			       sizeof(keys));
 		f = finding(s, WC_FIND_SKIPPED);
@@ -979,59 +965,27 @@ static void find_run_order(struct wc_summary *s)
 	double p[256], excess_wall = 0, excess_off = 0, excess_busy = 0;
 	double tail_wall, tail_busy;
 	const char *names[256];
-	size_t g, j, ng = 0, kw = 0, kb = 0, nn = 0;
+	size_t g, ng = 0, kw = 0, kb = 0, nn = 0;
 	int run = -1;
 	struct wc_finding *f;
 	char list[256];
 
 	for (g = 0; g < s->ngroups && ng < 256; g++) {
 		const struct wc_sum_group *gr = &s->groups[g];
-		size_t first = 0, sw = 0, sb = 0;
-		double ow = 0, oo = 0, ob = 0;
+		const struct wc_find_group *fg = &s->find->g[g];
+		double m = (double)(gr->n - 1);
 
-		if (gr->n < 3)
+		if (gr->n < 3 || fg->unnumbered)
 			continue;
-		for (j = 0; j < gr->n; j++)
-			if (s->caps[gr->members[j]].meta->run <= 0)
-				break;
-		if (j < gr->n)
-			continue;
-		for (j = 1; j < gr->n; j++) {
-			const struct wc_sum_capture *c = &s->caps[gr->members[j]];
-
-			if (c->meta->run < s->caps[gr->members[first]].meta->run)
-				first = j;
-		}
-		for (j = 0; j < gr->n; j++) {
-			const struct wc_sum_capture *c = &s->caps[gr->members[j]];
-
-			if (c->meas[WC_MEAS_WALL] >
-			    s->caps[gr->members[sw]].meas[WC_MEAS_WALL])
-				sw = j;
-			if (c->meas[WC_MEAS_BUSY] >
-			    s->caps[gr->members[sb]].meas[WC_MEAS_BUSY])
-				sb = j;
-			if (j == first)
-				continue;
-			ow += c->meas[WC_MEAS_WALL];
-			oo += c->meas[WC_MEAS_OFF_DEVICE];
-			ob += c->meas[WC_MEAS_BUSY];
-		}
-		{
-			const struct wc_sum_capture *c =
-				&s->caps[gr->members[first]];
-			double m = (double)(gr->n - 1);
-
-			excess_wall += c->meas[WC_MEAS_WALL] - ow / m;
-			excess_off += c->meas[WC_MEAS_OFF_DEVICE] - oo / m;
-			excess_busy += c->meas[WC_MEAS_BUSY] - ob / m;
-			if (run < 0 || c->meta->run < run)
-				run = c->meta->run;
-			if (nn < 256)
-				names[nn++] = c->meta->name;
-		}
-		kw += sw == first;
-		kb += sb == first;
+		excess_wall += fg->first_meas[0] - fg->others[0] / m;
+		excess_off += fg->first_meas[1] - fg->others[1] / m;
+		excess_busy += fg->first_meas[2] - fg->others[2] / m;
+		if (run < 0 || fg->first_run < run)
+			run = fg->first_run;
+		if (nn < 256)
+			names[nn++] = fg->first_name;
+		kw += fg->slow_wall == fg->first;
+		kb += fg->slow_busy == fg->first;
 		p[ng++] = 1.0 / (double)gr->n;
 	}
 	if (ng < 2)
@@ -1084,63 +1038,101 @@ static bool host_value(const char *host, const char *key, char *buf,
 	return false;
 }
 
+static const char *const host_keys[WC_HOST_KEYS] = {
+	"tool_version", "tool_commit", "kernel", "recorder",
+	"host_cpus", "host_mem_total_kb", "vm_dirty_ratio",
+	"vm_dirty_background_ratio", "vm_dirty_bytes",
+	"vm_dirty_background_bytes", "vm_dirty_expire_centisecs",
+	"vm_dirty_writeback_centisecs",
+};
+
+/* Capture at (its position), named name, with value v of a host key. */
+static int host_add(struct wc_host_key *hk, const char *v, size_t at,
+		    const char *name)
+{
+	struct wc_host_val *hv = NULL;
+	size_t j;
+
+	hk->nwith++;
+	for (j = 0; j < hk->nvals; j++)
+		if (!strcmp(hk->vals[j].v, v))
+			hv = &hk->vals[j];
+	if (!hv && hk->nvals < WC_SUM_HOST_VALUES) {
+		if (!hk->vals) {
+			hk->vals = calloc(WC_SUM_HOST_VALUES,
+					  sizeof(*hk->vals));
+			if (!hk->vals)
+				return -1;
+		}
+		hv = &hk->vals[hk->nvals++];
+	}
+	if (!hv)
+		hv = &hk->over;
+	if (!hv->count++) {
+		snprintf(hv->v, sizeof(hv->v), "%s", v);
+		hv->first = at;
+	}
+	if (hv->named < 3) {
+		hv->at[hv->named] = at;
+		snprintf(hv->names[hv->named++], sizeof(hv->names[0]), "%s",
+			 name);
+	}
+	return 0;
+}
+
 /* Compared captures whose recorded host state or tools differ: per key,
  * the most common value and the captures with another (at most three
  * keys); and load averages before the captures far apart. */
 static void find_host_state(struct wc_summary *s)
 {
-	static const char *const keys[] = {
-		"tool_version", "tool_commit", "kernel", "recorder",
-		"host_cpus", "host_mem_total_kb", "vm_dirty_ratio",
-		"vm_dirty_background_ratio", "vm_dirty_bytes",
-		"vm_dirty_background_bytes", "vm_dirty_expire_centisecs",
-		"vm_dirty_writeback_centisecs",
-	};
+	const struct wc_find_acc *fa = s->find;
 	struct wc_finding *f = NULL;
-	size_t k, i, j, said = 0, lo = 0, hi = 0, nl = 0;
-	/* The distinct values of a key, in order of first appearance,
-	 * with their counts: a pass over the captures per key, not a pass
-	 * per capture (a fleet's summaries share a few values). */
-	char (*vals)[128] = calloc(s->ncaps ? s->ncaps : 1, sizeof(*vals));
-	size_t *count = calloc(s->ncaps ? s->ncaps : 1, sizeof(*count));
+	size_t k, j, said = 0;
 
-	for (k = 0; vals && count && k < sizeof(keys) / sizeof(keys[0]) &&
-	     said < 3; k++) {
-		char v[128], common[128] = "", odd[128] = "";
-		const char *odd_names[256];
-		size_t best = 0, nodd = 0, nwith = 0, nvals = 0;
+	for (k = 0; k < WC_HOST_KEYS && said < 3; k++) {
+		const struct wc_host_key *hk = &fa->host[k];
+		const struct wc_host_val *common = NULL, *odd = NULL;
+		const struct wc_host_val *odds[WC_SUM_HOST_VALUES + 1];
+		const char *odd_names[3];
+		size_t best = 0, nodd, nv = 0, pos[WC_SUM_HOST_VALUES + 1];
 		char list[256];
 
-		for (i = 0; i < s->ncaps; i++) {
-			if (!host_value(s->caps[i].meta->host, keys[k], v,
-					sizeof(v)))
-				continue;
-			nwith++;
-			for (j = 0; j < nvals && strcmp(vals[j], v); j++)
-				;
-			if (j == nvals) {
-				memcpy(vals[nvals], v, sizeof(v));
-				count[nvals++] = 0;
-			}
-			count[j]++;
-		}
 		/* The most common value: the one most captures share, the
-		 * first seen of those. */
-		for (j = 0; j < nvals; j++)
-			if (count[j] > best) {
-				best = count[j];
-				snprintf(common, sizeof(common), "%s", vals[j]);
+		 * first seen of those; never the captures past the values
+		 * told apart. */
+		for (j = 0; j < hk->nvals; j++)
+			if (hk->vals[j].count > best) {
+				best = hk->vals[j].count;
+				common = &hk->vals[j];
 			}
-		if (best == nwith)
+		if (best == hk->nwith)
 			continue;
-		for (i = 0; i < s->ncaps; i++)
-			if (host_value(s->caps[i].meta->host, keys[k], v,
-				       sizeof(v)) && strcmp(v, common)) {
-				if (!odd[0])
-					snprintf(odd, sizeof(odd), "%s", v);
-				if (nodd < 256)
-					odd_names[nodd++] = s->caps[i].meta->name;
-			}
+		for (j = 0; j < hk->nvals; j++)
+			if (&hk->vals[j] != common)
+				odds[nv++] = &hk->vals[j];
+		if (hk->over.count)
+			odds[nv++] = &hk->over;
+		/* The first capture of another value, and the first three
+		 * of them all, in input order. */
+		for (j = 0; j < nv; j++) {
+			pos[j] = 0;
+			if (!odd || odds[j]->first < odd->first)
+				odd = odds[j];
+		}
+		nodd = 0;
+		while (nodd < 3) {
+			size_t m = nv;
+
+			for (j = 0; j < nv; j++)
+				if (pos[j] < odds[j]->named &&
+				    (m == nv || odds[j]->at[pos[j]] <
+						odds[m]->at[pos[m]]))
+					m = j;
+			if (m == nv)
+				break;
+			odd_names[nodd++] = odds[m]->names[pos[m]++];
+		}
+		nodd = hk->nwith - best > 256 ? 256 : hk->nwith - best;
 		if (!f) {
 			f = finding(s, WC_FIND_HOST_STATE);
 			say(f, "Compared captures were recorded on unlike hosts "
@@ -1148,75 +1140,59 @@ static void find_host_state(struct wc_summary *s)
 		}
 		names_of(odd_names, nodd, list, sizeof(list));
 		if (said < 2)
-			str(f, keys[k], list);
+			str(f, host_keys[k], list);
 		say(f, "%s %s: %zu capture%s %s, %s (%s)%s", said ? ";" : "",
-		    keys[k], best, best == 1 ? "" : "s", common, odd, list,
+		    host_keys[k], best, best == 1 ? "" : "s",
+		    common ? common->v : "", odd->v, list,
 		    nodd > 1 ? " and others" : "");
 		said++;
 	}
-	for (i = 0; i < s->ncaps; i++) {
-		double l = s->caps[i].meta->load_before;
-
-		if (l < 0)
-			continue;
-		if (!nl || l < s->caps[lo].meta->load_before)
-			lo = i;
-		if (!nl || l > s->caps[hi].meta->load_before)
-			hi = i;
-		nl++;
-	}
-	if (nl > 1 && s->caps[hi].meta->load_before >
-		      2 * s->caps[lo].meta->load_before &&
-	    s->caps[hi].meta->load_before -
-		    s->caps[lo].meta->load_before > 1) {
+	if (fa->nload > 1 && fa->load_hi > 2 * fa->load_lo &&
+	    fa->load_hi - fa->load_lo > 1) {
 		if (!f) {
 			f = finding(s, WC_FIND_HOST_STATE);
 			say(f, "Compared captures were recorded on unlike hosts:");
 		} else {
 			say(f, ";");
 		}
-		num(f, "load_min", s->caps[lo].meta->load_before);
-		num(f, "load_max", s->caps[hi].meta->load_before);
+		num(f, "load_min", fa->load_lo);
+		num(f, "load_max", fa->load_hi);
 		say(f, " the load average before them ranged from %.2f (%s) to "
-		    "%.2f (%s)", s->caps[lo].meta->load_before,
-		    s->caps[lo].meta->name, s->caps[hi].meta->load_before,
-		    s->caps[hi].meta->name);
+		    "%.2f (%s)", fa->load_lo, fa->lo_name, fa->load_hi,
+		    fa->hi_name);
 	}
 	if (f)
 		say(f, ". Their walls carry that difference; the device's time "
 		    "much less.");
-	free(vals);
-	free(count);
 }
 
 /* Captures that ended with data unwritten: of an unfiltered copy, less
  * data written on the main device than the source holds (90 %), or Dirty
  * at the end
  * over 16 MiB (capture.conf host_dirty_kb_end).  At most three named. */
+static bool is_dirty(const struct wc_sum_capture *c)
+{
+	uint64_t written = c->figs.bytes[WC_CAT_DATA_WRITE];
+	bool copy = strstr(c->meta->config, "copy-delete;") != NULL;
+
+	/* A filter's figures hold only some of the data written (another
+	 * device, process or time's are left out): no evidence of data
+	 * left unwritten. */
+	return (copy && c->meta->source_bytes && !c->filter &&
+		(double)written < 0.9 * (double)c->meta->source_bytes) ||
+	       c->meta->dirty_kb_end > 16 * 1024;
+}
+
 static void find_dirty(struct wc_summary *s)
 {
-	const char *names[256];
+	const struct wc_sum_some *d = &s->find->dirty;
+	const char *names[3] = { d->names[0], d->names[1], d->names[2] };
+	const struct wc_sum_capture *first = &d->first.row;
 	struct wc_finding *f;
-	size_t i, n = 0;
-	const struct wc_sum_capture *first = NULL;
+	/* Counted up to 256, as they were named. */
+	size_t n = d->n > 256 ? 256 : d->n;
 	char list[256];
 
-	for (i = 0; i < s->ncaps && n < 256; i++) {
-		const struct wc_sum_capture *c = &s->caps[i];
-		uint64_t written = c->figs.bytes[WC_CAT_DATA_WRITE];
-		bool copy = strstr(c->meta->config, "copy-delete;") != NULL;
-
-		/* A filter's figures hold only some of the data written
-		 * (another device, process or time's are left out): no
-		 * evidence of data left unwritten. */
-		if ((copy && c->meta->source_bytes && !c->filter &&
-		     (double)written < 0.9 * (double)c->meta->source_bytes) ||
-		    c->meta->dirty_kb_end > 16 * 1024) {
-			if (!first)
-				first = c;
-			names[n++] = c->meta->name;
-		}
-	}
 	if (!n)
 		return;
 	f = finding(s, WC_FIND_DIRTY);
@@ -1360,30 +1336,19 @@ static void say_whole(struct wc_finding *f, const struct wc_sum_capture *c)
 	say(f, ".");
 }
 
-/* The captures for which HOLDS is true: the first is returned (NULL if
- * none), how many in *N, and the others, up to three named, in LIST
- * ("NAME, NAME and NAME and K more"). */
+/* The captures of SOME: the first is returned (NULL if none), how many
+ * in *N, and the others, up to three named, in LIST ("NAME, NAME and
+ * NAME and K more"). */
 static const struct wc_sum_capture *
-captures_where(const struct wc_summary *s,
-	       bool (*holds)(const struct wc_sum_capture *), size_t *n,
-	       char *list, size_t size)
+captures_where(const struct wc_sum_some *some, size_t *n, char *list,
+	       size_t size)
 {
-	const struct wc_sum_capture *first = NULL;
-	const char *names[3] = { NULL, NULL, NULL };
-	size_t i, named = 0;
+	const char *names[3] = { some->names[0], some->names[1],
+				 some->names[2] };
 
-	*n = 0;
-	for (i = 0; i < s->ncaps; i++) {
-		if (!holds(&s->caps[i]))
-			continue;
-		if (!first)
-			first = &s->caps[i];
-		else if (named < 3)
-			names[named++] = s->caps[i].meta->name;
-		(*n)++;
-	}
+	*n = some->n;
 	names_of(names, *n ? *n - 1 : 0, list, size);
-	return first;
+	return some->n ? &some->first.row : NULL;
 }
 
 /* Captures whose trace is not whole, the first said in full, at most
@@ -1395,7 +1360,7 @@ static void find_whole(struct wc_summary *s)
 	size_t n;
 	char list[256];
 
-	first = captures_where(s, not_whole, &n, list, sizeof(list));
+	first = captures_where(&s->find->whole, &n, list, sizeof(list));
 	if (!first)
 		return;
 	f = finding(s, WC_FIND_WHOLE);
@@ -1522,7 +1487,7 @@ static void find_kcounters(struct wc_summary *s)
 	bool lost = false, said = false;
 	char list[256];
 
-	first = captures_where(s, kc_differs, &n, list, sizeof(list));
+	first = captures_where(&s->find->kc, &n, list, sizeof(list));
 	if (!first)
 		return;
 	f = finding(s, WC_FIND_KCOUNTERS);
@@ -1558,25 +1523,14 @@ static void find_kcounters(struct wc_summary *s)
  * what-if, the recording only: its replays carry its requests' guess. */
 static void find_journal_guessed(struct wc_summary *s)
 {
-	const struct wc_sum_capture *first = NULL;
-	const char *names[3];
+	const struct wc_sum_some *j = &s->find->journal;
+	const char *names[3] = { j->names[0], j->names[1], j->names[2] };
+	const struct wc_sum_capture *first = &j->first.row;
 	struct wc_finding *f;
-	size_t i, n = 0, named = 0;
+	size_t n = j->n;
 	char list[256];
 	const char *why;
 
-	for (i = 0; i < s->ncaps; i++) {
-		const struct wc_sum_capture *c = &s->caps[i];
-
-		if (c->meta->journal_method != WC_JOURNAL_HEURISTIC ||
-		    (s->replay && c->group != s->recorded_group))
-			continue;
-		if (!first)
-			first = c;
-		else if (named < 3)
-			names[named++] = c->meta->name;
-		n++;
-	}
 	if (!n)
 		return;
 	why = first->meta->journal_why[0] ? first->meta->journal_why :
@@ -1645,9 +1599,9 @@ static int caveats_last(struct wc_summary *s)
 	return 0;
 }
 
-int wc_summary_findings(struct wc_summary *s)
+int wc_summary_findings(struct wc_summary *s, struct wc_find_acc *fa)
 {
-	const struct wc_sum_capture *slow = &s->caps[0];
+	const struct wc_sum_capture *slow = &fa->slow.row;
 	size_t i;
 
 	/* Three on the slowest capture, a difference and at most one skip
@@ -1657,9 +1611,13 @@ int wc_summary_findings(struct wc_summary *s)
 			     sizeof(*s->findings));
 	if (!s->findings)
 		return -1;
-	for (i = 1; i < s->ncaps; i++)
-		if (s->caps[i].figs.wall_ns > slow->figs.wall_ns)
-			slow = &s->caps[i];
+	/* The captures said in full, now that their differences are. */
+	if (wc_sum_held_row(s, &fa->slow) < 0 ||
+	    wc_sum_held_row(s, &fa->whole.first) < 0 ||
+	    wc_sum_held_row(s, &fa->kc.first) < 0 ||
+	    wc_sum_held_row(s, &fa->journal.first) < 0 ||
+	    wc_sum_held_row(s, &fa->dirty.first) < 0)
+		return -1;
 	find_whole(s);
 	find_kcounters(s);
 	find_left_out(s);
@@ -1678,4 +1636,167 @@ int wc_summary_findings(struct wc_summary *s)
 	find_journal_guessed(s);
 	find_model_error(s);
 	return caveats_last(s);
+}
+
+/* ---- as the captures come ---------------------------------------------- */
+
+/* c into some: counted, held when the first, named when among the
+ * first three after it (or, with_first, from it). */
+static int some_add(struct wc_sum_some *some, const struct wc_sum_capture *c,
+		    bool with_first)
+{
+	if (!some->n++ && wc_sum_held_set(&some->first, c->cap, c->group,
+					  c->rank) < 0)
+		return -1;
+	if ((with_first || some->n > 1) && some->named < 3)
+		snprintf(some->names[some->named++], sizeof(some->names[0]),
+			 "%s", c->meta->name);
+	return 0;
+}
+
+/* What the run-order finding needs of group fg's run c. */
+static void run_order_add(struct wc_find_group *fg,
+			  const struct wc_sum_capture *c)
+{
+	const double m[3] = { c->meas[WC_MEAS_WALL],
+			      c->meas[WC_MEAS_OFF_DEVICE],
+			      c->meas[WC_MEAS_BUSY] };
+	const double *other = m;
+	int k;
+
+	if (!c->rank || c->meta->run < fg->first_run) {
+		/* The first run so far (its lowest number): the one it
+		 * replaces counts among the others. */
+		other = c->rank ? fg->first_meas : NULL;
+		for (k = 0; other && k < 3; k++)
+			fg->others[k] += other[k];
+		other = NULL;
+		fg->first = c->rank;
+		fg->first_run = c->meta->run;
+		memcpy(fg->first_meas, m, sizeof(m));
+		snprintf(fg->first_name, sizeof(fg->first_name), "%s",
+			 c->meta->name);
+	}
+	for (k = 0; other && k < 3; k++)
+		fg->others[k] += other[k];
+	if (!c->rank || m[0] > fg->max_wall) {
+		fg->max_wall = m[0];
+		fg->slow_wall = c->rank;
+	}
+	if (!c->rank || m[2] > fg->max_busy) {
+		fg->max_busy = m[2];
+		fg->slow_busy = c->rank;
+	}
+}
+
+/* What the differences' findings need of group fg's run c: its counts,
+ * its flushes' median, its run number. */
+static void group_add(struct wc_find_group *fg, const struct wc_sum_capture *c)
+{
+	const struct wc_figures *x = wc_capsule_main(c->cap);
+	int k;
+
+	for (k = 0; k < WC_NCAT; k++)
+		fg->requests[k] += (double)c->figs.requests[k];
+	if (x && x->flush_d2c.n) {
+		fg->p50_sum += (double)x->flush_d2c.p50;
+		fg->p50_n++;
+	}
+	if (c->meta->run <= 0)
+		fg->unnumbered = true;
+	else if (fg->runs_len < sizeof(fg->runs))
+		fg->runs_len += (size_t)snprintf(fg->runs + fg->runs_len,
+						 sizeof(fg->runs) -
+						 fg->runs_len, "%s%d",
+						 c->rank ? ", " : "",
+						 c->meta->run);
+	if (!fg->unnumbered)
+		run_order_add(fg, c);
+}
+
+int wc_findings_add(struct wc_find_acc *fa, const struct wc_sum_capture *c,
+		    bool replay_other)
+{
+	char v[128];
+	size_t k;
+	double l = c->meta->load_before;
+
+	if (c->group >= fa->ngroups) {
+		size_t want = fa->ngroups ? 2 * fa->ngroups : 8;
+		struct wc_find_group *g;
+
+		while (want <= c->group)
+			want *= 2;
+		g = realloc(fa->g, want * sizeof(*g));
+		if (!g)
+			return -1;
+		memset(g + fa->ngroups, 0, (want - fa->ngroups) * sizeof(*g));
+		fa->g = g;
+		fa->ngroups = want;
+	}
+	group_add(&fa->g[c->group], c);
+	if (!fa->seen || c->figs.wall_ns > fa->slow_wall_ns) {
+		if (wc_sum_held_set(&fa->slow, c->cap, c->group, c->rank) < 0)
+			return -1;
+		fa->slow_wall_ns = c->figs.wall_ns;
+	}
+	if ((not_whole(c) && some_add(&fa->whole, c, false) < 0) ||
+	    (kc_differs(c) && some_add(&fa->kc, c, false) < 0) ||
+	    (c->meta->journal_method == WC_JOURNAL_HEURISTIC &&
+	     !replay_other && some_add(&fa->journal, c, false) < 0) ||
+	    (is_dirty(c) && some_add(&fa->dirty, c, true) < 0))
+		return -1;
+	for (k = 0; k < WC_HOST_KEYS; k++)
+		if (host_value(c->meta->host, host_keys[k], v, sizeof(v)) &&
+		    host_add(&fa->host[k], v, fa->seen, c->meta->name) < 0)
+			return -1;
+	if (l >= 0) {
+		if (!fa->nload || l < fa->load_lo) {
+			fa->load_lo = l;
+			snprintf(fa->lo_name, sizeof(fa->lo_name), "%s",
+				 c->meta->name);
+		}
+		if (!fa->nload || l > fa->load_hi) {
+			fa->load_hi = l;
+			snprintf(fa->hi_name, sizeof(fa->hi_name), "%s",
+				 c->meta->name);
+		}
+		fa->nload++;
+	}
+	fa->seen++;
+	return 0;
+}
+
+void wc_findings_left_out(struct wc_find_acc *fa, const char *name,
+			  const char *why, bool copy)
+{
+	if (copy && fa->ncopies < 3) {
+		snprintf(fa->copy_name[fa->ncopies], sizeof(fa->copy_name[0]),
+			 "%s", name);
+		snprintf(fa->copy_why[fa->ncopies], sizeof(fa->copy_why[0]),
+			 "%s", why);
+	} else if (!copy && fa->nothers < 3) {
+		snprintf(fa->other_name[fa->nothers],
+			 sizeof(fa->other_name[0]), "%s", name);
+		fa->other_why[fa->nothers] = why;
+	}
+	if (copy)
+		fa->ncopies++;
+	else
+		fa->nothers++;
+}
+
+void wc_findings_free(struct wc_find_acc *fa)
+{
+	size_t k;
+
+	wc_sum_held_clear(&fa->slow);
+	wc_sum_held_clear(&fa->whole.first);
+	wc_sum_held_clear(&fa->kc.first);
+	wc_sum_held_clear(&fa->journal.first);
+	wc_sum_held_clear(&fa->dirty.first);
+	for (k = 0; k < WC_HOST_KEYS; k++)
+		free(fa->host[k].vals);
+	free(fa->g);
+	memset(fa, 0, sizeof(*fa));
 }

@@ -4,13 +4,16 @@
 #include "base/map.h"
 #include "compare/findings.h"
 #include "compare/stats.h"
+#include "input/source.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const col_key[WC_NCOLS] = {
 	"wall", "busy", "flush", "journal", "metadata", "positioning", "data",
@@ -469,15 +472,6 @@ static int fill_capture(struct wc_sum_capture *c, const struct wc_capsule *a)
 	return 0;
 }
 
-const char *wc_summary_base_name(const struct wc_summary *s, size_t g)
-{
-	if (!s->has_diff || g >= s->ngroups)
-		return NULL;
-	if (s->named_baseline)
-		return s->named_baseline;
-	return s->caps[s->groups[s->groups[g].base].members[0]].meta->name;
-}
-
 const struct wc_sum_phase *wc_summary_phase(const struct wc_sum_capture *c,
 					    const char *name)
 {
@@ -517,30 +511,10 @@ void wc_summary_group_phase_wall(const struct wc_summary *s, size_t g,
 	double w;
 	size_t j;
 
-	for (j = 0; j < gr->n; j++)
+	for (j = 0; gr->members && j < gr->n; j++)
 		if (phase_wall(&s->caps[gr->members[j]], name, &w))
 			wc_acc_add(&acc, w);
 	wc_acc_stat(&acc, out);
-}
-
-/* Mean parts of the figures figs[0..n) in whole ns; the wall is their
- * sum, so that differences against it add up exactly. */
-static uint64_t mean_parts(const struct wc_sum_figs *const *figs, size_t n,
-			   uint64_t out[WC_NPARTS])
-{
-	uint64_t wall = 0;
-	int p;
-
-	for (p = 0; p < WC_NPARTS; p++) {
-		double sum = 0;
-		size_t i;
-
-		for (i = 0; i < n; i++)
-			sum += (double)figs[i]->part_ns[p];
-		out[p] = n ? (uint64_t)llround(sum / (double)n) : 0;
-		wall += out[p];
-	}
-	return wall;
 }
 
 const char *wc_summary_disk_name(const struct wc_sum_capture *c)
@@ -555,30 +529,6 @@ const char *wc_summary_disk_name(const struct wc_sum_capture *c)
 		return c->main->name;
 	}
 	return "unknown";
-}
-
-/* Room for one group more: the groups grow with the configurations
- * found, never with the captures (a thousand runs of two configurations
- * hold two groups).  first[g] is group g's first capture. */
-static int grow_groups(struct wc_summary *s, size_t *room, size_t **first)
-{
-	size_t want = *room ? 2 * *room : 8;
-	struct wc_sum_group *gs;
-	size_t *fs;
-
-	if (s->ngroups < *room)
-		return 0;
-	gs = realloc(s->groups, want * sizeof(*gs));
-	if (!gs)
-		return -1;
-	s->groups = gs;
-	memset(gs + *room, 0, (want - *room) * sizeof(*gs));
-	fs = realloc(*first, want * sizeof(*fs));
-	if (!fs)
-		return -1;
-	*first = fs;
-	*room = want;
-	return 0;
 }
 
 /* What a group's spreads are made of, one run at a time (stats.h). */
@@ -599,119 +549,201 @@ static void group_add(struct group_acc *a, const struct wc_sum_capture *c)
 		wc_acc_add(&a->meas[k], c->meas[k]);
 }
 
-/* Groups by configuration key; a capture without one is alone.  Every
- * group's members sit in one array, s->members, in input order.  Each
- * group's spreads are summed as its captures come, in one pass. */
-static int make_groups(struct wc_summary *s)
+/* A group's mean parts over its runs' phases of one name, the first of
+ * that name in each run (a phase's difference is against them), summed
+ * as the runs come; the mean in whole ns once they are all in. */
+struct phase_acc {
+	char name[64];
+	size_t n;
+	double sum[WC_NPARTS];
+	uint64_t mean[WC_NPARTS];
+};
+
+/* What the build keeps of a group besides struct wc_sum_group: its
+ * first capture (a copy) and row, its sums, its phases' sums (at most
+ * WC_MAX_PHASES names: a phase of a name past them has no difference),
+ * and where its member names are in the temporary file. */
+struct gstate {
+	struct wc_capsule *cap;
+	struct wc_sum_capture row;
+	struct group_acc acc;
+	double part_sum[WC_NPARTS];
+	size_t nph;
+	struct phase_acc *ph;
+	uint64_t head, tail;           /* offset + 1 of the first, last */
+};
+
+/* What --drop-first needs of one configuration: of its runs not left out
+ * otherwise, how many and which is the first (its lowest run number,
+ * else the first given), counting warm-ups ([0]) or not ([1]). */
+struct cfg_first {
+	size_t count, first;
+	int run;
+};
+
+struct cfg {
+	char *config;
+	size_t next;                   /* the next of its hash, + 1 */
+	struct cfg_first f[2];
+};
+
+/* One recording, as the first capture of it given (wc_summary_opts). */
+struct recording {
+	uint64_t digest, name2;
+	size_t first;
+	int run;
+};
+
+struct wc_sum_state {
+	struct wc_summary_src src;
+	struct wc_summary_opts o;
+	bool keep_rows;
+	/* The plan (the first reading): what is left out. */
+	size_t ngiven;
+	bool warmups_out;
+	struct wc_map *copies;         /* recording_key() -> recording */
+	struct wc_map *cfg_of;         /* fnv(config) -> cfg index + 1 */
+	struct cfg *cfgs;
+	size_t ncfgs, cfg_room;
+	size_t base_at;                /* the baseline's position, or
+	                                * SIZE_MAX: by name, or none */
+	char *base_name;               /* the baseline's name, owned */
+	size_t rec_at;                 /* the recording's (a what-if) */
+	struct wc_capsule *rec;        /* and a copy of it */
+	bool rec_kept;
+	/* The first three copies: the position of each and of the first
+	 * capture of its recording, whose input the why names. */
+	size_t ncopy_need;
+	size_t copy_at[3], copy_of[3];
+	char copy_input[3][256];
+	/* The groups. */
+	struct gstate **gs;
+	size_t gs_room;
+	/* The member names: an unnamed temporary file of records, each
+	 * the offset + 1 of the next of its group (0: the last), the
+	 * name's length (2 bytes) and the name. */
+	int fd;
+	uint64_t end;
+	struct wc_sum_held base;       /* the named baseline */
+	bool base_gone;                /* a capture left out has its name */
+	size_t durable_outside;
+	struct wc_find_acc find;
+};
+
+/* ---- the temporary file of member names ------------------------------- */
+
+static int put_all(int fd, const void *buf, size_t len, uint64_t off,
+		   struct wc_err *err)
 {
-	size_t i, j, g, room = 0, *first = NULL, *at = NULL;
-	struct group_acc *acc = NULL;
-	int rc = -1;
+	const char *p = buf;
 
-	s->members = calloc(s->ncaps, sizeof(*s->members));
-	if (!s->members)
-		goto out;
-	for (i = 0; i < s->ncaps; i++) {
-		const char *key = s->caps[i].meta->config;
+	while (len) {
+		ssize_t w = pwrite(fd, p, len, (off_t)off);
 
-		for (g = 0; key[0] && g < s->ngroups; g++)
-			if (!strcmp(s->caps[first[g]].meta->config, key))
-				break;
-		if (!key[0] || g == s->ngroups) {
-			if (grow_groups(s, &room, &first) < 0)
-				goto out;
-			g = s->ngroups++;
-			first[g] = i;
-		}
-		s->caps[i].group = g;
-		s->groups[g].n++;
-	}
-	at = calloc(s->ngroups, sizeof(*at));
-	acc = calloc(s->ngroups, sizeof(*acc));
-	if (!at || !acc)
-		goto out;
-	for (g = 0, j = 0; g < s->ngroups; g++) {
-		s->groups[g].members = s->members + j;
-		j += s->groups[g].n;
-	}
-	for (i = 0; i < s->ncaps; i++) {
-		const struct wc_sum_capture *c = &s->caps[i];
-
-		g = c->group;
-		s->groups[g].members[at[g]++] = i;
-		if (c->nphases)
-			s->groups[g].phased++;
-		group_add(&acc[g], c);
-	}
-	for (g = 0; g < s->ngroups; g++) {
-		struct wc_sum_group *gr = &s->groups[g];
-		int k;
-
-		gr->disk_model = s->caps[gr->members[0]].meta->disk_model;
-		gr->disk_name = wc_summary_disk_name(&s->caps[gr->members[0]]);
-		if (gr->n > 1)
-			s->any_runs = true;
-		for (k = 0; k < WC_NCOLS; k++)
-			wc_acc_stat(&acc[g].col[k], &gr->col[k]);
-		for (k = 0; k < WC_NPARTS; k++)
-			wc_acc_stat(&acc[g].part[k], &gr->part[k]);
-		for (k = 0; k < WC_NMEAS; k++)
-			wc_acc_stat(&acc[g].meas[k], &gr->meas[k]);
-	}
-	rc = 0;
-out:
-	free(first);
-	free(at);
-	free(acc);
-	return rc;
-}
-
-/* The comparable sets (summary.h), in the order of their first group. */
-static int make_sets(struct wc_summary *s)
-{
-	size_t g, k;
-
-	s->sets = calloc(s->ngroups, sizeof(*s->sets));
-	if (!s->sets)
-		return -1;
-	for (g = 0; g < s->ngroups; g++) {
-		const char *key =
-			s->caps[s->groups[g].members[0]].meta->comparable;
-
-		for (k = 0; k < s->nsets; k++)
-			if (!strcmp(s->caps[s->groups[s->sets[k].first]
-					     .members[0]].meta->comparable, key))
-				break;
-		if (k == s->nsets)
-			s->sets[s->nsets++].first = g;
-		s->groups[g].set = k;
-		s->sets[k].ngroups++;
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL,
+					  WC_NO_OFFSET, "the comparison's "
+					  "temporary file: %s", w < 0 ?
+					  strerror(errno) : "no room");
+		p += w;
+		len -= (size_t)w;
+		off += (uint64_t)w;
 	}
 	return 0;
 }
 
-static int group_means(struct wc_summary *s)
+static int get_all(int fd, void *buf, size_t len, uint64_t off,
+		   struct wc_err *err)
 {
-	const struct wc_sum_figs **figs = calloc(s->ncaps, sizeof(*figs));
-	size_t g, j;
+	char *p = buf;
 
-	if (!figs)
-		return -1;
-	for (g = 0; g < s->ngroups; g++) {
-		struct wc_sum_group *gr = &s->groups[g];
+	while (len) {
+		ssize_t r = pread(fd, p, len, (off_t)off);
 
-		for (j = 0; j < gr->n; j++)
-			figs[j] = &s->caps[gr->members[j]].figs;
-		gr->mean_wall_ns = mean_parts(figs, gr->n, gr->mean_part_ns);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL,
+					  WC_NO_OFFSET, "the comparison's "
+					  "temporary file: %s", r < 0 ?
+					  strerror(errno) : "cut short");
+		p += r;
+		len -= (size_t)r;
+		off += (uint64_t)r;
 	}
-	free(figs);
 	return 0;
+}
+
+/* Appends name to group gs's chain of member names. */
+static int member_put(struct wc_sum_state *st, struct gstate *gs,
+		      const char *name, struct wc_err *err)
+{
+	unsigned char rec[8 + 2 + 256];
+	size_t len = strnlen(name, 255);
+	uint64_t at = st->end + 1, none = 0;
+
+	memcpy(rec, &none, 8);
+	rec[8] = (unsigned char)(len & 0xff);
+	rec[9] = (unsigned char)(len >> 8);
+	memcpy(rec + 10, name, len);
+	if (put_all(st->fd, rec, 10 + len, st->end, err) < 0)
+		return -1;
+	if (gs->tail && put_all(st->fd, &at, 8, gs->tail - 1, err) < 0)
+		return -1;
+	if (!gs->head)
+		gs->head = at;
+	gs->tail = at;
+	st->end += 10 + len;
+	return 0;
+}
+
+int wc_summary_member(const struct wc_summary *s, size_t g, uint64_t *at,
+		      char *name, size_t size, struct wc_err *err)
+{
+	const struct wc_sum_state *st = s->st;
+	unsigned char head[10];
+	char buf[256];
+	uint64_t next;
+	size_t len;
+
+	if (!*at)
+		*at = g < s->ngroups ? st->gs[g]->head : 0;
+	if (!*at || *at == UINT64_MAX)
+		return 0;
+	if (get_all(st->fd, head, sizeof(head), *at - 1, err) < 0)
+		return -1;
+	memcpy(&next, head, 8);
+	len = (size_t)head[8] | (size_t)head[9] << 8;
+	if (len > 255)
+		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+				  "the comparison's temporary file is not "
+				  "as written");
+	if (get_all(st->fd, buf, len, *at - 1 + 10, err) < 0)
+		return -1;
+	buf[len] = '\0';
+	snprintf(name, size, "%s", buf);
+	*at = next ? next : UINT64_MAX;
+	return 1;
+}
+
+/* ---- rows -------------------------------------------------------------- */
+
+static void row_clear(struct wc_sum_capture *c)
+{
+	free(c->phases);
+	free(c->devices);
+	free(c->parts);
+	free((void *)c->waits);
+	free((void *)c->procs);
+	memset(c, 0, sizeof(*c));
 }
 
 /* ---- differences ------------------------------------------------------- */
 
 /* a - b, clamped to +-2^58 ns (9 years): a hostile trace can hold times
- * near 2^64, and the sum of WC_NPARTS clamped parts must still fit an
+ * that far apart, and a difference of parts must fit in an
  * int64_t (and be negatable) so that they add up to wall_ns exactly. */
 #define DIFF_MAX ((int64_t)1 << 58)
 _Static_assert(WC_NPARTS <= 16, "WC_NPARTS differences of DIFF_MAX overflow");
@@ -743,28 +775,6 @@ static void diff_of(struct wc_sum_diff *d, const uint64_t *part,
 	d->main_part = best;
 }
 
-/* The baseline group's mean parts over its phases named `name`; false
- * when none of its runs has one. */
-static bool base_phase(const struct wc_summary *s, size_t base,
-		       const char *name, const struct wc_sum_figs **figs,
-		       uint64_t out[WC_NPARTS])
-{
-	const struct wc_sum_group *gr = &s->groups[base];
-	size_t j, k = 0;
-
-	for (j = 0; j < gr->n; j++) {
-		const struct wc_sum_phase *ph =
-			wc_summary_phase(&s->caps[gr->members[j]], name);
-
-		if (ph)
-			figs[k++] = &ph->figs;
-	}
-	if (!k)
-		return false;
-	mean_parts(figs, k, out);
-	return true;
-}
-
 /* Every measure of group gr against its baseline group; the verdict on
  * device time and the wall's. */
 static void verdict_of(struct wc_summary *s, struct wc_sum_group *gr)
@@ -785,127 +795,17 @@ static void verdict_of(struct wc_summary *s, struct wc_sum_group *gr)
 	gr->wall_verdict = gr->test[WC_MEAS_WALL].verdict;
 }
 
-/* A baseline group's mean parts over its phases of one name
- * (base_phase()), made once for all the captures compared with it
- * rather than once a capture: a thousand runs against a group of a
- * thousand made a million phase look-ups. */
-struct phase_mean {
-	const char *name;
-	bool known;
-	uint64_t part[WC_NPARTS];
-};
-
-struct phase_means {
-	size_t n, room;
-	struct phase_mean *m;
-};
-
-/* Group base's phase_mean of name, made when first asked; NULL when out
- * of memory. */
-static const struct phase_mean *phase_mean_of(const struct wc_summary *s,
-					      struct phase_means *pm,
-					      size_t base, const char *name,
-					      const struct wc_sum_figs **figs)
+/* Group g's phase_acc of name, or NULL when none of its runs has one. */
+static const struct phase_acc *phase_acc_of(const struct wc_summary *s,
+					    size_t g, const char *name)
 {
-	struct phase_means *l = &pm[base];
-	struct phase_mean *e;
+	const struct gstate *gs = s->st->gs[g];
 	size_t i;
 
-	for (i = 0; i < l->n; i++)
-		if (!strcmp(l->m[i].name, name))
-			return &l->m[i];
-	if (l->n == l->room) {
-		size_t want = l->room ? 2 * l->room : 4;
-
-		e = realloc(l->m, want * sizeof(*e));
-		if (!e)
-			return NULL;
-		l->m = e;
-		l->room = want;
-	}
-	e = &l->m[l->n++];
-	e->name = name;
-	e->known = base_phase(s, base, name, figs, e->part);
-	return e;
-}
-
-static int differences(struct wc_summary *s)
-{
-	const struct wc_sum_figs **figs = calloc(s->ncaps, sizeof(*figs));
-	struct phase_means *pm = calloc(s->ngroups, sizeof(*pm));
-	size_t i, p, g;
-	int rc = -1;
-
-	if (!figs || !pm)
-		goto out;
-	for (i = 0; i < s->ncaps; i++) {
-		struct wc_sum_capture *c = &s->caps[i];
-		size_t bg = s->groups[c->group].base;
-
-		diff_of(&c->diff, c->figs.part_ns, s->groups[bg].mean_part_ns);
-		for (p = 0; p < c->nphases; p++) {
-			struct wc_sum_phase *ph = &c->phases[p];
-			const struct phase_mean *e =
-				phase_mean_of(s, pm, bg, ph->name, figs);
-
-			if (!e)
-				goto out;
-			if (e->known)
-				diff_of(&ph->diff, ph->figs.part_ns, e->part);
-		}
-	}
-	for (g = 0; g < s->ngroups; g++) {
-		diff_of(&s->groups[g].diff, s->groups[g].mean_part_ns,
-			s->groups[s->groups[g].base].mean_part_ns);
-		verdict_of(s, &s->groups[g]);
-	}
-	rc = 0;
-out:
-	for (g = 0; pm && g < s->ngroups; g++)
-		free(pm[g].m);
-	free(pm);
-	free(figs);
-	return rc;
-}
-
-/* Same disk: capture.conf's disk and disk_model both equal. */
-static bool same_disk(const struct wc_summary *s, size_t a, size_t b)
-{
-	const struct wc_capture_meta *x = s->caps[s->groups[a].members[0]].meta;
-	const struct wc_capture_meta *y = s->caps[s->groups[b].members[0]].meta;
-
-	return !strcmp(x->disk_model, y->disk_model) && !strcmp(x->disk, y->disk);
-}
-
-/* Each group's baseline (summary.h): the named one for all, or the
- * fastest group of its comparable set. */
-static void choose_baselines(struct wc_summary *s)
-{
-	size_t g, k;
-
-	for (k = 0; !s->named_baseline && k < s->nsets; k++) {
-		struct wc_sum_set *st = &s->sets[k];
-
-		st->base_group = st->first;
-		for (g = st->first + 1; g < s->ngroups; g++)
-			if (s->groups[g].set == k &&
-			    s->groups[g].mean_wall_ns <
-			    s->groups[st->base_group].mean_wall_ns)
-				st->base_group = g;
-		st->base_name =
-			s->caps[s->groups[st->base_group].members[0]].meta->name;
-	}
-	if (!s->named_baseline && s->nsets)
-		s->base_group = s->sets[0].base_group;
-	for (g = 0; g < s->ngroups; g++) {
-		struct wc_sum_group *gr = &s->groups[g];
-
-		gr->base = s->named_baseline ? s->base_group :
-			   s->sets[gr->set].base_group;
-		gr->cross_disk = !same_disk(s, g, gr->base);
-		if (gr->cross_disk)
-			s->any_cross_disk = true;
-	}
+	for (i = 0; i < gs->nph; i++)
+		if (!strcmp(gs->ph[i].name, name))
+			return &gs->ph[i];
+	return NULL;
 }
 
 static double ratio(double v, double base)
@@ -913,33 +813,106 @@ static double ratio(double v, double base)
 	return v < 0 || base <= 0 ? -1 : v / base;
 }
 
-static void ratios(struct wc_summary *s, const struct wc_sum_capture *base)
+/* A row's differences and ratios, once the groups are made: against
+ * its baseline group's means (summary.h) and the named baseline's
+ * figures. */
+static void row_finish(const struct wc_summary *s, struct wc_sum_capture *c)
 {
-	size_t i, p;
-	int c;
+	const struct wc_sum_capture *base = s->st->base.cap ?
+					    &s->st->base.row : NULL;
+	size_t p;
+	int k;
 
-	for (i = 0; i < s->ncaps; i++) {
-		struct wc_sum_capture *cap = &s->caps[i];
-
-		cap->has_ratio = true;
-		for (c = 0; c < WC_NCOLS; c++)
-			cap->ratio[c] = ratio(cap->figs.col[c], base->figs.col[c]);
-		for (p = 0; p < cap->nphases; p++) {
-			struct wc_sum_phase *ph = &cap->phases[p];
+	if (s->named_baseline && base) {
+		c->has_ratio = true;
+		for (k = 0; k < WC_NCOLS; k++)
+			c->ratio[k] = ratio(c->figs.col[k], base->figs.col[k]);
+		for (p = 0; p < c->nphases; p++) {
+			struct wc_sum_phase *ph = &c->phases[p];
 			const struct wc_sum_phase *bp =
 				wc_summary_phase(base, ph->name);
 
 			if (!bp)
 				continue;
 			ph->has_ratio = true;
-			for (c = 0; c < WC_NCOLS; c++)
-				ph->ratio[c] = ratio(ph->figs.col[c],
-						     bp->figs.col[c]);
+			for (k = 0; k < WC_NCOLS; k++)
+				ph->ratio[k] = ratio(ph->figs.col[k],
+						     bp->figs.col[k]);
+		}
+	}
+	if (!s->has_diff)
+		return;
+	{
+		size_t bg = s->groups[c->group].base;
+
+		diff_of(&c->diff, c->figs.part_ns, s->groups[bg].mean_part_ns);
+		for (p = 0; p < c->nphases; p++) {
+			struct wc_sum_phase *ph = &c->phases[p];
+			const struct phase_acc *e = phase_acc_of(s, bg, ph->name);
+
+			if (e)
+				diff_of(&ph->diff, ph->figs.part_ns, e->mean);
 		}
 	}
 }
 
-/* ---- the whole --------------------------------------------------------- */
+/* Capture cap's row in c (cleared first): its figures, its group g and
+ * place in it, and with finished its differences and ratios. */
+static int row_make(const struct wc_summary *s, struct wc_sum_capture *c,
+		    const struct wc_capsule *cap, size_t g, size_t rank,
+		    bool finished)
+{
+	row_clear(c);
+	if (fill_capture(c, cap) < 0)
+		return -1;
+	c->group = g;
+	c->rank = rank;
+	if (finished)
+		row_finish(s, c);
+	return 0;
+}
+
+int wc_sum_held_set(struct wc_sum_held *h, const struct wc_capsule *cap,
+		    size_t group, size_t rank)
+{
+	struct wc_capsule *d = wc_capsule_dup(cap);
+
+	if (!d)
+		return -1;
+	wc_sum_held_clear(h);
+	h->cap = d;
+	h->group = group;
+	h->rank = rank;
+	return 0;
+}
+
+int wc_sum_held_row(const struct wc_summary *s, struct wc_sum_held *h)
+{
+	if (!h->cap || h->made)
+		return 0;
+	if (row_make(s, &h->row, h->cap, h->group, h->rank, true) < 0)
+		return -1;
+	h->made = true;
+	return 0;
+}
+
+void wc_sum_held_clear(struct wc_sum_held *h)
+{
+	row_clear(&h->row);
+	wc_capsule_free(h->cap);
+	memset(h, 0, sizeof(*h));
+}
+
+const char *wc_summary_base_name(const struct wc_summary *s, size_t g)
+{
+	if (!s->has_diff || g >= s->ngroups)
+		return NULL;
+	if (s->named_baseline)
+		return s->named_baseline;
+	return s->groups[s->groups[g].base].first->meta->name;
+}
+
+/* ---- what is left out -------------------------------------------------- */
 
 /* Whether x is left out before --drop-first looks: a warm-up (when
  * they are left out) or a run --exclude-runs names. */
@@ -966,302 +939,773 @@ static uint64_t fnv(uint64_t h, const char *str)
 	return h;
 }
 
-/* With --drop-first, marks drop[i] for the lowest-numbered run of each
- * configuration that has two runs or more not excluded() (the first in
- * input order when none is numbered).  A capture finds its
- * configuration's first capture by one look-up of its key's hash
- * (base/map.h; keys of one hash compared whole), not by reading every
- * other capture: the pass costs about one look-up a capture. */
-static int drop_firsts(struct wc_capsule *const *caps, size_t n,
-		       const struct wc_summary_opts *o, bool warmups_out,
-		       bool *drop)
-{
-	struct wc_map *seen = NULL;
-	size_t i, r, *rep = NULL, *next = NULL, *count = NULL, *first = NULL;
-	int rc = -1;
-
-	rep = calloc(n ? n : 1, sizeof(*rep));
-	next = calloc(n ? n : 1, sizeof(*next));
-	count = calloc(n ? n : 1, sizeof(*count));
-	first = calloc(n ? n : 1, sizeof(*first));
-	if (!rep || !next || !count || !first ||
-	    wc_map_open(&seen, sizeof(size_t), n ? n : 1, NULL) < 0)
-		goto out;
-	for (i = 0; i < n; i++) {
-		const struct wc_capture_meta *x = &caps[i]->meta;
-		size_t *head;
-
-		if (!x->config[0] || excluded(x, o, warmups_out))
-			continue;
-		if (wc_map_put(seen, fnv(UINT64_C(0xcbf29ce484222325),
-					 x->config), (void **)&head, NULL) < 0)
-			goto out;
-		/* The chain of first captures of this hash, plus 1. */
-		for (r = *head; r; r = next[r - 1])
-			if (!strcmp(caps[r - 1]->meta.config, x->config))
-				break;
-		if (!r) {
-			next[i] = *head;
-			*head = i + 1;
-			first[i] = n;
-			r = i + 1;
-		}
-		rep[i] = --r;
-		count[r]++;
-		if (first[r] == n || (x->run > 0 &&
-		    (caps[first[r]]->meta.run <= 0 ||
-		     x->run < caps[first[r]]->meta.run)))
-			first[r] = i;
-	}
-	for (i = 0; i < n; i++)
-		drop[i] = caps[i]->meta.config[0] &&
-			  !excluded(&caps[i]->meta, o, warmups_out) &&
-			  count[rep[i]] > 1 && first[rep[i]] == i;
-	rc = 0;
-out:
-	wc_map_free(seen);
-	free(rep);
-	free(next);
-	free(count);
-	free(first);
-	return rc;
-}
-
-/* Why capture i is left out (summary.h, wc_summary_opts), or NULL: a
- * warm-up, a run --exclude-runs names, or, with --drop-first, the
- * lowest-numbered run of a configuration that has two runs or more left
- * (drop, from drop_firsts()). */
-static const char *left_out(struct wc_capsule *const *caps, size_t i,
-			    const struct wc_summary_opts *o,
-			    bool warmups_out, const bool *drop)
-{
-	const char *why = excluded(&caps[i]->meta, o, warmups_out);
-
-	if (why)
-		return why;
-	return o->drop_first && drop[i] ? "--drop-first" : NULL;
-}
-
-/* Whether a and b are one recording given twice: the same capture.conf
- * name and run, the same requests (digest), each an input of its own. */
-static bool same_recording(const struct wc_capture_meta *a,
-			   const struct wc_capture_meta *b)
-{
-	return a->digest == b->digest && a->run == b->run && a->input[0] &&
-	       b->input[0] && !strcmp(a->name, b->name);
-}
+#define FNV_BASIS UINT64_C(0xcbf29ce484222325)
 
 /* Where a recording is looked up: its digest, run and name mixed
  * (FNV-1a over the name), so that a thousand copies of one trace under
- * other names are not compared with each other; captures of one key are
- * compared whole (same_recording()). */
+ * other names are not compared with each other. */
 static uint64_t recording_key(const struct wc_capture_meta *m)
 {
 	return fnv(m->digest ^ (uint64_t)(uint32_t)m->run *
 		   UINT64_C(0x9e3779b97f4a7c15), m->name);
 }
 
-/* Leaves out of caps[0..*n) every capture that is the same recording as
- * one before it (same_recording()), each listed in s->left_out with
- * why; *n becomes the count kept, and map[i] the position among them
- * of the i-th capture given (its first copy's when it was one).  Not
- * for a what-if, whose replays may be alike by design.  Each capture
- * is compared only with those kept of its key (recording_key()), not
- * with every one before it: the check costs about one look-up a
- * capture, whatever their number.  At most one kept capture can be
- * its copy (two would be copies of each other), so which is met first
- * does not matter. */
-static int leave_out_copies(struct wc_summary *s, struct wc_capsule **caps,
-			    size_t *n, size_t *map)
+/* A second hash of the name, from another basis: a recording is told
+ * by its digest, run and both hashes of its name, not by the name
+ * itself, which is not kept. */
+static uint64_t name2(const char *name)
 {
-	struct wc_map *seen = NULL;
-	size_t i, j, nk = 0, *next = NULL;
-	int rc = -1;
+	return fnv(UINT64_C(0x84222325cbf29ce4), name);
+}
 
-	/* next[k]: the kept capture of k's key kept before it, plus 1. */
-	next = calloc(*n ? *n : 1, sizeof(*next));
-	if (!next || wc_map_open(&seen, sizeof(size_t), *n ? *n : 1,
-				 NULL) < 0)
-		goto out;
-	for (i = 0; i < *n; i++) {
-		const struct wc_capture_meta *m = &caps[i]->meta;
-		const struct wc_capture_meta *x = NULL;
-		size_t *head;
-		char *why;
+/* Whether capture i (m) is one recording given again: the same
+ * capture.conf name and run, the same requests (digest), each an input
+ * of its own, as a capture given before it.  *first: that capture. */
+static bool copy_of(const struct wc_sum_state *st,
+		    const struct wc_capture_meta *m, size_t i, size_t *first)
+{
+	const struct recording *r;
 
-		if (wc_map_put(seen, recording_key(m), (void **)&head,
-			       NULL) < 0)
-			goto out;
-		for (j = *head; j; j = next[j - 1]) {
-			x = &caps[j - 1]->meta;
-			if (same_recording(m, x))
-				break;
-		}
-		if (!j) {
-			map[i] = nk;
-			next[nk] = *head;
-			*head = nk + 1;
-			caps[nk++] = caps[i];
-			continue;
-		}
-		map[i] = j - 1;
-		if (asprintf(&why, "%s: the same recording as %s", m->input,
-			     x->input) < 0)
-			goto out;
-		s->same_why[s->nsame_why++] = why;
-		s->left_out[s->nleft_out] = m;
-		s->left_out_why[s->nleft_out++] = why;
+	if (!st->copies || !m->input[0])
+		return false;
+	r = wc_map_get(st->copies, recording_key(m));
+	if (!r || r->first == i || r->digest != m->digest || r->run != m->run ||
+	    r->name2 != name2(m->name))
+		return false;
+	*first = r->first;
+	return true;
+}
+
+/* The --drop-first record of config, or NULL. */
+static struct cfg *cfg_find(const struct wc_sum_state *st, const char *config)
+{
+	const size_t *head = st->cfg_of ?
+			     wc_map_get(st->cfg_of, fnv(FNV_BASIS, config)) : NULL;
+	size_t k;
+
+	for (k = head ? *head : 0; k; k = st->cfgs[k - 1].next)
+		if (!strcmp(st->cfgs[k - 1].config, config))
+			return &st->cfgs[k - 1];
+	return NULL;
+}
+
+static struct cfg *cfg_add(struct wc_sum_state *st, const char *config)
+{
+	struct cfg *c = cfg_find(st, config);
+	size_t *head;
+
+	if (c)
+		return c;
+	if (st->ncfgs == st->cfg_room) {
+		size_t want = st->cfg_room ? 2 * st->cfg_room : 8;
+
+		c = realloc(st->cfgs, want * sizeof(*c));
+		if (!c)
+			return NULL;
+		st->cfgs = c;
+		st->cfg_room = want;
 	}
-	*n = nk;
+	if (wc_map_put(st->cfg_of, fnv(FNV_BASIS, config), (void **)&head,
+		       NULL) < 0)
+		return NULL;
+	c = &st->cfgs[st->ncfgs];
+	memset(c, 0, sizeof(*c));
+	c->config = strdup(config);
+	if (!c->config)
+		return NULL;
+	c->next = *head;
+	*head = ++st->ncfgs;
+	return c;
+}
+
+static void cfg_count(struct cfg_first *f, size_t i, int run)
+{
+	if (!f->count++ ||
+	    (run > 0 && (f->run <= 0 || run < f->run))) {
+		f->first = i;
+		f->run = run;
+	}
+}
+
+/* Why capture i (m) is left out, or NULL: one recording given again
+ * (*copy), a warm-up, a run --exclude-runs names, or, with
+ * --drop-first, the lowest-numbered run of a configuration that has two
+ * runs or more left. */
+static const char *left_out(const struct wc_sum_state *st,
+			    const struct wc_capture_meta *m, size_t i,
+			    bool *copy, size_t *first)
+{
+	const char *why;
+	const struct cfg *c;
+
+	*copy = copy_of(st, m, i, first);
+	if (*copy)
+		return "a copy";
+	why = excluded(m, &st->o, st->warmups_out);
+	if (why || !st->o.drop_first || !m->config[0])
+		return why;
+	c = cfg_find(st, m->config);
+	if (c && c->f[st->warmups_out].count > 1 &&
+	    c->f[st->warmups_out].first == i)
+		return "--drop-first";
+	return NULL;
+}
+
+/* The first reading: which captures are copies of one recording, each
+ * configuration's first run, whether warm-ups are left out, which is
+ * the baseline (by position) and the recording (a what-if).  What it
+ * keeps grows with the recordings (the copies' map) and the
+ * configurations, nothing else. */
+static int plan(struct wc_sum_state *st, struct wc_err *err)
+{
+	const struct wc_capsule *cap;
+	bool any_measured = false;
+	size_t i = 0;
+	int r;
+
+	if (!st->o.recorded_index &&
+	    wc_map_open(&st->copies, sizeof(struct recording),
+			(size_t)1 << 40, err) < 0)
+		return -1;
+	if (st->o.drop_first &&
+	    wc_map_open(&st->cfg_of, sizeof(size_t), (size_t)1 << 40, err) < 0)
+		return -1;
+	if (st->src.rewind(st->src.ctx, err) < 0)
+		return -1;
+	while ((r = st->src.next(st->src.ctx, &cap, err)) > 0) {
+		const struct wc_capture_meta *m = &cap->meta;
+		size_t first = i;
+		bool copy = false;
+
+		if (!m->warmup)
+			any_measured = true;
+		if (st->copies && m->input[0]) {
+			struct recording *rec;
+
+			r = wc_map_put(st->copies, recording_key(m),
+				       (void **)&rec, err);
+			if (r < 0)
+				return -1;
+			if (r == WC_MAP_ADDED) {
+				rec->digest = m->digest;
+				rec->name2 = name2(m->name);
+				rec->run = m->run;
+				rec->first = i;
+			}
+			copy = copy_of(st, m, i, &first);
+			if (copy && st->ncopy_need < 3) {
+				st->copy_at[st->ncopy_need] = i;
+				st->copy_of[st->ncopy_need++] = first;
+			}
+		}
+		if (st->o.baseline_index == i + 1) {
+			st->base_at = copy ? first : i;
+			st->base_name = strdup(m->name);
+			if (!st->base_name)
+				return wc_err_oom(err, NULL, NULL);
+		}
+		if (st->o.recorded_index == i + 1) {
+			st->rec_at = i;
+			st->rec = wc_capsule_dup(cap);
+			if (!st->rec)
+				return wc_err_oom(err, NULL, NULL);
+		}
+		if (st->o.drop_first && m->config[0] && !copy &&
+		    !excluded(m, &st->o, false)) {
+			struct cfg *c = cfg_add(st, m->config);
+
+			if (!c)
+				return wc_err_oom(err, NULL, NULL);
+			cfg_count(&c->f[0], i, m->run);
+			if (!m->warmup)
+				cfg_count(&c->f[1], i, m->run);
+		}
+		i++;
+	}
+	if (r < 0)
+		return -1;
+	st->ngiven = i;
+	/* Warm-ups are left out of a comparison with measured runs, not
+	 * when they are all there is. */
+	st->warmups_out = !st->o.keep_warmups && any_measured;
+	if (st->rec) {
+		bool copy;
+		size_t first;
+
+		st->rec_kept = !left_out(st, &st->rec->meta, st->rec_at,
+					 &copy, &first);
+	}
+	return 0;
+}
+
+/* ---- the groups, as the captures come ---------------------------------- */
+
+/* The group of a capture of config, among the groups[0..*seen) made
+ * so far in this reading, or a new one (*seen grows): a capture without
+ * a configuration is a group of its own. */
+static size_t group_find(const struct wc_summary *s, const char *config,
+			 size_t *seen)
+{
+	size_t g;
+
+	for (g = 0; config[0] && g < *seen; g++)
+		if (!strcmp(s->st->gs[g]->cap->meta.config, config))
+			return g;
+	return (*seen)++;
+}
+
+/* A new group for capture cap, its first. */
+static int group_new(struct wc_summary *s, const struct wc_capsule *cap,
+		     struct wc_err *err)
+{
+	struct wc_sum_state *st = s->st;
+	size_t g = s->ngroups;
+
+	if (g == st->gs_room) {
+		size_t want = st->gs_room ? 2 * st->gs_room : 8;
+		struct wc_sum_group *groups;
+		struct gstate **gs;
+
+		groups = realloc(s->groups, want * sizeof(*groups));
+		if (!groups)
+			return wc_err_oom(err, NULL, NULL);
+		s->groups = groups;
+		gs = realloc(st->gs, want * sizeof(*gs));
+		if (!gs)
+			return wc_err_oom(err, NULL, NULL);
+		st->gs = gs;
+		st->gs_room = want;
+	}
+	memset(&s->groups[g], 0, sizeof(s->groups[g]));
+	st->gs[g] = calloc(1, sizeof(*st->gs[g]));
+	if (!st->gs[g])
+		return wc_err_oom(err, NULL, NULL);
+	s->ngroups++;
+	st->gs[g]->cap = wc_capsule_dup(cap);
+	st->gs[g]->ph = calloc(WC_MAX_PHASES, sizeof(*st->gs[g]->ph));
+	if (!st->gs[g]->cap || !st->gs[g]->ph)
+		return wc_err_oom(err, NULL, NULL);
+	return 0;
+}
+
+/* Adds row c's phases to its group's sums: the first of each name. */
+static void group_phases(struct gstate *gs, const struct wc_sum_capture *c)
+{
+	size_t p, q, i;
+	int k;
+
+	for (p = 0; p < c->nphases; p++) {
+		const struct wc_sum_phase *ph = &c->phases[p];
+		struct phase_acc *e = NULL;
+
+		for (q = 0; q < p && strcmp(c->phases[q].name, ph->name); q++)
+			;
+		if (q < p)
+			continue;
+		for (i = 0; i < gs->nph; i++)
+			if (!strcmp(gs->ph[i].name, ph->name))
+				e = &gs->ph[i];
+		if (!e && gs->nph < WC_MAX_PHASES) {
+			e = &gs->ph[gs->nph++];
+			snprintf(e->name, sizeof(e->name), "%s", ph->name);
+		}
+		if (!e)
+			continue;
+		e->n++;
+		for (k = 0; k < WC_NPARTS; k++)
+			e->sum[k] += (double)ph->figs.part_ns[k];
+	}
+}
+
+/* Capture i, kept, as the second reading gives it: into its group, the
+ * group's sums and member names, the summary's flags and the
+ * findings. */
+static int add_capture(struct wc_summary *s, const struct wc_capsule *cap,
+		       size_t i, size_t *seen, struct wc_sum_capture *c,
+		       struct wc_err *err)
+{
+	struct wc_sum_state *st = s->st;
+	const struct wc_capture_meta *m = &cap->meta;
+	struct gstate *gs;
+	size_t g = group_find(s, m->config, seen);
+	int k;
+
+	if (g == s->ngroups && group_new(s, cap, err) < 0)
+		return -1;
+	gs = st->gs[g];
+	if (row_make(s, c, cap, g, s->groups[g].n, false) < 0)
+		return wc_err_oom(err, NULL, NULL);
+	s->groups[g].n++;
+	s->ncaps++;
+	if (member_put(st, gs, m->name, err) < 0)
+		return -1;
+	group_add(&gs->acc, c);
+	for (k = 0; k < WC_NPARTS; k++)
+		gs->part_sum[k] += (double)c->figs.part_ns[k];
+	group_phases(gs, c);
+	if (c->nphases) {
+		s->groups[g].phased++;
+		s->any_phases = true;
+	}
+	if (c->main && c->main == &c->disk) {
+		s->any_disk = true;
+		if (c->nparts > s->most_parts)
+			s->most_parts = c->nparts;
+	}
+	if (c->figs.internal_known)
+		s->internal = true;
+	if (c->has_durable && !c->durable_in_window)
+		st->durable_outside++;
+	if (st->rec && i == st->rec_at) {
+		s->replay = true;
+		s->recorded_group = g;
+	}
+	if (s->named_baseline && !st->base.cap &&
+	    (st->base_at != SIZE_MAX ? i == st->base_at :
+	     !strcmp(m->name, s->named_baseline)) &&
+	    wc_sum_held_set(&st->base, cap, g, c->rank) < 0)
+		return wc_err_oom(err, NULL, NULL);
+	if (wc_findings_add(&st->find, c, st->rec && st->rec_kept &&
+			    i != st->rec_at && (!m->config[0] ||
+			    strcmp(m->config, st->rec->meta.config))) < 0)
+		return wc_err_oom(err, NULL, NULL);
+	return 0;
+}
+
+/* The second reading: the groups and what the findings need. */
+static int read_groups(struct wc_summary *s, struct wc_err *err)
+{
+	struct wc_sum_state *st = s->st;
+	struct wc_sum_capture c;
+	const struct wc_capsule *cap;
+	size_t i = 0, seen = 0, first;
+	bool copy;
+	int r;
+
+	memset(&c, 0, sizeof(c));
+	if (st->src.rewind(st->src.ctx, err) < 0)
+		return -1;
+	while ((r = st->src.next(st->src.ctx, &cap, err)) > 0) {
+		const struct wc_capture_meta *m = &cap->meta;
+		const char *why = left_out(st, m, i, &copy, &first);
+		size_t k;
+
+		for (k = 0; k < st->ncopy_need; k++)
+			if (st->copy_of[k] == i)
+				snprintf(st->copy_input[k],
+					 sizeof(st->copy_input[k]), "%s",
+					 m->input);
+		if (why) {
+			char same[544] = "";
+
+			s->nleft_out++;
+			if (s->named_baseline && (st->base_at != SIZE_MAX ?
+			    i == st->base_at : !strcmp(m->name,
+						       s->named_baseline)))
+				st->base_gone = true;
+			for (k = 0; copy && k < st->ncopy_need; k++)
+				if (st->copy_at[k] == i)
+					snprintf(same, sizeof(same), "%s: the "
+						 "same recording as %s",
+						 m->input, st->copy_input[k]);
+			wc_findings_left_out(&st->find, m->name,
+					     copy ? same : why, copy);
+		} else if (add_capture(s, cap, i, &seen, &c, err) < 0) {
+			r = -1;
+			break;
+		}
+		i++;
+	}
+	row_clear(&c);
+	return r < 0 ? -1 : 0;
+}
+
+/* The comparable sets (summary.h), in the order of their first group. */
+static int make_sets(struct wc_summary *s)
+{
+	size_t g, k;
+
+	s->sets = calloc(s->ngroups ? s->ngroups : 1, sizeof(*s->sets));
+	if (!s->sets)
+		return -1;
+	for (g = 0; g < s->ngroups; g++) {
+		const char *key = s->groups[g].first->meta->comparable;
+
+		for (k = 0; k < s->nsets; k++)
+			if (!strcmp(s->groups[s->sets[k].first].first->meta
+				    ->comparable, key))
+				break;
+		if (k == s->nsets)
+			s->sets[s->nsets++].first = g;
+		s->groups[g].set = k;
+		s->sets[k].ngroups++;
+	}
+	return 0;
+}
+
+/* Each group's figures from its sums: spreads, mean parts (rounded to
+ * whole ns; the mean wall is their sum, so that differences against it
+ * add up exactly), its phases' means, its first capture's row. */
+static int group_figures(struct wc_summary *s)
+{
+	size_t g, i;
+	int k;
+
+	for (g = 0; g < s->ngroups; g++) {
+		struct wc_sum_group *gr = &s->groups[g];
+		struct gstate *gs = s->st->gs[g];
+
+		if (row_make(s, &gs->row, gs->cap, g, 0, false) < 0)
+			return -1;
+		gr->first = &gs->row;
+		gr->disk_model = gs->cap->meta.disk_model;
+		gr->disk_name = wc_summary_disk_name(&gs->row);
+		if (gr->n > 1)
+			s->any_runs = true;
+		for (k = 0; k < WC_NCOLS; k++)
+			wc_acc_stat(&gs->acc.col[k], &gr->col[k]);
+		for (k = 0; k < WC_NPARTS; k++)
+			wc_acc_stat(&gs->acc.part[k], &gr->part[k]);
+		for (k = 0; k < WC_NMEAS; k++)
+			wc_acc_stat(&gs->acc.meas[k], &gr->meas[k]);
+		gr->mean_wall_ns = 0;
+		for (k = 0; k < WC_NPARTS; k++) {
+			gr->mean_part_ns[k] = gr->n ? (uint64_t)llround(
+				gs->part_sum[k] / (double)gr->n) : 0;
+			gr->mean_wall_ns += gr->mean_part_ns[k];
+		}
+		for (i = 0; i < gs->nph; i++)
+			for (k = 0; k < WC_NPARTS; k++)
+				gs->ph[i].mean[k] = (uint64_t)llround(
+					gs->ph[i].sum[k] /
+					(double)gs->ph[i].n);
+	}
+	return 0;
+}
+
+/* Same disk: capture.conf's disk and disk_model both equal. */
+static bool same_disk(const struct wc_summary *s, size_t a, size_t b)
+{
+	const struct wc_capture_meta *x = s->groups[a].first->meta;
+	const struct wc_capture_meta *y = s->groups[b].first->meta;
+
+	return !strcmp(x->disk_model, y->disk_model) && !strcmp(x->disk, y->disk);
+}
+
+/* Each group's baseline (summary.h): the named one for all, or the
+ * fastest group of its comparable set. */
+static void choose_baselines(struct wc_summary *s)
+{
+	size_t g, k;
+
+	for (k = 0; !s->named_baseline && k < s->nsets; k++) {
+		struct wc_sum_set *st = &s->sets[k];
+
+		st->base_group = st->first;
+		for (g = st->first + 1; g < s->ngroups; g++)
+			if (s->groups[g].set == k &&
+			    s->groups[g].mean_wall_ns <
+			    s->groups[st->base_group].mean_wall_ns)
+				st->base_group = g;
+		st->base_name = s->groups[st->base_group].first->meta->name;
+	}
+	if (!s->named_baseline && s->nsets)
+		s->base_group = s->sets[0].base_group;
+	for (g = 0; g < s->ngroups; g++) {
+		struct wc_sum_group *gr = &s->groups[g];
+
+		gr->base = s->named_baseline ? s->base_group :
+			   s->sets[gr->set].base_group;
+		gr->cross_disk = !same_disk(s, g, gr->base);
+		if (gr->cross_disk)
+			s->any_cross_disk = true;
+	}
+}
+
+/* ---- the rows, read again ---------------------------------------------- */
+
+struct wc_sum_rows {
+	const struct wc_summary *s;
+	size_t i, k, seen;             /* given, kept, groups met */
+	size_t *rank;                  /* runs given so far, per group */
+	struct wc_sum_capture row;
+};
+
+int wc_summary_rows(const struct wc_summary *s, struct wc_sum_rows **out,
+		    struct wc_err *err)
+{
+	struct wc_sum_rows *r = calloc(1, sizeof(*r));
+
+	*out = NULL;
+	if (!r)
+		return wc_err_oom(err, NULL, NULL);
+	r->s = s;
+	if (!s->caps) {
+		r->rank = calloc(s->ngroups ? s->ngroups : 1,
+				 sizeof(*r->rank));
+		if (!r->rank) {
+			wc_summary_rows_free(r);
+			return wc_err_oom(err, NULL, NULL);
+		}
+		if (s->st->src.rewind(s->st->src.ctx, err) < 0) {
+			wc_summary_rows_free(r);
+			return -1;
+		}
+	}
+	*out = r;
+	return 0;
+}
+
+/* The next row read again from the source, into r->row. */
+static int row_next(struct wc_sum_rows *r, bool finished, struct wc_err *err)
+{
+	const struct wc_summary *s = r->s;
+	const struct wc_sum_state *st = s->st;
+	const struct wc_capsule *cap;
+	size_t first, g;
+	bool copy;
+	int got;
+
+	while ((got = st->src.next(st->src.ctx, &cap, err)) > 0) {
+		size_t i = r->i++;
+
+		if (left_out(st, &cap->meta, i, &copy, &first))
+			continue;
+		g = group_find(s, cap->meta.config, &r->seen);
+		if (g >= s->ngroups)
+			return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL,
+					  WC_NO_OFFSET, "the comparison's "
+					  "captures changed between readings");
+		if (row_make(s, &r->row, cap, g, r->rank[g]++, finished) < 0)
+			return wc_err_oom(err, NULL, NULL);
+		r->k++;
+		return 1;
+	}
+	return got;
+}
+
+int wc_summary_rows_next(struct wc_sum_rows *r,
+			 const struct wc_sum_capture **row, struct wc_err *err)
+{
+	int got;
+
+	if (r->s->caps) {
+		if (r->k >= r->s->ncaps)
+			return 0;
+		*row = &r->s->caps[r->k++];
+		return 1;
+	}
+	got = row_next(r, true, err);
+	if (got > 0)
+		*row = &r->row;
+	return got;
+}
+
+void wc_summary_rows_free(struct wc_sum_rows *r)
+{
+	if (!r)
+		return;
+	row_clear(&r->row);
+	free(r->rank);
+	free(r);
+}
+
+/* With keep_rows: every row kept, in caps, with each group's members
+ * (a third reading, whose capsules the rows then point into). */
+static int keep_rows(struct wc_summary *s, struct wc_err *err)
+{
+	struct wc_sum_rows *r = NULL;
+	size_t g, j, *at = NULL;
+	int got, rc = -1;
+
+	s->caps = calloc(s->ncaps ? s->ncaps : 1, sizeof(*s->caps));
+	s->members = calloc(s->ncaps ? s->ncaps : 1, sizeof(*s->members));
+	at = calloc(s->ngroups ? s->ngroups : 1, sizeof(*at));
+	if (!s->caps || !s->members || !at) {
+		wc_err_oom(err, NULL, NULL);
+		goto out;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r || !(r->rank = calloc(s->ngroups ? s->ngroups : 1,
+				     sizeof(*r->rank)))) {
+		wc_err_oom(err, NULL, NULL);
+		goto out;
+	}
+	r->s = s;
+	if (s->st->src.rewind(s->st->src.ctx, err) < 0)
+		goto out;
+	for (g = 0, j = 0; g < s->ngroups; g++) {
+		s->groups[g].members = s->members + j;
+		j += s->groups[g].n;
+	}
+	/* The rows are made in place: a row points into itself (its disk
+	 * of partitions). */
+	while (r->k < s->ncaps) {
+		struct wc_sum_capture *c = &s->caps[r->k];
+
+		got = row_next(r, true, err);
+		if (got <= 0) {
+			if (!got)
+				wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL,
+					   WC_NO_OFFSET, "the comparison's "
+					   "captures changed between readings");
+			goto out;
+		}
+		*c = r->row;
+		memset(&r->row, 0, sizeof(r->row));
+		if (c->main == &r->row.disk)
+			c->main = &c->disk;
+		if (c->disk.name == r->row.disk_name)
+			c->disk.name = c->disk_name;
+		s->groups[c->group].members[at[c->group]++] = r->k - 1;
+	}
 	rc = 0;
 out:
-	wc_map_free(seen);
-	free(next);
+	wc_summary_rows_free(r);
+	free(at);
 	return rc;
 }
 
-int wc_summary_build_capsules(struct wc_summary **out,
-			      struct wc_capsule *const *caps_given, size_t n,
-			  const struct wc_summary_opts *opts, struct wc_err *err)
+/* ---- the whole --------------------------------------------------------- */
+
+int wc_summary_build_src(struct wc_summary **out,
+			 const struct wc_summary_src *src,
+			 const struct wc_summary_opts *opts, bool keep,
+			 struct wc_err *err)
 {
 	static const struct wc_summary_opts none;
-	struct wc_summary_opts oo = opts ? *opts : none;
-	const struct wc_summary_opts *o = &oo;
-	const char *baseline = o->baseline;
 	struct wc_summary *s;
-	struct wc_capsule **kept = NULL, **caps = NULL;
-	size_t i, bi, ri = SIZE_MAX, nk = 0, *map = NULL, ngiven = n;
-	bool warmups_out = false, *drop = NULL;
-	int rc = 0;
+	struct wc_sum_state *st;
+	size_t g, i;
 
 	*out = NULL;
-	/* Warm-ups are left out of a comparison with measured runs, not
-	 * when they are all there is. */
-	for (i = 0; !o->keep_warmups && i < n; i++)
-		if (!caps_given[i]->meta.warmup)
-			warmups_out = true;
 	s = calloc(1, sizeof(*s));
-	kept = calloc(n ? n : 1, sizeof(*kept));
-	if (!s || !kept)
-		goto fail_summary;
-	s->left_out = calloc(n ? n : 1, sizeof(*s->left_out));
-	s->left_out_why = calloc(n ? n : 1, sizeof(*s->left_out_why));
-	s->same_why = calloc(n ? n : 1, sizeof(*s->same_why));
-	caps = calloc(n ? n : 1, sizeof(*caps));
-	map = calloc(n ? n : 1, sizeof(*map));
-	if (!s->left_out || !s->left_out_why || !s->same_why || !caps || !map)
-		goto fail_summary;
-	/* One recording given twice counts once (summary.h): the copies
-	 * go first, so that --drop-first and the baseline see each
-	 * recording once; positions then count among those kept. */
-	memcpy(caps, caps_given, n * sizeof(*caps));
-	if (!o->recorded_index) {
-		if (leave_out_copies(s, caps, &n, map) < 0)
-			goto fail_summary;
-		if (o->baseline_index && o->baseline_index <= ngiven)
-			oo.baseline_index = map[o->baseline_index - 1] + 1;
-	}
-	if (o->drop_first) {
-		drop = calloc(n ? n : 1, sizeof(*drop));
-		if (!drop || drop_firsts(caps, n, o, warmups_out, drop) < 0)
-			goto fail_summary;
-	}
-	for (i = 0; i < n; i++) {
-		const char *why = left_out(caps, i, o, warmups_out, drop);
-
-		if (why) {
-			s->left_out[s->nleft_out] = &caps[i]->meta;
-			s->left_out_why[s->nleft_out++] = why;
-		} else {
-			if (o->recorded_index == i + 1)
-				ri = nk;
-			kept[nk++] = caps[i];
-		}
-	}
-	if (n && !nk) {
-		rc = wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
-				"every capture was left out of the comparison "
-				"(warm-ups, --exclude-runs, --drop-first)");
-		goto free_scratch;
-	}
-	if (o->baseline_index && o->baseline_index <= n)
-		baseline = caps[o->baseline_index - 1]->meta.name;
-	for (bi = 0; baseline && bi < nk; bi++)
-		if (o->baseline_index && o->baseline_index <= n ?
-		    kept[bi] == caps[o->baseline_index - 1] :
-		    !strcmp(kept[bi]->meta.name, baseline))
-			break;
-	if (baseline && bi == nk) {
-		bool gone = false;
-
-		for (i = 0; i < s->nleft_out; i++)
-			if (!strcmp(s->left_out[i]->name, baseline))
-				gone = true;
-		rc = wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
-				gone ? "the baseline '%s' was left out of the "
-				"comparison (a warm-up, --exclude-runs or "
-				"--drop-first)" : "no capture named '%s' for "
-				"--baseline", baseline);
-		goto free_scratch;
-	}
-	n = nk;
-	s->ncaps = n;
-	s->named_baseline = baseline;
-	s->equiv_s = o->equiv_s > 0 ? o->equiv_s : 0;
-	s->equiv_share = o->equiv_share > 0 ? o->equiv_share :
+	if (!s)
+		return wc_err_oom(err, NULL, NULL);
+	st = s->st = calloc(1, sizeof(*st));
+	if (!st)
+		goto fail_oom;
+	st->fd = -1;
+	st->src = *src;
+	st->o = opts ? *opts : none;
+	st->keep_rows = keep;
+	st->base_at = st->rec_at = SIZE_MAX;
+	s->find = &st->find;
+	if (plan(st, err) < 0)
+		goto fail;
+	s->named_baseline = st->base_name ? st->base_name : st->o.baseline;
+	s->equiv_s = st->o.equiv_s > 0 ? st->o.equiv_s : 0;
+	s->equiv_share = st->o.equiv_share > 0 ? st->o.equiv_share :
 			 WC_EQUIV_SHARE_DEFAULT;
-	s->caps = calloc(n ? n : 1, sizeof(*s->caps));
-	if (!s->caps)
-		goto fail_summary;
-	for (i = 0; i < n; i++)
-		if (fill_capture(&s->caps[i], kept[i]) < 0)
-			goto fail_summary;
-	if (n && (make_groups(s) < 0 || make_sets(s) < 0 ||
-		  group_means(s) < 0))
-		goto fail_summary;
-	if (ri != SIZE_MAX) {
-		s->replay = true;
-		s->recorded_group = s->caps[ri].group;
+	/* The file opens with a mark: no name is read at its offset 0,
+	 * where a reading from the start of a member copied aside is
+	 * (input.h; t86 counts those). */
+	st->fd = wc_source_tmpfile("the comparison's member names", err);
+	if (st->fd < 0 || put_all(st->fd, "wcnames\n", 8, 0, err) < 0)
+		goto fail;
+	st->end = 8;
+	if (read_groups(s, err) < 0)
+		goto fail;
+	if (st->ngiven && !s->ncaps) {
+		wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+			   "every capture was left out of the comparison "
+			   "(warm-ups, --exclude-runs, --drop-first)");
+		goto fail;
 	}
-	if (baseline) {
+	if (s->named_baseline && !st->base.cap) {
+		wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+			   st->base_gone ? "the baseline '%s' was left out of "
+			   "the comparison (a warm-up, --exclude-runs or "
+			   "--drop-first)" : "no capture named '%s' for "
+			   "--baseline", s->named_baseline);
+		goto fail;
+	}
+	if (group_figures(s) < 0 || make_sets(s) < 0)
+		goto fail_oom;
+	if (s->named_baseline) {
 		s->has_diff = true;
-		s->base_group = s->caps[bi].group;
-		ratios(s, &s->caps[bi]);
+		s->base_group = st->base.group;
 	} else {
 		for (i = 0; i < s->nsets; i++)
 			if (s->sets[i].ngroups > 1)
 				s->has_diff = true;
 	}
-	for (i = 0; i < n; i++)
-		if (s->caps[i].figs.internal_known)
-			s->internal = true;
 	if (s->has_diff) {
 		choose_baselines(s);
-		s->base_name = baseline ? baseline :
-			       s->caps[s->groups[s->base_group].members[0]]
-				       .meta->name;
-		if (differences(s) < 0)
-			goto fail_summary;
-		for (i = 0; i < n; i++)
-			if (s->caps[i].has_durable &&
-			    !s->caps[i].durable_in_window)
-				s->durable_outside++;
+		s->base_name = s->named_baseline ? s->named_baseline :
+			       s->groups[s->base_group].first->meta->name;
+		for (g = 0; g < s->ngroups; g++) {
+			diff_of(&s->groups[g].diff, s->groups[g].mean_part_ns,
+				s->groups[s->groups[g].base].mean_part_ns);
+			verdict_of(s, &s->groups[g]);
+		}
+		s->durable_outside = st->durable_outside;
 	}
-	if (n && wc_summary_findings(s) < 0)
-		goto fail_summary;
+	/* The named baseline's row first: every other's ratios are to
+	 * it. */
+	if (st->base.cap) {
+		if (row_make(s, &st->base.row, st->base.cap, st->base.group,
+			     st->base.rank, false) < 0)
+			goto fail_oom;
+		row_finish(s, &st->base.row);
+		st->base.made = true;
+	}
+	for (g = 0; g < s->ngroups; g++)
+		row_finish(s, &st->gs[g]->row);
+	if (s->ncaps && wc_summary_findings(s, &st->find) < 0)
+		goto fail_oom;
+	if (keep && keep_rows(s, err) < 0)
+		goto fail;
+	if (keep)
+		memset(&st->src, 0, sizeof(st->src));
 	*out = s;
-	s = NULL;
-	goto free_scratch;
+	return 0;
 
-fail_summary:
-	rc = wc_err_oom(err, NULL, NULL);
-free_scratch:
-	free(drop);
-	free(kept);
-	free(caps);
-	free(map);
+fail_oom:
+	wc_err_oom(err, NULL, NULL);
+fail:
 	wc_summary_free(s);
-	return rc;
+	return -1;
+}
+
+/* The captures of an array, as a source. */
+struct array_src {
+	struct wc_capsule *const *caps;
+	size_t n, at;
+};
+
+static int array_next(void *ctx, const struct wc_capsule **cap,
+		      struct wc_err *err)
+{
+	struct array_src *a = ctx;
+
+	(void)err;
+	if (a->at >= a->n)
+		return 0;
+	*cap = a->caps[a->at++];
+	return 1;
+}
+
+static int array_rewind(void *ctx, struct wc_err *err)
+{
+	struct array_src *a = ctx;
+
+	(void)err;
+	a->at = 0;
+	return 0;
+}
+
+int wc_summary_build_capsules(struct wc_summary **out,
+			      struct wc_capsule *const *caps, size_t n,
+			      const struct wc_summary_opts *opts,
+			      struct wc_err *err)
+{
+	struct array_src a = { .caps = caps, .n = n };
+	const struct wc_summary_src src = {
+		.next = array_next, .rewind = array_rewind, .ctx = &a,
+	};
+
+	return wc_summary_build_src(out, &src, opts, true, err);
 }
 
 int wc_summary_build_opts(struct wc_summary **out,
@@ -1301,27 +1745,42 @@ int wc_summary_build(struct wc_summary **out, struct wc_analysis *const *caps,
 
 void wc_summary_free(struct wc_summary *s)
 {
+	struct wc_sum_state *st;
 	size_t i;
 
 	if (!s)
 		return;
-	for (i = 0; s->caps && i < s->ncaps; i++) {
-		free(s->caps[i].phases);
-		free(s->caps[i].devices);
-		free(s->caps[i].parts);
-		free((void *)s->caps[i].waits);
-		free((void *)s->caps[i].procs);
-	}
-	free(s->members);
-	free(s->left_out);
-	free((void *)s->left_out_why);
-	for (i = 0; s->same_why && i < s->nsame_why; i++)
-		free(s->same_why[i]);
-	free(s->same_why);
+	st = s->st;
+	for (i = 0; s->caps && i < s->ncaps; i++)
+		row_clear(&s->caps[i]);
 	free(s->caps);
+	free(s->members);
 	free(s->groups);
 	free(s->sets);
 	free(s->findings);
+	if (st) {
+		for (i = 0; i < s->ngroups; i++) {
+			if (!st->gs[i])
+				continue;
+			row_clear(&st->gs[i]->row);
+			wc_capsule_free(st->gs[i]->cap);
+			free(st->gs[i]->ph);
+			free(st->gs[i]);
+		}
+		free(st->gs);
+		wc_map_free(st->copies);
+		wc_map_free(st->cfg_of);
+		for (i = 0; i < st->ncfgs; i++)
+			free(st->cfgs[i].config);
+		free(st->cfgs);
+		free(st->base_name);
+		wc_capsule_free(st->rec);
+		wc_sum_held_clear(&st->base);
+		wc_findings_free(&st->find);
+		if (st->fd >= 0)
+			close(st->fd);
+		free(st);
+	}
 	wc_capsules_free(s->owned, s->nowned);
 	free(s);
 }

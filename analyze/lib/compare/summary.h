@@ -64,12 +64,26 @@
  *    named baseline capture's own, unknown (< 0) when either is unknown
  *    or the baseline's is 0.
  *
- * Memory grows with the number of captures, phases, devices (at most
- * WC_MAX_DEVICES a capture) and waiting processes, never with the number
- * of requests.  The summary reads each capture through its capsule
- * (capsule.h): made here of an analysis (wc_summary_build_opts(), which
- * keeps what it made; the analyses may go once it returns), or given
- * (wc_summary_build_capsules(), which points into them).
+ * The summary reads each capture through its capsule (capsule.h): made
+ * here of an analysis (wc_summary_build_opts(), which keeps what it made;
+ * the analyses may go once it returns), given (wc_summary_build_capsules(),
+ * which points into them), or read from a source (wc_summary_build_src():
+ * a comparison of many summaries, docs/performance.md).  From a source
+ * it reads the captures three times, one at a time: what to leave out,
+ * then the groups, their spreads and what the findings need, then, for
+ * the writers, each capture's row (wc_summary_rows()).  Without
+ * keep_rows it then holds, whatever the number of captures: its groups
+ * (each with its first capture's capsule and row, its figures and at
+ * most WC_MAX_PHASES phase names), a few captures the findings name
+ * (the slowest, the named baseline, the first not whole, against the
+ * kernel's counters, with a guessed journal, with data left unwritten),
+ * at most three names of the others, and WC_SUM_HOST_VALUES values of
+ * each host key; the groups' member names go to an unnamed temporary
+ * file (wc_summary_member()).  What grows with the captures is the
+ * check for one recording given twice (struct wc_summary, nleft_out):
+ * a hash map of the recordings, at most 192 bytes a capture
+ * (base/map.h), which tells them by their digest, run and two 64-bit
+ * hashes of the name.  Memory never grows with the number of requests.
  * wc_summary_free(NULL) is fine.
  */
 #ifndef WC_SUMMARY_H
@@ -240,6 +254,8 @@ struct wc_sum_capture {
 	const struct wc_capsule *cap;  /* everything below comes from it */
 	const struct wc_capture_meta *meta;
 	size_t group;                  /* index into the groups */
+	size_t rank;                   /* its place among its group's runs,
+	                                * from 0, in input order */
 	struct wc_sum_figs figs;
 	bool partial;                  /* the input ended early */
 	const char *filter;            /* the filters the analysis applied,
@@ -358,7 +374,12 @@ const char *wc_test_words(const struct wc_test *t, char *buf, size_t size);
 
 struct wc_sum_group {
 	size_t n;
-	size_t *members;               /* capture indexes, in input order */
+	/* The row of its first capture, every figure of it: held whichever
+	 * way the summary was built. */
+	const struct wc_sum_capture *first;
+	/* Capture indexes into caps, in input order; NULL when the summary
+	 * keeps no rows (wc_summary_member() names them either way). */
+	size_t *members;
 	size_t set;                    /* index into the comparable sets */
 	size_t phased;                 /* runs with phases (phases.tsv) */
 	/* capture.conf's disk_model of the first capture, "" unknown; points
@@ -454,8 +475,10 @@ struct wc_sum_set {
 };
 
 struct wc_summary {
-	size_t ncaps;
-	struct wc_sum_capture *caps;   /* in input order */
+	size_t ncaps;                  /* the captures compared */
+	/* Their rows in input order, when kept (wc_summary_build_src()'s
+	 * keep_rows, and every other build); else NULL: wc_summary_rows(). */
+	struct wc_sum_capture *caps;
 	size_t ngroups;
 	struct wc_sum_group *groups;
 	size_t *members;               /* the groups' members, one array */
@@ -482,16 +505,17 @@ struct wc_summary {
 	 * equiv_s > 0, else a share of each baseline's mean wall. */
 	double equiv_s, equiv_share;
 	/* Captures given but left out of everything above (never in
-	 * caps), with why: "warm-up", "--exclude-runs", "--drop-first",
-	 * or "INPUT: the same recording as INPUT" (same_why[]) for a
-	 * capture given again: the same capture.conf name and run and
-	 * the same requests (wc_capture_meta's digest), under another
-	 * name or the same, counted once, as the first given. */
+	 * caps): warm-ups, --exclude-runs, --drop-first, and a capture
+	 * given again: the same capture.conf name and run and the same
+	 * requests (wc_capture_meta's digest), under another name or the
+	 * same, counted once, as the first given.  The findings name
+	 * three, with why (WC_FIND_LEFT_OUT). */
 	size_t nleft_out;
-	const struct wc_capture_meta **left_out;
-	const char **left_out_why;
-	char **same_why;               /* the whys made, nsame_why */
-	size_t nsame_why;
+	/* Of the captures compared: some has phases (phases.tsv); some
+	 * has a disk of partitions as its main device, the most
+	 * partitions of one such disk. */
+	bool any_phases, any_disk;
+	size_t most_parts;
 	/* With differences: compared captures whose data became durable
 	 * after their window's end (has_durable, !durable_in_window), so
 	 * that their busy times leave out what the drive destaged after
@@ -502,6 +526,10 @@ struct wc_summary {
 	/* The capsules wc_summary_build_opts() made of its analyses. */
 	struct wc_capsule **owned;
 	size_t nowned;
+	/* What the build keeps for the rows and the findings (summary.c,
+	 * findings.h). */
+	struct wc_sum_state *st;
+	struct wc_find_acc *find;
 };
 
 /* What to leave out of a comparison (docs/methodology.md, "Bias"). */
@@ -558,7 +586,48 @@ int wc_summary_build_opts(struct wc_summary **out,
 int wc_summary_build(struct wc_summary **out, struct wc_analysis *const *caps,
 		     size_t n, const char *baseline, struct wc_err *err);
 
+/* Where wc_summary_build_src() reads the captures: next() gives the
+ * next capture in input order (1, *cap set), or says there is none left
+ * (0), or fails (-1, err filled); a capsule given stays valid until the
+ * next call of next() or rewind(), which starts again from the first. */
+struct wc_summary_src {
+	int (*next)(void *ctx, const struct wc_capsule **cap,
+		    struct wc_err *err);
+	int (*rewind)(void *ctx, struct wc_err *err);
+	void *ctx;
+};
+
+/* Builds the summary of the captures src gives, as
+ * wc_summary_build_capsules() does of the same captures, reading them
+ * one at a time (above).  With keep_rows the summary keeps every row
+ * (caps, members), which then point into the capsules src gave: src
+ * must give the same ones again and keep them.  src must outlive the
+ * summary (wc_summary_rows() reads it again). */
+int wc_summary_build_src(struct wc_summary **out,
+			 const struct wc_summary_src *src,
+			 const struct wc_summary_opts *opts, bool keep_rows,
+			 struct wc_err *err);
+
 void wc_summary_free(struct wc_summary *s);
+
+/* The rows of the captures compared, in input order, one at a time:
+ * each given by wc_summary_rows_next() (1; 0 past the last, -1 with err)
+ * stays valid until its next call.  Kept rows are walked; otherwise the
+ * source is read again and each row made as its capsule comes.  One
+ * walk at a time of a summary. */
+struct wc_sum_rows;
+int wc_summary_rows(const struct wc_summary *s, struct wc_sum_rows **out,
+		    struct wc_err *err);
+int wc_summary_rows_next(struct wc_sum_rows *r,
+			 const struct wc_sum_capture **row, struct wc_err *err);
+void wc_summary_rows_free(struct wc_sum_rows *r);
+
+/* The names of group g's captures, in input order, into name[size]
+ * (escape them where they are written): *at starts at 0 and is moved
+ * on by each call; 1 a name, 0 past the last, -1 with err (the
+ * temporary file could not be read). */
+int wc_summary_member(const struct wc_summary *s, size_t g, uint64_t *at,
+		      char *name, size_t size, struct wc_err *err);
 
 /* The name group g's differences are against: the named baseline, or
  * the first capture of its set's baseline group.  NULL without
@@ -571,7 +640,8 @@ const char *wc_summary_disk_name(const struct wc_sum_capture *c);
 
 /* The wall time (s) of phase `name` (summed when a run has it twice)
  * over the runs of group g that have it: n (0 when none has), mean, sd,
- * lowest and highest. */
+ * lowest and highest.  Of a summary that keeps its rows (the bundle's);
+ * else n is 0. */
 void wc_summary_group_phase_wall(const struct wc_summary *s, size_t g,
 				 const char *name, struct wc_stat *out);
 

@@ -59,13 +59,7 @@ static void csv_bound(FILE *f, const struct wc_sum_group *gr, bool whole)
  * columns of their split, 0 when none is of a disk. */
 static size_t csv_nparts(const struct wc_summary *s)
 {
-	size_t i, n = 0;
-
-	for (i = 0; i < s->ncaps; i++)
-		if (s->caps[i].main == &s->caps[i].disk &&
-		    s->caps[i].nparts > n)
-			n = s->caps[i].nparts;
-	return n;
+	return s->most_parts;
 }
 
 /* The split by partition on the row of a whole capture of one disk:
@@ -171,8 +165,10 @@ static void csv_row(FILE *f, const struct wc_summary *s,
 
 int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err)
 {
-	size_t i, p, k;
-	int c;
+	const struct wc_sum_capture *sc;
+	struct wc_sum_rows *rows;
+	size_t p, k;
+	int c, got;
 
 	fprintf(f, "capture,phase,fs,write_cache,barrier,window_s,idle_s");
 	for (c = 0; c < WC_NCAT; c++)
@@ -215,9 +211,10 @@ int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err)
 	}
 	/* Last: a column added since moves no other. */
 	fprintf(f, ",outstanding_s\n");
-	for (i = 0; i < s->ncaps; i++) {
-		const struct wc_sum_capture *sc = &s->caps[i];
-
+	/* One row at a time, as the summary reads each capture again. */
+	if (wc_summary_rows(s, &rows, err) < 0)
+		return -1;
+	while ((got = wc_summary_rows_next(rows, &sc, err)) > 0) {
 		csv_row(f, s, sc, "all", &sc->figs,
 			sc->has_ratio ? sc->ratio : NULL, &sc->diff);
 		for (p = 0; p < sc->nphases; p++) {
@@ -227,5 +224,8 @@ int wc_report_csv(FILE *f, const struct wc_summary *s, struct wc_err *err)
 				ph->has_ratio ? ph->ratio : NULL, &ph->diff);
 		}
 	}
+	wc_summary_rows_free(rows);
+	if (got < 0)
+		return -1;
 	return wc_format_finish(f, err);
 }

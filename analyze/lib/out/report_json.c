@@ -287,10 +287,15 @@ static void json_tests(FILE *f, const struct wc_sum_group *gr)
 	fputc('}', f);
 }
 
-static void json_groups(FILE *f, const struct wc_summary *s)
+/* The groups, each with its captures' names (summary.h's member
+ * names, read back): -1 with err when they cannot be. */
+static int json_groups(FILE *f, const struct wc_summary *s,
+		       struct wc_err *err)
 {
+	char name[256];
 	size_t g, i;
-	int c;
+	uint64_t at;
+	int c, got;
 
 	fprintf(f, "  \"groups\": [");
 	for (g = 0; g < s->ngroups; g++) {
@@ -301,10 +306,14 @@ static void json_groups(FILE *f, const struct wc_summary *s)
 		json_opt_str(f, gr->disk_model);
 		fprintf(f, ", \"comparable_set\": %zu, \"captures\": [",
 			gr->set + 1);
-		for (i = 0; i < gr->n; i++) {
+		for (i = 0, at = 0; (got = wc_summary_member(s, g, &at, name,
+							     sizeof(name),
+							     err)) > 0; i++) {
 			fputs(i ? ", " : "", f);
-			json_str(f, s->caps[gr->members[i]].meta->name);
+			json_str(f, name);
 		}
+		if (got < 0)
+			return -1;
 		fprintf(f, "],\n     \"figures_s\": {");
 		for (c = 0; c < WC_NCOLS; c++) {
 			fprintf(f, "%s\n       \"%s\": ", c ? "," : "",
@@ -332,6 +341,7 @@ static void json_groups(FILE *f, const struct wc_summary *s)
 		fprintf(f, "}");
 	}
 	fprintf(f, "%s],\n", s->ngroups ? "\n  " : "");
+	return 0;
 }
 
 static void json_findings(FILE *f, const struct wc_summary *s)
@@ -534,9 +544,9 @@ static void json_raw(FILE *f, const struct wc_capsule *c)
 	fputc('}', f);
 }
 
-static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
+static void json_capture(FILE *f, const struct wc_summary *s,
+			 const struct wc_sum_capture *sc)
 {
-	const struct wc_sum_capture *sc = &s->caps[ci];
 	const struct wc_capture_meta *m = sc->meta;
 	const struct wc_tracker_stats *st = sc->tracking;
 	const struct wc_sum_btt *b = &sc->btt;
@@ -732,7 +742,10 @@ static void json_capture(FILE *f, const struct wc_summary *s, size_t ci)
 
 int wc_report_json(FILE *f, const struct wc_summary *s, struct wc_err *err)
 {
+	const struct wc_sum_capture *sc;
+	struct wc_sum_rows *rows;
 	size_t i;
+	int got;
 
 	fprintf(f, "{\n  \"format\": \"wcanalyze\",\n  \"version\": 1,\n");
 	if (s->named_baseline) {
@@ -741,12 +754,17 @@ int wc_report_json(FILE *f, const struct wc_summary *s, struct wc_err *err)
 		fprintf(f, ",\n");
 	}
 	json_findings(f, s);
-	json_groups(f, s);
+	if (json_groups(f, s, err) < 0 || wc_summary_rows(s, &rows, err) < 0)
+		return -1;
 	fprintf(f, "  \"captures\": [");
-	for (i = 0; i < s->ncaps; i++) {
+	/* One row at a time, as the summary reads each capture again. */
+	for (i = 0; (got = wc_summary_rows_next(rows, &sc, err)) > 0; i++) {
 		fprintf(f, "%s\n", i ? "," : "");
-		json_capture(f, s, i);
+		json_capture(f, s, sc);
 	}
+	wc_summary_rows_free(rows);
+	if (got < 0)
+		return -1;
 	fprintf(f, "%s]\n}\n", s->ncaps ? "\n  " : "");
 	return wc_format_finish(f, err);
 }

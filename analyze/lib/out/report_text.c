@@ -406,7 +406,9 @@ static void text_filter(FILE *f, const struct wc_sum_capture *sc,
 int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 		   struct wc_err *err)
 {
-	const struct wc_sum_capture *sc = &s->caps[i];
+	/* Without kept rows, the first capture's is the summary's. */
+	const struct wc_sum_capture *sc = s->caps ? &s->caps[i] :
+					  s->groups[0].first;
 	const struct wc_capture_meta *m = sc->meta;
 	const struct wc_sum_device *dv = sc->main;
 	const struct wc_figures *g = dv ? dv->raw : NULL;
@@ -611,7 +613,7 @@ static const char *s6signed(double v, char *buf, size_t size)
  * are groups of runs (rows are then numbered and listed below). */
 static int name_width(const struct wc_summary *s, int disk_w)
 {
-	size_t i, w = 7, max = 80 - ROW_REST_W - (size_t)disk_w -
+	size_t g, w = 7, max = 80 - ROW_REST_W - (size_t)disk_w -
 			       6 * (WC_NCOLS - 2 + (size_t)cols_extra(s));
 
 	if (max > NAME_MAX_W)
@@ -619,8 +621,9 @@ static int name_width(const struct wc_summary *s, int disk_w)
 
 	if (s->any_runs)
 		return 0;
-	for (i = 0; i < s->ncaps; i++) {
-		const struct wc_capture_meta *m = s->caps[i].meta;
+	/* Without runs, every capture is a group's first. */
+	for (g = 0; g < s->ngroups; g++) {
+		const struct wc_capture_meta *m = s->groups[g].first->meta;
 		char e[WC_ESCAPE_SIZE(sizeof(m->name))];
 		size_t l = strlen(wc_escape_text(m->name, e, sizeof(e)));
 
@@ -637,7 +640,7 @@ static void row_label(const struct wc_summary *s, size_t g, int w, char *buf,
 		      size_t size)
 {
 	if (w)
-		wc_escape_text(s->caps[s->groups[g].members[0]].meta->name, buf,
+		wc_escape_text(s->groups[g].first->meta->name, buf,
 			       size < NAME_MAX_W + 1 ? size : NAME_MAX_W + 1);
 	else
 		snprintf(buf, size, "#%zu", g + 1);
@@ -751,7 +754,7 @@ static void cmp_head_line(FILE *f, const struct wc_summary *s, int w,
 static void cmp_row_start(FILE *f, const struct wc_summary *s, size_t g,
 			  int w, const struct disk_col *dc)
 {
-	const struct wc_capture_meta *m = s->caps[s->groups[g].members[0]].meta;
+	const struct wc_capture_meta *m = s->groups[g].first->meta;
 	char label[32], fs[5], disk[DISK_MAX_W + 1];
 
 	row_label(s, g, w, label, sizeof(label));
@@ -874,19 +877,16 @@ static void text_verdicts(FILE *f, const struct wc_summary *s, int w)
 
 /* Who a run is in the per-phase table: its name when the tables show
  * names, else "#G", or "#G.R" for run R of a group with runs. */
-static void run_label(const struct wc_summary *s, size_t ci, int w,
-		      char *buf, size_t size)
+static void run_label(const struct wc_summary *s,
+		      const struct wc_sum_capture *c, int w, char *buf,
+		      size_t size)
 {
-	const struct wc_sum_capture *c = &s->caps[ci];
 	const struct wc_sum_group *gr = &s->groups[c->group];
-	size_t r;
 
 	if (w) {
 		wc_escape_text(c->meta->name, buf, size);
 	} else if (gr->n > 1) {
-		for (r = 0; gr->members[r] != ci; r++)
-			;
-		snprintf(buf, size, "#%zu.%zu", c->group + 1, r + 1);
+		snprintf(buf, size, "#%zu.%zu", c->group + 1, c->rank + 1);
 	} else {
 		snprintf(buf, size, "#%zu", c->group + 1);
 	}
@@ -958,14 +958,20 @@ static void text_differences(FILE *f, const struct wc_summary *s, int w,
 
 /* Per phase: a run's phases against the baseline's of that name, under
  * a line naming the run (per-run detail: one row per phase and run). */
-static void text_phase_differences(FILE *f, const struct wc_summary *s, int w)
+static int text_phase_differences(FILE *f, const struct wc_summary *s, int w,
+				  struct wc_err *err)
 {
+	const struct wc_sum_capture *c;
+	struct wc_sum_rows *rows;
 	char label[300];
 	bool head = false;
-	size_t i, p;
+	size_t p;
+	int got;
 
-	for (i = 0; i < s->ncaps; i++) {
-		const struct wc_sum_capture *c = &s->caps[i];
+	/* One row at a time, as the summary reads each capture again. */
+	if (wc_summary_rows(s, &rows, err) < 0)
+		return -1;
+	while ((got = wc_summary_rows_next(rows, &c, err)) > 0) {
 		bool named = false;
 
 		for (p = 0; p < c->nphases; p++) {
@@ -980,7 +986,7 @@ static void text_phase_differences(FILE *f, const struct wc_summary *s, int w)
 				head = true;
 			}
 			if (!named) {
-				run_label(s, i, w, label, sizeof(label));
+				run_label(s, c, w, label, sizeof(label));
 				fprintf(f, "%s\n", label);
 				named = true;
 			}
@@ -989,26 +995,37 @@ static void text_phase_differences(FILE *f, const struct wc_summary *s, int w)
 			diff_row(f, s, label, PHASE_W, &ph->diff);
 		}
 	}
+	wc_summary_rows_free(rows);
+	return got < 0 ? -1 : 0;
 }
 
 /* The names of the captures the table numbers: "#G NAME", or for a
  * group of runs "#G.R NAME" a run. */
-static void text_members(FILE *f, const struct wc_summary *s)
+static int text_members(FILE *f, const struct wc_summary *s,
+			struct wc_err *err)
 {
+	char name[256];
+	uint64_t at;
 	size_t g, i;
+	int got;
 
 	for (g = 0; g < s->ngroups; g++) {
 		const struct wc_sum_group *gr = &s->groups[g];
 
-		for (i = 0; i < gr->n; i++) {
+		for (i = 0, at = 0; (got = wc_summary_member(s, g, &at, name,
+							     sizeof(name),
+							     err)) > 0; i++) {
 			if (gr->n > 1)
 				fprintf(f, "#%zu.%zu ", g + 1, i + 1);
 			else
 				fprintf(f, "#%zu ", g + 1);
-			wc_escape_text_put(f, s->caps[gr->members[i]].meta->name);
+			wc_escape_text_put(f, name);
 			fputs("\n", f);
 		}
+		if (got < 0)
+			return -1;
 	}
+	return 0;
 }
 
 int wc_report_compare(FILE *f, const struct wc_summary *s, struct wc_err *err)
@@ -1019,20 +1036,15 @@ int wc_report_compare(FILE *f, const struct wc_summary *s, struct wc_err *err)
 /* Whether some capture's main device is a disk of partitions. */
 static bool any_disk(const struct wc_summary *s)
 {
-	size_t i;
-
-	for (i = 0; i < s->ncaps; i++)
-		if (s->caps[i].main && s->caps[i].main == &s->caps[i].disk)
-			return true;
-	return false;
+	return s->any_disk;
 }
 
 int wc_report_compare_detail(FILE *f, const struct wc_summary *s,
 			     enum wc_report_detail detail, struct wc_err *err)
 {
-	bool runs = detail == WC_REPORT_RUNS, more = false;
+	bool runs = detail == WC_REPORT_RUNS, more;
 	struct disk_col dc;
-	size_t i, g;
+	size_t g;
 	char b[16];
 	int c;
 
@@ -1043,7 +1055,7 @@ int wc_report_compare_detail(FILE *f, const struct wc_summary *s,
 	w = name_width(s, dc.width);
 	text_findings(f, s);
 	if (s->ncaps)
-		text_filter(f, &s->caps[0], "");
+		text_filter(f, s->groups[0].first, "");
 	fprintf(f, "time on the main device, seconds; wc = write cache, "
 		"bar = barriers;\nposn = positioning part of jrnl+meta+data "
 		"(and with the cache on of the\nflushes' destage; ? without "
@@ -1077,8 +1089,7 @@ int wc_report_compare_detail(FILE *f, const struct wc_summary *s,
 		fputs("\n", f);
 		cmp_head_line(f, s, w, &dc);
 		for (g = 0; g < s->ngroups; g++) {
-			const struct wc_sum_capture *sc =
-				&s->caps[s->groups[g].members[0]];
+			const struct wc_sum_capture *sc = s->groups[g].first;
 
 			cmp_row_start(f, s, g, w, &dc);
 			for (c = 0; c < WC_NCOLS; c++) {
@@ -1096,7 +1107,8 @@ int wc_report_compare_detail(FILE *f, const struct wc_summary *s,
 	 * named by their columns, their runs in the detail. */
 	if (!w && !s->any_runs) {
 		fprintf(f, "\n");
-		text_members(f, s);
+		if (text_members(f, s, err) < 0)
+			goto fail;
 	}
 	disk_legend(f, &dc, s);
 	if (s->has_diff)
@@ -1108,9 +1120,7 @@ int wc_report_compare_detail(FILE *f, const struct wc_summary *s,
 			s->durable_outside == 1 ? "'s" : "s'");
 	/* Per-run detail last, behind one heading: a reader of the summary
 	 * above stops before it. */
-	for (i = 0; i < s->ncaps && !more; i++)
-		more = s->groups[s->caps[i].group].n > 1 ||
-		       (s->has_diff && s->caps[i].nphases);
+	more = s->any_runs || (s->has_diff && s->any_phases);
 	if (more && runs) {
 		fputs("\n---- per-run detail ", f);
 		for (c = 0; c < 60; c++)
@@ -1118,14 +1128,19 @@ int wc_report_compare_detail(FILE *f, const struct wc_summary *s,
 		fputs("\n", f);
 		if (!w && s->any_runs) {
 			fputs("\n", f);
-			text_members(f, s);
+			if (text_members(f, s, err) < 0)
+				goto fail;
 		}
-		if (s->has_diff)
-			text_phase_differences(f, s, w);
+		if (s->has_diff && text_phase_differences(f, s, w, err) < 0)
+			goto fail;
 	} else if (more) {
 		fputs("\nper-run detail (every run's name, its phases against "
 		      "the baseline's): --runs\n", f);
 	}
 	free(dc.num);
 	return wc_format_finish(f, err);
+
+fail:
+	free(dc.num);
+	return -1;
 }

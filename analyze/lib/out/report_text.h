@@ -40,7 +40,7 @@ enum wc_report_detail {
 };
 
 /* The single-capture text report of capture i (findings of the summary
- * first). */
+ * first): any i of a summary that keeps its rows, else the first (0). */
 int wc_report_text(FILE *f, const struct wc_summary *s, size_t i,
 		   struct wc_err *err);
 /* The comparison: findings, the table, ratios and differences (brief). */
