@@ -25,6 +25,7 @@
 #include "exitcodes.h"
 #include "model/filter.h"
 #include "input/input.h"
+#include "input/source.h"
 #include "out/intervaltab.h"
 #include "analysis/jobs.h"
 #include "out/report.h"
@@ -252,13 +253,18 @@ static int summary_refused(int fd)
 
 /* Prints err as "wcanalyze: FILE: offset N: what", returns its status.
  * File and member names come from the input: escaped for the terminal. */
-static int report(const struct wc_err *err)
+static int report_to(FILE *f, const struct wc_err *err)
 {
 	char buf[2048], e[WC_ESCAPE_SIZE(2048)];
 
-	fprintf(stderr, PROG ": %s\n",
+	fprintf(f, PROG ": %s\n",
 		wc_escape_text(wc_err_format(err, buf, sizeof(buf)), e, sizeof(e)));
 	return err->kind == WC_ERR_SYSTEM ? WC_EXIT_FAILURE : WC_EXIT_INPUT;
+}
+
+static int report(const struct wc_err *err)
+{
+	return report_to(stderr, err);
 }
 
 /* Sequence gaps are worth a line: they mean the recorder lost events. */
@@ -425,13 +431,13 @@ static int mode_dump(const struct options *o)
 
 /* What the analysis could only note, before the line that says why an
  * input stopped (that one comes last). */
-static void report_capsule_warnings(const struct wc_capsule *c)
+static void report_capsule_warnings(FILE *f, const struct wc_capsule *c)
 {
 	char e[WC_ESCAPE_SIZE(512)];
 	size_t w;
 
 	for (w = 0; c && w < c->nwarnings; w++)
-		fprintf(stderr, PROG ": %s\n",
+		fprintf(f, PROG ": %s\n",
 			wc_escape_text(c->warnings[w], e, sizeof(e)));
 }
 
@@ -446,75 +452,113 @@ static void report_warnings(const struct wc_analysis *a)
 			wc_escape_text(wc_analysis_warning(a, w), e, sizeof(e)));
 }
 
+/* Inputs analysed at once a thread, at most: their capsules are held
+ * until the batch ends, then spilled. */
+#define BATCH_A_JOB 4
+
+/* The warnings and failures of the inputs, held in an unnamed temporary
+ * file (capsule.h's TMPDIR) until every input is read: a misspelt
+ * --baseline or a summary where traces are needed is said alone. */
+static FILE *held_messages(FILE **held)
+{
+	struct wc_err err;
+	int fd;
+
+	if (*held)
+		return *held;
+	wc_err_clear(&err);
+	fd = wc_source_tmpfile("the comparison's messages", &err);
+	if (fd >= 0 && !(*held = fdopen(fd, "w+")))
+		close(fd);
+	return *held ? *held : stderr;
+}
+
 /* Analyses the captures among the inputs o->jobs at a time
  * (wc_jobs_analyse), keeping only each one's capsule, and reads the
  * summaries among them; then reports their warnings and failures in
- * input order, as one at a time would have.  The capsules go to
- * *caps[0..*n), in input order (a summary's in its order).  Returns the
- * exit status so far. */
+ * input order, as one at a time would have.  The capsules go to the
+ * spill sp (capsule.h), in input order (a summary's in its order), *n
+ * of them: a batch of inputs at a time, so that what is held is a
+ * batch's capsules whatever the number of inputs.  Returns the exit
+ * status so far. */
 static int analyse_parallel(const struct options *o,
 			    const struct wc_analysis_opts *ao,
-			    struct wc_capsule ***caps, size_t *n)
+			    struct wc_capsule_spill *sp, size_t *n)
 {
+	size_t batch = BATCH_A_JOB * (o->jobs ? o->jobs : wc_jobs_cpus());
+	size_t at, k, i, count;
 	struct wc_job *jobs;
-	size_t total = 0, k;
-	bool refused = false, named = false;
-	int i, status = WC_EXIT_OK;
+	struct wc_err err;
+	FILE *held = NULL;
+	bool refused = false, named = false, spilling = true;
+	int status = WC_EXIT_OK, ch;
 
-	jobs = calloc((size_t)o->ninputs, sizeof(*jobs));
+	jobs = calloc(batch, sizeof(*jobs));
 	if (!jobs) {
 		fprintf(stderr, PROG ": out of memory\n");
 		return WC_EXIT_FAILURE;
 	}
-	for (i = 0; i < o->ninputs; i++) {
-		jobs[i].path = o->inputs[i];
-		jobs[i].condense = true;
+	for (at = 0; at < (size_t)o->ninputs; at += count) {
+		count = (size_t)o->ninputs - at < batch ?
+			(size_t)o->ninputs - at : batch;
+		memset(jobs, 0, batch * sizeof(*jobs));
+		for (i = 0; i < count; i++) {
+			jobs[i].path = o->inputs[at + i];
+			jobs[i].condense = true;
+		}
+		wc_jobs_analyse(jobs, count, ao, o->jobs);
+		for (i = 0; i < count; i++) {
+			if (jobs[i].summary && needs_traces(o))
+				refused = true;
+			/* A summary's names and standard input's are the
+			 * summary's to check (summary.h), as before. */
+			if (jobs[i].summary || !strcmp(jobs[i].path, "-"))
+				named = true;
+			for (k = 0; o->baseline && k < jobs[i].ncaps; k++)
+				named = named ||
+					!strcmp(jobs[i].caps[k]->meta.name,
+						o->baseline);
+			for (k = 0; k < jobs[i].ncaps; k++)
+				if (jobs[i].caps[k]->nwarnings)
+					report_capsule_warnings(
+						held_messages(&held),
+						jobs[i].caps[k]);
+			if (jobs[i].status < 0) {
+				int s = report_to(held_messages(&held),
+						  &jobs[i].err);
+
+				if (status == WC_EXIT_OK)
+					status = s;
+			}
+			for (k = 0; spilling && k < jobs[i].ncaps; k++) {
+				wc_err_clear(&err);
+				if (wc_capsule_spill_add(sp, jobs[i].caps[k],
+							 &err) < 0) {
+					status = report_to(held_messages(&held),
+							   &err);
+					spilling = false;
+				}
+				(*n)++;
+			}
+			wc_capsules_free(jobs[i].caps, jobs[i].ncaps);
+		}
 	}
-	wc_jobs_analyse(jobs, (size_t)o->ninputs, ao, o->jobs);
-	for (i = 0; i < o->ninputs; i++) {
-		total += jobs[i].ncaps;
-		if (jobs[i].summary && needs_traces(o))
-			refused = true;
-		/* A summary's names and standard input's are the
-		 * summary's to check (summary.h), as before. */
-		if (jobs[i].summary || !strcmp(jobs[i].path, "-"))
-			named = true;
-		for (k = 0; o->baseline && k < jobs[i].ncaps; k++)
-			named = named || !strcmp(jobs[i].caps[k]->meta.name,
-						 o->baseline);
-	}
+	free(jobs);
 	if (refused || (o->baseline && !named)) {
 		/* Nothing of the inputs is said: the command was wrong. */
-		for (i = 0; i < o->ninputs; i++)
-			wc_capsules_free(jobs[i].caps, jobs[i].ncaps);
-		free(jobs);
+		if (held)
+			fclose(held);
 		return refused ? usage_error("%s", summary_no_trace) :
 			usage_error("no capture named '%s' for --baseline",
 				    o->baseline);
 	}
-	*caps = calloc(total ? total : 1, sizeof(**caps));
-	if (!*caps) {
-		fprintf(stderr, PROG ": out of memory\n");
-		status = WC_EXIT_FAILURE;
+	if (held) {
+		rewind(held);
+		while ((ch = getc(held)) != EOF)
+			putc(ch, stderr);
+		fclose(held);
 	}
-	for (i = 0; i < o->ninputs; i++) {
-		for (k = 0; k < jobs[i].ncaps; k++)
-			report_capsule_warnings(jobs[i].caps[k]);
-		if (jobs[i].status < 0) {
-			int s = report(&jobs[i].err);
-
-			if (status == WC_EXIT_OK)
-				status = s;
-		}
-		for (k = 0; *caps && k < jobs[i].ncaps; k++)
-			(*caps)[(*n)++] = jobs[i].caps[k];
-		if (!*caps)
-			wc_capsules_free(jobs[i].caps, jobs[i].ncaps);
-		else
-			free(jobs[i].caps);
-	}
-	free(jobs);
-	return status;
+	return spilling ? status : WC_EXIT_FAILURE;
 }
 
 /* Analyses the input at path into *a (NULL when nothing could be read)
@@ -616,14 +660,29 @@ static int summary_of(struct wc_summary **sum, struct wc_analysis *const *caps,
 	return wc_summary_build_opts(sum, caps, n, &so, err);
 }
 
-/* The same of capsules: captures analysed here or summaries read back. */
-static int summary_of_capsules(struct wc_summary **sum,
-			       struct wc_capsule *const *caps, size_t n,
-			       const struct options *o, struct wc_err *err)
+static int spill_next(void *ctx, const struct wc_capsule **cap,
+		      struct wc_err *err)
+{
+	return wc_capsule_spill_next(ctx, cap, err);
+}
+
+static int spill_rewind(void *ctx, struct wc_err *err)
+{
+	return wc_capsule_spill_rewind(ctx, err);
+}
+
+/* The same of the captures spilled (analysed here or summaries read
+ * back), read from the spill: none held but the summary's groups. */
+static int summary_of_spill(struct wc_summary **sum,
+			    struct wc_capsule_spill *sp,
+			    const struct options *o, struct wc_err *err)
 {
 	struct wc_summary_opts so = summary_opts(o);
+	const struct wc_summary_src src = {
+		.next = spill_next, .rewind = spill_rewind, .ctx = sp,
+	};
 
-	return wc_summary_build_capsules(sum, caps, n, &so, err);
+	return wc_summary_build_src(sum, &src, &so, false, err);
 }
 
 /* Says where a capture's timeline ended when the limit cut it. */
@@ -646,7 +705,7 @@ static int mode_analysis(const struct options *o)
 {
 	struct wc_analysis_opts ao = o->analysis;
 	struct wc_analysis **caps;
-	struct wc_capsule **capsules = NULL;
+	struct wc_capsule_spill *spill = NULL;
 	size_t ncapsules = 0;
 	struct wc_bundle *b = NULL;
 	struct wc_summary *sum = NULL;
@@ -680,7 +739,12 @@ static int mode_analysis(const struct options *o)
 	}
 	ao.trace = te;
 	if (!b && !te) {
-		status = analyse_parallel(o, &ao, &capsules, &ncapsules);
+		wc_err_clear(&err);
+		if (wc_capsule_spill_open(&spill, &err) < 0) {
+			status = report(&err);
+			goto out;
+		}
+		status = analyse_parallel(o, &ao, spill, &ncapsules);
 		goto write;
 	}
 	for (i = 0; i < o->ninputs; i++) {
@@ -717,8 +781,7 @@ write:
 	if ((n == 0 && ncapsules == 0) || o->trace_only)
 		goto out;
 	wc_err_clear(&err);
-	if (capsules ? summary_of_capsules(&sum, capsules, ncapsules, o,
-					   &err) < 0 :
+	if (spill ? summary_of_spill(&sum, spill, o, &err) < 0 :
 	    summary_of(&sum, caps, n, o, &err) < 0) {
 		int s = report(&err);
 
@@ -757,7 +820,7 @@ out:
 	for (i = 0; i < (int)n; i++)
 		wc_analysis_free(caps[i]);
 	free(caps);
-	wc_capsules_free(capsules, ncapsules);
+	wc_capsule_spill_free(spill);
 	return status;
 }
 

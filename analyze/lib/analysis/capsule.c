@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "analysis/capsule.h"
+#include "base/escape.h"
 #include "input/json.h"
+#include "input/source.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -874,6 +878,237 @@ free_caps:
 free_json:
 	wc_json_free(j);
 	return rc;
+}
+
+/* ---- written: the raw record, and a spill ----------------------------- */
+
+/* The raw record, one line: what a comparison reads back.  Through the
+ * one description of its fields, so that what is written here is what
+ * wc_capsule_read() takes. */
+static void raw_table(FILE *f, const struct wc_ctable *t, const char *base);
+
+static void raw_field(FILE *f, const struct wc_cfield *fd, const char *base)
+{
+	const char *p = base + fd->off;
+	size_t k, n;
+
+	switch (fd->type) {
+	case WC_CF_U64:
+		fprintf(f, "%" PRIu64, *(const uint64_t *)(const void *)p);
+		return;
+	case WC_CF_I64:
+		fprintf(f, "%" PRId64, *(const int64_t *)(const void *)p);
+		return;
+	case WC_CF_U32:
+		fprintf(f, "%" PRIu32, *(const uint32_t *)(const void *)p);
+		return;
+	case WC_CF_INT:
+		fprintf(f, "%d", *(const int *)(const void *)p);
+		return;
+	case WC_CF_UNSIGNED:
+		fprintf(f, "%u", *(const unsigned *)(const void *)p);
+		return;
+	case WC_CF_SIZE:
+		fprintf(f, "%zu", *(const size_t *)(const void *)p);
+		return;
+	case WC_CF_BOOL:
+		fputs(*(const bool *)(const void *)p ? "true" : "false", f);
+		return;
+	case WC_CF_DOUBLE:
+		/* 17 digits: the double itself back (capsule.h). */
+		if (isfinite(*(const double *)(const void *)p))
+			fprintf(f, "%.17g", *(const double *)(const void *)p);
+		else
+			fputs("null", f);
+		return;
+	case WC_CF_STRING:
+		wc_escape_json_bytes(f, p);
+		return;
+	case WC_CF_U64S:
+		for (k = 0; k < fd->size; k++)
+			fprintf(f, "%s%" PRIu64, k ? ", " : "[",
+				((const uint64_t *)(const void *)p)[k]);
+		fputs(fd->size ? "]" : "[]", f);
+		return;
+	case WC_CF_STRINGS:
+		for (k = 0; k < fd->max; k++) {
+			fputs(k ? ", " : "[", f);
+			wc_escape_json_bytes(f, p + k * fd->size);
+		}
+		fputs(fd->max ? "]" : "[]", f);
+		return;
+	case WC_CF_RECORDS:
+		n = fd->count_off == SIZE_MAX ? fd->max :
+		    *(const size_t *)(const void *)(base + fd->count_off);
+		if (!fd->inline_)
+			p = *(const char *const *)(const void *)p;
+		fputc('[', f);
+		for (k = 0; k < n; k++) {
+			fputs(k ? ", " : "", f);
+			raw_table(f, fd->sub, p + k * fd->size);
+		}
+		fputc(']', f);
+		return;
+	case WC_CF_RECORD:
+		if (!fd->inline_)
+			p = *(const char *const *)(const void *)p;
+		if (!p)
+			fputs("null", f);
+		else
+			raw_table(f, fd->sub, p);
+		return;
+	}
+}
+
+static void raw_table(FILE *f, const struct wc_ctable *t, const char *base)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		fprintf(f, "%s\"%s\": ", i ? ", " : "{", t->f[i].key);
+		raw_field(f, &t->f[i], base);
+	}
+	fputc('}', f);
+}
+
+void wc_capsule_write(FILE *f, const struct wc_capsule *c)
+{
+	fprintf(f, "{\"raw_version\": %d, \"capture\": ", WC_CAPSULE_VERSION);
+	raw_table(f, &capsule_t, (const char *)c);
+	fputc('}', f);
+}
+
+struct wc_capsule_spill {
+	FILE *f;                       /* the temporary file, w+ */
+	bool reading;
+	char *buf;                     /* one record read back */
+	size_t room;
+	struct wc_capsule *cur;        /* and its capsule */
+};
+
+static int spill_failed(struct wc_capsule_spill *sp, struct wc_err *err)
+{
+	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+			  "the comparison's temporary file: %s", ferror(sp->f) ?
+			  strerror(errno) : "cut short");
+}
+
+int wc_capsule_spill_open(struct wc_capsule_spill **out, struct wc_err *err)
+{
+	struct wc_capsule_spill *sp;
+	int fd;
+
+	*out = NULL;
+	sp = calloc(1, sizeof(*sp));
+	if (!sp)
+		return wc_err_oom(err, NULL, NULL);
+	fd = wc_source_tmpfile("the comparison's captures", err);
+	if (fd < 0) {
+		free(sp);
+		return -1;
+	}
+	sp->f = fdopen(fd, "w+b");
+	if (!sp->f) {
+		wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+			   "the comparison's temporary file: %s",
+			   strerror(errno));
+		close(fd);
+		free(sp);
+		return -1;
+	}
+	*out = sp;
+	return 0;
+}
+
+int wc_capsule_spill_add(struct wc_capsule_spill *sp,
+			 const struct wc_capsule *c, struct wc_err *err)
+{
+	uint64_t len = 0;
+	off_t at, end;
+
+	if (sp->reading)
+		return wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
+				  "a capture spilled after the spill was "
+				  "read");
+	/* The record's length goes in front once the record is written. */
+	at = ftello(sp->f);
+	if (at < 0 || fwrite(&len, sizeof(len), 1, sp->f) != 1)
+		return spill_failed(sp, err);
+	fputs("{\"format\": \"wcanalyze\", \"version\": 1, "
+	      "\"captures\": [{\"raw\": ", sp->f);
+	wc_capsule_write(sp->f, c);
+	fputs("}]}", sp->f);
+	end = ftello(sp->f);
+	if (end < 0 || ferror(sp->f))
+		return spill_failed(sp, err);
+	len = (uint64_t)(end - at) - sizeof(len);
+	if (fseeko(sp->f, at, SEEK_SET) < 0 ||
+	    fwrite(&len, sizeof(len), 1, sp->f) != 1 ||
+	    fseeko(sp->f, end, SEEK_SET) < 0)
+		return spill_failed(sp, err);
+	return 0;
+}
+
+int wc_capsule_spill_rewind(struct wc_capsule_spill *sp, struct wc_err *err)
+{
+	wc_capsule_free(sp->cur);
+	sp->cur = NULL;
+	sp->reading = true;
+	if (fflush(sp->f) || fseeko(sp->f, 0, SEEK_SET) < 0)
+		return spill_failed(sp, err);
+	return 0;
+}
+
+int wc_capsule_spill_next(struct wc_capsule_spill *sp,
+			  const struct wc_capsule **c, struct wc_err *err)
+{
+	struct wc_capsule **arr = NULL;
+	uint64_t len;
+	size_t n = 0;
+
+	if (!sp->reading && wc_capsule_spill_rewind(sp, err) < 0)
+		return -1;
+	wc_capsule_free(sp->cur);
+	sp->cur = NULL;
+	if (fread(&len, sizeof(len), 1, sp->f) != 1)
+		return ferror(sp->f) ? spill_failed(sp, err) : 0;
+	if (len > WC_JSON_MAX_BYTES)
+		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+				  "the comparison's temporary file is not as "
+				  "written");
+	if (len > sp->room) {
+		char *b = realloc(sp->buf, (size_t)len);
+
+		if (!b)
+			return wc_err_oom(err, NULL, NULL);
+		sp->buf = b;
+		sp->room = (size_t)len;
+	}
+	if (fread(sp->buf, 1, (size_t)len, sp->f) != len)
+		return spill_failed(sp, err);
+	if (wc_capsule_read(&arr, &n, sp->buf, (size_t)len, err) < 0)
+		return -1;
+	if (n != 1) {
+		wc_capsules_free(arr, n);
+		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+				  "the comparison's temporary file is not as "
+				  "written");
+	}
+	sp->cur = arr[0];
+	free(arr);
+	*c = sp->cur;
+	return 1;
+}
+
+void wc_capsule_spill_free(struct wc_capsule_spill *sp)
+{
+	if (!sp)
+		return;
+	if (sp->f)
+		fclose(sp->f);
+	wc_capsule_free(sp->cur);
+	free(sp->buf);
+	free(sp);
 }
 
 bool wc_capsule_is_summary(const char *path)

@@ -43,6 +43,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "analysis/analysis.h"
 #include "base/wcerr.h"
@@ -101,6 +102,28 @@ int wc_capsule_of(struct wc_capsule **out, const struct wc_analysis *a,
  * left out stay out).  *out and *n are set only on success. */
 int wc_capsule_read(struct wc_capsule ***out, size_t *n, const char *text,
 		    size_t len, struct wc_err *err);
+
+/* c's raw record, as a summary's `raw` object holds it: one line. */
+void wc_capsule_write(FILE *f, const struct wc_capsule *c);
+
+/* Capsules kept on disk, not in memory (a comparison of many captures,
+ * summary.h): each written to one unnamed temporary file in TMPDIR (or
+ * /tmp; wc_source_tmpfile()) as a one-capture summary of its raw
+ * record, and read back in the order written, one at a time, as many
+ * times as asked.  The file is gone with the spill (or the process):
+ * nothing persists.  It holds in memory one record and its capsule.
+ * _next() gives 1 and a capsule valid until the next call of _next(),
+ * _rewind() or _free(), 0 past the last, -1 with err (a write error:
+ * TMPDIR full); the first _next() rewinds, and nothing is added
+ * after it. */
+struct wc_capsule_spill;
+int wc_capsule_spill_open(struct wc_capsule_spill **out, struct wc_err *err);
+int wc_capsule_spill_add(struct wc_capsule_spill *sp,
+			 const struct wc_capsule *c, struct wc_err *err);
+int wc_capsule_spill_rewind(struct wc_capsule_spill *sp, struct wc_err *err);
+int wc_capsule_spill_next(struct wc_capsule_spill *sp,
+			  const struct wc_capsule **c, struct wc_err *err);
+void wc_capsule_spill_free(struct wc_capsule_spill *sp);
 
 /* Whether the file at path is a summary rather than a capture: its
  * first byte past white space is '{' (no trace, archive or compressed

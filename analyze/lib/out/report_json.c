@@ -450,98 +450,10 @@ static void json_parts(FILE *f, const struct wc_sum_capture *sc)
 	}
 	fprintf(f, "\n      ]");
 }
-/* The raw record (capsule.h), one line: what a comparison reads back.
- * Through capsule.h's one description of its fields, so that what is
- * written here is what wc_capsule_read() takes. */
-static void raw_table(FILE *f, const struct wc_ctable *t, const char *base);
-
-static void raw_field(FILE *f, const struct wc_cfield *fd, const char *base)
-{
-	const char *p = base + fd->off;
-	size_t k, n;
-
-	switch (fd->type) {
-	case WC_CF_U64:
-		fprintf(f, "%" PRIu64, *(const uint64_t *)(const void *)p);
-		return;
-	case WC_CF_I64:
-		fprintf(f, "%" PRId64, *(const int64_t *)(const void *)p);
-		return;
-	case WC_CF_U32:
-		fprintf(f, "%" PRIu32, *(const uint32_t *)(const void *)p);
-		return;
-	case WC_CF_INT:
-		fprintf(f, "%d", *(const int *)(const void *)p);
-		return;
-	case WC_CF_UNSIGNED:
-		fprintf(f, "%u", *(const unsigned *)(const void *)p);
-		return;
-	case WC_CF_SIZE:
-		fprintf(f, "%zu", *(const size_t *)(const void *)p);
-		return;
-	case WC_CF_BOOL:
-		fputs(*(const bool *)(const void *)p ? "true" : "false", f);
-		return;
-	case WC_CF_DOUBLE:
-		/* 17 digits: the double itself back (capsule.h). */
-		json_finite(f, *(const double *)(const void *)p, "%.17g");
-		return;
-	case WC_CF_STRING:
-		wc_escape_json_bytes(f, p);
-		return;
-	case WC_CF_U64S:
-		for (k = 0; k < fd->size; k++)
-			fprintf(f, "%s%" PRIu64, k ? ", " : "[",
-				((const uint64_t *)(const void *)p)[k]);
-		fputs(fd->size ? "]" : "[]", f);
-		return;
-	case WC_CF_STRINGS:
-		for (k = 0; k < fd->max; k++) {
-			fputs(k ? ", " : "[", f);
-			wc_escape_json_bytes(f, p + k * fd->size);
-		}
-		fputs(fd->max ? "]" : "[]", f);
-		return;
-	case WC_CF_RECORDS:
-		n = fd->count_off == SIZE_MAX ? fd->max :
-		    *(const size_t *)(const void *)(base + fd->count_off);
-		if (!fd->inline_)
-			p = *(const char *const *)(const void *)p;
-		fputc('[', f);
-		for (k = 0; k < n; k++) {
-			fputs(k ? ", " : "", f);
-			raw_table(f, fd->sub, p + k * fd->size);
-		}
-		fputc(']', f);
-		return;
-	case WC_CF_RECORD:
-		if (!fd->inline_)
-			p = *(const char *const *)(const void *)p;
-		if (!p)
-			fputs("null", f);
-		else
-			raw_table(f, fd->sub, p);
-		return;
-	}
-}
-
-static void raw_table(FILE *f, const struct wc_ctable *t, const char *base)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++) {
-		fprintf(f, "%s\"%s\": ", i ? ", " : "{", t->f[i].key);
-		raw_field(f, &t->f[i], base);
-	}
-	fputc('}', f);
-}
-
 static void json_raw(FILE *f, const struct wc_capsule *c)
 {
-	fprintf(f, ",\n      \"raw\": {\"raw_version\": %d, \"capture\": ",
-		WC_CAPSULE_VERSION);
-	raw_table(f, wc_capsule_table(), (const char *)c);
-	fputc('}', f);
+	fprintf(f, ",\n      \"raw\": ");
+	wc_capsule_write(f, c);
 }
 
 static void json_capture(FILE *f, const struct wc_summary *s,
