@@ -329,11 +329,19 @@ static int dump_one(const char *path, bool *refused)
 	 * the names now are the ones each of its events gets. */
 	while ((r = wc_input_next_ref(in, &evs, 0, &got, &err)) > 0) {
 		uint64_t genesis = wc_input_genesis(in);
+		/* A process's events come in runs: its name looked up once
+		 * a run, the batch's names holding to its end. */
+		uint32_t pid = got ? evs[0].pid : 0;
+		const char *comm = got ? wc_input_comm(in, pid) : NULL;
 
-		for (k = 0; k < got; k++)
-			if (wc_dump_add(d, &evs[k], genesis,
-					wc_input_comm(in, evs[k].pid)) < 0)
+		for (k = 0; k < got; k++) {
+			if (evs[k].pid != pid) {
+				pid = evs[k].pid;
+				comm = wc_input_comm(in, pid);
+			}
+			if (wc_dump_add(d, &evs[k], genesis, comm) < 0)
 				goto out;
+		}
 	}
 out:
 	/* The lines before any message about them. */
