@@ -37,8 +37,10 @@
  *    of records ahead and queues the names of pids not yet named with
  *    their batch numbers (WC_INPUT_SCOUT_NAMES a stream,
  *    WC_INPUT_SCOUT_NAMES_ALL in all), handed over as the batches begin;
- *  - a file: a handle opened for each batch, at the offset where the
- *    last one stopped.
+ *  - a file while every file can keep its handle: a second handle kept
+ *    for its scout;
+ *  - a file when more files need handles than may be open: a handle
+ *    opened for each batch, at the offset where the last one stopped.
  *
  * What always holds:
  *  - a scout that cannot read (a failure, no handle free) leaves the

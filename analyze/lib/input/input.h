@@ -207,11 +207,12 @@ const char *wc_input_comm_before(const struct wc_input *in, uint32_t pid,
  * swapper/0 on CPU 0 and swapper/1 on CPU 1), the one it prints depends
  * on those batches.  So a scout reads each stream's next batch for its
  * names just before the events of that batch are handed out.  Files and
- * members read whole at the scan are read twice; a member read from its
- * archive keeps a second handle for its scout (at most WC_INPUT_MAX_OPEN
- * more; the first WC_INPUT_AHEAD of them read ahead on threads from this
- * call, as the members are from the scan, another 1 MiB each), except
- * when such members outnumber WC_INPUT_MAX_OPEN: those
+ * members read whole at the scan are read twice; a file, or a member read
+ * from its archive, keeps a second handle for its scout (at most
+ * WC_INPUT_MAX_OPEN more; the first WC_INPUT_AHEAD members read ahead on
+ * threads from this call, as the members are from the scan, another 1 MiB
+ * each), except when such files outnumber WC_INPUT_MAX_OPEN (then a
+ * file's scout opens it at each batch) or such members do: those
  * would need a handle each: for those, one pass at a time on a handle of
  * its own (closing another stream first when none is free) reads a
  * member's next WC_INPUT_KEEP bytes of records ahead and queues the names

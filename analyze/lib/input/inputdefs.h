@@ -66,7 +66,8 @@ struct wc_stream_info {
  * scouts) + WC_INPUT_ASIDE_OPEN x 8 KiB for the members copied aside
  * (72 KiB each at most) + the per-file costs, and at most
  * WC_INPUT_MAX_OPEN + 2 descriptors (the members copied aside share
- * one).
+ * one), twice WC_INPUT_MAX_OPEN + 2 with the scouts (a second handle
+ * and its blocks a file or member, input.h).
  */
 #define WC_INPUT_MAX_OPEN     64u
 #define WC_INPUT_STASH        32u
