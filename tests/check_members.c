@@ -55,10 +55,14 @@ static unsigned char *records(unsigned k, unsigned n, unsigned nrec,
 /* An archive at PATH (gzip'd when GZ) of NAMES[0..n): capture.conf for a
  * name ending so, a ledger (its own name as its text) for a name ending
  * in ledger.tsv, else NREC[i] records of the next of the trace files. */
+/* capture.conf names a model disk (its ledger follows the traces). */
+static bool conf_model;
+
 static void write_archive(const char *path, bool gz, const char *const *names,
 			  const unsigned *nrec, unsigned n)
 {
-	static const char conf[] = "name = held\n";
+	const char *conf = conf_model ? "name = held\ndisk_model = hdd7200\n" :
+					"name = held\n";
 	struct archive *a = archive_write_new();
 	unsigned i, k = 0, ntrace = 0;
 
@@ -74,7 +78,7 @@ static void write_archive(const char *path, bool gz, const char *const *names,
 		unsigned char *b;
 
 		if (strstr(names[i], "capture.conf")) {
-			wc_check_archive_add(a, names[i], conf, sizeof(conf) - 1);
+			wc_check_archive_add(a, names[i], conf, strlen(conf));
 			continue;
 		}
 		if (strstr(names[i], "ledger.tsv")) {
@@ -354,6 +358,75 @@ START_TEST(test_once)
 }
 END_TEST
 
+/* lim.once_model: NAMES (capture.conf naming a model disk when MODEL)
+ * scanned in one pass when the scan meets that capture.conf before the
+ * ledger: whether it did, and the ledger's copy then. */
+static bool once_model(const char *const *names, unsigned n, bool model)
+{
+	static const unsigned nrec[] = { 200, 200, 200, 200 };
+	static const char *const aside[] = { "ledger.tsv" };
+	const char *path = wc_check_path("model.tar.gz");
+	struct wc_input_limits lim;
+	struct wc_recfilter *f = NULL;
+	struct wc_streams *st = NULL;
+	struct wc_members *m = NULL;
+	struct wc_capture *cap = NULL;
+	struct wc_source *src = NULL;
+	const unsigned char *p;
+	struct wc_err err;
+	bool one;
+
+	conf_model = model;
+	write_archive(path, true, names, nrec, n);
+	conf_model = false;
+	limits(&lim);
+	lim.once_model = true;
+	lim.aside_files = aside;
+	lim.naside_files = 1;
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_recfilter_open(&f), 0);
+	ck_assert_int_eq(wc_capture_new(&cap, &err), 0);
+	ck_assert_int_eq(wc_streams_new(&st, path, &lim, f, &err), 0);
+	wc_check_archive_opens = 0;
+	ck_assert_msg(wc_members_scan(&m, path, st, cap, &lim, &err) == 0,
+		      "%s", err.msg);
+	one = wc_members_once(m);
+	if (one) {
+		ck_assert_int_eq(wc_members_open_aside(m, "ledger.tsv", &src,
+						       &err), 0);
+		ck_assert_ptr_nonnull(src);
+		ck_assert_int_eq(wc_source_peek_all(src, 12, &p, &err), 12);
+		ck_assert(!memcmp(p, "c/ledger.tsv", 12));
+		wc_source_free(src);
+		ck_assert_uint_eq(wc_check_archive_opens, 1);
+	}
+	wc_members_free(m);
+	wc_streams_free(st);
+	wc_capture_free(cap);
+	wc_recfilter_free(f);
+	return one;
+}
+
+START_TEST(test_once_model)
+{
+	static const char *const shipped[] = {
+		"c/capture.conf", "c/trace/sda.blktrace.0",
+		"c/trace/sda.blktrace.1", "c/ledger.tsv",
+	};
+	static const char *const ledger_first[] = {
+		"c/ledger.tsv", "c/trace/sda.blktrace.1", "c/capture.conf",
+		"c/trace/sda.blktrace.0",
+	};
+
+	ck_assert(once_model(shipped, 4, true));
+	/* no model disk: the scan as without */
+	ck_assert(!once_model(shipped, 4, false));
+	/* the ledger met before capture.conf: not copied, so the scan
+	 * stays as it was (the analysis reads the ledger again) */
+	ck_assert(!once_model(ledger_first, 4, true));
+}
+END_TEST
+
 /* The name rules alone, as the writer (pack.h) asks them, member by
  * member. */
 START_TEST(test_rules)
@@ -404,6 +477,7 @@ static Suite *members_suite(void)
 	tcase_add_test(tc, test_one_capture);
 	tcase_add_test(tc, test_rules);
 	tcase_add_test(tc, test_once);
+	tcase_add_test(tc, test_once_model);
 	suite_add_tcase(s, tc);
 	return s;
 }

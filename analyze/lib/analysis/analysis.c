@@ -333,6 +333,9 @@ struct pipeline {
 	bool ledger_held;
 	int ledger_fd;
 	struct wc_source *ledger_src;
+	/* The ledger is the one-pass scan's copy (wc_input_side_kept()),
+	 * its totals wanted (not the what-if's recording, o->once). */
+	bool ledger_kept;
 };
 
 /* The tracker's source over a source of single events (run_source): every
@@ -611,6 +614,7 @@ static int ledger_open(struct pipeline *pl, uint64_t from, struct wc_err *err)
 		return -1;
 	if (!kept && !pl->ledger_held)
 		return 0;
+	pl->ledger_kept = kept && !pl->o->once;
 	if (n > WC_CAPTURE_MAX_REGIONS)
 		n = WC_CAPTURE_MAX_REGIONS;
 	/* k == n: the disk of the partitions, when the accountant has one. */
@@ -682,17 +686,23 @@ static int ledger_totals(struct pipeline *pl, struct wc_err *err)
 	size_t k;
 	int r;
 
-	if (!pl->ledger_held)
+	if (!pl->ledger_held && !pl->ledger_kept)
 		return 0;
 	for (k = 0; !lg && k <= WC_CAPTURE_MAX_REGIONS; k++)
 		lg = pl->feed[k].lg;
 	if (!lg) {
-		if (wc_source_open_region(&src, pl->ledger_fd, 0,
+		r = pl->ledger_held ?
+		    wc_source_open_region(&src, pl->ledger_fd, 0,
 					  wc_source_offset(pl->ledger_src),
 					  wc_source_path(pl->ledger_src),
 					  wc_source_member(pl->ledger_src),
-					  err) < 0 ||
-		    wc_ledger_open(&mine, src, WC_LEDGER_ALL, err) < 0)
+					  err) :
+		    wc_input_open_side(pl->in, WC_LEDGER_FILE, &src, err);
+		if (r < 0)
+			return -1;
+		if (!src)
+			return 0;    /* no ledger in the capture */
+		if (wc_ledger_open(&mine, src, WC_LEDGER_ALL, err) < 0)
 			return -1;
 		lg = mine;
 	}
@@ -1410,7 +1420,10 @@ static int analyse_input(struct wc_analysis **out, int *summary,
 		.nfiles = o && o->texts && o->lens ? o->nfiles : 0,
 		.once = o && o->once,
 		.aside_files = aside,
-		.naside_files = o && o->once ? 1 : 0,
+		.naside_files = 1,
+		/* Not for a timeline: its lines come in the order of the
+		 * input's batches, which the members' handles shape. */
+		.once_model = !(o && o->trace),
 	};
 	struct wc_input *in = NULL;
 	const struct wc_capture *cap;

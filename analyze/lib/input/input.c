@@ -618,7 +618,7 @@ const struct wc_capture *wc_input_capture(const struct wc_input *in)
 
 bool wc_input_side_kept(const struct wc_input *in)
 {
-	return in->members && in->lim.once;
+	return wc_members_once(in->members);
 }
 
 int wc_input_open_side(const struct wc_input *in, const char *file,

@@ -172,8 +172,9 @@ char *wc_input_take_file(struct wc_input *in, size_t i, size_t *len);
 int wc_input_open_side(const struct wc_input *in, const char *file,
 		       struct wc_source **out, struct wc_err *err);
 /* True when wc_input_open_side() reads the one-pass scan's copies (an
- * archive opened with lim.once): any number of calls then read nothing
- * of the input again.  Otherwise each call opens the file again. */
+ * archive opened with lim.once, or with lim.once_model and a model
+ * disk's capture.conf): any number of calls then read nothing of the
+ * input again.  Otherwise each call opens the file again. */
 bool wc_input_side_kept(const struct wc_input *in);
 
 /* Streams, in the order blkparse would read them. */

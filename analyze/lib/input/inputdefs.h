@@ -142,6 +142,18 @@ struct wc_input_limits {
 	bool once;
 	const char *const *aside_files;
 	size_t naside_files;
+	/* One pass from capture.conf on when it names a model disk
+	 * (disk_model): its ledger.tsv lies after the trace files and its
+	 * work is needed from the first request on, so a scan that stopped
+	 * at the last trace file (speculation) would have the archive read
+	 * again for it.  From the side file that names it (capture.conf,
+	 * which wccapture packs first), the scan reads as with once (its
+	 * members held or copied aside, aside_files copied aside, no
+	 * speculation, no threads); members met before it stay as they
+	 * were, and when one of aside_files was among them (an archive in
+	 * another order), the scan stays as it was.  wc_input_side_kept()
+	 * (input.h) says whether it read in one pass. */
+	bool once_model;
 };
 /* lim.files at the most. */
 #define WC_INPUT_MAX_FILES 4u

@@ -27,6 +27,9 @@ struct wc_members {
 	uint64_t spill_used;    /* bytes in it */
 	size_t nahead;          /* members it started reading ahead */
 	bool packed;            /* members are decompressed to be read */
+	/* A file of lim.aside_files met before the scan read in one pass
+	 * (not copied): lim.once_model then leaves the scan as it is. */
+	bool aside_passed;
 	/* The scan stopped at the last trace file capture.conf announced
 	 * and handed its handle to that member's reader, which checks the
 	 * rest of the archive (tail): the end waits for that check. */
@@ -531,14 +534,15 @@ static int keep_file(struct wc_members *m, struct archive *a,
 
 /* The index in lim.aside_files of the member NAME (a one-pass scan's),
  * or -1. */
-static int aside_file(const struct wc_members *m, const char *name)
+static int aside_file(struct wc_members *m, const char *name)
 {
 	size_t i;
 
-	for (i = 0; m->lim.once && i < m->lim.naside_files &&
-	     i < WC_INPUT_MAX_FILES; i++)
-		if (is_capture_file(name, m->lim.aside_files[i]))
-			return (int)i;
+	for (i = 0; i < m->lim.naside_files && i < WC_INPUT_MAX_FILES; i++)
+		if (is_capture_file(name, m->lim.aside_files[i])) {
+			m->aside_passed = m->aside_passed || !m->lim.once;
+			return m->lim.once ? (int)i : -1;
+		}
 	return -1;
 }
 
@@ -701,6 +705,14 @@ static int scan_archive(struct wc_members *m, struct wc_err *err)
 			snprintf(where, sizeof(where), "%s: %s", m->path, name);
 			wc_capture_parse_side(m->capture, base, text, len,
 					      where);
+			/* A model disk's ledger lies after the trace files:
+			 * read in this one pass (lim.once_model), unless the
+			 * scan has passed a file to copy aside already. */
+			if (m->lim.once_model && !m->aside_passed &&
+			    m->capture->disk_model[0]) {
+				m->lim.once = true;
+				m->lim.speculate = false;
+			}
 			if (keep >= 0) {
 				if (keep_file(m, a, ent, name, keep, text, len,
 					      err) < 0)
@@ -785,6 +797,11 @@ int wc_members_scan_fd(struct wc_members **out, const char *path, int fd,
 bool wc_members_packed(const struct wc_members *m)
 {
 	return m && m->packed;
+}
+
+bool wc_members_once(const struct wc_members *m)
+{
+	return m && m->lim.once;
 }
 
 bool wc_members_speculated(const struct wc_members *m)

@@ -92,6 +92,9 @@ int wc_members_scan_fd(struct wc_members **out, const char *path, int fd,
 
 /* The archive is decompressed to be read (not a plain tar or cpio). */
 bool wc_members_packed(const struct wc_members *m);
+/* The scan read in one pass (lim.once, or lim.once_model from a model
+ * disk's capture.conf on): lim.aside_files were copied aside. */
+bool wc_members_once(const struct wc_members *m);
 /* The scan stopped at the last trace file capture.conf announced. */
 bool wc_members_speculated(const struct wc_members *m);
 
