@@ -231,9 +231,11 @@ END_TEST
  * their ends, round-robin, with no open of the archive after the scan's
  * one) and the capture's ledger.tsv copied aside: LEDGER its member's
  * name, or NULL when the capture has none; -1 with WHY in the message.
+ * With MODEL, lim.once_model instead and a capture.conf that names a
+ * model disk: the same, or 1 when the scan did not read in one pass.
  */
 static int once(const char *const *names, unsigned n, const char *ledger,
-		const char *why)
+		const char *why, bool model)
 {
 	static const unsigned nrec[] = { 200, 200, 200, 200, 200, 200, 200 };
 	static const char *const aside[] = { "ledger.tsv" };
@@ -253,9 +255,12 @@ static int once(const char *const *names, unsigned n, const char *ledger,
 	ck_assert_uint_le(n, 7);
 	for (k = 0; k < n; k++)
 		ntrace += !!strstr(names[k], "blktrace");
+	conf_model = model;
 	write_archive(path, true, names, nrec, n);
+	conf_model = false;
 	limits(&lim);
-	lim.once = true;
+	lim.once = !model;
+	lim.once_model = model;
 	lim.aside_files = aside;
 	lim.naside_files = 1;
 	wc_err_clear(&err);
@@ -270,6 +275,11 @@ static int once(const char *const *names, unsigned n, const char *ledger,
 		goto free_streams;
 	}
 	ck_assert_msg(!why, "taken, not refused (%s)", why);
+	if (!wc_members_once(m)) {
+		wc_members_free(m);
+		r = 1;
+		goto free_streams;
+	}
 	ck_assert_int_eq(wc_streams_seal(st, WC_STREAMS_MEMBERS, &err), 0);
 	ck_assert_uint_eq(wc_streams_count(st), ntrace);
 	ck_assert(!wc_streams_may_close(st));
@@ -345,68 +355,24 @@ START_TEST(test_once)
 		"c/ledger.tsv", "c/trace/sda.blktrace.0", "./c/ledger.tsv",
 	};
 
-	ck_assert_int_eq(once(shipped, 4, "c/ledger.tsv", NULL), 0);
-	ck_assert_int_eq(once(first, 4, "c/ledger.tsv", NULL), 0);
-	ck_assert_int_eq(once(between, 4, "c/ledger.tsv", NULL), 0);
-	ck_assert_int_eq(once(top, 3, "ledger.tsv", NULL), 0);
-	ck_assert_int_eq(once(none, 2, NULL, NULL), 0);
-	ck_assert_int_eq(once(other_first, 3, NULL, NULL), 0);
-	ck_assert_int_eq(once(other_after, 3, "c/ledger.tsv", NULL), 0);
-	ck_assert_int_eq(once(two_folders, 3, NULL, "also in another folder"),
+	ck_assert_int_eq(once(shipped, 4, "c/ledger.tsv", NULL, false), 0);
+	ck_assert_int_eq(once(first, 4, "c/ledger.tsv", NULL, false), 0);
+	ck_assert_int_eq(once(between, 4, "c/ledger.tsv", NULL, false), 0);
+	ck_assert_int_eq(once(top, 3, "ledger.tsv", NULL, false), 0);
+	ck_assert_int_eq(once(none, 2, NULL, NULL, false), 0);
+	ck_assert_int_eq(once(other_first, 3, NULL, NULL, false), 0);
+	ck_assert_int_eq(once(other_after, 3, "c/ledger.tsv", NULL, false),
+			 0);
+	ck_assert_int_eq(once(two_folders, 3, NULL, "also in another folder",
+			      false), -1);
+	ck_assert_int_eq(once(twice, 3, NULL, "twice in the archive", false),
 			 -1);
-	ck_assert_int_eq(once(twice, 3, NULL, "twice in the archive"), -1);
 }
 END_TEST
 
-/* lim.once_model: NAMES (capture.conf naming a model disk when MODEL)
- * scanned in one pass when the scan meets that capture.conf before the
- * ledger: whether it did, and the ledger's copy then. */
-static bool once_model(const char *const *names, unsigned n, bool model)
-{
-	static const unsigned nrec[] = { 200, 200, 200, 200 };
-	static const char *const aside[] = { "ledger.tsv" };
-	const char *path = wc_check_path("model.tar.gz");
-	struct wc_input_limits lim;
-	struct wc_recfilter *f = NULL;
-	struct wc_streams *st = NULL;
-	struct wc_members *m = NULL;
-	struct wc_capture *cap = NULL;
-	struct wc_source *src = NULL;
-	const unsigned char *p;
-	struct wc_err err;
-	bool one;
-
-	conf_model = model;
-	write_archive(path, true, names, nrec, n);
-	conf_model = false;
-	limits(&lim);
-	lim.once_model = true;
-	lim.aside_files = aside;
-	lim.naside_files = 1;
-	wc_err_clear(&err);
-	ck_assert_int_eq(wc_recfilter_open(&f), 0);
-	ck_assert_int_eq(wc_capture_new(&cap, &err), 0);
-	ck_assert_int_eq(wc_streams_new(&st, path, &lim, f, &err), 0);
-	wc_check_archive_opens = 0;
-	ck_assert_msg(wc_members_scan(&m, path, st, cap, &lim, &err) == 0,
-		      "%s", err.msg);
-	one = wc_members_once(m);
-	if (one) {
-		ck_assert_int_eq(wc_members_open_aside(m, "ledger.tsv", &src,
-						       &err), 0);
-		ck_assert_ptr_nonnull(src);
-		ck_assert_int_eq(wc_source_peek_all(src, 12, &p, &err), 12);
-		ck_assert(!memcmp(p, "c/ledger.tsv", 12));
-		wc_source_free(src);
-		ck_assert_uint_eq(wc_check_archive_opens, 1);
-	}
-	wc_members_free(m);
-	wc_streams_free(st);
-	wc_capture_free(cap);
-	wc_recfilter_free(f);
-	return one;
-}
-
+/* lim.once_model, capture.conf naming a model disk: one pass from it
+ * on, when the scan meets it before the ledger, else the scan as it
+ * was. */
 START_TEST(test_once_model)
 {
 	static const char *const shipped[] = {
@@ -418,12 +384,10 @@ START_TEST(test_once_model)
 		"c/trace/sda.blktrace.0",
 	};
 
-	ck_assert(once_model(shipped, 4, true));
-	/* no model disk: the scan as without */
-	ck_assert(!once_model(shipped, 4, false));
+	ck_assert_int_eq(once(shipped, 4, "c/ledger.tsv", NULL, true), 0);
 	/* the ledger met before capture.conf: not copied, so the scan
 	 * stays as it was (the analysis reads the ledger again) */
-	ck_assert(!once_model(ledger_first, 4, true));
+	ck_assert_int_eq(once(ledger_first, 4, NULL, NULL, true), 1);
 }
 END_TEST
 
