@@ -453,9 +453,14 @@ static void r_fill(struct wc_reorder *r)
 			if (x < prev_time || r_tie(ev) < r_tie(prev))
 				break;
 		}
-		if (ev->pdu_len > INLINE_PDU)
-			break;
-		r_keep_small(ev, small[j]);
+		/* r_keep_small(), with one test for the payload most events
+		 * lack. */
+		if (ev->pdu_len) {
+			if (ev->pdu_len > INLINE_PDU)
+				break;
+			memcpy(small[j], ev->pdu, ev->pdu_len);
+		}
+		ev->pdu = small[j];
 		arrival[j] = base + j;
 		prev_time = x;
 	}
