@@ -230,13 +230,32 @@ median() {
 		END { printf "%.3f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# warm ARG...: the files among ARG, and those in the folders among them,
+# read once into the page cache.  Before every turn of a target: on a
+# shared machine the page cache is dropped now and then (lab.sh's
+# cold-cache copies write drop_caches; /proc/vmstat's drop_pagecache
+# counted one every 15 s on 7 December), and the turn after a drop is
+# charged the read from the disk: up to five times wcanalyze's own CPU
+# time on a 10 M-event trace.
+warm() {
+	local arg
+	for arg in "$@"; do
+		if [[ -f $arg ]]; then
+			cat -- "$arg" >/dev/null
+		elif [[ -d $arg ]]; then
+			find "$arg" -type f -exec cat -- {} + >/dev/null
+		fi
+	done
+}
+
 # target SHAPE WHAT GOAL -- A... -- B...: runs command A and command B in
 # turn, $target_runs times each (A B A B ...), and adds a row to the
 # targets table: the medians of their CPU times, B's over A's against
 # GOAL (at least), "met" or "not met" as computed, and the load when it
 # ended.  With target_on=wall: the medians of their wall times, B's over
 # A's at most GOAL (two threads against one; the CPU times go to the
-# bench line).
+# bench line).  The files each command names are read (warm()) before
+# its turn.
 target() {
 	local shape=$1 what=$2 goal=$3 on=${target_on:-cpu} k ma mb ca cb ratio verdict w c
 	local -a a=() b=() ta=() tb=() sa=() sb=()
@@ -246,8 +265,10 @@ target() {
 	shift
 	b=("$@")
 	for ((k = 0; k < target_runs; k++)); do
+		warm "${a[@]}"
 		read -r w c < <(wall_cpu_of "${a[@]}")
 		ta+=("$w") sa+=("$c")
+		warm "${b[@]}"
 		read -r w c < <(wall_cpu_of "${b[@]}")
 		tb+=("$w") sb+=("$c")
 	done
