@@ -158,16 +158,46 @@ static __attribute__((noinline)) int seq_miss(struct wc_recfilter *f,
 	return 0;
 }
 
+/* A numbered event's sequence number against the last of its (device,
+ * CPU): the numbers skipped to *sk, a repeat counted.  -1 when out of
+ * memory for a new pair. */
+static inline int seq_take(struct wc_recfilter *f, const struct wc_event *ev,
+			   uint64_t *sk)
+{
+	uint64_t key = (uint64_t)ev->device << 32 | ev->cpu;
+	const struct seq_slot *sl = &f->cache[seq_slot(key)];
+	uint32_t *last = sl->val;
+
+	if ((sl->key != key || !last) && seq_miss(f, key, &last) < 0)
+		return -1;
+	if (last) {
+		if (*last && ev->sequence > *last + 1)
+			*sk += ev->sequence - *last - 1;
+		else if (ev->sequence == *last)
+			f->repeats++;
+		*last = ev->sequence;
+	}
+	return 0;
+}
+
 int wc_recfilter_apply(struct wc_recfilter *f, struct wc_event *evs, size_t n,
 		       size_t *kept, uint64_t *skips)
 {
 	/* In locals: the events could alias the counts for all the
 	 * compiler knows. */
 	uint64_t sk = *skips;
-	size_t j, k = 0;
+	size_t j, k;
 	int ret = 0;
 
-	for (j = 0; j < n; j++) {
+	/* Up to the first notify record every event is kept where it is:
+	 * a batch of block-layer events alone (nearly all) is looked at
+	 * for its sequence numbers only. */
+	for (j = 0; j < n && !wc_event_is_notify(&evs[j]); j++)
+		if (evs[j].sequence && seq_take(f, &evs[j], &sk) < 0) {
+			k = j;
+			goto fail;
+		}
+	for (k = j; j < n; j++) {
 		struct wc_event *ev = &evs[j];
 
 		if (wc_event_is_notify(ev)) {
@@ -179,22 +209,8 @@ int wc_recfilter_apply(struct wc_recfilter *f, struct wc_event *evs, size_t n,
 				goto fail;
 			continue;
 		}
-		if (ev->sequence) {
-			uint64_t key = (uint64_t)ev->device << 32 | ev->cpu;
-			const struct seq_slot *sl = &f->cache[seq_slot(key)];
-			uint32_t *last = sl->val;
-
-			if ((sl->key != key || !last) &&
-			    seq_miss(f, key, &last) < 0)
-				goto fail;
-			if (last) {
-				if (*last && ev->sequence > *last + 1)
-					sk += ev->sequence - *last - 1;
-				else if (ev->sequence == *last)
-					f->repeats++;
-				*last = ev->sequence;
-			}
-		}
+		if (ev->sequence && seq_take(f, ev, &sk) < 0)
+			goto fail;
 keep:
 		if (k != j)
 			evs[k] = *ev;
