@@ -59,7 +59,8 @@ static FILE *tmp_open(void)
 	return fdopen(fd, "wb");
 }
 
-static struct wc_decoder *dec_open(void)
+/* A decoder of the file at path; keep: the file stays for another. */
+static struct wc_decoder *dec_open_keep(bool keep)
 {
 	struct wc_source *src = NULL;
 	struct wc_decoder *dec = NULL;
@@ -68,8 +69,14 @@ static struct wc_decoder *dec_open(void)
 	wc_err_clear(&err);
 	ck_assert_int_eq(wc_source_open_file(&src, path, 0, &err), 0);
 	ck_assert_int_eq(wc_decoder_open(&dec, src, 3, &err), 0);
-	unlink(path);
+	if (!keep)
+		unlink(path);
 	return dec;
+}
+
+static struct wc_decoder *dec_open(void)
+{
+	return dec_open_keep(false);
 }
 
 static const struct rec sample = {
@@ -228,6 +235,12 @@ static void write_run_file(int version, int sw)
 		memset(pdu, (int)(i & 0xff), sizeof(pdu));
 		if (i % 7 == 0 && rc.pdu_len >= 8)
 			rc.action |= WC_TA_CGROUP;
+		/* Process notifies and messages among them, for the
+		 * scouts' wc_decoder_skim(), runs of them too. */
+		if (i % 11 == 0 || (i > 1500 && i < 1510))
+			rc.action = (i % 2 ? WC_ACTION_PROCESS :
+				     WC_ACTION_MESSAGE) |
+				    (rc.action & WC_TA_CGROUP);
 		put(fp, &rc, version, sw);
 	}
 	put(fp, &sample, 7, !sw);    /* other byte order: bad magic */
@@ -304,6 +317,89 @@ static void run_matches(int version, int sw)
 START_TEST(test_run) { run_matches(_i < 2 ? 7 : 8, _i % 2); }
 END_TEST
 
+/* wc_decoder_skim() over decoder d against `n` records decoded one at a
+ * time (want, the offset after each in offs) and the failure after them
+ * (err1; none when r1 is 0): the records passed over are the ones not
+ * notifies, the notifies handed out are the same, in runs of every
+ * length up to max_max (1: as long as they go); it stops where the other
+ * did, saying the same. */
+static void skim_matches(struct wc_decoder *d, const struct seen *want,
+			 const uint64_t *offs, unsigned n, int r1,
+			 const struct wc_err *err1, size_t max_max,
+			 unsigned seed)
+{
+	struct wc_event ev;
+	struct wc_err err;
+	unsigned i = 0, k;
+	int r;
+
+	wc_err_clear(&err);
+	for (;;) {
+		size_t passed, got, max = max_max > 1 ?
+			1 + (size_t)rand_r(&seed) % max_max : SIZE_MAX;
+
+		r = wc_decoder_skim(d, max, &ev, &passed, &got, &err);
+		if (r <= 0)
+			break;
+		ck_assert_uint_ge(passed + got, 1);
+		ck_assert_uint_le(passed, max);
+		for (k = 0; k < passed; k++, i++) {
+			ck_assert_uint_lt(i, n);
+			ck_assert_msg(!wc_event_is_notify(&want[i].ev),
+				      "notify %u passed over", i);
+		}
+		if (got) {
+			ck_assert_uint_lt(i, n);
+			ck_assert(wc_event_is_notify(&want[i].ev));
+			seen_eq(&ev, &want[i], i);
+			i++;
+		}
+		ck_assert_uint_eq(wc_decoder_resume_offset(d), offs[i - 1]);
+	}
+	ck_assert_int_eq(r, r1);
+	ck_assert_uint_eq(i, n);
+	if (r1 < 0) {
+		ck_assert_str_eq(err.msg, err1->msg);
+		ck_assert_uint_eq(err.offset, err1->offset);
+	}
+}
+
+/* The scouts' skim against the one-at-a-time decoding of run_matches()'s
+ * records, notifies among them, in each version and byte order. */
+START_TEST(test_skim)
+{
+	static struct seen want[3000];
+	static uint64_t offs[3000];
+	int version = _i < 2 ? 7 : 8, sw = _i % 2, r;
+	struct wc_decoder *dec;
+	struct wc_err err1;
+	unsigned n = 0, notifies = 0;
+
+	write_run_file(version, sw);
+	dec = dec_open();
+	wc_err_clear(&err1);
+	while ((r = wc_decoder_next(dec, &want[n].ev, &err1)) > 0) {
+		memcpy(want[n].pdu, want[n].ev.pdu, want[n].ev.pdu_len);
+		offs[n] = wc_decoder_resume_offset(dec);
+		notifies += wc_event_is_notify(&want[n].ev);
+		n++;
+	}
+	ck_assert_uint_eq(n, 2999);
+	ck_assert_uint_gt(notifies, 250);
+	wc_decoder_free(dec);
+	write_run_file(version, sw);
+	dec = dec_open();
+	skim_matches(dec, want, offs, n, r, &err1, 600, 11u + (unsigned)_i);
+	wc_decoder_free(dec);
+	/* Runs to the end of each of the source's buffers, where records
+	 * are cut. */
+	write_run_file(version, sw);
+	dec = dec_open();
+	skim_matches(dec, want, offs, n, r, &err1, 1, 0);
+	wc_decoder_free(dec);
+}
+END_TEST
+
 START_TEST(test_payload_readers)
 {
 	unsigned char remap[16] = { 0x00, 0x80, 0x00, 0x01, 0x00, 0x70, 0x00, 0x02,
@@ -332,18 +428,28 @@ START_TEST(test_payload_readers)
 }
 END_TEST
 
-/* Decodes the file: expects `good` events then -1 with msg at offset. */
+/* Decodes the file: expects `good` events then -1 with msg at offset;
+ * the scouts' skim reads as far and says the same. */
 static void expect_bad(int good, uint64_t offset, const char *msg)
 {
+	struct wc_decoder *skim = dec_open_keep(true);
 	struct wc_decoder *dec = dec_open();
+	static struct seen want[8];
+	static uint64_t offs[8];
 	struct wc_event ev;
 	struct wc_err err;
 	int i;
 
 	wc_err_clear(&err);
-	for (i = 0; i < good; i++)
-		ck_assert_int_eq(wc_decoder_next(dec, &ev, &err), 1);
+	ck_assert_int_le(good, 8);
+	for (i = 0; i < good; i++) {
+		ck_assert_int_eq(wc_decoder_next(dec, &want[i].ev, &err), 1);
+		memcpy(want[i].pdu, want[i].ev.pdu, want[i].ev.pdu_len);
+		offs[i] = wc_decoder_resume_offset(dec);
+	}
 	ck_assert_int_eq(wc_decoder_next(dec, &ev, &err), -1);
+	skim_matches(skim, want, offs, (unsigned)good, -1, &err, 1, 0);
+	wc_decoder_free(skim);
 	ck_assert_int_eq(err.kind, WC_ERR_INPUT);
 	ck_assert_uint_eq(err.offset, offset);
 	ck_assert_msg(strstr(err.msg, msg), "message '%s' lacks '%s'", err.msg, msg);
@@ -441,6 +547,12 @@ START_TEST(test_cgroup_too_short)
 	put(fp, &r, 7, 0);
 	fclose(fp);
 	expect_bad(0, 0, "too short for the cgroup id");
+	/* The same after a good record, where a run meets it. */
+	fp = tmp_open();
+	put(fp, &sample, 7, 0);
+	put(fp, &r, 7, 0);
+	fclose(fp);
+	expect_bad(1, 48, "too short for the cgroup id");
 }
 END_TEST
 
@@ -497,6 +609,7 @@ static Suite *decode_suite(void)
 	tcase_add_test(tc, test_cgroup);
 	tcase_add_test(tc, test_payload_readers);
 	tcase_add_loop_test(tc, test_run, 0, 4);
+	tcase_add_loop_test(tc, test_skim, 0, 4);
 	tcase_add_test(tc, test_empty_file);
 	tcase_add_test(tc, test_open_file);
 	tcase_add_test(bad, test_truncated_header);

@@ -112,52 +112,43 @@ static bool names_put(struct wc_blknames *bn, struct scout *c, uint64_t b,
 	return true;
 }
 
-/* Records a scout decodes at once. */
-#define SCOUT_RUN 64
-
 /* Reads one of blkparse's batches from dec (WC_BLKNAMES_BATCH events;
- * notify records do not count) for its process names: to the filter
- * now, or with queue, to c's queue for batch b.  Returns what the last
- * decoding returned (1: more to read), or -2 out of memory.  The scout
- * reads every record the reader reads, for a name in one of a hundred:
- * in spans (wc_decoder_next_span()), as the reader does, each of at most
- * the events the batch still lacks, so that no span reaches past the
- * batch's end (a notify record counts for none). */
+ * notify records other than messages do not count) for its process
+ * names: to the filter now, or with queue, to c's queue for batch b.
+ * Returns what the last decoding returned (1: more to read), or -2 out
+ * of memory.  The scout reads every record the reader reads, for a name
+ * in one of a hundred: it passes the others over undecoded
+ * (wc_decoder_skim()), at most the events the batch still lacks, so
+ * that no run reaches past the batch's end. */
 static int scout_read_batch(struct wc_blknames *bn, struct scout *c,
 			    struct wc_decoder *dec, bool queue, uint64_t b,
 			    struct wc_err *scratch)
 {
-	struct wc_event evs[SCOUT_RUN];
+	struct wc_event ev;
 	uint32_t n = 0;
-	size_t got, k, max;
+	size_t passed, got;
 	int r = 1;
 
 	while (n < WC_BLKNAMES_BATCH) {
-		max = WC_BLKNAMES_BATCH - n;
-		if (max > SCOUT_RUN)
-			max = SCOUT_RUN;
-		r = wc_decoder_next_span(dec, evs, max, UINT64_MAX, false, &got,
-					 scratch);
+		r = wc_decoder_skim(dec, WC_BLKNAMES_BATCH - n, &ev, &passed,
+				    &got, scratch);
 		if (r <= 0)
 			break;
-		for (k = 0; k < got; k++) {
-			const struct wc_event *ev = &evs[k];
-
-			if (!wc_event_is_notify(ev) ||
-			    ev->action == WC_ACTION_MESSAGE) {
-				n++;
-				continue;
-			}
-			if (ev->action != WC_ACTION_PROCESS)
-				continue;
-			if (!queue) {
-				if (wc_recfilter_name(bn->filter, ev->pid,
-						      ev->pdu, ev->pdu_len) < 0)
-					return -2;
-			} else if (!wc_recfilter_comm(bn->filter, ev->pid)) {
-				names_put(bn, c, b, ev->pid, ev->pdu,
-					  ev->pdu_len);
-			}
+		n += (uint32_t)passed;
+		if (!got)
+			continue;
+		if (ev.action == WC_ACTION_MESSAGE) {
+			n++;
+			continue;
+		}
+		if (ev.action != WC_ACTION_PROCESS)
+			continue;
+		if (!queue) {
+			if (wc_recfilter_name(bn->filter, ev.pid, ev.pdu,
+					      ev.pdu_len) < 0)
+				return -2;
+		} else if (!wc_recfilter_comm(bn->filter, ev.pid)) {
+			names_put(bn, c, b, ev.pid, ev.pdu, ev.pdu_len);
 		}
 	}
 	return r;

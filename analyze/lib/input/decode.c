@@ -252,6 +252,50 @@ enum rec_state rec_take(const unsigned char *p, size_t n, bool sw,
 	return REC_WHOLE;
 }
 
+/*
+ * rec_take()'s peek and validation alone, for a reader that passes most
+ * records over (wc_decoder_skim()): REC_WHOLE with the record's length
+ * in *len and its action, the cgroup flag still in it, in *action, or
+ * what rec_take() returns for it.  rec_take() keeps its own copy, the
+ * reader's path, fused with the copies of the fields; check_decode runs
+ * both over the same records, good and bad.
+ */
+WC_HOT
+enum rec_state rec_frame(const unsigned char *p, size_t n, bool sw,
+			 size_t *len, uint64_t *action)
+{
+	uint32_t magic;
+	size_t hsize, plen;
+
+	if (n >= WC_BLK_V7_SIZE &&
+	    get32(p + AT7(magic), sw) == (WC_BLK_MAGIC | WC_BLK_VERSION_7)) {
+		plen = get16(p + AT7(pdu_len), sw);
+		*len = WC_BLK_V7_SIZE + plen;
+		*action = get32(p + AT7(action), sw);
+	} else {
+		if (n < sizeof(magic))
+			return REC_SHORT_HEADER;
+		magic = get32(p + AT7(magic), sw);
+		if ((magic & WC_BLK_MAGIC_MASK) != WC_BLK_MAGIC)
+			return REC_BAD_MAGIC;
+		if (magic != (WC_BLK_MAGIC | WC_BLK_VERSION_7) &&
+		    magic != (WC_BLK_MAGIC | WC_BLK_VERSION_8))
+			return REC_BAD_VERSION;
+		hsize = magic == (WC_BLK_MAGIC | WC_BLK_VERSION_8) ?
+			WC_BLK_V8_SIZE : WC_BLK_V7_SIZE;
+		if (n < hsize)
+			return REC_SHORT_HEADER;
+		plen = get16(p + AT8(pdu_len), sw);
+		*len = WC_BLK_V8_SIZE + plen;
+		*action = get64(p + AT8(action), sw);
+	}
+	if (n < *len)
+		return REC_SHORT_PAYLOAD;
+	if ((*action & WC_TA_CGROUP) && plen < sizeof(uint64_t))
+		return REC_SHORT_CGROUP;
+	return REC_WHOLE;
+}
+
 /* wc_decoder_next(), and a span's first record (wc_decoder_next_span();
  * with buffered, only from the bytes already read).  Every record the
  * loop over a buffer (dec_run()) does not take comes here, which reads
@@ -395,6 +439,61 @@ int wc_decoder_next_span(struct wc_decoder *dec, struct wc_event *out,
 		*got = dec_span(dec, out, 1, max, limit, true);
 	else
 		*got = dec_span(dec, out, 1, max, limit, false);
+	return 1;
+}
+
+/* wc_decoder_skim()'s records after its first, while they are whole in
+ * the window: passed over so far *passed, the last at win_used. */
+WC_HOT
+void dec_skim(struct wc_decoder *dec, size_t max, struct wc_event *ev,
+	      size_t *passed, size_t *got, bool sw)
+{
+	const unsigned char *win = dec->win;
+	size_t used = dec->win_used + dec->pending, last = used;
+	size_t end = dec->win_len, len, hsize;
+	uint64_t action;
+
+	while (*passed < max && rec_frame(win + used, end - used, sw, &len,
+					  &action) == REC_WHOLE) {
+		if (action & WC_TC(WC_TC_NOTIFY)) {
+			rec_take(win + used, end - used, sw, dec->stream, ev,
+				 &hsize, &len);
+			last = used;
+			used += len;
+			*got = 1;
+			break;
+		}
+		last = used;
+		used += len;
+		++*passed;
+	}
+	/* The last record is consumed at the next call, as a span's. */
+	if (used != last) {
+		dec->win_used = last;
+		dec->pending = used - last;
+	}
+}
+
+int wc_decoder_skim(struct wc_decoder *dec, size_t max, struct wc_event *ev,
+		    size_t *passed, size_t *got, struct wc_err *err)
+{
+	int r;
+
+	*passed = *got = 0;
+	if (max == 0)
+		return WC_PULL_WOULD_READ;
+	r = dec_next(dec, ev, err, false);
+	if (r != 1)
+		return r;
+	if (wc_event_is_notify(ev)) {
+		*got = 1;
+		return 1;
+	}
+	*passed = 1;
+	if (dec->order == ORDER_SWAPPED)
+		dec_skim(dec, max, ev, passed, got, true);
+	else
+		dec_skim(dec, max, ev, passed, got, false);
 	return 1;
 }
 

@@ -65,6 +65,21 @@ int wc_decoder_next(struct wc_decoder *dec, struct wc_event *ev,
 int wc_decoder_next_span(struct wc_decoder *dec, struct wc_event *out,
 			 size_t max, uint64_t limit, bool buffered,
 			 size_t *got, struct wc_err *err);
+/*
+ * For a reader that wants the notify records alone (the scouts of
+ * blknames.h, for process names): passes over the records that are not
+ * notifies, at most max of them, without decoding them, and hands out
+ * the notify record that comes next, if one comes before the max-th is
+ * passed: *passed records passed over, then *got (0 or 1) in *ev, valid
+ * with its payload until the next call.  Returns as
+ * wc_decoder_next_span(): 1 with *passed + *got >= 1; 0 (the end), -1
+ * (err filled) or, with max 0, WC_PULL_WOULD_READ, with none.  The
+ * records are framed and checked as wc_decoder_next() checks them, and
+ * one it would refuse ends the run and is the next call's first: so
+ * the two read the same records and stop at the same place.
+ */
+int wc_decoder_skim(struct wc_decoder *dec, size_t max, struct wc_event *ev,
+		    size_t *passed, size_t *got, struct wc_err *err);
 /* True when the file is in the other byte order than this machine's. */
 bool wc_decoder_swapped(const struct wc_decoder *dec);
 /* A decoder taken up again in the middle of its stream (the source
