@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # t86-one-read.sh - wcanalyze opens each INPUT once to read it (issue
 # 45), counted under strace: a trace file in an analysis, a comparison,
-# JSON and --dump; a capture archive, read in one pass; a summary handed
-# back, alone and beside a capture (told apart by the input's own peek,
-# read on its descriptor); a capture folder, its ledger's copy read by
-# its feeds alone (the JSON's ledger totals with them); --baseline,
-# whose name comes from that reading.  The sandbox's O_PATH handles read
+# JSON and --dump; a capture archive, read in one pass on that open,
+# and with the scan's shortcut; a summary handed back, alone and beside
+# a capture (told apart by the input's own peek, read on its
+# descriptor); a capture folder, its ledger's copy read by its feeds
+# alone (the JSON's ledger totals with them); --baseline, whose name
+# comes from that reading.  The sandbox's O_PATH handles read
 # nothing and are not counted.  A summary behind white space is still a
 # summary; one where a trace is needed is a usage error; a summary on
 # standard input is no trace, as before.  (--what-if: t54, check_whatif.)
@@ -52,13 +53,28 @@ once 1 sum.json sum.json
 once 1 sum.json sum.json one.bin
 once 1 one.bin sum.json one.bin
 once 1 sum.json -j 1 --format csv sum.json one.bin
-# A capture archive: the peek's open, then libarchive's one pass (its
-# capture.conf names a model disk, whose ledger after the trace files is
-# copied aside on the way: analysis.c, lim.once_model), in a report and
-# the interval table.  (Not with a timeline, a bundle's too: its lines
-# follow the input's batches, which the pass would reorder.)
-once 2 "$SAMPLE" "$SAMPLE"
-once 2 "$SAMPLE" --interval=1 "$SAMPLE"
+# A capture archive: libarchive's one pass on the peek's descriptor
+# (its capture.conf names a model disk, whose ledger after the trace
+# files is copied aside on the way: analysis.c, lim.once_model), in a
+# report and the interval table.  (Not with a timeline, a bundle's too:
+# its lines follow the input's batches, which the pass would reorder.)
+once 1 "$SAMPLE" "$SAMPLE"
+once 1 "$SAMPLE" --interval=1 "$SAMPLE"
+# Without a model disk (no ledger), the scan's shortcut: its last trace
+# file's reader reads on with the scan's handle, on that descriptor.
+mkdir nomodel
+cp -r "$NAME" nomodel/c
+sed -i '/^disk_model/d; /^disk_regions/d' nomodel/c/capture.conf
+rm nomodel/c/ledger.tsv
+grep -q '^trace_files = 4$' nomodel/c/capture.conf || fail "$NAME announces no 4 trace files"
+(cd nomodel && tar -cJf ../nomodel.tar.xz c/capture.conf c/phases.tsv \
+	c/counters.tsv c/trace/loop1.blktrace.0 c/trace/loop1.blktrace.1 \
+	c/trace/loop2.blktrace.0 c/trace/loop2.blktrace.1 c/info)
+once 1 nomodel.tar.xz nomodel.tar.xz
+"$WCANALYZE" nomodel/c >folder.txt
+"$WCANALYZE" nomodel.tar.xz >archive.txt
+cmp -s folder.txt archive.txt ||
+	fail "the shortcut's archive and its folder differ: $(show_diff folder.txt archive.txt 5 2>&1)"
 # --baseline takes the name from the one reading: no open of its own.
 once 1 one.bin --baseline "$NAME" one.bin "$SAMPLE"
 n=$(opens "$SAMPLE" "$SAMPLE" one.bin)

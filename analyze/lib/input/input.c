@@ -41,6 +41,9 @@ struct wc_input {
 	int failed;
 	/* wc_input_open_any()'s: where a summary's descriptor goes */
 	int *summary_fd;
+	/* The archive's descriptor the shortcut's member reader reads on
+	 * (members.h), closed after the streams; else -1. */
+	int archive_fd;
 	/* lim.files of a capture folder (an archive's: members) */
 	char *ftext[WC_INPUT_MAX_FILES];
 	size_t flen[WC_INPUT_MAX_FILES];
@@ -264,15 +267,12 @@ static int resolve(struct wc_input *in, struct wc_err *err)
 			return wc_err_set(err, WC_ERR_INPUT, path, NULL, 0,
 					  "not a trace: empty file");
 		}
-		/* Without lim.once, the scan may hand its handle to a
-		 * member's reader (speculation): it opens the path itself. */
-		if (!in->lim.once) {
-			close(fd);
-			fd = -1;
-		}
 		r = wc_members_scan_fd(&in->members, path, fd, in->streams,
 				       in->capture, &in->lim, err);
-		if (fd >= 0)
+		/* The shortcut's member reader reads on with it. */
+		if (r == 0 && wc_members_speculated(in->members))
+			in->archive_fd = fd;
+		else
 			close(fd);
 		if (r < 0)
 			return -1;
@@ -392,6 +392,7 @@ int wc_input_open_any(struct wc_input **out, int *summary, const char *path,
 	if (!in)
 		return wc_err_oom(err, path, NULL);
 	in->summary_fd = summary;
+	in->archive_fd = -1;
 	if (lim)
 		in->lim = *lim;
 	wc_input_limits_default(&in->lim);
@@ -584,6 +585,8 @@ void wc_input_free(struct wc_input *in)
 	wc_members_free(in->members);
 	wc_blknames_free(in->names);
 	wc_streams_free(in->streams);
+	if (in->archive_fd >= 0)
+		close(in->archive_fd);
 	wc_capture_free(in->capture);
 	wc_recfilter_free(in->filter);
 	free(in->name);

@@ -164,11 +164,11 @@ char *wc_input_take_file(struct wc_input *in, size_t i, size_t *len);
 /* The capture's file FILE (a name with no '/': "ledger.tsv"), too large
  * to keep whole, as a source of its own: the archive's member beside
  * capture.conf (opened on a handle of its own: the archive is read
- * again up to it; after a one-pass scan, lim.once, the scan's copy of
- * it, FILE one of lim.aside_files), or the capture folder's file (no
- * link followed).  0 with *out NULL when the capture has no such file
- * or the input is no capture (standard input, a trace file); -1 with
- * err filled. */
+ * again up to it; after a one-pass scan, wc_input_side_kept(), the
+ * scan's copy of it, FILE one of lim.aside_files), or the capture
+ * folder's file (no link followed).  0 with *out NULL when the capture
+ * has no such file or the input is no capture (standard input, a trace
+ * file); -1 with err filled. */
 int wc_input_open_side(const struct wc_input *in, const char *file,
 		       struct wc_source **out, struct wc_err *err);
 /* True when wc_input_open_side() reads the one-pass scan's copies (an

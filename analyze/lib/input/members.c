@@ -784,7 +784,7 @@ int wc_members_scan_fd(struct wc_members **out, const char *path, int fd,
 	m->st = st;
 	m->capture = cap;
 	m->lim = *lim;
-	m->fd = lim->once ? fd : -1;
+	m->fd = fd;
 	m->spill_fd = -1;
 	if (scan_archive(m, err) < 0) {
 		wc_members_free(m);

@@ -81,11 +81,12 @@ struct wc_members;
 int wc_members_scan(struct wc_members **out, const char *path,
 		    struct wc_streams *st, struct wc_capture *cap,
 		    const struct wc_input_limits *lim, struct wc_err *err);
-/* The same, a one-pass scan (lim.once) reading the archive from FD, a
- * descriptor of PATH open for reading (at any offset: read from its
- * start), instead of opening PATH again; FD stays the caller's, to close
- * after the call.  FD -1, or without lim.once (the shortcut's reader
- * keeps the scan's handle past the call), PATH is opened. */
+/* The same, reading the archive from FD, a descriptor of PATH open for
+ * reading (at any offset: read from its start), instead of opening PATH
+ * again.  FD stays the caller's, to close after the call, or, when the
+ * scan took the shortcut (wc_members_speculated(): the member's reader
+ * reads on with the scan's handle), once the streams are freed.  FD -1:
+ * PATH is opened. */
 int wc_members_scan_fd(struct wc_members **out, const char *path, int fd,
 		       struct wc_streams *st, struct wc_capture *cap,
 		       const struct wc_input_limits *lim, struct wc_err *err);
