@@ -486,12 +486,13 @@ static FILE *held_messages(FILE **held)
  * summaries among them; then reports their warnings and failures in
  * input order, as one at a time would have.  The capsules go to the
  * spill sp (capsule.h), in input order (a summary's in its order), *n
- * of them: a batch of inputs at a time, so that what is held is a
+ * of them, each noted in the summary's plan first (summary.h): a batch of inputs at a time, so that what is held is a
  * batch's capsules whatever the number of inputs.  Returns the exit
  * status so far. */
 static int analyse_parallel(const struct options *o,
 			    const struct wc_analysis_opts *ao,
-			    struct wc_capsule_spill *sp, size_t *n)
+			    struct wc_capsule_spill *sp,
+			    struct wc_summary_plan *plan, size_t *n)
 {
 	size_t batch = BATCH_A_JOB * (o->jobs ? o->jobs : wc_jobs_cpus());
 	size_t at, k, i, count;
@@ -540,7 +541,9 @@ static int analyse_parallel(const struct options *o,
 			}
 			for (k = 0; spilling && k < jobs[i].ncaps; k++) {
 				wc_err_clear(&err);
-				if (wc_capsule_spill_add(sp, jobs[i].caps[k],
+				if (wc_summary_plan_add(plan, jobs[i].caps[k],
+							&err) < 0 ||
+				    wc_capsule_spill_add(sp, jobs[i].caps[k],
 							 &err) < 0) {
 					status = report_to(held_messages(&held),
 							   &err);
@@ -683,14 +686,13 @@ static int spill_rewind(void *ctx, struct wc_err *err)
  * back), read from the spill: none held but the summary's groups. */
 static int summary_of_spill(struct wc_summary **sum,
 			    struct wc_capsule_spill *sp,
-			    const struct options *o, struct wc_err *err)
+			    struct wc_summary_plan *plan, struct wc_err *err)
 {
-	struct wc_summary_opts so = summary_opts(o);
 	const struct wc_summary_src src = {
 		.next = spill_next, .rewind = spill_rewind, .ctx = sp,
 	};
 
-	return wc_summary_build_src(sum, &src, &so, false, err);
+	return wc_summary_build_planned(sum, &src, plan, false, err);
 }
 
 /* Says where a capture's timeline ended when the limit cut it. */
@@ -714,6 +716,7 @@ static int mode_analysis(const struct options *o)
 	struct wc_analysis_opts ao = o->analysis;
 	struct wc_analysis **caps;
 	struct wc_capsule_spill *spill = NULL;
+	struct wc_summary_plan *plan = NULL;
 	size_t ncapsules = 0;
 	struct wc_bundle *b = NULL;
 	struct wc_summary *sum = NULL;
@@ -721,7 +724,7 @@ static int mode_analysis(const struct options *o)
 	FILE *tf = NULL;
 	struct wc_err err;
 	size_t n = 0;
-	int i, status = WC_EXIT_OK;
+	int i, r, status = WC_EXIT_OK;
 
 	caps = calloc((size_t)o->ninputs, sizeof(*caps));
 	if (!caps) {
@@ -747,12 +750,15 @@ static int mode_analysis(const struct options *o)
 	}
 	ao.trace = te;
 	if (!b && !te) {
+		struct wc_summary_opts so = summary_opts(o);
+
 		wc_err_clear(&err);
-		if (wc_capsule_spill_open(&spill, &err) < 0) {
+		if (wc_capsule_spill_open(&spill, &err) < 0 ||
+		    wc_summary_plan_open(&plan, &so, &err) < 0) {
 			status = report(&err);
 			goto out;
 		}
-		status = analyse_parallel(o, &ao, spill, &ncapsules);
+		status = analyse_parallel(o, &ao, spill, plan, &ncapsules);
 		goto write;
 	}
 	for (i = 0; i < o->ninputs; i++) {
@@ -789,8 +795,13 @@ write:
 	if ((n == 0 && ncapsules == 0) || o->trace_only)
 		goto out;
 	wc_err_clear(&err);
-	if (spill ? summary_of_spill(&sum, spill, o, &err) < 0 :
-	    summary_of(&sum, caps, n, o, &err) < 0) {
+	if (spill) {
+		r = summary_of_spill(&sum, spill, plan, &err);
+		plan = NULL;            /* the summary's, built or not */
+	} else {
+		r = summary_of(&sum, caps, n, o, &err);
+	}
+	if (r < 0) {
 		int s = report(&err);
 
 		status = err.kind == WC_ERR_USAGE ? WC_EXIT_USAGE : s;
@@ -828,6 +839,7 @@ out:
 	for (i = 0; i < (int)n; i++)
 		wc_analysis_free(caps[i]);
 	free(caps);
+	wc_summary_plan_free(plan);
 	wc_capsule_spill_free(spill);
 	return status;
 }

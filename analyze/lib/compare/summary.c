@@ -594,13 +594,14 @@ struct recording {
 	int run;
 };
 
-struct wc_sum_state {
-	struct wc_summary_src src;
+/* What to leave out, noted as the captures come the first time
+ * (summary.h, struct wc_summary_plan): what it keeps grows with the
+ * recordings (the copies' map) and the configurations, nothing else. */
+struct wc_summary_plan {
 	struct wc_summary_opts o;
-	bool keep_rows;
-	/* The plan (the first reading): what is left out. */
 	size_t ngiven;
-	bool warmups_out;
+	bool any_measured;             /* a capture not a warm-up */
+	bool warmups_out;              /* once every capture is noted */
 	struct wc_map *copies;         /* recording_key() -> recording */
 	struct wc_map *cfg_of;         /* fnv(config) -> cfg index + 1 */
 	struct cfg *cfgs;
@@ -614,8 +615,14 @@ struct wc_sum_state {
 	/* The first three copies: the position of each and of the first
 	 * capture of its recording, whose input the why names. */
 	size_t ncopy_need;
-	size_t copy_at[3], copy_of[3];
+	size_t copy_at[3], copy_first[3];
 	char copy_input[3][256];
+};
+
+struct wc_sum_state {
+	struct wc_summary_src src;
+	struct wc_summary_plan *p;
+	bool keep_rows;
 	/* The groups. */
 	struct gstate **gs;
 	size_t gs_room;
@@ -961,14 +968,14 @@ static uint64_t name2(const char *name)
 /* Whether capture i (m) is one recording given again: the same
  * capture.conf name and run, the same requests (digest), each an input
  * of its own, as a capture given before it.  *first: that capture. */
-static bool copy_of(const struct wc_sum_state *st,
+static bool copy_of(const struct wc_summary_plan *p,
 		    const struct wc_capture_meta *m, size_t i, size_t *first)
 {
 	const struct recording *r;
 
-	if (!st->copies || !m->input[0])
+	if (!p->copies || !m->input[0])
 		return false;
-	r = wc_map_get(st->copies, recording_key(m));
+	r = wc_map_get(p->copies, recording_key(m));
 	if (!r || r->first == i || r->digest != m->digest || r->run != m->run ||
 	    r->name2 != name2(m->name))
 		return false;
@@ -977,44 +984,44 @@ static bool copy_of(const struct wc_sum_state *st,
 }
 
 /* The --drop-first record of config, or NULL. */
-static struct cfg *cfg_find(const struct wc_sum_state *st, const char *config)
+static struct cfg *cfg_find(const struct wc_summary_plan *p, const char *config)
 {
-	const size_t *head = st->cfg_of ?
-			     wc_map_get(st->cfg_of, fnv(FNV_BASIS, config)) : NULL;
+	const size_t *head = p->cfg_of ?
+			     wc_map_get(p->cfg_of, fnv(FNV_BASIS, config)) : NULL;
 	size_t k;
 
-	for (k = head ? *head : 0; k; k = st->cfgs[k - 1].next)
-		if (!strcmp(st->cfgs[k - 1].config, config))
-			return &st->cfgs[k - 1];
+	for (k = head ? *head : 0; k; k = p->cfgs[k - 1].next)
+		if (!strcmp(p->cfgs[k - 1].config, config))
+			return &p->cfgs[k - 1];
 	return NULL;
 }
 
-static struct cfg *cfg_add(struct wc_sum_state *st, const char *config)
+static struct cfg *cfg_add(struct wc_summary_plan *p, const char *config)
 {
-	struct cfg *c = cfg_find(st, config);
+	struct cfg *c = cfg_find(p, config);
 	size_t *head;
 
 	if (c)
 		return c;
-	if (st->ncfgs == st->cfg_room) {
-		size_t want = st->cfg_room ? 2 * st->cfg_room : 8;
+	if (p->ncfgs == p->cfg_room) {
+		size_t want = p->cfg_room ? 2 * p->cfg_room : 8;
 
-		c = realloc(st->cfgs, want * sizeof(*c));
+		c = realloc(p->cfgs, want * sizeof(*c));
 		if (!c)
 			return NULL;
-		st->cfgs = c;
-		st->cfg_room = want;
+		p->cfgs = c;
+		p->cfg_room = want;
 	}
-	if (wc_map_put(st->cfg_of, fnv(FNV_BASIS, config), (void **)&head,
+	if (wc_map_put(p->cfg_of, fnv(FNV_BASIS, config), (void **)&head,
 		       NULL) < 0)
 		return NULL;
-	c = &st->cfgs[st->ncfgs];
+	c = &p->cfgs[p->ncfgs];
 	memset(c, 0, sizeof(*c));
 	c->config = strdup(config);
 	if (!c->config)
 		return NULL;
 	c->next = *head;
-	*head = ++st->ncfgs;
+	*head = ++p->ncfgs;
 	return c;
 }
 
@@ -1031,111 +1038,137 @@ static void cfg_count(struct cfg_first *f, size_t i, int run)
  * (*copy), a warm-up, a run --exclude-runs names, or, with
  * --drop-first, the lowest-numbered run of a configuration that has two
  * runs or more left. */
-static const char *left_out(const struct wc_sum_state *st,
+static const char *left_out(const struct wc_summary_plan *p,
 			    const struct wc_capture_meta *m, size_t i,
 			    bool *copy, size_t *first)
 {
 	const char *why;
 	const struct cfg *c;
 
-	*copy = copy_of(st, m, i, first);
+	*copy = copy_of(p, m, i, first);
 	if (*copy)
 		return "a copy";
-	why = excluded(m, &st->o, st->warmups_out);
-	if (why || !st->o.drop_first || !m->config[0])
+	why = excluded(m, &p->o, p->warmups_out);
+	if (why || !p->o.drop_first || !m->config[0])
 		return why;
-	c = cfg_find(st, m->config);
-	if (c && c->f[st->warmups_out].count > 1 &&
-	    c->f[st->warmups_out].first == i)
+	c = cfg_find(p, m->config);
+	if (c && c->f[p->warmups_out].count > 1 &&
+	    c->f[p->warmups_out].first == i)
 		return "--drop-first";
 	return NULL;
 }
 
-/* The first reading: which captures are copies of one recording, each
- * configuration's first run, whether warm-ups are left out, which is
- * the baseline (by position) and the recording (a what-if).  What it
- * keeps grows with the recordings (the copies' map) and the
- * configurations, nothing else. */
-static int plan(struct wc_sum_state *st, struct wc_err *err)
+int wc_summary_plan_open(struct wc_summary_plan **out,
+			 const struct wc_summary_opts *opts, struct wc_err *err)
 {
-	const struct wc_capsule *cap;
-	bool any_measured = false;
-	size_t i = 0;
+	static const struct wc_summary_opts none;
+	struct wc_summary_plan *p = calloc(1, sizeof(*p));
+
+	*out = NULL;
+	if (!p)
+		return wc_err_oom(err, NULL, NULL);
+	p->o = opts ? *opts : none;
+	p->base_at = p->rec_at = SIZE_MAX;
+	if ((!p->o.recorded_index &&
+	     wc_map_open(&p->copies, sizeof(struct recording),
+			 (size_t)1 << 40, err) < 0) ||
+	    (p->o.drop_first &&
+	     wc_map_open(&p->cfg_of, sizeof(size_t), (size_t)1 << 40,
+			 err) < 0)) {
+		wc_summary_plan_free(p);
+		return -1;
+	}
+	*out = p;
+	return 0;
+}
+
+/* Which captures are copies of one recording, each configuration's
+ * first run, whether warm-ups are left out, which is the baseline (by
+ * position) and the recording (a what-if): capture cap, the next. */
+int wc_summary_plan_add(struct wc_summary_plan *p,
+			const struct wc_capsule *cap, struct wc_err *err)
+{
+	const struct wc_capture_meta *m = &cap->meta;
+	size_t i = p->ngiven, first = i;
+	bool copy = false;
 	int r;
 
-	if (!st->o.recorded_index &&
-	    wc_map_open(&st->copies, sizeof(struct recording),
-			(size_t)1 << 40, err) < 0)
-		return -1;
-	if (st->o.drop_first &&
-	    wc_map_open(&st->cfg_of, sizeof(size_t), (size_t)1 << 40, err) < 0)
-		return -1;
-	if (st->src.rewind(st->src.ctx, err) < 0)
-		return -1;
-	while ((r = st->src.next(st->src.ctx, &cap, err)) > 0) {
-		const struct wc_capture_meta *m = &cap->meta;
-		size_t first = i;
-		bool copy = false;
+	if (!m->warmup)
+		p->any_measured = true;
+	if (p->copies && m->input[0]) {
+		struct recording *rec;
 
-		if (!m->warmup)
-			any_measured = true;
-		if (st->copies && m->input[0]) {
-			struct recording *rec;
-
-			r = wc_map_put(st->copies, recording_key(m),
-				       (void **)&rec, err);
-			if (r < 0)
-				return -1;
-			if (r == WC_MAP_ADDED) {
-				rec->digest = m->digest;
-				rec->name2 = name2(m->name);
-				rec->run = m->run;
-				rec->first = i;
-			}
-			copy = copy_of(st, m, i, &first);
-			if (copy && st->ncopy_need < 3) {
-				st->copy_at[st->ncopy_need] = i;
-				st->copy_of[st->ncopy_need++] = first;
-			}
+		r = wc_map_put(p->copies, recording_key(m), (void **)&rec,
+			       err);
+		if (r < 0)
+			return -1;
+		if (r == WC_MAP_ADDED) {
+			rec->digest = m->digest;
+			rec->name2 = name2(m->name);
+			rec->run = m->run;
+			rec->first = i;
 		}
-		if (st->o.baseline_index == i + 1) {
-			st->base_at = copy ? first : i;
-			st->base_name = strdup(m->name);
-			if (!st->base_name)
-				return wc_err_oom(err, NULL, NULL);
+		copy = copy_of(p, m, i, &first);
+		if (copy && p->ncopy_need < 3) {
+			p->copy_at[p->ncopy_need] = i;
+			p->copy_first[p->ncopy_need++] = first;
 		}
-		if (st->o.recorded_index == i + 1) {
-			st->rec_at = i;
-			st->rec = wc_capsule_dup(cap);
-			if (!st->rec)
-				return wc_err_oom(err, NULL, NULL);
-		}
-		if (st->o.drop_first && m->config[0] && !copy &&
-		    !excluded(m, &st->o, false)) {
-			struct cfg *c = cfg_add(st, m->config);
-
-			if (!c)
-				return wc_err_oom(err, NULL, NULL);
-			cfg_count(&c->f[0], i, m->run);
-			if (!m->warmup)
-				cfg_count(&c->f[1], i, m->run);
-		}
-		i++;
 	}
-	if (r < 0)
-		return -1;
-	st->ngiven = i;
+	if (p->o.baseline_index == i + 1) {
+		p->base_at = copy ? first : i;
+		p->base_name = strdup(m->name);
+		if (!p->base_name)
+			return wc_err_oom(err, NULL, NULL);
+	}
+	if (p->o.recorded_index == i + 1) {
+		p->rec_at = i;
+		p->rec = wc_capsule_dup(cap);
+		if (!p->rec)
+			return wc_err_oom(err, NULL, NULL);
+	}
+	if (p->o.drop_first && m->config[0] && !copy &&
+	    !excluded(m, &p->o, false)) {
+		struct cfg *c = cfg_add(p, m->config);
+
+		if (!c)
+			return wc_err_oom(err, NULL, NULL);
+		cfg_count(&c->f[0], i, m->run);
+		if (!m->warmup)
+			cfg_count(&c->f[1], i, m->run);
+	}
+	p->ngiven++;
+	return 0;
+}
+
+/* Once every capture is noted. */
+static void plan_end(struct wc_summary_plan *p)
+{
 	/* Warm-ups are left out of a comparison with measured runs, not
 	 * when they are all there is. */
-	st->warmups_out = !st->o.keep_warmups && any_measured;
-	if (st->rec) {
+	p->warmups_out = !p->o.keep_warmups && p->any_measured;
+	if (p->rec) {
 		bool copy;
 		size_t first;
 
-		st->rec_kept = !left_out(st, &st->rec->meta, st->rec_at,
-					 &copy, &first);
+		p->rec_kept = !left_out(p, &p->rec->meta, p->rec_at, &copy,
+					&first);
 	}
-	return 0;
+}
+
+void wc_summary_plan_free(struct wc_summary_plan *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	wc_map_free(p->copies);
+	wc_map_free(p->cfg_of);
+	for (i = 0; i < p->ncfgs; i++)
+		free(p->cfgs[i].config);
+	free(p->cfgs);
+	free(p->base_name);
+	wc_capsule_free(p->rec);
+	free(p);
 }
 
 /* ---- the groups, as the captures come ---------------------------------- */
@@ -1256,18 +1289,18 @@ static int add_capture(struct wc_summary *s, const struct wc_capsule *cap,
 		s->internal = true;
 	if (c->has_durable && !c->durable_in_window)
 		st->durable_outside++;
-	if (st->rec && i == st->rec_at) {
+	if (st->p->rec && i == st->p->rec_at) {
 		s->replay = true;
 		s->recorded_group = g;
 	}
 	if (s->named_baseline && !st->base.cap &&
-	    (st->base_at != SIZE_MAX ? i == st->base_at :
+	    (st->p->base_at != SIZE_MAX ? i == st->p->base_at :
 	     !strcmp(m->name, s->named_baseline)) &&
 	    wc_sum_held_set(&st->base, cap, g, c->rank) < 0)
 		return wc_err_oom(err, NULL, NULL);
-	if (wc_findings_add(&st->find, c, st->rec && st->rec_kept &&
-			    i != st->rec_at && (!m->config[0] ||
-			    strcmp(m->config, st->rec->meta.config))) < 0)
+	if (wc_findings_add(&st->find, c, st->p->rec && st->p->rec_kept &&
+			    i != st->p->rec_at && (!m->config[0] ||
+			    strcmp(m->config, st->p->rec->meta.config))) < 0)
 		return wc_err_oom(err, NULL, NULL);
 	return 0;
 }
@@ -1287,27 +1320,27 @@ static int read_groups(struct wc_summary *s, struct wc_err *err)
 		return -1;
 	while ((r = st->src.next(st->src.ctx, &cap, err)) > 0) {
 		const struct wc_capture_meta *m = &cap->meta;
-		const char *why = left_out(st, m, i, &copy, &first);
+		const char *why = left_out(st->p, m, i, &copy, &first);
 		size_t k;
 
-		for (k = 0; k < st->ncopy_need; k++)
-			if (st->copy_of[k] == i)
-				snprintf(st->copy_input[k],
-					 sizeof(st->copy_input[k]), "%s",
+		for (k = 0; k < st->p->ncopy_need; k++)
+			if (st->p->copy_first[k] == i)
+				snprintf(st->p->copy_input[k],
+					 sizeof(st->p->copy_input[k]), "%s",
 					 m->input);
 		if (why) {
 			char same[544] = "";
 
 			s->nleft_out++;
-			if (s->named_baseline && (st->base_at != SIZE_MAX ?
-			    i == st->base_at : !strcmp(m->name,
+			if (s->named_baseline && (st->p->base_at != SIZE_MAX ?
+			    i == st->p->base_at : !strcmp(m->name,
 						       s->named_baseline)))
 				st->base_gone = true;
-			for (k = 0; copy && k < st->ncopy_need; k++)
-				if (st->copy_at[k] == i)
+			for (k = 0; copy && k < st->p->ncopy_need; k++)
+				if (st->p->copy_at[k] == i)
 					snprintf(same, sizeof(same), "%s: the "
 						 "same recording as %s",
-						 m->input, st->copy_input[k]);
+						 m->input, st->p->copy_input[k]);
 			wc_findings_left_out(&st->find, m->name,
 					     copy ? same : why, copy);
 		} else if (add_capture(s, cap, i, &seen, &c, err) < 0) {
@@ -1469,7 +1502,7 @@ static int row_next(struct wc_sum_rows *r, bool finished, struct wc_err *err)
 	while ((got = st->src.next(st->src.ctx, &cap, err)) > 0) {
 		size_t i = r->i++;
 
-		if (left_out(st, &cap->meta, i, &copy, &first))
+		if (left_out(st->p, &cap->meta, i, &copy, &first))
 			continue;
 		g = group_find(s, cap->meta.config, &r->seen);
 		if (g >= s->ngroups)
@@ -1568,34 +1601,36 @@ out:
 
 /* ---- the whole --------------------------------------------------------- */
 
-int wc_summary_build_src(struct wc_summary **out,
-			 const struct wc_summary_src *src,
-			 const struct wc_summary_opts *opts, bool keep,
-			 struct wc_err *err)
+int wc_summary_build_planned(struct wc_summary **out,
+			     const struct wc_summary_src *src,
+			     struct wc_summary_plan *plan, bool keep,
+			     struct wc_err *err)
 {
-	static const struct wc_summary_opts none;
 	struct wc_summary *s;
 	struct wc_sum_state *st;
 	size_t g, i;
 
 	*out = NULL;
 	s = calloc(1, sizeof(*s));
-	if (!s)
+	if (!s) {
+		wc_summary_plan_free(plan);
 		return wc_err_oom(err, NULL, NULL);
+	}
 	st = s->st = calloc(1, sizeof(*st));
-	if (!st)
+	if (!st) {
+		wc_summary_plan_free(plan);
 		goto fail_oom;
+	}
 	st->fd = -1;
+	st->p = plan;
 	st->src = *src;
-	st->o = opts ? *opts : none;
 	st->keep_rows = keep;
-	st->base_at = st->rec_at = SIZE_MAX;
 	s->find = &st->find;
-	if (plan(st, err) < 0)
-		goto fail;
-	s->named_baseline = st->base_name ? st->base_name : st->o.baseline;
-	s->equiv_s = st->o.equiv_s > 0 ? st->o.equiv_s : 0;
-	s->equiv_share = st->o.equiv_share > 0 ? st->o.equiv_share :
+	plan_end(plan);
+	s->named_baseline = plan->base_name ? plan->base_name :
+			    plan->o.baseline;
+	s->equiv_s = plan->o.equiv_s > 0 ? plan->o.equiv_s : 0;
+	s->equiv_share = plan->o.equiv_share > 0 ? plan->o.equiv_share :
 			 WC_EQUIV_SHARE_DEFAULT;
 	/* The file opens with a mark: no name is read at its offset 0,
 	 * where a reading from the start of a member copied aside is
@@ -1606,7 +1641,7 @@ int wc_summary_build_src(struct wc_summary **out,
 	st->end = 8;
 	if (read_groups(s, err) < 0)
 		goto fail;
-	if (st->ngiven && !s->ncaps) {
+	if (plan->ngiven && !s->ncaps) {
 		wc_err_set(err, WC_ERR_USAGE, NULL, NULL, WC_NO_OFFSET,
 			   "every capture was left out of the comparison "
 			   "(warm-ups, --exclude-runs, --drop-first)");
@@ -1666,6 +1701,29 @@ fail_oom:
 fail:
 	wc_summary_free(s);
 	return -1;
+}
+
+int wc_summary_build_src(struct wc_summary **out,
+			 const struct wc_summary_src *src,
+			 const struct wc_summary_opts *opts, bool keep,
+			 struct wc_err *err)
+{
+	struct wc_summary_plan *plan = NULL;
+	const struct wc_capsule *cap;
+	int r;
+
+	*out = NULL;
+	if (wc_summary_plan_open(&plan, opts, err) < 0)
+		return -1;
+	/* The first reading, for the plan alone. */
+	r = src->rewind(src->ctx, err);
+	while (!r && (r = src->next(src->ctx, &cap, err)) > 0)
+		r = wc_summary_plan_add(plan, cap, err) < 0 ? -1 : 0;
+	if (r < 0) {
+		wc_summary_plan_free(plan);
+		return -1;
+	}
+	return wc_summary_build_planned(out, src, plan, keep, err);
 }
 
 /* The captures of an array, as a source. */
@@ -1768,13 +1826,7 @@ void wc_summary_free(struct wc_summary *s)
 			free(st->gs[i]);
 		}
 		free(st->gs);
-		wc_map_free(st->copies);
-		wc_map_free(st->cfg_of);
-		for (i = 0; i < st->ncfgs; i++)
-			free(st->cfgs[i].config);
-		free(st->cfgs);
-		free(st->base_name);
-		wc_capsule_free(st->rec);
+		wc_summary_plan_free(st->p);
 		wc_sum_held_clear(&st->base);
 		wc_findings_free(&st->find);
 		if (st->fd >= 0)

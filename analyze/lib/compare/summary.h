@@ -69,9 +69,10 @@
  * the analyses may go once it returns), given (wc_summary_build_capsules(),
  * which points into them), or read from a source (wc_summary_build_src():
  * a comparison of many summaries, docs/performance.md).  From a source
- * it reads the captures three times, one at a time: what to leave out,
- * then the groups, their spreads and what the findings need, then, for
- * the writers, each capture's row (wc_summary_rows()).  Without
+ * it reads the captures one at a time: what to leave out (unless its
+ * caller noted that as it made the source: wc_summary_plan_add()), then
+ * the groups, their spreads and what the findings need, then, for the
+ * writers, each capture's row (wc_summary_rows()).  Without
  * keep_rows it then holds, whatever the number of captures: its groups
  * (each with its first capture's capsule and row, its figures and at
  * most WC_MAX_PHASES phase names), a few captures the findings name
@@ -607,6 +608,24 @@ int wc_summary_build_src(struct wc_summary **out,
 			 const struct wc_summary_src *src,
 			 const struct wc_summary_opts *opts, bool keep_rows,
 			 struct wc_err *err);
+
+/* The first of those readings, what to leave out, done by a caller
+ * that sees every capture anyway (wcanalyze, as it writes its spill):
+ * each capture noted in input order, then the summary built from the
+ * same captures without reading them for it.  The plan holds what the
+ * summary would (the recordings' map, each configuration's first run).
+ * wc_summary_build_planned() takes it over, built or not. */
+struct wc_summary_plan;
+int wc_summary_plan_open(struct wc_summary_plan **out,
+			 const struct wc_summary_opts *opts,
+			 struct wc_err *err);
+int wc_summary_plan_add(struct wc_summary_plan *p,
+			const struct wc_capsule *cap, struct wc_err *err);
+void wc_summary_plan_free(struct wc_summary_plan *p);
+int wc_summary_build_planned(struct wc_summary **out,
+			     const struct wc_summary_src *src,
+			     struct wc_summary_plan *plan, bool keep_rows,
+			     struct wc_err *err);
 
 void wc_summary_free(struct wc_summary *s);
 
