@@ -132,4 +132,13 @@ rc=0
 if [[ $rc -ne 2 ]] || ! grep -q "^wcanalyze: white.txt: offset 0: not a trace or archive" err.txt; then
 	fail "white space alone: exit $rc, $(cat err.txt)"
 fi
+# The peek reads white space up to a summary's bound (64 MiB), no more:
+# past it, no summary.
+{ head -c $((64 << 20)) /dev/zero | tr '\0' ' '; printf ' {}'; } >wide.json
+rc=0
+"$WCANALYZE" wide.json >/dev/null 2>err.txt || rc=$?
+if [[ $rc -ne 2 ]] || ! grep -q "^wcanalyze: wide.json: offset 0: not a trace or archive" err.txt; then
+	fail "64 MiB of white space before '{': exit $rc, $(cat err.txt)"
+fi
+rm wide.json
 echo "ok: standard input and white space"

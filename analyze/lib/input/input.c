@@ -15,6 +15,7 @@
 
 #include "input/blknames.h"
 #include "input/capture.h"
+#include "input/json.h"
 #include "input/members.h"
 #include "input/merge.h"
 #include "input/reorder.h"
@@ -142,8 +143,8 @@ static bool json_space(unsigned char c)
  * Peeks at the first bytes of PATH: a blktrace magic in either order, an
  * empty file, with SUMMARIES a summary handed back (its first byte past
  * JSON's white space '{', which no trace, archive or compressed stream
- * begins with: read past the white space, bounded by the file), or
- * anything else (an archive, or no trace).  -1 when PATH cannot be read
+ * begins with: read past the white space, at most a summary's bound,
+ * WC_JSON_MAX_BYTES), or anything else (an archive, or no trace).  -1 when PATH cannot be read
  * (err says why: an unreadable file is the system's refusal, not a bad
  * trace).  *KEEP gets the descriptor, open still, at some offset (the
  * caller reads from the start and closes it).
@@ -151,9 +152,10 @@ static bool json_space(unsigned char c)
 static int peek_file(const char *path, bool summaries, int *keep,
 		     struct wc_err *err)
 {
-	unsigned char b[512];
+	unsigned char b[4096];
 	uint32_t m;
 	ssize_t n, k = 0;
+	size_t seen = 0;         /* bytes before b[0] */
 	int fd;
 
 	*keep = -1;
@@ -173,11 +175,13 @@ static int peek_file(const char *path, bool summaries, int *keep,
 		    (__builtin_bswap32(m) & WC_BLK_MAGIC_MASK) == WC_BLK_MAGIC)
 			return PEEK_MAGIC;
 	}
-	while (summaries) {
+	while (summaries && seen < WC_JSON_MAX_BYTES) {
 		while (k < n && json_space(b[k]))
 			k++;
 		if (k < n)
-			return b[k] == '{' ? PEEK_SUMMARY : PEEK_OTHER;
+			return b[k] == '{' && seen + (size_t)k < WC_JSON_MAX_BYTES ?
+			       PEEK_SUMMARY : PEEK_OTHER;
+		seen += (size_t)n;
 		n = read(fd, b, sizeof(b));
 		if (n < 0)
 			goto fail_read;
