@@ -568,8 +568,8 @@ struct gstate {
 	struct wc_sum_capture row;
 	struct group_acc acc;
 	double part_sum[WC_NPARTS];
-	size_t nph;
-	struct phase_acc *ph;
+	size_t nph, ph_room;
+	struct phase_acc *ph;          /* grown as names come */
 	uint64_t head, tail;           /* offset + 1 of the first, last */
 };
 
@@ -1215,14 +1215,14 @@ static int group_new(struct wc_summary *s, const struct wc_capsule *cap,
 		return wc_err_oom(err, NULL, NULL);
 	s->ngroups++;
 	st->gs[g]->cap = wc_capsule_dup(cap);
-	st->gs[g]->ph = calloc(WC_MAX_PHASES, sizeof(*st->gs[g]->ph));
-	if (!st->gs[g]->cap || !st->gs[g]->ph)
+	if (!st->gs[g]->cap)
 		return wc_err_oom(err, NULL, NULL);
 	return 0;
 }
 
-/* Adds row c's phases to its group's sums: the first of each name. */
-static void group_phases(struct gstate *gs, const struct wc_sum_capture *c)
+/* Adds row c's phases to its group's sums: the first of each name; -1
+ * when out of memory. */
+static int group_phases(struct gstate *gs, const struct wc_sum_capture *c)
 {
 	size_t p, q, i;
 	int k;
@@ -1239,7 +1239,17 @@ static void group_phases(struct gstate *gs, const struct wc_sum_capture *c)
 			if (!strcmp(gs->ph[i].name, ph->name))
 				e = &gs->ph[i];
 		if (!e && gs->nph < WC_MAX_PHASES) {
+			if (gs->nph == gs->ph_room) {
+				size_t want = gs->ph_room ? 2 * gs->ph_room : 4;
+
+				e = realloc(gs->ph, want * sizeof(*e));
+				if (!e)
+					return -1;
+				gs->ph = e;
+				gs->ph_room = want;
+			}
 			e = &gs->ph[gs->nph++];
+			memset(e, 0, sizeof(*e));
 			snprintf(e->name, sizeof(e->name), "%s", ph->name);
 		}
 		if (!e)
@@ -1248,6 +1258,7 @@ static void group_phases(struct gstate *gs, const struct wc_sum_capture *c)
 		for (k = 0; k < WC_NPARTS; k++)
 			e->sum[k] += (double)ph->figs.part_ns[k];
 	}
+	return 0;
 }
 
 /* Capture i, kept, as the second reading gives it: into its group, the
@@ -1275,7 +1286,8 @@ static int add_capture(struct wc_summary *s, const struct wc_capsule *cap,
 	group_add(&gs->acc, c);
 	for (k = 0; k < WC_NPARTS; k++)
 		gs->part_sum[k] += (double)c->figs.part_ns[k];
-	group_phases(gs, c);
+	if (group_phases(gs, c) < 0)
+		return wc_err_oom(err, NULL, NULL);
 	if (c->nphases) {
 		s->groups[g].phased++;
 		s->any_phases = true;
