@@ -583,9 +583,10 @@ static int analyse_one(const char *path, const struct wc_analysis_opts *ao,
 	int r, fd;
 
 	wc_err_clear(&err);
-	/* A bundle, a timeline and the interval table need traces: a
-	 * summary is a usage error (WC_EXIT_USAGE, said here), and the
-	 * caller stops. */
+	/* The interval table needs traces (a bundle's and a timeline's
+	 * inputs were peeked at before: check_before_writing()): a summary
+	 * is a usage error (WC_EXIT_USAGE, said here), and the caller
+	 * stops. */
 	r = wc_analysis_read_any(a, &fd, path, ao, &err);
 	*refused = r > 0;
 	if (r > 0)
@@ -958,37 +959,47 @@ out:
 	return status;
 }
 
-/* True when some INPUT is named NAME, before any is read: for a bundle
- * or a timeline only, which are written as the inputs are read, so that
- * a misspelt --baseline fails before a folder or a file is half written
- * (at the cost of an open of each input before its reading, a scan for
- * an archive).  A report checks the names of the captures as they are
- * read (analyse_parallel()).  Standard input cannot be opened twice:
- * with "-" among the inputs the name is taken on trust and the report
- * checks it at the end. */
-static bool baseline_known(const struct options *o)
+/*
+ * For a bundle or a timeline, which are written as the inputs are read,
+ * the usage errors the reading would find are found first, before a
+ * folder or a file is half written: a summary among the inputs (a peek
+ * at each one's first bytes) and, with --baseline, no capture of that
+ * name (each input opened for its name until one has it: a scan for an
+ * archive, which also tells a summary).  The cost: an open of each input
+ * before its reading.  A report finds both as it reads
+ * (analyse_parallel()), --dump and --interval where they read.
+ * Standard input cannot be opened twice: never a summary here, and with
+ * "-" among the inputs the name is taken on trust and the report checks
+ * it at the end.  WC_EXIT_OK, or the usage error's status.
+ */
+static int check_before_writing(const struct options *o)
 {
-	bool found = false;
+	bool found = !o->baseline;
 	int i;
 
-	for (i = 0; i < o->ninputs && !found; i++) {
+	for (i = 0; i < o->ninputs; i++) {
 		struct wc_input *in = NULL;
 		int fd, r;
 
-		if (!strcmp(o->inputs[i], "-"))
-			return true;
-		r = wc_input_open_any(&in, &fd, o->inputs[i], NULL, NULL);
-		/* A summary's names are checked once it is read. */
-		if (r > 0) {
-			close(fd);
-			return true;
+		if (!strcmp(o->inputs[i], "-")) {
+			found = true;
+			continue;
 		}
+		if (found) {
+			if (wc_capsule_is_summary(o->inputs[i]))
+				return usage_error("%s", summary_no_trace);
+			continue;
+		}
+		r = wc_input_open_any(&in, &fd, o->inputs[i], NULL, NULL);
+		if (r > 0)
+			return summary_refused(fd);
 		if (r < 0)
 			continue;
 		found = !strcmp(wc_input_name(in), o->baseline);
 		wc_input_free(in);
 	}
-	return found;
+	return found ? WC_EXIT_OK :
+	       usage_error("no capture named '%s' for --baseline", o->baseline);
 }
 
 /* "START+LEN" in sectors. */
@@ -1344,10 +1355,9 @@ int main(int argc, char **argv)
 				   "--baseline, --export-trace or --format "
 				   "trace-event");
 
-	if (o.baseline && o.mode == MODE_ANALYZE && (o.output || o.trace) &&
-	    !baseline_known(&o))
-		return usage_error("no capture named '%s' for --baseline",
-				   o.baseline);
+	if (o.mode == MODE_ANALYZE && (o.output || o.trace) &&
+	    (c = check_before_writing(&o)) != WC_EXIT_OK)
+		return c;
 
 	switch (o.mode) {
 	case MODE_DUMP:

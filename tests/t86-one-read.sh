@@ -117,6 +117,16 @@ for opt in --dump --btt --interval=1 --export-trace=t.json; do
 		fail "$opt with a summary: exit $rc, $(cat err.txt)"
 	fi
 done
+# A bundle or a timeline is written as the inputs are read: a summary
+# among them is found first, by a peek, and nothing is written.
+for args in "-o bundle" "--export-trace=t.json"; do
+	rc=0
+	# shellcheck disable=SC2086 # the option and its argument, split
+	"$WCANALYZE" $args one.bin sum.json >out.txt 2>err.txt || rc=$?
+	[[ $rc -eq 2 ]] || fail "$args with a summary: exit $rc, $(cat err.txt)"
+	[[ ! -e bundle && ! -e t.json && ! -s out.txt ]] ||
+		fail "$args with a summary: wrote $(ls -d bundle t.json 2>/dev/null) $(head -c 80 out.txt)"
+done
 echo "ok: a summary where a trace is needed"
 
 # Standard input is a trace, never peeked at for a summary; white space
