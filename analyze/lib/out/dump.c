@@ -294,7 +294,7 @@ static char *l_name(const char *line, char *p, const char *name)
 struct memo_head {
 	uint32_t device, cpu;
 	uint32_t seq;           /* the sequence in text; from 99999999 up
-				 * (UINT32_MAX: empty) never counted on */
+				 * never counted on */
 	uint32_t len;
 	char text[48];
 };
@@ -377,8 +377,23 @@ static char *l_devcpu(char *p, uint32_t device, uint32_t cpu)
 	return l_chr(p, ' ');
 }
 
+/* The head of device, CPU and sequence into h. */
+static void head_make(struct memo_head *h, uint32_t device, uint32_t cpu,
+		      uint32_t seq)
+{
+	char *q = l_devcpu(h->text, device, cpu);
+
+	q = l_num(q, (int)seq, 8);
+	q = l_chr(q, ' ');
+	h->device = device;
+	h->cpu = cpu;
+	h->seq = seq;
+	h->len = (uint32_t)(q - h->text);
+}
+
 /* Device, CPU and sequence: "%3d,%-3d %2d %8d ", the CPU's last head
- * with its sequence counted on by one when that is this one. */
+ * as it was when the sequence is the same (a trace recorded through
+ * tracefs has none: all 0), counted on by one when it is one more. */
 static inline char *l_devseq(struct wc_dump *d, char *p, uint32_t device,
 			     uint32_t cpu, uint32_t seq)
 {
@@ -386,23 +401,17 @@ static inline char *l_devseq(struct wc_dump *d, char *p, uint32_t device,
 
 	if (h->device == device && h->cpu == cpu && seq == h->seq + 1 &&
 	    h->seq < 99999999u) {
-		/* Below 99999999: the carry stops inside the field. */
+		/* Counted on only below 99999999: never a '-' sign nor 9
+		 * digits, and the carry stops inside the field. */
 		char *c = h->text + h->len - 2;
 
 		while (*c == '9')
 			*c-- = '0';
 		*c = *c == ' ' ? '1' : (char)(*c + 1);
-	} else {
-		char *q = l_devcpu(h->text, device, cpu);
-
-		q = l_num(q, (int)seq, 8);
-		q = l_chr(q, ' ');
-		h->device = device;
-		h->cpu = cpu;
-		h->len = (uint32_t)(q - h->text);
+		h->seq = seq;
+	} else if (h->device != device || h->cpu != cpu || seq != h->seq) {
+		head_make(h, device, cpu, seq);
 	}
-	/* Counted on only below 99999999: never a '-' sign nor 9 digits. */
-	h->seq = seq;
 	memcpy(p, h->text, sizeof(h->text));
 	return p + h->len;
 }
@@ -458,18 +467,15 @@ static char *l_range(struct wc_dump *d, char *p, uint64_t sector,
 	return p + m->len;
 }
 
-/* Every memo empty or true: the pid i and the range "0 + 0" hold
- * their texts, the heads nothing (a sequence above 8 digits), the kinds
- * action 0's (no line), the second is the first. */
+/* Every memo true from the start: head i holds device 0, CPU i and
+ * sequence UINT32_MAX, pid i and the range "0 + 0" their texts, the
+ * kinds action 0's (no line), the second is the first. */
 static void memo_init(struct wc_dump *d)
 {
 	uint32_t i;
 
-	for (i = 0; i <= d->head_mask; i++) {
-		d->heads[i].device = d->heads[i].cpu = 0;
-		d->heads[i].seq = UINT32_MAX;
-		d->heads[i].len = 0;
-	}
+	for (i = 0; i <= d->head_mask; i++)
+		head_make(&d->heads[i], 0, i, UINT32_MAX);
 	for (i = 0; i <= d->range_mask; i++) {
 		d->ranges[i].sector = 0;
 		d->ranges[i].sectors = 0;
