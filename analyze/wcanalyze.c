@@ -481,18 +481,74 @@ static FILE *held_messages(FILE **held)
 	return *held ? *held : stderr;
 }
 
+/* Captures a comparison holds before it spills them: a few need no
+ * TMPDIR, and many hold no more than these. */
+#define HELD_CAPTURES 64
+
+/* Where a comparison's captures go, in input order: held, then, past
+ * HELD_CAPTURES, to the spill (capsule.h), each noted in the summary's
+ * plan first (summary.h). */
+struct kept {
+	struct wc_summary_opts so;
+	struct wc_capsule *held[HELD_CAPTURES];
+	size_t nheld;
+	struct wc_capsule_spill *spill;
+	struct wc_summary_plan *plan;
+};
+
+/* Takes c over: held, or spilled with every one held before it. */
+static int keep_capsule(struct kept *kp, struct wc_capsule *c,
+			struct wc_err *err)
+{
+	size_t i;
+	int r = -1;
+
+	if (!kp->spill && kp->nheld < HELD_CAPTURES) {
+		kp->held[kp->nheld++] = c;
+		return 0;
+	}
+	if (!kp->spill) {
+		if (wc_capsule_spill_open(&kp->spill, err) < 0 ||
+		    wc_summary_plan_open(&kp->plan, &kp->so, err) < 0)
+			goto free_c;
+		for (i = 0; i < kp->nheld; i++)
+			if (wc_summary_plan_add(kp->plan, kp->held[i], err) < 0 ||
+			    wc_capsule_spill_add(kp->spill, kp->held[i],
+						 err) < 0)
+				goto free_c;
+		for (i = 0; i < kp->nheld; i++)
+			wc_capsule_free(kp->held[i]);
+		kp->nheld = 0;
+	}
+	if (wc_summary_plan_add(kp->plan, c, err) < 0 ||
+	    wc_capsule_spill_add(kp->spill, c, err) < 0)
+		goto free_c;
+	r = 0;
+free_c:
+	wc_capsule_free(c);
+	return r;
+}
+
+static void kept_free(struct kept *kp)
+{
+	size_t i;
+
+	for (i = 0; i < kp->nheld; i++)
+		wc_capsule_free(kp->held[i]);
+	wc_summary_plan_free(kp->plan);
+	wc_capsule_spill_free(kp->spill);
+}
+
 /* Analyses the captures among the inputs o->jobs at a time
  * (wc_jobs_analyse), keeping only each one's capsule, and reads the
  * summaries among them; then reports their warnings and failures in
- * input order, as one at a time would have.  The capsules go to the
- * spill sp (capsule.h), in input order (a summary's in its order), *n
- * of them, each noted in the summary's plan first (summary.h): a batch of inputs at a time, so that what is held is a
- * batch's capsules whatever the number of inputs.  Returns the exit
- * status so far. */
+ * input order, as one at a time would have.  The capsules go to kp,
+ * in input order (a summary's in its order), *n of them: a batch of
+ * inputs at a time, so that what waits is a batch's capsules whatever
+ * the number of inputs.  Returns the exit status so far. */
 static int analyse_parallel(const struct options *o,
-			    const struct wc_analysis_opts *ao,
-			    struct wc_capsule_spill *sp,
-			    struct wc_summary_plan *plan, size_t *n)
+			    const struct wc_analysis_opts *ao, struct kept *kp,
+			    size_t *n)
 {
 	size_t batch = BATCH_A_JOB * (o->jobs ? o->jobs : wc_jobs_cpus());
 	size_t at, k, i, count;
@@ -539,19 +595,19 @@ static int analyse_parallel(const struct options *o,
 				if (status == WC_EXIT_OK)
 					status = s;
 			}
-			for (k = 0; spilling && k < jobs[i].ncaps; k++) {
+			for (k = 0; k < jobs[i].ncaps; k++) {
 				wc_err_clear(&err);
-				if (wc_summary_plan_add(plan, jobs[i].caps[k],
-							&err) < 0 ||
-				    wc_capsule_spill_add(sp, jobs[i].caps[k],
-							 &err) < 0) {
+				if (!spilling) {
+					wc_capsule_free(jobs[i].caps[k]);
+				} else if (keep_capsule(kp, jobs[i].caps[k],
+							&err) < 0) {
 					status = report_to(held_messages(&held),
 							   &err);
 					spilling = false;
 				}
 				(*n)++;
 			}
-			wc_capsules_free(jobs[i].caps, jobs[i].ncaps);
+			free(jobs[i].caps);
 		}
 	}
 	free(jobs);
@@ -569,6 +625,8 @@ static int analyse_parallel(const struct options *o,
 			putc(ch, stderr);
 		fclose(held);
 	}
+	if (!spilling)
+		*n = 0;                 /* no report of part of them */
 	return spilling ? status : WC_EXIT_FAILURE;
 }
 
@@ -683,8 +741,18 @@ static int spill_rewind(void *ctx, struct wc_err *err)
 	return wc_capsule_spill_rewind(ctx, err);
 }
 
-/* The same of the captures spilled (analysed here or summaries read
- * back), read from the spill: none held but the summary's groups. */
+/* The same of the captures held (analysed here or summaries read back). */
+static int summary_of_capsules(struct wc_summary **sum,
+			       struct wc_capsule *const *caps, size_t n,
+			       const struct options *o, struct wc_err *err)
+{
+	struct wc_summary_opts so = summary_opts(o);
+
+	return wc_summary_build_capsules(sum, caps, n, &so, err);
+}
+
+/* The same of the captures spilled, read from the spill: none held but
+ * the summary's groups. */
 static int summary_of_spill(struct wc_summary **sum,
 			    struct wc_capsule_spill *sp,
 			    struct wc_summary_plan *plan, struct wc_err *err)
@@ -716,8 +784,7 @@ static int mode_analysis(const struct options *o)
 {
 	struct wc_analysis_opts ao = o->analysis;
 	struct wc_analysis **caps;
-	struct wc_capsule_spill *spill = NULL;
-	struct wc_summary_plan *plan = NULL;
+	struct kept kept = { .nheld = 0 };
 	size_t ncapsules = 0;
 	struct wc_bundle *b = NULL;
 	struct wc_summary *sum = NULL;
@@ -751,15 +818,8 @@ static int mode_analysis(const struct options *o)
 	}
 	ao.trace = te;
 	if (!b && !te) {
-		struct wc_summary_opts so = summary_opts(o);
-
-		wc_err_clear(&err);
-		if (wc_capsule_spill_open(&spill, &err) < 0 ||
-		    wc_summary_plan_open(&plan, &so, &err) < 0) {
-			status = report(&err);
-			goto out;
-		}
-		status = analyse_parallel(o, &ao, spill, plan, &ncapsules);
+		kept.so = summary_opts(o);
+		status = analyse_parallel(o, &ao, &kept, &ncapsules);
 		goto write;
 	}
 	for (i = 0; i < o->ninputs; i++) {
@@ -796,9 +856,11 @@ write:
 	if ((n == 0 && ncapsules == 0) || o->trace_only)
 		goto out;
 	wc_err_clear(&err);
-	if (spill) {
-		r = summary_of_spill(&sum, spill, plan, &err);
-		plan = NULL;            /* the summary's, built or not */
+	if (kept.spill) {
+		r = summary_of_spill(&sum, kept.spill, kept.plan, &err);
+		kept.plan = NULL;       /* the summary's, built or not */
+	} else if (kept.nheld) {
+		r = summary_of_capsules(&sum, kept.held, kept.nheld, o, &err);
 	} else {
 		r = summary_of(&sum, caps, n, o, &err);
 	}
@@ -840,8 +902,7 @@ out:
 	for (i = 0; i < (int)n; i++)
 		wc_analysis_free(caps[i]);
 	free(caps);
-	wc_summary_plan_free(plan);
-	wc_capsule_spill_free(spill);
+	kept_free(&kept);
 	return status;
 }
 
