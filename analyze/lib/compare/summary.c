@@ -592,7 +592,17 @@ struct recording {
 	uint64_t digest, name2;
 	size_t first;
 	int run;
+	char input[256];               /* its input, for the copy's why */
 };
+
+/* The recordings noted, as a Bloom filter: a recording not in it was
+ * not given before, and only one that may be (a copy, or by chance
+ * (1 - e^(-4n / 2^23))^4 of n: five in a million at 100,000) is looked
+ * at again, once every capture is noted (plan_resolve()), so that what
+ * the check keeps grows with the copies, not the captures.  1 MiB, 4
+ * bits a key. */
+#define RECORDINGS_BITS ((size_t)1 << 23)
+#define RECORDINGS_HASHES 4
 
 /* What to leave out, noted as the captures come the first time
  * (summary.h, struct wc_summary_plan): what it keeps grows with the
@@ -602,7 +612,10 @@ struct wc_summary_plan {
 	size_t ngiven;
 	bool any_measured;             /* a capture not a warm-up */
 	bool warmups_out;              /* once every capture is noted */
-	struct wc_map *copies;         /* recording_key() -> recording */
+	uint64_t *bloom;               /* RECORDINGS_BITS, once a key */
+	struct wc_map *maybe;          /* keys of the recordings that may
+	                                * have been given before (a set) */
+	struct wc_map *copies;         /* a copy's position -> its first's */
 	struct wc_map *cfg_of;         /* fnv(config) -> cfg index + 1 */
 	struct cfg *cfgs;
 	size_t ncfgs, cfg_room;
@@ -1021,16 +1034,40 @@ static uint64_t name2(const char *name)
 static bool copy_of(const struct wc_summary_plan *p,
 		    const struct wc_capture_meta *m, size_t i, size_t *first)
 {
-	const struct recording *r;
+	const size_t *f;
 
 	if (!p->copies || !m->input[0])
 		return false;
-	r = wc_map_get(p->copies, recording_key(m));
-	if (!r || r->first == i || r->digest != m->digest || r->run != m->run ||
-	    r->name2 != name2(m->name))
+	f = wc_map_get(p->copies, i);
+	if (!f)
 		return false;
-	*first = r->first;
+	*first = *f;
 	return true;
+}
+
+/* The filter's bits of key, by double hashing. */
+static size_t bloom_bit(uint64_t key, int j)
+{
+	uint64_t h2 = (key ^ key >> 31) * UINT64_C(0x9e3779b97f4a7c15) | 1;
+
+	return (size_t)((key + (uint64_t)j * h2) % RECORDINGS_BITS);
+}
+
+/* Whether key may have been noted; notes it. */
+static bool bloom_seen(uint64_t *bloom, uint64_t key)
+{
+	bool seen = true;
+	int j;
+
+	for (j = 0; j < RECORDINGS_HASHES; j++) {
+		size_t b = bloom_bit(key, j);
+
+		if (!(bloom[b / 64] >> (b % 64) & 1)) {
+			seen = false;
+			bloom[b / 64] |= (uint64_t)1 << (b % 64);
+		}
+	}
+	return seen;
 }
 
 /* The --drop-first record of config, or NULL. */
@@ -1120,8 +1157,9 @@ int wc_summary_plan_open(struct wc_summary_plan **out,
 	p->o = opts ? *opts : none;
 	p->base_at = p->rec_at = SIZE_MAX;
 	if ((!p->o.recorded_index &&
-	     wc_map_open(&p->copies, sizeof(struct recording),
-			 (size_t)1 << 40, err) < 0) ||
+	     (wc_map_open(&p->copies, sizeof(size_t), (size_t)1 << 40,
+			  err) < 0 ||
+	      wc_map_open(&p->maybe, 0, (size_t)1 << 40, err) < 0)) ||
 	    (p->o.drop_first &&
 	     wc_map_open(&p->cfg_of, sizeof(size_t), (size_t)1 << 40,
 			 err) < 0)) {
@@ -1139,33 +1177,26 @@ int wc_summary_plan_add(struct wc_summary_plan *p,
 			const struct wc_capsule *cap, struct wc_err *err)
 {
 	const struct wc_capture_meta *m = &cap->meta;
-	size_t i = p->ngiven, first = i;
-	bool copy = false;
-	int r;
+	size_t i = p->ngiven;
+	void *none;
 
 	if (!m->warmup)
 		p->any_measured = true;
-	if (p->copies && m->input[0]) {
-		struct recording *rec;
-
-		r = wc_map_put(p->copies, recording_key(m), (void **)&rec,
-			       err);
-		if (r < 0)
+	/* A recording given again: known for sure once every capture is
+	 * noted (plan_resolve()). */
+	if (p->maybe && m->input[0]) {
+		if (!p->bloom) {
+			p->bloom = calloc(RECORDINGS_BITS / 64,
+					  sizeof(*p->bloom));
+			if (!p->bloom)
+				return wc_err_oom(err, NULL, NULL);
+		}
+		if (bloom_seen(p->bloom, recording_key(m)) &&
+		    wc_map_put(p->maybe, recording_key(m), &none, err) < 0)
 			return -1;
-		if (r == WC_MAP_ADDED) {
-			rec->digest = m->digest;
-			rec->name2 = name2(m->name);
-			rec->run = m->run;
-			rec->first = i;
-		}
-		copy = copy_of(p, m, i, &first);
-		if (copy && p->ncopy_need < 3) {
-			p->copy_at[p->ncopy_need] = i;
-			p->copy_first[p->ncopy_need++] = first;
-		}
 	}
 	if (p->o.baseline_index == i + 1) {
-		p->base_at = copy ? first : i;
+		p->base_at = i;
 		p->base_name = strdup(m->name);
 		if (!p->base_name)
 			return wc_err_oom(err, NULL, NULL);
@@ -1176,8 +1207,10 @@ int wc_summary_plan_add(struct wc_summary_plan *p,
 		if (!p->rec)
 			return wc_err_oom(err, NULL, NULL);
 	}
-	if (p->o.drop_first && m->config[0] && !copy &&
-	    !excluded(m, &p->o, false)) {
+	/* A copy counts here, and is taken back once known: it never
+	 * comes first, as its recording's first capture, of the same run
+	 * and left out or not alike, came before it. */
+	if (p->o.drop_first && m->config[0] && !excluded(m, &p->o, false)) {
 		struct cfg *c = cfg_add(p, m->config);
 
 		if (!c)
@@ -1188,6 +1221,76 @@ int wc_summary_plan_add(struct wc_summary_plan *p,
 	}
 	p->ngiven++;
 	return 0;
+}
+
+/* Which of the captures that may be a recording given again are: a
+ * reading of the source, when some may be.  Each such capture is then
+ * taken back from its configuration's --drop-first count, and a
+ * baseline given by its position becomes its recording's first. */
+static int plan_resolve(struct wc_summary_plan *p,
+			const struct wc_summary_src *src, struct wc_err *err)
+{
+	struct wc_map *seen = NULL;
+	const struct wc_capsule *cap;
+	size_t i = 0;
+	int r;
+
+	if (!p->maybe || !wc_map_count(p->maybe))
+		return 0;
+	if (wc_map_open(&seen, sizeof(struct recording), (size_t)1 << 40,
+			err) < 0)
+		return -1;
+	r = src->rewind(src->ctx, err);
+	while (!r && (r = src->next(src->ctx, &cap, err)) > 0) {
+		const struct wc_capture_meta *m = &cap->meta;
+		uint64_t key = recording_key(m);
+		struct recording *rec = NULL;
+		size_t *first;
+
+		r = 0;
+		if (!m->input[0] || !wc_map_get(p->maybe, key)) {
+			i++;
+			continue;
+		}
+		if (wc_map_put(seen, key, (void **)&rec, err) == WC_MAP_ADDED) {
+			rec->digest = m->digest;
+			rec->name2 = name2(m->name);
+			rec->run = m->run;
+			rec->first = i;
+			snprintf(rec->input, sizeof(rec->input), "%s",
+				 m->input);
+		} else if (!rec) {
+			r = -1;
+		} else if (rec->digest == m->digest && rec->run == m->run &&
+			   rec->name2 == name2(m->name)) {
+			if (wc_map_put(p->copies, i, (void **)&first,
+				       err) < 0) {
+				r = -1;
+				break;
+			}
+			*first = rec->first;
+			if (p->ncopy_need < 3) {
+				p->copy_at[p->ncopy_need] = i;
+				p->copy_first[p->ncopy_need] = rec->first;
+				snprintf(p->copy_input[p->ncopy_need++],
+					 sizeof(p->copy_input[0]), "%s",
+					 rec->input);
+			}
+			if (p->base_at == i)
+				p->base_at = rec->first;
+			if (p->o.drop_first && m->config[0] &&
+			    !excluded(m, &p->o, false)) {
+				struct cfg *c = cfg_find(p, m->config);
+
+				c->f[0].count--;
+				if (!m->warmup)
+					c->f[1].count--;
+			}
+		}
+		i++;
+	}
+	wc_map_free(seen);
+	return r < 0 ? -1 : 0;
 }
 
 /* Once every capture is noted. */
@@ -1211,6 +1314,8 @@ void wc_summary_plan_free(struct wc_summary_plan *p)
 
 	if (!p)
 		return;
+	free(p->bloom);
+	wc_map_free(p->maybe);
 	wc_map_free(p->copies);
 	wc_map_free(p->cfg_of);
 	for (i = 0; i < p->ncfgs; i++)
@@ -1385,11 +1490,6 @@ static int read_groups(struct wc_summary *s, struct wc_err *err)
 		const char *why = left_out(st->p, m, i, &copy, &first);
 		size_t k;
 
-		for (k = 0; k < st->p->ncopy_need; k++)
-			if (st->p->copy_first[k] == i)
-				snprintf(st->p->copy_input[k],
-					 sizeof(st->p->copy_input[k]), "%s",
-					 m->input);
 		if (why) {
 			char same[544] = "";
 
@@ -1688,6 +1788,8 @@ int wc_summary_build_planned(struct wc_summary **out,
 	st->src = *src;
 	st->keep_rows = keep;
 	s->find = &st->find;
+	if (plan_resolve(plan, src, err) < 0)
+		goto fail;
 	plan_end(plan);
 	s->named_baseline = plan->base_name ? plan->base_name :
 			    plan->o.baseline;

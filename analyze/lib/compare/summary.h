@@ -80,11 +80,13 @@
  * kernel's counters, with a guessed journal, with data left unwritten),
  * at most three names of the others, and WC_SUM_HOST_VALUES values of
  * each host key; the groups' member names go to an unnamed temporary
- * file (wc_summary_member()).  What grows with the captures is the
- * check for one recording given twice (struct wc_summary, nleft_out):
- * a hash map of the recordings, at most 192 bytes a capture
- * (base/map.h), which tells them by their digest, run and two 64-bit
- * hashes of the name.  Memory never grows with the number of requests.
+ * file past 64 KiB (wc_summary_member()).  The check for one recording
+ * given twice (struct wc_summary, nleft_out) keeps a Bloom filter of
+ * the recordings (1 MiB), and a record for each capture that may be a
+ * copy (each copy, and by chance five in a million at 100,000),
+ * told by its digest, run and two 64-bit hashes of its name; only then
+ * is the source read once more to tell.  So nothing grows with the
+ * number of captures but that, and never with the number of requests.
  * wc_summary_free(NULL) is fine.
  */
 #ifndef WC_SUMMARY_H
