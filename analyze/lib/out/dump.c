@@ -468,24 +468,32 @@ static char *l_range(struct wc_dump *d, char *p, uint64_t sector,
 }
 
 /* Every memo true from the start: head i holds device 0, CPU i and
- * sequence UINT32_MAX, pid i and the range "0 + 0" their texts, the
- * kinds action 0's (no line), the second is the first. */
+ * sequence 0, pid i and the range "0 + 0" their texts, the kinds action
+ * 0's (no line), the second is the first.  Slot 0's texts are written
+ * out here: wc_dump_event() has only those, made for each line. */
 static void memo_init(struct wc_dump *d)
 {
+	static const char head0[] = "  0,0    0        0 ";
 	uint32_t i;
 
-	for (i = 0; i <= d->head_mask; i++)
-		head_make(&d->heads[i], 0, i, UINT32_MAX);
+	d->heads[0].device = d->heads[0].cpu = d->heads[0].seq = 0;
+	d->heads[0].len = sizeof(head0) - 1;
+	memcpy(d->heads[0].text, head0, sizeof(head0) - 1);
+	for (i = 1; i <= d->head_mask; i++)
+		head_make(&d->heads[i], 0, i, 0);
+	d->pids[0].pid = 0;
+	d->pids[0].len = 6;
+	memcpy(d->pids[0].text, "    0 ", 6);
+	for (i = 1; i <= d->pid_mask; i++) {
+		d->pids[i].pid = i;
+		d->pids[i].len = (uint32_t)(l_chr(l_unum(d->pids[i].text, i, 5),
+						  ' ') - d->pids[i].text);
+	}
 	for (i = 0; i <= d->range_mask; i++) {
 		d->ranges[i].sector = 0;
 		d->ranges[i].sectors = 0;
 		d->ranges[i].len = 5;
 		memcpy(d->ranges[i].text, "0 + 0", 5);
-	}
-	for (i = 0; i <= d->pid_mask; i++) {
-		d->pids[i].pid = i;
-		d->pids[i].len = (uint32_t)(l_chr(l_unum(d->pids[i].text, i, 5),
-						  ' ') - d->pids[i].text);
 	}
 	for (i = 0; i <= d->kind_mask; i++) {
 		d->kinds[i].action = 0;
