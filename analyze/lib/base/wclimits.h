@@ -70,7 +70,7 @@
  * a bound on memory (and on how far ahead the reader runs), never on
  * what is read. */
 #define WC_BATCHQ_DEPTH 8
-#define WC_BATCHQ_SLOT 16
+#define WC_BATCHQ_SLOT 4
 
 /* Process names kept per input (more pids than any pid_max lets a
  * recorder see at once); past it, a corrupt or endless trace gets no new

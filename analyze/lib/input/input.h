@@ -123,7 +123,7 @@ int wc_input_open_any(struct wc_input **out, int *summary, const char *path,
  * batch, so every event of a batch gets the names known when the call
  * returns.
  */
-#define WC_INPUT_BATCH 64u
+#define WC_INPUT_BATCH 256u
 int wc_input_next_ref(struct wc_input *in, const struct wc_event **evs,
 		      size_t max, size_t *got, struct wc_err *err);
 void wc_input_free(struct wc_input *in);

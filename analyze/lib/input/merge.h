@@ -104,7 +104,7 @@ struct wc_merge;
 int wc_merge_open(struct wc_merge **out, unsigned nstreams,
 		  wc_merge_pull_fn pull, void *ctx, struct wc_err *err);
 /* The most events a batch hands out. */
-#define WC_MERGE_BATCH 64u
+#define WC_MERGE_BATCH 256u
 int wc_merge_next_ref(struct wc_merge *m, const struct wc_event **evs,
 		      size_t max, size_t *got, struct wc_err *err);
 uint64_t wc_merge_genesis(const struct wc_merge *m);

@@ -48,7 +48,7 @@
 #endif
 
 /* The most events a wc_reorder batch hands out (slots beside the window). */
-#define WC_REORDER_BATCH 64u
+#define WC_REORDER_BATCH 256u
 
 /* A late event that goes before at most this many of the events read
  * last goes into its place among them, in wc_reorder's ring, instead of
