@@ -17,6 +17,8 @@
 
 #include "compare/stats.h"
 #include "compare/summary.h"
+#include "compare/summary_test.h"
+#include "out/report.h"
 
 #include "lib/scripted.h"
 
@@ -487,6 +489,130 @@ START_TEST(test_reduce_flat)
 		      "%zu for 500", h50, h500);
 	for (i = 0; i < 2; i++) {
 		wc_capsule_free(m.tmpl[i]);
+		wc_analysis_free(a[i]);
+	}
+}
+END_TEST
+
+/* A hundred captures of two configurations, each of its own name and run
+ * and input, the runs given from the last down (so that each
+ * configuration's first run comes last, when a small filter errs), but
+ * capture `copy`, which is capture `of` (the same name, run and
+ * requests) given again from another input: one recording given
+ * twice. */
+struct bloom_src {
+	struct wc_capsule *tmpl[2];
+	size_t n, at, copy, of;
+};
+
+static int bloom_next(void *ctx, const struct wc_capsule **cap,
+		      struct wc_err *err)
+{
+	struct bloom_src *b = ctx;
+	struct wc_capsule *c;
+	size_t k;
+
+	(void)err;
+	if (b->at >= b->n)
+		return 0;
+	k = b->at == b->copy ? b->of : b->at;
+	c = b->tmpl[k % 2];
+	c->meta.run = (int)(b->n / 2 - k / 2);
+	snprintf(c->meta.name, sizeof(c->meta.name), "%c-run%d",
+		 k % 2 ? 'b' : 'a', c->meta.run);
+	snprintf(c->meta.input, sizeof(c->meta.input), "in%zu.json", b->at);
+	b->at++;
+	*cap = c;
+	return 1;
+}
+
+static int bloom_rewind(void *ctx, struct wc_err *err)
+{
+	(void)err;
+	((struct bloom_src *)ctx)->at = 0;
+	return 0;
+}
+
+/* The JSON report of b's captures, planned with a filter of bits (0:
+ * the default); *maybe: the filter's hits, *left: captures left out. */
+static char *bloom_report(struct bloom_src *b, const struct wc_summary_opts *o,
+			  size_t bits, size_t *maybe, size_t *left)
+{
+	const struct wc_summary_src src = {
+		.next = bloom_next, .rewind = bloom_rewind, .ctx = b,
+	};
+	struct wc_summary_plan *plan = NULL;
+	const struct wc_capsule *cap;
+	struct wc_summary *s = NULL;
+	struct wc_err err;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_summary_plan_open(&plan, o, &err), 0);
+	if (bits)
+		wc_summary_plan_set_bloom_bits(plan, bits);
+	b->at = 0;
+	while (bloom_next(b, &cap, &err) > 0)
+		ck_assert_int_eq(wc_summary_plan_add(plan, cap, &err), 0);
+	*maybe = wc_summary_plan_maybe(plan);
+	ck_assert_msg(wc_summary_build_planned(&s, &src, plan, false,
+					       &err) == 0, "%s", err.msg);
+	*left = s->nleft_out;
+	f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_msg(wc_report_write(f, WC_FORMAT_JSON, s, &err) == 0, "%s",
+		      err.msg);
+	ck_assert_msg(wc_report_write(f, WC_FORMAT_TEXT, s, &err) == 0, "%s",
+		      err.msg);
+	ck_assert_int_eq(fclose(f), 0);
+	wc_summary_free(s);
+	return text;
+}
+
+/* A filter of 64 bits errs on nearly every capture after the first
+ * few: each is read again and told from the one copy, and the report is
+ * the one of the filter that errs on none (one copy left out, named
+ * with its first capture's input; with --drop-first each
+ * configuration's first run too, the copy not counted; a baseline given
+ * by the copy's position is its first capture). */
+START_TEST(test_copies_bloom_errs)
+{
+	struct wc_analysis *a[2] = {
+		cap("a", "fs=xfs;", 1000000, 5000000),
+		cap("b", "fs=ext4;", 2000000, 5000000),
+	};
+	struct bloom_src b = { { NULL, NULL }, 100, 0, 31, 11 };
+	struct wc_summary_opts o[3];
+	struct wc_err err;
+	size_t k;
+	int i;
+
+	wc_err_clear(&err);
+	for (i = 0; i < 2; i++)
+		ck_assert_int_eq(wc_capsule_of(&b.tmpl[i], a[i], &err), 0);
+	memset(o, 0, sizeof(o));
+	o[1].drop_first = true;
+	o[2].baseline_index = b.copy + 1;
+	for (k = 0; k < 3; k++) {
+		size_t maybe[2], left[2];
+		char *exact = bloom_report(&b, &o[k], 0, &maybe[0], &left[0]);
+		char *errs = bloom_report(&b, &o[k], 64, &maybe[1], &left[1]);
+
+		ck_assert_uint_eq(maybe[0], 1);
+		ck_assert_uint_ge(maybe[1], 50);
+		ck_assert_uint_eq(left[0], k == 1 ? 3 : 1);
+		ck_assert_uint_eq(left[1], left[0]);
+		ck_assert_ptr_nonnull(strstr(exact, "in31.json: the same "
+					     "recording as in11.json"));
+		ck_assert_msg(!strcmp(exact, errs), "option set %zu: the "
+			      "report differs when the filter errs", k);
+		free(exact);
+		free(errs);
+	}
+	for (i = 0; i < 2; i++) {
+		wc_capsule_free(b.tmpl[i]);
 		wc_analysis_free(a[i]);
 	}
 }
@@ -1056,6 +1182,7 @@ static Suite *summary_suite(void)
 	tcase_add_test(tc, test_groups);
 	tcase_add_test(tc, test_groups_memory);
 	tcase_add_test(tc, test_reduce_flat);
+	tcase_add_test(tc, test_copies_bloom_errs);
 	tcase_add_test(tc, test_runs_used_count);
 	tcase_add_test(tc, test_never_vary);
 	tcase_add_test(tc, test_acc);

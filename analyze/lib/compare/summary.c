@@ -4,6 +4,7 @@
 #include "base/map.h"
 #include "compare/findings.h"
 #include "compare/stats.h"
+#include "compare/summary_test.h"
 #include "input/source.h"
 
 #include <errno.h>
@@ -612,7 +613,8 @@ struct wc_summary_plan {
 	size_t ngiven;
 	bool any_measured;             /* a capture not a warm-up */
 	bool warmups_out;              /* once every capture is noted */
-	uint64_t *bloom;               /* RECORDINGS_BITS, once a key */
+	uint64_t *bloom;               /* bloom_bits, once a key */
+	size_t bloom_bits;             /* RECORDINGS_BITS (summary_test.h) */
 	struct wc_map *maybe;          /* keys of the recordings that may
 	                                * have been given before (a set) */
 	struct wc_map *copies;         /* a copy's position -> its first's */
@@ -1046,21 +1048,21 @@ static bool copy_of(const struct wc_summary_plan *p,
 }
 
 /* The filter's bits of key, by double hashing. */
-static size_t bloom_bit(uint64_t key, int j)
+static size_t bloom_bit(uint64_t key, int j, size_t bits)
 {
 	uint64_t h2 = (key ^ key >> 31) * UINT64_C(0x9e3779b97f4a7c15) | 1;
 
-	return (size_t)((key + (uint64_t)j * h2) % RECORDINGS_BITS);
+	return (size_t)((key + (uint64_t)j * h2) % bits);
 }
 
 /* Whether key may have been noted; notes it. */
-static bool bloom_seen(uint64_t *bloom, uint64_t key)
+static bool bloom_seen(uint64_t *bloom, size_t bits, uint64_t key)
 {
 	bool seen = true;
 	int j;
 
 	for (j = 0; j < RECORDINGS_HASHES; j++) {
-		size_t b = bloom_bit(key, j);
+		size_t b = bloom_bit(key, j, bits);
 
 		if (!(bloom[b / 64] >> (b % 64) & 1)) {
 			seen = false;
@@ -1156,6 +1158,7 @@ int wc_summary_plan_open(struct wc_summary_plan **out,
 		return wc_err_oom(err, NULL, NULL);
 	p->o = opts ? *opts : none;
 	p->base_at = p->rec_at = SIZE_MAX;
+	p->bloom_bits = RECORDINGS_BITS;
 	if ((!p->o.recorded_index &&
 	     (wc_map_open(&p->copies, sizeof(size_t), (size_t)1 << 40,
 			  err) < 0 ||
@@ -1186,12 +1189,12 @@ int wc_summary_plan_add(struct wc_summary_plan *p,
 	 * noted (plan_resolve()). */
 	if (p->maybe && m->input[0]) {
 		if (!p->bloom) {
-			p->bloom = calloc(RECORDINGS_BITS / 64,
+			p->bloom = calloc(p->bloom_bits / 64,
 					  sizeof(*p->bloom));
 			if (!p->bloom)
 				return wc_err_oom(err, NULL, NULL);
 		}
-		if (bloom_seen(p->bloom, recording_key(m)) &&
+		if (bloom_seen(p->bloom, p->bloom_bits, recording_key(m)) &&
 		    wc_map_put(p->maybe, recording_key(m), &none, err) < 0)
 			return -1;
 	}
@@ -1306,6 +1309,17 @@ static void plan_end(struct wc_summary_plan *p)
 		p->rec_kept = !left_out(p, &p->rec->meta, p->rec_at, &copy,
 					&first);
 	}
+}
+
+void wc_summary_plan_set_bloom_bits(struct wc_summary_plan *p, size_t bits)
+{
+	if (!p->bloom && bits >= 64 && bits % 64 == 0)
+		p->bloom_bits = bits;
+}
+
+size_t wc_summary_plan_maybe(const struct wc_summary_plan *p)
+{
+	return p->maybe ? wc_map_count(p->maybe) : 0;
 }
 
 void wc_summary_plan_free(struct wc_summary_plan *p)

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * summary_test.h - the summary's doors for its tests only (check_summary):
+ * the size of the Bloom filter that notes the recordings given
+ * (summary.h: one recording given twice).  The pipeline never sets it
+ * (the default is 2^23 bits); summary.h is the interface.
+ */
+#ifndef WC_SUMMARY_TEST_H
+#define WC_SUMMARY_TEST_H
+
+#include <stddef.h>
+
+#include "compare/summary.h"
+
+/*
+ * The filter of plan p in BITS bits (a multiple of 64) instead of 2^23,
+ * set after wc_summary_plan_open() and before the first
+ * wc_summary_plan_add(); ignored otherwise.  A filter of 64 bits is
+ * full after a few recordings, so that nearly every capture after them
+ * may have been given before: check_summary then sees each told from a
+ * copy in the second reading, with the report of a filter that never
+ * errs.
+ */
+void wc_summary_plan_set_bloom_bits(struct wc_summary_plan *p, size_t bits);
+
+/* How many recordings of those noted so far may have been given before
+ * (the filter's hits): the ones the second reading looks at. */
+size_t wc_summary_plan_maybe(const struct wc_summary_plan *p);
+
+#endif /* WC_SUMMARY_TEST_H */
