@@ -601,8 +601,9 @@ static int analyse_parallel(const struct options *o,
 					wc_capsule_free(jobs[i].caps[k]);
 				} else if (keep_capsule(kp, jobs[i].caps[k],
 							&err) < 0) {
-					status = report_to(held_messages(&held),
-							   &err);
+					/* Said now: the messages' file is in
+					 * the same TMPDIR, which may be full. */
+					status = report(&err);
 					spilling = false;
 				}
 				(*n)++;
@@ -620,10 +621,20 @@ static int analyse_parallel(const struct options *o,
 				    o->baseline);
 	}
 	if (held) {
+		/* TMPDIR full: what it holds, then that the rest is lost,
+		 * and no report that would seem to have said everything. */
+		const char *lost = fflush(held) != 0 ? strerror(errno) :
+				   ferror(held) ? "cut short" : NULL;
+
 		rewind(held);
 		while ((ch = getc(held)) != EOF)
 			putc(ch, stderr);
 		fclose(held);
+		if (lost) {
+			fprintf(stderr, PROG ": the inputs' messages, held in "
+				"a temporary file: %s\n", lost);
+			spilling = false;
+		}
 	}
 	if (!spilling)
 		*n = 0;                 /* no report of part of them */

@@ -5,7 +5,9 @@
 # reduce of 500 summaries (spilled past the first 64, wcanalyze.c) is
 # that of 50 (held), within the recordings' map (compare/summary.h: at
 # most 192 bytes a capture) and the allocator's slack; holding each
-# capture took 22 KB more a summary (9.7 MB for the 450).
+# capture took 22 KB more a summary (9.7 MB for the 450).  A TMPDIR
+# that cannot hold the spill, or none at all, fails the reduce with
+# err(3)'s message naming what failed, never a report of part of it.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -47,3 +49,46 @@ grep -q "runs of one configuration" "$TMP/report" ||
 ((r500 - r50 < 2048)) ||
 	fail "the reduce held $r50 KiB for 50 summaries, $r500 KiB for 500"
 echo "ok: $r50 KiB for 50 summaries, $r500 KiB for 500"
+
+# 80 summaries spill (past 64) into a TMPDIR that cannot hold them
+# (a tmpfs in a private mount namespace, filled at several steps), or
+# that is not there: exit 1 and a message, or the report the roomy
+# TMPDIR gave, never silence nor a report of part of them.
+"$WCANALYZE" -j 1 "${many[@]:0:80}" >"$TMP/report80" ||
+	fail "the reduce of 80 summaries"
+check_failed() {
+	local what=$1 rc=$2
+	[[ ! -s $TMP/out ]] || fail "$what: exit $rc, and a report on standard output"
+	grep -E '^wcanalyze: .*(temporary file.*: No space left on device|cannot make a temporary file.*)$' \
+		"$TMP/err" >/dev/null ||
+		fail "$what: exit $rc without the reason: '$(cat "$TMP/err")'"
+	echo "ok: $what: exit $rc: $(head -n 1 "$TMP/err")"
+}
+rc=0
+TMPDIR=$TMP/none "$WCANALYZE" -j 1 "${many[@]:0:80}" >"$TMP/out" 2>"$TMP/err" || rc=$?
+[[ $rc -eq 1 ]] || fail "no TMPDIR: exit $rc, not 1"
+check_failed "no TMPDIR" "$rc"
+if [[ $(id -u) -eq 0 ]]; then
+	mkdir "$TMP/full"
+	for kb in 4 16 64 256 1024 4096; do
+		rc=0
+		# shellcheck disable=SC2016 # expanded by the inner bash
+		unshare -m --propagation private bash -c '
+			mount -t tmpfs -o size="$1k" none "$2" || exit 99
+			TMPDIR=$2
+			shift 2
+			TMPDIR=$TMPDIR exec "$@"' t92 "$kb" "$TMP/full" "$WCANALYZE" -j 1 \
+			"${many[@]:0:80}" >"$TMP/out" 2>"$TMP/err" || rc=$?
+		[[ $rc -ne 99 ]] || fail "cannot mount a tmpfs"
+		if [[ $rc -eq 0 ]]; then
+			cmp -s "$TMP/out" "$TMP/report80" ||
+				fail "TMPDIR of $kb KB: a report unlike the one with room"
+			echo "ok: TMPDIR of $kb KB: the spill fits"
+		else
+			[[ $rc -eq 1 ]] || fail "TMPDIR of $kb KB: exit $rc, not 1"
+			check_failed "TMPDIR of $kb KB" "$rc"
+		fi
+	done
+else
+	echo "ok: the full TMPDIR not tried (a tmpfs needs root)"
+fi
