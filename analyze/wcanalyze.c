@@ -464,21 +464,86 @@ static void report_warnings(const struct wc_analysis *a)
  * until the batch ends, then spilled. */
 #define BATCH_A_JOB 4
 
-/* The warnings and failures of the inputs, held in an unnamed temporary
- * file (capsule.h's TMPDIR) until every input is read: a misspelt
- * --baseline or a summary where traces are needed is said alone. */
-static FILE *held_messages(FILE **held)
+/* The warnings and failures of the inputs, held until every input is
+ * read, so that a misspelt --baseline or a summary where traces are
+ * needed is said alone: in memory up to HELD_IN_MEMORY bytes (a few
+ * inputs need no TMPDIR), then in an unnamed temporary file (capsule.h's
+ * TMPDIR), or, when none can be made, said as they come. */
+struct held {
+	FILE *f;                       /* NULL: nothing held yet */
+	char *mem;                     /* open_memstream()'s, until */
+	size_t len;
+	bool in_file;                  /* f is the temporary file */
+};
+
+#define HELD_IN_MEMORY ((size_t)64 << 10)
+
+/* Where the next message goes (written whole before the next call). */
+static FILE *held_messages(struct held *h)
 {
 	struct wc_err err;
+	FILE *f = NULL;
 	int fd;
 
-	if (*held)
-		return *held;
+	if (!h->f) {
+		h->f = open_memstream(&h->mem, &h->len);
+		return h->f ? h->f : stderr;
+	}
+	if (h->f == stderr || h->in_file || fflush(h->f) != 0 ||
+	    h->len <= HELD_IN_MEMORY)
+		return h->f;
 	wc_err_clear(&err);
-	fd = wc_source_tmpfile("the comparison's messages", &err);
-	if (fd >= 0 && !(*held = fdopen(fd, "w+")))
+	fd = wc_source_tmpfile("the inputs' messages", &err);
+	if (fd >= 0 && !(f = fdopen(fd, "w+")))
 		close(fd);
-	return *held ? *held : stderr;
+	fclose(h->f);
+	fwrite(h->mem, 1, h->len, f ? f : stderr);
+	free(h->mem);
+	h->mem = NULL;
+	h->f = f ? f : stderr;
+	h->in_file = f != NULL;
+	return h->f;
+}
+
+/* Says what h holds, in input order, and lets it go; false when some
+ * was lost (TMPDIR full: said). */
+static bool held_say(struct held *h)
+{
+	const char *lost = NULL;
+	int ch;
+
+	if (!h->f || h->f == stderr)
+		return true;
+	if (!h->in_file) {
+		if (fclose(h->f) == 0)
+			fwrite(h->mem, 1, h->len, stderr);
+		else
+			lost = strerror(errno);
+		free(h->mem);
+	} else {
+		lost = fflush(h->f) != 0 ? strerror(errno) :
+		       ferror(h->f) ? "cut short" : NULL;
+		rewind(h->f);
+		while ((ch = getc(h->f)) != EOF)
+			putc(ch, stderr);
+		fclose(h->f);
+	}
+	h->f = NULL;
+	h->mem = NULL;
+	if (lost)
+		fprintf(stderr, PROG ": the inputs' messages, held until "
+			"every input was read: %s\n", lost);
+	return !lost;
+}
+
+/* Lets what h holds go unsaid. */
+static void held_drop(struct held *h)
+{
+	if (h->f && h->f != stderr)
+		fclose(h->f);
+	free(h->mem);
+	h->f = NULL;
+	h->mem = NULL;
 }
 
 /* Captures a comparison holds before it spills them: a few need no
@@ -554,9 +619,9 @@ static int analyse_parallel(const struct options *o,
 	size_t at, k, i, count;
 	struct wc_job *jobs;
 	struct wc_err err;
-	FILE *held = NULL;
+	struct held held = { .f = NULL };
 	bool refused = false, named = false, spilling = true;
-	int status = WC_EXIT_OK, ch;
+	int status = WC_EXIT_OK;
 
 	jobs = calloc(batch, sizeof(*jobs));
 	if (!jobs) {
@@ -614,28 +679,15 @@ static int analyse_parallel(const struct options *o,
 	free(jobs);
 	if (refused || (o->baseline && !named)) {
 		/* Nothing of the inputs is said: the command was wrong. */
-		if (held)
-			fclose(held);
+		held_drop(&held);
 		return refused ? usage_error("%s", summary_no_trace) :
 			usage_error("no capture named '%s' for --baseline",
 				    o->baseline);
 	}
-	if (held) {
-		/* TMPDIR full: what it holds, then that the rest is lost,
-		 * and no report that would seem to have said everything. */
-		const char *lost = fflush(held) != 0 ? strerror(errno) :
-				   ferror(held) ? "cut short" : NULL;
-
-		rewind(held);
-		while ((ch = getc(held)) != EOF)
-			putc(ch, stderr);
-		fclose(held);
-		if (lost) {
-			fprintf(stderr, PROG ": the inputs' messages, held in "
-				"a temporary file: %s\n", lost);
-			spilling = false;
-		}
-	}
+	/* Some lost (TMPDIR full): no report that would seem to have
+	 * said everything. */
+	if (!held_say(&held))
+		spilling = false;
 	if (!spilling)
 		*n = 0;                 /* no report of part of them */
 	return spilling ? status : WC_EXIT_FAILURE;

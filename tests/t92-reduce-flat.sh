@@ -7,7 +7,8 @@
 # most 192 bytes a capture) and the allocator's slack; holding each
 # capture took 22 KB more a summary (9.7 MB for the 450).  A TMPDIR
 # that cannot hold the spill, or none at all, fails the reduce with
-# err(3)'s message naming what failed, never a report of part of it.
+# err(3)'s message naming what failed, never a report of part of it;
+# a few inputs need no TMPDIR, their messages held in memory.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -89,6 +90,24 @@ if [[ $(id -u) -eq 0 ]]; then
 			check_failed "TMPDIR of $kb KB" "$rc"
 		fi
 	done
+	# A few inputs, one of them failing, need no TMPDIR: on a full
+	# one, the report of the others and the failure, exit 2 (input).
+	rc=0
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	unshare -m --propagation private bash -c '
+		mount -t tmpfs -o size=4k none "$1" || exit 99
+		head -c 4096 /dev/zero >"$1/fill" 2>/dev/null
+		TMPDIR=$1
+		shift
+		TMPDIR=$TMPDIR exec "$@"' t92 "$TMP/full" "$WCANALYZE" -j 1 \
+		"${many[@]:0:3}" "$TMP/none.json" >"$TMP/out" 2>"$TMP/err" || rc=$?
+	[[ $rc -ne 99 ]] || fail "cannot mount a tmpfs"
+	"$WCANALYZE" -j 1 "${many[@]:0:3}" "$TMP/none.json" >"$TMP/report3" 2>/dev/null || true
+	if [[ $rc -ne 2 ]] || ! cmp -s "$TMP/out" "$TMP/report3" ||
+		! grep -F "$TMP/none.json" "$TMP/err" >/dev/null; then
+		fail "3 summaries and a missing one, TMPDIR full: exit $rc, $(wc -c <"$TMP/out") bytes of report, '$(cat "$TMP/err")'"
+	fi
+	echo "ok: 3 summaries and a missing one, TMPDIR full: the report and $(cat "$TMP/err")"
 else
 	echo "ok: the full TMPDIR not tried (a tmpfs needs root)"
 fi
