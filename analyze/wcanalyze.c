@@ -610,7 +610,8 @@ static void kept_free(struct kept *kp)
  * input order, as one at a time would have.  The capsules go to kp,
  * in input order (a summary's in its order), *n of them: a batch of
  * inputs at a time, so that what waits is a batch's capsules whatever
- * the number of inputs.  Returns the exit status so far. */
+ * the number of inputs; none read once the spill failed.  Returns the
+ * exit status so far. */
 static int analyse_parallel(const struct options *o,
 			    const struct wc_analysis_opts *ao, struct kept *kp,
 			    size_t *n)
@@ -628,7 +629,9 @@ static int analyse_parallel(const struct options *o,
 		fprintf(stderr, PROG ": out of memory\n");
 		return WC_EXIT_FAILURE;
 	}
-	for (at = 0; at < (size_t)o->ninputs; at += count) {
+	/* Once the spill failed, the comparison has: no input after is
+	 * read. */
+	for (at = 0; spilling && at < (size_t)o->ninputs; at += count) {
 		count = (size_t)o->ninputs - at < batch ?
 			(size_t)o->ninputs - at : batch;
 		memset(jobs, 0, batch * sizeof(*jobs));
@@ -677,7 +680,7 @@ static int analyse_parallel(const struct options *o,
 		}
 	}
 	free(jobs);
-	if (refused || (o->baseline && !named)) {
+	if (refused || (spilling && o->baseline && !named)) {
 		/* Nothing of the inputs is said: the command was wrong. */
 		held_drop(&held);
 		return refused ? usage_error("%s", summary_no_trace) :

@@ -90,6 +90,22 @@ if [[ $(id -u) -eq 0 ]]; then
 			check_failed "TMPDIR of $kb KB" "$rc"
 		fi
 	done
+	# The spill failed: the inputs after it are not read (the last,
+	# missing, is not said), nor analysed for nothing.
+	rc=0
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	unshare -m --propagation private bash -c '
+		mount -t tmpfs -o size=16k none "$1" || exit 99
+		TMPDIR=$1
+		shift
+		TMPDIR=$TMPDIR exec "$@"' t92 "$TMP/full" "$WCANALYZE" -j 1 \
+		"${many[@]:0:80}" "$TMP/none.json" >"$TMP/out" 2>"$TMP/err" || rc=$?
+	[[ $rc -ne 99 ]] || fail "cannot mount a tmpfs"
+	[[ $rc -eq 1 ]] || fail "TMPDIR of 16 KB, a missing input last: exit $rc"
+	check_failed "TMPDIR of 16 KB, a missing input last" "$rc"
+	if grep -F "$TMP/none.json" "$TMP/err" >/dev/null; then
+		fail "the inputs after a failed spill were read: $(cat "$TMP/err")"
+	fi
 	# A few inputs, one of them failing, need no TMPDIR: on a full
 	# one, the report of the others and the failure, exit 2 (input).
 	rc=0
