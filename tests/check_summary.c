@@ -641,6 +641,33 @@ START_TEST(test_groups_memory)
 }
 END_TEST
 
+/* A configuration a capture (every capture.conf says another: a stranger's
+ * fleet, or a hostile one): each capture's group is found by one
+ * comparison of configurations or none, not one a group made before it. */
+START_TEST(test_groups_many_configs)
+{
+	enum { N = 600 };
+	struct wc_analysis **caps = calloc(N, sizeof(*caps));
+	struct wc_summary *s;
+	size_t i;
+
+	ck_assert_ptr_nonnull(caps);
+	for (i = 0; i < N; i++) {
+		char name[32], config[48];
+
+		snprintf(name, sizeof(name), "c%zu-run1", i);
+		snprintf(config, sizeof(config), "fs=xfs;disk=d%zu;", i);
+		caps[i] = cap(name, config, 1000000, 5000000 + i * 1000);
+	}
+	s = build(caps, N, NULL);
+	ck_assert_uint_eq(s->ngroups, N);
+	ck_assert_uint_le(wc_summary_group_compares(s), 2 * N);
+	wc_summary_free(s);
+	free_caps(caps, N);
+	free(caps);
+}
+END_TEST
+
 /* Forty runs numbered 100 to 139 against two: "Runs used" names them
  * while they fit its 128 bytes, else counts them; never a list cut
  * short (a run 13 for 139). */
@@ -1181,6 +1208,7 @@ static Suite *summary_suite(void)
 	tcase_add_test(tc, test_capture_figures);
 	tcase_add_test(tc, test_groups);
 	tcase_add_test(tc, test_groups_memory);
+	tcase_add_test(tc, test_groups_many_configs);
 	tcase_add_test(tc, test_reduce_flat);
 	tcase_add_test(tc, test_copies_bloom_errs);
 	tcase_add_test(tc, test_runs_used_count);

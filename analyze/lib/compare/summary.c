@@ -572,6 +572,7 @@ struct gstate {
 	size_t nph, ph_room;
 	struct phase_acc *ph;          /* grown as names come */
 	uint64_t head, tail;           /* offset + 1 of the first, last */
+	size_t next;                   /* the next group of its hash, + 1 */
 };
 
 /* What --drop-first needs of one configuration: of its runs not left out
@@ -641,6 +642,12 @@ struct wc_sum_state {
 	/* The groups. */
 	struct gstate **gs;
 	size_t gs_room;
+	/* fnv(config) -> the index + 1 of the last group made of that
+	 * hash, a chain through gstate.next: a capture finds its group in
+	 * time independent of the number of groups (a group a capture, when
+	 * every capture.conf says another configuration). */
+	struct wc_map *group_of;
+	size_t compares;               /* configurations compared (tests) */
 	/* The member names: records, each the offset + 1 of the next of
 	 * its group (0: the last), the name's length (2 bytes) and the
 	 * name; in memory (mem) up to NAMES_IN_MEMORY bytes, then in an
@@ -1322,6 +1329,11 @@ size_t wc_summary_plan_maybe(const struct wc_summary_plan *p)
 	return p->maybe ? wc_map_count(p->maybe) : 0;
 }
 
+size_t wc_summary_group_compares(const struct wc_summary *s)
+{
+	return s && s->st ? s->st->compares : 0;
+}
+
 void wc_summary_plan_free(struct wc_summary_plan *p)
 {
 	size_t i;
@@ -1348,15 +1360,44 @@ void wc_summary_plan_free(struct wc_summary_plan *p)
 static size_t group_find(const struct wc_summary *s, const char *config,
 			 size_t *seen)
 {
-	size_t g;
+	struct wc_sum_state *st = s->st;
+	const size_t *head = config[0] && st->group_of ?
+			     wc_map_get(st->group_of, fnv(FNV_BASIS, config)) :
+			     NULL;
+	size_t k;
 
-	for (g = 0; config[0] && g < *seen; g++)
-		if (!strcmp(s->st->gs[g]->cap->meta.config, config))
-			return g;
+	for (k = head ? *head : 0; k; k = st->gs[k - 1]->next) {
+		if (k - 1 >= *seen)
+			continue;
+		st->compares++;
+		if (!strcmp(st->gs[k - 1]->cap->meta.config, config))
+			return k - 1;
+	}
 	return (*seen)++;
 }
 
 /* A new group for capture cap, its first. */
+/* Group g's configuration into the hash group_find() looks in.  A plain
+ * trace's (no configuration: a group of its own) is not. */
+static int group_hash(struct wc_sum_state *st, size_t g, struct wc_err *err)
+{
+	const char *config = st->gs[g]->cap->meta.config;
+	size_t *head;
+
+	if (!config[0])
+		return 0;
+	if (!st->group_of &&
+	    wc_map_open(&st->group_of, sizeof(size_t), (size_t)1 << 40,
+			err) < 0)
+		return -1;
+	if (wc_map_put(st->group_of, fnv(FNV_BASIS, config), (void **)&head,
+		       err) < 0)
+		return -1;
+	st->gs[g]->next = *head;
+	*head = g + 1;
+	return 0;
+}
+
 static int group_new(struct wc_summary *s, const struct wc_capsule *cap,
 		     struct wc_err *err)
 {
@@ -1386,7 +1427,7 @@ static int group_new(struct wc_summary *s, const struct wc_capsule *cap,
 	st->gs[g]->cap = wc_capsule_dup(cap);
 	if (!st->gs[g]->cap)
 		return wc_err_oom(err, NULL, NULL);
-	return 0;
+	return group_hash(st, g, err);
 }
 
 /* Adds row c's phases to its group's sums: the first of each name; -1
@@ -2003,6 +2044,7 @@ void wc_summary_free(struct wc_summary *s)
 			free(st->gs[i]);
 		}
 		free(st->gs);
+		wc_map_free(st->group_of);
 		wc_summary_plan_free(st->p);
 		wc_sum_held_clear(&st->base);
 		wc_findings_free(&st->find);

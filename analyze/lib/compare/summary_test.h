@@ -2,7 +2,8 @@
 /*
  * summary_test.h - the summary's doors for its tests only (check_summary):
  * the size of the Bloom filter that notes the recordings given
- * (summary.h: one recording given twice).  The pipeline never sets it
+ * (summary.h: one recording given twice), and how many configurations
+ * the look-ups of the captures' groups compared.  The pipeline never sets it
  * (the default is 2^23 bits); summary.h is the interface.
  */
 #ifndef WC_SUMMARY_TEST_H
@@ -26,5 +27,11 @@ void wc_summary_plan_set_bloom_bits(struct wc_summary_plan *p, size_t bits);
 /* How many recordings of those noted so far may have been given before
  * (the filter's hits): the ones the second reading looks at. */
 size_t wc_summary_plan_maybe(const struct wc_summary_plan *p);
+
+/* How many configurations s compared, in all its readings, to find each
+ * capture's group: a capture's look-up costs about one, whatever the
+ * number of groups (so a comparison of many configurations is linear in
+ * its captures, not quadratic). */
+size_t wc_summary_group_compares(const struct wc_summary *s);
 
 #endif /* WC_SUMMARY_TEST_H */
