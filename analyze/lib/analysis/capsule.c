@@ -986,11 +986,17 @@ struct wc_capsule_spill {
 	struct wc_capsule *cur;        /* and its capsule */
 };
 
+/* Why writing the spill failed: errno, cleared before the writing
+ * began, says it for a failed call (ftello(), fseeko(), a write the
+ * stream reports); a stream in error with none set was cut short. */
 static int spill_failed(struct wc_capsule_spill *sp, struct wc_err *err)
 {
+	int e = errno;
+
 	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-			  "the comparison's temporary file: %s", ferror(sp->f) ?
-			  strerror(errno) : "cut short");
+			  "the comparison's temporary file: %s",
+			  e ? strerror(e) : ferror(sp->f) ? "a write failed" :
+			  "cut short");
 }
 
 int wc_capsule_spill_open(struct wc_capsule_spill **out, struct wc_err *err)
@@ -1003,21 +1009,23 @@ int wc_capsule_spill_open(struct wc_capsule_spill **out, struct wc_err *err)
 	if (!sp)
 		return wc_err_oom(err, NULL, NULL);
 	fd = wc_source_tmpfile("the comparison's captures", err);
-	if (fd < 0) {
-		free(sp);
-		return -1;
-	}
+	if (fd < 0)
+		goto fail_sp;
 	sp->f = fdopen(fd, "w+b");
 	if (!sp->f) {
 		wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
 			   "the comparison's temporary file: %s",
 			   strerror(errno));
-		close(fd);
-		free(sp);
-		return -1;
+		goto fail_fd;
 	}
 	*out = sp;
 	return 0;
+
+fail_fd:
+	close(fd);
+fail_sp:
+	free(sp);
+	return -1;
 }
 
 int wc_capsule_spill_add(struct wc_capsule_spill *sp,
@@ -1031,6 +1039,7 @@ int wc_capsule_spill_add(struct wc_capsule_spill *sp,
 				  "a capture spilled after the spill was "
 				  "read");
 	/* The record's length goes in front once the record is written. */
+	errno = 0;
 	at = ftello(sp->f);
 	if (at < 0 || fwrite(&len, sizeof(len), 1, sp->f) != 1)
 		return spill_failed(sp, err);
