@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "input/decode.h"
 #include "format/event.h"
@@ -42,10 +43,27 @@ struct wc_blknames {
 	bool archive;           /* the streams are archive members */
 	bool may_close;         /* ... more of them need handles than may be
 				 * open */
+	bool keep;              /* scouts keep their handles */
 	size_t scout_names;     /* entries of all scouts' names arrays */
 	size_t n;
 	struct scout scouts[];
 };
+
+/* Whether the scouts of ST's files may keep a second handle each: the
+ * open-file limit leaves room for two a file read from its handle and
+ * WC_BLKNAMES_FD_SPARE more. */
+static bool files_fit(struct wc_streams *st)
+{
+	size_t i, n = wc_streams_count(st), handles = 0;
+	struct rlimit rl;
+
+	for (i = 0; i < n; i++)
+		handles += !wc_streams_in_memory(st, i);
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return false;
+	return rl.rlim_cur == RLIM_INFINITY ||
+	       2 * handles + WC_BLKNAMES_FD_SPARE <= rl.rlim_cur;
+}
 
 /* The decoder the scout of stream i reads with, from where it stopped;
  * -1 when it cannot have one. */
@@ -69,8 +87,9 @@ static int scout_open(struct wc_blknames *bn, unsigned i,
 	 * three times over) at the cost of four calls to the system.  Not
 	 * when handles must be shared among more streams than may be open,
 	 * where it would need a second handle each (a member: scout_pass()
-	 * instead; a file: opened at each batch). */
-	if (!wc_streams_in_memory(bn->st, i) && !bn->may_close)
+	 * instead; a file: opened at each batch), nor for files whose
+	 * second handles the open-file limit has no room for. */
+	if (!wc_streams_in_memory(bn->st, i) && bn->keep)
 		c->dec = *dec;
 	return 0;
 }
@@ -290,6 +309,7 @@ int wc_blknames_open(struct wc_blknames **out, struct wc_streams *st,
 	bn->filter = filter;
 	bn->archive = wc_streams_kind(st) == WC_STREAMS_MEMBERS;
 	bn->may_close = wc_streams_may_close(st);
+	bn->keep = !bn->may_close && (bn->archive || files_fit(st));
 	bn->n = n;
 	/* The scouts of archive members keep handles of their own: read
 	 * ahead on threads from now, as the members themselves are (for

@@ -30,17 +30,20 @@
  *  - an archive member while every member can keep its handle: a second
  *    handle kept for its scout, the first WC_INPUT_AHEAD of them read
  *    ahead on threads from the open when PACKED (the archive is
- *    decompressed to be read), as the members themselves are;
+ *    decompressed to be read), as the members themselves are (the
+ *    open-file limit not consulted: reopening a member at each batch
+ *    would decompress the archive again each time);
  *  - an archive member when more members need handles than may be open:
  *    one pass at a time on a handle of its own (closing a stream first
  *    when none is free, wc_streams_make_room()) reads WC_INPUT_KEEP bytes
  *    of records ahead and queues the names of pids not yet named with
  *    their batch numbers (WC_INPUT_SCOUT_NAMES a stream,
  *    WC_INPUT_SCOUT_NAMES_ALL in all), handed over as the batches begin;
- *  - a file while every file can keep its handle: a second handle kept
- *    for its scout;
- *  - a file when more files need handles than may be open: a handle
- *    opened for each batch, at the offset where the last one stopped.
+ *  - a file while every file can keep its handle and the open-file
+ *    limit (RLIMIT_NOFILE, at the open) has room for two a file and
+ *    WC_BLKNAMES_FD_SPARE more: a second handle kept for its scout;
+ *  - any other file: a handle opened for each batch, at the offset where
+ *    the last one stopped (one descriptor more than the readers').
  *
  * What always holds:
  *  - a scout that cannot read (a failure, no handle free) leaves the
@@ -69,6 +72,10 @@
 /* blkparse's batch: records read from a per-CPU file at a time (its
  * rb_batch). */
 #define WC_BLKNAMES_BATCH 512u
+
+/* Descriptors left to the rest of the process (standard streams, the
+ * output, spill files) when files' scouts keep a handle each. */
+#define WC_BLKNAMES_FD_SPARE 16u
 
 struct wc_blknames;
 

@@ -212,8 +212,9 @@ const char *wc_input_comm_before(const struct wc_input *in, uint32_t pid,
  * from its archive, keeps a second handle for its scout (at most
  * WC_INPUT_MAX_OPEN more; the first WC_INPUT_AHEAD members read ahead on
  * threads from this call, as the members are from the scan, another 1 MiB
- * each), except when such files outnumber WC_INPUT_MAX_OPEN (then a
- * file's scout opens it at each batch) or such members do: those
+ * each), except when such files outnumber WC_INPUT_MAX_OPEN or the
+ * open-file limit has no room for their second handles (then a file's
+ * scout opens it at each batch, blknames.h) or such members do: those
  * would need a handle each: for those, one pass at a time on a handle of
  * its own (closing another stream first when none is free) reads a
  * member's next WC_INPUT_KEEP bytes of records ahead and queues the names
