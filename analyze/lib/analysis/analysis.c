@@ -550,8 +550,6 @@ static int ledger_aside(struct pipeline *pl, struct wc_err *err)
 	if (fd < 0)
 		goto free_src;
 	while ((n = wc_source_peek(src, 65536, &p, err)) > 0) {
-		size_t off = 0;
-
 		if (len + (uint64_t)n > WC_INPUT_SPILL_MAX) {
 			wc_err_set(err, WC_ERR_INPUT, wc_source_path(src),
 				   wc_source_member(src), wc_source_offset(src),
@@ -559,20 +557,11 @@ static int ledger_aside(struct pipeline *pl, struct wc_err *err)
 				   (unsigned long long)WC_INPUT_SPILL_MAX);
 			goto close_fd;
 		}
-		while (off < (size_t)n) {
-			ssize_t w = pwrite(fd, p + off, (size_t)n - off,
-					   (off_t)(len + off));
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0) {
-				wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL,
-					   WC_NO_OFFSET, "cannot copy the "
-					   "ledger aside: %s",
-					   w < 0 ? strerror(errno) : "no room");
-				goto close_fd;
-			}
-			off += (size_t)w;
+		if (wc_source_write_at(fd, p, (size_t)n, len) < (size_t)n) {
+			wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+				   "cannot copy the ledger aside: %s",
+				   strerror(errno));
+			goto close_fd;
 		}
 		len += (uint64_t)n;
 		wc_source_consume(src, (size_t)n);

@@ -668,45 +668,21 @@ struct wc_sum_state {
 static int put_all(int fd, const void *buf, size_t len, uint64_t off,
 		   struct wc_err *err)
 {
-	const char *p = buf;
-
-	while (len) {
-		ssize_t w = pwrite(fd, p, len, (off_t)off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL,
-					  WC_NO_OFFSET, "the comparison's "
-					  "temporary file: %s", w < 0 ?
-					  strerror(errno) : "no room");
-		p += w;
-		len -= (size_t)w;
-		off += (uint64_t)w;
-	}
-	return 0;
+	if (wc_source_write_at(fd, buf, len, off) == len)
+		return 0;
+	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+			  "the comparison's temporary file: %s",
+			  strerror(errno));
 }
 
 static int get_all(int fd, void *buf, size_t len, uint64_t off,
 		   struct wc_err *err)
 {
-	char *p = buf;
-
-	while (len) {
-		ssize_t r = pread(fd, p, len, (off_t)off);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL,
-					  WC_NO_OFFSET, "the comparison's "
-					  "temporary file: %s", r < 0 ?
-					  strerror(errno) : "cut short");
-		p += r;
-		len -= (size_t)r;
-		off += (uint64_t)r;
-	}
-	return 0;
+	if (wc_source_read_at(fd, buf, len, off) == len)
+		return 0;
+	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+			  "the comparison's temporary file: %s",
+			  errno ? strerror(errno) : "cut short");
 }
 
 /* The member names held in memory before they go to a file: about a

@@ -205,7 +205,7 @@ static int spill_copy(struct wc_members *m, struct archive *a,
 	const size_t chunk = 64u * 1024u;
 	uint64_t got = 0;
 	unsigned char *buf;
-	ssize_t n, w;
+	ssize_t n;
 	size_t off;
 	int ret = -1;
 
@@ -242,23 +242,15 @@ static int spill_copy(struct wc_members *m, struct archive *a,
 					   (unsigned long long)WC_INPUT_SPILL_MAX);
 			goto out;
 		}
-		for (off = 0; off < (size_t)n; off += (size_t)w) {
-			w = pwrite(m->spill_fd, buf + off, (size_t)n - off,
-				   (off_t)(m->spill_used + off));
-			if (w < 0 && errno == EINTR) {
-				w = 0;
-				continue;
-			}
-			if (w <= 0) {
-				wc_err_set(err, WC_ERR_SYSTEM, m->path, name,
-					   got + off,
-					   "copying the member to a temporary "
-					   "file in %s: %s",
-					   getenv("TMPDIR") && *getenv("TMPDIR") ?
-					   getenv("TMPDIR") : "/tmp",
-					   w < 0 ? strerror(errno) : "no room");
-				goto out;
-			}
+		off = wc_source_write_at(m->spill_fd, buf, (size_t)n,
+					 m->spill_used);
+		if (off < (size_t)n) {
+			wc_err_set(err, WC_ERR_SYSTEM, m->path, name, got + off,
+				   "copying the member to a temporary file in "
+				   "%s: %s",
+				   getenv("TMPDIR") && *getenv("TMPDIR") ?
+				   getenv("TMPDIR") : "/tmp", strerror(errno));
+			goto out;
 		}
 		m->spill_used += (uint64_t)n;
 		got += (uint64_t)n;

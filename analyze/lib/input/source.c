@@ -1052,6 +1052,47 @@ void wc_source_free(struct wc_source *src)
 	free(src);
 }
 
+size_t wc_source_write_at(int fd, const void *buf, size_t len,
+			  uint64_t off)
+{
+	const unsigned char *p = buf;
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t w = pwrite(fd, p + done, len - done,
+				   (off_t)(off + done));
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w == 0)
+			errno = ENOSPC;
+		if (w <= 0)
+			break;
+		done += (size_t)w;
+	}
+	return done;
+}
+
+size_t wc_source_read_at(int fd, void *buf, size_t len, uint64_t off)
+{
+	unsigned char *p = buf;
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t r = pread(fd, p + done, len - done,
+				  (off_t)(off + done));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0)
+			errno = 0;
+		if (r <= 0)
+			break;
+		done += (size_t)r;
+	}
+	return done;
+}
+
 int wc_source_tmpfile(const char *what, struct wc_err *err)
 {
 	const char *dir = getenv("TMPDIR");

@@ -169,6 +169,18 @@ void wc_source_tail_free(struct wc_source_tail *tail);
  * filled. */
 int wc_source_tmpfile(const char *what, struct wc_err *err);
 
+/* LEN bytes of BUF written at offset OFF of FD (a temporary file), as
+ * many pwrite() calls as it takes, EINTR retried.  Returns the bytes
+ * written: LEN, or fewer with errno saying why (ENOSPC for a write that
+ * made no progress). */
+size_t wc_source_write_at(int fd, const void *buf, size_t len,
+			  uint64_t off);
+
+/* LEN bytes read into BUF from offset OFF of FD, as many pread() calls
+ * as it takes, EINTR retried.  Returns the bytes read: LEN, or fewer at
+ * the file's end (errno 0) or on an error (errno set). */
+size_t wc_source_read_at(int fd, void *buf, size_t len, uint64_t off);
+
 /* LEN bytes at offset OFF of descriptor FD (an archive member copied to
  * a temporary file while the archive was scanned), under the names PATH
  * and MEMBER: read with pread(), so any number of regions share FD, and
