@@ -1041,7 +1041,7 @@ static int mode_whatif(const struct options *o)
 			     &err) < 0) {
 		/* Read only now that its reading failed: a summary is no
 		 * trace, and saying so is the answer. */
-		if (wc_capsule_is_summary(o->inputs[0]))
+		if (wc_input_is_summary(o->inputs[0]))
 			status = usage_error("%s", summary_no_trace);
 		else
 			status = err.kind == WC_ERR_USAGE ?
@@ -1113,7 +1113,7 @@ static int check_before_writing(const struct options *o)
 			continue;
 		}
 		if (found) {
-			if (wc_capsule_is_summary(o->inputs[i]))
+			if (wc_input_is_summary(o->inputs[i]))
 				return usage_error("%s", summary_no_trace);
 			continue;
 		}

@@ -41,6 +41,14 @@ rc=0; "$WCANALYZE" --what-if cache=off summary.json >/dev/null 2>s.err || rc=$?
 if [[ $rc -ne 2 ]] || ! grep -q "a summary (an INPUT beginning with '{') holds no trace" s.err; then
 	fail "a summary given to --what-if: exit $rc, $(cat s.err)"
 fi
+# A FIFO no one writes to is refused, not waited on for ever (its open
+# for the summary's peek does not block): exit 2, "not a regular file", well
+# before the 60 s a waiting open would take.
+mkfifo nowriter
+rc=0; timeout 60 "$WCANALYZE" --what-if cache=off nowriter >/dev/null 2>f.err || rc=$?
+if [[ $rc -ne 2 ]] || ! grep -q "nowriter: not a trace: not a regular file" f.err; then
+	fail "a FIFO without a writer given to --what-if: exit $rc (124: it waited), $(cat f.err)"
+fi
 "$WCANALYZE" --format json --what-if cache=off "$SAMPLE" >a.json
 "$WCANALYZE" --format json --what-if cache=off "$SAMPLE" >b.json
 cmp -s a.json b.json || fail "two JSON runs differ"

@@ -1120,34 +1120,6 @@ void wc_capsule_spill_free(struct wc_capsule_spill *sp)
 	free(sp);
 }
 
-bool wc_capsule_is_summary(const char *path)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : NULL;
-	int ch = EOF;
-
-	if (!f)
-		return false;
-	do
-		ch = getc(f);
-	while (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r');
-	fclose(f);
-	return ch == '{';
-}
-
-int wc_capsule_load(struct wc_capsule ***out, size_t *n, const char *path,
-		    struct wc_err *err)
-{
-	int fd, rc;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
-				  "%s", strerror(errno));
-	rc = wc_capsule_load_fd(out, n, fd, path, err);
-	close(fd);
-	return rc;
-}
-
 int wc_capsule_load_fd(struct wc_capsule ***out, size_t *n, int fd,
 		       const char *path, struct wc_err *err)
 {

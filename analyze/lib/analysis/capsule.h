@@ -125,19 +125,11 @@ int wc_capsule_spill_next(struct wc_capsule_spill *sp,
 			  const struct wc_capsule **c, struct wc_err *err);
 void wc_capsule_spill_free(struct wc_capsule_spill *sp);
 
-/* Whether the file at path is a summary rather than a capture: its
- * first byte past white space is '{' (no trace, archive or compressed
- * stream begins so).  False when it cannot be read: opening it as a
- * capture then says why. */
-bool wc_capsule_is_summary(const char *path);
-
-/* wc_capsule_read() of the file at path, at most WC_JSON_MAX_BYTES;
- * err names the file. */
-int wc_capsule_load(struct wc_capsule ***out, size_t *n, const char *path,
-		    struct wc_err *err);
-/* The same from FD, a descriptor of the file at path open for reading
- * at any offset (read from its start: the one an input's peek opened,
- * wc_analysis_read_any()); FD stays the caller's. */
+/* wc_capsule_read() of a summary (a file input.h's wc_input_open_any()
+ * told from a trace), at most WC_JSON_MAX_BYTES; err names the file.
+ * FD, a descriptor of the file at path open for reading at any offset
+ * (read from its start: the one an input's peek opened,
+ * wc_analysis_read_any()), stays the caller's. */
 int wc_capsule_load_fd(struct wc_capsule ***out, size_t *n, int fd,
 		       const char *path, struct wc_err *err);
 

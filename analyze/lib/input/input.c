@@ -150,6 +150,21 @@ static bool json_space(unsigned char c)
  * caller reads from the start and closes it).
  */
 static int peek_file(const char *path, bool summaries, int *keep,
+		     struct wc_err *err);
+
+bool wc_input_is_summary(const char *path)
+{
+	int fd, peek;
+
+	if (!strcmp(path, "-"))
+		return false;
+	peek = peek_file(path, true, &fd, NULL);
+	if (fd >= 0)
+		close(fd);
+	return peek == PEEK_SUMMARY;
+}
+
+static int peek_file(const char *path, bool summaries, int *keep,
 		     struct wc_err *err)
 {
 	unsigned char b[4096];

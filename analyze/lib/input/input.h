@@ -79,6 +79,12 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
  */
 int wc_input_open_any(struct wc_input **out, int *summary, const char *path,
 		      const struct wc_input_limits *lim, struct wc_err *err);
+
+/* Whether PATH is a summary, told by the same peek as
+ * wc_input_open_any()'s (the same bound on its white space), for a
+ * caller that only asks: never waits (a FIFO without a writer is none),
+ * false for "-" and for what cannot be read. */
+bool wc_input_is_summary(const char *path);
 /*
  * Speculation (lim.speculate).  Listing an archive's members takes a
  * decompression of the whole archive before the first event; a capture
