@@ -25,7 +25,7 @@
 #include "exitcodes.h"
 #include "model/filter.h"
 #include "input/input.h"
-#include "input/source.h"
+#include "base/spool.h"
 #include "out/intervaltab.h"
 #include "analysis/jobs.h"
 #include "out/report.h"
@@ -493,7 +493,7 @@ static FILE *held_messages(struct held *h)
 	    h->len <= HELD_IN_MEMORY)
 		return h->f;
 	wc_err_clear(&err);
-	fd = wc_source_tmpfile("the inputs' messages", &err);
+	fd = wc_spool_tmpfile("the inputs' messages", &err);
 	if (fd >= 0 && !(f = fdopen(fd, "w+")))
 		close(fd);
 	fclose(h->f);

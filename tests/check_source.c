@@ -655,42 +655,6 @@ START_TEST(test_adopt_early_free)
 }
 END_TEST
 
-/* Bytes written and read back at offsets of a temporary file, across
- * the 64 KiB a call: all of them, or a short count with errno saying
- * why (the end of the file: 0; a full device: ENOSPC). */
-START_TEST(test_write_read_at)
-{
-	enum { LEN = 200000 };
-	unsigned char *out = malloc(LEN), *in = malloc(LEN);
-	struct wc_err err;
-	size_t i;
-	int fd, full;
-
-	ck_assert_ptr_nonnull(out);
-	ck_assert_ptr_nonnull(in);
-	for (i = 0; i < LEN; i++)
-		out[i] = (unsigned char)(i * 7 + i / 251);
-	wc_err_clear(&err);
-	fd = wc_source_tmpfile("a test", &err);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_uint_eq(wc_source_write_at(fd, out, LEN, 12345), LEN);
-	ck_assert_uint_eq(wc_source_read_at(fd, in, LEN, 12345), LEN);
-	ck_assert_int_eq(memcmp(in, out, LEN), 0);
-	errno = EINVAL;
-	ck_assert_uint_eq(wc_source_read_at(fd, in, LEN, 12345 + 100), LEN - 100);
-	ck_assert_int_eq(errno, 0);
-	close(fd);
-	full = open("/dev/full", O_WRONLY | O_CLOEXEC);
-	if (full >= 0) {
-		ck_assert_uint_eq(wc_source_write_at(full, out, 100, 0), 0);
-		ck_assert_int_eq(errno, ENOSPC);
-		close(full);
-	}
-	free(out);
-	free(in);
-}
-END_TEST
-
 static Suite *source_suite(void)
 {
 	Suite *s = suite_create("source");
@@ -712,7 +676,6 @@ static Suite *source_suite(void)
 	tcase_add_test(tc, test_adopt_member);
 	tcase_add_test(tc, test_adopt_unfinished);
 	tcase_add_test(tc, test_adopt_early_free);
-	tcase_add_test(tc, test_write_read_at);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/devtab.h"
+#include "base/spool.h"
 #include "input/batchq.h"
 #include "input/input.h"
 #include "input/ledger.h"
@@ -546,7 +547,7 @@ static int ledger_aside(struct pipeline *pl, struct wc_err *err)
 		return -1;
 	if (!src)
 		return 0;
-	fd = wc_source_tmpfile("the ledger", err);
+	fd = wc_spool_tmpfile("the ledger", err);
 	if (fd < 0)
 		goto free_src;
 	while ((n = wc_source_peek(src, 65536, &p, err)) > 0) {
@@ -557,7 +558,7 @@ static int ledger_aside(struct pipeline *pl, struct wc_err *err)
 				   (unsigned long long)WC_INPUT_SPILL_MAX);
 			goto close_fd;
 		}
-		if (wc_source_write_at(fd, p, (size_t)n, len) < (size_t)n) {
+		if (wc_spool_write_at(fd, p, (size_t)n, len) < (size_t)n) {
 			wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
 				   "cannot copy the ledger aside: %s",
 				   strerror(errno));

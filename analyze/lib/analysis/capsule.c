@@ -2,7 +2,7 @@
 #include "analysis/capsule.h"
 #include "base/escape.h"
 #include "input/json.h"
-#include "input/source.h"
+#include "base/spool.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1008,7 +1008,7 @@ int wc_capsule_spill_open(struct wc_capsule_spill **out, struct wc_err *err)
 	sp = calloc(1, sizeof(*sp));
 	if (!sp)
 		return wc_err_oom(err, NULL, NULL);
-	fd = wc_source_tmpfile("the comparison's captures", err);
+	fd = wc_spool_tmpfile("the comparison's captures", err);
 	if (fd < 0)
 		goto fail_sp;
 	sp->f = fdopen(fd, "w+b");

@@ -108,7 +108,7 @@ void wc_capsule_write(FILE *f, const struct wc_capsule *c);
 
 /* Capsules kept on disk, not in memory (a comparison of many captures,
  * summary.h): each written to one unnamed temporary file in TMPDIR (or
- * /tmp; wc_source_tmpfile()) as a one-capture summary of its raw
+ * /tmp; wc_spool_tmpfile()) as a one-capture summary of its raw
  * record, and read back in the order written, one at a time, as many
  * times as asked.  The file is gone with the spill (or the process):
  * nothing persists.  It holds in memory one record and its capsule.

@@ -5,7 +5,7 @@
 #include "compare/findings.h"
 #include "compare/stats.h"
 #include "compare/summary_test.h"
-#include "input/source.h"
+#include "base/spool.h"
 
 #include <errno.h>
 #include <math.h>
@@ -668,7 +668,7 @@ struct wc_sum_state {
 static int put_all(int fd, const void *buf, size_t len, uint64_t off,
 		   struct wc_err *err)
 {
-	if (wc_source_write_at(fd, buf, len, off) == len)
+	if (wc_spool_write_at(fd, buf, len, off) == len)
 		return 0;
 	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
 			  "the comparison's temporary file: %s",
@@ -678,7 +678,7 @@ static int put_all(int fd, const void *buf, size_t len, uint64_t off,
 static int get_all(int fd, void *buf, size_t len, uint64_t off,
 		   struct wc_err *err)
 {
-	if (wc_source_read_at(fd, buf, len, off) == len)
+	if (wc_spool_read_at(fd, buf, len, off) == len)
 		return 0;
 	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
 			  "the comparison's temporary file: %s",
@@ -694,7 +694,7 @@ static int names_put(struct wc_sum_state *st, const void *buf, size_t len,
 		     uint64_t off, struct wc_err *err)
 {
 	if (st->fd < 0 && off + len > NAMES_IN_MEMORY) {
-		st->fd = wc_source_tmpfile("the comparison's member names",
+		st->fd = wc_spool_tmpfile("the comparison's member names",
 					   err);
 		if (st->fd < 0 || put_all(st->fd, st->mem, st->end, 0, err) < 0)
 			return -1;

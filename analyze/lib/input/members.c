@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "input/capture.h"
+#include "base/spool.h"
 #include "input/source.h"
 #include "input/streams.h"
 
@@ -183,10 +184,10 @@ static int keep_small_member(struct wc_members *m, struct archive *a,
 	return 1;
 }
 
-/* The spill file (wc_source_tmpfile()); -1 with err filled. */
+/* The spill file (wc_spool_tmpfile()); -1 with err filled. */
 static int spill_open(struct wc_members *m, struct wc_err *err)
 {
-	int fd = wc_source_tmpfile("the members read aside", err);
+	int fd = wc_spool_tmpfile("the members read aside", err);
 
 	if (fd < 0)
 		return -1;
@@ -242,7 +243,7 @@ static int spill_copy(struct wc_members *m, struct archive *a,
 					   (unsigned long long)WC_INPUT_SPILL_MAX);
 			goto out;
 		}
-		off = wc_source_write_at(m->spill_fd, buf, (size_t)n,
+		off = wc_spool_write_at(m->spill_fd, buf, (size_t)n,
 					 m->spill_used);
 		if (off < (size_t)n) {
 			wc_err_set(err, WC_ERR_SYSTEM, m->path, name, got + off,

@@ -162,25 +162,6 @@ int wc_source_tail_wait(struct wc_source_tail *tail, struct wc_err *err);
 /* wc_source_tail_free(NULL) is fine. */
 void wc_source_tail_free(struct wc_source_tail *tail);
 
-/* An unnamed temporary file in TMPDIR (or /tmp), gone with its
- * descriptor (O_TMPFILE; where the filesystem has none, a name unlinked
- * at once), for bytes read aside from an archive; WHAT names them in the
- * message.  The descriptor (the caller's to close), or -1 with err
- * filled. */
-int wc_source_tmpfile(const char *what, struct wc_err *err);
-
-/* LEN bytes of BUF written at offset OFF of FD (a temporary file), as
- * many pwrite() calls as it takes, EINTR retried.  Returns the bytes
- * written: LEN, or fewer with errno saying why (ENOSPC for a write that
- * made no progress). */
-size_t wc_source_write_at(int fd, const void *buf, size_t len,
-			  uint64_t off);
-
-/* LEN bytes read into BUF from offset OFF of FD, as many pread() calls
- * as it takes, EINTR retried.  Returns the bytes read: LEN, or fewer at
- * the file's end (errno 0) or on an error (errno set). */
-size_t wc_source_read_at(int fd, void *buf, size_t len, uint64_t off);
-
 /* LEN bytes at offset OFF of descriptor FD (an archive member copied to
  * a temporary file while the archive was scanned), under the names PATH
  * and MEMBER: read with pread(), so any number of regions share FD, and
