@@ -306,6 +306,10 @@ static void report_notes(const struct wc_input *in)
 /* Dumps the input at path; *refused when it was a summary (said). */
 static int dump_one(const char *path, bool *refused)
 {
+	/* An archive in one pass on the one open that peeked at it: its
+	 * members read whole or copied aside, and the scouts of blkparse's
+	 * names (blknames.h) read those copies, not the archive again. */
+	struct wc_input_limits lim = { .once = true };
 	struct wc_input *in = NULL;
 	struct wc_dump *d = NULL;
 	const struct wc_event *evs;
@@ -318,7 +322,7 @@ static int dump_one(const char *path, bool *refused)
 		wc_err_oom(&err, path, NULL);
 		return report(&err);
 	}
-	r = wc_input_open_any(&in, &fd, path, NULL, &err);
+	r = wc_input_open_any(&in, &fd, path, &lim, &err);
 	if (r != 0) {
 		wc_dump_free(d);
 		*refused = r > 0;

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # t86-one-read.sh - wcanalyze opens each INPUT once to read it (issue
 # 45), counted under strace: a trace file in an analysis, a comparison,
-# JSON and --dump; a capture archive, read in one pass on that open,
-# and with the scan's shortcut; a summary handed back, alone and beside
+# JSON and --dump; a capture archive, read in one pass on that open
+# (--dump too), and with the scan's shortcut; a summary handed back, alone and beside
 # a capture (told apart by the input's own peek, read on its
 # descriptor); a capture folder, its ledger's copy read by its feeds
 # alone (the JSON's ledger totals with them); --baseline, whose name
@@ -60,6 +60,9 @@ once 1 sum.json -j 1 --format csv sum.json one.bin
 # its lines follow the input's batches, which the pass would reorder.)
 once 1 "$SAMPLE" "$SAMPLE"
 once 1 "$SAMPLE" --interval=1 "$SAMPLE"
+# --dump: the members held or copied aside by that one pass, blkparse's
+# names scouted on the copies (blknames.h), not on handles of their own.
+once 1 "$SAMPLE" --dump "$SAMPLE"
 # Without a model disk (no ledger), the scan's shortcut: its last trace
 # file's reader reads on with the scan's handle, on that descriptor.
 mkdir nomodel
@@ -71,6 +74,7 @@ grep -q '^trace_files = 4$' nomodel/c/capture.conf || fail "$NAME announces no 4
 	c/counters.tsv c/trace/loop1.blktrace.0 c/trace/loop1.blktrace.1 \
 	c/trace/loop2.blktrace.0 c/trace/loop2.blktrace.1 c/info)
 once 1 nomodel.tar.xz nomodel.tar.xz
+once 1 nomodel.tar.xz --dump nomodel.tar.xz
 "$WCANALYZE" nomodel/c >folder.txt
 "$WCANALYZE" nomodel.tar.xz >archive.txt
 cmp -s folder.txt archive.txt ||

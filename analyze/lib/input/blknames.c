@@ -315,10 +315,12 @@ int wc_blknames_open(struct wc_blknames **out, struct wc_streams *st,
 	 * ahead on threads from now, as the members themselves are (for
 	 * at most WC_INPUT_AHEAD), they decompress their way to their
 	 * members side by side rather than at their first batches, one
-	 * after the other.  On failure, the scout opens its handle later. */
+	 * after the other.  On failure, the scout opens its handle later.
+	 * A member copied aside is scouted on its copy: the archive is not
+	 * opened again for it. */
 	for (i = 0; bn->archive && packed && !bn->may_close && i < n &&
 		    ahead < WC_INPUT_AHEAD; i++) {
-		if (wc_streams_in_memory(st, i))
+		if (wc_streams_in_memory(st, i) || wc_streams_aside(st, i))
 			continue;
 		if (wc_source_open_member(&bn->scouts[i].ahead,
 					  wc_streams_path(st),

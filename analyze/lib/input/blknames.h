@@ -33,6 +33,9 @@
  *    decompressed to be read), as the members themselves are (the
  *    open-file limit not consulted: reopening a member at each batch
  *    would decompress the archive again each time);
+ *  - an archive member copied aside (members.h: past the handles, or
+ *    every member of a one-pass scan, --dump's): a second reader of its
+ *    copy, kept; the archive is not opened again for it;
  *  - an archive member when more members need handles than may be open:
  *    one pass at a time on a handle of its own (closing a stream first
  *    when none is free, wc_streams_make_room()) reads WC_INPUT_KEEP bytes

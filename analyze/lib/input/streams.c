@@ -337,6 +337,11 @@ bool wc_streams_in_memory(const struct wc_streams *st, size_t i)
 	return st->streams[i].in_memory;
 }
 
+bool wc_streams_aside(const struct wc_streams *st, size_t i)
+{
+	return st->streams[i].spilled;
+}
+
 enum wc_streams_kind wc_streams_kind(const struct wc_streams *st)
 {
 	if (st->archive)

@@ -196,6 +196,9 @@ int wc_streams_make_room(struct wc_streams *st, struct wc_err *err);
 /* Stream I is held in memory (needs no handle), the table's kind, and the
  * path it was made for. */
 bool wc_streams_in_memory(const struct wc_streams *st, size_t i);
+/* Stream I is an archive member copied aside (wc_streams_hold_aside()):
+ * a second reader of it reads the copy, never the archive. */
+bool wc_streams_aside(const struct wc_streams *st, size_t i);
 enum wc_streams_kind wc_streams_kind(const struct wc_streams *st);
 const char *wc_streams_path(const struct wc_streams *st);
 
