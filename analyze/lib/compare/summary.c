@@ -650,86 +650,21 @@ struct wc_sum_state {
 	size_t compares;               /* configurations compared (tests) */
 	/* The member names: records, each the offset + 1 of the next of
 	 * its group (0: the last), the name's length (2 bytes) and the
-	 * name; in memory (mem) up to NAMES_IN_MEMORY bytes, then in an
-	 * unnamed temporary file (fd), so that a comparison of a few
+	 * name; in memory up to NAMES_IN_MEMORY bytes, then in an unnamed
+	 * temporary file (spool.h), so that a comparison of a few
 	 * captures needs no TMPDIR. */
-	char *mem;
-	size_t mem_room;
-	int fd;
-	uint64_t end;
+	struct wc_spool *names;
 	struct wc_sum_held base;       /* the named baseline */
 	bool base_gone;                /* a capture left out has its name */
 	size_t durable_outside;
 	struct wc_find_acc find;
 };
 
-/* ---- the temporary file of member names ------------------------------- */
-
-static int put_all(int fd, const void *buf, size_t len, uint64_t off,
-		   struct wc_err *err)
-{
-	if (wc_spool_write_at(fd, buf, len, off) == len)
-		return 0;
-	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-			  "the comparison's temporary file: %s",
-			  strerror(errno));
-}
-
-static int get_all(int fd, void *buf, size_t len, uint64_t off,
-		   struct wc_err *err)
-{
-	if (wc_spool_read_at(fd, buf, len, off) == len)
-		return 0;
-	return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-			  "the comparison's temporary file: %s",
-			  errno ? strerror(errno) : "cut short");
-}
+/* ---- the member names ------------------------------------------------- */
 
 /* The member names held in memory before they go to a file: about a
  * thousand names of the samples' length. */
 #define NAMES_IN_MEMORY ((size_t)64 << 10)
-
-/* len bytes of buf at offset off of the member names. */
-static int names_put(struct wc_sum_state *st, const void *buf, size_t len,
-		     uint64_t off, struct wc_err *err)
-{
-	if (st->fd < 0 && off + len > NAMES_IN_MEMORY) {
-		st->fd = wc_spool_tmpfile("the comparison's member names",
-					   err);
-		if (st->fd < 0 || put_all(st->fd, st->mem, st->end, 0, err) < 0)
-			return -1;
-		free(st->mem);
-		st->mem = NULL;
-	}
-	if (st->fd >= 0)
-		return put_all(st->fd, buf, len, off, err);
-	if (off + len > st->mem_room) {
-		size_t want = st->mem_room ? 2 * st->mem_room : 4096;
-		char *m;
-
-		while (want < off + len)
-			want *= 2;
-		m = realloc(st->mem, want);
-		if (!m)
-			return wc_err_oom(err, NULL, NULL);
-		st->mem = m;
-		st->mem_room = want;
-	}
-	memcpy(st->mem + off, buf, len);
-	return 0;
-}
-
-static int names_get(const struct wc_sum_state *st, void *buf, size_t len,
-		     uint64_t off, struct wc_err *err)
-{
-	if (st->fd >= 0)
-		return get_all(st->fd, buf, len, off, err);
-	if (off + len > st->end)
-		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-				  "the comparison's member names cut short");
-	memcpy(buf, st->mem + off, len);
-	return 0;
-}
 
 /* Appends name to group gs's chain of member names. */
 static int member_put(struct wc_sum_state *st, struct gstate *gs,
@@ -737,20 +672,20 @@ static int member_put(struct wc_sum_state *st, struct gstate *gs,
 {
 	unsigned char rec[8 + 2 + 256];
 	size_t len = strnlen(name, 255);
-	uint64_t at = st->end + 1, none = 0;
+	uint64_t end = wc_spool_size(st->names), at = end + 1, none = 0;
 
 	memcpy(rec, &none, 8);
 	rec[8] = (unsigned char)(len & 0xff);
 	rec[9] = (unsigned char)(len >> 8);
 	memcpy(rec + 10, name, len);
-	if (names_put(st, rec, 10 + len, st->end, err) < 0)
+	if (wc_spool_put(st->names, rec, 10 + len, end, err) < 0)
 		return -1;
-	if (gs->tail && names_put(st, &at, 8, gs->tail - 1, err) < 0)
+	if (gs->tail && wc_spool_put(st->names, &at, 8, gs->tail - 1,
+				     err) < 0)
 		return -1;
 	if (!gs->head)
 		gs->head = at;
 	gs->tail = at;
-	st->end += 10 + len;
 	return 0;
 }
 
@@ -767,7 +702,7 @@ int wc_summary_member(const struct wc_summary *s, size_t g, uint64_t *at,
 		*at = g < s->ngroups ? st->gs[g]->head : 0;
 	if (!*at || *at == UINT64_MAX)
 		return 0;
-	if (names_get(st, head, sizeof(head), *at - 1, err) < 0)
+	if (wc_spool_get(st->names, head, sizeof(head), *at - 1, err) < 0)
 		return -1;
 	memcpy(&next, head, 8);
 	len = (size_t)head[8] | (size_t)head[9] << 8;
@@ -775,7 +710,7 @@ int wc_summary_member(const struct wc_summary *s, size_t g, uint64_t *at,
 		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
 				  "the comparison's temporary file is not "
 				  "as written");
-	if (names_get(st, buf, len, *at - 1 + 10, err) < 0)
+	if (wc_spool_get(st->names, buf, len, *at - 1 + 10, err) < 0)
 		return -1;
 	buf[len] = '\0';
 	snprintf(name, size, "%s", buf);
@@ -1814,7 +1749,6 @@ int wc_summary_build_planned(struct wc_summary **out,
 		wc_summary_plan_free(plan);
 		goto fail_oom;
 	}
-	st->fd = -1;
 	st->p = plan;
 	st->src = *src;
 	st->keep_rows = keep;
@@ -1830,9 +1764,10 @@ int wc_summary_build_planned(struct wc_summary **out,
 	/* The names open with a mark: no name is read at offset 0 of
 	 * their file, where a reading from the start of a member copied
 	 * aside is (input.h; t86 counts those). */
-	if (names_put(st, "wcnames\n", 8, 0, err) < 0)
+	if (wc_spool_open(&st->names, NAMES_IN_MEMORY,
+			  "the comparison's member names", err) < 0 ||
+	    wc_spool_put(st->names, "wcnames\n", 8, 0, err) < 0)
 		goto fail;
-	st->end = 8;
 	if (read_groups(s, err) < 0)
 		goto fail;
 	if (plan->ngiven && !s->ncaps) {
@@ -2024,9 +1959,7 @@ void wc_summary_free(struct wc_summary *s)
 		wc_summary_plan_free(st->p);
 		wc_sum_held_clear(&st->base);
 		wc_findings_free(&st->find);
-		if (st->fd >= 0)
-			close(st->fd);
-		free(st->mem);
+		wc_spool_free(st->names);
 		free(st);
 	}
 	wc_capsules_free(s->owned, s->nowned);
