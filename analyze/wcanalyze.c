@@ -470,70 +470,91 @@ static void report_warnings(const struct wc_analysis *a)
 
 /* The warnings and failures of the inputs, held until every input is
  * read, so that a misspelt --baseline or a summary where traces are
- * needed is said alone: in memory up to HELD_IN_MEMORY bytes (a few
- * inputs need no TMPDIR), then in an unnamed temporary file (capsule.h's
- * TMPDIR), or, when none can be made, said as they come. */
+ * needed is said alone: each message written whole to memory, then
+ * kept in a spool (spool.h: in memory up to HELD_IN_MEMORY bytes, so a
+ * few inputs need no TMPDIR, then in an unnamed temporary file), or,
+ * when no file can be made, said as they come. */
 struct held {
-	FILE *f;                       /* NULL: nothing held yet */
-	char *mem;                     /* open_memstream()'s, until */
+	FILE *f;                       /* the message being written, or NULL */
+	char *msg;                     /* open_memstream()'s */
 	size_t len;
-	bool in_file;                  /* f is the temporary file */
+	struct wc_spool *sp;           /* NULL: nothing kept yet */
+	bool direct;                   /* no file: said as they come */
+	const char *lost;              /* why some were lost, or NULL */
 };
 
 #define HELD_IN_MEMORY ((size_t)64 << 10)
 
+/* Says what sp holds on standard error; NULL, or why not all of it. */
+static const char *spool_say(const struct wc_spool *sp)
+{
+	char buf[8192];
+	uint64_t off, size = sp ? wc_spool_size(sp) : 0;
+	size_t n;
+
+	for (off = 0; off < size; off += n) {
+		n = size - off < sizeof(buf) ? (size_t)(size - off) :
+		    sizeof(buf);
+		if (wc_spool_get(sp, buf, n, off, NULL) < 0)
+			return errno ? strerror(errno) : "cut short";
+		fwrite(buf, 1, n, stderr);
+	}
+	return NULL;
+}
+
+/* The message written since the last call, to the spool. */
+static void held_keep(struct held *h)
+{
+	bool written;
+
+	if (!h->f)
+		return;
+	written = fclose(h->f) == 0;
+	h->f = NULL;
+	if (!written && !h->lost)
+		h->lost = strerror(errno);
+	if (written && h->len && !h->lost &&
+	    ((!h->sp && wc_spool_open(&h->sp, HELD_IN_MEMORY,
+				      "the inputs' messages", NULL) < 0) ||
+	     wc_spool_put(h->sp, h->msg, h->len, wc_spool_size(h->sp),
+			  NULL) < 0)) {
+		if (h->sp && wc_spool_in_file(h->sp)) {
+			h->lost = strerror(errno);
+		} else {
+			/* The spool as it was, in memory, then this one. */
+			h->lost = spool_say(h->sp);
+			fwrite(h->msg, 1, h->len, stderr);
+			wc_spool_free(h->sp);
+			h->sp = NULL;
+			h->direct = true;
+		}
+	}
+	free(h->msg);
+	h->msg = NULL;
+	h->len = 0;
+}
+
 /* Where the next message goes (written whole before the next call). */
 static FILE *held_messages(struct held *h)
 {
-	struct wc_err err;
-	FILE *f = NULL;
-	int fd;
-
-	if (!h->f) {
-		h->f = open_memstream(&h->mem, &h->len);
-		return h->f ? h->f : stderr;
-	}
-	if (h->f == stderr || h->in_file || fflush(h->f) != 0 ||
-	    h->len <= HELD_IN_MEMORY)
-		return h->f;
-	wc_err_clear(&err);
-	fd = wc_spool_tmpfile("the inputs' messages", &err);
-	if (fd >= 0 && !(f = fdopen(fd, "w+")))
-		close(fd);
-	fclose(h->f);
-	fwrite(h->mem, 1, h->len, f ? f : stderr);
-	free(h->mem);
-	h->mem = NULL;
-	h->f = f ? f : stderr;
-	h->in_file = f != NULL;
-	return h->f;
+	held_keep(h);
+	if (!h->direct)
+		h->f = open_memstream(&h->msg, &h->len);
+	return h->f ? h->f : stderr;
 }
 
 /* Says what h holds, in input order, and lets it go; false when some
  * was lost (TMPDIR full: said). */
 static bool held_say(struct held *h)
 {
-	const char *lost = NULL;
-	int ch;
+	const char *lost;
 
-	if (!h->f || h->f == stderr)
-		return true;
-	if (!h->in_file) {
-		if (fclose(h->f) == 0)
-			fwrite(h->mem, 1, h->len, stderr);
-		else
-			lost = strerror(errno);
-		free(h->mem);
-	} else {
-		lost = fflush(h->f) != 0 ? strerror(errno) :
-		       ferror(h->f) ? "cut short" : NULL;
-		rewind(h->f);
-		while ((ch = getc(h->f)) != EOF)
-			putc(ch, stderr);
-		fclose(h->f);
-	}
-	h->f = NULL;
-	h->mem = NULL;
+	held_keep(h);
+	lost = spool_say(h->sp);
+	if (!lost)
+		lost = h->lost;
+	wc_spool_free(h->sp);
+	h->sp = NULL;
 	if (lost)
 		fprintf(stderr, PROG ": the inputs' messages, held until "
 			"every input was read: %s\n", lost);
@@ -543,11 +564,13 @@ static bool held_say(struct held *h)
 /* Lets what h holds go unsaid. */
 static void held_drop(struct held *h)
 {
-	if (h->f && h->f != stderr)
+	if (h->f)
 		fclose(h->f);
-	free(h->mem);
+	free(h->msg);
+	wc_spool_free(h->sp);
 	h->f = NULL;
-	h->mem = NULL;
+	h->msg = NULL;
+	h->sp = NULL;
 }
 
 /* Captures a comparison holds before it spills them: a few need no
