@@ -30,6 +30,7 @@
 #include "analysis/jobs.h"
 #include "out/report.h"
 #include "base/sandbox.h"
+#include "compare/keep.h"
 #include "compare/summary.h"
 #include "analysis/capsule.h"
 #include "model/traceevent.h"
@@ -573,75 +574,17 @@ static void held_drop(struct held *h)
 	h->sp = NULL;
 }
 
-/* Captures a comparison holds before it spills them: a few need no
- * TMPDIR, and many hold no more than these. */
-#define HELD_CAPTURES 64
-
-/* Where a comparison's captures go, in input order: held, then, past
- * HELD_CAPTURES, to the spill (capsule.h), each noted in the summary's
- * plan first (summary.h). */
-struct kept {
-	struct wc_summary_opts so;
-	struct wc_capsule *held[HELD_CAPTURES];
-	size_t nheld;
-	struct wc_capsule_spill *spill;
-	struct wc_summary_plan *plan;
-};
-
-/* Takes c over: held, or spilled with every one held before it. */
-static int keep_capsule(struct kept *kp, struct wc_capsule *c,
-			struct wc_err *err)
-{
-	size_t i;
-	int r = -1;
-
-	if (!kp->spill && kp->nheld < HELD_CAPTURES) {
-		kp->held[kp->nheld++] = c;
-		return 0;
-	}
-	if (!kp->spill) {
-		if (wc_capsule_spill_open(&kp->spill, err) < 0 ||
-		    wc_summary_plan_open(&kp->plan, &kp->so, err) < 0)
-			goto free_c;
-		for (i = 0; i < kp->nheld; i++)
-			if (wc_summary_plan_add(kp->plan, kp->held[i], err) < 0 ||
-			    wc_capsule_spill_add(kp->spill, kp->held[i],
-						 err) < 0)
-				goto free_c;
-		for (i = 0; i < kp->nheld; i++)
-			wc_capsule_free(kp->held[i]);
-		kp->nheld = 0;
-	}
-	if (wc_summary_plan_add(kp->plan, c, err) < 0 ||
-	    wc_capsule_spill_add(kp->spill, c, err) < 0)
-		goto free_c;
-	r = 0;
-free_c:
-	wc_capsule_free(c);
-	return r;
-}
-
-static void kept_free(struct kept *kp)
-{
-	size_t i;
-
-	for (i = 0; i < kp->nheld; i++)
-		wc_capsule_free(kp->held[i]);
-	wc_summary_plan_free(kp->plan);
-	wc_capsule_spill_free(kp->spill);
-}
-
 /* Analyses the captures among the inputs o->jobs at a time
  * (wc_jobs_analyse), keeping only each one's capsule, and reads the
  * summaries among them; then reports their warnings and failures in
- * input order, as one at a time would have.  The capsules go to kp,
- * in input order (a summary's in its order), *n of them: a batch of
- * inputs at a time, so that what waits is a batch's capsules whatever
- * the number of inputs; none read once the spill failed.  Returns the
- * exit status so far. */
+ * input order, as one at a time would have.  The capsules go to kp
+ * (keep.h), in input order (a summary's in its order), *n of them: a
+ * batch of inputs at a time, so that what waits is a batch's capsules
+ * whatever the number of inputs; none read once the spill failed.
+ * Returns the exit status so far. */
 static int analyse_parallel(const struct options *o,
-			    const struct wc_analysis_opts *ao, struct kept *kp,
-			    size_t *n)
+			    const struct wc_analysis_opts *ao,
+			    struct wc_keep *kp, size_t *n)
 {
 	size_t batch = BATCH_A_JOB * (o->jobs ? o->jobs : wc_jobs_cpus());
 	size_t at, k, i, count;
@@ -694,8 +637,8 @@ static int analyse_parallel(const struct options *o,
 				wc_err_clear(&err);
 				if (!spilling) {
 					wc_capsule_free(jobs[i].caps[k]);
-				} else if (keep_capsule(kp, jobs[i].caps[k],
-							&err) < 0) {
+				} else if (wc_keep_add(kp, jobs[i].caps[k],
+						       &err) < 0) {
 					/* Said now: the messages' file is in
 					 * the same TMPDIR, which may be full. */
 					status = report(&err);
@@ -823,40 +766,6 @@ static int summary_of(struct wc_summary **sum, struct wc_analysis *const *caps,
 	return wc_summary_build_opts(sum, caps, n, &so, err);
 }
 
-static int spill_next(void *ctx, const struct wc_capsule **cap,
-		      struct wc_err *err)
-{
-	return wc_capsule_spill_next(ctx, cap, err);
-}
-
-static int spill_rewind(void *ctx, struct wc_err *err)
-{
-	return wc_capsule_spill_rewind(ctx, err);
-}
-
-/* The same of the captures held (analysed here or summaries read back). */
-static int summary_of_capsules(struct wc_summary **sum,
-			       struct wc_capsule *const *caps, size_t n,
-			       const struct options *o, struct wc_err *err)
-{
-	struct wc_summary_opts so = summary_opts(o);
-
-	return wc_summary_build_capsules(sum, caps, n, &so, err);
-}
-
-/* The same of the captures spilled, read from the spill: none held but
- * the summary's groups. */
-static int summary_of_spill(struct wc_summary **sum,
-			    struct wc_capsule_spill *sp,
-			    struct wc_summary_plan *plan, struct wc_err *err)
-{
-	const struct wc_summary_src src = {
-		.next = spill_next, .rewind = spill_rewind, .ctx = sp,
-	};
-
-	return wc_summary_build_planned(sum, &src, plan, false, err);
-}
-
 /* Says where a capture's timeline ended when the limit cut it. */
 static void timeline_notice(const char *input, const struct wc_traceevent *te)
 {
@@ -877,7 +786,8 @@ static int mode_analysis(const struct options *o)
 {
 	struct wc_analysis_opts ao = o->analysis;
 	struct wc_analysis **caps;
-	struct kept kept = { .nheld = 0 };
+	struct wc_summary_opts so = summary_opts(o);
+	struct wc_keep *kept = NULL;
 	size_t ncapsules = 0;
 	struct wc_bundle *b = NULL;
 	struct wc_summary *sum = NULL;
@@ -911,8 +821,11 @@ static int mode_analysis(const struct options *o)
 	}
 	ao.trace = te;
 	if (!b && !te) {
-		kept.so = summary_opts(o);
-		status = analyse_parallel(o, &ao, &kept, &ncapsules);
+		if (wc_keep_open(&kept, &so, &err) < 0) {
+			status = report(&err);
+			goto out;
+		}
+		status = analyse_parallel(o, &ao, kept, &ncapsules);
 		goto write;
 	}
 	for (i = 0; i < o->ninputs; i++) {
@@ -949,14 +862,10 @@ write:
 	if ((n == 0 && ncapsules == 0) || o->trace_only)
 		goto out;
 	wc_err_clear(&err);
-	if (kept.spill) {
-		r = summary_of_spill(&sum, kept.spill, kept.plan, &err);
-		kept.plan = NULL;       /* the summary's, built or not */
-	} else if (kept.nheld) {
-		r = summary_of_capsules(&sum, kept.held, kept.nheld, o, &err);
-	} else {
+	if (kept && wc_keep_count(kept))
+		r = wc_keep_summary(kept, &sum, &err);
+	else
 		r = summary_of(&sum, caps, n, o, &err);
-	}
 	if (r < 0) {
 		int s = report(&err);
 
@@ -995,7 +904,7 @@ out:
 	for (i = 0; i < (int)n; i++)
 		wc_analysis_free(caps[i]);
 	free(caps);
-	kept_free(&kept);
+	wc_keep_free(kept);
 	return status;
 }
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # t92-reduce-flat.sh - comparing many summaries holds memory independent
 # of their number (issue 45, docs/performance.md): the peak RSS of a
-# reduce of 500 summaries (spilled past the first 64, wcanalyze.c) is
+# reduce of 500 summaries (spilled past the first 64, compare/keep.h) is
 # that of 50 (held), within the recordings' map (compare/summary.h: at
 # most 192 bytes a capture) and the allocator's slack; holding each
 # capture took 22 KB more a summary (9.7 MB for the 450).  A TMPDIR
