@@ -3,7 +3,8 @@
  * check_map.c - unit tests of analyze/lib/base/map.c: against a plain array
  * model with keys that collide on purpose (multiples of a large power of
  * two, 0 and UINT64_MAX), values surviving every growth, the bound, a
- * value-less set, and the sizes it refuses.
+ * value-less set, the sizes it refuses, keys aimed at one slot of the
+ * hash it once had, and its hash against SipHash's published values.
  */
 #include <check.h>
 #include <stdbool.h>
@@ -13,6 +14,7 @@
 
 #include "check_common.h"
 #include "base/map.h"
+#include "base/map_test.h"
 
 struct val {
 	uint64_t key_copy;
@@ -176,6 +178,118 @@ START_TEST(test_found_moves_nothing)
 }
 END_TEST
 
+/* The multiplier of Fibonacci hashing, which the map once took a key's
+ * slot from (the high half of key * FIB, masked), as anyone can read in
+ * its history: what a stranger would aim keys at. */
+#define FIB UINT64_C(0x9e3779b97f4a7c15)
+
+/* FIB's inverse modulo 2^64, by Newton's iteration: an odd x is its own
+ * inverse modulo 8, and each step doubles the bits that are right. */
+static uint64_t fib_inverse(void)
+{
+	uint64_t inv = FIB;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		inv *= 2 - FIB * inv;
+	return inv;
+}
+
+/* Keys a stranger chooses to collide: the products of key t with FIB are
+ * t << 50, whose bits 32 to 49 are all zero, so under Fibonacci hashing
+ * every one of them took slot 0 of every table up to 2^18 slots and
+ * together made one run, each look-up walking all of it (as 4,096 pids
+ * or (device, CPU) pairs in a trace could, looked up at every event).
+ * Under the map's hash they must spread as any keys do.  A run of L
+ * slots needs L keys whose slots fall inside it: at most half full,
+ * Chernoff's bound makes that (a e^(1-a))^L <= 0.83^L for load a, so a
+ * run past 256 slots anywhere in the 8,192 is rarer than one in 10^16;
+ * these keys, colliding, make one of 4,096. */
+START_TEST(test_keys_aimed_at_one_slot)
+{
+	enum { N = 4096 };
+	const uint64_t inv = fib_inverse();
+	struct wc_map *m = NULL;
+	uint64_t t;
+	void *v;
+
+	ck_assert_uint_eq(FIB * inv, 1);
+	ck_assert_int_eq(wc_map_open(&m, sizeof(uint64_t), N, NULL), 0);
+	for (t = 0; t < N; t++) {
+		uint64_t key = inv * (t << 50);
+
+		/* They do collide under Fibonacci hashing. */
+		ck_assert_uint_eq((key * FIB) >> 32 & ((1u << 18) - 1), 0);
+		ck_assert_int_eq(wc_map_put(m, key, &v, NULL), WC_MAP_ADDED);
+		*(uint64_t *)v = t;
+	}
+	ck_assert_uint_eq(wc_map_count(m), N);
+	ck_assert_uint_le(wc_map_longest_run(m), 256);
+	for (t = 0; t < N; t++) {
+		const uint64_t *got = wc_map_get(m, inv * (t << 50));
+
+		ck_assert_ptr_nonnull(got);
+		ck_assert_uint_eq(*got, t);
+	}
+	wc_map_free(m);
+}
+END_TEST
+
+/* The map's hash against SipHash-1-3's published values: the low 32 bits
+ * of messages 00 01 .. (len - 1) under the key 00 01 .. 0f, which Linux
+ * checks its hsiphash() with on 64-bit machines (lib/siphash_kunit.c,
+ * test_vectors_hsiphash: SipHash-1-3 there), and the whole 64 bits of the
+ * empty message under the zero key (the reference implementation's, as
+ * OCaml's testsuite has it).  Then the slot's hash, without the loop,
+ * against the loop on the same 8 bytes. */
+START_TEST(test_siphash_vectors)
+{
+	static const uint32_t want[64] = {
+		0x050fc4dc, 0x7d57ca93, 0x4dc7d44d, 0xe7ddf7fb, 0x88d38328,
+		0x49533b67, 0xc59f22a7, 0x9bb11140, 0x8d299a8e, 0x6c063de4,
+		0x92ff097f, 0xf94dc352, 0x57b4d9a2, 0x1229ffa7, 0xc0f95d34,
+		0x2a519956, 0x7d908b66, 0x63dbd80c, 0xb473e63e, 0x8d297d1c,
+		0xa6cce040, 0x2b45f844, 0xa320872e, 0xdae6c123, 0x67349c8c,
+		0x705b0979, 0xca9913a5, 0x4ade3b35, 0xef6cd00d, 0x4ab1e1f4,
+		0x43c5e663, 0x8c21d1bc, 0x16a7b60d, 0x7a8ff9bf, 0x1f2a753e,
+		0xbf186b91, 0xada26206, 0xa3c33057, 0xae3a36a1, 0x7b108392,
+		0x99e41531, 0x3f1ad944, 0xc8138825, 0xc28949a6, 0xfaf8876b,
+		0x9f042196, 0x68b1d623, 0x8b5114fd, 0xdf074c46, 0x12cc86b3,
+		0x0a52098f, 0x9d292f9a, 0xa2f41f12, 0x43a71ed0, 0x73f0bce6,
+		0x70a7e980, 0x243c6d75, 0xfdb71513, 0xa67d8a08, 0xb7e8f148,
+		0xf7a644ee, 0x0f1837f2, 0x4b6694e0, 0xb7bbb3a8,
+	};
+	const uint64_t k0 = UINT64_C(0x0706050403020100);
+	const uint64_t k1 = UINT64_C(0x0f0e0d0c0b0a0908);
+	unsigned char msg[64];
+	uint64_t x = 1;
+	size_t i;
+
+	for (i = 0; i < 64; i++)
+		msg[i] = (unsigned char)i;
+	for (i = 0; i < 64; i++)
+		ck_assert_msg((uint32_t)wc_map_siphash13(k0, k1, msg, i) ==
+			      want[i], "SipHash-1-3 of %zu bytes", i);
+	ck_assert_uint_eq(wc_map_siphash13(0, 0, "", 0),
+			  UINT64_C(0xd1fba762150c532c));
+	for (i = 0; i < 1000; i++) {
+		unsigned char le[8];
+		int b;
+
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		for (b = 0; b < 8; b++)
+			le[b] = (unsigned char)(x >> (8 * b));
+		ck_assert_uint_eq(wc_map_siphash13_u64(k0 + i, k1, x),
+				  wc_map_siphash13(k0 + i, k1, le, 8));
+	}
+	/* The process's key: one key for equal data, all along. */
+	ck_assert_uint_eq(wc_map_key_of("fs=xfs;", 7),
+			  wc_map_key_of("fs=xfs;", 7));
+	ck_assert_uint_ne(wc_map_key_of("fs=xfs;", 7),
+			  wc_map_key_of("fs=ext4;", 8));
+}
+END_TEST
+
 static Suite *map_suite(void)
 {
 	Suite *s = suite_create("map");
@@ -185,6 +299,8 @@ static Suite *map_suite(void)
 	tcase_add_test(tc, test_set_and_bound);
 	tcase_add_test(tc, test_refused);
 	tcase_add_test(tc, test_found_moves_nothing);
+	tcase_add_test(tc, test_keys_aimed_at_one_slot);
+	tcase_add_test(tc, test_siphash_vectors);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -20,8 +20,26 @@
  *
  * What always holds:
  *  - open addressing with linear probing in one array of slots (key, a
- *    used flag, the value), at most half full: a look-up costs O(1) on
- *    average whatever the keys, and nothing is allocated per key;
+ *    used flag, the value), at most half full; nothing is allocated per
+ *    key;
+ *  - a look-up costs O(1) on average whatever the keys, even keys chosen
+ *    to collide (pids, (device, CPU) pairs, hashes of names, in a trace
+ *    or summary a stranger sent), because a key's first slot is
+ *    SipHash-1-3 of it under a 128-bit secret drawn once a process from
+ *    getrandom(): to whoever does not know the secret, the slots of any
+ *    keys they write down are independent and uniform, so their runs of
+ *    used slots are those of random keys (at most half full, about 1.5
+ *    slots a look-up that finds its key, 2.5 one that does not; a run of
+ *    L slots has a chance under 0.83^L).  A public mixer lets keys be
+ *    aimed at one slot from its formula (Fibonacci hashing's were: 4,096
+ *    in one run); seeded fast hashes have had collisions found that hold
+ *    whatever the seed (Aumasson, Bernstein and Bosslet, "Hash-flooding
+ *    DoS reloaded", 2012: MurmurHash, CityHash), where SipHash is a
+ *    pseudorandom function.  It costs about 50 instructions a key; the
+ *    maps met at every event have a cache in front (recfilter.c,
+ *    blkorder.c);
+ *  - nothing walks the keys: where a key sits changes from run to run,
+ *    so no output may depend on it;
  *  - the array doubles when a new key would make it more than half full,
  *    so memory is at most about 4 x max x (value size + 16) bytes; a put
  *    of a new key past max keys returns WC_MAP_FULL and changes nothing;
@@ -66,6 +84,14 @@ int wc_map_put(struct wc_map *m, uint64_t key, void **value,
 /* Forgets every key and keeps the memory: for a cache that starts over
  * when it is full. */
 void wc_map_clear(struct wc_map *m);
+
+/* A key for a map keyed by what a stranger names (a configuration, a
+ * capture's name and digest): SipHash-1-3 of data[0..len) under the
+ * process's secret.  Different data share a key with a chance of 2^-64
+ * whatever they are (a public hash such as FNV-1a lets anyone write
+ * many names of one hash); equal data share it within one process only,
+ * so it is never written out. */
+uint64_t wc_map_key_of(const void *data, size_t len);
 
 /* Keys in the map. */
 size_t wc_map_count(const struct wc_map *m);
