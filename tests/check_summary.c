@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/map_test.h"
 #include "compare/stats.h"
 #include "compare/summary.h"
 #include "compare/summary_test.h"
@@ -618,6 +619,84 @@ START_TEST(test_copies_bloom_errs)
 }
 END_TEST
 
+/* Three captures of one name, as summaries a stranger sent could say:
+ * runs 1 and 2 of other requests, then run 2 again from another input,
+ * one recording given twice.  Their digests are written so that digest ^
+ * run * 0x9e3779b97f4a7c15 is one number: the summary once looked a
+ * recording up by FNV-1a over the name from that number, so all three
+ * shared a key, the second was taken for another recording under the
+ * first's key, and its copy went unseen.  Under the process's secret no
+ * one can write recordings that share a key. */
+struct aimed_src {
+	struct wc_capsule *tmpl;
+	size_t at;
+};
+
+static int aimed_next(void *ctx, const struct wc_capsule **cap,
+		      struct wc_err *err)
+{
+	static const int run[3] = { 1, 2, 2 };
+	struct aimed_src *a = ctx;
+	struct wc_capsule *c = a->tmpl;
+
+	(void)err;
+	if (a->at >= 3)
+		return 0;
+	c->meta.run = run[a->at];
+	c->meta.digest = UINT64_C(0x0123456789abcdef) ^
+			 (uint64_t)(uint32_t)c->meta.run *
+			 UINT64_C(0x9e3779b97f4a7c15);
+	snprintf(c->meta.name, sizeof(c->meta.name), "aimed");
+	snprintf(c->meta.input, sizeof(c->meta.input), "in%zu.json", a->at);
+	a->at++;
+	*cap = c;
+	return 1;
+}
+
+static int aimed_rewind(void *ctx, struct wc_err *err)
+{
+	(void)err;
+	((struct aimed_src *)ctx)->at = 0;
+	return 0;
+}
+
+START_TEST(test_copies_keys_aimed)
+{
+	struct wc_analysis *a = cap("aimed", "fs=xfs;", 1000000, 5000000);
+	struct aimed_src as = { NULL, 0 };
+	const struct wc_summary_src src = {
+		.next = aimed_next, .rewind = aimed_rewind, .ctx = &as,
+	};
+	struct wc_summary_plan *plan = NULL;
+	const struct wc_capsule *c;
+	struct wc_summary *s = NULL;
+	struct wc_err err;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_capsule_of(&as.tmpl, a, &err), 0);
+	ck_assert_int_eq(wc_summary_plan_open(&plan, NULL, &err), 0);
+	while (aimed_next(&as, &c, &err) > 0)
+		ck_assert_int_eq(wc_summary_plan_add(plan, c, &err), 0);
+	ck_assert_msg(wc_summary_build_planned(&s, &src, plan, false,
+					       &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(s->nleft_out, 1);
+	f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_msg(wc_report_write(f, WC_FORMAT_JSON, s, &err) == 0, "%s",
+		      err.msg);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_msg(strstr(text, "in2.json: the same recording as in1.json"),
+		      "%s", text);
+	free(text);
+	wc_summary_free(s);
+	wc_capsule_free(as.tmpl);
+	wc_analysis_free(a);
+}
+END_TEST
+
 START_TEST(test_groups_memory)
 {
 	enum { N = 40 };
@@ -662,6 +741,51 @@ START_TEST(test_groups_many_configs)
 	s = build(caps, N, NULL);
 	ck_assert_uint_eq(s->ngroups, N);
 	ck_assert_uint_le(wc_summary_group_compares(s), 2 * N);
+	wc_summary_free(s);
+	free_caps(caps, N);
+	free(caps);
+}
+END_TEST
+
+/* Configurations written to collide, as a stranger's summaries could
+ * name them: the summary once keyed its groups by FNV-1a of the
+ * configuration, which the map took to a slot by Fibonacci hashing, both
+ * public, so anyone could pick configurations that share slot 0 of the
+ * map's 2,048 slots (one in 2,048 names does) and make every look-up walk
+ * all of them.  Whatever the names, their run must stay as short as
+ * random keys': a run of L slots at this load (600 of 2,048) has a chance
+ * under 0.6^L, so one past 100 slots is rarer than one in 10^18; these
+ * 600 colliding make one of 600. */
+START_TEST(test_groups_configs_aimed)
+{
+	enum { N = 600 };
+	struct wc_analysis **caps = calloc(N, sizeof(*caps));
+	struct wc_summary *s;
+	size_t i, cand = 0;
+
+	ck_assert_ptr_nonnull(caps);
+	for (i = 0; i < N; i++) {
+		char name[32], config[48];
+		uint64_t h;
+
+		do {
+			const char *c;
+
+			snprintf(config, sizeof(config),
+				 "fs=xfs;disk=d%zu;", cand++);
+			h = UINT64_C(0xcbf29ce484222325);
+			for (c = config; *c; c++)
+				h = (h ^ (unsigned char)*c) *
+				    UINT64_C(0x100000001b3);
+		} while ((h * UINT64_C(0x9e3779b97f4a7c15)) >> 32 & 2047);
+		snprintf(name, sizeof(name), "c%zu-run1", i);
+		caps[i] = cap(name, config, 1000000, 5000000 + i * 1000);
+	}
+	s = build(caps, N, NULL);
+	ck_assert_uint_eq(s->ngroups, N);
+	ck_assert_uint_le(wc_summary_group_compares(s), 2 * N);
+	ck_assert_ptr_nonnull(wc_summary_group_map(s));
+	ck_assert_uint_le(wc_map_longest_run(wc_summary_group_map(s)), 100);
 	wc_summary_free(s);
 	free_caps(caps, N);
 	free(caps);
@@ -1209,8 +1333,10 @@ static Suite *summary_suite(void)
 	tcase_add_test(tc, test_groups);
 	tcase_add_test(tc, test_groups_memory);
 	tcase_add_test(tc, test_groups_many_configs);
+	tcase_add_test(tc, test_groups_configs_aimed);
 	tcase_add_test(tc, test_reduce_flat);
 	tcase_add_test(tc, test_copies_bloom_errs);
+	tcase_add_test(tc, test_copies_keys_aimed);
 	tcase_add_test(tc, test_runs_used_count);
 	tcase_add_test(tc, test_never_vary);
 	tcase_add_test(tc, test_acc);

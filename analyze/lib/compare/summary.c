@@ -619,7 +619,7 @@ struct wc_summary_plan {
 	struct wc_map *maybe;          /* keys of the recordings that may
 	                                * have been given before (a set) */
 	struct wc_map *copies;         /* a copy's position -> its first's */
-	struct wc_map *cfg_of;         /* fnv(config) -> cfg index + 1 */
+	struct wc_map *cfg_of;         /* config_key() -> cfg index + 1 */
 	struct cfg *cfgs;
 	size_t ncfgs, cfg_room;
 	size_t base_at;                /* the baseline's position, or
@@ -642,8 +642,8 @@ struct wc_sum_state {
 	/* The groups. */
 	struct gstate **gs;
 	size_t gs_room;
-	/* fnv(config) -> the index + 1 of the last group made of that
-	 * hash, a chain through gstate.next: a capture finds its group in
+	/* config_key() -> the index + 1 of the last group made of that
+	 * key, a chain through gstate.next: a capture finds its group in
 	 * time independent of the number of groups (a group a capture, when
 	 * every capture.conf says another configuration). */
 	struct wc_map *group_of;
@@ -929,15 +929,30 @@ static uint64_t fnv(uint64_t h, const char *str)
 	return h;
 }
 
-#define FNV_BASIS UINT64_C(0xcbf29ce484222325)
+/* Where a configuration is looked up (its groups, its --drop-first
+ * record): a key under the process's secret (map.h), so that summaries
+ * whose configurations were written to share a key or a slot, as
+ * FNV-1a's can be, meet no longer chains than any others. */
+static uint64_t config_key(const char *config)
+{
+	return wc_map_key_of(config, strlen(config));
+}
 
-/* Where a recording is looked up: its digest, run and name mixed
- * (FNV-1a over the name), so that a thousand copies of one trace under
- * other names are not compared with each other. */
+/* Where a recording is looked up: its digest, run and name under the
+ * process's secret, so that a thousand copies of one trace under other
+ * names are not compared with each other, and no one can write names
+ * that share a key with another recording's (which would hide its
+ * copies: a key's first recording is the one kept). */
 static uint64_t recording_key(const struct wc_capture_meta *m)
 {
-	return fnv(m->digest ^ (uint64_t)(uint32_t)m->run *
-		   UINT64_C(0x9e3779b97f4a7c15), m->name);
+	unsigned char b[8 + 4 + sizeof(m->name)];
+	uint32_t run = (uint32_t)m->run;
+	size_t n = strnlen(m->name, sizeof(m->name));
+
+	memcpy(b, &m->digest, 8);
+	memcpy(b + 8, &run, 4);
+	memcpy(b + 12, m->name, n);
+	return wc_map_key_of(b, 12 + n);
 }
 
 /* A second hash of the name, from another basis: a recording is told
@@ -994,7 +1009,7 @@ static bool bloom_seen(uint64_t *bloom, size_t bits, uint64_t key)
 static struct cfg *cfg_find(const struct wc_summary_plan *p, const char *config)
 {
 	const size_t *head = p->cfg_of ?
-			     wc_map_get(p->cfg_of, fnv(FNV_BASIS, config)) : NULL;
+			     wc_map_get(p->cfg_of, config_key(config)) : NULL;
 	size_t k;
 
 	for (k = head ? *head : 0; k; k = p->cfgs[k - 1].next)
@@ -1019,7 +1034,7 @@ static struct cfg *cfg_add(struct wc_summary_plan *p, const char *config)
 		p->cfgs = c;
 		p->cfg_room = want;
 	}
-	if (wc_map_put(p->cfg_of, fnv(FNV_BASIS, config), (void **)&head,
+	if (wc_map_put(p->cfg_of, config_key(config), (void **)&head,
 		       NULL) < 0)
 		return NULL;
 	c = &p->cfgs[p->ncfgs];
@@ -1245,6 +1260,11 @@ size_t wc_summary_group_compares(const struct wc_summary *s)
 	return s && s->st ? s->st->compares : 0;
 }
 
+const struct wc_map *wc_summary_group_map(const struct wc_summary *s)
+{
+	return s && s->st ? s->st->group_of : NULL;
+}
+
 void wc_summary_plan_free(struct wc_summary_plan *p)
 {
 	size_t i;
@@ -1273,7 +1293,7 @@ static size_t group_find(const struct wc_summary *s, const char *config,
 {
 	struct wc_sum_state *st = s->st;
 	const size_t *head = config[0] && st->group_of ?
-			     wc_map_get(st->group_of, fnv(FNV_BASIS, config)) :
+			     wc_map_get(st->group_of, config_key(config)) :
 			     NULL;
 	size_t k;
 
@@ -1301,7 +1321,7 @@ static int group_hash(struct wc_sum_state *st, size_t g, struct wc_err *err)
 	    wc_map_open(&st->group_of, sizeof(size_t), (size_t)1 << 40,
 			err) < 0)
 		return -1;
-	if (wc_map_put(st->group_of, fnv(FNV_BASIS, config), (void **)&head,
+	if (wc_map_put(st->group_of, config_key(config), (void **)&head,
 		       err) < 0)
 		return -1;
 	st->gs[g]->next = *head;

@@ -2,15 +2,17 @@
 /*
  * summary_test.h - the summary's doors for its tests only (check_summary):
  * the size of the Bloom filter that notes the recordings given
- * (summary.h: one recording given twice), and how many configurations
- * the look-ups of the captures' groups compared.  The pipeline never sets it
- * (the default is 2^23 bits); summary.h is the interface.
+ * (summary.h: one recording given twice), how many configurations the
+ * look-ups of the captures' groups compared, and the map they look in.
+ * The pipeline never sets the filter's size (the default is 2^23 bits);
+ * summary.h is the interface.
  */
 #ifndef WC_SUMMARY_TEST_H
 #define WC_SUMMARY_TEST_H
 
 #include <stddef.h>
 
+#include "base/map.h"
 #include "compare/summary.h"
 
 /*
@@ -33,5 +35,11 @@ size_t wc_summary_plan_maybe(const struct wc_summary_plan *p);
  * number of groups (so a comparison of many configurations is linear in
  * its captures, not quadratic). */
 size_t wc_summary_group_compares(const struct wc_summary *s);
+
+/* The map that finds each capture's group by its configuration, or NULL
+ * before any: check_summary asks map_test.h how long its runs are, which
+ * configurations written to collide under a public hash must leave as
+ * short as any others'. */
+const struct wc_map *wc_summary_group_map(const struct wc_summary *s);
 
 #endif /* WC_SUMMARY_TEST_H */
