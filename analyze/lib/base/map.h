@@ -36,8 +36,8 @@
  *    whatever the seed (Aumasson, Bernstein and Bosslet, "Hash-flooding
  *    DoS reloaded", 2012: MurmurHash, CityHash), where SipHash is a
  *    pseudorandom function.  It costs about 50 instructions a key; the
- *    maps met at every event have a cache in front (recfilter.c,
- *    blkorder.c);
+ *    maps met at every event or request have a cache in front
+ *    (recfilter.c, blkorder.c, replay.c);
  *  - nothing walks the keys: where a key sits changes from run to run,
  *    so no output may depend on it;
  *  - the array doubles when a new key would make it more than half full,

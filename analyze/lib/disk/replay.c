@@ -120,6 +120,12 @@ struct wc_replay {
 	struct wc_prioq *rec;        /* key: recorded C, taken slots */
 	struct wc_prioq *ready;      /* key: virtual D */
 	struct wc_map *pids;
+	/* The pid looked up last and its record in pids, NULL when none: a
+	 * trace's requests come mostly from one pid, and a look-up in the
+	 * map hashes its key (map.h).  Set by every put that adds a key,
+	 * which may move the records. */
+	uint32_t memo_pid;
+	struct pidrec *memo;
 
 	uint32_t last_any, last_flush;
 	uint32_t any_hist[ANY_HIST];         /* NONE: none */
@@ -508,6 +514,40 @@ static uint32_t hist_find(const struct wc_replay *rp, const uint32_t *h,
 	return NONE;
 }
 
+/* The record of pid, added (zeroed) when new: an enum wc_map_put_result
+ * and *pr (NULL when the map is full), or -1 when out of memory. */
+static int pid_put(struct wc_replay *rp, uint32_t pid, struct pidrec **pr,
+		   struct wc_err *err)
+{
+	int r;
+
+	if (rp->memo && rp->memo_pid == pid) {
+		*pr = rp->memo;
+		return WC_MAP_FOUND;
+	}
+	r = wc_map_put(rp->pids, pid, (void **)pr, err);
+	if (r == WC_MAP_FOUND || r == WC_MAP_ADDED) {
+		rp->memo_pid = pid;
+		rp->memo = *pr;
+	}
+	return r;
+}
+
+/* The record of pid, or NULL. */
+static struct pidrec *pid_get(struct wc_replay *rp, uint32_t pid)
+{
+	struct pidrec *pr;
+
+	if (rp->memo && rp->memo_pid == pid)
+		return rp->memo;
+	pr = wc_map_get(rp->pids, pid);
+	if (pr) {
+		rp->memo_pid = pid;
+		rp->memo = pr;
+	}
+	return pr;
+}
+
 /* The recorded completions up to t, in order: the tables of the last
  * completions, and the points they pass. */
 static void complete_until(struct wc_replay *rp, uint64_t t, struct wc_err *err)
@@ -533,7 +573,7 @@ static void complete_until(struct wc_replay *rp, uint64_t t, struct wc_err *err)
 			point_at(rp, &rp->last_flush, i);
 		if (s->cat == WC_CAT_JOURNAL)
 			hist_push(rp, rp->journal_hist, JOURNAL_HIST, i);
-		r = wc_map_put(rp->pids, s->rq.pid, (void **)&pr, err);
+		r = pid_put(rp, s->rq.pid, &pr, err);
 		if (r == WC_MAP_FULL) {
 			rp->st.pids_full++;
 		} else if (r >= 0) {
@@ -631,7 +671,7 @@ static void take(struct wc_replay *rp, uint32_t i, struct wc_err *err)
 		rp->last_taken_d = d;
 	s->state = S_WAITING;
 	complete_until(rp, tau, err);
-	pr = wc_map_get(rp->pids, rq->pid);
+	pr = pid_get(rp, rq->pid);
 	p = NONE;
 	if (pr) {
 		uint32_t h[PID_HIST];
