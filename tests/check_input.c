@@ -1425,6 +1425,73 @@ START_TEST(test_members_some_ahead)
 }
 END_TEST
 
+/* The sizes of the batches wc_input_next_ref() hands out of path under
+ * lim, in sizes[] (at most cap of them, each ended by where a stream
+ * would have to read: merge.h), and a digest of their events in *sum:
+ * the number of batches. */
+static unsigned batch_sizes(const char *path, const struct wc_input_limits *lim,
+			    uint32_t *sizes, unsigned cap, uint64_t *sum)
+{
+	struct wc_input *in = NULL;
+	const struct wc_event *evs;
+	uint64_t h = 1469598103934665603ull;
+	struct wc_err err;
+	unsigned n = 0;
+	size_t got, k;
+	int r;
+
+	wc_err_clear(&err);
+	ck_assert_msg(wc_input_open_limits(&in, path, lim, &err) == 0, "%s",
+		      err.msg);
+	while ((r = wc_input_next_ref(in, &evs, WC_INPUT_BATCH, &got,
+				      &err)) > 0) {
+		ck_assert_uint_lt(n, cap);
+		sizes[n++] = (uint32_t)got;
+		for (k = 0; k < got; k++)
+			h = (h ^ evs[k].time ^ evs[k].sector << 20) *
+			    1099511628211ull;
+	}
+	ck_assert_msg(r == 0, "%s", err.msg);
+	wc_input_free(in);
+	*sum = h;
+	return n;
+}
+
+/* A one-pass input (lim.once: a timeline's, a bundle's) copies aside the
+ * members it would have read on handles of their own and reads the
+ * copies in the handles' blocks (wc_source_open_region_blocks()): the
+ * same batches, so the same timeline, whose lines follow the batches
+ * (traceevent.h).  Four members of 5,000 records each need a handle
+ * (nothing held in memory), two of which get one (max_open 4): the
+ * others are copied aside both ways, read through a region's small
+ * buffer.  In 8 KiB reads, starting at 4 KiB, the copies ended the
+ * batches elsewhere. */
+START_TEST(test_once_same_batches)
+{
+	static uint32_t want[4096], got[4096];
+	struct wc_input_limits handles = { .small_member = 1, .max_open = 4 };
+	struct wc_input_limits once = { .small_member = 1, .max_open = 4,
+					.once = true };
+	uint64_t dw, dg;
+	unsigned nw, ng;
+
+	archive_of_streams(4, 5000, 0);
+	nw = batch_sizes(apath, &handles, want, 4096, &dw);
+	ng = batch_sizes(apath, &once, got, 4096, &dg);
+	ck_assert_uint_eq(dg, dw);
+	ck_assert_uint_eq(ng, nw);
+	ck_assert_mem_eq(got, want, nw * sizeof(want[0]));
+	/* Every member on a handle of its own, or copied in place of one. */
+	handles.max_open = once.max_open = 0;
+	nw = batch_sizes(apath, &handles, want, 4096, &dw);
+	ng = batch_sizes(apath, &once, got, 4096, &dg);
+	ck_assert_uint_eq(dg, dw);
+	ck_assert_uint_eq(ng, nw);
+	ck_assert_mem_eq(got, want, nw * sizeof(want[0]));
+	unlink(apath);
+}
+END_TEST
+
 /* Threads of the process (the test's own, and readers still running). */
 static unsigned tasks(void)
 {
@@ -1847,6 +1914,7 @@ static Suite *input_suite(void)
 	tcase_add_test(tc, test_pinned_streams);
 	tcase_add_test(tc, test_members_ahead_cut);
 	tcase_add_test(tc, test_members_some_ahead);
+	tcase_add_test(tc, test_once_same_batches);
 	tcase_add_test(tc, test_scan_truncated);
 	tcase_add_test(tc, test_spec_announced);
 	tcase_add_test(tc, test_spec_more_traces);

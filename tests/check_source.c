@@ -5,7 +5,8 @@
  * largest peek, descriptors, and archive members read in place, on the
  * caller's thread or read ahead on one of their own: the same bytes, and
  * for a truncated or corrupt member the same message at the same offset,
- * after every byte before it; a source freed while its thread still reads.
+ * after every byte before it; a source freed while its thread still reads;
+ * a member's copy read in the member's blocks, buffered as the member is.
  */
 #include <archive.h>
 #include <archive_entry.h>
@@ -234,6 +235,100 @@ static void make_archive(size_t nnoise)
 	archive_write_close(a);
 	archive_write_free(a);
 }
+
+/* Reads a and b in lockstep, peeking for all that is buffered: each
+ * peek hands out the same bytes, as many (what a merge's batch ends at:
+ * merge.h), at the same offsets. */
+static void same_views(struct wc_source *a, struct wc_source *b, size_t n)
+{
+	const unsigned char *pa, *pb;
+	struct wc_err ea, eb;
+	size_t off = 0, step = 1;
+	ssize_t ga, gb;
+
+	wc_err_clear(&ea);
+	wc_err_clear(&eb);
+	for (;;) {
+		ga = wc_source_peek_all(a, step, &pa, &ea);
+		gb = wc_source_peek_all(b, step, &pb, &eb);
+		ck_assert_int_eq(gb, ga);
+		if (ga <= 0)
+			break;
+		ck_assert_int_eq(memcmp(pa, pb, (size_t)ga), 0);
+		ck_assert_uint_eq(wc_source_offset(b), wc_source_offset(a));
+		/* All of it, or a part: as a decoder stops at a record. */
+		if (step % 3 == 0 && ga > 1)
+			ga /= 3;
+		wc_source_consume(a, (size_t)ga);
+		wc_source_consume(b, (size_t)ga);
+		off += (size_t)ga;
+		step = step * 5 % WC_SOURCE_MAX_PEEK + 1;
+	}
+	ck_assert_int_eq(ga, 0);
+	ck_assert_uint_eq(off, n);
+}
+
+/* A copy of a member read in the member's blocks
+ * (wc_source_open_region_blocks()) buffers what the member's own reader
+ * does at every peek, for a member whose end falls inside a block
+ * (run/b) and on a block's end (run/c); a copy shorter than its length
+ * fails there, after the bytes before it. */
+START_TEST(test_region_blocks)
+{
+	static const struct { const char *name; size_t n; } m[] = {
+		{ "run/b", BIG }, { "run/c", 4u << 16 },
+	};
+	struct wc_source *member = NULL, *copy = NULL;
+	char tmp[64];
+	struct wc_err err;
+	const unsigned char *p;
+	unsigned char *b;
+	size_t i, k;
+	ssize_t got;
+	int fd;
+
+	make_archive(0);
+	wc_check_template(tmp, sizeof(tmp), "check_source");
+	fd = mkstemp(tmp);
+	ck_assert_int_ge(fd, 0);
+	unlink(tmp);
+	b = malloc(BIG + 100);
+	ck_assert_ptr_nonnull(b);
+	for (i = 0; i < BIG; i++)
+		b[100 + i] = pattern(i);
+	memset(b, 0xee, 100);
+	ck_assert_int_eq(pwrite(fd, b, BIG + 100, 0), BIG + 100);
+	for (k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
+		wc_err_clear(&err);
+		ck_assert_int_eq(wc_source_open_member(&member, path, m[k].name,
+						       0, &err), 0);
+		/* The bytes at 100 are pattern(): run/c's are its first. */
+		ck_assert_int_eq(wc_source_open_region_blocks(&copy, fd, 100,
+							      m[k].n, "a.tar",
+							      m[k].name, &err),
+				 0);
+		same_views(member, copy, m[k].n);
+		wc_source_free(member);
+		wc_source_free(copy);
+	}
+	/* Ten bytes more than the file holds. */
+	ck_assert_int_eq(wc_source_open_region_blocks(&copy, fd, 100, BIG + 10,
+						      "a.tar", "run/b", &err),
+			 0);
+	for (i = 0; (got = wc_source_peek_all(copy, 1, &p, &err)) > 0;
+	     i += (size_t)got)
+		wc_source_consume(copy, (size_t)got);
+	ck_assert_int_eq(got, -1);
+	ck_assert_uint_eq(i, BIG);
+	ck_assert_uint_eq(err.offset, BIG);
+	ck_assert_str_eq(err.msg, "the temporary copy ends early");
+	ck_assert_str_eq(err.member, "run/b");
+	wc_source_free(copy);
+	free(b);
+	close(fd);
+	unlink(path);
+}
+END_TEST
 
 START_TEST(test_archive_member)
 {
@@ -676,6 +771,7 @@ static Suite *source_suite(void)
 	tcase_add_test(tc, test_adopt_member);
 	tcase_add_test(tc, test_adopt_unfinished);
 	tcase_add_test(tc, test_adopt_early_free);
+	tcase_add_test(tc, test_region_blocks);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3,7 +3,7 @@
 # t86-one-read.sh - wcanalyze opens each INPUT once to read it (issue
 # 45), counted under strace: a trace file in an analysis, a comparison,
 # JSON and --dump; a capture archive, read in one pass on that open
-# (--dump too), and with the scan's shortcut; a summary handed back, alone and beside
+# (--dump, a timeline and a bundle too), and with the scan's shortcut; a summary handed back, alone and beside
 # a capture (told apart by the input's own peek, read on its
 # descriptor); a capture folder, its ledger's copy read by its feeds
 # alone (the JSON's ledger totals with them); --baseline, whose name
@@ -16,6 +16,7 @@ source "$(dirname "$0")/lib/common.sh"
 
 command -v strace >/dev/null || fail "strace is missing (make deps)"
 command -v jq >/dev/null || fail "jq is missing (make deps)"
+export WCANALYZE_PLOTS=$TOP/plots
 SAMPLE=$TOP/samples/hdd7200-ext4-cache-on-barrier-on-run2.tar.xz
 NAME=hdd7200-ext4-cache-on-barrier-on-run2
 [[ -e $SAMPLE ]] || fail "no $SAMPLE"
@@ -56,10 +57,16 @@ once 1 sum.json -j 1 --format csv sum.json one.bin
 # A capture archive: libarchive's one pass on the peek's descriptor
 # (its capture.conf names a model disk, whose ledger after the trace
 # files is copied aside on the way: analysis.c, lim.once_model), in a
-# report and the interval table.  (Not with a timeline, a bundle's too:
-# its lines follow the input's batches, which the pass would reorder.)
+# report and the interval table.
 once 1 "$SAMPLE" "$SAMPLE"
 once 1 "$SAMPLE" --interval=1 "$SAMPLE"
+# A timeline, a bundle's too: one pass, its copies read in the blocks
+# of the handles they replace (the same lines in the same order:
+# check_input), and the peek for a summary before anything is written.
+once 2 "$SAMPLE" --export-trace=t.json "$SAMPLE"
+rm -f t.json
+once 2 "$SAMPLE" -o bundle "$SAMPLE"
+rm -rf bundle
 # --dump: the members held or copied aside by that one pass, blkparse's
 # names scouted on the copies (blknames.h), not on handles of their own.
 once 1 "$SAMPLE" --dump "$SAMPLE"
@@ -75,6 +82,7 @@ grep -q '^trace_files = 4$' nomodel/c/capture.conf || fail "$NAME announces no 4
 	c/trace/loop2.blktrace.0 c/trace/loop2.blktrace.1 c/info)
 once 1 nomodel.tar.xz nomodel.tar.xz
 once 1 nomodel.tar.xz --dump nomodel.tar.xz
+once 2 nomodel.tar.xz --format trace-event nomodel.tar.xz
 "$WCANALYZE" nomodel/c >folder.txt
 "$WCANALYZE" nomodel.tar.xz >archive.txt
 cmp -s folder.txt archive.txt ||

@@ -1408,12 +1408,16 @@ static int analyse_input(struct wc_analysis **out, int *summary,
 						  o->once)),
 		.files = o ? o->files : NULL,
 		.nfiles = o && o->texts && o->lens ? o->nfiles : 0,
-		.once = o && o->once,
+		/* A timeline (a bundle's too) is written as the input is
+		 * read, so it cannot take the shortcut (a second reading
+		 * would write it twice): one pass instead, whose copies in
+		 * place of the members' handles are read in their blocks,
+		 * so that its lines keep the order of the input's batches
+		 * (members.c, source.h). */
+		.once = o && (o->once || o->trace),
 		.aside_files = aside,
 		.naside_files = 1,
-		/* Not for a timeline: its lines come in the order of the
-		 * input's batches, which the members' handles shape. */
-		.once_model = !(o && o->trace),
+		.once_model = true,
 	};
 	struct wc_input *in = NULL;
 	const struct wc_capture *cap;

@@ -130,15 +130,19 @@ struct wc_input_limits {
 	const char *const *files;
 	size_t nfiles;
 	/* One pass (the what-if: one read of its input for the whole
-	 * command): the scan reads every member it will ever need, and
-	 * nothing opens the archive again.  Each trace file is held in
-	 * memory as above or copied aside (no handle of its own, no
-	 * thread), and so is each of aside_files, the capture's files too
-	 * large to keep whole (ledger.tsv: wc_input_open_side() then reads
-	 * the copy), in whatever order the archive holds them.  Costs the
-	 * decompression before the first event, on one thread, and the
-	 * copies' disk, WC_INPUT_SPILL_MAX at most; no memory past the
-	 * bounds above.  Speculation is off with it. */
+	 * command; --dump; a timeline): the scan reads every member it
+	 * will ever need, and nothing opens the archive again.  Each trace
+	 * file is held in memory as above or copied aside (no handle of
+	 * its own, no thread), and so is each of aside_files, the
+	 * capture's files too large to keep whole (ledger.tsv:
+	 * wc_input_open_side() then reads the copy), in whatever order the
+	 * archive holds them.  A copy in place of one of the first
+	 * WC_INPUT_HANDLES handles is read in that handle's 64 KiB blocks
+	 * (wc_source_open_region_blocks(), source.h: the same batches, so
+	 * the same timeline), with the handle's buffer of about 128 KiB.
+	 * Costs the decompression before the first event, on one thread,
+	 * and the copies' disk, WC_INPUT_SPILL_MAX at most; no memory past
+	 * the bounds above.  Speculation is off with it. */
 	bool once;
 	const char *const *aside_files;
 	size_t naside_files;

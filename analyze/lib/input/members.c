@@ -290,13 +290,16 @@ static int spill_member(struct wc_members *m, struct archive *a,
 			struct wc_err *err)
 {
 	uint64_t start, got;
+	bool handle = ++m->large <= wc_input_handles(&m->lim);
 
 	/* One pass: no member is read from the archive again. */
-	if (!m->lim.once && ++m->large <= wc_input_handles(&m->lim))
+	if (!m->lim.once && handle)
 		return 0;
 	if (spill_copy(m, a, ent, name, &start, &got, err) < 0)
 		return -1;
-	wc_streams_hold_aside(m->st, i, start, got);
+	/* A copy in place of a handle is read in the handle's blocks: the
+	 * same batches downstream, so the same timeline (source.h). */
+	wc_streams_hold_aside(m->st, i, start, got, handle);
 	return 1;
 }
 

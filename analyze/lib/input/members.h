@@ -15,10 +15,12 @@
  *    them read ahead on threads started as the scan meets them;
  *  - copied aside to an unnamed temporary file, past those: reopening
  *    one is a seek, never a decompression of the archive again.
- * A one-pass scan (lim.once: the what-if's) copies aside every member
- * not read whole, and the capture's files of lim.aside_files
- * (ledger.tsv: wc_members_open_aside()) wherever they lie, so that
- * nothing reads the archive after it.
+ * A one-pass scan (lim.once: the what-if's, --dump's, a timeline's)
+ * copies aside every member not read whole (those in place of the first
+ * WC_INPUT_HANDLES handles read in a handle's blocks: the same batches),
+ * and the capture's files of lim.aside_files (ledger.tsv:
+ * wc_members_open_aside()) wherever they lie, so that nothing reads the
+ * archive after it.
  * One archive is one capture: its trace files and side files in one
  * capture folder (a trace file may be in its trace/ subfolder), at most
  * one of each side file; otherwise it is refused.

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "input/inputdefs.h"
+#include "base/spool.h"
 
 #define READ_CHUNK (64u * 1024u)
 #define BUF_SIZE (READ_CHUNK + WC_SOURCE_MAX_PEEK)
@@ -106,6 +107,8 @@ struct wc_source {
 	uint64_t produced;    /* archive member bytes read from the handle */
 	uint64_t roff, rlen;  /* SRC_REGION: where in fd, and how long */
 	size_t rchunk;        /* SRC_REGION: the next read's size */
+	bool blocks;          /* SRC_REGION read in a member's blocks
+			       * (wc_source_open_region_blocks()) */
 	/* Why the member's reading failed: only a source that reads an
 	 * archive handle has one (1.5 KB; a source on bytes in memory, one
 	 * per small member, has none). */
@@ -221,28 +224,48 @@ int wc_source_open_fd(struct wc_source **out, int fd, const char *name,
 	return 0;
 }
 
-int wc_source_open_region(struct wc_source **out, int fd, uint64_t off,
-			  uint64_t len, const char *path, const char *member,
-			  struct wc_err *err)
+/* A region of fd: with BLOCKS read in a member's blocks, with a member's
+ * buffer and a reason for a copy found short; else through a small
+ * buffer, its reads starting small. */
+static int region_open(struct wc_source **out, int fd, uint64_t off,
+		       uint64_t len, const char *path, const char *member,
+		       bool blocks, struct wc_err *err)
 {
 	struct wc_source *src = NULL;
 
 	*out = NULL;
-	if (src_alloc(&src, path, member, false, false, err) < 0)
+	if (src_alloc(&src, path, member, blocks, blocks, err) < 0)
 		return -1;
-	src->buf = malloc(REGION_BUF);
-	src->cap = REGION_BUF;
-	if (!src->buf) {
-		wc_source_free(src);
-		return wc_err_oom(err, path, member);
+	if (!blocks) {
+		src->buf = malloc(REGION_BUF);
+		src->cap = REGION_BUF;
+		src->rchunk = REGION_FIRST;
+		if (!src->buf) {
+			wc_source_free(src);
+			return wc_err_oom(err, path, member);
+		}
 	}
 	src->kind = SRC_REGION;
+	src->blocks = blocks;
 	src->fd = fd;
 	src->roff = off;
 	src->rlen = len;
-	src->rchunk = REGION_FIRST;
 	*out = src;
 	return 0;
+}
+
+int wc_source_open_region(struct wc_source **out, int fd, uint64_t off,
+			  uint64_t len, const char *path, const char *member,
+			  struct wc_err *err)
+{
+	return region_open(out, fd, off, len, path, member, false, err);
+}
+
+int wc_source_open_region_blocks(struct wc_source **out, int fd,
+				 uint64_t off, uint64_t len, const char *path,
+				 const char *member, struct wc_err *err)
+{
+	return region_open(out, fd, off, len, path, member, true, err);
 }
 
 /* True once wc_source_free() asked the reader thread to end. */
@@ -357,6 +380,31 @@ static int member_read(struct wc_source *src, unsigned char *to, size_t *len,
 	src->produced += got;
 	*len = got;
 	return r;
+}
+
+/* member_read() of a region read in a member's blocks: the copy's next
+ * READ_CHUNK bytes, fewer only at its end (0 then, as member_read()
+ * says of a member whose last read came short). */
+static int region_read(struct wc_source *src, unsigned char *to, size_t *len,
+		       struct wc_err *err)
+{
+	uint64_t left = src->rlen - src->produced;
+	size_t want = left < READ_CHUNK ? (size_t)left : READ_CHUNK;
+	size_t got = wc_spool_read_at(src->fd, to, want,
+				      src->roff + src->produced);
+
+	*len = got;
+	if (got < want) {
+		/* The region was written whole before. */
+		wc_err_set(err, WC_ERR_SYSTEM, src->path, src->member,
+			   src->produced + got, "%s",
+			   errno ? strerror(errno) :
+			   "the temporary copy ends early");
+		src->produced += got;
+		return -1;
+	}
+	src->produced += got;
+	return want == READ_CHUNK;
 }
 
 /* Member MEMBER of PATH on a handle of its own, opened now; with
@@ -770,8 +818,9 @@ int wc_source_skip(struct wc_source *src, uint64_t n, struct wc_err *err)
 		src->base += n;
 		return 0;
 	}
-	/* A region is read at offsets: skipping is counting. */
-	if (src->kind == SRC_REGION && src->start == src->end &&
+	/* A region is read at offsets: skipping is counting (in a
+	 * member's blocks, read on as the member is, to keep them). */
+	if (src->kind == SRC_REGION && !src->blocks && src->start == src->end &&
 	    n <= src->rlen - src->base) {
 		src->base += n;
 		return 0;
@@ -905,7 +954,9 @@ static ssize_t member_fill(struct wc_source *src, struct wc_err *err)
 		to = src->buf;
 		memmove(to + HEAD - tail, src->buf + src->start, tail);
 		wc_err_clear(src->read_err);
-		r = member_read(src, to + HEAD, &blk.len, src->read_err);
+		r = src->kind == SRC_REGION ?
+		    region_read(src, to + HEAD, &blk.len, src->read_err) :
+		    member_read(src, to + HEAD, &blk.len, src->read_err);
 		blk.last = r == 0;
 		blk.failed = r < 0;
 	}
@@ -944,7 +995,7 @@ ssize_t wc_source_peek_all(struct wc_source *src, size_t n,
 	if (n > WC_SOURCE_MAX_PEEK)
 		n = WC_SOURCE_MAX_PEEK;
 	while (src->kind != SRC_MEMORY && src->end - src->start < n && !src->eof) {
-		if (src->kind == SRC_ARCHIVE) {
+		if (src->kind == SRC_ARCHIVE || src->blocks) {
 			if (member_fill(src, err) < 0)
 				return -1;
 			continue;

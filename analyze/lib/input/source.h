@@ -173,6 +173,19 @@ void wc_source_tail_free(struct wc_source_tail *tail);
 int wc_source_open_region(struct wc_source **out, int fd, uint64_t off,
 			  uint64_t len, const char *path, const char *member,
 			  struct wc_err *err);
+/* The same, read as a member is read from the archive
+ * (wc_source_open_member()): READ_CHUNK (64 KiB) at a time from offsets
+ * that are multiples of it, into a block with the unconsumed tail in
+ * front.  So what a peek finds buffered at each point is what the
+ * member's own reader would have buffered, and a merge's batches, which
+ * end where a stream would have to read (merge.h), end at the same
+ * events: a one-pass scan's copy gives the timeline (traceevent.h) the
+ * bytes the member's handle gave.  Costs a member's buffer, about
+ * 128 KiB; a copy found shorter than LEN fails as a member cut short
+ * does, after the bytes before it. */
+int wc_source_open_region_blocks(struct wc_source **out, int fd,
+				 uint64_t off, uint64_t len, const char *path,
+				 const char *member, struct wc_err *err);
 
 /* LEN bytes already read (a small archive member, read whole while the
  * archive was scanned), under the names PATH and MEMBER (may be NULL).

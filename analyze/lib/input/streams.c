@@ -33,6 +33,8 @@ struct stream {
 				 * archive */
 	bool aside;             /* spilled, and kept open outside the pool
 				 * of handles (WC_INPUT_ASIDE_OPEN) */
+	bool blocks;            /* spilled in place of a handle: read in
+				 * the member's blocks */
 	uint64_t spill_off;
 	bool has_fd;            /* read from fd, the table's */
 	int fd;
@@ -221,11 +223,12 @@ void wc_streams_set_aside(struct wc_streams *st, int fd)
 }
 
 void wc_streams_hold_aside(struct wc_streams *st, size_t i, uint64_t off,
-			   uint64_t len)
+			   uint64_t len, bool blocks)
 {
 	struct stream *s = &st->streams[i];
 
 	s->spilled = true;
+	s->blocks = blocks;
 	s->spill_off = off;
 	s->memlen = (size_t)len;
 }
@@ -370,6 +373,10 @@ void wc_streams_set_batches(struct wc_streams *st, uint32_t every,
 static int open_handle(struct wc_streams *st, const struct stream *s,
 		       struct wc_source **src, struct wc_err *err)
 {
+	if (s->spilled && s->blocks)
+		return wc_source_open_region_blocks(src, st->spill_fd,
+						    s->spill_off, s->memlen,
+						    st->path, s->file, err);
 	if (s->spilled)
 		return wc_source_open_region(src, st->spill_fd, s->spill_off,
 					     s->memlen, st->path, s->file, err);

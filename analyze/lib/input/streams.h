@@ -122,7 +122,10 @@ void wc_streams_hold_fd(struct wc_streams *st, size_t i, int fd);
  *  - held in memory: BYTES (malloc'd, LEN of them, taken): no handle;
  *    they count against lim.mem_budget (wc_streams_mem_used());
  *  - copied aside: LEN bytes at OFF of the file wc_streams_set_aside()
- *    gave (taken, closed by the table);
+ *    gave (taken, closed by the table); with BLOCKS read in the blocks
+ *    the member's own handle would have read (a one-pass scan's copy in
+ *    place of a handle: wc_source_open_region_blocks()), else through a
+ *    region's small buffer (wc_source_open_region());
  *  - read ahead: SRC, the member's source on a thread (taken), used at
  *    the stream's first open; wc_streams_stop_ahead() stops them all.
  */
@@ -131,7 +134,7 @@ void wc_streams_hold_memory(struct wc_streams *st, size_t i,
 size_t wc_streams_mem_used(const struct wc_streams *st);
 void wc_streams_set_aside(struct wc_streams *st, int fd);
 void wc_streams_hold_aside(struct wc_streams *st, size_t i, uint64_t off,
-			   uint64_t len);
+			   uint64_t len, bool blocks);
 void wc_streams_hold_ahead(struct wc_streams *st, size_t i,
 			   struct wc_source *src);
 void wc_streams_stop_ahead(struct wc_streams *st);

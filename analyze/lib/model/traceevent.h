@@ -114,7 +114,16 @@ void wc_traceevent_stats(const struct wc_traceevent *t,
 
 /* The analysis' calls, in this order for each capture: begin, then the
  * events in trace order and the requests as the tracker hands them out
- * (interleaved as they come), then end. */
+ * (interleaved as they come: the events a batch of the input's at a
+ * time, as the tracker reads them), then end.  So the lines of different
+ * threads interleave where the input's batches end, which is where a
+ * trace file's buffer does (merge.h): a capture's folder and its archive
+ * give the same lines in another order.  Each thread's own lines, and
+ * so what a viewer draws, do not depend on it; the Trace Event Format
+ * asks no order ("The events do not have to be in timestamp-sorted
+ * order").  An archive read in one pass reads its copies in the
+ * handles' blocks (inputdefs.h, once), so the same capture gives the
+ * same bytes however its archive is read. */
 void wc_traceevent_begin(struct wc_traceevent *t, const char *capture);
 void wc_traceevent_events(struct wc_traceevent *t, const struct wc_event *evs,
 			  size_t n);
