@@ -334,6 +334,12 @@ static int parse_value(struct parser *p, size_t depth, size_t *idx)
 int wc_json_parse(struct wc_json **out, const char *text, size_t len,
 		  struct wc_err *err)
 {
+	return wc_json_parse_nested(out, text, len, 0, err);
+}
+
+int wc_json_parse_nested(struct wc_json **out, const char *text, size_t len,
+			 size_t depth, struct wc_err *err)
+{
 	struct parser p = { .err = err };
 	size_t root;
 
@@ -347,7 +353,7 @@ int wc_json_parse(struct wc_json **out, const char *text, size_t len,
 		return wc_err_oom(err, NULL, NULL);
 	p.j->text = text;
 	p.j->len = len;
-	if (parse_value(&p, 0, &root) < 0)
+	if (parse_value(&p, depth, &root) < 0)
 		goto fail_json;
 	skip_ws(&p);
 	if (p.pos != len) {

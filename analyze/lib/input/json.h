@@ -67,6 +67,11 @@ struct wc_json;
 /* Parses text[0..len); one value, whitespace around it. */
 int wc_json_parse(struct wc_json **out, const char *text, size_t len,
 		  struct wc_err *err);
+/* The same of a value found depth arrays and objects deep in a larger
+ * text (a summary read a capture at a time, capsule.h): the bound on
+ * nesting counts from the larger text's root. */
+int wc_json_parse_nested(struct wc_json **out, const char *text, size_t len,
+			 size_t depth, struct wc_err *err);
 void wc_json_free(struct wc_json *j);
 
 const struct wc_json_node *wc_json_root(const struct wc_json *j);
