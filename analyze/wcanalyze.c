@@ -574,6 +574,47 @@ static void held_drop(struct held *h)
 	h->sp = NULL;
 }
 
+/* Reads the summary job j found a capture at a time into kp, as
+ * analyse_parallel() keeps an analysis' capsule (keep.h): what the
+ * comparison holds is then one capture of it, however many it has (the
+ * reduce of a reduce).  Its fault, said in input order (h), ends it, the
+ * captures before it kept; a spill that failed is said now, and
+ * *spilling cleared.  Returns the exit status so far. */
+static int keep_summary(struct wc_job *j, struct wc_keep *kp, struct held *h,
+			size_t *n, bool *spilling, int status)
+{
+	struct wc_capsule_reader *r = NULL;
+	struct wc_capsule *c;
+	struct wc_err err;
+	int rc;
+
+	wc_err_clear(&err);
+	rc = wc_capsule_reader_fd(&r, j->fd, j->path, &err);
+	while (rc == 0 && (rc = wc_capsule_reader_next(r, &c, &err)) > 0) {
+		struct wc_err kerr;
+
+		wc_err_clear(&kerr);
+		(*n)++;
+		if (wc_keep_add(kp, c, &kerr) < 0) {
+			/* Said now: the messages' file is in the same
+			 * TMPDIR, which may be full. */
+			*spilling = false;
+			status = report(&kerr);
+			goto free_r;
+		}
+		rc = 0;
+	}
+	if (rc < 0) {
+		int s = report_to(held_messages(h), &err);
+
+		if (status == WC_EXIT_OK)
+			status = s;
+	}
+free_r:
+	wc_capsule_reader_free(r);
+	return status;
+}
+
 /* Analyses the captures among the inputs o->jobs at a time
  * (wc_jobs_analyse), keeping only each one's capsule, and reads the
  * summaries among them; then reports their warnings and failures in
@@ -647,6 +688,12 @@ static int analyse_parallel(const struct options *o,
 				(*n)++;
 			}
 			free(jobs[i].caps);
+			/* Refused, nothing of it is read. */
+			if (jobs[i].summary && !refused && spilling)
+				status = keep_summary(&jobs[i], kp, &held, n,
+						      &spilling, status);
+			if (jobs[i].fd >= 0)
+				close(jobs[i].fd);
 		}
 	}
 	free(jobs);

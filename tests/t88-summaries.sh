@@ -144,3 +144,22 @@ out=$("$WCANALYZE" "$TMP/cut.json" 2>&1 >/dev/null) && fail "cut: accepted"
 out=$("$WCANALYZE" "$TMP/deep.json" 2>&1 >/dev/null) && fail "deep: accepted"
 [[ $out == *"offset 74: nested deeper"* ]] || fail "deep: $out"
 echo "ok: hostile summaries refused with their offsets"
+
+# A fault in the last capture of a comparison's summary, read a capture
+# at a time (capsule.h), past the bytes read before it: its offset from
+# the file's start; the captures before it are compared, as those of a
+# trace that turns bad midway, and the exit status says it.
+ln=$(grep -n '"raw": {' "$TMP/all.json" | tail -n 1) || fail "last: no raw record"
+sed "${ln%%:*}s/\"run\": \(-\?[0-9]*\)/\"run\": \"\1\"/" "$TMP/all.json" >"$TMP/last.json"
+at=$(grep -bo '"run": "-\?[0-9]*"' "$TMP/last.json") || fail "last: no run"
+at=$((${at%%:*} + 7))
+((at > 65536)) || fail "last: the fault at $at, within the first read"
+rc=0
+"$WCANALYZE" "$TMP/last.json" >"$TMP/last.out" 2>"$TMP/last.err" || rc=$?
+[[ $rc -eq 2 ]] || fail "last: exit $rc, not 2"
+[[ $(cat "$TMP/last.err") == "wcanalyze: $TMP/last.json: offset $at: summary: 'run': not an integer" ]] ||
+	fail "last: $(cat "$TMP/last.err"), not at offset $at"
+"$WCANALYZE" "${caps[@]:0:${#caps[@]}-1}" >"$TMP/first.out"
+cmp -s "$TMP/first.out" "$TMP/last.out" ||
+	fail "last: not the report of the captures before it"
+echo "ok: a fault in the last capture of $((${#caps[@]})), at offset $at"

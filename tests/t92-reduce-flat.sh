@@ -5,7 +5,9 @@
 # reduce of 500 summaries (spilled past the first 64, compare/keep.h) is
 # that of 50 (held), within the recordings' map (compare/summary.h: at
 # most 192 bytes a capture) and the allocator's slack; holding each
-# capture took 22 KB more a summary (9.7 MB for the 450).  A TMPDIR
+# capture took 22 KB more a summary (9.7 MB for the 450).  So is that
+# of 500 captures in one summary against 50 in one, read a capture at
+# a time, and a hostile summary holds at most one value's bound.  A TMPDIR
 # that cannot hold the spill, or none at all, fails the reduce with
 # err(3)'s message naming what failed, never a report of part of it;
 # a few inputs need no TMPDIR, their messages held in memory; the
@@ -36,21 +38,77 @@ for ((k = 0; k < 500; k++)); do
 	many+=("$TMP/sums/$k.json")
 done
 
-# Peak RSS in KiB of a reduce; the sanitizers' quarantine would hold
-# what is freed, so it holds nothing here.
-rss() {
+# peak ARGS...: the peak RSS in KiB of wcanalyze -j 1 ARGS, its report
+# in $TMP/report, its messages in $TMP/err, its exit status in
+# $TMP/rc; the sanitizers' quarantine would hold what is freed, so it
+# holds nothing here.
+peak() {
+	local rc=0
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0 \
 		/usr/bin/time -f %M -o "$TMP/rss" "$WCANALYZE" -j 1 "$@" \
-		>"$TMP/report" || fail "the reduce of $# summaries"
+		>"$TMP/report" 2>"$TMP/err" || rc=$?
+	echo "$rc" >"$TMP/rc"
 	tail -n 1 "$TMP/rss"
+}
+# Peak RSS in KiB of a reduce.
+rss() {
+	local kb
+	kb=$(peak "$@")
+	[[ $(cat "$TMP/rc") -eq 0 ]] ||
+		fail "the reduce of $# summaries: $(head -n 2 "$TMP/err")"
+	echo "$kb"
+}
+# flat WHAT KB50 KB500: the reduce of 500 WHAT held what that of 50
+# held, within 2 MiB.
+flat() {
+	(($3 - $2 < 2048)) ||
+		fail "the reduce held $2 KiB for 50 $1, $3 KiB for 500"
+	echo "ok: $2 KiB for 50 $1, $3 KiB for 500"
 }
 r50=$(rss "${few[@]}")
 r500=$(rss "${many[@]}")
 grep -q "runs of one configuration" "$TMP/report" ||
 	fail "500 summaries of two configurations did not make groups of runs"
-((r500 - r50 < 2048)) ||
-	fail "the reduce held $r50 KiB for 50 summaries, $r500 KiB for 500"
-echo "ok: $r50 KiB for 50 summaries, $r500 KiB for 500"
+flat summaries "$r50" "$r500"
+cp "$TMP/report" "$TMP/report500"
+
+# The same captures inside one summary (a comparison's JSON fed back:
+# the reduce of a reduce, as scripts/fleet/ does hierarchically), read
+# a capture at a time (analysis/capsule.h): the peak RSS of 500 in one
+# file is that of 50 in one, within the same 2 MiB (read whole, 74,612
+# KiB against 12,196), and the report is the separate summaries'.
+"$WCANALYZE" -j 1 --format json "${few[@]}" >"$TMP/one50.json" ||
+	fail "the summary of 50 summaries"
+"$WCANALYZE" -j 1 --format json "${many[@]}" >"$TMP/one500.json" ||
+	fail "the summary of 500 summaries"
+o50=$(rss "$TMP/one50.json")
+o500=$(rss "$TMP/one500.json")
+cmp -s "$TMP/report" "$TMP/report500" ||
+	fail "500 captures in one summary: a report unlike the 500 summaries'"
+flat "captures in one summary" "$o50" "$o500"
+
+# Hostile summaries hold one value's bound (WC_CAPSULE_MAX_TEXT, 1 MiB)
+# at most: a capture that never ends, and a string of 8 MiB in a member
+# gone through, refused at their start, within 2 MiB of the 50.
+# hostile NAME OFFSET: refused at OFFSET, the RSS bounded.
+hostile() {
+	local name=$1 at=$2 rc kb
+	kb=$(peak "$TMP/$name.json")
+	rc=$(cat "$TMP/rc")
+	[[ $rc -eq 2 ]] || fail "$name: exit $rc, not 2: $(head -n 2 "$TMP/err")"
+	grep -qF "wcanalyze: $TMP/$name.json: offset $at: a value longer than a summary's capture" \
+		"$TMP/err" || fail "$name: $(head -n 2 "$TMP/err")"
+	((kb - o50 < 2048)) || fail "$name: $kb KiB, against $o50 KiB"
+	echo "ok: $name refused at offset $at in $kb KiB"
+}
+head="{\"format\": \"wcanalyze\", \"version\": 1, "
+{ printf '%s"captures": [{"name": "' "$head"
+  head -c $((8 << 20)) /dev/zero | tr '\0' a; } >"$TMP/endless.json"
+hostile endless $((${#head} + 13))
+{ printf '%s"findings": [1, "' "$head"
+  head -c $((8 << 20)) /dev/zero | tr '\0' a
+  printf '"], "captures": []}'; } >"$TMP/string.json"
+hostile string $((${#head} + 16))
 
 # 80 summaries spill (past 64) into a TMPDIR that cannot hold them
 # (a tmpfs in a private mount namespace, filled at several steps), or

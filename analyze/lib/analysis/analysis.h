@@ -289,7 +289,7 @@ int wc_analysis_read(struct wc_analysis **out, const char *path,
 /* The same, where PATH may be a summary handed back (input.h,
  * wc_input_open_any()): told apart by the input's one open, it is not
  * analysed: 1 with *out NULL and *summary that descriptor (the caller
- * reads it, wc_capsule_load_fd(), and closes it).  Else *summary -1 and
+ * reads it, capsule.h's wc_capsule_reader_fd(), and closes it).  Else *summary -1 and
  * as wc_analysis_read(). */
 int wc_analysis_read_any(struct wc_analysis **out, int *summary,
 			 const char *path, const struct wc_analysis_opts *o,

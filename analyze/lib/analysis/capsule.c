@@ -827,64 +827,506 @@ static int read_capture(const struct wc_json *j, const struct wc_json_node *cap,
 	return 0;
 }
 
-int wc_capsule_read(struct wc_capsule ***out, size_t *n, const char *text,
-		    size_t len, struct wc_err *err)
-{
-	struct wc_json *j = NULL;
-	const struct wc_json_node *root, *v, *caps, *e;
-	struct wc_capsule **arr = NULL;
-	size_t k = 0;
-	uint64_t ver;
-	bool twice;
-	int rc = -1;
+/* ---- a summary, a capture at a time ----------------------------------- */
 
-	if (wc_json_parse(&j, text, len, err) < 0)
-		return -1;
-	root = wc_json_root(j);
-	v = wc_json_get(j, root, "format", &twice);
-	if (!v || twice || !wc_json_string_is(j, v, "wcanalyze")) {
-		bad(err, v ? v : root, "format", "not a wcanalyze summary");
-		goto free_json;
-	}
-	v = wc_json_get(j, root, "version", &twice);
-	if (!v || twice || wc_json_u64(j, v, &ver) < 0 || ver != 1) {
-		bad(err, v ? v : root, "version", "not a version this "
-		    "wcanalyze reads");
-		goto free_json;
-	}
-	caps = wc_json_get(j, root, "captures", &twice);
-	if (!caps || twice || caps->type != WC_JSON_ARRAY || !caps->count) {
-		bad(err, caps ? caps : root, "captures", "no captures");
-		goto free_json;
-	}
-	arr = calloc(caps->count, sizeof(*arr));
-	if (!arr) {
-		wc_err_oom(err, NULL, NULL);
-		goto free_json;
-	}
-	for (e = wc_json_child(j, caps); e; e = wc_json_next(j, e), k++)
-		if (e->type != WC_JSON_OBJECT) {
-			bad(err, e, "captures", "an object expected");
-			goto free_caps;
-		} else if (read_capture(j, e, &arr[k], err) < 0) {
-			goto free_caps;
+/* Where the reader is in the summary: the root object's members, and
+ * the elements of its "captures" array, walked here; every value in
+ * them (a key, "format", "version", a capture, an element of any other
+ * array of the root) framed and parsed by json.h on its own. */
+enum rd_at {
+	RD_START,                      /* before the root's '{' */
+	RD_FIRST_MEMBER,               /* after it: a member or '}' */
+	RD_MEMBER,                     /* a key, ':' and its value */
+	RD_AFTER_MEMBER,               /* ',' or '}' */
+	RD_FIRST_CAPTURE,              /* after "captures": [ */
+	RD_CAPTURE,
+	RD_AFTER_CAPTURE,              /* ',' or ']' */
+	RD_TAIL,                       /* after the root: white space */
+	RD_END,
+	RD_FAILED,
+};
+
+struct wc_capsule_reader {
+	int fd;                        /* the summary (the caller's), or -1 */
+	const char *path;              /* names it in errors, or NULL */
+	char *buf;                     /* fd: the summary's bytes from base */
+	size_t room;
+	const char *t;                 /* the bytes at hand: buf, or the text */
+	size_t len;                    /* how many */
+	uint64_t base;                 /* t[0]'s offset in the summary */
+	size_t pos;                    /* the next byte, in t */
+	size_t mark;                   /* the value framed starts here: kept
+	                                * (SIZE_MAX: none) */
+	bool eof;                      /* nothing past t[len] */
+	enum rd_at at;
+	size_t members;                /* the root's so far */
+	bool format, version, captures; /* met */
+};
+
+static int rd_fail(struct wc_capsule_reader *r, struct wc_err *err,
+		   size_t at, const char *what)
+{
+	r->at = RD_FAILED;
+	return wc_err_set(err, WC_ERR_INPUT, r->path, NULL, r->base + at,
+			  "%s", what);
+}
+
+static int rd_bad(struct wc_capsule_reader *r, struct wc_err *err,
+		  size_t at, const char *key, const char *what)
+{
+	r->at = RD_FAILED;
+	return wc_err_set(err, WC_ERR_INPUT, r->path, NULL, r->base + at,
+			  "summary: '%s': %s", key, what);
+}
+
+/* e, made on the value framed from t[start], as the summary's. */
+static int rd_shift(struct wc_capsule_reader *r, struct wc_err *err,
+		    size_t start, const struct wc_err *e)
+{
+	r->at = RD_FAILED;
+	return wc_err_set(err, e->kind, r->path, NULL,
+			  e->offset == WC_NO_OFFSET ? WC_NO_OFFSET :
+			  r->base + start + e->offset, "%s", e->msg);
+}
+
+/* Whether t[pos] is at hand: 1, 0 past the summary's end, -1 (err).
+ * What is before the mark (or pos) goes; what is after stays, at most
+ * one value's text (WC_CAPSULE_MAX_TEXT: the framer stops past it). */
+static int rd_more(struct wc_capsule_reader *r, struct wc_err *err)
+{
+	size_t keep;
+	ssize_t got;
+
+	if (r->pos < r->len)
+		return 1;
+	if (r->eof)
+		return 0;
+	keep = r->mark < r->pos ? r->mark : r->pos;
+	if (keep)
+		memmove(r->buf, r->buf + keep, r->len - keep);
+	r->base += keep;
+	r->len -= keep;
+	r->pos -= keep;
+	if (r->mark != SIZE_MAX)
+		r->mark -= keep;
+	if (r->len == r->room) {
+		size_t room = r->room ? 2 * r->room : 65536;
+		char *b;
+
+		if (room > WC_CAPSULE_MAX_TEXT + 65536)
+			room = WC_CAPSULE_MAX_TEXT + 65536;
+		b = realloc(r->buf, room);
+		if (!b) {
+			r->at = RD_FAILED;
+			return wc_err_oom(err, r->path, NULL);
 		}
-	*out = arr;
-	*n = k;
-	arr = NULL;
-	rc = 0;
-free_caps:
-	wc_capsules_free(arr, k);
-free_json:
+		r->buf = b;
+		r->room = room;
+	}
+	r->t = r->buf;
+	do
+		got = pread(r->fd, r->buf + r->len, r->room - r->len,
+			    (off_t)(r->base + r->len));
+	while (got < 0 && errno == EINTR);
+	if (got < 0) {
+		r->at = RD_FAILED;
+		return wc_err_set(err, WC_ERR_SYSTEM, r->path, NULL,
+				  r->base + r->len, "%s", strerror(errno));
+	}
+	if (got == 0) {
+		r->eof = true;
+		return 0;
+	}
+	r->len += (size_t)got;
+	return 1;
+}
+
+/* Past white space: the next byte (a char's value), EOF past the end,
+ * or -2 (err). */
+static int rd_peek(struct wc_capsule_reader *r, struct wc_err *err)
+{
+	for (;;) {
+		int m = rd_more(r, err);
+		char c;
+
+		if (m <= 0)
+			return m < 0 ? -2 : EOF;
+		c = r->t[r->pos];
+		if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+			return (unsigned char)c;
+		r->pos++;
+	}
+}
+
+/* Frames the value at t[pos], depth arrays and objects deep in the
+ * summary, into t[mark..pos): as far as it goes when the summary ends
+ * within it, or to the bracket nested too deep; json.h's parse then
+ * says what is wrong at its offset.  Only strings and brackets are
+ * followed here, so the frame of a valid value is that value. */
+static int rd_frame(struct wc_capsule_reader *r, size_t depth,
+		    struct wc_err *err)
+{
+	size_t d = 0, i;
+	bool str = false, esc = false;
+	int m;
+
+	r->mark = r->pos;
+	/* The bytes at hand a run at a time, up to the bound. */
+	while ((m = rd_more(r, err)) == 1) {
+		const char *t = r->t;
+		size_t end = r->len;
+
+		if (end - r->mark > WC_CAPSULE_MAX_TEXT)
+			end = r->mark + WC_CAPSULE_MAX_TEXT;
+		for (i = r->pos; i < end; i++) {
+			char c = t[i];
+
+			if (str) {
+				if (esc) {
+					esc = false;
+				} else if (c == '\\') {
+					esc = true;
+				} else if (c == '"') {
+					str = false;
+					if (d == 0)
+						goto framed;
+				}
+				continue;
+			}
+			if (c == '"') {
+				str = true;
+			} else if (c == '{' || c == '[') {
+				/* Past json.h's bound: framed up to here,
+				 * for the parse to refuse where it is. */
+				if (depth + ++d > WC_JSON_MAX_DEPTH)
+					goto framed;
+			} else if (d > 0 && (c == '}' || c == ']')) {
+				if (--d == 0)
+					goto framed;
+			} else if (d == 0 &&
+				   (c == '}' || c == ']' || c == ',' ||
+				    c == ':' || c == ' ' || c == '\t' ||
+				    c == '\n' || c == '\r')) {
+				/* A number or a word ends; nothing at all
+				 * is one byte, for json.h to say. */
+				r->pos = i == r->mark ? i + 1 : i;
+				return 0;
+			}
+		}
+		r->pos = i;
+		if (i - r->mark >= WC_CAPSULE_MAX_TEXT) {
+			r->at = RD_FAILED;
+			return wc_err_set(err, WC_ERR_INPUT, r->path, NULL,
+					  r->base + r->mark, "a value longer "
+					  "than a summary's capture (%zu "
+					  "bytes)", WC_CAPSULE_MAX_TEXT);
+		}
+	}
+	return m < 0 ? -1 : 0;
+
+framed:
+	r->pos = i + 1;
+	return 0;
+}
+
+/* The value at t[pos] framed and parsed; *j points into t until freed,
+ * and nothing is read meanwhile. */
+static int rd_value(struct wc_capsule_reader *r, size_t depth,
+		    struct wc_json **j, struct wc_err *err)
+{
+	struct wc_err e;
+
+	*j = NULL;
+	if (rd_frame(r, depth, err) < 0)
+		return -1;
+	wc_err_clear(&e);
+	if (wc_json_parse_nested(j, r->t + r->mark, r->pos - r->mark, depth,
+				 &e) < 0)
+		return rd_shift(r, err, r->mark, &e);
+	return 0;
+}
+
+static void rd_value_done(struct wc_capsule_reader *r, struct wc_json *j)
+{
 	wc_json_free(j);
+	r->mark = SIZE_MAX;
+}
+
+/* A member of the root not read: gone through, its arrays an element
+ * at a time (a comparison's groups name every capture). */
+static int rd_skip(struct wc_capsule_reader *r, struct wc_err *err)
+{
+	struct wc_json *j;
+	int c = rd_peek(r, err);
+
+	if (c == -2)
+		return -1;
+	if (c != '[') {
+		if (rd_value(r, 1, &j, err) < 0)
+			return -1;
+		rd_value_done(r, j);
+		return 0;
+	}
+	r->pos++;
+	c = rd_peek(r, err);
+	if (c == ']') {
+		r->pos++;
+		return 0;
+	}
+	for (;;) {
+		if (c == -2 || rd_value(r, 2, &j, err) < 0)
+			return -1;
+		rd_value_done(r, j);
+		c = rd_peek(r, err);
+		if (c == -2)
+			return -1;
+		if (c != ']' && c != ',')
+			return rd_fail(r, err, r->pos, "',' or ']' expected");
+		r->pos++;
+		if (c == ']')
+			return 0;
+		c = rd_peek(r, err);
+	}
+}
+
+/* The root's member at t[pos]: its key, ':', and its value, read
+ * ("format", "version"), entered ("captures") or gone through. */
+static int rd_member(struct wc_capsule_reader *r, struct wc_err *err)
+{
+	struct wc_json *j;
+	const struct wc_json_node *v;
+	size_t at;
+	int c = rd_peek(r, err);
+	enum { OTHER, FORMAT, VERSION, CAPTURES } key = OTHER;
+	uint64_t ver;
+
+	if (c == -2)
+		return -1;
+	if (++r->members > WC_JSON_MAX_MEMBERS)
+		return rd_fail(r, err, r->pos, "more members than a summary "
+			       "has");
+	if (c != '"')
+		return rd_fail(r, err, r->pos, "a key expected");
+	if (rd_value(r, 1, &j, err) < 0)
+		return -1;
+	v = wc_json_root(j);
+	key = wc_json_string_is(j, v, "format") ? FORMAT :
+	      wc_json_string_is(j, v, "version") ? VERSION :
+	      wc_json_string_is(j, v, "captures") ? CAPTURES : OTHER;
+	rd_value_done(r, j);
+	c = rd_peek(r, err);
+	if (c == -2)
+		return -1;
+	if (c != ':')
+		return rd_fail(r, err, r->pos, "':' expected");
+	r->pos++;
+	c = rd_peek(r, err);
+	if (c == -2)
+		return -1;
+	at = r->pos;
+	switch (key) {
+	case OTHER:
+		r->at = RD_AFTER_MEMBER;
+		return rd_skip(r, err);
+	case FORMAT:
+	case VERSION:
+		if (rd_value(r, 1, &j, err) < 0)
+			return -1;
+		at = r->mark;
+		v = wc_json_root(j);
+		if (key == FORMAT ? r->format ||
+		    !wc_json_string_is(j, v, "wcanalyze") :
+		    r->version || wc_json_u64(j, v, &ver) < 0 || ver != 1) {
+			rd_value_done(r, j);
+			return key == FORMAT ?
+			       rd_bad(r, err, at, "format", "not a wcanalyze "
+				      "summary") :
+			       rd_bad(r, err, at, "version", "not a version "
+				      "this wcanalyze reads");
+		}
+		rd_value_done(r, j);
+		*(key == FORMAT ? &r->format : &r->version) = true;
+		r->at = RD_AFTER_MEMBER;
+		return 0;
+	case CAPTURES:
+		/* A capture is handed over as it comes: what it is a
+		 * capture of is said before. */
+		if (!r->format)
+			return rd_bad(r, err, at, "format", "not a wcanalyze "
+				      "summary (or after its captures)");
+		if (!r->version)
+			return rd_bad(r, err, at, "version", "not a version "
+				      "this wcanalyze reads (or after its "
+				      "captures)");
+		if (r->captures)
+			return rd_bad(r, err, at, "captures", "given twice");
+		if (c != '[')
+			return rd_bad(r, err, at, "captures", "no captures");
+		r->captures = true;
+		r->pos++;
+		r->at = RD_FIRST_CAPTURE;
+		return 0;
+	}
+	return 0;
+}
+
+/* The capture at t[pos] into *c. */
+static int rd_capture(struct wc_capsule_reader *r, struct wc_capsule **c,
+		      struct wc_err *err)
+{
+	struct wc_json *j;
+	const struct wc_json_node *n;
+	struct wc_err e;
+	size_t at;
+	int rc = 0;
+
+	if (rd_peek(r, err) == -2 || rd_value(r, 2, &j, err) < 0)
+		return -1;
+	/* Where it starts now: the bytes before it may have gone. */
+	at = r->mark;
+	n = wc_json_root(j);
+	wc_err_clear(&e);
+	if (n->type != WC_JSON_OBJECT)
+		rc = rd_bad(r, err, at, "captures", "an object expected");
+	else if (read_capture(j, n, c, &e) < 0)
+		rc = rd_shift(r, err, at, &e);
+	rd_value_done(r, j);
 	return rc;
+}
+
+static struct wc_capsule_reader *rd_new(const char *path)
+{
+	struct wc_capsule_reader *r = calloc(1, sizeof(*r));
+
+	if (r) {
+		r->fd = -1;
+		r->path = path;
+		r->mark = SIZE_MAX;
+		r->at = RD_START;
+	}
+	return r;
+}
+
+int wc_capsule_reader_fd(struct wc_capsule_reader **out, int fd,
+			 const char *path, struct wc_err *err)
+{
+	*out = rd_new(path);
+	if (!*out)
+		return wc_err_oom(err, path, NULL);
+	(*out)->fd = fd;
+	return 0;
+}
+
+int wc_capsule_reader_text(struct wc_capsule_reader **out, const char *text,
+			   size_t len, struct wc_err *err)
+{
+	*out = rd_new(NULL);
+	if (!*out)
+		return wc_err_oom(err, NULL, NULL);
+	(*out)->t = text;
+	(*out)->len = len;
+	(*out)->eof = true;
+	return 0;
+}
+
+int wc_capsule_reader_next(struct wc_capsule_reader *r,
+			   struct wc_capsule **c, struct wc_err *err)
+{
+	int ch;
+
+	*c = NULL;
+	for (;;) {
+		switch (r->at) {
+		case RD_FAILED:
+			return wc_err_set(err, WC_ERR_USAGE, r->path, NULL,
+					  WC_NO_OFFSET, "a summary read past "
+					  "its fault");
+		case RD_END:
+			return 0;
+		case RD_MEMBER:
+			if (rd_member(r, err) < 0)
+				return -1;
+			continue;
+		case RD_CAPTURE:
+			if (rd_capture(r, c, err) < 0)
+				return -1;
+			r->at = RD_AFTER_CAPTURE;
+			return 1;
+		default:
+			break;
+		}
+		ch = rd_peek(r, err);
+		if (ch == -2)
+			return -1;
+		switch (r->at) {
+		case RD_START:
+			if (ch != '{')
+				return rd_bad(r, err, r->pos, "format",
+					      "not a wcanalyze summary");
+			r->pos++;
+			r->at = RD_FIRST_MEMBER;
+			break;
+		case RD_FIRST_MEMBER:
+			r->at = RD_MEMBER;
+			if (ch == '}') {
+				r->pos++;
+				r->at = RD_TAIL;
+			}
+			break;
+		case RD_AFTER_MEMBER:
+		case RD_AFTER_CAPTURE:
+			if (ch == ',') {
+				r->pos++;
+				r->at = r->at == RD_AFTER_MEMBER ? RD_MEMBER :
+					RD_CAPTURE;
+			} else if (ch == (r->at == RD_AFTER_MEMBER ? '}' :
+					  ']')) {
+				r->pos++;
+				r->at = r->at == RD_AFTER_MEMBER ? RD_TAIL :
+					RD_AFTER_MEMBER;
+			} else {
+				return rd_fail(r, err, r->pos,
+					       r->at == RD_AFTER_MEMBER ?
+					       "',' or '}' expected" :
+					       "',' or ']' expected");
+			}
+			break;
+		case RD_FIRST_CAPTURE:
+			if (ch == ']')
+				return rd_bad(r, err, r->pos, "captures",
+					      "no captures");
+			r->at = RD_CAPTURE;
+			break;
+		case RD_TAIL:
+			if (ch != EOF)
+				return rd_fail(r, err, r->pos, "text after "
+					       "the value");
+			if (!r->captures)
+				return rd_bad(r, err, r->pos, !r->format ?
+					      "format" : "captures",
+					      !r->format ? "not a wcanalyze "
+					      "summary" : "no captures");
+			r->at = RD_END;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+void wc_capsule_reader_free(struct wc_capsule_reader *r)
+{
+	if (!r)
+		return;
+	free(r->buf);
+	free(r);
 }
 
 /* ---- written: the raw record, and a spill ----------------------------- */
 
 /* The raw record, one line: what a comparison reads back.  Through the
  * one description of its fields, so that what is written here is what
- * wc_capsule_read() takes. */
+ * the reader (wc_capsule_reader_next()) takes. */
 static void raw_table(FILE *f, const struct wc_ctable *t, const char *base);
 
 static void raw_field(FILE *f, const struct wc_cfield *fd, const char *base)
@@ -1071,9 +1513,10 @@ int wc_capsule_spill_rewind(struct wc_capsule_spill *sp, struct wc_err *err)
 int wc_capsule_spill_next(struct wc_capsule_spill *sp,
 			  const struct wc_capsule **c, struct wc_err *err)
 {
-	struct wc_capsule **arr = NULL;
+	struct wc_capsule_reader *r = NULL;
+	struct wc_capsule *more = NULL;
 	uint64_t len;
-	size_t n = 0;
+	int rc = -1;
 
 	if (!sp->reading && wc_capsule_spill_rewind(sp, err) < 0)
 		return -1;
@@ -1081,7 +1524,7 @@ int wc_capsule_spill_next(struct wc_capsule_spill *sp,
 	sp->cur = NULL;
 	if (fread(&len, sizeof(len), 1, sp->f) != 1)
 		return ferror(sp->f) ? spill_failed(sp, err) : 0;
-	if (len > WC_JSON_MAX_BYTES)
+	if (len > WC_CAPSULE_MAX_TEXT)
 		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
 				  "the comparison's temporary file is not as "
 				  "written");
@@ -1095,18 +1538,24 @@ int wc_capsule_spill_next(struct wc_capsule_spill *sp,
 	}
 	if (fread(sp->buf, 1, (size_t)len, sp->f) != len)
 		return spill_failed(sp, err);
-	if (wc_capsule_read(&arr, &n, sp->buf, (size_t)len, err) < 0)
+	if (wc_capsule_reader_text(&r, sp->buf, (size_t)len, err) < 0)
 		return -1;
-	if (n != 1) {
-		wc_capsules_free(arr, n);
-		return wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
-				  "the comparison's temporary file is not as "
-				  "written");
+	/* One capture a record, and nothing after it. */
+	if (wc_capsule_reader_next(r, &sp->cur, err) != 1 ||
+	    wc_capsule_reader_next(r, &more, err) != 0) {
+		wc_capsule_free(more);
+		wc_capsule_free(sp->cur);
+		sp->cur = NULL;
+		wc_err_set(err, WC_ERR_SYSTEM, NULL, NULL, WC_NO_OFFSET,
+			   "the comparison's temporary file is not as "
+			   "written");
+		goto free_r;
 	}
-	sp->cur = arr[0];
-	free(arr);
 	*c = sp->cur;
-	return 1;
+	rc = 1;
+free_r:
+	wc_capsule_reader_free(r);
+	return rc;
 }
 
 void wc_capsule_spill_free(struct wc_capsule_spill *sp)
@@ -1118,55 +1567,4 @@ void wc_capsule_spill_free(struct wc_capsule_spill *sp)
 	wc_capsule_free(sp->cur);
 	free(sp->buf);
 	free(sp);
-}
-
-int wc_capsule_load_fd(struct wc_capsule ***out, size_t *n, int fd,
-		       const char *path, struct wc_err *err)
-{
-	char *text = NULL;
-	size_t len = 0, cap = 0;
-	int rc = -1;
-
-	for (;;) {
-		ssize_t got;
-
-		if (len > WC_JSON_MAX_BYTES) {
-			wc_err_set(err, WC_ERR_INPUT, path, NULL,
-				   WC_JSON_MAX_BYTES, "a summary longer than "
-				   "%zu bytes", WC_JSON_MAX_BYTES);
-			goto free_text;
-		}
-		if (len == cap) {
-			char *t;
-
-			cap = cap ? 2 * cap : 65536;
-			if (cap > WC_JSON_MAX_BYTES + 1)
-				cap = WC_JSON_MAX_BYTES + 1;
-			t = realloc(text, cap + 1);
-			if (!t) {
-				wc_err_oom(err, path, NULL);
-				goto free_text;
-			}
-			text = t;
-		}
-		/* From the start, wherever a peek left the descriptor. */
-		got = pread(fd, text + len, cap - len, (off_t)len);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			wc_err_set(err, WC_ERR_SYSTEM, path, NULL, len, "%s",
-				   strerror(errno));
-			goto free_text;
-		}
-		if (got == 0)
-			break;
-		len += (size_t)got;
-	}
-	rc = wc_capsule_read(out, n, text, len, err);
-	/* The first error set wins: name the file on the one made. */
-	if (rc < 0 && err && !err->file[0])
-		snprintf(err->file, sizeof(err->file), "%s", path);
-free_text:
-	free(text);
-	return rc;
 }

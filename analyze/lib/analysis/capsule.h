@@ -12,12 +12,14 @@
  *     if (wc_capsule_of(&c, analysis, &err) < 0) ...   // copies, keeps
  *     wc_analysis_free(analysis);                      // nothing of it
  *
- *     struct wc_capsule **caps = NULL;
- *     size_t n = 0;
- *     if (wc_capsule_read(&caps, &n, text, len, &err) < 0)
- *             report(&err);        // err.offset: where in text
- *     ...
- *     wc_capsules_free(caps, n);
+ *     struct wc_capsule_reader *r = NULL;     // a summary, of one
+ *     struct wc_capsule *c;                   // capture or of many
+ *     if (wc_capsule_reader_fd(&r, fd, path, &err) < 0) ...
+ *     while ((rc = wc_capsule_reader_next(r, &c, &err)) > 0)
+ *             keep(c);             // c is the caller's
+ *     if (rc < 0)
+ *             report(&err);        // err.offset: where in the summary
+ *     wc_capsule_reader_free(r);
  *
  * What always holds:
  *  - a capsule owns all it holds and points into nothing; its size is
@@ -35,6 +37,12 @@
  *    a count past its bound, and figures that contradict each other (a
  *    window whose parts do not add up to it, a main device or a phase
  *    past the lists); nothing read is trusted further than that;
+ *  - a summary is read a capture at a time, whatever the number of its
+ *    captures (a comparison's summary fed to another, the reduce of a
+ *    reduce): the reader holds one value of the summary's root (a
+ *    capture, or an element of another of its arrays), at most
+ *    WC_CAPSULE_MAX_TEXT bytes, and that value's parse; its captures
+ *    before a fault are given before the fault is found.
  *  - wc_capsule_free(NULL) and wc_capsules_free(NULL, 0) are fine.
  */
 #ifndef WC_CAPSULE_H
@@ -97,11 +105,36 @@ struct wc_capsule {
 int wc_capsule_of(struct wc_capsule **out, const struct wc_analysis *a,
 		  struct wc_err *err);
 
-/* Every CAPTURE's capsule in a wcanalyze JSON summary text[0..len), in
- * its order (a summary of several captures gives them all; those it
- * left out stay out).  *out and *n are set only on success. */
-int wc_capsule_read(struct wc_capsule ***out, size_t *n, const char *text,
-		    size_t len, struct wc_err *err);
+/* A summary (wcanalyze --format json, docs/json-format.md) read a
+ * capture at a time: from FD, a descriptor of the file at path open
+ * for reading at any offset (read from its start with pread(): the one
+ * an input's peek opened, wc_analysis_read_any()), which stays the
+ * caller's and open while the reader is (path too); or from
+ * text[0..len), kept as long.  Its root's "format" and "version" must
+ * come before its "captures" (as wcanalyze writes them), whose
+ * elements are read in order, those it left out staying out; the rest
+ * of the root is gone through, an element of each array at a time,
+ * checked as JSON.
+ * _next() gives 1 and *c, the caller's (wc_capsule_free()), 0 past the
+ * summary's end once all of it is checked, -1 with err (the file named,
+ * the offset from its start) at the first fault, and -1 after it. */
+struct wc_capsule_reader;
+int wc_capsule_reader_fd(struct wc_capsule_reader **out, int fd,
+			 const char *path, struct wc_err *err);
+int wc_capsule_reader_text(struct wc_capsule_reader **out, const char *text,
+			   size_t len, struct wc_err *err);
+int wc_capsule_reader_next(struct wc_capsule_reader *r, struct wc_capsule **c,
+			   struct wc_err *err);
+void wc_capsule_reader_free(struct wc_capsule_reader *r);
+
+/* The longest value of a summary's root the reader takes (a capture,
+ * an element of another array), and so what a hostile one makes it
+ * hold: the text and its parse, 35 MB of RSS at worst (an array of
+ * arrays of zeros, measured).  wcanalyze writes a capture of two
+ * devices and two phases in 16.5 KB, and 2.7 KB more a device, 2.2 KB
+ * a phase: about 0.5 MB at WC_MAX_DEVICES and WC_MAX_PHASES, names
+ * unescaped. */
+#define WC_CAPSULE_MAX_TEXT ((size_t)1 << 20)
 
 /* c's raw record, as a summary's `raw` object holds it: one line. */
 void wc_capsule_write(FILE *f, const struct wc_capsule *c);
@@ -124,14 +157,6 @@ int wc_capsule_spill_rewind(struct wc_capsule_spill *sp, struct wc_err *err);
 int wc_capsule_spill_next(struct wc_capsule_spill *sp,
 			  const struct wc_capsule **c, struct wc_err *err);
 void wc_capsule_spill_free(struct wc_capsule_spill *sp);
-
-/* wc_capsule_read() of a summary (a file input.h's wc_input_open_any()
- * told from a trace), at most WC_JSON_MAX_BYTES; err names the file.
- * FD, a descriptor of the file at path open for reading at any offset
- * (read from its start: the one an input's peek opened,
- * wc_analysis_read_any()), stays the caller's. */
-int wc_capsule_load_fd(struct wc_capsule ***out, size_t *n, int fd,
-		       const char *path, struct wc_err *err);
 
 /* A copy of c that owns all it holds (c's warnings too), for a reader
  * that keeps one capture past the next (summary.h keeps a few: each

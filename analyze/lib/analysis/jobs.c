@@ -16,23 +16,20 @@ struct pool {
 
 static void analyse_one(struct wc_job *j, const struct wc_analysis_opts *o)
 {
-	int fd = -1;
-
 	j->a = NULL;
 	j->caps = NULL;
 	j->ncaps = 0;
+	j->fd = -1;
 	wc_err_clear(&j->err);
 	j->summary = false;
-	/* A summary is told apart by the input's one open, and read on
-	 * its descriptor. */
+	/* A summary is told apart by the input's one open, and left to
+	 * the caller to read on its descriptor, a capture at a time. */
 	j->status = j->condense ?
-		    wc_analysis_read_any(&j->a, &fd, j->path, o, &j->err) :
+		    wc_analysis_read_any(&j->a, &j->fd, j->path, o, &j->err) :
 		    wc_analysis_read(&j->a, j->path, o, &j->err);
 	if (j->status > 0) {
 		j->summary = true;
-		j->status = wc_capsule_load_fd(&j->caps, &j->ncaps, fd,
-					       j->path, &j->err);
-		close(fd);
+		j->status = 0;
 		return;
 	}
 	if (!j->condense || !j->a)

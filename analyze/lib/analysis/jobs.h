@@ -47,10 +47,12 @@ struct wc_job {
 	 * freed as soon as it is made, so that the memory held is the
 	 * capsules' and njobs analyses', whatever the number of inputs; a
 	 * summary (wc_analysis_read_any(): told apart by the input's one
-	 * open, read on its descriptor) is then read, not analysed, and
-	 * gives the capsules of the captures it holds. */
+	 * open) is then not read here: its descriptor is given, for the
+	 * caller to read a capture at a time (wc_capsule_reader_fd()). */
 	bool condense;
 	bool summary;            /* out, with condense: it was a summary */
+	int fd;                  /* out, with summary: its descriptor, the
+	                          * caller's to close; else -1 */
 	struct wc_analysis *a;   /* out: the analysis, or NULL (condense) */
 	struct wc_capsule **caps;        /* out, with condense: the caller */
 	size_t ncaps;                    /* frees them (wc_capsules_free) */
