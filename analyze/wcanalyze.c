@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "analysis/analysis.h"
@@ -93,6 +94,10 @@ struct options {
 	uint64_t interval_ns;               /* --interval; 0: no table */
 	struct wc_whatif_spec specs[WC_WHATIF_MAX_SPECS];   /* --what-if */
 	size_t nspecs;
+	/* A bundle's or a timeline's: each INPUT's descriptor from its peek
+	 * before writing (check_before_writing()), read by its analysis,
+	 * or -1; NULL when none was kept */
+	int *peeked;
 };
 
 static void usage(FILE *fp)
@@ -713,11 +718,59 @@ static int analyse_parallel(const struct options *o,
 	return spilling ? status : WC_EXIT_FAILURE;
 }
 
-/* Analyses the input at path into *a (NULL when nothing could be read)
- * and prints its warnings and failure; the exit status so far, or that
+/* Descriptors of peeked inputs kept for their reading, at most: the
+ * analysis of one input may hold WC_INPUT_MAX_OPEN + 2 (inputdefs.h;
+ * twice that with blkparse's names), the bundle its files and gnuplot
+ * a few; past the bound, or when RLIMIT_NOFILE leaves no room for them
+ * beside those, an input is opened again to be read. */
+#define PEEKED_MAX 64
+#define PEEKED_SPARE (2 * (WC_INPUT_MAX_OPEN + 2) + 64)
+
+/* How many peeks' descriptors may be kept. */
+static int peeked_room(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return 0;
+	if (rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur >= PEEKED_SPARE + PEEKED_MAX)
+		return PEEKED_MAX;
+	return rl.rlim_cur > PEEKED_SPARE ? (int)(rl.rlim_cur - PEEKED_SPARE) :
+	       0;
+}
+
+/* INPUT i's peeked descriptor, handed over (-1: none kept). */
+static int peeked_take(const struct options *o, int i)
+{
+	int fd;
+
+	if (!o->peeked)
+		return -1;
+	fd = o->peeked[i];
+	o->peeked[i] = -1;
+	return fd;
+}
+
+/* Closes the descriptors not handed over (the reading stopped before
+ * their inputs) and frees their table. */
+static void peeked_free(const struct options *o)
+{
+	int i;
+
+	for (i = 0; o->peeked && i < o->ninputs; i++)
+		if (o->peeked[i] >= 0)
+			close(o->peeked[i]);
+	free(o->peeked);
+}
+
+/* Analyses the input at path into *a (NULL when nothing could be read),
+ * from PEEKED when it is not -1 (the descriptor of its peek, taken), and
+ * prints its warnings and failure; the exit status so far, or that
  * failure's when it is the first; a summary is a usage error, said,
  * with *refused. */
-static int analyse_one(const char *path, const struct wc_analysis_opts *ao,
+static int analyse_one(const char *path, int peeked,
+		       const struct wc_analysis_opts *ao,
 		       struct wc_analysis **a, int status, bool *refused)
 {
 	struct wc_err err;
@@ -728,7 +781,7 @@ static int analyse_one(const char *path, const struct wc_analysis_opts *ao,
 	 * inputs were peeked at before: check_before_writing()): a summary
 	 * is a usage error (WC_EXIT_USAGE, said here), and the caller
 	 * stops. */
-	r = wc_analysis_read_any(a, &fd, path, ao, &err);
+	r = wc_analysis_read_fd_any(a, &fd, path, peeked, ao, &err);
 	*refused = r > 0;
 	if (r > 0)
 		return summary_refused(fd);
@@ -884,7 +937,8 @@ static int mode_analysis(const struct options *o)
 			status = report(&err);
 			goto out;
 		}
-		status = analyse_one(o->inputs[i], &ao, &a, status, &refused);
+		status = analyse_one(o->inputs[i], peeked_take(o, i), &ao, &a,
+				     status, &refused);
 		if (refused)
 			goto out;
 		if (te)
@@ -952,6 +1006,7 @@ out:
 		wc_analysis_free(caps[i]);
 	free(caps);
 	wc_keep_free(kept);
+	peeked_free(o);
 	return status;
 }
 
@@ -977,7 +1032,8 @@ static int mode_interval(const struct options *o)
 		struct wc_analysis *a = NULL;
 		bool refused = false;
 
-		status = analyse_one(o->inputs[i], &ao, &a, status, &refused);
+		status = analyse_one(o->inputs[i], -1, &ao, &a, status,
+				     &refused);
 		wc_analysis_free(a);
 		if (refused) {
 			wc_intervaltab_free(t);
@@ -1075,19 +1131,25 @@ out:
  * folder or a file is half written: a summary among the inputs (a peek
  * at each one's first bytes) and, with --baseline, no capture of that
  * name (each input opened for its name until one has it: a scan for an
- * archive, which also tells a summary).  The cost: an open of each input
- * before its reading.  A report finds both as it reads
- * (analyse_parallel()), --dump and --interval where they read.
- * Standard input cannot be opened twice: never a summary here, and with
- * "-" among the inputs the name is taken on trust and the report checks
- * it at the end.  WC_EXIT_OK, or the usage error's status.
+ * archive, which also tells a summary).  A peek's descriptor is kept in
+ * o->peeked, and the input's reading reads it (input.h,
+ * wc_input_open_fd_any()): one open of each of the first PEEKED_MAX
+ * inputs; the name's open, and past those, the peek, cost an open more.
+ * A report finds both as it reads (analyse_parallel()), --dump and
+ * --interval where they read.  Standard input cannot be opened twice:
+ * never a summary here, and with "-" among the inputs the name is taken
+ * on trust and the report checks it at the end.  WC_EXIT_OK, or the
+ * usage error's status (nothing kept then).
  */
-static int check_before_writing(const struct options *o)
+static int check_before_writing(struct options *o)
 {
 	bool found = !o->baseline;
-	int i;
+	int i, room = peeked_room(), status = WC_EXIT_OK;
 
-	for (i = 0; i < o->ninputs; i++) {
+	o->peeked = malloc((size_t)o->ninputs * sizeof(*o->peeked));
+	for (i = 0; o->peeked && i < o->ninputs; i++)
+		o->peeked[i] = -1;
+	for (i = 0; i < o->ninputs && status == WC_EXIT_OK; i++) {
 		struct wc_input *in = NULL;
 		int fd, r;
 
@@ -1095,21 +1157,34 @@ static int check_before_writing(const struct options *o)
 			found = true;
 			continue;
 		}
-		if (found) {
+		if (found && (!o->peeked || room == 0)) {
 			if (wc_input_is_summary(o->inputs[i]))
-				return usage_error("%s", summary_no_trace);
+				status = usage_error("%s", summary_no_trace);
+			continue;
+		}
+		if (found) {
+			if (wc_input_is_summary_fd(o->inputs[i], &fd))
+				status = usage_error("%s", summary_no_trace);
+			o->peeked[i] = fd;
+			room -= fd >= 0;
 			continue;
 		}
 		r = wc_input_open_any(&in, &fd, o->inputs[i], NULL, NULL);
 		if (r > 0)
-			return summary_refused(fd);
-		if (r < 0)
+			status = summary_refused(fd);
+		if (r != 0)
 			continue;
 		found = !strcmp(wc_input_name(in), o->baseline);
 		wc_input_free(in);
 	}
-	return found ? WC_EXIT_OK :
-	       usage_error("no capture named '%s' for --baseline", o->baseline);
+	if (status == WC_EXIT_OK && !found)
+		status = usage_error("no capture named '%s' for --baseline",
+				     o->baseline);
+	if (status != WC_EXIT_OK) {
+		peeked_free(o);
+		o->peeked = NULL;
+	}
+	return status;
 }
 
 /* "START+LEN" in sectors. */

@@ -1492,6 +1492,47 @@ START_TEST(test_once_same_batches)
 }
 END_TEST
 
+/* An input read from a descriptor its caller's peek opened
+ * (wc_input_open_fd_any(): a bundle's, a timeline's) reads it from its
+ * start, whatever the peek read, and closes it; a descriptor that is no
+ * regular file's (a folder's) is closed and the path opened instead. */
+START_TEST(test_open_fd)
+{
+	struct wc_input *in = NULL;
+	struct wc_event ev;
+	struct wc_err err;
+	unsigned char b[16];
+	char file[64];
+	unsigned n;
+	int fd, r;
+
+	concat_cpus(file, sizeof(file));
+	wc_err_clear(&err);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(read(fd, b, sizeof(b)), (ssize_t)sizeof(b));
+	ck_assert_int_eq(wc_input_open_fd_any(&in, NULL, file, fd, NULL,
+					      &err), 0);
+	for (n = 0; (r = wc_input_next(in, &ev, &err)) > 0; n++)
+		;
+	ck_assert_msg(r == 0, "%s", err.msg);
+	ck_assert_uint_eq(n, FIX_EVENTS);
+	wc_input_free(in);
+	ck_assert_int_eq(fcntl(fd, F_GETFD), -1);
+	fd = open(FIX, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(wc_input_open_fd_any(&in, NULL, FIX, fd, NULL, &err),
+			 0);
+	for (n = 0; (r = wc_input_next(in, &ev, &err)) > 0; n++)
+		;
+	ck_assert_msg(r == 0, "%s", err.msg);
+	ck_assert_uint_eq(n, FIX_EVENTS);
+	wc_input_free(in);
+	ck_assert_int_eq(fcntl(fd, F_GETFD), -1);
+	unlink(file);
+}
+END_TEST
+
 /* Threads of the process (the test's own, and readers still running). */
 static unsigned tasks(void)
 {
@@ -1915,6 +1956,7 @@ static Suite *input_suite(void)
 	tcase_add_test(tc, test_members_ahead_cut);
 	tcase_add_test(tc, test_members_some_ahead);
 	tcase_add_test(tc, test_once_same_batches);
+	tcase_add_test(tc, test_open_fd);
 	tcase_add_test(tc, test_scan_truncated);
 	tcase_add_test(tc, test_spec_announced);
 	tcase_add_test(tc, test_spec_more_traces);

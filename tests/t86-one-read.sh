@@ -62,11 +62,13 @@ once 1 "$SAMPLE" "$SAMPLE"
 once 1 "$SAMPLE" --interval=1 "$SAMPLE"
 # A timeline, a bundle's too: one pass, its copies read in the blocks
 # of the handles they replace (the same lines in the same order:
-# check_input), and the peek for a summary before anything is written.
-once 2 "$SAMPLE" --export-trace=t.json "$SAMPLE"
+# check_input), on the descriptor of the peek for a summary before
+# anything is written (wcanalyze.c, check_before_writing()).
+once 1 "$SAMPLE" --export-trace=t.json "$SAMPLE"
 rm -f t.json
-once 2 "$SAMPLE" -o bundle "$SAMPLE"
+once 1 "$SAMPLE" -o bundle "$SAMPLE"
 rm -rf bundle
+once 1 one.bin --format trace-event one.bin "$SAMPLE"
 # --dump: the members held or copied aside by that one pass, blkparse's
 # names scouted on the copies (blknames.h), not on handles of their own.
 once 1 "$SAMPLE" --dump "$SAMPLE"
@@ -82,7 +84,7 @@ grep -q '^trace_files = 4$' nomodel/c/capture.conf || fail "$NAME announces no 4
 	c/trace/loop2.blktrace.0 c/trace/loop2.blktrace.1 c/info)
 once 1 nomodel.tar.xz nomodel.tar.xz
 once 1 nomodel.tar.xz --dump nomodel.tar.xz
-once 2 nomodel.tar.xz --format trace-event nomodel.tar.xz
+once 1 nomodel.tar.xz --format trace-event nomodel.tar.xz
 "$WCANALYZE" nomodel/c >folder.txt
 "$WCANALYZE" nomodel.tar.xz >archive.txt
 cmp -s folder.txt archive.txt ||

@@ -1398,8 +1398,9 @@ static void check_whole(struct wc_capture_meta *m, const struct wc_input *in,
 }
 
 static int analyse_input(struct wc_analysis **out, int *summary,
-			 const char *path, const struct wc_analysis_opts *o,
-			 bool speculate, struct wc_err *err)
+			 const char *path, int fd,
+			 const struct wc_analysis_opts *o, bool speculate,
+			 struct wc_err *err)
 {
 	static const char *const aside[1] = { WC_LEDGER_FILE };
 	struct wc_input_limits lim = {
@@ -1429,10 +1430,13 @@ static int analyse_input(struct wc_analysis **out, int *summary,
 
 	*out = NULL;
 	a = calloc(1, sizeof(*a));
-	if (!a)
+	if (!a) {
+		if (fd >= 0)
+			close(fd);
 		return wc_err_oom(err, path, NULL);
+	}
 	wc_devtab_init(&a->series_devs, WC_SERIES_MAX_DEVICES);
-	r = wc_input_open_any(&in, summary, path, &lim, err);
+	r = wc_input_open_fd_any(&in, summary, path, fd, &lim, err);
 	if (r < 0)
 		goto fail_analysis;
 	if (r > 0) {
@@ -1507,15 +1511,24 @@ int wc_analysis_read_any(struct wc_analysis **out, int *summary,
 			 const char *path, const struct wc_analysis_opts *o,
 			 struct wc_err *err)
 {
+	return wc_analysis_read_fd_any(out, summary, path, -1, o, err);
+}
+
+int wc_analysis_read_fd_any(struct wc_analysis **out, int *summary,
+			    const char *path, int fd,
+			    const struct wc_analysis_opts *o,
+			    struct wc_err *err)
+{
 	struct wc_err first;
 	int r;
 
 	wc_err_clear(&first);
-	r = analyse_input(out, summary, path, o, true, &first);
+	r = analyse_input(out, summary, path, fd, o, true, &first);
 	if (r < 0 && first.kind == WC_ERR_AGAIN) {
 		wc_analysis_free(*out);
 		*out = NULL;
-		return analyse_input(out, NULL, path, o, false, err);
+		/* fd went with the first try: the path is opened again. */
+		return analyse_input(out, NULL, path, -1, o, false, err);
 	}
 	if (r < 0 && err && err->kind == WC_ERR_NONE)
 		*err = first;

@@ -294,6 +294,13 @@ int wc_analysis_read(struct wc_analysis **out, const char *path,
 int wc_analysis_read_any(struct wc_analysis **out, int *summary,
 			 const char *path, const struct wc_analysis_opts *o,
 			 struct wc_err *err);
+/* The same, reading PATH from FD, a descriptor of it the caller's peek
+ * opened (input.h, wc_input_is_summary_fd()), taken; -1: the path is
+ * opened. */
+int wc_analysis_read_fd_any(struct wc_analysis **out, int *summary,
+			    const char *path, int fd,
+			    const struct wc_analysis_opts *o,
+			    struct wc_err *err);
 
 /* Analyses events from any source, with metadata given by the caller
  * (meta may be NULL: all unknown; meta->name names the capture).  Phases

@@ -42,6 +42,9 @@ struct wc_input {
 	int failed;
 	/* wc_input_open_any()'s: where a summary's descriptor goes */
 	int *summary_fd;
+	/* wc_input_open_fd_any()'s descriptor of the path, until the peek
+	 * takes it; else -1 */
+	int given_fd;
 	/* The archive's descriptor the shortcut's member reader reads on
 	 * (members.h), closed after the streams; else -1. */
 	int archive_fd;
@@ -151,26 +154,40 @@ static bool json_space(unsigned char c)
  */
 static int peek_file(const char *path, bool summaries, int *keep,
 		     struct wc_err *err);
+static int peek_fd(const char *path, int fd, bool summaries, int *keep,
+		   struct wc_err *err);
 
 bool wc_input_is_summary(const char *path)
 {
-	int fd, peek;
+	int fd = -1;
+	bool summary = wc_input_is_summary_fd(path, &fd);
 
-	if (!strcmp(path, "-"))
-		return false;
-	peek = peek_file(path, true, &fd, NULL);
 	if (fd >= 0)
 		close(fd);
+	return summary;
+}
+
+bool wc_input_is_summary_fd(const char *path, int *fd)
+{
+	struct stat st;
+	int peek;
+
+	*fd = -1;
+	if (!strcmp(path, "-"))
+		return false;
+	peek = peek_file(path, true, fd, NULL);
+	/* Only a regular file is read again on it (resolve()). */
+	if (*fd >= 0 && (peek == PEEK_SUMMARY || fstat(*fd, &st) < 0 ||
+			 !S_ISREG(st.st_mode))) {
+		close(*fd);
+		*fd = -1;
+	}
 	return peek == PEEK_SUMMARY;
 }
 
 static int peek_file(const char *path, bool summaries, int *keep,
 		     struct wc_err *err)
 {
-	unsigned char b[4096];
-	uint32_t m;
-	ssize_t n, k = 0;
-	size_t seen = 0;         /* bytes before b[0] */
 	int fd;
 
 	*keep = -1;
@@ -178,6 +195,20 @@ static int peek_file(const char *path, bool summaries, int *keep,
 	if (fd < 0)
 		return wc_err_set(err, WC_ERR_SYSTEM, path, NULL, WC_NO_OFFSET,
 				  "%s", strerror(errno));
+	return peek_fd(path, fd, summaries, keep, err);
+}
+
+/* peek_file() on FD, a descriptor of PATH at any offset (taken: in
+ * *keep, or closed on failure). */
+static int peek_fd(const char *path, int fd, bool summaries, int *keep,
+		   struct wc_err *err)
+{
+	unsigned char b[4096];
+	uint32_t m;
+	ssize_t n, k = 0;
+	size_t seen = 0;         /* bytes before b[0] */
+
+	*keep = -1;
 	n = read(fd, b, 4);
 	if (n < 0)
 		goto fail_read;
@@ -219,13 +250,23 @@ static int resolve(struct wc_input *in, struct wc_err *err)
 	char tmp[4096], dir[4096];
 	struct stat st;
 	size_t baselen;
-	int peek, fd = -1, r;
+	int peek, fd = -1, r, given = in->given_fd;
 
+	in->given_fd = -1;
+	/* The caller's descriptor of the path (wc_input_open_fd_any()) is
+	 * read from its start when it is a regular file, as the path would
+	 * be; otherwise the path is opened as always. */
+	if (given >= 0 && (strcmp(path, "-") == 0 || fstat(given, &st) < 0 ||
+			   !S_ISREG(st.st_mode) ||
+			   lseek(given, 0, SEEK_SET) != 0)) {
+		close(given);
+		given = -1;
+	}
 	if (strcmp(path, "-") == 0) {
 		in->kind = WC_STREAMS_SINGLE;
 		return wc_streams_add(in->streams, "-", "-", UINT32_MAX, err);
 	}
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (given < 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		struct stat st2;
 
 		snprintf(dir, sizeof(dir), "%s/trace", path);
@@ -251,7 +292,7 @@ static int resolve(struct wc_input *in, struct wc_err *err)
 					  "not a trace: no NAME.blktrace.CPU files in the directory");
 		return 0;
 	}
-	if (stat(path, &st) == 0) {
+	if (given >= 0 || stat(path, &st) == 0) {
 		if (!S_ISREG(st.st_mode))
 			return wc_err_set(err, WC_ERR_INPUT, path, NULL,
 					  WC_NO_OFFSET,
@@ -259,7 +300,9 @@ static int resolve(struct wc_input *in, struct wc_err *err)
 		/* The one open of the path: its peek tells a trace from an
 		 * archive (and a summary, when asked), and the trace file is
 		 * read on its descriptor, as the archive is in one pass. */
-		peek = peek_file(path, in->summary_fd != NULL, &fd, err);
+		peek = given >= 0 ?
+		       peek_fd(path, given, in->summary_fd != NULL, &fd, err) :
+		       peek_file(path, in->summary_fd != NULL, &fd, err);
 		if (peek < 0)
 			return -1;
 		if (peek == PEEK_SUMMARY) {
@@ -400,6 +443,13 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
 int wc_input_open_any(struct wc_input **out, int *summary, const char *path,
 		      const struct wc_input_limits *lim, struct wc_err *err)
 {
+	return wc_input_open_fd_any(out, summary, path, -1, lim, err);
+}
+
+int wc_input_open_fd_any(struct wc_input **out, int *summary,
+			 const char *path, int fd,
+			 const struct wc_input_limits *lim, struct wc_err *err)
+{
 	struct wc_input *in;
 	size_t n;
 	int r;
@@ -408,10 +458,14 @@ int wc_input_open_any(struct wc_input **out, int *summary, const char *path,
 	if (summary)
 		*summary = -1;
 	in = calloc(1, sizeof(*in));
-	if (!in)
+	if (!in) {
+		if (fd >= 0)
+			close(fd);
 		return wc_err_oom(err, path, NULL);
+	}
 	in->summary_fd = summary;
 	in->archive_fd = -1;
+	in->given_fd = fd;
 	if (lim)
 		in->lim = *lim;
 	wc_input_limits_default(&in->lim);
@@ -604,6 +658,8 @@ void wc_input_free(struct wc_input *in)
 	wc_members_free(in->members);
 	wc_blknames_free(in->names);
 	wc_streams_free(in->streams);
+	if (in->given_fd >= 0)
+		close(in->given_fd);
 	if (in->archive_fd >= 0)
 		close(in->archive_fd);
 	wc_capture_free(in->capture);

@@ -80,11 +80,24 @@ int wc_input_open_limits(struct wc_input **out, const char *path,
 int wc_input_open_any(struct wc_input **out, int *summary, const char *path,
 		      const struct wc_input_limits *lim, struct wc_err *err);
 
+/* The same, reading PATH from FD, a descriptor of it open for reading at
+ * any offset (wc_input_is_summary_fd()'s), instead of opening it again:
+ * one open of the path for a caller that peeked before.  FD is taken
+ * (closed by the input, or given back as *summary); when it is no
+ * regular file's, or FD is -1, the path is opened as always. */
+int wc_input_open_fd_any(struct wc_input **out, int *summary,
+			 const char *path, int fd,
+			 const struct wc_input_limits *lim, struct wc_err *err);
+
 /* Whether PATH is a summary, told by the same peek as
  * wc_input_open_any()'s (the same bound on its white space), for a
  * caller that only asks: never waits (a FIFO without a writer is none),
  * false for "-" and for what cannot be read. */
 bool wc_input_is_summary(const char *path);
+/* The same, and *FD the peek's descriptor when PATH is a regular file
+ * and no summary (the caller's: for wc_input_open_fd_any(), or to
+ * close), else -1. */
+bool wc_input_is_summary_fd(const char *path, int *fd);
 /*
  * Speculation (lim.speculate).  Listing an archive's members takes a
  * decompression of the whole archive before the first event; a capture
