@@ -26,6 +26,9 @@
  *   --cpu N         set every record's CPU (a copy of a CPU file as
  *                   another CPU's: every event then has a twin equal in
  *                   time, device and sequence)
+ *   --part K/N      keep the Kth of every N records (notifies in every
+ *                   part): N parts, each with its own --cpu (and --seq
+ *                   0), are one CPU file's events spread over N CPUs'
  *   --shift NS      add NS to every record's time: a file "blkparse -d"
  *                   wrote starts at time 0, which "blkparse -i -" treats
  *                   as no genesis found yet (reorder.h)
@@ -71,6 +74,7 @@ struct conv {
 	uint64_t shift;
 	bool set_cpu;
 	uint32_t cpu;
+	unsigned long part, parts;
 	bool scramble, scramble_devices;
 	uint64_t rng;
 	FILE *out;
@@ -191,7 +195,7 @@ static int convert(struct conv *c, const char *in)
 	struct wc_decoder *dec = NULL;
 	struct wc_event ev;
 	struct wc_err err;
-	unsigned long nev = 0, nnamed = 0;
+	unsigned long nev = 0, nnamed = 0, nrec = 0;
 	int r;
 
 	wc_err_clear(&err);
@@ -211,6 +215,9 @@ static int convert(struct conv *c, const char *in)
 			wc_blk_encode_timestamp(pdu, sec, nsec, c->swap);
 			ev.pdu = pdu;
 		}
+		if (c->parts && !wc_event_is_notify(&ev) &&
+		    nrec++ % c->parts != c->part)
+			continue;
 		/* --names: the only names are its own. */
 		if (c->names && wc_event_is_notify(&ev) &&
 		    (ev.action & WC_TA_MASK) == WC_TN_PROCESS)
@@ -306,7 +313,7 @@ static void usage(void)
 		"usage: wctrace_convert [--v8] [--swap] [--device M:m] "
 		"[--remap M:m:OFF] [--split] [--notify] [--names TAG [--names-after N]] "
 		"[--cgroup ID] "
-		"[--seq N] [--cpu N] [--shift NS] [--scramble SEED]\n"
+		"[--seq N] [--cpu N] [--part K/N] [--shift NS] [--scramble SEED]\n"
 		"       [--scramble-devices SEED] IN OUT\n");
 	exit(2);
 }
@@ -357,6 +364,10 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--cpu") && i + 1 < argc) {
 			c.set_cpu = true;
 			c.cpu = (uint32_t)strtoul(argv[++i], NULL, 0);
+		} else if (!strcmp(a, "--part") && i + 1 < argc &&
+			   sscanf(argv[i + 1], "%lu/%lu", &c.part, &c.parts) == 2 &&
+			   c.part < c.parts) {
+			i++;
 		} else if (!strcmp(a, "--shift") && i + 1 < argc) {
 			c.shift = strtoull(argv[++i], NULL, 0);
 		} else if (!strcmp(a, "--seq") && i + 1 < argc) {

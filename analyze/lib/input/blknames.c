@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "input/decode.h"
 #include "format/event.h"
@@ -50,19 +49,15 @@ struct wc_blknames {
 };
 
 /* Whether the scouts of ST's files may keep a second handle each: the
- * open-file limit leaves room for two a file read from its handle and
- * WC_BLKNAMES_FD_SPARE more. */
+ * open-file limit leaves room for two a file read from its handle
+ * (wc_streams_fd_room(): WC_INPUT_FD_SPARE kept for the rest). */
 static bool files_fit(struct wc_streams *st)
 {
 	size_t i, n = wc_streams_count(st), handles = 0;
-	struct rlimit rl;
 
 	for (i = 0; i < n; i++)
 		handles += !wc_streams_in_memory(st, i);
-	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
-		return false;
-	return rl.rlim_cur == RLIM_INFINITY ||
-	       2 * handles + WC_BLKNAMES_FD_SPARE <= rl.rlim_cur;
+	return handles <= wc_streams_fd_room() / 2;
 }
 
 /* The decoder the scout of stream i reads with, from where it stopped;

@@ -30,9 +30,12 @@
  *  - an archive member while every member can keep its handle: a second
  *    handle kept for its scout, the first WC_INPUT_AHEAD of them read
  *    ahead on threads from the open when PACKED (the archive is
- *    decompressed to be read), as the members themselves are (the
- *    open-file limit not consulted: reopening a member at each batch
- *    would decompress the archive again each time);
+ *    decompressed to be read), as the members themselves are (reopening
+ *    a member at each batch would decompress the archive again each
+ *    time).  The open-file limit has room for them: at most half the
+ *    pool's handles are members read from the archive, the others are
+ *    read whole or copied aside (inputdefs.h, WC_INPUT_HANDLES), and the
+ *    pool is within the limit (WC_INPUT_FD_SPARE);
  *  - an archive member copied aside (members.h: past the handles, or
  *    every member of a one-pass scan, --dump's): a second reader of its
  *    copy, kept; the archive is not opened again for it;
@@ -44,7 +47,7 @@
  *    WC_INPUT_SCOUT_NAMES_ALL in all), handed over as the batches begin;
  *  - a file while every file can keep its handle and the open-file
  *    limit (RLIMIT_NOFILE, at the open) has room for two a file and
- *    WC_BLKNAMES_FD_SPARE more: a second handle kept for its scout;
+ *    WC_INPUT_FD_SPARE more: a second handle kept for its scout;
  *  - any other file: a handle opened for each batch, at the offset where
  *    the last one stopped (one descriptor more than the readers').
  *
@@ -75,10 +78,6 @@
 /* blkparse's batch: records read from a per-CPU file at a time (its
  * rb_batch). */
 #define WC_BLKNAMES_BATCH 512u
-
-/* Descriptors left to the rest of the process (standard streams, the
- * output, spill files) when files' scouts keep a handle each. */
-#define WC_BLKNAMES_FD_SPARE 16u
 
 struct wc_blknames;
 

@@ -451,7 +451,7 @@ int wc_input_open_fd_any(struct wc_input **out, int *summary,
 			 const struct wc_input_limits *lim, struct wc_err *err)
 {
 	struct wc_input *in;
-	size_t n;
+	size_t n, room;
 	int r;
 
 	*out = NULL;
@@ -469,6 +469,12 @@ int wc_input_open_fd_any(struct wc_input **out, int *summary,
 	if (lim)
 		in->lim = *lim;
 	wc_input_limits_default(&in->lim);
+	/* Under a short open-file limit, fewer handles: the streams past
+	 * them are closed and taken up again, as past WC_INPUT_MAX_OPEN,
+	 * rather than failing at the limit. */
+	room = wc_streams_fd_room();
+	if (in->lim.max_open > room)
+		in->lim.max_open = room ? (unsigned)room : 1u;
 	if (in->lim.nfiles > WC_INPUT_MAX_FILES)
 		in->lim.nfiles = WC_INPUT_MAX_FILES;
 	if (in->lim.naside_files > WC_INPUT_MAX_FILES)

@@ -39,6 +39,16 @@
  *    blkparse's, so a dump of them matches "blkparse -i" line for line;
  *  - memory is bounded whatever the input, never by the trace's length
  *    nor by the number of its files (inputdefs.h, "Bounds");
+ *  - descriptors too: at most WC_INPUT_MAX_OPEN handles, fewer when the
+ *    open-file limit (RLIMIT_NOFILE, read at the open) leaves less than
+ *    that past WC_INPUT_FD_SPARE for the rest of the process.  Any limit
+ *    of WC_INPUT_FD_MIN or more reads any number of trace files, and
+ *    the events are the same, byte for byte: where the limit has room,
+ *    each file is opened once (t86); under a short one, its streams are
+ *    closed and taken up again (streams.h), a file opened once and then
+ *    about once more per share of the records kept for the closed
+ *    streams (WC_INPUT_KEEP_ALL shared among them, WC_INPUT_KEEP_MIN
+ *    the least share), and read an event at a time (t94);
  *  - wc_input_next_ref() returns 1 with events, 0 at the end, -1 on bad
  *    input or a system failure; after -1 it keeps returning -1.  A
  *    truncated last record is such a failure: every event before it has

@@ -35,7 +35,12 @@ struct wc_stream_info {
  *    later at the record where it stopped (a seek for a file or for a
  *    member copied aside, WC_INPUT_HANDLES below; for a member read
  *    from the archive, the archive read again from its start up to
- *    there: slower, never larger; those are closed last).  A stream closed first reads ahead into
+ *    there: slower, never larger; those are closed last).  The pool is
+ *    smaller when the open-file limit (RLIMIT_NOFILE) is: at most that
+ *    limit less WC_INPUT_FD_SPARE, at least one handle, read at the
+ *    input's open (input.h), so that any limit of WC_INPUT_FD_MIN or
+ *    more reads any number of trace files, with more opens: the same
+ *    events, byte for byte.  A stream closed first reads ahead into
  *    memory what it can, within the budgets below, and is taken up from
  *    there: its handle is reopened only where those records end, once
  *    per up to WC_INPUT_KEEP bytes instead of once per resume.  The
@@ -70,6 +75,15 @@ struct wc_stream_info {
  * and its blocks a file or member, input.h).
  */
 #define WC_INPUT_MAX_OPEN     64u
+/* Descriptors an input leaves to the rest of the process under a short
+ * open-file limit: standard streams, the output (a bundle's folder and
+ * files), the temporary files (members and ledger copied aside, the
+ * comparison's captures), the archive's descriptor read on, a file's
+ * scout opened for a batch (blknames.h).  WC_INPUT_FD_MIN: the smallest
+ * limit an analysis or --dump of any number of trace files is read
+ * under (a pool of WC_INPUT_FD_MIN - WC_INPUT_FD_SPARE handles); t94. */
+#define WC_INPUT_FD_SPARE     16u
+#define WC_INPUT_FD_MIN       (WC_INPUT_FD_SPARE + 4u)
 #define WC_INPUT_STASH        32u
 #define WC_INPUT_SMALL_MEMBER (1u << 20)
 #define WC_INPUT_MEM_BUDGET   (64u << 20)
@@ -99,7 +113,8 @@ struct wc_stream_info {
 /* A stream closed for want of handles keeps the records its handle can
  * still read, up to WC_INPUT_KEEP bytes, WC_INPUT_KEEP_ALL for all closed
  * streams, within WC_INPUT_MEM_BUDGET (shared with the small members;
- * none below WC_INPUT_KEEP_MIN). */
+ * none below WC_INPUT_KEEP_MIN): each its share of those among the
+ * streams past the pool's handles, WC_INPUT_KEEP_MIN at least. */
 #define WC_INPUT_KEEP         (4u << 20)
 #define WC_INPUT_KEEP_ALL     (16u << 20)
 #define WC_INPUT_KEEP_MIN     (64u << 10)

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "input/decode.h"
@@ -82,6 +83,7 @@ struct wc_streams {
 	unsigned open[WC_INPUT_MAX_OPEN];   /* streams holding a handle */
 	unsigned nopen;
 	bool may_close;         /* more streams with handles than may be open */
+	size_t keep_share;      /* what a stream closed keeps at most */
 	size_t mem_used;        /* bytes of members held in memory */
 	size_t kept_used;       /* bytes read ahead by closed streams */
 	uint64_t tick;
@@ -116,6 +118,18 @@ int wc_streams_new(struct wc_streams **out, const char *path,
 	st->spill_fd = -1;
 	*out = st;
 	return 0;
+}
+
+size_t wc_streams_fd_room(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return 0;
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= SIZE_MAX)
+		return SIZE_MAX;
+	return rl.rlim_cur > WC_INPUT_FD_SPARE ?
+	       (size_t)(rl.rlim_cur - WC_INPUT_FD_SPARE) : 0;
 }
 
 /* ---- names ------------------------------------------------------------ */
@@ -294,7 +308,7 @@ static int twice(struct wc_streams *st, struct wc_err *err)
 int wc_streams_seal(struct wc_streams *st, enum wc_streams_kind kind,
 		    struct wc_err *err)
 {
-	size_t i, nhandles, naside;
+	size_t i, nhandles, naside, room;
 
 	st->archive = kind == WC_STREAMS_MEMBERS;
 	st->single = kind == WC_STREAMS_SINGLE;
@@ -311,6 +325,21 @@ int wc_streams_seal(struct wc_streams *st, enum wc_streams_kind kind,
 		nhandles += !s->in_memory && !s->aside;
 	}
 	st->may_close = nhandles > st->lim.max_open;
+	/* The records kept at a close are shared by the streams closed at
+	 * once (about those past the pool): each then goes back to its
+	 * handle once per share of its records, rather than a few keeping
+	 * WC_INPUT_KEEP to their end while the others, with nothing kept,
+	 * take an open per event when the pool is far smaller than the
+	 * streams that share it (a short open-file limit). */
+	room = st->mem_used < st->lim.mem_budget ?
+	       st->lim.mem_budget - st->mem_used : 0;
+	if (room > WC_INPUT_KEEP_ALL)
+		room = WC_INPUT_KEEP_ALL;
+	st->keep_share = WC_INPUT_KEEP;
+	if (st->may_close && room / (nhandles - st->lim.max_open) < WC_INPUT_KEEP)
+		st->keep_share = room / (nhandles - st->lim.max_open);
+	if (st->keep_share < WC_INPUT_KEEP_MIN)
+		st->keep_share = WC_INPUT_KEEP_MIN;
 	for (i = 0; i < st->nstreams; i++) {
 		st->streams[i].info.name = st->streams[i].file;
 		if (st->single)
@@ -455,8 +484,9 @@ static void drop_decoder(struct wc_streams *st, struct stream *s)
  * handed out last (whose payload is in its stash, or it has none).
  * Reopening an archive member decompresses the archive again from its
  * start, so the records its handle can still read go to memory first,
- * as many as the memory budget leaves room for (up to WC_INPUT_KEEP):
- * the stream needs its handle again only after those. */
+ * as many as the memory budget leaves room for (up to its share of
+ * WC_INPUT_KEEP_ALL, at most WC_INPUT_KEEP): the stream needs its
+ * handle again only after those. */
 static void close_stream(struct wc_streams *st, unsigned k)
 {
 	unsigned i = st->open[k];
@@ -470,8 +500,8 @@ static void close_stream(struct wc_streams *st, unsigned k)
 	room = used < st->lim.mem_budget ? st->lim.mem_budget - used : 0;
 	if (room > WC_INPUT_KEEP_ALL - st->kept_used)
 		room = WC_INPUT_KEEP_ALL - st->kept_used;
-	if (room > WC_INPUT_KEEP)
-		room = WC_INPUT_KEEP;
+	if (room > st->keep_share)
+		room = st->keep_share;
 	if (!st->lim.no_memory && room >= WC_INPUT_KEEP_MIN) {
 		wc_err_clear(&scratch);
 		/* On failure nothing is kept: the reopened handle reads

@@ -40,7 +40,11 @@
  *  - a closed stream first keeps in memory the records its handle can
  *    still read (WC_INPUT_KEEP, WC_INPUT_KEEP_ALL for all, within
  *    lim.mem_budget with the members read whole), and reopens its handle
- *    only where those end;
+ *    only where those end.  What one keeps is its share of those bytes
+ *    among the streams past the pool (at least WC_INPUT_KEEP_MIN, at
+ *    most WC_INPUT_KEEP), so that each is reopened about once per share
+ *    of its records, not at each event when the pool is far smaller
+ *    than the streams (a short open-file limit, input.h);
  *  - every record read goes through the record filter (recfilter.h), the
  *    same for a span and for an event read alone; a stream counts its
  *    records and sequence gaps in its wc_stream_info;
@@ -84,6 +88,12 @@ enum wc_streams_kind {
 int wc_streams_new(struct wc_streams **out, const char *path,
 		   const struct wc_input_limits *lim,
 		   struct wc_recfilter *filter, struct wc_err *err);
+
+/* The handles the open-file limit (RLIMIT_NOFILE's soft limit, read at
+ * each call) leaves to an input's streams and their scouts once
+ * WC_INPUT_FD_SPARE descriptors are kept for the rest of the process
+ * (inputdefs.h): SIZE_MAX when it sets none, 0 when it leaves none. */
+size_t wc_streams_fd_room(void);
 
 /*
  * Names.  The CPU of a trace file's name "NAME.blktrace.CPU", with the
