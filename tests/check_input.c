@@ -1148,21 +1148,18 @@ static void limit_files(rlim_t n)
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
 }
 
-/* 150 files in a folder, under a limit of 80 open files: each file once
- * held a descriptor for the whole merge. */
-START_TEST(test_many_files_few_handles)
+/* A new folder DIR (64 bytes) of NFILES streams of make_stream(), NREC
+ * records each; dir_remove() removes it. */
+static void dir_of_streams(char *dir, unsigned nfiles, unsigned nrec)
 {
-	struct wc_input_limits small = { .max_open = 4 };
-	struct wc_err err;
-	char dir[64], file[128];
-	uint64_t d1, d2;
+	char file[128];
 	unsigned k;
 
-	snprintf(dir, sizeof(dir), "/tmp/check_input.XXXXXX");
+	snprintf(dir, 64, "/tmp/check_input.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
-	for (k = 0; k < 150; k++) {
+	for (k = 0; k < nfiles; k++) {
 		size_t n;
-		unsigned char *b = make_stream(k, 150, 20, 0, &n);
+		unsigned char *b = make_stream(k, nfiles, nrec, 0, &n);
 		FILE *fp;
 
 		snprintf(file, sizeof(file), "%s/sda.blktrace.%u", dir, k);
@@ -1171,17 +1168,87 @@ START_TEST(test_many_files_few_handles)
 		fclose(fp);
 		free(b);
 	}
+}
+
+static void dir_remove(const char *dir, unsigned nfiles)
+{
+	char file[128];
+	unsigned k;
+
+	for (k = 0; k < nfiles; k++) {
+		snprintf(file, sizeof(file), "%s/sda.blktrace.%u", dir, k);
+		unlink(file);
+	}
+	rmdir(dir);
+}
+
+/* 150 files in a folder, under a limit of 80 open files: each file once
+ * held a descriptor for the whole merge. */
+START_TEST(test_many_files_few_handles)
+{
+	struct wc_input_limits small = { .max_open = 4 };
+	struct wc_err err;
+	char dir[64];
+	uint64_t d1, d2;
+
+	dir_of_streams(dir, 150, 20);
 	limit_files(80);
 	ck_assert_msg(digest(dir, NULL, &d1, &err) == 150 * 20, "%s", err.msg);
 	/* Four open at a time: streams closed and taken up again by seeks,
 	 * the same events with the same payloads. */
 	ck_assert_msg(digest(dir, &small, &d2, &err) == 150 * 20, "%s", err.msg);
 	ck_assert_uint_eq(d1, d2);
-	for (k = 0; k < 150; k++) {
-		snprintf(file, sizeof(file), "%s/sda.blktrace.%u", dir, k);
-		unlink(file);
+	dir_remove(dir, 150);
+}
+END_TEST
+
+/* Two inputs of 48 files each read at once (wcanalyze -j 2) under an
+ * open-file limit of 40: each input's pool is its part of the limit
+ * (lim.sharing, inputdefs.h).  With the whole room each, the second
+ * input's opens failed at the limit. */
+START_TEST(test_inputs_share_limit)
+{
+	struct wc_input_limits two = { .sharing = 2 };
+	struct wc_input *in[2] = { NULL, NULL };
+	uint64_t h[2] = { 1469598103934665603ull, 1469598103934665603ull };
+	unsigned n[2] = { 0, 0 }, k, i, alone, ended = 0;
+	const struct wc_event *evs;
+	struct wc_err err;
+	char dir[64];
+	uint64_t d1;
+	size_t got;
+	int r;
+
+	dir_of_streams(dir, 48, 500);
+	alone = digest(dir, NULL, &d1, &err);
+	ck_assert_msg(alone == 48 * 500, "%s", err.msg);
+	limit_files(40);
+	wc_err_clear(&err);
+	for (k = 0; k < 2; k++)
+		ck_assert_msg(wc_input_open_limits(&in[k], dir, &two, &err) == 0,
+			      "%s", err.msg);
+	/* A batch of each in turn: both hold their handles at once. */
+	while (ended != 3) {
+		for (k = 0; k < 2; k++) {
+			if (ended & (1u << k))
+				continue;
+			r = wc_input_next_ref(in[k], &evs, 0, &got, &err);
+			ck_assert_msg(r >= 0, "input %u: %s", k, err.msg);
+			for (i = 0; i < got; i++) {
+				h[k] = (h[k] ^ evs[i].time ^ evs[i].sector << 20 ^
+					evs[i].pid) * 1099511628211ull;
+				n[k]++;
+			}
+			if (r == 0)
+				ended |= 1u << k;
+		}
 	}
-	rmdir(dir);
+	for (k = 0; k < 2; k++) {
+		ck_assert_uint_eq(n[k], alone);
+		wc_input_free(in[k]);
+	}
+	ck_assert_uint_eq(h[0], h[1]);
+	dir_remove(dir, 48);
 }
 END_TEST
 
@@ -1948,6 +2015,7 @@ static Suite *input_suite(void)
 	tcase_add_test(tc, test_next_ref);
 	tcase_add_test(tc, test_ref_stream_ends);
 	tcase_add_test(tc, test_many_files_few_handles);
+	tcase_add_test(tc, test_inputs_share_limit);
 	tcase_add_test(tc, test_many_members_few_handles);
 	tcase_add_test(tc, test_members_resumed);
 	tcase_add_test(tc, test_members_kept);

@@ -9,8 +9,9 @@
 # The pool of handles shrinks to the limit (input.h), its streams closed
 # and taken up again, each keeping a share of the records read ahead
 # (streams.h): a file is reopened at most once per WC_INPUT_KEEP_MIN
-# bytes of it, not per event.  A merged "blkparse -d" file, and standard
-# input, are one stream: read the same under the limit.  (One open per
+# bytes of it, not per event.  Two inputs read at once (-j 2) share the
+# limit.  A merged "blkparse -d" file, and standard input, are one
+# stream: read the same under the limit.  (One open per
 # file where the limit has room: t86; --dump's names under a limit: t93.)
 # Before, the analysis stopped at the limit ("Too many open files").
 # shellcheck source=tests/lib/common.sh
@@ -57,17 +58,22 @@ blkparse -q -D bp -i loop9 -d merged -O >/dev/null
 rm -r bp
 [[ -s merged ]] || fail "blkparse -d wrote nothing"
 
-# runs NAME: every reading of the capture, its outputs in NAME.*.
+# runs NAME: every reading of the capture, its outputs in NAME.*, what
+# they say on standard error in NAME.err.
 runs() {
 	local n=$1
-	"$WCANALYZE" split >"$n.text" 2>"$n.err"
-	"$WCANALYZE" --format json split >"$n.json" 2>>"$n.err"
-	"$WCANALYZE" --what-if disk=ssd split >"$n.whatif" 2>>"$n.err"
-	"$WCANALYZE" --dump split 2>>"$n.err" | cksum >"$n.dump"
-	"$WCANALYZE" split.tar >"$n.tar" 2>>"$n.err"
-	"$WCANALYZE" --dump split.tar 2>>"$n.err" | cksum >"$n.tardump"
-	"$WCANALYZE" merged >"$n.merged" 2>>"$n.err"
-	"$WCANALYZE" - <merged >"$n.stdin" 2>>"$n.err"
+	{
+		# (chained: errexit is off in a function called before ||)
+		"$WCANALYZE" split >"$n.text" &&
+			"$WCANALYZE" --format json split >"$n.json" &&
+			"$WCANALYZE" --what-if disk=ssd split >"$n.whatif" &&
+			"$WCANALYZE" --dump split | cksum >"$n.dump" &&
+			"$WCANALYZE" split.tar >"$n.tar" &&
+			"$WCANALYZE" --dump split.tar | cksum >"$n.tardump" &&
+			"$WCANALYZE" merged >"$n.merged" &&
+			"$WCANALYZE" - <merged >"$n.stdin" &&
+			"$WCANALYZE" -j 2 split split.tar split >"$n.jobs"
+	} 2>"$n.err"
 }
 runs free || fail "no limit: exit $?: $(head -3 free.err)"
 for limit in 32 "$fd_min"; do
@@ -75,11 +81,11 @@ for limit in 32 "$fd_min"; do
 	rc=0
 	(ulimit -n "$limit" && runs "l$limit") || rc=$?
 	[[ $rc -eq 0 ]] || fail "ulimit -n $limit: exit $rc: $(head -3 "l$limit.err")"
-	for out in err text json whatif dump tar tardump merged stdin; do
+	for out in err text json whatif dump tar tardump merged stdin jobs; do
 		cmp -s "free.$out" "l$limit.$out" ||
 			{ show_diff "free.$out" "l$limit.$out"; fail "ulimit -n $limit: $out differs"; }
 	done
-	echo "ok: $nfiles files under ulimit -n $limit: the same reports, dumps, what-if"
+	echo "ok: $nfiles files under ulimit -n $limit: the same reports, dumps, what-if, -j 2"
 done
 
 # Opens of the trace files under the limit: one a file and one per share

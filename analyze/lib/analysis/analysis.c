@@ -1416,6 +1416,7 @@ static int analyse_input(struct wc_analysis **out, int *summary,
 		 * so that its lines keep the order of the input's batches
 		 * (members.c, source.h). */
 		.once = o && (o->once || o->trace),
+		.sharing = o ? o->inputs_at_once : 0,
 		.aside_files = aside,
 		.naside_files = 1,
 		.once_model = true,

@@ -123,10 +123,16 @@ struct wc_analysis_opts {
 	 * by its scan, whatever their order, so that nothing reads the
 	 * archive again (the what-if: whatif.h).  The same analysis. */
 	bool once;
+	/* Inputs analysed at once in this process, this one among them
+	 * (jobs.h sets it): they share the open-file limit
+	 * (wc_input_limits.sharing, inputdefs.h); 0 or 1: this one alone.
+	 * The same analysis. */
+	unsigned inputs_at_once;
 };
 
 #define WC_ANALYSIS_OPTS_INIT { false, 0, 0, 0.0, false, false, NULL, NULL, \
-				NULL, 0, NULL, NULL, NULL, 0, NULL, NULL, 1, false }
+				NULL, 0, NULL, NULL, NULL, 0, NULL, NULL, 1, false, \
+				0 }
 
 /* One traced device as capture.conf describes it. */
 struct wc_device_meta {

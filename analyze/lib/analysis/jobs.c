@@ -76,14 +76,21 @@ unsigned wc_jobs_cpus(void)
 void wc_jobs_analyse(struct wc_job *jobs, size_t n,
 		     const struct wc_analysis_opts *o, unsigned njobs)
 {
-	struct pool p = { jobs, n, 0, o, PTHREAD_MUTEX_INITIALIZER };
+	struct wc_analysis_opts shared = WC_ANALYSIS_OPTS_INIT;
+	struct pool p = { jobs, n, 0, &shared, PTHREAD_MUTEX_INITIALIZER };
 	pthread_t *tids = NULL;
 	size_t i, started = 0;
 
+	if (o)
+		shared = *o;
 	if (njobs == 0)
 		njobs = wc_jobs_cpus();
 	if (njobs > n)
 		njobs = (unsigned)n;
+	/* The inputs read at once share the open-file limit: each input's
+	 * pool of handles is its part (inputdefs.h, WC_INPUT_FD_EACH). */
+	if (njobs > 1)
+		shared.inputs_at_once = njobs;
 	if (njobs > 1)
 		tids = calloc(njobs, sizeof(*tids));
 	for (i = 0; tids && i + 1 < njobs; i++) {

@@ -22,7 +22,8 @@
  *    byte for byte the one of -j 1;
  *  - at most njobs inputs are analysed at once (0 means the number of
  *    online CPUs); each takes the memory of one analysis, so the peak is
- *    about njobs times that of one;
+ *    about njobs times that of one; they share the open-file limit, each
+ *    input's pool of handles its part (o->inputs_at_once, inputdefs.h);
  *  - an analysis owns all it feeds (analysis.h), so nothing is shared
  *    between threads; with njobs 1, or one input, everything runs in the
  *    calling thread, one input after the other;

@@ -473,6 +473,10 @@ int wc_input_open_fd_any(struct wc_input **out, int *summary,
 	 * them are closed and taken up again, as past WC_INPUT_MAX_OPEN,
 	 * rather than failing at the limit. */
 	room = wc_streams_fd_room();
+	if (in->lim.sharing > 1 && room != SIZE_MAX)
+		room = room > (in->lim.sharing - 1) * WC_INPUT_FD_EACH ?
+		       (room - (in->lim.sharing - 1) * WC_INPUT_FD_EACH) /
+		       in->lim.sharing : 0;
 	if (in->lim.max_open > room)
 		in->lim.max_open = room ? (unsigned)room : 1u;
 	if (in->lim.nfiles > WC_INPUT_MAX_FILES)

@@ -84,6 +84,14 @@ struct wc_stream_info {
  * under (a pool of WC_INPUT_FD_MIN - WC_INPUT_FD_SPARE handles); t94. */
 #define WC_INPUT_FD_SPARE     16u
 #define WC_INPUT_FD_MIN       (WC_INPUT_FD_SPARE + 4u)
+/* Inputs read at once (lim.sharing: wcanalyze -j N, jobs.h) share the
+ * limit: each holds at most WC_INPUT_FD_EACH descriptors outside its
+ * pool (its members copied aside, the archive read on, the ledger's
+ * copy, a scout's), so each pool is (limit - WC_INPUT_FD_SPARE -
+ * (N - 1) x WC_INPUT_FD_EACH) / N handles, at least one: N inputs are
+ * read at once under any limit of WC_INPUT_FD_MIN + (N - 1) x
+ * (WC_INPUT_FD_EACH + 4) or more. */
+#define WC_INPUT_FD_EACH      4u
 #define WC_INPUT_STASH        32u
 #define WC_INPUT_SMALL_MEMBER (1u << 20)
 #define WC_INPUT_MEM_BUDGET   (64u << 20)
@@ -133,6 +141,10 @@ struct wc_input_limits {
 	size_t mem_budget;        /* WC_INPUT_MEM_BUDGET */
 	bool no_memory;           /* read no member into memory, keep no
 				   * records of a closed stream */
+	unsigned sharing;         /* inputs read at once in the process,
+				   * this one among them, that share its
+				   * open-file limit (WC_INPUT_FD_EACH);
+				   * 0: 1 */
 	bool speculate;           /* the scan may stop at the last trace
 				   * file capture.conf announces (input.h,
 				   * Speculation); off by default */
