@@ -32,7 +32,7 @@ done
 declare -A behind=([streams]=input [streams_test]=input [input_test]=input [decode_test]=decode [members]=input [pack]=input [blknames]=input
 	[stats]=summary [findings]=summary [btt_tree]=btt [btt_list]=btt
 	[merge_test]=merge [reorder_test]=reorder [btt_test]=btt [summary_test]=summary
-	[map_test]=map)
+	[map_test]=map [tracker_test]=tracker)
 
 # "module folder included-module included-folder" of the library in $1,
 # one a line; an include without a folder has folder "-" (one awk over

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "model/tracker.h"
+#include "model/tracker_test.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include "base/devtab.h"
 #include "base/hot.h"
 #include "base/list.h"
+#include "base/map.h"
 
 /*
  * In-flight things, one node each: a queued bio with bytes (BIO), a
@@ -26,8 +28,14 @@ enum kind { K_BIO, K_RQ, K_EBIO, K_ERQ, K_XRQ, K_NKINDS };
  * ones are always at their heads. */
 
 struct node {
-	struct node *hnext;           /* hash chain (BIO, RQ only) */
-	struct node **hprev;          /* what points at it in the chain */
+	/* BIO and RQ nodes are hashed by (device, sector, kind): the
+	 * nodes of one key make a run, oldest (smallest seq) first, whose
+	 * head alone is on its bucket's chain. */
+	struct node *hnext;           /* a run's head: the next head */
+	struct node **hprev;          /* a run's head: what points at it
+				       * in the chain; else NULL */
+	struct node *snext, *sprev;   /* its run, circular; NULL when not
+				       * hashed */
 	WC_TAILQ_ENTRY(node) link;    /* device list of its kind; the
 				       * pool's link when free */
 	enum kind kind;
@@ -86,7 +94,10 @@ struct wc_tracker {
 	struct node **buckets;
 	size_t nbuckets;              /* power of two */
 	unsigned hash_shift;          /* 64 - log2(nbuckets) */
+	uint64_t hash_mult;           /* odd, drawn at random (hash_of()) */
 	size_t nhashed;
+	uint64_t hash_steps;          /* other keys' heads and newer run
+				       * nodes passed (tracker_test.h) */
 	uint64_t seq;
 
 	/* At most WC_MAX_DEVICES, by their number in devtab. */
@@ -143,14 +154,34 @@ static struct node *list_first(struct list *l)
 	return WC_TAILQ_FIRST(&l->q);
 }
 
-/* One multiply, the product's top bits: the sector's low bits, which
- * differ most, reach every bit of the bucket.  The kind is not hashed: a
- * bio that becomes its request's node (on_issue()) stays where it is. */
-static inline size_t hash_of(uint32_t device, uint64_t sector, unsigned shift)
+/*
+ * The bucket of (device, sector): one multiply by an odd number drawn at
+ * random for the process (map.h's secret), the product's top bits.  Sectors come
+ * from strangers' traces: with a multiplier known in advance (the golden
+ * ratio's, Fibonacci hashing), sectors i * m for a chosen m all land in
+ * one bucket at every table size, and every look-up then walks them all
+ * (60,000 bios queued on such sectors made a 46 MB trace take minutes).
+ * Multiply-shift with a secret odd multiplier is universal (Dietzfelbinger
+ * et al., "A reliable randomized algorithm for the closest-pair
+ * problem", J. Algorithms 25, 1997): two keys share a bucket with
+ * probability at most 2 / nbuckets whatever keys were chosen, so a
+ * chain holds O(1) keys on average.  Nothing the analysis reports
+ * depends on the buckets: a look-up finds a run by its key.  The kind
+ * is not hashed: a bio and the request it becomes share a bucket.
+ */
+static inline size_t hash_of(uint32_t device, uint64_t sector,
+			     uint64_t mult, unsigned shift)
 {
 	uint64_t x = sector ^ ((uint64_t)device << 32);
 
-	return (size_t)((x * 0x9e3779b97f4a7c15ull) >> shift);
+	return (size_t)((x * mult) >> shift);
+}
+
+static inline size_t bucket_of(const struct wc_tracker *tr,
+			       const struct node *n)
+{
+	return hash_of(n->rq.device, n->rq.sector, tr->hash_mult,
+		       tr->hash_shift);
 }
 
 static inline void hash_link(struct node **b, struct node *n)
@@ -162,6 +193,18 @@ static inline void hash_link(struct node **b, struct node *n)
 	*b = n;
 }
 
+/* n takes the place of h, a run's head, on its chain. */
+static inline void chain_replace(struct node *h, struct node *n)
+{
+	n->hnext = h->hnext;
+	n->hprev = h->hprev;
+	*n->hprev = n;
+	if (n->hnext)
+		n->hnext->hprev = &n->hnext;
+	h->hnext = NULL;
+	h->hprev = NULL;
+}
+
 static int hash_grow(struct wc_tracker *tr, struct wc_err *err)
 {
 	size_t n = tr->nbuckets ? tr->nbuckets * 2 : 1024;
@@ -171,13 +214,14 @@ static int hash_grow(struct wc_tracker *tr, struct wc_err *err)
 
 	if (!b)
 		return wc_err_oom(err, NULL, NULL);
+	/* Only the heads move: each takes its run along. */
 	for (i = 0; i < tr->nbuckets; i++) {
 		struct node *p = tr->buckets[i], *q;
 
 		for (; p; p = q) {
 			q = p->hnext;
 			hash_link(&b[hash_of(p->rq.device, p->rq.sector,
-					     shift)], p);
+					     tr->hash_mult, shift)], p);
 		}
 	}
 	free(tr->buckets);
@@ -187,38 +231,86 @@ static int hash_grow(struct wc_tracker *tr, struct wc_err *err)
 	return 0;
 }
 
-static inline void hash_insert(struct wc_tracker *tr, struct node *n)
+/* The head of the run of (device, sector, kind) on chain p, or NULL:
+ * a chain holds the keys of its bucket, one head each, however many
+ * nodes share a key. */
+static inline struct node *chain_find(struct wc_tracker *tr, struct node *p,
+				      uint32_t device, uint64_t sector,
+				      enum kind kind)
 {
-	hash_link(&tr->buckets[hash_of(n->rq.device, n->rq.sector,
-				       tr->hash_shift)], n);
-	tr->nhashed++;
+	for (; p; p = p->hnext) {
+		if (p->rq.sector == sector && p->kind == kind &&
+		    p->rq.device == device)
+			return p;
+		tr->hash_steps++;
+	}
+	return NULL;
 }
 
-/* No look-up: the node knows what points at it. */
+/* Into the run of its key, in seq order.  A new node (node_new(),
+ * bio_to_request()) is the newest: the run's tail, found at once; only
+ * the remainder of a split bio, moved to a later sector with its own
+ * seq, may go before newer ones. */
+static inline void hash_insert(struct wc_tracker *tr, struct node *n)
+{
+	struct node **b = &tr->buckets[bucket_of(tr, n)];
+	struct node *h = chain_find(tr, *b, n->rq.device, n->rq.sector,
+				    n->kind), *p;
+
+	tr->nhashed++;
+	if (!h) {
+		n->snext = n;
+		n->sprev = n;
+		hash_link(b, n);
+		return;
+	}
+	if (n->seq < h->seq) {
+		p = h->sprev;
+		chain_replace(h, n);
+	} else {
+		for (p = h->sprev; p->seq > n->seq; p = p->sprev)
+			tr->hash_steps++;
+	}
+	/* After p (before h when n is the new head: h->sprev is the
+	 * tail, the run circular). */
+	n->sprev = p;
+	n->snext = p->snext;
+	p->snext->sprev = n;
+	p->snext = n;
+}
+
+/* No look-up: the node knows its neighbours in its run, and a head what
+ * points at it. */
 static inline void hash_remove(struct wc_tracker *tr, struct node *n)
 {
-	if (!n->hprev)
+	if (!n->snext)
 		return;
-	*n->hprev = n->hnext;
-	if (n->hnext)
-		n->hnext->hprev = n->hprev;
-	n->hnext = NULL;
-	n->hprev = NULL;
+	if (n->hprev) {
+		if (n->snext != n) {
+			chain_replace(n, n->snext);
+		} else {
+			*n->hprev = n->hnext;
+			if (n->hnext)
+				n->hnext->hprev = n->hprev;
+			n->hnext = NULL;
+			n->hprev = NULL;
+		}
+	}
+	n->sprev->snext = n->snext;
+	n->snext->sprev = n->sprev;
+	n->snext = NULL;
+	n->sprev = NULL;
 	tr->nhashed--;
 }
 
-/* The oldest node of KIND at (device, sector), or NULL. */
+/* The oldest node of KIND at (device, sector), or NULL: its run's head. */
 static inline struct node *hash_find(struct wc_tracker *tr, uint32_t device,
 				     uint64_t sector, enum kind kind)
 {
-	struct node *p, *best = NULL;
-
-	p = tr->buckets[hash_of(device, sector, tr->hash_shift)];
-	for (; p; p = p->hnext)
-		if (p->rq.sector == sector && p->kind == kind &&
-		    p->rq.device == device && (!best || p->seq < best->seq))
-			best = p;
-	return best;
+	return chain_find(tr, tr->buckets[hash_of(device, sector,
+						    tr->hash_mult,
+						    tr->hash_shift)],
+			  device, sector, kind);
 }
 
 /* A device met for the first time: its state, or NULL past
@@ -320,6 +412,8 @@ WC_HOT struct node *node_new(struct wc_tracker *tr, struct dev *d,
 	 * and D, and the request's padding is never read. */
 	n->hnext = NULL;
 	n->hprev = NULL;
+	n->snext = NULL;
+	n->sprev = NULL;
 	n->kind = kind;
 	n->seq = tr->seq++;
 	n->at_driver = false;
@@ -469,7 +563,8 @@ WC_HOT int take_bios(struct wc_tracker *tr, struct dev *d,
  * the request's, with what node_new() and take_bios() would have left
  * in a new one: the request list's cap applied first, the request's
  * creation order, the D's bytes and action, b's pid and Q time, one bio.
- * Its hash key (device, sector) is the same, so it stays in its chain.
+ * Its bucket is the same: it moves from the run of its bios to the run
+ * of its requests.
  */
 WC_HOT struct node *bio_to_request(struct wc_tracker *tr, struct dev *d,
 				struct node *b, const struct wc_event *ev)
@@ -481,8 +576,12 @@ WC_HOT struct node *bio_to_request(struct wc_tracker *tr, struct dev *d,
 		node_drop(tr, d, list_first(l));
 	}
 	list_del(&d->lists[K_BIO], b);
+	/* From the run of its bios to the run of its requests (the same
+	 * bucket), the newest: its tail. */
+	hash_remove(tr, b);
 	b->kind = K_RQ;
 	b->seq = tr->seq++;
+	hash_insert(tr, b);
 	/* A queued bio's node has no D, C, depth, error or requeue yet, and
 	 * at_driver and requeued are false: only these differ. */
 	b->rq.bytes = ev->bytes;
@@ -912,6 +1011,8 @@ static int tracker_open(struct wc_tracker **out, wc_tracker_batch_source bnext,
 	tr = calloc(1, sizeof(*tr));
 	if (!tr)
 		goto fail_alloc;
+	/* hash_of()'s multiplier: the process's secret (map.h), odd. */
+	tr->hash_mult = wc_map_key_of("tracker", 7) | 1;
 	if (hash_grow(tr, err) < 0)
 		goto fail_hash;
 	tr->bnext = bnext;
@@ -1029,4 +1130,14 @@ void wc_tracker_free(struct wc_tracker *tr)
 				free(n);
 	free(tr->buckets);
 	free(tr);
+}
+
+uint64_t wc_tracker_hash_steps(const struct wc_tracker *tr)
+{
+	return tr->hash_steps;
+}
+
+void wc_tracker_set_hash_mult(struct wc_tracker *tr, uint64_t mult)
+{
+	tr->hash_mult = mult | 1;
 }
