@@ -655,7 +655,9 @@ static int analyse_parallel(const struct options *o,
 			jobs[i].path = o->inputs[at + i];
 			jobs[i].condense = true;
 		}
-		wc_jobs_analyse(jobs, count, ao, o->jobs);
+		/* Fewer when summaries found hold their descriptors until
+		 * read below: the rest come in the next batch. */
+		count = wc_jobs_analyse(jobs, count, ao, o->jobs);
 		for (i = 0; i < count; i++) {
 			if (jobs[i].summary && needs_traces(o))
 				refused = true;

@@ -7,7 +7,8 @@
 # most 192 bytes a capture) and the allocator's slack; holding each
 # capture took 22 KB more a summary (9.7 MB for the 450).  So is that
 # of 500 captures in one summary against 50 in one, read a capture at
-# a time, and a hostile summary holds at most one value's bound.  A TMPDIR
+# a time, and a hostile summary holds at most one value's bound; the
+# summaries read by -j 8 keep within a short open-file limit.  A TMPDIR
 # that cannot hold the spill, or none at all, fails the reduce with
 # err(3)'s message naming what failed, never a report of part of it;
 # a few inputs need no TMPDIR, their messages held in memory; the
@@ -86,6 +87,18 @@ o500=$(rss "$TMP/one500.json")
 cmp -s "$TMP/report" "$TMP/report500" ||
 	fail "500 captures in one summary: a report unlike the 500 summaries'"
 flat "captures in one summary" "$o50" "$o500"
+
+# A summary a job finds keeps its descriptor until read, in input
+# order (analysis/jobs.h): never more inputs open than -j's, so 40
+# summaries by -j 8 under ulimit -n 20 give the report of no limit
+# (the batch of 32 held them all: "Too many open files").
+"$WCANALYZE" -j 8 "${many[@]:0:40}" >"$TMP/j8" || fail "-j 8 of 40 summaries"
+rc=0
+(ulimit -n 20 && "$WCANALYZE" -j 8 "${many[@]:0:40}" >"$TMP/j8lim" 2>"$TMP/err") || rc=$?
+[[ $rc -eq 0 ]] || fail "-j 8 of 40 summaries under ulimit -n 20: exit $rc: $(head -n 2 "$TMP/err")"
+cmp -s "$TMP/j8" "$TMP/j8lim" ||
+	fail "-j 8 of 40 summaries under ulimit -n 20: another report"
+echo "ok: -j 8 of 40 summaries under ulimit -n 20"
 
 # Hostile summaries hold one value's bound (WC_CAPSULE_MAX_TEXT, 1 MiB)
 # at most: a capture that never ends, and a string of 8 MiB in a member

@@ -12,6 +12,11 @@ struct pool {
 	size_t next;             /* the next job to take, under lock */
 	const struct wc_analysis_opts *o;
 	pthread_mutex_t lock;
+	/* Inputs whose descriptors are open, under lock: those being read,
+	 * and the summaries found, left open for the caller; no job is
+	 * taken once they are njobs (jobs.h). */
+	size_t busy, held;
+	unsigned njobs;
 };
 
 static void analyse_one(struct wc_job *j, const struct wc_analysis_opts *o)
@@ -57,11 +62,17 @@ static void *worker(void *arg)
 		size_t i;
 
 		pthread_mutex_lock(&p->lock);
-		i = p->next < p->n ? p->next++ : p->n;
+		i = p->next < p->n && p->busy + p->held < p->njobs ?
+		    p->next++ : p->n;
+		p->busy += i < p->n;
 		pthread_mutex_unlock(&p->lock);
 		if (i == p->n)
 			break;
 		analyse_one(&p->jobs[i], p->o);
+		pthread_mutex_lock(&p->lock);
+		p->busy--;
+		p->held += p->jobs[i].summary;
+		pthread_mutex_unlock(&p->lock);
 	}
 	return NULL;
 }
@@ -73,11 +84,12 @@ unsigned wc_jobs_cpus(void)
 	return n > 0 ? (unsigned)n : 1u;
 }
 
-void wc_jobs_analyse(struct wc_job *jobs, size_t n,
-		     const struct wc_analysis_opts *o, unsigned njobs)
+size_t wc_jobs_analyse(struct wc_job *jobs, size_t n,
+		       const struct wc_analysis_opts *o, unsigned njobs)
 {
 	struct wc_analysis_opts shared = WC_ANALYSIS_OPTS_INIT;
-	struct pool p = { jobs, n, 0, &shared, PTHREAD_MUTEX_INITIALIZER };
+	struct pool p = { jobs, n, 0, &shared, PTHREAD_MUTEX_INITIALIZER,
+			  0, 0, 0 };
 	pthread_t *tids = NULL;
 	size_t i, started = 0;
 
@@ -87,6 +99,7 @@ void wc_jobs_analyse(struct wc_job *jobs, size_t n,
 		njobs = wc_jobs_cpus();
 	if (njobs > n)
 		njobs = (unsigned)n;
+	p.njobs = njobs ? njobs : 1u;
 	/* The inputs read at once share the open-file limit: each input's
 	 * pool of handles is its part (inputdefs.h, WC_INPUT_FD_EACH). */
 	if (njobs > 1)
@@ -104,4 +117,6 @@ void wc_jobs_analyse(struct wc_job *jobs, size_t n,
 	for (i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
 	free(tids);
+	/* Taken in order: the first p.next are done. */
+	return p.next;
 }

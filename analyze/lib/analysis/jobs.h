@@ -21,9 +21,11 @@
  *    an analysis depends only on its own input, so the report of -j N is
  *    byte for byte the one of -j 1;
  *  - at most njobs inputs are analysed at once (0 means the number of
- *    online CPUs); each takes the memory of one analysis, so the peak is
- *    about njobs times that of one; they share the open-file limit, each
- *    input's pool of handles its part (o->inputs_at_once, inputdefs.h);
+ *    online CPUs), or have their descriptors open (summaries left to
+ *    the caller among them); each takes the memory of one analysis, so
+ *    the peak is about njobs times that of one; they share the
+ *    open-file limit, each input's pool of handles its part
+ *    (o->inputs_at_once, inputdefs.h);
  *  - an analysis owns all it feeds (analysis.h), so nothing is shared
  *    between threads; with njobs 1, or one input, everything runs in the
  *    calling thread, one input after the other;
@@ -61,8 +63,12 @@ struct wc_job {
 	struct wc_err err;       /* out: filled when status < 0 */
 };
 
-void wc_jobs_analyse(struct wc_job *jobs, size_t n,
-		     const struct wc_analysis_opts *o, unsigned njobs);
+/* Returns how many of the jobs were done: all n, but with condense
+ * the first k when summaries found (their descriptors left open for
+ * the caller) and inputs being read reached njobs; the caller reads
+ * and closes those summaries, and gives jobs k to n again. */
+size_t wc_jobs_analyse(struct wc_job *jobs, size_t n,
+		       const struct wc_analysis_opts *o, unsigned njobs);
 
 /* The number of online CPUs, at least 1. */
 unsigned wc_jobs_cpus(void);
