@@ -6,7 +6,8 @@
 # clocks), a member name that comes twice, small and large (the report
 # depended on the member's size), a zip member whose CRC is wrong, a zip
 # cut short and a corrupt deflate member (the scan stopped reading at the
-# size it expected, so libarchive's checks never ran), trace files whose
+# size it expected, so libarchive's checks never ran; --dump printed a
+# large member's lines up to the damage first), trace files whose
 # CPU part is out of range (dropped without a word), traces with no
 # record and a second "-" (0-second captures), and symbolic links in a
 # capture folder (followed: a linked capture.conf named the capture, a
@@ -73,6 +74,18 @@ i = b.find(m[1][0].encode()) + len(m[1][0]) + 3000
 for k in range(40):
     b[i + k] ^= 0x5a
 open('baddefl.zip', 'wb').write(b)
+# The same damage near the end of a member over 1 MiB, which is copied
+# aside, not read whole.
+with zipfile.ZipFile('bigdefl.zip', 'w', zipfile.ZIP_DEFLATED) as z:
+    for name, b in cap('big'):
+        z.writestr(name, b)
+z = zipfile.ZipFile('bigdefl.zip')
+info = z.getinfo('big/trace/loop9.blktrace.0')
+b = bytearray(data('bigdefl.zip'))
+i = info.header_offset + 30 + len(info.filename) + len(info.extra) + info.compress_size - 100
+for k in range(40):
+    b[i + k] ^= 0x5a
+open('bigbad.zip', 'wb').write(b)
 PY
 
 # refused WHAT INPUT PATTERN: exit 2 and an error line matching PATTERN.
@@ -112,6 +125,23 @@ refused "zip cut short" cut.zip '^wcanalyze: cut.zip: .*: [Tt]runcated'
 refused "corrupt deflate member" baddefl.zip \
 	'^wcanalyze: baddefl.zip: mid/trace/loop9.blktrace.0: offset [0-9]+: ZIP (decompression failed|uncompressed data is wrong size|bad CRC)'
 grep -q pdu_len err && fail "corrupt deflate: events decoded from the damaged bytes: $(cat err)"
+# Whatever the member's size, and in --dump and a timeline too, which
+# print as they read: the archive is read in one pass, so a member that
+# fails libarchive's checks is refused before the first event (a member
+# over 1 MiB, read on a handle of its own, once had its lines printed
+# up to the damage first).
+for mode in --format=text --dump --format=trace-event; do
+	rc=0
+	timeout 60 "$WCANALYZE" "$mode" bigbad.zip >out 2>err || rc=$?
+	# Events: a report's, a dump line, a timeline's (its head and tail
+	# are written all the same).
+	n=$(grep -c -e '"ph"' -e '^[0-9 ]*,[0-9 ]* ' out || true)
+	[[ $rc -eq 2 && $n -eq 0 ]] ||
+		fail "$mode, damage late in a member over 1 MiB: exit $rc, $n events printed first: $(head -c 300 err)"
+	grep -Eq '^wcanalyze: bigbad.zip: big/trace/loop9.blktrace.0: offset [0-9]+: ZIP (decompression failed|uncompressed data is wrong size|bad CRC)' err ||
+		fail "$mode, damage late in a member over 1 MiB: said: $(head -c 300 err)"
+done
+echo "ok: a damaged member over 1 MiB refused before the first event"
 # No record at all.
 refused "trace files all empty" empty.tar '^wcanalyze: empty.tar: no trace record: every trace file is empty'
 rc=0
