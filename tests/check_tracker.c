@@ -639,6 +639,41 @@ START_TEST(test_hash_one_sector)
 }
 END_TEST
 
+/* The rest of a split bio goes into the run of its new sector by its
+ * age, which a trace can make older than every bio queued there but
+ * one: bios A_j at sector S - j, one sector past S each, between an
+ * old bio and NB new ones at S; each D of [S - j, S) splits A_j, whose
+ * rest then belongs before the NB.  Finding its place by walking back
+ * from the run's newest passed all NB a D (NB^2 steps); a look-up by
+ * the age keeps it a few. */
+START_TEST(test_hash_split_rests)
+{
+	enum { NB = 3000 };
+	const uint64_t s = 1u << 20;
+	struct wc_event *evs = calloc(3 * NB + 1, sizeof(*evs));
+	uint64_t *q = calloc(3 * NB, sizeof(*q)), *c = calloc(3 * NB, sizeof(*c));
+	size_t n = 0, j, got;
+	uint64_t steps;
+
+	ck_assert_ptr_nonnull(evs);
+	ck_assert_ptr_nonnull(q);
+	ck_assert_ptr_nonnull(c);
+	evs[n++] = E(1, WC_TA_QUEUE, W, s, 4096);
+	for (j = 1; j <= NB; j++)
+		evs[n++] = E(1 + j, WC_TA_QUEUE, W, s - j, (j + 1) * 512);
+	for (j = 1; j <= NB; j++)
+		evs[n++] = E(1 + NB + j, WC_TA_QUEUE, W, s, 4096);
+	for (j = 1; j <= NB; j++)
+		evs[n++] = E(1 + 2 * NB + j, WC_TA_ISSUE, W, s - j, j * 512);
+	steps = run_steps(evs, n, 0, q, c, 3 * NB, &got);
+	ck_assert_uint_eq(got, NB);
+	ck_assert_uint_le(steps, 4 * (uint64_t)n);
+	free(c);
+	free(q);
+	free(evs);
+}
+END_TEST
+
 /* Sectors i * m, for an m whose product with the golden ratio's
  * multiplier is within 2^26 of a multiple of 2^64: under that multiplier
  * (Fibonacci hashing, a constant anyone can read) every one of them
@@ -1109,6 +1144,7 @@ static Suite *tracker_suite(void)
 	tcase_add_test(tc, test_hash_many_inflight);
 	tcase_add_test(tc, test_hash_one_sector);
 	tcase_add_test(tc, test_hash_chosen_sectors);
+	tcase_add_test(tc, test_hash_split_rests);
 	tcase_add_test(tc, test_device_cap);
 	tcase_add_test(tc, test_bio_becomes_request);
 	tcase_add_test(tc, test_bio_becomes_request_cap);

@@ -29,12 +29,18 @@ enum kind { K_BIO, K_RQ, K_EBIO, K_ERQ, K_XRQ, K_NKINDS };
 
 struct node {
 	/* BIO and RQ nodes are hashed by (device, sector, kind): the
-	 * nodes of one key make a run, oldest (smallest seq) first, whose
-	 * head alone is on its bucket's chain. */
-	struct node *hnext;           /* a run's head: the next head */
-	struct node **hprev;          /* a run's head: what points at it
+	 * nodes of one key make a run, a pairing heap by seq (Fredman,
+	 * Sedgewick, Sleator and Tarjan, "The pairing heap", Algorithmica
+	 * 1, 1986) whose root, the oldest, alone is on its bucket's
+	 * chain. */
+	struct node *hnext;           /* a run's root: the next root */
+	struct node **hprev;          /* a run's root: what points at it
 				       * in the chain; else NULL */
-	struct node *snext, *sprev;   /* its run, circular; NULL when not
+	struct node *child;           /* its first child in its run */
+	struct node *snext;           /* its next sibling */
+	struct node *sprev;           /* its previous sibling, or its
+				       * parent when the first child;
+				       * NULL for a root and when not
 				       * hashed */
 	WC_TAILQ_ENTRY(node) link;    /* device list of its kind; the
 				       * pool's link when free */
@@ -96,8 +102,8 @@ struct wc_tracker {
 	unsigned hash_shift;          /* 64 - log2(nbuckets) */
 	uint64_t hash_mult;           /* odd, drawn at random (hash_of()) */
 	size_t nhashed;
-	uint64_t hash_steps;          /* other keys' heads and newer run
-				       * nodes passed (tracker_test.h) */
+	uint64_t hash_steps;          /* other keys' roots passed, runs
+				       * melded (tracker_test.h) */
 	uint64_t seq;
 
 	/* At most WC_MAX_DEVICES, by their number in devtab. */
@@ -193,7 +199,7 @@ static inline void hash_link(struct node **b, struct node *n)
 	*b = n;
 }
 
-/* n takes the place of h, a run's head, on its chain. */
+/* n takes the place of h, a run's root, on its chain. */
 static inline void chain_replace(struct node *h, struct node *n)
 {
 	n->hnext = h->hnext;
@@ -214,7 +220,7 @@ static int hash_grow(struct wc_tracker *tr, struct wc_err *err)
 
 	if (!b)
 		return wc_err_oom(err, NULL, NULL);
-	/* Only the heads move: each takes its run along. */
+	/* Only the roots move: each takes its run along. */
 	for (i = 0; i < tr->nbuckets; i++) {
 		struct node *p = tr->buckets[i], *q;
 
@@ -231,8 +237,8 @@ static int hash_grow(struct wc_tracker *tr, struct wc_err *err)
 	return 0;
 }
 
-/* The head of the run of (device, sector, kind) on chain p, or NULL:
- * a chain holds the keys of its bucket, one head each, however many
+/* The root of the run of (device, sector, kind) on chain p, or NULL:
+ * a chain holds the keys of its bucket, one root each, however many
  * nodes share a key. */
 static inline struct node *chain_find(struct wc_tracker *tr, struct node *p,
 				      uint32_t device, uint64_t sector,
@@ -247,47 +253,101 @@ static inline struct node *chain_find(struct wc_tracker *tr, struct node *p,
 	return NULL;
 }
 
-/* Into the run of its key, in seq order.  A new node (node_new(),
- * bio_to_request()) is the newest: the run's tail, found at once; only
- * the remainder of a split bio, moved to a later sector with its own
- * seq, may go before newer ones. */
+/* a and b, two runs' roots of one key, made one run: the older root,
+ * the younger its first child. */
+static inline struct node *run_meld(struct node *a, struct node *b)
+{
+	struct node *t;
+
+	if (b->seq < a->seq) {
+		t = a;
+		a = b;
+		b = t;
+	}
+	b->sprev = a;
+	b->snext = a->child;
+	if (a->child)
+		a->child->sprev = b;
+	a->child = b;
+	return a;
+}
+
+/* The siblings from first on made one run (first detached from its
+ * parent): melded in pairs from the left, then the pairs from the right,
+ * the pairing heap's two passes, which keep a removal O(log n) amortized
+ * whatever the order of the ages (a sorted list of siblings, the bios
+ * queued at one sector, costs O(1) each).  Its root, or NULL. */
+static struct node *run_pairs(struct wc_tracker *tr, struct node *first)
+{
+	struct node *a, *b, *next, *pairs = NULL;
+
+	while (first) {
+		a = first;
+		b = a->snext;
+		next = b ? b->snext : NULL;
+		a->snext = NULL;
+		a->sprev = NULL;
+		if (b) {
+			b->snext = NULL;
+			b->sprev = NULL;
+			a = run_meld(a, b);
+			tr->hash_steps++;
+		}
+		a->snext = pairs;          /* a stack of the pairs */
+		pairs = a;
+		first = next;
+	}
+	if (!pairs)
+		return NULL;
+	a = pairs;
+	pairs = a->snext;
+	a->snext = NULL;
+	while (pairs) {
+		b = pairs;
+		pairs = b->snext;
+		b->snext = NULL;
+		a = run_meld(a, b);
+		tr->hash_steps++;
+	}
+	return a;
+}
+
+/* Into the run of its key, at O(1): a new node (node_new(),
+ * bio_to_request()) is the newest, the remainder of a split bio, moved
+ * to a later sector, keeps its age, which may be older than some or all
+ * of the nodes there. */
 static inline void hash_insert(struct wc_tracker *tr, struct node *n)
 {
 	struct node **b = &tr->buckets[bucket_of(tr, n)];
 	struct node *h = chain_find(tr, *b, n->rq.device, n->rq.sector,
-				    n->kind), *p;
+				    n->kind);
 
 	tr->nhashed++;
+	n->child = NULL;
+	n->snext = NULL;
+	n->sprev = NULL;
 	if (!h) {
-		n->snext = n;
-		n->sprev = n;
 		hash_link(b, n);
 		return;
 	}
-	if (n->seq < h->seq) {
-		p = h->sprev;
+	if (n->seq < h->seq)
 		chain_replace(h, n);
-	} else {
-		for (p = h->sprev; p->seq > n->seq; p = p->sprev)
-			tr->hash_steps++;
-	}
-	/* After p (before h when n is the new head: h->sprev is the
-	 * tail, the run circular). */
-	n->sprev = p;
-	n->snext = p->snext;
-	p->snext->sprev = n;
-	p->snext = n;
+	run_meld(h, n);
 }
 
-/* No look-up: the node knows its neighbours in its run, and a head what
- * points at it. */
+/* No look-up: the node knows its place in its run, and a root what
+ * points at it.  Its children, made one run, take that place. */
 static inline void hash_remove(struct wc_tracker *tr, struct node *n)
 {
-	if (!n->snext)
+	struct node *r;
+
+	if (!n->hprev && !n->sprev)
 		return;
+	r = run_pairs(tr, n->child);
+	n->child = NULL;
 	if (n->hprev) {
-		if (n->snext != n) {
-			chain_replace(n, n->snext);
+		if (r) {
+			chain_replace(n, r);
 		} else {
 			*n->hprev = n->hnext;
 			if (n->hnext)
@@ -295,15 +355,25 @@ static inline void hash_remove(struct wc_tracker *tr, struct node *n)
 			n->hnext = NULL;
 			n->hprev = NULL;
 		}
+	} else {
+		/* Younger than its parent, r is in its place. */
+		if (r) {
+			r->sprev = n->sprev;
+			r->snext = n->snext;
+		}
+		if (n->sprev->child == n)
+			n->sprev->child = r ? r : n->snext;
+		else
+			n->sprev->snext = r ? r : n->snext;
+		if (n->snext)
+			n->snext->sprev = r ? r : n->sprev;
+		n->snext = NULL;
+		n->sprev = NULL;
 	}
-	n->sprev->snext = n->snext;
-	n->snext->sprev = n->sprev;
-	n->snext = NULL;
-	n->sprev = NULL;
 	tr->nhashed--;
 }
 
-/* The oldest node of KIND at (device, sector), or NULL: its run's head. */
+/* The oldest node of KIND at (device, sector), or NULL: its run's root. */
 static inline struct node *hash_find(struct wc_tracker *tr, uint32_t device,
 				     uint64_t sector, enum kind kind)
 {
@@ -412,6 +482,7 @@ WC_HOT struct node *node_new(struct wc_tracker *tr, struct dev *d,
 	 * and D, and the request's padding is never read. */
 	n->hnext = NULL;
 	n->hprev = NULL;
+	n->child = NULL;
 	n->snext = NULL;
 	n->sprev = NULL;
 	n->kind = kind;
@@ -577,7 +648,7 @@ WC_HOT struct node *bio_to_request(struct wc_tracker *tr, struct dev *d,
 	}
 	list_del(&d->lists[K_BIO], b);
 	/* From the run of its bios to the run of its requests (the same
-	 * bucket), the newest: its tail. */
+	 * bucket), the newest there. */
 	hash_remove(tr, b);
 	b->kind = K_RQ;
 	b->seq = tr->seq++;

@@ -12,10 +12,11 @@
 
 #include "model/tracker.h"
 
-/* The nodes the look-ups and insertions by (device, sector) have passed
- * on their way so far: other keys' heads on a chain, and the newer
- * nodes of a run a split bio's remainder goes before.  Under one a
- * look-up on average whatever the sectors, when the table does its job. */
+/* The steps the look-ups, insertions and removals by (device, sector)
+ * have taken so far: other keys' roots passed on a chain, and two runs
+ * of one key melded (when a run's oldest leaves it).  A few a look-up
+ * on average whatever the sectors and ages, when the table does its
+ * job. */
 uint64_t wc_tracker_hash_steps(const struct wc_tracker *tr);
 
 /* Sets the buckets' multiplier (made odd), instead of the one drawn at
