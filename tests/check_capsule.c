@@ -234,6 +234,52 @@ START_TEST(test_heap_flat)
 }
 END_TEST
 
+/* A comparison's summary of a configuration run many times: its group
+ * names every run, in an array longer than a parse takes (4,096
+ * members, 1 MiB), which the reader goes through a member at a time,
+ * as wcanalyze writes it for a reduce of 4,100 summaries of one
+ * configuration; what it goes through is still JSON, checked (a
+ * missing ',' deep in it refused at its offset). */
+START_TEST(test_big_group)
+{
+	enum { NAMES = 20000 };
+	struct wc_capsule_reader *r = NULL;
+	struct wc_capsule *c = blank(0);
+	struct wc_err err;
+	char *t = NULL, *raw = raw_of(c);
+	size_t len, k, n;
+	uint64_t at = 0;
+	FILE *f = open_memstream(&t, &len);
+
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "{\"format\": \"wcanalyze\", \"version\": 1,\n"
+		"  \"groups\": [{\"group\": 1, \"captures\": [");
+	for (k = 0; k < NAMES; k++)
+		fprintf(f, "%s\"%060zu\"", k ? ", " : "", k);
+	fprintf(f, "], \"figures_s\": {\"wall\": {\"n\": [[1]]}}}],\n"
+		"  \"captures\": [{\"name\": \"c0\", \"raw\": %s}]}\n", raw);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_uint_gt(len, (size_t)NAMES * 60);
+	wc_err_clear(&err);
+	ck_assert_int_eq(wc_capsule_reader_text(&r, t, len, &err), 0);
+	ck_assert_msg(read_all(r, &n, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(n, 1);
+	wc_capsule_reader_free(r);
+	/* "[[1]]" becomes "[[1 1": refused at the second 1, where a ','
+	 * or ']' is missing. */
+	at = (uint64_t)(strstr(t, "[[1]]") - t) + 4;
+	t[at - 1] = ' ';
+	t[at] = '1';
+	ck_assert_int_eq(wc_capsule_reader_text(&r, t, len, &err), 0);
+	ck_assert_int_eq(read_all(r, &n, &err), -1);
+	ck_assert_uint_eq(err.offset, at);
+	wc_capsule_reader_free(r);
+	free(t);
+	free(raw);
+	wc_capsule_free(c);
+}
+END_TEST
+
 START_TEST(test_format_first)
 {
 	static const char text[] =
@@ -263,6 +309,7 @@ static Suite *capsule_suite(void)
 	tcase_add_loop_test(tc, test_fault_offset, 0, 8);
 	tcase_add_test(tc, test_heap_flat);
 	tcase_add_test(tc, test_format_first);
+	tcase_add_test(tc, test_big_group);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1052,38 +1052,62 @@ static void rd_value_done(struct wc_capsule_reader *r, struct wc_json *j)
 	r->mark = SIZE_MAX;
 }
 
-/* A member of the root not read: gone through, its arrays an element
- * at a time (a comparison's groups name every capture). */
-static int rd_skip(struct wc_capsule_reader *r, struct wc_err *err)
+/* The value at t[pos], depth arrays and objects deep, gone through:
+ * an array or an object a member at a time, whatever its length (a
+ * comparison's group names every run of its configuration), each key
+ * and other value framed and parsed by json.h, so that what is not read
+ * is still checked as JSON, and the reader holds one of them. */
+static int rd_skip(struct wc_capsule_reader *r, size_t depth,
+		   struct wc_err *err)
 {
 	struct wc_json *j;
-	int c = rd_peek(r, err);
+	int c = rd_peek(r, err), close;
 
 	if (c == -2)
 		return -1;
-	if (c != '[') {
-		if (rd_value(r, 1, &j, err) < 0)
+	/* Nested too deep: json.h refuses it where it is. */
+	if ((c != '[' && c != '{') || depth + 1 > WC_JSON_MAX_DEPTH) {
+		if (rd_value(r, depth, &j, err) < 0)
 			return -1;
 		rd_value_done(r, j);
 		return 0;
 	}
+	close = c == '[' ? ']' : '}';
 	r->pos++;
 	c = rd_peek(r, err);
-	if (c == ']') {
+	if (c == close) {
 		r->pos++;
 		return 0;
 	}
 	for (;;) {
-		if (c == -2 || rd_value(r, 2, &j, err) < 0)
+		if (c == -2)
 			return -1;
-		rd_value_done(r, j);
+		if (close == '}') {
+			if (c != '"')
+				return rd_fail(r, err, r->pos,
+					       "a key expected");
+			if (rd_value(r, depth + 1, &j, err) < 0)
+				return -1;
+			rd_value_done(r, j);
+			c = rd_peek(r, err);
+			if (c == -2)
+				return -1;
+			if (c != ':')
+				return rd_fail(r, err, r->pos,
+					       "':' expected");
+			r->pos++;
+		}
+		if (rd_skip(r, depth + 1, err) < 0)
+			return -1;
 		c = rd_peek(r, err);
 		if (c == -2)
 			return -1;
-		if (c != ']' && c != ',')
-			return rd_fail(r, err, r->pos, "',' or ']' expected");
+		if (c != ',' && c != close)
+			return rd_fail(r, err, r->pos, close == ']' ?
+				       "',' or ']' expected" :
+				       "',' or '}' expected");
 		r->pos++;
-		if (c == ']')
+		if (c == close)
 			return 0;
 		c = rd_peek(r, err);
 	}
@@ -1127,7 +1151,7 @@ static int rd_member(struct wc_capsule_reader *r, struct wc_err *err)
 	switch (key) {
 	case OTHER:
 		r->at = RD_AFTER_MEMBER;
-		return rd_skip(r, err);
+		return rd_skip(r, 1, err);
 	case FORMAT:
 	case VERSION:
 		if (rd_value(r, 1, &j, err) < 0)

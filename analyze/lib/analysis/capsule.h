@@ -39,10 +39,12 @@
  *    past the lists); nothing read is trusted further than that;
  *  - a summary is read a capture at a time, whatever the number of its
  *    captures (a comparison's summary fed to another, the reduce of a
- *    reduce): the reader holds one value of the summary's root (a
- *    capture, or an element of another of its arrays), at most
- *    WC_CAPSULE_MAX_TEXT bytes, and that value's parse; its captures
- *    before a fault are given before the fault is found.
+ *    reduce): the reader holds one capture, at most
+ *    WC_CAPSULE_MAX_TEXT bytes, and its parse, or one key, string,
+ *    number or word of the rest of the root, which it goes through a
+ *    member at a time however long its arrays (a group names each of
+ *    its runs); its captures before a fault are given before the
+ *    fault is found.
  *  - wc_capsule_free(NULL) and wc_capsules_free(NULL, 0) are fine.
  */
 #ifndef WC_CAPSULE_H
@@ -113,8 +115,8 @@ int wc_capsule_of(struct wc_capsule **out, const struct wc_analysis *a,
  * text[0..len), kept as long.  Its root's "format" and "version" must
  * come before its "captures" (as wcanalyze writes them), whose
  * elements are read in order, those it left out staying out; the rest
- * of the root is gone through, an element of each array at a time,
- * checked as JSON.
+ * of the root is gone through, a member of each array and object at a
+ * time, checked as JSON.
  * _next() gives 1 and *c, the caller's (wc_capsule_free()), 0 past the
  * summary's end once all of it is checked, -1 with err (the file named,
  * the offset from its start) at the first fault, and -1 after it. */
@@ -127,9 +129,8 @@ int wc_capsule_reader_next(struct wc_capsule_reader *r, struct wc_capsule **c,
 			   struct wc_err *err);
 void wc_capsule_reader_free(struct wc_capsule_reader *r);
 
-/* The longest value of a summary's root the reader takes (a capture,
- * an element of another array), and so what a hostile one makes it
- * hold: the text and its parse, 35 MB of RSS at worst (an array of
+/* The longest value the reader takes whole (a capture; elsewhere a
+ * key, string or number), and so what a hostile one makes it hold: the text and its parse, 35 MB of RSS at worst (an array of
  * arrays of zeros, measured).  wcanalyze writes a capture of two
  * devices and two phases in 16.5 KB, and 2.7 KB more a device, 2.2 KB
  * a phase: about 0.5 MB at WC_MAX_DEVICES and WC_MAX_PHASES, names
