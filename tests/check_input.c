@@ -256,7 +256,7 @@ END_TEST
 
 static void put_event(FILE *fp, const struct wc_event *ev)
 {
-	unsigned char rec[256];
+	static unsigned char rec[WC_BLK_V8_SIZE + WC_INPUT_STASH_BIG + 64];
 	ssize_t n = wc_blk_encode(rec, sizeof(rec), ev, WC_BLK_VERSION_7,
 				  false, NULL);
 
@@ -1094,18 +1094,19 @@ static unsigned char *make_stream(unsigned k, unsigned n, unsigned nrec,
 				  uint16_t pdu_big, size_t *len)
 {
 	const uint64_t q = WC_TA_QUEUE | WC_TC(WC_TC_WRITE) | WC_TC(WC_TC_QUEUE);
-	unsigned char pdu[200];
+	unsigned char pdu[WC_INPUT_STASH_BIG + 64];
 	char *buf = NULL;
 	FILE *fp = open_memstream(&buf, len);
 	unsigned r;
 
 	ck_assert_ptr_nonnull(fp);
+	ck_assert_uint_le(pdu_big, sizeof(pdu));
 	for (r = 0; r < nrec; r++) {
 		uint16_t pl = r % 2 ? 16 : 0;
 
 		if (r == 0 && pdu_big)
 			pl = pdu_big;
-		memset(pdu, (int)(k * 7 + r), sizeof(pdu));
+		memset(pdu, (int)(k * 7 + r), pl);
 		put(fp, r + 1, 1000 + (uint64_t)r * n + k, q, k, pdu, pl);
 	}
 	fclose(fp);
@@ -1362,19 +1363,28 @@ START_TEST(test_members_kept)
 }
 END_TEST
 
-/* A stream whose waiting event has a payload past the stash cannot be
- * closed; with every open stream so, the input says so instead of
- * opening more. */
+/* A stream whose waiting event has a payload past what is set aside
+ * for it (WC_INPUT_STASH_BIG) cannot be closed; with every open stream
+ * so, the input says so instead of opening more.  A message's (100
+ * bytes) is set aside: with every open stream waiting on one, the
+ * input failed so under a pool of a few handles. */
 START_TEST(test_pinned_streams)
 {
 	struct wc_input_limits two = { .max_open = 2, .no_memory = true,
 				       .aside_open = 1 };
 	struct wc_err err;
-	uint64_t d;
+	uint64_t d, d4;
 
 	/* One member from the archive, three copied aside, one of them
 	 * kept open: two share the pool's other handle. */
 	archive_of_streams(4, 4, 100);
+	ck_assert_msg(digest(apath, &two, &d, &err) == 16, "%s", err.msg);
+	two.max_open = 4;
+	ck_assert_msg(digest(apath, &two, &d4, &err) == 16, "%s", err.msg);
+	ck_assert_uint_eq(d, d4);
+	two.max_open = 2;
+	unlink(apath);
+	archive_of_streams(4, 4, WC_INPUT_STASH_BIG + 8);
 	ck_assert_uint_eq(digest(apath, &two, &d, &err), 0);
 	ck_assert_ptr_nonnull(strstr(err.msg, "more than 2 trace files hold payloads"));
 	/* Members copied aside and kept open are never closed: their

@@ -32,7 +32,8 @@ static unsigned char fill(unsigned k, unsigned r)
 static void write_stream(const char *dir, unsigned k, unsigned n,
 			 unsigned nrec, uint16_t pl, bool odd_only)
 {
-	unsigned char rec[512], pdu[200];
+	unsigned char rec[WC_BLK_V8_SIZE + WC_INPUT_STASH_BIG + 64];
+	unsigned char pdu[WC_INPUT_STASH_BIG + 64];
 	char file[4096];
 	FILE *fp;
 	unsigned r;
@@ -209,44 +210,64 @@ START_TEST(test_pool_bounds)
 }
 END_TEST
 
-/* Streams whose held event's payload does not fit the stash are never
- * closed: when all open ones are such, the pull fails rather than close
- * one; the odd records only have such payloads, so the streams closed
- * meanwhile can be. */
+/* Streams whose held event's payload does not fit what is set aside
+ * (WC_INPUT_STASH_BIG) are never closed: when all open ones are such,
+ * the pull fails rather than close one; the odd records only have such
+ * payloads, so the streams closed meanwhile can be.  A payload past
+ * the stash but within that (a message's) is set aside: its stream is
+ * closed, the payload intact. */
 START_TEST(test_pinned)
 {
+	const uint16_t pl[2] = { WC_INPUT_STASH + 8, WC_INPUT_STASH_BIG + 8 };
 	struct wc_input_limits lim;
 	struct wc_recfilter *f = NULL;
 	struct wc_streams *st;
 	struct wc_event ev[4];
 	struct wc_err err;
 	char dir[4096];
-	unsigned k;
+	unsigned k, p;
 
 	snprintf(dir, sizeof(dir), "%s", wc_check_tmpdir());
-	for (k = 0; k < 4; k++)
-		write_stream(dir, k, 4, 4, WC_INPUT_STASH + 8, true);
-	limits(&lim, 3, true);
-	ck_assert_int_eq(wc_recfilter_open(&f), 0);
-	st = table(dir, 4, &lim, f);
-	wc_err_clear(&err);
-	/* Record 0 (no payload) of each: closed and taken up again. */
-	for (k = 0; k < 4; k++)
-		ck_assert_int_eq(wc_streams_pull_one(st, k, &ev[k], 0, &err), 1);
-	/* Record 1 (40 bytes) of 0, 1 and 2: pinned, all three handles. */
-	for (k = 0; k < 3; k++) {
-		ck_assert_int_eq(wc_streams_pull_one(st, k, &ev[k], 0, &err), 1);
-		ck_assert_uint_eq(ev[k].pdu_len, WC_INPUT_STASH + 8);
+	for (p = 0; p < 2; p++) {
+		for (k = 0; k < 4; k++)
+			write_stream(dir, k, 4, 4, pl[p], true);
+		limits(&lim, 3, true);
+		ck_assert_int_eq(wc_recfilter_open(&f), 0);
+		st = table(dir, 4, &lim, f);
+		wc_err_clear(&err);
+		/* Record 0 (no payload) of each: closed and taken up
+		 * again. */
+		for (k = 0; k < 4; k++)
+			ck_assert_int_eq(wc_streams_pull_one(st, k, &ev[k], 0,
+							     &err), 1);
+		/* Record 1 of 0, 1 and 2: all three handles. */
+		for (k = 0; k < 3; k++) {
+			ck_assert_int_eq(wc_streams_pull_one(st, k, &ev[k], 0,
+							     &err), 1);
+			ck_assert_uint_eq(ev[k].pdu_len, pl[p]);
+		}
+		ck_assert_uint_eq(wc_streams_open_count(st), 3);
+		if (p == 0) {
+			/* Set aside: stream 0, used longest ago, closed
+			 * for stream 3. */
+			ck_assert_msg(wc_streams_pull_one(st, 3, &ev[3], 0,
+							  &err) == 1,
+				      "%s", err.msg);
+			ck_assert_uint_eq(wc_streams_open_count(st), 3);
+		} else {
+			/* Pinned, all three handles. */
+			ck_assert_int_eq(wc_streams_pull_one(st, 3, &ev[3], 0,
+							     &err), -1);
+			ck_assert_msg(strstr(err.msg, "more than 3 trace files "
+					     "hold payloads"), "%s", err.msg);
+		}
+		/* The events held were not touched. */
+		for (k = 0; k < 3; k++)
+			ck_assert_uint_eq(ev[k].pdu[pl[p] - 1], fill(k, 1));
+		wc_streams_free(st);
+		wc_recfilter_free(f);
+		f = NULL;
 	}
-	ck_assert_uint_eq(wc_streams_open_count(st), 3);
-	ck_assert_int_eq(wc_streams_pull_one(st, 3, &ev[3], 0, &err), -1);
-	ck_assert_msg(strstr(err.msg, "more than 3 trace files hold payloads"),
-		      "%s", err.msg);
-	/* The pinned events were not touched. */
-	for (k = 0; k < 3; k++)
-		ck_assert_uint_eq(ev[k].pdu[WC_INPUT_STASH + 7], fill(k, 1));
-	wc_streams_free(st);
-	wc_recfilter_free(f);
 }
 END_TEST
 

@@ -9,11 +9,13 @@
 # The pool of handles shrinks to the limit (input.h), its streams closed
 # and taken up again, each keeping a share of the records read ahead
 # (streams.h): a file is reopened at most once per WC_INPUT_KEEP_MIN
-# bytes of it, not per event.  Two inputs read at once (-j 2) share the
-# limit.  A merged "blkparse -d" file, and standard input, are one
-# stream: read the same under the limit.  (One open per
-# file where the limit has room: t86; --dump's names under a limit: t93.)
-# Before, the analysis stopped at the limit ("Too many open files").
+# bytes of it, not per event, and the payload of a message waiting in
+# the merge is set aside as its stream is closed (WC_INPUT_STASH_BIG).
+# Two inputs read at once (-j 2) share the limit.  A merged "blkparse
+# -d" file, and standard input, are one stream: read the same under the
+# limit.  (One open per file where the limit has room: t86; --dump's
+# names under a limit: t93.)  Before, the analysis stopped at the limit
+# ("Too many open files").
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -35,7 +37,11 @@ cd "$TMP"
 # 2 CPU files of about 25 MB, each spread over 24 CPUs: 48 files of
 # over 1 MiB, more in all than the records closed streams may keep
 # (WC_INPUT_KEEP_ALL), so that a stream with nothing kept would be
-# reopened at each of its events.
+# reopened at each of its events; a message of 100 bytes after every
+# third event, as a scheduler writes them, longer than the stash of a
+# closed stream's waiting event (WC_INPUT_STASH): such a stream could
+# not be closed, and a pool of a few handles failed as soon as each
+# of its streams waited on one.
 "$WCSYNTH" -c -n 70000 cap >/dev/null
 parts=24
 mkdir -p split/trace
@@ -44,7 +50,8 @@ for f in cap/trace/loop9.blktrace.*; do
 	cpu=${f##*.}
 	for ((k = 0; k < parts; k++)); do
 		c=$((cpu * parts + k))
-		"$CONV" --part "$k/$parts" --cpu "$c" --seq 0 "$f" "split/trace/loop9.blktrace.$c"
+		"$CONV" --part "$k/$parts" --cpu "$c" --seq 0 --messages 3 \
+			"$f" "split/trace/loop9.blktrace.$c"
 	done
 done
 nfiles=$(find split/trace -name 'loop9.blktrace.*' | wc -l)

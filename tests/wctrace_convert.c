@@ -29,6 +29,10 @@
  *   --part K/N      keep the Kth of every N records (notifies in every
  *                   part): N parts, each with its own --cpu (and --seq
  *                   0), are one CPU file's events spread over N CPUs'
+ *   --messages N    before every Nth event, a message notify of 100 bytes
+ *                   (a scheduler's, as bfq writes them), half way in time
+ *                   from the event before: longer than a closed stream's
+ *                   stash (inputdefs.h)
  *   --shift NS      add NS to every record's time: a file "blkparse -d"
  *                   wrote starts at time 0, which "blkparse -i -" treats
  *                   as no genesis found yet (reorder.h)
@@ -75,6 +79,7 @@ struct conv {
 	bool set_cpu;
 	uint32_t cpu;
 	unsigned long part, parts;
+	unsigned long messages;
 	bool scramble, scramble_devices;
 	uint64_t rng;
 	FILE *out;
@@ -195,7 +200,8 @@ static int convert(struct conv *c, const char *in)
 	struct wc_decoder *dec = NULL;
 	struct wc_event ev;
 	struct wc_err err;
-	unsigned long nev = 0, nnamed = 0, nrec = 0;
+	unsigned long nev = 0, nnamed = 0, nrec = 0, nkept = 0;
+	uint64_t last_time = 0;
 	int r;
 
 	wc_err_clear(&err);
@@ -249,6 +255,28 @@ static int convert(struct conv *c, const char *in)
 		    (!seen_pid(ev.pid) || ++nnamed % 300 == 0) &&
 		    put_process(c, &ev, c->names, &err) < 0)
 			goto fail;
+		/* --messages: before the event, half way from the one
+		 * before it, so that other CPUs' events come between. */
+		if (c->messages && !wc_event_is_notify(&ev) &&
+		    ++nkept % c->messages == 0) {
+			char msg[101];
+
+			snprintf(msg, sizeof(msg), "%-100.100s",
+				 "bfq message: longer than a stash of 32 bytes, "
+				 "as a scheduler's messages are");
+			x = ev;
+			x.time = ev.time > last_time ?
+				 last_time + (ev.time - last_time) / 2 : ev.time;
+			x.action = WC_TC(WC_TC_NOTIFY) | WC_TN_MESSAGE;
+			x.sequence = 0;
+			x.has_cgroup = false;
+			x.pdu = (const unsigned char *)msg;
+			x.pdu_len = 100;
+			if (put(c, &x, &err) < 0)
+				goto fail;
+		}
+		if (!wc_event_is_notify(&ev) && ev.time > last_time)
+			last_time = ev.time;
 		if (c->cgroup && !wc_event_is_notify(&ev)) {
 			ev.has_cgroup = true;
 			ev.cgroup = c->cgroup_id;
@@ -313,8 +341,8 @@ static void usage(void)
 		"usage: wctrace_convert [--v8] [--swap] [--device M:m] "
 		"[--remap M:m:OFF] [--split] [--notify] [--names TAG [--names-after N]] "
 		"[--cgroup ID] "
-		"[--seq N] [--cpu N] [--part K/N] [--shift NS] [--scramble SEED]\n"
-		"       [--scramble-devices SEED] IN OUT\n");
+		"[--seq N] [--cpu N] [--part K/N] [--messages N] [--shift NS]\n"
+		"       [--scramble SEED] [--scramble-devices SEED] IN OUT\n");
 	exit(2);
 }
 
@@ -368,6 +396,8 @@ int main(int argc, char **argv)
 			   sscanf(argv[i + 1], "%lu/%lu", &c.part, &c.parts) == 2 &&
 			   c.part < c.parts) {
 			i++;
+		} else if (!strcmp(a, "--messages") && i + 1 < argc) {
+			c.messages = strtoul(argv[++i], NULL, 0);
 		} else if (!strcmp(a, "--shift") && i + 1 < argc) {
 			c.shift = strtoull(argv[++i], NULL, 0);
 		} else if (!strcmp(a, "--seq") && i + 1 < argc) {

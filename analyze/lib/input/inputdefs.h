@@ -45,7 +45,8 @@ struct wc_stream_info {
  *    there: its handle is reopened only where those records end, once
  *    per up to WC_INPUT_KEEP bytes instead of once per resume.  The
  *    event a closed stream still has waiting in the merge keeps its
- *    payload in a stash of WC_INPUT_STASH bytes; a
+ *    payload in a stash of WC_INPUT_STASH bytes, or a buffer of up to
+ *    WC_INPUT_STASH_BIG (WC_INPUT_STASH_ALL for all); a
  *    stream whose waiting payload is larger is never closed, and when
  *    every open stream is such, the input fails ("more than N trace files
  *    hold payloads ... at once") rather than exceed the bound;
@@ -93,6 +94,12 @@ struct wc_stream_info {
  * (WC_INPUT_FD_EACH + 4) or more. */
 #define WC_INPUT_FD_EACH      4u
 #define WC_INPUT_STASH        32u
+/* A longer payload waiting (a message: at most 128 bytes from the
+ * kernel) is kept in a buffer of the stream's own, up to
+ * WC_INPUT_STASH_BIG bytes, WC_INPUT_STASH_ALL for all streams: only a
+ * longer one pins its stream. */
+#define WC_INPUT_STASH_BIG    1024u
+#define WC_INPUT_STASH_ALL    (1u << 20)
 #define WC_INPUT_SMALL_MEMBER (1u << 20)
 #define WC_INPUT_MEM_BUDGET   (64u << 20)
 #define WC_INPUT_MAX_STREAMS  (1u << 18)

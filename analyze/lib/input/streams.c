@@ -60,6 +60,8 @@ struct stream {
 	size_t held;            /* their bytes, while its decoder reads them */
 	uint64_t used;          /* when it last handed out an event */
 	unsigned char stash[WC_INPUT_STASH];  /* that event's payload */
+	unsigned char *big;     /* ... when longer (WC_INPUT_STASH_BIG) */
+	size_t big_cap;
 	const unsigned char *bytes;  /* the in-memory member, owned by mem
 				      * or, once open, by the source */
 	uint32_t batch_left;    /* events of the current batch not yet
@@ -86,6 +88,7 @@ struct wc_streams {
 	size_t keep_share;      /* what a stream closed keeps at most */
 	size_t mem_used;        /* bytes of members held in memory */
 	size_t kept_used;       /* bytes read ahead by closed streams */
+	size_t big_used;        /* bytes of the streams' big stashes */
 	uint64_t tick;
 	int spill_fd;           /* the members copied aside, or -1 */
 	struct wc_recfilter *filter;  /* the caller's */
@@ -578,8 +581,9 @@ static int make_room(struct wc_streams *st, struct wc_err *err)
 		return wc_err_set(err, WC_ERR_INPUT, st->path, NULL,
 				  WC_NO_OFFSET,
 				  "more than %u trace files hold payloads of over "
-				  "%u bytes at once", st->lim.max_open,
-				  WC_INPUT_STASH);
+				  "%u bytes at once (or of %u in all)",
+				  st->lim.max_open, WC_INPUT_STASH_BIG,
+				  WC_INPUT_STASH_ALL);
 	close_stream(st, best);
 	return 0;
 }
@@ -659,7 +663,8 @@ static void end_stream(struct wc_streams *st, unsigned i)
 }
 
 /* The decoders of the streams that ended since the last pull without
- * WC_PULL_BUFFERED: the batch that held their events was handed back. */
+ * WC_PULL_BUFFERED: the batch that held their events was handed back,
+ * and with it their last payload set aside. */
 static __attribute__((noinline)) void free_ended(struct wc_streams *st)
 {
 	while (st->ended) {
@@ -670,6 +675,10 @@ static __attribute__((noinline)) void free_ended(struct wc_streams *st)
 		wc_decoder_free(s->ended);
 		s->ended = NULL;
 		drop_kept(st, s);
+		free(s->big);
+		s->big = NULL;
+		st->big_used -= s->big_cap;
+		s->big_cap = 0;
 	}
 }
 
@@ -786,6 +795,30 @@ static __attribute__((noinline)) int pull_start(struct wc_streams *st,
 	return 1;
 }
 
+/* Room in s->big for a payload of LEN bytes, past the stash: a message
+ * (at most 128 bytes from the kernel) must not pin its stream, or a
+ * pool of a few handles (a short open-file limit) fails as soon as
+ * those few streams wait on messages at once.  False past
+ * WC_INPUT_STASH_BIG, past WC_INPUT_STASH_ALL for all streams, or out
+ * of memory: the stream is pinned then, as before. */
+static bool stash_big(struct wc_streams *st, struct stream *s, size_t len)
+{
+	unsigned char *b;
+
+	if (len <= s->big_cap)
+		return true;
+	if (len > WC_INPUT_STASH_BIG ||
+	    st->big_used - s->big_cap + len > WC_INPUT_STASH_ALL)
+		return false;
+	b = realloc(s->big, len);
+	if (!b)
+		return false;
+	st->big_used = st->big_used - s->big_cap + len;
+	s->big = b;
+	s->big_cap = len;
+	return true;
+}
+
 /* The events a stream not read straight handed out, EV[0..N) (one
  * but in a batch of blkparse's, pull_start()). */
 static __attribute__((noinline)) void pull_one(struct wc_streams *st,
@@ -800,6 +833,9 @@ static __attribute__((noinline)) void pull_one(struct wc_streams *st,
 		if (ev->pdu_len <= WC_INPUT_STASH) {
 			memcpy(s->stash, ev->pdu, ev->pdu_len);
 			ev->pdu = s->stash;
+		} else if (stash_big(st, s, ev->pdu_len)) {
+			memcpy(s->big, ev->pdu, ev->pdu_len);
+			ev->pdu = s->big;
 		} else {
 			s->pinned = true;
 		}
@@ -839,6 +875,7 @@ void wc_streams_free(struct wc_streams *st)
 		wc_decoder_free(st->streams[i].ended);
 		free(st->streams[i].mem);
 		free(st->streams[i].kept);
+		free(st->streams[i].big);
 		free(st->streams[i].file);
 		free(st->streams[i].dev);
 		if (st->streams[i].has_fd)

@@ -31,7 +31,9 @@
  *    used longest ago among those cheapest to reopen is closed and taken
  *    up later at the record after the one it handed out last, which the
  *    merge may still hold: its payload is kept in a stash of
- *    WC_INPUT_STASH bytes, and a
+ *    WC_INPUT_STASH bytes, or a buffer of its own of up to
+ *    WC_INPUT_STASH_BIG (a message's; WC_INPUT_STASH_ALL for all
+ *    streams, freed as they end), and a
  *    stream whose waiting payload is larger is pinned, never closed (when
  *    every open stream is pinned the pull fails, "more than N trace files
  *    hold payloads ...").  Members read whole and the first
