@@ -10,7 +10,7 @@
 source "$(dirname "$0")/lib/common.sh"
 
 fz=$TOP/tests/fuzz
-for t in trace archive bundle interval timeline whatif diskparams; do
+for t in trace archive bundle interval timeline whatif diskparams summary; do
 	r=$BUILD/tests/fuzz/replay-$t
 	[[ -x $r ]] || fail "$r not built"
 	[[ -d $fz/corpus-$t ]] || fail "no seed corpus $fz/corpus-$t"

@@ -20,11 +20,11 @@ env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -C "$TOP" --no-print-directory \
 	{ tail -n 20 "$TMP/build.log" >&2; fail "make fuzz-build failed"; }
 rc=0
 FUZZ_BUILD=$fb FUZZ_OUT=$TMP/out FUZZ_SECONDS=$seconds \
-	"$TOP/tests/fuzz/run.sh" trace archive bundle interval timeline whatif diskparams >"$TMP/run.log" 2>&1 || rc=$?
+	"$TOP/tests/fuzz/run.sh" trace archive bundle interval timeline whatif diskparams summary >"$TMP/run.log" 2>&1 || rc=$?
 cat "$TMP/run.log"
 [[ $rc -eq 0 ]] || fail "a fuzz target failed (run.sh exited $rc)"
 # Each target got past its seeds and ran inputs of its own.
-for t in trace archive bundle interval timeline whatif diskparams; do
+for t in trace archive bundle interval timeline whatif diskparams summary; do
 	runs=$(sed -n "s/^fuzz-$t: \([0-9]*\) runs.*/\1/p" "$TMP/run.log")
 	seeds=$(find "$TOP/tests/fuzz/corpus-$t" -type f | wc -l)
 	[[ ${runs:-0} -gt $seeds ]] || fail "fuzz-$t ran ${runs:-no} inputs, not past its $seeds seeds"

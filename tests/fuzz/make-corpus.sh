@@ -4,9 +4,9 @@
 # tests/fixtures/reader and samples/: small whole traces, the same turned
 # into v8, the other byte order, notify/remap/split/cgroup records and
 # sequence gaps (tests/wctrace_convert), the first KBs of a real capture
-# as every archive format wcanalyze reads, and framed capture folders
-# for fuzz_bundle.c.  Run from the top of the tree after "make"; the
-# corpora stay far below 2 MB.
+# as every archive format wcanalyze reads, framed capture folders for
+# fuzz_bundle.c, and summaries for fuzz_summary.c.  Run from the top of
+# the tree after "make"; the corpora stay far below 2 MB.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -95,5 +95,19 @@ bundle_seed() {
 bundle_seed "$fz/corpus-bundle/ext4" ""
 bundle_seed "$fz/corpus-bundle/ext4-twice" "twice baseline rate journal"
 printf '=== name\nx\n=== capture.conf\nname = y\n' >"$fz/corpus-bundle/no-trace"
+
+# ---- corpus-summary ----
+# Summaries as wcanalyze writes them: of one capture, and a comparison
+# of two configurations with a baseline (findings, groups), fed back.
+rm -rf "$fz"/corpus-summary
+mkdir -p "$fz"/corpus-summary
+s=$top/samples/ssd-ext4-cache
+"$BUILD/wcanalyze" --format json "$s-on-barrier-on-run1.tar.xz" \
+	>"$fz/corpus-summary/one.json"
+"$BUILD/wcanalyze" --format json --baseline ssd-ext4-cache-on-barrier-on-run1 \
+	"$s-on-barrier-on-run1.tar.xz" "$s-off-barrier-on-run1.tar.xz" \
+	"$s-off-barrier-on-run2.tar.xz" >"$fz/corpus-summary/compared.json"
+printf '{"format": "wcanalyze", "version": 1, "captures": []}\n' \
+	>"$fz/corpus-summary/no-captures.json"
 
 du -sh "$fz"/corpus-*
