@@ -17,8 +17,9 @@
  *
  * What always holds:
  *  - bounded: at most WC_JSON_MAX_BYTES of text, WC_JSON_MAX_DEPTH
- *    nested arrays and objects, WC_JSON_MAX_MEMBERS members an object;
- *    past any of them the text is refused (the offset says where);
+ *    nested arrays and objects, WC_JSON_MAX_MEMBERS members an object
+ *    or array; past any of them the text is refused (the offset says
+ *    where);
  *  - strings are checked but kept as written; wc_json_string() decodes
  *    one into a caller's buffer: \u0000 is refused (a name holds no
  *    NUL), \u0001 to \u00ff give that byte (how the JSON writer keeps
