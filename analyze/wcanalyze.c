@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "analysis/analysis.h"
@@ -731,15 +730,12 @@ static int analyse_parallel(const struct options *o,
 /* How many peeks' descriptors may be kept. */
 static int peeked_room(void)
 {
-	struct rlimit rl;
+	const size_t spare = PEEKED_SPARE - WC_INPUT_FD_SPARE;
+	size_t room = wc_input_fd_room();
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
-		return 0;
-	if (rl.rlim_cur == RLIM_INFINITY ||
-	    rl.rlim_cur >= PEEKED_SPARE + PEEKED_MAX)
+	if (room >= spare + PEEKED_MAX)
 		return PEEKED_MAX;
-	return rl.rlim_cur > PEEKED_SPARE ? (int)(rl.rlim_cur - PEEKED_SPARE) :
-	       0;
+	return room > spare ? (int)(room - spare) : 0;
 }
 
 /* INPUT i's peeked descriptor, handed over (-1: none kept). */

@@ -655,6 +655,11 @@ uint64_t wc_input_backwards(const struct wc_input *in)
 	return in->backwards;
 }
 
+size_t wc_input_fd_room(void)
+{
+	return wc_streams_fd_room();
+}
+
 void wc_input_free(struct wc_input *in)
 {
 	size_t i;

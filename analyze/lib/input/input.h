@@ -157,6 +157,12 @@ int wc_input_next_ref(struct wc_input *in, const struct wc_event **evs,
 		      size_t max, size_t *got, struct wc_err *err);
 void wc_input_free(struct wc_input *in);
 
+/* The descriptors the open-file limit (RLIMIT_NOFILE, read now) leaves
+ * past WC_INPUT_FD_SPARE for the rest of the process: SIZE_MAX when it
+ * sets none, 0 when it leaves none.  The one reading of the limit, for
+ * the inputs' handles and for a caller keeping descriptors of its own. */
+size_t wc_input_fd_room(void);
+
 /* Records read so far that repeat the sequence number of the record
  * before them on their CPU (wc_recfilter_repeats(), recfilter.h):
  * duplicated records, each analysed as an event of its own. */
