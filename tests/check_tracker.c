@@ -604,6 +604,33 @@ static uint64_t run_steps(const struct wc_event *evs, size_t n, uint64_t mult,
 	return steps;
 }
 
+/* The events of a look-up test and room for its requests' times. */
+struct hash_case {
+	struct wc_event *evs;
+	uint64_t *q, *c;
+};
+
+static struct hash_case hash_case_alloc(size_t nev, size_t nrq)
+{
+	struct hash_case hc = {
+		calloc(nev, sizeof(*hc.evs)),
+		calloc(nrq, sizeof(*hc.q)),
+		calloc(nrq, sizeof(*hc.c)),
+	};
+
+	ck_assert_ptr_nonnull(hc.evs);
+	ck_assert_ptr_nonnull(hc.q);
+	ck_assert_ptr_nonnull(hc.c);
+	return hc;
+}
+
+static void hash_case_free(struct hash_case *hc)
+{
+	free(hc->c);
+	free(hc->q);
+	free(hc->evs);
+}
+
 /* Thousands of bios queued at one sector, then dispatched and completed
  * one by one: each D takes the oldest bio there, each C the oldest
  * request, at a few steps a look-up, not a walk past every node that
@@ -612,30 +639,25 @@ static uint64_t run_steps(const struct wc_event *evs, size_t n, uint64_t mult,
 START_TEST(test_hash_one_sector)
 {
 	enum { NB = 20000 };
-	struct wc_event *evs = calloc(3 * NB, sizeof(*evs));
-	uint64_t *q = calloc(NB, sizeof(*q)), *c = calloc(NB, sizeof(*c));
+	struct hash_case hc = hash_case_alloc(3 * NB, NB);
+	struct wc_event *evs = hc.evs;
 	size_t n = 0, i, got;
 	uint64_t steps;
 
-	ck_assert_ptr_nonnull(evs);
-	ck_assert_ptr_nonnull(q);
-	ck_assert_ptr_nonnull(c);
 	for (i = 0; i < NB; i++)
 		evs[n++] = E(1 + i, WC_TA_QUEUE, W, 4096, 4096);
 	for (i = 0; i < NB; i++)
 		evs[n++] = E(1 + NB + i, WC_TA_ISSUE, W, 4096, 4096);
 	for (i = 0; i < NB; i++)
 		evs[n++] = E(1 + 2 * NB + i, WC_TA_COMPLETE, W, 4096, 4096);
-	steps = run_steps(evs, n, 0, q, c, NB, &got);
+	steps = run_steps(evs, n, 0, hc.q, hc.c, NB, &got);
 	ck_assert_uint_eq(got, NB);
 	for (i = 0; i < NB; i++) {
-		ck_assert_uint_eq(q[i], 1 + i);
-		ck_assert_uint_eq(c[i], 1 + 2 * NB + i);
+		ck_assert_uint_eq(hc.q[i], 1 + i);
+		ck_assert_uint_eq(hc.c[i], 1 + 2 * NB + i);
 	}
 	ck_assert_uint_le(steps, 4 * (uint64_t)n);
-	free(c);
-	free(q);
-	free(evs);
+	hash_case_free(&hc);
 }
 END_TEST
 
@@ -650,14 +672,11 @@ START_TEST(test_hash_split_rests)
 {
 	enum { NB = 3000 };
 	const uint64_t s = 1u << 20;
-	struct wc_event *evs = calloc(3 * NB + 1, sizeof(*evs));
-	uint64_t *q = calloc(3 * NB, sizeof(*q)), *c = calloc(3 * NB, sizeof(*c));
+	struct hash_case hc = hash_case_alloc(3 * NB + 1, 3 * NB);
+	struct wc_event *evs = hc.evs;
 	size_t n = 0, j, got;
 	uint64_t steps;
 
-	ck_assert_ptr_nonnull(evs);
-	ck_assert_ptr_nonnull(q);
-	ck_assert_ptr_nonnull(c);
 	evs[n++] = E(1, WC_TA_QUEUE, W, s, 4096);
 	for (j = 1; j <= NB; j++)
 		evs[n++] = E(1 + j, WC_TA_QUEUE, W, s - j, (j + 1) * 512);
@@ -665,12 +684,10 @@ START_TEST(test_hash_split_rests)
 		evs[n++] = E(1 + NB + j, WC_TA_QUEUE, W, s, 4096);
 	for (j = 1; j <= NB; j++)
 		evs[n++] = E(1 + 2 * NB + j, WC_TA_ISSUE, W, s - j, j * 512);
-	steps = run_steps(evs, n, 0, q, c, 3 * NB, &got);
+	steps = run_steps(evs, n, 0, hc.q, hc.c, 3 * NB, &got);
 	ck_assert_uint_eq(got, NB);
 	ck_assert_uint_le(steps, 4 * (uint64_t)n);
-	free(c);
-	free(q);
-	free(evs);
+	hash_case_free(&hc);
 }
 END_TEST
 
@@ -684,14 +701,11 @@ START_TEST(test_hash_chosen_sectors)
 {
 	enum { NB = 20000 };
 	const uint64_t golden = 0x9e3779b97f4a7c15ull, m = 2971215073ull;
-	struct wc_event *evs = calloc(3 * NB, sizeof(*evs));
-	uint64_t *q = calloc(NB, sizeof(*q)), *c = calloc(NB, sizeof(*c));
+	struct hash_case hc = hash_case_alloc(3 * NB, NB);
+	struct wc_event *evs = hc.evs;
 	size_t n = 0, i, got;
 	uint64_t steps;
 
-	ck_assert_ptr_nonnull(evs);
-	ck_assert_ptr_nonnull(q);
-	ck_assert_ptr_nonnull(c);
 	for (i = 0; i < NB; i++)
 		evs[n++] = E(1 + i, WC_TA_QUEUE, W, (i + 1) * m, 4096);
 	for (i = 0; i < NB; i++) {
@@ -699,19 +713,17 @@ START_TEST(test_hash_chosen_sectors)
 		evs[n++] = E(2 + NB + 2 * i, WC_TA_COMPLETE, W, (i + 1) * m,
 			     4096);
 	}
-	steps = run_steps(evs, n, golden, q, c, NB, &got);
+	steps = run_steps(evs, n, golden, hc.q, hc.c, NB, &got);
 	ck_assert_uint_eq(got, NB);
 	ck_assert_uint_ge(steps, (uint64_t)NB * NB / 4);
-	steps = run_steps(evs, n, 0, q, c, NB, &got);
+	steps = run_steps(evs, n, 0, hc.q, hc.c, NB, &got);
 	ck_assert_uint_eq(got, NB);
 	for (i = 0; i < NB; i++) {
-		ck_assert_uint_eq(q[i], 1 + i);
-		ck_assert_uint_eq(c[i], 2 + NB + 2 * i);
+		ck_assert_uint_eq(hc.q[i], 1 + i);
+		ck_assert_uint_eq(hc.c[i], 2 + NB + 2 * i);
 	}
 	ck_assert_uint_le(steps, 4 * (uint64_t)n);
-	free(c);
-	free(q);
-	free(evs);
+	hash_case_free(&hc);
 }
 END_TEST
 
