@@ -31,8 +31,9 @@ struct node {
 	/* BIO and RQ nodes are hashed by (device, sector, kind): the
 	 * nodes of one key make a run, a pairing heap by seq (Fredman,
 	 * Sedgewick, Sleator and Tarjan, "The pairing heap", Algorithmica
-	 * 1, 1986) whose root, the oldest, alone is on its bucket's
-	 * chain. */
+	 * 1, 1986) whose root, the oldest, alone stands for them on its
+	 * bucket's chain (a node inserted is a root there until the next
+	 * look-up of its key melds the key's roots into one run). */
 	struct node *hnext;           /* a run's root: the next root */
 	struct node **hprev;          /* a run's root: what points at it
 				       * in the chain; else NULL */
