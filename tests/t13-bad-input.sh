@@ -4,7 +4,9 @@
 # names the file (and archive member), the byte offset and the reason, and
 # exit status 2; the events before a bad record are still dumped (the same
 # lines blkparse prints for them).  The diagnostics are compared with
-# tests/fixtures/reader/bad-input.expected.
+# tests/fixtures/reader/bad-input.expected.  The analysis of standard
+# input that holds no record, or none good, says so and reports nothing,
+# as of such a file; one that turns bad after good records reports them.
 # shellcheck source=tests/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
@@ -62,4 +64,17 @@ rc=0
 [[ $rc -eq 2 ]] || fail "two: exit $rc"
 blkparse -q -D two -i loop1 2>/dev/null | grep -v '^Input file ' >two.bp
 cmp -s two.bp two.out || fail "two: the good stream's events differ from blkparse"
-echo "ok: 11 bad inputs diagnosed"
+# Standard input: nothing before the failure, no report of it.
+for c in garbage.blktrace.0 emptyfile notrace.tar.gz; do
+	rc=0
+	"$WCANALYZE" - <"$c" >"$c.stdin.out" 2>"$c.stdin.err" || rc=$?
+	[[ $rc -eq 2 ]] || fail "$c on stdin: exit $rc, expected 2"
+	[[ $(wc -l <"$c.stdin.err") -eq 1 ]] || fail "$c on stdin: expected one diagnostic line, got: $(cat "$c.stdin.err")"
+	[[ ! -s $c.stdin.out ]] || fail "$c on stdin: a report of nothing: $(head -3 "$c.stdin.out")"
+done
+rc=0
+"$WCANALYZE" - <trunc.blktrace.0 >trunc.stdin.out 2>trunc.stdin.err || rc=$?
+[[ $rc -eq 2 ]] || fail "trunc on stdin: exit $rc, expected 2"
+grep -q 'input ended early: partial' trunc.stdin.out ||
+	fail "trunc on stdin: the events before the bad record not reported"
+echo "ok: 11 bad inputs diagnosed, 4 on standard input"

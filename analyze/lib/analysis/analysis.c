@@ -1077,7 +1077,10 @@ static int analyse(struct pipeline *pl, const struct wc_phase *phases,
 	wc_batchq_free(pl->q);
 	pl->q = NULL;
 	a->stats = *wc_tracker_stats(tr);
-	if (r < 0)
+	/* Midway only when records came before the failure: an input with
+	 * none good (standard input holding no trace) has no analysis,
+	 * as a file found to be none at its open has none. */
+	if (r < 0 && a->stats.events)
 		a->partial = true;
 finish:
 	if (te)

@@ -41,10 +41,10 @@
  *    same err, the same names (batchq.h) on one thread or two; every
  *    way out of the run (the end, the input's failure, a consumer's
  *    failure) stops and joins the reader before it returns;
- *  - when the input turns bad midway, wc_analysis_read() returns -1 with
- *    err filled, but *out holds the analysis of every event before the
- *    failure (wc_analysis_partial() is then true); on other failures *out
- *    is NULL;
+ *  - when the input turns bad midway (after at least one record),
+ *    wc_analysis_read() returns -1 with err filled, but *out holds the
+ *    analysis of every event before the failure (wc_analysis_partial()
+ *    is then true); on other failures *out is NULL;
  *  - the analysis owns everything it hands out; wc_analysis_free(NULL)
  *    is fine.
  */
